@@ -1,0 +1,43 @@
+"""The `moderator` command. Thin: each area registers its own verbs (see VERB_MODULES)."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+# Each module defines register(subparsers) and sets `func` on its parsers via set_defaults.
+VERB_MODULES = (
+    "moderator.service.commands",  # run, demo, game, seat, resolve, replay, review, state, report, submit
+    "moderator.world.commands",  # scenario check|show, map
+    "moderator.orders.commands",  # check
+    "moderator.mail.commands",  # mail-server
+)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="moderator",
+        description="Play-by-email moderator for 'The War to End All Wars'.",
+    )
+    sub = parser.add_subparsers(dest="verb", metavar="VERB")
+    for name in VERB_MODULES:
+        module = importlib.import_module(name)
+        module.register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    func = getattr(args, "func", None)
+    if func is None:
+        parser.print_help()
+        return 2
+    result = func(args)
+    return int(result or 0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

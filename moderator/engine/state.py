@@ -1,0 +1,116 @@
+"""The game state between turns: who owns what, where every unit stands, treasuries.
+
+A GameState is plain data with a canonical JSON form (sorted keys, sorted lists), so
+the same state always serialises to the same bytes; the store keeps one snapshot per
+turn and replays compare those bytes.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+# Unit kinds, as the rules name them ("Units"). Order words map onto these ids.
+LAND_UNITS = ("infantry", "artillery", "tank", "aa", "rocket")
+AIR_UNITS = ("fighter", "bomber")
+SEA_UNITS = ("battleship", "cruiser", "transport", "carrier", "submarine")
+STRUCTURES = ("trench", "super_trench", "industry", "port", "radar", "sonar")
+UNIT_KINDS = LAND_UNITS + AIR_UNITS + SEA_UNITS
+
+
+@dataclass
+class Unit:
+    """One unit on the map. Ids are stable across turns and sort deterministically."""
+
+    id: str  # e.g. "germany-infantry-0007"
+    nation: str
+    kind: str  # one of UNIT_KINDS
+    location: str  # canonical territory or sea-zone name
+    damage: int = 0  # hits taken (battleships and carriers survive one or more)
+
+
+@dataclass
+class NationState:
+    id: str
+    saved: int = 0  # saved resources (the treasury)
+    manpower_limit: int = 0
+    infantry_built: int = 0  # counts against the manpower limit (Manpower limits)
+    tech: dict[str, int] = field(default_factory=dict)  # technology -> level reached
+    at_war_with: list[str] = field(default_factory=list)  # sorted nation ids
+    side: str = "neutral"  # "central", "allied", or "neutral"
+    standing: int = 0  # neutrals' diplomatic standing: -10 (CP camp) .. +10 (AP camp)
+    income_rule: str = "full"  # scenario income rule while neutral (see scenario)
+    flags: dict[str, Any] = field(default_factory=dict)  # special-rule bookkeeping
+
+
+@dataclass
+class GameState:
+    game: str
+    scenario: str
+    turn: int  # the turn about to be played, 1-based
+    nations: dict[str, NationState] = field(default_factory=dict)
+    control: dict[str, str] = field(default_factory=dict)  # land territory -> controlling nation
+    incorporated: dict[str, int] = field(default_factory=dict)  # territory -> turn incorporated
+    units: list[Unit] = field(default_factory=list)
+    next_unit: int = 1
+
+    # ---- queries -------------------------------------------------------------
+    def controller(self, territory: str) -> str | None:
+        return self.control.get(territory)
+
+    def units_at(self, location: str, nation: str | None = None) -> list[Unit]:
+        return [u for u in self.units if u.location == location and (nation is None or u.nation == nation)]
+
+    def nation_units(self, nation: str) -> list[Unit]:
+        return [u for u in self.units if u.nation == nation]
+
+    def at_war(self, a: str, b: str) -> bool:
+        na = self.nations.get(a)
+        return bool(na and b in na.at_war_with)
+
+    def allies(self, a: str, b: str) -> bool:
+        """Same non-neutral side (Cooperation: allies share territory and attacks)."""
+        if a == b:
+            return True
+        na, nb = self.nations.get(a), self.nations.get(b)
+        return bool(na and nb and na.side != "neutral" and na.side == nb.side)
+
+    # ---- changes (used by the engine on its own copy) -------------------------
+    def new_unit(self, nation: str, kind: str, location: str) -> Unit:
+        u = Unit(f"{nation}-{kind}-{self.next_unit:05d}", nation, kind, location)
+        self.next_unit += 1
+        self.units.append(u)
+        return u
+
+    def copy(self) -> GameState:
+        return copy.deepcopy(self)
+
+    # ---- canonical serialisation ---------------------------------------------
+    def to_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["units"] = sorted(data["units"], key=lambda u: u["id"])
+        for n in data["nations"].values():
+            n["at_war_with"] = sorted(n["at_war_with"])
+        return data
+
+    def dumps(self) -> str:
+        return json.dumps(self.to_json(), sort_keys=True, indent=1, ensure_ascii=False) + "\n"
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> GameState:
+        return cls(
+            game=data["game"],
+            scenario=data["scenario"],
+            turn=data["turn"],
+            nations={k: NationState(**v) for k, v in data["nations"].items()},
+            control=dict(data["control"]),
+            incorporated=dict(data.get("incorporated", {})),
+            units=[Unit(**u) for u in data["units"]],
+            next_unit=data.get("next_unit", 1),
+        )
+
+    @classmethod
+    def loads(cls, text: str) -> GameState:
+        return cls.from_json(json.loads(text))

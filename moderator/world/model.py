@@ -1,0 +1,113 @@
+"""The static world: territories, sea zones and how they connect.
+
+Loaded from the data files in maps/<scenario>/ (see moderator.world.loader). Pure data,
+no I/O here, so the engine can use it freely.
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+
+LAND = "land"
+SEA = "sea"
+
+# Map sections of the rules ("The Map"): the letters are the rules' own abbreviations.
+SECTIONS = {
+    "E": "Europe",
+    "M": "Middle East",
+    "A": "Africa",
+    "P": "Asia/Pacific",
+    "CA": "Central Asia",
+    "N": "North America",
+}
+
+
+def fold(name: str) -> str:
+    """Case- and punctuation-insensitive key for matching names typed by players."""
+    return "".join(ch for ch in name.lower() if ch.isalnum())
+
+
+@dataclass(frozen=True)
+class Territory:
+    name: str
+    kind: str  # LAND or SEA
+    section: str  # a key of SECTIONS
+    aliases: tuple[str, ...] = ()
+    value: int = 0  # resource value; also the strategic-movement capacity (Phase 4.1.3)
+    owner: str | None = None  # nation id of the original owner (None for sea zones)
+    city: bool = False
+    industry: bool = False  # industrial complex at start
+    port: bool = False
+    capital: bool = False
+    colony: str | None = None  # "major" / "minor" colony class (Phase 7 table) or None
+    features: tuple[str, ...] = ()  # e.g. "mountains", "fortress", "canal"
+    label: tuple[float, float] = (0.0, 0.0)  # lon, lat of the label / anchor point
+
+    @property
+    def is_land(self) -> bool:
+        return self.kind == LAND
+
+    @property
+    def is_sea(self) -> bool:
+        return self.kind == SEA
+
+
+@dataclass(frozen=True)
+class Passage:
+    """A strait, canal or other controlled connection named by the rules."""
+
+    name: str
+    kind: str  # "strait" (land-land across water), "canal", "sea-gate"
+    ends: tuple[str, str]  # the two places it joins
+    controllers: tuple[str, ...] = ()  # territories whose owner may close it
+    note: str = ""
+
+
+@dataclass
+class World:
+    territories: dict[str, Territory]
+    adjacency: dict[str, frozenset[str]]
+    passages: tuple[Passage, ...] = ()
+    _index: dict[str, str] = field(default_factory=dict, repr=False)
+
+    def __post_init__(self) -> None:
+        if not self._index:
+            for t in self.territories.values():
+                for n in (t.name, *t.aliases):
+                    self._index.setdefault(fold(n), t.name)
+
+    def __contains__(self, name: object) -> bool:
+        return isinstance(name, str) and self.resolve(name) is not None
+
+    def resolve(self, name: str) -> str | None:
+        """Canonical name for a typed name or alias, or None."""
+        return self._index.get(fold(name))
+
+    def get(self, name: str) -> Territory:
+        canonical = self.resolve(name)
+        if canonical is None:
+            raise KeyError(name)
+        return self.territories[canonical]
+
+    def suggest(self, name: str, n: int = 3) -> list[str]:
+        """'Did you mean' candidates for an unknown name."""
+        keys = difflib.get_close_matches(fold(name), list(self._index), n=n * 2, cutoff=0.6)
+        out: list[str] = []
+        for k in keys:
+            c = self._index[k]
+            if c not in out:
+                out.append(c)
+        return out[:n]
+
+    def neighbours(self, name: str) -> frozenset[str]:
+        return self.adjacency.get(name, frozenset())
+
+    def adjacent(self, a: str, b: str) -> bool:
+        return b in self.adjacency.get(a, frozenset())
+
+    def lands(self) -> list[Territory]:
+        return sorted((t for t in self.territories.values() if t.is_land), key=lambda t: t.name)
+
+    def seas(self) -> list[Territory]:
+        return sorted((t for t in self.territories.values() if t.is_sea), key=lambda t: t.name)
