@@ -13,6 +13,7 @@ VERB_MODULES = (
     "moderator.world.commands",  # scenario check|show, map
     "moderator.orders.commands",  # check
     "moderator.mail.commands",  # mail-server
+    "moderator.reports.commands",  # map, report
 )
 
 

@@ -58,3 +58,20 @@ class OrderSet:
     nation: str
     turn: int
     orders: list[Order] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class StrategicMove(Order):
+    """Phase 4.1.3: rail move along own/friendly incorporated land, any distance,
+    limited by each territory's value; arrives in Phase 7."""
+
+    units: tuple[UnitCount, ...]
+    origin: str
+    dest: str
+
+
+@dataclass(frozen=True)
+class DeclareWar(Order):
+    """Phase 1.1: declare war on a nation (nation id)."""
+
+    target: str

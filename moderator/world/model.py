@@ -69,6 +69,7 @@ class World:
     territories: dict[str, Territory]
     adjacency: dict[str, frozenset[str]]
     passages: tuple[Passage, ...] = ()
+    groups: dict[str, tuple[str, ...]] = field(default_factory=dict)  # rules' group names
     _index: dict[str, str] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
@@ -105,6 +106,14 @@ class World:
 
     def adjacent(self, a: str, b: str) -> bool:
         return b in self.adjacency.get(a, frozenset())
+
+    def passages_between(self, a: str, b: str) -> list[Passage]:
+        """Passages (straits, canals, sea gates) joining a and b, in either direction."""
+        return [p for p in self.passages if {a, b} == set(p.ends)]
+
+    def is_strait(self, a: str, b: str) -> bool:
+        """True when a land move between a and b crosses one of the rules' straits."""
+        return any(p.kind == "strait" for p in self.passages_between(a, b))
 
     def lands(self) -> list[Territory]:
         return sorted((t for t in self.territories.values() if t.is_land), key=lambda t: t.name)

@@ -1,0 +1,138 @@
+"""Building outgoing mail: plain text with an HTML alternative, inline images, attachments.
+
+Structure (the usual shape mail clients render best):
+
+    multipart/mixed                  - only when there are attachments
+      multipart/alternative
+        text/plain                   - the full content; what robots and plain readers see
+        multipart/related            - only when there are inline images
+          text/html                  - refers to images as <img src="cid:...">
+          image/png (Content-ID)
+      application/... attachments
+
+Everything that varies comes in as an argument - the Date too - so the same
+inputs give the same message except for the Message-ID, which must be unique.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from email.message import EmailMessage
+from email.utils import format_datetime, make_msgid
+
+# RFC 3834 5: "auto-replied" for a response to a message (receipts, error replies),
+# "auto-generated" for a message sent on the robot's own initiative (turn reports).
+AUTO_REPLIED = "auto-replied"
+AUTO_GENERATED = "auto-generated"
+
+_REPLY_PREFIX = re.compile(r"^\s*(re|aw|sv|antw)\s*:", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class InlineImage:
+    """An image shown inside the HTML part; put `src` into <img src="...">."""
+
+    content_id: str  # without angle brackets, e.g. "map.1a2b3c@moderator.local"
+    data: bytes
+    subtype: str = "png"
+    filename: str | None = None
+
+    @property
+    def src(self) -> str:
+        return f"cid:{self.content_id}"
+
+
+@dataclass(frozen=True)
+class Attachment:
+    filename: str
+    data: bytes
+    maintype: str = "application"
+    subtype: str = "octet-stream"
+
+
+def inline_image(name: str, data: bytes, domain: str, subtype: str = "png") -> InlineImage:
+    """An InlineImage whose Content-ID is derived from its bytes, so it is deterministic and
+    distinct for distinct images (RFC 2392 wants it globally unique, like a Message-ID)."""
+    safe = re.sub(r"[^A-Za-z0-9.-]", "-", name) or "image"
+    digest = hashlib.sha256(data).hexdigest()[:16]
+    return InlineImage(f"{safe}.{digest}@{domain}", data, subtype, f"{safe}.{subtype}")
+
+
+def reply_subject(subject: str) -> str:
+    """'Re: ' + subject, without stacking prefixes."""
+    return subject if _REPLY_PREFIX.match(subject) else f"Re: {subject}".rstrip()
+
+
+def compose(
+    *,
+    sender: str,
+    to: Sequence[str],
+    subject: str,
+    text: str,
+    date: datetime,
+    domain: str,
+    html: str | None = None,
+    images: Sequence[InlineImage] = (),
+    attachments: Sequence[Attachment] = (),
+    cc: Sequence[str] = (),
+    reply_to: str | None = None,
+    in_reply_to: str | None = None,
+    references: Sequence[str] = (),
+    auto_submitted: str | None = None,
+    message_id: str | None = None,
+) -> EmailMessage:
+    """One ready-to-send message. `date` is passed in (callers pass "now") for reproducibility.
+
+    When replying, pass the original's Message-ID as `in_reply_to` and its References as
+    `references`; the new References is theirs plus the parent (RFC 5322 3.6.4).
+    """
+    if images and html is None:
+        raise ValueError("inline images need an HTML part that refers to them (cid:...)")
+    message = EmailMessage()
+    _set_headers(message, sender, to, cc, subject, date, reply_to)
+    message["Message-ID"] = message_id or make_msgid(domain=domain)
+    if in_reply_to:
+        message["In-Reply-To"] = in_reply_to
+        message["References"] = " ".join([*(r for r in references if r != in_reply_to), in_reply_to])
+    if auto_submitted:
+        message["Auto-Submitted"] = auto_submitted
+    message.set_content(text, cte=_transfer_encoding(text))
+    if html is not None:
+        message.add_alternative(html, subtype="html", cte=_transfer_encoding(html))
+        html_part = message.get_payload()[1]
+        for image in images:
+            html_part.add_related(
+                image.data, maintype="image", subtype=image.subtype, cid=f"<{image.content_id}>",
+                disposition="inline", filename=image.filename,
+            )
+    for item in attachments:
+        message.add_attachment(item.data, maintype=item.maintype, subtype=item.subtype, filename=item.filename)
+    return message
+
+
+def _set_headers(
+    message: EmailMessage, sender: str, to: Sequence[str], cc: Sequence[str], subject: str,
+    date: datetime, reply_to: str | None,
+) -> None:
+    if not to:
+        raise ValueError("a message needs at least one recipient")
+    message["From"] = sender
+    message["To"] = ", ".join(to)
+    if cc:
+        message["Cc"] = ", ".join(cc)
+    if reply_to:
+        message["Reply-To"] = reply_to
+    message["Subject"] = subject
+    message["Date"] = format_datetime(date if date.tzinfo else date.replace(tzinfo=UTC))
+
+
+def _transfer_encoding(body: str) -> str:
+    """Quoted-printable keeps order text readable on the wire and safe for long lines;
+    7bit when it is plain short-lined ASCII."""
+    if body.isascii() and all(len(line) <= 900 for line in body.splitlines()):
+        return "7bit"
+    return "quoted-printable"

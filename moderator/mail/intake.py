@@ -1,0 +1,170 @@
+"""Polling the moderator's mailbox over IMAP (imapclient).
+
+Fetching and acknowledging are separate steps so nothing is lost: the caller
+stores the raw bytes first and only then acknowledges, which marks the message
+\\Seen and moves it to the processed folder. If storing fails, the message is
+still unseen in the inbox and the next poll fetches it again (the store should
+deduplicate by Message-ID or a hash of the bytes).
+
+Messages are fetched with BODY.PEEK[] rather than RFC822, because fetching
+RFC822 sets \\Seen as a side effect (RFC 3501 6.4.5) - before we have stored it.
+"""
+
+from __future__ import annotations
+
+import ssl
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from types import TracebackType
+
+from imapclient import IMAPClient
+from imapclient.exceptions import IMAPClientError
+
+from moderator.mail.config import MailConfig
+
+_SEEN = b"\\Seen"
+_BODY = b"BODY[]"
+
+
+class IntakeError(RuntimeError):
+    """The mailbox could not be reached or refused an operation."""
+
+
+@dataclass(frozen=True)
+class FetchedMessage:
+    """One message as it sits on the server. `uidvalidity` guards acknowledge() against a
+    mailbox that was recreated since the fetch (then UIDs name other messages)."""
+
+    uid: int
+    uidvalidity: int
+    folder: str
+    raw: bytes
+
+
+class Mailbox:
+    """One IMAP connection to the configured folder. Use as a context manager."""
+
+    def __init__(self, config: MailConfig) -> None:
+        self.config = config
+        self._client: IMAPClient | None = None
+        self._uidvalidity = 0
+
+    def __enter__(self) -> Mailbox:
+        self.open()
+        return self
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close()
+
+    def open(self) -> None:
+        imap = self.config.imap
+        try:
+            client = IMAPClient(
+                imap.host, port=imap.port, ssl=imap.ssl, ssl_context=ssl.create_default_context(), timeout=imap.timeout
+            )
+            if imap.starttls:
+                client.starttls(ssl.create_default_context())
+            if imap.user is not None:
+                client.login(imap.user, imap.password.reveal() if imap.password else "")
+            selected = client.select_folder(self.config.folder)
+        except (IMAPClientError, OSError) as exc:
+            raise IntakeError(f"IMAP {imap.host}:{imap.port} folder {self.config.folder!r}: {exc}") from exc
+        self._client = client
+        self._uidvalidity = int(selected.get(b"UIDVALIDITY", 0))
+
+    def close(self) -> None:
+        client, self._client = self._client, None
+        if client is None:
+            return
+        try:
+            client.logout()
+        except (IMAPClientError, OSError):
+            pass  # the connection is going away either way
+
+    @property
+    def client(self) -> IMAPClient:
+        if self._client is None:
+            raise IntakeError("the mailbox is not open")
+        return self._client
+
+    def fetch_unseen(self, limit: int | None = None) -> list[FetchedMessage]:
+        """Unseen messages, oldest UID first, without changing any flag."""
+        uids = sorted(int(uid) for uid in self.client.search(["UNSEEN"]))
+        if limit is not None:
+            uids = uids[:limit]
+        if not uids:
+            return []
+        response = self.client.fetch(uids, ["BODY.PEEK[]"])
+        messages = []
+        for uid in uids:
+            data = response.get(uid)
+            if data is None or _BODY not in data:
+                continue  # expunged by someone else between SEARCH and FETCH
+            messages.append(FetchedMessage(uid, self._uidvalidity, self.config.folder, bytes(data[_BODY])))
+        return messages
+
+    def acknowledge(self, messages: Iterable[FetchedMessage]) -> list[int]:
+        """Mark stored messages \\Seen and move them to the processed folder; returns the UIDs handled."""
+        return self._file_away(messages, self.config.processed_folder)
+
+    def quarantine(self, messages: Iterable[FetchedMessage]) -> list[int]:
+        """Set aside mail the service must not answer (e.g. auto-submitted) for the moderator."""
+        return self._file_away(messages, self.config.quarantine_folder)
+
+    def _file_away(self, messages: Iterable[FetchedMessage], folder: str | None) -> list[int]:
+        uids = self._current_uids(messages)
+        if not uids:
+            return []
+        client = self.client
+        client.add_flags(uids, [_SEEN])
+        if folder and self._ensure_folder(folder):
+            if client.has_capability("MOVE"):
+                client.move(uids, folder)
+            else:  # RFC 3501 fallback: copy, then delete the originals
+                client.copy(uids, folder)
+                client.delete_messages(uids)
+                if client.has_capability("UIDPLUS"):
+                    client.uid_expunge(uids)
+                else:
+                    client.expunge()
+        return uids
+
+    def _current_uids(self, messages: Iterable[FetchedMessage]) -> list[int]:
+        # A UID is only meaningful with the UIDVALIDITY it was fetched under (RFC 3501 2.3.1.1).
+        return sorted(
+            m.uid for m in messages if m.uidvalidity == self._uidvalidity and m.folder == self.config.folder
+        )
+
+    def _ensure_folder(self, folder: str) -> bool:
+        """Create `folder` if needed; False if the server will not (then \\Seen alone must do)."""
+        client = self.client
+        try:
+            if not client.folder_exists(folder):
+                client.create_folder(folder)
+        except IMAPClientError:
+            return False
+        return True
+
+
+def fetch_unseen(config: MailConfig, limit: int | None = None) -> list[FetchedMessage]:
+    """Open, fetch the unseen messages, close."""
+    with Mailbox(config) as mailbox:
+        return mailbox.fetch_unseen(limit)
+
+
+def acknowledge(config: MailConfig, messages: Sequence[FetchedMessage]) -> list[int]:
+    """Open, acknowledge `messages` (already stored by the caller), close."""
+    if not messages:
+        return []
+    with Mailbox(config) as mailbox:
+        return mailbox.acknowledge(messages)
+
+
+def quarantine(config: MailConfig, messages: Sequence[FetchedMessage]) -> list[int]:
+    """Open, move `messages` to the quarantine folder, close."""
+    if not messages:
+        return []
+    with Mailbox(config) as mailbox:
+        return mailbox.quarantine(messages)
