@@ -103,7 +103,8 @@ def compose(
     message.set_content(text, cte=_transfer_encoding(text))
     if html is not None:
         message.add_alternative(html, subtype="html", cte=_transfer_encoding(html))
-        html_part = message.get_payload()[1]
+        html_part = message.get_body(preferencelist=("html",))
+        assert isinstance(html_part, EmailMessage)
         for image in images:
             html_part.add_related(
                 image.data, maintype="image", subtype=image.subtype, cid=f"<{image.content_id}>",

@@ -2,6 +2,8 @@
 
 Plain dataclasses with no parser imports, so the pure engine can use them. Every order
 keeps where it came from (line, column, the text) for diagnostics and the receipt.
+Each class names the rules section ("Phase 4.4", "1.2: Diplomatic Influence") it serves;
+`Order.phase` says in which of the nine phases the engine applies it.
 """
 
 from __future__ import annotations
@@ -25,6 +27,8 @@ class Order:
 
     span: Span = field(default=NO_SPAN, kw_only=True, compare=False)
 
+    phase = 0  # class attribute: the Sequence of Play phase the order belongs to
+
 
 @dataclass(frozen=True)
 class UnitCount:
@@ -32,13 +36,165 @@ class UnitCount:
     count: int
 
 
-@dataclass(frozen=True)
-class Move(Order):
-    """Phase 4.4: move land/air units from one territory to an adjacent one (attack if enemy)."""
+Units = tuple[UnitCount, ...]
 
-    units: tuple[UnitCount, ...]
-    origin: str
-    dest: str
+
+# ---- Phase 1: Diplomatic actions ----------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DeclareWar(Order):
+    """Phase 1.1: declare war on a nation (nation id)."""
+
+    target: str
+    phase = 1
+
+
+@dataclass(frozen=True)
+class Influence(Order):
+    """Phase 1.2: one diplomatic influence attempt on `target` (10 resources).
+
+    `toward` is the side ("allied"/"central") for attempts that must name one: a neutral
+    influencing itself (Ottoman Empire, Italy, Spain, China) or the US influencing a minor
+    (US option #5). None means "toward my own side"."""
+
+    target: str
+    toward: str | None = None
+    phase = 1
+
+
+@dataclass(frozen=True)
+class OfferSurrender(Order):
+    """Phase 1.3 / Surrender: offer to surrender to the named nations (empty: to the
+    whole opposing side)."""
+
+    to: tuple[str, ...] = ()
+    phase = 1
+
+
+@dataclass(frozen=True)
+class SurrenderVote(Order):
+    """Surrender: accept or refuse another nation's surrender offer (default: accept)."""
+
+    nation: str
+    accept: bool
+    phase = 1
+
+
+@dataclass(frozen=True)
+class ClosePassage(Order):
+    """Phase 1.4 / Straits: close (or reopen) a strait or canal the nation holds to the
+    named nations (empty tuple: to every nation)."""
+
+    passage: str  # canonical Passage.name
+    nations: tuple[str, ...] = ()
+    close: bool = True
+    phase = 1
+
+
+@dataclass(frozen=True)
+class SubWarfare(Order):
+    """Phase 1.4: declare unrestricted submarine warfare against a side or nation, or
+    retract it (`retract`, 25 resources and never again)."""
+
+    target: str | None  # side or nation id; None when retracting
+    retract: bool = False
+    phase = 1
+
+
+@dataclass(frozen=True)
+class Blockade(Order):
+    """Phase 1.4 / 4.2.6: declare a naval blockade against a nation, optionally of its US
+    trade (Variable US Trade). Chosen turn by turn."""
+
+    target: str
+    us_trade: bool = False
+    phase = 1
+
+
+@dataclass(frozen=True)
+class SpecialOption(Order):
+    """Phase 1.5: a nation's numbered special option (British 1-3, French 1-5, ...).
+
+    The optional arguments cover every option: a target nation (US #2, #5), an amount
+    (US #3, French #2, Russian #1), a side (US #4/#5), `full` (Japan #4: full war)."""
+
+    number: int
+    target: str | None = None
+    amount: int | None = None
+    toward: str | None = None
+    full: bool = False
+    phase = 1
+
+
+@dataclass(frozen=True)
+class GearUp(Order):
+    """Neutrals: raise war production (Japan 25, US option #1 40, China 15, Spain 40)."""
+
+    phase = 1
+
+
+@dataclass(frozen=True)
+class CoaxItaly(Order):
+    """Italy: any nation may spend 20 for a 1 in 10 chance to switch Italy's leaning."""
+
+    phase = 1
+
+
+@dataclass(frozen=True)
+class JoinSide(Order):
+    """Neutrals: a neutral at 10 points declares itself a member of that side."""
+
+    side: str  # "allied" | "central"
+    phase = 1
+
+
+@dataclass(frozen=True)
+class Peace(Order):
+    """Local/Limited War: propose a cease of hostilities to a nation (moderator review)."""
+
+    nation: str
+    phase = 1
+
+
+@dataclass(frozen=True)
+class Gift(Order):
+    """Phase 8 note: gift resources to an ally (50% arrives unless an exception applies);
+    US option #3 lends through this order too."""
+
+    amount: int
+    to: str
+    phase = 1
+
+
+@dataclass(frozen=True)
+class Exile(Order):
+    """Conquest: declare a government in exile with an allied host nation."""
+
+    host: str
+    phase = 1
+
+
+# ---- Phase 2: Technology ------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Research(Order):
+    """Phase 2.1: one research attempt (10 resources) on a technology id."""
+
+    tech: str
+    phase = 2
+
+
+@dataclass(frozen=True)
+class Upgrade(Order):
+    """Phase 2.2: pay to upgrade every existing unit of a kind to the new technology."""
+
+    kind: str
+    phase = 2
+
+
+# ---- Phase 3: Building, espionage, reconnaissance, repairs -----------------------------
 
 
 @dataclass(frozen=True)
@@ -48,6 +204,290 @@ class Build(Order):
     kind: str
     count: int
     place: str
+    phase = 3
+
+
+@dataclass(frozen=True)
+class BuildTrench(Order):
+    """Trenches: a trench protecting `protect` facing `facing` (5), or a super trench
+    upgrading an existing trench (20, needs the Super Trenches technology)."""
+
+    protect: str
+    facing: str
+    super: bool = False
+    phase = 3
+
+
+@dataclass(frozen=True)
+class BuildHomeTrenches(Order):
+    """Trenches: a home city with 5+ infantry trenches against ALL neighbours for 10."""
+
+    city: str
+    phase = 3
+
+
+@dataclass(frozen=True)
+class BuildShipGear(Order):
+    """Radar (18) / sonar (13) mounted on a ship in a sea zone next to an own port, or
+    radar in a land territory (Phase 7, item 7)."""
+
+    kind: str  # "radar" | "sonar"
+    place: str
+    ship: str | None = None  # ship kind it is mounted on, None for a land radar
+    phase = 3
+
+
+@dataclass(frozen=True)
+class Espionage(Order):
+    """3.2.1 espionage: kind is one of "neutral" (minor's status, 4), "affiliation"
+    (major neutral's leaning, 5), "army" (units built, 5), "industrial" (a technology, 3),
+    "combat" (combat intelligence in a province, 1)."""
+
+    kind: str
+    target: str | None = None  # nation id
+    place: str | None = None  # territory for "combat"
+    tech: str | None = None  # technology for "industrial"
+    phase = 3
+
+
+@dataclass(frozen=True)
+class CounterEspionage(Order):
+    """3.2.2 counter-espionage: "affiliation" (major neutrals only), "army", "industrial"
+    (per technology), "recon" (per province), each 1 resource."""
+
+    kind: str
+    against: str | None = None
+    place: str | None = None
+    tech: str | None = None
+    phase = 3
+
+
+@dataclass(frozen=True)
+class Recon(Order):
+    """3.3 active reconnaissance mission: units from `origin` look into `target`; they
+    cannot fight this turn."""
+
+    units: Units
+    origin: str
+    target: str
+    phase = 3
+
+
+@dataclass(frozen=True)
+class Repair(Order):
+    """3.4: repair damaged ships in a sea zone with a friendly port (BB 20, CV 25)."""
+
+    kind: str
+    count: int
+    place: str
+    phase = 3
+
+
+# ---- Phase 4: Combat and movement -----------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Bombing(Order):
+    """4.1.1: industrial bombing of an industrial complex (aim "industry": saved
+    resources) or a city (aim "city": manpower), or tactical bombing (aim "tactical")."""
+
+    aim: str
+    units: Units
+    origin: str
+    target: str
+    phase = 4
+
+
+@dataclass(frozen=True)
+class Rebase(Order):
+    """4.1.2: rebase aircraft (double range, no combat), arriving in Phase 7."""
+
+    units: Units
+    origin: str
+    dest: str
+    phase = 4
+
+
+@dataclass(frozen=True)
+class StrategicMove(Order):
+    """Phase 4.1.3: rail move along own/friendly incorporated land, any distance,
+    limited by each territory's value; arrives in Phase 7."""
+
+    units: Units
+    origin: str
+    dest: str
+    phase = 4
+
+
+@dataclass(frozen=True)
+class TaskForce(Order):
+    """4.2: form a task force `name` from ships in sea zone `location`."""
+
+    name: str
+    location: str
+    units: Units
+    phase = 4
+
+
+@dataclass(frozen=True)
+class TaskForceMission(Order):
+    """4.2.1-4.2.9: one step of a task force, in the order written: a mission for one
+    movement point ("transport", "escort", "bombard", "carrier", "patrol", "blockade",
+    "move", "dock", "detect"), moving to `dest` (None: stays), or "load" of units
+    from an adjacent territory (4.2.1)."""
+
+    name: str
+    mission: str
+    dest: str | None = None
+    escort_of: str | None = None  # escort: the task force protected
+    target: str | None = None  # bombard: the territory supported
+    units: Units = ()  # load: the land/air units taken aboard
+    origin: str | None = None  # load: the territory they embark from
+    phase = 4
+
+
+@dataclass(frozen=True)
+class SubDetection(Order):
+    """4.2.9: ships in a sea zone (origin None) or aircraft flown from `origin` hunt
+    enemy submarines in `zone`."""
+
+    zone: str
+    units: Units
+    origin: str | None = None
+    phase = 4
+
+
+@dataclass(frozen=True)
+class SubInterception(Order):
+    """4.2.10: submarines in `zone` attack enemy task forces doing `target` (a mission
+    name, or "any")."""
+
+    count: int
+    zone: str
+    target: str = "any"
+    phase = 4
+
+
+@dataclass(frozen=True)
+class Move(Order):
+    """Phase 4.4: move land/air units from one territory to an adjacent one (attack if enemy)."""
+
+    units: Units
+    origin: str
+    dest: str
+    phase = 4
+
+
+@dataclass(frozen=True)
+class Attack(Move):
+    """Phase 4.4/4.6: a move the player means as an attack (same effect as Move)."""
+
+
+@dataclass(frozen=True)
+class NavalInvasion(Order):
+    """4.4 / 4.6.1: units carried by transports in sea zone `origin` land in `dest`
+    (a naval invasion when `dest` is enemy-owned; beach landings cannot retreat)."""
+
+    units: Units
+    origin: str
+    dest: str
+    phase = 4
+
+
+@dataclass(frozen=True)
+class ArtillerySupport(Order):
+    """Artillery: artillery in `origin` protects/supports the adjacent province `dest`."""
+
+    count: int
+    origin: str
+    dest: str
+    phase = 4
+
+
+@dataclass(frozen=True)
+class DefendWith(Order):
+    """Ports / Industrial complexes (and AA note): let a structure take part in the
+    defence of its territory (by default they do not)."""
+
+    kind: str  # "industry" | "port" | "aa"
+    place: str
+    phase = 4
+
+
+@dataclass(frozen=True)
+class RocketFire(Order):
+    """Rockets: fire at a city (aim "city": manpower), an industrial complex
+    ("industry": saved resources) or the units in a territory ("units")."""
+
+    count: int
+    origin: str
+    target: str
+    aim: str = "units"
+    phase = 4
+
+
+@dataclass(frozen=True)
+class CombatCondition(Order):
+    """Conditional orders / 3.3: a condition on the attack on `dest`.
+
+    kind "rounds": withdraw after `value` rounds; "losses": withdraw when own losses
+    exceed `value`; "kills": withdraw when `value` enemy units are destroyed and
+    defenders remain; "max-defenders": attack only if reconnaissance shows at most
+    `value` defenders."""
+
+    dest: str
+    kind: str
+    value: int
+    phase = 4
+
+
+@dataclass(frozen=True)
+class CasualtyOrder(Order):
+    """Conditional orders: the order in which own units are taken as losses, in one
+    territory or (place None) everywhere."""
+
+    kinds: tuple[str, ...]
+    place: str | None = None
+    phase = 4
+
+
+# ---- Phases 5-8 --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Plunder(Order):
+    """Phase 5: dismantle an industrial complex (+25) or port (+15) in an incorporated
+    conquered territory held at least one full turn."""
+
+    kind: str  # "industry" | "port"
+    place: str
+    phase = 5
+
+
+@dataclass(frozen=True)
+class Incorporate(Order):
+    """Phase 6: incorporate a conquered territory (2x its value; own lands free)."""
+
+    territory: str
+    phase = 6
+
+
+@dataclass(frozen=True)
+class Transfer(Order):
+    """Phase 8: move saved resources between separated territories."""
+
+    amount: int
+    origin: str
+    dest: str
+    phase = 8
+
+
+@dataclass(frozen=True)
+class Note(Order):
+    """A free-text note to the moderator: always kept and sent to review."""
+
+    text: str
+    phase = 0
 
 
 @dataclass
@@ -58,20 +498,3 @@ class OrderSet:
     nation: str
     turn: int
     orders: list[Order] = field(default_factory=list)
-
-
-@dataclass(frozen=True)
-class StrategicMove(Order):
-    """Phase 4.1.3: rail move along own/friendly incorporated land, any distance,
-    limited by each territory's value; arrives in Phase 7."""
-
-    units: tuple[UnitCount, ...]
-    origin: str
-    dest: str
-
-
-@dataclass(frozen=True)
-class DeclareWar(Order):
-    """Phase 1.1: declare war on a nation (nation id)."""
-
-    target: str

@@ -1,9 +1,282 @@
-"""Command-line verbs of this package (registered by moderator.cli)."""
+"""The moderator's verbs: run, demo, game, seat, submit, resolve, replay, review, state, report."""
 
 from __future__ import annotations
 
 import argparse
+import json
+import secrets
+import signal
+import smtplib
+import sys
+import threading
+from datetime import datetime
+from email.message import EmailMessage
+from pathlib import Path
+from typing import Any
+
+SubParsers = "argparse._SubParsersAction[argparse.ArgumentParser]"
 
 
 def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
-    """Add this package's verbs to the `moderator` command."""
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--config", type=Path, default=None,
+                        help="configuration file (default: $MODERATOR_CONFIG or ./moderator.toml)")
+
+    p = sub.add_parser("run", parents=[common], help="run the daemon: poll mail, resolve at deadlines, send reports")
+    p.set_defaults(func=cmd_run)
+
+    p = sub.add_parser("demo", help="a local demo game with its own mail server (what `make run` starts)")
+    p.add_argument("--root", type=Path, default=Path("var/demo"), help="where the demo keeps its files")
+    p.add_argument("--deadline-seconds", type=float, default=150, help="time until turn 1 resolves")
+    p.add_argument("--poll-seconds", type=float, default=5)
+    p.add_argument("--exit-after-turn", action="store_true", help="stop once turn 1's reports are sent")
+    p.add_argument("--no-robots", action="store_true", help="demo players send nothing by themselves")
+    p.set_defaults(func=cmd_demo)
+
+    game = sub.add_parser("game", help="create, list or show games").add_subparsers(dest="game_verb", required=True)
+    p = game.add_parser("new", parents=[common], help="create a game at its opening position")
+    p.add_argument("game")
+    p.add_argument("--scenario", default="1914")
+    p.add_argument("--title", default="")
+    p.add_argument("--deadline", type=datetime.fromisoformat, default=None,
+                   help="first deadline, ISO 8601 with time zone (default: end of day ten)")
+    p.set_defaults(func=cmd_game_new)
+    p = game.add_parser("list", parents=[common])
+    p.set_defaults(func=cmd_game_list)
+    p = game.add_parser("show", parents=[common])
+    p.add_argument("game")
+    p.set_defaults(func=cmd_game_show)
+
+    seat = sub.add_parser("seat", help="give nations to players").add_subparsers(dest="seat_verb", required=True)
+    for verb, helptext in (("add", "seat a player"), ("replace", "hand a nation to a new player")):
+        p = seat.add_parser(verb, parents=[common], help=helptext)
+        p.add_argument("--game", required=True)
+        p.add_argument("--nation", required=True)
+        p.add_argument("--email", required=True)
+        p.add_argument("--player", default="")
+        p.add_argument("--password", default=None, help="seat password (default: a new random one, printed once)")
+        p.set_defaults(func=cmd_seat_add)
+    p = seat.add_parser("list", parents=[common])
+    p.add_argument("--game", required=True)
+    p.set_defaults(func=cmd_seat_list)
+
+    p = sub.add_parser("submit", help="mail an orders file to the moderator (a player's tool)")
+    p.add_argument("file", type=Path)
+    p.add_argument("--demo", metavar="NATION", help="use the running demo's addresses for NATION")
+    p.add_argument("--from", dest="sender")
+    p.add_argument("--to")
+    p.add_argument("--smtp", default="127.0.0.1:25", help="HOST:PORT of the SMTP server")
+    p.add_argument("--check", action="store_true", help="only check: the moderator answers without submitting")
+    p.add_argument("--demo-root", type=Path, default=Path("var/demo"))
+    p.set_defaults(func=cmd_submit)
+
+    p = sub.add_parser("resolve", parents=[common], help="resolve the current turn now (deadline or not)")
+    p.add_argument("--game", required=True)
+    p.set_defaults(func=cmd_resolve)
+
+    p = sub.add_parser("replay", parents=[common], help="re-run a past turn from stored inputs and compare")
+    p.add_argument("--game", required=True)
+    p.add_argument("--turn", type=int, required=True)
+    p.set_defaults(func=cmd_replay)
+
+    review = sub.add_parser("review", help="the moderator's review queue").add_subparsers(dest="review_verb",
+                                                                                         required=True)
+    p = review.add_parser("list", parents=[common])
+    p.add_argument("--game", default=None)
+    p.add_argument("--all", action="store_true", help="decided items too")
+    p.set_defaults(func=cmd_review_list)
+    for verb in ("approve", "reject", "edit"):
+        p = review.add_parser(verb, parents=[common])
+        p.add_argument("item", type=int)
+        p.add_argument("--note", default="", help="the moderator's decision or correction")
+        p.set_defaults(func=cmd_review_decide, decision={"approve": "approved", "reject": "rejected",
+                                                         "edit": "edited"}[verb])
+
+    p = sub.add_parser("state", parents=[common], help="the game state (a nation's own part with --nation)")
+    p.add_argument("--game", required=True)
+    p.add_argument("--nation", default=None)
+    p.add_argument("--turn", type=int, default=None)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_state)
+
+
+def _service(args: argparse.Namespace, need_mail: bool = False) -> Any:
+    from moderator.service.config import load_config
+    from moderator.service.context import Service
+    from moderator.store.db import Store
+
+    cfg = load_config(args.config)
+    if need_mail and cfg.mail is None:
+        raise SystemExit("this needs a [mail] section in the configuration file (see moderator.example.toml)")
+    return Service(store=Store(cfg.database), mail=cfg.mail, say=lambda s: print(s, flush=True),
+                   archive=cfg.archive), cfg
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    from moderator.service.daemon import Daemon
+
+    svc, cfg = _service(args, need_mail=True)
+    daemon = Daemon(svc, poll_seconds=cfg.poll_seconds, deadline_seconds=cfg.deadline_check_seconds)
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    daemon.start()
+    print(f"moderator running: polling {cfg.mail.imap.host} every {cfg.poll_seconds:g} s; Ctrl-C stops.", flush=True)
+    try:
+        while not stop.wait(1):
+            pass
+    except KeyboardInterrupt:
+        pass
+    daemon.stop()
+    return 0
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    from moderator.service.demo import run_demo
+
+    return run_demo(args.root, deadline_seconds=args.deadline_seconds, poll_seconds=args.poll_seconds,
+                    exit_after_turn=args.exit_after_turn, robots=not args.no_robots)
+
+
+def cmd_game_new(args: argparse.Namespace) -> int:
+    from moderator.service.games import describe_deadline, new_game
+
+    svc, _ = _service(args)
+    game = new_game(svc, args.game, args.scenario, title=args.title, deadline=args.deadline)
+    print(f"created game {game.id} ({game.title}), turn 1; orders due {describe_deadline(game.deadline)}")
+    return 0
+
+
+def cmd_game_list(args: argparse.Namespace) -> int:
+    from moderator.service.games import describe_deadline
+
+    svc, _ = _service(args)
+    for g in svc.store.games():
+        print(f"{g.id:<16} {g.scenario:<6} turn {g.turn:<3} {g.status:<10} due {describe_deadline(g.deadline)}")
+    return 0
+
+
+def cmd_game_show(args: argparse.Namespace) -> int:
+    from moderator.service.games import describe_deadline, turn_label
+
+    svc, _ = _service(args)
+    g = svc.game(args.game)
+    scenario = svc.scenario(g)
+    subs = svc.store.current_submissions(g.id, g.turn)
+    print(f"{g.title} [{g.id}], scenario {g.scenario}")
+    print(f"turn {g.turn} ({turn_label(scenario, g.turn)}), {g.status}, orders due {describe_deadline(g.deadline)}")
+    for seat in svc.store.seats(g.id):
+        print(f"  {seat.nation:<16} {seat.email:<32} {'orders in' if seat.nation in subs else 'waiting'}")
+    pending = svc.store.reviews(g.id)
+    print(f"{len(pending)} item(s) waiting for review")
+    return 0
+
+
+def cmd_seat_add(args: argparse.Namespace) -> int:
+    from moderator.service.games import nation_id
+
+    svc, _ = _service(args)
+    game = svc.game(args.game)
+    nation = nation_id(svc.scenario(game), args.nation)
+    if nation is None:
+        raise SystemExit(f"no nation {args.nation!r} in scenario {game.scenario}")
+    password = args.password or secrets.token_urlsafe(9)
+    svc.store.add_seat(game.id, nation, args.email, password, player=args.player)
+    print(f"{nation} in {game.id} -> {args.email.lower()}")
+    if not args.password:
+        print(f"seat password (tell the player privately; it is not stored in clear): {password}")
+    return 0
+
+
+def cmd_seat_list(args: argparse.Namespace) -> int:
+    svc, _ = _service(args)
+    for s in svc.store.seats(args.game):
+        print(f"{s.nation:<16} {s.email:<32} {s.player}")
+    return 0
+
+
+def cmd_submit(args: argparse.Namespace) -> int:
+    sender, to, smtp = args.sender, args.to, args.smtp
+    if args.demo:
+        info = json.loads((args.demo_root / "demo.json").read_text())
+        sender = sender or f"{args.demo}@demo.local"
+        to = to or info["moderator"]
+        smtp = f"127.0.0.1:{info['smtp_port']}"
+    if not sender or not to:
+        raise SystemExit("say who sends and who receives: --from and --to (or --demo NATION)")
+    host, _, port = smtp.rpartition(":")
+    msg = EmailMessage()
+    msg["From"], msg["To"] = sender, to
+    msg["Subject"] = "CHECK orders" if args.check else "Orders"
+    msg.set_content(args.file.read_text(encoding="utf-8"))
+    with smtplib.SMTP(host or "127.0.0.1", int(port), timeout=30) as client:
+        client.send_message(msg)
+    print(f"sent {args.file} from {sender} to {to} via {smtp}" + (" (check only)" if args.check else ""))
+    return 0
+
+
+def cmd_resolve(args: argparse.Namespace) -> int:
+    from moderator.service.sending import send_queued
+    from moderator.service.turns import resolve_game
+
+    svc, _ = _service(args)
+    resolve_game(svc, args.game)
+    if svc.mail is not None:
+        sent, failed = send_queued(svc)
+        print(f"sent {sent} report mail(s), {failed} failed")
+    else:
+        print("no [mail] settings: reports are queued in the database and go out with the daemon")
+    return 0
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    from moderator.service.turns import replay
+
+    svc, _ = _service(args)
+    ok, detail = replay(svc, args.game, args.turn)
+    print(("identical: " if ok else "MISMATCH: ") + detail)
+    return 0 if ok else 1
+
+
+def cmd_review_list(args: argparse.Namespace) -> int:
+    svc, _ = _service(args)
+    items = svc.store.reviews(args.game, status=None if args.all else "pending")
+    for r in items:
+        where = f"{r.game_id or '-'} t{r.turn or '-'} {r.nation or '-'}"
+        print(f"#{r.id:<4} {r.status:<9} {r.kind:<10} {where:<28} {r.summary}")
+        if r.detail:
+            print(f"       {r.detail}")
+    if not items:
+        print("nothing to review")
+    return 0
+
+
+def cmd_review_decide(args: argparse.Namespace) -> int:
+    svc, _ = _service(args)
+    item = svc.store.decide_review(args.item, args.decision, args.note)
+    print(f"#{item.id} {item.status}" + (f": {item.resolution}" if item.resolution else ""))
+    return 0
+
+
+def cmd_state(args: argparse.Namespace) -> int:
+    from moderator.reports.visibility import nation_view
+
+    svc, _ = _service(args)
+    game = svc.game(args.game)
+    state = svc.state(game, args.turn)
+    if args.nation:
+        from moderator.service.games import nation_id
+
+        nation = nation_id(svc.scenario(game), args.nation)
+        if nation is None:
+            raise SystemExit(f"no nation {args.nation!r}")
+        status = nation_view(state, svc.scenario(game), [], nation).statuses[0]
+        data: Any = vars(status)
+    else:
+        data = state.to_json()
+    if args.json:
+        json.dump(data, sys.stdout, indent=1, sort_keys=True, default=str)
+        print()
+    else:
+        for k, v in sorted(data.items()):
+            print(f"{k}: {v}")
+    return 0

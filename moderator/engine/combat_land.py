@@ -1,0 +1,244 @@
+"""Phase 4.6: Land Combat with D10s.
+
+Each round both sides roll one D10 per unit at once; a roll <= the unit's value is a
+hit (attack value for attackers, defense value for defenders; Phase 4.6 steps 1-2). Each
+hit removes one unit of the other side. The attacker keeps attacking until one side is
+gone (conditional withdrawal after a round is not implemented yet).
+
+Also here:
+- Cities: the territory's city rolls defense 1 while other defenders remain and can
+  never be a casualty.
+- Straits (also the Suez Canal, listed as a strait): only infantry and artillery may
+  attack across; each -2 (never below 1, Phase 4.6); the defender has one virtual
+  coastal defender at 1, taken as the first casualty.
+- Artillery: defends at 1 when no infantry/tank/aircraft defender is left beside it;
+  an attack with only artillery left ceases after that round.
+- Multinational combat (note after 4.6.1): casualties are shared by each nation's share
+  of the side's attack/defense total; a single nation facing a multinational side gets
+  one fictive zero-value unit, taken first. (Reading: the rule "favors single nations
+  armies", so the fictive casualty goes to the single-nation side.)
+Default casualty order (the owner's choice in the rules, a documented default here):
+cheapest first, then by kind and unit id, so results are deterministic.
+Not yet: trenches, AA pre-combat fire, aircraft fuel, mountains/fortress bonuses,
+ports and industrial complexes as defenders, tactical-bombing bonus.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from moderator.engine.context import TurnContext
+from moderator.engine.state import Unit
+
+PHASE = "4.6"
+STRAIT_PENALTY = {"infantry": 2, "artillery": 2}  # Straits
+STRAIT_ATTACKERS = frozenset(STRAIT_PENALTY)
+CAPTURERS = frozenset({"infantry", "tank"})  # 4.4: only infantry or tanks capture
+# Kinds whose presence lets artillery defend at full value (Artillery).
+SUPPORTING = frozenset({"infantry", "tank", "fighter", "bomber"})
+MAX_ROUNDS = 200  # safety net; a flag is raised if a battle ever gets there
+
+VIRTUAL = ("fictive", "coastal")  # taken before real units, in this order
+
+
+@dataclass
+class Fighter:
+    nation: str
+    kind: str  # a unit kind, or "city" / "coastal" / "fictive"
+    unit: Unit | None = None  # None for the virtual ones
+
+    @property
+    def virtual(self) -> bool:
+        return self.unit is None
+
+
+@dataclass
+class Side:
+    role: str  # "attacker" | "defender"
+    fighters: list[Fighter]
+    losses: dict[str, dict[str, int]] = field(default_factory=dict)
+
+    def real(self) -> list[Fighter]:
+        return [f for f in self.fighters if f.unit is not None]
+
+    def standing(self) -> bool:
+        """Anything left that fights on: real units or the coastal defender (not the fictive one)."""
+        return any(f.kind != "fictive" for f in self.fighters)
+
+    def nations(self) -> list[str]:
+        return sorted({f.nation for f in self.real()})
+
+    def lose(self, f: Fighter) -> None:
+        self.fighters.remove(f)
+        per = self.losses.setdefault(f.nation, {})
+        per[f.kind] = per.get(f.kind, 0) + 1
+
+
+@dataclass
+class Battle:
+    territory: str
+    origin: str
+    attacker: str
+    strait: bool
+    city_holder: str | None  # nation whose city rolls in defense, or None
+    attack: Side
+    defend: Side
+    rounds: int = 0
+    first_roll: int = 0
+    defending_nations: tuple[str, ...] = ()
+
+
+def value_of(ctx: TurnContext, battle: Battle, side: Side, f: Fighter) -> int:
+    if f.kind in ("fictive", "coastal", "city"):
+        return 0 if f.kind == "fictive" else 1
+    stats = ctx.scenario.stats(f.nation, f.kind)
+    if side.role == "attacker":
+        value = stats.attack
+        if battle.strait and f.kind in STRAIT_PENALTY:
+            value = max(1, value - STRAIT_PENALTY[f.kind])
+        return value
+    if f.kind == "artillery" and not any(g.kind in SUPPORTING for g in side.real()):
+        return 1  # Artillery: unsupported artillery defends at 1
+    return stats.defense
+
+
+def cost_of(ctx: TurnContext, f: Fighter) -> int:
+    return ctx.scenario.stats(f.nation, f.kind).cost
+
+
+def roll_side(ctx: TurnContext, battle: Battle, side: Side) -> int:
+    hits = 0
+    for f in side.fighters:
+        v = value_of(ctx, battle, side, f)
+        if v <= 0:
+            continue
+        purpose = f"land combat at {battle.territory} round {battle.rounds}: {side.role} {f.nation} {f.kind}"
+        if ctx.dice.d10(purpose) <= v:
+            hits += 1
+    if side.role == "defender" and battle.city_holder and side.real():
+        purpose = f"land combat at {battle.territory} round {battle.rounds}: defender {battle.city_holder} city"
+        if ctx.dice.d10(purpose) <= 1:  # Cities: defense 1
+            hits += 1
+    return hits
+
+
+def take_casualties(ctx: TurnContext, battle: Battle, side: Side, hits: int) -> None:
+    for kind in VIRTUAL:
+        for f in [f for f in side.fighters if f.kind == kind]:
+            if hits == 0:
+                return
+            side.lose(f)
+            hits -= 1
+    quota = share_hits(ctx, battle, side, hits)
+    for nation in sorted(quota):
+        own = sorted(
+            (f for f in side.real() if f.nation == nation),
+            key=lambda f: (cost_of(ctx, f), f.kind, f.unit.id if f.unit else ""),
+        )
+        for f in own[: quota[nation]]:
+            side.lose(f)
+
+
+def share_hits(ctx: TurnContext, battle: Battle, side: Side, hits: int) -> dict[str, int]:
+    """Split hits between a side's nations by their share of its combat total (4.6.1 note).
+
+    Largest remainder, ties by nation id; a nation never loses more than it has, and
+    what it cannot take goes to the others in nation order.
+    """
+    nations = side.nations()
+    count = {n: sum(1 for f in side.real() if f.nation == n) for n in nations}
+    hits = min(hits, sum(count.values()))
+    if len(nations) <= 1:
+        return {n: hits for n in nations}
+    strength = {n: sum(max(1, value_of(ctx, battle, side, f)) for f in side.real() if f.nation == n)
+                for n in nations}
+    total = sum(strength.values())
+    quota = {n: hits * strength[n] // total for n in nations}
+    rest = hits - sum(quota.values())
+    by_remainder = sorted(nations, key=lambda n: (-(hits * strength[n] % total), n))
+    for n in by_remainder[:rest]:
+        quota[n] += 1
+    overflow = sum(max(0, quota[n] - count[n]) for n in nations)
+    quota = {n: min(quota[n], count[n]) for n in nations}
+    for n in nations:
+        extra = min(overflow, count[n] - quota[n])
+        quota[n] += extra
+        overflow -= extra
+    return quota
+
+
+def add_fictive(attack: Side, defend: Side) -> None:
+    """Multinational note after 4.6.1: the single-nation side gets one fictive unit."""
+    a, d = attack.nations(), defend.nations()
+    if len(a) == 1 and len(d) > 1:
+        attack.fighters.insert(0, Fighter(a[0], "fictive"))
+    if len(d) == 1 and len(a) > 1:
+        defend.fighters.insert(0, Fighter(d[0], "fictive"))
+
+
+def attack_goes_on(side: Side) -> bool:
+    """Artillery alone cannot carry an attack (Artillery)."""
+    return any(f.kind != "artillery" for f in side.real())
+
+
+def fight(
+    ctx: TurnContext, territory: str, origin: str, attacker: str,
+    attackers: Sequence[Unit], defenders: Sequence[Unit], strait: bool,
+) -> Battle:
+    """Fight the battle to its end, removing dead units from ctx.state; returns the record."""
+    holder = ctx.state.controller(territory)
+    city = ctx.world.territories[territory].city
+    battle = Battle(
+        territory, origin, attacker, strait, holder if city else None,
+        Side("attacker", [Fighter(u.nation, u.kind, u) for u in attackers]),
+        Side("defender", [Fighter(u.nation, u.kind, u) for u in defenders]),
+        first_roll=len(ctx.dice.log),
+        defending_nations=tuple(sorted({u.nation for u in defenders})),
+    )
+    if strait and holder:
+        battle.defend.fighters.insert(0, Fighter(holder, "coastal"))  # Straits
+    add_fictive(battle.attack, battle.defend)
+    while battle.attack.real() and battle.defend.standing() and battle.rounds < MAX_ROUNDS:
+        battle.rounds += 1
+        a_hits = roll_side(ctx, battle, battle.attack)
+        d_hits = roll_side(ctx, battle, battle.defend)
+        take_casualties(ctx, battle, battle.defend, a_hits)
+        take_casualties(ctx, battle, battle.attack, d_hits)
+        if not attack_goes_on(battle.attack):
+            break
+    if battle.rounds >= MAX_ROUNDS:
+        ctx.emit("moderator-flag", PHASE, (), reason="battle-round-limit", territory=territory)
+    alive = {f.unit.id for side in (battle.attack, battle.defend) for f in side.fighters if f.unit}
+    lost_ids = {u.id for u in (*attackers, *defenders)} - alive
+    ctx.state.units = [u for u in ctx.state.units if u.id not in lost_ids]
+    return battle
+
+
+def survivors(battle: Battle) -> list[Unit]:
+    return [f.unit for f in battle.attack.fighters if f.unit is not None]
+
+
+def defenders_left(battle: Battle) -> bool:
+    return battle.defend.standing()
+
+
+def battle_event(ctx: TurnContext, battle: Battle, captured: bool) -> None:
+    """BattleFought: seen by every nation that fought in it."""
+    participants = sorted({battle.attacker, *battle.defending_nations})
+    ctx.emit(
+        "battle", PHASE, participants,
+        territory=battle.territory,
+        origin=battle.origin,
+        attacker=battle.attacker,
+        defenders=[n for n in participants if n != battle.attacker],
+        rounds=battle.rounds,
+        strait=battle.strait,
+        losses={"attacker": _sorted_losses(battle.attack), "defender": _sorted_losses(battle.defend)},
+        captured=captured,
+        rolls=[battle.first_roll, len(ctx.dice.log)],
+    )
+
+
+def _sorted_losses(side: Side) -> dict[str, dict[str, int]]:
+    return {n: dict(sorted(k.items())) for n, k in sorted(side.losses.items())}

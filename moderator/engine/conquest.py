@@ -1,0 +1,40 @@
+"""Taking a territory (Phase 4.4 capture, Phase 6 incorporation status).
+
+Phase 4.4: "Moving a unit into an enemy-controlled territory containing no units
+automatically puts that territory under the moving player's control or liberates it for
+an ally if it was originally owned by an ally nation."
+Phase 6: a conquered territory yields nothing until its conqueror pays to incorporate
+it; a nation that recaptures its own original land reincorporates it free, but the
+income comes back slowly (the delay table in phase6_incorporation).
+Trenches: capturing a territory destroys the trenches that guarded it.
+"""
+
+from __future__ import annotations
+
+from moderator.engine.context import TurnContext
+
+TRENCHES = frozenset({"trench", "super_trench"})
+
+
+def new_holder(ctx: TurnContext, territory: str, taker: str) -> str:
+    """Who controls the territory after `taker` takes it: its original owner if an ally."""
+    owner = ctx.world.territories[territory].owner
+    if owner and owner != taker and owner in ctx.state.nations and ctx.state.allies(taker, owner):
+        return owner
+    return taker
+
+
+def take_territory(ctx: TurnContext, territory: str, taker: str, phase: str) -> None:
+    state = ctx.state
+    before = state.controller(territory)
+    holder = new_holder(ctx, territory, taker)
+    state.control[territory] = holder
+    if ctx.world.territories[territory].owner == holder:
+        state.incorporated[territory] = ctx.turn  # Phase 6: reincorporation is free
+    else:
+        state.incorporated.pop(territory, None)  # Phase 6: conquered, not incorporated
+    state.units = [
+        u for u in state.units
+        if not (u.location == territory and u.kind in TRENCHES and not state.allies(u.nation, holder))
+    ]
+    ctx.emit("captured", phase, (), territory=territory, by=taker, holder=holder, previous=before)

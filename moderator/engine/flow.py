@@ -1,0 +1,115 @@
+"""Integer maximum flow (Edmonds-Karp) with deterministic tie-breaking.
+
+Used by strategic movement (Phase 4.1.3), where each territory's value caps the units
+entering, leaving or passing it: a node-capacitated flow, modelled by splitting every
+territory into an "in" and an "out" node joined by an edge of the territory's capacity.
+Nodes are added in a caller-chosen (sorted) order and searched breadth-first in that
+order, so the same graph always yields the same flow and the same paths.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Hashable
+
+INF = 10**9
+
+
+class FlowNetwork:
+    def __init__(self) -> None:
+        self._ids: dict[Hashable, int] = {}
+        self._names: list[Hashable] = []
+        # Per node: list of edge indexes. Edges live in parallel arrays; edge e ^ 1 is its reverse.
+        self._out: list[list[int]] = []
+        self._to: list[int] = []
+        self._cap: list[int] = []
+        self._orig: list[int] = []
+
+    def node(self, name: Hashable) -> int:
+        if name not in self._ids:
+            self._ids[name] = len(self._names)
+            self._names.append(name)
+            self._out.append([])
+        return self._ids[name]
+
+    def add_edge(self, a: Hashable, b: Hashable, cap: int) -> None:
+        u, v = self.node(a), self.node(b)
+        for frm, to, c in ((u, v, cap), (v, u, 0)):
+            self._out[frm].append(len(self._to))
+            self._to.append(to)
+            self._cap.append(c)
+            self._orig.append(c)
+
+    def _augmenting_path(self, s: int, t: int) -> list[int] | None:
+        parent_edge = [-1] * len(self._names)
+        seen = [False] * len(self._names)
+        seen[s] = True
+        queue = deque([s])
+        while queue:
+            u = queue.popleft()
+            for e in self._out[u]:
+                v = self._to[e]
+                if not seen[v] and self._cap[e] > 0:
+                    seen[v], parent_edge[v] = True, e
+                    if v == t:
+                        return self._edges_back(parent_edge, s, t)
+                    queue.append(v)
+        return None
+
+    def _edges_back(self, parent_edge: list[int], s: int, t: int) -> list[int]:
+        path, v = [], t
+        while v != s:
+            e = parent_edge[v]
+            path.append(e)
+            v = self._to[e ^ 1]
+        return path[::-1]
+
+    def max_flow(self, source: Hashable, sink: Hashable) -> int:
+        s, t = self.node(source), self.node(sink)
+        total = 0
+        while (path := self._augmenting_path(s, t)) is not None:
+            push = min(self._cap[e] for e in path)
+            for e in path:
+                self._cap[e] -= push
+                self._cap[e ^ 1] += push
+            total += push
+        return total
+
+    def flow_paths(self, source: Hashable, sink: Hashable) -> list[tuple[list[Hashable], int]]:
+        """Split the current flow into source-to-sink paths with their amounts (call after max_flow)."""
+        flow = [self._orig[e] - self._cap[e] if self._orig[e] > 0 else 0 for e in range(len(self._to))]
+        s, t = self.node(source), self.node(sink)
+        paths: list[tuple[list[Hashable], int]] = []
+        while True:
+            walk = self._walk(flow, s, t)
+            if walk is None:
+                return paths
+            amount = min(flow[e] for e in walk)
+            for e in walk:
+                flow[e] -= amount
+            nodes = [self._names[s]] + [self._names[self._to[e]] for e in walk]
+            paths.append((nodes, amount))
+
+    def _walk(self, flow: list[int], s: int, t: int) -> list[int] | None:
+        """Follow positive flow from s to t. A flow cycle met on the way is cancelled
+        (subtracting its smallest flow keeps conservation), so every walk ends at t."""
+        edges: list[int] = []
+        nodes = [s]
+        while nodes[-1] != t:
+            u = nodes[-1]
+            e = next((e for e in self._out[u] if flow[e] > 0), None)
+            if e is None:
+                return None  # only at s: no flow left
+            v = self._to[e]
+            if v in nodes:
+                k = nodes.index(v)
+                cycle = edges[k:] + [e]
+                low = min(flow[c] for c in cycle)
+                for c in cycle:
+                    flow[c] -= low
+                del edges[k:]
+                del nodes[k + 1:]
+                continue
+            edges.append(e)
+            nodes.append(v)
+        return edges

@@ -1,0 +1,87 @@
+"""Phase 7: Place New Units; end of strategic moves.
+
+Builds paid in Phase 3.1 are placed if their territory is still the nation's (Phase 7
+note: "if the territory where unit should be placed is lost during the turn, then money
+for building is lost but no manpower is lost because unit is not build"). Placed
+infantry count against the manpower limit (Manpower limits).
+
+Strategic moves (Phase 4.1.3) end here: units reach their destination if the whole path
+is still friendly; otherwise they stop in the last friendly territory before the first
+lost one ("if the path to destination is cut ... units end movement near the province
+where the path is cut"). Not yet: end of rebasing and of reconnaissance missions.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+from moderator.engine.context import PendingBuild, RailGroup, TurnContext
+from moderator.engine.phase3_build import port_beside
+from moderator.engine.phase4_strategic import passable
+
+PHASE = "7"
+
+
+def place_new_units(ctx: TurnContext) -> None:
+    for build in ctx.builds:
+        place(ctx, build)
+    ctx.builds.clear()
+
+
+def still_placeable(ctx: TurnContext, build: PendingBuild) -> bool:
+    terr = ctx.world.territories[build.place]
+    if terr.is_sea:
+        return port_beside(ctx, build.nation, build.place) is not None
+    return ctx.state.controller(build.place) == build.nation
+
+
+def place(ctx: TurnContext, build: PendingBuild) -> None:
+    if not still_placeable(ctx, build):
+        ctx.emit("build-lost", PHASE, (build.nation,), kind=build.kind, count=build.count,
+                 place=build.place, paid=build.paid)
+        return
+    for _ in range(build.count):
+        ctx.state.new_unit(build.nation, build.kind, build.place)
+    if build.kind == "infantry":
+        ctx.state.nations[build.nation].infantry_built += build.count
+    ctx.emit("placed", PHASE, (build.nation,), kind=build.kind, count=build.count, place=build.place)
+
+
+def end_strategic_moves(ctx: TurnContext) -> None:
+    for group in ctx.rail:
+        arrive(ctx, group)
+    ctx.rail.clear()
+    ctx.in_transit.clear()
+
+
+def arrive(ctx: TurnContext, group: RailGroup) -> None:
+    # The units left their origin in Phase 4.1.3, so losing the origin later does not
+    # stop them; the path is cut at the first lost territory after it.
+    path = group.path
+    lost = [i for i, t in enumerate(path) if i > 0 and not passable(ctx.world, ctx.state, group.nation, t)]
+    end = path[-1] if not lost else path[lost[0] - 1]
+    if not passable(ctx.world, ctx.state, group.nation, end):
+        end = nearest_friendly(ctx, group.nation, end)
+    units = [u for u in ctx.state.units if u.id in set(group.unit_ids)]
+    for u in units:
+        u.location = end
+    code = "strategic-arrived" if end == path[-1] else "strategic-cut-short"
+    ctx.emit(code, PHASE, (group.nation,), order=group.order, origin=path[0], dest=path[-1], end=end,
+             units=len(units))
+
+
+def nearest_friendly(ctx: TurnContext, nation: str, start: str) -> str:
+    """Where units stop when the place they would stop in (their lost origin) is enemy
+    land: the nearest friendly land by steps, ties by name."""
+    seen, queue = {start}, deque([start])
+    while queue:
+        here = queue.popleft()
+        for nb in sorted(ctx.world.neighbours(here)):
+            if nb in seen or not ctx.world.territories[nb].is_land:
+                continue
+            if passable(ctx.world, ctx.state, nation, nb):
+                return nb
+            seen.add(nb)
+            queue.append(nb)
+    ctx.emit("moderator-flag", PHASE, (), reason="no-friendly-land-for-strategic-units", origin=start)
+    return start

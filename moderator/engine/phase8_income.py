@@ -1,0 +1,73 @@
+"""Phase 8: Collect Resources.
+
+Each nation adds up the resources of the incorporated territories it controls (what
+each yields follows the Phase 6 delay table, phase6_incorporation.territory_yield), then
+the neutral income rule in NationState.income_rule limits what it collects:
+    "full"                                 everything
+    "half", "quarter", "three-quarters"    that fraction, rounded up (Ottoman Empire,
+                                           Italy, Spain, British Empire while neutral,
+                                           dominions, non-player minors: Phase 8 note)
+    "percent:N"                            N% rounded up (China's 60%, Japan's 40%)
+    "fixed:N"                              at most N, never more than the full value
+                                           (Japan 15, China 12, USA 15/35)
+Conquest: a nation holding none of its original territories collects nothing.
+Not yet: resource transfers from separated territories, gifts, US trade, war tribute.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from moderator.engine.context import TurnContext
+from moderator.engine.phase6_incorporation import territory_yield
+from moderator.engine.state import GameState
+from moderator.world.model import World
+
+PHASE = "8"
+FRACTIONS = {"full": Fraction(1), "half": Fraction(1, 2), "quarter": Fraction(1, 4),
+             "three-quarters": Fraction(3, 4)}
+
+
+def apply_income_rule(rule: str, full: int) -> int:
+    """What a nation collects of its `full` income under `rule` (see module docstring)."""
+    if rule in FRACTIONS:
+        return _round_up(full * FRACTIONS[rule])
+    kind, _, arg = rule.partition(":")
+    if kind == "percent" and arg.isdigit():
+        return _round_up(full * Fraction(int(arg), 100))
+    if kind == "fixed" and arg.isdigit():
+        return min(int(arg), full)
+    raise ValueError(f"unknown income rule {rule!r} (use full, half, quarter, three-quarters, "
+                     "percent:N or fixed:N)")
+
+
+def _round_up(x: Fraction) -> int:
+    return -(-x.numerator // x.denominator)
+
+
+def full_income(world: World, state: GameState, nation: str, turn: int) -> int:
+    return sum(territory_yield(world, state, t, turn)
+               for t in sorted(state.control) if state.control[t] == nation)
+
+
+def conquered(world: World, state: GameState, nation: str) -> bool:
+    """Conquest: all supply centres (original territories) lost. Nations with none never are."""
+    home = [t.name for t in world.lands() if t.owner == nation]
+    return bool(home) and all(state.controller(t) != nation for t in home)
+
+
+def collect_resources(ctx: TurnContext) -> None:
+    for nation in sorted(ctx.state.nations):
+        ns = ctx.state.nations[nation]
+        full = full_income(ctx.world, ctx.state, nation, ctx.turn)
+        if conquered(ctx.world, ctx.state, nation):
+            collected = 0
+        else:
+            collected = apply_income_rule(ns.income_rule, full)
+        ns.saved += collected
+        ctx.emit("income", PHASE, (nation,), nation=nation, full=full, rule=ns.income_rule,
+                 collected=collected, saved=ns.saved)
+
+
+def transfers(ctx: TurnContext) -> None:
+    """Phase 8 transfers (separated territories, gifts between allies): not implemented yet."""

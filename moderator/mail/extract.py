@@ -1,0 +1,186 @@
+"""From the raw bytes of one received mail to what the service needs: who, about what, and the text.
+
+extract() never raises: mail is written by every program under the sun, and one
+broken message must not stop a poll. Whatever could not be understood is
+listed in `problems` (in words a player can read in a reply), and the caller
+decides whether to answer, quarantine or ignore.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from email import policy
+from email.message import EmailMessage, Message
+from email.parser import BytesParser
+from email.utils import getaddresses
+
+from moderator.mail.htmltext import html_to_text
+from moderator.mail.quotes import strip_replies
+
+_ROBOT_LOCAL_PARTS = frozenset({"mailer-daemon", "postmaster"})
+_MSG_ID = re.compile(r"<[^<>\s]+>")
+
+
+@dataclass(frozen=True)
+class ExtractedMessage:
+    message_id: str | None  # with angle brackets, as in the header
+    sender: str  # the From address, lower-cased ("" when missing or unreadable)
+    sender_display: str  # the display name, "" when none
+    subject: str
+    date: str | None  # the Date header text; the store keeps its own receipt time
+    in_reply_to: str | None
+    references: tuple[str, ...]
+    text: str  # the player's own words: quotes, signature and footers removed
+    auto_submitted: bool  # sent by a robot: never answer it (RFC 3834 2)
+    problems: tuple[str, ...]
+    body_source: str = "plain"  # "plain", "html" (converted) or "none"
+
+
+def extract(raw: bytes) -> ExtractedMessage:
+    """Parse `raw` (RFC 5322 bytes). Never raises."""
+    try:
+        return _extract(raw)
+    except Exception as exc:  # noqa: BLE001 - last line of defence, see module docstring
+        return ExtractedMessage(
+            None, "", "", "", None, None, (), "", False, (f"internal error: the message could not be read ({exc!r})",)
+        )
+
+
+def _extract(raw: bytes) -> ExtractedMessage:
+    problems: list[str] = []
+    message = BytesParser(policy=policy.default).parsebytes(raw)
+    assert isinstance(message, EmailMessage)
+    sender, display = _sender(message, problems)
+    body, is_html = _body_text(message, problems)
+    text = strip_replies(body)
+    if not text.strip():
+        problems.append("the message contains no text of its own (after removing quotes and signature)")
+    return ExtractedMessage(
+        message_id=_first_msg_id(_header(message, "Message-ID")),
+        sender=sender,
+        sender_display=display,
+        subject=_header(message, "Subject") or "",
+        date=_header(message, "Date"),
+        in_reply_to=_first_msg_id(_header(message, "In-Reply-To")),
+        references=tuple(_MSG_ID.findall(_header(message, "References") or "")),
+        text=text,
+        auto_submitted=is_auto_submitted(message, sender),
+        problems=tuple(problems),
+        body_source="html" if is_html else ("plain" if body else "none"),
+    )
+
+
+def _header(message: Message, name: str) -> str | None:
+    """A header as text, or None. Malformed headers fall back to their raw value."""
+    try:
+        value = message.get(name)
+    except Exception:  # noqa: BLE001 - the header parser rejects some garbage
+        raw = dict(message.raw_items()).get(name) if isinstance(message, EmailMessage) else None
+        value = raw
+    if value is None:
+        return None
+    return " ".join(str(value).split())
+
+
+def _first_msg_id(value: str | None) -> str | None:
+    if not value:
+        return None
+    found = _MSG_ID.search(value)
+    return found.group(0) if found else value.strip() or None
+
+
+def _sender(message: Message, problems: list[str]) -> tuple[str, str]:
+    value = _header(message, "From")
+    if not value:
+        problems.append("the message has no From address")
+        return "", ""
+    pairs = [(name, address) for name, address in getaddresses([value]) if "@" in address]
+    if not pairs:
+        problems.append(f"the From header {value!r} holds no usable address")
+        return "", ""
+    name, address = pairs[0]
+    return address.strip().lower(), name.strip()
+
+
+def is_auto_submitted(message: Message, sender: str) -> bool:
+    """True when a robot sent this and answering it could start a mail loop (RFC 3834 2, 5)."""
+    auto = (_header(message, "Auto-Submitted") or "no").split(";")[0].strip().lower()
+    if auto != "no":
+        return True
+    if (_header(message, "Precedence") or "").strip().lower() in ("bulk", "junk", "list"):
+        return True
+    if _header(message, "List-Id") or _header(message, "X-Autoreply") or _header(message, "X-Autorespond"):
+        return True
+    if sender.partition("@")[0] in _ROBOT_LOCAL_PARTS:
+        return True
+    if (_header(message, "Return-Path") or "").replace(" ", "") == "<>":
+        return True  # null reverse-path: a bounce or other notification (RFC 5321 4.5.5)
+    return message.get_content_type() == "multipart/report"  # delivery status notices (RFC 6522)
+
+
+def _body_text(message: EmailMessage, problems: list[str]) -> tuple[str, bool]:
+    """The best body as text and whether it came from HTML. Prefers text/plain (the
+    multipart/alternative rule: the plain part is what the writer meant in every client)."""
+    plain = _first_part(message, "plain")
+    if plain is not None:
+        text = _decode(plain, problems)
+        if text.strip():
+            return text, False
+    html = _first_part(message, "html")
+    if html is not None:
+        return html_to_text(_decode(html, problems)), True
+    if plain is None:
+        problems.append(f"the message has no text part (it is {message.get_content_type()})")
+    return "", False
+
+
+def _first_part(message: EmailMessage, subtype: str) -> EmailMessage | None:
+    """The first text/<subtype> part that is not an attachment, depth first."""
+    for part in message.walk():
+        if part.is_multipart() or part.get_content_type() != f"text/{subtype}":
+            continue
+        if _is_attachment(part):
+            continue
+        assert isinstance(part, EmailMessage)
+        return part
+    return None
+
+
+def _is_attachment(part: Message) -> bool:
+    try:
+        return (part.get_content_disposition() or "") == "attachment"
+    except Exception:  # noqa: BLE001
+        return False
+
+
+def _decode(part: Message, problems: list[str]) -> str:
+    """The part's text: transfer encoding undone (base64, quoted-printable), then the charset.
+    An unknown or wrong charset falls back to UTF-8, then Windows-1252, never failing."""
+    payload = part.get_payload(decode=True)
+    if not isinstance(payload, bytes):
+        return ""
+    charset = _charset(part)
+    for candidate in (charset, "utf-8"):
+        if candidate is None:
+            continue
+        try:
+            return payload.decode(candidate)
+        except (LookupError, UnicodeDecodeError):
+            continue
+    problems.append(
+        f"the text is not valid in its declared character set ({charset or 'none'}); "
+        "some characters may be shown wrongly"
+    )
+    return payload.decode("cp1252", errors="replace")
+
+
+def _charset(part: Message) -> str | None:
+    try:
+        charset = part.get_content_charset()
+    except Exception:  # noqa: BLE001
+        return None
+    if charset in (None, "us-ascii", "ascii"):
+        # Many mailers label 8-bit text as ASCII; UTF-8 is a superset, so try it first.
+        return "utf-8"
+    return charset

@@ -1,0 +1,111 @@
+"""What each audience may see ("Miscellaneous": before each turn players receive the
+positions of their units and their resources; each alliance receives the common status
+and positions of all members' units; neutrals, Japan included, receive only their own).
+
+Everything a report shows passes through here; templates and maps get only these views,
+so nothing outside them can leak into a mail.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from moderator.engine.events import Event
+from moderator.engine.state import GameState
+from moderator.world.scenario_model import Scenario
+
+# Short labels used on maps and in unit tables.
+UNIT_ABBREV = {
+    "infantry": "inf", "artillery": "art", "tank": "tank", "aa": "AA", "rocket": "rkt",
+    "fighter": "ftr", "bomber": "bmb", "battleship": "BB", "cruiser": "DD", "transport": "TR",
+    "carrier": "CV", "submarine": "SS",
+}
+
+
+@dataclass
+class NationStatus:
+    nation: str
+    name: str
+    side: str
+    saved: int
+    manpower_limit: int
+    infantry_built: int
+    at_war_with: list[str]
+    territories: list[str]
+    units: dict[str, dict[str, int]]  # location -> kind -> count
+    tech: dict[str, int]
+
+
+@dataclass
+class View:
+    """One audience's view of the game after a turn."""
+
+    audience: str  # a nation id, or "alliance:<side>"
+    members: list[str]  # the nations whose details are shown
+    statuses: list[NationStatus]
+    events: list[Event]
+    control: dict[str, str]  # public: who holds each land territory (the public map)
+    map_units: dict[str, dict[str, int]] = field(default_factory=dict)  # location -> label -> count
+
+
+def _status(state: GameState, scenario: Scenario, nation: str) -> NationStatus:
+    ns = state.nations[nation]
+    units: dict[str, Counter[str]] = {}
+    for u in sorted(state.nation_units(nation), key=lambda u: (u.location, u.kind, u.id)):
+        units.setdefault(u.location, Counter())[u.kind] += 1
+    return NationStatus(
+        nation=nation,
+        name=scenario.nations[nation].name if nation in scenario.nations else nation,
+        side=ns.side,
+        saved=ns.saved,
+        manpower_limit=ns.manpower_limit,
+        infantry_built=ns.infantry_built,
+        at_war_with=sorted(ns.at_war_with),
+        territories=sorted(t for t, n in state.control.items() if n == nation),
+        units={loc: dict(sorted(c.items())) for loc, c in sorted(units.items())},
+        tech=dict(sorted(ns.tech.items())),
+    )
+
+
+def _map_units(statuses: list[NationStatus], several: bool) -> dict[str, dict[str, int]]:
+    out: dict[str, dict[str, int]] = {}
+    for st in statuses:
+        for loc, kinds in st.units.items():
+            for kind, n in kinds.items():
+                label = f"{st.nation[:3]} {UNIT_ABBREV.get(kind, kind)}" if several else UNIT_ABBREV.get(kind, kind)
+                out.setdefault(loc, {})[label] = out.get(loc, {}).get(label, 0) + n
+    return out
+
+
+def nation_view(state: GameState, scenario: Scenario, events: list[Event], nation: str) -> View:
+    """A nation's own report: its own status and units, and the events it took part in."""
+    statuses = [_status(state, scenario, nation)]
+    return View(
+        audience=nation,
+        members=[nation],
+        statuses=statuses,
+        events=[e for e in events if e.visible_to(nation)],
+        control=dict(state.control),
+        map_units=_map_units(statuses, several=False),
+    )
+
+
+def alliance_members(state: GameState, side: str) -> list[str]:
+    return sorted(n for n, ns in state.nations.items() if ns.side == side)
+
+
+def alliance_view(state: GameState, scenario: Scenario, events: list[Event], side: str) -> View:
+    """The shared status report of an alliance (neutrals get none: only their own)."""
+    if side == "neutral":
+        raise ValueError("neutrals receive only their own status, never a shared one")
+    members = alliance_members(state, side)
+    statuses = [_status(state, scenario, n) for n in members]
+    return View(
+        audience=f"alliance:{side}",
+        members=members,
+        statuses=statuses,
+        events=[e for e in events if not e.seen_by or set(e.seen_by) & set(members)],
+        control=dict(state.control),
+        map_units=_map_units(statuses, several=True),
+    )

@@ -1,0 +1,51 @@
+"""The service's one configuration file (TOML). Passwords are never in it: the [mail]
+section names environment variables (see moderator/mail/config.py and the README)."""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from moderator.mail.config import MailConfig, mail_config_from_mapping
+
+DEFAULT_PATH = Path("moderator.toml")
+DEFAULT_DATABASE = "sqlite:///var/moderator.db"
+
+
+@dataclass(frozen=True)
+class ServiceConfig:
+    database: str = DEFAULT_DATABASE
+    poll_seconds: float = 60
+    deadline_check_seconds: float = 30
+    archive: Path | None = None
+    mail: MailConfig | None = None
+
+
+def load_config(path: Path | None = None, environ: Mapping[str, str] | None = None) -> ServiceConfig:
+    """Read the file at `path` (default: $MODERATOR_CONFIG or ./moderator.toml).
+
+    A missing default file gives the defaults (a local SQLite database, no mail): enough
+    for `game new`, `seat add`, `check`, `resolve` and the other offline verbs.
+    """
+    env = environ if environ is not None else os.environ
+    explicit = path is not None or "MODERATOR_CONFIG" in env
+    path = path or Path(env.get("MODERATOR_CONFIG", DEFAULT_PATH))
+    if not path.exists():
+        if explicit:
+            raise FileNotFoundError(f"configuration file {str(path)!r} does not exist")
+        return ServiceConfig()
+    with path.open("rb") as fh:
+        doc = tomllib.load(fh)
+    service = doc.get("service", {})
+    mail = doc.get("mail")
+    archive = service.get("archive")
+    return ServiceConfig(
+        database=str(service.get("database", DEFAULT_DATABASE)),
+        poll_seconds=float(service.get("poll_seconds", 60)),
+        deadline_check_seconds=float(service.get("deadline_check_seconds", 30)),
+        archive=Path(archive) if archive else None,
+        mail=mail_config_from_mapping(mail, env, where=f"{path} [mail]") if isinstance(mail, dict) else None,
+    )

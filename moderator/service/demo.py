@@ -1,0 +1,164 @@
+"""`moderator demo` (what `make run` starts): a whole turn cycle on this machine.
+
+It starts the embedded mail server, creates a 1914 game with demo seats at local
+addresses, starts the real daemon, and has two demo players mail their orders over
+SMTP, so a new user sees receipts, a deadline, the resolution and the reports
+within a few minutes, and can join in by mailing orders of their own.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import smtplib
+import socket
+import time
+from datetime import UTC, datetime, timedelta
+from email.message import EmailMessage
+from pathlib import Path
+
+from moderator.engine.state import GameState
+from moderator.mail.server import EmbeddedMailServer
+from moderator.service.context import Service
+from moderator.service.daemon import Daemon
+from moderator.service.games import new_game
+from moderator.store.db import Store
+from moderator.world.model import World
+
+GAME = "demo"
+DOMAIN = "demo.local"
+MODERATOR = f"moderator@{DOMAIN}"
+SEATS = ("germany", "austria-hungary", "france", "russia", "serbia", "britain")
+ROBOT_PLAYERS = ("germany", "france", "russia")  # these mail orders by themselves
+
+
+def _say(text: str) -> None:
+    print(f"[{datetime.now(UTC):%H:%M:%S}] {text}", flush=True)
+
+
+def _free(port: int) -> int:
+    """`port` if nothing listens there, else 0 (let the system pick)."""
+    with socket.socket() as s:
+        try:
+            s.bind(("127.0.0.1", port))
+        except OSError:
+            return 0
+    return port
+
+
+def seat_password(nation: str) -> str:
+    return f"demo-{nation}"
+
+
+def sample_orders(state: GameState, world: World, nation: str, *, with_mistake: bool = False) -> str:
+    """Legal-looking orders for a demo player, found on the real map: shift infantry along the
+    nation's own land, attack an enemy neighbour if there is one, and build infantry."""
+    lines = [f"GAME {GAME}", f"NATION {nation}", f"TURN {state.turn}", f"PASSWORD {seat_password(nation)}", ""]
+    mine = sorted({u.location for u in state.nation_units(nation)
+                   if u.kind == "infantry" and world.territories[u.location].is_land})
+    attacked = moved = False
+    for origin in mine:
+        count = sum(1 for u in state.units_at(origin, nation) if u.kind == "infantry")
+        for dest in sorted(world.neighbours(origin)):
+            owner = state.controller(dest)
+            if not world.territories[dest].is_land or owner is None or count < 2:
+                continue
+            if not attacked and owner != nation and state.at_war(nation, owner):
+                lines.append(f"ATTACK {count - 1} inf FROM {origin} TO {dest}")
+                attacked = True
+                break
+            if not moved and owner == nation:
+                lines.append(f"MOVE 1 inf FROM {origin} TO {dest}")
+                moved = True
+                break
+        if attacked and moved:
+            break
+    capital = next((t.name for t in world.lands() if t.owner == nation and t.capital), None)
+    if capital:
+        lines.append(f"BUILD 2 inf AT {capital}")
+    if with_mistake and mine:
+        lines.append(f"MOVE 1 inf FROM {mine[0][:-1]} TO {mine[0]}")  # a typo: the receipt says "did you mean"
+    lines.append("NOTE Demo orders, sent by the demo robot.")
+    return "\n".join(lines) + "\n"
+
+
+def send_orders(smtp_port: int, sender: str, text: str, subject: str = "Orders") -> None:
+    msg = EmailMessage()
+    msg["From"], msg["To"], msg["Subject"] = sender, MODERATOR, subject
+    msg.set_content(text)
+    with smtplib.SMTP("127.0.0.1", smtp_port, timeout=30) as smtp:
+        smtp.send_message(msg)
+
+
+def run_demo(root: Path = Path("var/demo"), *, deadline_seconds: float = 150, poll_seconds: float = 5,
+             exit_after_turn: bool = False, robots: bool = True) -> int:
+    if root.exists():
+        shutil.rmtree(root)
+    (root / "orders").mkdir(parents=True)
+    users = {MODERATOR: "moderator-demo", **{f"{n}@{DOMAIN}": f"mail-{n}" for n in SEATS}}
+    server = EmbeddedMailServer(root / "mail", imap_port=_free(1143), smtp_port=_free(1025), users=users)
+    server.start()
+    try:
+        return _run(root, server, users, deadline_seconds, poll_seconds, exit_after_turn, robots)
+    finally:
+        server.stop()
+
+
+def _run(root: Path, server: EmbeddedMailServer, users: dict[str, str], deadline_seconds: float,
+         poll_seconds: float, exit_after_turn: bool, robots: bool) -> int:
+    svc = Service(store=Store.at(root / "moderator.db"), mail=server.client_config(MODERATOR, users[MODERATOR]),
+                  say=_say, archive=root / "sent")
+    now = datetime.now(UTC)
+    game = new_game(svc, GAME, "1914", title="Demo 1914", deadline=now + timedelta(seconds=deadline_seconds))
+    for nation in SEATS:
+        svc.store.add_seat(GAME, nation, f"{nation}@{DOMAIN}", seat_password(nation), player=f"demo {nation}")
+    state, world = svc.state(game), svc.world(game)
+    for nation in SEATS:
+        (root / "orders" / f"{nation}.txt").write_text(
+            sample_orders(state, world, nation, with_mistake=nation == "russia"), encoding="utf-8")
+    (root / "demo.json").write_text(json.dumps({
+        "smtp_port": server.smtp_port, "imap_port": server.imap_port, "moderator": MODERATOR,
+        "mailboxes": {a: p for a, p in users.items()}, "seat_passwords": {n: seat_password(n) for n in SEATS},
+    }, indent=1), encoding="utf-8")
+    _banner(root, server, users, game.deadline)
+    daemon = Daemon(svc, poll_seconds=poll_seconds, deadline_seconds=2, countdown_seconds=30)
+    daemon.start()
+    try:
+        if robots:
+            time.sleep(3)
+            for nation in ROBOT_PLAYERS:
+                send_orders(server.smtp_port, f"{nation}@{DOMAIN}", (root / "orders" / f"{nation}.txt").read_text())
+                _say(f"demo player {nation}@{DOMAIN} mailed its orders (file {root / 'orders' / (nation + '.txt')})")
+        while not daemon.resolved.wait(1.0):
+            pass
+        time.sleep(poll_seconds + 1)  # let the send job deliver the reports
+        _say(f"turn 1 is done. Reports and their maps are in {root / 'sent'} (open the .png files), "
+             f"and in each player's mailbox over IMAP on 127.0.0.1:{server.imap_port}.")
+        if exit_after_turn:
+            return 0
+        _say("The game goes on: turn 2 is open. Mail more orders, or press Ctrl-C to stop.")
+        while True:
+            time.sleep(3600)
+    except KeyboardInterrupt:
+        _say("stopping")
+        return 0
+    finally:
+        daemon.stop()
+
+
+def _banner(root: Path, server: EmbeddedMailServer, users: dict[str, str], deadline: datetime | None) -> None:
+    lines = [
+        "",
+        "=== moderator demo: The War to End All Wars, 1914 ===",
+        f"Mail server: IMAP 127.0.0.1:{server.imap_port}, SMTP 127.0.0.1:{server.smtp_port} (mail kept in {root / 'mail'})",
+        f"Game 'demo', turn 1 (August 1914) resolves at {deadline:%H:%M:%S} UTC." if deadline else "",
+        "Seats (mailbox password / seat password for the PASSWORD line):",
+        *[f"  {n:<16} {n}@{DOMAIN:<12} mail-{n:<16} {seat_password(n)}" for n in SEATS],
+        f"Orders files to start from: {root / 'orders'}/<nation>.txt",
+        "Send orders yourself from another terminal, e.g.:",
+        f"  .venv/bin/moderator submit {root / 'orders' / 'britain.txt'} --demo britain",
+        f"Every mail the moderator sends is also saved in {root / 'sent'} (.eml and map .png).",
+        "",
+    ]
+    for line in lines:
+        print(line, flush=True)

@@ -1,0 +1,72 @@
+"""Creating games and seats, naming nations, and the ten-day calendar of real time."""
+
+from __future__ import annotations
+
+import secrets
+from datetime import datetime, time, timedelta
+
+from moderator.store.tables import Game
+from moderator.service.context import Service
+from moderator.world.model import fold
+from moderator.world.scenario import initial_state
+from moderator.world.scenario_model import Scenario
+
+
+def new_game(svc: Service, game_id: str, scenario_name: str = "1914", *, title: str = "",
+             deadline: datetime | None = None, seed: str | None = None, cycle_days: int = 10) -> Game:
+    """Create a game at its opening position (turn 1) and store the turn-1 snapshot."""
+    if svc.store.game(game_id) is not None:
+        raise ValueError(f"a game called {game_id!r} exists already")
+    from moderator.world.loader import load_world
+    from moderator.world.scenario import load_scenario
+
+    world, scenario = load_world(scenario_name), load_scenario(scenario_name)
+    now = svc.clock()
+    game = svc.store.create_game(game_id, scenario_name, title or f"{scenario.name} ({game_id})",
+                                 seed=seed or secrets.token_hex(16),
+                                 deadline=deadline or orders_due(now, cycle_days))
+    svc.store.update_game(game_id, cycle_days=cycle_days)
+    state = initial_state(scenario, world, game_id)
+    svc.store.save_snapshot(game_id, 1, state.dumps())
+    return svc.game(game_id)
+
+
+def orders_due(update: datetime, cycle_days: int = 10) -> datetime:
+    """Miscellaneous: "The game should be updated each ten days": the update is day one,
+    two days for error corrections follow, and orders are due by the end of day ten."""
+    last_day = (update + timedelta(days=cycle_days - 1)).date()
+    return datetime.combine(last_day, time(23, 59, 59), tzinfo=update.tzinfo)
+
+
+def corrections_until(update: datetime, correction_days: int = 2) -> datetime:
+    """End of the error-correction window that opens with an update (Miscellaneous)."""
+    return datetime.combine((update + timedelta(days=correction_days)).date(), time(23, 59, 59),
+                            tzinfo=update.tzinfo)
+
+
+def nation_id(scenario: Scenario, typed: str) -> str | None:
+    """The nation a player means by `typed`: its id, its name, or one of its aliases."""
+    key = fold(typed)
+    for nid, n in scenario.nations.items():
+        if key in {fold(nid), fold(n.name), *(fold(a) for a in n.aliases)}:
+            return nid
+    return None
+
+
+def nation_namer(scenario: Scenario):  # type: ignore[no-untyped-def]
+    """A function nation id -> display name, for templates."""
+    def name(nid: str) -> str:
+        n = scenario.nations.get(nid)
+        return n.name if n else nid
+    return name
+
+
+def describe_deadline(when: datetime | None) -> str:
+    if when is None:
+        return "not set"
+    return when.strftime("%A %d %B %Y, %H:%M UTC")
+
+
+def turn_label(scenario: Scenario, turn: int) -> str:
+    year, month = scenario.turn_date(turn)
+    return f"{month} {year}"

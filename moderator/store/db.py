@@ -1,0 +1,237 @@
+"""The repository: every read and write of the database goes through Store.
+
+SQLite file by default (var/moderator.db); any SQLAlchemy URL works (PostgreSQL with
+postgresql+psycopg://...). Callers get plain values or table rows detached from the
+session, so no session leaks out of this module.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import secrets
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Engine
+from sqlmodel import Session, SQLModel, col, create_engine, select
+
+from moderator.store.tables import (
+    Game,
+    MailMessage,
+    ReviewItem,
+    Seat,
+    Snapshot,
+    Submission,
+    TurnRecord,
+)
+
+_HASH_ITERATIONS = 120_000
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+def hash_secret(secret: str, salt: str | None = None) -> str:
+    """Salted PBKDF2 of a seat password; the password itself is never stored."""
+    salt = salt or secrets.token_hex(8)
+    digest = hashlib.pbkdf2_hmac("sha256", secret.encode(), salt.encode(), _HASH_ITERATIONS).hex()
+    return f"pbkdf2${salt}${digest}"
+
+
+def verify_secret(secret: str, stored: str) -> bool:
+    try:
+        _, salt, _digest = stored.split("$", 2)
+    except ValueError:
+        return False
+    return hmac.compare_digest(hash_secret(secret, salt), stored)
+
+
+class Store:
+    def __init__(self, url: str) -> None:
+        if url.startswith("sqlite:///"):
+            Path(url.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)
+        self.engine: Engine = create_engine(url, connect_args={"check_same_thread": False}
+                                            if url.startswith("sqlite") else {})
+        SQLModel.metadata.create_all(self.engine)
+
+    @classmethod
+    def at(cls, path: Path) -> Store:
+        return cls(f"sqlite:///{path}")
+
+    @contextmanager
+    def session(self) -> Iterator[Session]:
+        with Session(self.engine, expire_on_commit=False) as s:
+            yield s
+            s.commit()
+
+    # ---- games and seats -------------------------------------------------------
+    def create_game(self, game_id: str, scenario: str, title: str = "", seed: str | None = None,
+                    deadline: datetime | None = None) -> Game:
+        game = Game(id=game_id, scenario=scenario, title=title or game_id,
+                    seed=seed or secrets.token_hex(16), deadline=deadline, created=utcnow())
+        with self.session() as s:
+            s.add(game)
+        return game
+
+    def game(self, game_id: str) -> Game | None:
+        with self.session() as s:
+            return s.get(Game, game_id)
+
+    def games(self) -> list[Game]:
+        with self.session() as s:
+            return list(s.exec(select(Game).order_by(Game.id)))
+
+    def update_game(self, game_id: str, **changes: Any) -> Game:
+        with self.session() as s:
+            game = s.get(Game, game_id)
+            if game is None:
+                raise KeyError(game_id)
+            for k, v in changes.items():
+                setattr(game, k, v)
+            s.add(game)
+            return game
+
+    def add_seat(self, game_id: str, nation: str, email: str, secret: str, player: str = "") -> Seat:
+        seat = Seat(game_id=game_id, nation=nation, email=email.lower(), player=player,
+                    secret_hash=hash_secret(secret))
+        with self.session() as s:
+            for old in s.exec(select(Seat).where(Seat.game_id == game_id, Seat.nation == nation,
+                                                 col(Seat.active).is_(True))):
+                old.active = False  # `seat replace`: the old player's seat stops working
+                s.add(old)
+            s.add(seat)
+        return seat
+
+    def seats(self, game_id: str, active_only: bool = True) -> list[Seat]:
+        with self.session() as s:
+            q = select(Seat).where(Seat.game_id == game_id)
+            if active_only:
+                q = q.where(col(Seat.active).is_(True))
+            return list(s.exec(q.order_by(Seat.nation)))
+
+    def seat(self, game_id: str, nation: str) -> Seat | None:
+        return next((x for x in self.seats(game_id) if x.nation == nation), None)
+
+    # ---- mail ------------------------------------------------------------------
+    def store_incoming(self, raw: bytes, *, uid: int | None = None, message_id: str = "",
+                       sender: str = "", subject: str = "") -> int:
+        """Keep the raw message first; everything else about it comes later."""
+        msg = MailMessage(direction="in", raw=raw, mailbox_uid=uid, message_id=message_id,
+                          sender=sender, subject=subject, received=utcnow())
+        with self.session() as s:
+            s.add(msg)
+            s.flush()
+            assert msg.id is not None
+            return msg.id
+
+    def message(self, message_id: int) -> MailMessage | None:
+        with self.session() as s:
+            return s.get(MailMessage, message_id)
+
+    def update_message(self, message_id: int, **changes: Any) -> None:
+        with self.session() as s:
+            msg = s.get(MailMessage, message_id)
+            if msg is None:
+                raise KeyError(message_id)
+            for k, v in changes.items():
+                setattr(msg, k, v)
+            s.add(msg)
+
+    def messages(self, direction: str | None = None, status: str | None = None) -> list[MailMessage]:
+        with self.session() as s:
+            q = select(MailMessage)
+            if direction:
+                q = q.where(MailMessage.direction == direction)
+            if status:
+                q = q.where(MailMessage.status == status)
+            return list(s.exec(q.order_by(col(MailMessage.id))))
+
+    def queue_outgoing(self, raw: bytes, *, game_id: str | None, recipients: str, subject: str,
+                       message_id: str) -> int:
+        msg = MailMessage(direction="out", game_id=game_id, raw=raw, recipients=recipients,
+                          subject=subject, message_id=message_id, status="queued", received=utcnow())
+        with self.session() as s:
+            s.add(msg)
+            s.flush()
+            assert msg.id is not None
+            return msg.id
+
+    # ---- orders ----------------------------------------------------------------
+    def add_submission(self, game_id: str, nation: str, turn: int, *, text: str, normalized: str,
+                       diagnostics: list[dict[str, Any]], message: int | None) -> tuple[int, bool]:
+        """Store a submission; returns (id, replaced_earlier). A later one replaces the earlier."""
+        with self.session() as s:
+            earlier = list(s.exec(select(Submission).where(
+                Submission.game_id == game_id, Submission.nation == nation, Submission.turn == turn,
+                col(Submission.current).is_(True))))
+            for e in earlier:
+                e.current = False
+                s.add(e)
+            sub = Submission(game_id=game_id, nation=nation, turn=turn, text=text, normalized=normalized,
+                             diagnostics=json.dumps(diagnostics), message=message, created=utcnow())
+            s.add(sub)
+            s.flush()
+            assert sub.id is not None
+            return sub.id, bool(earlier)
+
+    def current_submissions(self, game_id: str, turn: int) -> dict[str, Submission]:
+        with self.session() as s:
+            rows = s.exec(select(Submission).where(Submission.game_id == game_id, Submission.turn == turn,
+                                                   col(Submission.current).is_(True)))
+            return {r.nation: r for r in sorted(rows, key=lambda r: r.nation)}
+
+    # ---- snapshots and turns ---------------------------------------------------
+    def save_snapshot(self, game_id: str, turn: int, state_json: str) -> None:
+        with self.session() as s:
+            s.add(Snapshot(game_id=game_id, turn=turn, state=state_json, created=utcnow()))
+
+    def snapshot(self, game_id: str, turn: int) -> str | None:
+        with self.session() as s:
+            row = s.exec(select(Snapshot).where(Snapshot.game_id == game_id, Snapshot.turn == turn)
+                         .order_by(col(Snapshot.id).desc())).first()
+            return row.state if row else None
+
+    def save_turn(self, record: TurnRecord) -> None:
+        with self.session() as s:
+            s.add(record)
+
+    def turn_record(self, game_id: str, turn: int) -> TurnRecord | None:
+        with self.session() as s:
+            return s.exec(select(TurnRecord).where(TurnRecord.game_id == game_id, TurnRecord.turn == turn)
+                          .order_by(col(TurnRecord.id).desc())).first()
+
+    # ---- moderator review --------------------------------------------------------
+    def add_review(self, *, game_id: str | None, turn: int | None, nation: str | None, kind: str,
+                   summary: str, detail: str = "") -> int:
+        item = ReviewItem(game_id=game_id, turn=turn, nation=nation, kind=kind, summary=summary,
+                          detail=detail, created=utcnow())
+        with self.session() as s:
+            s.add(item)
+            s.flush()
+            assert item.id is not None
+            return item.id
+
+    def reviews(self, game_id: str | None = None, status: str | None = "pending") -> list[ReviewItem]:
+        with self.session() as s:
+            q = select(ReviewItem)
+            if game_id:
+                q = q.where(ReviewItem.game_id == game_id)
+            if status:
+                q = q.where(ReviewItem.status == status)
+            return list(s.exec(q.order_by(col(ReviewItem.id))))
+
+    def decide_review(self, item_id: int, status: str, resolution: str = "") -> ReviewItem:
+        with self.session() as s:
+            item = s.get(ReviewItem, item_id)
+            if item is None:
+                raise KeyError(item_id)
+            item.status = status
+            item.resolution = resolution
+            s.add(item)
+            return item

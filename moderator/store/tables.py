@@ -1,0 +1,106 @@
+"""Database tables (SQLModel). The only schema of the service.
+
+Raw mail is stored before anything else looks at it (Bad input: nothing is lost);
+every turn keeps its inputs (orders, seed reference) and outputs (state, events, dice
+log) so any past turn can be replayed and compared byte for byte.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlmodel import Field, SQLModel
+
+
+class Game(SQLModel, table=True):
+    id: str = Field(primary_key=True)  # short id players write in the GAME line
+    scenario: str = "1914"
+    title: str = ""
+    turn: int = 1  # the turn now being ordered
+    status: str = "open"  # open | resolving | review | finished
+    seed: str = ""  # secret dice seed: never shown to players or written to logs
+    deadline: datetime | None = None  # when the current turn resolves (UTC)
+    cycle_days: int = 10  # the rules' ten-day update cycle
+    correction_days: int = 2  # first two days after an update: error corrections
+    created: datetime
+
+
+class Seat(SQLModel, table=True):
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: str = Field(index=True, foreign_key="game.id")
+    nation: str = Field(index=True)
+    email: str = Field(index=True)  # the player's address (lower case)
+    player: str = ""
+    secret_hash: str = ""  # salted hash of the seat password
+    active: bool = True
+
+
+class MailMessage(SQLModel, table=True):
+    """Every message in or out, raw bytes first."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: str | None = Field(default=None, index=True)
+    direction: str = "in"  # in | out
+    message_id: str = Field(default="", index=True)
+    mailbox_uid: int | None = None
+    sender: str = ""
+    recipients: str = ""
+    subject: str = ""
+    raw: bytes = b""
+    status: str = "new"  # in: new | processed | quarantined | failed; out: queued | sent | failed
+    note: str = ""
+    received: datetime
+    sent: datetime | None = None
+
+
+class Submission(SQLModel, table=True):
+    """One nation's orders for one turn, as accepted from one message."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: str = Field(index=True)
+    nation: str = Field(index=True)
+    turn: int = Field(index=True)
+    message: int | None = Field(default=None, foreign_key="mailmessage.id")
+    text: str = ""  # the order text as extracted from the mail
+    normalized: str = ""  # the canonical echo
+    diagnostics: str = "[]"  # JSON list of diagnostics
+    current: bool = True  # False once a later submission for the same turn replaces it
+    created: datetime
+
+
+class Snapshot(SQLModel, table=True):
+    """The state at the start of `turn` (turn 1 = the scenario's opening position)."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: str = Field(index=True)
+    turn: int = Field(index=True)
+    state: str = ""  # GameState.dumps(): canonical JSON
+    created: datetime
+
+
+class TurnRecord(SQLModel, table=True):
+    """Inputs and outputs of one resolved turn, enough to replay it."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: str = Field(index=True)
+    turn: int = Field(index=True)
+    orders: str = "{}"  # JSON: nation -> normalized order text used
+    events: str = "[]"  # JSON list of events
+    dice: str = "[]"  # JSON list of rolls with purposes
+    result_sha256: str = ""  # hash of the resulting state's canonical JSON
+    resolved: datetime
+
+
+class ReviewItem(SQLModel, table=True):
+    """Something the rules leave to the moderator's judgement, or mail set aside."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: str | None = Field(default=None, index=True)
+    turn: int | None = None
+    nation: str | None = None
+    kind: str = "flag"  # flag | note | quarantine
+    summary: str = ""
+    detail: str = ""
+    status: str = "pending"  # pending | approved | rejected | edited
+    resolution: str = ""
+    created: datetime

@@ -1,0 +1,491 @@
+"""Load a scenario from scenarios/<name>/, check it against the map, build turn 1's state.
+
+The scenario is data a moderator edits by hand (scenarios/1914/README.md explains each
+file); this module only reads it, checks it, and turns it into a GameState. Every
+number that comes from the rules is cited where the data lives; numbers we chose are
+explained in docs/scenario-notes.md.
+"""
+
+from __future__ import annotations
+
+import csv
+import functools
+import math
+import tomllib
+from dataclasses import fields
+from pathlib import Path
+from typing import Any
+
+from moderator.engine.state import (
+    AIR_UNITS,
+    SEA_UNITS,
+    STRUCTURES,
+    UNIT_KINDS,
+    GameState,
+    NationState,
+)
+from moderator.world.model import Territory, World
+from moderator.world.scenario_model import NATION_KINDS, SIDES, Force, Nation, Objective, Scenario, UnitStats
+
+SCENARIOS_DIR = Path(__file__).resolve().parents[2] / "scenarios"
+
+# Phase 3.1: "A few units have the same cost and combat abilities for every nation."
+FIXED_COSTS = {"trench": 5, "super_trench": 20, "radar": 18, "sonar": 13, "aa": 3, "rocket": 10, "carrier": 95}
+
+# Phase 1.2: the five starting diplomatic stands on the diplomatic chart.
+STANDS = (-10, -5, 0, 5, 10)
+
+# Per-nation facts that have no field on Nation; they are gathered into Scenario.extra
+# under these keys as {nation id: value}.
+NATION_EXTRA_KEYS = (
+    "gear_up",  # major neutrals' economy gear-up (Japan, China, Spain, USA)
+    "war_income",  # income while in a war with neutrals (Ottomans, Italy, Spain)
+    "colonial_manpower",  # manpower limit of the colonies, kept apart from the home one
+    "no_city_infantry_surcharge",  # Phase 7 #3 exception: no +5 for infantry outside cities
+    "active",  # false for nations that enter only by a special rule (Bolsheviks)
+    "playable_on_entry",  # a replacement-pool player takes over when it joins the main war
+    "us_trade",  # Variable US Trade: resources received while the US is neutral
+    "leaning",  # Italy: the side a major neutral leans to at start (Italy section)
+)
+
+OBJECTIVE_KINDS = ("knock-out", "naval", "army", "colonial", "take", "control", "acceptable-losses")
+
+
+class ScenarioError(ValueError):
+    """A scenario file cannot be read; the message names the file and the entry."""
+
+
+# ---------------------------------------------------------------------------- loading
+@functools.cache
+def load_scenario(name: str = "1914") -> Scenario:
+    """Read scenarios/<name>/ (scenario.toml, nations.toml, units.toml, forces.csv,
+    objectives.toml). Cached: the scenario is immutable data shared by everyone."""
+    folder = SCENARIOS_DIR / name
+    if not folder.is_dir():
+        raise ScenarioError(f"no scenario folder {folder}")
+    meta = _read_toml(folder / "scenario.toml")
+    nations_raw = _read_toml(folder / "nations.toml")
+    wars = _war_pairs(meta.get("wars", []), folder / "scenario.toml")
+    nations, nation_extra = _nations(nations_raw, wars, folder / "nations.toml")
+    extra: dict[str, object] = {k: v for k, v in meta.items() if k not in _META_FIELDS}
+    extra.update(nation_extra)
+    objectives_raw = _read_toml(folder / "objectives.toml")
+    extra["groups"] = objectives_raw.get("groups", {})
+    return Scenario(
+        id=str(meta.get("id", name)),
+        name=str(meta["name"]),
+        start_year=int(meta["start_year"]),
+        start_month=int(meta["start_month"]),
+        months_per_turn=int(meta["months_per_turn"]),
+        turns=int(meta["turns"]),
+        nations=nations,
+        units=_units(_read_toml(folder / "units.toml"), folder / "units.toml"),
+        forces=tuple(_forces(folder / "forces.csv")),
+        objectives=tuple(_objectives(objectives_raw, folder / "objectives.toml")),
+        revolution_chance={int(y): int(c) for y, c in meta.get("revolution_chance", {}).items()},
+        extra=extra,
+    )
+
+
+_META_FIELDS = {"id", "name", "start_year", "start_month", "months_per_turn", "turns", "revolution_chance"}
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    try:
+        with path.open("rb") as fh:
+            return tomllib.load(fh)
+    except FileNotFoundError as exc:
+        raise ScenarioError(f"missing scenario file {path}") from exc
+    except tomllib.TOMLDecodeError as exc:
+        raise ScenarioError(f"{path}: {exc}") from exc
+
+
+def _war_pairs(raw: list[Any], path: Path) -> dict[str, set[str]]:
+    """scenario.toml `wars`: pairs at war in August 1914, made symmetric (The Alliances)."""
+    at_war: dict[str, set[str]] = {}
+    for pair in raw:
+        if not (isinstance(pair, list) and len(pair) == 2):
+            raise ScenarioError(f"{path}: each entry of `wars` must be a pair of nation ids, got {pair!r}")
+        a, b = str(pair[0]), str(pair[1])
+        at_war.setdefault(a, set()).add(b)
+        at_war.setdefault(b, set()).add(a)
+    return at_war
+
+
+_NATION_FIELDS = {f.name for f in fields(Nation)}
+
+
+def _nations(raw: dict[str, Any], wars: dict[str, set[str]], path: Path) -> tuple[dict[str, Nation], dict[str, object]]:
+    nations: dict[str, Nation] = {}
+    extra: dict[str, dict[str, object]] = {key: {} for key in NATION_EXTRA_KEYS}
+    for nid in sorted(raw):
+        entry = dict(raw[nid])
+        for key in NATION_EXTRA_KEYS:
+            if key in entry:
+                extra[key][nid] = entry.pop(key)
+        unknown = sorted(set(entry) - _NATION_FIELDS)
+        if unknown:
+            raise ScenarioError(f"{path}: [{nid}] has unknown keys {unknown}; allowed: {sorted(_NATION_FIELDS | set(NATION_EXTRA_KEYS))}")
+        entry["id"] = nid
+        entry["at_war_with"] = tuple(sorted(set(entry.get("at_war_with", ())) | wars.get(nid, set())))
+        entry["tech"] = tuple(sorted((str(k), int(v)) for k, v in entry.get("tech", {}).items()))
+        entry["aliases"] = tuple(entry.get("aliases", ()))
+        try:
+            nations[nid] = Nation(**entry)
+        except TypeError as exc:
+            raise ScenarioError(f"{path}: [{nid}]: {exc}") from exc
+    return nations, {k: v for k, v in extra.items()}
+
+
+_STAT_FIELDS = {f.name for f in fields(UnitStats)} - {"kind"}
+
+
+def _units(raw: dict[str, Any], path: Path) -> dict[str, dict[str, UnitStats]]:
+    """units.toml: a complete [default.<kind>] table; [<nation>.<kind>] tables list only
+    the numbers that differ from the default (merged onto it here)."""
+    if "default" not in raw:
+        raise ScenarioError(f"{path}: a [default.<kind>] table for every unit kind is required")
+    defaults: dict[str, dict[str, Any]] = {}
+    for kind, values in raw["default"].items():
+        defaults[kind] = _check_stat_keys(values, f"{path}: [default.{kind}]")
+    table: dict[str, dict[str, UnitStats]] = {
+        "default": {k: UnitStats(kind=k, **v) for k, v in sorted(defaults.items())}
+    }
+    for nation in sorted(set(raw) - {"default"}):
+        per: dict[str, UnitStats] = {}
+        for kind, values in sorted(raw[nation].items()):
+            if kind not in defaults:
+                raise ScenarioError(f"{path}: [{nation}.{kind}] overrides a kind missing from [default]")
+            merged = {**defaults[kind], **_check_stat_keys(values, f"{path}: [{nation}.{kind}]")}
+            per[kind] = UnitStats(kind=kind, **merged)
+        table[nation] = per
+    return table
+
+
+def _check_stat_keys(values: dict[str, Any], where: str) -> dict[str, Any]:
+    unknown = sorted(set(values) - _STAT_FIELDS)
+    if unknown:
+        raise ScenarioError(f"{where}: unknown keys {unknown}; allowed: {sorted(_STAT_FIELDS)}")
+    return dict(values)
+
+
+def _forces(path: Path) -> list[Force]:
+    """forces.csv: nation,kind,count,location,fixed (y = predetermined, n = free half).
+    Lines starting with # are comments, so the file can be organised by front."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError as exc:
+        raise ScenarioError(f"missing scenario file {path}") from exc
+    lines = [ln for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith("#")]
+    out: list[Force] = []
+    for lineno, row in enumerate(csv.DictReader(lines), start=2):
+        try:
+            fixed = row["fixed"].strip().lower()
+            if fixed not in ("y", "n"):
+                raise ValueError(f"fixed must be y or n, got {row['fixed']!r}")
+            out.append(Force(row["nation"].strip(), row["kind"].strip(), int(row["count"]),
+                             row["location"].strip(), fixed == "y"))
+        except (KeyError, ValueError, AttributeError) as exc:
+            raise ScenarioError(f"{path}: data row {lineno - 1} {row}: {exc}") from exc
+    return out
+
+
+def _objectives(raw: dict[str, Any], path: Path) -> list[Objective]:
+    out: list[Objective] = []
+    for i, entry in enumerate(raw.get("objective", []), start=1):
+        try:
+            out.append(Objective(nation=str(entry["nation"]), kind=str(entry["kind"]),
+                                 weight=int(entry.get("weight", 0)),
+                                 targets=tuple(str(t) for t in entry.get("targets", ())),
+                                 condition=str(entry.get("condition", ""))))
+        except KeyError as exc:
+            raise ScenarioError(f"{path}: objective #{i} lacks {exc}") from exc
+    return out
+
+
+# ---------------------------------------------------------------------------- helpers
+def income_fraction(rule: str) -> tuple[str, float]:
+    """Parse an income rule: ("fraction", 0.5) for "half", ("fixed", 15) for "fixed:15"."""
+    named = {"full": 1.0, "three-quarters": 0.75, "half": 0.5, "quarter": 0.25}
+    if rule in named:
+        return "fraction", named[rule]
+    if rule.startswith("fixed:"):
+        return "fixed", int(rule.split(":", 1)[1])
+    if rule.startswith("percent:"):
+        return "fraction", int(rule.split(":", 1)[1]) / 100
+    raise ValueError(f"unknown income rule {rule!r}; use full, three-quarters, half, quarter, percent:N or fixed:N")
+
+
+def is_active(scenario: Scenario, nation: str) -> bool:
+    """False for nations not on the board at start (the Bolsheviks, Phase 9)."""
+    table = scenario.extra.get("active", {})
+    return not (isinstance(table, dict) and table.get(nation) is False)
+
+
+def fixed_share(total: int) -> int:
+    """Initial Deployment: 50% of the units (rounded up) stand in predetermined places."""
+    return math.ceil(total / 2)
+
+
+def group_members(scenario: Scenario, world: World, group: str, nation: str = "") -> list[str] | None:
+    """Names (territories or passages) a named objective group stands for, or None if
+    `group` is no group. Groups the map files define (World.groups) come first; then
+    objectives.toml [groups] (see its header for the keys)."""
+    if group in world.groups:
+        return list(world.groups[group])
+    groups = scenario.extra.get("groups", {})
+    if not isinstance(groups, dict) or group not in groups:
+        return None
+    spec: dict[str, Any] = groups[group]
+    members = [str(m) for m in spec.get("members", [])]
+    centre = world.resolve(str(spec.get("adjacent_to", "")))
+    if centre is not None:  # Victory Conditions: "Poland consists of all territories adjacent to Warsaw"
+        members += sorted(n for n in world.neighbours(centre) if world.territories[n].is_land)
+        if spec.get("include_centre"):
+            members.append(centre)
+    if any(k in spec for k in ("owner", "section", "outside_section", "feature")):
+        members += [t.name for t in world.lands() if _group_matches(spec, t, nation)]
+    return members
+
+
+def _group_matches(spec: dict[str, Any], t: Territory, nation: str) -> bool:
+    owner = str(spec.get("owner", "")).replace("$self", nation)
+    return ((not owner or t.owner == owner)
+            and ("section" not in spec or t.section == spec["section"])
+            and ("outside_section" not in spec or t.section != spec["outside_section"])
+            and ("feature" not in spec or spec["feature"] in t.features)
+            and ("not_owner" not in spec or t.owner != spec["not_owner"]))
+
+
+# ---------------------------------------------------------------------------- validation
+def validate_scenario(scenario: Scenario, world: World) -> list[str]:
+    """Every problem found, as plain sentences for `moderator scenario check`."""
+    problems: list[str] = []
+    problems += _check_nations(scenario, world)
+    problems += _check_units(scenario)
+    problems += _check_forces(scenario, world)
+    problems += _check_objectives(scenario, world)
+    return problems
+
+
+def _check_nations(scenario: Scenario, world: World) -> list[str]:
+    out: list[str] = []
+    nations = scenario.nations
+    owners = sorted({t.owner for t in world.territories.values() if t.owner})
+    for owner in owners:
+        if owner not in nations:
+            places = sorted(t.name for t in world.lands() if t.owner == owner)
+            out.append(f"The map names owner '{owner}' (e.g. {', '.join(places[:3])}) but nations.toml does not define it.")
+    for n in (nations[k] for k in sorted(nations)):
+        out += _check_one_nation(n, scenario, world)
+    if _world_complete(world):
+        owned = set(owners)
+        for nid in sorted(nations):
+            if nid not in owned and is_active(scenario, nid):
+                out.append(f"Nation '{nid}' owns no territory on the map.")
+    return out
+
+
+def _check_one_nation(n: Nation, scenario: Scenario, world: World) -> list[str]:
+    out: list[str] = []
+    if n.kind not in NATION_KINDS:
+        out.append(f"Nation '{n.id}' has kind '{n.kind}'; use one of {', '.join(NATION_KINDS)}.")
+    if n.side not in SIDES:
+        out.append(f"Nation '{n.id}' has side '{n.side}'; use one of {', '.join(SIDES)}.")
+    if n.standing not in STANDS:
+        out.append(f"Nation '{n.id}' starts at stand {n.standing}; Phase 1.2 knows only {STANDS}.")
+    if n.parent is not None and n.parent not in scenario.nations:
+        out.append(f"Nation '{n.id}' names unknown parent '{n.parent}'.")
+    for enemy in n.at_war_with:
+        if enemy not in scenario.nations:
+            out.append(f"Nation '{n.id}' is at war with unknown nation '{enemy}'.")
+    try:
+        income_fraction(n.income_rule)
+    except ValueError as exc:
+        out.append(f"Nation '{n.id}': {exc}.")
+    if n.capital is not None:
+        out += _check_capital(n, world)
+    elif n.kind == "major":
+        out.append(f"Major nation '{n.id}' has no capital.")
+    return out
+
+
+def _check_capital(n: Nation, world: World) -> list[str]:
+    name = world.resolve(n.capital or "")
+    if name is None:
+        if not _section_loaded_for(world, n.id):
+            return []  # that nation's map section is not written yet
+        return [f"Capital '{n.capital}' of '{n.id}' is not on the map."]
+    t = world.territories[name]
+    if t.owner != n.id:
+        return [f"Capital {name} of '{n.id}' is owned by '{t.owner}' on the map."]
+    return []
+
+
+def _check_units(scenario: Scenario) -> list[str]:
+    out: list[str] = []
+    default = scenario.units.get("default", {})
+    for kind in (*UNIT_KINDS, *STRUCTURES):
+        if kind not in default:
+            out.append(f"units.toml has no [default.{kind}] table.")
+    for owner, table in sorted(scenario.units.items()):
+        if owner != "default" and owner not in scenario.nations:
+            out.append(f"units.toml overrides units for unknown nation '{owner}'.")
+        for kind, stats in sorted(table.items()):
+            if kind in FIXED_COSTS and stats.cost != FIXED_COSTS[kind]:
+                out.append(f"{kind} costs {stats.cost} for '{owner}' but Phase 3.1 fixes it at {FIXED_COSTS[kind]} for every nation.")
+    return out
+
+
+def _check_forces(scenario: Scenario, world: World) -> list[str]:
+    out: list[str] = []
+    totals: dict[tuple[str, str], list[int]] = {}
+    for f in scenario.forces:
+        where = f"forces.csv: {f.count} {f.nation} {f.kind} at {f.location}"
+        if f.nation not in scenario.nations:
+            out.append(f"{where}: unknown nation.")
+            continue
+        if f.kind not in UNIT_KINDS:
+            out.append(f"{where}: '{f.kind}' is not a unit kind ({', '.join(UNIT_KINDS)}).")
+            continue
+        if f.count <= 0:
+            out.append(f"{where}: the count must be positive.")
+        share = totals.setdefault((f.nation, f.kind), [0, 0])
+        share[0 if f.fixed else 1] += f.count
+        out += _check_force_location(f, world, where)
+    for (nation, kind), (fixed, free) in sorted(totals.items()):
+        if fixed != fixed_share(fixed + free):
+            out.append(f"{nation} {kind}: {fixed} predetermined and {free} free; Initial Deployment wants "
+                       f"{fixed_share(fixed + free)} predetermined (50% rounded up) of {fixed + free}.")
+    return out
+
+
+def _check_force_location(f: Force, world: World, where: str) -> list[str]:
+    name = world.resolve(f.location)
+    if name is None:
+        if not _section_loaded_for(world, f.nation):
+            return []  # the map section holding this nation is still being written
+        hint = world.suggest(f.location)
+        return [f"{where}: no such place" + (f" (did you mean {', '.join(hint)}?)" if hint else "") + "."]
+    t = world.territories[name]
+    if f.kind in SEA_UNITS:
+        if not t.is_sea:
+            return [f"{where}: ships must start in a sea zone."]
+        if not any(world.territories[n].owner == f.nation for n in world.neighbours(name)):
+            return [f"{where}: Initial Deployment puts ships only in sea zones next to the nation's own land."]
+        return []
+    if not t.is_land:
+        return [f"{where}: land and air units must start on land."]
+    if t.owner != f.nation:
+        return [f"{where}: {name} belongs to '{t.owner}', not to {f.nation}."]
+    if not f.fixed and t.colony and f.nation in _NO_COLONY_DEPLOYMENT:
+        return [f"{where}: Initial Deployment forbids deploying the free half in colonies for {f.nation}."]
+    if f.kind in AIR_UNITS and "mountains" in t.features:
+        return [f"{where}: no aircraft can land in {name} (mountains)."]
+    return []
+
+
+# Initial Deployment: "No one can deploy units prior to first turn ... to colonies (for
+# British Commonwealt, German Empire and French Empire only)".
+_NO_COLONY_DEPLOYMENT = frozenset({"britain", "germany", "france"})
+
+
+def _check_objectives(scenario: Scenario, world: World) -> list[str]:
+    out: list[str] = []
+    passages = {p.name for p in world.passages}
+    for o in scenario.objectives:
+        where = f"objectives.toml: {o.nation} {o.kind}"
+        if o.nation not in scenario.nations:
+            out.append(f"{where}: unknown nation.")
+        if o.kind not in OBJECTIVE_KINDS:
+            out.append(f"{where}: unknown kind; use one of {', '.join(OBJECTIVE_KINDS)}.")
+            continue
+        for target in o.targets:
+            if o.kind == "knock-out" and target not in scenario.nations:
+                out.append(f"{where}: '{target}' is not a nation id.")
+            elif o.kind in ("take", "control", "acceptable-losses"):
+                out += _check_place_target(scenario, world, passages, where, target, o.nation)
+    return out
+
+
+def _check_place_target(scenario: Scenario, world: World, passages: set[str], where: str, target: str,
+                        nation: str) -> list[str]:
+    members = group_members(scenario, world, target, nation)
+    names = members if members is not None else [target]
+    out = []
+    for name in names:
+        if name in passages or world.resolve(name) is not None or name in scenario.nations:
+            continue
+        if _world_complete(world):
+            out.append(f"{where}: '{name}' is neither a place, a passage nor a group on the map.")
+    return out
+
+
+def _world_complete(world: World) -> bool:
+    """True once every map section has territories (the map files are written in parallel)."""
+    return {t.section for t in world.territories.values()} >= {"E", "M", "A", "P", "CA", "N"}
+
+
+def _section_loaded_for(world: World, nation: str) -> bool:
+    """Whether the map already holds land of `nation`; until it does, missing places of
+    that nation are expected, not errors (only while the map is incomplete)."""
+    return _world_complete(world) or any(t.owner == nation for t in world.territories.values())
+
+
+# ---------------------------------------------------------------------------- the start
+def initial_state(scenario: Scenario, world: World, game: str, *, deploy_free: bool = True) -> GameState:
+    """Turn 1 as the scenario sets it up (Initial Deployment, The Alliances, Neutrals).
+
+    Fixed (predetermined) forces stand where forces.csv puts them; the free half stands
+    at its default place when `deploy_free`, else it is listed in the nation's
+    flags["to_deploy"] for the players' own deployment. Unit ids follow a stable order:
+    nation id, then unit kind order, then place, fixed before free."""
+    state = GameState(game=game, scenario=scenario.id, turn=1)
+    for nid in sorted(scenario.nations):
+        state.nations[nid] = _nation_state(scenario, nid)
+    for t in world.lands():
+        if t.owner:
+            state.control[t.name] = t.owner
+            state.incorporated[t.name] = 0
+    to_deploy: dict[str, list[dict[str, object]]] = {}
+    for f in sorted(scenario.forces, key=_force_order):
+        location = world.resolve(f.location) or f.location
+        if f.fixed or deploy_free:
+            for _ in range(f.count):
+                state.new_unit(f.nation, f.kind, location)
+        else:
+            to_deploy.setdefault(f.nation, []).append({"kind": f.kind, "count": f.count, "default": location})
+    for nid, items in sorted(to_deploy.items()):
+        state.nations[nid].flags["to_deploy"] = items
+    return state
+
+
+def _force_order(f: Force) -> tuple[str, int, str, bool]:
+    rank = UNIT_KINDS.index(f.kind) if f.kind in UNIT_KINDS else len(UNIT_KINDS)
+    return f.nation, rank, f.location, not f.fixed
+
+
+def _nation_state(scenario: Scenario, nid: str) -> NationState:
+    n = scenario.nations[nid]
+    flags: dict[str, Any] = {}
+    for key in ("active", "gear_up", "colonial_manpower"):
+        table = scenario.extra.get(key, {})
+        if isinstance(table, dict) and nid in table:
+            flags[key] = table[nid]
+    return NationState(
+        id=nid,
+        saved=n.saved,
+        manpower_limit=n.manpower,
+        tech=dict(n.tech),
+        at_war_with=sorted(n.at_war_with),
+        side=n.side,
+        standing=n.standing,
+        income_rule=n.income_rule,
+        flags=flags,
+    )
+
+
+def nations_of_side(scenario: Scenario, side: str) -> list[str]:
+    """Nation ids starting on `side`, sorted."""
+    return sorted(n.id for n in scenario.nations.values() if n.side == side)
+

@@ -1,0 +1,115 @@
+"""Phase 4.1.3 strategic movement on the fixture map: node-capacitated max flow."""
+
+from __future__ import annotations
+
+from moderator.engine.dice import Dice
+from moderator.engine.phase4_strategic import strategic_capacity, strategic_paths
+from moderator.engine.resolve import resolve
+from moderator.orders.model import StrategicMove, UnitCount
+from tests import engine_fixture as fx
+
+
+def test_origin_value_limits_units_leaving() -> None:
+    w, s = fx.world(), fx.state()
+    # Warsaw (2) can send at most 2, whatever the destination's room.
+    assert strategic_capacity(w, s, "russia", "Warsaw", ["Moscow"]) == 2
+
+
+def test_passed_territories_limit_the_flow() -> None:
+    w, s = fx.world(), fx.state()
+    # Moscow (8) -> Warsaw's side: Minsk 3 + Kiev 4 + Vilna 1 = 8 to those three ...
+    assert strategic_capacity(w, s, "russia", "Moscow", ["Minsk", "Kiev", "Vilna"]) == 8
+    # ... but only Warsaw's own value (2) into Warsaw.
+    assert strategic_capacity(w, s, "russia", "Moscow", ["Warsaw"]) == 2
+    # Riga lies beyond Vilna (1): one unit.
+    assert strategic_capacity(w, s, "russia", "Moscow", ["Riga"]) == 1
+
+
+def test_destination_value_limits_units_entering() -> None:
+    w, s = fx.world(), fx.state()
+    assert strategic_capacity(w, s, "russia", "Moscow", ["Vilna"]) == 1
+    assert strategic_capacity(w, s, "russia", "Moscow", ["Vilna", "Riga"]) == 1  # Riga only via Vilna
+
+
+def test_enemy_or_unincorporated_land_blocks_the_path() -> None:
+    w, s = fx.world(), fx.state()
+    s.control["Kiev"] = "germany"  # captured: no longer Russian
+    s.incorporated.pop("Kiev")
+    assert strategic_capacity(w, s, "russia", "Moscow", ["Minsk", "Kiev", "Vilna"]) == 4
+    s2 = fx.state()
+    s2.incorporated.pop("Minsk")  # Russian but not incorporated
+    assert strategic_capacity(w, s2, "russia", "Moscow", ["Warsaw"]) == 2
+    assert strategic_capacity(w, s2, "russia", "Moscow", ["Minsk"]) == 0
+
+
+def test_allied_land_can_be_crossed() -> None:
+    w, s = fx.world(), fx.state()
+    # Germany to Vienna goes through Silesia; Austria is an ally of Germany.
+    assert strategic_capacity(w, s, "germany", "Berlin", ["Vienna"]) == 4
+
+
+def test_paths_add_up_and_respect_every_capacity() -> None:
+    w, s = fx.world(), fx.state()
+    paths = strategic_paths(w, s, "russia", "Moscow", ["Minsk", "Kiev", "Vilna", "Warsaw"])
+    through: dict[str, int] = {}
+    for path, amount in paths:
+        assert path[0] == "Moscow"
+        for a, b in zip(path, path[1:], strict=False):
+            assert w.adjacent(a, b)
+        for t in path:
+            through[t] = through.get(t, 0) + amount
+    assert sum(a for _, a in paths) == 8
+    for t, n in through.items():
+        assert n <= w.territories[t].value, (t, n)
+
+
+def test_used_capacity_is_subtracted() -> None:
+    w, s = fx.world(), fx.state()
+    assert strategic_capacity(w, s, "russia", "Moscow", ["Kiev"], used={"Kiev": 3}) == 1
+
+
+def _strategic(origin: str, dest: str, n: int) -> StrategicMove:
+    return StrategicMove((UnitCount("infantry", n),), origin, dest)
+
+
+def test_resolution_cuts_back_and_units_arrive_in_phase_7() -> None:
+    w, sc = fx.world(), fx.scenario()
+    s = fx.state([("russia", "infantry", "Moscow", 6)])
+    orders = {"russia": [_strategic("Moscow", "Vilna", 3), _strategic("Moscow", "Kiev", 3)]}
+    new, events = resolve(s, orders, w, sc, Dice("seed", 1))
+    assert fx.count(new, "russia", "infantry", "Vilna") == 1
+    assert fx.count(new, "russia", "infantry", "Kiev") == 3
+    assert fx.count(new, "russia", "infantry", "Moscow") == 2
+    cut = [e for e in events if e.code == "strategic-cut"]
+    assert len(cut) == 1 and cut[0].args["ordered"] == 3 and cut[0].args["moving"] == 1
+    assert all(e.seen_by == ("russia",) for e in events if e.code.startswith("strategic"))
+    assert fx.count(s, "russia", "infantry", "Moscow") == 6  # input untouched
+
+
+def test_capacity_is_shared_by_all_strategic_moves_of_the_turn() -> None:
+    w, sc = fx.world(), fx.scenario()
+    s = fx.state([("russia", "infantry", "Moscow", 4), ("russia", "infantry", "Minsk", 2)])
+    # Minsk (3): two go out of Minsk, so only one of Moscow's may enter it.
+    orders = {"russia": [_strategic("Minsk", "Warsaw", 2), _strategic("Moscow", "Minsk", 2)]}
+    new, _ = resolve(s, orders, w, sc, Dice("seed", 1))
+    assert fx.count(new, "russia", "infantry", "Warsaw") == 2
+    assert fx.count(new, "russia", "infantry", "Minsk") == 1
+
+
+def test_strategic_units_do_not_defend_and_stop_where_the_path_is_cut() -> None:
+    w, sc = fx.world(), fx.scenario()
+    s = fx.state([("russia", "infantry", "Warsaw", 1), ("germany", "infantry", "Posen", 1)])
+    orders = {
+        "russia": [_strategic("Warsaw", "Minsk", 1)],
+        "germany": [fx_move("Posen", "Warsaw", infantry=1)],
+    }
+    new, events = resolve(s, orders, w, sc, Dice("seed", 1))
+    assert new.control["Warsaw"] == "germany"  # captured without a battle: the Russian was on the rails
+    assert not [e for e in events if e.code == "battle"]
+    assert fx.count(new, "russia", "infantry", "Minsk") == 1  # the rest of its path stayed Russian
+
+
+def fx_move(origin: str, dest: str, **kinds: int):  # type: ignore[no-untyped-def]
+    from moderator.orders.model import Move
+
+    return Move(tuple(UnitCount(k, n) for k, n in kinds.items()), origin, dest)

@@ -1,0 +1,83 @@
+"""Composing outgoing mail: structure, headers for replies and robots (RFC 3834, RFC 5322)."""
+
+from __future__ import annotations
+
+import email
+from datetime import UTC, datetime
+from email import policy
+from email.message import EmailMessage
+
+import pytest
+
+from moderator.mail.compose import AUTO_REPLIED, Attachment, compose, inline_image, reply_subject
+from moderator.mail.extract import extract
+
+WHEN = datetime(1914, 8, 1, 12, 0, tzinfo=UTC)
+
+
+def _roundtrip(message: EmailMessage) -> EmailMessage:
+    parsed = email.message_from_bytes(message.as_bytes(), policy=policy.default)
+    assert isinstance(parsed, EmailMessage)
+    return parsed
+
+
+def test_plain_only_message_headers() -> None:
+    message = compose(sender="Moderator <m@demo.local>", to=["france@demo.local"], subject="Receipt",
+                      text="Orders received.", date=WHEN, domain="demo.local", message_id="<fixed@demo.local>")
+    parsed = _roundtrip(message)
+    assert parsed.get_content_type() == "text/plain"
+    assert parsed["Date"] == "Sat, 01 Aug 1914 12:00:00 +0000"
+    assert parsed["Message-ID"] == "<fixed@demo.local>" and "Auto-Submitted" not in parsed
+    assert parsed.get_content().strip() == "Orders received."
+
+
+def test_generated_message_ids_use_the_domain_and_differ() -> None:
+    ids = {compose(sender="m@demo.local", to=["f@demo.local"], subject="s", text="t", date=WHEN,
+                   domain="game.example")["Message-ID"] for _ in range(3)}
+    assert len(ids) == 3 and all(i.endswith("@game.example>") for i in ids)
+
+
+def test_receipt_reply_threads_and_marks_auto_replied() -> None:
+    message = compose(
+        sender="m@demo.local", to=["france@demo.local"], subject=reply_subject("Orders"), text="Received.",
+        date=WHEN, domain="demo.local", in_reply_to="<o2@demo.local>",
+        references=["<r1@demo.local>", "<o2@demo.local>"], auto_submitted=AUTO_REPLIED,
+    )
+    parsed = _roundtrip(message)
+    assert parsed["Subject"] == "Re: Orders"
+    assert parsed["In-Reply-To"] == "<o2@demo.local>"
+    assert parsed["References"] == "<r1@demo.local> <o2@demo.local>"
+    # Our own receipts must be recognised as robot mail by our own intake (no loops).
+    assert extract(message.as_bytes()).auto_submitted is True
+
+
+@pytest.mark.parametrize(("subject", "expected"), [("Orders", "Re: Orders"), ("Re: Orders", "Re: Orders"),
+                                                   ("AW: Befehle", "AW: Befehle"), ("", "Re:")])
+def test_reply_subject(subject: str, expected: str) -> None:
+    assert reply_subject(subject) == expected
+
+
+def test_html_with_inline_image_and_attachment_structure() -> None:
+    image = inline_image("map 1914", b"\x89PNG fake", "demo.local")
+    assert image.content_id == inline_image("map 1914", b"\x89PNG fake", "demo.local").content_id
+    assert image.content_id != inline_image("map 1914", b"\x89PNG other", "demo.local").content_id
+    message = compose(
+        sender="m@demo.local", to=["f@demo.local"], subject="Report", text="Armée française",
+        html=f'<p>Armée</p><img src="{image.src}">', images=[image],
+        attachments=[Attachment("state.json", b"{}", "application", "json")], date=WHEN, domain="demo.local",
+    )
+    parsed = _roundtrip(message)
+    shape = [part.get_content_type() for part in parsed.walk()]
+    assert shape == ["multipart/mixed", "multipart/alternative", "text/plain", "multipart/related",
+                     "text/html", "image/png", "application/json"]
+    png = next(p for p in parsed.walk() if p.get_content_type() == "image/png")
+    assert png["Content-ID"] == f"<{image.content_id}>" and png.get_content() == b"\x89PNG fake"
+    assert png.get_content_disposition() == "inline"
+    plain = parsed.get_body(preferencelist=("plain",))
+    assert plain is not None and plain.get_content().strip() == "Armée française"
+
+
+def test_images_without_html_is_an_error() -> None:
+    with pytest.raises(ValueError, match="HTML"):
+        compose(sender="m@d", to=["f@d"], subject="s", text="t", date=WHEN, domain="d",
+                images=[inline_image("map", b"x", "d")])
