@@ -276,3 +276,18 @@ def test_bounce_with_null_sender_is_recognised_as_robot_mail(server: EmbeddedMai
     extracted = [extract(m.raw) for m in fetch_unseen(moderator)]
     assert [(e.subject, e.auto_submitted) for e in extracted] == [("Undelivered Mail", True), ("orders", False)]
     assert extracted[1].text == "Army Paris holds" and extracted[1].sender == PLAYER
+
+
+def test_busy_port_is_a_clear_startup_error(tmp_path: Path) -> None:
+    import socket
+
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = int(busy.getsockname()[1])
+        failing = EmbeddedMailServer(tmp_path, imap_port=0, smtp_port=port)
+        with pytest.raises(MailServerError, match="failed to start"):
+            failing.start()
+    # Nothing half-started is left behind: the same object starts cleanly afterwards.
+    with failing:
+        assert failing.smtp_port == port

@@ -194,7 +194,7 @@ def fight(
         Side("attacker", [Fighter(u.nation, u.kind, u) for u in attackers]),
         Side("defender", [Fighter(u.nation, u.kind, u) for u in defenders]),
         first_roll=len(ctx.dice.log),
-        defending_nations=tuple(sorted({u.nation for u in defenders})),
+        defending_nations=tuple(sorted({u.nation for u in defenders} | ({holder} if strait and holder else set()))),
     )
     if strait and holder:
         battle.defend.fighters.insert(0, Fighter(holder, "coastal"))  # Straits

@@ -124,8 +124,10 @@ class EmbeddedMailServer:
                 outcome["ports"] = loop.run_until_complete(self._open())
             except BaseException as exc:  # report any startup failure to the starting thread
                 outcome["error"] = exc
-                started.set()
+                loop.run_until_complete(self._close())  # release a port already bound
                 loop.close()
+                self._loop = None
+                started.set()
                 return
             started.set()
             loop.run_forever()
@@ -305,7 +307,9 @@ class _DeliveryHandler:
         content = envelope.original_content or b""
         # The final delivery agent records the envelope sender (RFC 5321 4.4); an empty one,
         # "<>", marks a bounce, which extract.py uses to avoid replying to robots.
-        raw = b"Return-Path: <" + (envelope.mail_from or "").encode("utf-8", "replace") + b">\r\n" + content
+        # aiosmtpd reports the null sender as the literal "<>".
+        reverse_path = (envelope.mail_from or "").strip().removeprefix("<").removesuffix(">")
+        raw = b"Return-Path: <" + reverse_path.encode("utf-8", "replace") + b">\r\n" + content
         for address in sorted({a.lower() for a in envelope.rcpt_tos}):
             await self._server.deliver(address, raw)
         return "250 2.0.0 delivered"

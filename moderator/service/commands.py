@@ -17,7 +17,7 @@ from typing import Any
 SubParsers = "argparse._SubParsersAction[argparse.ArgumentParser]"
 
 
-def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--config", type=Path, default=None,
                         help="configuration file (default: $MODERATOR_CONFIG or ./moderator.toml)")
@@ -91,6 +91,13 @@ def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None
         p.add_argument("--note", default="", help="the moderator's decision or correction")
         p.set_defaults(func=cmd_review_decide, decision={"approve": "approved", "reject": "rejected",
                                                          "edit": "edited"}[verb])
+
+    p = sub.add_parser("report", parents=[common], help="write a nation's report of a resolved turn to files")
+    p.add_argument("--game", required=True)
+    p.add_argument("--nation", required=True)
+    p.add_argument("--turn", type=int, default=None, help="the resolved turn (default: the last one)")
+    p.add_argument("--out", type=Path, default=Path("."), help="folder for report.txt, report.html, map.png")
+    p.set_defaults(func=cmd_report)
 
     p = sub.add_parser("state", parents=[common], help="the game state (a nation's own part with --nation)")
     p.add_argument("--game", required=True)
@@ -254,6 +261,37 @@ def cmd_review_decide(args: argparse.Namespace) -> int:
     svc, _ = _service(args)
     item = svc.store.decide_review(args.item, args.decision, args.note)
     print(f"#{item.id} {item.status}" + (f": {item.resolution}" if item.resolution else ""))
+    return 0
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    from moderator.engine.events import Event
+    from moderator.engine.state import GameState
+    from moderator.reports.build import TurnInfo, build_reports
+    from moderator.reports.mapview import draw_view
+    from moderator.service.games import describe_deadline, nation_id, turn_label
+
+    svc, _ = _service(args)
+    game = svc.game(args.game)
+    scenario, world = svc.scenario(game), svc.world(game)
+    nation = nation_id(scenario, args.nation)
+    if nation is None:
+        raise SystemExit(f"no nation {args.nation!r}")
+    turn = args.turn or game.turn - 1
+    record = svc.store.turn_record(game.id, turn)
+    after = svc.store.snapshot(game.id, turn + 1)
+    if record is None or after is None:
+        raise SystemExit(f"turn {turn} of {game.id} has not been resolved")
+    events = [Event(e["code"], e["phase"], tuple(e["seen_by"]), e["args"]) for e in json.loads(record.events)]
+    info = TurnInfo(game.id, game.title, turn, turn_label(scenario, turn), turn + 1, turn_label(scenario, turn + 1),
+                    describe_deadline(game.deadline))
+    report = build_reports(GameState.loads(after), events, scenario, world, info, [nation],
+                           lambda view, title: draw_view(world, view, title))[0]
+    args.out.mkdir(parents=True, exist_ok=True)
+    (args.out / "report.txt").write_text(report.text, encoding="utf-8")
+    (args.out / "report.html").write_text(report.html.replace("cid:MAP-CID", "map.png"), encoding="utf-8")
+    (args.out / "map.png").write_bytes(report.png)
+    print(f"wrote {args.out / 'report.txt'}, report.html and map.png for {nation}, turn {turn}")
     return 0
 
 

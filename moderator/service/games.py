@@ -5,8 +5,8 @@ from __future__ import annotations
 import secrets
 from datetime import datetime, time, timedelta
 
-from moderator.store.tables import Game
 from moderator.service.context import Service
+from moderator.store.tables import Game
 from moderator.world.model import fold
 from moderator.world.scenario import initial_state
 from moderator.world.scenario_model import Scenario
@@ -22,9 +22,8 @@ def new_game(svc: Service, game_id: str, scenario_name: str = "1914", *, title: 
 
     world, scenario = load_world(scenario_name), load_scenario(scenario_name)
     now = svc.clock()
-    game = svc.store.create_game(game_id, scenario_name, title or f"{scenario.name} ({game_id})",
-                                 seed=seed or secrets.token_hex(16),
-                                 deadline=deadline or orders_due(now, cycle_days))
+    svc.store.create_game(game_id, scenario_name, title or f"{scenario.name} ({game_id})",
+                          seed=seed or secrets.token_hex(16), deadline=deadline or orders_due(now, cycle_days))
     svc.store.update_game(game_id, cycle_days=cycle_days)
     state = initial_state(scenario, world, game_id)
     svc.store.save_snapshot(game_id, 1, state.dumps())

@@ -12,9 +12,9 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from moderator.engine import resolve
 from moderator.engine.dice import Dice
 from moderator.engine.events import Event
+from moderator.engine.resolve import resolve
 from moderator.engine.state import GameState
 from moderator.mail.compose import AUTO_GENERATED, compose, inline_image
 from moderator.orders import parse_orders

@@ -8,7 +8,7 @@ from dataclasses import asdict
 from typing import Any
 
 
-def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("scenario", help="check or show a scenario's map and data")
     verbs = p.add_subparsers(dest="scenario_verb", metavar="check|show", required=True)
     c = verbs.add_parser("check", help="integrity report; exit 1 on any failure")

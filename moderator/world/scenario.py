@@ -278,6 +278,10 @@ def _check_nations(scenario: Scenario, world: World) -> list[str]:
             out.append(f"The map names owner '{owner}' (e.g. {', '.join(places[:3])}) but nations.toml does not define it.")
     for n in (nations[k] for k in sorted(nations)):
         out += _check_one_nation(n, scenario, world)
+    for t in world.lands():
+        n = nations.get(t.owner or "")
+        if t.capital and n is not None and world.resolve(n.capital or "") != t.name:
+            out.append(f"The map marks {t.name} as a capital of '{n.id}' but nations.toml names {n.capital!r}.")
     if _world_complete(world):
         owned = set(owners)
         for nid in sorted(nations):
@@ -427,9 +431,9 @@ def _world_complete(world: World) -> bool:
 
 
 def _section_loaded_for(world: World, nation: str) -> bool:
-    """Whether the map already holds land of `nation`; until it does, missing places of
-    that nation are expected, not errors (only while the map is incomplete)."""
-    return _world_complete(world) or any(t.owner == nation for t in world.territories.values())
+    """Whether a place missing from the map is an error yet: not while the map is still
+    incomplete (its sections are written in parallel), always once it is complete."""
+    return _world_complete(world)
 
 
 # ---------------------------------------------------------------------------- the start

@@ -1,0 +1,114 @@
+"""Phase 4.6 land combat with scripted dice: exact casualty rules (Cities, Straits,
+Artillery, the multinational note after 4.6.1, default casualty order)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import pytest
+
+from moderator.engine.dice import Dice
+from moderator.engine.events import Event
+from moderator.engine.resolve import resolve
+from moderator.engine.state import GameState
+from moderator.orders.model import Move, UnitCount
+from tests import engine_fixture as fx
+
+
+class ScriptedDice(Dice):
+    """Dice whose D10s come from a script, still logged with their purposes."""
+
+    def __init__(self, rolls: Iterable[int]) -> None:
+        super().__init__("scripted", 1)
+        self._script = list(rolls)
+
+    def d10(self, purpose: str) -> int:
+        if not self._script:
+            raise AssertionError(f"unscripted roll: {purpose}")
+        return self._record(purpose, "1D10", self._script.pop(0))
+
+
+def battle(s: GameState, origin: str, dest: str, rolls: list[int], **kinds: int
+           ) -> tuple[GameState, Event, ScriptedDice]:
+    dice = ScriptedDice(rolls)
+    order = Move(tuple(UnitCount(k, n) for k, n in kinds.items()), origin, dest)
+    new, events = resolve(s, {"germany": [order]}, fx.world(), fx.scenario(), dice)
+    assert not dice._script, "not every scripted roll was used"
+    return new, next(e for e in events if e.code == "battle"), dice
+
+
+def test_city_rolls_defense_1_and_is_never_a_casualty() -> None:
+    # Cities. Rolls: attacker inf (3) hits on 1; defender inf (5) misses on 9; city hits on 1.
+    s = fx.state([("germany", "infantry", "Posen", 1), ("russia", "infantry", "Warsaw", 1)])
+    new, ev, dice = battle(s, "Posen", "Warsaw", [1, 9, 1], infantry=1)
+    assert ev.args["rounds"] == 1 and ev.args["captured"] is False
+    assert ev.args["losses"] == {"attacker": {"germany": {"infantry": 1}}, "defender": {"russia": {"infantry": 1}}}
+    assert new.control["Warsaw"] == "russia"
+    assert [r.purpose for r in dice.log][-1] == "land combat at Warsaw round 1: defender russia city"
+
+
+def test_strait_penalty_and_coastal_defender_taken_first() -> None:
+    # Straits: infantry attacks at 3-2 = 1, so a 2 misses; the coastal defender goes first.
+    s = fx.state([("germany", "infantry", "Konigsberg", 1), ("russia", "infantry", "Riga", 1)])
+    rolls = [2, 10, 10,  # round 1: attacker, defender infantry, coastal
+             1, 10, 10,  # round 2: the hit takes the coastal defender
+             1, 10]      # round 3: coastal gone, the infantry falls
+    new, ev, _ = battle(s, "Konigsberg", "Riga", rolls, infantry=1)
+    assert ev.args["rounds"] == 3 and ev.args["captured"] is True
+    assert ev.args["losses"]["defender"] == {"russia": {"coastal": 1, "infantry": 1}}
+    assert new.control["Riga"] == "germany"
+    assert fx.count(new, "germany", "infantry", "Riga") == 1
+
+
+def test_multinational_defence_fictive_unit_and_shared_casualties() -> None:
+    # Note after 4.6.1. Minsk has no city. Defenders roll in unit-id order (russia first).
+    s = fx.state([("germany", "infantry", "Warsaw", 3), ("russia", "infantry", "Minsk", 1),
+                  ("france", "infantry", "Minsk", 1)])
+    s.control["Warsaw"] = "germany"
+    rolls = [10, 10, 10, 1, 10,  # round 1: one defensive hit takes the fictive unit
+             1, 1, 10, 10, 10]   # round 2: two hits shared by defence strength: one each
+    new, ev, _ = battle(s, "Warsaw", "Minsk", rolls, infantry=3)
+    assert ev.args["losses"]["attacker"] == {"germany": {"fictive": 1}}
+    assert ev.args["losses"]["defender"] == {"france": {"infantry": 1}, "russia": {"infantry": 1}}
+    assert fx.count(new, "germany", "infantry", "Minsk") == 3 and new.control["Minsk"] == "germany"
+
+
+def test_cheapest_unit_is_the_default_casualty() -> None:
+    s = fx.state([("germany", "infantry", "Warsaw", 1), ("germany", "tank", "Warsaw", 1),
+                  ("russia", "infantry", "Minsk", 1)])
+    s.control["Warsaw"] = "germany"
+    rolls = [10, 10, 1,   # round 1: infantry, tank miss; defender hits -> infantry (4) before tank (10)
+             1, 10]       # round 2 (simultaneous): tank (5) hits, defender misses
+    new, ev, _ = battle(s, "Warsaw", "Minsk", rolls, infantry=1, tank=1)
+    assert ev.args["losses"]["attacker"] == {"germany": {"infantry": 1}}
+    assert ev.args["captured"] is True
+    assert fx.count(new, "germany", "tank", "Minsk") == 1
+
+
+def test_attack_ceases_when_only_artillery_is_left() -> None:
+    # Artillery: "If all units attacking with artillery are gone, then the attack ceases after that round."
+    s = fx.state([("germany", "infantry", "Posen", 1), ("germany", "artillery", "Posen", 1),
+                  ("russia", "infantry", "Warsaw", 1)])
+    rolls = [10, 10, 1, 10]  # attackers miss; defender hits (infantry, the cheaper, dies); city misses
+    new, ev, _ = battle(s, "Posen", "Warsaw", rolls, infantry=1, artillery=1)
+    assert ev.args["rounds"] == 1 and ev.args["captured"] is False
+    assert fx.count(new, "germany", "artillery", "Posen") == 1
+
+
+def test_unsupported_artillery_defends_at_1() -> None:
+    # Artillery: with no infantry beside it, artillery defends at 1 (its defence is 2 here).
+    s = fx.state([("germany", "infantry", "Warsaw", 1), ("russia", "artillery", "Minsk", 1)])
+    s.control["Warsaw"] = "germany"
+    rolls = [10, 2,  # round 1: attacker misses; artillery rolls 2: a miss at 1 (would hit at 2)
+             1, 10]  # round 2
+    new, ev, _ = battle(s, "Warsaw", "Minsk", rolls, infantry=1)
+    assert ev.args["losses"]["attacker"] == {}
+    assert new.control["Minsk"] == "germany"
+
+
+@pytest.mark.parametrize("value", [1, 3, 5, 9])
+def test_unscripted_rolls_run_out_loudly(value: int) -> None:
+    d = ScriptedDice([value])
+    assert d.d10("x") == value
+    with pytest.raises(AssertionError):
+        d.d10("y")

@@ -1,0 +1,141 @@
+"""Phase 3.1 builds, Phase 7 placement, Phase 8 income and the Phase 6 delay table."""
+
+from __future__ import annotations
+
+import pytest
+
+from moderator.engine.dice import Dice
+from moderator.engine.events import Event
+from moderator.engine.phase6_incorporation import territory_yield
+from moderator.engine.phase8_income import apply_income_rule
+from moderator.engine.resolve import resolve
+from moderator.engine.state import GameState
+from moderator.orders.model import Build, Move, Order, UnitCount
+from tests import engine_fixture as fx
+
+
+def run(s: GameState, orders: dict[str, list[Order]]) -> tuple[GameState, list[Event]]:
+    return resolve(s, orders, fx.world(), fx.scenario(), Dice("economy", s.turn))
+
+
+def income(events: list[Event], nation: str) -> Event:
+    return next(e for e in events if e.code == "income" and e.args["nation"] == nation)
+
+
+def test_build_is_paid_in_phase_3_and_placed_in_phase_7() -> None:
+    s = fx.state(saved=20)
+    new, events = run(s, {"germany": [Build("infantry", 2, "Berlin"), Build("artillery", 1, "Berlin")]})
+    assert fx.count(new, "germany", "infantry", "Berlin") == 2
+    assert fx.count(new, "germany", "artillery", "Berlin") == 1
+    # 20 - 2*4 - 6 = 6, then Phase 8 income of Germany's 19.
+    assert income(events, "germany").args["collected"] == 19
+    assert new.nations["germany"].saved == 6 + 19
+    assert new.nations["germany"].infantry_built == 2
+    assert [e.seen_by for e in events if e.code in ("bought", "placed")] == [("germany",)] * 4
+
+
+def test_infantry_beyond_the_manpower_limit_costs_double() -> None:
+    s = fx.state(saved=100, manpower=3)
+    s.nations["germany"].infantry_built = 2
+    new, events = run(s, {"germany": [Build("infantry", 3, "Berlin")]})
+    bought = next(e for e in events if e.code == "bought")
+    assert bought.args["paid"] == 4 + 8 + 8  # one left at normal cost (Manpower limits)
+    assert new.nations["germany"].infantry_built == 5
+
+
+def test_short_treasury_buys_what_it_can() -> None:
+    s = fx.state(saved=9)
+    new, events = run(s, {"germany": [Build("infantry", 5, "Berlin")]})
+    cut = next(e for e in events if e.code == "build-cut")
+    assert cut.args["bought"] == 2 and cut.args["ordered"] == 5
+    assert fx.count(new, "germany", "infantry", "Berlin") == 2
+
+
+def test_placement_rules_checked_at_purchase() -> None:
+    s = fx.state(saved=100)
+    orders: dict[str, list[Order]] = {"germany": [
+        Build("infantry", 1, "Warsaw"),  # Phase 7 rule 1: not originally German
+        Build("tank", 1, "Posen"),  # rule 4: no industrial complex
+        Build("infantry", 5, "Posen"),  # rule 3: non-city, +5 each, at most Posen's value (3)
+        Build("artillery", 1, "Silesia"),  # rule 5: city without industry, +10
+    ]}
+    new, events = run(s, orders)
+    reasons = [e.args["reason"] for e in events if e.code == "order-refused"]
+    assert reasons == ["not-original-territory", "needs-industrial-complex"]
+    paid = {e.args["place"]: e.args["paid"] for e in events if e.code == "bought"}
+    assert paid == {"Posen": 3 * (4 + 5), "Silesia": 6 + 10}
+    assert fx.count(new, "germany", "infantry", "Posen") == 3
+
+
+def test_nation_without_capital_pays_no_non_city_surcharge() -> None:
+    s = fx.state(saved=100)
+    _, events = run(s, {"russia": [Build("infantry", 2, "Minsk")]})
+    assert next(e for e in events if e.code == "bought").args["paid"] == 8
+
+
+def test_build_lost_if_its_territory_falls_during_the_turn() -> None:
+    # Phase 7 note: the money is lost, the manpower is not.
+    s = fx.state([("germany", "infantry", "Silesia", 1)], saved=100)
+    new, events = run(s, {"russia": [Build("infantry", 1, "Warsaw")],
+                          "germany": [Move((UnitCount("infantry", 1),), "Silesia", "Warsaw")]})
+    assert new.control["Warsaw"] == "germany"
+    assert [e.args["count"] for e in events if e.code == "build-lost"] == [1]
+    assert new.nations["russia"].infantry_built == 0
+    assert new.nations["russia"].saved == 100 - 4 + income(events, "russia").args["collected"]
+
+
+def test_income_counts_only_incorporated_controlled_land() -> None:
+    s = fx.state()
+    s.control["Warsaw"] = "germany"
+    s.incorporated.pop("Warsaw")  # conquered, not incorporated: nobody collects it
+    _, events = run(s, {})
+    assert income(events, "germany").args["full"] == 19
+    assert income(events, "russia").args["full"] == 20 - 2
+    assert all(e.seen_by == (e.args["nation"],) for e in events if e.code == "income")
+
+
+@pytest.mark.parametrize(("rule", "full", "expected"), [
+    ("full", 37, 37), ("half", 37, 19), ("quarter", 37, 10), ("three-quarters", 37, 28),
+    ("fixed:15", 75, 15), ("fixed:15", 9, 9), ("percent:60", 42, 26), ("half", 0, 0),
+])
+def test_income_rules(rule: str, full: int, expected: int) -> None:
+    # Neutrals: half (Ottoman, Italy, British Empire), 3/4 in a minor war, 1/4 (Spain,
+    # dominions, minors, rounded up), Japan's fixed 15 never above its full value.
+    assert apply_income_rule(rule, full) == expected
+
+
+def test_unknown_income_rule_is_an_error() -> None:
+    with pytest.raises(ValueError, match="income rule"):
+        apply_income_rule("most", 10)
+
+
+def test_neutral_income_rule_applies_in_phase_8() -> None:
+    s = fx.state(saved=0)
+    s.nations["belgium"].income_rule = "quarter"
+    new, events = run(s, {})
+    assert income(events, "belgium").args["collected"] == 1  # 3/4 rounded up
+    assert new.nations["belgium"].saved == 1
+
+
+@pytest.mark.parametrize(("age", "expected"), [(0, 0), (1, 1), (2, 1), (3, 2), (10, 2)])
+def test_reincorporation_delay(age: int, expected: int) -> None:
+    # Phase 6 table: reincorporation 0 none, 1-2 half (rounded up), >=3 full. Warsaw is 2.
+    s = fx.state()
+    s.incorporated["Warsaw"] = 5
+    assert territory_yield(fx.world(), s, "Warsaw", 5 + age) == expected
+
+
+@pytest.mark.parametrize(("age", "expected"), [(0, 0), (3, 0), (4, 2), (9, 2), (10, 3)])
+def test_incorporation_delay(age: int, expected: int) -> None:
+    # Phase 6 table: incorporation 0-3 none, 4-9 half (rounded up), >=10 full. Posen is 3.
+    s = fx.state()
+    s.control["Posen"] = "russia"
+    s.incorporated["Posen"] = 7
+    assert territory_yield(fx.world(), s, "Posen", 7 + age) == expected
+
+
+def test_a_conquered_nation_collects_nothing() -> None:
+    s = fx.state()
+    s.control["Brussels"] = "germany"
+    _, events = run(s, {})
+    assert income(events, "belgium").args["collected"] == 0
