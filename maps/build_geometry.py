@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import hashlib
 import json
 import math
 import subprocess
@@ -80,7 +81,7 @@ def fold(name: str) -> str:
     return "".join(ch for ch in name.lower() if ch.isalnum())
 
 
-def read_places(scenario_dir: Path) -> list[Place]:
+def read_places(scenario_dir: Path, quiet: bool = False) -> list[Place]:
     overrides = read_overrides(scenario_dir / "geometry" / "anchor_overrides.csv")
     places: list[Place] = []
     for path in sorted((scenario_dir / "territories").glob("*.csv")):
@@ -92,13 +93,25 @@ def read_places(scenario_dir: Path) -> list[Place]:
                 try:
                     lon, lat = float(row["lon"]), float(row["lat"])
                 except (KeyError, TypeError, ValueError):
-                    warn(f"{path.name}: {name}: no usable lon/lat, skipped")
+                    if not quiet:
+                        warn(f"{path.name}: {name}: no usable lon/lat, skipped")
                     continue
                 lon, lat = overrides.get(fold(name), (lon, lat))
                 kind = (row.get("kind") or "land").strip().lower()
                 aliases = tuple(a.strip() for a in (row.get("aliases") or "").split(";") if a.strip())
                 places.append(Place(name, "sea" if kind == "sea" else "land", lon, lat, aliases))
     return sorted(places, key=lambda p: p.name)
+
+
+def input_digest(scenario_dir: Path) -> str:
+    """Fingerprint of everything the geometry is derived from (anchors and this folder's tables),
+    so a test can tell when geometry.json is out of date."""
+    h = hashlib.sha256()
+    for place in read_places(scenario_dir, quiet=True):
+        h.update(f"{place.name}|{place.kind}|{place.lon:.5f}|{place.lat:.5f}\n".encode())
+    for path in sorted((scenario_dir / "geometry").glob("*.csv")):
+        h.update(path.name.encode() + b"\0" + path.read_bytes())
+    return h.hexdigest()
 
 
 def read_overrides(path: Path) -> dict[str, tuple[float, float]]:
@@ -114,7 +127,9 @@ def read_rows(path: Path) -> list[dict[str, str]]:
         return []
     with path.open(newline="", encoding="utf-8") as fh:
         lines = [ln for ln in fh if ln.strip() and not ln.lstrip().startswith("#")]
-    return [{k: (v or "").strip() for k, v in row.items()} for row in csv.DictReader(lines)]
+    # restkey: a free-text last column (note) may itself contain commas; extra cells are ignored.
+    rows = csv.DictReader(lines, restkey="_rest")
+    return [{k: (v or "").strip() for k, v in row.items() if k != "_rest" and isinstance(v, str | None)} for row in rows]
 
 
 def parse_points(text: str) -> list[tuple[float, float]]:
@@ -514,6 +529,7 @@ def build(scenario: str, sdir: Path) -> dict:
     background = shapely.simplify(land.intersection(box(-180, -60, 180, 90)), SIMPLIFY * 2)
     result = {
         "scenario": scenario,
+        "inputs": input_digest(sdir),
         "source": f"Natural Earth 1:50m via world-atlas {ATLAS_VERSION}; built by maps/build_geometry.py",
         "places": out_places,
         "land": encode(background),
@@ -624,7 +640,7 @@ def read_adjacency(sdir: Path, places: list[Place]) -> set[frozenset[str]]:
                 continue
             a, b = (s.strip() for s in line.split("--", 1))
             ca, cb = index.get(fold(a)), index.get(fold(b))
-            if ca and cb:
+            if ca and cb and ca != cb:
                 edges.add(frozenset((ca, cb)))
     return edges
 

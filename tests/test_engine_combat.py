@@ -112,3 +112,42 @@ def test_unscripted_rolls_run_out_loudly(value: int) -> None:
     assert d.d10("x") == value
     with pytest.raises(AssertionError):
         d.d10("y")
+
+
+def test_fortress_infantry_roll_three_dice(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Gibraltar: each defending infantry rolls 3 dice (still one hit per unit). Minsk stands in.
+    from moderator.engine import terrain
+
+    monkeypatch.setitem(terrain.FORTRESS_DICE, "Minsk", 3)
+    s = fx.state([("germany", "infantry", "Warsaw", 2), ("russia", "infantry", "Minsk", 1)])
+    s.control["Warsaw"] = "germany"
+    rolls = [10, 10, 1, 1, 10,  # round 1: attackers miss; the fortress infantry hits twice in 3 dice
+             ]
+    new, ev, dice = battle(s, "Warsaw", "Minsk", rolls, infantry=2)
+    assert ev.args["losses"]["attacker"] == {"germany": {"infantry": 2}}
+    assert sum(1 for r in dice.log if "defender russia infantry" in r.purpose) == 3
+
+
+def test_mountains_bar_all_but_infantry_and_raise_its_defence(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Afghanistan / Tibet: only infantry may enter; infantry there defend at 7.
+    from moderator.engine import terrain
+
+    monkeypatch.setattr(terrain, "INFANTRY_ONLY", frozenset({"Minsk"}))
+    monkeypatch.setitem(terrain.INFANTRY_DEFENSE, "Minsk", 7)
+    s = fx.state([("germany", "infantry", "Warsaw", 1), ("germany", "tank", "Warsaw", 1),
+                  ("russia", "infantry", "Minsk", 1)])
+    s.control["Warsaw"] = "germany"
+    rolls = [10, 7]  # the tank is held back; defender hits with a 7 (defence 7, not 5)
+    new, ev, _ = battle(s, "Warsaw", "Minsk", rolls, infantry=1, tank=1)
+    assert ev.args["losses"]["attacker"] == {"germany": {"infantry": 1}}
+    assert fx.count(new, "germany", "tank", "Warsaw") == 1
+
+
+def test_switzerland_bars_artillery_and_short_range_aircraft() -> None:
+    from moderator.engine import terrain
+
+    sc = fx.scenario()  # fixture fighters have fuel 4
+    assert not terrain.may_enter(sc, "germany", "artillery", "Switzerland")
+    assert not terrain.may_enter(sc, "germany", "fighter", "Switzerland")
+    assert terrain.may_enter(sc, "germany", "infantry", "Switzerland")
+    assert terrain.defense("Switzerland", "infantry", 5) == 8

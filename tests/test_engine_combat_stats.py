@@ -3,7 +3,7 @@ against the exact Markov-chain odds computed here."""
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from math import comb
 
 import pytest
@@ -43,7 +43,7 @@ def exact_attacker_wins(a: int, d: int, p: float, q: float) -> float:
     def binom(n: int, k: int, x: float) -> float:
         return comb(n, k) * x**k * (1 - x) ** (n - k)
 
-    @lru_cache(maxsize=None)
+    @cache
     def win(na: int, nd: int) -> float:
         if nd == 0:
             return 1.0 if na > 0 else 0.0

@@ -5,7 +5,7 @@ from __future__ import annotations
 from moderator.engine.dice import Dice
 from moderator.engine.phase4_strategic import strategic_capacity, strategic_paths
 from moderator.engine.resolve import resolve
-from moderator.orders.model import StrategicMove, UnitCount
+from moderator.orders.model import Move, Order, StrategicMove, UnitCount
 from tests import engine_fixture as fx
 
 
@@ -99,7 +99,7 @@ def test_capacity_is_shared_by_all_strategic_moves_of_the_turn() -> None:
 def test_strategic_units_do_not_defend_and_stop_where_the_path_is_cut() -> None:
     w, sc = fx.world(), fx.scenario()
     s = fx.state([("russia", "infantry", "Warsaw", 1), ("germany", "infantry", "Posen", 1)])
-    orders = {
+    orders: dict[str, list[Order]] = {
         "russia": [_strategic("Warsaw", "Minsk", 1)],
         "germany": [fx_move("Posen", "Warsaw", infantry=1)],
     }
@@ -109,7 +109,21 @@ def test_strategic_units_do_not_defend_and_stop_where_the_path_is_cut() -> None:
     assert fx.count(new, "russia", "infantry", "Minsk") == 1  # the rest of its path stayed Russian
 
 
-def fx_move(origin: str, dest: str, **kinds: int):  # type: ignore[no-untyped-def]
-    from moderator.orders.model import Move
+def test_units_stop_before_a_destination_lost_during_the_turn() -> None:
+    # Phase 4.1.3 / Phase 7: "if the target province is taken by enemy, strategically moved
+    # units end movement in province closest to target province".
+    w, sc = fx.world(), fx.scenario()
+    s = fx.state([("russia", "infantry", "Moscow", 1), ("germany", "infantry", "Posen", 1)])
+    orders: dict[str, list[Order]] = {
+        "russia": [_strategic("Moscow", "Warsaw", 1)],
+        "germany": [fx_move("Posen", "Warsaw", infantry=1)],
+    }
+    new, events = resolve(s, orders, w, sc, Dice("seed", 1))
+    short = [e for e in events if e.code == "strategic-cut-short"]
+    assert len(short) == 1 and short[0].args["end"] in ("Minsk", "Kiev", "Vilna")
+    assert fx.count(new, "russia", "infantry", short[0].args["end"]) == 1
+    assert new.control["Warsaw"] == "germany"
 
+
+def fx_move(origin: str, dest: str, **kinds: int) -> Order:
     return Move(tuple(UnitCount(k, n) for k, n in kinds.items()), origin, dest)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
@@ -78,10 +79,17 @@ def test_starting_technology(scen: Scenario) -> None:
     majors_with_tanks = sorted(n for n in with_tanks if scen.nations[n].kind != "dominion")
     assert majors_with_tanks == ["britain", "germany", "usa"]
     assert all(scen.nations[n].parent == "britain" for n in with_tanks if scen.nations[n].kind == "dominion")
-    with_bombers = sorted(n.id for n in scen.nations.values() if dict(n.tech).get("bombers", 0) >= 1)
+    with_bombers = sorted(n.id for n in scen.nations.values() if dict(n.tech).get("improved_bombers", 0) >= 1)
     assert with_bombers == ["italy"]
     for n in scen.nations.values():
-        assert not {"rockets", "carriers"} & dict(n.tech).keys(), n.id  # Rockets, Aircraft Carriers
+        assert not {"rockets", "aircraft_carriers"} & dict(n.tech).keys(), n.id  # Rockets, Aircraft Carriers
+
+
+def test_technology_ids_match_the_order_vocabulary(scen: Scenario) -> None:
+    """Phase 2.1: the ids and advance counts agree with what players may order."""
+    from moderator.orders.vocab import TECHNOLOGIES
+
+    assert scen.extra["technologies"] == {k: v[1] for k, v in TECHNOLOGIES.items()}
 
 
 def test_sides_at_start(scen: Scenario) -> None:
@@ -282,7 +290,7 @@ def test_validate_catches_problems(scen: Scenario) -> None:
         Force("alpha", "aa", 1, "Nowhere", True),  # unknown place
         Force("gamma", "infantry", 1, "Homeland", True),  # unknown nation
     )
-    problems = validate_scenario(_tiny_scenario(scen, forces), _tiny_world())
+    problems = validate_scenario(_tiny_scenario(scen, forces), _tiny_world(), strict=True)
     text = "\n".join(problems)
     assert "alpha tank: 1 predetermined" in text
     assert "next to the nation's own land" in text
@@ -291,6 +299,9 @@ def test_validate_catches_problems(scen: Scenario) -> None:
     assert "Nowhere: no such place" in text
     assert "gamma" in text
     assert "alpha infantry:" not in text and "alpha artillery:" not in text
+    # not strict (an incomplete map): unknown places are not yet errors
+    lenient = "\n".join(validate_scenario(_tiny_scenario(scen, forces), _tiny_world()))
+    assert "Nowhere" not in lenient and "belongs to 'beta'" in lenient
 
 
 def test_validate_unknown_owner_and_capital(scen: Scenario) -> None:
@@ -300,6 +311,12 @@ def test_validate_unknown_owner_and_capital(scen: Scenario) -> None:
     problems = validate_scenario(s, w)
     assert any("owner 'beta'" in p for p in problems)
     assert any("Capital Border of 'alpha' is owned by 'beta'" in p for p in problems)
+
+
+def test_validate_alias_clash(scen: Scenario) -> None:
+    s = _tiny_scenario(scen, ())
+    s = replace(s, nations={**s.nations, "beta": replace(s.nations["beta"], aliases=("Germany",))})
+    assert any("'Germany'" in p and "'alpha'" in p for p in validate_scenario(s, _tiny_world()))
 
 
 def test_free_half_not_in_colonies(scen: Scenario) -> None:
@@ -343,7 +360,7 @@ def test_group_members_rules(scen: Scenario) -> None:
 
 # ------------------------------------------------------------------ the real map
 def test_validate_clean_on_real_data(scen: Scenario, world: World) -> None:
-    assert validate_scenario(scen, world) == []
+    assert validate_scenario(scen, world, strict=True) == []
 
 
 def test_every_owner_defined(scen: Scenario, world: World) -> None:
@@ -379,3 +396,21 @@ def _totals(scen: Scenario) -> dict[tuple[str, str], int]:
     for f in scen.forces:
         out[(f.nation, f.kind)] = out.get((f.nation, f.kind), 0) + f.count
     return out
+
+
+def test_broken_files_name_the_problem(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import shutil
+
+    import moderator.world.scenario as mod
+
+    src = mod.SCENARIOS_DIR / "1914"
+    for case, (fname, text, words) in {
+        "badforce": ("forces.csv", "nation,kind,count,location,fixed\ngermany,infantry,two,Berlin,y\n", "forces.csv"),
+        "badfixed": ("forces.csv", "nation,kind,count,location,fixed\ngermany,infantry,2,Berlin,maybe\n", "fixed must be y or n"),
+        "badunit": ("units.toml", "[default.infantry]\ncost = 5\nspeed = 2\n", "unknown keys ['speed']"),
+    }.items():
+        shutil.copytree(src, tmp_path / case)
+        (tmp_path / case / fname).write_text(text, encoding="utf-8")
+        monkeypatch.setattr(mod, "SCENARIOS_DIR", tmp_path)
+        with pytest.raises(mod.ScenarioError, match=words.replace("[", r"\[").replace("]", r"\]")):
+            mod.load_scenario(case)

@@ -19,7 +19,8 @@ Also here:
   armies", so the fictive casualty goes to the single-nation side.)
 Default casualty order (the owner's choice in the rules, a documented default here):
 cheapest first, then by kind and unit id, so results are deterministic.
-Not yet: trenches, AA pre-combat fire, aircraft fuel, mountains/fortress bonuses,
+Special territories (mountains, Gibraltar) come from terrain.py.
+Not yet: trenches, AA pre-combat fire, aircraft fuel,
 ports and industrial complexes as defenders, tactical-bombing bonus.
 """
 
@@ -28,6 +29,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from moderator.engine import terrain
 from moderator.engine.context import TurnContext
 from moderator.engine.state import Unit
 
@@ -100,7 +102,7 @@ def value_of(ctx: TurnContext, battle: Battle, side: Side, f: Fighter) -> int:
         return value
     if f.kind == "artillery" and not any(g.kind in SUPPORTING for g in side.real()):
         return 1  # Artillery: unsupported artillery defends at 1
-    return stats.defense
+    return terrain.defense(battle.territory, f.kind, stats.defense)  # mountains
 
 
 def cost_of(ctx: TurnContext, f: Fighter) -> int:
@@ -114,8 +116,10 @@ def roll_side(ctx: TurnContext, battle: Battle, side: Side) -> int:
         if v <= 0:
             continue
         purpose = f"land combat at {battle.territory} round {battle.rounds}: {side.role} {f.nation} {f.kind}"
-        if ctx.dice.d10(purpose) <= v:
-            hits += 1
+        dice = terrain.defense_dice(battle.territory, f.kind) if side.role == "defender" and f.unit else 1
+        for _ in range(dice):  # Gibraltar: defending infantry roll 3 dice
+            if ctx.dice.d10(purpose) <= v:
+                hits += 1
     if side.role == "defender" and battle.city_holder and side.real():
         purpose = f"land combat at {battle.territory} round {battle.rounds}: defender {battle.city_holder} city"
         if ctx.dice.d10(purpose) <= 1:  # Cities: defense 1
@@ -208,7 +212,7 @@ def fight(
         if not attack_goes_on(battle.attack):
             break
     if battle.rounds >= MAX_ROUNDS:
-        ctx.emit("moderator-flag", PHASE, (), reason="battle-round-limit", territory=territory)
+        ctx.flag(PHASE, reason="battle-round-limit", territory=territory)
     alive = {f.unit.id for side in (battle.attack, battle.defend) for f in side.fighters if f.unit}
     lost_ids = {u.id for u in (*attackers, *defenders)} - alive
     ctx.state.units = [u for u in ctx.state.units if u.id not in lost_ids]

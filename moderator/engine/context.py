@@ -22,6 +22,9 @@ from moderator.orders.model import Order
 from moderator.world.model import World
 from moderator.world.scenario_model import Scenario
 
+# Pseudo-nation for events only the moderator sees (flags the moderator may override).
+MODERATOR = "moderator"
+
 OrderT = TypeVar("OrderT", bound=Order)
 
 
@@ -68,6 +71,10 @@ class TurnContext:
 
     def emit(self, code: str, phase: str, seen_by: Sequence[str] = (), **args: Any) -> None:
         self.events.append(Event(code=code, phase=phase, seen_by=tuple(seen_by), args=dict(args)))
+
+    def flag(self, phase: str, **args: Any) -> None:
+        """A decision the rules leave to the moderator: the engine's default, for review."""
+        self.emit("moderator-flag", phase, (MODERATOR,), **args)
 
     def orders_of(self, kind: type[OrderT]) -> Iterator[tuple[str, int, OrderT]]:
         """(nation, position, order) for every order of `kind`, in resolution order."""

@@ -148,6 +148,8 @@ def buy(ctx: TurnContext, nation: str, index: int, order: Build) -> None:
     if bought < order.count:
         ctx.emit("build-cut", PHASE, (nation,), order=index, kind=order.kind, place=place,
                  ordered=order.count, bought=bought)
+    if bought < count:
+        ctx.flag(PHASE, reason="build-cut-to-treasury", nation=nation, order=index, bought=bought, ordered=count)
     if bought == 0:
         return
     ns.saved -= paid

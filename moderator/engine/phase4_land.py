@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from moderator.engine import combat_land
+from moderator.engine import combat_land, terrain
 from moderator.engine.conquest import take_territory
 from moderator.engine.context import TurnContext
 from moderator.engine.state import AIR_UNITS, LAND_UNITS, Unit
@@ -54,6 +54,8 @@ def carry_out(ctx: TurnContext, nation: str, index: int, order: Move) -> None:
         ctx.refuse(nation, PHASE, index, order, "not-land", dest=dest)
         return
     units = pick_units(ctx, nation, index, order, origin)
+    barred = frozenset(u.kind for u in units if not terrain.may_enter(ctx.scenario, nation, u.kind, dest))
+    units = hold_back(ctx, nation, index, units, barred, "terrain")  # Switzerland, Afghanistan, Tibet
     if not units:
         return
     holder = ctx.state.controller(dest)

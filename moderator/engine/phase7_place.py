@@ -83,5 +83,5 @@ def nearest_friendly(ctx: TurnContext, nation: str, start: str) -> str:
                 return nb
             seen.add(nb)
             queue.append(nb)
-    ctx.emit("moderator-flag", PHASE, (), reason="no-friendly-land-for-strategic-units", origin=start)
+    ctx.flag(PHASE, reason="no-friendly-land-for-strategic-units", origin=start)
     return start

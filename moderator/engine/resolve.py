@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from moderator.engine import ruleset, wtea
-from moderator.engine.context import TurnContext
+from moderator.engine.context import MODERATOR, TurnContext
 from moderator.engine.dice import Dice
 from moderator.engine.events import Event
 from moderator.engine.state import GameState
@@ -41,7 +41,7 @@ def resolve(
     known = {n: tuple(o) for n, o in orders.items() if n in state.nations}
     ctx = TurnContext(state.copy(), known, world, scenario, dice)
     for stranger in sorted(set(orders) - set(known)):
-        ctx.emit("order-not-implemented", "orders", (), nation=stranger, reason="unknown-nation")
+        ctx.emit("order-not-implemented", "orders", (MODERATOR,), nation=stranger, reason="unknown-nation")
     report_unhandled(ctx, tuple(t for s in steps for t in s.handles))
     for step in steps:
         step.run(ctx)

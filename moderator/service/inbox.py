@@ -48,7 +48,12 @@ def poll(svc: Service) -> list[Outcome]:
         fetched = box.fetch_unseen()
         for item in fetched:
             stored = svc.store.store_incoming(item.raw, uid=item.uid)
-            box.acknowledge([item])  # only after the bytes are safe in the database
+            # Only after the bytes are safe in the database is the mailbox copy filed away:
+            # robots' mail into the quarantine folder, everything else as processed.
+            if extract(item.raw).auto_submitted:
+                box.quarantine([item])
+            else:
+                box.acknowledge([item])
             outcome = handle_stored(svc, stored)
             if outcome.status == "quarantined":
                 svc.say(f"quarantined message {stored}: {outcome.summary}")

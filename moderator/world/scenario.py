@@ -24,7 +24,7 @@ from moderator.engine.state import (
     GameState,
     NationState,
 )
-from moderator.world.model import Territory, World
+from moderator.world.model import Territory, World, fold
 from moderator.world.scenario_model import NATION_KINDS, SIDES, Force, Nation, Objective, Scenario, UnitStats
 
 SCENARIOS_DIR = Path(__file__).resolve().parents[2] / "scenarios"
@@ -258,17 +258,21 @@ def _group_matches(spec: dict[str, Any], t: Territory, nation: str) -> bool:
 
 
 # ---------------------------------------------------------------------------- validation
-def validate_scenario(scenario: Scenario, world: World) -> list[str]:
-    """Every problem found, as plain sentences for `moderator scenario check`."""
+def validate_scenario(scenario: Scenario, world: World, *, strict: bool | None = None) -> list[str]:
+    """Every problem found, as plain sentences for `moderator scenario check`.
+
+    Places the map does not know are reported only when `strict`; by default that is
+    once every map section has territories (the map files are written in parallel)."""
+    complete = _world_complete(world) if strict is None else strict
     problems: list[str] = []
-    problems += _check_nations(scenario, world)
+    problems += _check_nations(scenario, world, complete)
     problems += _check_units(scenario)
-    problems += _check_forces(scenario, world)
-    problems += _check_objectives(scenario, world)
+    problems += _check_forces(scenario, world, complete)
+    problems += _check_objectives(scenario, world, complete)
     return problems
 
 
-def _check_nations(scenario: Scenario, world: World) -> list[str]:
+def _check_nations(scenario: Scenario, world: World, complete: bool) -> list[str]:
     out: list[str] = []
     nations = scenario.nations
     owners = sorted({t.owner for t in world.territories.values() if t.owner})
@@ -277,12 +281,13 @@ def _check_nations(scenario: Scenario, world: World) -> list[str]:
             places = sorted(t.name for t in world.lands() if t.owner == owner)
             out.append(f"The map names owner '{owner}' (e.g. {', '.join(places[:3])}) but nations.toml does not define it.")
     for n in (nations[k] for k in sorted(nations)):
-        out += _check_one_nation(n, scenario, world)
+        out += _check_one_nation(n, scenario, world, complete)
     for t in world.lands():
-        n = nations.get(t.owner or "")
-        if t.capital and n is not None and world.resolve(n.capital or "") != t.name:
-            out.append(f"The map marks {t.name} as a capital of '{n.id}' but nations.toml names {n.capital!r}.")
-    if _world_complete(world):
+        holder = nations.get(t.owner or "")
+        if t.capital and holder is not None and world.resolve(holder.capital or "") != t.name:
+            out.append(f"The map marks {t.name} as a capital of '{holder.id}' but nations.toml names {holder.capital!r}.")
+    out += _check_aliases(scenario)
+    if complete:
         owned = set(owners)
         for nid in sorted(nations):
             if nid not in owned and is_active(scenario, nid):
@@ -290,7 +295,19 @@ def _check_nations(scenario: Scenario, world: World) -> list[str]:
     return out
 
 
-def _check_one_nation(n: Nation, scenario: Scenario, world: World) -> list[str]:
+def _check_aliases(scenario: Scenario) -> list[str]:
+    """Players may type a nation by id, name or alias: no two nations may share one."""
+    seen: dict[str, str] = {}
+    out: list[str] = []
+    for n in sorted(scenario.nations.values(), key=lambda n: n.id):
+        for typed in dict.fromkeys((n.id, n.name, *n.aliases)):
+            key = fold(typed)
+            if seen.setdefault(key, n.id) != n.id:
+                out.append(f"Nation name {typed!r} of '{n.id}' is also a name of '{seen[key]}'.")
+    return out
+
+
+def _check_one_nation(n: Nation, scenario: Scenario, world: World, complete: bool) -> list[str]:
     out: list[str] = []
     if n.kind not in NATION_KINDS:
         out.append(f"Nation '{n.id}' has kind '{n.kind}'; use one of {', '.join(NATION_KINDS)}.")
@@ -307,23 +324,34 @@ def _check_one_nation(n: Nation, scenario: Scenario, world: World) -> list[str]:
         income_fraction(n.income_rule)
     except ValueError as exc:
         out.append(f"Nation '{n.id}': {exc}.")
+    known = _technologies(scenario)
+    for tech, level in n.tech:
+        if tech not in known:
+            out.append(f"Nation '{n.id}' starts with unknown technology '{tech}' (scenario.toml [technologies]).")
+        elif not 0 <= level <= known[tech]:
+            out.append(f"Nation '{n.id}' starts with {tech} at level {level}; it has {known[tech]} advances.")
     if n.capital is not None:
-        out += _check_capital(n, world)
+        out += _check_capital(n, world, complete)
     elif n.kind == "major":
         out.append(f"Major nation '{n.id}' has no capital.")
     return out
 
 
-def _check_capital(n: Nation, world: World) -> list[str]:
+def _check_capital(n: Nation, world: World, complete: bool) -> list[str]:
     name = world.resolve(n.capital or "")
     if name is None:
-        if not _section_loaded_for(world, n.id):
-            return []  # that nation's map section is not written yet
+        if not complete:
+            return []  # that nation's map section may not be written yet
         return [f"Capital '{n.capital}' of '{n.id}' is not on the map."]
     t = world.territories[name]
     if t.owner != n.id:
         return [f"Capital {name} of '{n.id}' is owned by '{t.owner}' on the map."]
     return []
+
+
+def _technologies(scenario: Scenario) -> dict[str, int]:
+    table = scenario.extra.get("technologies", {})
+    return {str(k): int(v) for k, v in table.items()} if isinstance(table, dict) else {}
 
 
 def _check_units(scenario: Scenario) -> list[str]:
@@ -336,12 +364,14 @@ def _check_units(scenario: Scenario) -> list[str]:
         if owner != "default" and owner not in scenario.nations:
             out.append(f"units.toml overrides units for unknown nation '{owner}'.")
         for kind, stats in sorted(table.items()):
+            if stats.requires_tech is not None and stats.requires_tech not in _technologies(scenario):
+                out.append(f"{kind} of '{owner}' requires unknown technology '{stats.requires_tech}'.")
             if kind in FIXED_COSTS and stats.cost != FIXED_COSTS[kind]:
                 out.append(f"{kind} costs {stats.cost} for '{owner}' but Phase 3.1 fixes it at {FIXED_COSTS[kind]} for every nation.")
     return out
 
 
-def _check_forces(scenario: Scenario, world: World) -> list[str]:
+def _check_forces(scenario: Scenario, world: World, complete: bool) -> list[str]:
     out: list[str] = []
     totals: dict[tuple[str, str], list[int]] = {}
     for f in scenario.forces:
@@ -356,7 +386,7 @@ def _check_forces(scenario: Scenario, world: World) -> list[str]:
             out.append(f"{where}: the count must be positive.")
         share = totals.setdefault((f.nation, f.kind), [0, 0])
         share[0 if f.fixed else 1] += f.count
-        out += _check_force_location(f, world, where)
+        out += _check_force_location(f, world, where, complete)
     for (nation, kind), (fixed, free) in sorted(totals.items()):
         if fixed != fixed_share(fixed + free):
             out.append(f"{nation} {kind}: {fixed} predetermined and {free} free; Initial Deployment wants "
@@ -364,11 +394,11 @@ def _check_forces(scenario: Scenario, world: World) -> list[str]:
     return out
 
 
-def _check_force_location(f: Force, world: World, where: str) -> list[str]:
+def _check_force_location(f: Force, world: World, where: str, complete: bool) -> list[str]:
     name = world.resolve(f.location)
     if name is None:
-        if not _section_loaded_for(world, f.nation):
-            return []  # the map section holding this nation is still being written
+        if not complete:
+            return []  # the map section holding this place may still be being written
         hint = world.suggest(f.location)
         return [f"{where}: no such place" + (f" (did you mean {', '.join(hint)}?)" if hint else "") + "."]
     t = world.territories[name]
@@ -394,7 +424,7 @@ def _check_force_location(f: Force, world: World, where: str) -> list[str]:
 _NO_COLONY_DEPLOYMENT = frozenset({"britain", "germany", "france"})
 
 
-def _check_objectives(scenario: Scenario, world: World) -> list[str]:
+def _check_objectives(scenario: Scenario, world: World, complete: bool) -> list[str]:
     out: list[str] = []
     passages = {p.name for p in world.passages}
     for o in scenario.objectives:
@@ -408,19 +438,19 @@ def _check_objectives(scenario: Scenario, world: World) -> list[str]:
             if o.kind == "knock-out" and target not in scenario.nations:
                 out.append(f"{where}: '{target}' is not a nation id.")
             elif o.kind in ("take", "control", "acceptable-losses"):
-                out += _check_place_target(scenario, world, passages, where, target, o.nation)
+                out += _check_place_target(scenario, world, passages, where, target, o.nation, complete)
     return out
 
 
 def _check_place_target(scenario: Scenario, world: World, passages: set[str], where: str, target: str,
-                        nation: str) -> list[str]:
+                        nation: str, complete: bool) -> list[str]:
     members = group_members(scenario, world, target, nation)
     names = members if members is not None else [target]
     out = []
     for name in names:
         if name in passages or world.resolve(name) is not None or name in scenario.nations:
             continue
-        if _world_complete(world):
+        if complete:
             out.append(f"{where}: '{name}' is neither a place, a passage nor a group on the map.")
     return out
 
@@ -428,12 +458,6 @@ def _check_place_target(scenario: Scenario, world: World, passages: set[str], wh
 def _world_complete(world: World) -> bool:
     """True once every map section has territories (the map files are written in parallel)."""
     return {t.section for t in world.territories.values()} >= {"E", "M", "A", "P", "CA", "N"}
-
-
-def _section_loaded_for(world: World, nation: str) -> bool:
-    """Whether a place missing from the map is an error yet: not while the map is still
-    incomplete (its sections are written in parallel), always once it is complete."""
-    return _world_complete(world)
 
 
 # ---------------------------------------------------------------------------- the start
