@@ -129,7 +129,10 @@ def read_rows(path: Path) -> list[dict[str, str]]:
         lines = [ln for ln in fh if ln.strip() and not ln.lstrip().startswith("#")]
     # restkey: a free-text last column (note) may itself contain commas; extra cells are ignored.
     rows = csv.DictReader(lines, restkey="_rest")
-    return [{k: (v or "").strip() for k, v in row.items() if k != "_rest" and isinstance(v, str | None)} for row in rows]
+    return [
+        {k: (v or "").strip() for k, v in row.items() if k != "_rest" and isinstance(v, str | None)}
+        for row in rows
+    ]
 
 
 def parse_points(text: str) -> list[tuple[float, float]]:
@@ -287,10 +290,12 @@ def voronoi_cells(anchors: Sequence[tuple[float, float]]) -> list[BaseGeometry]:
     if len(anchors) == 1:
         return [box(-180, -90, 180, 90)]
     ylim = merc_y(MERC_LIMIT)
-    pts = []
+    pts: list[Point] = []
     for shift in (0.0, -360.0, 360.0):
         pts.extend(Point(lon + shift, merc_y(lat)) for lon, lat in anchors)
-    diagram = shapely.voronoi_polygons(shapely.MultiPoint(pts), extend_to=box(-540, -ylim, 540, ylim), ordered=True)
+    diagram = shapely.voronoi_polygons(
+        shapely.MultiPoint(pts), extend_to=box(-540, -ylim, 540, ylim), ordered=True
+    )
     cells = list(diagram.geoms)
     world = box(-180, -ylim, 180, ylim)
     n = len(anchors)
@@ -352,7 +357,9 @@ def snap_anchor(place: Place, area: BaseGeometry) -> tuple[float, float]:
         if not near.is_empty:
             best = max(polygons_of(near), key=lambda g: g.area)
             rp = best.representative_point()
-            warn(f"{place.name}: anchor ({place.lon}, {place.lat}) is not on {place_area(place)}; using ({rp.x:.2f}, {rp.y:.2f})")
+            warn(
+                f"{place.name}: anchor ({place.lon}, {place.lat}) is not on {place_area(place)}; using ({rp.x:.2f}, {rp.y:.2f})"
+            )
             return rp.x, rp.y
     warn(f"{place.name}: anchor ({place.lon}, {place.lat}) is far from any {place_area(place)}")
     return place.lon, place.lat
@@ -362,7 +369,9 @@ def place_area(place: Place) -> str:
     return "land" if place.kind == "land" else "open water"
 
 
-def partition(layer: Layer, places: list[Place], area: BaseGeometry, forced: dict[int, str]) -> dict[str, Point]:
+def partition(
+    layer: Layer, places: list[Place], area: BaseGeometry, forced: dict[int, str]
+) -> dict[str, Point]:
     """Split the layer's faces into pieces, each owned by a place or orphaned (owner None)."""
     by_face: dict[int, list[tuple[Place, tuple[float, float]]]] = defaultdict(list)
     tree = shapely.STRtree(layer.faces)
@@ -430,7 +439,7 @@ def settle_orphans(layer: Layer, *, island_reach: float | None) -> None:
     for i, piece in enumerate(layer.pieces):
         if piece.owner is not None:
             continue
-        found = set()
+        found: set[int] = set()
         for copy in seam_copies(piece.geom):
             found.update(int(j) for j in tree.query(copy.buffer(1e-5), predicate="intersects"))
         found.discard(i)
@@ -442,7 +451,8 @@ def settle_orphans(layer: Layer, *, island_reach: float | None) -> None:
             piece = layer.pieces[i]
             if piece.owner is not None:
                 continue
-            same, other = [], []
+            same: list[tuple[float, str]] = []
+            other: list[tuple[float, str]] = []
             for j, length in neighbours[i]:
                 owner = layer.pieces[j].owner
                 if owner is not None and owner != UNOWNED and length > 0:
@@ -628,7 +638,7 @@ def label_point(geom: BaseGeometry, anchor: Point) -> list[float]:
 
 
 def read_adjacency(sdir: Path, places: list[Place]) -> set[frozenset[str]]:
-    index = {}
+    index: dict[str, str] = {}
     for p in places:
         for n in (p.name, *p.aliases):
             index.setdefault(fold(n), p.name)

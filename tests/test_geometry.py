@@ -45,7 +45,9 @@ def test_geometry_names_match_the_territory_files(geometry, world) -> None:  # t
     expected = set(world.territories)
     drawn = set(geometry.places)
     assert not expected - drawn, f"places without geometry: {sorted(expected - drawn)}; {REBUILD}"
-    assert not drawn - expected, f"geometry of places no longer in the data: {sorted(drawn - expected)}; {REBUILD}"
+    assert not drawn - expected, (
+        f"geometry of places no longer in the data: {sorted(drawn - expected)}; {REBUILD}"
+    )
 
 
 def test_geometry_is_built_from_the_current_anchors_and_tables() -> None:
@@ -55,13 +57,19 @@ def test_geometry_is_built_from_the_current_anchors_and_tables() -> None:
 
 def test_every_label_lies_inside_its_own_polygon(geometry) -> None:  # type: ignore[no-untyped-def]
     outside = [
-        name for name, place in geometry.places.items() if not place.shape().buffer(1e-9).contains(Point(place.label))
+        name
+        for name, place in geometry.places.items()
+        if not place.shape().buffer(1e-9).contains(Point(place.label))
     ]
     assert not outside
 
 
 def test_kinds_follow_the_data(geometry, world) -> None:  # type: ignore[no-untyped-def]
-    wrong = [n for n, p in geometry.places.items() if n in world.territories and p.kind != world.territories[n].kind]
+    wrong = [
+        n
+        for n, p in geometry.places.items()
+        if n in world.territories and p.kind != world.territories[n].kind
+    ]
     assert not wrong
 
 
@@ -93,7 +101,9 @@ def test_committed_file_stays_small() -> None:
 
 def test_parse_geometry_reads_rings_and_labels() -> None:
     square = [[[0, 0], [2, 0], [2, 2], [0, 2], [0, 0]]]
-    g = parse_geometry({"scenario": "x", "places": {"A": {"kind": "land", "polygons": [square], "label": [1, 1]}}})
+    g = parse_geometry(
+        {"scenario": "x", "places": {"A": {"kind": "land", "polygons": [square], "label": [1, 1]}}}
+    )
     assert g["A"].shape().area == pytest.approx(4.0)
     assert g["A"].bounds == (0, 0, 2, 2)
     assert "A" in g and "B" not in g

@@ -12,13 +12,13 @@ from pathlib import Path
 
 import pytest
 
+from moderator.engine.phase8_income import apply_income_rule
 from moderator.engine.state import AIR_UNITS, LAND_UNITS, SEA_UNITS, STRUCTURES, UNIT_KINDS, GameState
 from moderator.world.model import LAND, SEA, Territory, World
 from moderator.world.scenario import (
     FIXED_COSTS,
     fixed_share,
     group_members,
-    income_fraction,
     initial_state,
     load_scenario,
     nations_of_side,
@@ -137,8 +137,8 @@ def test_income_rules(scen: Scenario) -> None:
     for m in n.values():
         if m.kind == "minor" and not m.playable:
             assert m.income_rule == "quarter", m.id
-    for rule in {m.income_rule for m in n.values()}:
-        income_fraction(rule)  # every rule parses
+    for rule in sorted({m.income_rule for m in n.values()} | {g["income_rule"] for g in gear.values()}):
+        apply_income_rule(rule, 100)  # every rule is one the Phase 8 engine reads
     assert n["china"].no_influence
 
 
@@ -408,6 +408,7 @@ def test_broken_files_name_the_problem(tmp_path: Path, monkeypatch: pytest.Monke
         "badforce": ("forces.csv", "nation,kind,count,location,fixed\ngermany,infantry,two,Berlin,y\n", "forces.csv"),
         "badfixed": ("forces.csv", "nation,kind,count,location,fixed\ngermany,infantry,2,Berlin,maybe\n", "fixed must be y or n"),
         "badunit": ("units.toml", "[default.infantry]\ncost = 5\nspeed = 2\n", "unknown keys ['speed']"),
+        "badcost": ("units.toml", "[default.infantry]\ncost = \"5\"\n", "cost must be a whole number"),
     }.items():
         shutil.copytree(src, tmp_path / case)
         (tmp_path / case / fname).write_text(text, encoding="utf-8")

@@ -3,7 +3,7 @@
 Each round both sides roll one D10 per unit at once; a roll <= the unit's value is a
 hit (attack value for attackers, defense value for defenders; Phase 4.6 steps 1-2). Each
 hit removes one unit of the other side. The attacker keeps attacking until one side is
-gone (conditional withdrawal after a round is not implemented yet).
+gone or one of its conditional orders withdraws it (combat_orders).
 
 Also here:
 - Cities: the territory's city rolls defense 1 while other defenders remain and can
@@ -30,6 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from moderator.engine import terrain
+from moderator.engine.combat_orders import BattleOrders, withdrawal
 from moderator.engine.context import TurnContext
 from moderator.engine.state import Unit
 
@@ -89,6 +90,8 @@ class Battle:
     rounds: int = 0
     first_roll: int = 0
     defending_nations: tuple[str, ...] = ()
+    orders: BattleOrders = field(default_factory=BattleOrders)
+    withdrawn: str | None = None  # the attacker's condition that ended the battle
 
 
 def value_of(ctx: TurnContext, battle: Battle, side: Side, f: Fighter) -> int:
@@ -136,11 +139,13 @@ def take_casualties(ctx: TurnContext, battle: Battle, side: Side, hits: int) -> 
             hits -= 1
     quota = share_hits(ctx, battle, side, hits)
     for nation in sorted(quota):
-        own = sorted(
-            (f for f in side.real() if f.nation == nation),
-            key=lambda f: (cost_of(ctx, f), f.kind, f.unit.id if f.unit else ""),
-        )
-        for f in own[: quota[nation]]:
+        first = battle.orders.casualty.get(nation, ())
+
+        def key(f: Fighter, first: tuple[str, ...] = first) -> tuple[int, int, str, str]:
+            rank = first.index(f.kind) if f.kind in first else len(first)
+            return rank, cost_of(ctx, f), f.kind, f.unit.id if f.unit else ""
+
+        for f in sorted((f for f in side.real() if f.nation == nation), key=key)[: quota[nation]]:
             side.lose(f)
 
 
@@ -189,6 +194,7 @@ def attack_goes_on(side: Side) -> bool:
 def fight(
     ctx: TurnContext, territory: str, origin: str, attacker: str,
     attackers: Sequence[Unit], defenders: Sequence[Unit], strait: bool,
+    orders: BattleOrders | None = None,
 ) -> Battle:
     """Fight the battle to its end, removing dead units from ctx.state; returns the record."""
     holder = ctx.state.controller(territory)
@@ -199,6 +205,7 @@ def fight(
         Side("defender", [Fighter(u.nation, u.kind, u) for u in defenders]),
         first_roll=len(ctx.dice.log),
         defending_nations=tuple(sorted({u.nation for u in defenders} | ({holder} if strait and holder else set()))),
+        orders=orders or BattleOrders(),
     )
     if strait and holder:
         battle.defend.fighters.insert(0, Fighter(holder, "coastal"))  # Straits
@@ -211,12 +218,21 @@ def fight(
         take_casualties(ctx, battle, battle.attack, d_hits)
         if not attack_goes_on(battle.attack):
             break
+        if battle.defend.standing() and battle.attack.real():
+            battle.withdrawn = withdrawal(battle.orders.conditions, battle.rounds,
+                                          real_losses(battle.attack), real_losses(battle.defend))
+            if battle.withdrawn:
+                break
     if battle.rounds >= MAX_ROUNDS:
         ctx.flag(PHASE, reason="battle-round-limit", territory=territory)
     alive = {f.unit.id for side in (battle.attack, battle.defend) for f in side.fighters if f.unit}
     lost_ids = {u.id for u in (*attackers, *defenders)} - alive
     ctx.state.units = [u for u in ctx.state.units if u.id not in lost_ids]
     return battle
+
+
+def real_losses(side: Side) -> int:
+    return sum(n for per in side.losses.values() for k, n in per.items() if k not in VIRTUAL)
 
 
 def survivors(battle: Battle) -> list[Unit]:
@@ -240,6 +256,7 @@ def battle_event(ctx: TurnContext, battle: Battle, captured: bool) -> None:
         strait=battle.strait,
         losses={"attacker": _sorted_losses(battle.attack), "defender": _sorted_losses(battle.defend)},
         captured=captured,
+        withdrawn=battle.withdrawn,
         rolls=[battle.first_roll, len(ctx.dice.log)],
     )
 

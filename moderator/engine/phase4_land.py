@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from moderator.engine import combat_land, terrain
+from moderator.engine import combat_land, combat_orders, terrain
 from moderator.engine.conquest import take_territory
 from moderator.engine.context import TurnContext
 from moderator.engine.state import AIR_UNITS, LAND_UNITS, Unit
@@ -38,6 +38,7 @@ def strait_between(world: World, a: str, b: str) -> bool:
 
 def land_movement(ctx: TurnContext) -> None:
     """Phase 4.4 with 4.6: carry out every Move in resolution order."""
+    combat_orders.report_unsupported(ctx, PHASE)
     for nation, index, order in ctx.orders_of(Move):
         carry_out(ctx, nation, index, order)
 
@@ -144,7 +145,8 @@ def attack(ctx: TurnContext, nation: str, index: int, origin: str, dest: str,
         return
     for u in units:
         ctx.moved.add(u.id)
-    battle = combat_land.fight(ctx, dest, origin, nation, units, defenders, strait)
+    steer = combat_orders.for_battle(ctx, nation, [nation, *(u.nation for u in defenders)], dest)
+    battle = combat_land.fight(ctx, dest, origin, nation, units, defenders, strait, steer)
     alive = combat_land.survivors(battle)
     won = not combat_land.defenders_left(battle)
     captured = won and any(u.kind in combat_land.CAPTURERS for u in alive)

@@ -17,7 +17,7 @@ from moderator.engine.context import MODERATOR, TurnContext
 from moderator.engine.dice import Dice
 from moderator.engine.events import Event
 from moderator.engine.state import GameState
-from moderator.orders.model import Order
+from moderator.orders.model import Note, Order
 from moderator.world.model import World
 from moderator.world.scenario_model import Scenario
 
@@ -50,8 +50,9 @@ def resolve(
 
 
 def report_unhandled(ctx: TurnContext, handled: tuple[type, ...]) -> None:
+    # Notes are for the moderator's review queue, not for the rules: not reported here.
     for nation in sorted(ctx.orders):
         for i, order in enumerate(ctx.orders[nation]):
-            if not isinstance(order, handled):
+            if not isinstance(order, (*handled, Note)):
                 ctx.emit("order-not-implemented", "orders", (nation,), order=i,
                          type=type(order).__name__, text=order.span.text)

@@ -23,7 +23,15 @@ from moderator.engine import (
     ruleset,
 )
 from moderator.engine.ruleset import Step
-from moderator.orders.model import Build, DeclareWar, Move, StrategicMove
+from moderator.orders.model import (
+    Build,
+    CasualtyOrder,
+    CombatCondition,
+    DeclareWar,
+    Incorporate,
+    Move,
+    StrategicMove,
+)
 
 NAME = "wtea-1914"
 
@@ -44,11 +52,12 @@ PHASES: tuple[Step, ...] = (
     Step("4.1.3", "strategic movement", phase4_strategic.strategic_movement, (StrategicMove,)),
     Step("4.2", "naval movement", phase4_naval.naval_movement),
     Step("4.3", "naval combat", phase4_naval.naval_combat),
-    Step("4.4", "land movement and land combat", phase4_land.land_movement, (Move,)),
+    Step("4.4", "land movement and land combat", phase4_land.land_movement,
+         (Move, CombatCondition, CasualtyOrder)),
     Step("4.6.1", "naval invasions", phase4_naval.naval_invasions),
     Step("4.7", "submarine warfare", phase4_naval.submarine_warfare),
     Step("5", "plunder", phase5_plunder.plunder),
-    Step("6", "incorporation", phase6_incorporation.incorporation),
+    Step("6", "incorporation", phase6_incorporation.incorporation, (Incorporate,)),
     Step("7", "place new units", phase7_place.place_new_units),
     Step("7.1", "end of strategic moves", phase7_place.end_strategic_moves),
     Step("8", "collect resources", phase8_income.collect_resources),

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from moderator.orders import model as m
-from moderator.orders.check_politics import once, review
+from moderator.orders.check_politics import once
 from moderator.orders.context import Ctx
 from moderator.orders.diagnostics import FLAG, WARNING
 from moderator.orders.vocab import AIR, LAND, UNIT_ECHO
@@ -170,7 +170,7 @@ def move(o: m.Move, ctx: Ctx) -> m.Order | None:
             return None
     if not _air_reach(o, ctx, o.units, origin, dest, o.dest, combat=hostile):
         return None
-    _war_check(o, ctx, dest)
+    war_check(o, ctx, dest)
     if isinstance(o, m.Attack) and not hostile:
         ctx.report(o, WARNING, f"{dest} is not enemy territory: this is a plain move", "attack-friendly", o.dest)
     if not ctx.take(o, origin, o.units):
@@ -203,7 +203,7 @@ def _neutral_target(ctx: Ctx, dest: str) -> bool:
     return owner is not None and not ctx.state.allies(ctx.nation, owner) and not ctx.state.at_war(ctx.nation, owner)
 
 
-def _war_check(o: m.Order, ctx: Ctx, dest: str) -> None:
+def war_check(o: m.Order, ctx: Ctx, dest: str) -> None:
     """Phase 1.1: attacking a nation you are not at war with needs a declaration."""
     owner = ctx.state.controller(dest)
     if owner is None or not _neutral_target(ctx, dest):
@@ -299,6 +299,4 @@ def rocket_fire(o: m.RocketFire, ctx: Ctx) -> m.Order | None:
         return None
     if not ctx.take(o, origin, (m.UnitCount("rocket", o.count),)):
         return None
-    if o.aim == "units":
-        review(ctx, o, "the defender chooses which unit a rocket destroys")
     return replace(o, origin=origin, target=target)

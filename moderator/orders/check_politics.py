@@ -81,12 +81,12 @@ def influence(o: m.Influence, ctx: Ctx) -> m.Order | None:
         ctx.error(o, "the US influences a minor toward a side: INFLUENCE Persia TOWARD Allies "
                      "(US option #5)", "influence-side", o.target)
         return None
-    if tn is not None and tn.influence_on_ten_only:
-        ctx.report(o, WARNING, f"{ctx.nation_name(target)} is marked * in the rules: the attempt "
-                               "succeeds only on a roll of 10", "influence-ten")
     if not once(ctx, o, ("influence", target), f"only one influence attempt on "
                 f"{ctx.nation_name(target)} per turn (Phase 1.2)", "influence-twice"):
         return None
+    if tn is not None and tn.influence_on_ten_only:
+        ctx.report(o, WARNING, f"{ctx.nation_name(target)} is marked * in the rules: the attempt "
+                               "succeeds only on a roll of 10", "influence-ten")
     cost = 15 if (mine == "usa" and ctx.me.side == "neutral") else 10
     if not ctx.spend(o, cost, f"an influence attempt on {ctx.nation_name(target)}"):
         return None

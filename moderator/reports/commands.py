@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 
 
-def register(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add this package's verbs to the `moderator` command."""
     from moderator.reports.mapdraw import REGIONS
 

@@ -13,7 +13,6 @@ import io
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 
 import matplotlib
 
@@ -96,7 +95,9 @@ def _path(polygons: Iterable[Rings], shift: float) -> MplPath | None:
             if len(pts) < 3:
                 continue
             verts.extend(pts)
-            codes.extend([MplPath.MOVETO] + [MplPath.LINETO] * (len(pts) - 2) + [MplPath.CLOSEPOLY])
+            codes.extend(
+                [int(MplPath.MOVETO)] + [int(MplPath.LINETO)] * (len(pts) - 2) + [int(MplPath.CLOSEPOLY)]
+            )
     return MplPath(verts, codes) if verts else None
 
 
@@ -124,7 +125,9 @@ def load_colors(scenario: str) -> dict[str, str]:
     if not path.exists():
         return {}
     with path.open(newline="", encoding="utf-8") as fh:
-        return {row["nation"].strip(): row["color"].strip() for row in csv.DictReader(fh) if row.get("nation")}
+        return {
+            row["nation"].strip(): row["color"].strip() for row in csv.DictReader(fh) if row.get("nation")
+        }
 
 
 def _fill(place: PlaceShape, controller: str | None, colors: Mapping[str, str]) -> str:
@@ -169,7 +172,9 @@ def render_map(
     ax.set_facecolor(OCEAN)
     fig.patch.set_facecolor(OCEAN)
     ax.add_patch(
-        PathPatch(MplPath.unit_rectangle(), transform=ax.transAxes, facecolor=OCEAN, edgecolor="none", zorder=0)
+        PathPatch(
+            MplPath.unit_rectangle(), transform=ax.transAxes, facecolor=OCEAN, edgecolor="none", zorder=0
+        )
     )
 
     _draw_background(ax, geometry, reg)
@@ -177,8 +182,16 @@ def render_map(
     _draw_labels(fig, ax, geometry, reg, units or {})
     if title:
         ax.text(
-            0.5, 0.995, title, transform=ax.transAxes, ha="center", va="top", fontsize=14, weight="bold",
-            zorder=10, path_effects=[patheffects.withStroke(linewidth=3, foreground="white")],
+            0.5,
+            0.995,
+            title,
+            transform=ax.transAxes,
+            ha="center",
+            va="top",
+            fontsize=14,
+            weight="bold",
+            zorder=10,
+            path_effects=[patheffects.withStroke(linewidth=3, foreground="white")],
         )
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=DPI, metadata={"Software": None})
@@ -236,7 +249,9 @@ def _size_px(place: PlaceShape, reg: Region) -> float:
     return min(e - w, (miller_y(n) - miller_y(s))) * px_per_deg
 
 
-def _draw_labels(fig: Figure, ax: object, geometry: Geometry, reg: Region, units: Mapping[str, Mapping[str, int]]) -> None:
+def _draw_labels(
+    fig: Figure, ax: object, geometry: Geometry, reg: Region, units: Mapping[str, Mapping[str, int]]
+) -> None:
     renderer = fig.canvas.get_renderer()  # type: ignore[attr-defined]
     halo = [patheffects.withStroke(linewidth=2, foreground="white")]
     taken: list[Bbox] = []
@@ -251,8 +266,21 @@ def _draw_labels(fig: Figure, ax: object, geometry: Geometry, reg: Region, units
             continue
         text = "\n".join(f"{count} {label}" for label, count in sorted(summary.items()))
         artist = ax.text(  # type: ignore[attr-defined]
-            at[0], at[1], text, ha="center", va="top", fontsize=reg.font * 0.85, zorder=6, color="black",
-            bbox={"boxstyle": "round,pad=0.15", "facecolor": "white", "edgecolor": "#333333", "linewidth": 0.4, "alpha": 0.85},
+            at[0],
+            at[1],
+            text,
+            ha="center",
+            va="top",
+            fontsize=reg.font * 0.85,
+            zorder=6,
+            color="black",
+            bbox={
+                "boxstyle": "round,pad=0.15",
+                "facecolor": "white",
+                "edgecolor": "#333333",
+                "linewidth": 0.4,
+                "alpha": 0.85,
+            },
         )
         taken.append(artist.get_window_extent(renderer))
     # Names: biggest places first; a name that would overlap one already placed is skipped.
@@ -265,9 +293,16 @@ def _draw_labels(fig: Figure, ax: object, geometry: Geometry, reg: Region, units
             continue
         sea = place.kind == "sea"
         artist = ax.text(  # type: ignore[attr-defined]
-            at[0], at[1], place.name, ha="center", va="bottom" if place.name in units else "center",
-            fontsize=reg.font * (0.9 if sea else 1.0), style="italic" if sea else "normal",
-            color="#1f4e79" if sea else "black", zorder=5, path_effects=halo,
+            at[0],
+            at[1],
+            place.name,
+            ha="center",
+            va="bottom" if place.name in units else "center",
+            fontsize=reg.font * (0.9 if sea else 1.0),
+            style="italic" if sea else "normal",
+            color="#1f4e79" if sea else "black",
+            zorder=5,
+            path_effects=halo,
         )
         box = artist.get_window_extent(renderer)
         if any(box.overlaps(other) for other in taken):

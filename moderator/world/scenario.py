@@ -16,6 +16,7 @@ from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
+from moderator.engine.phase8_income import apply_income_rule
 from moderator.engine.state import (
     AIR_UNITS,
     SEA_UNITS,
@@ -166,6 +167,10 @@ def _check_stat_keys(values: dict[str, Any], where: str) -> dict[str, Any]:
     unknown = sorted(set(values) - _STAT_FIELDS)
     if unknown:
         raise ScenarioError(f"{where}: unknown keys {unknown}; allowed: {sorted(_STAT_FIELDS)}")
+    for key, value in values.items():
+        wanted = str if key == "requires_tech" else int
+        if not isinstance(value, wanted) or isinstance(value, bool):
+            raise ScenarioError(f"{where}: {key} must be {'a technology id' if wanted is str else 'a whole number'}, got {value!r}")
     return dict(values)
 
 
@@ -204,18 +209,6 @@ def _objectives(raw: dict[str, Any], path: Path) -> list[Objective]:
 
 
 # ---------------------------------------------------------------------------- helpers
-def income_fraction(rule: str) -> tuple[str, float]:
-    """Parse an income rule: ("fraction", 0.5) for "half", ("fixed", 15) for "fixed:15"."""
-    named = {"full": 1.0, "three-quarters": 0.75, "half": 0.5, "quarter": 0.25}
-    if rule in named:
-        return "fraction", named[rule]
-    if rule.startswith("fixed:"):
-        return "fixed", int(rule.split(":", 1)[1])
-    if rule.startswith("percent:"):
-        return "fraction", int(rule.split(":", 1)[1]) / 100
-    raise ValueError(f"unknown income rule {rule!r}; use full, three-quarters, half, quarter, percent:N or fixed:N")
-
-
 def is_active(scenario: Scenario, nation: str) -> bool:
     """False for nations not on the board at start (the Bolsheviks, Phase 9)."""
     table = scenario.extra.get("active", {})
@@ -321,7 +314,7 @@ def _check_one_nation(n: Nation, scenario: Scenario, world: World, complete: boo
         if enemy not in scenario.nations:
             out.append(f"Nation '{n.id}' is at war with unknown nation '{enemy}'.")
     try:
-        income_fraction(n.income_rule)
+        apply_income_rule(n.income_rule, 100)  # the engine's reading of the rule (Phase 8)
     except ValueError as exc:
         out.append(f"Nation '{n.id}': {exc}.")
     known = _technologies(scenario)

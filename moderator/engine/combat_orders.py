@@ -1,0 +1,68 @@
+"""Conditional orders that steer a land battle (Phase 4.6, "Conditional orders").
+
+- CasualtyOrder: the kinds a nation gives up first, in one territory or everywhere
+  (the territory-specific order wins; the last one written wins among equals). Kinds not
+  listed follow the default order (cheapest first).
+- CombatCondition on an attack (4.6: "After the first round of combat and any subsequent
+  round ... attacker ... can choose to disengage"): "rounds" withdraws after N rounds,
+  "losses" when own losses exceed N, "kills" once N enemy units are destroyed while
+  defenders remain. Checked after each round, so there is always one round first
+  (Phase 4 guideline 1). "max-defenders" needs reconnaissance reports and is reported
+  as not implemented.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from moderator.engine.context import TurnContext
+from moderator.orders.model import CasualtyOrder, CombatCondition
+
+WITHDRAWALS = ("rounds", "losses", "kills")
+
+
+@dataclass(frozen=True)
+class BattleOrders:
+    casualty: dict[str, tuple[str, ...]] = field(default_factory=dict)  # nation -> kinds first
+    conditions: tuple[CombatCondition, ...] = ()  # the attacker's, for this territory
+
+
+def casualty_preferences(ctx: TurnContext, nations: Sequence[str], territory: str) -> dict[str, tuple[str, ...]]:
+    out: dict[str, tuple[str, ...]] = {}
+    for nation in sorted(set(nations)):
+        everywhere = [o for n, _, o in ctx.orders_of(CasualtyOrder) if n == nation and o.place is None]
+        here = [o for n, _, o in ctx.orders_of(CasualtyOrder)
+                if n == nation and o.place is not None and ctx.name(o.place) == territory]
+        chosen = here or everywhere
+        if chosen:
+            out[nation] = tuple(chosen[-1].kinds)
+    return out
+
+
+def for_battle(ctx: TurnContext, attacker: str, nations: Sequence[str], territory: str) -> BattleOrders:
+    conditions = tuple(
+        o for n, _, o in ctx.orders_of(CombatCondition)
+        if n == attacker and o.kind in WITHDRAWALS and ctx.name(o.dest) == territory
+    )
+    return BattleOrders(casualty_preferences(ctx, nations, territory), conditions)
+
+
+def withdrawal(conditions: Sequence[CombatCondition], rounds: int, own_losses: int, kills: int) -> str | None:
+    """The first condition met after a round, as "kind:value", or None to fight on."""
+    for c in conditions:
+        met = (
+            (c.kind == "rounds" and rounds >= c.value)
+            or (c.kind == "losses" and own_losses > c.value)
+            or (c.kind == "kills" and kills >= c.value)
+        )
+        if met:
+            return f"{c.kind}:{c.value}"
+    return None
+
+
+def report_unsupported(ctx: TurnContext, phase: str) -> None:
+    for nation, index, order in ctx.orders_of(CombatCondition):
+        if order.kind not in WITHDRAWALS:
+            ctx.emit("order-not-implemented", phase, (nation,), order=index, type="CombatCondition",
+                     kind=order.kind, text=order.span.text)
