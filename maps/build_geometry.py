@@ -507,7 +507,8 @@ def build(scenario: str, sdir: Path) -> dict:
     land_cuts, sea_cuts = read_cuts(gdir / "cuts.csv")
     land_cuts += border_cuts(topo, read_rows(gdir / "borders.csv"))
 
-    land_faces = split_by_cuts(land, land_cuts)
+    land_faces = split_by_cuts(land, [line for _, line in land_cuts])
+    check_cuts("land", land_faces, land_cuts)
     land_layer = Layer("land", land_faces)
     anchors = partition(
         land_layer,
@@ -518,7 +519,8 @@ def build(scenario: str, sdir: Path) -> dict:
     settle_orphans(land_layer, island_reach=ISLAND_REACH)
 
     ocean = box(-180, SEA_SOUTH, 180, 90).difference(land)
-    sea_faces = split_by_cuts(ocean, sea_cuts)
+    sea_faces = split_by_cuts(ocean, [line for _, line in sea_cuts])
+    check_cuts("sea", sea_faces, sea_cuts)
     sea_layer = Layer("sea", sea_faces)
     anchors.update(partition(sea_layer, [p for p in places if p.kind == "sea"], ocean, {}))
     settle_orphans(sea_layer, island_reach=None)
@@ -549,22 +551,25 @@ def build(scenario: str, sdir: Path) -> dict:
     return result
 
 
-def read_cuts(path: Path) -> tuple[list[LineString], list[LineString]]:
-    land: list[LineString] = []
-    sea: list[LineString] = []
+Cut = tuple[str, LineString]
+
+
+def read_cuts(path: Path) -> tuple[list[Cut], list[Cut]]:
+    land: list[Cut] = []
+    sea: list[Cut] = []
     for row in read_rows(path):
         line = LineString(parse_points(row["points"]))
         kind = row.get("kind", "both") or "both"
         if kind in ("land", "both"):
-            land.append(line)
+            land.append((row["name"], line))
         if kind in ("sea", "both"):
-            sea.append(line)
+            sea.append((row["name"], line))
     return land, sea
 
 
-def border_cuts(topo: Topology, rows: list[dict[str, str]]) -> list[LineString]:
+def border_cuts(topo: Topology, rows: list[dict[str, str]]) -> list[Cut]:
     countries = {g["properties"]["name"]: g for g in topo.objects["countries"]["geometries"]}
-    out: list[LineString] = []
+    out: list[Cut] = []
     for row in rows:
         a, b = countries.get(row["a"]), countries.get(row["b"])
         if a is None or b is None:
@@ -573,8 +578,37 @@ def border_cuts(topo: Topology, rows: list[dict[str, str]]) -> list[LineString]:
         lines = topo.shared_border(a, b)
         if not lines:
             warn(f"borders.csv: {row['a']} and {row['b']} share no border")
-        out.extend(extend_line(ln) for ln in lines)
+        out.extend((f"{row['a']}|{row['b']}", extend_line(ln)) for ln in lines)
     return out
+
+
+def check_cuts(kind: str, faces: list[Polygon], cuts: list[Cut]) -> None:
+    """Warn about cut lines that do not separate anything: a line must run from sea to sea (or
+    close a loop with other cuts); one that ends inland dangles and polygonize drops it."""
+    tree = shapely.STRtree(faces)
+    seen: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    for name, line in cuts:
+        for dist in _sample_positions(line.length):
+            p = line.interpolate(dist)
+            q = line.interpolate(min(line.length, dist + 0.01))
+            dx, dy = q.x - p.x, q.y - p.y
+            norm = math.hypot(dx, dy) or 1.0
+            left = Point(p.x - dy / norm * 0.01, p.y + dx / norm * 0.01)
+            right = Point(p.x + dy / norm * 0.01, p.y - dx / norm * 0.01)
+            hit_l = [int(i) for i in tree.query(left, predicate="intersects")]
+            hit_r = [int(i) for i in tree.query(right, predicate="intersects")]
+            if hit_l and hit_r:  # both sides on this layer's area: the line should part them
+                seen[name][0] += 1
+                seen[name][1] += hit_l[0] == hit_r[0]
+    for name in sorted(seen):
+        total, joined = seen[name]
+        if joined > total / 4:
+            warn(f"{kind} cut {name}: {joined} of {total} samples have the same face on both sides (dangling?)")
+
+
+def _sample_positions(length: float, step: float = 0.25) -> list[float]:
+    n = max(1, int(length / step))
+    return [length * (i + 0.5) / n for i in range(n)]
 
 
 def extend_line(line: LineString, by: float = 0.05) -> LineString:

@@ -11,7 +11,7 @@ from moderator.engine.dice import Dice
 from moderator.engine.events import Event
 from moderator.engine.resolve import resolve
 from moderator.engine.state import GameState
-from moderator.orders.model import Move, UnitCount
+from moderator.orders.model import CasualtyOrder, CombatCondition, Move, Order, UnitCount
 from tests import engine_fixture as fx
 
 
@@ -42,7 +42,8 @@ def test_city_rolls_defense_1_and_is_never_a_casualty() -> None:
     s = fx.state([("germany", "infantry", "Posen", 1), ("russia", "infantry", "Warsaw", 1)])
     new, ev, dice = battle(s, "Posen", "Warsaw", [1, 9, 1], infantry=1)
     assert ev.args["rounds"] == 1 and ev.args["captured"] is False
-    assert ev.args["losses"] == {"attacker": {"germany": {"infantry": 1}}, "defender": {"russia": {"infantry": 1}}}
+    assert ev.args["losses"] == {"germany": {"infantry": 1}, "russia": {"infantry": 1}}
+    assert ev.args["defender"] == "russia"
     assert new.control["Warsaw"] == "russia"
     assert [r.purpose for r in dice.log][-1] == "land combat at Warsaw round 1: defender russia city"
 
@@ -55,7 +56,7 @@ def test_strait_penalty_and_coastal_defender_taken_first() -> None:
              1, 10]      # round 3: coastal gone, the infantry falls
     new, ev, _ = battle(s, "Konigsberg", "Riga", rolls, infantry=1)
     assert ev.args["rounds"] == 3 and ev.args["captured"] is True
-    assert ev.args["losses"]["defender"] == {"russia": {"coastal": 1, "infantry": 1}}
+    assert ev.args["losses"]["russia"] == {"coastal": 1, "infantry": 1}
     assert new.control["Riga"] == "germany"
     assert fx.count(new, "germany", "infantry", "Riga") == 1
 
@@ -68,8 +69,7 @@ def test_multinational_defence_fictive_unit_and_shared_casualties() -> None:
     rolls = [10, 10, 10, 1, 10,  # round 1: one defensive hit takes the fictive unit
              1, 1, 10, 10, 10]   # round 2: two hits shared by defence strength: one each
     new, ev, _ = battle(s, "Warsaw", "Minsk", rolls, infantry=3)
-    assert ev.args["losses"]["attacker"] == {"germany": {"fictive": 1}}
-    assert ev.args["losses"]["defender"] == {"france": {"infantry": 1}, "russia": {"infantry": 1}}
+    assert ev.args["losses"] == {"france": {"infantry": 1}, "germany": {"fictive": 1}, "russia": {"infantry": 1}}
     assert fx.count(new, "germany", "infantry", "Minsk") == 3 and new.control["Minsk"] == "germany"
 
 
@@ -80,7 +80,7 @@ def test_cheapest_unit_is_the_default_casualty() -> None:
     rolls = [10, 10, 1,   # round 1: infantry, tank miss; defender hits -> infantry (4) before tank (10)
              1, 10]       # round 2 (simultaneous): tank (5) hits, defender misses
     new, ev, _ = battle(s, "Warsaw", "Minsk", rolls, infantry=1, tank=1)
-    assert ev.args["losses"]["attacker"] == {"germany": {"infantry": 1}}
+    assert ev.args["losses"]["germany"] == {"infantry": 1}
     assert ev.args["captured"] is True
     assert fx.count(new, "germany", "tank", "Minsk") == 1
 
@@ -102,7 +102,7 @@ def test_unsupported_artillery_defends_at_1() -> None:
     rolls = [10, 2,  # round 1: attacker misses; artillery rolls 2: a miss at 1 (would hit at 2)
              1, 10]  # round 2
     new, ev, _ = battle(s, "Warsaw", "Minsk", rolls, infantry=1)
-    assert ev.args["losses"]["attacker"] == {}
+    assert ev.args["losses"]["germany"] == {}
     assert new.control["Minsk"] == "germany"
 
 
@@ -124,7 +124,7 @@ def test_fortress_infantry_roll_three_dice(monkeypatch: pytest.MonkeyPatch) -> N
     rolls = [10, 10, 1, 1, 10,  # round 1: attackers miss; the fortress infantry hits twice in 3 dice
              ]
     new, ev, dice = battle(s, "Warsaw", "Minsk", rolls, infantry=2)
-    assert ev.args["losses"]["attacker"] == {"germany": {"infantry": 2}}
+    assert ev.args["losses"]["germany"] == {"infantry": 2}
     assert sum(1 for r in dice.log if "defender russia infantry" in r.purpose) == 3
 
 
@@ -139,7 +139,7 @@ def test_mountains_bar_all_but_infantry_and_raise_its_defence(monkeypatch: pytes
     s.control["Warsaw"] = "germany"
     rolls = [10, 7]  # the tank is held back; defender hits with a 7 (defence 7, not 5)
     new, ev, _ = battle(s, "Warsaw", "Minsk", rolls, infantry=1, tank=1)
-    assert ev.args["losses"]["attacker"] == {"germany": {"infantry": 1}}
+    assert ev.args["losses"]["germany"] == {"infantry": 1}
     assert fx.count(new, "germany", "tank", "Warsaw") == 1
 
 
@@ -151,3 +151,69 @@ def test_switzerland_bars_artillery_and_short_range_aircraft() -> None:
     assert not terrain.may_enter(sc, "germany", "fighter", "Switzerland")
     assert terrain.may_enter(sc, "germany", "infantry", "Switzerland")
     assert terrain.defense("Switzerland", "infantry", 5) == 8
+
+
+def steered(s: GameState, orders: list[Order], rolls: list[int]) -> tuple[GameState, list[Event]]:
+    dice = ScriptedDice(rolls)
+    new, events = resolve(s, {"germany": orders}, fx.world(), fx.scenario(), dice)
+    assert not dice._script, "not every scripted roll was used"
+    return new, events
+
+
+def test_withdraw_after_n_rounds() -> None:
+    # Conditional orders / 4.6: the attacker may disengage after a round.
+    s = fx.state([("germany", "infantry", "Warsaw", 1), ("russia", "infantry", "Minsk", 1)])
+    s.control["Warsaw"] = "germany"
+    orders: list[Order] = [Move((UnitCount("infantry", 1),), "Warsaw", "Minsk"), CombatCondition("Minsk", "rounds", 2)]
+    new, events = steered(s, orders, [10, 10, 10, 10])
+    ev = next(e for e in events if e.code == "battle")
+    assert ev.args["rounds"] == 2 and ev.args["withdrawn"] == "rounds:2" and ev.args["captured"] is False
+    assert fx.count(new, "germany", "infantry", "Warsaw") == 1
+
+
+def test_withdraw_when_losses_exceed_the_limit() -> None:
+    s = fx.state([("germany", "infantry", "Warsaw", 4), ("russia", "infantry", "Minsk", 3)])
+    s.control["Warsaw"] = "germany"
+    orders: list[Order] = [Move((UnitCount("infantry", 4),), "Warsaw", "Minsk"),
+                           CombatCondition("Minsk", "losses", 1)]
+    rolls = [10, 10, 10, 10, 1, 10, 10,  # round 1: one German loss (not more than 1: fight on)
+             10, 10, 10, 1, 10, 10]      # round 2: a second loss: withdraw
+    new, events = steered(s, orders, rolls)
+    ev = next(e for e in events if e.code == "battle")
+    assert ev.args["withdrawn"] == "losses:1" and ev.args["rounds"] == 2
+    assert fx.count(new, "germany", "infantry", "Warsaw") == 2
+
+
+def test_casualty_order_overrides_cheapest_first() -> None:
+    s = fx.state([("germany", "infantry", "Warsaw", 1), ("germany", "tank", "Warsaw", 1),
+                  ("russia", "infantry", "Minsk", 1)])
+    s.control["Warsaw"] = "germany"
+    orders: list[Order] = [Move((UnitCount("infantry", 1), UnitCount("tank", 1)), "Warsaw", "Minsk"),
+                           CasualtyOrder(("tank", "infantry"))]
+    new, events = steered(s, orders, [10, 10, 1, 1, 10])
+    ev = next(e for e in events if e.code == "battle")
+    assert ev.args["losses"]["germany"] == {"tank": 1}
+    assert ev.args["captured"] is True and fx.count(new, "germany", "infantry", "Minsk") == 1
+
+
+def test_reconnaissance_conditions_are_reported_as_not_implemented() -> None:
+    s = fx.state()
+    _, events = steered(s, [CombatCondition("Minsk", "max-defenders", 3)], [])
+    assert [e.args["kind"] for e in events if e.code == "order-not-implemented"] == ["max-defenders"]
+
+
+def test_attacks_from_several_sides_are_one_battle_and_only_strait_crossers_are_penalised() -> None:
+    # Straits penalty applies to the units crossing (Konigsberg-Riga), not to those from Vilna.
+    s = fx.state([("germany", "infantry", "Konigsberg", 1), ("germany", "infantry", "Vilna", 1),
+                  ("russia", "infantry", "Riga", 1)])
+    s.control["Vilna"] = "germany"
+    orders: list[Order] = [Move((UnitCount("infantry", 1),), "Konigsberg", "Riga"),
+                           Move((UnitCount("infantry", 1),), "Vilna", "Riga")]
+    rolls = [2, 3, 10, 10,  # round 1: strait infantry misses a 2 (value 1), the other hits: coastal lost
+             10, 3, 10]     # round 2: the Russian infantry falls
+    new, events = steered(s, orders, rolls)
+    battles = [e for e in events if e.code == "battle"]
+    assert len(battles) == 1
+    assert battles[0].args["origins"] == ["Konigsberg", "Vilna"] and battles[0].args["strait"] is True
+    assert battles[0].args["losses"]["russia"] == {"coastal": 1, "infantry": 1}
+    assert fx.count(new, "germany", "infantry", "Riga") == 2

@@ -24,7 +24,7 @@ def context(seed: str, attack: int, defense: int) -> TurnContext:
 @pytest.mark.parametrize("value", [1, 3, 5, 8])
 def test_a_unit_hits_with_probability_value_over_ten(value: int) -> None:
     ctx = context(f"per-roll-{value}", value, 5)
-    battle = combat_land.Battle("Minsk", "Warsaw", "germany", False, None,
+    battle = combat_land.Battle("Minsk", ["Warsaw"], "germany", False, None,
                                 combat_land.Side("attacker", []), combat_land.Side("defender", []))
     battle.attack.fighters = [combat_land.Fighter("germany", "infantry", u)
                               for u in fx.add_units(ctx.state, "germany", "infantry", "Warsaw", 100)]
@@ -68,7 +68,7 @@ def test_battles_match_the_markov_chain(a: int, d: int, att: int, dfn: int, n: i
         ctx = context(f"battle-{a}-{d}-{i}", att, dfn)
         attackers = fx.add_units(ctx.state, "germany", "infantry", "Warsaw", a)
         defenders = fx.add_units(ctx.state, "russia", "infantry", "Minsk", d)  # Minsk: no city
-        b = combat_land.fight(ctx, "Minsk", "Warsaw", "germany", attackers, defenders, strait=False)
+        b = combat_land.fight(ctx, "Minsk", ["Warsaw"], "germany", attackers, defenders)
         wins += bool(combat_land.survivors(b)) and not combat_land.defenders_left(b)
     expected = exact_attacker_wins(a, d, att / 10, dfn / 10)
     sigma = (expected * (1 - expected) / n) ** 0.5

@@ -54,7 +54,7 @@ def test_empty_enemy_land_is_captured_by_infantry_and_not_incorporated() -> None
     assert new.control["Warsaw"] == "germany"
     assert "Warsaw" not in new.incorporated
     cap = [e for e in events if e.code == "captured"][0]
-    assert cap.args == {"territory": "Warsaw", "by": "germany", "holder": "germany", "previous": "russia"}
+    assert cap.args == {"territory": "Warsaw", "nation": "germany", "holder": "germany", "previous": "russia"}
     assert cap.seen_by == ()
 
 
@@ -89,8 +89,8 @@ def test_battle_is_fought_to_the_end_and_reported_to_participants_only() -> None
     battle = [e for e in events if e.code == "battle"][0]
     assert battle.phase == "4.6" and battle.seen_by == ("germany", "russia")
     a = battle.args
-    ger_lost = sum(a["losses"]["attacker"].get("germany", {}).values())
-    rus_lost = sum(a["losses"]["defender"].get("russia", {}).values())
+    ger_lost = sum(a["losses"]["germany"].values())
+    rus_lost = sum(a["losses"]["russia"].values())
     assert fx.count(new, "russia", "infantry", "Warsaw") == 2 - rus_lost
     assert len(new.nation_units("germany")) == 8 - ger_lost
     # Fought until one side is gone.
@@ -138,7 +138,7 @@ def test_strait_attack_penalty_coastal_defender_and_only_infantry_or_artillery()
     assert held and held[0].args["reason"] == "straits"
     battle = [e for e in events if e.code == "battle"][0]
     assert battle.args["strait"] is True
-    defender_losses = battle.args["losses"]["defender"].get("russia", {})
+    defender_losses = battle.args["losses"]["russia"]
     assert defender_losses.get("coastal", 0) <= 1
     assert any(r.purpose.endswith("defender russia coastal") for r in dice.log)
 
@@ -163,7 +163,7 @@ def test_multinational_defence_gives_the_single_attacker_a_fictive_casualty() ->
         if "round 1: defender" in r.purpose and r.result <= (1 if r.purpose.endswith("city") else 5)
     )
     if first_round_defence_hits:
-        assert battle.args["losses"]["attacker"]["germany"].get("fictive") == 1
+        assert battle.args["losses"]["germany"].get("fictive") == 1
 
 
 def test_orders_of_unknown_types_are_reported_not_dropped() -> None:
@@ -205,3 +205,10 @@ def fx_strategic() -> Order:
     from moderator.orders.model import StrategicMove
 
     return StrategicMove((UnitCount("infantry", 2),), "Moscow", "Kiev")
+
+
+def test_units_of_a_refused_move_may_still_follow_a_later_order() -> None:
+    s = fx.state([("germany", "infantry", "Berlin", 1)])
+    new, events, _ = run(s, {"germany": [move("Berlin", "Brussels", infantry=1), move("Berlin", "Posen", infantry=1)]})
+    assert fx.count(new, "germany", "infantry", "Posen") == 1
+    assert [e.args["reason"] for e in events if e.code == "order-refused"] == ["not-at-war"]

@@ -94,7 +94,7 @@ def test_first_turn_germany_into_belgium(real: tuple[World, Scenario, GameState]
         assert new.control["Liege"] == "germany" and "Liege" not in new.incorporated
     # Artillery fired from Cologne and stayed there.
     assert sum(1 for u in new.units_at("Cologne", "germany") if u.kind == "artillery") == art - sum(
-        battle.args["losses"]["attacker"].get("germany", {}).get(k, 0) for k in ("artillery",))
+        battle.args["losses"]["germany"].get(k, 0) for k in ("artillery",))
     # Vladivostok (1) takes one of the two: one cut back.
     cut = next(e for e in events if e.code == "strategic-cut")
     assert cut.args["moving"] == 1
@@ -105,7 +105,7 @@ def test_first_turn_germany_into_belgium(real: tuple[World, Scenario, GameState]
 def test_first_turn_income_follows_each_nations_rule(real: tuple[World, Scenario, GameState]) -> None:
     world, scenario, state = real
     _, events = resolve(state, {}, world, scenario, Dice("income", state.turn))
-    got = {e.args["nation"]: e.args["collected"] for e in events if e.code == "income"}
+    got = {e.args["nation"]: e.args["amount"] for e in events if e.code == "income"}
     for nation, ns in state.nations.items():
         full = full_income(world, state, nation, state.turn)
         assert got[nation] == apply_income_rule(ns.income_rule, full), nation

@@ -26,7 +26,7 @@ ports and industrial complexes as defenders, tactical-bombing bonus.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 
 from moderator.engine import terrain
@@ -50,6 +50,7 @@ class Fighter:
     nation: str
     kind: str  # a unit kind, or "city" / "coastal" / "fictive"
     unit: Unit | None = None  # None for the virtual ones
+    strait: bool = False  # attacking across a strait (Straits penalty)
 
     @property
     def virtual(self) -> bool:
@@ -81,15 +82,16 @@ class Side:
 @dataclass
 class Battle:
     territory: str
-    origin: str
+    origins: list[str]
     attacker: str
-    strait: bool
+    strait: bool  # some attackers cross a strait: the coastal defender stands
     city_holder: str | None  # nation whose city rolls in defense, or None
     attack: Side
     defend: Side
     rounds: int = 0
     first_roll: int = 0
     defending_nations: tuple[str, ...] = ()
+    defender: str | None = None  # the territory's holder when the battle began
     orders: BattleOrders = field(default_factory=BattleOrders)
     withdrawn: str | None = None  # the attacker's condition that ended the battle
 
@@ -100,7 +102,7 @@ def value_of(ctx: TurnContext, battle: Battle, side: Side, f: Fighter) -> int:
     stats = ctx.scenario.stats(f.nation, f.kind)
     if side.role == "attacker":
         value = stats.attack
-        if battle.strait and f.kind in STRAIT_PENALTY:
+        if f.strait and f.kind in STRAIT_PENALTY:
             value = max(1, value - STRAIT_PENALTY[f.kind])
         return value
     if f.kind == "artillery" and not any(g.kind in SUPPORTING for g in side.real()):
@@ -192,20 +194,24 @@ def attack_goes_on(side: Side) -> bool:
 
 
 def fight(
-    ctx: TurnContext, territory: str, origin: str, attacker: str,
-    attackers: Sequence[Unit], defenders: Sequence[Unit], strait: bool,
+    ctx: TurnContext, territory: str, origins: Sequence[str], attacker: str,
+    attackers: Sequence[Unit], defenders: Sequence[Unit], across: Collection[str] = frozenset(),
     orders: BattleOrders | None = None,
 ) -> Battle:
-    """Fight the battle to its end, removing dead units from ctx.state; returns the record."""
+    """Fight the battle to its end, removing dead units from ctx.state; returns the record.
+
+    across: ids of the attacking units that cross a strait to get there."""
     holder = ctx.state.controller(territory)
     city = ctx.world.territories[territory].city
+    strait = any(u.id in across for u in attackers)
     battle = Battle(
-        territory, origin, attacker, strait, holder if city else None,
-        Side("attacker", [Fighter(u.nation, u.kind, u) for u in attackers]),
+        territory, sorted(origins), attacker, strait, holder if city else None,
+        Side("attacker", [Fighter(u.nation, u.kind, u, u.id in across) for u in attackers]),
         Side("defender", [Fighter(u.nation, u.kind, u) for u in defenders]),
         first_roll=len(ctx.dice.log),
         defending_nations=tuple(sorted({u.nation for u in defenders} | ({holder} if strait and holder else set()))),
         orders=orders or BattleOrders(),
+        defender=holder,
     )
     if strait and holder:
         battle.defend.fighters.insert(0, Fighter(holder, "coastal"))  # Straits
@@ -249,17 +255,20 @@ def battle_event(ctx: TurnContext, battle: Battle, captured: bool) -> None:
     ctx.emit(
         "battle", PHASE, participants,
         territory=battle.territory,
-        origin=battle.origin,
+        origins=battle.origins,
         attacker=battle.attacker,
+        defender=battle.defender,
         defenders=[n for n in participants if n != battle.attacker],
         rounds=battle.rounds,
         strait=battle.strait,
-        losses={"attacker": _sorted_losses(battle.attack), "defender": _sorted_losses(battle.defend)},
+        losses=losses_by_nation(battle, participants),
         captured=captured,
         withdrawn=battle.withdrawn,
         rolls=[battle.first_roll, len(ctx.dice.log)],
     )
 
 
-def _sorted_losses(side: Side) -> dict[str, dict[str, int]]:
-    return {n: dict(sorted(k.items())) for n, k in sorted(side.losses.items())}
+def losses_by_nation(battle: Battle, participants: Sequence[str]) -> dict[str, dict[str, int]]:
+    """nation -> kind -> units lost, for every participant (the attacker is never a defender)."""
+    merged = {**battle.defend.losses, **battle.attack.losses}
+    return {n: dict(sorted(merged.get(n, {}).items())) for n in participants}

@@ -64,5 +64,5 @@ def withdrawal(conditions: Sequence[CombatCondition], rounds: int, own_losses: i
 def report_unsupported(ctx: TurnContext, phase: str) -> None:
     for nation, index, order in ctx.orders_of(CombatCondition):
         if order.kind not in WITHDRAWALS:
-            ctx.emit("order-not-implemented", phase, (nation,), order=index, type="CombatCondition",
+            ctx.tell(nation, "order-not-implemented", phase, order=index, type="CombatCondition",
                      kind=order.kind, text=order.span.text)

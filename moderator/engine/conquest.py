@@ -37,4 +37,4 @@ def take_territory(ctx: TurnContext, territory: str, taker: str, phase: str) -> 
         u for u in state.units
         if not (u.location == territory and u.kind in TRENCHES and not state.allies(u.nation, holder))
     ]
-    ctx.emit("captured", phase, (), territory=territory, by=taker, holder=holder, previous=before)
+    ctx.emit("captured", phase, (), territory=territory, nation=taker, holder=holder, previous=before)

@@ -72,6 +72,10 @@ class TurnContext:
     def emit(self, code: str, phase: str, seen_by: Sequence[str] = (), **args: Any) -> None:
         self.events.append(Event(code=code, phase=phase, seen_by=tuple(seen_by), args=dict(args)))
 
+    def tell(self, nation: str, code: str, phase: str, **args: Any) -> None:
+        """An event only `nation` sees; it carries nation= so reports can name it."""
+        self.emit(code, phase, (nation,), nation=nation, **args)
+
     def flag(self, phase: str, **args: Any) -> None:
         """A decision the rules leave to the moderator: the engine's default, for review."""
         self.emit("moderator-flag", phase, (MODERATOR,), **args)
@@ -85,7 +89,7 @@ class TurnContext:
 
     def refuse(self, nation: str, phase: str, index: int, order: Order, reason: str, **args: Any) -> None:
         """An order that cannot be carried out: tell its nation why (nothing is dropped silently)."""
-        self.emit("order-refused", phase, (nation,), order=index, text=order.span.text, reason=reason, **args)
+        self.tell(nation, "order-refused", phase, order=index, text=order.span.text, reason=reason, **args)
 
     def name(self, typed: str) -> str | None:
         """Canonical place name for what an order says (orders normally carry canonical names)."""

@@ -146,7 +146,7 @@ def buy(ctx: TurnContext, nation: str, index: int, order: Build) -> None:
             break
         paid, bought = paid + price, bought + 1
     if bought < order.count:
-        ctx.emit("build-cut", PHASE, (nation,), order=index, kind=order.kind, place=place,
+        ctx.tell(nation, "build-cut", PHASE, order=index, kind=order.kind, place=place,
                  ordered=order.count, bought=bought)
     if bought < count:
         ctx.flag(PHASE, reason="build-cut-to-treasury", nation=nation, order=index, bought=bought, ordered=count)
@@ -154,7 +154,7 @@ def buy(ctx: TurnContext, nation: str, index: int, order: Build) -> None:
         return
     ns.saved -= paid
     ctx.builds.append(PendingBuild(nation, order.kind, bought, place, paid, index))
-    ctx.emit("bought", PHASE, (nation,), kind=order.kind, count=bought, place=place, paid=paid)
+    ctx.tell(nation, "built", PHASE, kind=order.kind, count=bought, place=place, cost=paid)
 
 
 def espionage(ctx: TurnContext) -> None:

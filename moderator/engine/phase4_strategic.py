@@ -147,7 +147,7 @@ def _pick_units(ctx: TurnContext, nation: str, origin: str, order: StrategicMove
             key=lambda u: u.id,
         )
         if len(free) < uc.count:
-            ctx.emit("units-missing", PHASE, (nation,), order=index, kind=uc.kind, place=origin,
+            ctx.tell(nation, "units-missing", PHASE, order=index, kind=uc.kind, place=origin,
                      ordered=uc.count, present=len(free))
         picked.extend(free[: uc.count])
         taken.update(u.id for u in free[: uc.count])
@@ -181,10 +181,10 @@ def _move_group(
             ctx.moved.update(u.id for u in group)
         if sent < len(units):
             ctx.moved.difference_update(u.id for u in units[sent:])  # they may still move in 4.4
-            ctx.emit("strategic-cut", PHASE, (nation,), order=index, origin=origin, dest=dest,
+            ctx.tell(nation, "strategic-cut", PHASE, order=index, origin=origin, dest=dest,
                      ordered=len(units), moving=sent)
         if sent:
-            ctx.emit("strategic-move", PHASE, (nation,), order=index, origin=origin, dest=dest,
+            ctx.tell(nation, "strategic-move", PHASE, order=index, origin=origin, dest=dest,
                      units=_kinds(units[:sent]))
 
 

@@ -68,4 +68,4 @@ def incorporation(ctx: TurnContext) -> None:
             continue
         ns.saved -= cost
         ctx.state.incorporated[place] = ctx.turn
-        ctx.emit("incorporated", PHASE, (nation,), territory=place, cost=cost)
+        ctx.tell(nation, "incorporated", PHASE, territory=place, cost=cost)

@@ -37,14 +37,14 @@ def still_placeable(ctx: TurnContext, build: PendingBuild) -> bool:
 
 def place(ctx: TurnContext, build: PendingBuild) -> None:
     if not still_placeable(ctx, build):
-        ctx.emit("build-lost", PHASE, (build.nation,), kind=build.kind, count=build.count,
+        ctx.tell(build.nation, "build-lost", PHASE, kind=build.kind, count=build.count,
                  place=build.place, paid=build.paid)
         return
     for _ in range(build.count):
         ctx.state.new_unit(build.nation, build.kind, build.place)
     if build.kind == "infantry":
         ctx.state.nations[build.nation].infantry_built += build.count
-    ctx.emit("placed", PHASE, (build.nation,), kind=build.kind, count=build.count, place=build.place)
+    ctx.tell(build.nation, "placed", PHASE, kind=build.kind, count=build.count, place=build.place)
 
 
 def end_strategic_moves(ctx: TurnContext) -> None:
@@ -66,7 +66,7 @@ def arrive(ctx: TurnContext, group: RailGroup) -> None:
     for u in units:
         u.location = end
     code = "strategic-arrived" if end == path[-1] else "strategic-cut-short"
-    ctx.emit(code, PHASE, (group.nation,), order=group.order, origin=path[0], dest=path[-1], end=end,
+    ctx.tell(group.nation, code, PHASE, order=group.order, origin=path[0], dest=path[-1], end=end,
              units=len(units))
 
 

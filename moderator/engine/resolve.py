@@ -54,5 +54,5 @@ def report_unhandled(ctx: TurnContext, handled: tuple[type, ...]) -> None:
     for nation in sorted(ctx.orders):
         for i, order in enumerate(ctx.orders[nation]):
             if not isinstance(order, (*handled, Note)):
-                ctx.emit("order-not-implemented", "orders", (nation,), order=i,
+                ctx.tell(nation, "order-not-implemented", "orders", order=i,
                          type=type(order).__name__, text=order.span.text)

@@ -28,6 +28,7 @@ from moderator.orders.model import (
     CasualtyOrder,
     CombatCondition,
     DeclareWar,
+    Gift,
     Incorporate,
     Move,
     StrategicMove,
@@ -61,7 +62,7 @@ PHASES: tuple[Step, ...] = (
     Step("7", "place new units", phase7_place.place_new_units),
     Step("7.1", "end of strategic moves", phase7_place.end_strategic_moves),
     Step("8", "collect resources", phase8_income.collect_resources),
-    Step("8.1", "transfers", phase8_income.transfers),
+    Step("8.1", "transfers", phase8_income.transfers, (Gift,)),
     Step("9", "special rules", phase9_special.special_rules),
 )
 

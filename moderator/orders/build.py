@@ -66,8 +66,9 @@ class Builder:
     def units(self, node: Tree, allowed: tuple[str, ...] = v.MOBILE, what: str = "units") -> m.Units:
         out: list[m.UnitCount] = []
         for unit in node.children:
-            count_tok, *words = [c for c in unit.children]
-            words = [w for w in words if w is not None]
+            first = unit.children[0]
+            count_tok = first if isinstance(first, Token) else None
+            words = [w for w in unit.children[1:] if w is not None]
             typed = " ".join(str(w) for w in words)
             kind = v.unit_kind(typed)
             count = self.number(count_tok)

@@ -103,6 +103,9 @@ def _infantry_place(o: m.Build, ctx: Ctx, place: str) -> int:
         ctx.report(o, WARNING, f"at most {t.value} infantry can be placed outside a city in {place} "
                                "(Phase 7, item 3); the moderator will cut the excess", "place-outside-city")
     nation = ctx.scenario.nations.get(ctx.nation)
+    exempt = ctx.scenario.extra.get("no_city_infantry_surcharge", {})
+    if isinstance(exempt, dict) and exempt.get(ctx.nation):
+        return 0
     if ctx.nation in NO_CAPITAL_EXTRA or (nation is not None and nation.capital is None):
         return 0
     ctx.report(o, WARNING, f"{place} has no city: each infantry placed there costs 5 more "

@@ -170,11 +170,11 @@ def move(o: m.Move, ctx: Ctx) -> m.Order | None:
             return None
     if not _air_reach(o, ctx, o.units, origin, dest, o.dest, combat=hostile):
         return None
+    if not ctx.take(o, origin, o.units):
+        return None
     war_check(o, ctx, dest)
     if isinstance(o, m.Attack) and not hostile:
         ctx.report(o, WARNING, f"{dest} is not enemy territory: this is a plain move", "attack-friendly", o.dest)
-    if not ctx.take(o, origin, o.units):
-        return None
     for u in o.units:
         if u.kind == "rocket":
             ctx.moved_rockets[origin] += u.count

@@ -195,7 +195,7 @@ def invasion(o: m.NavalInvasion, ctx: Ctx) -> m.Order | None:
         ctx.error(o, f"troops land from a sea zone onto a land territory next to it; {dest} is not "
                      f"a coast of {zone}", "not-adjacent", o.dest)
         return None
-    if any(u.kind == "tank" for u in o.units) and ctx.enemy(dest):
+    if any(u.kind == "tank" for u in o.units) and not ctx.friendly(dest):
         ctx.error(o, "tanks may not take part in naval invasions (4.6.1)", "invasion-tanks")
         return None
     carried = _carried(ctx, zone)

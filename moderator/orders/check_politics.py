@@ -293,7 +293,10 @@ def gear_up(o: m.GearUp, ctx: Ctx) -> m.Order | None:
         return None
     if not once(ctx, o, ("gear",), "GEAR UP given twice", "gear-twice"):
         return None
-    return o if ctx.spend(o, opt.GEAR_UP_COST[g], "gearing up") else None
+    table = ctx.scenario.extra.get("gear_up", {})
+    entry = table.get(ctx.nation) if isinstance(table, dict) else None
+    cost = int(entry.get("cost", opt.GEAR_UP_COST[g])) if isinstance(entry, dict) else opt.GEAR_UP_COST[g]
+    return o if ctx.spend(o, cost, "gearing up") else None
 
 
 def coax_italy(o: m.CoaxItaly, ctx: Ctx) -> m.Order | None:

@@ -63,9 +63,10 @@ class Ctx:
         self._nations = index
 
     # ---- reporting ------------------------------------------------------------------
-    def report(self, order: m.Order, severity: str, message: str, code: str, text: str = "") -> None:
+    def report(self, order: m.Order, severity: str, message: str, code: str, text: str | None = "") -> None:
         span = order.span
         column = span.column
+        text = text or ""
         if text:
             at = span.text.lower().find(text.lower())
             column = span.column + at if at >= 0 else span.column
@@ -73,7 +74,7 @@ class Ctx:
         if severity == ERROR:
             self.failed = True
 
-    def error(self, order: m.Order, message: str, code: str, text: str = "") -> None:
+    def error(self, order: m.Order, message: str, code: str, text: str | None = "") -> None:
         self.report(order, ERROR, message, code, text)
 
     # ---- names ------------------------------------------------------------------------

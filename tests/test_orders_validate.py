@@ -1,0 +1,199 @@
+"""validate(): orders checked against a small hand-built game state (tests/test_orders_world.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from moderator.orders import model as m
+from moderator.orders.parser import parse_orders
+from moderator.orders.validate import check, check_text, validate
+from tests.test_orders_world import make_scenario, make_state, make_world
+
+
+def run(text: str, nation: str = "Germany", state=None):  # type: ignore[no-untyped-def]
+    return check_text(text, nation, state or make_state(), make_world(), make_scenario())
+
+
+def codes(text: str, nation: str = "Germany", state=None) -> list[tuple[str, str]]:  # type: ignore[no-untyped-def]
+    return [(d.severity, d.code) for d in run(text, nation, state).diagnostics]
+
+
+def test_validate_is_separate_from_parsing_and_returns_diagnostics() -> None:
+    parsed = parse_orders("MOVE 3 inf FROM Metz TO Verdun\nMOVE 1 inf FROM Berlin TO Paris")
+    diags = validate(parsed.orders, "Germany", make_state(), make_world(), make_scenario())
+    assert [(d.line, d.code) for d in diags] == [(2, "not-adjacent")]
+    assert diags[0].text == "Paris" and diags[0].column == 27
+
+
+def test_kept_orders_use_canonical_names() -> None:
+    r = run("MOVE 3 inf FROM alsace-lorraine TO verdun\nDECLARE WAR ON Deutschland's neighbour\n"
+            "DECLARE WAR ON belgium")
+    assert r.orders[0] == m.Move((m.UnitCount("infantry", 3),), "Metz", "Verdun")
+    assert m.DeclareWar("belgium") in r.orders
+
+
+def test_unknown_territory_suggests_a_name() -> None:
+    d = run("MOVE 1 inf FROM Berlin TO Posenn").diagnostics[0]
+    assert d.code == "unknown-territory" and "Posen" in d.message and d.text == "Posenn"
+
+
+def test_units_are_committed_once() -> None:
+    r = run("MOVE 8 inf FROM Metz TO Verdun\nMOVE 5 inf FROM Metz TO Belgium")
+    assert [d.code for d in r.diagnostics if d.severity == "error"] == ["not-enough-units"]
+    assert "4 inf free in Metz" in r.diagnostics[-1].message
+    assert len(r.orders) == 1
+
+
+def test_ships_do_not_walk_and_land_units_do_not_swim() -> None:
+    assert ("error", "move-sea") in codes("MOVE 1 inf FROM Kiel TO North Sea")
+    assert ("error", "wrong-unit") in codes("MOVE 1 bb FROM North Sea TO Kiel")
+
+
+def test_fighter_range_and_fuel() -> None:
+    assert codes("MOVE 2 ftr FROM Ruhr TO Verdun") == []  # 2 fuel there, 1 round, back in 1 (fuel 4)
+    assert ("error", "out-of-range") in codes("ATTACK 2 ftr FROM Ruhr TO Paris")
+
+
+def test_undeclared_attack_on_a_neutral_goes_to_review() -> None:
+    assert ("flag", "undeclared-attack") in codes("ATTACK 2 inf FROM Ruhr TO Belgium")
+    assert ("flag", "undeclared-attack") not in codes("DECLARE WAR ON Belgium\nATTACK 2 inf FROM Ruhr TO Belgium")
+
+
+def test_aa_guns_do_not_attack() -> None:
+    state = make_state()
+    state.new_unit("germany", "aa", "Metz")
+    assert ("error", "cannot-attack") in codes("ATTACK 1 aa FROM Metz TO Verdun", state=state)
+
+
+def test_costs_are_summed_against_saved_resources() -> None:
+    r = run("BUILD 10 inf AT Berlin\nBUILD 4 art AT Ruhr\nRESEARCH Radar\nINFLUENCE Belgium")
+    # Charged in the Sequence of Play: influence 10 and research 10 (Phases 1-2), then the
+    # builds in the order written: 50 infantry leaves 30, too little for 32 of artillery.
+    assert [(d.line, d.code) for d in r.diagnostics if d.severity == "error"] == [(2, "over-budget")]
+    assert "only 30 of your 100" in r.diagnostics[0].message
+
+
+def test_manpower_limit_doubles_infantry_cost() -> None:
+    state = make_state()
+    state.nations["germany"].infantry_built = 48
+    r = run("BUILD 4 inf AT Berlin", state=state)
+    assert [d.code for d in r.diagnostics] == ["manpower"] and "2 of these" in r.diagnostics[0].message
+    r = run("BUILD 4 inf AT Berlin\nBUILD 15 inf AT Ruhr", state=state)
+    assert ("error", "over-budget") in [(d.severity, d.code) for d in r.diagnostics]
+
+
+def test_tech_prerequisite_for_builds() -> None:
+    assert ("error", "needs-tech") in codes("BUILD 1 rkt AT Ruhr")
+    assert codes("BUILD 1 tank AT Ruhr") == []
+
+
+@pytest.mark.parametrize("text,code", [
+    ("BUILD 2 art AT Posen", "place-no-industry"),
+    ("BUILD 2 inf AT Paris", "place-not-held"),
+    ("BUILD 1 bb AT Kiel", "place-ship-land"),
+    ("BUILD 1 bb AT English Channel", "place-no-port"),
+    ("BUILD 3 inf AT Togo", "colony-allowance"),
+])
+def test_placement_rules(text: str, code: str) -> None:
+    assert ("error", code) in codes(text)
+
+
+def test_placement_surcharges_are_warnings() -> None:
+    r = run("BUILD 2 inf AT Posen\nBUILD 1 art AT Kiel\nBUILD 1 bb AT North Sea")
+    assert [(d.severity, d.code) for d in r.diagnostics] == [("warning", "infantry-no-city"), ("warning", "artillery-city")]
+    assert len(r.orders) == 3
+
+
+def test_per_turn_limits() -> None:
+    found = codes("INFLUENCE Belgium\nINFLUENCE belgium\nRESEARCH Tanks\nRESEARCH tanks")
+    assert ("error", "influence-twice") in found and ("error", "research-twice") in found
+
+
+def test_influence_only_on_neutrals_and_star_nations_warned() -> None:
+    assert ("error", "influence-not-neutral") in codes("INFLUENCE France")
+    assert ("warning", "influence-ten") in codes("INFLUENCE Switzerland")
+    assert ("error", "influence-neutral") in codes("INFLUENCE Belgium", nation="Britain")
+
+
+def test_self_influence_rules() -> None:
+    assert codes("INFLUENCE SELF TOWARD Allies", nation="Ottoman Empire") == []
+    assert ("error", "influence-side") in codes("INFLUENCE SELF TOWARD CP", nation="Ottoman Empire")
+    assert ("error", "self-influence") in codes("INFLUENCE SELF TOWARD CP")
+
+
+def test_special_options_by_number() -> None:
+    r = run("OPTION 8")
+    assert r.diagnostics[0].code == "unknown-option" and "#7 Build subs in Adriatic Sea" in r.diagnostics[0].message
+    assert codes("OPTION 4") == []  # Zimmerman note, 15
+    assert ("flag", "review") in codes("OPTION 3")  # Irish rebellion: moderator checks the sub
+    assert ("error", "no-options") in codes("OPTION 1", nation="Britain")  # neutral Britain
+    assert ("error", "option-args") in codes("OPTION 3 ON France", nation="USA")
+    assert codes("OPTION 3 ON France 10", nation="USA") == []
+
+
+def test_gifts_and_gear_up() -> None:
+    assert ("error", "gift-not-ally") in codes("GIFT 10 TO France")
+    assert ("warning", "gift-half") in codes("GIFT 10 TO Austria")
+    assert codes("GEAR UP", nation="USA") == []
+    assert ("error", "no-gear-up") in codes("GEAR UP")
+
+
+def test_trenches() -> None:
+    assert codes("BUILD TRENCH AT Metz FACING Verdun") == []
+    assert ("error", "trench-facing") in codes("BUILD TRENCH AT Kiel FACING North Sea")
+    assert ("error", "trench-infantry") in codes("BUILD TRENCH AT Posen FACING Warsaw")
+    assert ("error", "needs-tech") in codes("BUILD SUPER TRENCH AT Metz FACING Verdun")
+    assert codes("BUILD HOME TRENCHES AT Berlin") == []
+    assert ("error", "trench-infantry") in codes("BUILD HOME TRENCHES AT Kiel")
+
+
+def test_task_force_transport_and_invasion() -> None:
+    text = ("TF 1 AT North Sea: 2 bb\nTF 1 BOMBARD Belgium\nTF 2 AT Baltic Sea: 2 tr\n"
+            "TF 2 LOAD 2 inf FROM Kiel\n")
+    assert ("error", "not-enough-units") in codes(text)  # only one infantry in Kiel
+    good = ("DECLARE WAR ON Belgium\nINVADE 2 inf FROM Baltic Sea TO East Prussia\nTF 2 AT Baltic Sea: 2 tr\n"
+            "TF 2 LOAD 2 inf FROM East Prussia\n")
+    assert codes(good) == []
+    assert ("error", "tf-capacity") in codes("TF 2 AT Baltic Sea: 1 tr\nTF 2 LOAD 3 inf FROM East Prussia")
+    assert ("error", "invasion-not-loaded") in codes("INVADE 2 inf FROM Baltic Sea TO East Prussia")
+    assert ("error", "tf-mission") in codes("TF 1 AT North Sea: 1 bb, 1 dd\nTF 1 CARRIER TO English Channel")
+    assert ("error", "tf-too-far") in codes("TF 1 AT North Sea: 2 bb\nTF 1 PATROL TO English Channel\n"
+                                            "TF 1 PATROL TO North Sea\nTF 1 PATROL TO English Channel")
+    assert ("error", "tf-unknown") in codes("TF 9 PATROL TO English Channel")
+
+
+def test_conditions_need_an_attack_and_beach_landings_cannot_withdraw() -> None:
+    assert ("error", "condition-no-attack") in codes("WITHDRAW FROM Verdun AFTER 2 ROUNDS")
+    assert codes("ATTACK 6 inf FROM Metz TO Verdun WITHDRAW AFTER 2 ROUNDS") == []
+    text = ("TF 2 AT Baltic Sea: 2 tr\nTF 2 LOAD 2 inf FROM East Prussia\n"
+            "INVADE 2 inf FROM Baltic Sea TO East Prussia\nWITHDRAW FROM East Prussia AFTER 1 ROUND")
+    assert ("error", "invasion-no-retreat") in codes(text)
+
+
+def test_strategic_move_capacity_and_path() -> None:
+    assert ("error", "smove-capacity") in codes("STRATEGIC MOVE 3 inf FROM East Prussia TO Berlin")
+    assert ("error", "smove-no-path") in codes("STRATEGIC MOVE 1 inf FROM Metz TO Togo")
+
+
+def test_notes_are_flagged_never_dropped() -> None:
+    r = run("NOTE please double-check my trench")
+    assert isinstance(r.orders[0], m.Note) and r.diagnostics[0].severity == "flag"
+
+
+def test_unknown_nation_for_the_whole_set() -> None:
+    v = check([m.GearUp()], "Atlantis", make_state(), make_world(), make_scenario())
+    assert not v.orders and v.diagnostics[0].code == "unknown-nation"
+
+
+def test_header_mismatches() -> None:
+    assert ("error", "header-nation") in codes("NATION France\nRESEARCH Tanks")
+    assert ("warning", "header-turn") in codes("TURN 9\nRESEARCH Tanks")
+
+
+def test_espionage_kinds_and_fees() -> None:
+    r = run("ESPIONAGE NEUTRAL ON Belgium\nESPIONAGE AFFILIATION ON Italy\nESPIONAGE ARMY ON France\n"
+            "ESPIONAGE INDUSTRIAL ON France FOR Tanks\nESPIONAGE COMBAT AT Verdun\n"
+            "COUNTERESPIONAGE ARMY AGAINST France\nCOUNTERESPIONAGE INDUSTRIAL FOR Tanks\nCOUNTERESPIONAGE RECON AT Metz")
+    assert [d.code for d in r.diagnostics] == ["espionage-no-unit"] and len(r.orders) == 8
+    assert ("error", "espionage-target") in codes("ESPIONAGE NEUTRAL ON Italy")
+    assert ("error", "counter-kind") in codes("COUNTERESPIONAGE AFFILIATION")
