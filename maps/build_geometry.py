@@ -5,11 +5,16 @@ Inputs (all kept in git, so a moderator can move a territory and rebuild):
   maps/<scenario>/territories/*.csv      the places and their lon/lat anchors (authority)
   maps/<scenario>/adjacency/*.txt        the rules' connections (only used for the review file)
   maps/<scenario>/geometry/anchor_overrides.csv   name,lon,lat: a better anchor for the geometry
+  maps/<scenario>/geometry/seeds.csv     name,lon,lat: extra Voronoi seeds of a place, to stretch
+                                         its cell to a neighbour the rules say it touches
   maps/<scenario>/geometry/islands.csv   territory,west,south,east,north,note: land with no anchor
                                          inside that box goes to that territory (small islands);
                                          territory "-" keeps it out of every place (background land)
   maps/<scenario>/geometry/cuts.csv      name,kind,points: fixed borders / basin separators as
-                                         "lon lat; lon lat; ..." polylines; kind land|sea|both
+                                         "lon lat; lon lat; ..." polylines; kind land|sea|both.
+                                         A cut splits the faces it crosses completely and, where it
+                                         does not (a strait between seas that also meet elsewhere),
+                                         still splits every Voronoi cell it crosses
   maps/<scenario>/geometry/borders.csv   a,b,kind: a modern border (Natural Earth country names)
                                          that was also a border in the scenario's year
   Natural Earth coastlines and countries (public domain) from the npm package world-atlas,
@@ -74,6 +79,7 @@ class Place:
     lon: float
     lat: float
     aliases: tuple[str, ...] = ()
+    seeds: tuple[tuple[float, float], ...] = ()  # extra Voronoi seeds (geometry/seeds.csv)
 
 
 def fold(name: str) -> str:
@@ -83,6 +89,9 @@ def fold(name: str) -> str:
 
 def read_places(scenario_dir: Path, quiet: bool = False) -> list[Place]:
     overrides = read_overrides(scenario_dir / "geometry" / "anchor_overrides.csv")
+    seeds: dict[str, list[tuple[float, float]]] = defaultdict(list)
+    for row in read_rows(scenario_dir / "geometry" / "seeds.csv"):
+        seeds[fold(row["name"])].append((float(row["lon"]), float(row["lat"])))
     places: list[Place] = []
     for path in sorted((scenario_dir / "territories").glob("*.csv")):
         with path.open(newline="", encoding="utf-8") as fh:
@@ -99,7 +108,10 @@ def read_places(scenario_dir: Path, quiet: bool = False) -> list[Place]:
                 lon, lat = overrides.get(fold(name), (lon, lat))
                 kind = (row.get("kind") or "land").strip().lower()
                 aliases = tuple(a.strip() for a in (row.get("aliases") or "").split(";") if a.strip())
-                places.append(Place(name, "sea" if kind == "sea" else "land", lon, lat, aliases))
+                extra = tuple(seeds.pop(fold(name), ()))
+                places.append(Place(name, "sea" if kind == "sea" else "land", lon, lat, aliases, extra))
+    if seeds and not quiet:
+        warn(f"seeds.csv: no such place: {', '.join(sorted(seeds))}")
     return sorted(places, key=lambda p: p.name)
 
 
@@ -108,7 +120,7 @@ def input_digest(scenario_dir: Path) -> str:
     so a test can tell when geometry.json is out of date."""
     h = hashlib.sha256()
     for place in read_places(scenario_dir, quiet=True):
-        h.update(f"{place.name}|{place.kind}|{place.lon:.5f}|{place.lat:.5f}\n".encode())
+        h.update(f"{place.name}|{place.kind}|{place.lon:.5f}|{place.lat:.5f}|{place.seeds}\n".encode())
     for path in sorted((scenario_dir / "geometry").glob("*.csv")):
         h.update(path.name.encode() + b"\0" + path.read_bytes())
     return h.hexdigest()
@@ -319,8 +331,8 @@ def split_by_cuts(area: BaseGeometry, cuts: list[LineString]) -> list[Polygon]:
             continue
         lines = unary_union([poly.boundary, cut_union.intersection(poly.buffer(EPS))])
         for face in shapely.get_parts(shapely.polygonize(shapely.get_parts(lines))):
-            if face.area > 0 and poly.contains(face.representative_point()):
-                faces.append(face)
+            if face.area > 1e-12 and poly.contains(face.representative_point()):
+                faces.extend(polygons_of(shapely.make_valid(face)))
     return faces
 
 
@@ -345,7 +357,13 @@ class Layer:
 
     kind: str
     faces: list[Polygon]
+    cuts: list[LineString] = field(default_factory=list)
     pieces: list[Piece] = field(default_factory=list)
+
+    @property
+    def barrier(self) -> BaseGeometry | None:
+        """The cut lines, widened a hair: borders along them do not join pieces."""
+        return unary_union(self.cuts).buffer(2e-5) if self.cuts else None
 
 
 def snap_anchor(place: Place, area: BaseGeometry) -> tuple[float, float]:
@@ -379,9 +397,13 @@ def partition(
     for place in places:
         lon, lat = snap_anchor(place, area)
         anchors[place.name] = Point(lon, lat)
-        hits = [int(i) for i in tree.query(Point(lon, lat), predicate="intersects")]
-        if hits:
-            by_face[hits[0]].append((place, (lon, lat)))
+        # Extra seeds widen a place's cell where the rules need it to reach a neighbour.
+        for xy in ((lon, lat), *place.seeds):
+            hits = [int(i) for i in tree.query(Point(xy), predicate="intersects")]
+            if hits:
+                by_face[hits[0]].append((place, xy))
+            elif xy != (lon, lat):
+                warn(f"{place.name}: seed {xy} is not on {place_area(place)}")
     for fi, face in enumerate(layer.faces):
         members = by_face.get(fi, [])
         if not members:
@@ -390,8 +412,11 @@ def partition(
         cells = voronoi_cells(dedupe([xy for _, xy in members]))
         for (place, xy), cell in zip(members, cells, strict=True):
             for part in polygons_of(shapely.make_valid(face.intersection(cell))):
-                own = part.buffer(EPS).contains(Point(xy))
-                layer.pieces.append(Piece(part, fi, place.name if own else None))
+                # A cut that does not part the face (a strait between two seas that also meet
+                # elsewhere) still parts the cell: the far side is not this anchor's.
+                for sub in split_by_cuts(part, layer.cuts):
+                    own = sub.buffer(EPS).contains(Point(xy))
+                    layer.pieces.append(Piece(sub, fi, place.name if own else None))
     return anchors
 
 
@@ -418,8 +443,11 @@ def seam_copies(geom: BaseGeometry) -> list[BaseGeometry]:
     return out
 
 
-def shared_length(a: BaseGeometry, b: BaseGeometry) -> float:
-    total = 0.0
+def shared_length(
+    a: BaseGeometry, b: BaseGeometry, barrier: BaseGeometry | None = None
+) -> tuple[float, float]:
+    """Length of the border two pieces share: (off the cut lines, in all)."""
+    total = free = 0.0
     for copy in seam_copies(a):
         w, s, e, n = copy.bounds
         near = shapely.clip_by_rect(b, w - 1e-3, s - 1e-3, e + 1e-3, n + 1e-3)
@@ -427,15 +455,18 @@ def shared_length(a: BaseGeometry, b: BaseGeometry) -> float:
             continue
         # Neighbours' borders were computed separately and may differ by rounding: widen a hair.
         grown = near.buffer(1e-5, quad_segs=1)
-        total += copy.boundary.intersection(grown).length
-    return total
+        common = copy.boundary.intersection(grown)
+        total += common.length
+        free += common.difference(barrier).length if barrier is not None else common.length
+    return free, total
 
 
 def settle_orphans(layer: Layer, *, island_reach: float | None) -> None:
     """Give every orphan piece to the owned neighbour it shares the longest border with."""
     geoms = [p.geom for p in layer.pieces]
     tree = shapely.STRtree(geoms)
-    neighbours: dict[int, list[tuple[int, float]]] = {}
+    barrier = layer.barrier
+    neighbours: dict[int, list[tuple[int, tuple[float, float]]]] = {}
     for i, piece in enumerate(layer.pieces):
         if piece.owner is not None:
             continue
@@ -443,7 +474,7 @@ def settle_orphans(layer: Layer, *, island_reach: float | None) -> None:
         for copy in seam_copies(piece.geom):
             found.update(int(j) for j in tree.query(copy.buffer(1e-5), predicate="intersects"))
         found.discard(i)
-        neighbours[i] = sorted((j, shared_length(piece.geom, geoms[j])) for j in found)
+        neighbours[i] = sorted((j, shared_length(piece.geom, geoms[j], barrier)) for j in found)
     changed = True
     while changed:
         changed = False
@@ -451,28 +482,43 @@ def settle_orphans(layer: Layer, *, island_reach: float | None) -> None:
             piece = layer.pieces[i]
             if piece.owner is not None:
                 continue
-            same: list[tuple[float, str]] = []
-            other: list[tuple[float, str]] = []
-            for j, length in neighbours[i]:
+            # Prefer a border off the cut lines within the same face; cross a cut line (a fixed
+            # border, a strait) only when nothing else touches, as for a face with no anchor.
+            tiers: list[list[tuple[float, str]]] = [[], [], []]
+            for j, (free, total) in neighbours[i]:
                 owner = layer.pieces[j].owner
-                if owner is not None and owner != UNOWNED and length > 0:
-                    (same if layer.pieces[j].face == piece.face else other).append((length, owner))
-            # Prefer the same face: crossing a cut line (a fixed border) only for whole faces.
-            pool = same or other
+                if owner is None or owner == UNOWNED:
+                    continue
+                same = layer.pieces[j].face == piece.face
+                if same and free > 1e-4:
+                    tiers[0].append((free, owner))
+                if total > 0:
+                    tiers[1 if same else 2].append((total, owner))
+            pool = next((t for t in tiers if t), None)
             if pool:
                 piece.owner = max(pool)[1]
                 changed = True
     if island_reach is None:
         return
-    owned = [p for p in layer.pieces if p.owner is not None and p.owner != UNOWNED]
-    if not owned:
-        return
-    owned_tree = shapely.STRtree([p.geom for p in owned])
-    for piece in layer.pieces:
-        if piece.owner is None and piece.geom.representative_point().y > LAND_SOUTH:
-            j = owned_tree.query_nearest(piece.geom, max_distance=island_reach)
-            if len(j):
-                piece.owner = owned[int(min(j))].owner
+    # Islands: in rings, so a chain of islands (the Visayas down to Mindanao) is reached step
+    # by step from the island that holds the anchor, each step no longer than island_reach.
+    while True:
+        owned = [p for p in layer.pieces if p.owner is not None and p.owner != UNOWNED]
+        if not owned:
+            return
+        owned_tree = shapely.STRtree([p.geom for p in owned])
+        claims: dict[int, str] = {}
+        for i, piece in enumerate(layer.pieces):
+            if piece.owner is None and piece.geom.representative_point().y > LAND_SOUTH:
+                j = owned_tree.query_nearest(piece.geom, max_distance=island_reach)
+                if len(j):
+                    owner = owned[int(min(j))].owner
+                    assert owner is not None
+                    claims[i] = owner
+        if not claims:
+            return
+        for i, owner in claims.items():
+            layer.pieces[i].owner = owner
 
 
 def forced_faces(faces: list[Polygon], rows: list[dict[str, str]], names: set[str]) -> dict[int, str]:
@@ -508,21 +554,21 @@ def build(scenario: str, sdir: Path) -> dict:
     land_cuts += border_cuts(topo, read_rows(gdir / "borders.csv"))
 
     land_faces = split_by_cuts(land, [line for _, line in land_cuts])
-    check_cuts("land", land_faces, land_cuts)
-    land_layer = Layer("land", land_faces)
+    land_layer = Layer("land", land_faces, [line for _, line in land_cuts])
     anchors = partition(
         land_layer,
         [p for p in places if p.kind == "land"],
         land,
         forced_faces(land_faces, read_rows(gdir / "islands.csv"), names),
     )
+    check_cuts("land", [p.geom for p in land_layer.pieces], land_cuts)
     settle_orphans(land_layer, island_reach=ISLAND_REACH)
 
     ocean = box(-180, SEA_SOUTH, 180, 90).difference(land)
     sea_faces = split_by_cuts(ocean, [line for _, line in sea_cuts])
-    check_cuts("sea", sea_faces, sea_cuts)
-    sea_layer = Layer("sea", sea_faces)
+    sea_layer = Layer("sea", sea_faces, [line for _, line in sea_cuts])
     anchors.update(partition(sea_layer, [p for p in places if p.kind == "sea"], ocean, {}))
+    check_cuts("sea", [p.geom for p in sea_layer.pieces], sea_cuts)
     settle_orphans(sea_layer, island_reach=None)
 
     shapes = {**assemble(land_layer), **assemble(sea_layer)}
@@ -582,7 +628,7 @@ def border_cuts(topo: Topology, rows: list[dict[str, str]]) -> list[Cut]:
     return out
 
 
-def check_cuts(kind: str, faces: list[Polygon], cuts: list[Cut]) -> None:
+def check_cuts(kind: str, faces: list[BaseGeometry], cuts: list[Cut]) -> None:
     """Warn about cut lines that do not separate anything: a line must run from sea to sea (or
     close a loop with other cuts); one that ends inland dangles and polygonize drops it."""
     tree = shapely.STRtree(faces)
@@ -603,7 +649,9 @@ def check_cuts(kind: str, faces: list[Polygon], cuts: list[Cut]) -> None:
     for name in sorted(seen):
         total, joined = seen[name]
         if joined > total / 4:
-            warn(f"{kind} cut {name}: {joined} of {total} samples have the same face on both sides (dangling?)")
+            warn(
+                f"{kind} cut {name}: {joined} of {total} samples have the same piece on both sides (dangling?)"
+            )
 
 
 def _sample_positions(length: float, step: float = 0.25) -> list[float]:
@@ -671,12 +719,13 @@ def label_point(geom: BaseGeometry, anchor: Point) -> list[float]:
 # ---------------------------------------------------------------- adjacency review
 
 
-def read_adjacency(sdir: Path, places: list[Place]) -> set[frozenset[str]]:
+def read_adjacency(sdir: Path, places: list[Place]) -> dict[frozenset[str], str]:
+    """Every listed connection -> the adjacency file it comes from."""
     index: dict[str, str] = {}
     for p in places:
         for n in (p.name, *p.aliases):
             index.setdefault(fold(n), p.name)
-    edges: set[frozenset[str]] = set()
+    edges: dict[frozenset[str], str] = {}
     for path in sorted((sdir / "adjacency").glob("*.txt")):
         for line in path.read_text(encoding="utf-8").splitlines():
             line = line.split("#", 1)[0].strip()
@@ -685,7 +734,7 @@ def read_adjacency(sdir: Path, places: list[Place]) -> set[frozenset[str]]:
             a, b = (s.strip() for s in line.split("--", 1))
             ca, cb = index.get(fold(a)), index.get(fold(b))
             if ca and cb and ca != cb:
-                edges.add(frozenset((ca, cb)))
+                edges.setdefault(frozenset((ca, cb)), path.name)
     return edges
 
 
@@ -700,7 +749,7 @@ def touching_pairs(shapes: dict[str, BaseGeometry]) -> dict[frozenset[str], floa
             cands.update(int(j) for j in tree.query(copy.buffer(1e-4), predicate="intersects"))
         for j in sorted(cands):
             if j > i:
-                length = shared_length(geoms[i], geoms[j])
+                length = shared_length(geoms[i], geoms[j])[1]
                 if length >= MIN_SHARED:
                     out[frozenset((name, names[j]))] = length
     return out
@@ -729,7 +778,12 @@ def write_review(sdir: Path, shapes: dict[str, BaseGeometry], places: list[Place
     lines += [f"{a} -- {b}    # shared {touching[frozenset((a, b))]:.2f} deg" for a, b in missing]
     lines += ["", f"## Adjacent in the files but the cells do not touch: {len(apart)}"]
     for a, b in apart:
-        note = "    # a passage (strait/canal) in passages.csv" if frozenset((a, b)) in passages else ""
+        edge = frozenset((a, b))
+        note = ""
+        if edge in passages:
+            note = "    # a passage (strait/canal) in passages.csv"
+        elif listed[edge] == "cross_map.txt":
+            note = "    # a cross-map link between board sections"
         lines.append(f"{a} -- {b}{note}")
     (sdir / "adjacency_review.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
 

@@ -63,3 +63,35 @@ def test_a_quiet_turn_only_collects_income() -> None:
     _, events = resolve(s, {}, fx.world(), fx.scenario(), Dice("quiet", 1))
     assert {e.code for e in events} == {"income"}
     assert sorted(e.args["nation"] for e in events) == sorted(s.nations)
+
+
+def test_every_emitted_code_is_catalogued_and_private_events_name_their_nation() -> None:
+    from moderator.engine.event_codes import EVENT_CODES
+    from moderator.orders.model import (
+        Build,
+        DeclareWar,
+        Gift,
+        Incorporate,
+        Move,
+        Order,
+        StrategicMove,
+        UnitCount,
+    )
+
+    s = fx.state([("germany", "infantry", "Posen", 4), ("germany", "artillery", "Posen", 1),
+                  ("russia", "infantry", "Warsaw", 1), ("russia", "infantry", "Moscow", 3)], saved=30)
+    s.control["Minsk"] = "germany"
+    s.incorporated.pop("Minsk")
+    orders: dict[str, list[Order]] = {
+        "germany": [DeclareWar("belgium"), Build("infantry", 9, "Berlin"), Incorporate("Minsk"),
+                    Move((UnitCount("infantry", 4), UnitCount("artillery", 1), UnitCount("tank", 1)),
+                         "Posen", "Warsaw"), Gift(3, "austria")],
+        "russia": [StrategicMove((UnitCount("infantry", 3),), "Moscow", "Vilna")],
+    }
+    _, events = resolve(s, orders, fx.world(), fx.scenario(), Dice("catalogue", 1))
+    codes = {e.code for e in events}
+    assert codes <= set(EVENT_CODES), codes - set(EVENT_CODES)
+    assert len(codes) >= 10
+    for e in events:
+        if len(e.seen_by) == 1 and e.seen_by != ("moderator",):
+            assert e.args.get("nation") == e.seen_by[0], e

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from moderator.engine.state import GameState
-from moderator.orders.validate import check_text
+from moderator.orders.checker import check_text
 from moderator.world.model import World
 from moderator.world.scenario_model import Scenario
 from tests.test_orders_world import make_scenario, make_state, make_world

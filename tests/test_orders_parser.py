@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from moderator.orders import model as m
-from moderator.orders.normalize import normalize
+from moderator.orders.echo import normalize
 from moderator.orders.parser import parse_orders
 
 

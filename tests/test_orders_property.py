@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from moderator.orders import model as m
 from moderator.orders import vocab as v
-from moderator.orders.normalize import _KEYWORDS, normalize
+from moderator.orders.echo import _KEYWORDS, normalize
 from moderator.orders.parser import ParseResult, parse_orders
 from moderator.world.model import fold
 
@@ -106,7 +106,7 @@ def test_normalized_echo_parses_back_to_the_same_orders(orders: list[m.Order]) -
 
 
 def test_every_order_class_has_a_canonical_form() -> None:
-    from moderator.orders.normalize import FORMATS
+    from moderator.orders.echo import FORMATS
 
     classes = {c for c in vars(m).values() if isinstance(c, type) and issubclass(c, m.Order) and c is not m.Order}
     assert classes <= set(FORMATS)

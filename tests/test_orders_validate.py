@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from moderator.orders import model as m
+from moderator.orders.checker import check, check_text, validate
 from moderator.orders.parser import parse_orders
-from moderator.orders.validate import check, check_text, validate
 from tests.test_orders_world import make_scenario, make_state, make_world
 
 

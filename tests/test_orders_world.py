@@ -7,7 +7,7 @@ Belgium, Switzerland, Italy and the USA are neutral.
 
 from __future__ import annotations
 
-from moderator.engine.state import GameState, NationState, Unit
+from moderator.engine.state import GameState, NationState
 from moderator.world.model import LAND, SEA, Passage, Territory, World
 from moderator.world.scenario_model import Nation, Scenario, UnitStats
 

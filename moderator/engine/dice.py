@@ -8,8 +8,9 @@ replayed byte for byte (design.md, "Rules for the engine").
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence, TypeVar
+from typing import TypeVar
 
 T = TypeVar("T")
 

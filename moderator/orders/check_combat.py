@@ -137,8 +137,10 @@ def strategic_move(o: m.StrategicMove, ctx: Ctx) -> m.Order | None:
             return None
     if not ctx.take(o, origin, o.units):
         return None
-    ctx.report(o, WARNING, "the capacity of the territories on the way is checked when the move "
-                           "is carried out", "smove-path-capacity")
+    if ctx.steps(origin, dest, 999, friendly_only=True, min_value=count) is None:
+        ctx.report(o, WARNING, f"every rail path from {origin} to {dest} passes a territory worth less "
+                               f"than {count}: not all units may get through this turn (4.1.3)",
+                   "smove-path-capacity", o.dest)
     return replace(o, origin=origin, dest=dest)
 
 

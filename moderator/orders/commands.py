@@ -13,9 +13,9 @@ import sys
 from pathlib import Path
 
 from moderator.engine.state import GameState
+from moderator.orders.checker import CheckResult, check_text
 from moderator.orders.diagnostics import ERROR
-from moderator.orders.normalize import normalize
-from moderator.orders.validate import CheckResult, check_text
+from moderator.orders.echo import normalize
 from moderator.world.model import World
 from moderator.world.scenario_model import Scenario
 

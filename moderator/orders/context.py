@@ -168,8 +168,9 @@ class Ctx:
 
     # ---- distances ----------------------------------------------------------------------
     def steps(self, start: str, goal: str, limit: int, land_only: bool = True,
-              friendly_only: bool = False) -> int | None:
-        """Fewest moves from start to goal (<= limit), through land (and friendly land)."""
+              friendly_only: bool = False, min_value: int = 0) -> int | None:
+        """Fewest moves from start to goal (<= limit), through land (and friendly land;
+        with min_value, only through territories worth at least that much)."""
         frontier, seen, depth = [start], {start}, 0
         while frontier and depth < limit:
             depth += 1
@@ -181,6 +182,8 @@ class Ctx:
                     if n == goal:
                         return depth
                     if friendly_only and not self.friendly(n):
+                        continue
+                    if self.world.territories[n].value < min_value:
                         continue
                     seen.add(n)
                     nxt.append(n)

@@ -20,7 +20,7 @@ matplotlib.use("Agg")
 
 from matplotlib import patheffects  # noqa: E402
 from matplotlib.backends.backend_agg import FigureCanvasAgg  # noqa: E402
-from matplotlib.collections import PatchCollection  # noqa: E402
+from matplotlib.collections import LineCollection, PatchCollection  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.patches import PathPatch  # noqa: E402
 from matplotlib.path import Path as MplPath  # noqa: E402
@@ -33,11 +33,12 @@ DPI = 100
 WIDTH_PX = 2400
 OCEAN = "#c9e3f2"  # water no sea zone claims
 SEA = "#dcedf7"  # sea zones: pale blue
-SEA_EDGE = "#9cc3dc"
+SEA_EDGE = "#6f9fc2"
 LAND_BACKGROUND = "#e3e0d8"  # land outside the game's territories
 NEUTRAL = "#c8c8c8"  # a place with no known controller
 LAND_EDGE = "#404040"
 UNKNOWN_NATION = "#b0b0b0"
+SMALL_PLACE_PX = 8.0  # land smaller than this on the image gets a dot at its label point
 
 
 @dataclass(frozen=True)
@@ -216,22 +217,59 @@ def _draw_places(
     controllers: Mapping[str, str | None],
     colors: Mapping[str, str],
 ) -> None:
-    for kind, edge, width, z in (("sea", SEA_EDGE, 0.4, 2), ("land", LAND_EDGE, 0.35, 3)):
-        patches, faces = [], []
+    for kind, edge, width, z in (("sea", SEA_EDGE, 0.5, 2), ("land", LAND_EDGE, 0.4, 3)):
+        patches, faces, borders = [], [], []
+        dots: list[tuple[float, float]] = []
+        dot_faces: list[str] = []
         for name in sorted(geometry.places):
             place = geometry.places[name]
             if place.kind != kind:
                 continue
+            fill = _fill(place, controllers.get(name), colors)
             for shift in _shifts(reg):
                 if not _visible(place.bounds, reg, shift):
                     continue
                 path = _path(place.polygons, shift)
                 if path is not None:
                     patches.append(PathPatch(path))
-                    faces.append(_fill(place, controllers.get(name), colors))
+                    faces.append(fill)
+                    borders.extend(_border_runs(place.polygons, shift))
+            at = _label_anchor(place, reg)
+            if kind == "land" and at is not None and _size_px(place, reg) < SMALL_PLACE_PX:
+                dots.append(at)  # a speck of an island: mark it so it can be seen and coloured
+                dot_faces.append(fill)
         ax.add_collection(  # type: ignore[attr-defined]
-            PatchCollection(patches, facecolors=faces, edgecolor=edge, linewidth=width, zorder=z)
+            PatchCollection(patches, facecolors=faces, edgecolor="none", linewidth=0, zorder=z)
         )
+        ax.add_collection(LineCollection(borders, colors=edge, linewidths=width, zorder=z + 0.5))  # type: ignore[attr-defined]
+        if dots:
+            ax.scatter(  # type: ignore[attr-defined]
+                [x for x, _ in dots],
+                [y for _, y in dots],
+                s=14,
+                c=dot_faces,
+                edgecolors=LAND_EDGE,
+                linewidths=0.5,
+                zorder=z + 0.6,
+            )
+
+
+def _border_runs(polygons: Iterable[Rings], shift: float) -> list[list[tuple[float, float]]]:
+    """Outline pieces of the rings, leaving out the cut along the antimeridian (not a border)."""
+    runs: list[list[tuple[float, float]]] = []
+    for rings in polygons:
+        for ring in rings:
+            pts = _project_ring(ring, shift)
+            run: list[tuple[float, float]] = [pts[0]] if pts else []
+            for (x0, _), (x1, y1) in zip(ring, ring[1:], strict=False):
+                if abs(x0) == 180.0 and x0 == x1:
+                    if len(run) > 1:
+                        runs.append(run)
+                    run = []
+                run.append((x1 + shift, miller_y(y1)))
+            if len(run) > 1:
+                runs.append(run)
+    return runs
 
 
 def _label_anchor(place: PlaceShape, reg: Region) -> tuple[float, float] | None:
@@ -292,12 +330,15 @@ def _draw_labels(
         if at is None:
             continue
         sea = place.kind == "sea"
-        artist = ax.text(  # type: ignore[attr-defined]
-            at[0],
-            at[1],
+        # Above the point when a unit box hangs below it or a dot marks a speck of an island.
+        above = place.name in units or (not sea and _size_px(place, reg) < SMALL_PLACE_PX)
+        artist = ax.annotate(  # type: ignore[attr-defined]
             place.name,
+            xy=at,
+            xytext=(0, 2.5 if above else 0),
+            textcoords="offset points",
             ha="center",
-            va="bottom" if place.name in units else "center",
+            va="bottom" if above else "center",
             fontsize=reg.font * (0.9 if sea else 1.0),
             style="italic" if sea else "normal",
             color="#1f4e79" if sea else "black",

@@ -24,7 +24,7 @@ from typing import Any
 from moderator.mail.compose import AUTO_REPLIED, compose, reply_subject
 from moderator.mail.extract import ExtractedMessage, extract
 from moderator.mail.intake import Mailbox
-from moderator.orders import normalize, parse_orders, validate
+from moderator.orders import check, normalize, parse_orders
 from moderator.reports.render import render
 from moderator.service.context import Service
 from moderator.service.games import describe_deadline, nation_id, turn_label
@@ -127,10 +127,9 @@ def _accept(svc: Service, message_id: int, mail: ExtractedMessage, game: Game, n
             check_only: bool, seat_email: str) -> Outcome:
     world, scenario = svc.world(game), svc.scenario(game)
     state = svc.state(game)
-    checked = validate(parsed.orders, nation, state, world, scenario)
-    diagnostics = [*parsed.diagnostics, *checked]
-    error_lines = {d.line for d in checked if d.severity == "error"}
-    kept = [o for o in parsed.orders if o.span.line not in error_lines]
+    checked = check(parsed.orders, nation, state, world, scenario)
+    diagnostics = [*parsed.diagnostics, *checked.diagnostics]
+    kept = checked.orders  # valid orders, names resolved to the map's and the scenario's
     normalized = normalize(kept)
     replaced = False
     if not check_only:

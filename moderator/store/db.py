@@ -130,15 +130,15 @@ class Store:
             assert msg.id is not None
             return msg.id
 
-    def message(self, message_id: int) -> MailMessage | None:
+    def message(self, row_id: int) -> MailMessage | None:
         with self.session() as s:
-            return s.get(MailMessage, message_id)
+            return s.get(MailMessage, row_id)
 
-    def update_message(self, message_id: int, **changes: Any) -> None:
+    def update_message(self, row_id: int, **changes: Any) -> None:
         with self.session() as s:
-            msg = s.get(MailMessage, message_id)
+            msg = s.get(MailMessage, row_id)
             if msg is None:
-                raise KeyError(message_id)
+                raise KeyError(row_id)
             for k, v in changes.items():
                 setattr(msg, k, v)
             s.add(msg)
