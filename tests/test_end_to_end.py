@@ -25,6 +25,7 @@ from moderator.service.games import new_game
 from moderator.store.db import Store
 
 MOD = "moderator@test.local"
+UMPIRE = "umpire@test.local"
 PLAYERS = {"germany": "kaiser@test.local", "france": "joffre@test.local"}
 STRANGER = "stranger@test.local"
 PASSWORDS = {"germany": "pickelhaube", "france": "kepi"}
@@ -32,10 +33,10 @@ PASSWORDS = {"germany": "pickelhaube", "france": "kepi"}
 
 @pytest.fixture()
 def world_of_mail(tmp_path: Path) -> Iterator[tuple[EmbeddedMailServer, Service, list[str]]]:
-    users = {MOD: "mod-pw", STRANGER: "stranger-pw", **{a: f"pw-{n}" for n, a in PLAYERS.items()}}
+    users = {MOD: "mod-pw", UMPIRE: "umpire-pw", STRANGER: "stranger-pw", **{a: f"pw-{n}" for n, a in PLAYERS.items()}}
     console: list[str] = []
     with EmbeddedMailServer(tmp_path / "mail", users=users) as server:
-        svc = Service(store=Store.at(tmp_path / "m.db"), mail=server.client_config(MOD, "mod-pw"),
+        svc = Service(store=Store.at(tmp_path / "m.db"), mail=server.client_config(MOD, "mod-pw", UMPIRE),
                       say=console.append)
         yield server, svc, console
 
@@ -97,7 +98,8 @@ def test_one_turn_end_to_end(world_of_mail: tuple[EmbeddedMailServer, Service, l
                   and len(_inbox(server, STRANGER, "stranger-pw")) >= 2)
         svc.store.update_game(game.id, deadline=datetime.now(UTC) - timedelta(seconds=1))
         assert daemon.resolved.wait(60)
-        _wait_for(lambda: all(len(_inbox(server, a, f"pw-{n}")) >= 3 for n, a in PLAYERS.items()))
+        _wait_for(lambda: all(len(_inbox(server, a, f"pw-{n}")) >= 3 for n, a in PLAYERS.items())
+                  and len(_inbox(server, UMPIRE, "umpire-pw")) >= 1)
     finally:
         daemon.stop()
 
@@ -123,6 +125,14 @@ def test_one_turn_end_to_end(world_of_mail: tuple[EmbeddedMailServer, Service, l
         assert f"== {other_name} ==" not in _text(own)  # nothing of the other nation's status
         alliance = [m for m in mails if "status of the" in str(m["Subject"])]
         assert len(alliance) == 1 and f"== {other_name} ==" not in _text(alliance[0])
+
+    # The moderator's copy has every event and the dice log, each roll with its purpose.
+    import json
+
+    copy = _inbox(server, UMPIRE, "umpire-pw")[0]
+    dice = [p for p in copy.walk() if p.get_filename() == "dice-turn-1.json"]
+    rolls = json.loads(dice[0].get_content())
+    assert rolls and all(r["purpose"] and 1 <= r["result"] for r in rolls if r["dice"] == "1D10")
 
     # The turn moved on, and it replays to the same bytes.
     from moderator.service.turns import replay

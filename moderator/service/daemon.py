@@ -7,6 +7,7 @@ over the same game; a job that fails is reported and the daemon keeps running.
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Callable
 from datetime import timedelta
@@ -28,6 +29,9 @@ class Daemon:
         self.deadline_seconds = deadline_seconds
         self.countdown_seconds = countdown_seconds
         self.resolved = threading.Event()  # set whenever a turn has been resolved (tests and demo wait on it)
+        # APScheduler warns whenever a run is skipped because the previous one is still busy;
+        # with one worker that is the intended behaviour, not news for the console.
+        logging.getLogger("apscheduler").setLevel(logging.ERROR)
         self.scheduler = BackgroundScheduler(executors={"default": ThreadPoolExecutor(1)}, timezone="UTC",
                                              job_defaults={"coalesce": True, "max_instances": 1})
 

@@ -27,7 +27,8 @@ from moderator.world.model import World
 
 GAME = "demo"
 DOMAIN = "demo.local"
-MODERATOR = f"moderator@{DOMAIN}"
+MODERATOR = f"moderator@{DOMAIN}"  # the service's own mailbox: players write here
+UMPIRE = f"umpire@{DOMAIN}"  # the human moderator: receives the moderator's copy of each turn
 SEATS = ("germany", "austria-hungary", "france", "russia", "serbia", "britain")
 ROBOT_PLAYERS = ("germany", "france", "russia")  # these mail orders by themselves
 
@@ -95,7 +96,7 @@ def run_demo(root: Path = Path("var/demo"), *, deadline_seconds: float = 150, po
     if root.exists():
         shutil.rmtree(root)
     (root / "orders").mkdir(parents=True)
-    users = {MODERATOR: "moderator-demo", **{f"{n}@{DOMAIN}": f"mail-{n}" for n in SEATS}}
+    users = {MODERATOR: "moderator-demo", UMPIRE: "umpire-demo", **{f"{n}@{DOMAIN}": f"mail-{n}" for n in SEATS}}
     server = EmbeddedMailServer(root / "mail", imap_port=_free(1143), smtp_port=_free(1025), users=users)
     server.start()
     try:
@@ -106,7 +107,7 @@ def run_demo(root: Path = Path("var/demo"), *, deadline_seconds: float = 150, po
 
 def _run(root: Path, server: EmbeddedMailServer, users: dict[str, str], deadline_seconds: float,
          poll_seconds: float, exit_after_turn: bool, robots: bool) -> int:
-    svc = Service(store=Store.at(root / "moderator.db"), mail=server.client_config(MODERATOR, users[MODERATOR]),
+    svc = Service(store=Store.at(root / "moderator.db"), mail=server.client_config(MODERATOR, users[MODERATOR], UMPIRE),
                   say=_say, archive=root / "sent")
     now = datetime.now(UTC)
     game = new_game(svc, GAME, "1914", title="Demo 1914", deadline=now + timedelta(seconds=deadline_seconds))
@@ -153,7 +154,8 @@ def _banner(root: Path, server: EmbeddedMailServer, users: dict[str, str], deadl
         f"Mail server: IMAP 127.0.0.1:{server.imap_port}, SMTP 127.0.0.1:{server.smtp_port} (mail kept in {root / 'mail'})",
         f"Game 'demo', turn 1 (August 1914) resolves at {deadline:%H:%M:%S} UTC." if deadline else "",
         "Seats (mailbox password / seat password for the PASSWORD line):",
-        *[f"  {n:<16} {n}@{DOMAIN:<12} mail-{n:<16} {seat_password(n)}" for n in SEATS],
+        *[f"  {n:<16} {n + '@' + DOMAIN:<28} {'mail-' + n:<22} {seat_password(n)}" for n in SEATS],
+        f"The moderator's copy of each turn (all events, dice log) goes to {UMPIRE} (password umpire-demo).",
         f"Orders files to start from: {root / 'orders'}/<nation>.txt",
         "Send orders yourself from another terminal, e.g.:",
         f"  .venv/bin/moderator submit {root / 'orders' / 'britain.txt'} --demo britain",

@@ -16,10 +16,11 @@ from moderator.engine.dice import Dice
 from moderator.engine.events import Event
 from moderator.engine.resolve import resolve
 from moderator.engine.state import GameState
-from moderator.mail.compose import AUTO_GENERATED, compose, inline_image
+from moderator.mail.compose import AUTO_GENERATED, Attachment, compose, inline_image
 from moderator.orders import parse_orders
 from moderator.reports.build import MAP_CID, Report, TurnInfo, build_reports
 from moderator.reports.mapview import draw_view
+from moderator.reports.render import render
 from moderator.service.context import Service
 from moderator.service.games import describe_deadline, orders_due, turn_label
 from moderator.service.inbox import queue
@@ -67,8 +68,13 @@ def resolve_game(svc: Service, game_id: str) -> Resolution:
         svc.say(f"resolved {game.id} turn {turn}: {len(res.events)} events, {len(res.dice)} dice rolled; "
                 f"orders from {', '.join(sorted(subs)) or 'nobody'}"
                 + (f"; no orders from {', '.join(missing)}" if missing else ""))
+        flags = [e for e in res.events if "moderator" in e.seen_by]
+        for e in flags:  # defaults the engine chose where the rules leave judgement to the moderator
+            svc.store.add_review(game_id=game.id, turn=turn, nation=e.args.get("nation"), kind="flag",
+                                 summary=str(e.args.get("reason", e.code)), detail=json.dumps(e.args, default=str))
         queued = queue_reports(svc, game, turn, res)
-        svc.say(f"queued {queued} report mails for turn {turn} of {game.id}")
+        queue_moderator_copy(svc, game, turn, res, ordered=sorted(subs), missing=missing, flags=len(flags))
+        svc.say(f"queued {queued} report mails for turn {turn} of {game.id}, and the moderator's copy")
         return res
     except Exception:
         svc.store.update_game(game.id, status="open")
@@ -89,6 +95,23 @@ def queue_reports(svc: Service, game: Game, resolved_turn: int, res: Resolution)
             _queue_report(svc, game, report, seats[nation].email)
             count += 1
     return count
+
+
+def queue_moderator_copy(svc: Service, game: Game, resolved_turn: int, res: Resolution, *, ordered: list[str],
+                         missing: list[str], flags: int) -> None:
+    """The moderator sees everything, with the dice log attached for auditing."""
+    cfg = svc.require_mail()
+    scenario = svc.scenario(game)
+    text, html = render("moderator", title=game.title, game=game.id, resolved_turn=resolved_turn,
+                        resolved_date=turn_label(scenario, resolved_turn), ordered=ordered, missing=missing,
+                        flags=[None] * flags, dice_count=len(res.dice), sha256=res.sha256, events=res.events,
+                        names=lambda n: scenario.nations[n].name if n in scenario.nations else n)
+    dice = Attachment(f"dice-turn-{resolved_turn}.json", json.dumps(res.dice, indent=1).encode(),
+                      "application", "json")
+    msg = compose(sender=cfg.from_address, to=[cfg.moderator_address],
+                  subject=f"{game.title}: turn {resolved_turn} resolved (moderator's copy)", text=text, html=html,
+                  attachments=[dice], date=svc.clock(), domain=cfg.message_id_domain, auto_submitted=AUTO_GENERATED)
+    queue(svc, msg, game.id)
 
 
 def _queue_report(svc: Service, game: Game, report: Report, to: str) -> None:
