@@ -13,7 +13,8 @@ VERB_MODULES = (
     "moderator.world.commands",  # scenario check|show, map
     "moderator.orders.commands",  # check
     "moderator.mail.commands",  # mail-server
-    "moderator.reports.commands",  # map, report
+    "moderator.reports.commands",  # map
+    "moderator.analysis_commands",  # odds
 )
 
 

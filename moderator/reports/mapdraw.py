@@ -321,7 +321,8 @@ def _draw_labels(
             },
         )
         taken.append(artist.get_window_extent(renderer))
-    # Names: biggest places first; a name that would overlap one already placed is skipped.
+    # Names: land first, biggest places first. A name that would overlap one already placed
+    # tries a few nearby spots and is skipped only when none is free.
     order = sorted(geometry.places.values(), key=lambda p: (p.kind != "land", -_size_px(p, reg), p.name))
     for place in order:
         if _size_px(place, reg) < reg.min_label_px:
@@ -330,23 +331,31 @@ def _draw_labels(
         if at is None:
             continue
         sea = place.kind == "sea"
+        size = reg.font * (0.9 if sea else 1.0)
         # Above the point when a unit box hangs below it or a dot marks a speck of an island.
         above = place.name in units or (not sea and _size_px(place, reg) < SMALL_PLACE_PX)
-        artist = ax.annotate(  # type: ignore[attr-defined]
-            place.name,
-            xy=at,
-            xytext=(0, 2.5 if above else 0),
-            textcoords="offset points",
-            ha="center",
-            va="bottom" if above else "center",
-            fontsize=reg.font * (0.9 if sea else 1.0),
-            style="italic" if sea else "normal",
-            color="#1f4e79" if sea else "black",
-            zorder=5,
-            path_effects=halo,
-        )
-        box = artist.get_window_extent(renderer)
-        if any(box.overlaps(other) for other in taken):
-            artist.remove()
-        else:
+        spots = [(0.0, 2.5), (0.0, -size - 4.0)] if above else _LABEL_SPOTS
+        for dx, dy in spots:
+            artist = ax.annotate(  # type: ignore[attr-defined]
+                place.name,
+                xy=at,
+                xytext=(dx * size if not above else dx, dy * size if not above else dy),
+                textcoords="offset points",
+                ha="center",
+                va="bottom" if above else "center",
+                fontsize=size,
+                style="italic" if sea else "normal",
+                color="#1f4e79" if sea else "black",
+                zorder=5,
+                path_effects=halo,
+            )
+            box = artist.get_window_extent(renderer)
+            if any(box.overlaps(other) for other in taken):
+                artist.remove()
+                continue
             taken.append(box)
+            break
+
+
+# Where a name may go around its label point, in multiples of the font size (points).
+_LABEL_SPOTS = [(0.0, 0.0), (0.0, 1.1), (0.0, -1.1), (2.5, 0.0), (-2.5, 0.0), (0.0, 2.2), (0.0, -2.2)]

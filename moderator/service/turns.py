@@ -68,10 +68,12 @@ def resolve_game(svc: Service, game_id: str) -> Resolution:
         svc.say(f"resolved {game.id} turn {turn}: {len(res.events)} events, {len(res.dice)} dice rolled; "
                 f"orders from {', '.join(sorted(subs)) or 'nobody'}"
                 + (f"; no orders from {', '.join(missing)}" if missing else ""))
-        flags = [e for e in res.events if "moderator" in e.seen_by]
+        # Defaults the engine chose where the rules leave judgement to the moderator, and orders
+        # the checker accepted for phases the engine does not automate yet: both need a human.
+        flags = [e for e in res.events if "moderator" in e.seen_by or e.code == "order-not-implemented"]
         for e in flags:  # defaults the engine chose where the rules leave judgement to the moderator
             svc.store.add_review(game_id=game.id, turn=turn, nation=e.args.get("nation"), kind="flag",
-                                 summary=str(e.args.get("reason", e.code)), detail=json.dumps(e.args, default=str))
+                                 summary=_review_summary(e), detail=json.dumps(e.args, default=str))
         queued = queue_reports(svc, game, turn, res)
         queue_moderator_copy(svc, game, turn, res, ordered=sorted(subs), missing=missing, flags=len(flags))
         svc.say(f"queued {queued} report mails for turn {turn} of {game.id}, and the moderator's copy")
@@ -95,6 +97,12 @@ def queue_reports(svc: Service, game: Game, resolved_turn: int, res: Resolution)
             _queue_report(svc, game, report, seats[nation].email)
             count += 1
     return count
+
+
+def _review_summary(e: Event) -> str:
+    if e.code == "order-not-implemented":
+        return f"resolve by hand: {e.args.get('text') or e.args.get('type')} ({e.args.get('nation')})"
+    return str(e.args.get("reason", e.code))
 
 
 def queue_moderator_copy(svc: Service, game: Game, resolved_turn: int, res: Resolution, *, ordered: list[str],
