@@ -1,9 +1,146 @@
-"""Command-line verbs for analysis tools (odds). Being written; see moderator/engine/odds.py."""
+"""Analysis verbs for players and the moderator: `moderator odds`.
+
+    moderator odds --attacker germany --attack "6 inf, 2 art" --defender france \
+        --defend "4 inf" [--territory Verdun] [--city] [--strait] [--rounds N] [--json]
+
+Unit statistics come from the scenario (Scenario.stats, per nation); --territory takes a
+real map name (aliases and any capitalisation work) and brings its city and special
+terrain (Phase 4.6, Cities; terrain.py). The numbers are exact (moderator.engine.odds).
+"""
 
 from __future__ import annotations
 
 import argparse
+import json
+import re
+
+from moderator.engine import combat_land, phase4_land
+from moderator.engine.odds import Odds, odds_for
+from moderator.orders.checker import resolve_nation_id
+from moderator.orders.vocab import LAND, UNIT_INDEX
+from moderator.world.model import fold
+from moderator.world.scenario_model import Scenario
+
+OUTCOME_TEXT = {
+    "captured": "attacker captures the territory",
+    "cleared": "defenders destroyed, nothing left to capture",
+    "both_destroyed": "both sides destroyed",
+    "repulsed": "attackers destroyed",
+    "stopped": "attack called off (artillery alone / --rounds)",
+}
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the analysis verbs to the `moderator` command."""
+    p = sub.add_parser("odds", help="exact odds of a land battle (Phase 4.6)",
+                       description="Exact probabilities of a land battle, computed as a Markov chain "
+                                   "with the engine's own unit values and casualty rules.")
+    p.add_argument("--attacker", required=True, help="attacking nation (name or alias)")
+    p.add_argument("--attack", required=True, help='attacking units, e.g. "6 inf, 2 art"')
+    p.add_argument("--defender", required=True, help="defending nation, holder of the territory")
+    p.add_argument("--defend", default="", help='defending units, e.g. "4 inf" (may be empty)')
+    p.add_argument("--territory", help="the real territory attacked: brings its city and terrain")
+    p.add_argument("--city", action="store_true", help="the territory has a city (implied by --territory)")
+    p.add_argument("--strait", action="store_true", help="the attackers cross a strait (Straits)")
+    p.add_argument("--rounds", type=int, help="withdraw after this many rounds")
+    p.add_argument("--scenario", default="1914", help="scenario for unit statistics (default 1914)")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.set_defaults(func=run_odds)
+
+
+def parse_units(text: str) -> dict[str, int]:
+    """'6 inf, 2 art' -> {'infantry': 6, 'artillery': 2}; a bare word counts one unit."""
+    out: dict[str, int] = {}
+    for piece in (p.strip() for p in re.split(r"[,;+]|\band\b", text)):
+        if not piece:
+            continue
+        m = re.fullmatch(r"(\d+)?\s*(.+)", piece)
+        kind = UNIT_INDEX.get(fold(m.group(2))) if m else None
+        if m is None or kind is None:
+            raise ValueError(f"not a unit: {piece!r}")
+        if kind not in LAND and kind not in ("fighter", "bomber"):
+            raise ValueError(f"{kind} does not fight in land combat (Phase 4.6)")
+        out[kind] = out.get(kind, 0) + int(m.group(1) or 1)
+    return out
+
+
+def _check_attack(attack: dict[str, int], strait: bool) -> None:
+    if not attack:
+        raise ValueError("no attacking units")
+    never = sorted(set(attack) & phase4_land.NEVER_ATTACK)
+    if never:
+        raise ValueError(f"{', '.join(never)} never attack (Anti Air Guns; rockets fire separately)")
+    if strait and set(attack) - combat_land.STRAIT_ATTACKERS:
+        raise ValueError("only infantry and artillery may attack across a strait (Straits)")
+
+
+def compute(args: argparse.Namespace) -> tuple[Odds, dict[str, object]]:
+    """The odds for parsed arguments, and a description of the battle for the output."""
+    from moderator.world.loader import load_world
+    from moderator.world.scenario import load_scenario
+
+    scenario = load_scenario(args.scenario)
+    attacker, defender = _nation(scenario, args.attacker), _nation(scenario, args.defender)
+    attack, defend = parse_units(args.attack), parse_units(args.defend)
+    _check_attack(attack, args.strait)
+    territory, city = "", bool(args.city)
+    if args.territory:
+        world = load_world(args.scenario, strict=False)
+        name = world.resolve(args.territory)
+        if name is None or not world.territories[name].is_land:
+            hint = ", ".join(world.suggest(args.territory))
+            raise ValueError(f"no land territory {args.territory!r}" + (f" (did you mean {hint}?)" if hint else ""))
+        territory, city = name, city or world.territories[name].city
+    odds = odds_for(scenario, attacker, attack, defender, defend, territory=territory, city=city,
+                    strait=args.strait, max_rounds=args.rounds)
+    battle = {"attacker": attacker, "attack": attack, "defender": defender, "defend": defend,
+              "territory": territory or None, "city": city, "strait": bool(args.strait), "max_rounds": args.rounds}
+    return odds, battle
+
+
+def _nation(scenario: Scenario, name: str) -> str:
+    nid = resolve_nation_id(name, scenario)
+    if nid is None:
+        raise ValueError(f"unknown nation {name!r}")
+    return nid
+
+
+def run_odds(args: argparse.Namespace) -> int:
+    try:
+        odds, battle = compute(args)
+    except ValueError as exc:
+        print(f"moderator odds: {exc}")
+        return 2
+    if args.json:
+        print(json.dumps({"battle": battle, "odds": odds.to_json()}, indent=1, sort_keys=True))
+    else:
+        print(render(odds, battle))
+    return 0
+
+
+def _units_text(units: object) -> str:
+    assert isinstance(units, dict)
+    return ", ".join(f"{n} {k}" for k, n in sorted(units.items())) or "nothing"
+
+
+def render(odds: Odds, battle: dict[str, object]) -> str:
+    where = battle["territory"] or "an unnamed territory"
+    notes = [w for w, on in (("city", battle["city"]), ("across a strait", battle["strait"])) if on]
+    lines = [
+        f"Battle at {where}{' (' + ', '.join(notes) + ')' if notes else ''}:",
+        f"  {battle['attacker']}: {_units_text(battle['attack'])}",
+        f"  against {battle['defender']}: {_units_text(battle['defend'])}",
+        "",
+        f"  attacker wins          {odds.attacker_wins:7.2%}",
+        f"  defender holds         {odds.defender_holds:7.2%}",
+    ]
+    lines += [f"    {OUTCOME_TEXT[k]:<46} {p:7.2%}" for k, p in odds.outcomes.items()]
+    lines += [
+        "",
+        f"  expected losses: attacker {odds.attacker_losses:.2f} of {odds.attackers}, "
+        f"defender {odds.defender_losses:.2f} of {odds.defenders}",
+        f"  rounds: mean {odds.expected_rounds:.2f}",
+    ]
+    shown = [(r, p) for r, p in sorted(odds.rounds.items()) if p >= 0.0005]
+    lines += [f"    {r:>3} {p:7.2%} {'#' * round(p * 40)}" for r, p in shown]
+    return "\n".join(lines)

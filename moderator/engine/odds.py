@@ -1,0 +1,291 @@
+"""Exact odds of a land battle (Phase 4.6), for players and the moderator (`moderator odds`).
+
+The battle is a Markov chain whose state is the set of fighters each side still has.
+It is walked forward round by round, exactly as combat_land.fight() plays it:
+
+- the dice one side rolls in a round are found by running combat_land.roll_side() itself
+  with a probing Dice that records each "roll <= value" comparison and never hits, so
+  unit values, strait penalties (Straits), unsupported artillery (Artillery), mountain
+  infantry and Gibraltar's three dice (terrain.py) and the city's defense roll (Cities)
+  can never drift from the engine;
+- casualties are taken by combat_land.take_casualties() on a copy of the side: cheapest
+  first, the coastal defender (Straits) and the fictive unit (multinational note after
+  4.6.1) first, the multinational sharing of hits and any casualty orders included.
+  Because the engine's casualty choice is a deterministic function of (side, hits),
+  the chain is exact for multinational battles too: the state simply remembers which
+  fighters are left, not only how many;
+- after each round: an attack with only artillery left ceases (Artillery); a
+  withdrawal condition (Phase 4.6 "Conditional orders", combat_orders.withdrawal) or
+  `max_rounds` ends it; the engine's safety limit combat_land.MAX_ROUNDS applies.
+
+The only approximation: states whose probability falls below PRUNE are dropped (their
+total is reported as `pruned`, normally < 1e-12) so long battles stay fast.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from moderator.engine import combat_land, combat_orders
+from moderator.engine.combat_land import Battle, Fighter, Side
+from moderator.engine.context import TurnContext
+from moderator.engine.dice import Dice
+from moderator.engine.state import GameState, Unit
+from moderator.world.model import World
+from moderator.world.scenario_model import Scenario
+
+PRUNE = 1e-16  # drop a state whose probability is below this (tracked in Odds.pruned)
+OUTCOMES = ("captured", "cleared", "both_destroyed", "repulsed", "stopped")
+
+
+@dataclass
+class Odds:
+    """The distribution of a battle's end. Probabilities of OUTCOMES sum to 1 - pruned.
+
+    captured: no defender left and an infantry/tank survivor takes the land (4.4);
+    cleared: no defender left, but only units that cannot capture survive (artillery);
+    both_destroyed: neither side has anything left;
+    repulsed: every attacker destroyed, defenders stand;
+    stopped: both still stand but the attack ended: artillery alone, a withdrawal
+    condition, max_rounds, or the engine's round limit.
+    """
+
+    attackers: int  # real units at the start
+    defenders: int
+    outcomes: dict[str, float] = field(default_factory=lambda: dict.fromkeys(OUTCOMES, 0.0))
+    attacker_losses: float = 0.0  # expected real units lost
+    defender_losses: float = 0.0
+    rounds: dict[int, float] = field(default_factory=dict)  # rounds fought -> probability
+    pruned: float = 0.0
+
+    @property
+    def attacker_wins(self) -> float:
+        return self.outcomes["captured"] + self.outcomes["cleared"]
+
+    @property
+    def defender_holds(self) -> float:
+        return self.outcomes["repulsed"] + self.outcomes["stopped"]
+
+    @property
+    def expected_rounds(self) -> float:
+        return sum(r * p for r, p in self.rounds.items())
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "attackers": self.attackers, "defenders": self.defenders,
+            "outcomes": dict(self.outcomes),
+            "attacker_wins": self.attacker_wins, "defender_holds": self.defender_holds,
+            "attacker_losses": self.attacker_losses, "defender_losses": self.defender_losses,
+            "rounds": {str(r): p for r, p in sorted(self.rounds.items())},
+            "expected_rounds": self.expected_rounds, "pruned": self.pruned,
+        }
+
+
+class _Threshold(int):
+    """A die that shows "no hit" but remembers the value it was compared with."""
+
+    seen: list[int]
+
+    def __new__(cls, seen: list[int]) -> _Threshold:
+        die = super().__new__(cls, 11)  # 11 is above any value: never a hit
+        die.seen = seen
+        return die
+
+    def __le__(self, other: int) -> bool:
+        self.seen.append(int(other))
+        return False
+
+
+class _ProbeDice(Dice):
+    """Dice for reading roll_side(): every d10 is a _Threshold writing into `seen`."""
+
+    def __init__(self) -> None:
+        super().__init__("odds-probe", 0)
+        self.seen: list[int] = []
+
+    def d10(self, purpose: str) -> int:
+        return _Threshold(self.seen)
+
+
+def _pmf(thresholds: Sequence[int]) -> list[float]:
+    """Distribution of the number of hits when die i hits on a roll <= thresholds[i]."""
+    dist = [1.0]
+    for t in thresholds:
+        p = min(max(t, 0), 10) / 10
+        nxt = [0.0] * (len(dist) + 1)
+        for k, x in enumerate(dist):
+            nxt[k] += x * (1 - p)
+            nxt[k + 1] += x * p
+        dist = nxt
+    while len(dist) > 1 and dist[-1] == 0.0:
+        dist.pop()
+    return dist
+
+
+class _Chain:
+    """Side states interned as small ints; hit distributions and casualties memoised."""
+
+    def __init__(self, ctx: TurnContext, battle: Battle) -> None:
+        self.ctx, self.battle, self.probe = ctx, battle, _ProbeDice()
+        ctx.dice = self.probe
+        self.pool = {"attacker": list(battle.attack.fighters), "defender": list(battle.defend.fighters)}
+        self.keys: dict[str, list[tuple[int, ...]]] = {"attacker": [], "defender": []}
+        self.ids: dict[str, dict[tuple[int, ...], int]] = {"attacker": {}, "defender": {}}
+        self.hits: dict[tuple[str, int], list[float]] = {}
+        self.after: dict[tuple[str, int, int], int] = {}
+        self.start_real = {r: len(self.side(r, self.intern(r, tuple(range(len(self.pool[r])))))
+                                  .real()) for r in self.pool}
+
+    def intern(self, role: str, key: tuple[int, ...]) -> int:
+        if key not in self.ids[role]:
+            self.ids[role][key] = len(self.keys[role])
+            self.keys[role].append(key)
+        return self.ids[role][key]
+
+    def side(self, role: str, state: int) -> Side:
+        return Side(role, [self.pool[role][i] for i in self.keys[role][state]])
+
+    def hit_dist(self, role: str, state: int) -> list[float]:
+        if (role, state) not in self.hits:
+            self.probe.seen = []
+            combat_land.roll_side(self.ctx, self.battle, self.side(role, state))
+            self.hits[role, state] = _pmf(self.probe.seen)
+        return self.hits[role, state]
+
+    def hit(self, role: str, state: int, hits: int) -> int:
+        """The side's state after taking `hits`, as the engine chooses the casualties."""
+        if hits == 0:
+            return state
+        memo = (role, state, hits)
+        if memo not in self.after:
+            side = self.side(role, state)
+            combat_land.take_casualties(self.ctx, self.battle, side, hits)
+            where = {id(f): i for i, f in enumerate(self.pool[role])}
+            self.after[memo] = self.intern(role, tuple(where[id(f)] for f in side.fighters))
+        return self.after[memo]
+
+    def losses(self, role: str, state: int) -> int:
+        return self.start_real[role] - len(self.side(role, state).real())
+
+
+def battle_odds(
+    scenario: Scenario, territory: str, attacker: str, attackers: Sequence[Unit], defenders: Sequence[Unit],
+    *, holder: str | None = None, city: bool = False, across: Collection[str] = frozenset(),
+    orders: combat_orders.BattleOrders | None = None, max_rounds: int | None = None,
+) -> Odds:
+    """Exact odds of combat_land.fight(ctx, territory, ..., attacker, attackers, defenders, across, orders).
+
+    holder: the territory's controller (default: the first defender's nation); it owns the
+    city (when `city`) and the coastal defender (when any attacker is in `across`).
+    max_rounds: the attacker withdraws after that many rounds (a "rounds" condition).
+    """
+    holder = holder or (defenders[0].nation if defenders else None)
+    ctx = TurnContext(GameState("odds", scenario.id, 1), {}, World({}, {}), scenario, _ProbeDice())
+    battle = _setup(territory, attacker, attackers, defenders, holder, city, across, orders)
+    chain = _Chain(ctx, battle)
+    a0 = chain.intern("attacker", tuple(range(len(chain.pool["attacker"]))))
+    d0 = chain.intern("defender", tuple(range(len(chain.pool["defender"]))))
+    limit = min(max_rounds or combat_land.MAX_ROUNDS, combat_land.MAX_ROUNDS)
+    odds = Odds(chain.start_real["attacker"], chain.start_real["defender"])
+    live = {(a0, d0): 1.0}
+    if _over(chain, battle, a0, d0, 0, limit, before_first=True):
+        _finish(chain, odds, a0, d0, 0, 1.0)
+        return odds
+    for rnd in range(1, limit + 1):
+        nxt: dict[tuple[int, int], float] = {}
+        for (a, d), mass in live.items():
+            _step(chain, a, d, mass, nxt)
+        live = {}
+        for (a, d), mass in sorted(nxt.items()):
+            if _over(chain, battle, a, d, rnd, limit):
+                _finish(chain, odds, a, d, rnd, mass)
+            elif mass < PRUNE:
+                odds.pruned += mass
+            else:
+                live[a, d] = mass
+        if not live:
+            break
+    return odds
+
+
+def _setup(territory: str, attacker: str, attackers: Sequence[Unit], defenders: Sequence[Unit],
+           holder: str | None, city: bool, across: Collection[str],
+           orders: combat_orders.BattleOrders | None) -> Battle:
+    """The Battle as combat_land.fight() builds it (coastal defender, fictive unit)."""
+    strait = any(u.id in across for u in attackers)
+    battle = Battle(
+        territory, [], attacker, strait, holder if city else None,
+        Side("attacker", [Fighter(u.nation, u.kind, u, u.id in across) for u in attackers]),
+        Side("defender", [Fighter(u.nation, u.kind, u) for u in defenders]),
+        orders=orders or combat_orders.BattleOrders(), defender=holder,
+    )
+    if strait and holder:
+        battle.defend.fighters.insert(0, Fighter(holder, "coastal"))  # Straits
+    combat_land.add_fictive(battle.attack, battle.defend)
+    return battle
+
+
+def _step(chain: _Chain, a: int, d: int, mass: float, out: dict[tuple[int, int], float]) -> None:
+    """One round from (a, d): both sides fire at once, then each takes its casualties."""
+    for ha, x in enumerate(chain.hit_dist("attacker", a)):
+        if x == 0.0:
+            continue
+        d2 = chain.hit("defender", d, ha)
+        for hd, y in enumerate(chain.hit_dist("defender", d)):
+            if y == 0.0:
+                continue
+            key = (chain.hit("attacker", a, hd), d2)
+            out[key] = out.get(key, 0.0) + mass * x * y
+
+
+def _over(chain: _Chain, battle: Battle, a: int, d: int, rnd: int, limit: int, before_first: bool = False) -> bool:
+    """Does the battle end in state (a, d) after round `rnd`? (combat_land.fight's loop)."""
+    att, dfn = chain.side("attacker", a), chain.side("defender", d)
+    if not att.real() or not dfn.standing():
+        return True
+    if before_first:
+        return False
+    if not combat_land.attack_goes_on(att):
+        return True  # Artillery: an attack of artillery alone ceases
+    withdrawn = combat_orders.withdrawal(battle.orders.conditions, rnd,
+                                         chain.losses("attacker", a), chain.losses("defender", d))
+    return withdrawn is not None or rnd >= limit
+
+
+def _finish(chain: _Chain, odds: Odds, a: int, d: int, rnd: int, mass: float) -> None:
+    att, dfn = chain.side("attacker", a), chain.side("defender", d)
+    alive = att.real()
+    if dfn.standing():
+        outcome = "stopped" if alive else "repulsed"
+    elif not alive:
+        outcome = "both_destroyed"
+    else:
+        outcome = "captured" if any(f.kind in combat_land.CAPTURERS for f in alive) else "cleared"
+    odds.outcomes[outcome] += mass
+    odds.rounds[rnd] = odds.rounds.get(rnd, 0.0) + mass
+    odds.attacker_losses += mass * chain.losses("attacker", a)
+    odds.defender_losses += mass * chain.losses("defender", d)
+
+
+def make_units(nation: str, counts: Mapping[str, int], tag: str) -> list[Unit]:
+    """Stand-in units for odds: ids sort like the engine's ("{nation}-{kind}-{n}")."""
+    out: list[Unit] = []
+    for kind in sorted(counts):
+        out.extend(Unit(f"{nation}-{kind}-{tag}{i:05d}", nation, kind, "") for i in range(counts[kind]))
+    return out
+
+
+def odds_for(
+    scenario: Scenario, attacker: str, attack: Mapping[str, int], defender: str, defend: Mapping[str, int],
+    *, territory: str = "", city: bool = False, strait: bool = False, max_rounds: int | None = None,
+) -> Odds:
+    """Odds of `attack` (kind -> count) of `attacker` against `defend` of `defender`,
+    who holds `territory` (its name only matters for special terrain, terrain.py).
+    strait: every attacker crosses a strait (Straits)."""
+    attackers = make_units(attacker, attack, "a")
+    defenders = make_units(defender, defend, "d")
+    across = frozenset(u.id for u in attackers) if strait else frozenset()
+    return battle_odds(scenario, territory, attacker, attackers, defenders, holder=defender, city=city,
+                       across=across, max_rounds=max_rounds)
