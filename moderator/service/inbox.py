@@ -116,6 +116,11 @@ def _handle(svc: Service, message_id: int, raw: bytes) -> Outcome:
         return _reply(svc, message_id, mail, game, f"Turn {game.turn} of {game.id} is being resolved right now.",
                       "Orders cannot be accepted until the new turn's reports are out.",
                       "Wait for your report, then send orders for the new turn.")
+    if game.deadline is not None and svc.clock() > game.deadline:
+        return _reply(svc, message_id, mail, game, f"The deadline for turn {game.turn} of {game.id} has passed "
+                      f"({describe_deadline(game.deadline)}), so these orders were not accepted.",
+                      "The turn is about to be resolved with the orders received in time.",
+                      f"Wait for your report, then send orders for turn {game.turn + 1}.")
     if turn is not None and int(turn) != game.turn:
         return _reply(svc, message_id, mail, game, f"These orders are for turn {turn}, but game {game.id} is at "
                       f"turn {game.turn}.", "Only orders for the current turn are accepted.",
