@@ -77,8 +77,10 @@ def sample_orders(state: GameState, world: World, nation: str, *, with_mistake: 
     capital = next((t.name for t in world.lands() if t.owner == nation and t.capital), None)
     if capital:
         lines.append(f"BUILD 2 inf AT {capital}")
-    if with_mistake and mine:
-        lines.append(f"MOVE 1 inf FROM {mine[0][:-1]} TO {mine[0]}")  # a typo: the receipt says "did you mean"
+    own_border = [(o, d) for o in mine for d in sorted(world.neighbours(o)) if state.controller(d) == nation]
+    if with_mistake and own_border:
+        origin, dest = own_border[-1]
+        lines.append(f"MOVE 1 inf FROM {origin} TO {dest[:-1]}")  # a typo: the receipt says "did you mean"
     lines.append("NOTE Demo orders, sent by the demo robot.")
     return "\n".join(lines) + "\n"
 

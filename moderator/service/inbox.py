@@ -125,11 +125,11 @@ def _handle(svc: Service, message_id: int, raw: bytes) -> Outcome:
         return _reply(svc, message_id, mail, game, f"These orders are for turn {turn}, but game {game.id} is at "
                       f"turn {game.turn}.", "Only orders for the current turn are accepted.",
                       f"Change the TURN line to TURN {game.turn}.")
-    return _accept(svc, message_id, mail, game, nation, parsed, check_only, seat.email)
+    return _accept(svc, message_id, mail, game, nation, parsed, check_only, seat.email, text)
 
 
 def _accept(svc: Service, message_id: int, mail: ExtractedMessage, game: Game, nation: str, parsed: Any,
-            check_only: bool, seat_email: str) -> Outcome:
+            check_only: bool, seat_email: str, text: str) -> Outcome:
     world, scenario = svc.world(game), svc.scenario(game)
     state = svc.state(game)
     checked = check(parsed.orders, nation, state, world, scenario)
@@ -145,7 +145,10 @@ def _accept(svc: Service, message_id: int, mail: ExtractedMessage, game: Game, n
             if d.severity == "flag":
                 svc.store.add_review(game_id=game.id, turn=game.turn, nation=nation, kind="flag",
                                      summary=d.message, detail=f"line {d.line}: {d.text}")
-    by = {s: [d for d in diagnostics if d.severity == s] for s in ("error", "warning", "flag")}
+    lines = text.splitlines()
+    shown = [{**dataclasses.asdict(d), "source": lines[d.line - 1].strip() if 0 < d.line <= len(lines) else d.text}
+             for d in diagnostics]
+    by = {s: [d for d in shown if d["severity"] == s] for s in ("error", "warning", "flag")}
     name = scenario.nations[nation].name
     text, html = render("receipt", game=game.id, nation_name=name, turn=game.turn,
                         date=turn_label(scenario, game.turn), check_only=check_only, replaced=replaced,

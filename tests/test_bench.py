@@ -1,0 +1,68 @@
+"""moderator.bench in quick mode: every operation runs once on the real 1914 data and
+prints its row. No timing is asserted (the machine is shared); only that it all works."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+
+import pytest
+
+from moderator import bench
+
+NUMBER = r"\d+(\.\d+)?"
+
+
+@pytest.fixture(scope="module")
+def quick_run() -> tuple[list[bench.Row], str]:
+    out = io.StringIO()
+    rows = bench.run(quick=True, out=out)
+    return rows, out.getvalue()
+
+
+def test_every_operation_prints_a_row(quick_run: tuple[list[bench.Row], str]) -> None:
+    rows, text = quick_run
+    names = ["calibration: pure-Python loop"] + [c.name for c, _ in bench.cases(bench.load_data())]
+    assert [r.name for r in rows] == names
+    for name in names:
+        line = next(line for line in text.splitlines() if line.startswith(name))
+        cells = line[len(name):].split()
+        assert len(cells) == 4, line  # runs, median ms, ops/s, ratio
+        assert cells[0] == "1" and all(re.fullmatch(NUMBER, c) for c in cells[1:]), line
+
+
+def test_rows_are_consistent(quick_run: tuple[list[bench.Row], str]) -> None:
+    rows, _ = quick_run
+    calib = rows[0].median_s
+    assert rows[0].ratio == 1.0 and calib > 0
+    for r in rows[1:]:
+        assert r.median_s > 0
+        assert r.ratio == pytest.approx(r.median_s / calib)
+        assert r.ops_per_s == pytest.approx(1 / r.median_s)
+
+
+def test_the_bench_turn_is_clean_and_fights() -> None:
+    data = bench.load_data()
+    assert len(bench.checked_orders(data, bench.GERMAN_TURN, "Germany")) >= 10
+    result = bench.case_resolve(data)()
+    assert isinstance(result, tuple)
+    codes = [e.code for e in result[1]]
+    assert codes.count("battle") >= 3 and "order-refused" not in codes
+
+
+def test_mail_round_trip() -> None:
+    from moderator.mail.extract import extract
+
+    got = extract(bench.raw_mail(bench.GERMAN_TURN))
+    assert got.sender == "kaiser@example.org"
+    assert "ATTACK 10 inf, 2 art FROM Cologne TO Liege" in got.text
+    assert "report line" not in got.text  # the quoted report is stripped
+
+
+def test_main_quick_json(capsys: pytest.CaptureFixture[str]) -> None:
+    assert bench.main(["--quick", "--json"]) == 0
+    out = capsys.readouterr().out
+    rows = json.loads(out[out.index("["):])
+    assert len(rows) == 1 + len(bench.cases(bench.load_data()))
+    assert {"name", "runs", "median_ms", "ops_per_s", "ratio"} <= set(rows[0])
