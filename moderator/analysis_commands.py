@@ -94,7 +94,7 @@ def compute(args: argparse.Namespace) -> tuple[Odds, dict[str, object]]:
     odds = odds_for(scenario, attacker, attack, defender, defend, territory=territory, city=city,
                     strait=args.strait, max_rounds=args.rounds)
     battle = {"attacker": attacker, "attack": attack, "defender": defender, "defend": defend,
-              "territory": territory or None, "city": city, "strait": bool(args.strait), "max_rounds": args.rounds}
+              "territory": territory or None, "typed": args.territory, "city": city, "strait": bool(args.strait), "max_rounds": args.rounds}
     return odds, battle
 
 
@@ -124,7 +124,9 @@ def _units_text(units: object) -> str:
 
 
 def render(odds: Odds, battle: dict[str, object]) -> str:
-    where = battle["territory"] or "an unnamed territory"
+    where = str(battle["territory"] or "an unnamed territory")
+    if battle["typed"] and fold(str(battle["typed"])) != fold(where):
+        where += f" (for {battle['typed']!r})"
     notes = [w for w, on in (("city", battle["city"]), ("across a strait", battle["strait"])) if on]
     lines = [
         f"Battle at {where}{' (' + ', '.join(notes) + ')' if notes else ''}:",

@@ -127,16 +127,16 @@ def _pmf(thresholds: Sequence[int]) -> list[float]:
 class _Chain:
     """Side states interned as small ints; hit distributions and casualties memoised."""
 
-    def __init__(self, ctx: TurnContext, battle: Battle) -> None:
-        self.ctx, self.battle, self.probe = ctx, battle, _ProbeDice()
-        ctx.dice = self.probe
+    def __init__(self, ctx: TurnContext, battle: Battle, probe: _ProbeDice) -> None:
+        self.ctx, self.battle, self.probe = ctx, battle, probe
         self.pool = {"attacker": list(battle.attack.fighters), "defender": list(battle.defend.fighters)}
+        self.where = {role: {id(f): i for i, f in enumerate(fs)} for role, fs in self.pool.items()}
         self.keys: dict[str, list[tuple[int, ...]]] = {"attacker": [], "defender": []}
         self.ids: dict[str, dict[tuple[int, ...], int]] = {"attacker": {}, "defender": {}}
         self.hits: dict[tuple[str, int], list[float]] = {}
         self.after: dict[tuple[str, int, int], int] = {}
-        self.start_real = {r: len(self.side(r, self.intern(r, tuple(range(len(self.pool[r])))))
-                                  .real()) for r in self.pool}
+        self.start = {role: self.intern(role, tuple(range(len(fs)))) for role, fs in self.pool.items()}
+        self.start_real = {role: sum(1 for f in fs if not f.virtual) for role, fs in self.pool.items()}
 
     def intern(self, role: str, key: tuple[int, ...]) -> int:
         if key not in self.ids[role]:
@@ -162,8 +162,7 @@ class _Chain:
         if memo not in self.after:
             side = self.side(role, state)
             combat_land.take_casualties(self.ctx, self.battle, side, hits)
-            where = {id(f): i for i, f in enumerate(self.pool[role])}
-            self.after[memo] = self.intern(role, tuple(where[id(f)] for f in side.fighters))
+            self.after[memo] = self.intern(role, tuple(self.where[role][id(f)] for f in side.fighters))
         return self.after[memo]
 
     def losses(self, role: str, state: int) -> int:
@@ -182,11 +181,11 @@ def battle_odds(
     max_rounds: the attacker withdraws after that many rounds (a "rounds" condition).
     """
     holder = holder or (defenders[0].nation if defenders else None)
-    ctx = TurnContext(GameState("odds", scenario.id, 1), {}, World({}, {}), scenario, _ProbeDice())
+    probe = _ProbeDice()  # the context only serves unit statistics and this probe
+    ctx = TurnContext(GameState("odds", scenario.id, 1), {}, World({}, {}), scenario, probe)
     battle = _setup(territory, attacker, attackers, defenders, holder, city, across, orders)
-    chain = _Chain(ctx, battle)
-    a0 = chain.intern("attacker", tuple(range(len(chain.pool["attacker"]))))
-    d0 = chain.intern("defender", tuple(range(len(chain.pool["defender"]))))
+    chain = _Chain(ctx, battle, probe)
+    a0, d0 = chain.start["attacker"], chain.start["defender"]
     limit = min(max_rounds or combat_land.MAX_ROUNDS, combat_land.MAX_ROUNDS)
     odds = Odds(chain.start_real["attacker"], chain.start_real["defender"])
     live = {(a0, d0): 1.0}

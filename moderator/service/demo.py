@@ -24,6 +24,7 @@ from moderator.service.daemon import Daemon
 from moderator.service.games import new_game
 from moderator.store.db import Store
 from moderator.world.model import World
+from moderator.world.scenario_model import Scenario
 
 GAME = "demo"
 DOMAIN = "demo.local"
@@ -51,7 +52,8 @@ def seat_password(nation: str) -> str:
     return f"demo-{nation}"
 
 
-def sample_orders(state: GameState, world: World, nation: str, *, with_mistake: bool = False) -> str:
+def sample_orders(state: GameState, world: World, nation: str, scenario: Scenario | None = None, *,
+                  with_mistake: bool = False) -> str:
     """Legal-looking orders for a demo player, found on the real map: shift infantry along the
     nation's own land, attack an enemy neighbour if there is one, and build infantry."""
     lines = [f"GAME {GAME}", f"NATION {nation}", f"TURN {state.turn}", f"PASSWORD {seat_password(nation)}", ""]
@@ -75,8 +77,10 @@ def sample_orders(state: GameState, world: World, nation: str, *, with_mistake: 
         if attacked and moved:
             break
     capital = next((t.name for t in world.lands() if t.owner == nation and t.capital), None)
-    if capital:
-        lines.append(f"BUILD 2 inf AT {capital}")
+    cost = scenario.stats(nation, "infantry").cost if scenario else 5
+    affordable = min(2, state.nations[nation].saved // max(cost, 1))
+    if capital and affordable:
+        lines.append(f"BUILD {affordable} inf AT {capital}")
     own_border = [(o, d) for o in mine for d in sorted(world.neighbours(o)) if state.controller(d) == nation]
     if with_mistake and own_border:
         origin, dest = own_border[-1]
@@ -118,7 +122,8 @@ def _run(root: Path, server: EmbeddedMailServer, users: dict[str, str], deadline
     state, world = svc.state(game), svc.world(game)
     for nation in SEATS:
         (root / "orders" / f"{nation}.txt").write_text(
-            sample_orders(state, world, nation, with_mistake=nation == "russia"), encoding="utf-8")
+            sample_orders(state, world, nation, svc.scenario(game), with_mistake=nation == "russia"),
+            encoding="utf-8")
     (root / "demo.json").write_text(json.dumps({
         "smtp_port": server.smtp_port, "imap_port": server.imap_port, "moderator": MODERATOR,
         "mailboxes": {a: p for a, p in users.items()}, "seat_passwords": {n: seat_password(n) for n in SEATS},

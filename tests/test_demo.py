@@ -1,0 +1,39 @@
+"""`make run`'s demo: its ready-made orders are clean for every demo seat (but Russia's
+deliberate typo), and a whole demo turn runs to its reports."""
+
+from pathlib import Path
+
+import pytest
+
+from moderator.orders import check_text
+from moderator.service.demo import SEATS, run_demo, sample_orders
+from moderator.world.loader import load_world
+from moderator.world.scenario import initial_state, load_scenario
+
+
+@pytest.mark.parametrize("nation", SEATS)
+def test_sample_orders_check_clean(nation: str) -> None:
+    world, scenario = load_world("1914"), load_scenario("1914")
+    state = initial_state(scenario, world, "demo")
+    result = check_text(sample_orders(state, world, nation, scenario), nation, state, world, scenario)
+    assert [d.message for d in result.diagnostics if d.severity == "error"] == []
+
+
+def test_the_deliberate_mistake_gets_a_did_you_mean() -> None:
+    world, scenario = load_world("1914"), load_scenario("1914")
+    state = initial_state(scenario, world, "demo")
+    result = check_text(sample_orders(state, world, "russia", scenario, with_mistake=True), "russia", state, world,
+                        scenario)
+    [error] = [d for d in result.diagnostics if d.severity == "error"]
+    assert "Did you mean" in error.message
+
+
+@pytest.mark.slow
+def test_demo_runs_a_whole_turn(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert run_demo(tmp_path / "demo", deadline_seconds=6, poll_seconds=1, exit_after_turn=True) == 0
+    out = capsys.readouterr().out
+    for step in ("demo player germany@demo.local mailed its orders", "receipt for German Empire",
+                 "deadline reached for demo turn 1", "resolved demo turn 1", "turn 1 is done"):
+        assert step in out
+    sent = sorted((tmp_path / "demo" / "sent").iterdir())
+    assert len([p for p in sent if p.suffix == ".png"]) >= len(SEATS)
