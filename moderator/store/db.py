@@ -70,6 +70,14 @@ class Store:
             yield s
             s.commit()
 
+    def _insert(self, row: MailMessage | Submission | ReviewItem) -> int:
+        """Add one row and return its new id."""
+        with self.session() as s:
+            s.add(row)
+            s.flush()
+            assert row.id is not None
+            return row.id
+
     # ---- games and seats -------------------------------------------------------
     def create_game(self, game_id: str, scenario: str, title: str = "", seed: str | None = None,
                     deadline: datetime | None = None) -> Game:
@@ -122,13 +130,8 @@ class Store:
     def store_incoming(self, raw: bytes, *, uid: int | None = None, message_id: str = "",
                        sender: str = "", subject: str = "") -> int:
         """Keep the raw message first; everything else about it comes later."""
-        msg = MailMessage(direction="in", raw=raw, mailbox_uid=uid, message_id=message_id,
-                          sender=sender, subject=subject, received=utcnow())
-        with self.session() as s:
-            s.add(msg)
-            s.flush()
-            assert msg.id is not None
-            return msg.id
+        return self._insert(MailMessage(direction="in", raw=raw, mailbox_uid=uid, message_id=message_id,
+                                        sender=sender, subject=subject, received=utcnow()))
 
     def message(self, row_id: int) -> MailMessage | None:
         with self.session() as s:
@@ -154,13 +157,9 @@ class Store:
 
     def queue_outgoing(self, raw: bytes, *, game_id: str | None, recipients: str, subject: str,
                        message_id: str) -> int:
-        msg = MailMessage(direction="out", game_id=game_id, raw=raw, recipients=recipients,
-                          subject=subject, message_id=message_id, status="queued", received=utcnow())
-        with self.session() as s:
-            s.add(msg)
-            s.flush()
-            assert msg.id is not None
-            return msg.id
+        return self._insert(MailMessage(direction="out", game_id=game_id, raw=raw, recipients=recipients,
+                                        subject=subject, message_id=message_id, status="queued",
+                                        received=utcnow()))
 
     # ---- orders ----------------------------------------------------------------
     def add_submission(self, game_id: str, nation: str, turn: int, *, text: str, normalized: str,
@@ -209,13 +208,8 @@ class Store:
     # ---- moderator review --------------------------------------------------------
     def add_review(self, *, game_id: str | None, turn: int | None, nation: str | None, kind: str,
                    summary: str, detail: str = "") -> int:
-        item = ReviewItem(game_id=game_id, turn=turn, nation=nation, kind=kind, summary=summary,
-                          detail=detail, created=utcnow())
-        with self.session() as s:
-            s.add(item)
-            s.flush()
-            assert item.id is not None
-            return item.id
+        return self._insert(ReviewItem(game_id=game_id, turn=turn, nation=nation, kind=kind, summary=summary,
+                                       detail=detail, created=utcnow()))
 
     def reviews(self, game_id: str | None = None, status: str | None = "pending") -> list[ReviewItem]:
         with self.session() as s:
