@@ -230,8 +230,6 @@ def cmd_resolve(args: argparse.Namespace) -> int:
     if svc.mail is not None:
         sent, failed = send_queued(svc)
         print(f"sent {sent} report mail(s), {failed} failed")
-    else:
-        print("no [mail] settings: reports are queued in the database and go out with the daemon")
     return 0
 
 

@@ -74,9 +74,12 @@ def resolve_game(svc: Service, game_id: str) -> Resolution:
         for e in flags:  # defaults the engine chose where the rules leave judgement to the moderator
             svc.store.add_review(game_id=game.id, turn=turn, nation=e.args.get("nation"), kind="flag",
                                  summary=_review_summary(e), detail=json.dumps(e.args, default=str))
-        queued = queue_reports(svc, game, turn, res)
-        queue_moderator_copy(svc, game, turn, res, ordered=sorted(subs), missing=missing, flags=len(flags))
-        svc.say(f"queued {queued} report mails for turn {turn} of {game.id}, and the moderator's copy")
+        if svc.mail is None:
+            svc.say("no [mail] settings, so no report mails were queued; `moderator report` writes them to files")
+        else:
+            queued = queue_reports(svc, game, turn, res)
+            queue_moderator_copy(svc, game, turn, res, ordered=sorted(subs), missing=missing, flags=len(flags))
+            svc.say(f"queued {queued} report mails for turn {turn} of {game.id}, and the moderator's copy")
         return res
     except Exception:
         svc.store.update_game(game.id, status="open")
