@@ -10,7 +10,18 @@ from matplotlib import colors as mcolors
 from matplotlib import image as mimage
 
 from moderator.reports.geometry import Geometry, PlaceShape, load_geometry
-from moderator.reports.mapdraw import REGIONS, SEA, image_size, load_colors, miller_y, render_map
+from moderator.reports.mapdraw import (
+    NEUTRAL,
+    REGIONS,
+    SEA,
+    build_figure,
+    image_size,
+    legend_entries,
+    load_colors,
+    miller_y,
+    render_map,
+    unit_owners,
+)
 from moderator.world.loader import load_world
 from moderator.world.model import Territory, World
 
@@ -127,3 +138,115 @@ def test_real_map_renders_deterministically() -> None:
     a = render_map(geometry, world, region="europe", title="1914")
     assert _png_size(a) == image_size("europe")
     assert render_map(geometry, world, region="europe", title="1914") == a
+
+
+NAMES = {"france": "French Empire", "germany": "German Empire"}
+
+
+def _legend_labels(fig) -> list[str]:  # type: ignore[no-untyped-def]
+    legend = fig.axes[0].get_legend()
+    return [t.get_text() for t in legend.get_texts()]
+
+
+def _texts(fig) -> list[str]:  # type: ignore[no-untyped-def]
+    ax = fig.axes[0]
+    return [t.get_text() for t in ax.texts]
+
+
+def test_legend_names_the_nations_holding_land_in_view(tiny) -> None:  # type: ignore[no-untyped-def]
+    geometry, world = tiny
+    colors = load_colors("1914")
+    owners = {"Westland": "france", "Eastland": "germany"}
+    both = legend_entries(geometry, REGIONS["world"], owners, colors, NAMES)
+    assert both == [
+        ("French Empire", colors["france"]),
+        ("German Empire", colors["germany"]),
+        ("Sea zone", SEA),
+    ]
+    # Asia (lon 55-155) shows Eastland (lon 40-80) but not Westland (lon 0-40).
+    east = legend_entries(geometry, REGIONS["asia"], owners, colors, NAMES)
+    assert [label for label, _ in east] == ["German Empire", "Sea zone"]
+    unheld = legend_entries(geometry, REGIONS["world"], {"Eastland": "germany"}, colors, {})
+    assert unheld == [("germany", colors["germany"]), ("No controller", NEUTRAL), ("Sea zone", SEA)]
+
+
+def test_rendered_legend_follows_control_and_names(tiny) -> None:  # type: ignore[no-untyped-def]
+    geometry, world = tiny
+    fig = build_figure(geometry, world, control={"Westland": "germany"}, names=NAMES)
+    assert _legend_labels(fig) == ["German Empire", "Sea zone"]
+    assert render_map(geometry, world, names=NAMES) != render_map(geometry, world)
+
+
+def test_every_unit_box_is_drawn_even_when_crowded(tiny) -> None:  # type: ignore[no-untyped-def]
+    geometry, world = tiny
+    units = {
+        "Westland": {"fra inf": 12, "fra art": 3, "fra ftr": 1, "ger inf": 2},
+        "Eastland": {"ger inf": 30, "ger art": 9, "ger AA": 1, "ger ftr": 4},
+        "Deep Sea": {"ger BB": 2, "ger DD": 4, "fra TR": 1},
+    }
+    texts = _texts(build_figure(geometry, world, units=units, region="world"))
+    boxes = [t for t in texts if t.startswith(("fra:", "ger:"))]
+    assert len(boxes) == len(units)  # one box a place, none dropped for lack of room
+    for place, summary in units.items():
+        assert place in texts  # the name of a place holding units is always drawn
+        assert any(_counts(box) == summary for box in boxes)  # every count, each under its nation
+
+
+def _counts(box: str) -> dict[str, int]:
+    """Parse a unit box back into {"nat kind": count}."""
+    out: dict[str, int] = {}
+    for line in box.replace("\n     ", "  ").splitlines():
+        prefix, _, rest = line.partition(": ")
+        words = rest.split()
+        for count, kind in zip(words[::2], words[1::2], strict=True):
+            out[f"{prefix} {kind}"] = int(count)
+    return out
+
+
+def test_units_beyond_the_region_are_listed_not_lost(tiny) -> None:  # type: ignore[no-untyped-def]
+    geometry, world = tiny
+    fig = build_figure(
+        geometry, world, units={"Westland": {"inf": 2}, "Eastland": {"art": 1}}, region="middle-east"
+    )
+    texts = _texts(fig)
+    notes = next(t for t in texts if "Off this map:" in t)
+    assert "Westland 2 inf" in notes and "Eastland" not in notes
+    assert "art artillery" in notes and "inf infantry" in notes  # the unit key names what is used
+
+
+def test_unit_prefix_resolves_to_the_nation_that_holds_its_land() -> None:
+    colors = {"austria-hungary": "#e9c84c", "australia": "#eb8f8f", "germany": "#8b95a1"}
+    control = {"Vienna": "austria-hungary", "Sydney": "australia"}
+    units = {"Vienna": {"aus inf": 3}, "Adriatic Sea": {"aus BB": 1}, "Berlin": {"ger inf": 2}}
+    assert unit_owners(units, control, colors) == {"aus": "austria-hungary", "ger": "germany"}
+
+
+def test_alliance_labels_render_deterministically_with_a_legend(tiny) -> None:  # type: ignore[no-untyped-def]
+    geometry, world = tiny
+    units = {"Westland": {"ger inf": 2, "aus art": 1}, "Deep Sea": {"ger DD": 1}}
+    a = render_map(geometry, world, units=units, names=NAMES, region="europe", title="T")
+    assert a == render_map(geometry, world, units=units, names=NAMES, region="europe", title="T")
+
+
+@pytest.mark.slow
+def test_real_europe_legend_lists_only_nations_in_view() -> None:
+    geometry, world = load_geometry("1914"), load_world("1914", strict=False)
+    fig = build_figure(geometry, world, region="europe", names={"germany": "German Empire", "japan": "Japan"})
+    labels = _legend_labels(fig)
+    assert {"German Empire", "france", "russia", "britain", "Sea zone"} <= set(labels)
+    assert not {"Japan", "usa", "mexico", "china"} & set(labels)
+    nations = labels[: labels.index("Sea zone")]
+    assert nations == sorted(nations)
+
+
+@pytest.mark.slow
+def test_crowded_real_places_keep_every_unit_box() -> None:
+    geometry, world = load_geometry("1914"), load_world("1914", strict=False)
+    crowded = ["Brussels", "Cologne", "Liege", "Luxembourg", "Ruhr", "Strasbourg", "Lille", "Amsterdam"]
+    units = {p: {"ger inf": 10 + i, "ger art": 2, "fra inf": 1} for i, p in enumerate(crowded)}
+    texts = _texts(build_figure(geometry, world, units=units, region="europe"))
+    boxes = [t for t in texts if t.startswith(("fra:", "ger:"))]
+    assert sorted(sorted(_counts(b).items()) for b in boxes) == sorted(
+        sorted(u.items()) for u in units.values()
+    )
+    assert set(crowded) <= set(texts)

@@ -22,12 +22,14 @@ def _cmd_map(args: argparse.Namespace) -> int:
     from moderator.reports.geometry import load_geometry
     from moderator.reports.mapdraw import render_map
     from moderator.world.loader import load_world
+    from moderator.world.scenario import load_scenario
 
     # strict=False: a drawing of the map is useful even while the data still has review items.
     world = load_world(args.scenario, strict=False)
     geometry = load_geometry(args.scenario)
     title = args.title if args.title is not None else f"The War to End All Wars: {args.scenario}"
-    png = render_map(geometry, world, region=args.region, title=title)
+    names = {k: v.name for k, v in load_scenario(args.scenario).nations.items()}
+    png = render_map(geometry, world, region=args.region, title=title, names=names)
     args.out.write_bytes(png)
     print(f"wrote {args.out} ({len(png) // 1024} KiB, region {args.region})")
     return 0

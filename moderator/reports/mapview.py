@@ -8,6 +8,7 @@ from moderator.reports.geometry import Geometry, load_geometry
 from moderator.reports.mapdraw import REGIONS, render_map
 from moderator.reports.visibility import View
 from moderator.world.model import World
+from moderator.world.scenario import load_scenario
 
 # Regions a report may be drawn on, smallest first; "world" is the fallback.
 REPORT_REGIONS = ("europe", "africa", "north-america", "asia", "world")
@@ -48,4 +49,10 @@ def draw_view(world: World, view: View, title: str, scenario: str = "1914", regi
     """PNG bytes for one audience. Control of territory is public (the game's map is published
     after every update); units come only from the view, which holds what the audience may see."""
     return render_map(_geometry(scenario), world, control=view.control, units=view.map_units,
-                      region=region or region_for(world, view), title=title)
+                      region=region or region_for(world, view), title=title, names=_names(scenario))
+
+
+@functools.lru_cache(maxsize=4)
+def _names(scenario: str) -> dict[str, str]:
+    """Nation id -> display name, for the map's legend."""
+    return {k: v.name for k, v in load_scenario(scenario).nations.items()}

@@ -68,12 +68,18 @@ def _status(state: GameState, scenario: Scenario, nation: str) -> NationStatus:
     )
 
 
+def short_code(nation: str) -> str:
+    """A short, unambiguous prefix for alliance map labels: "ger", "aus" (Australia) but
+    "aus-hun" (Austria-Hungary), "sou-afr", so two allies never share one."""
+    return "-".join(part[:3] for part in nation.split("-"))
+
+
 def _map_units(statuses: list[NationStatus], several: bool) -> dict[str, dict[str, int]]:
     out: dict[str, dict[str, int]] = {}
     for st in statuses:
         for loc, kinds in st.units.items():
             for kind, n in kinds.items():
-                label = f"{st.nation[:3]} {UNIT_ABBREV.get(kind, kind)}" if several else UNIT_ABBREV.get(kind, kind)
+                label = f"{short_code(st.nation)} {UNIT_ABBREV.get(kind, kind)}" if several else UNIT_ABBREV.get(kind, kind)
                 out.setdefault(loc, {})[label] = out.get(loc, {}).get(label, 0) + n
     return out
 
