@@ -102,3 +102,17 @@ def test_a_crash_inside_one_message_is_kept_for_review(setup: tuple[EmbeddedMail
     assert outcome.status == "failed"
     assert svc.store.messages(direction="in")[0].status == "failed"
     assert "ZeroDivisionError" in svc.store.reviews()[0].summary
+
+
+def test_seats_without_orders_are_reminded_once_per_turn(setup: tuple[EmbeddedMailServer, Service]) -> None:
+    from moderator.service.reminders import send_reminders
+
+    server, svc = setup
+    svc.store.add_seat("g", "france", "joffre@t.local", "pw2")
+    _send(server, ORDERS)
+    poll(svc)
+    assert send_reminders(svc, timedelta(hours=1)) == 0  # the deadline is three days away
+    assert send_reminders(svc, timedelta(days=4)) == 1  # France only: Germany has sent orders
+    reminder = svc.store.messages(direction="out")[-1]
+    assert reminder.recipients == "joffre@t.local" and b"no orders from French Empire" in reminder.raw
+    assert send_reminders(svc, timedelta(days=4)) == 0  # once per turn

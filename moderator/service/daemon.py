@@ -17,17 +17,19 @@ from apscheduler.schedulers.background import BackgroundScheduler
 
 from moderator.service.context import Service
 from moderator.service.inbox import poll
+from moderator.service.reminders import send_reminders
 from moderator.service.sending import send_queued
 from moderator.service.turns import due_games, resolve_game
 
 
 class Daemon:
     def __init__(self, svc: Service, *, poll_seconds: float = 60, deadline_seconds: float = 10,
-                 countdown_seconds: float = 60) -> None:
+                 countdown_seconds: float = 60, remind_before: timedelta = timedelta(hours=24)) -> None:
         self.svc = svc
         self.poll_seconds = poll_seconds
         self.deadline_seconds = deadline_seconds
         self.countdown_seconds = countdown_seconds
+        self.remind_before = remind_before
         self.resolved = threading.Event()  # set whenever a turn has been resolved (tests and demo wait on it)
         # APScheduler warns whenever a run is skipped because the previous one is still busy;
         # with one worker that is the intended behaviour, not news for the console.
@@ -64,6 +66,7 @@ class Daemon:
         self._send()
 
     def _deadlines(self) -> None:
+        send_reminders(self.svc, self.remind_before)
         for game in due_games(self.svc):
             self.svc.say(f"deadline reached for {game.id} turn {game.turn}: resolving")
             resolve_game(self.svc, game.id)

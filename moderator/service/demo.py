@@ -129,7 +129,8 @@ def _run(root: Path, server: EmbeddedMailServer, users: dict[str, str], deadline
         "mailboxes": {a: p for a, p in users.items()}, "seat_passwords": {n: seat_password(n) for n in SEATS},
     }, indent=1), encoding="utf-8")
     _banner(root, server, users, game.deadline)
-    daemon = Daemon(svc, poll_seconds=poll_seconds, deadline_seconds=2, countdown_seconds=30)
+    daemon = Daemon(svc, poll_seconds=poll_seconds, deadline_seconds=2, countdown_seconds=30,
+                    remind_before=timedelta(seconds=deadline_seconds / 2))
     daemon.start()
     try:
         if robots:

@@ -22,6 +22,7 @@ class Game(SQLModel, table=True):
     deadline: datetime | None = None  # when the current turn resolves (UTC)
     cycle_days: int = 10  # the rules' ten-day update cycle
     correction_days: int = 2  # first two days after an update: error corrections
+    reminded_turn: int = 0  # the last turn whose missing-orders reminder went out
     created: datetime
 
 
