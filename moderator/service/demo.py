@@ -138,16 +138,22 @@ def _run(root: Path, server: EmbeddedMailServer, users: dict[str, str], deadline
             for nation in ROBOT_PLAYERS:
                 send_orders(server.smtp_port, f"{nation}@{DOMAIN}", (root / "orders" / f"{nation}.txt").read_text())
                 _say(f"demo player {nation}@{DOMAIN} mailed its orders (file {root / 'orders' / (nation + '.txt')})")
-        while not daemon.resolved.wait(1.0):
-            pass
-        time.sleep(poll_seconds + 1)  # let the send job deliver the reports
-        _say(f"turn 1 is done. Reports and their maps are in {root / 'sent'} (open the .png files), "
-             f"and in each player's mailbox over IMAP on 127.0.0.1:{server.imap_port}.")
-        if exit_after_turn:
-            return 0
-        _say("The game goes on: turn 2 is open. Mail more orders, or press Ctrl-C to stop.")
+        turn = 1
         while True:
-            time.sleep(3600)
+            while not daemon.resolved.wait(1.0):
+                pass
+            daemon.resolved.clear()
+            time.sleep(poll_seconds + 1)  # let the send job deliver the reports
+            _say(f"turn {turn} is done. Reports and their maps are in {root / 'sent'} (open the .png files), "
+                 f"and in each player's mailbox over IMAP on 127.0.0.1:{server.imap_port}.")
+            if exit_after_turn:
+                return 0
+            turn += 1
+            # A real game's next deadline is ten days away; the demo keeps its short one.
+            deadline = datetime.now(UTC) + timedelta(seconds=deadline_seconds)
+            svc.store.update_game(GAME, deadline=deadline)
+            _say(f"The game goes on: turn {turn} is open until {deadline:%H:%M:%S} UTC. Mail orders "
+                 f"(TURN {turn}) with `moderator submit`, or press Ctrl-C to stop.")
     except KeyboardInterrupt:
         _say("stopping")
         return 0
