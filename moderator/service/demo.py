@@ -128,6 +128,10 @@ def _run(root: Path, server: EmbeddedMailServer, users: dict[str, str], deadline
         "smtp_port": server.smtp_port, "imap_port": server.imap_port, "moderator": MODERATOR,
         "mailboxes": {a: p for a, p in users.items()}, "seat_passwords": {n: seat_password(n) for n in SEATS},
     }, indent=1), encoding="utf-8")
+    # A configuration file for the moderator's tools on the demo game (no mail section: the
+    # offline verbs need only the database).
+    (root / "moderator.toml").write_text(
+        f'[service]\ndatabase = "sqlite:///{(root / "moderator.db").resolve()}"\n', encoding="utf-8")
     _banner(root, server, users, game.deadline)
     daemon = Daemon(svc, poll_seconds=poll_seconds, deadline_seconds=2, countdown_seconds=30,
                     remind_before=timedelta(seconds=deadline_seconds / 2))
@@ -174,6 +178,8 @@ def _banner(root: Path, server: EmbeddedMailServer, users: dict[str, str], deadl
         "Send orders yourself from another terminal, e.g.:",
         f"  .venv/bin/moderator submit {root / 'orders' / 'britain.txt'} --demo britain",
         f"Every mail the moderator sends is also saved in {root / 'sent'} (.eml and map .png).",
+        f"The moderator's tools work on the demo too, e.g. .venv/bin/moderator game show demo --config "
+        f"{root / 'moderator.toml'}",
         "",
     ]
     for line in lines:
