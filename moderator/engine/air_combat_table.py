@@ -1,0 +1,33 @@
+"""Air-combat value of fighters by technology level (rules section "Fighters").
+
+The rules print the table as one number per line; rebuilt here as rows "level of own
+fighters" 0..4 by columns "level of enemy fighters" 0..4. The two worked examples in
+the same section (tests/test_engine_examples.py) pin the reconstruction: a row reads
+across the enemy's levels, so an older fighter loses value against a newer one.
+"""
+
+from __future__ import annotations
+
+MAX_LEVEL = 4
+
+# Rules, "Fighters": own level (row) against enemy level (column).
+AIR_COMBAT_VALUE: tuple[tuple[int, ...], ...] = (
+    (2, 1, 1, 1, 1),
+    (2, 2, 1, 1, 1),
+    (2, 2, 2, 1, 1),
+    (2, 2, 2, 2, 2),
+    (3, 3, 3, 3, 3),
+)
+
+
+def air_combat_value(own_level: int, enemy_level: int) -> int:
+    """Attack value in air combat of a fighter of `own_level` against `enemy_level` ("Fighters")."""
+    for level in (own_level, enemy_level):
+        if not 0 <= level <= MAX_LEVEL:
+            raise ValueError(f"fighter level {level} is outside 0..{MAX_LEVEL}")
+    return AIR_COMBAT_VALUE[own_level][enemy_level]
+
+
+def dogfight_values(level_a: int, level_b: int) -> tuple[int, int]:
+    """Both sides' air-combat values when fighters of level_a meet fighters of level_b."""
+    return air_combat_value(level_a, level_b), air_combat_value(level_b, level_a)

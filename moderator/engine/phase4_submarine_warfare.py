@@ -1,0 +1,136 @@
+"""Submarine warfare on resources (Phase 4.7) and unrestricted submarine warfare (Phase 1.4).
+
+Phase 4.7: each submarine on the shortest sea path of a resource transfer destroys 1-5
+of the resources carried on that path, at most all of them; when several sea paths are
+equally short "the value transfered is divided by their number". Without a transfer,
+subs in the target's home waters hit its US trade the same way (1-5 each, at most the trade).
+Phase 1.4: under unrestricted submarine warfare each sub in a targeted zone hits 1-10
+(D10), at most the full income of the targeted territories.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Collection, Iterable, Mapping
+from dataclasses import dataclass
+
+from moderator.engine.dice import Dice
+from moderator.world.model import World
+
+SUB_HIT = (1, 5)  # Phase 4.7: "can destroy 1-5 resources per sub"
+
+
+@dataclass(frozen=True)
+class UnrestrictedTarget:
+    """One row of the Phase 1.4 table: where the subs must be and what they can hit."""
+
+    zones: tuple[str, ...]
+    territories: tuple[str, ...]
+    value: int
+
+
+# Phase 1.4 table, spelled as the rules print it (the World resolves aliases).
+UNRESTRICTED_TARGETS: Mapping[str, UnrestrictedTarget] = {
+    "britain": UnrestrictedTarget(("North Sea", "Middle Atlantic"), ("London",), 31),
+    "germany": UnrestrictedTarget(("Skagerrak",), ("Hamburg",), 15),
+    "austria-hungary": UnrestrictedTarget(("Adriatic Sea",), ("Trieste",), 6),
+    "france": UnrestrictedTarget(("Middle Atlantic",), ("Brest",), 12),
+    "usa": UnrestrictedTarget(("US Atlantic Coast", "US Pacific Coast"), ("East Coast", "LA"), 76),
+    "italy": UnrestrictedTarget(("Tyrrenean Sea",), ("Milan",), 12),
+    "japan": UnrestrictedTarget(("Sea of Japan",), ("Tokyo",), 19),
+    "china": UnrestrictedTarget(("Yellow Sea",), ("Zheijang",), 5),
+    "russia": UnrestrictedTarget(("Gulf of Bothnia",), ("Petrograd",), 5),
+    "ottoman": UnrestrictedTarget(("Aegan Sea",), ("Constantinople",), 8),
+    "spain": UnrestrictedTarget(("Western Mediteranean Sea",), ("Barcelona",), 8),
+}
+
+
+def capped_hits(subs: int, sides: tuple[int, int], cap: int, dice: Dice, purpose: str) -> int:
+    """Sum of one low..high roll per sub, at most `cap`. Every sub rolls, for a stable log."""
+    low, high = sides
+    total = sum(dice.between(low, high, f"{purpose}: sub {i + 1}") for i in range(subs))
+    return min(total, max(cap, 0))
+
+
+def split_transfer(amount: int, paths: int) -> list[int]:
+    """Resources carried on each of `paths` equally short paths (Phase 4.7: "divided by their number").
+
+    The rules do not say where an odd remainder goes; the engine's default puts one
+    extra resource on each of the first paths in sorted path order.
+    """
+    if paths <= 0:
+        raise ValueError("a transfer needs at least one path")
+    share, rest = divmod(amount, paths)
+    return [share + (1 if i < rest else 0) for i in range(paths)]
+
+
+def transfer_losses(
+    amount: int,
+    paths: list[tuple[str, ...]],
+    subs: Mapping[str, int],
+    dice: Dice,
+) -> dict[tuple[str, ...], int]:
+    """Resources lost on each shortest path of a transfer to the subs in its sea zones (Phase 4.7)."""
+    ordered = sorted(paths)
+    losses: dict[tuple[str, ...], int] = {}
+    for path, carried in zip(ordered, split_transfer(amount, len(ordered)), strict=True):
+        on_path = sum(subs.get(zone, 0) for zone in path)
+        losses[path] = capped_hits(on_path, SUB_HIT, carried, dice, f"sub warfare {' > '.join(path)}")
+    return losses
+
+
+def us_trade_loss(subs: int, trade: int, dice: Dice) -> int:
+    """US trade sunk by subs in the nation's home waters: 1-5 each, at most the trade (Phase 4.7)."""
+    return capped_hits(subs, SUB_HIT, trade, dice, "sub warfare on US trade")
+
+
+def unrestricted_damage(subs: int, target: UnrestrictedTarget, dice: Dice) -> int:
+    """Income lost to unrestricted submarine warfare: 1D10 per sub, at most the table value (Phase 1.4)."""
+    return capped_hits(subs, (1, 10), target.value, dice, "unrestricted submarine warfare")
+
+
+def _coastal_seas(world: World, lands: Iterable[str]) -> set[str]:
+    return {n for land in lands for n in world.neighbours(land) if world.territories[n].is_sea}
+
+
+def shortest_sea_paths(
+    world: World,
+    sources: Iterable[str],
+    targets: Iterable[str],
+    closed: Collection[str] = (),
+) -> list[tuple[str, ...]]:
+    """All shortest chains of sea zones from a coast of `sources` to a coast of `targets` (Phase 4.7).
+
+    Length is counted in sea zones, as the rules do. Only sea-to-sea adjacency is
+    followed (a canal that the map models as a land territory is not crossed), and the
+    `closed` zones (naval blockade: "Shortest path can be cut") are avoided. Each
+    distinct chain counts once, however many target territories it touches. Sorted.
+    """
+    starts = sorted(_coastal_seas(world, sources) - set(closed))
+    goals = _coastal_seas(world, targets) - set(closed)
+    dist = {s: 1 for s in starts}
+    parents: dict[str, list[str]] = {s: [] for s in starts}
+    queue = deque(starts)
+    while queue:
+        zone = queue.popleft()
+        for n in sorted(world.neighbours(zone)):
+            if not world.territories[n].is_sea or n in closed:
+                continue
+            if n not in dist:
+                dist[n] = dist[zone] + 1
+                parents[n] = []
+                queue.append(n)
+            if dist[n] == dist[zone] + 1:
+                parents[n].append(zone)
+    reached = [g for g in goals if g in dist]
+    if not reached:
+        return []
+    best = min(dist[g] for g in reached)
+    return sorted(p for g in reached if dist[g] == best for p in _chains(g, parents))
+
+
+def _chains(zone: str, parents: Mapping[str, list[str]]) -> list[tuple[str, ...]]:
+    """Every shortest chain ending at `zone`, walking the BFS parents back to a start."""
+    if not parents[zone]:
+        return [(zone,)]
+    return [chain + (zone,) for p in parents[zone] for chain in _chains(p, parents)]
