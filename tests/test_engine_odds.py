@@ -69,8 +69,9 @@ def test_probabilities_sum_to_one(attack: dict[str, int], defend: dict[str, int]
     assert sum(o.outcomes.values()) + o.pruned == pytest.approx(1.0, abs=1e-12)
     assert sum(o.rounds.values()) + o.pruned == pytest.approx(1.0, abs=1e-12)
     assert o.pruned < 1e-9
-    assert 0 <= o.attacker_losses <= sum(attack.values())
-    assert 0 <= o.defender_losses <= sum(defend.values())
+    # Expected losses are sums of probability-weighted floats: allow rounding in the last bits.
+    assert 0 <= o.attacker_losses <= sum(attack.values()) + 1e-9
+    assert 0 <= o.defender_losses <= sum(defend.values()) + 1e-9
     if rounds is not None:
         assert max(o.rounds) <= rounds
 

@@ -9,6 +9,9 @@ from __future__ import annotations
 
 # code -> (who sees it, the args it carries)
 EVENT_CODES: dict[str, tuple[str, str]] = {
+    "deployed": ("nation", "order, kind, count, place (Initial Deployment, turn 0: a DEPLOY order placed)"),
+    "deploy-defaulted": ("nation", "kind, count, place (Initial Deployment, turn 0: free units no DEPLOY "
+                                   "order placed, put at the scenario's default place)"),
     "war-declared": ("public", "nation, target"),
     "built": ("nation", "kind, count, place, cost (Phase 3.1, paid now)"),
     "build-cut": ("nation", "order, kind, place, ordered, bought"),
@@ -30,7 +33,9 @@ EVENT_CODES: dict[str, tuple[str, str]] = {
     "strategic-cut-short": ("nation", "order, origin, dest, end (where they stopped), units"),
     "income": ("nation", "full, rule, amount (collected), saved"),
     "gift": ("giver and receiver", "giver, receiver, sent, arrived"),
-    "order-refused": ("nation", "order, text, reason, and details"),
+    "order-refused": ("nation", "order, text, reason, and details (turn 0: only-deploy-before-first-turn, "
+                                "not-to-deploy, at-sea, colony, allied-land, ...; later: deployment-over)"),
     "order-not-implemented": ("nation (moderator for unknown nations)", "order, type, text"),
-    "moderator-flag": ("moderator", "reason, details: a default the moderator may override"),
+    "moderator-flag": ("moderator", "reason, details: a default the moderator may override "
+                                    "(turn 0: zone, nations, rule: enemies share a sea zone)"),
 }

@@ -4,6 +4,9 @@ A ruleset is an ordered table of named steps (design.md: "the nine phases are on
 named table of steps"). Each step says which rules section it implements, its name, the
 function that runs it, and which order types it consumes (so resolve() can report orders
 no step understands instead of dropping them silently).
+
+A ruleset may also have an opening table: steps run *instead of* the phase table on the
+turn before the first one (turn 0), e.g. the players' own Initial Deployment.
 """
 
 from __future__ import annotations
@@ -25,14 +28,17 @@ class Step:
 
 
 _RULESETS: dict[str, tuple[Step, ...]] = {}
+_OPENINGS: dict[str, tuple[Step, ...]] = {}
 
 
-def register(name: str, phases: Sequence[Step]) -> None:
-    """Register (or replace) the phase table of ruleset `name`."""
-    sections = [s.section for s in phases]
-    if len(set(sections)) != len(sections):
-        raise ValueError(f"ruleset {name!r}: duplicate section in {sections}")
+def register(name: str, phases: Sequence[Step], opening: Sequence[Step] = ()) -> None:
+    """Register (or replace) the phase table of ruleset `name`, and its opening table."""
+    for table in (phases, opening):
+        sections = [s.section for s in table]
+        if len(set(sections)) != len(sections):
+            raise ValueError(f"ruleset {name!r}: duplicate section in {sections}")
     _RULESETS[name] = tuple(phases)
+    _OPENINGS[name] = tuple(opening)
 
 
 def get(name: str) -> tuple[Step, ...]:
@@ -40,6 +46,12 @@ def get(name: str) -> tuple[Step, ...]:
         known = ", ".join(sorted(_RULESETS)) or "none"
         raise KeyError(f"unknown ruleset {name!r} (known: {known})")
     return _RULESETS[name]
+
+
+def opening(name: str) -> tuple[Step, ...]:
+    """The steps of turn 0 (empty if the ruleset has no opening turn)."""
+    get(name)  # the same error for an unknown ruleset
+    return _OPENINGS.get(name, ())
 
 
 def names() -> list[str]:

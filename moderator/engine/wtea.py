@@ -3,11 +3,16 @@
 One ordered, named table of steps, in the rules' sequence of play. Land combat (4.6) and
 air combat (4.5) happen inside the moves that start them (4.4), so they are not separate
 steps. Steps whose docstring says "not implemented yet" are deliberate no-ops.
+
+OPENING is the table of turn 0, which exists only in games created with a deployment
+turn (Initial Deployment: "Game starts after all active players deploy their units on
+the map"). It is not a tenth phase: it runs instead of PHASES, once, before turn 1.
 """
 
 from __future__ import annotations
 
 from moderator.engine import (
+    phase0_deploy,
     phase1_diplomacy,
     phase2_technology,
     phase3_build,
@@ -28,6 +33,7 @@ from moderator.orders.model import (
     CasualtyOrder,
     CombatCondition,
     DeclareWar,
+    Deploy,
     Gift,
     Incorporate,
     Move,
@@ -66,4 +72,8 @@ PHASES: tuple[Step, ...] = (
     Step("9", "special rules", phase9_special.special_rules),
 )
 
-ruleset.register(NAME, PHASES)
+OPENING: tuple[Step, ...] = (
+    Step("0", "initial deployment", phase0_deploy.initial_deployment, (Deploy,)),
+)
+
+ruleset.register(NAME, PHASES, OPENING)

@@ -111,6 +111,11 @@ class Builder:
         span = self.span()
         return [type(o)(**{**o.__dict__, "span": span}) for o in orders]
 
+    # ---- Initial Deployment ----------------------------------------------------------
+    def b_deploy(self, c: list) -> list[m.Order]:
+        """DEPLOY 3 inf, 1 art AT Berlin: one order for all the units named."""
+        return [m.Deploy(self.units(c[0], v.MOBILE, "units of your starting forces"), self.name(c[1]))]
+
     # ---- Phase 1 ---------------------------------------------------------------------
     def b_note(self, c: list) -> list[m.Order]:
         text = str(c[0]).lstrip(":").strip() if c and c[0] is not None else ""

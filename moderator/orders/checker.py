@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from moderator.engine.state import GameState
 from moderator.orders import check_build as cb
 from moderator.orders import check_combat as cc
+from moderator.orders import check_deploy as cd
 from moderator.orders import check_naval as cn
 from moderator.orders import check_politics as cp
 from moderator.orders import model as m
@@ -41,7 +42,7 @@ CHECKS: dict[type, Callable[..., m.Order | None]] = {
     m.CasualtyOrder: cc.casualties, m.ArtillerySupport: cc.support, m.DefendWith: cc.defend,
     m.RocketFire: cc.rocket_fire, m.TaskForce: cn.task_force, m.TaskForceMission: cn.mission,
     m.SubDetection: cn.sub_detection, m.SubInterception: cn.sub_interception,
-    m.NavalInvasion: cn.invasion,
+    m.NavalInvasion: cn.invasion, m.Deploy: cd.deploy,
 }
 
 # Within Phase 4: bombing/rebasing/rail first (4.1), then naval (4.2), then land (4.4).
@@ -87,6 +88,8 @@ def check(orders: list[m.Order], nation: str, state: GameState, world: World,
     kept: dict[int, m.Order] = {}
     for index, order in sorted(enumerate(orders), key=_rank):
         ctx.failed = False
+        if not cd.before_first_turn(order, ctx):  # Initial Deployment: turn 0 is DEPLOY only
+            continue
         try:
             result = CHECKS[type(order)](order, ctx) if type(order) in CHECKS else order
         except Exception as exc:  # a checker bug must not cost the player the order

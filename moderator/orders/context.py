@@ -50,6 +50,7 @@ class Ctx:
     task_forces: dict[str, TaskForceInfo] = field(default_factory=dict)
     moved_rockets: Counter[str] = field(default_factory=Counter)
     declared: set[str] = field(default_factory=set)
+    deployed: Counter[str] = field(default_factory=Counter)  # Initial Deployment: kind -> units
     failed: bool = False
 
     def __post_init__(self) -> None:

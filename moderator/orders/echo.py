@@ -28,7 +28,7 @@ into attack withdraw after round rounds if when own losses casualties exceed exc
 above more than enemy units unit kills defenders destroyed killed are only shows most
 defender enemies casualty order support defend fire tf taskforce task-force task force
 escort bombard load transport patrol dock carrier detect replenish subs submarines
-intercept invade land unload plunder incorporate transfer and x then
+intercept invade land unload plunder incorporate transfer and x then deploy
 """.split())
 
 
@@ -134,6 +134,7 @@ def _subwar(o: m.SubWarfare) -> str:
 
 FORMATS: dict[type, Callable[..., str]] = {
     m.Note: lambda o: f"NOTE {o.text}".rstrip(),
+    m.Deploy: lambda o: f"DEPLOY {units(o.units)} AT {name(o.place)}",
     m.DeclareWar: lambda o: f"DECLARE WAR ON {name(o.target)}",
     m.Influence: lambda o: f"INFLUENCE {name(o.target)}" + (f" TOWARD {side(o.toward)}" if o.toward else ""),
     m.OfferSurrender: lambda o: "OFFER SURRENDER" + (f" TO {names(o.to)}" if o.to else ""),

@@ -39,6 +39,21 @@ class UnitCount:
 Units = tuple[UnitCount, ...]
 
 
+# ---- Before the first turn ------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Deploy(Order):
+    """Initial Deployment: place some of the nation's free half of its starting units
+    (NationState.flags["to_deploy"]) before the first turn. Only on turn 0 (a game made
+    with a deployment turn); land and air units on own original land, ships in sea zones
+    next to it."""
+
+    units: Units
+    place: str
+    phase = 0  # before the Sequence of Play
+
+
 # ---- Phase 1: Diplomatic actions ----------------------------------------------------
 
 

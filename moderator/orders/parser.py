@@ -27,6 +27,7 @@ EXAMPLES: dict[str, str] = {
     "game": "GAME 1914-a", "nation": "NATION Germany", "turn": "TURN 3",
     "password": "PASSWORD my-secret", "secret": "SECRET my-secret",
     "note": "NOTE please check my trench at Verdun",
+    "deploy": "DEPLOY 3 inf, 1 art AT Berlin",
     "declare": "DECLARE WAR ON Serbia", "influence": "INFLUENCE Persia",
     "offer": "OFFER SURRENDER TO France", "surrender": "SURRENDER TO France",
     "accept": "ACCEPT SURRENDER OF Serbia", "refuse": "REFUSE SURRENDER OF Serbia",

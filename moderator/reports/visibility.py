@@ -35,6 +35,7 @@ class NationStatus:
     territories: list[str]
     units: dict[str, dict[str, int]]  # location -> kind -> count
     tech: dict[str, int]
+    to_deploy: dict[str, int] = field(default_factory=dict)  # Initial Deployment: free units still to place
 
 
 @dataclass
@@ -65,7 +66,15 @@ def _status(state: GameState, scenario: Scenario, nation: str) -> NationStatus:
         territories=sorted(t for t, n in state.control.items() if n == nation),
         units={loc: dict(sorted(c.items())) for loc, c in sorted(units.items())},
         tech=dict(sorted(ns.tech.items())),
+        to_deploy=_to_deploy(ns.flags.get("to_deploy", ())),
     )
+
+
+def _to_deploy(items: object) -> dict[str, int]:
+    counts: Counter[str] = Counter()
+    for item in items if isinstance(items, list) else ():
+        counts[str(item["kind"])] += int(item["count"])
+    return dict(sorted(counts.items()))
 
 
 def short_code(nation: str) -> str:

@@ -40,6 +40,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--title", default="")
     p.add_argument("--deadline", type=datetime.fromisoformat, default=None,
                    help="first deadline, ISO 8601 with time zone (default: end of day ten)")
+    p.add_argument("--deployment", action="store_true",
+                   help="start with a deployment turn (turn 0): players place the free half of their "
+                        "starting units with DEPLOY orders (Initial Deployment)")
     p.set_defaults(func=cmd_game_new)
     p = game.add_parser("list", parents=[common])
     p.set_defaults(func=cmd_game_list)
@@ -148,8 +151,10 @@ def cmd_game_new(args: argparse.Namespace) -> int:
     from moderator.service.games import describe_deadline, new_game
 
     svc, _ = _service(args)
-    game = new_game(svc, args.game, args.scenario, title=args.title, deadline=args.deadline)
-    print(f"created game {game.id} ({game.title}), turn 1; orders due {describe_deadline(game.deadline)}")
+    game = new_game(svc, args.game, args.scenario, title=args.title, deadline=args.deadline,
+                    deployment=args.deployment)
+    what = "turn 0, the deployment turn (DEPLOY orders only)" if game.turn == 0 else f"turn {game.turn}"
+    print(f"created game {game.id} ({game.title}), {what}; orders due {describe_deadline(game.deadline)}")
     return 0
 
 
@@ -246,7 +251,7 @@ def cmd_review_list(args: argparse.Namespace) -> int:
     svc, _ = _service(args)
     items = svc.store.reviews(args.game, status=None if args.all else "pending")
     for r in items:
-        where = f"{r.game_id or '-'} t{r.turn or '-'} {r.nation or '-'}"
+        where = f"{r.game_id or '-'} t{'-' if r.turn is None else r.turn} {r.nation or '-'}"
         print(f"#{r.id:<4} {r.status:<9} {r.kind:<10} {where:<28} {r.summary}")
         if r.detail:
             print(f"       {r.detail}")
@@ -275,7 +280,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     nation = nation_id(scenario, args.nation)
     if nation is None:
         raise SystemExit(f"no nation {args.nation!r}")
-    turn = args.turn or game.turn - 1
+    turn = args.turn if args.turn is not None else game.turn - 1  # turn 0 (deployment) is a turn
     record = svc.store.turn_record(game.id, turn)
     after = svc.store.snapshot(game.id, turn + 1)
     if record is None or after is None:

@@ -48,9 +48,10 @@ class Service:
         return self.mail
 
     def state(self, game: Game, turn: int | None = None) -> GameState:
-        text = self.store.snapshot(game.id, turn or game.turn)
+        turn = game.turn if turn is None else turn  # turn 0 (deployment) is a real turn
+        text = self.store.snapshot(game.id, turn)
         if text is None:
-            raise LookupError(f"game {game.id} has no stored state for turn {turn or game.turn}")
+            raise LookupError(f"game {game.id} has no stored state for turn {turn}")
         return GameState.loads(text)
 
     def game(self, game_id: str) -> Game:

@@ -13,8 +13,13 @@ from moderator.world.scenario_model import Scenario
 
 
 def new_game(svc: Service, game_id: str, scenario_name: str = "1914", *, title: str = "",
-             deadline: datetime | None = None, seed: str | None = None, cycle_days: int = 10) -> Game:
-    """Create a game at its opening position (turn 1) and store the turn-1 snapshot."""
+             deadline: datetime | None = None, seed: str | None = None, cycle_days: int = 10,
+             deployment: bool = False) -> Game:
+    """Create a game at its opening position (turn 1) and store the turn-1 snapshot.
+
+    With `deployment`, the game starts with a deployment turn (turn 0, Initial
+    Deployment): the free half of the starting units waits in each nation's
+    flags["to_deploy"] for the players' DEPLOY orders, and resolving turn 0 gives turn 1."""
     if svc.store.game(game_id) is not None:
         raise ValueError(f"a game called {game_id!r} exists already")
     from moderator.world.loader import load_world
@@ -24,9 +29,11 @@ def new_game(svc: Service, game_id: str, scenario_name: str = "1914", *, title: 
     now = svc.clock()
     svc.store.create_game(game_id, scenario_name, title or f"{scenario.name} ({game_id})",
                           seed=seed or secrets.token_hex(16), deadline=deadline or orders_due(now, cycle_days))
-    svc.store.update_game(game_id, cycle_days=cycle_days)
-    state = initial_state(scenario, world, game_id)
-    svc.store.save_snapshot(game_id, 1, state.dumps())
+    state = initial_state(scenario, world, game_id, deploy_free=not deployment)
+    if deployment:
+        state.turn = 0
+    svc.store.update_game(game_id, cycle_days=cycle_days, turn=state.turn)
+    svc.store.save_snapshot(game_id, state.turn, state.dumps())
     return svc.game(game_id)
 
 
@@ -68,4 +75,6 @@ def describe_deadline(when: datetime | None) -> str:
 
 def turn_label(scenario: Scenario, turn: int) -> str:
     year, month = scenario.turn_date(turn)
+    if turn == 0:  # the optional deployment turn before turn 1 (Initial Deployment)
+        return f"Initial deployment ({month} {year})"
     return f"{month} {year}"

@@ -99,6 +99,10 @@ class Scenario:
         return self.units["default"][kind]
 
     def turn_date(self, turn: int) -> tuple[int, str]:
-        """(year, month name) when `turn` (1-based) begins: two-month turns from Aug 1914."""
-        months = self.start_month - 1 + (turn - 1) * self.months_per_turn
+        """(year, month name) when `turn` (1-based) begins: two-month turns from Aug 1914.
+
+        Turn 0, the optional deployment turn (Initial Deployment: the game starts after the
+        players deploy), is dated the month before the first turn (July 1914), not one
+        whole turn earlier: it takes no game time."""
+        months = self.start_month - 1 + (turn - 1) * self.months_per_turn if turn >= 1 else self.start_month - 2
         return self.start_year + months // 12, MONTHS[months % 12]
