@@ -232,14 +232,6 @@ def test_a_game_with_deployment_starts_at_turn_0_and_resolves_to_turn_1(tmp_path
     assert ok, detail
 
 
-@pytest.fixture()
-def config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    cfg = tmp_path / "moderator.toml"
-    cfg.write_text(f'[service]\ndatabase = "sqlite:///{tmp_path / "m.db"}"\n', encoding="utf-8")
-    monkeypatch.setenv("MODERATOR_CONFIG", str(cfg))
-    return cfg
-
-
 def test_the_cli_game_new_deployment_path(config: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["game", "new", "d1", "--deployment"]) == 0
     assert "turn 0, the deployment turn" in capsys.readouterr().out

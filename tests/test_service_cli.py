@@ -11,14 +11,6 @@ import pytest
 from moderator.cli import main
 
 
-@pytest.fixture()
-def config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    cfg = tmp_path / "moderator.toml"
-    cfg.write_text(f'[service]\ndatabase = "sqlite:///{tmp_path / "m.db"}"\n', encoding="utf-8")
-    monkeypatch.setenv("MODERATOR_CONFIG", str(cfg))
-    return cfg
-
-
 def test_a_game_from_creation_to_replay(config: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["game", "new", "g1", "--title", "Test game"]) == 0
     assert main(["seat", "add", "--game", "g1", "--nation", "Germany", "--email", "K@x.org"]) == 0
