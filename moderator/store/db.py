@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import Engine
 from sqlmodel import Session, SQLModel, col, create_engine, select
@@ -31,6 +31,7 @@ from moderator.store.tables import (
 )
 
 _HASH_ITERATIONS = 120_000
+T = TypeVar("T", bound=SQLModel)
 
 
 def utcnow() -> datetime:
@@ -95,15 +96,19 @@ class Store:
         with self.session() as s:
             return list(s.exec(select(Game).order_by(Game.id)))
 
-    def update_game(self, game_id: str, **changes: Any) -> Game:
+    def _update(self, table: type[T], key: object, changes: dict[str, Any]) -> T:
+        """Set fields of one row; KeyError if there is no such row."""
         with self.session() as s:
-            game = s.get(Game, game_id)
-            if game is None:
-                raise KeyError(game_id)
+            row = s.get(table, key)
+            if row is None:
+                raise KeyError(key)
             for k, v in changes.items():
-                setattr(game, k, v)
-            s.add(game)
-            return game
+                setattr(row, k, v)
+            s.add(row)
+            return row
+
+    def update_game(self, game_id: str, **changes: Any) -> Game:
+        return self._update(Game, game_id, changes)
 
     def add_seat(self, game_id: str, nation: str, email: str, secret: str, player: str = "") -> Seat:
         seat = Seat(game_id=game_id, nation=nation, email=email.lower(), player=player,
@@ -138,13 +143,7 @@ class Store:
             return s.get(MailMessage, row_id)
 
     def update_message(self, row_id: int, **changes: Any) -> None:
-        with self.session() as s:
-            msg = s.get(MailMessage, row_id)
-            if msg is None:
-                raise KeyError(row_id)
-            for k, v in changes.items():
-                setattr(msg, k, v)
-            s.add(msg)
+        self._update(MailMessage, row_id, changes)
 
     def messages(self, direction: str | None = None, status: str | None = None) -> list[MailMessage]:
         with self.session() as s:
@@ -221,11 +220,4 @@ class Store:
             return list(s.exec(q.order_by(col(ReviewItem.id))))
 
     def decide_review(self, item_id: int, status: str, resolution: str = "") -> ReviewItem:
-        with self.session() as s:
-            item = s.get(ReviewItem, item_id)
-            if item is None:
-                raise KeyError(item_id)
-            item.status = status
-            item.resolution = resolution
-            s.add(item)
-            return item
+        return self._update(ReviewItem, item_id, {"status": status, "resolution": resolution})
