@@ -14,8 +14,9 @@ import argparse
 import json
 import re
 
-from moderator.engine import combat_land, phase4_land
+from moderator.engine import combat_land
 from moderator.engine.odds import Odds, odds_for
+from moderator.engine.orders import move as move_order
 from moderator.orders.checker import resolve_nation_id
 from moderator.orders.vocab import LAND, UNIT_INDEX
 from moderator.world.model import fold
@@ -67,7 +68,7 @@ def parse_units(text: str) -> dict[str, int]:
 def _check_attack(attack: dict[str, int], strait: bool) -> None:
     if not attack:
         raise ValueError("no attacking units")
-    never = sorted(set(attack) & phase4_land.NEVER_ATTACK)
+    never = sorted(set(attack) & move_order.NEVER_ATTACK)
     if never:
         raise ValueError(f"{', '.join(never)} never attack (Anti Air Guns; rockets fire separately)")
     if strait and set(attack) - combat_land.STRAIT_ATTACKERS:
@@ -84,6 +85,7 @@ def compute(args: argparse.Namespace) -> tuple[Odds, dict[str, object]]:
     attack, defend = parse_units(args.attack), parse_units(args.defend)
     _check_attack(attack, args.strait)
     territory, city = "", bool(args.city)
+    world = None
     if args.territory:
         world = load_world(args.scenario, strict=False)
         name = world.resolve(args.territory)
@@ -92,7 +94,7 @@ def compute(args: argparse.Namespace) -> tuple[Odds, dict[str, object]]:
             raise ValueError(f"no land territory {args.territory!r}" + (f" (did you mean {hint}?)" if hint else ""))
         territory, city = name, city or world.territories[name].city
     odds = odds_for(scenario, attacker, attack, defender, defend, territory=territory, city=city,
-                    strait=args.strait, max_rounds=args.rounds)
+                    strait=args.strait, max_rounds=args.rounds, world=world)
     battle = {"attacker": attacker, "attack": attack, "defender": defender, "defend": defend,
               "territory": territory or None, "typed": args.territory, "city": city, "strait": bool(args.strait), "max_rounds": args.rounds}
     return odds, battle

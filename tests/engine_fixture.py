@@ -58,11 +58,14 @@ STATS = {
 }
 
 
-def world() -> World:
+def world(features: dict[str, tuple[str, ...]] | None = None) -> World:
+    """The fixture map; `features` gives territories map features ("fortress", "alps", ...),
+    whose effects are the 1914 scenario's terrain table (see scenario())."""
     terrs: dict[str, Territory] = {}
     for name, (owner, value, city, industry, port) in LANDS.items():
         terrs[name] = Territory(name, LAND, "E", value=value, owner=owner, city=city, industry=industry,
-                                port=port, capital=NATIONS[owner][1] == name)
+                                port=port, capital=NATIONS[owner][1] == name,
+                                features=(features or {}).get(name, ()))
     terrs["Baltic Sea"] = Territory("Baltic Sea", SEA, "E")
     adj: dict[str, set[str]] = {n: set() for n in terrs}
     for a, b in ADJ:
@@ -77,7 +80,10 @@ def scenario(stats: dict[str, UnitStats] | None = None) -> Scenario:
         n: Nation(n, n.title(), "minor" if n == "belgium" else "major", side, capital=capital)
         for n, (side, capital) in NATIONS.items()
     }
-    return Scenario("fixture", "Fixture", 1914, 8, 2, 30, nations, {"default": dict(stats or STATS)})
+    from moderator.world.scenario import load_scenario
+
+    return Scenario("fixture", "Fixture", 1914, 8, 2, 30, nations, {"default": dict(stats or STATS)},
+                    terrain=load_scenario("1914").terrain)
 
 
 def state(units: Iterable[tuple[str, str, str, int]] = (), saved: int = 100, manpower: int = 50) -> GameState:

@@ -12,7 +12,7 @@ import pytest
 
 from moderator.cli import main
 from moderator.engine.dice import Dice
-from moderator.engine.event_codes import EVENT_CODES
+from moderator.engine.event_codes import SCHEMA as EVENT_CODES
 from moderator.engine.events import Event
 from moderator.engine.resolve import resolve
 from moderator.engine.state import GameState
@@ -80,7 +80,7 @@ def test_deploy_orders_parse_and_echo_back_unchanged() -> None:
 def test_deploy_on_real_german_land_and_sea_checks_clean() -> None:
     text = "DEPLOY 4 inf, 2 art AT Posen\nDEPLOY 2 ftr AT Berlin\nDEPLOY 1 bb, 1 dd AT Baltic Sea\n"
     assert codes(text) == []
-    assert codes(text + "NOTE hello\n") == [("review", 4)]  # a note still goes to the moderator
+    assert codes(text + "NOTE hello\n") == [("note", 4)]  # a note still goes to the moderator
 
 
 @pytest.mark.parametrize(("order", "code"), [
@@ -160,7 +160,7 @@ def test_engine_refuses_what_the_checker_would_reject() -> None:
     state = turn0()
     new, events = run(state, {"germany": "DEPLOY 2 inf AT Cameroon\nDEPLOY 9 ftr AT Berlin\nMOVE 1 inf FROM Berlin TO Posen\n"})
     refused = sorted((e.args["order"], e.args["reason"]) for e in events if e.code == "order-refused")
-    assert refused == [(0, "colony"), (1, "not-to-deploy"), (2, "only-deploy-before-first-turn")]
+    assert refused == [(0, "deploy-colony"), (1, "deploy-too-many"), (2, "deployment-turn")]
     assert len(new.units_at("Cameroon", "germany")) == len(state.units_at("Cameroon", "germany"))
     assert Counter(u.kind for u in new.nation_units("germany"))["fighter"] == \
         Counter(u.kind for u in state.nation_units("germany"))["fighter"] + free(state, "germany")["fighter"]
@@ -169,11 +169,12 @@ def test_engine_refuses_what_the_checker_would_reject() -> None:
 def test_enemies_sharing_a_sea_zone_are_flagged_for_the_moderator() -> None:
     state = turn0()
     _, events = run(state, {"russia": "DEPLOY 1 dd AT Baltic Sea\n"})
-    flags = [e for e in events if e.code == "moderator-flag" and e.args.get("zone") == "Baltic Sea"]
+    flags = [e for e in events if e.code == "moderator-flag" and e.args["details"].get("zone") == "Baltic Sea"]
     assert len(flags) == 1 and flags[0].seen_by == ("moderator",)
-    assert flags[0].args["nations"] == ["germany", "russia"] and flags[0].args["rule"] == "Initial Deployment"
+    assert flags[0].args["details"]["nations"] == ["germany", "russia"]
+    assert flags[0].args["reason"] == "enemies-share-sea-zone"
     _, quiet = run(turn0(), {})
-    assert not [e for e in quiet if e.code == "moderator-flag" and e.args.get("zone") == "Baltic Sea"]
+    assert not [e for e in quiet if e.code == "moderator-flag" and e.args["details"].get("zone") == "Baltic Sea"]
 
 
 def test_deploy_after_turn_0_is_refused_and_turn_1_is_unchanged() -> None:
@@ -254,15 +255,15 @@ def test_the_cli_game_new_deployment_path(config: Path, tmp_path: Path, capsys: 
 def test_the_opening_table_is_registered_and_cites_its_rule() -> None:
     import sys
 
-    from moderator.engine import ruleset, wtea
-    from moderator.engine.ruleset import Step
+    from moderator.engine import wtea
+    from moderator.rulesets import registry
 
-    assert ruleset.opening(wtea.NAME) == wtea.OPENING
-    for step in wtea.OPENING:
-        assert step.run.__module__.rsplit(".", 1)[-1].startswith(f"phase{step.section}_")
-        assert "Initial Deployment" in (sys.modules[step.run.__module__].__doc__ or "")
-    ruleset.register("no-opening", [Step("1", "only", lambda ctx: None)])
-    assert ruleset.opening("no-opening") == ()
+    rs = registry().default()
+    assert rs.opening == wtea.OPENING and rs.table(0) == wtea.OPENING and rs.table(1) == wtea.PHASES
+    deployment = next(step for step in wtea.OPENING if step.section == "0")
+    assert deployment.run is not None and m.Deploy in deployment.orders
+    assert "Initial Deployment" in (sys.modules[deployment.run.__module__].__doc__ or "")
+    assert "Initial Deployment" in (sys.modules[rs.rule_for_type(m.Deploy).__module__].__doc__ or "")
 
 
 def test_a_player_sees_what_is_left_to_deploy() -> None:

@@ -3,11 +3,9 @@ Artillery, the multinational note after 4.6.1, default casualty order)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 import pytest
 
-from moderator.engine.dice import Dice
+from moderator.engine.dice import DiceScriptError, ScriptedDice
 from moderator.engine.events import Event
 from moderator.engine.resolve import resolve
 from moderator.engine.state import GameState
@@ -15,25 +13,12 @@ from moderator.orders.model import CasualtyOrder, CombatCondition, Move, Order, 
 from tests import engine_fixture as fx
 
 
-class ScriptedDice(Dice):
-    """Dice whose D10s come from a script, still logged with their purposes."""
-
-    def __init__(self, rolls: Iterable[int]) -> None:
-        super().__init__("scripted", 1)
-        self._script = list(rolls)
-
-    def d10(self, purpose: str) -> int:
-        if not self._script:
-            raise AssertionError(f"unscripted roll: {purpose}")
-        return self._record(purpose, "1D10", self._script.pop(0))
-
-
-def battle(s: GameState, origin: str, dest: str, rolls: list[int], **kinds: int
-           ) -> tuple[GameState, Event, ScriptedDice]:
+def battle(s: GameState, origin: str, dest: str, rolls: list[int], features: dict[str, tuple[str, ...]] | None = None,
+           **kinds: int) -> tuple[GameState, Event, ScriptedDice]:
     dice = ScriptedDice(rolls)
     order = Move(tuple(UnitCount(k, n) for k, n in kinds.items()), origin, dest)
-    new, events = resolve(s, {"germany": [order]}, fx.world(), fx.scenario(), dice)
-    assert not dice._script, "not every scripted roll was used"
+    new, events = resolve(s, {"germany": [order]}, fx.world(features), fx.scenario(), dice)
+    assert not dice.unused(), "not every scripted roll was used"
     return new, next(e for e in events if e.code == "battle"), dice
 
 
@@ -110,53 +95,51 @@ def test_unsupported_artillery_defends_at_1() -> None:
 def test_unscripted_rolls_run_out_loudly(value: int) -> None:
     d = ScriptedDice([value])
     assert d.d10("x") == value
-    with pytest.raises(AssertionError):
+    with pytest.raises(DiceScriptError):
         d.d10("y")
 
 
-def test_fortress_infantry_roll_three_dice(monkeypatch: pytest.MonkeyPatch) -> None:
-    # Gibraltar: each defending infantry rolls 3 dice (still one hit per unit). Minsk stands in.
-    from moderator.engine import terrain
-
-    monkeypatch.setitem(terrain.FORTRESS_DICE, "Minsk", 3)
+def test_fortress_infantry_roll_three_dice() -> None:
+    # Gibraltar: each defending infantry rolls 3 dice (still one hit per unit). Minsk stands
+    # in, with the map feature "fortress" (terrain.toml).
     s = fx.state([("germany", "infantry", "Warsaw", 2), ("russia", "infantry", "Minsk", 1)])
     s.control["Warsaw"] = "germany"
     rolls = [10, 10, 1, 1, 10,  # round 1: attackers miss; the fortress infantry hits twice in 3 dice
              ]
-    new, ev, dice = battle(s, "Warsaw", "Minsk", rolls, infantry=2)
+    new, ev, dice = battle(s, "Warsaw", "Minsk", rolls, {"Minsk": ("fortress",)}, infantry=2)
     assert ev.args["losses"]["germany"] == {"infantry": 2}
     assert sum(1 for r in dice.log if "defender russia infantry" in r.purpose) == 3
 
 
-def test_mountains_bar_all_but_infantry_and_raise_its_defence(monkeypatch: pytest.MonkeyPatch) -> None:
-    # Afghanistan / Tibet: only infantry may enter; infantry there defend at 7.
-    from moderator.engine import terrain
-
-    monkeypatch.setattr(terrain, "INFANTRY_ONLY", frozenset({"Minsk"}))
-    monkeypatch.setitem(terrain.INFANTRY_DEFENSE, "Minsk", 7)
-    s = fx.state([("germany", "infantry", "Warsaw", 1), ("germany", "tank", "Warsaw", 1),
-                  ("russia", "infantry", "Minsk", 1)])
+def test_mountains_bar_all_but_infantry_and_raise_its_defence() -> None:
+    # Afghanistan / Tibet ("high-mountains"): only infantry may enter; infantry defend at 7.
+    s = fx.state([("germany", "infantry", "Warsaw", 1), ("russia", "infantry", "Minsk", 1)])
     s.control["Warsaw"] = "germany"
-    rolls = [10, 7]  # the tank is held back; defender hits with a 7 (defence 7, not 5)
-    new, ev, _ = battle(s, "Warsaw", "Minsk", rolls, infantry=1, tank=1)
+    rolls = [10, 7]  # the defender hits with a 7 (defence 7, not 5)
+    new, ev, _ = battle(s, "Warsaw", "Minsk", rolls, {"Minsk": ("high-mountains",)}, infantry=1)
     assert ev.args["losses"]["germany"] == {"infantry": 1}
-    assert fx.count(new, "germany", "tank", "Warsaw") == 1
+    tank = fx.state([("germany", "tank", "Warsaw", 1)])
+    tank.control["Warsaw"] = "germany"
+    _, events = resolve(tank, {"germany": [Move((UnitCount("tank", 1),), "Warsaw", "Minsk")]},
+                        fx.world({"Minsk": ("high-mountains",)}), fx.scenario(), ScriptedDice([]))
+    assert [e.args["reason"] for e in events if e.code == "order-refused"] == ["terrain-barred"]
 
 
 def test_switzerland_bars_artillery_and_short_range_aircraft() -> None:
     from moderator.engine import terrain
 
-    sc = fx.scenario()  # fixture fighters have fuel 4
-    assert not terrain.may_enter(sc, "germany", "artillery", "Switzerland")
-    assert not terrain.may_enter(sc, "germany", "fighter", "Switzerland")
-    assert terrain.may_enter(sc, "germany", "infantry", "Switzerland")
-    assert terrain.defense("Switzerland", "infantry", 5) == 8
+    w, sc = fx.world({"Minsk": ("alps",)}), fx.scenario()  # fixture fighters have fuel 4
+    assert not terrain.may_enter(w, sc, "germany", "artillery", "Minsk")
+    assert not terrain.may_enter(w, sc, "germany", "fighter", "Minsk")
+    assert terrain.may_enter(w, sc, "germany", "infantry", "Minsk")
+    assert terrain.defense(w, sc, "Minsk", "infantry", 5) == 8
+    assert terrain.no_landing(w, sc, "Minsk") and not terrain.no_landing(w, sc, "Warsaw")
 
 
 def steered(s: GameState, orders: list[Order], rolls: list[int]) -> tuple[GameState, list[Event]]:
     dice = ScriptedDice(rolls)
     new, events = resolve(s, {"germany": orders}, fx.world(), fx.scenario(), dice)
-    assert not dice._script, "not every scripted roll was used"
+    assert not dice.unused(), "not every scripted roll was used"
     return new, events
 
 
@@ -196,10 +179,16 @@ def test_casualty_order_overrides_cheapest_first() -> None:
     assert ev.args["captured"] is True and fx.count(new, "germany", "infantry", "Minsk") == 1
 
 
-def test_reconnaissance_conditions_are_reported_as_not_implemented() -> None:
+def test_reconnaissance_conditions_go_to_the_moderator_and_need_an_attack() -> None:
     s = fx.state()
     _, events = steered(s, [CombatCondition("Minsk", "max-defenders", 3)], [])
-    assert [e.args["kind"] for e in events if e.code == "order-not-implemented"] == ["max-defenders"]
+    assert [e.args["reason"] for e in events if e.code == "order-refused"] == ["condition-no-attack"]
+    s = fx.state([("germany", "infantry", "Warsaw", 1)])
+    s.control["Warsaw"] = "germany"
+    orders: list[Order] = [Move((UnitCount("infantry", 1),), "Warsaw", "Minsk"),
+                           CombatCondition("Minsk", "max-defenders", 3)]
+    _, events = steered(s, orders, [])
+    assert [e.args["why"] for e in events if e.code == "order-referred"] == ["recon-condition"]
 
 
 def test_attacks_from_several_sides_are_one_battle_and_only_strait_crossers_are_penalised() -> None:

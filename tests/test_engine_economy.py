@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from moderator.engine.dice import Dice
@@ -11,6 +13,7 @@ from moderator.engine.phase8_income import apply_income_rule
 from moderator.engine.resolve import resolve
 from moderator.engine.state import GameState
 from moderator.orders.model import Build, Gift, Incorporate, Move, Note, Order, UnitCount
+from moderator.world.scenario_model import GiftRules
 from tests import engine_fixture as fx
 
 
@@ -61,7 +64,7 @@ def test_placement_rules_checked_at_purchase() -> None:
     ]}
     new, events = run(s, orders)
     reasons = [e.args["reason"] for e in events if e.code == "order-refused"]
-    assert reasons == ["not-original-territory", "needs-industrial-complex"]
+    assert reasons == ["place-not-held", "place-no-industry"]
     paid = {e.args["place"]: e.args["cost"] for e in events if e.code == "built"}
     assert paid == {"Posen": 3 * (4 + 5), "Silesia": 6 + 10}
     assert fx.count(new, "germany", "infantry", "Posen") == 3
@@ -147,7 +150,8 @@ def test_paid_incorporation_costs_twice_the_value_and_starts_the_delay() -> None
     s.control["Warsaw"] = "germany"
     s.incorporated.pop("Warsaw")
     new, events = run(s, {"germany": [Incorporate("Warsaw")]})
-    assert next(e for e in events if e.code == "incorporated").args == {"nation": "germany", "territory": "Warsaw", "cost": 4}
+    assert next(e for e in events if e.code == "incorporated").args == {
+        "nation": "germany", "order": 0, "territory": "Warsaw", "cost": 4}
     assert new.incorporated["Warsaw"] == s.turn
     assert income(events, "germany").args["full"] == 19  # nothing from Warsaw yet
     assert new.nations["germany"].saved == 10 - 4 + 19
@@ -159,7 +163,9 @@ def test_incorporation_refusals() -> None:
     s.incorporated.pop("Warsaw")
     _, events = run(s, {"germany": [Incorporate("Warsaw"), Incorporate("Minsk"), Incorporate("Berlin")]})
     assert [e.args["reason"] for e in events if e.code == "order-refused"] == [
-        "insufficient-funds", "not-controlled", "already-incorporated"]
+        "over-budget", "incorporate-not-held"]
+    # Berlin is Germany's own, incorporated land: the order changes nothing (the checker says so).
+    assert not [e for e in events if e.code == "incorporated"]
 
 
 def test_gifts_between_allies_arrive_half_rounded_up() -> None:
@@ -174,8 +180,7 @@ def test_gifts_between_allies_arrive_half_rounded_up() -> None:
 
 def test_gift_exceptions_and_refusals() -> None:
     s = fx.state(saved=20)
-    sc = fx.scenario()
-    sc.extra.update({"full_gift_groups": [["germany", "austria"]], "neutral_full_gifts": ["belgium"]})
+    sc = replace(fx.scenario(), gifts=GiftRules((frozenset({"germany", "austria"}),), frozenset({"belgium"}), 5))
     orders: dict[str, list[Order]] = {
         "germany": [Gift(6, "austria"), Gift(5, "russia")],
         "belgium": [Gift(3, "france"), Gift(5, "france")],
@@ -183,7 +188,7 @@ def test_gift_exceptions_and_refusals() -> None:
     new, events = resolve(s, orders, fx.world(), sc, Dice("gifts", 1))
     arrived = [(e.args["giver"], e.args["arrived"]) for e in events if e.code == "gift"]
     assert arrived == [("belgium", 5), ("germany", 6)]
-    assert sorted(e.args["reason"] for e in events if e.code == "order-refused") == ["not-allies", "too-small"]
+    assert sorted(e.args["reason"] for e in events if e.code == "order-refused") == ["gift-not-ally", "gift-too-small"]
 
 
 def test_notes_go_to_the_moderator_not_to_the_rules() -> None:

@@ -37,7 +37,8 @@ def test_a_unit_moves_only_once_per_turn() -> None:
     new, events, _ = run(s, {"germany": [move("Berlin", "Posen", infantry=1), move("Posen", "Warsaw", infantry=1)]})
     assert fx.count(new, "germany", "infantry", "Posen") == 1
     assert new.control["Warsaw"] == "russia"
-    assert [e.args["present"] for e in events if e.code == "units-missing"] == [0]
+    refused = [e.args for e in events if e.code == "order-refused"]
+    assert [(r["order"], r["reason"], r["details"]["have"]) for r in refused] == [(1, "not-enough-units", 0)]
 
 
 def test_not_adjacent_is_refused() -> None:
@@ -70,16 +71,25 @@ def test_only_infantry_or_tanks_capture() -> None:
     assert "units-held-back" in codes(events)
 
 
-def test_move_against_a_nation_not_at_war_is_refused_until_war_is_declared() -> None:
+def test_an_undeclared_attack_starts_the_war_and_goes_to_the_moderator() -> None:
+    # Phase 1.1: "If the war is not declared, then nation (and the block she is in) suffer
+    # double penalty for US entry": the attack happens, the war starts without a
+    # declaration, and the moderator is told (the US-entry penalty is Phase 9's).
     s = fx.state([("germany", "infantry", "Berlin", 2)])
     new, events, _ = run(s, {"germany": [move("Berlin", "Brussels", infantry=1)]})
-    assert new.control["Brussels"] == "belgium"
-    assert [e.args["reason"] for e in events if e.code == "order-refused"] == ["not-at-war"]
-    # Phase 1.1 comes before 4.4 in the same turn.
-    new, events, _ = run(s, {"germany": [move("Berlin", "Brussels", infantry=1), DeclareWar("belgium")]})
     assert new.control["Brussels"] == "germany"
     assert new.at_war("germany", "belgium") and new.at_war("belgium", "germany")
-    assert [e.args for e in events if e.code == "war-declared"] == [{"nation": "germany", "target": "belgium"}]
+    assert [e.args for e in events if e.code == "war-declared"] == [
+        {"nation": "germany", "target": "belgium", "surprise": True}]
+    flags = [e.args for e in events if e.code == "moderator-flag"]
+    assert [(f["reason"], f["nation"], f["details"]["target"]) for f in flags] == [
+        ("undeclared-attack-penalty", "germany", "belgium")]
+    # Phase 1.1 comes before 4.4 in the same turn: declared, it is no surprise.
+    new, events, _ = run(s, {"germany": [move("Berlin", "Brussels", infantry=1), DeclareWar("belgium")]})
+    assert new.control["Brussels"] == "germany"
+    assert [e.args for e in events if e.code == "war-declared"] == [
+        {"nation": "germany", "target": "belgium", "surprise": False}]
+    assert not [e for e in events if e.code == "moderator-flag"]
 
 
 def test_battle_is_fought_to_the_end_and_reported_to_participants_only() -> None:
@@ -175,8 +185,8 @@ def test_orders_of_unknown_types_are_reported_not_dropped() -> None:
 
     s = fx.state()
     _, events, _ = run(s, {"germany": [Plunder("Warsaw")]})
-    ev = [e for e in events if e.code == "order-not-implemented"]
-    assert len(ev) == 1 and ev[0].seen_by == ("germany",) and ev[0].args["type"] == "Plunder"
+    ev = [e for e in events if e.code == "order-refused"]
+    assert len(ev) == 1 and ev[0].seen_by == ("germany",) and ev[0].args["reason"] == "no-home"
 
 
 def test_resolve_does_not_touch_its_input_and_is_deterministic() -> None:
@@ -209,6 +219,6 @@ def fx_strategic() -> Order:
 
 def test_units_of_a_refused_move_may_still_follow_a_later_order() -> None:
     s = fx.state([("germany", "infantry", "Berlin", 1)])
-    new, events, _ = run(s, {"germany": [move("Berlin", "Brussels", infantry=1), move("Berlin", "Posen", infantry=1)]})
+    new, events, _ = run(s, {"germany": [move("Berlin", "Warsaw", infantry=1), move("Berlin", "Posen", infantry=1)]})
     assert fx.count(new, "germany", "infantry", "Posen") == 1
-    assert [e.args["reason"] for e in events if e.code == "order-refused"] == ["not-at-war"]
+    assert [e.args["reason"] for e in events if e.code == "order-refused"] == ["not-adjacent"]

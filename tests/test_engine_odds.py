@@ -77,10 +77,19 @@ def test_probabilities_sum_to_one(attack: dict[str, int], defend: dict[str, int]
 
 
 def test_city_and_mountains_favour_the_defender() -> None:
-    base = odds.odds_for(SCEN, "germany", {"infantry": 5}, "russia", {"infantry": 3})
-    city = odds.odds_for(SCEN, "germany", {"infantry": 5}, "russia", {"infantry": 3}, city=True)
-    swiss = odds.odds_for(SCEN, "germany", {"infantry": 5}, "russia", {"infantry": 3}, territory="Switzerland")
-    gib = odds.odds_for(SCEN, "germany", {"infantry": 5}, "russia", {"infantry": 3}, territory="Gibraltar")
+    # Special terrain is the real map's features with the 1914 scenario's terrain table.
+    from dataclasses import replace
+
+    from moderator.world.loader import load_world
+    from moderator.world.scenario import load_scenario
+
+    world, scen = load_world("1914", strict=False), replace(SCEN, terrain=load_scenario("1914").terrain)
+    base = odds.odds_for(scen, "germany", {"infantry": 5}, "russia", {"infantry": 3})
+    city = odds.odds_for(scen, "germany", {"infantry": 5}, "russia", {"infantry": 3}, city=True)
+    swiss = odds.odds_for(scen, "germany", {"infantry": 5}, "russia", {"infantry": 3}, territory="Switzerland",
+                          world=world)
+    gib = odds.odds_for(scen, "germany", {"infantry": 5}, "russia", {"infantry": 3}, territory="Gibraltar",
+                        world=world)
     assert city.attacker_wins < base.attacker_wins
     assert swiss.attacker_wins < base.attacker_wins  # Switzerland: infantry defend at 8
     assert gib.attacker_wins < base.attacker_wins  # Gibraltar: three dice per infantry

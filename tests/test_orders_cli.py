@@ -36,4 +36,4 @@ def test_json_output(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None
     data = json.loads(capsys.readouterr().out)
     assert data["header"]["secret"] == "******" and data["errors"] == 1
     assert data["orders"] == ["NOTE hello"]
-    assert {d["code"] for d in data["diagnostics"]} == {"review", "unknown-tech"}
+    assert {d["code"] for d in data["diagnostics"]} == {"note", "unknown-tech"}

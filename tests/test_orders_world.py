@@ -29,7 +29,7 @@ def make_world() -> World:
         _land("Picardy", "france", 2, city=True, port=True),
         _land("Belgium", "belgium", 3, city=True, capital=True),
         _land("Warsaw", "russia", 2, city=True),
-        _land("Switzerland", "switzerland", 2, features=("mountains",)),
+        _land("Switzerland", "switzerland", 2, features=("alps",)),
         _land("London", "britain", 12, city=True, industry=True, port=True, capital=True),
         _land("Togo", "germany", 2, city=True, colony="minor"),
     ]
@@ -108,7 +108,8 @@ def make_state() -> GameState:
     }
     world = make_world()
     control = {t.name: t.owner for t in world.lands() if t.owner}
-    state = GameState("test-game", "test", 3, nations, control)  # type: ignore[arg-type]
+    incorporated = dict.fromkeys(control, 0)  # held since the start of play (Phase 6)
+    state = GameState("test-game", "test", 3, nations, control, incorporated)  # type: ignore[arg-type]
     placed = [
         ("germany", "infantry", "Berlin", 5), ("germany", "artillery", "Berlin", 2),
         ("germany", "infantry", "Ruhr", 3), ("germany", "fighter", "Ruhr", 2), ("germany", "bomber", "Ruhr", 1),

@@ -19,7 +19,7 @@ Also here:
   armies", so the fictive casualty goes to the single-nation side.)
 Default casualty order (the owner's choice in the rules, a documented default here):
 cheapest first, then by kind and unit id, so results are deterministic.
-Special territories (mountains, Gibraltar) come from terrain.py.
+Special terrain (mountains, Gibraltar) comes from terrain.py: the map's features.
 Not yet: trenches, AA pre-combat fire, aircraft fuel,
 ports and industrial complexes as defenders, tactical-bombing bonus.
 """
@@ -107,7 +107,7 @@ def value_of(ctx: TurnContext, battle: Battle, side: Side, f: Fighter) -> int:
         return value
     if f.kind == "artillery" and not any(g.kind in SUPPORTING for g in side.real()):
         return 1  # Artillery: unsupported artillery defends at 1
-    return terrain.defense(battle.territory, f.kind, stats.defense)  # mountains
+    return terrain.defense(ctx.world, ctx.scenario, battle.territory, f.kind, stats.defense)  # mountains
 
 
 def cost_of(ctx: TurnContext, f: Fighter) -> int:
@@ -121,7 +121,7 @@ def roll_side(ctx: TurnContext, battle: Battle, side: Side) -> int:
         if v <= 0:
             continue
         purpose = f"land combat at {battle.territory} round {battle.rounds}: {side.role} {f.nation} {f.kind}"
-        dice = terrain.defense_dice(battle.territory, f.kind) if side.role == "defender" and f.unit else 1
+        dice = terrain.defense_dice(ctx.world, ctx.scenario, battle.territory, f.kind) if side.role == "defender" and f.unit else 1
         for _ in range(dice):  # Gibraltar: defending infantry roll 3 dice
             if ctx.dice.d10(purpose) <= v:
                 hits += 1

@@ -7,8 +7,8 @@
   round ... attacker ... can choose to disengage"): "rounds" withdraws after N rounds,
   "losses" when own losses exceed N, "kills" once N enemy units are destroyed while
   defenders remain. Checked after each round, so there is always one round first
-  (Phase 4 guideline 1). "max-defenders" needs reconnaissance reports and is reported
-  as not implemented.
+  (Phase 4 guideline 1). "max-defenders" needs reconnaissance reports and goes to the
+  moderator (engine/orders/conditions.py).
 """
 
 from __future__ import annotations
@@ -59,10 +59,3 @@ def withdrawal(conditions: Sequence[CombatCondition], rounds: int, own_losses: i
         if met:
             return f"{c.kind}:{c.value}"
     return None
-
-
-def report_unsupported(ctx: TurnContext, phase: str) -> None:
-    for nation, index, order in ctx.orders_of(CombatCondition):
-        if order.kind not in WITHDRAWALS:
-            ctx.tell(nation, "order-not-implemented", phase, order=index, type="CombatCondition",
-                     kind=order.kind, text=order.span.text)

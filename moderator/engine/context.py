@@ -1,26 +1,34 @@
-"""The working context of one turn's resolution, shared by every phase step.
+"""The position an order meets, and the working context of one turn's resolution.
 
-resolve() builds one TurnContext around a *copy* of the incoming state; the phase steps
-read orders from it, change ctx.state and append events. Things that live only for the
-duration of the turn (units bought in Phase 3 and waiting for Phase 7, units travelling
-by rail between Phase 4.1.3 and Phase 7) are kept here, not in the GameState.
+Position is read-only: the state, the map, the scenario, the turn's orders and what the
+orders already carried out this turn have committed (units given orders, rail capacity
+used, builds waiting for Phase 7). Every order's legality, `problem(pos, nation, order)`
+in its home module, looks only at a Position, so the same function serves the order
+checker (on a scratch copy of the state, walked phase by phase) and the engine (on the
+real turn, at the moment the order's step runs).
 
-Order resolution order (design.md, Determinism): nations by id, then each nation's
-orders in the order they were written.
+TurnContext is a Position that can change: the phase steps change ctx.state, spend and
+claim through it, and append typed events. Resolution order (design.md, Determinism):
+nations by id, then each nation's orders in the order they were written.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from moderator.engine.dice import Dice
-from moderator.engine.events import Event
-from moderator.engine.state import GameState
+from moderator.engine.events import Event, EventSchema
+from moderator.engine.problems import Problem
+from moderator.engine.state import GameState, NationState, Unit
 from moderator.orders.model import Order
-from moderator.world.model import World
-from moderator.world.scenario_model import Scenario
+from moderator.world.model import Territory, World
+from moderator.world.scenario_model import Scenario, UnitStats
+
+if TYPE_CHECKING:
+    from moderator.engine.ruleset import Step
 
 # Pseudo-nation for events only the moderator sees (flags the moderator may override).
 MODERATOR = "moderator"
@@ -51,46 +59,176 @@ class RailGroup:
 
 
 @dataclass
-class TurnContext:
+class Position:
     state: GameState
     orders: Mapping[str, Sequence[Order]]
     world: World
     scenario: Scenario
-    dice: Dice
-    events: list[Event] = field(default_factory=list)
-    builds: list[PendingBuild] = field(default_factory=list)
-    rail: list[RailGroup] = field(default_factory=list)
-    in_transit: set[str] = field(default_factory=set)  # unit ids on a strategic move
-    moved: set[str] = field(default_factory=set)  # unit ids that already moved this turn
-    rail_used: dict[str, int] = field(default_factory=dict)  # territory -> strategic units through it
+    checking: bool = field(default=False, kw_only=True)  # True on the order checker's scratch copy (no dice, no other nations)
+    builds: list[PendingBuild] = field(default_factory=list, kw_only=True)
+    rail: list[RailGroup] = field(default_factory=list, kw_only=True)
+    in_transit: set[str] = field(default_factory=set, kw_only=True)  # unit ids on a strategic move
+    moved: set[str] = field(default_factory=set, kw_only=True)  # unit ids already given an order this turn
+    rail_used: dict[str, int] = field(default_factory=dict, kw_only=True)  # territory -> strategic units through it
+    done: set[tuple[str, ...]] = field(default_factory=set, kw_only=True)  # per-turn limits already used
+    tally: Counter[tuple[str, ...]] = field(default_factory=Counter, kw_only=True)  # per-turn counts (units deployed, ...)
+    assumed: dict[str, str] = field(default_factory=dict, kw_only=True)  # checker: what it took for granted, and why
+    claimed: Counter[tuple[str, str, str]] = field(default_factory=Counter, kw_only=True)  # (nation, place, kind) ordered
+    start: Counter[tuple[str, str, str]] = field(default_factory=Counter, kw_only=True, init=False)
+
+    def __post_init__(self) -> None:
+        # The units each nation had where, as the turn began: what its orders may name.
+        for u in self.state.units:
+            self.start[(u.nation, u.location, u.kind)] += 1
 
     @property
     def turn(self) -> int:
         """The turn being resolved (the incoming state's turn)."""
         return self.state.turn
 
+    # ---- nations ------------------------------------------------------------------------
+    def nation(self, nid: str) -> NationState:
+        return self.state.nations.get(nid) or NationState(nid)
+
+    def nation_name(self, nid: str) -> str:
+        n = self.scenario.nations.get(nid)
+        return n.name if n else nid
+
+    def at_war(self, a: str, b: str) -> bool:
+        return self.state.at_war(a, b)
+
+    def allies(self, a: str, b: str) -> bool:
+        return self.state.allies(a, b)
+
+    def saved(self, nid: str) -> int:
+        return self.nation(nid).saved
+
+    def tech(self, nid: str, tech: str) -> int:
+        return self.nation(nid).tech.get(tech, 0)
+
+    def stats(self, nid: str, kind: str) -> UnitStats | None:
+        try:
+            return self.scenario.stats(nid, kind)
+        except KeyError:
+            return None
+
+    # ---- the map ----------------------------------------------------------------------
+    def place(self, name: str) -> Territory:
+        return self.world.territories[name]
+
+    def is_sea(self, name: str) -> bool:
+        return self.world.territories[name].is_sea
+
+    def adjacent(self, a: str, b: str) -> bool:
+        return self.world.adjacent(a, b)
+
+    def controller(self, territory: str) -> str | None:
+        return self.state.controller(territory)
+
+    def friendly(self, nid: str, territory: str) -> bool:
+        """Held by the nation or an ally (Cooperation)."""
+        holder = self.controller(territory)
+        return holder is not None and self.allies(nid, holder)
+
+    def enemy(self, nid: str, territory: str) -> bool:
+        """Held by a nation `nid` is at war with."""
+        holder = self.controller(territory)
+        return holder is not None and self.at_war(nid, holder)
+
+    def stranger(self, nid: str, territory: str) -> str | None:
+        """The holder of land `nid` is neither allied with nor at war with (Phase 1.1), or None."""
+        holder = self.controller(territory)
+        if holder is None or self.allies(nid, holder) or self.at_war(nid, holder):
+            return None
+        return holder
+
+    # ---- units ------------------------------------------------------------------------
+    def units_at(self, place: str, nid: str | None = None) -> list[Unit]:
+        return self.state.units_at(place, nid)
+
+    def count(self, nid: str, place: str, kind: str) -> int:
+        return sum(1 for u in self.state.units_at(place, nid) if u.kind == kind)
+
+    def unclaimed(self, nid: str, place: str, kind: str) -> int:
+        """Units the nation had at `place` when the turn began that no earlier order of
+        its own has named. Orders are judged on this (what the player could know), not on
+        what the fighting left: an order short of units after a lost battle still goes,
+        with what is there (moves report "units-missing")."""
+        return max(0, self.start[(nid, place, kind)] - self.claimed[(nid, place, kind)])
+
+    def free(self, nid: str, place: str, kind: str) -> list[Unit]:
+        """The nation's units of `kind` at `place` no order has claimed yet, by id."""
+        return sorted((u for u in self.state.units_at(place, nid) if u.kind == kind and u.id not in self.moved),
+                      key=lambda u: u.id)
+
+    # ---- this turn's bookkeeping --------------------------------------------------------
+    def used(self, key: tuple[str, ...]) -> bool:
+        """Has a per-turn limit keyed `key` already been used this turn?"""
+        return key in self.done
+
+    def orders_of(self, kind: type[OrderT]) -> Iterator[tuple[str, int, OrderT]]:
+        """(nation, position, order) for every order of `kind`, in resolution order."""
+        for nid in sorted(self.orders):
+            for i, order in enumerate(self.orders[nid]):
+                if isinstance(order, kind):
+                    yield nid, i, order
+
+    def name(self, typed: str) -> str | None:
+        """Canonical place name for what an order says (orders normally carry canonical names)."""
+        return self.world.resolve(typed)
+
+
+@dataclass
+class TurnContext(Position):
+    dice_root: Dice = field(default_factory=lambda: Dice("unset", 0))
+    schema: EventSchema | None = None  # events are checked against it when set
+    events: list[Event] = field(default_factory=list)
+    step: Step | None = None  # the phase step running now (resolve() sets it)
+
+    @property
+    def dice(self) -> Dice:
+        """The dice stream of the step that is running (design.md: a stream per step)."""
+        return self.dice_root.for_step(self.step.section if self.step else "")
+
+    # ---- events -----------------------------------------------------------------------
     def emit(self, code: str, phase: str, seen_by: Sequence[str] = (), **args: Any) -> None:
+        if self.schema is not None:
+            self.schema.validate(code, args)
         self.events.append(Event(code=code, phase=phase, seen_by=tuple(seen_by), args=dict(args)))
 
     def tell(self, nation: str, code: str, phase: str, **args: Any) -> None:
         """An event only `nation` sees; it carries nation= so reports can name it."""
         self.emit(code, phase, (nation,), nation=nation, **args)
 
-    def flag(self, phase: str, **args: Any) -> None:
+    def flag(self, phase: str, reason: str, nation: str | None = None, **details: Any) -> None:
         """A decision the rules leave to the moderator: the engine's default, for review."""
-        self.emit("moderator-flag", phase, (MODERATOR,), **args)
+        self.emit("moderator-flag", phase, (MODERATOR,), reason=reason, nation=nation, details=dict(details))
 
-    def orders_of(self, kind: type[OrderT]) -> Iterator[tuple[str, int, OrderT]]:
-        """(nation, position, order) for every order of `kind`, in resolution order."""
-        for nation in sorted(self.orders):
-            for i, order in enumerate(self.orders[nation]):
-                if isinstance(order, kind):
-                    yield nation, i, order
-
-    def refuse(self, nation: str, phase: str, index: int, order: Order, reason: str, **args: Any) -> None:
+    def refuse(self, nation: str, phase: str, index: int, order: Order, reason: str, **details: Any) -> None:
         """An order that cannot be carried out: tell its nation why (nothing is dropped silently)."""
-        self.tell(nation, "order-refused", phase, order=index, text=order.span.text, reason=reason, **args)
+        self.tell(nation, "order-refused", phase, order=index, text=order.span.text, reason=reason,
+                  details=dict(details))
 
-    def name(self, typed: str) -> str | None:
-        """Canonical place name for what an order says (orders normally carry canonical names)."""
-        return self.world.resolve(typed)
+    def reject(self, nation: str, index: int, order: Order, why: Problem) -> None:
+        """refuse() with the Problem an order's home found (its code and arguments)."""
+        phase = self.step.section if self.step else ""
+        self.refuse(nation, phase, index, order, why.code, **_plain(why.args))
+
+    # ---- changes the orders make ----------------------------------------------------------
+    def pay(self, nation: str, amount: int) -> None:
+        self.state.nations[nation].saved -= amount
+
+    def claim(self, units: Sequence[Unit]) -> None:
+        """These units have their order for this turn (each unit does one thing a turn)."""
+        self.moved.update(u.id for u in units)
+
+    def use(self, key: tuple[str, ...]) -> None:
+        self.done.add(key)
+
+
+def _plain(args: Mapping[str, Any]) -> dict[str, Any]:
+    """Problem arguments as event details: JSON-friendly values only."""
+    out: dict[str, Any] = {}
+    for k, v in args.items():
+        out[k] = list(v) if isinstance(v, (tuple, set, frozenset)) else v
+    return out

@@ -1,41 +1,89 @@
-"""Catalogue of the event codes the engine emits, for the report templates.
+"""Every event code of "The War to End All Wars" ruleset, with its typed arguments.
 
-Every event is moderator.engine.events.Event(code, phase, seen_by, args). Events told to
-one nation (seen_by == (nation,)) always carry args["nation"]. "order" is the position
-of the order in that nation's order list; "text" its source line where known.
+Events told to one nation (seen_by == (nation,)) always carry `nation`; `order` is the
+position of the order in that nation's order list, `text` its source line. Each code
+has one template, templates/events/<code>.j2; tests/test_event_templates.py renders
+every code with sample arguments in every kind of report.
 """
 
 from __future__ import annotations
 
-# code -> (who sees it, the args it carries)
-EVENT_CODES: dict[str, tuple[str, str]] = {
-    "deployed": ("nation", "order, kind, count, place (Initial Deployment, turn 0: a DEPLOY order placed)"),
-    "deploy-defaulted": ("nation", "kind, count, place (Initial Deployment, turn 0: free units no DEPLOY "
-                                   "order placed, put at the scenario's default place)"),
-    "war-declared": ("public", "nation, target"),
-    "built": ("nation", "kind, count, place, cost (Phase 3.1, paid now)"),
-    "build-cut": ("nation", "order, kind, place, ordered, bought"),
-    "strategic-move": ("nation", "order, origin, dest, units {kind: n}"),
-    "strategic-cut": ("nation", "order, origin, dest, ordered, moving (capacity cut back)"),
-    "moved": ("nation", "origin, dest, units {kind: n}"),
-    "units-missing": ("nation", "order, kind, place, ordered, present"),
-    "units-held-back": ("nation", "order, reason (terrain/straits/cannot-attack/cannot-enter-enemy-land), "
-                                  "units {kind: n}"),
-    "battle": ("participants", "territory, origins [..], attacker, defender (holder), defenders [..], "
-                               "rounds, strait, losses {nation: {kind: n}}, captured, withdrawn "
-                               "(condition or None), rolls [first, end) indexes into the dice log"),
-    "captured": ("public", "territory, nation (who took it), holder (who controls it now: an "
-                           "allied original owner is liberated), previous"),
-    "incorporated": ("nation", "territory, cost"),
-    "build-lost": ("nation", "kind, count, place, paid (Phase 7: territory lost)"),
-    "placed": ("nation", "kind, count, place"),
-    "strategic-arrived": ("nation", "order, origin, dest, end, units"),
-    "strategic-cut-short": ("nation", "order, origin, dest, end (where they stopped), units"),
-    "income": ("nation", "full, rule, amount (collected), saved"),
-    "gift": ("giver and receiver", "giver, receiver, sent, arrived"),
-    "order-refused": ("nation", "order, text, reason, and details (turn 0: only-deploy-before-first-turn, "
-                                "not-to-deploy, at-sea, colony, allied-land, ...; later: deployment-over)"),
-    "order-not-implemented": ("nation (moderator for unknown nations)", "order, type, text"),
-    "moderator-flag": ("moderator", "reason, details: a default the moderator may override "
-                                    "(turn 0: zone, nations, rule: enemies share a sea zone)"),
-}
+from moderator.engine.events import (
+    BOOL,
+    CODE,
+    DETAILS,
+    INT,
+    KIND,
+    LOSSES,
+    NATION,
+    NATIONS,
+    PLACE,
+    PLACES,
+    SPAN,
+    TEXT,
+    UNITS,
+    EventSchema,
+    EventSpec,
+    optional,
+)
+
+
+def spec(code: str, audience: str, doc: str, **args: object) -> EventSpec:
+    return EventSpec(code, audience, args, doc)  # type: ignore[arg-type]
+
+
+SCHEMA = EventSchema([
+    # ---- Initial Deployment (turn 0)
+    spec("deployed", "nation", "a DEPLOY order placed units (Initial Deployment)",
+         nation=NATION, order=INT, kind=KIND, count=INT, place=PLACE),
+    spec("deploy-defaulted", "nation", "free units no DEPLOY order placed stand at their default place",
+         nation=NATION, kind=KIND, count=INT, place=PLACE),
+    # ---- Phase 1
+    spec("war-declared", "public", "Phase 1.1: a declaration of war (surprise: an attack without one)",
+         nation=NATION, target=NATION, surprise=BOOL),
+    # ---- Phase 3
+    spec("built", "nation", "Phase 3.1: units paid for, to be placed in Phase 7",
+         nation=NATION, order=INT, kind=KIND, count=INT, place=PLACE, cost=INT),
+    spec("build-cut", "nation", "Phase 3.1: the treasury paid for fewer units than ordered",
+         nation=NATION, order=INT, kind=KIND, place=PLACE, ordered=INT, bought=INT),
+    # ---- Phase 4
+    spec("strategic-move", "nation", "Phase 4.1.3: units left by rail",
+         nation=NATION, order=INT, origin=PLACE, dest=PLACE, units=UNITS),
+    spec("strategic-cut", "nation", "Phase 4.1.3: rail capacity let fewer units go than ordered",
+         nation=NATION, order=INT, origin=PLACE, dest=PLACE, ordered=INT, moving=INT),
+    spec("moved", "nation", "Phase 4.4: units moved", nation=NATION, order=INT, origin=PLACE, dest=PLACE,
+         units=UNITS),
+    spec("units-missing", "nation", "fewer units were there than the order named",
+         nation=NATION, order=INT, kind=KIND, place=PLACE, ordered=INT, present=INT),
+    spec("units-held-back", "nation", "some units of an order could not take part (terrain, straits, ...)",
+         nation=NATION, order=INT, reason=CODE, units=UNITS),
+    spec("battle", "participants", "Phase 4.6: a land battle",
+         territory=PLACE, origins=PLACES, attacker=NATION, defender=optional(NATION), defenders=NATIONS,
+         rounds=INT, strait=BOOL, losses=LOSSES, captured=BOOL, withdrawn=optional(TEXT), rolls=SPAN),
+    spec("captured", "public", "Phase 4.4: a territory changed hands (an allied owner is liberated)",
+         territory=PLACE, nation=NATION, holder=NATION, previous=optional(NATION)),
+    # ---- Phases 6-8
+    spec("incorporated", "nation", "Phase 6: a territory incorporated",
+         nation=NATION, order=INT, territory=PLACE, cost=INT),
+    spec("build-lost", "nation", "Phase 7: the place of paid units was lost during the turn",
+         nation=NATION, kind=KIND, count=INT, place=PLACE, paid=INT),
+    spec("placed", "nation", "Phase 7: new units placed", nation=NATION, kind=KIND, count=INT, place=PLACE),
+    spec("strategic-arrived", "nation", "Phase 7: a rail move arrived",
+         nation=NATION, order=INT, origin=PLACE, dest=PLACE, end=PLACE, units=UNITS),
+    spec("strategic-cut-short", "nation", "Phase 7: a rail move's path was cut; the units stopped short",
+         nation=NATION, order=INT, origin=PLACE, dest=PLACE, end=PLACE, units=UNITS),
+    spec("income", "nation", "Phase 8: resources collected",
+         nation=NATION, full=INT, rule=TEXT, amount=INT, saved=INT),
+    spec("gift", "giver and receiver", "Phase 8 note: a gift between allies",
+         giver=NATION, receiver=NATION, sent=INT, arrived=INT),
+    # ---- orders and the moderator
+    spec("order-refused", "nation", "an order that could not be carried out, with the rule's reason",
+         nation=NATION, order=INT, text=TEXT, reason=CODE, details=DETAILS),
+    spec("order-referred", "nation and moderator",
+         "an order the rules leave to the moderator (or not automated yet): charged, then reviewed",
+         nation=NATION, order=INT, text=TEXT, type=TEXT, cost=INT, why=CODE),
+    spec("moderator-flag", "moderator", "a default the engine chose where the rules leave judgement "
+         "to the moderator", reason=CODE, nation=optional(NATION), details=DETAILS),
+    spec("ruling", "moderator and the nations concerned", "a moderator's ruling applied to the game",
+         text=TEXT, nations=NATIONS, details=DETAILS),
+])

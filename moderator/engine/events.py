@@ -1,7 +1,14 @@
-"""Typed results of resolution. Words are the templates' job; the engine only says what happened."""
+"""Typed results of resolution. Words are the templates' job; the engine only says what happened.
+
+Every event code is declared once in an EventSchema with the names and types of its
+arguments (design.md: "Events are typed (declared arguments), one template each"). The
+engine's emit() checks every event against the schema, so an event a template cannot
+read is a bug caught where it is made, not a report that fails to render later.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -13,7 +20,7 @@ class Event:
     code: a stable identifier such as "battle", "moved", "income"; templates key on it.
     phase: the rules phase that produced it ("4.4", "8", ...).
     seen_by: nation ids that may learn of it; an empty tuple means public news.
-    args: structured details (territories, units, losses, dice indexes).
+    args: structured details, as the event's EventSpec declares them.
     """
 
     code: str
@@ -26,3 +33,103 @@ class Event:
 
     def visible_to(self, nation: str) -> bool:
         return not self.seen_by or nation in self.seen_by
+
+
+# ---- argument types --------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ArgType:
+    """What one event argument holds: a check for the engine, samples for the tests."""
+
+    name: str
+    check: Callable[[Any], bool]
+    samples: tuple[Any, ...]  # values the template tests render with (first one: typical)
+
+    def __str__(self) -> str:
+        return self.name
+
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _is_str(v: Any) -> bool:
+    return isinstance(v, str)
+
+
+def _is_units(v: Any) -> bool:
+    return isinstance(v, dict) and all(_is_str(k) and _is_int(n) for k, n in v.items())
+
+
+NATION = ArgType("nation id", _is_str, ("germany", "russia"))
+PLACE = ArgType("place name", _is_str, ("Warsaw", "North Sea"))
+KIND = ArgType("unit kind", _is_str, ("infantry", "battleship"))
+TEXT = ArgType("text", _is_str, ("MOVE 2 inf FROM Posen TO Warsaw", ""))
+CODE = ArgType("code word", _is_str, ("not-adjacent",))
+INT = ArgType("whole number", _is_int, (3, 0))
+BOOL = ArgType("true/false", lambda v: isinstance(v, bool), (True, False))
+UNITS = ArgType("units {kind: n}", _is_units, ({"infantry": 2, "artillery": 1}, {}))
+NATIONS = ArgType("list of nation ids", lambda v: isinstance(v, list) and all(map(_is_str, v)),
+                  (["germany", "austria-hungary"], []))
+PLACES = ArgType("list of place names", lambda v: isinstance(v, list) and all(map(_is_str, v)),
+                 (["Posen", "Silesia"], []))
+LOSSES = ArgType("losses {nation: {kind: n}}",
+                 lambda v: isinstance(v, dict) and all(_is_str(k) and _is_units(u) for k, u in v.items()),
+                 ({"germany": {"infantry": 2}, "russia": {}},))
+SPAN = ArgType("[first, end) indexes into the dice log",
+               lambda v: isinstance(v, list) and len(v) == 2 and all(map(_is_int, v)), ([0, 4],))
+DETAILS = ArgType("details {name: value}",
+                  lambda v: isinstance(v, dict) and all(_is_str(k) for k in v), ({"place": "Warsaw"}, {}))
+
+
+def optional(t: ArgType) -> ArgType:
+    return ArgType(f"{t.name} or nothing", lambda v: v is None or t.check(v), (*t.samples, None))
+
+
+# ---- the schema ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class EventSpec:
+    code: str
+    audience: str  # who sees it, in words, for the catalogue ("nation", "public", ...)
+    args: Mapping[str, ArgType]
+    doc: str = ""  # what happened, and the rules section
+
+
+class EventSchemaError(ValueError):
+    """An event that breaks its declaration: an engine bug, raised where it is made."""
+
+
+class EventSchema:
+    def __init__(self, specs: Iterable[EventSpec]) -> None:
+        self.specs: dict[str, EventSpec] = {}
+        for spec in specs:
+            if spec.code in self.specs:
+                raise EventSchemaError(f"event code {spec.code!r} declared twice")
+            self.specs[spec.code] = spec
+
+    def __contains__(self, code: object) -> bool:
+        return code in self.specs
+
+    def __iter__(self) -> Any:
+        return iter(sorted(self.specs))
+
+    def validate(self, code: str, args: Mapping[str, Any]) -> None:
+        spec = self.specs.get(code)
+        if spec is None:
+            raise EventSchemaError(f"undeclared event code {code!r}")
+        missing = sorted(set(spec.args) - set(args))
+        extra = sorted(set(args) - set(spec.args))
+        if missing or extra:
+            raise EventSchemaError(f"event {code!r}: missing {missing}, undeclared {extra}")
+        for name, kind in spec.args.items():
+            if not kind.check(args[name]):
+                raise EventSchemaError(f"event {code!r}: {name}={args[name]!r} is not a {kind}")
+
+    def samples(self, code: str) -> list[dict[str, Any]]:
+        """Argument sets covering every sample of every argument, for template tests."""
+        spec = self.specs[code]
+        width = max((len(t.samples) for t in spec.args.values()), default=1)
+        return [{name: t.samples[i % len(t.samples)] for name, t in spec.args.items()} for i in range(width)]

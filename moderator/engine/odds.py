@@ -105,6 +105,9 @@ class _ProbeDice(Dice):
         super().__init__("odds-probe", 0)
         self.seen: list[int] = []
 
+    def for_step(self, section: str) -> Dice:
+        return self  # every step's rolls are read the same way
+
     def d10(self, purpose: str) -> int:
         return _Threshold(self.seen)
 
@@ -173,6 +176,7 @@ def battle_odds(
     scenario: Scenario, territory: str, attacker: str, attackers: Sequence[Unit], defenders: Sequence[Unit],
     *, holder: str | None = None, city: bool = False, across: Collection[str] = frozenset(),
     orders: combat_orders.BattleOrders | None = None, max_rounds: int | None = None,
+    world: World | None = None,
 ) -> Odds:
     """Exact odds of combat_land.fight(ctx, territory, ..., attacker, attackers, defenders, across, orders).
 
@@ -182,7 +186,7 @@ def battle_odds(
     """
     holder = holder or (defenders[0].nation if defenders else None)
     probe = _ProbeDice()  # the context only serves unit statistics and this probe
-    ctx = TurnContext(GameState("odds", scenario.id, 1), {}, World({}, {}), scenario, probe)
+    ctx = TurnContext(GameState("odds", scenario.id, 1), {}, world or World({}, {}), scenario, dice_root=probe)
     battle = _setup(territory, attacker, attackers, defenders, holder, city, across, orders)
     chain = _Chain(ctx, battle, probe)
     a0, d0 = chain.start["attacker"], chain.start["defender"]
@@ -279,12 +283,13 @@ def make_units(nation: str, counts: Mapping[str, int], tag: str) -> list[Unit]:
 def odds_for(
     scenario: Scenario, attacker: str, attack: Mapping[str, int], defender: str, defend: Mapping[str, int],
     *, territory: str = "", city: bool = False, strait: bool = False, max_rounds: int | None = None,
+    world: World | None = None,
 ) -> Odds:
     """Odds of `attack` (kind -> count) of `attacker` against `defend` of `defender`,
-    who holds `territory` (its name only matters for special terrain, terrain.py).
+    who holds `territory` (it only matters for special terrain, terrain.py: pass the `world`).
     strait: every attacker crosses a strait (Straits)."""
     attackers = make_units(attacker, attack, "a")
     defenders = make_units(defender, defend, "d")
     across = frozenset(u.id for u in attackers) if strait else frozenset()
     return battle_odds(scenario, territory, attacker, attackers, defenders, holder=defender, city=city,
-                       across=across, max_rounds=max_rounds)
+                       across=across, max_rounds=max_rounds, world=world)

@@ -16,18 +16,19 @@ runs the ruleset's opening table instead of the nine phases): it places what the
 orders ask for, puts every free unit left over at its default place, and flags sea zones
 where enemies now share the water, because the rules leave that move to the moderator.
 
-deploy_problem() is the placement rule itself; the order checker uses it too, so the
-player's receipt and the resolution agree.
+deploy_problem() is the placement rule itself; the DEPLOY order's home
+(engine/orders/deploy.py) uses it for the checker and the engine alike.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 
+from moderator.engine import terrain
 from moderator.engine.context import TurnContext
 from moderator.engine.state import AIR_UNITS, SEA_UNITS, GameState
-from moderator.orders.model import Deploy
 from moderator.world.model import Territory, World
+from moderator.world.scenario_model import Scenario
 
 PHASE = "0"
 
@@ -36,7 +37,8 @@ PHASE = "0"
 NO_COLONY_DEPLOYMENT = frozenset({"britain", "germany", "france"})
 
 
-def deploy_problem(world: World, state: GameState, nation: str, kind: str, place: str) -> str | None:
+def deploy_problem(world: World, scenario: Scenario, state: GameState, nation: str, kind: str,
+                   place: str) -> str | None:
     """Why `nation` may not deploy a `kind` at `place` (canonical name), or None if it may.
 
     Reasons: "ship-on-land", "at-sea" (land or air units at sea would be aboard
@@ -57,7 +59,7 @@ def deploy_problem(world: World, state: GameState, nation: str, kind: str, place
         return "allied-land" if t.owner is not None and state.allies(nation, t.owner) else "not-own-land"
     if nation in NO_COLONY_DEPLOYMENT and is_colony(t):
         return "colony"
-    if kind in AIR_UNITS and "mountains" in t.features:
+    if kind in AIR_UNITS and terrain.no_landing(world, scenario, place):
         return "mountains"
     if state.controller(place) != nation:
         return "not-held"
@@ -81,9 +83,9 @@ def free_counts(state: GameState, nation: str) -> Counter[str]:
 
 
 def initial_deployment(ctx: TurnContext) -> None:
-    """Initial Deployment: place the players' DEPLOY orders, default the rest, flag the
-    sea zones enemies share. Nations in id order, each one's orders as written, so unit
-    ids come out the same every time."""
+    """Initial Deployment, after the DEPLOY orders (engine/orders/deploy.py): put every free
+    unit no order placed at its default place, and flag the sea zones enemies share.
+    Nations in id order, so unit ids come out the same every time."""
     if ctx.turn != 0:
         return  # the deployment happens once, before the first turn
     for nation in sorted(ctx.state.nations):
@@ -91,32 +93,11 @@ def initial_deployment(ctx: TurnContext) -> None:
         if "to_deploy" not in flags:
             continue
         left = free_counts(ctx.state, nation)
-        _place_orders(ctx, nation, left)
+        for kind in list(left):
+            left[kind] -= ctx.tally[("deploy", nation, kind)]
         _place_defaults(ctx, nation, left)
         del flags["to_deploy"]  # the deployment is done
     _flag_shared_seas(ctx)
-
-
-def _place_orders(ctx: TurnContext, nation: str, left: Counter[str]) -> None:
-    for i, order in enumerate(ctx.orders.get(nation, ())):
-        if not isinstance(order, Deploy):
-            continue
-        place = ctx.name(order.place)
-        if place is None:
-            ctx.refuse(nation, PHASE, i, order, "unknown-place", place=order.place)
-            continue
-        for uc in order.units:
-            reason = deploy_problem(ctx.world, ctx.state, nation, uc.kind, place)
-            if reason is None and left[uc.kind] < uc.count:
-                reason = "not-to-deploy"
-            if reason is not None:
-                ctx.refuse(nation, PHASE, i, order, reason, kind=uc.kind, count=uc.count, place=place,
-                           left=left[uc.kind])
-                continue
-            for _ in range(uc.count):
-                ctx.state.new_unit(nation, uc.kind, place)
-            left[uc.kind] -= uc.count
-            ctx.tell(nation, "deployed", PHASE, order=i, kind=uc.kind, count=uc.count, place=place)
 
 
 def _place_defaults(ctx: TurnContext, nation: str, left: Counter[str]) -> None:
@@ -146,5 +127,4 @@ def _flag_shared_seas(ctx: TurnContext) -> None:
         nations = sorted(by_zone[zone])
         enemies = sorted({n for n in nations for m in nations if ctx.state.at_war(n, m)})
         if enemies:
-            ctx.flag(PHASE, reason="enemy units share a sea zone after the initial deployment",
-                     rule="Initial Deployment", zone=zone, nations=enemies)
+            ctx.flag(PHASE, "enemies-share-sea-zone", zone=zone, nations=enemies)

@@ -10,10 +10,10 @@ every territory (origin, destinations and everything passed) is a node whose cap
 its value. Straits are land links (Straits: "land units may still move across straits"),
 so the Ottoman example runs Constantinople -> Izmir/Sinope across the Bosporus.
 
-Capacities are shared by every strategic move of the turn (ctx.rail_used): orders are
-solved per (nation, origin) group, nations by id and groups in the order first written;
-each group is solved jointly over all its destinations. Units leave in Phase 4.1.3 (they
-take no part in any combat) and arrive in Phase 7 (phase7_place.arrive_strategic).
+Capacities are shared by every strategic move of the turn (Position.rail_used): the
+STRATEGIC MOVE order's home (engine/orders/strategic_move.py) solves one order at a time,
+in resolution order, on what earlier moves left. Units leave in Phase 4.1.3 (they take no
+part in any combat) and arrive in Phase 7 (phase7_place.end_strategic_moves).
 """
 
 from __future__ import annotations
@@ -21,10 +21,8 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Mapping, Sequence
 
-from moderator.engine.context import RailGroup, TurnContext
 from moderator.engine.flow import INF, FlowNetwork
-from moderator.engine.state import LAND_UNITS, GameState, Unit
-from moderator.orders.model import StrategicMove
+from moderator.engine.state import GameState
 from moderator.world.model import World
 
 PHASE = "4.1.3"
@@ -104,92 +102,3 @@ def strategic_capacity(
 ) -> int:
     """Maximum number of units that can strategically move from origin into destinations."""
     return sum(amount for _, amount in strategic_paths(world, state, nation, origin, list(destinations), used))
-
-
-# ---- the phase step ------------------------------------------------------------------
-
-
-def strategic_movement(ctx: TurnContext) -> None:
-    """Phase 4.1.3: start every strategic move; cut back what the map cannot carry."""
-    groups: dict[tuple[str, str], list[tuple[int, StrategicMove, list[Unit]]]] = {}
-    for nation, index, order in ctx.orders_of(StrategicMove):
-        origin, dest = ctx.name(order.origin), ctx.name(order.dest)
-        problem = _order_problem(ctx, nation, origin, dest)
-        if problem or origin is None:
-            ctx.refuse(nation, PHASE, index, order, problem, origin=order.origin, dest=order.dest)
-            continue
-        units = _pick_units(ctx, nation, origin, order, index)
-        if units:
-            groups.setdefault((nation, origin), []).append((index, order, units))
-    for (nation, origin), items in groups.items():  # dict keeps resolution order
-        _move_group(ctx, nation, origin, items)
-
-
-def _order_problem(ctx: TurnContext, nation: str, origin: str | None, dest: str | None) -> str:
-    if origin is None or dest is None:
-        return "unknown-territory"
-    if origin == dest:
-        return "same-territory"
-    for place in (origin, dest):
-        if not passable(ctx.world, ctx.state, nation, place):
-            return "not-friendly-incorporated-land"
-    return ""
-
-
-def _pick_units(ctx: TurnContext, nation: str, origin: str, order: StrategicMove, index: int) -> list[Unit]:
-    """The order's units, by kind and then unit id, among those still free to move."""
-    picked: list[Unit] = []
-    taken: set[str] = set()
-    for uc in order.units:
-        free = sorted(
-            (u for u in ctx.state.units_at(origin, nation)
-             if u.kind == uc.kind and u.kind in LAND_UNITS and u.id not in ctx.moved and u.id not in taken),
-            key=lambda u: u.id,
-        )
-        if len(free) < uc.count:
-            ctx.tell(nation, "units-missing", PHASE, order=index, kind=uc.kind, place=origin,
-                     ordered=uc.count, present=len(free))
-        picked.extend(free[: uc.count])
-        taken.update(u.id for u in free[: uc.count])
-    ctx.moved.update(taken)  # claimed; released again if the move is cut back
-    return picked
-
-
-def _move_group(
-    ctx: TurnContext, nation: str, origin: str, items: list[tuple[int, StrategicMove, list[Unit]]]
-) -> None:
-    demands: dict[str, int] = {}
-    for _, order, units in items:
-        dest = ctx.name(order.dest) or order.dest
-        demands[dest] = demands.get(dest, 0) + len(units)
-    paths = strategic_paths(ctx.world, ctx.state, nation, origin, demands, ctx.rail_used)
-    for path, amount in paths:
-        for t in path:
-            ctx.rail_used[t] = ctx.rail_used.get(t, 0) + amount
-    for index, order, units in items:
-        dest = ctx.name(order.dest) or order.dest
-        sent = 0
-        for i, (path, amount) in enumerate(paths):
-            if path[-1] != dest or amount == 0 or sent == len(units):
-                continue
-            take = min(amount, len(units) - sent)
-            group = units[sent: sent + take]
-            sent += take
-            paths[i] = (path, amount - take)
-            ctx.rail.append(RailGroup(nation, tuple(u.id for u in group), path, index))
-            ctx.in_transit.update(u.id for u in group)
-            ctx.moved.update(u.id for u in group)
-        if sent < len(units):
-            ctx.moved.difference_update(u.id for u in units[sent:])  # they may still move in 4.4
-            ctx.tell(nation, "strategic-cut", PHASE, order=index, origin=origin, dest=dest,
-                     ordered=len(units), moving=sent)
-        if sent:
-            ctx.tell(nation, "strategic-move", PHASE, order=index, origin=origin, dest=dest,
-                     units=_kinds(units[:sent]))
-
-
-def _kinds(units: Sequence[Unit]) -> dict[str, int]:
-    out: dict[str, int] = {}
-    for u in units:
-        out[u.kind] = out.get(u.kind, 0) + 1
-    return dict(sorted(out.items()))

@@ -15,9 +15,11 @@ from __future__ import annotations
 
 from collections import deque
 
+from moderator.engine import manpower
 from moderator.engine.context import PendingBuild, RailGroup, TurnContext
-from moderator.engine.phase3_build import port_beside
+from moderator.engine.orders.strategic_move import kinds
 from moderator.engine.phase4_strategic import passable
+from moderator.engine.placement import still_placeable
 
 PHASE = "7"
 
@@ -28,22 +30,17 @@ def place_new_units(ctx: TurnContext) -> None:
     ctx.builds.clear()
 
 
-def still_placeable(ctx: TurnContext, build: PendingBuild) -> bool:
-    terr = ctx.world.territories[build.place]
-    if terr.is_sea:
-        return port_beside(ctx, build.nation, build.place) is not None
-    return ctx.state.controller(build.place) == build.nation
-
-
 def place(ctx: TurnContext, build: PendingBuild) -> None:
-    if not still_placeable(ctx, build):
+    if build.count == 0:
+        return
+    if not still_placeable(ctx, build.nation, build.kind, build.place):
         ctx.tell(build.nation, "build-lost", PHASE, kind=build.kind, count=build.count,
                  place=build.place, paid=build.paid)
         return
     for _ in range(build.count):
         ctx.state.new_unit(build.nation, build.kind, build.place)
-    if build.kind == "infantry":
-        ctx.state.nations[build.nation].infantry_built += build.count
+    if build.kind == "infantry":  # Manpower limits: counted when built, against the nation's pool
+        ctx.state.nations[manpower.pool(ctx, build.nation)].infantry_built += build.count
     ctx.tell(build.nation, "placed", PHASE, kind=build.kind, count=build.count, place=build.place)
 
 
@@ -67,7 +64,7 @@ def arrive(ctx: TurnContext, group: RailGroup) -> None:
         u.location = end
     code = "strategic-arrived" if end == path[-1] else "strategic-cut-short"
     ctx.tell(group.nation, code, PHASE, order=group.order, origin=path[0], dest=path[-1], end=end,
-             units=len(units))
+             units=kinds(units))
 
 
 def nearest_friendly(ctx: TurnContext, nation: str, start: str) -> str:
@@ -83,5 +80,5 @@ def nearest_friendly(ctx: TurnContext, nation: str, start: str) -> str:
                 return nb
             seen.add(nb)
             queue.append(nb)
-    ctx.flag(PHASE, reason="no-friendly-land-for-strategic-units", origin=start)
+    ctx.flag(PHASE, "no-friendly-land-for-strategic-units", nation=nation, origin=start)
     return start

@@ -1,39 +1,36 @@
 """resolve(): one turn of the game, as a pure function.
 
-    resolve(state, orders, world, scenario, dice) -> (new_state, events)
+    resolve(state, orders, world, scenario, dice, ruleset) -> (new_state, events)
 
-The input state is never changed (the phases work on state.copy()); the result's turn is
-state.turn + 1. The phase table comes from the ruleset registry (default "wtea-1914",
-or scenario.extra["ruleset"]). Every order a step does not consume is reported to its
-nation as "order-not-implemented", so nothing is silently dropped.
+The input state is never changed (the steps work on state.copy()); the result's turn is
+state.turn + 1. The ruleset's table for the turn runs step by step: each step carries
+out its orders through their homes (canonical names, then problem(), then execute() or
+a refusal with the rule's reason), then does its own work. Dice come from one stream
+per step. `orders` may hold the moderator's rulings under the pseudo-nation "moderator".
 
 Turn 0 (games created with a deployment turn) runs the ruleset's opening table *instead
 of* the phase table: Initial Deployment says the "Game starts after all active players
 deploy their units", so nothing of the Sequence of Play (income in Phase 8 included)
-happens before turn 1. This is the one place where that is decided. Orders meant for the
-other table (a MOVE at turn 0, a DEPLOY at turn 3) are refused, not sent to review.
+happens before turn 1. Orders meant for the other table (a MOVE at turn 0, a DEPLOY at
+turn 3) are refused with that reason.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from moderator.engine import ruleset, wtea
 from moderator.engine.context import MODERATOR, TurnContext
 from moderator.engine.dice import Dice
 from moderator.engine.events import Event
-from moderator.engine.ruleset import Step
+from moderator.engine.names import canonical
+from moderator.engine.problems import Problem, problem
+from moderator.engine.ruleset import Ruleset, Step
 from moderator.engine.state import GameState
-from moderator.orders.model import Note, Order
+from moderator.orders.model import Order
 from moderator.world.model import World
 from moderator.world.scenario_model import Scenario
 
-DEFAULT_RULESET = wtea.NAME
-
-
-def ruleset_name(scenario: Scenario) -> str:
-    name = scenario.extra.get("ruleset", DEFAULT_RULESET)
-    return name if isinstance(name, str) else DEFAULT_RULESET
+Bad = dict[tuple[str, int], Problem]
 
 
 def resolve(
@@ -42,41 +39,75 @@ def resolve(
     world: World,
     scenario: Scenario,
     dice: Dice,
-    ruleset_id: str | None = None,
+    ruleset: Ruleset | None = None,
 ) -> tuple[GameState, list[Event]]:
-    name = ruleset_id or ruleset_name(scenario)
-    opening = state.turn == 0  # Initial Deployment: the deployment turn, before turn 1
-    steps = ruleset.opening(name) if opening else ruleset.get(name)
-    known = {n: tuple(o) for n, o in orders.items() if n in state.nations}
-    ctx = TurnContext(state.copy(), known, world, scenario, dice)
+    rs = ruleset or default_ruleset()
+    table = rs.table(state.turn)
+    known = {n: tuple(o) for n, o in orders.items() if n in state.nations or n == MODERATOR}
+    ctx = TurnContext(state.copy(), {}, world, scenario, dice_root=dice, schema=rs.events)
+    ctx.orders, bad = canonical_orders(ctx, known)
     for stranger in sorted(set(orders) - set(known)):
-        ctx.emit("order-not-implemented", "orders", (MODERATOR,), nation=stranger, reason="unknown-nation")
-    if opening:  # before the first turn, every order but DEPLOY (and NOTE) is out of place
-        report_unhandled(ctx, handled_by(steps), refused=(Order,), reason="only-deploy-before-first-turn")
-    else:
-        report_unhandled(ctx, handled_by(steps), refused=handled_by(ruleset.opening(name)),
-                         reason="deployment-over")
-    for step in steps:
-        step.run(ctx)
+        ctx.flag("orders", "orders-for-unknown-nation", nation=None, typed=stranger)
+    for nation, index, order in out_of_table(ctx, rs, table):
+        known_type = rs.rule_for_type(type(order)) is not None
+        ctx.refuse(nation, "orders", index, order, wrong_table(state.turn).code if known_type else "no-home")
+    for step in table:
+        ctx.step = step
+        carry_out(ctx, rs, step, bad)
+        if step.run is not None:
+            step.run(ctx)
+    ctx.step = None
     ctx.state.turn = state.turn + 1
     return ctx.state, ctx.events
 
 
-def handled_by(steps: Sequence[Step]) -> tuple[type, ...]:
-    return tuple(t for s in steps for t in s.handles)
+def default_ruleset() -> Ruleset:
+    from moderator.rulesets import registry  # the plug-in point; see moderator/rulesets.py
+
+    return registry().default()
 
 
-def report_unhandled(ctx: TurnContext, handled: tuple[type, ...], refused: tuple[type, ...] = (),
-                     reason: str = "") -> None:
-    """Orders no step of this turn consumes: `refused` ones (orders of the wrong turn) are
-    refused with `reason`; the others go to the moderator as not implemented yet."""
-    # Notes are for the moderator's review queue, not for the rules: not reported here.
+def canonical_orders(ctx: TurnContext, orders: Mapping[str, Sequence[Order]]) -> tuple[dict[str, list[Order]], Bad]:
+    """Every order with canonical names; orders naming unknown places keep their Problem."""
+    out: dict[str, list[Order]] = {}
+    bad: Bad = {}
+    for nation in sorted(orders):
+        out[nation] = []
+        for i, order in enumerate(orders[nation]):
+            canon = canonical(ctx.world, ctx.scenario, nation, order)
+            if isinstance(canon, Problem):
+                bad[(nation, i)] = canon
+                canon = order
+            out[nation].append(canon)
+    return out, bad
+
+
+def carry_out(ctx: TurnContext, rs: Ruleset, step: Step, bad: Bad) -> None:
+    """The step's orders, in resolution order (nations by id, orders as written)."""
+    if not step.orders:
+        return
     for nation in sorted(ctx.orders):
-        for i, order in enumerate(ctx.orders[nation]):
-            if isinstance(order, (*handled, Note)):
+        for index, order in enumerate(ctx.orders[nation]):
+            if not isinstance(order, step.orders):
                 continue
-            if isinstance(order, refused):
-                ctx.refuse(nation, "orders", i, order, reason)
-            else:
-                ctx.tell(nation, "order-not-implemented", "orders", order=i,
-                         type=type(order).__name__, text=order.span.text)
+            if (nation, index) in bad:
+                ctx.reject(nation, index, order, bad[(nation, index)])
+                continue
+            rule = rs.rule_for(order)
+            why = rule.problem(ctx, nation, order)
+            if why is not None:
+                ctx.reject(nation, index, order, why)
+                continue
+            rule.execute(ctx, nation, index, order)
+
+
+def out_of_table(ctx: TurnContext, rs: Ruleset, table: Sequence[Step]) -> list[tuple[str, int, Order]]:
+    """Orders no step of this turn's table carries out (a DEPLOY after turn 0, a MOVE at turn 0)."""
+    handled = tuple(t for s in table for t in s.orders)
+    return [(n, i, o) for n in sorted(ctx.orders) for i, o in enumerate(ctx.orders[n])
+            if not isinstance(o, handled)]
+
+
+def wrong_table(turn: int) -> Problem:
+    """Initial Deployment: turn 0 is DEPLOY orders only; after it, no more DEPLOY."""
+    return problem("deployment-turn") if turn == 0 else problem("deployment-over")

@@ -1,39 +1,54 @@
-"""Special territories of the map that change land movement and combat.
+"""Special terrain: what the map's features do to units (rules, "Other Key Map Features").
 
-Switzerland: neither artillery nor aircraft with fuel under 5 may enter; infantry there
-defend at 8; no aircraft may land. Afghanistan, Tibet: only infantry may enter; infantry
-there defend at 7. Gibraltar: each defending infantry rolls 3 dice (still one hit each).
-The rules name these territories, so they are keyed by name; a map without them simply
-has no special terrain. Not yet: Afghanistan's rebellion roll.
+The map says which territory has which feature (maps/<scenario>/territories/*.csv,
+`features`); the scenario says what each feature does (scenarios/<name>/terrain.toml,
+Scenario.terrain): Switzerland's alps, the high mountains of Afghanistan and Tibet,
+Gibraltar's fortress. Nothing here names a territory, so a map without those features
+simply has no special terrain, and a new map gets the same effects by naming a feature.
 """
 
 from __future__ import annotations
 
-from moderator.world.scenario_model import Scenario
+from moderator.world.model import World
+from moderator.world.scenario_model import Scenario, TerrainRule
 
-INFANTRY_DEFENSE = {"Switzerland": 8, "Afghanistan": 7, "Tibet": 7}
-INFANTRY_ONLY = frozenset({"Afghanistan", "Tibet"})
-FORTRESS_DICE = {"Gibraltar": 3}
 AIRCRAFT = frozenset({"fighter", "bomber"})
-SWISS_MIN_FUEL = 5
 
 
-def may_enter(scenario: Scenario, nation: str, kind: str, territory: str) -> bool:
-    if territory in INFANTRY_ONLY:
-        return kind == "infantry"
-    if territory == "Switzerland":
-        if kind == "artillery":
+def rules_at(world: World, scenario: Scenario, place: str) -> list[TerrainRule]:
+    terr = world.territories.get(place)
+    if terr is None:
+        return []
+    return [scenario.terrain[f] for f in terr.features if f in scenario.terrain]
+
+
+def may_enter(world: World, scenario: Scenario, nation: str, kind: str, place: str) -> bool:
+    for rule in rules_at(world, scenario, place):
+        if rule.only and kind not in rule.only:
             return False
-        if kind in AIRCRAFT:
-            return scenario.stats(nation, kind).fuel >= SWISS_MIN_FUEL
+        if kind in rule.barred:
+            return False
+        if kind in AIRCRAFT and rule.aircraft_min_fuel and scenario.stats(nation, kind).fuel < rule.aircraft_min_fuel:
+            return False
     return True
 
 
-def defense(territory: str, kind: str, base: int) -> int:
-    if kind == "infantry" and territory in INFANTRY_DEFENSE:
-        return INFANTRY_DEFENSE[territory]
+def no_landing(world: World, scenario: Scenario, place: str) -> bool:
+    """No aircraft can land (be placed, or deployed) here."""
+    return any(rule.no_landing for rule in rules_at(world, scenario, place))
+
+
+def defense(world: World, scenario: Scenario, place: str, kind: str, base: int) -> int:
+    """A defending unit's value here: infantry in the mountains defend higher."""
+    if kind == "infantry":
+        for rule in rules_at(world, scenario, place):
+            if rule.infantry_defense:
+                return rule.infantry_defense
     return base
 
 
-def defense_dice(territory: str, kind: str) -> int:
-    return FORTRESS_DICE.get(territory, 1) if kind == "infantry" else 1
+def defense_dice(world: World, scenario: Scenario, place: str, kind: str) -> int:
+    """Dice a defending unit rolls here: Gibraltar's infantry roll 3 (still one hit each)."""
+    if kind != "infantry":
+        return 1
+    return max((rule.defending_infantry_dice for rule in rules_at(world, scenario, place)), default=1)

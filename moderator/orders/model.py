@@ -20,6 +20,14 @@ class Span:
 
 NO_SPAN = Span(0, 0, "")
 
+# Fields with this metadata name something of the game (a place, a nation, a strait):
+# typed as the player wrote it, made canonical against the map and the scenario before
+# any rule reads it (moderator.engine.names.canonical).
+PLACE = {"ref": "place"}
+NATION = {"ref": "nation"}
+NATIONS = {"ref": "nations"}
+PASSAGE = {"ref": "passage"}
+
 
 @dataclass(frozen=True)
 class Order:
@@ -50,7 +58,7 @@ class Deploy(Order):
     next to it."""
 
     units: Units
-    place: str
+    place: str = field(metadata=PLACE)
     phase = 0  # before the Sequence of Play
 
 
@@ -61,7 +69,7 @@ class Deploy(Order):
 class DeclareWar(Order):
     """Phase 1.1: declare war on a nation (nation id)."""
 
-    target: str
+    target: str = field(metadata=NATION)
     phase = 1
 
 
@@ -73,7 +81,7 @@ class Influence(Order):
     influencing itself (Ottoman Empire, Italy, Spain, China) or the US influencing a minor
     (US option #5). None means "toward my own side"."""
 
-    target: str
+    target: str = field(metadata=NATION)
     toward: str | None = None
     phase = 1
 
@@ -83,7 +91,7 @@ class OfferSurrender(Order):
     """Phase 1.3 / Surrender: offer to surrender to the named nations (empty: to the
     whole opposing side)."""
 
-    to: tuple[str, ...] = ()
+    to: tuple[str, ...] = field(default=(), metadata=NATIONS)
     phase = 1
 
 
@@ -91,7 +99,7 @@ class OfferSurrender(Order):
 class SurrenderVote(Order):
     """Surrender: accept or refuse another nation's surrender offer (default: accept)."""
 
-    nation: str
+    nation: str = field(metadata=NATION)
     accept: bool
     phase = 1
 
@@ -101,8 +109,8 @@ class ClosePassage(Order):
     """Phase 1.4 / Straits: close (or reopen) a strait or canal the nation holds to the
     named nations (empty tuple: to every nation)."""
 
-    passage: str  # canonical Passage.name
-    nations: tuple[str, ...] = ()
+    passage: str = field(metadata=PASSAGE)  # canonical Passage.name
+    nations: tuple[str, ...] = field(default=(), metadata=NATIONS)
     close: bool = True
     phase = 1
 
@@ -122,7 +130,7 @@ class Blockade(Order):
     """Phase 1.4 / 4.2.6: declare a naval blockade against a nation, optionally of its US
     trade (Variable US Trade). Chosen turn by turn."""
 
-    target: str
+    target: str = field(metadata=NATION)
     us_trade: bool = False
     phase = 1
 
@@ -135,7 +143,7 @@ class SpecialOption(Order):
     (US #3, French #2, Russian #1), a side (US #4/#5), `full` (Japan #4: full war)."""
 
     number: int
-    target: str | None = None
+    target: str | None = field(default=None, metadata=NATION)
     amount: int | None = None
     toward: str | None = None
     full: bool = False
@@ -178,7 +186,7 @@ class Gift(Order):
     US option #3 lends through this order too."""
 
     amount: int
-    to: str
+    to: str = field(metadata=NATION)
     phase = 1
 
 
@@ -186,7 +194,7 @@ class Gift(Order):
 class Exile(Order):
     """Conquest: declare a government in exile with an allied host nation."""
 
-    host: str
+    host: str = field(metadata=NATION)
     phase = 1
 
 
@@ -218,7 +226,7 @@ class Build(Order):
 
     kind: str
     count: int
-    place: str
+    place: str = field(metadata=PLACE)
     phase = 3
 
 
@@ -227,8 +235,8 @@ class BuildTrench(Order):
     """Trenches: a trench protecting `protect` facing `facing` (5), or a super trench
     upgrading an existing trench (20, needs the Super Trenches technology)."""
 
-    protect: str
-    facing: str
+    protect: str = field(metadata=PLACE)
+    facing: str = field(metadata=PLACE)
     super: bool = False
     phase = 3
 
@@ -237,7 +245,7 @@ class BuildTrench(Order):
 class BuildHomeTrenches(Order):
     """Trenches: a home city with 5+ infantry trenches against ALL neighbours for 10."""
 
-    city: str
+    city: str = field(metadata=PLACE)
     phase = 3
 
 
@@ -247,7 +255,7 @@ class BuildShipGear(Order):
     radar in a land territory (Phase 7, item 7)."""
 
     kind: str  # "radar" | "sonar"
-    place: str
+    place: str = field(metadata=PLACE)
     ship: str | None = None  # ship kind it is mounted on, None for a land radar
     phase = 3
 
@@ -259,8 +267,8 @@ class Espionage(Order):
     "combat" (combat intelligence in a province, 1)."""
 
     kind: str
-    target: str | None = None  # nation id
-    place: str | None = None  # territory for "combat"
+    target: str | None = field(default=None, metadata=NATION)  # nation id
+    place: str | None = field(default=None, metadata=PLACE)  # territory for "combat"
     tech: str | None = None  # technology for "industrial"
     phase = 3
 
@@ -271,8 +279,8 @@ class CounterEspionage(Order):
     (per technology), "recon" (per province), each 1 resource."""
 
     kind: str
-    against: str | None = None
-    place: str | None = None
+    against: str | None = field(default=None, metadata=NATION)
+    place: str | None = field(default=None, metadata=PLACE)
     tech: str | None = None
     phase = 3
 
@@ -283,8 +291,8 @@ class Recon(Order):
     cannot fight this turn."""
 
     units: Units
-    origin: str
-    target: str
+    origin: str = field(metadata=PLACE)
+    target: str = field(metadata=PLACE)
     phase = 3
 
 
@@ -294,7 +302,7 @@ class Repair(Order):
 
     kind: str
     count: int
-    place: str
+    place: str = field(metadata=PLACE)
     phase = 3
 
 
@@ -308,8 +316,8 @@ class Bombing(Order):
 
     aim: str
     units: Units
-    origin: str
-    target: str
+    origin: str = field(metadata=PLACE)
+    target: str = field(metadata=PLACE)
     phase = 4
 
 
@@ -318,8 +326,8 @@ class Rebase(Order):
     """4.1.2: rebase aircraft (double range, no combat), arriving in Phase 7."""
 
     units: Units
-    origin: str
-    dest: str
+    origin: str = field(metadata=PLACE)
+    dest: str = field(metadata=PLACE)
     phase = 4
 
 
@@ -329,8 +337,8 @@ class StrategicMove(Order):
     limited by each territory's value; arrives in Phase 7."""
 
     units: Units
-    origin: str
-    dest: str
+    origin: str = field(metadata=PLACE)
+    dest: str = field(metadata=PLACE)
     phase = 4
 
 
@@ -339,7 +347,7 @@ class TaskForce(Order):
     """4.2: form a task force `name` from ships in sea zone `location`."""
 
     name: str
-    location: str
+    location: str = field(metadata=PLACE)
     units: Units
     phase = 4
 
@@ -353,11 +361,11 @@ class TaskForceMission(Order):
 
     name: str
     mission: str
-    dest: str | None = None
+    dest: str | None = field(default=None, metadata=PLACE)
     escort_of: str | None = None  # escort: the task force protected
-    target: str | None = None  # bombard: the territory supported
+    target: str | None = field(default=None, metadata=PLACE)  # bombard: the territory supported
     units: Units = ()  # load: the land/air units taken aboard
-    origin: str | None = None  # load: the territory they embark from
+    origin: str | None = field(default=None, metadata=PLACE)  # load: the territory they embark from
     phase = 4
 
 
@@ -366,9 +374,9 @@ class SubDetection(Order):
     """4.2.9: ships in a sea zone (origin None) or aircraft flown from `origin` hunt
     enemy submarines in `zone`."""
 
-    zone: str
+    zone: str = field(metadata=PLACE)
     units: Units
-    origin: str | None = None
+    origin: str | None = field(default=None, metadata=PLACE)
     phase = 4
 
 
@@ -378,7 +386,7 @@ class SubInterception(Order):
     name, or "any")."""
 
     count: int
-    zone: str
+    zone: str = field(metadata=PLACE)
     target: str = "any"
     phase = 4
 
@@ -388,8 +396,8 @@ class Move(Order):
     """Phase 4.4: move land/air units from one territory to an adjacent one (attack if enemy)."""
 
     units: Units
-    origin: str
-    dest: str
+    origin: str = field(metadata=PLACE)
+    dest: str = field(metadata=PLACE)
     phase = 4
 
 
@@ -404,8 +412,8 @@ class NavalInvasion(Order):
     (a naval invasion when `dest` is enemy-owned; beach landings cannot retreat)."""
 
     units: Units
-    origin: str
-    dest: str
+    origin: str = field(metadata=PLACE)
+    dest: str = field(metadata=PLACE)
     phase = 4
 
 
@@ -414,8 +422,8 @@ class ArtillerySupport(Order):
     """Artillery: artillery in `origin` protects/supports the adjacent province `dest`."""
 
     count: int
-    origin: str
-    dest: str
+    origin: str = field(metadata=PLACE)
+    dest: str = field(metadata=PLACE)
     phase = 4
 
 
@@ -425,7 +433,7 @@ class DefendWith(Order):
     defence of its territory (by default they do not)."""
 
     kind: str  # "industry" | "port" | "aa"
-    place: str
+    place: str = field(metadata=PLACE)
     phase = 4
 
 
@@ -435,8 +443,8 @@ class RocketFire(Order):
     ("industry": saved resources) or the units in a territory ("units")."""
 
     count: int
-    origin: str
-    target: str
+    origin: str = field(metadata=PLACE)
+    target: str = field(metadata=PLACE)
     aim: str = "units"
     phase = 4
 
@@ -450,7 +458,7 @@ class CombatCondition(Order):
     defenders remain; "max-defenders": attack only if reconnaissance shows at most
     `value` defenders."""
 
-    dest: str
+    dest: str = field(metadata=PLACE)
     kind: str
     value: int
     phase = 4
@@ -462,7 +470,7 @@ class CasualtyOrder(Order):
     territory or (place None) everywhere."""
 
     kinds: tuple[str, ...]
-    place: str | None = None
+    place: str | None = field(default=None, metadata=PLACE)
     phase = 4
 
 
@@ -475,7 +483,7 @@ class Plunder(Order):
     conquered territory held at least one full turn."""
 
     kind: str  # "industry" | "port"
-    place: str
+    place: str = field(metadata=PLACE)
     phase = 5
 
 
@@ -483,7 +491,7 @@ class Plunder(Order):
 class Incorporate(Order):
     """Phase 6: incorporate a conquered territory (2x its value; own lands free)."""
 
-    territory: str
+    territory: str = field(metadata=PLACE)
     phase = 6
 
 
@@ -492,8 +500,8 @@ class Transfer(Order):
     """Phase 8: move saved resources between separated territories."""
 
     amount: int
-    origin: str
-    dest: str
+    origin: str = field(metadata=PLACE)
+    dest: str = field(metadata=PLACE)
     phase = 8
 
 

@@ -87,6 +87,7 @@ class Header:
     nation: str | None = None
     turn: int | None = None
     secret: str | None = None
+    lines: dict[str, int] = field(default_factory=dict, repr=False)  # header word -> its line
 
     @property
     def password(self) -> str | None:
@@ -139,7 +140,8 @@ def _parse_piece(piece: Piece, result: ParseResult) -> None:
 
 def _header(tree: Tree, piece: Piece, result: ParseResult) -> None:
     h = result.header
-    child = tree.children[0]
+    child = next(c for c in tree.children if c is not None)
+    h.lines[str(tree.data)] = piece.line
     if tree.data == "turn":
         value = str(child)
         if len(value) > 6:
@@ -153,10 +155,16 @@ def _header(tree: Tree, piece: Piece, result: ParseResult) -> None:
         _set_once(result, piece, "nation", h.nation, name)
         h.nation = name
     elif tree.data == "game":
-        _set_once(result, piece, "game", h.game, str(child).strip())
-        h.game = str(child).strip()
+        game = _rest(child)
+        _set_once(result, piece, "game", h.game, game)
+        h.game = game
     else:
-        h.secret = str(child).strip()
+        h.secret = _rest(child)
+
+
+def _rest(token: Token | Tree) -> str:
+    """A header's free text: "Game: demo" and "GAME demo" both name the game demo."""
+    return str(token).strip().removeprefix(":").strip()
 
 
 def _set_once(result: ParseResult, piece: Piece, what: str, old: object, new: object) -> None:

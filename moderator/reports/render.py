@@ -6,10 +6,14 @@ Words live in the templates; this module only prepares plain data for them.
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+
+from moderator.engine.events import Event
+from moderator.orders.messages import text as problem_text
 
 TEMPLATES_DIR = Path(__file__).resolve().parents[2] / "templates"
 
@@ -25,7 +29,28 @@ def environment() -> Environment:
         keep_trailing_newline=True,
     )
     env.filters["signed"] = lambda n: f"{n:+d}"
+    env.globals["event_text"] = event_text
     return env
+
+
+HELD_BACK = {
+    "cannot-attack": "AA guns and rockets never attack",
+    "straits": "only infantry and artillery attack across a strait",
+    "cannot-enter-enemy-land": "only infantry and tanks take enemy land; artillery fires from home",
+    "terrain": "mountains",
+}
+
+
+def _units(d: dict[str, int]) -> str:
+    return ", ".join(f"{n} {kind}" for kind, n in d.items()) or "no units"
+
+
+def event_text(e: Event, names: Callable[[str], str]) -> str:
+    """One event in plain English, from templates/events/<code>.j2 (one template per code)."""
+    template = environment().get_template(f"events/{e.code}.j2")
+    return template.render(a=e.args, e=e, names=names, units=_units,
+                           held_back=lambda r: HELD_BACK.get(r, r),
+                           problem=lambda code, args: problem_text(code, args, names)).strip()
 
 
 def render(name: str, **context: Any) -> tuple[str, str]:

@@ -28,7 +28,7 @@ SECTION_FILES = {
 }
 COLUMNS = ["name", "kind", "value", "owner", "city", "industry", "port", "capital",
            "colony", "features", "aliases", "lon", "lat"]
-FEATURES = {"mountains", "fortress", "kiel-canal", "canal", "island", "strait-controller"}
+FEATURES = {"alps", "high-mountains", "fortress", "kiel-canal", "canal", "island", "strait-controller"}
 
 
 @dataclass

@@ -41,7 +41,7 @@ class Territory:
     port: bool = False
     capital: bool = False
     colony: str | None = None  # "major" / "minor" colony class (Phase 7 table) or None
-    features: tuple[str, ...] = ()  # e.g. "mountains", "fortress", "canal"
+    features: tuple[str, ...] = ()  # e.g. "alps", "fortress", "canal" (effects: scenario terrain.toml)
     label: tuple[float, float] = (0.0, 0.0)  # lon, lat of the label / anchor point
 
     @property

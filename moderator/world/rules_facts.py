@@ -67,7 +67,7 @@ CONTROLLED_SEA_PASSAGES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
 
 # Features the rules give to named territories ("Other Key Map Features").
 FEATURES: tuple[tuple[str, str], ...] = (
-    ("Switzerland", "mountains"), ("Afghanistan", "mountains"), ("Tibet", "mountains"),
+    ("Switzerland", "alps"), ("Afghanistan", "high-mountains"), ("Tibet", "high-mountains"),
     ("Gibraltar", "fortress"), ("Hamburg", "kiel-canal"), ("Suez Canal", "canal"),
 )
 

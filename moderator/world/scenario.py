@@ -26,7 +26,17 @@ from moderator.engine.state import (
     NationState,
 )
 from moderator.world.model import Territory, World, fold
-from moderator.world.scenario_model import NATION_KINDS, SIDES, Force, Nation, Objective, Scenario, UnitStats
+from moderator.world.scenario_model import (
+    NATION_KINDS,
+    SIDES,
+    Force,
+    GiftRules,
+    Nation,
+    Objective,
+    Scenario,
+    TerrainRule,
+    UnitStats,
+)
 
 SCENARIOS_DIR = Path(__file__).resolve().parents[2] / "scenarios"
 
@@ -42,7 +52,6 @@ NATION_EXTRA_KEYS = (
     "gear_up",  # major neutrals' economy gear-up (Japan, China, Spain, USA)
     "war_income",  # income while in a war with neutrals (Ottomans, Italy, Spain)
     "colonial_manpower",  # manpower limit of the colonies, kept apart from the home one
-    "no_city_infantry_surcharge",  # Phase 7 #3 exception: no +5 for infantry outside cities
     "active",  # false for nations that enter only by a special rule (Bolsheviks)
     "playable_on_entry",  # a replacement-pool player takes over when it joins the main war
     "us_trade",  # Variable US Trade: resources received while the US is neutral
@@ -84,11 +93,36 @@ def load_scenario(name: str = "1914") -> Scenario:
         forces=tuple(_forces(folder / "forces.csv")),
         objectives=tuple(_objectives(objectives_raw, folder / "objectives.toml")),
         revolution_chance={int(y): int(c) for y, c in meta.get("revolution_chance", {}).items()},
+        terrain=_terrain(folder / "terrain.toml"),
+        gifts=_gifts(meta.get("gifts", {})),
         extra=extra,
     )
 
 
-_META_FIELDS = {"id", "name", "start_year", "start_month", "months_per_turn", "turns", "revolution_chance"}
+def _terrain(path: Path) -> dict[str, TerrainRule]:
+    """terrain.toml: map feature -> its effect on units (optional file)."""
+    if not path.exists():
+        return {}
+    allowed = {f.name for f in fields(TerrainRule)} - {"feature"}
+    out: dict[str, TerrainRule] = {}
+    for feature, entry in _read_toml(path).items():
+        unknown = sorted(set(entry) - allowed)
+        if unknown:
+            raise ScenarioError(f"{path}: [{feature}] has unknown keys {unknown}; allowed: {sorted(allowed)}")
+        values: dict[str, Any] = {k: tuple(v) if isinstance(v, list) else v for k, v in entry.items()}
+        out[feature] = TerrainRule(feature=feature, **values)
+    return out
+
+
+def _gifts(raw: dict[str, Any]) -> GiftRules:
+    return GiftRules(
+        full_value_groups=tuple(frozenset(str(n) for n in g) for g in raw.get("full_value_groups", ())),
+        neutral_lenders=frozenset(str(n) for n in raw.get("neutral_lenders", ())),
+        lender_minimum=int(raw.get("lender_minimum", 5)),
+    )
+
+
+_META_FIELDS = {"gifts", "id", "name", "start_year", "start_month", "months_per_turn", "turns", "revolution_chance"}
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
@@ -379,7 +413,7 @@ def _check_forces(scenario: Scenario, world: World, complete: bool) -> list[str]
             out.append(f"{where}: the count must be positive.")
         share = totals.setdefault((f.nation, f.kind), [0, 0])
         share[0 if f.fixed else 1] += f.count
-        out += _check_force_location(f, world, where, complete)
+        out += _check_force_location(scenario, f, world, where, complete)
     for (nation, kind), (fixed, free) in sorted(totals.items()):
         if fixed != fixed_share(fixed + free):
             out.append(f"{nation} {kind}: {fixed} predetermined and {free} free; Initial Deployment wants "
@@ -387,7 +421,7 @@ def _check_forces(scenario: Scenario, world: World, complete: bool) -> list[str]
     return out
 
 
-def _check_force_location(f: Force, world: World, where: str, complete: bool) -> list[str]:
+def _check_force_location(scenario: Scenario, f: Force, world: World, where: str, complete: bool) -> list[str]:
     name = world.resolve(f.location)
     if name is None:
         if not complete:
@@ -407,7 +441,7 @@ def _check_force_location(f: Force, world: World, where: str, complete: bool) ->
         return [f"{where}: {name} belongs to '{t.owner}', not to {f.nation}."]
     if not f.fixed and t.colony and f.nation in _NO_COLONY_DEPLOYMENT:
         return [f"{where}: Initial Deployment forbids deploying the free half in colonies for {f.nation}."]
-    if f.kind in AIR_UNITS and "mountains" in t.features:
+    if f.kind in AIR_UNITS and any(r.no_landing for feat, r in scenario.terrain.items() if feat in t.features):
         return [f"{where}: no aircraft can land in {name} (mountains)."]
     return []
 

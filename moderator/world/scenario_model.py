@@ -34,6 +34,29 @@ class UnitStats:
 
 
 @dataclass(frozen=True)
+class TerrainRule:
+    """What a map feature does to units (scenarios/<name>/terrain.toml)."""
+
+    feature: str
+    rule: str = ""  # the rules section, e.g. "Switzerland"
+    only: tuple[str, ...] = ()  # the only unit kinds that may enter
+    barred: tuple[str, ...] = ()  # unit kinds that may not enter
+    aircraft_min_fuel: int = 0  # aircraft with less fuel may not enter
+    infantry_defense: int = 0  # defending infantry's value there (0: unchanged)
+    no_landing: bool = False  # no aircraft may land (or be placed, or deployed) there
+    defending_infantry_dice: int = 1  # dice each defending infantry rolls
+
+
+@dataclass(frozen=True)
+class GiftRules:
+    """Phase 8 note: who gives to whom at full value instead of half."""
+
+    full_value_groups: tuple[frozenset[str], ...] = ()  # e.g. the British Empire, Canada and Australia
+    neutral_lenders: frozenset[str] = frozenset()  # neutrals that lend in full to the main war (the USA)
+    lender_minimum: int = 5  # US option #3: "at least 5"
+
+
+@dataclass(frozen=True)
 class Nation:
     id: str
     name: str  # display name, e.g. "German Empire"
@@ -43,6 +66,8 @@ class Nation:
     capital: str | None = None
     playable: bool = True  # minor nations may start as non-player (moderator-run)
     manpower: int = 0  # manpower limit (infantry units that can be built at normal cost)
+    manpower_pool: str | None = None  # whose limit its infantry count against (Bolsheviks: russia)
+    no_city_infantry_surcharge: bool = False  # Phase 7 rule 3 exception (Russia, China)
     saved: int = 0  # saved resources at start
     income_rule: str = "full"  # how much of full income is collected at start, e.g. "half", "quarter", "fixed:15"
     standing: int = 0  # neutrals' diplomatic stand: -5 favourable to CP, 0, +5 favourable to AP
@@ -89,6 +114,8 @@ class Scenario:
     forces: tuple[Force, ...] = ()
     objectives: tuple[Objective, ...] = ()
     revolution_chance: dict[int, int] = field(default_factory=dict)  # year -> chance in 10 per turn
+    terrain: dict[str, TerrainRule] = field(default_factory=dict)  # map feature -> its effect
+    gifts: GiftRules = field(default_factory=GiftRules)
     extra: dict[str, object] = field(default_factory=dict)  # other tables as loaded
 
     def stats(self, nation: str, kind: str) -> UnitStats:

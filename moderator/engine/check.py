@@ -1,0 +1,76 @@
+"""The order checker: the engine's own legality, walked over the position the orders meet.
+
+check_orders() copies the position, then walks the ruleset's table for the turn the way
+resolve() does, with one nation's orders only: at each step, each of its orders of that
+step gets its home's problem() on the position as the earlier orders left it; a kept
+order is committed (paid, its units claimed, its war declared) before the next one is
+looked at. Steps whose own work is deterministic (Phase 8 income) run as in the engine,
+so a GIFT paid in Phase 8.1 meets the treasury after income, as it will in the turn.
+
+Where the engine will roll dice or meet other nations' orders, the checker takes the
+order's best outcome for granted (its home's assume(): an attack takes its target, a
+research succeeds) and later orders that rely on it are kept with a note saying so.
+No dice are rolled: legality never depends on luck.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from moderator.engine.context import TurnContext
+from moderator.engine.dice import NoDice
+from moderator.engine.names import canonical
+from moderator.engine.problems import Problem, problem
+from moderator.engine.resolve import default_ruleset, wrong_table
+from moderator.engine.ruleset import Ruleset
+from moderator.engine.state import GameState
+from moderator.orders.model import Order
+from moderator.world.model import World
+from moderator.world.scenario_model import Scenario
+
+
+@dataclass
+class Verdict:
+    """What the rules say about one order: kept (canonical) or not, and why."""
+
+    index: int
+    order: Order  # canonical names when they could be resolved
+    kept: bool
+    problems: list[Problem] = field(default_factory=list)
+
+
+def check_orders(orders: Sequence[Order], nation: str, state: GameState, world: World, scenario: Scenario,
+                 ruleset: Ruleset | None = None) -> list[Verdict]:
+    """One verdict per order, in the order written."""
+    rs = ruleset or default_ruleset()
+    table = rs.table(state.turn)
+    verdicts: dict[int, Verdict] = {}
+    canon: list[Order] = []
+    for i, order in enumerate(orders):
+        c = canonical(world, scenario, nation, order)
+        if isinstance(c, Problem):
+            verdicts[i] = Verdict(i, order, False, [c])
+            c = order
+        canon.append(c)
+    ctx = TurnContext(state.copy(), {nation: canon}, world, scenario, checking=True, dice_root=NoDice())
+    for i, order in enumerate(canon):
+        if i not in verdicts and rs.step_of(table, order) is None:
+            known = rs.rule_for_type(type(order)) is not None
+            verdicts[i] = Verdict(i, order, False, [wrong_table(state.turn) if known else problem("no-home")])
+    for step in table:
+        ctx.step = step
+        for i, order in enumerate(canon):
+            if i in verdicts or not isinstance(order, step.orders):
+                continue
+            rule = rs.rule_for(order)
+            why = rule.problem(ctx, nation, order)
+            if why is not None:
+                verdicts[i] = Verdict(i, order, False, [why])
+                continue
+            verdicts[i] = Verdict(i, order, True, rule.remarks(ctx, nation, order))
+            rule.commit(ctx, nation, i, order)
+            rule.assume(ctx, nation, i, order)
+        if step.deterministic and step.run is not None:
+            step.run(ctx)
+    return [verdicts[i] for i in range(len(canon))]

@@ -1,0 +1,102 @@
+"""Fighter and bomber fuel (rules section "Fighters"; bombers spend fuel the same way, "Bombers").
+
+Movement of aircraft is counted in fuel points, not distance:
+- entering a land territory costs 1;
+- moving into or out of a sea zone costs 2 ("most sea zones are at least twice the size");
+  a move between two sea zones is one move into a sea zone, so it also costs 2;
+- each round of combat the aircraft fights costs 1 (anti-air shots are not a round).
+
+The rules' own check of these costs: "fighters must have a minimum of 5 fuel points
+before they can enter into a sea zone for combat" = 2 in + 1 round + 2 out to land.
+So London -> North Sea -> Belgium costs 2 + 2 = 4.
+
+The order checker and the engine both count fuel here (the aircraft orders' homes).
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Callable, Iterable, Sequence
+
+from moderator.world.model import World
+
+LAND_STEP = 1
+SEA_STEP = 2
+ROUND = 1
+
+
+def step_cost(from_sea: bool, to_sea: bool) -> int:
+    """Fuel for one move: 2 if it enters or leaves a sea zone, else 1 ("Fighters")."""
+    return SEA_STEP if from_sea or to_sea else LAND_STEP
+
+
+def path_cost(seas: Sequence[bool]) -> int:
+    """Fuel to fly a path given as is-sea flags of every place, start included."""
+    return sum(step_cost(a, b) for a, b in zip(seas, seas[1:], strict=False))
+
+
+def fuel_left(fuel: int, outbound: Sequence[bool], rounds: int) -> int:
+    """Fuel remaining after flying `outbound` (start included) and fighting `rounds` rounds."""
+    return fuel - path_cost(outbound) - ROUND * rounds
+
+
+def can_land(left: int, at_sea: bool, landing_is_sea: bool) -> bool:
+    """Whether an aircraft with `left` fuel can still reach an adjacent landing place.
+
+    Rules, "Fighters": after combat the aircraft "must ... land in a friendly controlled
+    territory adjacent"; it must keep the fuel for that last move.
+    """
+    return left >= step_cost(at_sea, landing_is_sea)
+
+
+def max_rounds(fuel: int, outbound: Sequence[bool], landing_is_sea: bool = False) -> int:
+    """How many combat rounds the aircraft can fight and still land next to the target."""
+    spare = fuel - path_cost(outbound) - step_cost(outbound[-1], landing_is_sea)
+    return max(spare // ROUND, 0)
+
+
+# ---- on the map ----------------------------------------------------------------------------
+
+
+def cheapest(world: World, start: str, goal: str, limit: int = 40,
+             avoid: Callable[[str], bool] | None = None) -> int | None:
+    """Fewest fuel points to fly from start to goal (step_cost per move), or None beyond
+    `limit`. `avoid(place)` keeps a flight out of places it may not cross (e.g. enemy land
+    while rebasing); start and goal are always allowed."""
+    best = {start: 0}
+    heap = [(0, start)]
+    while heap:
+        cost, here = heapq.heappop(heap)
+        if here == goal:
+            return cost
+        if cost > best.get(here, limit + 1):
+            continue
+        for nxt in sorted(world.neighbours(here)):
+            if avoid is not None and nxt != goal and avoid(nxt):
+                continue
+            c = cost + step_cost(world.territories[here].is_sea, world.territories[nxt].is_sea)
+            if c <= limit and c < best.get(nxt, limit + 1):
+                best[nxt] = c
+                heapq.heappush(heap, (c, nxt))
+    return None
+
+
+def to_nearest(world: World, start: str, goals: Iterable[str], limit: int = 40) -> int | None:
+    """Fewest fuel points from start to any of `goals` (where the aircraft may land)."""
+    wanted = set(goals)
+    if start in wanted:
+        return 0
+    best = {start: 0}
+    heap = [(0, start)]
+    while heap:
+        cost, here = heapq.heappop(heap)
+        if here in wanted:
+            return cost
+        if cost > best.get(here, limit + 1):
+            continue
+        for nxt in sorted(world.neighbours(here)):
+            c = cost + step_cost(world.territories[here].is_sea, world.territories[nxt].is_sea)
+            if c <= limit and c < best.get(nxt, limit + 1):
+                best[nxt] = c
+                heapq.heappush(heap, (c, nxt))
+    return None

@@ -1,0 +1,110 @@
+"""Names in orders, made canonical: places on the map, nations of the scenario, straits.
+
+Order fields declared with moderator.orders.model.ref() hold what the player typed;
+canonical() replaces each with the map's or the scenario's own name before any rule
+reads the order, or says which name it does not know (with "did you mean"). The order
+checker and the engine both call it, so an order means the same to both.
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import fields, replace
+from typing import Any
+
+from moderator.engine.problems import Problem, problem
+from moderator.orders.model import Order
+from moderator.world.model import Passage, World, fold
+from moderator.world.scenario_model import Scenario
+
+# Words a player may use for its own nation ("INFLUENCE SELF TOWARD Allies").
+SELF_WORDS = frozenset({"self", "myself", "ourselves", "me", "us", "itself", "herself", "themselves"})
+
+
+_INDEXES: dict[int, tuple[Scenario, dict[str, str]]] = {}
+
+
+def _nation_index(scenario: Scenario) -> dict[str, str]:
+    """fold(name or alias) -> nation id; cached per scenario object (scenarios are immutable)."""
+    cached = _INDEXES.get(id(scenario))
+    if cached is not None and cached[0] is scenario:
+        return cached[1]
+    index: dict[str, str] = {}
+    for nid in sorted(scenario.nations):
+        n = scenario.nations[nid]
+        for alias in (nid, n.name, *n.aliases):
+            index.setdefault(fold(alias), nid)
+    if len(_INDEXES) > 32:
+        _INDEXES.clear()
+    _INDEXES[id(scenario)] = (scenario, index)
+    return index
+
+
+def nation_id(scenario: Scenario, typed: str) -> str | None:
+    """The nation id for a typed name or alias, or None."""
+    return _nation_index(scenario).get(fold(typed))
+
+
+def nation_guesses(scenario: Scenario, typed: str) -> list[str]:
+    index = _nation_index(scenario)
+    keys = difflib.get_close_matches(fold(typed), list(index), n=3, cutoff=0.6)
+    return sorted({scenario.nations[index[k]].name for k in keys})
+
+
+def find_passage(world: World, typed: str) -> Passage | None:
+    """A strait or canal that can be closed, by its name, one of its ends or controllers."""
+    key = fold(typed)
+    closable = [p for p in world.passages if p.controllers]
+    for p in closable:
+        if fold(p.name) == key:
+            return p
+    place = world.resolve(typed)
+    for p in closable:
+        if place is not None and (place in p.controllers or place in p.ends):
+            return p
+    for p in closable:
+        if key and key in fold(p.name):
+            return p
+    return None
+
+
+def canonical(world: World, scenario: Scenario, nation: str, order: Order) -> Order | Problem:
+    """The order with every name made canonical, or the Problem of the first unknown name."""
+    changes: dict[str, Any] = {}
+    for f in fields(order):
+        kind = f.metadata.get("ref")
+        value = getattr(order, f.name)
+        if kind is None or value is None:
+            continue
+        if kind == "nations":
+            resolved = []
+            for typed in value:
+                one = _one(world, scenario, nation, "nation", typed)
+                if isinstance(one, Problem):
+                    return one
+                resolved.append(one)
+            changes[f.name] = tuple(resolved)
+        else:
+            one = _one(world, scenario, nation, kind, value)
+            if isinstance(one, Problem):
+                return one
+            changes[f.name] = one
+    return replace(order, **changes) if changes else order
+
+
+def _one(world: World, scenario: Scenario, nation: str, kind: str, typed: str) -> str | Problem:
+    if kind == "place":
+        name = world.resolve(typed)
+        return name if name is not None else problem("unknown-territory", typed, typed=typed,
+                                                     guesses=world.suggest(typed))
+    if kind == "nation":
+        if fold(typed) in SELF_WORDS:
+            return nation
+        nid = nation_id(scenario, typed)
+        return nid if nid is not None else problem("unknown-nation", typed, typed=typed,
+                                                   guesses=nation_guesses(scenario, typed))
+    passage = find_passage(world, typed)
+    if passage is None:
+        return problem("unknown-passage", typed, typed=typed,
+                       closable=[p.name for p in world.passages if p.controllers])
+    return passage.name

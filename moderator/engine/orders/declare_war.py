@@ -1,0 +1,55 @@
+"""DECLARE WAR ON x (Phase 1.1: Declarations of War).
+
+"For any nation the player intends to attack this turn, if the player is not yet at war
+with that nation, then they must declare war on them at this point." War is mutual and
+public news. Allies cannot declare war on each other (Cooperation). A neutral nation's
+declaration starts a local or limited war, with rules of its own (Local War, Limited
+War, the neutrals' sections): the engine declares it and the moderator reviews it.
+The effects of a declaration on the neutrals (US entry, points) are Phase 9 and the
+neutral rules', not applied here yet.
+"""
+
+from __future__ import annotations
+
+from moderator.engine.context import Position, TurnContext
+from moderator.engine.orders.base import OrderRule
+from moderator.engine.problems import Problem, flag, problem, warning
+from moderator.orders.model import DeclareWar
+
+PHASE = "1.1"
+
+
+class DeclareWarRule(OrderRule[DeclareWar]):
+    order = DeclareWar
+    section = PHASE
+
+    def problem(self, pos: Position, nation: str, order: DeclareWar) -> Problem | None:
+        target = order.target
+        if target not in pos.state.nations:
+            return problem("unknown-nation", order.target, typed=order.target, guesses=[])
+        if target == nation:
+            return problem("war-self", order.target)
+        if pos.allies(nation, target):
+            return problem("war-ally", order.target, target=target)
+        return None
+
+    def remarks(self, pos: Position, nation: str, order: DeclareWar) -> list[Problem]:
+        if pos.at_war(nation, order.target):
+            return [warning("already-at-war", order.target, target=order.target)]
+        if pos.nation(nation).side == "neutral":
+            return [flag("war-by-neutral", order.target, target=order.target)]
+        return []
+
+    def commit(self, ctx: TurnContext, nation: str, index: int, order: DeclareWar) -> None:
+        for a, b in ((nation, order.target), (order.target, nation)):
+            ns = ctx.state.nations[a]
+            ns.at_war_with = sorted({*ns.at_war_with, b})
+
+    def execute(self, ctx: TurnContext, nation: str, index: int, order: DeclareWar) -> None:
+        if ctx.at_war(nation, order.target):
+            return  # already at war (the receipt said so): nothing to declare
+        self.commit(ctx, nation, index, order)
+        ctx.emit("war-declared", PHASE, (), nation=nation, target=order.target, surprise=False)  # public news
+
+
+RULE = DeclareWarRule()

@@ -1,0 +1,147 @@
+"""Where new units may be placed (Phase 7, rules 1-8; Cities; Industrial complexes; Ports).
+
+The BUILD order checks these rules when it is paid for in Phase 3.1, so nobody pays for
+a unit that could never be placed; Phase 7 asks again whether the place is still held
+("if the territory where unit should be placed is lost during the turn, then money for
+building is lost"). One module, read by both.
+
+1) only in territories the nation owned at the start and had incorporated before this
+   turn; 2)-3) infantry in cities, or outside them for 5 more each and at most the
+   territory's value per turn (the exception: Russia, China and the minors without a
+   designated capital pay nothing more); 4) other land units and aircraft where the
+   nation has an industrial complex; 5) artillery in a city without one, for 10 more;
+   6) ships in a sea zone next to a port the nation owns; 8) colonies: a city of a major
+   colony builds at most its value per turn, of a minor colony half of it (rounded up).
+Industrial complexes and ports themselves: "In a territory originally held by the
+nation" and "Territory under the nation's current control"; a port needs a coast.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from moderator.engine.context import Position
+from moderator.engine.problems import Problem, problem
+from moderator.engine.state import AIR_UNITS, LAND_UNITS, SEA_UNITS
+
+NON_CITY_INFANTRY_EXTRA = 5  # Cities / Phase 7 rule 3
+CITY_ARTILLERY_EXTRA = 10  # Cities / Phase 7 rule 5
+FACILITIES = ("industry", "port")  # Industrial complexes, Ports: built with BUILD too
+
+
+@dataclass(frozen=True)
+class Placement:
+    """A legal place for a build: what each unit costs on top of its price, and how many
+    units the place can still take this turn (None: no limit)."""
+
+    extra: int = 0
+    room: int | None = None
+
+
+def has_industry(pos: Position, nation: str, place: str) -> bool:
+    """An industrial complex (on the map, or built) in a territory the nation controls."""
+    if pos.controller(place) != nation:
+        return False
+    return pos.place(place).industry or pos.count(nation, place, "industry") > 0
+
+
+def has_port(pos: Position, nation: str, place: str) -> bool:
+    terr = pos.place(place)
+    return terr.is_land and (terr.port or pos.count(nation, place, "port") > 0)
+
+
+def home_land_problem(pos: Position, nation: str, place: str) -> Problem | None:
+    """Phase 7 rule 1: originally the nation's, controlled, and incorporated before this turn."""
+    terr = pos.place(place)
+    if not terr.is_land:
+        return problem("place-sea", place, place=place)
+    if pos.controller(place) != nation:
+        return problem("place-not-held", place, place=place)
+    if terr.owner != nation:
+        return problem("place-not-original", place, place=place)
+    since = pos.state.incorporated.get(place)
+    if since is None or since >= pos.turn:
+        return problem("place-not-incorporated", place, place=place)
+    return None
+
+
+def own_port_beside(pos: Position, nation: str, sea: str) -> str | None:
+    """Rule 6: a land territory next to `sea` with a port of the nation's (rule 1 applies)."""
+    for land in sorted(pos.world.neighbours(sea)):
+        if has_port(pos, nation, land) and home_land_problem(pos, nation, land) is None:
+            return land
+    return None
+
+
+def no_city_surcharge(pos: Position, nation: str) -> bool:
+    """Rule 3's exception: "Russia and China and some minor nations that don't have a
+    designated capital do not have to pay the additional 5 resources"."""
+    n = pos.scenario.nations.get(nation)
+    return n is not None and (n.capital is None or n.no_city_infantry_surcharge)
+
+
+def pending(pos: Position, nation: str, place: str, kind: str | None = None) -> int:
+    """Units already bought this turn for `place` (of `kind`, or of any kind)."""
+    return sum(b.count for b in pos.builds if b.nation == nation and b.place == place
+               and (kind is None or b.kind == kind))
+
+
+def colony_room(pos: Position, nation: str, place: str) -> int | None:
+    """Rule 8: builds left this turn in a colony's territory, or None outside colonies."""
+    terr = pos.place(place)
+    if not terr.colony:
+        return None
+    allowance = terr.value if terr.colony == "major" else -(-terr.value // 2)
+    return max(0, allowance - pending(pos, nation, place))
+
+
+def placement(pos: Position, nation: str, kind: str, place: str) -> Placement | Problem:
+    """Where a unit of `kind` bought now can be placed in Phase 7, or why it cannot."""
+    if kind in SEA_UNITS:
+        if not pos.is_sea(place):
+            seas = [n for n in sorted(pos.world.neighbours(place)) if pos.is_sea(n)]
+            return problem("place-ship-land", place, seas=seas)
+        if own_port_beside(pos, nation, place) is None:
+            return problem("place-no-port", place, place=place)
+        return Placement()
+    if kind not in LAND_UNITS and kind not in AIR_UNITS and kind not in FACILITIES:
+        return problem("cannot-build", kind=kind)
+    why = home_land_problem(pos, nation, place)
+    if why is not None:
+        return why
+    room = colony_room(pos, nation, place)
+    if room == 0:
+        return problem("colony-allowance", place, place=place, colony=pos.place(place).colony,
+                       allowance=pos.place(place).value)
+    if kind in FACILITIES:
+        if kind == "port" and not any(pos.is_sea(n) for n in pos.world.neighbours(place)):
+            return problem("port-inland", place, place=place)
+        return Placement(room=room)
+    if kind == "infantry":
+        return _infantry(pos, nation, place, room)
+    if has_industry(pos, nation, place):
+        return Placement(room=room)
+    if kind == "artillery" and pos.place(place).city:
+        return Placement(CITY_ARTILLERY_EXTRA, room)
+    return problem("place-no-industry", place, kind=kind, place=place)
+
+
+def _infantry(pos: Position, nation: str, place: str, room: int | None) -> Placement | Problem:
+    terr = pos.place(place)
+    if terr.city:
+        return Placement(room=room)
+    # Rule 3: "cannot place more infantry in this fashion into a single territory in one
+    # turn than the resource value of that territory" -- exempt nations included.
+    left = max(0, terr.value - pending(pos, nation, place, "infantry"))
+    if left == 0:
+        return problem("place-outside-city-full", place, place=place, value=terr.value)
+    room = left if room is None else min(room, left)
+    return Placement(0 if no_city_surcharge(pos, nation) else NON_CITY_INFANTRY_EXTRA, room)
+
+
+def still_placeable(pos: Position, nation: str, kind: str, place: str) -> bool:
+    """Phase 7: is the place of a paid build still the nation's? (Only what the turn can
+    have changed: control of the territory, or of the port beside the sea zone.)"""
+    if pos.place(place).is_sea:
+        return own_port_beside(pos, nation, place) is not None
+    return pos.controller(place) == nation

@@ -1,0 +1,88 @@
+"""The words of every Problem: templates/problems/*.toml, one sentence per code.
+
+A Problem (moderator.engine.problems) is a code and its arguments; this module turns it
+into the sentence a player reads, in the receipt (the checker refused or remarked on an
+order) and in the report (the engine refused it at resolution). One sentence per code,
+written where a moderator can edit it without touching code:
+
+    [not-adjacent]
+    rule = "Phase 4.4"
+    text = "{{ dest }} is not next to {{ origin }}"
+
+Templates see the problem's arguments and a few helpers: name(nation id) -> the nation's
+name, unit(kind) -> the short unit word (inf, art, ...), units({kind: n}) -> "2 inf, 1 art",
+either(list) -> "a or b".
+"""
+
+from __future__ import annotations
+
+import functools
+import tomllib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from jinja2 import Environment, StrictUndefined, Template, TemplateError
+
+from moderator.engine.problems import Problem
+from moderator.orders.vocab import UNIT_ECHO
+
+PROBLEMS_DIR = Path(__file__).resolve().parents[2] / "templates" / "problems"
+
+
+@dataclass(frozen=True)
+class Message:
+    code: str
+    text: str  # a Jinja template
+    rule: str = ""  # the rules section it cites, shown after the sentence
+    source: str = ""  # the file it came from
+
+
+@functools.lru_cache(maxsize=1)
+def catalogue() -> dict[str, Message]:
+    out: dict[str, Message] = {}
+    for path in sorted(PROBLEMS_DIR.glob("*.toml")):
+        with path.open("rb") as fh:
+            data = tomllib.load(fh)
+        for code, entry in data.items():
+            if code in out:
+                raise ValueError(f"problem code {code!r} is in both {out[code].source} and {path.name}")
+            out[code] = Message(code, str(entry["text"]), str(entry.get("rule", "")), path.name)
+    return out
+
+
+@functools.lru_cache(maxsize=1)
+def _env() -> Environment:
+    return Environment(undefined=StrictUndefined, autoescape=False, keep_trailing_newline=False)
+
+
+@functools.lru_cache(maxsize=512)
+def _template(code: str) -> Template:
+    return _env().from_string(catalogue()[code].text)
+
+
+def _units(d: Mapping[str, int]) -> str:
+    return ", ".join(f"{n} {UNIT_ECHO.get(k, k)}" for k, n in d.items())
+
+
+def _either(items: Any) -> str:
+    return " or ".join(str(i) for i in items)
+
+
+def text(code: str, args: Mapping[str, Any], names: Callable[[str], str] | None = None) -> str:
+    """The sentence for a problem code with its arguments (the rule cited in brackets)."""
+    msg = catalogue().get(code)
+    plain = f"{code}" + (f" ({', '.join(f'{k}={v}' for k, v in args.items())})" if args else "")
+    if msg is None:
+        return plain
+    try:
+        sentence = _template(code).render(**args, name=names or (lambda n: n), unit=lambda k: UNIT_ECHO.get(k, k),
+                                          units=_units, either=_either)
+    except TemplateError:  # arguments the sentence does not expect: say it plainly, never fail a mail
+        return plain
+    return f"{sentence} ({msg.rule})" if msg.rule and f"({msg.rule})" not in sentence else sentence
+
+
+def message(p: Problem, names: Callable[[str], str] | None = None) -> str:
+    return text(p.code, p.args, names)

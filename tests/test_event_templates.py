@@ -1,0 +1,96 @@
+"""Typed events and their words: every event code has one template, and every code renders
+in every kind of report with every sample of its declared arguments, so no event can
+break a report again (the strategic-arrived event once did). Also the problem catalogue:
+every code an order's home can report has a sentence, and no sentence is orphaned."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from moderator.engine.event_codes import SCHEMA
+from moderator.engine.events import Event, EventSchemaError
+from moderator.orders.messages import catalogue
+from moderator.reports.build import TurnInfo, build_reports
+from moderator.reports.render import TEMPLATES_DIR, render
+from moderator.world.loader import load_world
+from moderator.world.scenario import initial_state, load_scenario
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_every_code_has_exactly_one_template() -> None:
+    files = {p.stem for p in (TEMPLATES_DIR / "events").glob("*.j2")}
+    assert files == set(SCHEMA.specs), (files ^ set(SCHEMA.specs))
+
+
+def _events(code: str) -> list[Event]:
+    spec = SCHEMA.specs[code]
+    out = []
+    for args in SCHEMA.samples(code):
+        seen = (args["nation"],) if "nation" in spec.args and args.get("nation") else ()
+        out.append(Event(code, "4.4", seen, args))
+    return out
+
+
+@pytest.mark.parametrize("code", sorted(SCHEMA.specs))
+def test_every_code_renders_in_every_report_kind(code: str) -> None:
+    world, scenario = load_world("1914", strict=False), load_scenario("1914")
+    state = initial_state(scenario, world, "t")
+    events = _events(code)
+    for e in events:
+        SCHEMA.validate(e.code, e.args)  # the samples themselves fit the schema
+    info = TurnInfo("t", "Test", 1, "August 1914", 2, "October 1914", "soon")
+    reports = build_reports(state, events, scenario, world, info, ["germany", "russia"], lambda v, t: b"")
+    assert {r.audience for r in reports} == {"germany", "russia", "alliance:central", "alliance:allied"}
+    seen_somewhere = False
+    for r in reports:
+        assert "[" + code not in r.text  # no fallback rendering of an unknown code
+        seen_somewhere |= any(e.visible_to(r.audience) for e in events)
+    text, html = render("moderator", title="t", game="g", resolved_turn=1, resolved_date="x", ordered=[],
+                        missing=[], flags=[], dice_count=0, sha256="0", events=events,
+                        names=lambda n: scenario.nations[n].name if n in scenario.nations else n)
+    assert text.count("\n- [") == len(events) and "<li>" in html
+    assert seen_somewhere or not events[0].seen_by
+
+
+def test_emit_refuses_events_that_break_their_declaration() -> None:
+    with pytest.raises(EventSchemaError, match="undeclared"):
+        SCHEMA.validate("no-such-event", {})
+    good = SCHEMA.samples("strategic-arrived")[0]
+    SCHEMA.validate("strategic-arrived", good)
+    with pytest.raises(EventSchemaError, match="is not a units"):
+        SCHEMA.validate("strategic-arrived", {**good, "units": 3})
+    with pytest.raises(EventSchemaError, match="missing"):
+        SCHEMA.validate("strategic-arrived", {k: v for k, v in good.items() if k != "end"})
+
+
+PROBLEM_CALL = re.compile(r"""(?<![\w.])(?:problem|warning|flag)\(\s*f?["']([a-z0-9-]+)["']""")
+REFER_CALL = re.compile(r"""(?<![\w.])refer\([^)]*?["']([a-z0-9-]+)["']\)""")
+FLAG_CALL = re.compile(r"""ctx\.flag\(\s*[\w"']+,\s*["']([a-z0-9-]+)["']""")
+
+
+def _codes_in_engine() -> set[str]:
+    codes: set[str] = set()
+    for path in (ROOT / "moderator" / "engine").rglob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        codes |= set(PROBLEM_CALL.findall(text)) | set(REFER_CALL.findall(text)) | set(FLAG_CALL.findall(text))
+    return codes
+
+
+def test_every_problem_code_has_a_sentence() -> None:
+    codes = _codes_in_engine()
+    assert len(codes) > 40
+    missing = sorted(c for c in codes if c not in catalogue() and not c.startswith("deploy-"))
+    assert missing == []
+    deploy = {c for c in catalogue() if c.startswith("deploy-")}
+    assert len(deploy) >= 9  # deploy-<reason> for every reason of phase0_deploy.deploy_problem
+
+
+def test_every_sentence_renders_with_its_arguments_missing_or_not() -> None:
+    from moderator.orders.messages import text
+
+    for code in catalogue():
+        assert text(code, {})  # missing arguments fall back to plain words, never raise
