@@ -88,6 +88,10 @@ class Dice:
         """True with probability in_ten/10, rolled as 1..in_ten on one D10."""
         return self.d10(purpose) <= in_ten
 
+    def by_hand(self, purpose: str, result: int, dice: str = "by hand") -> int:
+        """A roll the moderator made by hand (a ruling): logged like any other."""
+        return self._record(purpose, dice, result)
+
     def pick(self, options: Sequence[T], purpose: str) -> T:
         """Choose one of `options` (which the caller must have sorted) uniformly."""
         if not options:

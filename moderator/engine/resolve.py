@@ -61,6 +61,21 @@ def resolve(
     return ctx.state, ctx.events
 
 
+def apply_rulings(state: GameState, rulings: Sequence[Order], world: World, scenario: Scenario,
+                  dice: Dice, ruleset: Ruleset | None = None) -> tuple[GameState, list[Event]]:
+    """The moderator's rulings carried out at once on a position, not as part of a turn
+    (`moderator adjust --now`): the rulings step alone; the turn stays the same."""
+    rs = ruleset or default_ruleset()
+    step = next(s for s in rs.table(state.turn) if rulings and isinstance(rulings[0], s.orders)) \
+        if rulings else None
+    ctx = TurnContext(state.copy(), {}, world, scenario, dice_root=dice, schema=rs.events)
+    ctx.orders, bad = canonical_orders(ctx, {MODERATOR: rulings})
+    if step is not None:
+        ctx.step = step
+        carry_out(ctx, rs, step, bad)
+    return ctx.state, ctx.events
+
+
 def default_ruleset() -> Ruleset:
     from moderator.rulesets import registry  # the plug-in point; see moderator/rulesets.py
 

@@ -39,6 +39,7 @@ from moderator.engine.orders import (
     move,
     note,
     pending,
+    rulings,
     strategic_move,
 )
 from moderator.engine.orders.base import OrderRule
@@ -51,7 +52,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 RULES: tuple[OrderRule, ...] = (  # type: ignore[type-arg]
     note.RULE, deploy.RULE, declare_war.RULE, build.RULE, strategic_move.RULE, move.RULE,
-    conditions.CONDITION, conditions.CASUALTIES, incorporate.RULE, gift.RULE, *pending.RULES,
+    conditions.CONDITION, conditions.CASUALTIES, incorporate.RULE, gift.RULE, *rulings.RULES, *pending.RULES,
 )
 
 

@@ -68,6 +68,26 @@ def check(orders: list[m.Order], nation: str, state: GameState, world: World,
     return Validation(kept, sorted(diagnostics, key=lambda d: (d.line, d.column)))
 
 
+def check_rulings(text: str, state: GameState, world: World, scenario: Scenario,
+                  ruleset: Ruleset | None = None) -> Validation:
+    """A moderator's rulings (grammar/rulings.lark) checked on the position they will meet."""
+    from moderator.engine.context import MODERATOR
+    from moderator.orders.rulings import parse_rulings
+
+    parsed = parse_rulings(text)
+
+    def name(n: str) -> str:
+        return scenario.nations[n].name if n in scenario.nations else n
+
+    kept: list[m.Order] = []
+    diagnostics = list(parsed.diagnostics)
+    for verdict in check_orders(parsed.orders, MODERATOR, state, world, scenario, ruleset):
+        if verdict.kept:
+            kept.append(verdict.order)
+        diagnostics.extend(diagnostic(verdict.order, p, name) for p in verdict.problems)
+    return Validation(kept, sorted(diagnostics, key=lambda d: (d.line, d.column)))
+
+
 def validate(orders: list[m.Order], nation: str, state: GameState, world: World,
              scenario: Scenario) -> list[Diagnostic]:
     """The diagnostics of `orders` for `nation` in this state (parsing is separate)."""

@@ -1,0 +1,241 @@
+"""The moderator's rulings (moderator/orders/rulings.py), carried out in step "R".
+
+A ruling changes the game where the rules leave the decision to the moderator or where
+the engine does not decide yet: it is checked (it must make sense on the position: the
+units it removes exist, a neutral's points stay within -10..+10 of Phase 1.2's chart)
+and applied before Phase 1 of the turn it is stored for, or at once on the current
+position (`moderator adjust --now`). Every ruling is told to the moderator and to the
+nations it concerns, in words ("ruling" event): a player sees why its treasury changed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from moderator.engine.context import MODERATOR, Position, TurnContext
+from moderator.engine.orders.base import OrderRule
+from moderator.engine.problems import Problem, problem
+from moderator.engine.state import SEA_UNITS
+from moderator.orders import rulings as r
+from moderator.orders import vocab
+
+PHASE = "R"
+STANDS = (-10, 10)  # Phase 1.2: "Central Power Camp (-10) ... Allied Power Camp (10)"
+
+
+def _nations(pos: Position, *ids: str | None) -> Problem | None:
+    for nid in ids:
+        if nid is not None and nid not in pos.state.nations:
+            return problem("ruling-nation", nid, nation=nid)
+    return None
+
+
+class RulingRule(OrderRule[Any]):
+    """Common to every ruling: say it to the moderator and the nations concerned."""
+
+    section = PHASE
+
+    def concerns(self, order: Any) -> list[str]:
+        return sorted({getattr(order, f) for f in ("nation", "a", "b") if getattr(order, f, None)})
+
+    def apply(self, ctx: TurnContext, order: Any) -> dict[str, Any]:
+        """Change the position; return the details the ruling event carries."""
+        raise NotImplementedError
+
+    def commit(self, ctx: TurnContext, nation: str, index: int, order: Any) -> None:
+        self.apply(ctx, order)
+
+    def execute(self, ctx: TurnContext, nation: str, index: int, order: Any) -> None:
+        details = self.apply(ctx, order)
+        nations = self.concerns(order)
+        ctx.emit("ruling", PHASE, (MODERATOR, *nations), text=r.normalize_ruling(order), nations=nations,
+                 details=details)
+
+
+class SetValueRule(RulingRule):
+    order = r.SetValue
+
+    def problem(self, pos: Position, nation: str, order: r.SetValue) -> Problem | None:
+        why = _nations(pos, order.nation)
+        if why is None and order.value_field == "standing":
+            value = pos.nation(order.nation).standing + order.value if order.relative else order.value
+            if not STANDS[0] <= value <= STANDS[1]:
+                return problem("ruling-points", value=value)
+        return why
+
+    def apply(self, ctx: TurnContext, order: r.SetValue) -> dict[str, Any]:
+        ns = ctx.state.nations[order.nation]
+        before = getattr(ns, order.value_field)
+        setattr(ns, order.value_field, before + order.value if order.relative else order.value)
+        return {"field": order.value_field, "before": before, "after": getattr(ns, order.value_field)}
+
+
+class SetTechRule(RulingRule):
+    order = r.SetTech
+
+    def problem(self, pos: Position, nation: str, order: r.SetTech) -> Problem | None:
+        levels = vocab.TECHNOLOGIES[order.tech][1]
+        if not 0 <= order.level <= levels:
+            return problem("ruling-tech-level", tech=vocab.TECHNOLOGIES[order.tech][0], levels=levels)
+        return _nations(pos, order.nation)
+
+    def apply(self, ctx: TurnContext, order: r.SetTech) -> dict[str, Any]:
+        tech = ctx.state.nations[order.nation].tech
+        before = tech.get(order.tech, 0)
+        if order.level:
+            tech[order.tech] = order.level
+        else:
+            tech.pop(order.tech, None)
+        return {"tech": order.tech, "before": before, "after": order.level}
+
+
+class SetFlagRule(RulingRule):
+    order = r.SetFlag
+
+    def problem(self, pos: Position, nation: str, order: r.SetFlag) -> Problem | None:
+        return _nations(pos, order.nation)
+
+    def apply(self, ctx: TurnContext, order: r.SetFlag) -> dict[str, Any]:
+        ctx.state.nations[order.nation].flags[order.key] = order.value
+        return {"flag": order.key, "value": order.value}
+
+
+class SetSideRule(RulingRule):
+    order = r.SetSide
+
+    def problem(self, pos: Position, nation: str, order: r.SetSide) -> Problem | None:
+        return _nations(pos, order.nation)
+
+    def apply(self, ctx: TurnContext, order: r.SetSide) -> dict[str, Any]:
+        ns = ctx.state.nations[order.nation]
+        before, ns.side = ns.side, order.side
+        return {"before": before, "after": order.side}
+
+
+class ChangeUnitsRule(RulingRule):
+    order = r.ChangeUnits
+
+    def problem(self, pos: Position, nation: str, order: r.ChangeUnits) -> Problem | None:
+        why = _nations(pos, order.nation)
+        if why is not None:
+            return why
+        for uc in order.units:
+            if (uc.kind in SEA_UNITS) != pos.is_sea(order.place):
+                return problem("ruling-place", order.place, kind=uc.kind, place=order.place)
+            if order.action == "add":
+                if pos.stats(order.nation, uc.kind) is None:
+                    return problem("cannot-build", kind=uc.kind)
+                continue
+            candidates = self._candidates(pos, order, uc.kind)
+            if len(candidates) < uc.count:
+                return problem("ruling-units", order.place, kind=uc.kind, place=order.place, have=len(candidates),
+                               wanted=uc.count, action=order.action)
+        return None
+
+    @staticmethod
+    def _candidates(pos: Position, order: r.ChangeUnits, kind: str) -> list[Any]:
+        units = sorted((u for u in pos.units_at(order.place, order.nation) if u.kind == kind), key=lambda u: u.id)
+        if order.action == "damage":
+            stats = pos.stats(order.nation, kind)
+            return [u for u in units if stats is not None and u.damage + 1 < stats.hits]
+        if order.action == "repair":
+            return [u for u in units if u.damage > 0]
+        return units
+
+    def apply(self, ctx: TurnContext, order: r.ChangeUnits) -> dict[str, Any]:
+        ids: list[str] = []
+        for uc in order.units:
+            if order.action == "add":
+                ids += [ctx.state.new_unit(order.nation, uc.kind, order.place).id for _ in range(uc.count)]
+                continue
+            chosen = self._candidates(ctx, order, uc.kind)[-uc.count:]  # the newest first, by default
+            ids += [u.id for u in chosen]
+            if order.action == "remove":
+                gone = {u.id for u in chosen}
+                ctx.state.units = [u for u in ctx.state.units if u.id not in gone]
+            else:
+                for u in chosen:
+                    u.damage = u.damage + 1 if order.action == "damage" else 0
+        return {"units": sorted(ids)}
+
+
+class MoveUnitsRule(RulingRule):
+    order = r.MoveUnits
+
+    def problem(self, pos: Position, nation: str, order: r.MoveUnits) -> Problem | None:
+        why = _nations(pos, order.nation)
+        if why is not None:
+            return why
+        for uc in order.units:
+            if (uc.kind in SEA_UNITS) != pos.is_sea(order.dest):
+                return problem("ruling-place", order.dest, kind=uc.kind, place=order.dest)
+            have = pos.count(order.nation, order.origin, uc.kind)
+            if have < uc.count:
+                return problem("ruling-units", order.origin, kind=uc.kind, place=order.origin, have=have,
+                               wanted=uc.count, action="move")
+        return None
+
+    def apply(self, ctx: TurnContext, order: r.MoveUnits) -> dict[str, Any]:
+        ids: list[str] = []
+        for uc in order.units:
+            units = sorted((u for u in ctx.units_at(order.origin, order.nation) if u.kind == uc.kind),
+                           key=lambda u: u.id)[-uc.count:]
+            for u in units:
+                u.location = order.dest
+            ids += [u.id for u in units]
+        return {"units": sorted(ids)}
+
+
+class SetControlRule(RulingRule):
+    order = r.SetControl
+
+    def problem(self, pos: Position, nation: str, order: r.SetControl) -> Problem | None:
+        if not pos.place(order.place).is_land:
+            return problem("ruling-place", order.place, kind="land", place=order.place)
+        return _nations(pos, order.nation)
+
+    def apply(self, ctx: TurnContext, order: r.SetControl) -> dict[str, Any]:
+        before = ctx.controller(order.place)
+        if order.nation is None:
+            ctx.state.incorporated.pop(order.place, None)
+            return {"place": order.place, "incorporated": False}
+        ctx.state.control[order.place] = order.nation
+        if order.incorporated:
+            ctx.state.incorporated[order.place] = ctx.turn
+        elif before != order.nation:
+            ctx.state.incorporated.pop(order.place, None)  # conquered land yields nothing until incorporated
+        return {"place": order.place, "before": before, "incorporated": order.incorporated}
+
+
+class SetWarRule(RulingRule):
+    order = r.SetWar
+
+    def problem(self, pos: Position, nation: str, order: r.SetWar) -> Problem | None:
+        if order.a == order.b:
+            return problem("war-self")
+        return _nations(pos, order.a, order.b)
+
+    def apply(self, ctx: TurnContext, order: r.SetWar) -> dict[str, Any]:
+        for x, y in ((order.a, order.b), (order.b, order.a)):
+            ns = ctx.state.nations[x]
+            ns.at_war_with = sorted({*ns.at_war_with, y} if order.war else set(ns.at_war_with) - {y})
+        return {"war": order.war}
+
+
+class HandRollRule(RulingRule):
+    order = r.HandRoll
+
+    def concerns(self, order: Any) -> list[str]:
+        return []
+
+    def problem(self, pos: Position, nation: str, order: r.HandRoll) -> Problem | None:
+        return None if order.result >= 0 else problem("ruling-roll")
+
+    def apply(self, ctx: TurnContext, order: r.HandRoll) -> dict[str, Any]:
+        if not ctx.checking:
+            ctx.dice.by_hand(f"moderator: {order.purpose}", order.result)
+        return {"purpose": order.purpose, "result": order.result}
+
+
+RULES: tuple[RulingRule, ...] = (SetValueRule(), SetTechRule(), SetFlagRule(), SetSideRule(), ChangeUnitsRule(),
+                                 MoveUnitsRule(), SetControlRule(), SetWarRule(), HandRollRule())

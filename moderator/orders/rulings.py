@@ -1,0 +1,235 @@
+"""The moderator's rulings as typed orders: parse, echo (grammar/rulings.lark).
+
+Everything the rules leave to the moderator, and everything not automated yet, can be
+written into the game as a ruling: set or adjust a treasury, a manpower limit, the
+infantry built, a neutral's points, a technology level, a flag or a side; add, remove,
+move, damage or repair units; change who controls or has incorporated a territory;
+start or end a war; record a die the moderator rolled by hand. A ruling is an Order
+of the pseudo-nation "moderator"; its home (moderator/engine/orders/rulings.py) checks
+and carries it out in step "R" of a turn, so `replay` reproduces it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+from lark import Lark, Token, Tree
+from lark.exceptions import LarkError
+
+from moderator.orders import model as m
+from moderator.orders import vocab as v
+from moderator.orders.build import Builder
+from moderator.orders.clean import pieces
+from moderator.orders.diagnostics import ERROR, Diagnostic
+from moderator.orders.echo import name as quoted
+from moderator.orders.echo import units as echo_units
+from moderator.orders.model import NATION, PLACE
+from moderator.orders.parser import ParseResult
+from moderator.world.model import fold
+
+GRAMMAR = Path(__file__).resolve().parents[2] / "grammar" / "rulings.lark"
+
+# The numbers a ruling may set on a nation (NationState fields), by the words allowed.
+FIELDS = {"saved": "saved", "treasury": "saved", "manpower": "manpower_limit", "built": "infantry_built",
+          "points": "standing", "standing": "standing"}
+FIELD_WORDS = {"saved": "SAVED", "manpower_limit": "MANPOWER", "infantry_built": "BUILT", "standing": "POINTS"}
+
+
+@dataclass(frozen=True)
+class Ruling(m.Order):
+    """Base of the moderator's orders."""
+
+    phase = 0
+
+
+@dataclass(frozen=True)
+class SetValue(Ruling):
+    """SET <field> OF <nation> TO n, or (relative) ADJUST <field> OF <nation> BY +-n."""
+
+    value_field: str  # a NationState field: saved, manpower_limit, infantry_built, standing
+    nation: str = field(metadata=NATION)
+    value: int = 0
+    relative: bool = False
+
+
+@dataclass(frozen=True)
+class SetTech(Ruling):
+    tech: str
+    nation: str = field(metadata=NATION)
+    level: int = 0
+
+
+@dataclass(frozen=True)
+class SetFlag(Ruling):
+    """A special rule's bookkeeping (NationState.flags): a whole number, true/false or a word."""
+
+    key: str
+    nation: str = field(metadata=NATION)
+    value: int | bool | str = 0
+
+
+@dataclass(frozen=True)
+class SetSide(Ruling):
+    nation: str = field(metadata=NATION)
+    side: str = "neutral"
+
+
+@dataclass(frozen=True)
+class ChangeUnits(Ruling):
+    """ADD, REMOVE, DAMAGE or REPAIR units of a nation at a place."""
+
+    action: str  # "add" | "remove" | "damage" | "repair"
+    units: m.Units
+    nation: str = field(metadata=NATION)
+    place: str = field(default="", metadata=PLACE)
+
+
+@dataclass(frozen=True)
+class MoveUnits(Ruling):
+    units: m.Units
+    nation: str = field(metadata=NATION)
+    origin: str = field(default="", metadata=PLACE)
+    dest: str = field(default="", metadata=PLACE)
+
+
+@dataclass(frozen=True)
+class SetControl(Ruling):
+    """CONTROL place TO nation [INCORPORATED] (incorporated from this turn), or UNINCORPORATE place."""
+
+    place: str = field(metadata=PLACE)
+    nation: str | None = field(default=None, metadata=NATION)  # None: only unincorporate
+    incorporated: bool = False
+
+
+@dataclass(frozen=True)
+class SetWar(Ruling):
+    a: str = field(metadata=NATION)
+    b: str = field(metadata=NATION)
+    war: bool = True
+
+
+@dataclass(frozen=True)
+class HandRoll(Ruling):
+    """ROLL "purpose" n: a die the moderator rolled by hand, logged with the turn's dice."""
+
+    purpose: str
+    result: int
+
+
+RULINGS = (SetValue, SetTech, SetFlag, SetSide, ChangeUnits, MoveUnits, SetControl, SetWar, HandRoll)
+
+
+@lru_cache(maxsize=1)
+def grammar() -> Lark:
+    return Lark.open(GRAMMAR.name, rel_to=str(GRAMMAR), parser="lalr", propagate_positions=True,
+                     maybe_placeholders=True)
+
+
+class RulingBuilder(Builder):
+    """Parse trees of grammar/rulings.lark -> Ruling orders (names stay as typed)."""
+
+    def ruling(self, tree: Tree) -> Ruling | None:
+        c = list(tree.children)
+        kind = str(tree.data)
+        out: Ruling | None
+        if kind in ("set_value", "adjust_value"):
+            out = SetValue(FIELDS[str(c[0]).lower()], self.name(c[1]), int(str(c[2])), kind == "adjust_value")
+        elif kind == "set_tech":
+            tech = v.tech_id(self.name(c[0]))
+            if tech is None:
+                self.error(c[0], f'"{self.name(c[0])}" is not a technology', "unknown-tech")
+                return None
+            out = SetTech(tech, self.name(c[1]), self.number(c[2]))
+        elif kind == "set_flag":
+            out = SetFlag(str(c[0]), self.name(c[1]), _flag_value(c[2].children[0]))
+        elif kind == "set_side":
+            side = "neutral" if fold(self.name(c[1])) == "neutral" else self.side(c[1])
+            if side is None:
+                return None
+            out = SetSide(self.name(c[0]), side)
+        elif kind in ("add", "remove", "damage", "repair"):
+            out = ChangeUnits(kind, self.units(c[0]), self.name(c[1]), self.name(c[2]))
+        elif kind == "move":
+            out = MoveUnits(self.units(c[0]), self.name(c[1]), self.name(c[2]), self.name(c[3]))
+        elif kind == "control":
+            out = SetControl(self.name(c[0]), self.name(c[1]), c[2] is not None)
+        elif kind == "unincorporate":
+            out = SetControl(self.name(c[0]), None, False)
+        elif kind in ("war", "peace"):
+            out = SetWar(self.name(c[0]), self.name(c[1]), kind == "war")
+        else:  # roll
+            out = HandRoll(str(c[0])[1:-1].strip(), int(str(c[1])))
+        if self.failed:
+            return None
+        return type(out)(**{**out.__dict__, "span": self.span()})
+
+
+def _flag_value(token: Token) -> int | bool | str:
+    text = str(token)
+    if token.type == "STRING":
+        return text[1:-1]
+    if text.lower() in ("true", "yes"):
+        return True
+    if text.lower() in ("false", "no"):
+        return False
+    try:
+        return int(text)
+    except ValueError:
+        return text
+
+
+def parse_rulings(text: str) -> ParseResult:
+    """A rulings file or command line, one ruling per line. Never raises."""
+    result = ParseResult()
+    for piece in pieces(text):
+        try:
+            tree = grammar().parse(piece.text)
+        except LarkError:
+            result.diagnostics.append(Diagnostic(
+                ERROR, piece.line, piece.column, piece.text,
+                'this ruling could not be read; rulings read like "SET SAVED OF France TO 40", '
+                '"ADD 2 inf OF Germany AT Berlin" or "CONTROL Warsaw TO Germany" (see docs/moderating.md)',
+                "syntax"))
+            continue
+        builder = RulingBuilder(piece)
+        ruling = builder.ruling(tree)
+        result.diagnostics.extend(builder.diagnostics)
+        if ruling is not None:
+            result.orders.append(ruling)
+    return result
+
+
+def normalize_ruling(r: m.Order) -> str:
+    """The canonical text of a ruling; parse_rulings() reads it back to the same ruling."""
+    if isinstance(r, SetValue):
+        word = FIELD_WORDS[r.value_field]
+        if r.relative:
+            return f"ADJUST {word} OF {quoted(r.nation)} BY {r.value:+d}"
+        return f"SET {word} OF {quoted(r.nation)} TO {r.value}"
+    if isinstance(r, SetTech):
+        return f"SET TECH {quoted(v.TECHNOLOGIES[r.tech][0])} OF {quoted(r.nation)} TO {r.level}"
+    if isinstance(r, SetFlag):
+        value = r.value if isinstance(r.value, int) else f'"{r.value}"'
+        value = str(r.value).lower() if isinstance(r.value, bool) else value
+        return f"SET FLAG {r.key} OF {quoted(r.nation)} TO {value}"
+    if isinstance(r, SetSide):
+        return f"SET SIDE OF {quoted(r.nation)} TO {r.side}"
+    if isinstance(r, ChangeUnits):
+        return f"{r.action.upper()} {echo_units(r.units)} OF {quoted(r.nation)} AT {quoted(r.place)}"
+    if isinstance(r, MoveUnits):
+        return f"MOVE {echo_units(r.units)} OF {quoted(r.nation)} FROM {quoted(r.origin)} TO {quoted(r.dest)}"
+    if isinstance(r, SetControl):
+        if r.nation is None:
+            return f"UNINCORPORATE {quoted(r.place)}"
+        return f"CONTROL {quoted(r.place)} TO {quoted(r.nation)}" + (" INCORPORATED" if r.incorporated else "")
+    if isinstance(r, SetWar):
+        return f"{'WAR' if r.war else 'PEACE'} {quoted(r.a)} AND {quoted(r.b)}"
+    if isinstance(r, HandRoll):
+        return f'ROLL "{r.purpose}" {r.result}'
+    raise TypeError(f"not a ruling: {r!r}")
+
+
+def normalize_rulings(rulings: list[m.Order]) -> str:
+    return "".join(normalize_ruling(r) + "\n" for r in rulings)

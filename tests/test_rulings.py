@@ -1,0 +1,87 @@
+"""The moderator's rulings: typed orders, checked on the position and carried out in
+step "R" before Phase 1, or at once; replayable like any order (issue 7, point 7)."""
+
+from __future__ import annotations
+
+import pytest
+
+from moderator.engine.context import MODERATOR
+from moderator.engine.dice import Dice
+from moderator.engine.resolve import apply_rulings, resolve
+from moderator.orders import model as m
+from moderator.orders.checker import check_rulings
+from moderator.orders.rulings import normalize_rulings, parse_rulings
+from tests import engine_fixture as fx
+
+EVERY_KIND = """SET SAVED OF France TO 40
+ADJUST SAVED OF Germany BY -10
+SET MANPOWER OF Germany TO 120
+SET BUILT OF Germany TO 7
+SET POINTS OF Belgium TO 5
+SET TECH Improved Weapons OF Germany TO 1
+SET FLAG gear_up OF Belgium TO true
+SET SIDE OF Belgium TO Allies
+ADD 2 inf, 1 art OF Germany AT Posen
+REMOVE 1 inf OF Russia AT Warsaw
+MOVE 1 inf OF Russia FROM Warsaw TO Minsk
+CONTROL Warsaw TO Germany INCORPORATED
+UNINCORPORATE Kiev
+WAR Germany AND Belgium
+ROLL "US entry" 7
+"""
+
+
+def test_every_ruling_reads_back_from_its_own_echo() -> None:
+    parsed = parse_rulings(EVERY_KIND)
+    assert not parsed.diagnostics and len(parsed.orders) == 15
+    assert parse_rulings(normalize_rulings(parsed.orders)).orders == parsed.orders
+
+
+def test_rulings_change_the_position_at_once_and_say_so() -> None:
+    s = fx.state([("russia", "infantry", "Warsaw", 3)])
+    checked = check_rulings(EVERY_KIND, s, fx.world(), fx.scenario())
+    assert [d.render() for d in checked.diagnostics] == []
+    new, events = apply_rulings(s, checked.orders, fx.world(), fx.scenario(), Dice("now", 1))
+    g, f, b = new.nations["germany"], new.nations["france"], new.nations["belgium"]
+    assert (f.saved, g.saved, g.manpower_limit, g.infantry_built) == (40, 90, 120, 7)
+    assert g.tech["improved_weapons"] == 1 and b.standing == 5 and b.side == "allied" and b.flags["gear_up"] is True
+    assert fx.count(new, "germany", "infantry", "Posen") == 2 and fx.count(new, "germany", "artillery", "Posen") == 1
+    assert fx.count(new, "russia", "infantry", "Warsaw") == 1 and fx.count(new, "russia", "infantry", "Minsk") == 1
+    assert new.control["Warsaw"] == "germany" and new.incorporated["Warsaw"] == 1 and "Kiev" not in new.incorporated
+    assert new.at_war("germany", "belgium") and new.turn == s.turn
+    rulings = [e for e in events if e.code == "ruling"]
+    assert len(rulings) == 15
+    treasury = rulings[0]
+    assert treasury.seen_by == (MODERATOR, "france") and treasury.args["details"] == {
+        "field": "saved", "before": 100, "after": 40}
+    points = rulings[4]  # a neutral's points are secret: the moderator and the neutral only
+    assert points.seen_by == (MODERATOR, "belgium")
+
+
+def test_impossible_rulings_are_refused_with_the_reason() -> None:
+    s = fx.state([("russia", "infantry", "Warsaw", 1)])
+    checked = check_rulings("REMOVE 2 inf OF Russia AT Warsaw\nSET POINTS OF Belgium TO 12\n"
+                            "ADD 1 bb OF Germany AT Berlin\nSET TECH Tanks OF Germany TO 9\nSET SAVED OF Atlantis TO 3\n",
+                            s, fx.world(), fx.scenario())
+    assert [d.code for d in checked.diagnostics] == [
+        "ruling-units", "ruling-points", "ruling-place", "ruling-tech-level", "unknown-nation"]
+    assert checked.orders == []
+    assert "only 1 inf in Warsaw to remove, not 2" in checked.diagnostics[0].message
+
+
+def test_rulings_for_the_next_resolution_run_before_phase_1() -> None:
+    # The moderator gives Germany 30: its BUILD in Phase 3.1 can use it the same turn.
+    s = fx.state(saved=0)
+    rulings = parse_rulings("SET SAVED OF Germany TO 30\nROLL \"Italy's points\" 4\n").orders
+    new, events = resolve(s, {MODERATOR: rulings, "germany": [m.Build("infantry", 2, "Berlin")]},
+                          fx.world(), fx.scenario(), dice := Dice("r", 1))
+    built = [e for e in events if e.code == "built"]
+    assert built and built[0].args["cost"] == 8
+    assert [(r.step, r.purpose, r.result) for r in dice.log] == [("R", "moderator: Italy's points", 4)]
+    assert [e.phase for e in events if e.code == "ruling"] == ["R", "R"]
+
+
+@pytest.mark.parametrize("bad", ["SET SAVED France 40", "GIVE 3 inf TO Germany"])
+def test_unreadable_rulings_say_how_they_read(bad: str) -> None:
+    d = parse_rulings(bad).diagnostics
+    assert [x.code for x in d] == ["syntax"] and "SET SAVED OF France TO 40" in d[0].message
