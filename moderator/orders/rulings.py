@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Any
 from pathlib import Path
 
 from lark import Lark, Token, Tree
@@ -131,7 +132,7 @@ class RulingBuilder(Builder):
     """Parse trees of grammar/rulings.lark -> Ruling orders (names stay as typed)."""
 
     def ruling(self, tree: Tree) -> Ruling | None:
-        c = list(tree.children)
+        c: list[Any] = list(tree.children)
         kind = str(tree.data)
         out: Ruling | None
         if kind in ("set_value", "adjust_value"):
