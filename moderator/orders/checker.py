@@ -115,9 +115,11 @@ def header_problems(h: Header, nation: str, state: GameState, scenario: Scenario
                     game: str | None) -> list[Diagnostic]:
     """The header lines against the game: each problem once, on the header line itself."""
     out: list[Diagnostic] = []
-    if h.nation is not None and resolve_nation_id(h.nation, scenario) != resolve_nation_id(nation, scenario):
+    nid = resolve_nation_id(nation, scenario)
+    if h.nation is not None and resolve_nation_id(h.nation, scenario) != nid:
+        name = scenario.nations[nid].name if nid in scenario.nations else nation
         out.append(Diagnostic(ERROR, h.lines.get("nation", 0), 1, h.nation,
-                              f"the NATION line says {h.nation}, but these orders are checked for {nation}",
+                              f"the NATION line says {h.nation}, but these orders are checked for {name}",
                               "header-nation"))
     if h.turn is not None and h.turn != state.turn:
         out.append(Diagnostic(WARNING, h.lines.get("turn", 0), 1, str(h.turn),
