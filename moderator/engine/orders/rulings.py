@@ -35,6 +35,15 @@ class RulingRule(OrderRule[Any]):
 
     section = PHASE
 
+    def problem(self, pos: Position, nation: str, order: Any) -> Problem | None:
+        if nation != MODERATOR:  # the players' grammar cannot write rulings; nothing else may either
+            return problem("ruling-not-moderator")
+        return self.check(pos, order)
+
+    def check(self, pos: Position, order: Any) -> Problem | None:
+        """Whether the ruling makes sense on this position."""
+        return None
+
     def concerns(self, order: Any) -> list[str]:
         return sorted({getattr(order, f) for f in ("nation", "a", "b") if getattr(order, f, None)})
 
@@ -55,7 +64,7 @@ class RulingRule(OrderRule[Any]):
 class SetValueRule(RulingRule):
     order = r.SetValue
 
-    def problem(self, pos: Position, nation: str, order: r.SetValue) -> Problem | None:
+    def check(self, pos: Position, order: r.SetValue) -> Problem | None:
         why = _nations(pos, order.nation)
         if why is None and order.value_field == "standing":
             value = pos.nation(order.nation).standing + order.value if order.relative else order.value
@@ -73,7 +82,7 @@ class SetValueRule(RulingRule):
 class SetTechRule(RulingRule):
     order = r.SetTech
 
-    def problem(self, pos: Position, nation: str, order: r.SetTech) -> Problem | None:
+    def check(self, pos: Position, order: r.SetTech) -> Problem | None:
         levels = vocab.TECHNOLOGIES[order.tech][1]
         if not 0 <= order.level <= levels:
             return problem("ruling-tech-level", tech=vocab.TECHNOLOGIES[order.tech][0], levels=levels)
@@ -92,7 +101,7 @@ class SetTechRule(RulingRule):
 class SetFlagRule(RulingRule):
     order = r.SetFlag
 
-    def problem(self, pos: Position, nation: str, order: r.SetFlag) -> Problem | None:
+    def check(self, pos: Position, order: r.SetFlag) -> Problem | None:
         return _nations(pos, order.nation)
 
     def apply(self, ctx: TurnContext, order: r.SetFlag) -> dict[str, Any]:
@@ -103,7 +112,7 @@ class SetFlagRule(RulingRule):
 class SetSideRule(RulingRule):
     order = r.SetSide
 
-    def problem(self, pos: Position, nation: str, order: r.SetSide) -> Problem | None:
+    def check(self, pos: Position, order: r.SetSide) -> Problem | None:
         return _nations(pos, order.nation)
 
     def apply(self, ctx: TurnContext, order: r.SetSide) -> dict[str, Any]:
@@ -115,7 +124,7 @@ class SetSideRule(RulingRule):
 class ChangeUnitsRule(RulingRule):
     order = r.ChangeUnits
 
-    def problem(self, pos: Position, nation: str, order: r.ChangeUnits) -> Problem | None:
+    def check(self, pos: Position, order: r.ChangeUnits) -> Problem | None:
         why = _nations(pos, order.nation)
         if why is not None:
             return why
@@ -162,7 +171,7 @@ class ChangeUnitsRule(RulingRule):
 class MoveUnitsRule(RulingRule):
     order = r.MoveUnits
 
-    def problem(self, pos: Position, nation: str, order: r.MoveUnits) -> Problem | None:
+    def check(self, pos: Position, order: r.MoveUnits) -> Problem | None:
         why = _nations(pos, order.nation)
         if why is not None:
             return why
@@ -189,7 +198,7 @@ class MoveUnitsRule(RulingRule):
 class SetControlRule(RulingRule):
     order = r.SetControl
 
-    def problem(self, pos: Position, nation: str, order: r.SetControl) -> Problem | None:
+    def check(self, pos: Position, order: r.SetControl) -> Problem | None:
         if not pos.place(order.place).is_land:
             return problem("ruling-place", order.place, kind="land", place=order.place)
         return _nations(pos, order.nation)
@@ -210,7 +219,7 @@ class SetControlRule(RulingRule):
 class SetWarRule(RulingRule):
     order = r.SetWar
 
-    def problem(self, pos: Position, nation: str, order: r.SetWar) -> Problem | None:
+    def check(self, pos: Position, order: r.SetWar) -> Problem | None:
         if order.a == order.b:
             return problem("war-self")
         return _nations(pos, order.a, order.b)
@@ -228,7 +237,7 @@ class HandRollRule(RulingRule):
     def concerns(self, order: Any) -> list[str]:
         return []
 
-    def problem(self, pos: Position, nation: str, order: r.HandRoll) -> Problem | None:
+    def check(self, pos: Position, order: r.HandRoll) -> Problem | None:
         return None if order.result >= 0 else problem("ruling-roll")
 
     def apply(self, ctx: TurnContext, order: r.HandRoll) -> dict[str, Any]:
