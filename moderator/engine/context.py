@@ -74,6 +74,7 @@ class Position:
     tally: Counter[tuple[str, ...]] = field(default_factory=Counter, kw_only=True)  # per-turn counts (units deployed, ...)
     assumed: dict[str, str] = field(default_factory=dict, kw_only=True)  # checker: what it took for granted, and why
     claimed: Counter[tuple[str, str, str]] = field(default_factory=Counter, kw_only=True)  # (nation, place, kind) ordered
+    memo: dict[tuple[str, ...], Any] = field(default_factory=dict, kw_only=True)  # answers valid for the key's inputs
     start: Counter[tuple[str, str, str]] = field(default_factory=Counter, kw_only=True, init=False)
 
     def __post_init__(self) -> None:

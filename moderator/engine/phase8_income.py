@@ -48,20 +48,29 @@ def round_up(x: Fraction) -> int:
 
 
 def full_income(world: World, state: GameState, nation: str, turn: int) -> int:
-    return sum(territory_yield(world, state, t, turn)
-               for t in sorted(state.control) if state.control[t] == nation)
+    return full_incomes(world, state, turn).get(nation, 0)
+
+
+def full_incomes(world: World, state: GameState, turn: int) -> dict[str, int]:
+    """Every nation's full income at once (one pass over the map, not one per nation)."""
+    out: dict[str, int] = {}
+    for t in sorted(state.control):
+        holder = state.control[t]
+        out[holder] = out.get(holder, 0) + territory_yield(world, state, t, turn)
+    return out
 
 
 def conquered(world: World, state: GameState, nation: str) -> bool:
     """Conquest: all supply centres (original territories) lost. Nations with none never are."""
-    home = [t.name for t in world.lands() if t.owner == nation]
+    home = world.home_of(nation)
     return bool(home) and all(state.controller(t) != nation for t in home)
 
 
 def collect_resources(ctx: TurnContext) -> None:
+    fulls = full_incomes(ctx.world, ctx.state, ctx.turn)
     for nation in sorted(ctx.state.nations):
         ns = ctx.state.nations[nation]
-        full = full_income(ctx.world, ctx.state, nation, ctx.turn)
+        full = fulls.get(nation, 0)
         if conquered(ctx.world, ctx.state, nation):
             collected = 0
         else:

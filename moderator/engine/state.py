@@ -85,7 +85,15 @@ class GameState:
         return u
 
     def copy(self) -> GameState:
-        return copy.deepcopy(self)
+        """A deep copy, written out: the checker copies the position for every mail, and
+        copy.deepcopy of 700 units is ten times slower (make bench)."""
+        nations = {k: NationState(n.id, n.saved, n.manpower_limit, n.infantry_built, dict(n.tech),
+                                  list(n.at_war_with), n.side, n.standing, n.income_rule,
+                                  copy.deepcopy(n.flags) if n.flags else {})
+                   for k, n in self.nations.items()}
+        units = [Unit(u.id, u.nation, u.kind, u.location, u.damage) for u in self.units]
+        return GameState(self.game, self.scenario, self.turn, nations, dict(self.control),
+                         dict(self.incorporated), units, self.next_unit)
 
     # ---- canonical serialisation ---------------------------------------------
     def to_json(self) -> dict[str, Any]:

@@ -116,7 +116,19 @@ class World:
         return any(p.kind == "strait" for p in self.passages_between(a, b))
 
     def lands(self) -> list[Territory]:
-        return sorted((t for t in self.territories.values() if t.is_land), key=lambda t: t.name)
+        if "_lands" not in self.__dict__:  # the map never changes: sort once
+            self.__dict__["_lands"] = sorted((t for t in self.territories.values() if t.is_land),
+                                             key=lambda t: t.name)
+        return list(self.__dict__["_lands"])
+
+    def home_of(self, nation: str) -> list[str]:
+        """The land territories `nation` owned at the start (its supply centres), sorted."""
+        homes: dict[str, list[str]] = self.__dict__.setdefault("_homes", {})
+        if not homes:
+            for t in self.lands():
+                if t.owner:
+                    homes.setdefault(t.owner, []).append(t.name)
+        return homes.get(nation, [])
 
     def seas(self) -> list[Territory]:
         return sorted((t for t in self.territories.values() if t.is_sea), key=lambda t: t.name)

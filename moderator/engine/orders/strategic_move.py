@@ -28,9 +28,14 @@ PHASE = "4.1.3"
 
 
 def routes(pos: Position, nation: str, order: StrategicMove) -> list[tuple[Path, int]]:
-    """The paths and amounts the ordered units can take on what the rails have left."""
+    """The paths and amounts the ordered units can take on what the rails have left
+    (remembered for the position as it is: problem, remarks and commit ask in turn)."""
     count = sum(u.count for u in order.units)
-    return strategic_paths(pos.world, pos.state, nation, order.origin, {order.dest: count}, pos.rail_used)
+    key = ("routes", nation, order.origin, order.dest, str(count), repr(sorted(pos.rail_used.items())))
+    if key not in pos.memo:
+        pos.memo[key] = strategic_paths(pos.world, pos.state, nation, order.origin, {order.dest: count},
+                                        pos.rail_used)
+    return list(pos.memo[key])
 
 
 class StrategicMoveRule(OrderRule[StrategicMove]):
