@@ -32,14 +32,21 @@ from moderator.engine.event_codes import SCHEMA
 from moderator.engine.orders import (
     build,
     conditions,
+    declarations,
     declare_war,
     deploy,
+    exile,
     gift,
     incorporate,
+    influence,
     move,
+    neutrals,
     note,
+    peace,
     pending,
+    special_options,
     strategic_move,
+    surrender,
 )
 from moderator.engine.orders.base import OrderRule
 from moderator.engine.ruleset import Ruleset, Step
@@ -52,6 +59,8 @@ ROOT = Path(__file__).resolve().parents[2]
 RULES: tuple[OrderRule, ...] = (  # type: ignore[type-arg]
     note.RULE, deploy.RULE, declare_war.RULE, build.RULE, strategic_move.RULE, move.RULE,
     conditions.CONDITION, conditions.CASUALTIES, incorporate.RULE, gift.RULE, *pending.RULES,
+    influence.RULE, *surrender.RULES, *declarations.RULES, special_options.RULE, *neutrals.RULES, peace.RULE,
+    exile.RULE,
 )
 
 
