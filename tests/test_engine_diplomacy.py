@@ -134,6 +134,7 @@ def test_influence_on_china_spain_and_dominions_in_1914() -> None:
     assert codes_1914("INFLUENCE Spain", "Germany") == []
     # Dominions follow the British Empire (Major nations and colonies).
     assert errors(codes_1914("INFLUENCE Canada", "Germany")) == ["influence-barred"]
+    assert errors(codes_1914("INFLUENCE Bolsheviks", "Germany")) == ["influence-barred"]  # not on the board
 
 
 def test_self_influence_by_the_rules_of_each_neutral() -> None:

@@ -77,7 +77,9 @@ def influence_problem(pos: Position, nation: str, target: str, toward: str | Non
     kind = info.kind if info else "minor"
     if me.side == "neutral" and kind != "minor":  # US option #5: "Influence Minor Nation"
         return problem("influence-minor-only", at, target=target)
-    if kind == "dominion" or (kind == "major" and target not in rules.majors | rules.review_majors):
+    if pos.nation(target).flags.get("active") is False:  # not on the board yet (the Bolsheviks)
+        kind = "inactive"
+    if kind in ("dominion", "inactive") or (kind == "major" and target not in rules.majors | rules.review_majors):
         return problem("influence-barred", at, target=target, kind=kind,
                        parent=info.parent if info and info.parent else "")
     if info is not None and info.no_influence and not opened(pos, nation, target):
