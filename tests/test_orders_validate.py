@@ -69,11 +69,11 @@ def test_aa_guns_do_not_attack() -> None:
 
 
 def test_costs_are_summed_against_saved_resources() -> None:
-    r = run("BUILD 10 inf AT Berlin\nBUILD 4 art AT Ruhr\nRESEARCH Radar\nINFLUENCE Belgium")
-    # Charged in the Sequence of Play: influence 10 and research 10 (Phases 1-2), then the
-    # builds in the order written: 50 infantry leaves 30, too little for 32 of artillery.
+    r = run("BUILD 10 inf AT Berlin\nBUILD 1 bb AT North Sea\nCOAX Italy\nINFLUENCE Belgium")
+    # Charged in the Sequence of Play: coaxing Italy 20 and influence 10 (Phase 1.2), then
+    # the builds (3.1) in the order written: 50 infantry leaves 20, too little for a battleship (30).
     assert [(d.line, d.code) for d in r.diagnostics if d.severity == "error"] == [(2, "over-budget")]
-    assert "only 30 of your 100" in r.diagnostics[0].message
+    assert "only 20 saved resources are left" in r.diagnostics[0].message
 
 
 def test_manpower_limit_doubles_infantry_cost() -> None:
@@ -134,7 +134,9 @@ def test_special_options_by_number() -> None:
     r = run("OPTION 8")
     assert r.diagnostics[0].code == "unknown-option" and "#7 Build subs in Adriatic Sea" in r.diagnostics[0].message
     assert codes("OPTION 4") == []  # Zimmerman note, 15
-    assert ("flag", "review") in codes("OPTION 3")  # Irish rebellion: moderator checks the sub
+    # Irish rebellion: only "if British is Allied Power" (neutral here) and with a sub in the Irish Sea.
+    assert ("error", "option-side") in codes("OPTION 3")
+    assert ("flag", "review") in codes("OPTION 7")  # subs for the Adriatic: the moderator moves them
     assert ("error", "no-options") in codes("OPTION 1", nation="Britain")  # neutral Britain
     assert ("error", "option-args") in codes("OPTION 3 ON France", nation="USA")
     assert codes("OPTION 3 ON France 10", nation="USA") == []

@@ -88,7 +88,12 @@ def make_scenario() -> Scenario:
         "industry": UnitStats("industry", 30),
         "port": UnitStats("port", 20),
     }
-    return Scenario("test", "Test scenario", 1914, 8, 2, 26, nations, {"default": stats})
+    from moderator.world.scenario import load_scenario
+
+    # Phase 1 (options, gear-up, influence) and the gifts at full value as in 1914.
+    real = load_scenario("1914")
+    return Scenario("test", "Test scenario", 1914, 8, 2, 26, nations, {"default": stats},
+                    gifts=real.gifts, diplomacy=real.diplomacy)
 
 
 def make_state() -> GameState:

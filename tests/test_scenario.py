@@ -126,18 +126,17 @@ def test_income_rules(scen: Scenario) -> None:
     assert n["china"].income_rule == "fixed:12"
     assert n["spain"].income_rule == "quarter"
     assert n["usa"].income_rule == "fixed:15"
-    gear = scen.extra["gear_up"]
-    assert isinstance(gear, dict)
-    assert (gear["japan"]["cost"], gear["japan"]["income_rule"]) == (25, "fixed:30")
-    assert (gear["china"]["cost"], gear["china"]["income_rule"], gear["china"]["initial"]) == (15, "percent:60", 25)
-    assert (gear["spain"]["cost"], gear["spain"]["income_rule"]) == (40, "half")
-    assert (gear["usa"]["cost"], gear["usa"]["income_rule"]) == (40, "fixed:35")
+    gear = scen.diplomacy.gear_up  # diplomacy.toml [gear_up]
+    assert (gear["japan"].cost, gear["japan"].income_rule) == (25, "fixed:30")
+    assert (gear["china"].cost, gear["china"].income_rule, gear["china"].initial) == (15, "percent:60", 25)
+    assert (gear["spain"].cost, gear["spain"].income_rule) == (40, "half")
+    assert (gear["usa"].cost, gear["usa"].income_rule) == (40, "fixed:35")
     for d in ("canada", "india", "south-africa", "australia", "new-zealand"):
         assert n[d].kind == "dominion" and n[d].parent == "britain" and n[d].income_rule == "quarter"
     for m in n.values():
         if m.kind == "minor" and not m.playable:
             assert m.income_rule == "quarter", m.id
-    for rule in sorted({m.income_rule for m in n.values()} | {g["income_rule"] for g in gear.values()}):
+    for rule in sorted({m.income_rule for m in n.values()} | {g.income_rule for g in gear.values()}):
         apply_income_rule(rule, 100)  # every rule is one the Phase 8 engine reads
     assert n["china"].no_influence
 
@@ -163,7 +162,7 @@ def test_revolution_schedule(scen: Scenario) -> None:
     """Phase 9: from turn 7, 1 in 10 for the three turns of 1915, 2 for six in 1916,
     3 for six in 1917, 4 for the five turns of 1918."""
     assert scen.revolution_chance == {1915: 1, 1916: 2, 1917: 3, 1918: 4}
-    assert scen.extra["revolution_start_turn"] == 7
+    assert scen.revolution_start_turn == 7
     per_year: dict[int, int] = {}
     for turn in range(7, scen.turns + 1):
         year, _ = scen.turn_date(turn)

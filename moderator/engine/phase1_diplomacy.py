@@ -1,8 +1,11 @@
 """Phase 1: Diplomatic Actions.
 
 1.1 declarations of war: the DECLARE WAR order's home (engine/orders/declare_war.py).
-Not yet: 1.2 influence, 1.3 surrender, 1.4 other declarations (unrestricted submarine
-warfare), 1.5 special rule options: their orders are referred to the moderator.
+1.2-1.5: the homes of INFLUENCE, COAX, SURRENDER, CLOSE, UNRESTRICTED SUBMARINE WARFARE,
+BLOCKADE, OPTION, GEAR UP, JOIN, PEACE and EXILE (engine/orders/influence.py, neutrals.py,
+surrender.py, declarations.py, special_options.py, peace.py, exile.py) judge them and
+charge their cost; their effects (rolls, points, votes) are referred to the moderator, so
+the steps' own work below is not implemented yet.
 """
 
 from __future__ import annotations

@@ -32,15 +32,22 @@ from moderator.engine.event_codes import SCHEMA
 from moderator.engine.orders import (
     build,
     conditions,
+    declarations,
     declare_war,
     deploy,
+    exile,
     gift,
     incorporate,
+    influence,
     move,
+    neutrals,
     note,
+    peace,
     pending,
     rulings,
+    special_options,
     strategic_move,
+    surrender,
 )
 from moderator.engine.orders.base import OrderRule
 from moderator.engine.ruleset import Ruleset, Step
@@ -51,8 +58,26 @@ VERSION = 2  # 1: before "One rule, one home" (one dice stream per turn)
 ROOT = Path(__file__).resolve().parents[2]
 
 RULES: tuple[OrderRule, ...] = (  # type: ignore[type-arg]
-    note.RULE, deploy.RULE, declare_war.RULE, build.RULE, strategic_move.RULE, move.RULE,
-    conditions.CONDITION, conditions.CASUALTIES, incorporate.RULE, gift.RULE, *rulings.RULES, *pending.RULES,
+    # one home per order type (engine/orders/); its `section` says which step carries it out
+    *rulings.RULES,
+    note.RULE,
+    deploy.RULE,
+    declare_war.RULE,
+    influence.RULE,
+    *surrender.RULES,
+    *declarations.RULES,
+    special_options.RULE,
+    *neutrals.RULES,
+    peace.RULE,
+    exile.RULE,
+    build.RULE,
+    strategic_move.RULE,
+    move.RULE,
+    conditions.CONDITION,
+    conditions.CASUALTIES,
+    incorporate.RULE,
+    gift.RULE,
+    *pending.RULES,
 )
 
 

@@ -176,7 +176,7 @@ class JoinSide(Order):
 class Peace(Order):
     """Local/Limited War: propose a cease of hostilities to a nation (moderator review)."""
 
-    nation: str
+    nation: str = field(metadata=NATION)
     phase = 1
 
 

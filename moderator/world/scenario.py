@@ -29,11 +29,18 @@ from moderator.world.model import Territory, World, fold
 from moderator.world.scenario_model import (
     NATION_KINDS,
     SIDES,
+    BlockadeTarget,
+    Condition,
+    Diplomacy,
     Force,
+    GearUpRule,
     GiftRules,
+    InfluenceRules,
     Nation,
     Objective,
+    OptionRule,
     Scenario,
+    SelfInfluence,
     TerrainRule,
     UnitStats,
 )
@@ -49,7 +56,6 @@ STANDS = (-10, -5, 0, 5, 10)
 # Per-nation facts that have no field on Nation; they are gathered into Scenario.extra
 # under these keys as {nation id: value}.
 NATION_EXTRA_KEYS = (
-    "gear_up",  # major neutrals' economy gear-up (Japan, China, Spain, USA)
     "war_income",  # income while in a war with neutrals (Ottomans, Italy, Spain)
     "colonial_manpower",  # manpower limit of the colonies, kept apart from the home one
     "active",  # false for nations that enter only by a special rule (Bolsheviks)
@@ -69,7 +75,7 @@ class ScenarioError(ValueError):
 @functools.cache
 def load_scenario(name: str = "1914") -> Scenario:
     """Read scenarios/<name>/ (scenario.toml, nations.toml, units.toml, forces.csv,
-    objectives.toml). Cached: the scenario is immutable data shared by everyone."""
+    objectives.toml, diplomacy.toml). Cached: the scenario is immutable data shared by everyone."""
     folder = SCENARIOS_DIR / name
     if not folder.is_dir():
         raise ScenarioError(f"no scenario folder {folder}")
@@ -95,6 +101,8 @@ def load_scenario(name: str = "1914") -> Scenario:
         revolution_chance={int(y): int(c) for y, c in meta.get("revolution_chance", {}).items()},
         terrain=_terrain(folder / "terrain.toml"),
         gifts=_gifts(meta.get("gifts", {})),
+        diplomacy=load_diplomacy(folder / "diplomacy.toml"),
+        revolution_start_turn=int(meta.get("revolution_start_turn", 0)),
         extra=extra,
     )
 
@@ -122,7 +130,104 @@ def _gifts(raw: dict[str, Any]) -> GiftRules:
     )
 
 
-_META_FIELDS = {"gifts", "id", "name", "start_year", "start_month", "months_per_turn", "turns", "revolution_chance"}
+_META_FIELDS = {"gifts", "id", "name", "start_year", "start_month", "months_per_turn", "turns", "revolution_chance",
+                "revolution_start_turn"}
+
+
+# ---------------------------------------------------------------------------- diplomacy.toml
+_DIPLOMACY_KEYS = {"influence", "self_influence", "coax", "blockade", "us_trade", "submarine_warfare", "wars",
+                   "gear_up", "option"}
+_OPTION_KEYS = {f.name for f in fields(OptionRule)}
+_CONDITION_KEYS = {f.name for f in fields(Condition)}
+_SIDE_WORDS = ("central", "allied", "neutral", "war")
+
+
+def load_diplomacy(path: Path) -> Diplomacy:
+    """diplomacy.toml: Phase 1 as typed data (the file's header explains each table).
+    A scenario without the file has no special options and the bare Phase 1.2 cost."""
+    if not path.exists():
+        return Diplomacy()
+    raw = _read_toml(path)
+    _no_unknown(raw, _DIPLOMACY_KEYS, f"{path}")
+    inf = raw.get("influence", {})
+    _no_unknown(inf, {"cost", "majors", "review_majors", "never", "neutral_influencers", "garrison"},
+                f"{path}: [influence]")
+    influence = InfluenceRules(
+        cost=int(inf.get("cost", 10)),
+        majors=frozenset(str(n) for n in inf.get("majors", ())),
+        review_majors=frozenset(str(n) for n in inf.get("review_majors", ())),
+        never=frozenset((str(a), str(b)) for a, b in inf.get("never", ())),
+        neutral_influencers={str(k): int(v) for k, v in inf.get("neutral_influencers", {}).items()},
+        garrison=tuple((str(g["nation"]), str(g["target"]), int(g["option"])) for g in inf.get("garrison", ())),
+    )
+    selfi: dict[str, SelfInfluence] = {}
+    for nid, entry in raw.get("self_influence", {}).items():
+        _no_unknown(entry, {f.name for f in fields(SelfInfluence)}, f"{path}: [self_influence.{nid}]")
+        selfi[nid] = SelfInfluence(**entry)
+    coax = raw.get("coax", {})
+    _no_unknown(coax, {"nation", "cost", "paid_to"}, f"{path}: [coax]")
+    blockade = raw.get("blockade", {})
+    _no_unknown(blockade, {"ships", "targets"}, f"{path}: [blockade]")
+    trade = raw.get("us_trade", {})
+    _no_unknown(trade, {"trader", "ships", "zones"}, f"{path}: [us_trade]")
+    wars = raw.get("wars", {})
+    _no_unknown(wars, {"no_war_on_neutrals", "no_join_in_local_war"}, f"{path}: [wars]")
+    gear: dict[str, GearUpRule] = {}
+    for nid, entry in raw.get("gear_up", {}).items():
+        _no_unknown(entry, {f.name for f in fields(GearUpRule)}, f"{path}: [gear_up.{nid}]")
+        gear[nid] = GearUpRule(**entry)
+    return Diplomacy(
+        influence=influence,
+        self_influence=selfi,
+        coax_nation=str(coax.get("nation", "")),
+        coax_cost=int(coax.get("cost", 0)),
+        coax_paid_to=str(coax.get("paid_to", "")),
+        blockade_ships=tuple(blockade.get("ships", ())),
+        blockade={str(n): BlockadeTarget(tuple(t["zones"]), tuple(t.get("territories", ())), int(t.get("value", 0)))
+                  for n, t in blockade.get("targets", {}).items()},
+        us_trader=str(trade.get("trader", "")),
+        us_trade_ships=tuple(trade.get("ships", ())),
+        us_trade={str(n): tuple(z) for n, z in trade.get("zones", {}).items()},
+        retract_subs_cost=int(raw.get("submarine_warfare", {}).get("retract_cost", 0)),
+        no_war_on_neutrals=frozenset(wars.get("no_war_on_neutrals", ())),
+        no_join_in_local_war=frozenset(wars.get("no_join_in_local_war", ())),
+        gear_up=gear,
+        options=tuple(_option(entry, i, path) for i, entry in enumerate(raw.get("option", ()), start=1)),
+    )
+
+
+def _option(entry: dict[str, Any], i: int, path: Path) -> OptionRule:
+    where = f"{path}: option #{i} ({entry.get('nation')} {entry.get('number')})"
+    _no_unknown(entry, _OPTION_KEYS, where)
+    values = dict(entry)
+    for key in ("requires", "full_requires"):
+        values[key] = tuple(_condition(c, f"{where} {key}") for c in entry.get(key, ()))
+    values["needs"] = tuple(entry.get("needs", ()))
+    try:
+        option = OptionRule(**values)
+    except TypeError as exc:
+        raise ScenarioError(f"{where}: {exc}") from exc
+    bad = [n for n in option.needs if n not in ("target", "amount", "toward")]
+    if bad or option.once not in ("", "turn", "game") or option.kind not in ("", "gear-up", "self-influence", "influence"):
+        raise ScenarioError(f"{where}: needs must be target/amount/toward, once turn/game, kind "
+                            "gear-up/self-influence/influence")
+    return option
+
+
+def _condition(raw: dict[str, Any], where: str) -> Condition:
+    _no_unknown(raw, _CONDITION_KEYS, where)
+    c = Condition(**raw)
+    if c.side and c.side not in _SIDE_WORDS or c.held_by and c.held_by not in _SIDE_WORDS:
+        raise ScenarioError(f"{where}: a side is one of {', '.join(_SIDE_WORDS)}")
+    if c.geared not in ("", "earlier", "done"):
+        raise ScenarioError(f"{where}: geared is \"earlier\" or \"done\"")
+    return c
+
+
+def _no_unknown(entry: dict[str, Any], allowed: set[str], where: str) -> None:
+    unknown = sorted(set(entry) - allowed)
+    if unknown:
+        raise ScenarioError(f"{where} has unknown keys {unknown}; allowed: {sorted(allowed)}")
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
@@ -296,6 +401,7 @@ def validate_scenario(scenario: Scenario, world: World, *, strict: bool | None =
     problems += _check_units(scenario)
     problems += _check_forces(scenario, world, complete)
     problems += _check_objectives(scenario, world, complete)
+    problems += _check_diplomacy(scenario, world, complete)
     return problems
 
 
@@ -469,6 +575,43 @@ def _check_objectives(scenario: Scenario, world: World, complete: bool) -> list[
     return out
 
 
+def _check_diplomacy(scenario: Scenario, world: World, complete: bool) -> list[str]:
+    """diplomacy.toml names known nations and places, and income rules Phase 8 reads."""
+    d = scenario.diplomacy
+    out: list[str] = []
+    nations: list[tuple[str, str]] = [("coax", d.coax_nation), ("coax", d.coax_paid_to), ("us_trade", d.us_trader)]
+    nations += [("influence", n) for n in (*d.influence.majors, *d.influence.review_majors, *d.influence.neutral_influencers)]
+    nations += [("influence", n) for pair in d.influence.never for n in pair]
+    nations += [("self_influence", n) for n in d.self_influence] + [("gear_up", n) for n in d.gear_up]
+    nations += [("blockade", n) for n in d.blockade] + [("us_trade", n) for n in d.us_trade]
+    nations += [("wars", n) for n in (*d.no_war_on_neutrals, *d.no_join_in_local_war)]
+    places: list[tuple[str, str]] = [("blockade", z) for t in d.blockade.values() for z in (*t.zones, *t.territories)]
+    places += [("us_trade", z) for zones in d.us_trade.values() for z in zones]
+    for o in d.options:
+        where = f"option {o.nation} #{o.number}"
+        nations += [(where, n) for n in (o.nation, o.receiver if o.receiver != "target" else "", o.opens_influence)]
+        for c in (*o.requires, *o.full_requires):
+            nations += [(where, n) for n in (c.of, c.war, c.peace)]
+            places += [(where, p) for p in (c.holds, c.at)]
+    for where, nid in nations:
+        if nid and nid not in scenario.nations:
+            out.append(f"diplomacy.toml [{where}] names unknown nation '{nid}'.")
+    for where, place in places:
+        if place and complete and world.resolve(place) is None:
+            out.append(f"diplomacy.toml [{where}] names '{place}', which is not on the map.")
+    for nid, gear in sorted(d.gear_up.items()):
+        try:
+            apply_income_rule(gear.income_rule or "full", 100)
+        except ValueError as exc:
+            out.append(f"diplomacy.toml [gear_up.{nid}]: {exc}.")
+    seen: set[tuple[str, str, int]] = set()
+    for o in d.options:
+        if (o.nation, o.side, o.number) in seen:
+            out.append(f"diplomacy.toml: option #{o.number} of '{o.nation}' ({o.side or 'any side'}) is written twice.")
+        seen.add((o.nation, o.side, o.number))
+    return out
+
+
 def _check_place_target(scenario: Scenario, world: World, passages: set[str], where: str, target: str,
                         nation: str, complete: bool) -> list[str]:
     members = group_members(scenario, world, target, nation)
@@ -523,7 +666,7 @@ def _force_order(f: Force) -> tuple[str, int, str, bool]:
 def _nation_state(scenario: Scenario, nid: str) -> NationState:
     n = scenario.nations[nid]
     flags: dict[str, Any] = {}
-    for key in ("active", "gear_up", "colonial_manpower"):
+    for key in ("active", "colonial_manpower"):
         table = scenario.extra.get(key, {})
         if isinstance(table, dict) and nid in table:
             flags[key] = table[nid]

@@ -57,6 +57,119 @@ class GiftRules:
 
 
 @dataclass(frozen=True)
+class Condition:
+    """One condition a special option's rule puts on its use that the position settles
+    (scenarios/<name>/diplomacy.toml explains each key). Exactly one kind is set."""
+
+    of: str = ""  # with side: this nation ("" = the option's own) is on `side`
+    side: str = ""  # "central" | "allied" | "neutral" | "war" (= not neutral)
+    holds: str = ""  # the nation controls this place
+    unit: str = ""  # the nation has a unit of this kind at `at` ("" = anywhere)
+    at: str = ""
+    held_by: str = ""  # with at: the place is held by a nation on this side
+    war: str = ""  # the nation is at war with this nation
+    peace: str = ""  # the nation is not at war with this nation
+    geared: str = ""  # "earlier": geared up on an earlier turn; "done": geared up
+    revolution: bool = False  # the moderator rolls for the Russian Revolution
+    used: int = 0  # the nation used this option of its own on an earlier turn
+
+
+@dataclass(frozen=True)
+class OptionRule:
+    """One numbered special option (Phase 1.5 and the nations' sections)."""
+
+    nation: str
+    number: int
+    title: str
+    rule: str = ""  # the rules section cited
+    side: str = ""  # the table it belongs to by the nation's side ("" = any)
+    cost: int = 0
+    receiver: str = ""  # who gets `received` (and the amount, when spent) at once; "target"
+    received: int = 0
+    needs: tuple[str, ...] = ()  # "target", "amount", "toward"
+    amount_spent: bool = False  # the order's amount is paid too
+    amount_min: int = 0
+    once: str = ""  # "turn" | "game" | ""
+    kind: str = ""  # "gear-up" | "self-influence" | "influence": the same rule as that order
+    target_side: str = ""  # "neutral" | "war"
+    target_kind: str = ""  # "minor" | "major"
+    requires: tuple[Condition, ...] = ()
+    full_cost: int = 0  # the FULL WAR form (Japan #4): its extra cost ...
+    full_requires: tuple[Condition, ...] = ()  # ... and conditions
+    opens_influence: str = ""  # the nation may influence this nation from the next turn on
+    review: str = ""  # what only the moderator can judge (kept, flagged)
+
+
+@dataclass(frozen=True)
+class SelfInfluence:
+    """INFLUENCE SELF: a major neutral influencing itself toward a side."""
+
+    cost: int
+    toward: str = ""  # the only side allowed ("" = either)
+    geared: bool = False  # only after the nation's gear-up, on an earlier turn
+    review: str = ""
+
+
+@dataclass(frozen=True)
+class GearUpRule:
+    """GEAR UP: a major neutral raises its war economy."""
+
+    cost: int
+    income_rule: str = ""  # what it collects afterwards (Phase 8)
+    initial: int = 0  # the first amount, where the rules state it
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class BlockadeTarget:
+    """One row of the Phase 1.4 table."""
+
+    zones: tuple[str, ...]
+    territories: tuple[str, ...] = ()
+    value: int = 0
+
+
+@dataclass(frozen=True)
+class InfluenceRules:
+    """Phase 1.2: who may influence whom, and for how much."""
+
+    cost: int = 10
+    majors: frozenset[str] = frozenset()  # major neutrals open to influence
+    review_majors: frozenset[str] = frozenset()  # ... only in cases the moderator judges
+    never: frozenset[tuple[str, str]] = frozenset()  # (nation, target) pairs never allowed
+    neutral_influencers: dict[str, int] = field(default_factory=dict)  # neutral nation -> its cost
+    garrison: tuple[tuple[str, str, int], ...] = ()  # (nation, target, option that lifts the ban)
+
+
+@dataclass(frozen=True)
+class Diplomacy:
+    """The Phase 1 rules as data (scenarios/<name>/diplomacy.toml)."""
+
+    influence: InfluenceRules = field(default_factory=InfluenceRules)
+    self_influence: dict[str, SelfInfluence] = field(default_factory=dict)
+    coax_nation: str = ""  # Italy
+    coax_cost: int = 0
+    coax_paid_to: str = ""
+    blockade_ships: tuple[str, ...] = ()
+    blockade: dict[str, BlockadeTarget] = field(default_factory=dict)
+    us_trader: str = ""  # the neutral whose trade can be blockaded (the USA)
+    us_trade_ships: tuple[str, ...] = ()
+    us_trade: dict[str, tuple[str, ...]] = field(default_factory=dict)  # receiver -> its zones
+    retract_subs_cost: int = 0
+    no_war_on_neutrals: frozenset[str] = frozenset()
+    no_join_in_local_war: frozenset[str] = frozenset()
+    gear_up: dict[str, GearUpRule] = field(default_factory=dict)
+    options: tuple[OptionRule, ...] = ()
+
+    def options_for(self, nation: str, side: str) -> dict[int, OptionRule]:
+        """The nation's option table for the side it is on now."""
+        return {o.number: o for o in self.options if o.nation == nation and o.side in ("", side)}
+
+    def has_options(self, nation: str) -> bool:
+        return any(o.nation == nation for o in self.options)
+
+
+@dataclass(frozen=True)
 class Nation:
     id: str
     name: str  # display name, e.g. "German Empire"
@@ -116,6 +229,8 @@ class Scenario:
     revolution_chance: dict[int, int] = field(default_factory=dict)  # year -> chance in 10 per turn
     terrain: dict[str, TerrainRule] = field(default_factory=dict)  # map feature -> its effect
     gifts: GiftRules = field(default_factory=GiftRules)
+    diplomacy: Diplomacy = field(default_factory=Diplomacy)  # Phase 1 (diplomacy.toml)
+    revolution_start_turn: int = 0  # Phase 9: the first turn the moderator rolls for the Russian Revolution
     extra: dict[str, object] = field(default_factory=dict)  # other tables as loaded
 
     def stats(self, nation: str, kind: str) -> UnitStats:

@@ -4,7 +4,10 @@
 with that nation, then they must declare war on them at this point." War is mutual and
 public news. Allies cannot declare war on each other (Cooperation). A neutral nation's
 declaration starts a local or limited war, with rules of its own (Local War, Limited
-War, the neutrals' sections): the engine declares it and the moderator reviews it.
+War, the neutrals' sections): the engine declares it and the moderator reviews it,
+except where the position settles it: "British, when neutral, are not able to declare
+war on any major neutral or minor neutral" (British Empire (while neutral);
+scenarios/1914/diplomacy.toml [wars]).
 The effects of a declaration on the neutrals (US entry, points) are Phase 9 and the
 neutral rules', not applied here yet.
 """
@@ -31,6 +34,9 @@ class DeclareWarRule(OrderRule[DeclareWar]):
             return problem("war-self", order.target)
         if pos.allies(nation, target):
             return problem("war-ally", order.target, target=target)
+        if (nation in pos.scenario.diplomacy.no_war_on_neutrals and pos.nation(nation).side == "neutral"
+                and pos.nation(target).side == "neutral" and not pos.at_war(nation, target)):
+            return problem("war-neutral-on-neutral", order.target, target=target)
         return None
 
     def remarks(self, pos: Position, nation: str, order: DeclareWar) -> list[Problem]:

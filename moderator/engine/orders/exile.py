@@ -1,0 +1,46 @@
+"""GOVERNMENT IN EXILE WITH nation (Conquest).
+
+"A nation is considered conquered when all of its supply centers have been captured or
+destroyed. Supply centers are all territories which belonged to the nation on the start
+of war ... A conquered nation may also choose to declare a "government in exile" and
+name a host nation for its armed forces. The host nation must be an ally."
+
+Settled by the position: the host is an ally (not the nation itself), and the nation
+holds none of the territories it owned at the start (the map's owners). Free; the host
+taking command of the exiled forces is the moderator's to apply (the order is referred).
+"""
+
+from __future__ import annotations
+
+from moderator.engine.context import Position, TurnContext
+from moderator.engine.orders.base import once_per_turn
+from moderator.engine.orders.records import Referred
+from moderator.engine.problems import Problem, problem
+from moderator.orders.model import Exile
+
+PHASE = "1.5"
+
+
+def supply_centres_held(pos: Position, nation: str) -> list[str]:
+    """The nation's territories of the start of war that it still controls."""
+    return sorted(t.name for t in pos.world.lands() if t.owner == nation and pos.controller(t.name) == nation)
+
+
+class ExileRule(Referred[Exile]):
+    order = Exile
+    section = PHASE
+    why = "exile-command"
+
+    def problem(self, pos: Position, nation: str, order: Exile) -> Problem | None:
+        if order.host == nation or not pos.allies(nation, order.host):
+            return problem("exile-host", order.host, host=order.host)
+        held = supply_centres_held(pos, nation)
+        if held:
+            return problem("exile-not-conquered", held=len(held), example=held[0])
+        return once_per_turn(pos, (nation, "exile"), "exile-twice")
+
+    def record(self, ctx: TurnContext, nation: str, order: Exile) -> None:
+        ctx.use((nation, "exile"))
+
+
+RULE = ExileRule()

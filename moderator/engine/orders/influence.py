@@ -1,0 +1,170 @@
+"""INFLUENCE nation [TOWARD side], INFLUENCE SELF TOWARD side (Phase 1.2: Diplomatic Influence).
+
+"Most minor nations and some major neutral nations can be influenced by the major nations
+already active in the main war ... A nation may spend 10 resources for a chance at making
+a neutral nation more favorable to them. The chance of this happening is 2 in 10 per
+attempt (hit 9 or 10 on 10 sided die). Only one attempt can be made on a particular
+nation by the player each turn." "Nations with a * before them can be diplomatically
+influenced, but such attempts shall only succeed on a roll of 10."
+
+Who may be influenced, by whom and for how much is scenario data
+(scenarios/1914/diplomacy.toml [influence], Scenario.diplomacy.influence):
+* the major neutrals open to influence: Spain ("can only be influenced similar to minor
+  neutral"), China only by a nation that gave it a territory by its special option, from
+  the next turn on ("At the start of play no nations may attempt to influence China";
+  British option #2, French #4, German #1), Italy only in a case the moderator judges
+  (Austro-Hungarian option #2); dominions follow the British Empire;
+* "United States cannot influence Spain"; France not while the Spanish Garrison rule
+  holds (French option #1 voids it on a 7-10: the moderator knows if it did);
+* the neutral US influences minor neutrals toward a side for 15 (US option #5).
+
+Self-influence (the neutrals' own sections): the Ottoman Empire toward the Allied Powers
+for 10; Spain for 10 and China for 15, only once their economy is raised (the gear-up,
+on an earlier turn); Italy's "Italian influence" is named but never defined (flagged).
+
+The cost is charged when Phase 1.2 runs; the roll and the points are the moderator's
+(the order is referred).
+"""
+
+from __future__ import annotations
+
+from moderator.engine.context import Position, TurnContext
+from moderator.engine.orders.base import afford, once_per_turn
+from moderator.engine.orders.records import Referred, geared_before, option_used
+from moderator.engine.problems import Problem, flag, problem, warning
+from moderator.orders.model import Influence
+
+PHASE = "1.2"
+
+
+def key(nation: str, target: str) -> tuple[str, ...]:
+    """The per-turn limit: one attempt per nation and target (self-influence included)."""
+    return (nation, "influence", target)
+
+
+# ---- influencing another nation ---------------------------------------------------------
+def opened_by(pos: Position, nation: str, target: str) -> list[int]:
+    """The nation's options that open `target` (a no_influence nation) to its influence."""
+    return sorted(o.number for o in pos.scenario.diplomacy.options
+                  if o.nation == nation and o.opens_influence == target)
+
+
+def opened(pos: Position, nation: str, target: str) -> bool:
+    """It gave `target` a territory by its option on an earlier turn ("the following turns")."""
+    return any((t := option_used(pos, nation, n)) is not None and t < pos.turn for n in opened_by(pos, nation, target))
+
+
+def influence_cost(pos: Position, nation: str) -> int:
+    rules = pos.scenario.diplomacy.influence
+    if pos.nation(nation).side == "neutral":
+        return rules.neutral_influencers.get(nation, rules.cost)
+    return rules.cost
+
+
+def influence_problem(pos: Position, nation: str, target: str, toward: str | None, at: str = "") -> Problem | None:
+    """Why the rules refuse `nation`'s influence attempt on another nation `target`."""
+    rules = pos.scenario.diplomacy.influence
+    me = pos.nation(nation)
+    if me.side == "neutral" and nation not in rules.neutral_influencers:
+        return problem("influence-neutral")
+    if pos.nation(target).side != "neutral":
+        return problem("influence-not-neutral", at, target=target)
+    if pos.at_war(nation, target):
+        return problem("influence-enemy", at, target=target)
+    if (nation, target) in rules.never:
+        return problem("influence-never", at, target=target)
+    info = pos.scenario.nations.get(target)
+    kind = info.kind if info else "minor"
+    if me.side == "neutral" and kind != "minor":  # US option #5: "Influence Minor Nation"
+        return problem("influence-minor-only", at, target=target)
+    if pos.nation(target).flags.get("active") is False:  # not on the board yet (the Bolsheviks)
+        kind = "inactive"
+    if kind in ("dominion", "inactive") or (kind == "major" and target not in rules.majors | rules.review_majors):
+        return problem("influence-barred", at, target=target, kind=kind,
+                       parent=info.parent if info and info.parent else "")
+    if info is not None and info.no_influence and not opened(pos, nation, target):
+        return problem("influence-not-opened", at, target=target, options=opened_by(pos, nation, target))
+    for who, whom, option in rules.garrison:
+        if (who, whom) == (nation, target) and option_used(pos, nation, option) is None:
+            return problem("influence-garrison", at, target=target, option=option)
+    if me.side == "neutral" and toward is None:
+        return problem("influence-side", at, only="", target=target)
+    if me.side != "neutral" and toward not in (None, me.side):
+        return problem("influence-side", at, only=me.side, target=target)
+    twice = once_per_turn(pos, key(nation, target), "influence-twice", at, target=target)
+    if twice is not None:
+        return twice
+    return afford(pos, nation, influence_cost(pos, nation), f"an influence attempt on {pos.nation_name(target)}")
+
+
+def influence_remarks(pos: Position, nation: str, target: str, at: str = "") -> list[Problem]:
+    rules = pos.scenario.diplomacy.influence
+    info = pos.scenario.nations.get(target)
+    out: list[Problem] = []
+    if info is not None and info.influence_on_ten_only:
+        out.append(warning("influence-ten", at, target=target))
+    if target in rules.review_majors:
+        out.append(flag("influence-italy", at, target=target))
+    if any((who, whom) == (nation, target) for who, whom, _ in rules.garrison):
+        out.append(flag("influence-garrison-check", at, target=target))
+    return out
+
+
+# ---- influencing itself -------------------------------------------------------------------
+def self_influence_problem(pos: Position, nation: str, toward: str | None, at: str = "") -> Problem | None:
+    rules = pos.scenario.diplomacy.self_influence
+    rule = rules.get(nation)
+    if rule is None:
+        return problem("self-influence", at, nations=sorted(rules))
+    if pos.nation(nation).side != "neutral":
+        return problem("self-influence-joined", at)
+    if rule.toward and toward not in (None, rule.toward):
+        return problem("influence-side", at, only=rule.toward, target=nation)
+    if not rule.toward and toward is None:
+        return problem("influence-side", at, only="", target=nation)
+    if rule.geared and not geared_before(pos, nation):
+        return problem("self-influence-gear-up", at)
+    twice = once_per_turn(pos, key(nation, nation), "influence-twice", at, target=nation)
+    if twice is not None:
+        return twice
+    return afford(pos, nation, rule.cost, "influencing your own nation")
+
+
+def self_influence_remarks(pos: Position, nation: str) -> list[Problem]:
+    rule = pos.scenario.diplomacy.self_influence.get(nation)
+    return [flag("review", why=rule.review)] if rule is not None and rule.review else []
+
+
+def self_influence_cost(pos: Position, nation: str) -> int:
+    rule = pos.scenario.diplomacy.self_influence.get(nation)
+    return rule.cost if rule is not None else 0
+
+
+# ---- the home -------------------------------------------------------------------------------
+class InfluenceRule(Referred[Influence]):
+    order = Influence
+    section = PHASE
+
+    def problem(self, pos: Position, nation: str, order: Influence) -> Problem | None:
+        if order.target == nation:
+            return self_influence_problem(pos, nation, order.toward)
+        return influence_problem(pos, nation, order.target, order.toward, order.target)
+
+    def remarks(self, pos: Position, nation: str, order: Influence) -> list[Problem]:
+        if order.target == nation:
+            return self_influence_remarks(pos, nation)
+        return influence_remarks(pos, nation, order.target, order.target)
+
+    def cost(self, pos: Position, nation: str, order: Influence) -> int:
+        if order.target == nation:
+            return self_influence_cost(pos, nation)
+        return influence_cost(pos, nation)
+
+    def reason(self, pos: Position, nation: str, order: Influence) -> str:
+        return "self-influence-roll" if order.target == nation else "influence-roll"
+
+    def record(self, ctx: TurnContext, nation: str, order: Influence) -> None:
+        ctx.use(key(nation, order.target))
+
+
+RULE = InfluenceRule()

@@ -1,0 +1,135 @@
+"""The major neutrals' own orders: GEAR UP, COAX Italy, JOIN side (Neutrals and the
+neutrals' sections).
+
+GEAR UP (Phase 1.5; also US option #1 and the Chinese option #1): Japan "may spend 25
+resources to gear up its war industries"; the US "may spend 40 resources at any time to
+gear up its war spending"; China "must pay 15 resources to gear up its war time economy"
+before a limited war; Spain "spends 40 resources, she can boost economy". Costs and the
+income that follows: scenarios/1914/diplomacy.toml [gear_up]. Once: a geared-up economy
+stays so. The turn is recorded (records.py): Japan's war options come "the turn following
+this action", Spain's and China's self-influence after it. Charged at once; the new
+income is applied by the moderator.
+
+COAX Italy (Phase 1.2, Italy): "Any nation may spend 20 resources for a 10% chance (1 on
+D10 die) to coax Italy to switch its affiliation prior to it actually entering the war
+... Italy gets to keep the 20 resources." Reading: one attempt per nation per turn, as
+every other influence attempt (Phase 1.2). The 20 reach Italy at once; the roll is the
+moderator's.
+
+JOIN side (Phase 1.5, Neutrals): "All neutrals, except Japan and British Empire, must
+collect 10 points for one side or another to be able to declare themselves as a member
+of Central Powers or Allied Powers". The points are the moderator's (hidden): the order
+is flagged and referred. Settled by the position: a nation already in the main war; the
+Ottomans and China "engaged in a minor war" ("can not enter the primary war"); a
+dominion, which follows the British Empire ("nor they can join the main war without
+British Empire").
+"""
+
+from __future__ import annotations
+
+from moderator.engine.context import Position, TurnContext
+from moderator.engine.orders.base import afford, once_per_turn
+from moderator.engine.orders.records import Referred, geared, record
+from moderator.engine.problems import Problem, flag, problem
+from moderator.orders.model import CoaxItaly, GearUp, JoinSide
+
+PHASE = "1.5"
+COAX_PHASE = "1.2"
+
+
+# ---- gear-up (shared with the options that are the same thing) --------------------------
+def gear_up_problem(pos: Position, nation: str) -> Problem | None:
+    table = pos.scenario.diplomacy.gear_up
+    rule = table.get(nation)
+    if rule is None:
+        return problem("no-gear-up", nations=sorted(table))
+    done = geared(pos, nation)
+    if done is not None:
+        return problem("already-geared", turn=done)
+    return afford(pos, nation, rule.cost, "gearing up")
+
+
+def gear_up_cost(pos: Position, nation: str) -> int:
+    rule = pos.scenario.diplomacy.gear_up.get(nation)
+    return rule.cost if rule is not None else 0
+
+
+def record_gear_up(ctx: TurnContext, nation: str) -> None:
+    record(ctx, nation, "geared_up", ctx.turn)
+
+
+class GearUpRule(Referred[GearUp]):
+    order = GearUp
+    section = PHASE
+    why = "gear-up-income"
+
+    def problem(self, pos: Position, nation: str, order: GearUp) -> Problem | None:
+        return gear_up_problem(pos, nation)
+
+    def cost(self, pos: Position, nation: str, order: GearUp) -> int:
+        return gear_up_cost(pos, nation)
+
+    def record(self, ctx: TurnContext, nation: str, order: GearUp) -> None:
+        record_gear_up(ctx, nation)
+
+
+# ---- coax Italy --------------------------------------------------------------------------------
+class CoaxItalyRule(Referred[CoaxItaly]):
+    order = CoaxItaly
+    section = COAX_PHASE
+    why = "coax-roll"
+
+    def problem(self, pos: Position, nation: str, order: CoaxItaly) -> Problem | None:
+        d = pos.scenario.diplomacy
+        italy = d.coax_nation
+        if not italy or italy not in pos.state.nations or italy == nation:
+            return problem("coax-not-italy")
+        if pos.nation(italy).side != "neutral":
+            return problem("coax-not-neutral", target=italy)
+        twice = once_per_turn(pos, (nation, "coax"), "coax-twice", target=italy)
+        if twice is not None:
+            return twice
+        return afford(pos, nation, d.coax_cost, f"coaxing {pos.nation_name(italy)}")
+
+    def cost(self, pos: Position, nation: str, order: CoaxItaly) -> int:
+        return pos.scenario.diplomacy.coax_cost
+
+    def paid_on(self, pos: Position, nation: str, order: CoaxItaly) -> tuple[str, int] | None:
+        d = pos.scenario.diplomacy
+        return (d.coax_paid_to, d.coax_cost) if d.coax_paid_to else None
+
+    def record(self, ctx: TurnContext, nation: str, order: CoaxItaly) -> None:
+        ctx.use((nation, "coax"))
+
+
+# ---- join a side ---------------------------------------------------------------------------------
+class JoinSideRule(Referred[JoinSide]):
+    order = JoinSide
+    section = PHASE
+    why = "join-points"
+
+    def problem(self, pos: Position, nation: str, order: JoinSide) -> Problem | None:
+        me = pos.nation(nation)
+        if me.side != "neutral":
+            return problem("already-joined", side=me.side)
+        info = pos.scenario.nations.get(nation)
+        parent = info.parent if info is not None else None
+        if parent and pos.nation(parent).side != order.side:
+            return problem("join-with-parent", parent=parent, side=order.side)
+        if nation in pos.scenario.diplomacy.no_join_in_local_war:
+            local = sorted(e for e in me.at_war_with if pos.nation(e).side == "neutral")
+            if local:
+                return problem("join-in-local-war", enemy=local[0])
+        return once_per_turn(pos, (nation, "join"), "join-twice")
+
+    def remarks(self, pos: Position, nation: str, order: JoinSide) -> list[Problem]:
+        return [flag("join-points")]
+
+    def record(self, ctx: TurnContext, nation: str, order: JoinSide) -> None:
+        ctx.use((nation, "join"))
+
+
+GEAR_UP = GearUpRule()
+COAX = CoaxItalyRule()
+JOIN = JoinSideRule()
+RULES = (COAX, GEAR_UP, JOIN)

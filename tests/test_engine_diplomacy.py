@@ -1,0 +1,398 @@
+"""The homes of the Phase 1 diplomatic orders (engine/orders/influence, surrender,
+declarations, special_options, neutrals, peace, exile): each refusal reason, each cost
+charged once when its step runs (the checker's projection and resolve() spend the same),
+and the referral to the moderator with its cost (event "order-referred").
+
+Two settings: the hand-built orders fixture (tests/test_orders_world.py: Germany at war
+with France and Russia; Britain, Italy, the USA, the Ottomans, Belgium, Switzerland
+neutral) and the real 1914 opening (China, Spain, Japan, Hong Kong, ...).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+
+from moderator.engine.dice import Dice
+from moderator.engine.events import Event
+from moderator.engine.resolve import resolve
+from moderator.engine.state import GameState
+from moderator.orders.checker import check_text
+from moderator.orders.parser import parse_orders
+from moderator.world.model import World
+from moderator.world.scenario_model import Scenario
+from tests.test_orders_world import make_scenario, make_state, make_world
+
+Codes = list[tuple[str, str]]
+
+
+# ---- settings ---------------------------------------------------------------------------
+@functools.cache
+def real() -> tuple[World, Scenario]:
+    from moderator.world.loader import load_world
+    from moderator.world.scenario import load_scenario
+
+    return load_world("1914", strict=False), load_scenario("1914")
+
+
+def opening(change: Callable[[GameState], None] | None = None) -> GameState:
+    from moderator.world.scenario import initial_state
+
+    world, scenario = real()
+    state = initial_state(scenario, world, "diplomacy")
+    if change is not None:
+        change(state)
+    return state
+
+
+def codes(text: str, nation: str = "Germany", state: GameState | None = None) -> Codes:
+    """The receipt's (severity, code) pairs on the hand-built fixture."""
+    r = check_text(text, nation, state or make_state(), make_world(), make_scenario())
+    return [(d.severity, d.code) for d in r.diagnostics]
+
+
+def codes_1914(text: str, nation: str, state: GameState | None = None) -> Codes:
+    world, scenario = real()
+    r = check_text(text, nation, state or opening(), world, scenario)
+    return [(d.severity, d.code) for d in r.diagnostics]
+
+
+def errors(found: Codes) -> list[str]:
+    return [c for s, c in found if s == "error"]
+
+
+def run_1914(orders: dict[str, str], state: GameState | None = None) -> tuple[GameState, list[Event]]:
+    world, scenario = real()
+    parsed = {n: parse_orders(text).orders for n, text in orders.items()}
+    return resolve(state or opening(), parsed, world, scenario, Dice("diplomacy", 1))
+
+
+def run_fixture(orders: dict[str, str], state: GameState | None = None) -> tuple[GameState, list[Event]]:
+    parsed = {n: parse_orders(text).orders for n, text in orders.items()}
+    return resolve(state or make_state(), parsed, make_world(), make_scenario(), Dice("diplomacy", 1))
+
+
+def set_flags(nation: str, turn: int | None = None, side: str | None = None, **flags: object) -> Callable[[GameState], None]:
+    def change(state: GameState) -> None:
+        state.nations[nation].flags.update(flags)
+        if side is not None:
+            state.nations[nation].side = side
+        if turn is not None:
+            state.turn = turn
+    return change
+
+
+def referred(events: list[Event], nation: str) -> list[tuple[str, int, str]]:
+    return [(e.args["type"], e.args["cost"], e.args["why"]) for e in events
+            if e.code == "order-referred" and e.args["nation"] == nation]
+
+
+def refused(events: list[Event], nation: str) -> list[str]:
+    return [e.args["reason"] for e in events if e.code == "order-refused" and e.args["nation"] == nation]
+
+
+# ---- Phase 1.2: influence ------------------------------------------------------------------
+def test_influence_refusals_on_the_fixture() -> None:
+    assert codes("INFLUENCE Belgium") == []
+    assert errors(codes("INFLUENCE France")) == ["influence-not-neutral"]
+    assert errors(codes("INFLUENCE Belgium", "Britain")) == ["influence-neutral"]  # not in the main war
+    assert errors(codes("INFLUENCE Ottoman Empire")) == ["influence-barred"]  # enters by its own rules
+    assert errors(codes("INFLUENCE Belgium TOWARD Allies")) == ["influence-side"]  # only toward your side
+    assert errors(codes("INFLUENCE Belgium\nINFLUENCE Belgium")) == ["influence-twice"]
+    at_war = make_state()
+    at_war.nations["germany"].at_war_with.append("belgium")
+    at_war.nations["belgium"].at_war_with.append("germany")
+    assert errors(codes("INFLUENCE Belgium", state=at_war)) == ["influence-enemy"]
+    # Italy: influenced as a minor only after the Austrian option #2 case: the moderator judges.
+    assert codes("INFLUENCE Italy") == [("flag", "influence-italy")]
+
+
+def test_the_neutral_us_influences_minors_toward_a_side_for_15() -> None:
+    # US option #5: "It cost the US 15 resources to attempt this while neutral"; minor nations.
+    assert errors(codes("INFLUENCE Belgium", "USA")) == ["influence-side"]
+    assert errors(codes("INFLUENCE Ottoman Empire TOWARD Allies", "USA")) == ["influence-minor-only"]
+    assert codes("INFLUENCE Belgium TOWARD Allies\nOPTION 5 ON Switzerland TOWARD Allies", "USA") == [
+        ("warning", "influence-ten")]
+    # 50 saved: three attempts of 15 fit, the fourth does not.
+    text = "\n".join(f"INFLUENCE {n} TOWARD Allies" for n in ("Belgium", "Switzerland", "Belgium"))
+    assert errors(codes(text, "USA")) == ["influence-twice"]
+
+
+def test_influence_on_china_spain_and_dominions_in_1914() -> None:
+    # China: "At the start of play no nations may attempt to influence China".
+    assert errors(codes_1914("INFLUENCE China", "Germany")) == ["influence-not-opened"]
+    # ... until the nation gave it a territory by its option (German #1), from the next turn on.
+    opened = opening(set_flags("germany", turn=3, options_used={"1": 2}))
+    assert codes_1914("INFLUENCE China", "Germany", opened) == []
+    same_turn = opening(set_flags("germany", turn=2, options_used={"1": 2}))
+    assert errors(codes_1914("INFLUENCE China", "Germany", same_turn)) == ["influence-not-opened"]
+    # Spain: "United States cannot influence Spain"; France not under the Spanish Garrison rule.
+    assert errors(codes_1914("INFLUENCE Spain TOWARD Allies", "USA")) == ["influence-never"]
+    assert errors(codes_1914("INFLUENCE Spain", "France")) == ["influence-garrison"]
+    tried = opening(set_flags("france", turn=2, options_used={"1": 1}))
+    assert codes_1914("INFLUENCE Spain", "France", tried) == [("flag", "influence-garrison-check")]
+    assert codes_1914("INFLUENCE Spain", "Germany") == []
+    # Dominions follow the British Empire (Major nations and colonies).
+    assert errors(codes_1914("INFLUENCE Canada", "Germany")) == ["influence-barred"]
+    assert errors(codes_1914("INFLUENCE Bolsheviks", "Germany")) == ["influence-barred"]  # not on the board
+
+
+def test_self_influence_by_the_rules_of_each_neutral() -> None:
+    assert codes("INFLUENCE SELF TOWARD Allies", "Ottoman Empire") == []
+    assert errors(codes("INFLUENCE SELF TOWARD CP", "Ottoman Empire")) == ["influence-side"]
+    assert errors(codes("INFLUENCE SELF TOWARD CP")) == ["self-influence"]
+    assert codes("INFLUENCE SELF TOWARD CP", "Italy") == [("flag", "review")]  # never defined by the rules
+    # Spain and China only once their economy is raised (the gear-up, on an earlier turn).
+    assert errors(codes_1914("INFLUENCE SELF TOWARD Allies", "Spain")) == ["self-influence-gear-up"]
+    geared = opening(set_flags("spain", turn=2, geared_up=1))
+    assert codes_1914("INFLUENCE SELF TOWARD Allies", "Spain", geared) == []
+    assert codes_1914("OPTION 2 TOWARD Allies", "Spain", geared) == []  # the same rule as option 2 ...
+    assert errors(codes_1914("INFLUENCE SELF TOWARD Allies\nOPTION 2 TOWARD Allies", "Spain", geared)) == [
+        "influence-twice"]  # ... and the same attempt of the turn
+    china = opening(set_flags("china", turn=2, geared_up=1, side=None))
+    assert errors(codes_1914("INFLUENCE SELF", "China", china)) == ["influence-side"]
+    joined = opening(set_flags("ottoman", side="central"))
+    assert errors(codes_1914("INFLUENCE SELF TOWARD Allies", "Ottoman Empire", joined)) == ["self-influence-joined"]
+
+
+def test_coax_italy() -> None:
+    assert codes("COAX Italy") == []
+    assert errors(codes("COAX Italy", "Italy")) == ["coax-not-italy"]
+    assert errors(codes("COAX Italy\nCOAX Italy")) == ["coax-twice"]
+    joined = make_state()
+    joined.nations["italy"].side = "allied"
+    assert errors(codes("COAX Italy", state=joined)) == ["coax-not-neutral"]
+
+
+# ---- Phase 1.3: surrender ----------------------------------------------------------------------
+def test_surrender_offers_and_votes() -> None:
+    assert codes("OFFER SURRENDER") == []
+    assert errors(codes("OFFER SURRENDER TO Belgium")) == ["not-at-war"]
+    assert errors(codes("OFFER SURRENDER", "Italy")) == ["surrender-no-war"]
+    assert errors(codes("OFFER SURRENDER\nOFFER SURRENDER")) == ["surrender-again"]
+    once = make_state()
+    once.nations["germany"].flags["surrendered"] = 2
+    assert errors(codes("OFFER SURRENDER", state=once)) == ["surrender-twice"]
+    # A nation in the main war surrenders to the whole opposing side.
+    assert codes("OFFER SURRENDER TO France") == [("warning", "surrender-to-side")]
+    assert codes("ACCEPT SURRENDER OF France\nREFUSE SURRENDER OF Russia") == []
+    assert errors(codes("ACCEPT SURRENDER OF Austria")) == ["vote-not-enemy"]
+    assert errors(codes("ACCEPT SURRENDER OF France\nREFUSE SURRENDER OF France")) == ["vote-twice"]
+
+
+# ---- Phase 1.4: other declarations ---------------------------------------------------------------
+def test_closing_a_passage_needs_its_holder() -> None:
+    assert codes("CLOSE Kiel Canal TO France") == []
+    assert errors(codes("CLOSE Kiel Canal TO Germany", "France")) == ["passage-not-held"]
+    assert errors(codes("CLOSE Kiel Canal TO France\nOPEN Kiel Canal")) == ["passage-twice"]
+
+
+def test_unrestricted_submarine_warfare_and_its_retraction() -> None:
+    assert codes("DECLARE UNRESTRICTED SUBMARINE WARFARE AGAINST Allies") == [("warning", "subs-consequence")]
+    assert errors(codes("DECLARE UNRESTRICTED SUBMARINE WARFARE AGAINST Central Powers")) == ["subs-own-side"]
+    assert errors(codes("DECLARE UNRESTRICTED SUBMARINE WARFARE AGAINST Austria")) == ["subs-ally"]
+    assert errors(codes("RETRACT UNRESTRICTED SUBMARINE WARFARE")) == ["subs-not-declared"]
+    waging = make_state()
+    waging.nations["germany"].flags["unrestricted_subs"] = "allied"
+    assert codes("RETRACT UNRESTRICTED SUBMARINE WARFARE", state=waging) == [("warning", "subs-retract-final")]
+    poor = make_state()
+    poor.nations["germany"].flags["unrestricted_subs"] = "allied"
+    poor.nations["germany"].saved = 24
+    assert errors(codes("RETRACT UNRESTRICTED SUBMARINE WARFARE", state=poor)) == ["over-budget"]
+    done = make_state()
+    done.nations["germany"].flags["unrestricted_subs_retracted"] = 2
+    assert errors(codes("DECLARE UNRESTRICTED SUBMARINE WARFARE AGAINST Allies", state=done)) == ["subs-retracted"]
+
+
+def test_declaring_then_retracting_is_recorded_and_the_retraction_costs_25() -> None:
+    new, events = run_fixture({"germany": "DECLARE UNRESTRICTED SUBMARINE WARFARE AGAINST Allies"})
+    assert new.nations["germany"].flags["unrestricted_subs"] == "allied"
+    assert referred(events, "germany") == [("SubWarfare", 0, "subs-neutrals")]
+    before = new.nations["germany"].saved
+    quiet, _ = run_fixture({}, new)
+    later, events = run_fixture({"germany": "RETRACT UNRESTRICTED SUBMARINE WARFARE"}, new)
+    assert later.nations["germany"].saved == quiet.nations["germany"].saved - 25 and before > 25
+    assert "unrestricted_subs" not in later.nations["germany"].flags
+    assert later.nations["germany"].flags["unrestricted_subs_retracted"] == new.turn
+    assert referred(events, "germany") == [("SubWarfare", 25, "subs-retract-referred")]
+
+
+def test_blockades_need_a_ship_in_the_zones_of_the_phase_1_4_table() -> None:
+    assert errors(codes_1914("BLOCKADE Germany", "Britain")) == ["blockade-neutral"]
+    assert errors(codes_1914("BLOCKADE Spain", "France")) == ["not-at-war"]
+    assert errors(codes_1914("BLOCKADE Germany", "France")) == ["blockade-no-ship"]  # nothing in the Skagerrak
+    assert errors(codes_1914("BLOCKADE Serbia", "Germany")) == ["blockade-no-zones"]
+    assert errors(codes_1914("BLOCKADE US TRADE TO Serbia", "Germany")) == ["blockade-no-us-trade"]
+
+    def french_ships(state: GameState) -> None:
+        state.new_unit("france", "cruiser", "Skagerrak")
+        state.new_unit("france", "submarine", "Middle Atlantic")
+
+    ships = opening(french_ships)
+    assert codes_1914("BLOCKADE Germany\nBLOCKADE US TRADE TO Germany", "France", ships) == []
+    assert errors(codes_1914("BLOCKADE Germany\nBLOCKADE Germany", "France", ships)) == ["blockade-twice"]
+    # A submarine cuts US trade (Variable US Trade) but makes no naval blockade (a surface ship does).
+    subs_only = opening(lambda s: s.new_unit("germany", "submarine", "Middle Atlantic"))
+    assert codes_1914("BLOCKADE US TRADE TO France", "Germany", subs_only) == []
+    assert errors(codes_1914("BLOCKADE France", "Germany", subs_only)) == ["blockade-no-ship"]
+    # On a map without the table's zones (the fixture) the moderator checks.
+    assert codes("BLOCKADE France") == [("flag", "blockade-zones-unknown")]
+
+
+# ---- Phase 1.5: special options ---------------------------------------------------------------------
+def test_option_tables_arguments_and_limits() -> None:
+    assert errors(codes("OPTION 1", "Britain")) == ["no-options"]  # "cannot use below options while neutral"
+    assert errors(codes("OPTION 9")) == ["unknown-option"]
+    assert errors(codes("OPTION 2", "USA")) == ["option-args"]
+    assert errors(codes("OPTION 4 FULL WAR")) == ["option-full"]
+    assert errors(codes("OPTION 3 TO France 3", "USA")) == ["option-amount"]  # "at least 5"
+    assert errors(codes("OPTION 3 TO Belgium 10", "USA")) == ["option-target"]  # "active in the main war"
+    assert errors(codes("OPTION 4 TOWARD Allies\nOPTION 4 TOWARD Allies", "USA")) == ["option-twice"]
+    supplied = make_state()
+    supplied.nations["russia"].flags["options_used"] = {"3": 1}
+    assert errors(codes("OPTION 3", "Russia", supplied)) == ["option-once"]
+    assert errors(codes("OPTION 3\nOPTION 3", "Russia")) == ["option-once"]  # the second in the same turn too
+
+
+def test_option_conditions_the_position_settles() -> None:
+    # German #6: "once the moderator has begin to roll for the Russian Revolution" (turn 7).
+    assert errors(codes_1914("OPTION 6", "Germany")) == ["option-too-early"]
+    turn7 = opening(set_flags("germany", turn=7))
+    assert codes_1914("OPTION 6", "Germany", turn7) == []
+    # British #2 as an Allied Power: gives Hong Kong, held by Britain at start, once.
+    allied = opening(set_flags("britain", side="allied"))
+    assert codes_1914("OPTION 2", "Britain", allied) == []
+    lost = opening(set_flags("britain", side="allied"))
+    lost.control["Hong Kong"] = "japan"
+    assert errors(codes_1914("OPTION 2", "Britain", lost)) == ["option-holds"]
+    # Japan's wars come "the turn following" the gear-up, not the same turn.
+    assert errors(codes_1914("GEAR UP\nOPTION 1", "Japan")) == ["option-gear-up"]
+    geared = opening(set_flags("japan", turn=2, geared_up=1))
+    assert codes_1914("OPTION 1", "Japan", geared) == []
+    assert errors(codes_1914("OPTION 4 FULL WAR", "Japan", geared)) == ["option-needs-option"]
+    assert errors(codes_1914("OPTION 3", "Japan", geared)) == ["option-war"]  # not at war with the Ottomans
+    # Spain declares war on a minor only after boosting its economy, and only on a minor neutral.
+    assert errors(codes_1914("OPTION 1 ON Portugal", "Spain")) == ["option-gear-up"]
+    boosted = opening(set_flags("spain", turn=2, geared_up=1))
+    assert codes_1914("OPTION 1 ON Portugal", "Spain", boosted) == []
+    assert errors(codes_1914("OPTION 1 ON Italy", "Spain", boosted)) == ["option-target"]
+    # Irish rebellion: Britain an Allied Power and a German submarine in the Irish Sea.
+    irish = opening(set_flags("britain", side="allied"))
+    assert errors(codes_1914("OPTION 3", "Germany", irish)) == ["option-unit"]
+    irish.new_unit("germany", "submarine", "Irish Sea")
+    assert codes_1914("OPTION 3", "Germany", irish) == []
+
+
+def test_gear_up_once_and_only_for_the_neutrals_that_have_one() -> None:
+    assert errors(codes("GEAR UP")) == ["no-gear-up"]
+    assert codes("GEAR UP", "USA") == []
+    assert errors(codes("GEAR UP\nOPTION 1", "USA")) == ["already-geared"]  # US option #1 is the same gear-up
+    assert errors(codes_1914("GEAR UP", "Spain")) == ["over-budget"]  # 40, with 10 saved
+
+
+# ---- JOIN, PEACE, EXILE, neutral declarations of war ---------------------------------------------------
+def test_join_peace_and_exile() -> None:
+    assert errors(codes("JOIN Allies")) == ["already-joined"]
+    assert codes("JOIN Allies", "Italy") == [("flag", "join-points")]
+    assert errors(codes_1914("JOIN Allies", "Canada")) == ["join-with-parent"]
+
+    def local_war(state: GameState) -> None:
+        state.nations["ottoman"].at_war_with.append("greece")
+        state.nations["greece"].at_war_with.append("ottoman")
+
+    assert errors(codes_1914("JOIN Central Powers", "Ottoman Empire", opening(local_war))) == ["join-in-local-war"]
+    assert errors(codes("PEACE WITH France")) == ["peace-main-war"]
+    assert errors(codes("PEACE WITH Belgium")) == ["not-at-war"]
+    war = make_state()
+    war.nations["germany"].at_war_with.append("belgium")
+    war.nations["belgium"].at_war_with.append("germany")
+    assert codes("PEACE WITH Belgium", state=war) == []
+    assert errors(codes("GOVERNMENT IN EXILE WITH Austria")) == ["exile-not-conquered"]
+    assert errors(codes("GOVERNMENT IN EXILE WITH France")) == ["exile-host"]
+    conquered = make_state()
+    for place, holder in list(conquered.control.items()):
+        if holder == "germany":
+            conquered.control[place] = "france"
+    assert codes("GOVERNMENT IN EXILE WITH Austria", state=conquered) == []
+
+
+def test_a_neutral_britain_declares_no_war_on_a_neutral() -> None:
+    assert errors(codes("DECLARE WAR ON Belgium", "Britain")) == ["war-neutral-on-neutral"]
+    assert codes("DECLARE WAR ON Germany", "Britain") == [("flag", "war-by-neutral")]  # joins unprovoked
+    assert codes("DECLARE WAR ON Belgium", "Italy") == [("flag", "war-by-neutral")]  # a local war
+
+
+# ---- costs: charged once, when the step runs, the same in the checker and the engine ----------------------
+PHASE1 = "INFLUENCE Belgium\nCOAX Italy\nOPTION 4\nDECLARE UNRESTRICTED SUBMARINE WARFARE AGAINST Allies"
+PHASE1_COST = 10 + 20 + 15  # influence, coax, the Zimmerman note; the declaration is free
+
+
+def test_the_checker_projection_spends_what_the_engine_charges() -> None:
+    # Germany has 100: Phase 1 leaves 55, exactly eleven infantry in Phase 3.1.
+    fits = codes(PHASE1 + "\nBUILD 11 inf AT Berlin")
+    assert [c for _, c in fits] == ["subs-consequence"]
+    assert ("warning", "build-cut") in codes(PHASE1 + "\nBUILD 12 inf AT Berlin")
+    quiet, _ = run_fixture({})
+    new, events = run_fixture({"germany": PHASE1 + "\nBUILD 11 inf AT Berlin"})
+    assert new.nations["germany"].saved == quiet.nations["germany"].saved - PHASE1_COST - 55
+    assert refused(events, "germany") == []
+
+
+def test_a_referred_order_is_charged_once_and_reported_with_its_cost() -> None:
+    quiet, _ = run_fixture({})
+    new, events = run_fixture({"germany": PHASE1})
+    assert new.nations["germany"].saved == quiet.nations["germany"].saved - PHASE1_COST
+    assert referred(events, "germany") == [
+        ("Influence", 10, "influence-roll"), ("CoaxItaly", 20, "coax-roll"),
+        ("SubWarfare", 0, "subs-neutrals"), ("SpecialOption", 15, "option-effect")]  # in the Sequence of Play
+    phases = [e.phase for e in events if e.code == "order-referred"]
+    assert phases == ["1.2", "1.2", "1.4", "1.5"]
+    # "Italy gets to keep the 20 resources": at once.
+    assert new.nations["italy"].saved == quiet.nations["italy"].saved + 20
+    assert any(e.code == "gift" and e.args == {"giver": "germany", "receiver": "italy", "sent": 20, "arrived": 20}
+               for e in events)
+
+
+def test_the_engine_refuses_what_the_treasury_no_longer_covers_at_that_step() -> None:
+    poor = make_state()
+    poor.nations["germany"].saved = 24
+    # The influence (10, Phase 1.2) is paid first though written last: 14 are left for the
+    # Zimmerman note (15, Phase 1.5).
+    new, events = run_fixture({"germany": "OPTION 4\nINFLUENCE Belgium"}, poor)
+    assert referred(events, "germany") == [("Influence", 10, "influence-roll")]
+    assert refused(events, "germany") == ["over-budget"]
+    assert new.nations["germany"].saved == run_fixture({}, poor)[0].nations["germany"].saved - 10
+
+
+def test_options_pay_the_receivers_the_rules_name_at_once() -> None:
+    quiet, _ = run_fixture({})
+    # French #2: 5, and the amount arrives at full value in Russia.
+    new, events = run_fixture({"france": "OPTION 2 20"})
+    assert new.nations["france"].saved == quiet.nations["france"].saved - 25
+    assert new.nations["russia"].saved == quiet.nations["russia"].saved + 20
+    assert referred(events, "france") == [("SpecialOption", 25, "option-effect")]
+    # German #6 from turn 7: the 12 "are kept by Bolshevik player".
+    turn7 = opening(set_flags("germany", turn=7))
+    base, _ = run_1914({}, turn7)
+    after, events = run_1914({"germany": "OPTION 6"}, opening(set_flags("germany", turn=7)))
+    assert after.nations["germany"].saved == base.nations["germany"].saved - 12
+    assert after.nations["bolsheviks"].saved == base.nations["bolsheviks"].saved + 12
+    assert after.nations["germany"].flags["options_used"] == {"6": 7}
+
+
+def test_gear_up_is_recorded_for_the_turns_that_follow() -> None:
+    new, events = run_1914({"japan": "GEAR UP"})
+    assert new.nations["japan"].flags["geared_up"] == 1
+    assert referred(events, "japan") == [("GearUp", 25, "gear-up-income")]
+    world, scenario = real()
+    r = check_text("OPTION 1", "Japan", new, world, scenario)  # turn 2: the turn following
+    assert not [d for d in r.diagnostics if d.severity == "error"]
+    again = check_text("GEAR UP", "Japan", new, world, scenario)
+    assert [d.code for d in again.diagnostics] == ["already-geared"]
+
+
+def test_the_engine_refuses_with_the_rules_reason() -> None:
+    _, events = run_1914({"germany": "INFLUENCE China\nOPTION 6", "britain": "DECLARE WAR ON Belgium"})
+    assert refused(events, "germany") == ["influence-not-opened", "option-too-early"]
+    assert refused(events, "britain") == ["war-neutral-on-neutral"]
+    assert referred(events, "germany") == []
