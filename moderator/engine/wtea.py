@@ -30,16 +30,24 @@ from moderator.engine import (
 )
 from moderator.engine.event_codes import SCHEMA
 from moderator.engine.orders import (
+    artillery_support,
+    bombing,
     build,
     conditions,
     declare_war,
+    defend,
     deploy,
     gift,
     incorporate,
     move,
+    naval_invasion,
     note,
     pending,
+    rebase,
+    rockets,
     strategic_move,
+    submarines,
+    task_forces,
 )
 from moderator.engine.orders.base import OrderRule
 from moderator.engine.ruleset import Ruleset, Step
@@ -52,6 +60,8 @@ ROOT = Path(__file__).resolve().parents[2]
 RULES: tuple[OrderRule, ...] = (  # type: ignore[type-arg]
     note.RULE, deploy.RULE, declare_war.RULE, build.RULE, strategic_move.RULE, move.RULE,
     conditions.CONDITION, conditions.CASUALTIES, incorporate.RULE, gift.RULE, *pending.RULES,
+    bombing.RULE, rockets.RULE, rebase.RULE, *task_forces.RULES, *submarines.RULES, artillery_support.RULE,
+    defend.RULE, naval_invasion.RULE,
 )
 
 
