@@ -36,6 +36,7 @@ from moderator.world.scenario_model import (
     Scenario,
     TerrainRule,
     UnitStats,
+    UnrestrictedTarget,
 )
 
 SCENARIOS_DIR = Path(__file__).resolve().parents[2] / "scenarios"
@@ -94,6 +95,7 @@ def load_scenario(name: str = "1914") -> Scenario:
         objectives=tuple(_objectives(objectives_raw, folder / "objectives.toml")),
         revolution_chance={int(y): int(c) for y, c in meta.get("revolution_chance", {}).items()},
         terrain=_terrain(folder / "terrain.toml"),
+        unrestricted=_unrestricted(folder / "unrestricted_submarine_warfare.toml"),
         gifts=_gifts(meta.get("gifts", {})),
         extra=extra,
     )
@@ -111,6 +113,21 @@ def _terrain(path: Path) -> dict[str, TerrainRule]:
             raise ScenarioError(f"{path}: [{feature}] has unknown keys {unknown}; allowed: {sorted(allowed)}")
         values: dict[str, Any] = {k: tuple(v) if isinstance(v, list) else v for k, v in entry.items()}
         out[feature] = TerrainRule(feature=feature, **values)
+    return out
+
+
+def _unrestricted(path: Path) -> dict[str, UnrestrictedTarget]:
+    """unrestricted_submarine_warfare.toml: the Phase 1.4 table, one row per targeted nation
+    (optional file)."""
+    if not path.exists():
+        return {}
+    allowed = {"zones", "territories", "value"}
+    out: dict[str, UnrestrictedTarget] = {}
+    for nation, entry in _read_toml(path).items():
+        if set(entry) != allowed:
+            raise ScenarioError(f"{path}: [{nation}] needs exactly the keys {sorted(allowed)}, has {sorted(entry)}")
+        out[nation] = UnrestrictedTarget(nation, tuple(str(z) for z in entry["zones"]),
+                                         tuple(str(t) for t in entry["territories"]), int(entry["value"]))
     return out
 
 
@@ -296,6 +313,7 @@ def validate_scenario(scenario: Scenario, world: World, *, strict: bool | None =
     problems += _check_units(scenario)
     problems += _check_forces(scenario, world, complete)
     problems += _check_objectives(scenario, world, complete)
+    problems += _check_unrestricted(scenario, world, complete)
     return problems
 
 
@@ -466,6 +484,36 @@ def _check_objectives(scenario: Scenario, world: World, complete: bool) -> list[
                 out.append(f"{where}: '{target}' is not a nation id.")
             elif o.kind in ("take", "control", "acceptable-losses"):
                 out += _check_place_target(scenario, world, passages, where, target, o.nation, complete)
+    return out
+
+
+def _check_unrestricted(scenario: Scenario, world: World, complete: bool) -> list[str]:
+    """The Phase 1.4 table against the map: sea zones, the nation's own territories, and a
+    value that is their total ("up to full income from targeted territories")."""
+    out: list[str] = []
+    for nid in sorted(scenario.unrestricted):
+        row = scenario.unrestricted[nid]
+        where = f"unrestricted_submarine_warfare.toml: [{nid}]"
+        if nid not in scenario.nations:
+            out.append(f"{where}: unknown nation.")
+        for zone in row.zones:
+            name = world.resolve(zone)
+            if name is None:
+                if complete:
+                    out.append(f"{where}: '{zone}' is not on the map.")
+            elif not world.territories[name].is_sea:
+                out.append(f"{where}: '{zone}' is not a sea zone.")
+        lands = [world.territories[n] for t in row.territories if (n := world.resolve(t)) is not None]
+        if len(lands) < len(row.territories):
+            if complete:
+                out.append(f"{where}: a targeted territory is not on the map.")
+            continue
+        for t in lands:
+            if t.owner != nid:
+                out.append(f"{where}: {t.name} is not {nid}'s own territory.")
+        total = sum(t.value for t in lands)
+        if total != row.value:
+            out.append(f"{where}: value {row.value}, but the targeted territories are worth {total}.")
     return out
 
 

@@ -48,6 +48,18 @@ class TerrainRule:
 
 
 @dataclass(frozen=True)
+class UnrestrictedTarget:
+    """One row of the Phase 1.4 table (scenarios/<name>/unrestricted_submarine_warfare.toml):
+    where submarines must be for unrestricted submarine warfare against `nation`, and the
+    income of the targeted territories, the most such warfare can cost it in a turn."""
+
+    nation: str
+    zones: tuple[str, ...]
+    territories: tuple[str, ...]
+    value: int
+
+
+@dataclass(frozen=True)
 class GiftRules:
     """Phase 8 note: who gives to whom at full value instead of half."""
 
@@ -115,6 +127,7 @@ class Scenario:
     objectives: tuple[Objective, ...] = ()
     revolution_chance: dict[int, int] = field(default_factory=dict)  # year -> chance in 10 per turn
     terrain: dict[str, TerrainRule] = field(default_factory=dict)  # map feature -> its effect
+    unrestricted: dict[str, UnrestrictedTarget] = field(default_factory=dict)  # Phase 1.4 table, by nation id
     gifts: GiftRules = field(default_factory=GiftRules)
     extra: dict[str, object] = field(default_factory=dict)  # other tables as loaded
 
