@@ -82,7 +82,7 @@ class TaskForceRecord:
         return self.path[-1]
 
     def kinds(self) -> set[str]:
-        return {k for k, n in self.ships.items() if n and k in SEA_UNITS}
+        return {k for k, n in self.ships.items() if n}
 
 
 def speed(pos: Position, nation: str, tf: TaskForceRecord) -> int:
@@ -143,9 +143,9 @@ class TaskForceRule(OrderRule[TaskForce]):
     def problem(self, pos: Position, nation: str, order: TaskForce) -> Problem | None:
         if not pos.is_sea(order.location):
             return problem("tf-on-land", order.location, place=order.location)
-        kinds = {u.kind for u in order.units}
-        if not kinds & set(SEA_UNITS) or kinds - set(SEA_UNITS) - set(AIR_UNITS):
-            return problem("tf-units", kinds=sorted(kinds - set(SEA_UNITS) - set(AIR_UNITS)))
+        others = sorted({u.kind for u in order.units} - set(SEA_UNITS))
+        if others:
+            return problem("tf-units", kinds=others)
         if record(pos, nation, order.name) is not None:
             return problem("tf-twice", order.name, tf=order.name)
         return missing_units(pos, nation, order.location, order.units)
@@ -184,7 +184,7 @@ class MissionRule(OrderRule[TaskForceMission]):
             if not pos.is_sea(order.dest):
                 return problem("tf-not-sea", order.dest, place=order.dest)
             if not pos.adjacent(tf.zone, order.dest):
-                return problem("not-adjacent", order.dest, origin=tf.zone, dest=order.dest)
+                return problem("tf-not-adjacent", order.dest, place=order.dest, zone=tf.zone, tf=tf.name)
         if tf.points + 1 > speed(pos, nation, tf):
             return problem("tf-too-far", order.dest or "", tf=tf.name, points=speed(pos, nation, tf))
         if order.mission == "escort":
@@ -198,7 +198,7 @@ class MissionRule(OrderRule[TaskForceMission]):
     def _load(self, pos: Position, nation: str, tf: TaskForceRecord, order: TaskForceMission) -> Problem | None:
         origin = order.origin or ""
         if not pos.adjacent(tf.zone, origin):
-            return problem("not-adjacent", origin, origin=tf.zone, dest=origin)
+            return problem("tf-not-adjacent", origin, place=origin, zone=tf.zone, tf=tf.name)
         if not pos.friendly(nation, origin):
             return problem("load-hostile", origin, place=origin)
         kinds = {u.kind for u in order.units}
@@ -221,7 +221,7 @@ class MissionRule(OrderRule[TaskForceMission]):
     def _bombard(self, pos: Position, tf: TaskForceRecord, order: TaskForceMission) -> Problem | None:
         target = order.target or ""
         if pos.is_sea(target) or not pos.adjacent(tf.zone, target):
-            return problem("not-adjacent", target, origin=tf.zone, dest=target)
+            return problem("tf-not-adjacent", target, place=target, zone=tf.zone, tf=tf.name)
         ready = [u for u in pos.state.units if u.id in tf.unit_ids and u.kind == "battleship" and not u.damage]
         if not ready:
             return problem("bombard-damaged", tf=tf.name)
