@@ -339,10 +339,13 @@ def test_rebasing_costs_double_over_enemy_sea_zones() -> None:
     assert receipt(text, "Britain", britain_at_war(calm_seas=True), scenario) == []
     _, events = turn(text, "Britain", britain_at_war(calm_seas=True), scenario)
     assert referred(events) == [("rebasing-by-moderator", 1)] and refused(events) == []
-    # German ships in both sea zones between: 2 x 2 + 2 x 2 = 8 > 4.
-    assert receipt(text, "Britain", britain_at_war(calm_seas=False), scenario) == [
-        ("error", "rebase-out-of-range", 1)]
-    _, events = turn(text, "Britain", britain_at_war(calm_seas=False), scenario)
+    # German submarines in the English Channel control nothing: that way still costs 4.
+    assert receipt(text, "Britain", britain_at_war(calm_seas=False), scenario) == []
+    # German surface ships in both sea zones between: 2 x 2 + 2 x 2 = 8 > 4.
+    state = britain_at_war(calm_seas=False)
+    state.new_unit("germany", "cruiser", "English Channel")
+    assert receipt(text, "Britain", state, scenario) == [("error", "rebase-out-of-range", 1)]
+    _, events = turn(text, "Britain", state, scenario)
     assert refused(events) == [("rebase-out-of-range", 1)]
 
 

@@ -35,12 +35,15 @@ from moderator.orders.model import Rebase
 
 PHASE = "4.1.2"
 RANGE_FACTOR = 2  # "Rebasing aircraft has double movement points"
+SURFACE = frozenset(SEA_UNITS) - {"submarine"}
 
 
 def enemy_controlled(pos: Position, nation: str, place: str) -> bool:
-    """Enemy-held land, or a sea zone with ships of a nation at war with `nation` (4.1.2)."""
+    """Enemy-held land, or a sea zone with surface ships of a nation at war with `nation`
+    (4.1.2; submarines, unseen beneath the surface, control nothing: 4.2.6 speaks of
+    "enemy surface ships" and "the sea zone the blockaders control")."""
     if pos.is_sea(place):
-        return any(u.kind in SEA_UNITS and pos.at_war(nation, u.nation) for u in pos.units_at(place))
+        return any(u.kind in SURFACE and pos.at_war(nation, u.nation) for u in pos.units_at(place))
     return pos.enemy(nation, place)
 
 
