@@ -15,11 +15,11 @@ from fractions import Fraction
 import pytest
 
 from moderator.engine import phase3_recon as recon
-from moderator.engine.air_combat_table import AIR_COMBAT_VALUE, air_combat_value, dogfight_values
+from moderator.engine.combat_air import AIR_COMBAT_VALUE, air_combat_value, dogfight_values
 from moderator.engine.dice import Dice
 from moderator.engine.fuel import can_land, fuel_left, max_rounds
 from moderator.engine.phase2_upgrade_cost import upgrade_cost, upgrade_cost_per_unit
-from moderator.engine.phase4_naval_contact import (
+from moderator.engine.phase4_naval import (
     aggressive_factors,
     contact_chance,
     defensive_factor,
@@ -27,7 +27,6 @@ from moderator.engine.phase4_naval_contact import (
     printed_percent,
 )
 from moderator.engine.phase4_submarine_warfare import (
-    UNRESTRICTED_TARGETS,
     shortest_sea_paths,
     split_transfer,
     transfer_losses,
@@ -36,6 +35,7 @@ from moderator.engine.phase4_submarine_warfare import (
 )
 from moderator.world.loader import load_world
 from moderator.world.model import World
+from moderator.world.scenario import load_scenario
 
 
 def within_four_sigma(hits: int, trials: int, p: float) -> bool:
@@ -277,7 +277,7 @@ def test_unrestricted_brest_example() -> None:
     """Phase 1.4: "French Empire has 12 resources from territory of Brest. If unrestriced
     submarine warfare is declared then if enemy sub is deployed in Middle Atlantic that
     can cause that France lose up to 12 resources." Each sub hits 1-10 (D10)."""
-    target = UNRESTRICTED_TARGETS["france"]
+    target = load_scenario("1914").unrestricted["france"]
     assert target.zones == ("Middle Atlantic",) and target.value == 12
     dice = Dice("unrestricted-brest", 1)
     one_sub = Counter(unrestricted_damage(1, target, dice) for _ in range(3_000))
@@ -294,8 +294,12 @@ def world() -> World:
 
 
 def test_unrestricted_table_matches_the_map(world: World) -> None:
-    # Phase 1.4 table: every zone and territory exists, and "Value" is the territories' total.
-    for nation, target in sorted(UNRESTRICTED_TARGETS.items()):
+    # Phase 1.4 table (scenario data): every zone and territory exists, and "Value" is the
+    # territories' total; all eleven rows of the rules' table are there.
+    table = load_scenario("1914").unrestricted
+    assert sorted(table) == sorted(["britain", "germany", "austria-hungary", "france", "usa", "italy", "japan",
+                                    "china", "russia", "ottoman", "spain"])
+    for nation, target in sorted(table.items()):
         assert all(world.resolve(z) and world.get(z).is_sea for z in target.zones), nation
         owned = [world.get(t) for t in target.territories]
         assert all(t.owner == nation for t in owned), nation

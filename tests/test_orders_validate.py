@@ -53,6 +53,11 @@ def test_fighter_range_and_fuel() -> None:
     assert codes("MOVE 2 ftr FROM Ruhr TO Verdun") == []  # 2 fuel there, 1 round, back in 1 (fuel 4)
     # Fighters: fuel there, one round, and back to a friend (1 into land, 2 into or out of a sea zone).
     assert ("error", "no-fuel-home") in codes("ATTACK 2 ftr FROM Ruhr TO Paris")
+    # The same fuel rule for bombing (4.1.1) and, with twice the fuel, for rebasing (4.1.2).
+    assert codes("BOMB TACTICAL 2 ftr FROM Ruhr TO Verdun") == []
+    assert ("error", "no-fuel-home") in codes("BOMB TACTICAL 2 ftr FROM Ruhr TO Paris")
+    assert codes("REBASE 2 ftr FROM Ruhr TO East Prussia") == []  # 3 fuel, within 2 x 4
+    assert ("error", "rebase-out-of-range") in codes("REBASE 2 ftr FROM Ruhr TO Togo")
 
 
 def test_undeclared_attack_on_a_neutral_is_warned() -> None:

@@ -90,10 +90,10 @@ def make_scenario() -> Scenario:
     }
     from moderator.world.scenario import load_scenario
 
-    # Phase 1 (options, gear-up, influence) and the gifts at full value as in 1914.
+    # Phase 1 (options, gear-up, influence, the Phase 1.4 table) and the gifts at full value as in 1914.
     real = load_scenario("1914")
     return Scenario("test", "Test scenario", 1914, 8, 2, 26, nations, {"default": stats},
-                    gifts=real.gifts, diplomacy=real.diplomacy)
+                    gifts=real.gifts, diplomacy=real.diplomacy, unrestricted=real.unrestricted)
 
 
 def make_state() -> GameState:

@@ -59,10 +59,12 @@ def max_rounds(fuel: int, outbound: Sequence[bool], landing_is_sea: bool = False
 
 
 def cheapest(world: World, start: str, goal: str, limit: int = 40,
-             avoid: Callable[[str], bool] | None = None) -> int | None:
+             avoid: Callable[[str], bool] | None = None,
+             double: Callable[[str], bool] | None = None) -> int | None:
     """Fewest fuel points to fly from start to goal (step_cost per move), or None beyond
-    `limit`. `avoid(place)` keeps a flight out of places it may not cross (e.g. enemy land
-    while rebasing); start and goal are always allowed."""
+    `limit`. `avoid(place)` keeps a flight out of places it may not cross; start and goal
+    are always allowed. `double(place)`: every move into or out of such a place costs
+    twice its fuel (4.1.2, rebasing "over enemy controlled sea zone or province")."""
     best = {start: 0}
     heap = [(0, start)]
     while heap:
@@ -74,7 +76,10 @@ def cheapest(world: World, start: str, goal: str, limit: int = 40,
         for nxt in sorted(world.neighbours(here)):
             if avoid is not None and nxt != goal and avoid(nxt):
                 continue
-            c = cost + step_cost(world.territories[here].is_sea, world.territories[nxt].is_sea)
+            step = step_cost(world.territories[here].is_sea, world.territories[nxt].is_sea)
+            if double is not None and (double(here) or double(nxt)):
+                step *= 2
+            c = cost + step
             if c <= limit and c < best.get(nxt, limit + 1):
                 best[nxt] = c
                 heapq.heappush(heap, (c, nxt))

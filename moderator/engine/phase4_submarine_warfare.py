@@ -1,48 +1,29 @@
-"""Submarine warfare on resources (Phase 4.7) and unrestricted submarine warfare (Phase 1.4).
+"""Phase 4.7: Submarine Warfare -- the step, and the rules' functions it will use.
 
 Phase 4.7: each submarine on the shortest sea path of a resource transfer destroys 1-5
 of the resources carried on that path, at most all of them; when several sea paths are
 equally short "the value transfered is divided by their number". Without a transfer,
 subs in the target's home waters hit its US trade the same way (1-5 each, at most the trade).
-Phase 1.4: under unrestricted submarine warfare each sub in a targeted zone hits 1-10
-(D10), at most the full income of the targeted territories.
+
+Unrestricted submarine warfare is declared in Phase 1.4, and done by the same submarines
+once they end their movement: "Any submarine deployed in above designated zones, besides
+damage done by sumbarine warfare (section 4.7), can inflict additional damage" -- each
+sub in a targeted zone hits 1-10 (D10), at most the full income of the targeted
+territories. The rules' table of targets is scenario data (Scenario.unrestricted,
+scenarios/1914/unrestricted_submarine_warfare.toml).
 """
 
 from __future__ import annotations
 
 from collections import deque
 from collections.abc import Collection, Iterable, Mapping
-from dataclasses import dataclass
 
+from moderator.engine.context import TurnContext
 from moderator.engine.dice import Dice
 from moderator.world.model import World
+from moderator.world.scenario_model import UnrestrictedTarget
 
 SUB_HIT = (1, 5)  # Phase 4.7: "can destroy 1-5 resources per sub"
-
-
-@dataclass(frozen=True)
-class UnrestrictedTarget:
-    """One row of the Phase 1.4 table: where the subs must be and what they can hit."""
-
-    zones: tuple[str, ...]
-    territories: tuple[str, ...]
-    value: int
-
-
-# Phase 1.4 table, spelled as the rules print it (the World resolves aliases).
-UNRESTRICTED_TARGETS: Mapping[str, UnrestrictedTarget] = {
-    "britain": UnrestrictedTarget(("North Sea", "Middle Atlantic"), ("London",), 31),
-    "germany": UnrestrictedTarget(("Skagerrak",), ("Hamburg",), 15),
-    "austria-hungary": UnrestrictedTarget(("Adriatic Sea",), ("Trieste",), 6),
-    "france": UnrestrictedTarget(("Middle Atlantic",), ("Brest",), 12),
-    "usa": UnrestrictedTarget(("US Atlantic Coast", "US Pacific Coast"), ("East Coast", "LA"), 76),
-    "italy": UnrestrictedTarget(("Tyrrenean Sea",), ("Milan",), 12),
-    "japan": UnrestrictedTarget(("Sea of Japan",), ("Tokyo",), 19),
-    "china": UnrestrictedTarget(("Yellow Sea",), ("Zheijang",), 5),
-    "russia": UnrestrictedTarget(("Gulf of Bothnia",), ("Petrograd",), 5),
-    "ottoman": UnrestrictedTarget(("Aegan Sea",), ("Constantinople",), 8),
-    "spain": UnrestrictedTarget(("Western Mediteranean Sea",), ("Barcelona",), 8),
-}
 
 
 def capped_hits(subs: int, sides: tuple[int, int], cap: int, dice: Dice, purpose: str) -> int:
@@ -134,3 +115,8 @@ def _chains(zone: str, parents: Mapping[str, list[str]]) -> list[tuple[str, ...]
     if not parents[zone]:
         return [(zone,)]
     return [chain + (zone,) for p in parents[zone] for chain in _chains(p, parents)]
+
+
+def submarine_warfare(ctx: TurnContext) -> None:
+    """Phase 4.7 (submarine warfare against resource transfers and US trade; unrestricted
+    submarine warfare of Phase 1.4): not implemented yet; emits nothing."""

@@ -3,8 +3,9 @@
 One ordered, named table of steps, in the rules' Sequence of Play. Each step names the
 order types it carries out (each through its home in engine/orders/) and its own work.
 Land combat (4.6) and air combat (4.5) happen inside the moves that start them (4.4),
-so they are not separate steps. Steps whose docstring says "not implemented yet" are
-deliberate no-ops. Step "R" runs first in every table: the moderator's rulings and the
+so they are not separate steps (their rules: combat_land.py, combat_air.py). A step
+without work of its own is done by its orders' homes (4.1.1 bombing ... 4.6.1 naval
+invasions). Steps whose docstring says "not implemented yet" are deliberate no-ops. Step "R" runs first in every table: the moderator's rulings and the
 players' notes.
 
 OPENING is the table of turn 0, which exists only in games created with a deployment
@@ -21,8 +22,8 @@ from moderator.engine import (
     phase1_diplomacy,
     phase2_technology,
     phase3_build,
-    phase4_bombing,
     phase4_naval,
+    phase4_submarine_warfare,
     phase5_plunder,
     phase7_place,
     phase8_income,
@@ -30,24 +31,32 @@ from moderator.engine import (
 )
 from moderator.engine.event_codes import SCHEMA
 from moderator.engine.orders import (
+    artillery_support,
+    bombing,
     build,
     conditions,
     declarations,
     declare_war,
+    defend,
     deploy,
     exile,
     gift,
     incorporate,
     influence,
     move,
+    naval_invasion,
     neutrals,
     note,
     peace,
     pending,
+    rebase,
+    rockets,
     rulings,
     special_options,
     strategic_move,
+    submarines,
     surrender,
+    task_forces,
 )
 from moderator.engine.orders.base import OrderRule
 from moderator.engine.ruleset import Ruleset, Step
@@ -77,6 +86,14 @@ RULES: tuple[OrderRule, ...] = (  # type: ignore[type-arg]
     conditions.CASUALTIES,
     incorporate.RULE,
     gift.RULE,
+    bombing.RULE,
+    rockets.RULE,
+    rebase.RULE,
+    *task_forces.RULES,
+    *submarines.RULES,
+    artillery_support.RULE,
+    defend.RULE,
+    naval_invasion.RULE,
     *pending.RULES,
 )
 
@@ -101,14 +118,14 @@ PHASES: tuple[Step, ...] = (
     Step("3.2", "espionage", phase3_build.espionage, _orders("3.2")),
     Step("3.3", "reconnaissance", phase3_build.reconnaissance, _orders("3.3")),
     Step("3.4", "repairing ships", phase3_build.repair_ships, _orders("3.4")),
-    Step("4.1.1", "industrial and tactical bombing", phase4_bombing.bombing, _orders("4.1.1")),
-    Step("4.1.2", "rebasing of aircraft", phase4_bombing.rebasing, _orders("4.1.2")),
+    Step("4.1.1", "industrial and tactical bombing", orders=_orders("4.1.1")),
+    Step("4.1.2", "rebasing of aircraft", orders=_orders("4.1.2")),
     Step("4.1.3", "strategic movement", orders=_orders("4.1.3")),
-    Step("4.2", "naval movement", phase4_naval.naval_movement, _orders("4.2")),
+    Step("4.2", "naval movement", orders=_orders("4.2")),
     Step("4.3", "naval combat", phase4_naval.naval_combat),
     Step("4.4", "land movement and land combat", orders=_orders("4.4")),
-    Step("4.6.1", "naval invasions", phase4_naval.naval_invasions, _orders("4.6.1")),
-    Step("4.7", "submarine warfare", phase4_naval.submarine_warfare),
+    Step("4.6.1", "naval invasions", orders=_orders("4.6.1")),
+    Step("4.7", "submarine warfare", phase4_submarine_warfare.submarine_warfare),
     Step("5", "plunder", phase5_plunder.plunder, _orders("5")),
     Step("6", "incorporation", orders=_orders("6")),
     Step("7", "place new units", phase7_place.place_new_units),

@@ -29,7 +29,6 @@ from moderator.world.model import Territory, World, fold
 from moderator.world.scenario_model import (
     NATION_KINDS,
     SIDES,
-    BlockadeTarget,
     Condition,
     Diplomacy,
     Force,
@@ -43,6 +42,7 @@ from moderator.world.scenario_model import (
     SelfInfluence,
     TerrainRule,
     UnitStats,
+    UnrestrictedTarget,
 )
 
 SCENARIOS_DIR = Path(__file__).resolve().parents[2] / "scenarios"
@@ -100,6 +100,7 @@ def load_scenario(name: str = "1914") -> Scenario:
         objectives=tuple(_objectives(objectives_raw, folder / "objectives.toml")),
         revolution_chance={int(y): int(c) for y, c in meta.get("revolution_chance", {}).items()},
         terrain=_terrain(folder / "terrain.toml"),
+        unrestricted=_unrestricted(folder / "unrestricted_submarine_warfare.toml"),
         gifts=_gifts(meta.get("gifts", {})),
         diplomacy=load_diplomacy(folder / "diplomacy.toml"),
         revolution_start_turn=int(meta.get("revolution_start_turn", 0)),
@@ -119,6 +120,21 @@ def _terrain(path: Path) -> dict[str, TerrainRule]:
             raise ScenarioError(f"{path}: [{feature}] has unknown keys {unknown}; allowed: {sorted(allowed)}")
         values: dict[str, Any] = {k: tuple(v) if isinstance(v, list) else v for k, v in entry.items()}
         out[feature] = TerrainRule(feature=feature, **values)
+    return out
+
+
+def _unrestricted(path: Path) -> dict[str, UnrestrictedTarget]:
+    """unrestricted_submarine_warfare.toml: the Phase 1.4 table, one row per targeted nation
+    (optional file)."""
+    if not path.exists():
+        return {}
+    allowed = {"zones", "territories", "value"}
+    out: dict[str, UnrestrictedTarget] = {}
+    for nation, entry in _read_toml(path).items():
+        if set(entry) != allowed:
+            raise ScenarioError(f"{path}: [{nation}] needs exactly the keys {sorted(allowed)}, has {sorted(entry)}")
+        out[nation] = UnrestrictedTarget(nation, tuple(str(z) for z in entry["zones"]),
+                                         tuple(str(t) for t in entry["territories"]), int(entry["value"]))
     return out
 
 
@@ -167,7 +183,7 @@ def load_diplomacy(path: Path) -> Diplomacy:
     coax = raw.get("coax", {})
     _no_unknown(coax, {"nation", "cost", "paid_to"}, f"{path}: [coax]")
     blockade = raw.get("blockade", {})
-    _no_unknown(blockade, {"ships", "targets"}, f"{path}: [blockade]")
+    _no_unknown(blockade, {"ships"}, f"{path}: [blockade]")
     trade = raw.get("us_trade", {})
     _no_unknown(trade, {"trader", "ships", "zones"}, f"{path}: [us_trade]")
     wars = raw.get("wars", {})
@@ -183,8 +199,6 @@ def load_diplomacy(path: Path) -> Diplomacy:
         coax_cost=int(coax.get("cost", 0)),
         coax_paid_to=str(coax.get("paid_to", "")),
         blockade_ships=tuple(blockade.get("ships", ())),
-        blockade={str(n): BlockadeTarget(tuple(t["zones"]), tuple(t.get("territories", ())), int(t.get("value", 0)))
-                  for n, t in blockade.get("targets", {}).items()},
         us_trader=str(trade.get("trader", "")),
         us_trade_ships=tuple(trade.get("ships", ())),
         us_trade={str(n): tuple(z) for n, z in trade.get("zones", {}).items()},
@@ -402,6 +416,7 @@ def validate_scenario(scenario: Scenario, world: World, *, strict: bool | None =
     problems += _check_forces(scenario, world, complete)
     problems += _check_objectives(scenario, world, complete)
     problems += _check_diplomacy(scenario, world, complete)
+    problems += _check_unrestricted(scenario, world, complete)
     return problems
 
 
@@ -583,10 +598,9 @@ def _check_diplomacy(scenario: Scenario, world: World, complete: bool) -> list[s
     nations += [("influence", n) for n in (*d.influence.majors, *d.influence.review_majors, *d.influence.neutral_influencers)]
     nations += [("influence", n) for pair in d.influence.never for n in pair]
     nations += [("self_influence", n) for n in d.self_influence] + [("gear_up", n) for n in d.gear_up]
-    nations += [("blockade", n) for n in d.blockade] + [("us_trade", n) for n in d.us_trade]
+    nations += [("us_trade", n) for n in d.us_trade]
     nations += [("wars", n) for n in (*d.no_war_on_neutrals, *d.no_join_in_local_war)]
-    places: list[tuple[str, str]] = [("blockade", z) for t in d.blockade.values() for z in (*t.zones, *t.territories)]
-    places += [("us_trade", z) for zones in d.us_trade.values() for z in zones]
+    places: list[tuple[str, str]] = [("us_trade", z) for zones in d.us_trade.values() for z in zones]
     for o in d.options:
         where = f"option {o.nation} #{o.number}"
         nations += [(where, n) for n in (o.nation, o.receiver if o.receiver != "target" else "", o.opens_influence)]
@@ -609,6 +623,36 @@ def _check_diplomacy(scenario: Scenario, world: World, complete: bool) -> list[s
         if (o.nation, o.side, o.number) in seen:
             out.append(f"diplomacy.toml: option #{o.number} of '{o.nation}' ({o.side or 'any side'}) is written twice.")
         seen.add((o.nation, o.side, o.number))
+    return out
+
+
+def _check_unrestricted(scenario: Scenario, world: World, complete: bool) -> list[str]:
+    """The Phase 1.4 table against the map: sea zones, the nation's own territories, and a
+    value that is their total ("up to full income from targeted territories")."""
+    out: list[str] = []
+    for nid in sorted(scenario.unrestricted):
+        row = scenario.unrestricted[nid]
+        where = f"unrestricted_submarine_warfare.toml: [{nid}]"
+        if nid not in scenario.nations:
+            out.append(f"{where}: unknown nation.")
+        for zone in row.zones:
+            name = world.resolve(zone)
+            if name is None:
+                if complete:
+                    out.append(f"{where}: '{zone}' is not on the map.")
+            elif not world.territories[name].is_sea:
+                out.append(f"{where}: '{zone}' is not a sea zone.")
+        lands = [world.territories[n] for t in row.territories if (n := world.resolve(t)) is not None]
+        if len(lands) < len(row.territories):
+            if complete:
+                out.append(f"{where}: a targeted territory is not on the map.")
+            continue
+        for t in lands:
+            if t.owner != nid:
+                out.append(f"{where}: {t.name} is not {nid}'s own territory.")
+        total = sum(t.value for t in lands)
+        if total != row.value:
+            out.append(f"{where}: value {row.value}, but the targeted territories are worth {total}.")
     return out
 
 

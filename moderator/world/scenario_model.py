@@ -48,6 +48,18 @@ class TerrainRule:
 
 
 @dataclass(frozen=True)
+class UnrestrictedTarget:
+    """One row of the Phase 1.4 table (scenarios/<name>/unrestricted_submarine_warfare.toml):
+    where submarines must be for unrestricted submarine warfare against `nation`, and the
+    income of the targeted territories, the most such warfare can cost it in a turn."""
+
+    nation: str
+    zones: tuple[str, ...]
+    territories: tuple[str, ...]
+    value: int
+
+
+@dataclass(frozen=True)
 class GiftRules:
     """Phase 8 note: who gives to whom at full value instead of half."""
 
@@ -121,15 +133,6 @@ class GearUpRule:
 
 
 @dataclass(frozen=True)
-class BlockadeTarget:
-    """One row of the Phase 1.4 table."""
-
-    zones: tuple[str, ...]
-    territories: tuple[str, ...] = ()
-    value: int = 0
-
-
-@dataclass(frozen=True)
 class InfluenceRules:
     """Phase 1.2: who may influence whom, and for how much."""
 
@@ -151,7 +154,6 @@ class Diplomacy:
     coax_cost: int = 0
     coax_paid_to: str = ""
     blockade_ships: tuple[str, ...] = ()
-    blockade: dict[str, BlockadeTarget] = field(default_factory=dict)
     us_trader: str = ""  # the neutral whose trade can be blockaded (the USA)
     us_trade_ships: tuple[str, ...] = ()
     us_trade: dict[str, tuple[str, ...]] = field(default_factory=dict)  # receiver -> its zones
@@ -228,6 +230,7 @@ class Scenario:
     objectives: tuple[Objective, ...] = ()
     revolution_chance: dict[int, int] = field(default_factory=dict)  # year -> chance in 10 per turn
     terrain: dict[str, TerrainRule] = field(default_factory=dict)  # map feature -> its effect
+    unrestricted: dict[str, UnrestrictedTarget] = field(default_factory=dict)  # Phase 1.4 table, by nation id
     gifts: GiftRules = field(default_factory=GiftRules)
     diplomacy: Diplomacy = field(default_factory=Diplomacy)  # Phase 1 (diplomacy.toml)
     revolution_start_turn: int = 0  # Phase 9: the first turn the moderator rolls for the Russian Revolution

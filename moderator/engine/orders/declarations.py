@@ -127,7 +127,7 @@ def blockade_zones(pos: Position, order: Blockade) -> tuple[tuple[str, ...], tup
     if order.us_trade:
         zones = d.us_trade.get(order.target)
         return (zones, d.us_trade_ships) if zones is not None else None
-    row = d.blockade.get(order.target)
+    row = pos.scenario.unrestricted.get(order.target)  # the one Phase 1.4 table
     return (row.zones, d.blockade_ships) if row is not None else None
 
 

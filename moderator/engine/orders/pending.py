@@ -31,8 +31,5 @@ RULES = tuple(Referred(cls, section) for cls, section in (
     (m.Research, "2.1"), (m.Upgrade, "2.2"),
     (m.BuildTrench, "3.1"), (m.BuildHomeTrenches, "3.1"), (m.BuildShipGear, "3.1"),
     (m.Espionage, "3.2"), (m.CounterEspionage, "3.2"), (m.Recon, "3.3"), (m.Repair, "3.4"),
-    (m.Bombing, "4.1.1"), (m.RocketFire, "4.1.1"), (m.Rebase, "4.1.2"),
-    (m.TaskForce, "4.2"), (m.TaskForceMission, "4.2"), (m.SubDetection, "4.2"), (m.SubInterception, "4.2"),
-    (m.ArtillerySupport, "4.4"), (m.DefendWith, "4.4"), (m.NavalInvasion, "4.6.1"),
     (m.Plunder, "5"), (m.Transfer, "8.1"),
 ))

@@ -1,9 +1,11 @@
-"""Air-combat value of fighters by technology level (rules section "Fighters").
+"""Air combat (Phase 4.5): the air-combat value of fighters by technology level ("Fighters").
 
 The rules print the table as one number per line; rebuilt here as rows "level of own
 fighters" 0..4 by columns "level of enemy fighters" 0..4. The two worked examples in
 the same section (tests/test_engine_examples.py) pin the reconstruction: a row reads
 across the enemy's levels, so an older fighter loses value against a newer one.
+Air combat happens inside the moves that start it (4.4), like land combat (combat_land.py);
+it is not automated yet: aircraft fight as land units, and moves at sea go to the moderator.
 """
 
 from __future__ import annotations

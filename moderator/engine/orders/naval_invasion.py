@@ -1,0 +1,99 @@
+"""INVADE (LAND, UNLOAD) units FROM zone TO land (4.4: Land Movement; 4.6.1: Naval Invasions).
+
+4.4: "Units that were picked up by transports during the naval movement phase may move
+into a territory adjacent to the sea zone they are in at this point. If the units move
+from the transports into an enemy owned territory (even those territories that are not
+occupied by enemy units), then a Naval Invasion will take place." So the troops must be
+aboard: loaded (4.2.1 LOAD) by one of the nation's task forces that is in that sea zone
+after its missions (the task-force ledger, engine/orders/task_forces.py), and not
+already sent ashore by an earlier INVADE. Transports: "the transport may unload units
+into different territories so long as all territories are adjacent to the sea zone".
+
+4.6.1: "Tanks may not participate in naval invasions at all" (a landing on friendly land
+is no invasion: tanks may land there). "Beachlanding forces can NOT retreat"
+(conditions.py refuses a withdrawal). Phase 1.1: an invasion of a nation not at war yet
+starts the war undeclared (warned, as for MOVE). AA guns and rockets never attack (Anti
+Air Guns, Rockets): warned.
+
+Not automated yet (the transports' movement of 4.2 and the beach-landing battle are the
+moderator's for now): checked, the troops counted ashore in the ledger, and referred.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from moderator.engine.context import Position, TurnContext
+from moderator.engine.orders.base import OrderRule, refer
+from moderator.engine.orders.move import NEVER_ATTACK
+from moderator.engine.orders.task_forces import TaskForceRecord
+from moderator.engine.problems import Problem, problem, warning
+from moderator.orders.model import NavalInvasion
+
+PHASE = "4.6.1"
+NO_INVASION = frozenset({"tank"})  # 4.6.1: "Tanks may not participate in naval invasions at all"
+
+
+def carriers(pos: Position, nation: str, zone: str) -> list[TaskForceRecord]:
+    """The nation's task forces in `zone` after their missions, by name."""
+    return sorted((tf for (n, _), tf in pos.task_forces.items() if n == nation and tf.zone == zone),
+                  key=lambda tf: tf.name)
+
+
+def aboard(pos: Position, nation: str, zone: str) -> Counter[str]:
+    """Troops still aboard the nation's task forces in `zone`, by kind."""
+    out: Counter[str] = Counter()
+    for tf in carriers(pos, nation, zone):
+        out += tf.aboard - tf.landed
+    return out
+
+
+def invades(pos: Position, nation: str, dest: str) -> bool:
+    """Landing on land that is not the nation's or an ally's is a naval invasion (4.4)."""
+    return not pos.friendly(nation, dest)
+
+
+class NavalInvasionRule(OrderRule[NavalInvasion]):
+    order = NavalInvasion
+    section = PHASE
+
+    def problem(self, pos: Position, nation: str, order: NavalInvasion) -> Problem | None:
+        if not pos.is_sea(order.origin) or pos.is_sea(order.dest) or not pos.adjacent(order.origin, order.dest):
+            return problem("invasion-coast", order.dest, zone=order.origin, place=order.dest)
+        kinds = {u.kind for u in order.units}
+        if kinds & NO_INVASION and invades(pos, nation, order.dest):
+            return problem("invasion-tanks", order.dest, kinds=sorted(kinds & NO_INVASION))
+        carried = aboard(pos, nation, order.origin)
+        for uc in order.units:
+            if carried[uc.kind] < uc.count:
+                return problem("invasion-not-loaded", order.origin, kind=uc.kind, count=uc.count,
+                               aboard=carried[uc.kind], zone=order.origin)
+        return None
+
+    def remarks(self, pos: Position, nation: str, order: NavalInvasion) -> list[Problem]:
+        if not invades(pos, nation, order.dest):
+            return []
+        out: list[Problem] = []
+        holder = pos.controller(order.dest)
+        if holder is not None and not pos.at_war(nation, holder):
+            out.append(warning("undeclared-attack", order.dest, place=order.dest, nations=[holder]))
+        kinds = {u.kind for u in order.units}
+        if kinds & NEVER_ATTACK:
+            out.append(warning("never-attack", kinds=sorted(kinds & NEVER_ATTACK)))
+        return out
+
+    def commit(self, ctx: TurnContext, nation: str, index: int, order: NavalInvasion) -> None:
+        """The troops go ashore: taken off the task forces in the zone, in name order."""
+        for uc in order.units:
+            left = uc.count
+            for tf in carriers(ctx, nation, order.origin):
+                n = min(left, tf.aboard[uc.kind] - tf.landed[uc.kind])
+                tf.landed[uc.kind] += n
+                left -= n
+
+    def execute(self, ctx: TurnContext, nation: str, index: int, order: NavalInvasion) -> None:
+        self.commit(ctx, nation, index, order)
+        refer(ctx, nation, index, order, 0, "invasion-by-moderator")
+
+
+RULE = NavalInvasionRule()

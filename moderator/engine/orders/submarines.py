@@ -1,0 +1,96 @@
+"""DETECT SUBS IN zone WITH units [FROM land] (4.2.9: Submarine Detection) and
+INTERCEPT WITH n ss IN zone [AGAINST mission] (4.2.10: Submarine Interception).
+
+4.2.9: "Ships sharing a sea zone with enemy submarines may attempt to locate and attack
+those submarines ... Additionally, fighters and bombers (assuming they have the range:
+fuel) may be flown into a sea zone with enemy subs and also attempt to locate and
+destroy those submarines." Detection capability: submarines 1, fighters 2, battleships
+3, bombers 3, destroyers 5; other units cannot detect. "Submarine detection can be done
+only if such TF stays in the same sea zone": ships detect where they are; aircraft fly
+in FROM a territory. The detecting units then fight the subs, so an aircraft needs the
+fuel of any air combat over a sea zone (Fighters: 5 at least; there, a round, and back
+to friendly land), counted by the one fuel rule (move.air_problem, engine/fuel.py).
+
+4.2.10: "a player with subs in the same sea zone may choose to have the subs attack any
+number of task forces ... moving into or out of the sea zone the submarines are in or
+attempting to offload a transport" (the grammar offers only those missions as targets).
+The submarines must be in the sea zone and not in a task force of their own orders.
+
+Both claim their units (4.4: "None of the aircraft can have participated in submarine
+detection or naval movement earlier in the turn if they are to be moved during the land
+movement phase") and go to the moderator: naval combat (4.3) is not automated yet.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from moderator.engine.context import Position, TurnContext
+from moderator.engine.orders.base import OrderRule, missing_units, refer, take_units
+from moderator.engine.orders.move import air_problem
+from moderator.engine.problems import Problem, problem
+from moderator.engine.state import AIR_UNITS
+from moderator.orders.model import Move, SubDetection, SubInterception, UnitCount
+
+PHASE = "4.2"
+
+# 4.2.9 "Submarine Detection Capability" (a D10 at or under it); "cruiser" is the rules'
+# destroyer (engine/state.py). Kinds not listed cannot detect.
+DETECTION: Mapping[str, int] = {"submarine": 1, "fighter": 2, "battleship": 3, "bomber": 3, "cruiser": 5}
+
+
+class SubDetectionRule(OrderRule[SubDetection]):
+    order = SubDetection
+    section = PHASE
+
+    def problem(self, pos: Position, nation: str, order: SubDetection) -> Problem | None:
+        if not pos.is_sea(order.zone):
+            return problem("detect-land", order.zone, place=order.zone)
+        kinds = {u.kind for u in order.units}
+        blind = sorted(kinds - set(DETECTION))
+        if blind:
+            return problem("detect-units", kinds=blind)
+        if order.origin is None:
+            if kinds & set(AIR_UNITS):
+                return problem("detect-air", order.zone, zone=order.zone)
+            return missing_units(pos, nation, order.zone, order.units)
+        ships = sorted(kinds - set(AIR_UNITS))
+        if ships:
+            return problem("detect-from", order.origin, kinds=ships, zone=order.zone)
+        why = air_problem(pos, nation, Move(order.units, order.origin, order.zone), combat=True)
+        if why is not None:
+            return why
+        return missing_units(pos, nation, order.origin, order.units)
+
+    def commit(self, ctx: TurnContext, nation: str, index: int, order: SubDetection) -> None:
+        take_units(ctx, nation, order.origin or order.zone, order.units, index)
+
+    def execute(self, ctx: TurnContext, nation: str, index: int, order: SubDetection) -> None:
+        self.commit(ctx, nation, index, order)
+        refer(ctx, nation, index, order, 0, "naval-by-moderator")
+
+
+def submarines(order: SubInterception) -> tuple[UnitCount, ...]:
+    return (UnitCount("submarine", order.count),)
+
+
+class SubInterceptionRule(OrderRule[SubInterception]):
+    order = SubInterception
+    section = PHASE
+
+    def problem(self, pos: Position, nation: str, order: SubInterception) -> Problem | None:
+        if not pos.is_sea(order.zone):
+            return problem("intercept-land", order.zone, place=order.zone)
+        return missing_units(pos, nation, order.zone, submarines(order))
+
+    def commit(self, ctx: TurnContext, nation: str, index: int, order: SubInterception) -> None:
+        take_units(ctx, nation, order.zone, submarines(order), index)
+
+    def execute(self, ctx: TurnContext, nation: str, index: int, order: SubInterception) -> None:
+        self.commit(ctx, nation, index, order)
+        refer(ctx, nation, index, order, 0, "naval-by-moderator")
+
+
+DETECT = SubDetectionRule()
+INTERCEPT = SubInterceptionRule()
+RULES = (DETECT, INTERCEPT)

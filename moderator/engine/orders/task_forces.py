@@ -1,0 +1,265 @@
+"""TF name AT zone: ships, and the task force's missions (Phase 4.2: Naval Movement,
+4.2.1-4.2.9, and the "List of surface/surface TF missions in one place").
+
+4.2: "Before naval movement can begin, all ships must be assigned to a task force. A task
+force (TF) is merely a group of ships traveling together to execute the same mission."
+A TF order forms one from the nation's ships in one sea zone (they are claimed: a ship
+is in one task force). The mission orders that follow give it one task per movement
+point, in the order written: guideline 6, "All naval units can do a single task while
+they spend one movement point. When they start spending next movement point they can
+change a task"; guideline 5, "All naval units move one sea zone at a time" (TO a
+neighbouring sea zone, or staying). A task force has the movement points of its slowest
+ship (guideline 5: faster ships "move their last points after all units with the fewer
+movement points cease moving"); loading troops (LOAD) is part of the transport mission
+and spends no point of its own.
+
+Who may do what:
+- 4.2.1 TRANSPORT, and LOAD: "Troop transporting is only allowed for transports, and it
+  is the only mean for transports to load, move and unload troops." Troops "embark from
+  friendly territory", next to the sea zone the transports are in (Transports); "two
+  troop points" each, "An infantry unit uses one troop point ... all other land and air
+  units require two".
+- 4.2.2 ESCORT: "Only destroyers and battleships can do an escort mission"; the escorted
+  task force must be formed by an earlier order.
+- 4.2.3 BOMBARD: "at least one battleship in count and any number of other surface units
+  (except loaded transports)"; "Damaged battleships may not ... shore-bombard"
+  (Battleships). A coast of the sea zone the task force is in.
+- 4.2.4 CARRIER: "Any surface unit ... except loaded transports, but must have at least
+  one aircraft carrier included."
+- 4.2.5 PATROL, 4.2.6 BLOCKADE: surface units "(except loaded transports)"; "During the
+  Naval Blockade mission, TF stays in the same sea zone."
+- 4.2.7 MOVE: "Any number of naval units (except loaded transports)".
+- 4.2.8 DOCK: "Any ship not doing any of above jobs but in the friendly waters (waters
+  connected to ports belonged to friendly faction)".
+- 4.2.9 DETECT: "Submarine detection can be done only if such TF stays in the same sea
+  zone", by ships with a detection capability (submarines, battleships, destroyers).
+
+The per-turn ledger (Position.task_forces, keyed (nation, name)) records where each task
+force is after the missions read so far, the points it spent and the troops aboard: a
+later mission, an ESCORT and a naval invasion (4.6.1) meet it as the earlier orders left
+it. Not automated yet (naval movement, contact and combat, 4.2-4.3): every order is
+checked, claims its ships and troops, and goes to the moderator.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from moderator.engine.context import Position, TurnContext
+from moderator.engine.orders.base import OrderRule, missing_units, refer, take_units
+from moderator.engine.orders.submarines import DETECTION
+from moderator.engine.problems import Problem, problem, warning
+from moderator.engine.state import AIR_UNITS, LAND_UNITS, SEA_UNITS
+from moderator.orders.model import NavalInvasion, TaskForce, TaskForceMission
+
+PHASE = "4.2"
+SURFACE = frozenset(SEA_UNITS) - {"submarine"}
+ESCORTS = frozenset({"battleship", "cruiser"})  # 4.2.2: "Only destroyers and battleships"
+CARRIES = frozenset(LAND_UNITS) | frozenset(AIR_UNITS)  # Transports: "land and air units"
+STAYS = frozenset({"blockade", "detect", "dock"})  # missions done without leaving the sea zone
+LOADED_MAY = frozenset({"transport", "load"})  # loaded transports: troop transport only
+
+
+@dataclass
+class TaskForceRecord:
+    """One task force formed this turn, as the orders read so far have left it."""
+
+    nation: str
+    name: str
+    order: int  # position of the TF order in the nation's orders
+    ships: dict[str, int]  # kind -> count
+    unit_ids: tuple[str, ...]
+    path: list[str]  # sea zones it has been in, the one it was formed in first
+    points: int = 0  # movement points spent
+    aboard: Counter[str] = field(default_factory=Counter)  # troops loaded, by kind
+    landed: Counter[str] = field(default_factory=Counter)  # troops sent ashore (4.6.1)
+    troops: list[str] = field(default_factory=list)  # ids of the units aboard
+
+    @property
+    def zone(self) -> str:
+        """Where the task force is now."""
+        return self.path[-1]
+
+    def kinds(self) -> set[str]:
+        return {k for k, n in self.ships.items() if n}
+
+
+def speed(pos: Position, nation: str, tf: TaskForceRecord) -> int:
+    """Movement points: those of the slowest ship (4.2, guideline 5)."""
+    moves = [s.move for k in tf.kinds() if (s := pos.stats(nation, k)) is not None]
+    return min(moves, default=0)
+
+
+def capacity(pos: Position, nation: str, tf: TaskForceRecord) -> int:
+    """Troop points the task force's transports carry (Transports: two each)."""
+    stats = pos.stats(nation, "transport")
+    return tf.ships.get("transport", 0) * (stats.capacity if stats else 0)
+
+
+def troop_points(units: dict[str, int]) -> int:
+    """Transports: "An infantry unit uses one troop point ... all other land and air units
+    require two troop points each"."""
+    return sum(n * (1 if kind == "infantry" else 2) for kind, n in units.items())
+
+
+def friendly_waters(pos: Position, nation: str, zone: str) -> bool:
+    """4.2.8: "waters connected to ports belonged to friendly faction"."""
+    return any(pos.place(land).is_land and pos.friendly(nation, land)
+               and (pos.place(land).port or any(u.kind == "port" for u in pos.units_at(land)))
+               for land in pos.world.neighbours(zone))
+
+
+def record(pos: Position, nation: str, name: str) -> TaskForceRecord | None:
+    return pos.task_forces.get((nation, name))
+
+
+def composition(tf: TaskForceRecord, mission: str) -> Problem | None:
+    """Which ships may do which mission (4.2.1-4.2.9)."""
+    kinds = tf.kinds()
+    allowed = {
+        "transport": kinds <= {"transport"},
+        "load": kinds <= {"transport"},
+        "escort": kinds <= ESCORTS,
+        "bombard": "battleship" in kinds and kinds <= SURFACE,
+        "carrier": "carrier" in kinds and kinds <= SURFACE,
+        "patrol": kinds <= SURFACE,
+        "blockade": kinds <= SURFACE,
+        "detect": bool(kinds & set(DETECTION)),
+    }.get(mission, True)
+    if not allowed:
+        return problem("tf-mission", mission=mission, tf=tf.name)
+    if tf.aboard and mission not in LOADED_MAY:
+        return problem("tf-loaded", mission=mission, tf=tf.name)
+    return None
+
+
+class TaskForceRule(OrderRule[TaskForce]):
+    """TF name AT zone: ships (4.2)."""
+
+    order = TaskForce
+    section = PHASE
+
+    def problem(self, pos: Position, nation: str, order: TaskForce) -> Problem | None:
+        if not pos.is_sea(order.location):
+            return problem("tf-on-land", order.location, place=order.location)
+        others = sorted({u.kind for u in order.units} - set(SEA_UNITS))
+        if others:
+            return problem("tf-units", kinds=others)
+        if record(pos, nation, order.name) is not None:
+            return problem("tf-twice", order.name, tf=order.name)
+        return missing_units(pos, nation, order.location, order.units)
+
+    def commit(self, ctx: TurnContext, nation: str, index: int, order: TaskForce) -> None:
+        ships = take_units(ctx, nation, order.location, order.units, index)
+        counts: Counter[str] = Counter()
+        for uc in order.units:
+            counts[uc.kind] += uc.count
+        ctx.task_forces[(nation, order.name)] = TaskForceRecord(
+            nation, order.name, index, dict(counts), tuple(u.id for u in ships), [order.location])
+
+    def execute(self, ctx: TurnContext, nation: str, index: int, order: TaskForce) -> None:
+        self.commit(ctx, nation, index, order)
+        refer(ctx, nation, index, order, 0, "naval-by-moderator")
+
+
+class MissionRule(OrderRule[TaskForceMission]):
+    """One step of a task force: a mission for one movement point, or LOAD (4.2.1-4.2.9)."""
+
+    order = TaskForceMission
+    section = PHASE
+
+    def problem(self, pos: Position, nation: str, order: TaskForceMission) -> Problem | None:
+        tf = record(pos, nation, order.name)
+        if tf is None:
+            return problem("tf-unknown", order.name, tf=order.name)
+        why = composition(tf, order.mission)
+        if why is not None:
+            return why
+        if order.mission == "load":
+            return self._load(pos, nation, tf, order)
+        if order.dest is not None:
+            if order.mission in STAYS:
+                return problem("tf-stays", order.dest, mission=order.mission, tf=tf.name)
+            if not pos.is_sea(order.dest):
+                return problem("tf-not-sea", order.dest, place=order.dest)
+            if not pos.adjacent(tf.zone, order.dest):
+                return problem("tf-not-adjacent", order.dest, place=order.dest, zone=tf.zone, tf=tf.name)
+        if tf.points + 1 > speed(pos, nation, tf):
+            return problem("tf-too-far", order.dest or "", tf=tf.name, points=speed(pos, nation, tf))
+        if order.mission == "escort":
+            return self._escort(pos, nation, tf, order)
+        if order.mission == "bombard":
+            return self._bombard(pos, tf, order)
+        if order.mission == "dock" and not friendly_waters(pos, nation, tf.zone):
+            return problem("dock-not-friendly", zone=tf.zone)
+        return None
+
+    def _load(self, pos: Position, nation: str, tf: TaskForceRecord, order: TaskForceMission) -> Problem | None:
+        origin = order.origin or ""
+        if not pos.adjacent(tf.zone, origin):
+            return problem("tf-not-adjacent", origin, place=origin, zone=tf.zone, tf=tf.name)
+        if not pos.friendly(nation, origin):
+            return problem("load-hostile", origin, place=origin)
+        kinds = {u.kind for u in order.units}
+        if kinds - CARRIES:
+            return problem("load-units", kinds=sorted(kinds - CARRIES))
+        wanted: Counter[str] = Counter()
+        for uc in order.units:
+            wanted[uc.kind] += uc.count
+        total = troop_points(dict(tf.aboard + wanted))
+        if total > capacity(pos, nation, tf):
+            return problem("tf-capacity", tf=tf.name, capacity=capacity(pos, nation, tf), total=total)
+        return missing_units(pos, nation, origin, order.units)
+
+    def _escort(self, pos: Position, nation: str, tf: TaskForceRecord, order: TaskForceMission) -> Problem | None:
+        other = order.escort_of or ""
+        if other == tf.name or record(pos, nation, other) is None:
+            return problem("tf-unknown", other, tf=other)
+        return None
+
+    def _bombard(self, pos: Position, tf: TaskForceRecord, order: TaskForceMission) -> Problem | None:
+        target = order.target or ""
+        if pos.is_sea(target) or not pos.adjacent(tf.zone, target):
+            return problem("tf-not-adjacent", target, place=target, zone=tf.zone, tf=tf.name)
+        ready = [u for u in pos.state.units if u.id in tf.unit_ids and u.kind == "battleship" and not u.damage]
+        if not ready:
+            return problem("bombard-damaged", tf=tf.name)
+        return None
+
+    def remarks(self, pos: Position, nation: str, order: TaskForceMission) -> list[Problem]:
+        tf = record(pos, nation, order.name)
+        assert tf is not None
+        if order.mission == "bombard":
+            invaded = any(isinstance(o, NavalInvasion) and o.dest == order.target for o in pos.orders.get(nation, ()))
+            if not invaded:
+                return [warning("bombard-no-invasion", order.target or "", place=order.target)]
+        if order.mission == "escort":
+            escorted = record(pos, nation, order.escort_of or "")
+            where = order.dest or tf.zone
+            if escorted is not None and where not in escorted.path:
+                return [warning("escort-apart", where, tf=tf.name, other=escorted.name, zone=where,
+                                path=list(escorted.path))]
+        return []
+
+    def commit(self, ctx: TurnContext, nation: str, index: int, order: TaskForceMission) -> None:
+        tf = record(ctx, nation, order.name)
+        assert tf is not None
+        if order.mission == "load":
+            troops = take_units(ctx, nation, order.origin or "", order.units, index)
+            for uc in order.units:
+                tf.aboard[uc.kind] += uc.count
+            tf.troops.extend(u.id for u in troops)
+            return
+        tf.points += 1
+        if order.dest is not None:
+            tf.path.append(order.dest)
+
+    def execute(self, ctx: TurnContext, nation: str, index: int, order: TaskForceMission) -> None:
+        self.commit(ctx, nation, index, order)
+        refer(ctx, nation, index, order, 0, "naval-by-moderator")
+
+
+FORM = TaskForceRule()
+MISSION = MissionRule()
+RULES = (FORM, MISSION)
