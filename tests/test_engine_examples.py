@@ -18,7 +18,7 @@ from moderator.engine import phase3_recon as recon
 from moderator.engine.air_combat_table import AIR_COMBAT_VALUE, air_combat_value, dogfight_values
 from moderator.engine.dice import Dice
 from moderator.engine.fuel import can_land, fuel_left, max_rounds
-from moderator.engine.phase2_upgrade_cost import upgrade_cost, upgrade_cost_per_unit
+from moderator.engine.orders.upgrade import upgrade_cost, upgrade_cost_per_unit
 from moderator.engine.phase4_naval_contact import (
     aggressive_factors,
     contact_chance,

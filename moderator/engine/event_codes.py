@@ -41,6 +41,9 @@ SCHEMA = EventSchema([
     # ---- Phase 1
     spec("war-declared", "public", "Phase 1.1: a declaration of war (surprise: an attack without one)",
          nation=NATION, target=NATION, surprise=BOOL),
+    # ---- Phase 2
+    spec("upgraded", "nation", "Phase 2.2: every deployed unit of a kind upgraded to the nation's technology",
+         nation=NATION, order=INT, kind=KIND, count=INT, cost=INT),
     # ---- Phase 3
     spec("built", "nation", "Phase 3.1: units paid for, to be placed in Phase 7",
          nation=NATION, order=INT, kind=KIND, count=INT, place=PLACE, cost=INT),

@@ -39,7 +39,9 @@ from moderator.engine.orders import (
     move,
     note,
     pending,
+    research,
     strategic_move,
+    upgrade,
 )
 from moderator.engine.orders.base import OrderRule
 from moderator.engine.ruleset import Ruleset, Step
@@ -52,6 +54,7 @@ ROOT = Path(__file__).resolve().parents[2]
 RULES: tuple[OrderRule, ...] = (  # type: ignore[type-arg]
     note.RULE, deploy.RULE, declare_war.RULE, build.RULE, strategic_move.RULE, move.RULE,
     conditions.CONDITION, conditions.CASUALTIES, incorporate.RULE, gift.RULE, *pending.RULES,
+    research.RULE, upgrade.RULE,
 )
 
 
@@ -70,7 +73,7 @@ PHASES: tuple[Step, ...] = (
     Step("1.4", "other declarations", phase1_diplomacy.other_declarations, _orders("1.4")),
     Step("1.5", "special rule options", phase1_diplomacy.special_options, _orders("1.5")),
     Step("2.1", "research of technology", phase2_technology.research, _orders("2.1")),
-    Step("2.2", "purchase of technology", phase2_technology.purchase, _orders("2.2")),
+    Step("2.2", "purchase of technology", orders=_orders("2.2")),
     Step("3.1", "building new units", orders=_orders("3.1")),
     Step("3.2", "espionage", phase3_build.espionage, _orders("3.2")),
     Step("3.3", "reconnaissance", phase3_build.reconnaissance, _orders("3.3")),

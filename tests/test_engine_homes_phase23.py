@@ -1,0 +1,174 @@
+"""The homes of the Phase 2, 3 (other than BUILD), 5 and 8.1 orders: RESEARCH, UPGRADE,
+trenches, radar and sonar, ESPIONAGE, COUNTERESPIONAGE, RECON, REPAIR, PLUNDER, TRANSFER.
+
+Each home's refusals, in the checker and the engine alike; each cost charged once, so
+the treasury the checker projects for a nation's orders is the one resolve() leaves;
+orders referred to the moderator reported with what they cost.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+import pytest
+
+from moderator.engine import check
+from moderator.engine.check import Verdict, check_orders
+from moderator.engine.context import TurnContext
+from moderator.engine.dice import Dice
+from moderator.engine.events import Event
+from moderator.engine.resolve import resolve
+from moderator.engine.state import GameState
+from moderator.orders import model as m
+from moderator.world.scenario import load_scenario
+from moderator.world.scenario_model import Scenario, UnitStats
+from tests import engine_fixture as fx
+
+REAL = load_scenario("1914")
+
+
+def scenario(real_data: bool = True) -> Scenario:
+    """The fixture scenario, with the 1914 technologies and recon tables (or without them)."""
+    base = fx.scenario()
+    return replace(base, technologies=REAL.technologies, recon=REAL.recon) if real_data else base
+
+
+def run(s: GameState, orders: dict[str, list[m.Order]], scen: Scenario | None = None) -> tuple[GameState, list[Event]]:
+    return resolve(s, orders, fx.world(), scen or scenario(), Dice("phase23", s.turn))
+
+
+def project(monkeypatch: pytest.MonkeyPatch, s: GameState, nation: str, orders: Sequence[m.Order],
+            scen: Scenario | None = None) -> tuple[list[Verdict], TurnContext]:
+    """The checker's verdicts and the position it projects (the walk's own context)."""
+    seen: list[TurnContext] = []
+
+    class Watched(TurnContext):
+        def __post_init__(self) -> None:
+            super().__post_init__()
+            seen.append(self)
+
+    monkeypatch.setattr(check, "TurnContext", Watched)
+    verdicts = check_orders(list(orders), nation, s, fx.world(), scen or scenario())
+    return verdicts, seen[0]
+
+
+def errors(verdicts: list[Verdict]) -> list[str]:
+    return [p.code for v in verdicts for p in v.problems if p.refuses]
+
+
+def refused(events: list[Event]) -> list[str]:
+    return [e.args["reason"] for e in events if e.code == "order-refused"]
+
+
+def referred(events: list[Event]) -> list[tuple[str, int, str]]:
+    return [(e.args["type"], e.args["cost"], e.args["why"]) for e in events if e.code == "order-referred"]
+
+
+def same_treasury(monkeypatch: pytest.MonkeyPatch, s: GameState, nation: str, orders: list[m.Order],
+                  scen: Scenario | None = None) -> tuple[int, list[Event]]:
+    """Resolve the orders and check the checker projected the same treasury; returns it."""
+    _, ctx = project(monkeypatch, s, nation, orders, scen)
+    new, events = run(s, {nation: orders}, scen)
+    assert ctx.state.nations[nation].saved == new.nations[nation].saved
+    return new.nations[nation].saved, events
+
+
+def income(events: list[Event], nation: str) -> int:
+    return next(e.args["amount"] for e in events if e.code == "income" and e.args["nation"] == nation)
+
+
+# ---- Phase 2.1 research ----------------------------------------------------------------------
+
+
+def test_research_is_charged_once_and_referred(monkeypatch: pytest.MonkeyPatch) -> None:
+    s = fx.state(saved=30)
+    orders: list[m.Order] = [m.Research("rockets"), m.Research("rockets"), m.Research("improved_weapons")]
+    verdicts, _ = project(monkeypatch, s, "germany", orders)
+    assert errors(verdicts) == ["research-twice"]  # "only one attempt ... for each technology per turn"
+    saved, events = same_treasury(monkeypatch, s, "germany", orders)
+    assert saved == 30 - 10 - 10 + income(events, "germany")
+    assert referred(events) == [("Research", 10, "research-roll"), ("Research", 10, "research-roll")]
+    assert refused(events) == ["research-twice"]
+
+
+def test_research_costs_7_when_the_camp_has_it_but_never_for_the_basic_levels(monkeypatch: pytest.MonkeyPatch) -> None:
+    s = fx.state(saved=50)
+    s.nations["austria"].tech.update(tanks=2, improved_weapons=1, rockets=1)
+    s.nations["germany"].tech["tanks"] = 1
+    orders: list[m.Order] = [m.Research("tanks"), m.Research("improved_weapons"), m.Research("rockets")]
+    _, events = same_treasury(monkeypatch, s, "germany", orders)
+    # Advanced tanks and basic rockets at 7; Improved Weapons "always at 10" (Phase 2.1).
+    assert [cost for _, cost, _ in referred(events)] == [7, 10, 7]
+    s.nations["france"].tech["tanks"] = 1  # Basic Tanks Technology: always 10
+    _, events = run(s, {"russia": [m.Research("tanks")]})
+    assert [cost for _, cost, _ in referred(events)] == [10]
+
+
+def test_research_met_on_the_battlefield_is_charged_10_and_flagged(monkeypatch: pytest.MonkeyPatch) -> None:
+    s = fx.state()
+    s.nations["russia"].tech["improved_artillery"] = 1  # an enemy of Germany holds the level
+    verdicts, _ = project(monkeypatch, s, "germany", [m.Research("improved_artillery")])
+    assert [(p.code, p.severity) for p in verdicts[0].problems] == [("research-battlefield", "flag")]
+    _, events = run(s, {"germany": [m.Research("improved_artillery")]})
+    assert referred(events) == [("Research", 10, "research-roll-battlefield")]
+
+
+def test_research_refusals(monkeypatch: pytest.MonkeyPatch) -> None:
+    s = fx.state(saved=15)
+    s.nations["germany"].tech["radar"] = 1
+    orders: list[m.Order] = [m.Research("radar"), m.Research("sonar"), m.Research("tanks")]
+    verdicts, _ = project(monkeypatch, s, "germany", orders)
+    assert errors(verdicts) == ["tech-complete", "over-budget"]
+    _, events = run(s, {"germany": orders})
+    assert refused(events) == ["tech-complete", "over-budget"]
+
+
+# ---- Phase 2.2 upgrades ----------------------------------------------------------------------
+
+
+def test_upgrade_worked_example_50_infantry_cost_100(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Phase 2.1: "the player had 50 infantry in play and the cost for improved weapons is +1
+    for every infantry, 10% of value is also 1 ... It would cost the player 100 resources"."""
+    s = fx.state([("germany", "infantry", "Berlin", 50)], saved=120)
+    s.nations["germany"].tech["improved_weapons"] = 1
+    saved, events = same_treasury(monkeypatch, s, "germany", [m.Upgrade("infantry")])
+    assert saved == 120 - 100 + income(events, "germany")
+    done = next(e for e in events if e.code == "upgraded")
+    assert (done.args["count"], done.args["cost"]) == (50, 100)
+    new, _ = run(s, {"germany": [m.Upgrade("infantry")]})
+    assert new.nations["germany"].flags["upgraded"]["infantry"]["improved_weapons"] == 1
+    # Paid for: the next turn finds nothing to upgrade.
+    _, events = run(new, {"germany": [m.Upgrade("infantry")]})
+    assert refused(events) == ["nothing-to-upgrade"]
+
+
+def test_upgrade_pays_each_level_since_the_last_upgrade() -> None:
+    # Improved Battleships 1 and 2 (+5, +6) at once on two battleships of cost 30.
+    stats = {**fx.STATS, "battleship": UnitStats("battleship", cost=30, attack=7, defense=7, move=2, hits=2)}
+    scen = replace(scenario(), units={"default": stats})
+    s = fx.state([("germany", "battleship", "Baltic Sea", 2)], saved=100)
+    s.nations["germany"].tech["improved_battleships"] = 2
+    _, events = run(s, {"germany": [m.Upgrade("battleship")]}, scen)
+    assert next(e for e in events if e.code == "upgraded").args["cost"] == 2 * (11 + 5)  # 41: +11 and 5
+
+
+def test_upgrade_refused_or_referred(monkeypatch: pytest.MonkeyPatch) -> None:
+    s = fx.state([("germany", "infantry", "Berlin", 3)], saved=10)
+    verdicts, _ = project(monkeypatch, s, "germany", [m.Upgrade("infantry")])
+    assert errors(verdicts) == ["nothing-to-upgrade"]
+    # A research of this turn: the roll is the moderator's, so is the upgrade (nothing charged).
+    orders: list[m.Order] = [m.Research("improved_weapons"), m.Upgrade("infantry")]
+    verdicts, _ = project(monkeypatch, s, "germany", orders)
+    assert [p.code for p in verdicts[1].problems] == ["upgrade-after-research"]
+    saved, events = same_treasury(monkeypatch, s, "germany", orders)
+    assert referred(events) == [("Research", 10, "research-roll"), ("Upgrade", 0, "upgrade-after-research")]
+    # A scenario without the Advancements table cannot price it: referred, nothing charged.
+    s.nations["germany"].tech["improved_weapons"] = 1
+    _, events = run(s, {"germany": [m.Upgrade("infantry")]}, scenario(real_data=False))
+    assert referred(events) == [("Upgrade", 0, "upgrade-cost-unknown")]
+    _, events = run(s, {"germany": [m.Upgrade("infantry"), m.Upgrade("infantry")]})
+    assert refused(events) == ["upgrade-twice"]
+    s.nations["germany"].saved = 5  # 3 x (1 + 1) = 6
+    _, events = run(s, {"germany": [m.Upgrade("infantry")]})
+    assert refused(events) == ["over-budget"]
