@@ -18,6 +18,7 @@ from moderator.engine.check import Verdict, check_orders
 from moderator.engine.context import TurnContext
 from moderator.engine.dice import Dice
 from moderator.engine.events import Event
+from moderator.engine.placement import has_industry, map_facility
 from moderator.engine.resolve import resolve
 from moderator.engine.state import GameState
 from moderator.orders import model as m
@@ -172,3 +173,73 @@ def test_upgrade_refused_or_referred(monkeypatch: pytest.MonkeyPatch) -> None:
     s.nations["germany"].saved = 5  # 3 x (1 + 1) = 6
     _, events = run(s, {"germany": [m.Upgrade("infantry")]})
     assert refused(events) == ["over-budget"]
+
+
+# ---- Phase 5 plunder ---------------------------------------------------------------------
+
+
+def conquered_moscow(incorporated_in: int) -> GameState:
+    s = fx.state(saved=10)
+    s.turn = 3
+    s.control["Moscow"] = "germany"
+    s.incorporated["Moscow"] = incorporated_in
+    return s
+
+
+def test_plunder_adds_25_and_the_complex_is_gone(monkeypatch: pytest.MonkeyPatch) -> None:
+    s = conquered_moscow(incorporated_in=1)
+    orders: list[m.Order] = [m.Plunder("industry", "Moscow"), m.Plunder("industry", "Moscow")]
+    verdicts, _ = project(monkeypatch, s, "germany", orders)
+    assert errors(verdicts) == ["plunder-nothing"]  # dismantled by the first
+    saved, events = same_treasury(monkeypatch, s, "germany", orders)
+    assert saved == 10 + 25 + income(events, "germany")
+    assert [e.args["gained"] for e in events if e.code == "plundered"] == [25]
+    new, _ = run(s, {"germany": orders})
+    ctx = TurnContext(new, {}, fx.world(), scenario(), dice_root=Dice("p", 1))
+    assert not map_facility(ctx, "Moscow", "industry")
+    new.control["Moscow"] = "russia"  # recaptured: nothing to build tanks with there
+    assert not has_industry(ctx, "russia", "Moscow")
+
+
+def test_a_built_port_is_plundered_for_15() -> None:
+    s = conquered_moscow(incorporated_in=1)
+    s.new_unit("russia", "port", "Moscow")
+    new, events = run(s, {"germany": [m.Plunder("port", "Moscow")]})
+    assert [e.args["gained"] for e in events if e.code == "plundered"] == [15]
+    assert not [u for u in new.units if u.kind == "port"]
+
+
+@pytest.mark.parametrize("order,incorporated_in,code", [
+    (m.Plunder("industry", "Moscow"), 2, "plunder-too-soon"),  # "at least one full turn"
+    (m.Plunder("port", "Moscow"), 1, "plunder-nothing"),
+    (m.Plunder("industry", "Berlin"), 1, "plunder-own"),
+    (m.Plunder("industry", "Paris"), 1, "plunder-not-held"),
+])
+def test_plunder_refusals(order: m.Order, incorporated_in: int, code: str) -> None:
+    _, events = run(conquered_moscow(incorporated_in), {"germany": [order]})
+    assert refused(events) == [code]
+
+
+def test_plunder_needs_incorporation() -> None:
+    s = conquered_moscow(incorporated_in=1)
+    del s.incorporated["Moscow"]
+    _, events = run(s, {"germany": [m.Plunder("industry", "Moscow")]})
+    assert refused(events) == ["plunder-too-soon"]
+
+
+# ---- Phase 8 transfers -------------------------------------------------------------------
+
+
+def test_transfers_are_checked_after_income_and_referred(monkeypatch: pytest.MonkeyPatch) -> None:
+    s = fx.state(saved=0)
+    s.control["Moscow"] = "germany"  # cut off from Germany's land
+    orders: list[m.Order] = [m.Transfer(15, "Moscow", "Berlin")]
+    verdicts, _ = project(monkeypatch, s, "germany", orders)
+    assert verdicts[0].kept and not verdicts[0].problems  # income (19) comes first
+    saved, events = same_treasury(monkeypatch, s, "germany", orders)
+    assert referred(events) == [("Transfer", 0, "transfer-path")] and saved == income(events, "germany")
+    _, events = run(s, {"germany": [m.Transfer(99, "Moscow", "Berlin"), m.Transfer(1, "Moscow", "Moscow"),
+                                    m.Transfer(1, "Warsaw", "Berlin")]})
+    assert refused(events) == ["transfer-too-much", "transfer-same", "transfer-not-held"]
+    verdicts, _ = project(monkeypatch, s, "germany", [m.Transfer(1, "Posen", "Berlin")])
+    assert [p.code for p in verdicts[0].problems] == ["transfer-connected"]

@@ -65,7 +65,9 @@ SCHEMA = EventSchema([
          rounds=INT, strait=BOOL, losses=LOSSES, captured=BOOL, withdrawn=optional(TEXT), rolls=SPAN),
     spec("captured", "public", "Phase 4.4: a territory changed hands (an allied owner is liberated)",
          territory=PLACE, nation=NATION, holder=NATION, previous=optional(NATION)),
-    # ---- Phases 6-8
+    # ---- Phases 5-8
+    spec("plundered", "nation", "Phase 5: an industrial complex or port dismantled for resources",
+         nation=NATION, order=INT, kind=KIND, place=PLACE, gained=INT),
     spec("incorporated", "nation", "Phase 6: a territory incorporated",
          nation=NATION, order=INT, territory=PLACE, cost=INT),
     spec("build-lost", "nation", "Phase 7: the place of paid units was lost during the turn",

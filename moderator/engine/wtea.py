@@ -23,7 +23,6 @@ from moderator.engine import (
     phase3_build,
     phase4_bombing,
     phase4_naval,
-    phase5_plunder,
     phase7_place,
     phase8_income,
     phase9_special,
@@ -39,8 +38,10 @@ from moderator.engine.orders import (
     move,
     note,
     pending,
+    plunder,
     research,
     strategic_move,
+    transfer,
     upgrade,
 )
 from moderator.engine.orders.base import OrderRule
@@ -54,7 +55,7 @@ ROOT = Path(__file__).resolve().parents[2]
 RULES: tuple[OrderRule, ...] = (  # type: ignore[type-arg]
     note.RULE, deploy.RULE, declare_war.RULE, build.RULE, strategic_move.RULE, move.RULE,
     conditions.CONDITION, conditions.CASUALTIES, incorporate.RULE, gift.RULE, *pending.RULES,
-    research.RULE, upgrade.RULE,
+    research.RULE, upgrade.RULE, plunder.RULE, transfer.RULE,
 )
 
 
@@ -86,7 +87,7 @@ PHASES: tuple[Step, ...] = (
     Step("4.4", "land movement and land combat", orders=_orders("4.4")),
     Step("4.6.1", "naval invasions", phase4_naval.naval_invasions, _orders("4.6.1")),
     Step("4.7", "submarine warfare", phase4_naval.submarine_warfare),
-    Step("5", "plunder", phase5_plunder.plunder, _orders("5")),
+    Step("5", "plunder", orders=_orders("5")),
     Step("6", "incorporation", orders=_orders("6")),
     Step("7", "place new units", phase7_place.place_new_units),
     Step("7.1", "end of strategic moves", phase7_place.end_strategic_moves),

@@ -36,5 +36,4 @@ RULES = tuple(Referred(cls, section) for cls, section in (
     (m.Bombing, "4.1.1"), (m.RocketFire, "4.1.1"), (m.Rebase, "4.1.2"),
     (m.TaskForce, "4.2"), (m.TaskForceMission, "4.2"), (m.SubDetection, "4.2"), (m.SubInterception, "4.2"),
     (m.ArtillerySupport, "4.4"), (m.DefendWith, "4.4"), (m.NavalInvasion, "4.6.1"),
-    (m.Plunder, "5"), (m.Transfer, "8.1"),
 ))
