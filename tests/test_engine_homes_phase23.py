@@ -15,9 +15,11 @@ import pytest
 
 from moderator.engine import check
 from moderator.engine.check import Verdict, check_orders
+from moderator.engine.conquest import take_territory
 from moderator.engine.context import TurnContext
 from moderator.engine.dice import Dice
 from moderator.engine.events import Event
+from moderator.engine.orders.trenches import FACING
 from moderator.engine.placement import has_industry, map_facility
 from moderator.engine.resolve import resolve
 from moderator.engine.state import GameState
@@ -173,6 +175,114 @@ def test_upgrade_refused_or_referred(monkeypatch: pytest.MonkeyPatch) -> None:
     s.nations["germany"].saved = 5  # 3 x (1 + 1) = 6
     _, events = run(s, {"germany": [m.Upgrade("infantry")]})
     assert refused(events) == ["over-budget"]
+
+
+# ---- Phase 3.1 trenches --------------------------------------------------------------------
+
+
+def test_a_trench_is_a_unit_facing_one_border(monkeypatch: pytest.MonkeyPatch) -> None:
+    s = fx.state([("germany", "infantry", "Posen", 2)], saved=20)
+    orders: list[m.Order] = [m.BuildTrench("Posen", "Warsaw"), m.BuildTrench("Posen", "Warsaw")]
+    verdicts, _ = project(monkeypatch, s, "germany", orders)
+    assert errors(verdicts) == ["trench-exists"]
+    new, events = run(s, {"germany": orders})
+    saved, _ = same_treasury(monkeypatch, s, "germany", orders)
+    assert saved == 20 - 5 + income(events, "germany")
+    trench = next(u for u in new.units if u.kind == "trench")
+    assert trench.location == "Posen" and new.nations["germany"].flags[FACING] == {trench.id: "Warsaw"}
+    built = next(e for e in events if e.code == "trench-built")
+    assert (built.args["place"], built.args["facing"], built.args["cost"]) == ("Posen", ["Warsaw"], 5)
+
+
+@pytest.mark.parametrize("order,code", [
+    (m.BuildTrench("Posen", "Baltic Sea"), "trench-facing"),  # "not ... along a coastline"
+    (m.BuildTrench("Posen", "Vienna"), "trench-facing"),  # not a neighbour
+    (m.BuildTrench("Silesia", "Warsaw"), "trench-infantry"),  # no infantry at the start of the turn
+    (m.BuildTrench("Warsaw", "Posen"), "trench-not-own"),
+    (m.BuildTrench("Posen", "Warsaw", super=True), "needs-tech"),
+    (m.BuildHomeTrenches("Silesia"), "trench-infantry"),  # 5 infantry needed
+    (m.BuildHomeTrenches("Posen"), "home-trench"),  # not a city
+])
+def test_trench_refusals(monkeypatch: pytest.MonkeyPatch, order: m.Order, code: str) -> None:
+    s = fx.state([("germany", "infantry", "Posen", 2), ("germany", "infantry", "Silesia", 0)])
+    verdicts, _ = project(monkeypatch, s, "germany", [order])
+    assert errors(verdicts) == [code]
+    _, events = run(s, {"germany": [order]})
+    assert refused(events) == [code]
+
+
+def test_super_trench_upgrades_a_trench_that_stood_when_the_turn_began(monkeypatch: pytest.MonkeyPatch) -> None:
+    s = fx.state([("germany", "infantry", "Posen", 10)], saved=60)
+    s.nations["germany"].tech["super_trenches"] = 1
+    same_turn: list[m.Order] = [m.BuildTrench("Posen", "Warsaw"), m.BuildTrench("Posen", "Warsaw", super=True)]
+    verdicts, _ = project(monkeypatch, s, "germany", same_turn)
+    assert errors(verdicts) == ["super-trench-base"]  # "where it already has a normal trench"
+    after, _ = run(s, {"germany": [m.BuildTrench("Posen", "Warsaw")]})
+    upgrade: list[m.Order] = [m.BuildTrench("Posen", "Warsaw", super=True)]
+    saved, events = same_treasury(monkeypatch, after, "germany", upgrade)
+    assert saved == after.nations["germany"].saved - 20 + income(events, "germany")
+    new, _ = run(after, {"germany": upgrade})
+    assert [u.kind for u in new.units if u.location == "Posen" and u.kind in ("trench", "super_trench")] == ["super_trench"]
+    assert next(e for e in events if e.code == "trench-built").args["cost"] == 20
+
+
+def test_home_city_trenches_face_every_land_neighbour(monkeypatch: pytest.MonkeyPatch) -> None:
+    s = fx.state([("germany", "infantry", "Berlin", 5)], saved=20)
+    saved, events = same_treasury(monkeypatch, s, "germany", [m.BuildHomeTrenches("Berlin")])
+    assert saved == 20 - 10 + income(events, "germany")
+    built = next(e for e in events if e.code == "trench-built")
+    assert built.args["facing"] == ["Brussels", "Posen", "Silesia"]  # not the Baltic Sea
+    new, _ = run(s, {"germany": [m.BuildHomeTrenches("Berlin")]})
+    _, events = run(new, {"germany": [m.BuildHomeTrenches("Berlin")]})
+    assert refused(events) == ["home-trenches-exist"]
+    # "This rule is not available for conquered cities."
+    s.control["Warsaw"] = "germany"
+    fx.add_units(s, "germany", "infantry", "Warsaw", 5)
+    _, events = run(s, {"germany": [m.BuildHomeTrenches("Warsaw")]})
+    assert refused(events) == ["home-trench"]
+
+
+def test_capture_destroys_the_trenches_and_radar_of_the_territory() -> None:
+    s = fx.state([("germany", "infantry", "Posen", 1)])
+    s.new_unit("germany", "trench", "Posen")
+    s.new_unit("germany", "radar", "Posen")
+    ctx = TurnContext(s.copy(), {}, fx.world(), scenario(), dice_root=Dice("capture", 1))
+    take_territory(ctx, "Posen", "russia", "4.4")
+    assert not [u for u in ctx.state.units if u.kind in ("trench", "radar")]
+
+
+# ---- Phase 3.1 radar and sonar -----------------------------------------------------------
+
+
+def test_radar_on_land_is_placed_in_phase_7_gear_on_ships_is_referred(monkeypatch: pytest.MonkeyPatch) -> None:
+    s = fx.state([("germany", "cruiser", "Baltic Sea", 1)], saved=40)
+    s.nations["germany"].tech.update(radar=1, sonar=1)
+    orders: list[m.Order] = [m.BuildShipGear("radar", "Berlin"), m.BuildShipGear("sonar", "Baltic Sea", "cruiser"),
+                             m.BuildShipGear("sonar", "Baltic Sea", "cruiser")]
+    verdicts, _ = project(monkeypatch, s, "germany", orders)
+    assert errors(verdicts) == ["gear-no-ship"]  # one cruiser, one piece of gear
+    saved, events = same_treasury(monkeypatch, s, "germany", orders)
+    assert saved == 40 - 18 - 13 + income(events, "germany")
+    assert referred(events) == [("BuildShipGear", 13, "gear-on-ship")]
+    new, _ = run(s, {"germany": orders})
+    assert [u.location for u in new.units if u.kind == "radar"] == ["Berlin"]
+
+
+@pytest.mark.parametrize("order,code", [
+    (m.BuildShipGear("radar", "Baltic Sea", "cruiser"), "radar-ship"),  # battleships or carriers only
+    (m.BuildShipGear("radar", "Warsaw"), "place-not-held"),
+    (m.BuildShipGear("radar", "Baltic Sea"), "gear-needs-ship"),
+    (m.BuildShipGear("sonar", "Berlin", "cruiser"), "place-ship-land"),
+    (m.BuildShipGear("sonar", "Baltic Sea", "battleship"), "gear-no-ship"),
+])
+def test_gear_refusals(order: m.BuildShipGear, code: str) -> None:
+    s = fx.state([("germany", "cruiser", "Baltic Sea", 1)])
+    s.nations["germany"].tech.update(radar=1, sonar=1)
+    _, events = run(s, {"germany": [order]})
+    assert refused(events) == [code]
+    s.nations["germany"].tech.clear()
+    _, events = run(s, {"germany": [order]})
+    assert refused(events) == ["needs-tech"]
 
 
 # ---- Phase 5 plunder ---------------------------------------------------------------------

@@ -45,6 +45,8 @@ SCHEMA = EventSchema([
     spec("upgraded", "nation", "Phase 2.2: every deployed unit of a kind upgraded to the nation's technology",
          nation=NATION, order=INT, kind=KIND, count=INT, cost=INT),
     # ---- Phase 3
+    spec("trench-built", "nation", "Phase 3.1, Trenches: a trench (or super trench) dug facing each of `facing`",
+         nation=NATION, order=INT, kind=KIND, place=PLACE, facing=PLACES, cost=INT),
     spec("built", "nation", "Phase 3.1: units paid for, to be placed in Phase 7",
          nation=NATION, order=INT, kind=KIND, count=INT, place=PLACE, cost=INT),
     spec("build-cut", "nation", "Phase 3.1: the treasury paid for fewer units than ordered",

@@ -40,8 +40,10 @@ from moderator.engine.orders import (
     pending,
     plunder,
     research,
+    ship_gear,
     strategic_move,
     transfer,
+    trenches,
     upgrade,
 )
 from moderator.engine.orders.base import OrderRule
@@ -55,7 +57,8 @@ ROOT = Path(__file__).resolve().parents[2]
 RULES: tuple[OrderRule, ...] = (  # type: ignore[type-arg]
     note.RULE, deploy.RULE, declare_war.RULE, build.RULE, strategic_move.RULE, move.RULE,
     conditions.CONDITION, conditions.CASUALTIES, incorporate.RULE, gift.RULE, *pending.RULES,
-    research.RULE, upgrade.RULE, plunder.RULE, transfer.RULE,
+    research.RULE, upgrade.RULE, trenches.TRENCH_RULE, trenches.HOME_TRENCHES, ship_gear.RULE, plunder.RULE,
+    transfer.RULE,
 )
 
 
