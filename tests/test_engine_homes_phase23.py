@@ -285,6 +285,108 @@ def test_gear_refusals(order: m.BuildShipGear, code: str) -> None:
     assert refused(events) == ["needs-tech"]
 
 
+# ---- Phase 3.2 espionage ------------------------------------------------------------------
+
+
+def test_espionage_fees_are_charged_and_the_rolls_referred(monkeypatch: pytest.MonkeyPatch) -> None:
+    s = fx.state([("germany", "infantry", "Posen", 1)], saved=30)
+    orders: list[m.Order] = [
+        m.Espionage("neutral", target="belgium"), m.Espionage("army", target="russia"),
+        m.Espionage("industrial", target="austria", tech="tanks"), m.Espionage("combat", place="Warsaw"),
+        m.CounterEspionage("army", against="france"), m.CounterEspionage("recon", place="Posen"),
+        m.CounterEspionage("industrial", tech="tanks"),
+    ]
+    verdicts, _ = project(monkeypatch, s, "germany", orders)
+    assert [p.code for v in verdicts for p in v.problems] == ["espionage-no-unit"]  # no unit in Warsaw
+    saved, events = same_treasury(monkeypatch, s, "germany", orders)
+    assert saved == 30 - (4 + 5 + 3 + 1) - 3 + income(events, "germany")
+    assert [c for _, c, _ in referred(events)] == [4, 5, 3, 1, 1, 1, 1]
+    assert {w for _, _, w in referred(events)} == {"espionage-roll", "counter-espionage-roll"}
+
+
+@pytest.mark.parametrize("order,code", [
+    (m.Espionage("neutral", target="russia"), "espionage-target"),  # not neutral
+    (m.Espionage("affiliation", target="belgium"), "espionage-target"),  # a minor neutral
+    (m.Espionage("army", target="belgium"), "espionage-target"),  # not an enemy
+    (m.Espionage("industrial", target="germany", tech="tanks"), "espionage-target"),
+    (m.Espionage("combat", place="Baltic Sea"), "espionage-target"),
+    (m.CounterEspionage("affiliation"), "counter-kind"),  # major neutrals only
+    (m.CounterEspionage("army", against="austria"), "counter-target"),
+    (m.CounterEspionage("recon", place="Warsaw"), "counter-place"),
+])
+def test_espionage_refusals(order: m.Order, code: str) -> None:
+    _, events = run(fx.state(), {"germany": [order, order]})
+    assert refused(events) == [code, code]
+
+
+def test_the_same_espionage_twice_is_refused() -> None:
+    _, events = run(fx.state(), {"germany": [m.Espionage("army", target="russia")] * 2})
+    assert refused(events) == ["espionage-twice"]
+
+
+# ---- Phase 3.3 reconnaissance -------------------------------------------------------------
+
+
+def test_recon_units_are_claimed_and_the_mission_referred(monkeypatch: pytest.MonkeyPatch) -> None:
+    s = fx.state([("germany", "infantry", "Posen", 2), ("russia", "infantry", "Warsaw", 1)])
+    orders: list[m.Order] = [m.Recon((m.UnitCount("infantry", 2),), "Posen", "Warsaw"),
+                             m.Move((m.UnitCount("infantry", 1),), "Posen", "Berlin")]
+    verdicts, _ = project(monkeypatch, s, "germany", orders)
+    assert errors(verdicts) == ["not-enough-units"]  # "such units cannot be used in combat"
+    new, events = run(s, {"germany": orders})
+    assert referred(events) == [("Recon", 0, "recon-mission")]
+    assert refused(events) == ["not-enough-units"] and fx.count(new, "germany", "infantry", "Posen") == 2
+
+
+@pytest.mark.parametrize("units,origin,target,code", [
+    ((m.UnitCount("artillery", 1),), "Posen", "Warsaw", "recon-units"),  # "cannot see at all"
+    ((m.UnitCount("infantry", 1),), "Posen", "Minsk", "recon-not-adjacent"),
+    ((m.UnitCount("cruiser", 1),), "Baltic Sea", "Riga", "recon-units"),  # ships look at sea only
+    ((m.UnitCount("fighter", 1),), "Riga", "Paris", "out-of-range"),  # fuel 4: 5 to get there
+    ((m.UnitCount("fighter", 1),), "Posen", "Moscow", "no-fuel-home"),  # 3 there, 3 back
+    ((m.UnitCount("infantry", 3),), "Posen", "Warsaw", "not-enough-units"),
+])
+def test_recon_refusals(units: m.Units, origin: str, target: str, code: str) -> None:
+    s = fx.state([("germany", "infantry", "Posen", 2), ("germany", "artillery", "Posen", 1),
+                  ("germany", "fighter", "Posen", 1), ("germany", "fighter", "Riga", 1),
+                  ("germany", "cruiser", "Baltic Sea", 1)])
+    _, events = run(s, {"germany": [m.Recon(units, origin, target)]})
+    assert refused(events) == [code]
+
+
+def test_ships_recon_their_own_sea_zone_only() -> None:
+    s = fx.state([("germany", "cruiser", "Baltic Sea", 1)])
+    _, events = run(s, {"germany": [m.Recon((m.UnitCount("cruiser", 1),), "Baltic Sea", "Baltic Sea")]})
+    assert referred(events) == [("Recon", 0, "recon-mission")]
+
+
+def test_recon_needs_the_scenario_table() -> None:
+    s = fx.state([("germany", "infantry", "Posen", 1)])
+    _, events = run(s, {"germany": [m.Recon((m.UnitCount("infantry", 1),), "Posen", "Warsaw")]},
+                    scenario(real_data=False))
+    assert refused(events) == ["recon-units"]
+
+
+# ---- Phase 3.4 repairs -------------------------------------------------------------------
+
+
+def test_repairs_are_charged_the_ships_claimed_and_referred(monkeypatch: pytest.MonkeyPatch) -> None:
+    s = fx.state(saved=50)
+    bb, cv = fx.add_units(s, "germany", "battleship", "Baltic Sea", 2), fx.add_units(s, "germany", "carrier",
+                                                                                      "Baltic Sea", 1)
+    bb[0].damage = cv[0].damage = 1
+    orders: list[m.Order] = [m.Repair("battleship", 1, "Baltic Sea"), m.Repair("carrier", 1, "Baltic Sea"),
+                             m.Repair("battleship", 1, "Baltic Sea")]
+    verdicts, _ = project(monkeypatch, s, "germany", orders)
+    assert errors(verdicts) == ["nothing-to-repair"]  # the second battleship is not damaged
+    saved, events = same_treasury(monkeypatch, s, "germany", orders)
+    assert saved == 50 - 20 - 25 + income(events, "germany")
+    assert referred(events) == [("Repair", 20, "repair-until-phase-7"), ("Repair", 25, "repair-until-phase-7")]
+    s.control["Berlin"] = "russia"  # no friendly port on the Baltic any more
+    _, events = run(s, {"germany": orders[:1]})
+    assert refused(events) == ["repair-no-port"]
+
+
 # ---- Phase 5 plunder ---------------------------------------------------------------------
 
 
@@ -353,3 +455,22 @@ def test_transfers_are_checked_after_income_and_referred(monkeypatch: pytest.Mon
     assert refused(events) == ["transfer-too-much", "transfer-same", "transfer-not-held"]
     verdicts, _ = project(monkeypatch, s, "germany", [m.Transfer(1, "Posen", "Berlin")])
     assert [p.code for p in verdicts[0].problems] == ["transfer-connected"]
+
+
+# ---- everything at once ------------------------------------------------------------------
+
+
+def test_a_full_turn_of_these_orders_is_charged_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    s = fx.state([("germany", "infantry", "Posen", 2), ("germany", "infantry", "Berlin", 5),
+                  ("germany", "cruiser", "Baltic Sea", 1)], saved=100)
+    s.nations["germany"].tech.update(improved_weapons=1, sonar=1)
+    orders: list[m.Order] = [
+        m.Research("tanks"), m.Upgrade("infantry"), m.BuildTrench("Posen", "Warsaw"), m.BuildHomeTrenches("Berlin"),
+        m.BuildShipGear("sonar", "Baltic Sea", "cruiser"), m.Espionage("army", target="russia"),
+        m.CounterEspionage("industrial", tech="tanks"), m.Build("infantry", 2, "Berlin"),
+    ]
+    verdicts, _ = project(monkeypatch, s, "germany", orders)
+    assert errors(verdicts) == []
+    saved, events = same_treasury(monkeypatch, s, "germany", orders)
+    # 10 research, 7 x (1 + 1) upgrade, 5 + 10 trenches, 13 sonar, 5 + 1 spies, 8 infantry.
+    assert saved == 100 - 10 - 14 - 15 - 13 - 6 - 8 + income(events, "germany")

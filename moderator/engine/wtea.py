@@ -21,6 +21,7 @@ from moderator.engine import (
     phase1_diplomacy,
     phase2_technology,
     phase3_build,
+    phase3_recon,
     phase4_bombing,
     phase4_naval,
     phase7_place,
@@ -33,12 +34,15 @@ from moderator.engine.orders import (
     conditions,
     declare_war,
     deploy,
+    espionage,
     gift,
     incorporate,
     move,
     note,
     pending,
     plunder,
+    recon,
+    repair,
     research,
     ship_gear,
     strategic_move,
@@ -57,8 +61,8 @@ ROOT = Path(__file__).resolve().parents[2]
 RULES: tuple[OrderRule, ...] = (  # type: ignore[type-arg]
     note.RULE, deploy.RULE, declare_war.RULE, build.RULE, strategic_move.RULE, move.RULE,
     conditions.CONDITION, conditions.CASUALTIES, incorporate.RULE, gift.RULE, *pending.RULES,
-    research.RULE, upgrade.RULE, trenches.TRENCH_RULE, trenches.HOME_TRENCHES, ship_gear.RULE, plunder.RULE,
-    transfer.RULE,
+    research.RULE, upgrade.RULE, trenches.TRENCH_RULE, trenches.HOME_TRENCHES, ship_gear.RULE, espionage.ESPIONAGE,
+    espionage.COUNTER, recon.RULE, repair.RULE, plunder.RULE, transfer.RULE,
 )
 
 
@@ -80,7 +84,7 @@ PHASES: tuple[Step, ...] = (
     Step("2.2", "purchase of technology", orders=_orders("2.2")),
     Step("3.1", "building new units", orders=_orders("3.1")),
     Step("3.2", "espionage", phase3_build.espionage, _orders("3.2")),
-    Step("3.3", "reconnaissance", phase3_build.reconnaissance, _orders("3.3")),
+    Step("3.3", "reconnaissance", phase3_recon.reconnaissance, _orders("3.3")),
     Step("3.4", "repairing ships", phase3_build.repair_ships, _orders("3.4")),
     Step("4.1.1", "industrial and tactical bombing", phase4_bombing.bombing, _orders("4.1.1")),
     Step("4.1.2", "rebasing of aircraft", phase4_bombing.rebasing, _orders("4.1.2")),

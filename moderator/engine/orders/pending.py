@@ -31,7 +31,6 @@ RULES = tuple(Referred(cls, section) for cls, section in (
     (m.Influence, "1.2"), (m.CoaxItaly, "1.2"), (m.OfferSurrender, "1.3"), (m.SurrenderVote, "1.3"),
     (m.ClosePassage, "1.4"), (m.SubWarfare, "1.4"), (m.Blockade, "1.4"),
     (m.SpecialOption, "1.5"), (m.GearUp, "1.5"), (m.JoinSide, "1.5"), (m.Peace, "1.5"), (m.Exile, "1.5"),
-    (m.Espionage, "3.2"), (m.CounterEspionage, "3.2"), (m.Recon, "3.3"), (m.Repair, "3.4"),
     (m.Bombing, "4.1.1"), (m.RocketFire, "4.1.1"), (m.Rebase, "4.1.2"),
     (m.TaskForce, "4.2"), (m.TaskForceMission, "4.2"), (m.SubDetection, "4.2"), (m.SubInterception, "4.2"),
     (m.ArtillerySupport, "4.4"), (m.DefendWith, "4.4"), (m.NavalInvasion, "4.6.1"),
