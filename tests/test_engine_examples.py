@@ -18,7 +18,7 @@ from moderator.engine import phase3_recon as recon
 from moderator.engine.combat_air import AIR_COMBAT_VALUE, air_combat_value, dogfight_values
 from moderator.engine.dice import Dice
 from moderator.engine.fuel import can_land, fuel_left, max_rounds
-from moderator.engine.phase2_upgrade_cost import upgrade_cost, upgrade_cost_per_unit
+from moderator.engine.orders.upgrade import upgrade_cost, upgrade_cost_per_unit
 from moderator.engine.phase4_naval import (
     aggressive_factors,
     contact_chance,
@@ -116,15 +116,16 @@ def test_upgrade_cost_rounds_the_tenth_up() -> None:
 
 A = {"infantry": 4}
 B = {"infantry": 3}
+TABLE = load_scenario("1914").recon  # the Phase 3.3 table, scenarios/1914/recon.toml
 
 
 def test_recon_example_two_borders() -> None:
     """Phase 3.3: "if base chance for A to see exact deployment of C is, say 34% (4 infantry
     units) and for B it is 27% (3 infantry units), the resulting chance would be 52%"."""
-    assert recon.border_chance(A) == 1 - Fraction(9, 10) ** 4
-    assert recon.percent(recon.border_chance(A)) == 34
-    assert recon.percent(recon.border_chance(B)) == 27
-    both = recon.recon_chance([(A, recon.OPEN), (B, recon.OPEN)])
+    assert recon.border_chance(TABLE, A) == 1 - Fraction(9, 10) ** 4
+    assert recon.percent(recon.border_chance(TABLE, A)) == 34
+    assert recon.percent(recon.border_chance(TABLE, B)) == 27
+    both = recon.recon_chance(TABLE, [(A, recon.OPEN), (B, recon.OPEN)])
     assert both == 1 - Fraction(9, 10) ** 7
     assert recon.percent(both) == 52
 
@@ -138,7 +139,7 @@ def test_recon_example_trench_against_one_border() -> None:
     """
     as_printed = recon.any_hit([recon.COVER_FACTOR[recon.TRENCH] * Fraction(34, 100), Fraction(27, 100)])
     assert recon.percent(as_printed) == 39
-    exact = recon.recon_chance([(A, recon.TRENCH), (B, recon.OPEN)])
+    exact = recon.recon_chance(TABLE, [(A, recon.TRENCH), (B, recon.OPEN)])
     assert exact == 1 - (1 - (1 - Fraction(9, 10) ** 4) / 2) * Fraction(9, 10) ** 3
     assert int(exact * 100) == 39
 
@@ -147,7 +148,7 @@ def test_recon_example_artillery_cannot_see() -> None:
     """Phase 3.3: "if there are 4 inf units in province A and 2 inf units and 1 art unit in
     province B, both adjacent to province C, then the chance to see the exact number in
     province C is C=1-(1-chance inf)6*(1-chance art)=1-(1-0.1)6*(1-0.0)=1-0.53*1=47%"."""
-    chance = recon.recon_chance([(A, recon.OPEN), ({"infantry": 2, "artillery": 1}, recon.OPEN)])
+    chance = recon.recon_chance(TABLE, [(A, recon.OPEN), ({"infantry": 2, "artillery": 1}, recon.OPEN)])
     assert chance == 1 - Fraction(9, 10) ** 6
     assert recon.percent(chance) == 47
 
@@ -156,19 +157,19 @@ def test_recon_trench_maxima() -> None:
     """Phase 3.3: "for provinces with trenches the maximum is 50%, and for provinces with
     supertrenches the maximum is a mere 25%"."""
     crowd = {"infantry": 200}
-    assert Fraction(49, 100) < recon.border_chance(crowd, recon.TRENCH) < Fraction(1, 2)
-    assert Fraction(24, 100) < recon.border_chance(crowd, recon.SUPER_TRENCH) < Fraction(1, 4)
+    assert Fraction(49, 100) < recon.border_chance(TABLE, crowd, recon.TRENCH) < Fraction(1, 2)
+    assert Fraction(24, 100) < recon.border_chance(TABLE, crowd, recon.SUPER_TRENCH) < Fraction(1, 4)
 
 
 def test_recon_active_land_column_is_the_stated_multiple() -> None:
     """Phase 3.3: "Land units in recon mission have 5 times basic chance for success, air
     units 8 times" (the land columns of the table agree)."""
     for kind, times in (("infantry", 5), ("tank", 5), ("fighter", 8), ("bomber", 8)):
-        assert recon.base_chance(kind, recon.LAND, active=True) == times * recon.base_chance(kind)
+        assert recon.base_chance(TABLE, kind, recon.LAND, active=True) == times * recon.base_chance(TABLE, kind)
 
 
 def test_recon_roll_matches_chance() -> None:
-    chance = recon.recon_chance([(A, recon.OPEN), (B, recon.OPEN)])
+    chance = recon.recon_chance(TABLE, [(A, recon.OPEN), (B, recon.OPEN)])
     dice = Dice("recon-stats", 1)
     trials = 20_000
     hits = sum(recon.roll_recon(chance, dice, "recon test") for _ in range(trials))

@@ -81,6 +81,15 @@ def test_costs_are_summed_against_saved_resources() -> None:
     assert "only 20 saved resources are left" in r.diagnostics[0].message
 
 
+def test_research_and_builds_are_charged_in_the_sequence_of_play() -> None:
+    r = run("BUILD 10 inf AT Berlin\nBUILD 4 art AT Ruhr\nRESEARCH Radar\nINFLUENCE Belgium")
+    # Charged in the Sequence of Play: influence 10 and research 10 (Phases 1-2), then the
+    # builds in the order written: 50 infantry leaves 30, enough for 3 of the 4 artillery
+    # (the BUILD home buys what the treasury covers, Phase 3.1, and says so).
+    assert [(d.line, d.severity, d.code) for d in r.diagnostics] == [(2, "warning", "build-cut")]
+    assert "only 3 of the 4" in r.diagnostics[0].message
+
+
 def test_manpower_limit_doubles_infantry_cost() -> None:
     state = make_state()
     state.nations["germany"].infantry_built = 48

@@ -89,7 +89,7 @@ def test_technology_ids_match_the_order_vocabulary(scen: Scenario) -> None:
     """Phase 2.1: the ids and advance counts agree with what players may order."""
     from moderator.orders.vocab import TECHNOLOGIES
 
-    assert scen.extra["technologies"] == {k: v[1] for k, v in TECHNOLOGIES.items()}
+    assert {t.id: t.advances for t in scen.technologies.values()} == {k: v[1] for k, v in TECHNOLOGIES.items()}
 
 
 def test_sides_at_start(scen: Scenario) -> None:

@@ -6,7 +6,8 @@ an ally if it was originally owned by an ally nation."
 Phase 6: a conquered territory yields nothing until its conqueror pays to incorporate
 it; a nation that recaptures its own original land reincorporates it free, but the
 income comes back slowly (the delay table in phase6_incorporation).
-Trenches: capturing a territory destroys the trenches that guarded it.
+Trenches: capturing a territory destroys the trenches that guarded it. Radar: "A radar
+unit is destroyed if ... the territory it is in is captured in combat."
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 from moderator.engine.context import TurnContext
 
 TRENCHES = frozenset({"trench", "super_trench"})
+DESTROYED_ON_CAPTURE = TRENCHES | {"radar"}
 
 
 def new_holder(ctx: TurnContext, territory: str, taker: str) -> str:
@@ -35,6 +37,6 @@ def take_territory(ctx: TurnContext, territory: str, taker: str, phase: str) -> 
         state.incorporated.pop(territory, None)  # Phase 6: conquered, not incorporated
     state.units = [
         u for u in state.units
-        if not (u.location == territory and u.kind in TRENCHES and not state.allies(u.nation, holder))
+        if not (u.location == territory and u.kind in DESTROYED_ON_CAPTURE and not state.allies(u.nation, holder))
     ]
     ctx.emit("captured", phase, (), territory=territory, nation=taker, holder=holder, previous=before)

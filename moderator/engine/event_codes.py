@@ -41,7 +41,12 @@ SCHEMA = EventSchema([
     # ---- Phase 1
     spec("war-declared", "public", "Phase 1.1: a declaration of war (surprise: an attack without one)",
          nation=NATION, target=NATION, surprise=BOOL),
+    # ---- Phase 2
+    spec("upgraded", "nation", "Phase 2.2: every deployed unit of a kind upgraded to the nation's technology",
+         nation=NATION, order=INT, kind=KIND, count=INT, cost=INT),
     # ---- Phase 3
+    spec("trench-built", "nation", "Phase 3.1, Trenches: a trench (or super trench) dug facing each of `facing`",
+         nation=NATION, order=INT, kind=KIND, place=PLACE, facing=PLACES, cost=INT),
     spec("built", "nation", "Phase 3.1: units paid for, to be placed in Phase 7",
          nation=NATION, order=INT, kind=KIND, count=INT, place=PLACE, cost=INT),
     spec("build-cut", "nation", "Phase 3.1: the treasury paid for fewer units than ordered",
@@ -62,7 +67,9 @@ SCHEMA = EventSchema([
          rounds=INT, strait=BOOL, losses=LOSSES, captured=BOOL, withdrawn=optional(TEXT), rolls=SPAN),
     spec("captured", "public", "Phase 4.4: a territory changed hands (an allied owner is liberated)",
          territory=PLACE, nation=NATION, holder=NATION, previous=optional(NATION)),
-    # ---- Phases 6-8
+    # ---- Phases 5-8
+    spec("plundered", "nation", "Phase 5: an industrial complex or port dismantled for resources",
+         nation=NATION, order=INT, kind=KIND, place=PLACE, gained=INT),
     spec("incorporated", "nation", "Phase 6: a territory incorporated",
          nation=NATION, order=INT, territory=PLACE, cost=INT),
     spec("build-lost", "nation", "Phase 7: the place of paid units was lost during the turn",

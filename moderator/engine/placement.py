@@ -27,6 +27,7 @@ from moderator.engine.state import AIR_UNITS, LAND_UNITS, SEA_UNITS
 NON_CITY_INFANTRY_EXTRA = 5  # Cities / Phase 7 rule 3
 CITY_ARTILLERY_EXTRA = 10  # Cities / Phase 7 rule 5
 FACILITIES = ("industry", "port")  # Industrial complexes, Ports: built with BUILD too
+DISMANTLED = "dismantled"  # NationState.flags of a plunderer: place -> the map's facilities it dismantled (Phase 5)
 
 
 @dataclass(frozen=True)
@@ -38,16 +39,25 @@ class Placement:
     room: int | None = None
 
 
+def map_facility(pos: Position, place: str, kind: str) -> bool:
+    """The map's industrial complex or port ("industry", "port") at `place`, unless it was
+    dismantled for plunder (Phase 5; the PLUNDER order's home records it)."""
+    terr = pos.place(place)
+    if not (terr.industry if kind == "industry" else terr.port):
+        return False
+    return not any(kind in ns.flags.get(DISMANTLED, {}).get(place, ()) for ns in pos.state.nations.values())
+
+
 def has_industry(pos: Position, nation: str, place: str) -> bool:
     """An industrial complex (on the map, or built) in a territory the nation controls."""
     if pos.controller(place) != nation:
         return False
-    return pos.place(place).industry or pos.count(nation, place, "industry") > 0
+    return map_facility(pos, place, "industry") or pos.count(nation, place, "industry") > 0
 
 
 def has_port(pos: Position, nation: str, place: str) -> bool:
     terr = pos.place(place)
-    return terr.is_land and (terr.port or pos.count(nation, place, "port") > 0)
+    return terr.is_land and (map_facility(pos, place, "port") or pos.count(nation, place, "port") > 0)
 
 
 def home_land_problem(pos: Position, nation: str, place: str) -> Problem | None:

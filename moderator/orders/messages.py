@@ -11,7 +11,7 @@ written where a moderator can edit it without touching code:
 
 Templates see the problem's arguments and a few helpers: name(nation id) -> the nation's
 name, unit(kind) -> the short unit word (inf, art, ...), units({kind: n}) -> "2 inf, 1 art",
-either(list) -> "a or b".
+either(list) -> "a or b", technology(id) -> the rules' name of the technology.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from typing import Any
 from jinja2 import Environment, StrictUndefined, Template, TemplateError
 
 from moderator.engine.problems import Problem
-from moderator.orders.vocab import UNIT_ECHO
+from moderator.orders.vocab import TECHNOLOGIES, UNIT_ECHO
 
 PROBLEMS_DIR = Path(__file__).resolve().parents[2] / "templates" / "problems"
 
@@ -70,6 +70,10 @@ def _either(items: Any) -> str:
     return " or ".join(str(i) for i in items)
 
 
+def _technology(tid: str) -> str:
+    return TECHNOLOGIES[tid][0] if tid in TECHNOLOGIES else tid
+
+
 def text(code: str, args: Mapping[str, Any], names: Callable[[str], str] | None = None) -> str:
     """The sentence for a problem code with its arguments (the rule cited in brackets)."""
     msg = catalogue().get(code)
@@ -78,7 +82,7 @@ def text(code: str, args: Mapping[str, Any], names: Callable[[str], str] | None 
         return plain
     try:
         sentence = _template(code).render(**args, name=names or (lambda n: n), unit=lambda k: UNIT_ECHO.get(k, k),
-                                          units=_units, either=_either)
+                                          units=_units, either=_either, technology=_technology)
     except TemplateError:  # arguments the sentence does not expect: say it plainly, never fail a mail
         return plain
     return f"{sentence} ({msg.rule})" if msg.rule and f"({msg.rule})" not in sentence else sentence

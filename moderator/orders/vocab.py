@@ -122,7 +122,7 @@ INTERCEPT_TARGETS = {
     "blockade": "blockade", "blockades": "blockade", "move": "move",
 }
 
-# 3.2: espionage and counter-espionage kinds (words -> id) and fees.
+# 3.2: espionage and counter-espionage kinds (words -> id); the fees are in engine/orders/espionage.py.
 ESPIONAGE_KINDS = {
     "neutral": "neutral", "status": "neutral", "neutralstatus": "neutral",
     "affiliation": "affiliation", "majorneutral": "affiliation", "government": "affiliation",
@@ -139,8 +139,6 @@ COUNTER_KINDS = {
     "recon": "recon", "reconnaissance": "recon", "reconnaissancecountermeasure": "recon",
     "countermeasure": "recon", "deception": "recon",
 }
-ESPIONAGE_FEES = {"neutral": 4, "affiliation": 5, "army": 5, "industrial": 3, "combat": 1}
-COUNTER_FEES = {"affiliation": 1, "army": 1, "industrial": 1, "recon": 1}
 
 DEFEND_KINDS = {"industry": "industry", "ic": "industry", "industrialcomplex": "industry",
                 "industrial": "industry", "factory": "industry", "port": "port",

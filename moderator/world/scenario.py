@@ -38,8 +38,10 @@ from moderator.world.scenario_model import (
     Nation,
     Objective,
     OptionRule,
+    ReconChances,
     Scenario,
     SelfInfluence,
+    Technology,
     TerrainRule,
     UnitStats,
     UnrestrictedTarget,
@@ -75,7 +77,8 @@ class ScenarioError(ValueError):
 @functools.cache
 def load_scenario(name: str = "1914") -> Scenario:
     """Read scenarios/<name>/ (scenario.toml, nations.toml, units.toml, forces.csv,
-    objectives.toml, diplomacy.toml). Cached: the scenario is immutable data shared by everyone."""
+    objectives.toml, diplomacy.toml, and if present terrain.toml, technologies.toml, recon.toml,
+    unrestricted_submarine_warfare.toml). Cached: the scenario is immutable data shared by everyone."""
     folder = SCENARIOS_DIR / name
     if not folder.is_dir():
         raise ScenarioError(f"no scenario folder {folder}")
@@ -104,8 +107,57 @@ def load_scenario(name: str = "1914") -> Scenario:
         gifts=_gifts(meta.get("gifts", {})),
         diplomacy=load_diplomacy(folder / "diplomacy.toml"),
         revolution_start_turn=int(meta.get("revolution_start_turn", 0)),
+        technologies=_technologies_table(folder / "technologies.toml"),
+        recon=_recon(folder / "recon.toml"),
         extra=extra,
     )
+
+
+def _technologies_table(path: Path) -> dict[str, Technology]:
+    """technologies.toml: Phase 2.1 technologies and the Advancements table's cost column
+    (optional file: without it nothing can be researched at a discount or upgraded)."""
+    if not path.exists():
+        return {}
+    out: dict[str, Technology] = {}
+    for tid, entry in _read_toml(path).items():
+        where = f"{path}: [{tid}]"
+        unknown = sorted(set(entry) - {"advances", "full_price", "cost"})
+        if unknown:
+            raise ScenarioError(f"{where} has unknown keys {unknown}; allowed: advances, full_price, cost")
+        try:
+            advances = int(entry["advances"])
+            full_price = tuple(int(level) for level in entry.get("full_price", ()))
+            cost = {str(kind): tuple(int(c) for c in changes) for kind, changes in entry.get("cost", {}).items()}
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ScenarioError(f"{where}: {exc!r}") from exc
+        for kind, changes in cost.items():
+            if kind not in UNIT_KINDS or len(changes) != advances:
+                raise ScenarioError(f"{where}: cost.{kind} must be a unit kind with one number per advance ({advances})")
+        if any(not 1 <= level <= advances for level in full_price):
+            raise ScenarioError(f"{where}: full_price levels must lie between 1 and {advances}")
+        out[tid] = Technology(tid, advances, full_price, cost)
+    return out
+
+
+_RECON_COLUMNS = ("passive_land", "active_land", "passive_sea", "active_sea")
+
+
+def _recon(path: Path) -> dict[str, ReconChances]:
+    """recon.toml: the Phase 3.3 table, percent per unit kind; a missing column is "n/a"."""
+    if not path.exists():
+        return {}
+    out: dict[str, ReconChances] = {}
+    for kind, entry in _read_toml(path).items():
+        unknown = sorted(set(entry) - set(_RECON_COLUMNS))
+        if unknown:
+            raise ScenarioError(f"{path}: [{kind}] has unknown keys {unknown}; allowed: {list(_RECON_COLUMNS)}")
+        if kind not in (*UNIT_KINDS, "trench"):
+            raise ScenarioError(f"{path}: [{kind}] is not a unit kind")
+        for column, value in entry.items():
+            if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 100:
+                raise ScenarioError(f"{path}: [{kind}] {column} must be a percentage, got {value!r}")
+        out[kind] = ReconChances(kind, **entry)
+    return out
 
 
 def _terrain(path: Path) -> dict[str, TerrainRule]:
@@ -475,7 +527,7 @@ def _check_one_nation(n: Nation, scenario: Scenario, world: World, complete: boo
     known = _technologies(scenario)
     for tech, level in n.tech:
         if tech not in known:
-            out.append(f"Nation '{n.id}' starts with unknown technology '{tech}' (scenario.toml [technologies]).")
+            out.append(f"Nation '{n.id}' starts with unknown technology '{tech}' (technologies.toml).")
         elif not 0 <= level <= known[tech]:
             out.append(f"Nation '{n.id}' starts with {tech} at level {level}; it has {known[tech]} advances.")
     if n.capital is not None:
@@ -498,8 +550,7 @@ def _check_capital(n: Nation, world: World, complete: bool) -> list[str]:
 
 
 def _technologies(scenario: Scenario) -> dict[str, int]:
-    table = scenario.extra.get("technologies", {})
-    return {str(k): int(v) for k, v in table.items()} if isinstance(table, dict) else {}
+    return {t.id: t.advances for t in scenario.technologies.values()}
 
 
 def _check_units(scenario: Scenario) -> list[str]:

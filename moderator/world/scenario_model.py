@@ -172,6 +172,33 @@ class Diplomacy:
 
 
 @dataclass(frozen=True)
+class Technology:
+    """One technology of Phase 2.1 and its rows of the Advancements table
+    (scenarios/<name>/technologies.toml)."""
+
+    id: str  # the id players order it by (moderator/orders/vocab.py TECHNOLOGIES)
+    advances: int  # "# of possible advances"
+    full_price: tuple[int, ...] = ()  # levels always researched at the full price (Phase 2.1)
+    cost: dict[str, tuple[int, ...]] = field(default_factory=dict)  # unit kind -> cost change at levels 1..advances
+
+    def cost_change(self, kind: str, level: int) -> int:
+        """What levels 1..`level` add to the cost of a `kind` unit (the table's Cost column)."""
+        return sum(self.cost.get(kind, ())[: max(level, 0)])
+
+
+@dataclass(frozen=True)
+class ReconChances:
+    """One row of the Phase 3.3 reconnaissance table, in percent; None is the table's
+    "n/a" (the unit cannot recon there). scenarios/<name>/recon.toml."""
+
+    kind: str  # unit kind id; "trench" is "Trenches (alone, without other units present)"
+    passive_land: int | None = None
+    active_land: int | None = None  # an active recon mission into a land territory
+    passive_sea: int | None = None
+    active_sea: int | None = None
+
+
+@dataclass(frozen=True)
 class Nation:
     id: str
     name: str  # display name, e.g. "German Empire"
@@ -234,6 +261,8 @@ class Scenario:
     gifts: GiftRules = field(default_factory=GiftRules)
     diplomacy: Diplomacy = field(default_factory=Diplomacy)  # Phase 1 (diplomacy.toml)
     revolution_start_turn: int = 0  # Phase 9: the first turn the moderator rolls for the Russian Revolution
+    technologies: dict[str, Technology] = field(default_factory=dict)  # id -> Phase 2.1 technology
+    recon: dict[str, ReconChances] = field(default_factory=dict)  # unit kind -> Phase 3.3 chances
     extra: dict[str, object] = field(default_factory=dict)  # other tables as loaded
 
     def stats(self, nation: str, kind: str) -> UnitStats:

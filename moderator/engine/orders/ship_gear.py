@@ -1,0 +1,97 @@
+"""BUILD RADAR / SONAR [ON ship] AT place (Phase 3.1; Radar, Sonar; Phase 7, item 7).
+
+Phase 3.1: "Radar Unit: 18, Sonar: 13", the same for every nation; each needs its
+technology (Phase 2.1, Radar and Sonar). Phase 7, item 7: "Sonar units can only be
+placed onto ships in a sea zone adjacent to a territory with a Port controlled by that
+nation. Radar unit can be placed on any territory or can be placed onto ships in a sea
+zone adjacent to territory with a Port controlled by that nation." Radar: "may be
+placed on battleships or carriers"; Sonar: "placed on any ship".
+
+A radar on land is a unit like any other: paid now, placed in Phase 7 if the territory
+is still the nation's, destroyed when the territory is captured ("A radar unit is
+destroyed if ... the territory it is in is captured in combat"; engine/conquest.py).
+Gear mounted on a ship is paid now and referred to the moderator: it must follow its
+ship, and ships move and fight in the naval phases, which the moderator resolves.
+
+Readings: "any territory" for a land radar is any the nation controls (item 7 does not
+refer to item 1 as items 3-6 do); one piece of gear per ship ordered each turn, against
+the ships of that kind in the sea zone when the turn began.
+"""
+
+from __future__ import annotations
+
+from moderator.engine.context import PendingBuild, Position, TurnContext
+from moderator.engine.orders.base import OrderRule, afford, refer
+from moderator.engine.placement import map_facility
+from moderator.engine.problems import Problem, problem
+from moderator.orders.model import BuildShipGear
+
+PHASE = "3.1"
+PRICES = {"radar": 18, "sonar": 13}  # Phase 3.1 (the scenario's units.toml when it has them)
+RADAR_SHIPS = ("battleship", "carrier")  # Radar: "may be placed on battleships or carriers"
+
+
+def price(pos: Position, nation: str, kind: str) -> int:
+    stats = pos.stats(nation, kind)
+    return stats.cost if stats is not None else PRICES[kind]
+
+
+def port_beside(pos: Position, nation: str, sea: str) -> str | None:
+    """Item 7: a land territory next to `sea`, controlled by the nation, with a port."""
+    for land in sorted(pos.world.neighbours(sea)):
+        if not pos.place(land).is_land or pos.controller(land) != nation:
+            continue
+        if map_facility(pos, land, "port") or any(u.kind == "port" for u in pos.units_at(land)):
+            return land
+    return None
+
+
+def tally_key(nation: str, order: BuildShipGear) -> tuple[str, ...]:
+    return ("gear", nation, order.place, order.ship or "")
+
+
+class ShipGearRule(OrderRule[BuildShipGear]):
+    order = BuildShipGear
+    section = PHASE
+
+    def problem(self, pos: Position, nation: str, order: BuildShipGear) -> Problem | None:
+        if pos.tech(nation, order.kind) < 1:
+            return problem("needs-tech", kind=order.kind, tech=order.kind)
+        place = order.place
+        if order.ship is None:
+            if pos.is_sea(place):
+                return problem("gear-needs-ship", order.place, kind=order.kind, place=place)
+            if pos.controller(place) != nation:
+                return problem("place-not-held", order.place, place=place)
+        else:
+            if order.kind == "radar" and order.ship not in RADAR_SHIPS:
+                return problem("radar-ship", kind=order.ship)
+            if not pos.is_sea(place):
+                seas = [n for n in sorted(pos.world.neighbours(place)) if pos.is_sea(n)]
+                return problem("place-ship-land", order.place, seas=seas)
+            if port_beside(pos, nation, place) is None:
+                return problem("gear-no-port", order.place, place=place)
+            ships = pos.start[(nation, place, order.ship)]
+            if ships <= pos.tally[tally_key(nation, order)]:
+                return problem("gear-no-ship", order.place, kind=order.ship, place=place, have=ships)
+        return afford(pos, nation, price(pos, nation, order.kind), order.kind)
+
+    def commit(self, ctx: TurnContext, nation: str, index: int, order: BuildShipGear) -> None:
+        cost = price(ctx, nation, order.kind)
+        ctx.pay(nation, cost)
+        if order.ship is None:
+            ctx.builds.append(PendingBuild(nation, order.kind, 1, order.place, cost, index))
+        else:
+            ctx.tally[tally_key(nation, order)] += 1
+
+    def execute(self, ctx: TurnContext, nation: str, index: int, order: BuildShipGear) -> None:
+        cost = price(ctx, nation, order.kind)
+        if order.ship is None:
+            self.commit(ctx, nation, index, order)
+            ctx.tell(nation, "built", PHASE, order=index, kind=order.kind, count=1, place=order.place, cost=cost)
+            return
+        ctx.tally[tally_key(nation, order)] += 1
+        refer(ctx, nation, index, order, cost, "gear-on-ship")
+
+
+RULE = ShipGearRule()

@@ -1,0 +1,67 @@
+"""TRANSFER n FROM a TO b (Phase 8: Collect Resources, Transfering Resources).
+
+Phase 3.1: "Each province separated from the mainland can hold resources to use them to
+raise new units or transfer to the mainland or to another separated territory." Phase 8:
+"Resources that are obtained from distant colonies or territories not connected by land
+can be transfered in this phase. If there is no free shortest path for resource transfer
+in this phase, then the money is lost and half of the money goes to the nation that cuts
+the path ... Resources cannot be transfered through neutral or enemy lands. Also,
+resources can be lost by submarine warfare" (4.7).
+
+The engine keeps one treasury per nation (NationState.saved), not one per separated
+territory, so a transfer moves nothing the engine can see; what matters is whether the
+path is free and what the submarines sink (engine/phase4_submarine_warfare has the
+rules' arithmetic). So the order is checked (both ends the nation's, the amount no more
+than what it holds after Phase 8 income) and referred to the moderator; it costs nothing.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+from moderator.engine.context import Position, TurnContext
+from moderator.engine.orders.base import OrderRule, refer
+from moderator.engine.problems import Problem, problem, warning
+from moderator.orders.model import Transfer
+
+PHASE = "8.1"
+
+
+def connected_by_land(pos: Position, nation: str, a: str, b: str) -> bool:
+    """Are a and b joined by land the nation or its allies hold (no transfer needed)?"""
+    seen, queue = {a}, deque([a])
+    while queue:
+        here = queue.popleft()
+        if here == b:
+            return True
+        for nxt in sorted(pos.world.neighbours(here)):
+            if nxt not in seen and pos.place(nxt).is_land and pos.friendly(nation, nxt):
+                seen.add(nxt)
+                queue.append(nxt)
+    return False
+
+
+class TransferRule(OrderRule[Transfer]):
+    order = Transfer
+    section = PHASE
+
+    def problem(self, pos: Position, nation: str, order: Transfer) -> Problem | None:
+        for place in (order.origin, order.dest):
+            if not pos.place(place).is_land or pos.controller(place) != nation:
+                return problem("transfer-not-held", place, place=place)
+        if order.origin == order.dest:
+            return problem("transfer-same", order.dest, place=order.dest)
+        if order.amount > pos.saved(nation):
+            return problem("transfer-too-much", amount=order.amount, saved=max(pos.saved(nation), 0))
+        return None
+
+    def remarks(self, pos: Position, nation: str, order: Transfer) -> list[Problem]:
+        if connected_by_land(pos, nation, order.origin, order.dest):
+            return [warning("transfer-connected", order.dest, origin=order.origin, dest=order.dest)]
+        return []
+
+    def execute(self, ctx: TurnContext, nation: str, index: int, order: Transfer) -> None:
+        refer(ctx, nation, index, order, 0, "transfer-path")
+
+
+RULE = TransferRule()
