@@ -174,7 +174,7 @@ def cmd_game_show(args: argparse.Namespace) -> int:
     g = svc.game(args.game)
     scenario = svc.scenario(g)
     subs = svc.store.current_submissions(g.id, g.turn)
-    print(f"{g.title} [{g.id}], scenario {g.scenario}")
+    print(f"{g.title} [{g.id}], scenario {g.scenario}, ruleset {g.ruleset} v{g.ruleset_version}")
     print(f"turn {g.turn} ({turn_label(scenario, g.turn)}), {g.status}, orders due {describe_deadline(g.deadline)}")
     for seat in svc.store.seats(g.id):
         print(f"  {seat.nation:<16} {seat.email:<32} {'orders in' if seat.nation in subs else 'waiting'}")
@@ -239,10 +239,14 @@ def cmd_resolve(args: argparse.Namespace) -> int:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    from moderator.service.turns import replay
+    from moderator.service.turns import ReplayUnavailable, replay
 
     svc, _ = _service(args)
-    ok, detail = replay(svc, args.game, args.turn)
+    try:
+        ok, detail = replay(svc, args.game, args.turn)
+    except ReplayUnavailable as exc:
+        print(f"CANNOT REPLAY: {exc}")
+        return 2
     print(("identical: " if ok else "MISMATCH: ") + detail)
     return 0 if ok else 1
 
@@ -303,7 +307,7 @@ def cmd_state(args: argparse.Namespace) -> int:
 
     svc, _ = _service(args)
     game = svc.game(args.game)
-    state = svc.state(game, args.turn)
+    state = svc.position(game, args.turn)  # with the moderator's "now" rulings of that turn
     if args.nation:
         from moderator.service.games import nation_id
 

@@ -131,8 +131,8 @@ def _handle(svc: Service, message_id: int, raw: bytes) -> Outcome:
 def _accept(svc: Service, message_id: int, mail: ExtractedMessage, game: Game, nation: str, parsed: Any,
             check_only: bool, seat_email: str, text: str) -> Outcome:
     world, scenario = svc.world(game), svc.scenario(game)
-    state = svc.state(game)
-    checked = check(parsed.orders, nation, state, world, scenario)
+    state = svc.position(game)  # the snapshot with the moderator's "now" rulings
+    checked = check(parsed.orders, nation, state, world, scenario, svc.ruleset(game))
     diagnostics = [*parsed.diagnostics, *checked.diagnostics]
     kept = checked.orders  # valid orders, names resolved to the map's and the scenario's
     normalized = normalize(kept)

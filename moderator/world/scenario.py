@@ -96,6 +96,7 @@ def load_scenario(name: str = "1914") -> Scenario:
         terrain=_terrain(folder / "terrain.toml"),
         gifts=_gifts(meta.get("gifts", {})),
         extra=extra,
+        ruleset=str(meta["ruleset"]) if "ruleset" in meta else None,
     )
 
 
@@ -122,7 +123,7 @@ def _gifts(raw: dict[str, Any]) -> GiftRules:
     )
 
 
-_META_FIELDS = {"gifts", "id", "name", "start_year", "start_month", "months_per_turn", "turns", "revolution_chance"}
+_META_FIELDS = {"gifts", "id", "name", "ruleset", "start_year", "start_month", "months_per_turn", "turns", "revolution_chance"}
 
 
 def _read_toml(path: Path) -> dict[str, Any]:

@@ -117,6 +117,7 @@ class Scenario:
     terrain: dict[str, TerrainRule] = field(default_factory=dict)  # map feature -> its effect
     gifts: GiftRules = field(default_factory=GiftRules)
     extra: dict[str, object] = field(default_factory=dict)  # other tables as loaded
+    ruleset: str | None = None  # scenario.toml `ruleset = "..."`: the rules it is played with (None: the default)
 
     def stats(self, nation: str, kind: str) -> UnitStats:
         """The unit statistics `nation` builds `kind` with (nation override, else default)."""
