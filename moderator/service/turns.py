@@ -27,6 +27,7 @@ from moderator.reports.render import render
 from moderator.service.context import Service
 from moderator.service.games import describe_deadline, orders_due, turn_label
 from moderator.service.inbox import queue
+from moderator.service.review import items_from_resolution
 from moderator.service.rulings import apply_now, moderator_orders, pending
 from moderator.store.tables import Game, TurnRecord
 
@@ -124,17 +125,15 @@ def resolve_game(svc: Service, game_id: str) -> Resolution:
         svc.say(f"resolved {game.id} turn {turn}: {len(res.events)} events, {len(res.dice)} dice rolled; "
                 f"orders from {', '.join(sorted(subs)) or 'nobody'}"
                 + (f"; no orders from {', '.join(missing)}" if missing else ""))
-        # Defaults the engine chose where the rules leave judgement to the moderator, and orders
-        # the checker accepted for phases the engine does not automate yet: both need a human.
-        flags = [e for e in res.events if "moderator" in e.seen_by or e.code == "order-not-implemented"]
-        for e in flags:  # defaults the engine chose where the rules leave judgement to the moderator
-            svc.store.add_review(game_id=game.id, turn=turn, nation=e.args.get("nation"), kind="flag",
-                                 summary=_review_summary(e), detail=json.dumps(e.args, default=str))
+        # Orders the moderator must resolve and defaults the engine chose: each waits for a decision.
+        items = items_from_resolution(svc, game, turn, res.events)
+        if items:
+            svc.say(f"{len(items)} item(s) for review from turn {turn}: `moderator review list --game {game.id}`")
         if svc.mail is None:
             svc.say("no [mail] settings, so no report mails were queued; `moderator report` writes them to files")
         else:
             queued = queue_reports(svc, game, turn, res)
-            queue_moderator_copy(svc, game, turn, res, ordered=sorted(subs), missing=missing, flags=len(flags))
+            queue_moderator_copy(svc, game, turn, res, ordered=sorted(subs), missing=missing, items=items)
             svc.say(f"queued {queued} report mails for turn {turn} of {game.id}, and the moderator's copy")
         return res
     except Exception:
@@ -158,20 +157,15 @@ def queue_reports(svc: Service, game: Game, resolved_turn: int, res: Resolution)
     return count
 
 
-def _review_summary(e: Event) -> str:
-    if e.code == "order-not-implemented":
-        return f"resolve by hand: {e.args.get('text') or e.args.get('type')} ({e.args.get('nation')})"
-    return str(e.args.get("reason", e.code))
-
-
 def queue_moderator_copy(svc: Service, game: Game, resolved_turn: int, res: Resolution, *, ordered: list[str],
-                         missing: list[str], flags: int) -> None:
-    """The moderator sees everything, with the dice log attached for auditing."""
+                         missing: list[str], items: list[str]) -> None:
+    """The moderator sees everything, with the dice log attached for auditing: the review
+    items this resolution created and the rulings it applied come first."""
     cfg = svc.require_mail()
     scenario = svc.scenario(game)
     text, html = render("moderator", title=game.title, game=game.id, resolved_turn=resolved_turn,
                         resolved_date=turn_label(scenario, resolved_turn), ordered=ordered, missing=missing,
-                        flags=[None] * flags, dice_count=len(res.dice), sha256=res.sha256, events=res.events,
+                        flags=items, dice_count=len(res.dice), sha256=res.sha256, events=res.events,
                         names=lambda n: scenario.nations[n].name if n in scenario.nations else n)
     dice = Attachment(f"dice-turn-{resolved_turn}.json", json.dumps(res.dice, indent=1).encode(),
                       "application", "json")
