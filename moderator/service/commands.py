@@ -1,4 +1,5 @@
-"""The moderator's verbs: run, demo, game, seat, submit, resolve, replay, review, state, report."""
+"""The moderator's verbs: run, demo, game, seat, submit, resolve, replay, state, report.
+(adjust, enter and review are in moderation_commands.py.)"""
 
 from __future__ import annotations
 
@@ -81,19 +82,6 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--game", required=True)
     p.add_argument("--turn", type=int, required=True)
     p.set_defaults(func=cmd_replay)
-
-    review = sub.add_parser("review", help="the moderator's review queue").add_subparsers(dest="review_verb",
-                                                                                         required=True)
-    p = review.add_parser("list", parents=[common])
-    p.add_argument("--game", default=None)
-    p.add_argument("--all", action="store_true", help="decided items too")
-    p.set_defaults(func=cmd_review_list)
-    for verb in ("approve", "reject", "edit"):
-        p = review.add_parser(verb, parents=[common])
-        p.add_argument("item", type=int)
-        p.add_argument("--note", default="", help="the moderator's decision or correction")
-        p.set_defaults(func=cmd_review_decide, decision={"approve": "approved", "reject": "rejected",
-                                                         "edit": "edited"}[verb])
 
     p = sub.add_parser("report", parents=[common], help="write a nation's report of a resolved turn to files")
     p.add_argument("--game", required=True)
@@ -249,26 +237,6 @@ def cmd_replay(args: argparse.Namespace) -> int:
         return 2
     print(("identical: " if ok else "MISMATCH: ") + detail)
     return 0 if ok else 1
-
-
-def cmd_review_list(args: argparse.Namespace) -> int:
-    svc, _ = _service(args)
-    items = svc.store.reviews(args.game, status=None if args.all else "pending")
-    for r in items:
-        where = f"{r.game_id or '-'} t{'-' if r.turn is None else r.turn} {r.nation or '-'}"
-        print(f"#{r.id:<4} {r.status:<9} {r.kind:<10} {where:<28} {r.summary}")
-        if r.detail:
-            print(f"       {r.detail}")
-    if not items:
-        print("nothing to review")
-    return 0
-
-
-def cmd_review_decide(args: argparse.Namespace) -> int:
-    svc, _ = _service(args)
-    item = svc.store.decide_review(args.item, args.decision, args.note)
-    print(f"#{item.id} {item.status}" + (f": {item.resolution}" if item.resolution else ""))
-    return 0
 
 
 def cmd_report(args: argparse.Namespace) -> int:

@@ -94,6 +94,9 @@ def decide(svc: Service, item_id: int, verb: str, *, rulings: str = "", now: boo
     if verb == "reject" and rulings.strip():
         raise ValueError("a rejected item changes nothing; to rule on it, use `review approve` or `review edit`")
     decision = Decision(item)
+    if item.status != "pending":
+        decision.notes.append(f"item #{item_id} was {item.status} already ({item.resolution or 'no note'}); this "
+                              "decision replaces that record, and rulings stored before stay (undo them by a ruling)")
     if rulings.strip():
         if item.game_id is None:
             raise ValueError(f"item #{item_id} belongs to no game (set-aside mail), so a ruling has nothing to "
