@@ -143,7 +143,7 @@ def test_referred_orders_become_review_items_at_resolution_not_at_intake(game: S
     resolve_game(svc, "g1")
     [item] = svc.store.reviews("g1")  # only the NOTE of the orders that counted
     assert item.kind == "note" and item.nation == "germany" and item.turn == 1
-    assert item.summary.startswith("German Empire, order 2 (NOTE Kiel Canal open?)")
+    assert item.summary == "German Empire, order 2: NOTE Kiel Canal open?"
     assert json.loads(item.detail)["why"] == "note"
 
 

@@ -47,9 +47,11 @@ class Item:
 def item_for(e: Event, names: Names) -> Item | None:
     """The review item an event of the resolution asks for, or None."""
     a = e.args
+    if e.code == "order-referred" and a["why"] == "note":  # a NOTE speaks for itself
+        return Item("note", a["nation"], f"{names(a['nation'])}, order {a['order'] + 1}: {a['text']}")
     if e.code == "order-referred":
         cost = f"; {a['cost']} already charged" if a["cost"] else ""
-        return Item("note" if a["why"] == "note" else "referred", a["nation"],
+        return Item("referred", a["nation"],
                     f"{names(a['nation'])}, order {a['order'] + 1} ({a['text']}): {words(a['why'], {}, names)}{cost}")
     if e.code == "moderator-flag":
         who = f"{names(a['nation'])}: " if a["nation"] else ""
