@@ -62,7 +62,9 @@ def test_a_ruling_now_changes_the_position_orders_meet(game: Service, tmp_path: 
     assert svc.position(g).nations["germany"].saved == 0
     assert svc.state(g).nations["germany"].saved > 0  # the snapshot itself is never rewritten
     # The seat's orders are checked against the position with the ruling: nothing to build with.
-    assert main(["enter", "--game", "g1", "--nation", "Germany", _orders(tmp_path, "BUILD 1 inf AT Berlin\n")]) == 1
+    build = _orders(tmp_path, "BUILD 1 inf AT Berlin\n")
+    assert main(["check", build, "--nation", "Germany", "--game", "g1"]) == 1  # the players' checker too
+    assert main(["enter", "--game", "g1", "--nation", "Germany", build]) == 1
     assert "1 ERROR" in capsys.readouterr().out
     assert main(["state", "--game", "g1", "--nation", "Germany", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["saved"] == 0
