@@ -157,7 +157,7 @@ def cmd_enter(args: argparse.Namespace) -> int:
     svc = _service(args)
     try:
         entered = enter_orders(svc, args.game, args.nation, text, check_only=args.check)
-    except ValueError as exc:
+    except (LookupError, ValueError) as exc:
         raise SystemExit(f"nothing was entered: {exc}") from None
     print(entered.receipt.text)
     for note in entered.notes:

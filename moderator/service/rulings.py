@@ -95,6 +95,8 @@ class Adjusted:
 
 def adjust(svc: Service, game: Game, text: str, *, applies: str, source: str) -> Adjusted:
     """Check rulings on the position they will meet; store them unless one is wrong."""
+    if game.status == "finished":
+        raise RuntimeError(f"game {game.id} is finished; its position can no longer change")
     if game.status != "open":
         raise RuntimeError(f"turn {game.turn} of {game.id} is being resolved ({game.status}); "
                            "give the ruling again when the new turn is open")
