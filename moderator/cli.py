@@ -9,7 +9,8 @@ from collections.abc import Sequence
 
 # Each module defines register(subparsers) and sets `func` on its parsers via set_defaults.
 VERB_MODULES = (
-    "moderator.service.commands",  # run, demo, game, seat, resolve, replay, review, state, report, submit
+    "moderator.service.commands",  # run, demo, game, seat, resolve, replay, state, report, submit
+    "moderator.service.moderation_commands",  # adjust, enter, review
     "moderator.world.commands",  # scenario check|show, map
     "moderator.orders.commands",  # check
     "moderator.mail.commands",  # mail-server

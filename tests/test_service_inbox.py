@@ -116,3 +116,19 @@ def test_seats_without_orders_are_reminded_once_per_turn(setup: tuple[EmbeddedMa
     reminder = svc.store.messages(direction="out")[-1]
     assert reminder.recipients == "joffre@t.local" and b"no orders from French Empire" in reminder.raw
     assert send_reminders(svc, timedelta(days=4)) == 0  # once per turn
+
+
+def test_flags_are_in_the_receipt_but_review_items_wait_for_the_resolution(
+        setup: tuple[EmbeddedMailServer, Service]) -> None:
+    from moderator.service.turns import resolve_game
+
+    server, svc = setup
+    _send(server, ORDERS + "NOTE Is the Kiel Canal open?\n")
+    poll(svc)
+    assert b"for the moderator to decide" in svc.store.messages(direction="out")[-1].raw
+    assert svc.store.reviews("g") == []  # replaced orders would leave nothing pending
+    _send(server, ORDERS + "NOTE Never mind the canal; is Belgium neutral?\n")
+    poll(svc)
+    resolve_game(svc, "g")
+    assert [(r.kind, r.summary) for r in svc.store.reviews("g")] == [
+        ("note", "German Empire, order 2: NOTE Never mind the canal; is Belgium neutral?")]

@@ -135,3 +135,7 @@ class Registry:
 
     def names(self) -> list[str]:
         return sorted({n for n, _ in self._sets})
+
+    def versions(self, name: str) -> list[int]:
+        """The installed versions of ruleset `name`, oldest first (empty if unknown)."""
+        return sorted(v for n, v in self._sets if n == name)

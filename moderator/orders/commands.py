@@ -39,15 +39,17 @@ def _load(game: str | None, scenario_name: str) -> tuple[GameState, World, Scena
 
     if game:
         from moderator.service.config import load_config
+        from moderator.service.context import Service
         from moderator.store.db import Store
 
-        store = Store(load_config().database)
-        record = store.game(game)
+        svc = Service(store=Store(load_config().database))
+        record = svc.store.game(game)
         if record is None:
             raise SystemExit(f"moderator check: no game '{game}' in the database")
         world, scenario = load_world(record.scenario), load_scenario(record.scenario)
-        snap = store.snapshot(game, record.turn)
-        state = GameState.loads(snap) if snap else initial_state(scenario, world, game)
+        has_snapshot = svc.store.snapshot(game, record.turn) is not None
+        # The position the orders will meet: with the moderator's "now" rulings of the turn.
+        state = svc.position(record) if has_snapshot else initial_state(scenario, world, game)
         return state, world, scenario, f"game {game}, turn {state.turn}"
     world, scenario = load_world(scenario_name, strict=False), load_scenario(scenario_name)
     return initial_state(scenario, world, "check"), world, scenario, f"the {scenario_name} opening position"

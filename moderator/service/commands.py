@@ -1,4 +1,5 @@
-"""The moderator's verbs: run, demo, game, seat, submit, resolve, replay, review, state, report."""
+"""The moderator's verbs: run, demo, game, seat, submit, resolve, replay, state, report.
+(adjust, enter and review are in moderation_commands.py.)"""
 
 from __future__ import annotations
 
@@ -82,19 +83,6 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--turn", type=int, required=True)
     p.set_defaults(func=cmd_replay)
 
-    review = sub.add_parser("review", help="the moderator's review queue").add_subparsers(dest="review_verb",
-                                                                                         required=True)
-    p = review.add_parser("list", parents=[common])
-    p.add_argument("--game", default=None)
-    p.add_argument("--all", action="store_true", help="decided items too")
-    p.set_defaults(func=cmd_review_list)
-    for verb in ("approve", "reject", "edit"):
-        p = review.add_parser(verb, parents=[common])
-        p.add_argument("item", type=int)
-        p.add_argument("--note", default="", help="the moderator's decision or correction")
-        p.set_defaults(func=cmd_review_decide, decision={"approve": "approved", "reject": "rejected",
-                                                         "edit": "edited"}[verb])
-
     p = sub.add_parser("report", parents=[common], help="write a nation's report of a resolved turn to files")
     p.add_argument("--game", required=True)
     p.add_argument("--nation", required=True)
@@ -174,7 +162,7 @@ def cmd_game_show(args: argparse.Namespace) -> int:
     g = svc.game(args.game)
     scenario = svc.scenario(g)
     subs = svc.store.current_submissions(g.id, g.turn)
-    print(f"{g.title} [{g.id}], scenario {g.scenario}")
+    print(f"{g.title} [{g.id}], scenario {g.scenario}, ruleset {g.ruleset} v{g.ruleset_version}")
     print(f"turn {g.turn} ({turn_label(scenario, g.turn)}), {g.status}, orders due {describe_deadline(g.deadline)}")
     for seat in svc.store.seats(g.id):
         print(f"  {seat.nation:<16} {seat.email:<32} {'orders in' if seat.nation in subs else 'waiting'}")
@@ -239,32 +227,16 @@ def cmd_resolve(args: argparse.Namespace) -> int:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    from moderator.service.turns import replay
+    from moderator.service.turns import ReplayUnavailable, replay
 
     svc, _ = _service(args)
-    ok, detail = replay(svc, args.game, args.turn)
+    try:
+        ok, detail = replay(svc, args.game, args.turn)
+    except ReplayUnavailable as exc:
+        print(f"CANNOT REPLAY: {exc}")
+        return 2
     print(("identical: " if ok else "MISMATCH: ") + detail)
     return 0 if ok else 1
-
-
-def cmd_review_list(args: argparse.Namespace) -> int:
-    svc, _ = _service(args)
-    items = svc.store.reviews(args.game, status=None if args.all else "pending")
-    for r in items:
-        where = f"{r.game_id or '-'} t{'-' if r.turn is None else r.turn} {r.nation or '-'}"
-        print(f"#{r.id:<4} {r.status:<9} {r.kind:<10} {where:<28} {r.summary}")
-        if r.detail:
-            print(f"       {r.detail}")
-    if not items:
-        print("nothing to review")
-    return 0
-
-
-def cmd_review_decide(args: argparse.Namespace) -> int:
-    svc, _ = _service(args)
-    item = svc.store.decide_review(args.item, args.decision, args.note)
-    print(f"#{item.id} {item.status}" + (f": {item.resolution}" if item.resolution else ""))
-    return 0
 
 
 def cmd_report(args: argparse.Namespace) -> int:
@@ -303,7 +275,7 @@ def cmd_state(args: argparse.Namespace) -> int:
 
     svc, _ = _service(args)
     game = svc.game(args.game)
-    state = svc.state(game, args.turn)
+    state = svc.position(game, args.turn)  # with the moderator's "now" rulings of that turn
     if args.nation:
         from moderator.service.games import nation_id
 

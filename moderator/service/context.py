@@ -2,6 +2,11 @@
 
 Passing these in (instead of reaching for globals) lets the tests run the real jobs
 against a temporary database, the embedded mail server and a fixed clock.
+
+Two readings of a game's state: `state()` is the stored snapshot of a turn (what the
+resolution of the turn before left), `position()` is what that turn's orders meet: the
+snapshot with the moderator's "now" rulings applied in order. Everything that checks
+orders, shows the state or resolves a turn uses position().
 """
 
 from __future__ import annotations
@@ -12,6 +17,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
+from moderator.engine.dice import Dice
+from moderator.engine.ruleset import Ruleset
 from moderator.engine.state import GameState
 from moderator.mail.config import MailConfig
 from moderator.store.db import Store
@@ -47,12 +54,30 @@ class Service:
             raise RuntimeError("no [mail] settings: add them to the configuration file (see README)")
         return self.mail
 
+    def ruleset(self, game: Game) -> Ruleset:
+        """The rules `game` is played with (see playable_ruleset)."""
+        return playable_ruleset(game.ruleset, game.ruleset_version)
+
     def state(self, game: Game, turn: int | None = None) -> GameState:
+        """The stored snapshot at the start of `turn` (default: the current turn)."""
         turn = game.turn if turn is None else turn  # turn 0 (deployment) is a real turn
         text = self.store.snapshot(game.id, turn)
         if text is None:
             raise LookupError(f"game {game.id} has no stored state for turn {turn}")
         return GameState.loads(text)
+
+    def position(self, game: Game, turn: int | None = None) -> GameState:
+        """The position the orders of `turn` meet: its snapshot with the moderator's "now"
+        rulings of that turn applied in the order they were given."""
+        from moderator.service.rulings import apply_now
+
+        turn = game.turn if turn is None else turn
+        now = [r.text for r in self.store.rulings(game.id, turn, "now")]
+        state = self.state(game, turn)
+        if not now:
+            return state
+        return apply_now(state, now, self.world(game), self.scenario(game), self.ruleset(game),
+                         Dice(game.seed, turn))[0]
 
     def game(self, game_id: str) -> Game:
         game = self.store.game(game_id)
@@ -60,3 +85,26 @@ class Service:
             known = ", ".join(g.id for g in self.store.games()) or "none yet"
             raise LookupError(f"no game called {game_id!r} (games: {known})")
         return game
+
+
+def playable_ruleset(name: str, version: int) -> Ruleset:
+    """The ruleset a game recorded as (name, version) is played with from now on.
+
+    That version if this moderator has it. If it has only newer versions of the same
+    ruleset (the moderator was upgraded during the game), the newest: the game goes on
+    with the rules installed, and its next resolution records the new version (its old
+    turns still say which rules they were played with). An older moderator than the
+    game's rules, or a ruleset it does not know, is an error that says what to install."""
+    from moderator.rulesets import registry
+
+    reg = registry()
+    versions = reg.versions(name)
+    if version in versions:
+        return reg.get(name, version)
+    if not versions:
+        raise LookupError(f"this moderator does not know the ruleset {name!r} (it knows "
+                          f"{', '.join(reg.names()) or 'none'}); install the moderator that plays it")
+    if versions[-1] < version:
+        raise LookupError(f"the game is played with {name} v{version}, but this moderator has only "
+                          f"{', '.join(f'v{v}' for v in versions)}: install a newer moderator")
+    return reg.get(name, versions[-1])

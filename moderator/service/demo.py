@@ -119,7 +119,7 @@ def _run(root: Path, server: EmbeddedMailServer, users: dict[str, str], deadline
     game = new_game(svc, GAME, "1914", title="Demo 1914", deadline=now + timedelta(seconds=deadline_seconds))
     for nation in SEATS:
         svc.store.add_seat(GAME, nation, f"{nation}@{DOMAIN}", seat_password(nation), player=f"demo {nation}")
-    state, world = svc.state(game), svc.world(game)
+    state, world = svc.position(game), svc.world(game)
     for nation in SEATS:
         (root / "orders" / f"{nation}.txt").write_text(
             sample_orders(state, world, nation, svc.scenario(game), with_mistake=nation == "russia"),

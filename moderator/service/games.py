@@ -5,10 +5,10 @@ from __future__ import annotations
 import secrets
 from datetime import datetime, time, timedelta
 
+from moderator.engine.ruleset import Ruleset
 from moderator.service.context import Service
 from moderator.store.tables import Game
 from moderator.world.model import fold
-from moderator.world.scenario import initial_state
 from moderator.world.scenario_model import Scenario
 
 
@@ -16,6 +16,9 @@ def new_game(svc: Service, game_id: str, scenario_name: str = "1914", *, title: 
              deadline: datetime | None = None, seed: str | None = None, cycle_days: int = 10,
              deployment: bool = False) -> Game:
     """Create a game at its opening position (turn 1) and store the turn-1 snapshot.
+
+    The game records the newest installed version of the scenario's ruleset (scenario.toml
+    `ruleset = ...`, else the default), and is played with it from then on.
 
     With `deployment`, the game starts with a deployment turn (turn 0, Initial
     Deployment): the free half of the starting units waits in each nation's
@@ -26,15 +29,28 @@ def new_game(svc: Service, game_id: str, scenario_name: str = "1914", *, title: 
     from moderator.world.scenario import load_scenario
 
     world, scenario = load_world(scenario_name), load_scenario(scenario_name)
+    ruleset = ruleset_of(scenario)
     now = svc.clock()
     svc.store.create_game(game_id, scenario_name, title or f"{scenario.name} ({game_id})",
-                          seed=seed or secrets.token_hex(16), deadline=deadline or orders_due(now, cycle_days))
-    state = initial_state(scenario, world, game_id, deploy_free=not deployment)
+                          seed=seed or secrets.token_hex(16), deadline=deadline or orders_due(now, cycle_days),
+                          ruleset=(ruleset.name, ruleset.version))
+    state = ruleset.initial_state(scenario, world, game_id, not deployment)
     if deployment:
         state.turn = 0
     svc.store.update_game(game_id, cycle_days=cycle_days, turn=state.turn)
     svc.store.save_snapshot(game_id, state.turn, state.dumps())
     return svc.game(game_id)
+
+
+def ruleset_of(scenario: Scenario) -> Ruleset:
+    """The ruleset a new game of `scenario` is played with: the one it names, newest version."""
+    from moderator.rulesets import DEFAULT, registry
+
+    try:
+        return registry().get(scenario.ruleset or DEFAULT)
+    except KeyError as exc:
+        raise ValueError(f"scenario {scenario.id} names the ruleset {scenario.ruleset!r}, which this "
+                         f"moderator does not have ({exc.args[0]}); fix `ruleset` in its scenario.toml") from None
 
 
 def orders_due(update: datetime, cycle_days: int = 10) -> datetime:

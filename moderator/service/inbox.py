@@ -25,6 +25,7 @@ from moderator.mail.compose import AUTO_REPLIED, compose, reply_subject
 from moderator.mail.extract import ExtractedMessage, extract
 from moderator.mail.intake import Mailbox
 from moderator.orders import check, normalize, parse_orders
+from moderator.orders.parser import ParseResult
 from moderator.reports.render import render
 from moderator.service.context import Service
 from moderator.service.games import describe_deadline, nation_id, turn_label
@@ -130,37 +131,63 @@ def _handle(svc: Service, message_id: int, raw: bytes) -> Outcome:
 
 def _accept(svc: Service, message_id: int, mail: ExtractedMessage, game: Game, nation: str, parsed: Any,
             check_only: bool, seat_email: str, text: str) -> Outcome:
+    receipt = take_orders(svc, game, nation, text, check_only=check_only, stored_text=mail.text,
+                          message=message_id, parsed=parsed)
+    recipients = [mail.sender] + ([seat_email] if seat_email and seat_email != mail.sender else [])
+    _queue_reply(svc, mail, game, recipients, receipt.subject, receipt.text, receipt.html)
+    svc.store.update_message(message_id, status="processed", game_id=game.id,
+                             note=f"{receipt.kind.lower()} {nation} turn {game.turn}")
+    return Outcome(message_id, "processed", receipt.summary)
+
+
+@dataclass
+class Receipt:
+    """What became of one seat's orders: kept orders, problems, and the receipt's words."""
+
+    kind: str  # "Receipt" or "CHECK"
+    kept: int
+    errors: int
+    warnings: int
+    replaced: bool
+    subject: str
+    text: str
+    html: str
+    summary: str  # one line for the console
+
+
+def take_orders(svc: Service, game: Game, nation: str, text: str, *, check_only: bool = False,
+                stored_text: str | None = None, message: int | None = None, parsed: ParseResult | None = None,
+                entered: bool = False) -> Receipt:
+    """Check one seat's orders on the position they meet, store them (replacing the seat's
+    earlier orders for the turn) unless check_only, and write the receipt. A mail with
+    orders comes here, and so do orders the moderator enters (`moderator enter`, entered=True)."""
+    parsed = parsed if parsed is not None else parse_orders(text)
     world, scenario = svc.world(game), svc.scenario(game)
-    state = svc.state(game)
-    checked = check(parsed.orders, nation, state, world, scenario)
+    state = svc.position(game)  # the snapshot with the moderator's "now" rulings
+    checked = check(parsed.orders, nation, state, world, scenario, svc.ruleset(game))
     diagnostics = [*parsed.diagnostics, *checked.diagnostics]
     kept = checked.orders  # valid orders, names resolved to the map's and the scenario's
     normalized = normalize(kept)
     replaced = False
     if not check_only:
         _, replaced = svc.store.add_submission(
-            game.id, nation, game.turn, text=mail.text, normalized=normalized,
-            diagnostics=[dataclasses.asdict(d) for d in diagnostics], message=message_id)
-        for d in diagnostics:
-            if d.severity == "flag":
-                svc.store.add_review(game_id=game.id, turn=game.turn, nation=nation, kind="flag",
-                                     summary=d.message, detail=f"line {d.line}: {d.text}")
+            game.id, nation, game.turn, text=text if stored_text is None else stored_text, normalized=normalized,
+            diagnostics=[dataclasses.asdict(d) for d in diagnostics], message=message)
+        # Flags go to the receipt only: the resolution makes the review items (service/review.py),
+        # so orders replaced before the deadline leave nothing pending.
     lines = text.splitlines()
     shown = [{**dataclasses.asdict(d), "source": lines[d.line - 1].strip() if 0 < d.line <= len(lines) else d.text}
              for d in diagnostics]
     by = {s: [d for d in shown if d["severity"] == s] for s in ("error", "warning", "flag")}
     name = scenario.nations[nation].name
-    text, html = render("receipt", game=game.id, nation_name=name, turn=game.turn,
+    body, html = render("receipt", game=game.id, nation_name=name, turn=game.turn,
                         date=turn_label(scenario, game.turn), check_only=check_only, replaced=replaced,
                         deadline=describe_deadline(game.deadline), errors=by["error"], warnings=by["warning"],
-                        flags=by["flag"], normalized=normalized)
+                        flags=by["flag"], normalized=normalized, entered=entered)
     kind = "CHECK" if check_only else "Receipt"
-    recipients = [mail.sender] + ([seat_email] if seat_email and seat_email != mail.sender else [])
-    _queue_reply(svc, mail, game, recipients, f"{kind}: {name}, turn {game.turn} "
-                 f"({len(kept)} orders, {len(by['error'])} errors)", text, html)
-    svc.store.update_message(message_id, status="processed", game_id=game.id,
-                             note=f"{kind.lower()} {nation} turn {game.turn}")
-    return Outcome(message_id, "processed", f"{kind.lower()} for {name}, turn {game.turn}: {len(kept)} orders, "
+    return Receipt(kind, len(kept), len(by["error"]), len(by["warning"]), replaced,
+                   f"{kind}: {name}, turn {game.turn} ({len(kept)} orders, {len(by['error'])} errors)", body, html,
+                   f"{kind.lower()} for {name}, turn {game.turn}: {len(kept)} orders, "
                    f"{len(by['error'])} errors, {len(by['warning'])} warnings"
                    + (" (replaces earlier orders)" if replaced else ""))
 

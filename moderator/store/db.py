@@ -17,13 +17,15 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
-from sqlalchemy import Engine
+from sqlalchemy import Engine, MetaData, inspect, text
+from sqlalchemy.schema import CreateColumn
 from sqlmodel import Session, SQLModel, col, create_engine, select
 
 from moderator.store.tables import (
     Game,
     MailMessage,
     ReviewItem,
+    Ruling,
     Seat,
     Snapshot,
     Submission,
@@ -53,6 +55,35 @@ def verify_secret(secret: str, stored: str) -> bool:
     return hmac.compare_digest(hash_secret(secret, salt), stored)
 
 
+def add_missing_columns(engine: Engine, metadata: MetaData | None = None) -> list[str]:
+    """Add the columns a newer moderator declares to tables an older one created.
+
+    create_all() makes missing tables but never changes existing ones, so a database kept
+    from an earlier version (the demo's, a running game's) would lack new columns. Each
+    missing column is added with ALTER TABLE ... ADD COLUMN and its server default (the
+    value old rows get), which SQLite and PostgreSQL both accept. Idempotent: a second
+    run finds nothing missing. Returns "table.column" for each column added."""
+    existing = set(inspect(engine).get_table_names())
+    added: list[str] = []
+    with engine.begin() as conn:
+        for table in (metadata or SQLModel.metadata).sorted_tables:
+            if table.name not in existing:
+                continue  # create_all() makes it whole
+            have = {c["name"] for c in inspect(conn).get_columns(table.name)}
+            for column in table.columns:
+                if column.name in have:
+                    continue
+                if column.server_default is None and not column.nullable:
+                    raise RuntimeError(f"cannot add column {table.name}.{column.name} to the existing database: "
+                                       "it has no default for the rows already stored (give it a server_default "
+                                       "in store/tables.py)")
+                ddl = CreateColumn(column).compile(dialect=engine.dialect)
+                conn.execute(text(f"ALTER TABLE {engine.dialect.identifier_preparer.quote(table.name)} "
+                                  f"ADD COLUMN {ddl}"))
+                added.append(f"{table.name}.{column.name}")
+    return added
+
+
 class Store:
     def __init__(self, url: str) -> None:
         if url.startswith("sqlite:///"):
@@ -60,6 +91,7 @@ class Store:
         self.engine: Engine = create_engine(url, connect_args={"check_same_thread": False}
                                             if url.startswith("sqlite") else {})
         SQLModel.metadata.create_all(self.engine)
+        self.upgraded = add_missing_columns(self.engine)  # columns added to an older database
 
     @classmethod
     def at(cls, path: Path) -> Store:
@@ -71,7 +103,7 @@ class Store:
             yield s
             s.commit()
 
-    def _insert(self, row: MailMessage | Submission | ReviewItem) -> int:
+    def _insert(self, row: MailMessage | Submission | ReviewItem | Ruling) -> int:
         """Add one row and return its new id."""
         with self.session() as s:
             s.add(row)
@@ -81,9 +113,11 @@ class Store:
 
     # ---- games and seats -------------------------------------------------------
     def create_game(self, game_id: str, scenario: str, title: str = "", seed: str | None = None,
-                    deadline: datetime | None = None) -> Game:
+                    deadline: datetime | None = None, ruleset: tuple[str, int] | None = None) -> Game:
         game = Game(id=game_id, scenario=scenario, title=title or game_id,
                     seed=seed or secrets.token_hex(16), deadline=deadline, created=utcnow())
+        if ruleset is not None:
+            game.ruleset, game.ruleset_version = ruleset
         with self.session() as s:
             s.add(game)
         return game
@@ -219,5 +253,30 @@ class Store:
                 q = q.where(ReviewItem.status == status)
             return list(s.exec(q.order_by(col(ReviewItem.id))))
 
-    def decide_review(self, item_id: int, status: str, resolution: str = "") -> ReviewItem:
-        return self._update(ReviewItem, item_id, {"status": status, "resolution": resolution})
+    def review(self, item_id: int) -> ReviewItem | None:
+        with self.session() as s:
+            return s.get(ReviewItem, item_id)
+
+    def decide_review(self, item_id: int, status: str, resolution: str = "", rulings: str = "") -> ReviewItem:
+        return self._update(ReviewItem, item_id, {"status": status, "resolution": resolution, "rulings": rulings})
+
+    # ---- the moderator's rulings ---------------------------------------------------
+    def add_rulings(self, game_id: str, turn: int, texts: list[str], *, applies: str, source: str) -> list[int]:
+        """Store rulings (normalized, one per text) in the order given; returns their ids."""
+        if applies not in ("now", "next"):
+            raise ValueError(f"a ruling applies 'now' or 'next', not {applies!r}")
+        now = utcnow()
+        rows = [Ruling(game_id=game_id, turn=turn, text=t, applies=applies, source=source, created=now)
+                for t in texts]
+        with self.session() as s:
+            s.add_all(rows)
+            s.flush()
+            return [r.id for r in rows if r.id is not None]
+
+    def rulings(self, game_id: str, turn: int, applies: str | None = None) -> list[Ruling]:
+        """The rulings stored for `turn`, in the order they were given."""
+        with self.session() as s:
+            q = select(Ruling).where(Ruling.game_id == game_id, Ruling.turn == turn)
+            if applies:
+                q = q.where(Ruling.applies == applies)
+            return list(s.exec(q.order_by(col(Ruling.id))))

@@ -3,13 +3,29 @@
 Raw mail is stored before anything else looks at it (Bad input: nothing is lost);
 every turn keeps its inputs (orders, seed reference) and outputs (state, events, dice
 log) so any past turn can be replayed and compared byte for byte.
+
+Columns added after a database was first created carry a server default (the value old
+rows get): Store adds them on startup (store.db.add_missing_columns), so a database from
+an earlier version of the moderator keeps working.
 """
 
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
+from sqlalchemy import text
 from sqlmodel import Field, SQLModel
+
+# The ruleset of games and turns stored before rulesets were recorded (issue 7): the War
+# to End All Wars in its first version (one dice stream per turn).
+LEGACY_RULESET = "wtea-1914"
+LEGACY_RULESET_VERSION = 1
+
+
+def _old_rows(value: str | int) -> dict[str, Any]:
+    """Column options (sa_column_kwargs): `value` for rows stored before the column existed."""
+    return {"server_default": text(str(value)) if isinstance(value, int) else value}
 
 
 class Game(SQLModel, table=True):
@@ -24,6 +40,10 @@ class Game(SQLModel, table=True):
     correction_days: int = 2  # first two days after an update: error corrections
     reminded_turn: int = 0  # the last turn whose missing-orders reminder went out
     created: datetime
+    # The rules the game is played with (moderator.rulesets.registry()); set when the game is
+    # created, moved on when a turn is resolved with a newer version of the same ruleset.
+    ruleset: str = Field(default=LEGACY_RULESET, sa_column_kwargs=_old_rows(LEGACY_RULESET))
+    ruleset_version: int = Field(default=LEGACY_RULESET_VERSION, sa_column_kwargs=_old_rows(LEGACY_RULESET_VERSION))
 
 
 class Seat(SQLModel, table=True):
@@ -90,6 +110,12 @@ class TurnRecord(SQLModel, table=True):
     dice: str = "[]"  # JSON list of rolls with purposes
     result_sha256: str = ""  # hash of the resulting state's canonical JSON
     resolved: datetime
+    ruleset: str = Field(default=LEGACY_RULESET, sa_column_kwargs=_old_rows(LEGACY_RULESET))  # the rules it was resolved with
+    ruleset_version: int = Field(default=LEGACY_RULESET_VERSION, sa_column_kwargs=_old_rows(LEGACY_RULESET_VERSION))
+    # JSON {"now": [...], "next": [...]}: the moderator's rulings (normalized text) the turn used.
+    # "now" ones were applied to the snapshot before the orders met it; "next" ones ran as
+    # the orders of the pseudo-nation "moderator" in step R.
+    rulings: str = Field(default="{}", sa_column_kwargs=_old_rows("{}"))
 
 
 class ReviewItem(SQLModel, table=True):
@@ -99,9 +125,26 @@ class ReviewItem(SQLModel, table=True):
     game_id: str | None = Field(default=None, index=True)
     turn: int | None = None
     nation: str | None = None
-    kind: str = "flag"  # flag | note | quarantine
+    kind: str = "flag"  # flag | referred | note | ruling-refused | quarantine
     summary: str = ""
     detail: str = ""
     status: str = "pending"  # pending | approved | rejected | edited
     resolution: str = ""
+    created: datetime
+    rulings: str = Field(default="", sa_column_kwargs=_old_rows(""))  # the rulings the decision produced, one per line
+
+
+class Ruling(SQLModel, table=True):
+    """One moderator's ruling (grammar/rulings.lark), in its normalized text.
+
+    "now" rulings change the position of `turn` at once: the orders of that turn meet the
+    turn's snapshot with them applied, in id order. "next" rulings are carried out in
+    step R when `turn` is resolved, as orders of the pseudo-nation "moderator"."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: str = Field(index=True, foreign_key="game.id")
+    turn: int = Field(index=True)
+    text: str = ""  # one ruling, normalized (moderator.orders.rulings.normalize_ruling)
+    applies: str = "next"  # now | next
+    source: str = ""  # adjust (command line) | file (adjust --file) | review:<id> (review approve/edit)
     created: datetime

@@ -110,6 +110,7 @@ def load_scenario(name: str = "1914") -> Scenario:
         technologies=_technologies_table(folder / "technologies.toml"),
         recon=_recon(folder / "recon.toml"),
         extra=extra,
+        ruleset=str(meta["ruleset"]) if "ruleset" in meta else None,
     )
 
 
@@ -198,7 +199,7 @@ def _gifts(raw: dict[str, Any]) -> GiftRules:
     )
 
 
-_META_FIELDS = {"gifts", "id", "name", "start_year", "start_month", "months_per_turn", "turns", "revolution_chance",
+_META_FIELDS = {"gifts", "id", "name", "ruleset", "start_year", "start_month", "months_per_turn", "turns", "revolution_chance",
                 "revolution_start_turn"}
 
 

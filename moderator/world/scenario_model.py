@@ -264,6 +264,7 @@ class Scenario:
     technologies: dict[str, Technology] = field(default_factory=dict)  # id -> Phase 2.1 technology
     recon: dict[str, ReconChances] = field(default_factory=dict)  # unit kind -> Phase 3.3 chances
     extra: dict[str, object] = field(default_factory=dict)  # other tables as loaded
+    ruleset: str | None = None  # scenario.toml `ruleset = "..."`: the rules it is played with (None: the default)
 
     def stats(self, nation: str, kind: str) -> UnitStats:
         """The unit statistics `nation` builds `kind` with (nation override, else default)."""
