@@ -194,7 +194,7 @@ class Outcome:
 
     start: GameState
     orders: dict[str, list[m.Order]]
-    lines: dict[str, list[int]]  # nation -> file line of each order the engine got
+    lines: dict[str, list[int]]  # nation -> line (in its block) of each order the engine got
     state: GameState
     events: list[Event]
     dice: ScriptedDice
@@ -270,7 +270,7 @@ def seat_orders(case: Case, start: GameState, world: World, scenario: Scenario,
             failures.append(f"{case.where(block.head)}: the echo of the kept orders does not read back:\n"
                             f"{normalize(result.orders)}")
         orders[nid] = list(echoed.orders)
-        lines[nid] = [block.file_line(o.span.line) for o in result.orders]
+        lines[nid] = [o.span.line for o in result.orders]
     for nid, block in receipts.items():
         raise CaseError(f"{case.where(block.head)}: a receipt for {nid} but no orders block")
     for block in case.of("rulings"):
@@ -280,7 +280,7 @@ def seat_orders(case: Case, start: GameState, world: World, scenario: Scenario,
             raise CaseError("\n".join(f"{case.where(block.file_line(d.line))}: rulings: {d.render()}"
                                       for d in errors))
         orders.setdefault(MODERATOR, []).extend(checked.orders)
-        lines.setdefault(MODERATOR, []).extend(block.file_line(o.span.line) for o in checked.orders)
+        lines.setdefault(MODERATOR, []).extend(o.span.line for o in checked.orders)
     return orders, lines
 
 
