@@ -298,7 +298,11 @@ def dice_script(case: Case) -> dict[str, list[int]]:
 def run(case: Case, start: GameState, orders: Mapping[str, Sequence[m.Order]], world: World,
         scenario: Scenario) -> tuple[GameState, list[Event], ScriptedDice]:
     dice = ScriptedDice(dice_script(case), start.turn)
-    state, events = resolve(start, orders, world, scenario, dice)
+    try:
+        state, events = resolve(start, orders, world, scenario, dice)
+    except DiceScriptError as exc:
+        raise AssertionError(f"{case.where((case.of('dice') or case.blocks)[0].head)}: the dice ran out or did "
+                             f"not fit: {exc}\n  rolled so far:\n{dice_log(dice) or '    nothing'}") from None
     return state, events, dice
 
 
@@ -307,10 +311,7 @@ def outcome(case: Case, failures: list[str]) -> Outcome:
     start = start_position(case, world, scenario)
     orders, lines = seat_orders(case, start, world, scenario, failures)
     before = start.dumps()
-    try:
-        state, events, dice = run(case, start, orders, world, scenario)
-    except DiceScriptError as exc:
-        raise AssertionError(f"{case.where(1)}: the dice ran out or did not fit: {exc}") from exc
+    state, events, dice = run(case, start, orders, world, scenario)
     assert start.dumps() == before, "resolve() changed its input state"
     left = dice.unused()
     if left:
