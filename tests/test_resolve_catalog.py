@@ -59,8 +59,9 @@ the rest of the line as on the map; values compared after the turn):
 key=value: the value is read as JSON when it can be (`captured=true`, `order=0`,
 `units={"infantry":1}`) and as text otherwise (`territory=Warsaw`; a text value matches
 its words even when they read as a number, `@phase=4.4`); quote values with spaces
-(`territory="East Prussia"`). Dotted keys reach inside (`losses.russia.infantry=2`,
-`details.place=Warsaw`); `@phase` and `@seen_by` are the event's own fields.
+(`territory="East Prussia"`); `*` matches any value the key has. Dotted keys reach
+inside (`losses.russia.infantry=2`, `details.place=Warsaw`, `losses.serbia=*`: Serbia
+fought); `@phase` and `@seen_by` are the event's own fields.
 Refusals are exact: every order-refused event of the turn must be expected by a
 `refused` line, so no order is dropped unnoticed.
 
@@ -389,7 +390,7 @@ def matcher(words: Sequence[str], where: str) -> Callable[[Event], bool]:
     def matches(e: Event) -> bool:
         for key, want, text in wanted:
             found, got = dig(e, key)
-            if not found or (got != want and not (isinstance(got, str) and got == text)):
+            if not found or (text != "*" and got != want and not (isinstance(got, str) and got == text)):
                 return False
         return True
 
