@@ -151,7 +151,11 @@ class Case:
         return [b for b in self.blocks if b.kind == kind]
 
     def where(self, line: int) -> str:
-        return f"{self.path.resolve().relative_to(Path(__file__).resolve().parent.parent)}:{line}"
+        try:
+            shown = self.path.resolve().relative_to(Path(__file__).resolve().parent.parent)
+        except ValueError:
+            shown = self.path
+        return f"{shown}:{line}"
 
 
 def read_case(path: Path) -> Case:
@@ -588,6 +592,18 @@ def params() -> list[Any]:
 
 @pytest.mark.parametrize("path", params())
 def test_case(path: Path) -> None:
+    check_case(path)
+
+
+def test_the_readme_example_is_a_passing_case(tmp_path: Path) -> None:
+    text = (CATALOG / "README.md").read_text(encoding="utf-8")
+    example = text.split("```\n", 2)[1]
+    path = tmp_path / "readme-example.txt"
+    path.write_text(example, encoding="utf-8")
+    check_case(path)
+
+
+def check_case(path: Path) -> None:
     case = read_case(path)
     failures: list[str] = []
     out = outcome(case, failures)
