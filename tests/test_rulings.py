@@ -24,7 +24,9 @@ SET SIDE OF Belgium TO Allies
 ADD 2 inf, 1 art OF Germany AT Posen
 REMOVE 1 inf OF Russia AT Warsaw
 MOVE 1 inf OF Russia FROM Warsaw TO Minsk
+REMOVE ALL inf OF Russia AT Minsk
 CONTROL Warsaw TO Germany INCORPORATED
+CONTROL Minsk TO Germany INCORPORATED IN TURN 0
 UNINCORPORATE Kiev
 WAR Germany AND Belgium
 ROLL "US entry" 7
@@ -33,7 +35,7 @@ ROLL "US entry" 7
 
 def test_every_ruling_reads_back_from_its_own_echo() -> None:
     parsed = parse_rulings(EVERY_KIND)
-    assert not parsed.diagnostics and len(parsed.orders) == 15
+    assert not parsed.diagnostics and len(parsed.orders) == 17
     assert parse_rulings(normalize_rulings(parsed.orders)).orders == parsed.orders
 
 
@@ -46,11 +48,12 @@ def test_rulings_change_the_position_at_once_and_say_so() -> None:
     assert (f.saved, g.saved, g.manpower_limit, g.infantry_built) == (40, 90, 120, 7)
     assert g.tech["improved_weapons"] == 1 and b.standing == 5 and b.side == "allied" and b.flags["gear_up"] is True
     assert fx.count(new, "germany", "infantry", "Posen") == 2 and fx.count(new, "germany", "artillery", "Posen") == 1
-    assert fx.count(new, "russia", "infantry", "Warsaw") == 1 and fx.count(new, "russia", "infantry", "Minsk") == 1
+    assert fx.count(new, "russia", "infantry", "Warsaw") == 1 and fx.count(new, "russia", "infantry", "Minsk") == 0
+    assert new.incorporated["Minsk"] == 0 and new.control["Minsk"] == "germany"
     assert new.control["Warsaw"] == "germany" and new.incorporated["Warsaw"] == 1 and "Kiev" not in new.incorporated
     assert new.at_war("germany", "belgium") and new.turn == s.turn
     rulings = [e for e in events if e.code == "ruling"]
-    assert len(rulings) == 15
+    assert len(rulings) == 17
     treasury = rulings[0]
     assert treasury.seen_by == (MODERATOR, "france") and treasury.args["details"] == {
         "field": "saved", "before": 100, "after": 40}
@@ -85,3 +88,46 @@ def test_rulings_for_the_next_resolution_run_before_phase_1() -> None:
 def test_unreadable_rulings_say_how_they_read(bad: str) -> None:
     d = parse_rulings(bad).diagnostics
     assert [x.code for x in d] == ["syntax"] and "SET SAVED OF France TO 40" in d[0].message
+
+
+def test_remove_all_clears_a_place_without_counting_first() -> None:
+    # What a moderator setting up or repairing a position wants: "the Russian army in
+    # Warsaw is gone", however many units that is (structures included).
+    s = fx.state([("russia", "infantry", "Warsaw", 3), ("russia", "artillery", "Warsaw", 2),
+                  ("germany", "infantry", "Warsaw", 1)])
+    text = "REMOVE ALL art OF Russia AT Warsaw\nDISBAND ALL OF Russia AT Warsaw\n"
+    checked = check_rulings(text, s, fx.world(), fx.scenario())
+    assert [d.render() for d in checked.diagnostics] == []
+    assert normalize_rulings(checked.orders) == (
+        "REMOVE ALL art OF russia AT Warsaw\nREMOVE ALL OF russia AT Warsaw\n")
+    new, events = apply_rulings(s, checked.orders, fx.world(), fx.scenario(), Dice("now", 1))
+    assert fx.count(new, "russia", "infantry", "Warsaw") == 0 and fx.count(new, "russia", "artillery", "Warsaw") == 0
+    assert fx.count(new, "germany", "infantry", "Warsaw") == 1  # only the nation named
+    removed = [e.args["details"]["units"] for e in events if e.code == "ruling"]
+    assert [len(r) for r in removed] == [2, 3]
+
+
+def test_remove_all_where_there_is_nothing_is_kept_with_a_warning() -> None:
+    s = fx.state([("russia", "infantry", "Warsaw", 1)])
+    checked = check_rulings("REMOVE ALL tank OF Russia AT Warsaw\nREMOVE ALL foo OF Russia AT Warsaw\n",
+                            s, fx.world(), fx.scenario())
+    assert [(d.severity, d.code, d.line) for d in checked.diagnostics] == [
+        ("warning", "ruling-nothing-there", 1), ("error", "unknown-unit", 2)]
+    assert "Russia has no tank units in Warsaw" in checked.diagnostics[0].message
+    assert len(checked.orders) == 1
+
+
+def test_incorporation_can_be_dated_for_the_phase_6_delay() -> None:
+    # Phase 6: the income delay counts turns from the incorporation, so a moderator
+    # restoring a position says since when ("IN TURN n"); never a turn still to come.
+    s = fx.state()
+    s.turn = 5
+    checked = check_rulings("CONTROL Warsaw TO Germany INCORPORATED IN TURN 2\n"
+                            "CONTROL Minsk TO Germany INCORPORATED\n"
+                            "CONTROL Kiev TO Germany INCORPORATED IN TURN 6\n", s, fx.world(), fx.scenario())
+    assert [(d.code, d.line) for d in checked.diagnostics] == [("ruling-turn", 3)]
+    assert "between 0 (since the start of the game) and this turn, 5; not 6" in checked.diagnostics[0].message
+    assert parse_rulings(normalize_rulings(checked.orders)).orders == checked.orders
+    new, _ = apply_rulings(s, checked.orders, fx.world(), fx.scenario(), Dice("now", 5))
+    assert (new.incorporated["Warsaw"], new.incorporated["Minsk"]) == (2, 5)
+    assert new.control["Warsaw"] == new.control["Minsk"] == "germany"

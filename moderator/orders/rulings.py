@@ -2,9 +2,10 @@
 
 Everything the rules leave to the moderator, and everything not automated yet, can be
 written into the game as a ruling: set or adjust a treasury, a manpower limit, the
-infantry built, a neutral's points, a technology level, a flag or a side; add, remove,
-move, damage or repair units; change who controls or has incorporated a territory;
-start or end a war; record a die the moderator rolled by hand. A ruling is an Order
+infantry built, a neutral's points, a technology level, a flag or a side; add, remove
+(some, or all a nation has in a place), move, damage or repair units; change who
+controls or has incorporated a territory (and since which turn); start or end a war;
+record a die the moderator rolled by hand. A ruling is an Order
 of the pseudo-nation "moderator"; its home (moderator/engine/orders/rulings.py) checks
 and carries it out in step "R" of a turn, so `replay` reproduces it.
 """
@@ -88,6 +89,16 @@ class ChangeUnits(Ruling):
 
 
 @dataclass(frozen=True)
+class RemoveAll(Ruling):
+    """REMOVE ALL [kind] OF <nation> AT <place>: every unit the nation has there (of one
+    kind, if named), structures included, however many that is."""
+
+    kind: str | None
+    nation: str = field(metadata=NATION)
+    place: str = field(default="", metadata=PLACE)
+
+
+@dataclass(frozen=True)
 class MoveUnits(Ruling):
     units: m.Units
     nation: str = field(metadata=NATION)
@@ -97,11 +108,13 @@ class MoveUnits(Ruling):
 
 @dataclass(frozen=True)
 class SetControl(Ruling):
-    """CONTROL place TO nation [INCORPORATED] (incorporated from this turn), or UNINCORPORATE place."""
+    """CONTROL place TO nation [INCORPORATED [IN TURN n]] (incorporated from this turn, or
+    since turn n: what the Phase 6 delay table counts from), or UNINCORPORATE place."""
 
     place: str = field(metadata=PLACE)
     nation: str | None = field(default=None, metadata=NATION)  # None: only unincorporate
     incorporated: bool = False
+    since: int | None = None  # the turn of incorporation; None: the turn the ruling takes effect
 
 
 @dataclass(frozen=True)
@@ -119,7 +132,7 @@ class HandRoll(Ruling):
     result: int
 
 
-RULINGS = (SetValue, SetTech, SetFlag, SetSide, ChangeUnits, MoveUnits, SetControl, SetWar, HandRoll)
+RULINGS = (SetValue, SetTech, SetFlag, SetSide, ChangeUnits, RemoveAll, MoveUnits, SetControl, SetWar, HandRoll)
 
 
 @lru_cache(maxsize=1)
@@ -152,10 +165,13 @@ class RulingBuilder(Builder):
             out = SetSide(self.name(c[0]), side)
         elif kind in ("add", "remove", "damage", "repair"):
             out = ChangeUnits(kind, self.units(c[0]), self.name(c[1]), self.name(c[2]))
+        elif kind == "remove_all":
+            out = RemoveAll(self.kind(c[0]), self.name(c[1]), self.name(c[2]))
         elif kind == "move":
             out = MoveUnits(self.units(c[0]), self.name(c[1]), self.name(c[2]), self.name(c[3]))
         elif kind == "control":
-            out = SetControl(self.name(c[0]), self.name(c[1]), c[2] is not None)
+            since = None if c[3] is None else self.number(c[3])
+            out = SetControl(self.name(c[0]), self.name(c[1]), c[2] is not None, since)
         elif kind == "unincorporate":
             out = SetControl(self.name(c[0]), None, False)
         elif kind in ("war", "peace"):
@@ -165,6 +181,17 @@ class RulingBuilder(Builder):
         if self.failed:
             return None
         return type(out)(**{**out.__dict__, "span": self.span()})
+
+    def kind(self, node: Tree | None) -> str | None:
+        """The unit kind of REMOVE ALL <kind> (None: every kind)."""
+        if node is None:
+            return None
+        typed = " ".join(str(w) for w in node.children)
+        kind = v.unit_kind(typed)
+        if kind is None:
+            self.error(node, f'"{typed}" is not a unit type. Use inf, art, tank, aa, rkt, ftr, bmb, bb, dd, tr, '
+                             "cv, ss, trench, industry or port.", "unknown-unit")
+        return kind
 
 
 def _flag_value(token: Token) -> int | bool | str:
@@ -219,12 +246,16 @@ def normalize_ruling(r: m.Order) -> str:
         return f"SET SIDE OF {quoted(r.nation)} TO {r.side}"
     if isinstance(r, ChangeUnits):
         return f"{r.action.upper()} {echo_units(r.units)} OF {quoted(r.nation)} AT {quoted(r.place)}"
+    if isinstance(r, RemoveAll):
+        kind = f" {v.UNIT_ECHO[r.kind]}" if r.kind else ""
+        return f"REMOVE ALL{kind} OF {quoted(r.nation)} AT {quoted(r.place)}"
     if isinstance(r, MoveUnits):
         return f"MOVE {echo_units(r.units)} OF {quoted(r.nation)} FROM {quoted(r.origin)} TO {quoted(r.dest)}"
     if isinstance(r, SetControl):
         if r.nation is None:
             return f"UNINCORPORATE {quoted(r.place)}"
-        return f"CONTROL {quoted(r.place)} TO {quoted(r.nation)}" + (" INCORPORATED" if r.incorporated else "")
+        since = f" IN TURN {r.since}" if r.incorporated and r.since is not None else ""
+        return f"CONTROL {quoted(r.place)} TO {quoted(r.nation)}" + (" INCORPORATED" if r.incorporated else "") + since
     if isinstance(r, SetWar):
         return f"{'WAR' if r.war else 'PEACE'} {quoted(r.a)} AND {quoted(r.b)}"
     if isinstance(r, HandRoll):

@@ -14,7 +14,7 @@ from typing import Any
 
 from moderator.engine.context import MODERATOR, Position, TurnContext
 from moderator.engine.orders.base import OrderRule
-from moderator.engine.problems import Problem, problem
+from moderator.engine.problems import Problem, problem, warning
 from moderator.engine.state import SEA_UNITS
 from moderator.orders import rulings as r
 from moderator.orders import vocab
@@ -168,6 +168,31 @@ class ChangeUnitsRule(RulingRule):
         return {"units": sorted(ids)}
 
 
+class RemoveAllRule(RulingRule):
+    """REMOVE ALL [kind] OF nation AT place: clears a place of a nation's units without
+    counting them first (a disbanded army, a position set up from scratch)."""
+
+    order = r.RemoveAll
+
+    def problem(self, pos: Position, nation: str, order: r.RemoveAll) -> Problem | None:
+        return _nations(pos, order.nation)
+
+    def remarks(self, pos: Position, nation: str, order: r.RemoveAll) -> list[Problem]:
+        if not self._there(pos, order):
+            return [warning("ruling-nothing-there", order.place, nation=order.nation, place=order.place,
+                            kind=order.kind)]
+        return []
+
+    @staticmethod
+    def _there(pos: Position, order: r.RemoveAll) -> list[Any]:
+        return [u for u in pos.units_at(order.place, order.nation) if order.kind is None or u.kind == order.kind]
+
+    def apply(self, ctx: TurnContext, order: r.RemoveAll) -> dict[str, Any]:
+        gone = {u.id for u in self._there(ctx, order)}
+        ctx.state.units = [u for u in ctx.state.units if u.id not in gone]
+        return {"units": sorted(gone)}
+
+
 class MoveUnitsRule(RulingRule):
     order = r.MoveUnits
 
@@ -201,6 +226,8 @@ class SetControlRule(RulingRule):
     def check(self, pos: Position, order: r.SetControl) -> Problem | None:
         if not pos.place(order.place).is_land:
             return problem("ruling-place", order.place, kind="land", place=order.place)
+        if order.since is not None and not 0 <= order.since <= pos.turn:
+            return problem("ruling-turn", str(order.since), since=order.since, turn=pos.turn)
         return _nations(pos, order.nation)
 
     def apply(self, ctx: TurnContext, order: r.SetControl) -> dict[str, Any]:
@@ -210,10 +237,11 @@ class SetControlRule(RulingRule):
             return {"place": order.place, "incorporated": False}
         ctx.state.control[order.place] = order.nation
         if order.incorporated:
-            ctx.state.incorporated[order.place] = ctx.turn
+            ctx.state.incorporated[order.place] = ctx.turn if order.since is None else order.since
         elif before != order.nation:
             ctx.state.incorporated.pop(order.place, None)  # conquered land yields nothing until incorporated
-        return {"place": order.place, "before": before, "incorporated": order.incorporated}
+        return {"place": order.place, "before": before, "incorporated": order.incorporated,
+                "since": ctx.state.incorporated.get(order.place) if order.incorporated else None}
 
 
 class SetWarRule(RulingRule):
@@ -247,4 +275,4 @@ class HandRollRule(RulingRule):
 
 
 RULES: tuple[RulingRule, ...] = (SetValueRule(), SetTechRule(), SetFlagRule(), SetSideRule(), ChangeUnitsRule(),
-                                 MoveUnitsRule(), SetControlRule(), SetWarRule(), HandRollRule())
+                                 RemoveAllRule(), MoveUnitsRule(), SetControlRule(), SetWarRule(), HandRollRule())
