@@ -16,7 +16,6 @@ from moderator.engine.phase8_income import apply_income_rule
 from moderator.engine.state import AIR_UNITS, LAND_UNITS, SEA_UNITS, STRUCTURES, UNIT_KINDS, GameState
 from moderator.world.model import LAND, SEA, Territory, World
 from moderator.world.scenario import (
-    FIXED_COSTS,
     fixed_share,
     group_members,
     initial_state,
@@ -24,7 +23,7 @@ from moderator.world.scenario import (
     nations_of_side,
     validate_scenario,
 )
-from moderator.world.scenario_model import Force, Scenario
+from moderator.world.scenario_model import Force, ObjectiveGroup, Scenario
 
 
 @pytest.fixture(scope="module")
@@ -46,8 +45,8 @@ def world() -> World:
 def test_fixed_costs_same_for_every_nation(scen: Scenario) -> None:
     """Phase 3.1: trench 5, super trench 20, radar 18, sonar 13, AA 3, rockets 10, carrier 95."""
     rules = {"trench": 5, "super_trench": 20, "radar": 18, "sonar": 13, "aa": 3, "rocket": 10, "carrier": 95}
-    assert FIXED_COSTS == rules
-    assert scen.extra["fixed_costs"] == rules
+    assert scen.units["default"]["trench"].cost == rules["trench"]
+    assert scen.fixed_costs == rules
     for nation in scen.nations:
         for kind, cost in rules.items():
             assert scen.stats(nation, kind).cost == cost, (nation, kind)
@@ -172,7 +171,7 @@ def test_revolution_schedule(scen: Scenario) -> None:
 
 def test_bolsheviks(scen: Scenario) -> None:
     """Phase 9: not active at start; infantry cost 4, attack 3, defense 6; otherwise Russia's."""
-    assert scen.extra["active"] == {"bolsheviks": False}
+    assert [n for n in scen.nations.values() if not n.active] == [scen.nations["bolsheviks"]]
     inf = scen.stats("bolsheviks", "infantry")
     assert (inf.cost, inf.attack, inf.defense) == (4, 3, 6)
     for kind in UNIT_KINDS:
@@ -348,10 +347,10 @@ def test_initial_state_on_tiny_world(scen: Scenario) -> None:
 
 def test_group_members_rules(scen: Scenario) -> None:
     w = _tiny_world()
-    s = replace(scen, extra={**scen.extra, "groups": {
-        "Near": {"adjacent_to": "Homeland", "include_centre": True},
-        "Abroad": {"owner": "$self", "outside_section": "E"},
-    }})
+    s = replace(scen, groups={
+        "Near": ObjectiveGroup(adjacent_to="Homeland", include_centre=True),
+        "Abroad": ObjectiveGroup(owner="$self", outside_section="E"),
+    })
     assert group_members(s, w, "Near") == ["Border", "Homeland"]
     assert group_members(s, w, "Abroad", "alpha") == ["Outpost"]
     assert group_members(s, w, "Homeland") is None

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import difflib
 
+from moderator.engine.state import AIR_UNITS, LAND_UNITS, SEA_UNITS, UNIT_KINDS
+from moderator.engine.state import STRUCTURES as STRUCTURE_KINDS
 from moderator.world.model import fold
 
 # Unit words ("Units"; the abbreviations players use in mail). Values are the unit kind
@@ -38,11 +40,10 @@ UNIT_WORDS: dict[str, tuple[str, ...]] = {
 }
 UNIT_INDEX = {alias: kind for kind, aliases in UNIT_WORDS.items() for alias in aliases}
 
-LAND = ("infantry", "artillery", "tank", "aa", "rocket")
-AIR = ("fighter", "bomber")
-SEA = ("battleship", "cruiser", "transport", "carrier", "submarine")
-MOBILE = LAND + AIR + SEA
-STRUCTURES = ("trench", "super_trench", "home_trenches", "industry", "port", "radar", "sonar")
+# The unit kinds themselves are defined once, in moderator/engine/state.py.
+LAND, AIR, SEA, MOBILE = LAND_UNITS, AIR_UNITS, SEA_UNITS, UNIT_KINDS
+BUILD_ONLY = ("home_trenches",)  # an order word for a purchase, not a kind of unit (Trenches)
+STRUCTURES = (*STRUCTURE_KINDS, *BUILD_ONLY)
 
 # Canonical echo words (normalize()): short, readable, and parse back to the same kind.
 UNIT_ECHO = {

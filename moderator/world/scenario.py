@@ -34,9 +34,11 @@ from moderator.world.scenario_model import (
     Force,
     GearUpRule,
     GiftRules,
+    HomeTrenchRule,
     InfluenceRules,
     Nation,
     Objective,
+    ObjectiveGroup,
     OptionRule,
     ReconChances,
     Scenario,
@@ -50,21 +52,10 @@ from moderator.world.scenario_model import (
 SCENARIOS_DIR = Path(__file__).resolve().parents[2] / "scenarios"
 
 # Phase 3.1: "A few units have the same cost and combat abilities for every nation."
-FIXED_COSTS = {"trench": 5, "super_trench": 20, "radar": 18, "sonar": 13, "aa": 3, "rocket": 10, "carrier": 95}
 
 # Phase 1.2: the five starting diplomatic stands on the diplomatic chart.
 STANDS = (-10, -5, 0, 5, 10)
 
-# Per-nation facts that have no field on Nation; they are gathered into Scenario.extra
-# under these keys as {nation id: value}.
-NATION_EXTRA_KEYS = (
-    "war_income",  # income while in a war with neutrals (Ottomans, Italy, Spain)
-    "colonial_manpower",  # manpower limit of the colonies, kept apart from the home one
-    "active",  # false for nations that enter only by a special rule (Bolsheviks)
-    "playable_on_entry",  # a replacement-pool player takes over when it joins the main war
-    "us_trade",  # Variable US Trade: resources received while the US is neutral
-    "leaning",  # Italy: the side a major neutral leans to at start (Italy section)
-)
 
 OBJECTIVE_KINDS = ("knock-out", "naval", "army", "colonial", "take", "control", "acceptable-losses")
 
@@ -85,11 +76,11 @@ def load_scenario(name: str = "1914") -> Scenario:
     meta = _read_toml(folder / "scenario.toml")
     nations_raw = _read_toml(folder / "nations.toml")
     wars = _war_pairs(meta.get("wars", []), folder / "scenario.toml")
-    nations, nation_extra = _nations(nations_raw, wars, folder / "nations.toml")
-    extra: dict[str, object] = {k: v for k, v in meta.items() if k not in _META_FIELDS}
-    extra.update(nation_extra)
+    nations = _nations(nations_raw, wars, folder / "nations.toml")
+    unknown = sorted(set(meta) - _META_FIELDS)
+    if unknown:
+        raise ScenarioError(f"{folder / 'scenario.toml'}: unknown keys {unknown}; allowed: {sorted(_META_FIELDS)}")
     objectives_raw = _read_toml(folder / "objectives.toml")
-    extra["groups"] = objectives_raw.get("groups", {})
     return Scenario(
         id=str(meta.get("id", name)),
         name=str(meta["name"]),
@@ -109,9 +100,25 @@ def load_scenario(name: str = "1914") -> Scenario:
         revolution_start_turn=int(meta.get("revolution_start_turn", 0)),
         technologies=_technologies_table(folder / "technologies.toml"),
         recon=_recon(folder / "recon.toml"),
-        extra=extra,
         ruleset=str(meta["ruleset"]) if "ruleset" in meta else None,
+        fixed_costs={str(k): int(v) for k, v in meta.get("fixed_costs", {}).items()},
+        rocket_base_range=int(meta.get("rocket", {}).get("base_range", 1)),
+        home_trenches=HomeTrenchRule(**meta.get("trench_city_rule", {})),
+        colony_classes={str(k): tuple(str(t) for t in v) for k, v in meta.get("colony_classes", {}).items()},
+        groups=_groups(objectives_raw.get("groups", {}), folder / "objectives.toml"),
     )
+
+
+def _groups(raw: dict[str, Any], path: Path) -> dict[str, ObjectiveGroup]:
+    allowed = {f.name for f in fields(ObjectiveGroup)}
+    out: dict[str, ObjectiveGroup] = {}
+    for name, spec in raw.items():
+        unknown = sorted(set(spec) - allowed)
+        if unknown:
+            raise ScenarioError(f"{path}: [groups.{name!r}] has unknown keys {unknown}; allowed: {sorted(allowed)}")
+        values: dict[str, Any] = {k: tuple(str(m) for m in v) if isinstance(v, list) else v for k, v in spec.items()}
+        out[str(name)] = ObjectiveGroup(**values)
+    return out
 
 
 def _technologies_table(path: Path) -> dict[str, Technology]:
@@ -199,8 +206,9 @@ def _gifts(raw: dict[str, Any]) -> GiftRules:
     )
 
 
-_META_FIELDS = {"gifts", "id", "name", "ruleset", "start_year", "start_month", "months_per_turn", "turns", "revolution_chance",
-                "revolution_start_turn"}
+_META_FIELDS = {"gifts", "id", "name", "ruleset", "start_year", "start_month", "months_per_turn", "turns",
+                "revolution_chance", "revolution_start_turn", "wars", "fixed_costs", "rocket", "trench_city_rule",
+                "colony_classes"}
 
 
 # ---------------------------------------------------------------------------- diplomacy.toml
@@ -322,17 +330,13 @@ def _war_pairs(raw: list[Any], path: Path) -> dict[str, set[str]]:
 _NATION_FIELDS = {f.name for f in fields(Nation)}
 
 
-def _nations(raw: dict[str, Any], wars: dict[str, set[str]], path: Path) -> tuple[dict[str, Nation], dict[str, object]]:
+def _nations(raw: dict[str, Any], wars: dict[str, set[str]], path: Path) -> dict[str, Nation]:
     nations: dict[str, Nation] = {}
-    extra: dict[str, dict[str, object]] = {key: {} for key in NATION_EXTRA_KEYS}
     for nid in sorted(raw):
         entry = dict(raw[nid])
-        for key in NATION_EXTRA_KEYS:
-            if key in entry:
-                extra[key][nid] = entry.pop(key)
         unknown = sorted(set(entry) - _NATION_FIELDS)
         if unknown:
-            raise ScenarioError(f"{path}: [{nid}] has unknown keys {unknown}; allowed: {sorted(_NATION_FIELDS | set(NATION_EXTRA_KEYS))}")
+            raise ScenarioError(f"{path}: [{nid}] has unknown keys {unknown}; allowed: {sorted(_NATION_FIELDS)}")
         entry["id"] = nid
         entry["at_war_with"] = tuple(sorted(set(entry.get("at_war_with", ())) | wars.get(nid, set())))
         entry["tech"] = tuple(sorted((str(k), int(v)) for k, v in entry.get("tech", {}).items()))
@@ -341,7 +345,7 @@ def _nations(raw: dict[str, Any], wars: dict[str, set[str]], path: Path) -> tupl
             nations[nid] = Nation(**entry)
         except TypeError as exc:
             raise ScenarioError(f"{path}: [{nid}]: {exc}") from exc
-    return nations, {k: v for k, v in extra.items()}
+    return nations
 
 
 _STAT_FIELDS = {f.name for f in fields(UnitStats)} - {"kind"}
@@ -417,8 +421,8 @@ def _objectives(raw: dict[str, Any], path: Path) -> list[Objective]:
 # ---------------------------------------------------------------------------- helpers
 def is_active(scenario: Scenario, nation: str) -> bool:
     """False for nations not on the board at start (the Bolsheviks, Phase 9)."""
-    table = scenario.extra.get("active", {})
-    return not (isinstance(table, dict) and table.get(nation) is False)
+    n = scenario.nations.get(nation)
+    return n is None or n.active
 
 
 def fixed_share(total: int) -> int:
@@ -432,28 +436,27 @@ def group_members(scenario: Scenario, world: World, group: str, nation: str = ""
     objectives.toml [groups] (see its header for the keys)."""
     if group in world.groups:
         return list(world.groups[group])
-    groups = scenario.extra.get("groups", {})
-    if not isinstance(groups, dict) or group not in groups:
+    spec = scenario.groups.get(group)
+    if spec is None:
         return None
-    spec: dict[str, Any] = groups[group]
-    members = [str(m) for m in spec.get("members", [])]
-    centre = world.resolve(str(spec.get("adjacent_to", "")))
+    members = list(spec.members)
+    centre = world.resolve(spec.adjacent_to) if spec.adjacent_to else None
     if centre is not None:  # Victory Conditions: "Poland consists of all territories adjacent to Warsaw"
         members += sorted(n for n in world.neighbours(centre) if world.territories[n].is_land)
-        if spec.get("include_centre"):
+        if spec.include_centre:
             members.append(centre)
-    if any(k in spec for k in ("owner", "section", "outside_section", "feature")):
+    if spec.owner or spec.section or spec.outside_section or spec.feature:
         members += [t.name for t in world.lands() if _group_matches(spec, t, nation)]
     return members
 
 
-def _group_matches(spec: dict[str, Any], t: Territory, nation: str) -> bool:
-    owner = str(spec.get("owner", "")).replace("$self", nation)
+def _group_matches(spec: ObjectiveGroup, t: Territory, nation: str) -> bool:
+    owner = spec.owner.replace("$self", nation)
     return ((not owner or t.owner == owner)
-            and ("section" not in spec or t.section == spec["section"])
-            and ("outside_section" not in spec or t.section != spec["outside_section"])
-            and ("feature" not in spec or spec["feature"] in t.features)
-            and ("not_owner" not in spec or t.owner != spec["not_owner"]))
+            and (not spec.section or t.section == spec.section)
+            and (not spec.outside_section or t.section != spec.outside_section)
+            and (not spec.feature or spec.feature in t.features)
+            and (not spec.not_owner or t.owner != spec.not_owner))
 
 
 # ---------------------------------------------------------------------------- validation
@@ -566,8 +569,9 @@ def _check_units(scenario: Scenario) -> list[str]:
         for kind, stats in sorted(table.items()):
             if stats.requires_tech is not None and stats.requires_tech not in _technologies(scenario):
                 out.append(f"{kind} of '{owner}' requires unknown technology '{stats.requires_tech}'.")
-            if kind in FIXED_COSTS and stats.cost != FIXED_COSTS[kind]:
-                out.append(f"{kind} costs {stats.cost} for '{owner}' but Phase 3.1 fixes it at {FIXED_COSTS[kind]} for every nation.")
+            fixed = scenario.fixed_costs.get(kind)
+            if fixed is not None and stats.cost != fixed:
+                out.append(f"{kind} costs {stats.cost} for '{owner}' but Phase 3.1 fixes it at {fixed} for every nation.")
     return out
 
 
@@ -762,10 +766,10 @@ def _force_order(f: Force) -> tuple[str, int, str, bool]:
 def _nation_state(scenario: Scenario, nid: str) -> NationState:
     n = scenario.nations[nid]
     flags: dict[str, Any] = {}
-    for key in ("active", "colonial_manpower"):
-        table = scenario.extra.get(key, {})
-        if isinstance(table, dict) and nid in table:
-            flags[key] = table[nid]
+    if not n.active:
+        flags["active"] = False
+    if n.colonial_manpower:
+        flags["colonial_manpower"] = n.colonial_manpower
     return NationState(
         id=nid,
         saved=n.saved,

@@ -199,6 +199,30 @@ class ReconChances:
 
 
 @dataclass(frozen=True)
+class HomeTrenchRule:
+    """Trenches: "Home city territories can build trenches by lower cost ... at least 5
+    infantry units in city at the beginning of the turn and must spend 10 resources"."""
+
+    infantry_needed: int = 5
+    cost: int = 10
+
+
+@dataclass(frozen=True)
+class ObjectiveGroup:
+    """A named group of places the objectives use (objectives.toml [groups])."""
+
+    members: tuple[str, ...] = ()  # explicit names
+    adjacent_to: str = ""  # every land territory next to this one ...
+    include_centre: bool = False  # ... and that one too
+    owner: str = ""  # all land of this nation ("$self": the objective's nation)
+    not_owner: str = ""
+    section: str = ""  # a map section letter
+    outside_section: str = ""
+    feature: str = ""  # a map feature
+    any: bool = False  # holding any one member is enough
+
+
+@dataclass(frozen=True)
 class Nation:
     id: str
     name: str  # display name, e.g. "German Empire"
@@ -210,6 +234,12 @@ class Nation:
     manpower: int = 0  # manpower limit (infantry units that can be built at normal cost)
     manpower_pool: str | None = None  # whose limit its infantry count against (Bolsheviks: russia)
     no_city_infantry_surcharge: bool = False  # Phase 7 rule 3 exception (Russia, China)
+    colonial_manpower: int = 0  # manpower limit of its colonies, kept apart from the home one
+    war_income: dict[str, str] = field(default_factory=dict)  # income rule at war with a "minor"/"major" neutral
+    active: bool = True  # False: enters only by a special rule (the Bolsheviks, Phase 9)
+    playable_on_entry: bool = False  # a replacement-pool player takes it over when it joins the main war
+    us_trade: int = 0  # Variable US Trade: resources received while the US is neutral
+    leaning: str | None = None  # the side a major neutral leans to at start (Italy)
     saved: int = 0  # saved resources at start
     income_rule: str = "full"  # how much of full income is collected at start, e.g. "half", "quarter", "fixed:15"
     standing: int = 0  # neutrals' diplomatic stand: -5 favourable to CP, 0, +5 favourable to AP
@@ -263,7 +293,11 @@ class Scenario:
     revolution_start_turn: int = 0  # Phase 9: the first turn the moderator rolls for the Russian Revolution
     technologies: dict[str, Technology] = field(default_factory=dict)  # id -> Phase 2.1 technology
     recon: dict[str, ReconChances] = field(default_factory=dict)  # unit kind -> Phase 3.3 chances
-    extra: dict[str, object] = field(default_factory=dict)  # other tables as loaded
+    fixed_costs: dict[str, int] = field(default_factory=dict)  # Phase 3.1: the same for every nation
+    rocket_base_range: int = 1  # Rockets: the basic rocket's range (chosen; see scenario.toml)
+    home_trenches: HomeTrenchRule = field(default_factory=HomeTrenchRule)
+    colony_classes: dict[str, tuple[str, ...]] = field(default_factory=dict)  # Phase 7 #8: "major"/"minor"
+    groups: dict[str, ObjectiveGroup] = field(default_factory=dict)  # objectives' named groups
     ruleset: str | None = None  # scenario.toml `ruleset = "..."`: the rules it is played with (None: the default)
 
     def stats(self, nation: str, kind: str) -> UnitStats:

@@ -29,14 +29,13 @@ from moderator.orders.model import RocketFire, UnitCount
 from moderator.world.model import World
 
 PHASE = "4.1.1"
-BASE_RANGE = 1
 RANGE_ADVANCES = (3, 4)  # Rockets: the 3rd and 4th advances give "+1 range" each
 
 
 def reach(pos: Position, nation: str) -> int:
     """How many territories away the nation's rockets fire (Rockets)."""
     level = pos.tech(nation, "rockets")
-    return BASE_RANGE + sum(1 for advance in RANGE_ADVANCES if level >= advance)
+    return pos.scenario.rocket_base_range + sum(1 for advance in RANGE_ADVANCES if level >= advance)
 
 
 def distance(world: World, start: str, goal: str, limit: int) -> int | None:

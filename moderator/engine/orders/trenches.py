@@ -29,8 +29,6 @@ land neighbour that has none of the nation's trenches yet.
 
 from __future__ import annotations
 
-from typing import Any
-
 from moderator.engine.context import Position, TurnContext
 from moderator.engine.orders.base import OrderRule, afford
 from moderator.engine.problems import Problem, problem
@@ -42,7 +40,6 @@ TRENCH, SUPER_TRENCH = "trench", "super_trench"
 KINDS = (TRENCH, SUPER_TRENCH)
 PRICES = {TRENCH: 5, SUPER_TRENCH: 20}  # Phase 3.1 (the scenario's units.toml when it has them)
 INFANTRY_NEEDED = {TRENCH: 1, SUPER_TRENCH: 10}  # Trenches; Super Trenches
-HOME_INFANTRY, HOME_PRICE = 5, 10  # Trenches: home city territories ([trench_city_rule])
 SUPER_TECH = "super_trenches"
 FACING = "trench_facing"  # NationState.flags: trench unit id -> the territory it faces
 
@@ -54,10 +51,8 @@ def unit_price(pos: Position, nation: str, kind: str) -> int:
 
 def home_rule(pos: Position) -> tuple[int, int]:
     """(infantry needed, price) of home-city trenches: the scenario's [trench_city_rule]."""
-    rule: Any = pos.scenario.extra.get("trench_city_rule", {})
-    if not isinstance(rule, dict):
-        rule = {}
-    return int(rule.get("infantry_needed", HOME_INFANTRY)), int(rule.get("cost", HOME_PRICE))
+    rule = pos.scenario.home_trenches
+    return rule.infantry_needed, rule.cost
 
 
 def facing_of(pos: Position, unit: Unit) -> str | None:
