@@ -17,16 +17,15 @@ from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
 from pathlib import Path
 
-from moderator.engine.state import GameState
 from moderator.mail.server import EmbeddedMailServer
 from moderator.service.context import Service
 from moderator.service.daemon import Daemon
+from moderator.service.demo_orders import GAME, sample_orders, seat_password
 from moderator.service.games import new_game
 from moderator.store.db import Store
-from moderator.world.model import World
-from moderator.world.scenario_model import Scenario
 
-GAME = "demo"
+__all__ = ["SEATS", "run_demo", "sample_orders", "seat_password", "GAME"]
+
 DOMAIN = "demo.local"
 MODERATOR = f"moderator@{DOMAIN}"  # the service's own mailbox: players write here
 UMPIRE = f"umpire@{DOMAIN}"  # the human moderator: receives the moderator's copy of each turn
@@ -46,47 +45,6 @@ def _free(port: int) -> int:
         except OSError:
             return 0
     return port
-
-
-def seat_password(nation: str) -> str:
-    return f"demo-{nation}"
-
-
-def sample_orders(state: GameState, world: World, nation: str, scenario: Scenario | None = None, *,
-                  with_mistake: bool = False) -> str:
-    """Legal-looking orders for a demo player, found on the real map: shift infantry along the
-    nation's own land, attack an enemy neighbour if there is one, and build infantry."""
-    lines = [f"GAME {GAME}", f"NATION {nation}", f"TURN {state.turn}", f"PASSWORD {seat_password(nation)}", ""]
-    mine = sorted({u.location for u in state.nation_units(nation)
-                   if u.kind == "infantry" and world.territories[u.location].is_land})
-    attacked = moved = False
-    for origin in mine:
-        count = sum(1 for u in state.units_at(origin, nation) if u.kind == "infantry")
-        for dest in sorted(world.neighbours(origin)):
-            owner = state.controller(dest)
-            if not world.territories[dest].is_land or owner is None or count < 2:
-                continue
-            if not attacked and owner != nation and state.at_war(nation, owner):
-                lines.append(f"ATTACK {count - 1} inf FROM {origin} TO {dest}")
-                attacked = True
-                break
-            if not moved and owner == nation:
-                lines.append(f"MOVE 1 inf FROM {origin} TO {dest}")
-                moved = True
-                break
-        if attacked and moved:
-            break
-    capital = next((t.name for t in world.lands() if t.owner == nation and t.capital), None)
-    cost = scenario.stats(nation, "infantry").cost if scenario else 5
-    affordable = min(2, state.nations[nation].saved // max(cost, 1))
-    if capital and affordable:
-        lines.append(f"BUILD {affordable} inf AT {capital}")
-    own_border = [(o, d) for o in mine for d in sorted(world.neighbours(o)) if state.controller(d) == nation]
-    if with_mistake and own_border:
-        origin, dest = own_border[-1]
-        lines.append(f"MOVE 1 inf FROM {origin} TO {dest[:-1]}")  # a typo: the receipt says "did you mean"
-    lines.append("NOTE Demo orders, sent by the demo robot.")
-    return "\n".join(lines) + "\n"
 
 
 def send_orders(smtp_port: int, sender: str, text: str, subject: str = "Orders") -> None:
