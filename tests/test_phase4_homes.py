@@ -373,7 +373,7 @@ def test_orders_not_automated_yet_are_referred_and_reported() -> None:
     assert sum(1 for u in new.units_at("East Prussia", "germany")) == 4
     line = event_text(next(e for e in events if e.code == "order-referred" and e.args["why"] == "naval-by-moderator"),
                       str)
-    assert line.startswith("Order 4 (TF 2 AT Baltic Sea: 2 tr) went to the moderator")
+    assert line.startswith("Order 4 (TF 2 AT Baltic Sea: 2 tr) is the moderator's to resolve")
     assert "naval movement and naval combat are resolved by the moderator for now" in line
 
 

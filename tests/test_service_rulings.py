@@ -196,8 +196,8 @@ def test_review_items_name_what_the_moderator_decides() -> None:
         "nation": "germany", "order": 2, "text": "RESEARCH Tanks", "type": "Research", "cost": 10,
         "why": "not-automated"}), lambda n: names(n) or n)
     assert referred is not None and referred.kind == "referred"
-    assert referred.summary == ("German Empire, order 3 (RESEARCH Tanks): sent to the moderator for review: this "
-                                "order is not resolved automatically yet; 10 already charged")
+    assert referred.summary == ("German Empire, order 3 (RESEARCH Tanks): this order is not resolved "
+                                "automatically yet: the moderator resolves it; 10 already charged")
     assert item_for(Event("income", "8", ("germany",), {}), str) is None
 
 
