@@ -9,7 +9,7 @@ import dataclasses
 from moderator.orders import model as m
 from moderator.orders.echo import normalize_order
 from tests import drift
-from tests.drift import Comparison, Game, compare
+from tests.drift import Comparison, Game, compare, opening
 
 
 def orders(*written: m.Order) -> list[m.Order]:
@@ -44,6 +44,38 @@ def with_saved(game: Game, **saved: int) -> Game:
     for nid, amount in saved.items():
         state.nations[nid].saved = amount
     return dataclasses.replace(game, state=state)
+
+
+# ---- drifts the harness found -----------------------------------------------------------
+
+
+def test_incorporating_land_attacked_this_turn_is_kept_with_a_note() -> None:
+    # Found: the checker's assumed capture left Liege incorporated (Belgium's), so
+    # INCORPORATE Liege was refused "already-incorporated" while the engine, after the real
+    # capture, incorporated it. Phase 6: conquered land is not incorporated (conquest.seize).
+    game = opening()
+    cmp = judged(game, "germany", m.Attack(inf(16), "Cologne", "Liege"), m.Incorporate("Liege"))
+    assert cmp.verdicts[1].kept and codes(cmp, 1) == ["if-captured"]
+    assert cmp.state.controller("Liege") == "germany" and "Liege" in cmp.state.incorporated
+    assert [e.args["cost"] for e in cmp.mine("incorporated")] == [4]
+
+
+def test_checker_counts_no_income_from_land_it_assumes_captured() -> None:
+    # Found: the checker's Phase 8 credited Germany with Liege's 2 (still incorporated on
+    # its scratch copy), so a gift needing that income was kept and refused by the engine.
+    game = opening()
+    income = drift_income(game, "germany")
+    cmp = judged(game, "germany", m.Attack(inf(16), "Cologne", "Liege"),
+                 m.Gift(game.state.nations["germany"].saved + income + 2, "austria-hungary"))
+    assert cmp.state.controller("Liege") == "germany"  # the capture happened, and still no income
+    assert not cmp.verdicts[1].kept and codes(cmp, 1) == ["over-budget"] and refused(cmp, 1) == ["over-budget"]
+
+
+def drift_income(game: Game, nation: str) -> int:
+    from moderator.engine.phase8_income import apply_income_rule, full_income
+
+    ns = game.state.nations[nation]
+    return apply_income_rule(ns.income_rule, full_income(game.world, game.state, nation, game.state.turn))
 
 
 def test_the_harness_sees_every_position() -> None:

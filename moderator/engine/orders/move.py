@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from moderator.engine import combat_land, combat_orders, fuel, terrain
-from moderator.engine.conquest import new_holder, take_territory
+from moderator.engine.conquest import seize, take_territory
 from moderator.engine.context import Position, TurnContext
 from moderator.engine.orders.base import OrderRule, missing_units, refer, take_units
 from moderator.engine.problems import Problem, flag, problem, warning
@@ -155,9 +155,10 @@ class MoveRule(OrderRule[Move]):
         take_units(ctx, nation, order.origin, order.units)
 
     def assume(self, ctx: TurnContext, nation: str, index: int, order: Move) -> None:
-        """The checker takes an attack with infantry or tanks for a capture."""
+        """The checker takes an attack with infantry or tanks for a capture, with all that
+        a capture does (conquest.seize: conquered land is no longer incorporated)."""
         if hostile(ctx, nation, order.dest) and {u.kind for u in order.units} & combat_land.CAPTURERS:
-            ctx.state.control[order.dest] = new_holder(ctx, order.dest, nation)
+            seize(ctx, order.dest, nation)
             ctx.assumed[f"control:{order.dest}"] = f"your attack on {order.dest}"
 
     def execute(self, ctx: TurnContext, nation: str, index: int, order: Move) -> None:
