@@ -78,6 +78,17 @@ def drift_income(game: Game, nation: str) -> int:
     return apply_income_rule(ns.income_rule, full_income(game.world, game.state, nation, game.state.turn))
 
 
+def test_a_move_that_joined_a_battle_is_not_refused_afterwards() -> None:
+    # Found: the engine's second ATTACK into Northern Mexico joined the first one's battle,
+    # then was judged again at its own turn and refused "not-enough-units" (its units had
+    # fought). The checker kept it; now the engine does not judge a joined move twice.
+    game = opening()
+    cmp = judged(game, "usa", m.Attack(inf(1), "LA", "Northern Mexico"), m.Attack(inf(1), "LA", "Northern Mexico"))
+    assert cmp.verdicts[1].kept and refused(cmp, 1) == []
+    battles = cmp.mine("battle")
+    assert len(battles) == 1 and battles[0].args["origins"] == ["LA"]
+
+
 def test_the_harness_sees_every_position() -> None:
     for name, make in drift.POSITIONS.items():
         game = make()

@@ -104,6 +104,11 @@ def air_problem(pos: Position, nation: str, order: Move, combat: bool) -> Proble
     return None
 
 
+def joined(pos: Position, nation: str, order: Move) -> bool:
+    """Has this order joined an earlier move's battle (carry_out), so it is carried out?"""
+    return any(o is order and pos.used(("joined", nation, str(i))) for i, o in enumerate(pos.orders.get(nation, ())))
+
+
 def at_sea(pos: Position, order: Move) -> bool:
     return pos.is_sea(order.origin) or pos.is_sea(order.dest)
 
@@ -114,6 +119,8 @@ class MoveRule(OrderRule[Move]):
 
     def problem(self, pos: Position, nation: str, order: Move) -> Problem | None:
         kinds = {u.kind for u in order.units}
+        if joined(pos, nation, order):
+            return None  # already carried out: it fought in an earlier move's battle
         if order.origin == order.dest:
             return problem("move-same", order.dest, place=order.dest)
         ships = sorted(kinds - MOVABLE)
