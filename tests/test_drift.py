@@ -89,6 +89,25 @@ def test_a_move_that_joined_a_battle_is_not_refused_afterwards() -> None:
     assert len(battles) == 1 and battles[0].args["origins"] == ["LA"]
 
 
+def test_only_infantry_or_tanks_go_into_empty_enemy_land_in_both() -> None:
+    # Found: ATTACK 1 art (or aa, or fighters) into empty hostile land was kept by the
+    # checker and refused "cannot-capture" by the engine. Phase 4.4: "Only infantry or
+    # tanks can capture territories"; Artillery: "cannot accompany units moving in enemy
+    # territory". Now problem() says so, for both.
+    game = opening()
+    cmp = judged(game, "germany", m.Attack(one("artillery"), "Cologne", "Luxembourg"),
+                 m.Move(one("fighter"), "Cologne", "Luxembourg"), m.Move(inf(1), "Cologne", "Luxembourg"),
+                 m.Move(one("artillery"), "Cologne", "Luxembourg"))
+    assert codes(cmp, 0) == ["cannot-capture"] and refused(cmp, 0) == ["cannot-capture"]
+    assert codes(cmp, 1) == ["cannot-capture"] and refused(cmp, 1) == ["cannot-capture"]
+    # Once the infantry has taken it, the artillery follows into friendly land.
+    assert cmp.verdicts[3].kept and refused(cmp, 3) == []
+    assert cmp.state.controller("Luxembourg") == "germany"
+    # Artillery-only attacks on defended land stay legal (it fires from home).
+    cmp = judged(game, "germany", m.Attack(one("artillery", 2), "Cologne", "Liege"))
+    assert cmp.verdicts[0].kept and refused(cmp, 0) == [] and len(cmp.mine("battle")) == 1
+
+
 def test_the_harness_sees_every_position() -> None:
     for name, make in drift.POSITIONS.items():
         game = make()

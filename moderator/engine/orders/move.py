@@ -134,9 +134,13 @@ class MoveRule(OrderRule[Move]):
         for kind in sorted(kinds):
             if not terrain.may_enter(pos.world, pos.scenario, nation, kind, order.dest):
                 return problem("terrain-barred", order.dest, kind=kind, place=order.dest)
-        why = air_problem(pos, nation, order, hostile(pos, nation, order.dest))
+        attack = hostile(pos, nation, order.dest)
+        why = air_problem(pos, nation, order, attack)
         if why is not None:
             return why
+        if attack and not kinds & combat_land.CAPTURERS and not enemy_units(pos, nation, order.dest):
+            # 4.4: "Only infantry or tanks can capture territories"; nothing else may go in.
+            return problem("cannot-capture", order.dest, place=order.dest)
         return missing_units(pos, nation, order.origin, order.units)
 
     def remarks(self, pos: Position, nation: str, order: Move) -> list[Problem]:
