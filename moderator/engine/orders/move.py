@@ -175,7 +175,8 @@ class MoveRule(OrderRule[Move]):
     def execute(self, ctx: TurnContext, nation: str, index: int, order: Move) -> None:
         if ctx.used(("joined", nation, str(index))):
             return  # it joined an earlier move's battle
-        if at_sea(ctx, order):
+        if at_sea(ctx, order):  # the moderator flies it; its aircraft have their order
+            take_units(ctx, nation, order.origin, order.units)
             refer(ctx, nation, index, order, 0, "air-at-sea")
             return
         leg = Leg(nation, index, order, take_units(ctx, nation, order.origin, order.units, index))
