@@ -26,8 +26,9 @@ kills were all named by the orders that fought it: each unit does one thing a tu
 checker takes every attack for a capture (the Move home's assume()), so the one thing
 dice can do to a later order is deny it that capture. A verdict is "explained by dice"
 exactly when the checker judged the order on a capture it assumed (ctx.assumed held
-"control:<place>" when the order was judged) and the engine's battle there ended without
-the capture (a `battle` event at that place with captured=false). Nothing else is.
+"control:<place>" when the order was judged, and the order names <place>, or is a
+flight, whose landing places the capture adds to) and the engine's battle there ended
+without the capture (a `battle` event at that place with captured=false). Nothing else is.
 
 The order generators below, one small function per order type, propose orders from a
 nation's view of a position: legal-looking ones and deliberately illegal ones. They are
@@ -577,6 +578,16 @@ def failed_captures(events: Sequence[Event]) -> set[str]:
     return {e.args["territory"] for e in events if e.code == "battle" and not e.args["captured"]}
 
 
+def relied_on(order: m.Order, assumed: set[str]) -> set[str]:
+    """The assumed captures a verdict may rest on: the places the order names, and for
+    aircraft every one (a captured place may be where they land)."""
+    places = {k.removeprefix("control:") for k in assumed if k.startswith("control:")}
+    if isinstance(order, m.Move) and any(u.kind in AIR_UNITS for u in order.units):
+        return places
+    named = {getattr(order, f.name) for f in dataclasses.fields(order) if f.metadata.get("ref") == "place"}
+    return places & named
+
+
 def compare(game: Game, nation: str, orders: Sequence[m.Order], seed: str = "drift",
             ruleset: Ruleset | None = None) -> Comparison:
     rs = ruleset or default_ruleset()
@@ -592,8 +603,7 @@ def compare(game: Game, nation: str, orders: Sequence[m.Order], seed: str = "dri
     for v in verdicts:
         refused = [e.args["reason"] for e in cmp.refusals(v.index)]
         text = f"#{v.index} {orders[v.index].span.text or type(orders[v.index]).__name__}"
-        luck = sorted(k.removeprefix("control:") for k in checking.assumed.get(v.index, ())
-                      if k.removeprefix("control:") in lost)
+        luck = sorted(p for p in relied_on(orders[v.index], checking.assumed.get(v.index, set())) if p in lost)
         if v.kept and refused:
             if conditional(v):
                 excused.append(f"{text}: kept with a condition ({_codes(v.problems)}), refused by the engine ({refused})")

@@ -127,3 +127,18 @@ def test_aircraft_sent_to_the_moderator_have_their_order_in_the_engine_too() -> 
                  m.Move(one("fighter", 1), "North Sea", "Edinburgh"))
     assert codes(cmp, 0) == ["air-at-sea"] and [e.args["order"] for e in cmp.mine("order-referred")] == [0]
     assert codes(cmp, 1) == ["not-enough-units"] and refused(cmp, 1) == ["not-enough-units"]
+
+
+def test_joining_a_battle_never_takes_units_an_earlier_order_names() -> None:
+    # Found: with 2 infantry in Manchuria, orders 1 and 3 attack Vladivostok and order 2
+    # Korea. The engine's battle at Vladivostok took order 3 along (its units first), so
+    # order 2 was refused "not-enough-units"; the checker, reading the orders as written,
+    # gave the infantry to orders 1 and 2 and refused order 3. Orders are carried out as
+    # written (design.md, Determinism): a later move joins a battle only with the units
+    # still free once the moves written before it have taken theirs.
+    game = opening()
+    cmp = judged(game, "china", m.Attack(inf(1), "Manchuria", "Vladivostok"), m.Attack(inf(1), "Manchuria", "Korea"),
+                 m.Attack(inf(1), "Manchuria", "Vladivostok"))
+    assert cmp.verdicts[1].kept and refused(cmp, 1) == []
+    assert codes(cmp, 2) == ["not-enough-units"] and refused(cmp, 2) == ["not-enough-units"]
+    assert sorted(e.args["territory"] for e in cmp.mine("battle")) == ["Korea", "Vladivostok"]

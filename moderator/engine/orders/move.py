@@ -22,6 +22,7 @@ out of a sea zone go to the moderator (naval and air combat are not automated ye
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -186,13 +187,26 @@ class MoveRule(OrderRule[Move]):
 
 
 def later_legs(ctx: TurnContext, rule: MoveRule, leg: Leg) -> list[Leg]:
-    """The nation's later moves into the same territory, which join a battle there."""
+    """The nation's later moves into the same territory, which join a battle there.
+
+    Orders are carried out as written: a later move joins only with the units still free
+    once the moves written between have taken theirs (on a scratch tally of the claims,
+    as the order checker walks them), never with units an earlier order names."""
     out = []
-    for j, o in enumerate(ctx.orders[leg.nation]):
-        if j <= leg.index or not isinstance(o, Move) or o.dest != leg.dest or at_sea(ctx, o):
-            continue
-        if rule.problem(ctx, leg.nation, o) is None:
-            out.append(Leg(leg.nation, j, o, []))
+    claimed = ctx.claimed
+    ctx.claimed = Counter(claimed)
+    try:
+        for j, o in enumerate(ctx.orders[leg.nation]):
+            if j <= leg.index or not isinstance(o, Move) or ctx.used(("joined", leg.nation, str(j))):
+                continue
+            if rule.problem(ctx, leg.nation, o) is not None:
+                continue
+            for uc in o.units:
+                ctx.claimed[(leg.nation, o.origin, uc.kind)] += uc.count
+            if o.dest == leg.dest and not at_sea(ctx, o):
+                out.append(Leg(leg.nation, j, o, []))
+    finally:
+        ctx.claimed = claimed
     return out
 
 
