@@ -142,3 +142,17 @@ def test_joining_a_battle_never_takes_units_an_earlier_order_names() -> None:
     assert cmp.verdicts[1].kept and refused(cmp, 1) == []
     assert codes(cmp, 2) == ["not-enough-units"] and refused(cmp, 2) == ["not-enough-units"]
     assert sorted(e.args["territory"] for e in cmp.mine("battle")) == ["Korea", "Vladivostok"]
+
+
+def test_an_order_short_of_units_is_refused_for_that_whatever_the_battles_did() -> None:
+    # Found: France's fighter and three artillery attack Liege and destroy every defender
+    # (no infantry: no capture); a third ATTACK 1 art FROM Lille names artillery Lille no
+    # longer has free. The checker refused it "not-enough-units"; the engine, meeting Liege
+    # empty after the battle, refused it "cannot-capture". The units an order names are
+    # now checked before the checks that depend on the battles of the turn.
+    game = opening()
+    cmp = judged(game, "france", m.Move(one("fighter"), "Lille", "Liege"), m.Attack(one("artillery", 3), "Lille", "Liege"),
+                 m.Attack(one("artillery", 1), "Lille", "Liege"), seed="s13")
+    battle = cmp.mine("battle")[0].args
+    assert battle["losses"]["belgium"] == {"artillery": 1, "infantry": 2} and not battle["captured"]
+    assert codes(cmp, 2) == ["not-enough-units"] and refused(cmp, 2) == ["not-enough-units"]

@@ -135,6 +135,11 @@ class MoveRule(OrderRule[Move]):
         for kind in sorted(kinds):
             if not terrain.may_enter(pos.world, pos.scenario, nation, kind, order.dest):
                 return problem("terrain-barred", order.dest, kind=kind, place=order.dest)
+        # The units named, before anything the turn's battles may change (so the checker
+        # and the engine give the same reason when both apply).
+        missing = missing_units(pos, nation, order.origin, order.units)
+        if missing is not None:
+            return missing
         attack = hostile(pos, nation, order.dest)
         why = air_problem(pos, nation, order, attack)
         if why is not None:
@@ -142,7 +147,7 @@ class MoveRule(OrderRule[Move]):
         if attack and not kinds & combat_land.CAPTURERS and not enemy_units(pos, nation, order.dest):
             # 4.4: "Only infantry or tanks can capture territories"; nothing else may go in.
             return problem("cannot-capture", order.dest, place=order.dest)
-        return missing_units(pos, nation, order.origin, order.units)
+        return None
 
     def remarks(self, pos: Position, nation: str, order: Move) -> list[Problem]:
         kinds = {u.kind for u in order.units}
