@@ -28,7 +28,11 @@ dice can do to a later order is deny it that capture. A verdict is "explained by
 exactly when the checker judged the order on a capture it assumed (ctx.assumed held
 "control:<place>" when the order was judged, and the order names <place>, or is a
 flight, whose landing places the capture adds to) and the engine's battle there ended
-without the capture (a `battle` event at that place with captured=false). Nothing else is.
+without the capture (a `battle` event at that place with captured=false). One more
+consequence follows: a kept order the engine refused that way (or one kept with an
+"if-" note) was paid for on the checker's copy only, so a later order the checker
+refused "over-budget" may be paid for in the engine. Nothing else is excused, and the
+treasury comparison is made only when no kept order was refused.
 
 The order generators below, one small function per order type, propose orders from a
 nation's view of a position: legal-looking ones and deliberately illegal ones. They are
@@ -597,32 +601,47 @@ def compare(game: Game, nation: str, orders: Sequence[m.Order], seed: str = "dri
     dice = Dice(f"drift/{game.name}/{seed}", game.state.turn)
     after, events = resolve(game.state, {nation: list(orders)}, game.world, game.scenario, dice, watched(rs, engine))
     drifts = [f"checker: {x}" for x in checking.impure] + [f"engine: {x}" for x in engine.impure]
+    cmp = Comparison(game, nation, list(orders), verdicts, after, events, drifts, projected, [])
     lost = failed_captures(events)
-    excused: list[str] = []
-    cmp = Comparison(game, nation, list(orders), verdicts, after, events, drifts, projected, excused)
+    table = rs.table(game.state.turn)
+
+    def when(i: int) -> tuple[int, int]:  # the moment of the turn an order is paid for
+        step = rs.step_of(table, orders[i])
+        return (table.index(step) if step is not None else -1, i)
+
+    def text(i: int) -> str:
+        return f"#{i} {orders[i].span.text or type(orders[i]).__name__}"
+
+    unpaid: list[int] = []  # kept orders the engine refused by luck: the checker paid for them
     for v in verdicts:
         refused = [e.args["reason"] for e in cmp.refusals(v.index)]
-        text = f"#{v.index} {orders[v.index].span.text or type(orders[v.index]).__name__}"
         luck = sorted(p for p in relied_on(orders[v.index], checking.assumed.get(v.index, set())) if p in lost)
-        if v.kept and refused:
-            if conditional(v):
-                excused.append(f"{text}: kept with a condition ({_codes(v.problems)}), refused by the engine ({refused})")
-                continue
-            if luck:
-                excused.append(f"{text}: kept, refused by the engine ({refused}) without the capture of {luck}")
-                continue
-            drifts.append(f"{text}: kept by the checker ({_codes(v.problems)}), refused by the engine ({refused})")
-        elif not v.kept:
-            code = v.problems[0].code
-            if refused == [code]:
-                continue
-            if luck:
-                excused.append(f"{text}: refused ({code}) on the capture of {luck}; engine: {refused or 'carried out'}")
-                continue
-            drifts.append(f"{text}: refused by the checker ({code}), engine: {refused or 'carried out'}")
+        if not v.kept or not refused:
+            continue
+        if conditional(v) or luck:
+            unpaid.append(v.index)
+            why = f"with a condition ({_codes(v.problems)})" if conditional(v) else f"on the capture of {luck}"
+            cmp.excused.append(f"{text(v.index)}: kept {why}, refused by the engine ({refused})")
+        else:
+            drifts.append(f"{text(v.index)}: kept by the checker ({_codes(v.problems)}), refused by the engine ({refused})")
+    for v in verdicts:
+        refused = [e.args["reason"] for e in cmp.refusals(v.index)]
+        code = v.problems[0].code if v.problems else ""
+        if v.kept or refused == [code]:
+            continue
+        luck = sorted(p for p in relied_on(orders[v.index], checking.assumed.get(v.index, set())) if p in lost)
+        spent = [j for j in unpaid if when(j) < when(v.index)] if code == "over-budget" else []
+        engine_says = refused or "carried out"
+        if luck:
+            cmp.excused.append(f"{text(v.index)}: refused ({code}) on the capture of {luck}; engine: {engine_says}")
+        elif spent:
+            cmp.excused.append(f"{text(v.index)}: refused ({code}) after paying for {[text(j) for j in spent]}, "
+                               f"which the engine refused; engine: {engine_says}")
+        else:
+            drifts.append(f"{text(v.index)}: refused by the checker ({code}), engine: {engine_says}")
     # The treasury is compared when every order went as the checker assumed; otherwise a
     # kept order the dice denied (an incorporation after a failed attack) was paid only there.
-    if not drifts and not excused and projected is not None and projected != after.nations[nation].saved:
+    if not drifts and not unpaid and projected is not None and projected != after.nations[nation].saved:
         drifts.append(f"treasury: the checker projects {projected}, the engine leaves {after.nations[nation].saved}")
     return cmp
 

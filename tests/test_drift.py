@@ -156,3 +156,19 @@ def test_an_order_short_of_units_is_refused_for_that_whatever_the_battles_did() 
     battle = cmp.mine("battle")[0].args
     assert battle["losses"]["belgium"] == {"artillery": 1, "infantry": 2} and not battle["captured"]
     assert codes(cmp, 2) == ["not-enough-units"] and refused(cmp, 2) == ["not-enough-units"]
+
+
+def test_a_battle_is_joined_only_with_units_no_earlier_order_names() -> None:
+    # Found (the harness, then this sharper case): USA order 1 attacks Quebec; when its
+    # battle starts, order 3 (MOVE 2 art into Maritimes) could not yet move (Maritimes is
+    # enemy land until order 2 takes it), so order 4 joined the battle with the artillery
+    # order 3 names. Order 2 then took Maritimes and order 3 was refused "not-enough-
+    # units", though the checker, reading the orders as written, kept it. A later move
+    # joins a battle only with units no order written between names.
+    game = opening()
+    cmp = judged(game, "usa", m.Attack(inf(1), "East Coast", "Quebec"), m.Attack(inf(1), "East Coast", "Maritimes"),
+                 m.Move(one("artillery", 2), "East Coast", "Maritimes"),
+                 m.Attack(one("artillery", 2), "East Coast", "Quebec"))
+    assert cmp.verdicts[2].kept and refused(cmp, 2) == []
+    assert codes(cmp, 3) == ["not-enough-units"] and refused(cmp, 3) == ["not-enough-units"]
+    assert cmp.state.controller("Maritimes") == "usa"

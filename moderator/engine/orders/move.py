@@ -105,6 +105,41 @@ def air_problem(pos: Position, nation: str, order: Move, combat: bool) -> Proble
     return None
 
 
+def standing_problem(pos: Position, nation: str, order: Move) -> Problem | None:
+    """What no battle of the turn can change: the order's shape, the map, the terrain and
+    the units it names. Checked first, so that when several reasons apply the checker and
+    the engine give the same one."""
+    kinds = {u.kind for u in order.units}
+    if order.origin == order.dest:
+        return problem("move-same", order.dest, place=order.dest)
+    ships = sorted(kinds - MOVABLE)
+    if ships:
+        return problem("move-ships", kinds=ships)
+    ground = kinds - set(AIR_UNITS)
+    if ground and at_sea(pos, order):
+        return problem("move-sea", order.dest)
+    if ground and not pos.adjacent(order.origin, order.dest):
+        return problem("not-adjacent", order.dest, origin=order.origin, dest=order.dest)
+    for kind in sorted(kinds):
+        if not terrain.may_enter(pos.world, pos.scenario, nation, kind, order.dest):
+            return problem("terrain-barred", order.dest, kind=kind, place=order.dest)
+    return missing_units(pos, nation, order.origin, order.units)
+
+
+def fighting_problem(pos: Position, nation: str, order: Move) -> Problem | None:
+    """What the turn's battles can change: whether the destination is enemy land, hence
+    the aircraft's fuel home and who may go in."""
+    attack = hostile(pos, nation, order.dest)
+    why = air_problem(pos, nation, order, attack)
+    if why is not None:
+        return why
+    kinds = {u.kind for u in order.units}
+    if attack and not kinds & combat_land.CAPTURERS and not enemy_units(pos, nation, order.dest):
+        # 4.4: "Only infantry or tanks can capture territories"; nothing else may go in.
+        return problem("cannot-capture", order.dest, place=order.dest)
+    return None
+
+
 def joined(pos: Position, nation: str, order: Move) -> bool:
     """Has this order joined an earlier move's battle (carry_out), so it is carried out?"""
     return any(o is order and pos.used(("joined", nation, str(i))) for i, o in enumerate(pos.orders.get(nation, ())))
@@ -119,35 +154,9 @@ class MoveRule(OrderRule[Move]):
     section = PHASE
 
     def problem(self, pos: Position, nation: str, order: Move) -> Problem | None:
-        kinds = {u.kind for u in order.units}
         if joined(pos, nation, order):
             return None  # already carried out: it fought in an earlier move's battle
-        if order.origin == order.dest:
-            return problem("move-same", order.dest, place=order.dest)
-        ships = sorted(kinds - MOVABLE)
-        if ships:
-            return problem("move-ships", kinds=ships)
-        ground = kinds - set(AIR_UNITS)
-        if ground and at_sea(pos, order):
-            return problem("move-sea", order.dest)
-        if ground and not pos.adjacent(order.origin, order.dest):
-            return problem("not-adjacent", order.dest, origin=order.origin, dest=order.dest)
-        for kind in sorted(kinds):
-            if not terrain.may_enter(pos.world, pos.scenario, nation, kind, order.dest):
-                return problem("terrain-barred", order.dest, kind=kind, place=order.dest)
-        # The units named, before anything the turn's battles may change (so the checker
-        # and the engine give the same reason when both apply).
-        missing = missing_units(pos, nation, order.origin, order.units)
-        if missing is not None:
-            return missing
-        attack = hostile(pos, nation, order.dest)
-        why = air_problem(pos, nation, order, attack)
-        if why is not None:
-            return why
-        if attack and not kinds & combat_land.CAPTURERS and not enemy_units(pos, nation, order.dest):
-            # 4.4: "Only infantry or tanks can capture territories"; nothing else may go in.
-            return problem("cannot-capture", order.dest, place=order.dest)
-        return None
+        return standing_problem(pos, nation, order) or fighting_problem(pos, nation, order)
 
     def remarks(self, pos: Position, nation: str, order: Move) -> list[Problem]:
         kinds = {u.kind for u in order.units}
@@ -194,9 +203,10 @@ class MoveRule(OrderRule[Move]):
 def later_legs(ctx: TurnContext, rule: MoveRule, leg: Leg) -> list[Leg]:
     """The nation's later moves into the same territory, which join a battle there.
 
-    Orders are carried out as written: a later move joins only with the units still free
-    once the moves written between have taken theirs (on a scratch tally of the claims,
-    as the order checker walks them), never with units an earlier order names."""
+    Orders are carried out as written, so a later move joins only with units no move
+    written before it may still use (on a scratch tally: the units of every move whose
+    standing_problem() passes are set aside, since whether it goes can depend on battles
+    still to come); a move that cannot join goes at its own turn."""
     out = []
     claimed = ctx.claimed
     ctx.claimed = Counter(claimed)
@@ -204,12 +214,11 @@ def later_legs(ctx: TurnContext, rule: MoveRule, leg: Leg) -> list[Leg]:
         for j, o in enumerate(ctx.orders[leg.nation]):
             if j <= leg.index or not isinstance(o, Move) or ctx.used(("joined", leg.nation, str(j))):
                 continue
-            if rule.problem(ctx, leg.nation, o) is not None:
-                continue
-            for uc in o.units:
-                ctx.claimed[(leg.nation, o.origin, uc.kind)] += uc.count
-            if o.dest == leg.dest and not at_sea(ctx, o):
+            if o.dest == leg.dest and not at_sea(ctx, o) and rule.problem(ctx, leg.nation, o) is None:
                 out.append(Leg(leg.nation, j, o, []))
+            if standing_problem(ctx, leg.nation, o) is None:
+                for uc in o.units:
+                    ctx.claimed[(leg.nation, o.origin, uc.kind)] += uc.count
     finally:
         ctx.claimed = claimed
     return out
