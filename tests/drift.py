@@ -24,15 +24,19 @@ DICE. With one nation's orders the engine rolls dice only in that nation's land 
 (Phase 4.6), and a battle changes only who holds the territory fought over (the units it
 kills were all named by the orders that fought it: each unit does one thing a turn). The
 checker takes every attack for a capture (the Move home's assume()), so the one thing
-dice can do to a later order is deny it that capture. A verdict is "explained by dice"
-exactly when the checker judged the order on a capture it assumed (ctx.assumed held
-"control:<place>" when the order was judged, and the order names <place>, or is a
-flight, whose landing places the capture adds to) and the engine's battle there ended
-without the capture (a `battle` event at that place with captured=false). One more
-consequence follows: a kept order the engine refused that way (or one kept with an
-"if-" note) was paid for on the checker's copy only, so a later order the checker
-refused "over-budget" may be paid for in the engine. Nothing else is excused, and the
-treasury comparison is made only when no kept order was refused.
+dice can do is deny an order a capture the checker assumed. Orders are walked in
+resolution order (step, then as written); the verdicts of one may differ "by luck" when
+
+  1. it is kept with an "if-" note (the note says it may not happen), or
+  2. the checker judged it on a capture it assumed (ctx.assumed held "control:<place>"),
+     it names <place> (or is a flight: a captured place may be where it lands), and the
+     engine's battle there ended without the capture (battle event, captured=false), or
+  3. it meets what an earlier order that differed by luck touched: a place that order
+     names, units it names (same origin and kind), or, for an "over-budget" verdict, the
+     treasury that order paid (or did not pay) from.
+
+Every other difference is a drift, and the treasury is compared only when no verdict
+differed at all.
 
 The order generators below, one small function per order type, propose orders from a
 nation's view of a position: legal-looking ones and deliberately illegal ones. They are
@@ -110,26 +114,23 @@ def deployment() -> Game:
 
 
 def conquest() -> Game:
-    """Mid-war by hand: Belgium has joined the Allies; Germany holds Liege and Luxembourg,
-    conquered and not incorporated (Liege long enough to be plundered), France holds
-    Alsace-Lorraine the same way, Russia holds East Prussia's Konigsberg side; Serbia's
-    treasury is empty, Germany has reached its manpower limit, France's limit is 0; an
-    Italian army stands at the Austrian border, a British fighter in Brussels."""
+    """Mid-war by hand (turn 5): Belgium and Britain have joined the Allies and are at war
+    with the Central Powers; Germany holds Liege and Luxembourg, France Alsace-Lorraine,
+    Russia a German border province, all conquered and not incorporated, each with a
+    garrison; Serbia's treasury is empty, Germany has reached its manpower limit and
+    France's limit is 0; a British fighter stands in Brussels and a British carrier with
+    two fighters in the North Sea (flights out of a sea zone go to the moderator)."""
     game = opening()
     state, world = game.state.copy(), game.world
-    state.nations["belgium"].side = "allied"
-    for a, b in (("germany", "belgium"), ("austria-hungary", "belgium"), ("germany", "britain"),
-                 ("austria-hungary", "britain")):
-        for x, y in ((a, b), (b, a)):
-            ns = state.nations[x]
-            ns.at_war_with = sorted({*ns.at_war_with, y})
-    state.nations["britain"].side = "allied"
-    for place, holder, since in (("Liege", "germany", None), ("Luxembourg", "germany", None),
-                                 ("Alsace-Lorraine", "france", None), (_east_prussia(world), "russia", None)):
+    for nid in ("belgium", "britain"):
+        state.nations[nid].side = "allied"
+        for enemy in ("germany", "austria-hungary"):
+            for a, b in ((nid, enemy), (enemy, nid)):
+                state.nations[a].at_war_with = sorted({*state.nations[a].at_war_with, b})
+    for place, holder in (("Liege", "germany"), ("Luxembourg", "germany"), ("Alsace-Lorraine", "france"),
+                          (_east_prussia(world), "russia")):
         state.control[place] = holder
         state.incorporated.pop(place, None)
-        if since is not None:
-            state.incorporated[place] = since
         for u in state.units_at(place):
             if not state.allies(u.nation, holder):
                 u.location = _retreat(world, state, u.nation, place)
@@ -139,6 +140,8 @@ def conquest() -> Game:
     ger.infantry_built = ger.manpower_limit
     state.nations["france"].manpower_limit = 0
     state.new_unit("britain", "fighter", "Brussels")
+    for kind in ("carrier", "fighter", "fighter"):
+        state.new_unit("britain", kind, "North Sea")
     state.turn = 5
     return dataclasses.replace(game, name="conquest", state=state)
 
@@ -331,7 +334,7 @@ def air_moves(v: View) -> list[m.Order]:
     out: list[m.Order] = []
     stacks = v.stacks(AIR_UNITS)
     for place in v.pick(stacks, 3):
-        for dest in v.pick(v.within(place, 3), 3):
+        for dest in v.pick(v.neighbours(place), 1) + v.pick(v.within(place, 3), 2):
             out.append(m.Move(some(v, stacks[place]), place, dest))
     return out
 
@@ -368,16 +371,19 @@ BUILD_KINDS = (*LAND_UNITS, *AIR_UNITS, *SEA_UNITS, "industry", "port", "trench"
 
 def builds(v: View) -> list[m.Order]:
     """BUILD (3.1, placed in 7): every kind, at own cities and non-cities, own industry,
-    colonies, foreign and conquered land, sea zones by own ports and elsewhere."""
+    colonies, foreign and conquered land, sea zones by own ports and elsewhere; infantry
+    always once in an own city and once outside the cities (surcharge, cap, manpower)."""
     out: list[m.Order] = []
     own = v.own()
-    lands = [p for p in own if v.world.territories[p].city] + [p for p in own if not v.world.territories[p].city]
-    places = v.pick(lands, 4) + v.pick(v.held(), 1) + v.pick(v.lands(), 2)
+    cities = [p for p in own if v.world.territories[p].city]
+    plain = [p for p in own if not v.world.territories[p].city]
+    places = v.pick(own, 3) + v.pick(v.held(), 1) + v.pick(v.lands(), 2)
     ports = [s for p in own if v.world.territories[p].port for s in v.neighbours(p) if v.world.territories[s].is_sea]
     seas = v.pick(ports, 2) + v.pick(v.seas(), 1)
     for kind in BUILD_KINDS:
         where = seas if kind in SEA_UNITS else places
-        for place in v.pick(where, 2):
+        chosen = v.pick(where, 2) + (v.pick(cities, 1) + v.pick(plain, 1) if kind == "infantry" else [])
+        for place in chosen:
             value = v.world.territories[place].value
             out.append(m.Build(kind, v.rng.choice((1, 1, 2, max(1, value), value + 2)), place))
     return out
@@ -582,14 +588,53 @@ def failed_captures(events: Sequence[Event]) -> set[str]:
     return {e.args["territory"] for e in events if e.code == "battle" and not e.args["captured"]}
 
 
+def places_of(order: m.Order) -> set[str]:
+    return {getattr(order, f.name) for f in dataclasses.fields(order)
+            if f.metadata.get("ref") == "place" and getattr(order, f.name) is not None}
+
+
+def units_of(order: m.Order) -> set[tuple[str, str]]:
+    origin = getattr(order, "origin", None)
+    return {(origin, u.kind) for u in getattr(order, "units", ())} if origin else set()
+
+
+def flight(order: m.Order) -> bool:
+    return isinstance(order, m.Move) and any(u.kind in AIR_UNITS for u in order.units)
+
+
 def relied_on(order: m.Order, assumed: set[str]) -> set[str]:
     """The assumed captures a verdict may rest on: the places the order names, and for
     aircraft every one (a captured place may be where they land)."""
     places = {k.removeprefix("control:") for k in assumed if k.startswith("control:")}
-    if isinstance(order, m.Move) and any(u.kind in AIR_UNITS for u in order.units):
-        return places
-    named = {getattr(order, f.name) for f in dataclasses.fields(order) if f.metadata.get("ref") == "place"}
-    return places & named
+    return places if flight(order) else places & places_of(order)
+
+
+PAYING = (m.Build, m.Gift, m.Incorporate)  # orders whose homes charge the treasury today
+
+
+@dataclass
+class Taint:
+    """What an order whose verdicts differ by luck has touched: later orders that meet
+    these resources may differ in consequence (see DICE)."""
+
+    places: set[str] = field(default_factory=set)
+    units: set[tuple[str, str]] = field(default_factory=set)
+    money: bool = False
+
+    def add(self, order: m.Order) -> None:
+        self.places |= places_of(order)
+        self.units |= units_of(order)
+        self.money |= isinstance(order, PAYING)
+
+    def touched(self, order: m.Order, codes: Iterable[str]) -> list[str]:
+        out = []
+        if self.places & places_of(order) or (flight(order) and self.places):
+            out.append(f"places {sorted(self.places & places_of(order)) or sorted(self.places)}")
+        if self.units & units_of(order):
+            out.append(f"units {sorted(self.units & units_of(order))}")
+        if self.money and "over-budget" in codes:
+            out.append("the treasury")
+        return out
 
 
 def compare(game: Game, nation: str, orders: Sequence[m.Order], seed: str = "drift",
@@ -605,43 +650,30 @@ def compare(game: Game, nation: str, orders: Sequence[m.Order], seed: str = "dri
     lost = failed_captures(events)
     table = rs.table(game.state.turn)
 
-    def when(i: int) -> tuple[int, int]:  # the moment of the turn an order is paid for
+    def when(i: int) -> tuple[int, int]:  # resolution order: the step, then as written
         step = rs.step_of(table, orders[i])
         return (table.index(step) if step is not None else -1, i)
 
-    def text(i: int) -> str:
-        return f"#{i} {orders[i].span.text or type(orders[i]).__name__}"
-
-    unpaid: list[int] = []  # kept orders the engine refused by luck: the checker paid for them
-    for v in verdicts:
-        refused = [e.args["reason"] for e in cmp.refusals(v.index)]
-        luck = sorted(p for p in relied_on(orders[v.index], checking.assumed.get(v.index, set())) if p in lost)
-        if not v.kept or not refused:
+    taint = Taint()
+    for i in sorted(range(len(orders)), key=when):
+        v, order = verdicts[i], orders[i]
+        refused = [e.args["reason"] for e in cmp.refusals(i)]
+        code = v.problems[0].code if v.problems and not v.kept else ""
+        if (v.kept and not refused) or (not v.kept and refused == [code]):
             continue
-        if conditional(v) or luck:
-            unpaid.append(v.index)
-            why = f"with a condition ({_codes(v.problems)})" if conditional(v) else f"on the capture of {luck}"
-            cmp.excused.append(f"{text(v.index)}: kept {why}, refused by the engine ({refused})")
+        checker_says = f"kept ({_codes(v.problems)})" if v.kept else f"refused ({code})"
+        said = f"#{i} {order.span.text or type(order).__name__}: {checker_says}, engine: {refused or 'carried out'}"
+        luck = sorted(relied_on(order, checking.assumed.get(i, set())) & lost)
+        why = (["its if- note"] if v.kept and conditional(v) else []) + (
+            [f"the failed capture of {luck}"] if luck else []) + taint.touched(order, [code, *refused])
+        if why:
+            cmp.excused.append(f"{said} (by luck: {', '.join(why)})")
         else:
-            drifts.append(f"{text(v.index)}: kept by the checker ({_codes(v.problems)}), refused by the engine ({refused})")
-    for v in verdicts:
-        refused = [e.args["reason"] for e in cmp.refusals(v.index)]
-        code = v.problems[0].code if v.problems else ""
-        if v.kept or refused == [code]:
-            continue
-        luck = sorted(p for p in relied_on(orders[v.index], checking.assumed.get(v.index, set())) if p in lost)
-        spent = [j for j in unpaid if when(j) < when(v.index)] if code == "over-budget" else []
-        engine_says = refused or "carried out"
-        if luck:
-            cmp.excused.append(f"{text(v.index)}: refused ({code}) on the capture of {luck}; engine: {engine_says}")
-        elif spent:
-            cmp.excused.append(f"{text(v.index)}: refused ({code}) after paying for {[text(j) for j in spent]}, "
-                               f"which the engine refused; engine: {engine_says}")
-        else:
-            drifts.append(f"{text(v.index)}: refused by the checker ({code}), engine: {engine_says}")
+            drifts.append(said)
+        taint.add(order)
     # The treasury is compared when every order went as the checker assumed; otherwise a
     # kept order the dice denied (an incorporation after a failed attack) was paid only there.
-    if not drifts and not unpaid and projected is not None and projected != after.nations[nation].saved:
+    if not drifts and not cmp.excused and projected is not None and projected != after.nations[nation].saved:
         drifts.append(f"treasury: the checker projects {projected}, the engine leaves {after.nations[nation].saved}")
     return cmp
 
