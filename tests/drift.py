@@ -49,7 +49,7 @@ from __future__ import annotations
 import dataclasses
 import random
 from collections import Counter, deque
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
@@ -680,11 +680,3 @@ def compare(game: Game, nation: str, orders: Sequence[m.Order], seed: str = "dri
 
 def _codes(problems: Iterable[Problem]) -> str:
     return ", ".join(p.code for p in problems) or "no remarks"
-
-
-def kinds_of(orders: Iterable[m.Order]) -> set[str]:
-    return {type(o).__name__ for o in orders}
-
-
-def verdict_codes(cmp: Comparison) -> Mapping[int, list[str]]:
-    return {v.index: [p.code for p in v.problems] for v in cmp.verdicts}
