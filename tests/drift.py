@@ -30,10 +30,12 @@ resolution order (step, then as written); the verdicts of one may differ "by luc
   1. it is kept with an "if-" note (the note says it may not happen), or
   2. the checker judged it on a capture it assumed (ctx.assumed held "control:<place>"),
      it names <place> (or is a flight: a captured place may be where it lands), and the
-     engine's battle there ended without the capture (battle event, captured=false), or
+     engine's battle there ended without the capture (battle event, captured=false:
+     lost, or broken off by one of the nation's own withdrawal conditions), or
   3. it meets what an earlier order that differed by luck touched: a place that order
      names, units it names (same origin and kind), or, for an "over-budget" verdict, the
-     treasury that order paid (or did not pay) from.
+     treasury, if that order paid in one of them (the wrapped homes record what each
+     commit() and execute() takes from the treasury).
 
 Every other difference is a drift, and the treasury is compared only when no verdict
 differed at all.
@@ -516,6 +518,7 @@ class Watch:
 
     impure: list[str] = field(default_factory=list)  # problem()/remarks() that changed the position
     assumed: dict[int, set[str]] = field(default_factory=dict)  # order index -> ctx.assumed keys when judged
+    paid: dict[int, int] = field(default_factory=dict)  # order index -> what commit()/execute() took
     ctx: TurnContext | None = None  # the last context an order was committed on
 
 
@@ -545,10 +548,14 @@ class Watched(OrderRule[Any]):
 
     def commit(self, ctx: TurnContext, nation: str, index: int, order: Any) -> None:
         self.watch.ctx = ctx
+        before = ctx.saved(nation)
         self.inner.commit(ctx, nation, index, order)
+        self.watch.paid[index] = before - ctx.saved(nation)
 
     def execute(self, ctx: TurnContext, nation: str, index: int, order: Any) -> None:
+        before = ctx.saved(nation)
         self.inner.execute(ctx, nation, index, order)
+        self.watch.paid[index] = before - ctx.saved(nation)
 
     def assume(self, ctx: TurnContext, nation: str, index: int, order: Any) -> None:
         self.inner.assume(ctx, nation, index, order)
@@ -609,9 +616,6 @@ def relied_on(order: m.Order, assumed: set[str]) -> set[str]:
     return places if flight(order) else places & places_of(order)
 
 
-PAYING = (m.Build, m.Gift, m.Incorporate)  # orders whose homes charge the treasury today
-
-
 @dataclass
 class Taint:
     """What an order whose verdicts differ by luck has touched: later orders that meet
@@ -621,10 +625,10 @@ class Taint:
     units: set[tuple[str, str]] = field(default_factory=set)
     money: bool = False
 
-    def add(self, order: m.Order) -> None:
+    def add(self, order: m.Order, paid: bool) -> None:
         self.places |= places_of(order)
         self.units |= units_of(order)
-        self.money |= isinstance(order, PAYING)
+        self.money |= paid
 
     def touched(self, order: m.Order, codes: Iterable[str]) -> list[str]:
         out = []
@@ -670,7 +674,7 @@ def compare(game: Game, nation: str, orders: Sequence[m.Order], seed: str = "dri
             cmp.excused.append(f"{said} (by luck: {', '.join(why)})")
         else:
             drifts.append(said)
-        taint.add(order)
+        taint.add(order, bool(checking.paid.get(i) or engine.paid.get(i)))
     # The treasury is compared when every order went as the checker assumed; otherwise a
     # kept order the dice denied (an incorporation after a failed attack) was paid only there.
     if not drifts and not cmp.excused and projected is not None and projected != after.nations[nation].saved:
