@@ -12,6 +12,7 @@ import pytest
 
 from moderator.engine.context import Position, TurnContext
 from moderator.engine.orders.base import OrderRule
+from moderator.engine.phase8_income import apply_income_rule, full_income
 from moderator.engine.problems import Problem
 from moderator.engine.ruleset import Ruleset
 from moderator.orders import model as m
@@ -61,6 +62,12 @@ def with_saved(game: Game, **saved: int) -> Game:
     return dataclasses.replace(game, state=state)
 
 
+def drift_income(game: Game, nation: str) -> int:
+    """What Phase 8 adds to the nation's treasury if nobody's land changes hands."""
+    ns = game.state.nations[nation]
+    return apply_income_rule(ns.income_rule, full_income(game.world, game.state, nation, game.state.turn))
+
+
 # ---- drifts the harness found -----------------------------------------------------------
 
 
@@ -84,13 +91,6 @@ def test_checker_counts_no_income_from_land_it_assumes_captured() -> None:
                  m.Gift(game.state.nations["germany"].saved + income + 2, "austria-hungary"))
     assert cmp.state.controller("Liege") == "germany"  # the capture happened, and still no income
     assert not cmp.verdicts[1].kept and codes(cmp, 1) == ["over-budget"] and refused(cmp, 1) == ["over-budget"]
-
-
-def drift_income(game: Game, nation: str) -> int:
-    from moderator.engine.phase8_income import apply_income_rule, full_income
-
-    ns = game.state.nations[nation]
-    return apply_income_rule(ns.income_rule, full_income(game.world, game.state, nation, game.state.turn))
 
 
 def test_a_move_that_joined_a_battle_is_not_refused_afterwards() -> None:
@@ -496,3 +496,20 @@ def test_the_harness_reports_rules_that_judge_differently() -> None:
         "#0 DECLARE WAR ON italy: kept (no remarks), engine: ['war-ally']"]
     drifts = compare(opening(), "germany", orders(m.Note("x")), ruleset=ruleset_with(ChargingEngine())).drifts
     assert len(drifts) == 1 and drifts[0].startswith("treasury: the checker projects")
+
+
+def test_a_capture_by_a_move_that_joins_a_battle_is_assumed_when_the_battle_is_fought() -> None:
+    # Found (the hunt, played position): France's artillery attacks Liege (order 1), its
+    # fighters fly there (order 2), its infantry attacks Liege (order 3). The engine
+    # fights one battle at order 1's turn with order 3 joined, takes Liege, and order 2
+    # lands in French Liege; the checker assumed the capture only at order 3, so it judged
+    # the fighters on enemy Liege and refused them "no-fuel-home". assume() now takes the
+    # capture when the battle is fought, with the infantry that will join it.
+    game = opening()
+    game.state.new_unit("france", "fighter", "Normandy")
+    cmp = judged(game, "france", m.Attack(one("artillery", 3), "Lille", "Liege"), m.Move(one("fighter"), "Normandy", "Liege"),
+                 m.Attack(inf(6), "Lille", "Liege"), m.Incorporate("Liege"))
+    assert [v.kept for v in cmp.verdicts] == [True, True, True, True] and codes(cmp, 3) == ["if-captured"]
+    battle = cmp.mine("battle")[0].args
+    assert battle["captured"] and cmp.state.controller("Liege") == "france"
+    assert [e.args["order"] for e in cmp.mine("moved") if e.args["dest"] == "Liege"] == [1]

@@ -181,9 +181,18 @@ class MoveRule(OrderRule[Move]):
         take_units(ctx, nation, order.origin, order.units)
 
     def assume(self, ctx: TurnContext, nation: str, index: int, order: Move) -> None:
-        """The checker takes an attack with infantry or tanks for a capture, with all that
-        a capture does (conquest.seize: conquered land is no longer incorporated)."""
-        if hostile(ctx, nation, order.dest) and {u.kind for u in order.units} & combat_land.CAPTURERS:
+        """The checker takes an attack for a capture, with all that a capture does (the
+        defenders destroyed; conquest.seize: conquered land is no longer incorporated),
+        when infantry or tanks fight in it: the order's own, or those of the later moves
+        that join its battle (later_legs), since the engine fights that battle now."""
+        if not hostile(ctx, nation, order.dest) or at_sea(ctx, order):
+            return
+        legs = [Leg(nation, index, order, [])]
+        defenders = {u.id for u in enemy_units(ctx, nation, order.dest)}
+        if defenders or strait_between(ctx.world, order.origin, order.dest):
+            legs += later_legs(ctx, self, legs[0])  # a battle: the later moves join it
+        if any(capturers(ctx.world, g) for g in legs):
+            ctx.state.units = [u for u in ctx.state.units if u.id not in defenders]
             seize(ctx, order.dest, nation)
             ctx.assumed[f"control:{order.dest}"] = f"your attack on {order.dest}"
 
@@ -198,6 +207,13 @@ class MoveRule(OrderRule[Move]):
         if not leg.units:
             return  # every unit it named fell earlier in the turn ("units-missing" says so)
         carry_out(ctx, leg, later_legs(ctx, self, leg))
+
+
+def capturers(world: World, leg: Leg) -> set[str]:
+    """The kinds of a leg that can take the land it attacks (4.4: infantry or tanks; across
+    a strait only infantry attacks of those, Straits)."""
+    kinds = {u.kind for u in leg.order.units} & combat_land.CAPTURERS
+    return kinds & combat_land.STRAIT_ATTACKERS if strait_between(world, leg.origin, leg.dest) else kinds
 
 
 def later_legs(ctx: TurnContext, rule: MoveRule, leg: Leg) -> list[Leg]:
