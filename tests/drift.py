@@ -21,17 +21,21 @@ and compares them order by order (compare()):
   table) is the treasury the engine leaves: what each order costs is charged the same way.
 
 DICE. With one nation's orders the engine rolls dice only in that nation's land battles
-(Phase 4.6), and a battle changes only who holds the territory fought over (the units it
-kills were all named by the orders that fought it: each unit does one thing a turn). The
-checker takes every attack for a capture (the Move home's assume()), so the one thing
-dice can do is deny an order a capture the checker assumed. Orders are walked in
-resolution order (step, then as written); the verdicts of one may differ "by luck" when
+(Phase 4.6), and a battle changes only the territory fought over: who holds it and which
+defenders are left (the attackers it kills were all named by the orders that fought it:
+each unit does one thing a turn). The checker takes every attack with infantry or tanks
+for a capture (the Move home's assume()) and no other battle for anything, so what dice
+can do is deny a capture it assumed, or destroy defenders it still counts. Orders are
+walked in resolution order (step, then as written); the verdicts of one may differ "by
+luck" when
 
   1. it is kept with an "if-" note (the note says it may not happen), or
-  2. the checker judged it on a capture it assumed (ctx.assumed held "control:<place>"),
-     it names <place> (or is a flight: a captured place may be where it lands), and the
-     engine's battle there ended without the capture (battle event, captured=false:
-     lost, or broken off by one of the nation's own withdrawal conditions), or
+  2. it names a place (or is a flight: any place may be where it lands) where the engine
+     fought a battle, at an earlier order's turn, whose outcome the checker's copy does
+     not show: a capture the checker assumed (ctx.assumed held "control:<place>" when it
+     judged the order) that did not happen (lost, or broken off by one of the nation's own
+     withdrawal conditions), or, without a capture, defenders the dice destroyed (the
+     checker assumes only captures, so its copy still has them), or
   3. it meets what an earlier order that differed by luck touched: a place that order
      names, units it names (same origin and kind), or, for an "over-budget" verdict, the
      treasury, if that order paid in one of them (the wrapped homes record what each
@@ -512,6 +516,16 @@ def fingerprint(pos: Position) -> int:
     return hash(parts)
 
 
+@dataclass(frozen=True)
+class Battle:
+    """A battle the engine fought: at whose order's turn, where, and what came of it."""
+
+    order: int
+    place: str
+    captured: bool
+    defenders_lost: bool  # some defenders fell (the checker's copy still has them all)
+
+
 @dataclass
 class Watch:
     """What the wrapped rules saw during one run."""
@@ -519,6 +533,7 @@ class Watch:
     impure: list[str] = field(default_factory=list)  # problem()/remarks() that changed the position
     assumed: dict[int, set[str]] = field(default_factory=dict)  # order index -> ctx.assumed keys when judged
     paid: dict[int, int] = field(default_factory=dict)  # order index -> what commit()/execute() took
+    battles: list[Battle] = field(default_factory=list)  # the engine's battles, by the order that fought them
     ctx: TurnContext | None = None  # the last context an order was committed on
 
 
@@ -553,9 +568,13 @@ class Watched(OrderRule[Any]):
         self.watch.paid[index] = before - ctx.saved(nation)
 
     def execute(self, ctx: TurnContext, nation: str, index: int, order: Any) -> None:
-        before = ctx.saved(nation)
+        before, seen = ctx.saved(nation), len(ctx.events)
         self.inner.execute(ctx, nation, index, order)
         self.watch.paid[index] = before - ctx.saved(nation)
+        for e in ctx.events[seen:]:
+            if e.code == "battle":
+                hurt = any(e.args["losses"].get(d) for d in e.args["defenders"])
+                self.watch.battles.append(Battle(index, e.args["territory"], e.args["captured"], hurt))
 
     def assume(self, ctx: TurnContext, nation: str, index: int, order: Any) -> None:
         self.inner.assume(ctx, nation, index, order)
@@ -591,10 +610,6 @@ def conditional(v: Verdict) -> bool:
     return any(p.code.startswith("if-") for p in v.problems)
 
 
-def failed_captures(events: Sequence[Event]) -> set[str]:
-    return {e.args["territory"] for e in events if e.code == "battle" and not e.args["captured"]}
-
-
 def places_of(order: m.Order) -> set[str]:
     return {getattr(order, f.name) for f in dataclasses.fields(order)
             if f.metadata.get("ref") == "place" and getattr(order, f.name) is not None}
@@ -609,10 +624,9 @@ def flight(order: m.Order) -> bool:
     return isinstance(order, m.Move) and any(u.kind in AIR_UNITS for u in order.units)
 
 
-def relied_on(order: m.Order, assumed: set[str]) -> set[str]:
-    """The assumed captures a verdict may rest on: the places the order names, and for
-    aircraft every one (a captured place may be where they land)."""
-    places = {k.removeprefix("control:") for k in assumed if k.startswith("control:")}
+def meets(order: m.Order, places: set[str]) -> set[str]:
+    """The places an order's verdict may rest on: those it names, and for aircraft every
+    one (where they may land)."""
     return places if flight(order) else places & places_of(order)
 
 
@@ -651,12 +665,18 @@ def compare(game: Game, nation: str, orders: Sequence[m.Order], seed: str = "dri
     after, events = resolve(game.state, {nation: list(orders)}, game.world, game.scenario, dice, watched(rs, engine))
     drifts = [f"checker: {x}" for x in checking.impure] + [f"engine: {x}" for x in engine.impure]
     cmp = Comparison(game, nation, list(orders), verdicts, after, events, drifts, projected, [])
-    lost = failed_captures(events)
     table = rs.table(game.state.turn)
 
     def when(i: int) -> tuple[int, int]:  # resolution order: the step, then as written
         step = rs.step_of(table, orders[i])
         return (table.index(step) if step is not None else -1, i)
+
+    def unforeseen(i: int) -> list[str]:
+        """Battles fought before order i whose outcome the checker's copy does not show."""
+        assumed = checking.assumed.get(i, set())
+        places = {b.place for b in engine.battles if when(b.order) < when(i) and not b.captured
+                  and (f"control:{b.place}" in assumed or b.defenders_lost)}
+        return sorted(meets(orders[i], places))
 
     taint = Taint()
     for i in sorted(range(len(orders)), key=when):
@@ -667,9 +687,9 @@ def compare(game: Game, nation: str, orders: Sequence[m.Order], seed: str = "dri
             continue
         checker_says = f"kept ({_codes(v.problems)})" if v.kept else f"refused ({code})"
         said = f"#{i} {order.span.text or type(order).__name__}: {checker_says}, engine: {refused or 'carried out'}"
-        luck = sorted(relied_on(order, checking.assumed.get(i, set())) & lost)
+        luck = unforeseen(i)
         why = (["its if- note"] if v.kept and conditional(v) else []) + (
-            [f"the failed capture of {luck}"] if luck else []) + taint.touched(order, [code, *refused])
+            [f"the battles at {luck}"] if luck else []) + taint.touched(order, [code, *refused])
         if why:
             cmp.excused.append(f"{said} (by luck: {', '.join(why)})")
         else:

@@ -513,3 +513,20 @@ def test_a_capture_by_a_move_that_joins_a_battle_is_assumed_when_the_battle_is_f
     battle = cmp.mine("battle")[0].args
     assert battle["captured"] and cmp.state.controller("Liege") == "france"
     assert [e.args["order"] for e in cmp.mine("moved") if e.args["dest"] == "Liege"] == [1]
+
+
+def test_the_dice_excuse_is_named_and_narrow() -> None:
+    # The one kind of difference the harness allows (drift.DICE): the engine's artillery
+    # destroyed Quebec's only defender without taking it (no infantry); the fighters,
+    # which could not join that battle (order 2 had them set aside), then met empty
+    # enemy land and were refused "cannot-capture", while the checker, which assumes only
+    # captures, still saw a defender to fight. The harness names the battle it blames.
+    game = opening()
+    cmp = compare(game, "usa", orders(m.Attack(one("artillery", 3), "East Coast", "Quebec"),
+                                      m.Move(one("fighter"), "East Coast", "Maritimes"),
+                                      m.Move(one("fighter"), "East Coast", "Quebec")), seed="q0")
+    assert cmp.drifts == [] and cmp.mine("battle")[0].args["losses"]["canada"] == {"infantry": 1}
+    assert cmp.excused == ["#2 MOVE 1 ftr FROM East Coast TO Quebec: kept (undeclared-attack), engine: "
+                           "['cannot-capture'] (by luck: the battles at ['Quebec'])"]
+    # A flight may rest on any place (where it lands); other orders on the places they name.
+    assert drift.meets(cmp.orders[1], {"Quebec"}) == {"Quebec"} and drift.meets(cmp.orders[0], {"Ontario"}) == set()
