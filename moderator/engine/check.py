@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 from moderator.engine.context import TurnContext
 from moderator.engine.dice import NoDice
-from moderator.engine.names import canonical
+from moderator.engine.names import Unreadable, canonical
 from moderator.engine.problems import Problem, problem
 from moderator.engine.resolve import default_ruleset, wrong_table
 from moderator.engine.ruleset import Ruleset
@@ -51,7 +51,7 @@ def check_orders(orders: Sequence[Order], nation: str, state: GameState, world: 
         c = canonical(world, scenario, nation, order)
         if isinstance(c, Problem):
             verdicts[i] = Verdict(i, order, False, [c])
-            c = order
+            c = Unreadable(original=order, span=order.span)
         canon.append(c)
     ctx = TurnContext(state.copy(), {nation: canon}, world, scenario, checking=True, dice_root=NoDice())
     for i, order in enumerate(canon):

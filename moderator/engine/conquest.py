@@ -26,9 +26,13 @@ def new_holder(ctx: TurnContext, territory: str, taker: str) -> str:
     return taker
 
 
-def take_territory(ctx: TurnContext, territory: str, taker: str, phase: str) -> None:
+def seize(ctx: TurnContext, territory: str, taker: str) -> str:
+    """What a capture does to the position, returning the new holder: control, the
+    incorporation status (Phase 6: reincorporated free if it is the holder's own land,
+    otherwise conquered and yielding nothing until incorporated) and the trenches lost.
+    The order checker's assumed captures (the Move home's assume()) make the same change,
+    so the income, the incorporations and the placements it projects are the engine's."""
     state = ctx.state
-    before = state.controller(territory)
     holder = new_holder(ctx, territory, taker)
     state.control[territory] = holder
     if ctx.world.territories[territory].owner == holder:
@@ -39,4 +43,10 @@ def take_territory(ctx: TurnContext, territory: str, taker: str, phase: str) -> 
         u for u in state.units
         if not (u.location == territory and u.kind in DESTROYED_ON_CAPTURE and not state.allies(u.nation, holder))
     ]
+    return holder
+
+
+def take_territory(ctx: TurnContext, territory: str, taker: str, phase: str) -> None:
+    before = ctx.state.controller(territory)
+    holder = seize(ctx, territory, taker)
     ctx.emit("captured", phase, (), territory=territory, nation=taker, holder=holder, previous=before)

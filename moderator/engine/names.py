@@ -9,7 +9,7 @@ checker and the engine both call it, so an order means the same to both.
 from __future__ import annotations
 
 import difflib
-from dataclasses import fields, replace
+from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from moderator.engine.problems import Problem, problem
@@ -66,6 +66,14 @@ def find_passage(world: World, typed: str) -> Passage | None:
         if key and key in fold(p.name):
             return p
     return None
+
+
+@dataclass(frozen=True)
+class Unreadable(Order):
+    """Stands in the order list for an order naming what the game does not know, so no
+    other order's rule reads names that are not the map's (its Problem is reported)."""
+
+    original: Order | None = None
 
 
 def canonical(world: World, scenario: Scenario, nation: str, order: Order) -> Order | Problem:

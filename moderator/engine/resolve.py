@@ -22,7 +22,7 @@ from collections.abc import Mapping, Sequence
 from moderator.engine.context import MODERATOR, TurnContext
 from moderator.engine.dice import Dice
 from moderator.engine.events import Event
-from moderator.engine.names import canonical
+from moderator.engine.names import Unreadable, canonical
 from moderator.engine.problems import Problem, problem
 from moderator.engine.ruleset import Ruleset, Step
 from moderator.engine.state import GameState
@@ -48,6 +48,7 @@ def resolve(
     ctx.orders, bad = canonical_orders(ctx, known)
     for stranger in sorted(set(orders) - set(known)):
         ctx.flag("orders", "orders-for-unknown-nation", nation=None, typed=stranger)
+    refuse_unreadable(ctx, bad)
     for nation, index, order in out_of_table(ctx, rs, table):
         known_type = rs.rule_for_type(type(order)) is not None
         ctx.refuse(nation, "orders", index, order, wrong_table(state.turn).code if known_type else "no-home")
@@ -70,6 +71,7 @@ def apply_rulings(state: GameState, rulings: Sequence[Order], world: World, scen
         if rulings else None
     ctx = TurnContext(state.copy(), {}, world, scenario, dice_root=dice, schema=rs.events)
     ctx.orders, bad = canonical_orders(ctx, {MODERATOR: rulings})
+    refuse_unreadable(ctx, bad)
     if step is not None:
         ctx.step = step
         carry_out(ctx, rs, step, bad)
@@ -92,9 +94,15 @@ def canonical_orders(ctx: TurnContext, orders: Mapping[str, Sequence[Order]]) ->
             canon = canonical(ctx.world, ctx.scenario, nation, order)
             if isinstance(canon, Problem):
                 bad[(nation, i)] = canon
-                canon = order
+                canon = Unreadable(original=order, span=order.span)
             out[nation].append(canon)
     return out, bad
+
+
+def refuse_unreadable(ctx: TurnContext, bad: Bad) -> None:
+    """Orders naming places or nations the game does not know: refused before any step."""
+    for (nation, index), why in sorted(bad.items()):
+        ctx.refuse(nation, "orders", index, ctx.orders[nation][index], why.code, **why.args)
 
 
 def carry_out(ctx: TurnContext, rs: Ruleset, step: Step, bad: Bad) -> None:
@@ -104,9 +112,6 @@ def carry_out(ctx: TurnContext, rs: Ruleset, step: Step, bad: Bad) -> None:
     for nation in sorted(ctx.orders):
         for index, order in enumerate(ctx.orders[nation]):
             if not isinstance(order, step.orders):
-                continue
-            if (nation, index) in bad:
-                ctx.reject(nation, index, order, bad[(nation, index)])
                 continue
             rule = rs.rule_for(order)
             why = rule.problem(ctx, nation, order)
@@ -120,7 +125,7 @@ def out_of_table(ctx: TurnContext, rs: Ruleset, table: Sequence[Step]) -> list[t
     """Orders no step of this turn's table carries out (a DEPLOY after turn 0, a MOVE at turn 0)."""
     handled = tuple(t for s in table for t in s.orders)
     return [(n, i, o) for n in sorted(ctx.orders) for i, o in enumerate(ctx.orders[n])
-            if not isinstance(o, handled)]
+            if not isinstance(o, (*handled, Unreadable))]
 
 
 def wrong_table(turn: int) -> Problem:

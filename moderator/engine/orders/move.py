@@ -22,11 +22,12 @@ out of a sea zone go to the moderator (naval and air combat are not automated ye
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from moderator.engine import combat_land, combat_orders, fuel, terrain
-from moderator.engine.conquest import new_holder, take_territory
+from moderator.engine.conquest import seize, take_territory
 from moderator.engine.context import Position, TurnContext
 from moderator.engine.orders.base import OrderRule, missing_units, refer, take_units
 from moderator.engine.problems import Problem, flag, problem, warning
@@ -104,6 +105,46 @@ def air_problem(pos: Position, nation: str, order: Move, combat: bool) -> Proble
     return None
 
 
+def standing_problem(pos: Position, nation: str, order: Move) -> Problem | None:
+    """What no battle of the turn can change: the order's shape, the map, the terrain and
+    the units it names. Checked first, so that when several reasons apply the checker and
+    the engine give the same one."""
+    kinds = {u.kind for u in order.units}
+    if order.origin == order.dest:
+        return problem("move-same", order.dest, place=order.dest)
+    ships = sorted(kinds - MOVABLE)
+    if ships:
+        return problem("move-ships", kinds=ships)
+    ground = kinds - set(AIR_UNITS)
+    if ground and at_sea(pos, order):
+        return problem("move-sea", order.dest)
+    if ground and not pos.adjacent(order.origin, order.dest):
+        return problem("not-adjacent", order.dest, origin=order.origin, dest=order.dest)
+    for kind in sorted(kinds):
+        if not terrain.may_enter(pos.world, pos.scenario, nation, kind, order.dest):
+            return problem("terrain-barred", order.dest, kind=kind, place=order.dest)
+    return missing_units(pos, nation, order.origin, order.units)
+
+
+def fighting_problem(pos: Position, nation: str, order: Move) -> Problem | None:
+    """What the turn's battles can change: whether the destination is enemy land, hence
+    the aircraft's fuel home and who may go in."""
+    attack = hostile(pos, nation, order.dest)
+    why = air_problem(pos, nation, order, attack)
+    if why is not None:
+        return why
+    kinds = {u.kind for u in order.units}
+    if attack and not kinds & combat_land.CAPTURERS and not enemy_units(pos, nation, order.dest):
+        # 4.4: "Only infantry or tanks can capture territories"; nothing else may go in.
+        return problem("cannot-capture", order.dest, place=order.dest)
+    return None
+
+
+def joined(pos: Position, nation: str, order: Move) -> bool:
+    """Has this order joined an earlier move's battle (carry_out), so it is carried out?"""
+    return any(o is order and pos.used(("joined", nation, str(i))) for i, o in enumerate(pos.orders.get(nation, ())))
+
+
 def at_sea(pos: Position, order: Move) -> bool:
     return pos.is_sea(order.origin) or pos.is_sea(order.dest)
 
@@ -113,26 +154,13 @@ class MoveRule(OrderRule[Move]):
     section = PHASE
 
     def problem(self, pos: Position, nation: str, order: Move) -> Problem | None:
-        kinds = {u.kind for u in order.units}
-        if order.origin == order.dest:
-            return problem("move-same", order.dest, place=order.dest)
-        ships = sorted(kinds - MOVABLE)
-        if ships:
-            return problem("move-ships", kinds=ships)
-        ground = kinds - set(AIR_UNITS)
-        if ground and at_sea(pos, order):
-            return problem("move-sea", order.dest)
-        if ground and not pos.adjacent(order.origin, order.dest):
-            return problem("not-adjacent", order.dest, origin=order.origin, dest=order.dest)
-        for kind in sorted(kinds):
-            if not terrain.may_enter(pos.world, pos.scenario, nation, kind, order.dest):
-                return problem("terrain-barred", order.dest, kind=kind, place=order.dest)
-        why = air_problem(pos, nation, order, hostile(pos, nation, order.dest))
-        if why is not None:
-            return why
-        return missing_units(pos, nation, order.origin, order.units)
+        if joined(pos, nation, order):
+            return None  # already carried out: it fought in an earlier move's battle
+        return standing_problem(pos, nation, order) or fighting_problem(pos, nation, order)
 
     def remarks(self, pos: Position, nation: str, order: Move) -> list[Problem]:
+        if joined(pos, nation, order):
+            return []  # it fights in an earlier move's battle: that order's remarks cover it
         kinds = {u.kind for u in order.units}
         out: list[Problem] = []
         if at_sea(pos, order):
@@ -155,15 +183,28 @@ class MoveRule(OrderRule[Move]):
         take_units(ctx, nation, order.origin, order.units)
 
     def assume(self, ctx: TurnContext, nation: str, index: int, order: Move) -> None:
-        """The checker takes an attack with infantry or tanks for a capture."""
-        if hostile(ctx, nation, order.dest) and {u.kind for u in order.units} & combat_land.CAPTURERS:
-            ctx.state.control[order.dest] = new_holder(ctx, order.dest, nation)
+        """The checker takes an attack for a capture, with all that a capture does (the
+        defenders destroyed; conquest.seize: conquered land is no longer incorporated),
+        when infantry or tanks fight in it: the order's own, or those of the later moves
+        that join its battle (later_legs), since the engine fights that battle now."""
+        if not hostile(ctx, nation, order.dest) or at_sea(ctx, order):
+            return
+        legs = [Leg(nation, index, order, [])]
+        defenders = {u.id for u in enemy_units(ctx, nation, order.dest)}
+        if defenders or strait_between(ctx.world, order.origin, order.dest):
+            legs += later_legs(ctx, self, legs[0])  # a battle: the later moves join it
+        for later in legs[1:]:  # as in the engine: they fight in this battle, not at their own turn
+            ctx.use(("joined", nation, str(later.index)))
+        if any(capturers(ctx.world, g) for g in legs):
+            ctx.state.units = [u for u in ctx.state.units if u.id not in defenders]
+            seize(ctx, order.dest, nation)
             ctx.assumed[f"control:{order.dest}"] = f"your attack on {order.dest}"
 
     def execute(self, ctx: TurnContext, nation: str, index: int, order: Move) -> None:
         if ctx.used(("joined", nation, str(index))):
             return  # it joined an earlier move's battle
-        if at_sea(ctx, order):
+        if at_sea(ctx, order):  # the moderator flies it; its aircraft have their order
+            take_units(ctx, nation, order.origin, order.units)
             refer(ctx, nation, index, order, 0, "air-at-sea")
             return
         leg = Leg(nation, index, order, take_units(ctx, nation, order.origin, order.units, index))
@@ -172,14 +213,34 @@ class MoveRule(OrderRule[Move]):
         carry_out(ctx, leg, later_legs(ctx, self, leg))
 
 
+def capturers(world: World, leg: Leg) -> set[str]:
+    """The kinds of a leg that can take the land it attacks (4.4: infantry or tanks; across
+    a strait only infantry attacks of those, Straits)."""
+    kinds = {u.kind for u in leg.order.units} & combat_land.CAPTURERS
+    return kinds & combat_land.STRAIT_ATTACKERS if strait_between(world, leg.origin, leg.dest) else kinds
+
+
 def later_legs(ctx: TurnContext, rule: MoveRule, leg: Leg) -> list[Leg]:
-    """The nation's later moves into the same territory, which join a battle there."""
+    """The nation's later moves into the same territory, which join a battle there.
+
+    Orders are carried out as written, so a later move joins only with units no move
+    written before it may still use (on a scratch tally: the units of every move whose
+    standing_problem() passes are set aside, since whether it goes can depend on battles
+    still to come); a move that cannot join goes at its own turn."""
     out = []
-    for j, o in enumerate(ctx.orders[leg.nation]):
-        if j <= leg.index or not isinstance(o, Move) or o.dest != leg.dest or at_sea(ctx, o):
-            continue
-        if rule.problem(ctx, leg.nation, o) is None:
-            out.append(Leg(leg.nation, j, o, []))
+    claimed = ctx.claimed
+    ctx.claimed = Counter(claimed)
+    try:
+        for j, o in enumerate(ctx.orders[leg.nation]):
+            if j <= leg.index or not isinstance(o, Move) or ctx.used(("joined", leg.nation, str(j))):
+                continue
+            if o.dest == leg.dest and not at_sea(ctx, o) and rule.problem(ctx, leg.nation, o) is None:
+                out.append(Leg(leg.nation, j, o, []))
+            if standing_problem(ctx, leg.nation, o) is None:
+                for uc in o.units:
+                    ctx.claimed[(leg.nation, o.origin, uc.kind)] += uc.count
+    finally:
+        ctx.claimed = claimed
     return out
 
 

@@ -1,0 +1,706 @@
+"""Drift harness: the order checker and the engine judged on the same positions.
+
+Issue 7, point 2: "Checker and engine can no longer drift." The checker
+(moderator.engine.check.check_orders) is the engine's own legality walked over the phase
+table on a scratch copy; this harness holds the two to that promise. For a position and
+one nation's batch of orders it runs
+
+    check_orders(batch, nation, ...)                    -> one verdict per order
+    resolve(state, {nation: batch}, ..., fixed dice)    -> events (the WHOLE batch, kept
+                                                           and refused, nobody else's orders)
+
+and compares them order by order (compare()):
+
+* kept by the checker -> not refused by the engine (no `order-refused` event with its
+  index), unless the checker attached a conditional note (a code starting "if-"), or the
+  refusal is explained by dice (DICE below);
+* refused by the checker -> refused by the engine too, with the same reason code;
+* problem() and remarks() never change the position they are shown (the rules are
+  wrapped, Watched, and the position fingerprinted before and after every call);
+* the treasury the checker projects for the nation (its scratch copy after the whole
+  table) is the treasury the engine leaves: what each order costs is charged the same way.
+
+DICE. With one nation's orders the engine rolls dice only in that nation's land battles
+(Phase 4.6), and a battle changes only the territory fought over: who holds it and which
+defenders are left (the attackers it kills were all named by the orders that fought it:
+each unit does one thing a turn). The checker takes every attack with infantry or tanks
+for a capture (the Move home's assume()) and no other battle for anything, so what dice
+can do is deny a capture it assumed, or destroy defenders it still counts. Orders are
+walked in resolution order (step, then as written); the verdicts of one may differ "by
+luck" when
+
+  1. it is kept with an "if-" note (the note says it may not happen), or
+  2. it names a place (or is a flight: any place may be where it lands) where the engine
+     fought a battle, at an earlier order's turn, whose outcome the checker's copy does
+     not show: a capture the checker assumed (ctx.assumed held "control:<place>" when it
+     judged the order) that did not happen (lost, or broken off by one of the nation's own
+     withdrawal conditions), or, without a capture, defenders the dice destroyed (the
+     checker assumes only captures, so its copy still has them), or
+  3. it meets what an earlier order that differed by luck touched: a place that order
+     names, units it names (same origin and kind), or, for an "over-budget" verdict, the
+     treasury, if that order paid in one of them (the wrapped homes record what each
+     commit() and execute() takes from the treasury).
+
+Every other difference is a drift, and the treasury is compared only when no verdict
+differed at all.
+
+The order generators below, one small function per order type, propose orders from a
+nation's view of a position: legal-looking ones and deliberately illegal ones. They are
+seeded (random.Random), so every run proposes the same orders; later they can serve as
+the order homes' proposals for bots.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections import Counter, deque
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+from moderator.engine.check import Verdict, check_orders
+from moderator.engine.context import Position, TurnContext
+from moderator.engine.dice import Dice
+from moderator.engine.events import Event
+from moderator.engine.orders.base import OrderRule
+from moderator.engine.problems import Problem
+from moderator.engine.resolve import default_ruleset, resolve
+from moderator.engine.ruleset import Ruleset
+from moderator.engine.state import AIR_UNITS, LAND_UNITS, SEA_UNITS, GameState
+from moderator.orders import model as m
+from moderator.orders.echo import normalize_order
+from moderator.world.loader import load_world
+from moderator.world.model import World
+from moderator.world.scenario import initial_state, load_scenario
+from moderator.world.scenario_model import Scenario
+
+# ---- positions ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Game:
+    """A position to test on: a state with its map and scenario, and the nations to try."""
+
+    name: str
+    state: GameState
+    world: World
+    scenario: Scenario
+    nations: tuple[str, ...]
+
+
+# Majors of both sides, neutral majors (Britain at half income, the USA as lender, China
+# with no non-city surcharge), an allied minor and a neutral minor.
+NATIONS = ("germany", "france", "russia", "britain", "serbia", "usa", "china", "belgium")
+
+
+@cache
+def world_1914() -> World:
+    return load_world("1914", strict=False)
+
+
+@cache
+def scenario_1914() -> Scenario:
+    return load_scenario("1914")
+
+
+def opening() -> Game:
+    """The 1914 opening, every unit placed (turn 1)."""
+    world, scenario = world_1914(), scenario_1914()
+    return Game("opening", initial_state(scenario, world, "drift"), world, scenario, NATIONS)
+
+
+def deployment() -> Game:
+    """Turn 0 of a game created with a deployment turn: the free half still to deploy."""
+    world, scenario = world_1914(), scenario_1914()
+    state = initial_state(scenario, world, "drift", deploy_free=False)
+    state.turn = 0
+    return Game("deployment", state, world, scenario, ("germany", "france", "russia", "serbia", "usa"))
+
+
+def conquest() -> Game:
+    """Mid-war by hand (turn 5): Belgium and Britain have joined the Allies and are at war
+    with the Central Powers; Germany holds Liege and Luxembourg, France Alsace-Lorraine,
+    Russia a German border province, all conquered and not incorporated, each with a
+    garrison; Serbia's treasury is empty, Germany has reached its manpower limit and
+    France's limit is 0; a British fighter stands in Brussels and a British carrier with
+    two fighters in the North Sea (flights out of a sea zone go to the moderator)."""
+    game = opening()
+    state, world = game.state.copy(), game.world
+    for nid in ("belgium", "britain"):
+        state.nations[nid].side = "allied"
+        for enemy in ("germany", "austria-hungary"):
+            for a, b in ((nid, enemy), (enemy, nid)):
+                state.nations[a].at_war_with = sorted({*state.nations[a].at_war_with, b})
+    for place, holder in (("Liege", "germany"), ("Luxembourg", "germany"), ("Alsace-Lorraine", "france"),
+                          (_east_prussia(world), "russia")):
+        state.control[place] = holder
+        state.incorporated.pop(place, None)
+        for u in state.units_at(place):
+            if not state.allies(u.nation, holder):
+                u.location = _retreat(world, state, u.nation, place)
+        state.new_unit(holder, "infantry", place)
+    state.nations["serbia"].saved = 0
+    ger = state.nations["germany"]
+    ger.infantry_built = ger.manpower_limit
+    state.nations["france"].manpower_limit = 0
+    state.new_unit("britain", "fighter", "Brussels")
+    for kind in ("carrier", "fighter", "fighter"):
+        state.new_unit("britain", kind, "North Sea")
+    state.turn = 5
+    return dataclasses.replace(game, name="conquest", state=state)
+
+
+def _east_prussia(world: World) -> str:
+    """A German border province Russia can hold (the first German neighbour of Russia)."""
+    for t in sorted(world.lands(), key=lambda t: t.name):
+        if t.owner == "germany" and any(world.territories[n].owner == "russia" for n in world.neighbours(t.name)):
+            return t.name
+    raise LookupError("no German province borders Russia")
+
+
+def _retreat(world: World, state: GameState, nation: str, place: str) -> str:
+    """Where a unit standing in a conquered place goes: its nation's nearest own land."""
+    seen, queue = {place}, deque([place])
+    while queue:
+        here = queue.popleft()
+        for nb in sorted(world.neighbours(here)):
+            if nb in seen or not world.territories[nb].is_land:
+                continue
+            if state.controller(nb) == nation:
+                return nb
+            seen.add(nb)
+            queue.append(nb)
+    return place
+
+
+def scarcity() -> Game:
+    """Empty and nearly empty treasuries, limits reached: every money rule at its edge."""
+    game = opening()
+    state = game.state.copy()
+    for nid, saved in (("germany", 0), ("russia", 4), ("france", 9), ("britain", 0), ("serbia", 1),
+                       ("china", 6), ("usa", 4)):
+        state.nations[nid].saved = saved
+    for nid in ("russia", "china", "serbia"):
+        state.nations[nid].manpower_limit = 0
+    state.nations["france"].infantry_built = state.nations["france"].manpower_limit - 1
+    return dataclasses.replace(game, name="scarcity", state=state)
+
+
+@cache
+def _played() -> GameState:
+    """The opening played for two turns with seeded orders of several nations (the kept
+    ones, as the service would pass them), seeded dice."""
+    game = opening()
+    state = game.state
+    players = ("germany", "austria-hungary", "france", "russia", "serbia", "britain")
+    for _ in range(2):
+        orders: dict[str, list[m.Order]] = {}
+        for nid in players:
+            batch = propose(game_at(game, state), nid, f"played/{state.turn}/{nid}", per_type=3)
+            verdicts = check_orders(batch, nid, state, game.world, game.scenario)
+            orders[nid] = [v.order for v in verdicts if v.kept]
+        state, _ = resolve(state, orders, game.world, game.scenario, Dice("drift/played", state.turn))
+    return state
+
+
+def played() -> Game:
+    """Two turns into the war (turn 3), from the opening and seeded orders."""
+    return dataclasses.replace(opening(), name="played", state=_played().copy())
+
+
+def game_at(game: Game, state: GameState) -> Game:
+    return dataclasses.replace(game, state=state)
+
+
+POSITIONS: dict[str, Callable[[], Game]] = {
+    "opening": opening, "played": played, "conquest": conquest, "scarcity": scarcity,
+    "deployment": deployment,
+}
+
+
+# ---- a nation's view of a position (what the generators read) ---------------------------
+
+
+@dataclass
+class View:
+    game: Game
+    nation: str
+    rng: random.Random
+
+    @property
+    def state(self) -> GameState:
+        return self.game.state
+
+    @property
+    def world(self) -> World:
+        return self.game.world
+
+    def pick(self, items: Iterable[Any], k: int = 1) -> list[Any]:
+        pool = sorted(items)
+        return self.rng.sample(pool, min(k, len(pool)))
+
+    def stacks(self, kinds: Iterable[str] = LAND_UNITS + AIR_UNITS) -> dict[str, Counter[str]]:
+        """place -> the nation's units of `kinds` there."""
+        wanted = set(kinds)
+        out: dict[str, Counter[str]] = {}
+        for u in self.state.units:
+            if u.nation == self.nation and u.kind in wanted:
+                out.setdefault(u.location, Counter())[u.kind] += 1
+        return out
+
+    def lands(self) -> list[str]:
+        return sorted(t.name for t in self.world.lands())
+
+    def seas(self) -> list[str]:
+        return sorted(n for n, t in self.world.territories.items() if t.is_sea)
+
+    def neighbours(self, place: str) -> list[str]:
+        return sorted(self.world.neighbours(place))
+
+    def within(self, place: str, steps: int) -> list[str]:
+        """Places at most `steps` moves away (not `place` itself)."""
+        seen, frontier = {place}, [place]
+        for _ in range(steps):
+            frontier = [nb for here in frontier for nb in self.world.neighbours(here) if nb not in seen]
+            seen.update(frontier)
+        return sorted(seen - {place})
+
+    def own(self) -> list[str]:
+        """Original land of the nation (Phase 7 rule 1's "originally owned")."""
+        return sorted(t.name for t in self.world.lands() if t.owner == self.nation)
+
+    def held(self) -> list[str]:
+        return sorted(t for t, n in self.state.control.items() if n == self.nation)
+
+    def hostile(self, place: str) -> bool:
+        holder = self.state.controller(place)
+        return holder is not None and not self.state.allies(self.nation, holder)
+
+    def nations(self) -> list[str]:
+        return sorted(self.state.nations)
+
+    def allies(self) -> list[str]:
+        return [n for n in self.nations() if n != self.nation and self.state.allies(self.nation, n)]
+
+    def enemies(self) -> list[str]:
+        return [n for n in self.nations() if self.state.at_war(self.nation, n)]
+
+    def others(self) -> list[str]:
+        return [n for n in self.nations() if n != self.nation and n not in self.allies() and n not in self.enemies()]
+
+    def saved(self) -> int:
+        return self.state.nations[self.nation].saved
+
+
+def units(**counts: int) -> tuple[m.UnitCount, ...]:
+    return tuple(m.UnitCount(k, n) for k, n in counts.items() if n > 0)
+
+
+def some(v: View, stack: Counter[str], kinds: Iterable[str] | None = None, extra: int = 0) -> tuple[m.UnitCount, ...]:
+    """Some of a stack's units (at least one of a kind), `extra` more than there are."""
+    pool = [k for k in sorted(stack) if kinds is None or k in kinds]
+    if not pool:
+        return ()
+    chosen = v.pick(pool, v.rng.randint(1, len(pool)))
+    return tuple(m.UnitCount(k, v.rng.randint(1, stack[k]) + extra) for k in sorted(chosen))
+
+
+# ---- the generators: one per order type -------------------------------------------------
+
+
+def moves(v: View) -> list[m.Order]:
+    """MOVE/ATTACK (4.4): land stacks to neighbours (friendly, hostile, sea, mountains),
+    beyond, with too many units, and ships that cannot move so."""
+    out: list[m.Order] = []
+    stacks = {p: c for p, c in v.stacks(LAND_UNITS).items() if v.world.territories[p].is_land}
+    for place in v.pick(stacks, 4):
+        stack, near = stacks[place], v.neighbours(place)
+        for dest in v.pick(near, 2):
+            cls = m.Attack if v.hostile(dest) and v.rng.random() < 0.5 else m.Move
+            out.append(cls(some(v, stack), place, dest))
+        far = [p for p in v.within(place, 2) if p not in near]
+        if far:
+            out.append(m.Move(some(v, stack), place, v.pick(far)[0]))
+        if near:
+            out.append(m.Move(some(v, stack, extra=1), place, v.pick(near)[0]))
+        out.append(m.Move(some(v, stack), place, place))
+    hostile = [(p, d) for p in stacks for d in v.neighbours(p) if v.hostile(d)]
+    for place, dest in v.pick(hostile, 3):  # attacks, artillery-only ones among them
+        out.append(m.Attack(some(v, stacks[place], ("artillery", "aa")) or some(v, stacks[place]), place, dest))
+    ships = v.stacks(SEA_UNITS)
+    for place in v.pick(ships, 1):
+        out.append(m.Move(some(v, ships[place]), place, v.pick(v.neighbours(place))[0]))
+    return out
+
+
+def air_moves(v: View) -> list[m.Order]:
+    """Aircraft (Fighters, 4.4): flights of 1-4 fuel to land and sea, friendly and hostile."""
+    out: list[m.Order] = []
+    stacks = v.stacks(AIR_UNITS)
+    for place in v.pick(stacks, 3):
+        for dest in v.pick(v.neighbours(place), 1) + v.pick(v.within(place, 3), 2):
+            out.append(m.Move(some(v, stacks[place]), place, dest))
+    return out
+
+
+def terrain_moves(v: View) -> list[m.Order]:
+    """Into the mountains and the fortress (Other Key Map Features) from each neighbour."""
+    out: list[m.Order] = []
+    special = [t.name for t in v.world.lands() if t.features]
+    for dest in v.pick(special, 3):
+        for origin in v.pick([n for n in v.neighbours(dest) if v.world.territories[n].is_land], 1):
+            kind = v.pick(("infantry", "artillery", "fighter", "tank"))[0]
+            out.append(m.Move(units(**{kind: 1}), origin, dest))
+    return out
+
+
+def strategic_moves(v: View) -> list[m.Order]:
+    """STRATEGIC MOVE (4.1.3): far along friendly rails, past capacity, to unfriendly
+    land, with ships or aircraft, from places without the units."""
+    out: list[m.Order] = []
+    stacks = {p: c for p, c in v.stacks(LAND_UNITS + AIR_UNITS).items() if v.world.territories[p].is_land}
+    friendly = [p for p in v.lands() if v.state.controller(p) is not None and v.state.allies(v.nation, v.state.controller(p) or "")]
+    for place in v.pick(stacks, 3):
+        stack = stacks[place]
+        for dest in v.pick(friendly, 2):
+            out.append(m.StrategicMove(some(v, stack, LAND_UNITS) or some(v, stack), place, dest))
+        out.append(m.StrategicMove(some(v, stack, extra=v.rng.randint(0, 3)), place, v.pick(v.within(place, 6))[0]))
+    for place in v.pick(v.lands(), 1):
+        out.append(m.StrategicMove(units(infantry=1), place, v.pick(friendly or v.lands())[0]))
+    return out
+
+
+BUILD_KINDS = (*LAND_UNITS, *AIR_UNITS, *SEA_UNITS, "industry", "port", "trench", "radar")
+
+
+def builds(v: View) -> list[m.Order]:
+    """BUILD (3.1, placed in 7): every kind, at own cities and non-cities, own industry,
+    colonies, foreign and conquered land, sea zones by own ports and elsewhere; infantry
+    always once in an own city and once outside the cities (surcharge, cap, manpower)."""
+    out: list[m.Order] = []
+    own = v.own()
+    cities = [p for p in own if v.world.territories[p].city]
+    plain = [p for p in own if not v.world.territories[p].city]
+    places = v.pick(own, 3) + v.pick(v.held(), 1) + v.pick(v.lands(), 2)
+    ports = [s for p in own if v.world.territories[p].port for s in v.neighbours(p) if v.world.territories[s].is_sea]
+    seas = v.pick(ports, 2) + v.pick(v.seas(), 1)
+    for kind in BUILD_KINDS:
+        where = seas if kind in SEA_UNITS else places
+        chosen = v.pick(where, 2) + (v.pick(cities, 1) + v.pick(plain, 1) if kind == "infantry" else [])
+        for place in chosen:
+            value = v.world.territories[place].value
+            out.append(m.Build(kind, v.rng.choice((1, 1, 2, max(1, value), value + 2)), place))
+    return out
+
+
+def incorporations(v: View) -> list[m.Order]:
+    """INCORPORATE (6): held unincorporated land, own land, enemy land next to own
+    armies (an attack may take it), foreign land, a sea zone."""
+    near = [d for p in v.stacks(("infantry", "tank")) for d in v.neighbours(p) if v.hostile(d)]
+    unincorporated = [p for p in v.held() if p not in v.state.incorporated]
+    places = v.pick(unincorporated, 2) + v.pick(v.own(), 1) + v.pick(near, 2) + v.pick(v.lands(), 1) + v.pick(v.seas(), 1)
+    return [m.Incorporate(p) for p in places]
+
+
+def gifts(v: View) -> list[m.Order]:
+    """GIFT (8.1): to allies (and the full-value group), self, enemies, neutrals; from
+    nothing to more than the treasury after income."""
+    out: list[m.Order] = []
+    saved = v.saved()
+    for to in v.pick(v.allies(), 2) + v.pick(v.others(), 1) + v.pick(v.enemies(), 1) + [v.nation]:
+        amount = v.rng.choice((1, 5, saved, saved + 5, saved + 40, 3 * saved + 100))
+        out.append(m.Gift(max(amount, 1), to))
+    return out
+
+
+def declarations(v: View) -> list[m.Order]:
+    """DECLARE WAR (1.1): on enemies, on neutrals, on allies, on itself."""
+    targets = v.pick(v.enemies(), 1) + v.pick(v.others(), 2) + v.pick(v.allies(), 1) + [v.nation]
+    return [m.DeclareWar(t) for t in targets]
+
+
+def deploys(v: View) -> list[m.Order]:
+    """DEPLOY (turn 0): what is left to deploy, at own land, colonies, allied land, at sea,
+    next to own coasts, and more than is left."""
+    free = Counter[str]()
+    for item in v.state.nations[v.nation].flags.get("to_deploy", ()):
+        free[str(item["kind"])] += int(item["count"])
+    if not free:
+        free["infantry"] = 1
+    coast = [s for p in v.own() for s in v.neighbours(p) if v.world.territories[s].is_sea]
+    out: list[m.Order] = []
+    for kind in v.pick(free, 3):
+        places = v.pick(coast if kind in SEA_UNITS else v.own(), 2) + v.pick(v.lands() + v.seas(), 1)
+        for place in places:
+            out.append(m.Deploy(units(**{kind: v.rng.randint(1, free[kind] + 1)}), place))
+    return out
+
+
+def conditions(v: View) -> list[m.Order]:
+    """Conditional orders (4.6): on an attack among the orders, on a place nobody attacks,
+    each kind, and the same condition twice."""
+    out: list[m.Order] = []
+    stacks = v.stacks(("infantry",))
+    targets = [(p, d) for p in stacks for d in v.neighbours(p) if v.hostile(d)]
+    for place, dest in v.pick(targets, 1):
+        out.append(m.Attack(units(infantry=1), place, dest))
+        kind = v.pick(("rounds", "losses", "kills", "max-defenders"))[0]
+        out += [m.CombatCondition(dest, kind, 2), m.CombatCondition(dest, kind, 3)]
+    for dest in v.pick(v.lands(), 1):
+        out.append(m.CombatCondition(dest, v.pick(("rounds", "losses", "kills"))[0], 1))
+    return out
+
+
+def casualty_orders(v: View) -> list[m.Order]:
+    """CASUALTIES (4.6): everywhere and in one place."""
+    kinds = tuple(v.pick(LAND_UNITS + AIR_UNITS, 3))
+    return [m.CasualtyOrder(kinds), m.CasualtyOrder(kinds[::-1], v.pick(v.lands())[0])]
+
+
+def notes(v: View) -> list[m.Order]:
+    return [m.Note(f"drift note {v.rng.randint(1, 99)}")]
+
+
+def placeholders(v: View) -> list[m.Order]:
+    """A sample of the order types whose homes are still pending.py's referrals."""
+    land, other = v.pick(v.own(), 1)[0], v.pick(v.lands(), 1)[0]
+    target = v.pick(v.nations(), 1)[0]
+    sample: list[m.Order] = [
+        m.Research("improved_weapons"), m.Influence(target), m.Upgrade("infantry"),
+        m.BuildTrench(land, v.pick(v.neighbours(land))[0]), m.Espionage("army", target),
+        m.Bombing("industry", units(bomber=1), land, other), m.Rebase(units(fighter=1), land, other),
+        m.ArtillerySupport(1, land, other), m.Plunder("industry", other), m.Transfer(5, land, other),
+        m.Blockade(target), m.GearUp(),
+    ]
+    return v.rng.sample(sample, 4)
+
+
+GENERATORS: dict[str, Callable[[View], list[m.Order]]] = {
+    "move": moves, "air": air_moves, "terrain": terrain_moves, "strategic": strategic_moves,
+    "build": builds, "incorporate": incorporations, "gift": gifts, "declare": declarations,
+    "deploy": deploys, "condition": conditions, "casualties": casualty_orders, "note": notes,
+    "placeholder": placeholders,
+}
+
+
+def propose(game: Game, nation: str, seed: str, per_type: int | None = None) -> list[m.Order]:
+    """One nation's batch: every generator's orders (at most `per_type` of each), shuffled,
+    each with the span of its normalized text (what the reports quote)."""
+    rng = random.Random(f"drift/{game.name}/{seed}")
+    view = View(game, nation, rng)
+    batch: list[m.Order] = []
+    for name in sorted(GENERATORS):
+        made = GENERATORS[name](view)
+        batch += made if per_type is None else rng.sample(made, min(per_type, len(made)))
+    rng.shuffle(batch)
+    return [dataclasses.replace(o, span=m.Span(i + 1, 1, normalize_order(o))) for i, o in enumerate(batch)]
+
+
+# ---- the comparison ----------------------------------------------------------------------
+
+
+def fingerprint(pos: Position) -> int:
+    """Everything an order's rule could change: the state and the turn's bookkeeping."""
+    s = pos.state
+    parts: tuple[Any, ...] = (
+        s.turn, s.next_unit, tuple((u.id, u.nation, u.kind, u.location, u.damage) for u in s.units),
+        tuple(sorted(s.control.items())), tuple(sorted(s.incorporated.items())),
+        tuple(repr(s.nations[n]) for n in sorted(s.nations)),
+        repr(pos.builds), repr(pos.rail), tuple(sorted(pos.in_transit)), tuple(sorted(pos.moved)),
+        tuple(sorted(pos.rail_used.items())), tuple(sorted(pos.done)), tuple(sorted(pos.tally.items())),
+        tuple(sorted(pos.assumed.items())), tuple(sorted(pos.claimed.items())),
+        len(pos.events) if isinstance(pos, TurnContext) else 0,
+    )
+    return hash(parts)
+
+
+@dataclass(frozen=True)
+class Battle:
+    """A battle the engine fought: at whose order's turn, where, and what came of it."""
+
+    order: int
+    place: str
+    captured: bool
+    defenders_lost: bool  # some defenders fell (the checker's copy still has them all)
+
+
+@dataclass
+class Watch:
+    """What the wrapped rules saw during one run."""
+
+    impure: list[str] = field(default_factory=list)  # problem()/remarks() that changed the position
+    assumed: dict[int, set[str]] = field(default_factory=dict)  # order index -> ctx.assumed keys when judged
+    paid: dict[int, int] = field(default_factory=dict)  # order index -> what commit()/execute() took
+    battles: list[Battle] = field(default_factory=list)  # the engine's battles, by the order that fought them
+    ctx: TurnContext | None = None  # the last context an order was committed on
+
+
+class Watched(OrderRule[Any]):
+    """An order's home, wrapped: read-only calls are fingerprinted, judgements recorded."""
+
+    def __init__(self, inner: OrderRule[Any], watch: Watch) -> None:
+        self.inner, self.watch = inner, watch
+        self.order = inner.order  # type: ignore[misc]
+        self.section = inner.section  # type: ignore[misc]
+
+    def _read_only(self, what: str, call: Callable[[], Any], pos: Position, order: m.Order) -> Any:
+        before = fingerprint(pos)
+        out = call()
+        if fingerprint(pos) != before:
+            self.watch.impure.append(f"{type(self.inner).__name__}.{what} changed the position: {order.span.text}")
+        return out
+
+    def problem(self, pos: Position, nation: str, order: Any) -> Problem | None:
+        for i, o in enumerate(pos.orders.get(nation, ())):
+            if o is order:
+                self.watch.assumed[i] = set(pos.assumed)
+        return self._read_only("problem", lambda: self.inner.problem(pos, nation, order), pos, order)  # type: ignore[no-any-return]
+
+    def remarks(self, pos: Position, nation: str, order: Any) -> list[Problem]:
+        return self._read_only("remarks", lambda: self.inner.remarks(pos, nation, order), pos, order)  # type: ignore[no-any-return]
+
+    def commit(self, ctx: TurnContext, nation: str, index: int, order: Any) -> None:
+        self.watch.ctx = ctx
+        before = ctx.saved(nation)
+        self.inner.commit(ctx, nation, index, order)
+        self.watch.paid[index] = before - ctx.saved(nation)
+
+    def execute(self, ctx: TurnContext, nation: str, index: int, order: Any) -> None:
+        before, seen = ctx.saved(nation), len(ctx.events)
+        self.inner.execute(ctx, nation, index, order)
+        self.watch.paid[index] = before - ctx.saved(nation)
+        for e in ctx.events[seen:]:
+            if e.code == "battle":
+                hurt = any(e.args["losses"].get(d) for d in e.args["defenders"])
+                self.watch.battles.append(Battle(index, e.args["territory"], e.args["captured"], hurt))
+
+    def assume(self, ctx: TurnContext, nation: str, index: int, order: Any) -> None:
+        self.inner.assume(ctx, nation, index, order)
+
+
+def watched(ruleset: Ruleset, watch: Watch) -> Ruleset:
+    return dataclasses.replace(ruleset, rules=tuple(Watched(r, watch) for r in ruleset.rules))
+
+
+@dataclass
+class Comparison:
+    """One batch judged by both: the verdicts, the engine's events, and every drift."""
+
+    game: Game
+    nation: str
+    orders: list[m.Order]
+    verdicts: list[Verdict]
+    state: GameState  # the engine's result
+    events: list[Event]
+    drifts: list[str]
+    projected: int | None  # the checker's treasury for the nation after the whole table
+    excused: list[str]  # kept/refused differences explained by dice (see DICE)
+
+    def refusals(self, index: int) -> list[Event]:
+        return [e for e in self.events if e.code == "order-refused" and e.args["nation"] == self.nation
+                and e.args["order"] == index]
+
+    def mine(self, code: str) -> list[Event]:
+        return [e for e in self.events if e.code == code and (not e.seen_by or self.nation in e.seen_by)]
+
+
+def conditional(v: Verdict) -> bool:
+    return any(p.code.startswith("if-") for p in v.problems)
+
+
+def places_of(order: m.Order) -> set[str]:
+    return {getattr(order, f.name) for f in dataclasses.fields(order)
+            if f.metadata.get("ref") == "place" and getattr(order, f.name) is not None}
+
+
+def units_of(order: m.Order) -> set[tuple[str, str]]:
+    origin = getattr(order, "origin", None)
+    return {(origin, u.kind) for u in getattr(order, "units", ())} if origin else set()
+
+
+def flight(order: m.Order) -> bool:
+    return isinstance(order, m.Move) and any(u.kind in AIR_UNITS for u in order.units)
+
+
+def meets(order: m.Order, places: set[str]) -> set[str]:
+    """The places an order's verdict may rest on: those it names, and for aircraft every
+    one (where they may land)."""
+    return places if flight(order) else places & places_of(order)
+
+
+@dataclass
+class Taint:
+    """What an order whose verdicts differ by luck has touched: later orders that meet
+    these resources may differ in consequence (see DICE)."""
+
+    places: set[str] = field(default_factory=set)
+    units: set[tuple[str, str]] = field(default_factory=set)
+    money: bool = False
+
+    def add(self, order: m.Order, paid: bool) -> None:
+        self.places |= places_of(order)
+        self.units |= units_of(order)
+        self.money |= paid
+
+    def touched(self, order: m.Order, codes: Iterable[str]) -> list[str]:
+        out = []
+        if self.places & places_of(order) or (flight(order) and self.places):
+            out.append(f"places {sorted(self.places & places_of(order)) or sorted(self.places)}")
+        if self.units & units_of(order):
+            out.append(f"units {sorted(self.units & units_of(order))}")
+        if self.money and "over-budget" in codes:
+            out.append("the treasury")
+        return out
+
+
+def compare(game: Game, nation: str, orders: Sequence[m.Order], seed: str = "drift",
+            ruleset: Ruleset | None = None) -> Comparison:
+    rs = ruleset or default_ruleset()
+    checking, engine = Watch(), Watch()
+    verdicts = check_orders(orders, nation, game.state, game.world, game.scenario, watched(rs, checking))
+    projected = checking.ctx.state.nations[nation].saved if checking.ctx is not None else None
+    dice = Dice(f"drift/{game.name}/{seed}", game.state.turn)
+    after, events = resolve(game.state, {nation: list(orders)}, game.world, game.scenario, dice, watched(rs, engine))
+    drifts = [f"checker: {x}" for x in checking.impure] + [f"engine: {x}" for x in engine.impure]
+    cmp = Comparison(game, nation, list(orders), verdicts, after, events, drifts, projected, [])
+    table = rs.table(game.state.turn)
+
+    def when(i: int) -> tuple[int, int]:  # resolution order: the step, then as written
+        step = rs.step_of(table, orders[i])
+        return (table.index(step) if step is not None else -1, i)
+
+    def unforeseen(i: int) -> list[str]:
+        """Battles fought before order i whose outcome the checker's copy does not show."""
+        assumed = checking.assumed.get(i, set())
+        places = {b.place for b in engine.battles if when(b.order) < when(i) and not b.captured
+                  and (f"control:{b.place}" in assumed or b.defenders_lost)}
+        return sorted(meets(orders[i], places))
+
+    taint = Taint()
+    for i in sorted(range(len(orders)), key=when):
+        v, order = verdicts[i], orders[i]
+        refused = [e.args["reason"] for e in cmp.refusals(i)]
+        code = v.problems[0].code if v.problems and not v.kept else ""
+        if (v.kept and not refused) or (not v.kept and refused == [code]):
+            continue
+        checker_says = f"kept ({_codes(v.problems)})" if v.kept else f"refused ({code})"
+        said = f"#{i} {order.span.text or type(order).__name__}: {checker_says}, engine: {refused or 'carried out'}"
+        luck = unforeseen(i)
+        why = (["its if- note"] if v.kept and conditional(v) else []) + (
+            [f"the battles at {luck}"] if luck else []) + taint.touched(order, [code, *refused])
+        if why:
+            cmp.excused.append(f"{said} (by luck: {', '.join(why)})")
+        else:
+            drifts.append(said)
+        taint.add(order, bool(checking.paid.get(i) or engine.paid.get(i)))
+    # The treasury is compared when every order went as the checker assumed; otherwise a
+    # kept order the dice denied (an incorporation after a failed attack) was paid only there.
+    if not drifts and not cmp.excused and projected is not None and projected != after.nations[nation].saved:
+        drifts.append(f"treasury: the checker projects {projected}, the engine leaves {after.nations[nation].saved}")
+    return cmp
+
+
+def _codes(problems: Iterable[Problem]) -> str:
+    return ", ".join(p.code for p in problems) or "no remarks"
