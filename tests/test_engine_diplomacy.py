@@ -396,3 +396,136 @@ def test_the_engine_refuses_with_the_rules_reason() -> None:
     assert refused(events, "germany") == ["influence-not-opened", "option-too-early"]
     assert refused(events, "britain") == ["war-neutral-on-neutral"]
     assert referred(events, "germany") == []
+
+
+# ---- the readings of the Phase 1 homes (docs/rules-coverage.md, "Readings of ambiguous rules") ----------
+def saving(nation: str, amount: int, turn: int | None = None, **flags: object) -> Callable[[GameState], None]:
+    def change(state: GameState) -> None:
+        state.nations[nation].saved = amount
+        state.nations[nation].flags.update(flags)
+        if turn is not None:
+            state.turn = turn
+    return change
+
+
+def test_only_spain_and_an_opened_china_take_plain_influence_among_the_major_neutrals() -> None:
+    # Austria-Hungary is at war with none of them in 1914 (Germany is at war with Japan).
+    for major in ("Ottoman Empire", "Japan", "USA", "Britain"):
+        assert errors(codes_1914(f"INFLUENCE {major}", "Austria-Hungary")) == ["influence-barred"], major
+    assert codes_1914("INFLUENCE Spain", "Austria-Hungary") == []
+    assert codes_1914("INFLUENCE Italy", "Austria-Hungary") == [("flag", "influence-italy")]
+
+
+def test_any_nation_in_the_main_war_may_influence_minors_included() -> None:
+    serbia = opening(saving("serbia", 20))
+    assert codes_1914("INFLUENCE Greece", "Serbia", serbia) == []
+    assert errors(codes_1914("INFLUENCE Greece", "Bulgaria")) == ["influence-neutral"]
+
+
+def test_china_raises_its_economy_before_it_influences_itself_and_italy_pays_10() -> None:
+    assert errors(codes_1914("INFLUENCE SELF TOWARD Allies", "China")) == ["self-influence-gear-up"]
+    # The gear-up is Phase 1.5, after the influence of 1.2: never the same turn.
+    assert errors(codes_1914("GEAR UP\nINFLUENCE SELF TOWARD Allies", "China")) == ["self-influence-gear-up"]
+    geared = opening(set_flags("china", turn=2, geared_up=1))
+    assert codes_1914("INFLUENCE SELF TOWARD Allies", "China", geared) == []
+    quiet, _ = run_1914({})
+    new, events = run_1914({"italy": "INFLUENCE SELF TOWARD Allies"})
+    assert referred(events, "italy") == [("Influence", 10, "self-influence-roll")]
+    assert new.nations["italy"].saved == quiet.nations["italy"].saved - 10
+
+
+def test_us_option_2_accepts_a_gear_up_earlier_in_the_same_turn() -> None:
+    rich = opening(saving("usa", 60))
+    assert codes_1914("GEAR UP\nOPTION 2 ON Mexico", "USA", rich) == []
+    assert errors(codes_1914("OPTION 2 ON Mexico\nGEAR UP", "USA", rich)) == ["option-gear-up"]
+
+
+def test_per_turn_limits_of_the_declarations_join_peace_and_exile() -> None:
+    # Declaring and retracting unrestricted submarine warfare are one declaration a turn.
+    assert errors(codes("DECLARE UNRESTRICTED SUBMARINE WARFARE AGAINST Allies\n"
+                        "RETRACT UNRESTRICTED SUBMARINE WARFARE")) == ["subs-twice"]
+    assert errors(codes("JOIN Allies\nJOIN Allies", "Italy")) == ["join-twice"]
+    war = make_state()
+    war.nations["germany"].at_war_with.append("belgium")
+    war.nations["belgium"].at_war_with.append("germany")
+    assert errors(codes("PEACE WITH Belgium\nPEACE WITH Belgium", state=war)) == ["peace-twice"]
+    conquered = make_state()
+    for place, holder in list(conquered.control.items()):
+        if holder == "germany":
+            conquered.control[place] = "france"
+    assert errors(codes("GOVERNMENT IN EXILE WITH Austria\nGOVERNMENT IN EXILE WITH Austria",
+                        state=conquered)) == ["exile-twice"]
+
+
+def test_options_without_a_stated_limit_may_be_used_twice_and_the_once_options_once() -> None:
+    allied = opening(saving("britain", 40))
+    allied.nations["britain"].side = "allied"
+    assert codes_1914("OPTION 3\nOPTION 3", "Britain", allied) == []  # British #3: no limit
+    used = opening(saving("germany", 30, turn=3, options_used={"1": 2}))
+    assert errors(codes_1914("OPTION 1", "Germany", used)) == ["option-once"]  # German #1: "only once"
+    fiasco = opening(saving("britain", 40, turn=3, options_used={"1": 2}))
+    fiasco.nations["britain"].side = "allied"
+    assert errors(codes_1914("OPTION 1", "Britain", fiasco)) == ["option-once"]  # British #1
+
+
+def test_a_china_option_pays_china_10_and_serbia_gets_nothing_of_the_austrian_25() -> None:
+    quiet, _ = run_1914({})
+    new, events = run_1914({"germany": "OPTION 1"})
+    assert new.nations["germany"].saved == quiet.nations["germany"].saved - 10
+    assert new.nations["china"].saved == quiet.nations["china"].saved + 10
+    rich = saving("austria-hungary", 40)
+    base, _ = run_1914({}, opening(rich))
+    after, events = run_1914({"austria-hungary": "OPTION 1"}, opening(rich))
+    assert referred(events, "austria-hungary") == [("SpecialOption", 25, "option-effect")]
+    assert after.nations["austria-hungary"].saved == base.nations["austria-hungary"].saved - 25
+    assert after.nations["serbia"].saved == base.nations["serbia"].saved  # not credited: the moderator's
+    assert codes_1914("OPTION 1", "Austria-Hungary", opening(rich)) == [("flag", "review")]
+
+
+def test_a_naval_blockade_counts_transports_and_a_us_trade_blockade_submarines() -> None:
+    transport = opening(lambda s: s.new_unit("germany", "transport", "Middle Atlantic"))
+    assert codes_1914("BLOCKADE France", "Germany", transport) == []
+    assert errors(codes_1914("BLOCKADE US TRADE TO France", "Germany", transport)) == ["blockade-no-ship"]
+    # One ship in any one zone of the row (Britain: North Sea or Middle Atlantic).
+    one_zone = opening(lambda s: s.new_unit("germany", "cruiser", "Middle Atlantic"))
+    one_zone.nations["britain"].side = "allied"
+    for a, b in (("germany", "britain"), ("britain", "germany")):
+        one_zone.nations[a].at_war_with.append(b)
+    assert codes_1914("BLOCKADE Britain\nBLOCKADE US TRADE TO Britain", "Germany", one_zone) == []
+
+
+def test_unrestricted_submarine_warfare_may_name_an_enemy_nation_but_not_oneself() -> None:
+    assert codes("DECLARE UNRESTRICTED SUBMARINE WARFARE AGAINST France") == [("warning", "subs-consequence")]
+    assert errors(codes("DECLARE UNRESTRICTED SUBMARINE WARFARE AGAINST Germany")) == ["subs-ally"]
+
+
+def test_a_surrender_vote_on_an_enemy_or_on_the_opposing_side_of_the_main_war() -> None:
+    state = opening()
+    state.nations["britain"].side = "allied"  # on the Allied side, not (yet) at war with Germany
+    assert codes_1914("ACCEPT SURRENDER OF Britain", "Germany", state) == []
+    assert codes_1914("REFUSE SURRENDER OF Japan", "Germany") == []  # at war, though Japan is neutral
+    assert errors(codes_1914("REFUSE SURRENDER OF Japan", "Austria-Hungary")) == ["vote-not-enemy"]
+    assert codes_1914("OFFER SURRENDER TO Russia", "Austria-Hungary") == [("warning", "surrender-to-side")]
+
+
+def test_only_a_neutral_britain_is_barred_from_war_on_neutrals_and_dominions_are_flagged() -> None:
+    allied = opening()
+    allied.nations["britain"].side = "allied"
+    assert codes_1914("DECLARE WAR ON Netherlands", "Britain", allied) == []
+    assert codes_1914("DECLARE WAR ON Netherlands", "Canada") == [("flag", "war-by-neutral")]
+    assert codes_1914("DECLARE WAR ON Netherlands", "Australia") == [("flag", "war-by-neutral")]
+
+
+def test_war_options_are_referred_and_declare_no_war_themselves() -> None:
+    japan = opening(set_flags("japan", turn=2, geared_up=1))
+    new, events = run_1914({"japan": "OPTION 1"}, japan)
+    assert referred(events, "japan") == [("SpecialOption", 0, "option-effect")]
+    assert "ottoman" not in new.nations["japan"].at_war_with
+    spain = opening(set_flags("spain", turn=2, geared_up=1))
+    new, events = run_1914({"spain": "OPTION 1 ON Portugal"}, spain)
+    assert referred(events, "spain") == [("SpecialOption", 0, "option-effect")]
+    assert "portugal" not in new.nations["spain"].at_war_with
+    usa = opening(saving("usa", 40, turn=2, geared_up=1))
+    new, events = run_1914({"usa": "OPTION 2 ON Mexico"}, usa)
+    assert referred(events, "usa") == [("SpecialOption", 10, "option-effect")]
+    assert "mexico" not in new.nations["usa"].at_war_with

@@ -46,6 +46,27 @@ def test_infantry_beyond_the_manpower_limit_costs_double() -> None:
     assert new.nations["germany"].infantry_built == 5
 
 
+def test_the_bolsheviks_share_russias_manpower_pool() -> None:
+    """Phase 9, The Russian Revolution: "any infantry built by either faction will count
+    against Russia's total manpower limit" (nations.toml `manpower_pool`)."""
+    from moderator.engine import manpower
+    from moderator.engine.context import PendingBuild, Position
+    from moderator.world.loader import load_world
+    from moderator.world.scenario import initial_state, load_scenario
+
+    world, scenario = load_world("1914", strict=False), load_scenario("1914")
+    state = initial_state(scenario, world, "pool")
+    russia = state.nations["russia"]
+    russia.infantry_built = russia.manpower_limit - 2
+    assert state.nations["bolsheviks"].manpower_limit == 0  # a pool of their own would be empty
+    pos = Position(state, {}, world, scenario)
+    assert manpower.pool(pos, "bolsheviks") == "russia"
+    assert manpower.normal_left(pos, "bolsheviks") == 2
+    assert manpower.infantry_prices(pos, "bolsheviks", 4, 3) == [4, 4, 8]
+    pos.builds.append(PendingBuild("russia", "infantry", 1, "Moscow", 5, 0))  # Russia's build of the turn
+    assert manpower.normal_left(pos, "bolsheviks") == 1
+
+
 def test_short_treasury_buys_what_it_can() -> None:
     s = fx.state(saved=9)
     new, events = run(s, {"germany": [Build("infantry", 5, "Berlin")]})

@@ -127,3 +127,21 @@ def test_units_stop_before_a_destination_lost_during_the_turn() -> None:
 
 def fx_move(origin: str, dest: str, **kinds: int) -> Order:
     return Move(tuple(UnitCount(k, n) for k, n in kinds.items()), origin, dest)
+
+
+def test_units_the_rails_cannot_carry_stay_free_to_march_in_phase_4_4() -> None:
+    from moderator.engine.check import check_orders
+
+    w, sc = fx.world(), fx.scenario()
+    s = fx.state([("russia", "infantry", "Moscow", 6)])
+    # Vilna (1) takes one of the three: the other two may still march, with the three left.
+    orders: list[Order] = [_strategic("Moscow", "Vilna", 3),
+                           Move((UnitCount("infantry", 5),), "Moscow", "Minsk")]
+    verdicts = check_orders(orders, "russia", s, w, sc)
+    assert [v.kept for v in verdicts] == [True, True]
+    assert [p.code for p in verdicts[0].problems] == ["smove-cut"]
+    new, events = resolve(s, {"russia": orders}, w, sc, Dice("seed", 1))
+    assert fx.count(new, "russia", "infantry", "Vilna") == 1
+    assert fx.count(new, "russia", "infantry", "Minsk") - fx.count(s, "russia", "infantry", "Minsk") == 5
+    assert fx.count(new, "russia", "infantry", "Moscow") == 0
+    assert not [e for e in events if e.code in ("order-refused", "units-missing")]

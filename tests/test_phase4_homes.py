@@ -115,6 +115,8 @@ REFUSALS = [
     ("TF 2 AT Baltic Sea: 2 tr\nTF 2 ESCORT 1", "tf-mission"),  # only destroyers and battleships
     ("TF 3 AT English Channel: 2 ss\nTF 3 PATROL", "tf-mission"),  # submarines: no surface missions
     ("TF 2 AT Baltic Sea: 2 tr\nTF 2 DETECT", "tf-mission"),  # transports cannot detect
+    ("TF 1 AT North Sea: 2 dd\nTF 1 BOMBARD Belgium", "tf-mission"),  # "Destroyers cannot shore bombard"
+    ("TF 1 AT North Sea: 2 bb\nTF 1 CARRIER", "tf-mission"),  # "must have at least one aircraft carrier"
     ("TF 2 AT Baltic Sea: 2 tr\nTF 2 LOAD 1 inf FROM Kiel\nTF 2 MOVE", "tf-loaded"),
     ("TF 1 AT North Sea: 2 bb\nTF 1 BLOCKADE TO English Channel", "tf-stays"),
     ("TF 1 AT North Sea: 2 bb\nTF 1 PATROL TO Belgium", "tf-not-sea"),

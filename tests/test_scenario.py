@@ -91,6 +91,16 @@ def test_technology_ids_match_the_order_vocabulary(scen: Scenario) -> None:
     assert {t.id: t.advances for t in scen.technologies.values()} == {k: v[1] for k, v in TECHNOLOGIES.items()}
 
 
+def test_improved_bombers_have_the_four_advances_their_list_gives(scen: Scenario) -> None:
+    """Improved Bombers: "# of possible advances: 3", but the list that follows has four
+    (1st: basic bomber technology, 2nd-4th: +1 attack, +2 fuel, +2 cost), as has the
+    Advancements table (levels 0-3). The list is followed: basic bombers are level 1 and
+    industrial bombing ("tech level #2", Phase 4.1.1) is the first improvement."""
+    bombers = scen.technologies["improved_bombers"]
+    assert bombers.advances == 4
+    assert bombers.full_price == (1,)
+
+
 def test_sides_at_start(scen: Scenario) -> None:
     """The Alliances."""
     assert nations_of_side(scen, "central") == ["austria-hungary", "germany"]

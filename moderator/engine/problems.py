@@ -2,9 +2,10 @@
 
 An order's home (moderator/engine/orders/) returns a Problem when the rules refuse the
 order (severity "error"), or a list of them as remarks (a "warning" the player should
-read, a "flag" for the moderator's review). The words live in templates/problems.toml,
-keyed by code: the receipt and the report render the same sentence, so a player reads
-one reason whether the checker refused the order or the engine did.
+read, a "flag" for the moderator's review). The words live in templates/problems/*.toml
+(one file per group of orders), keyed by code: the receipt and the report render the
+same sentence, so a player reads one reason whether the checker or the engine refused
+the order.
 """
 
 from __future__ import annotations

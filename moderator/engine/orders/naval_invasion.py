@@ -12,8 +12,8 @@ into different territories so long as all territories are adjacent to the sea zo
 4.6.1: "Tanks may not participate in naval invasions at all" (a landing on friendly land
 is no invasion: tanks may land there). "Beachlanding forces can NOT retreat"
 (conditions.py refuses a withdrawal). Phase 1.1: an invasion of a nation not at war yet
-starts the war undeclared (warned, as for MOVE). AA guns and rockets never attack (Anti
-Air Guns, Rockets): warned.
+is warned as for MOVE (the US penalty); the war it starts is the moderator's to write,
+with the landing. AA guns and rockets never attack (Anti Air Guns, Rockets): warned.
 
 Not automated yet (the transports' movement of 4.2 and the beach-landing battle are the
 moderator's for now): checked, the troops counted ashore in the ledger, and referred.
