@@ -189,6 +189,18 @@ def test_a_battle_is_joined_only_with_units_no_earlier_order_names() -> None:
     assert cmp.state.controller("Maritimes") == "usa"
 
 
+def test_a_refusal_whose_rule_names_a_nation_is_told_not_crashed() -> None:
+    # Found (the sweep's OPTION generator): OPTION 3 of Germany needs Britain on the
+    # Allied side; the rule's refusal names that nation (option-side, nation=britain), and
+    # the engine's refuse() took it for the refused nation: TypeError, the whole turn lost.
+    game = opening()
+    cmp = judged(game, "germany", m.SpecialOption(3), m.Build("infantry", 1, "Berlin"))
+    assert codes(cmp, 0) == refused(cmp, 0) == ["option-side"]
+    assert cmp.refusals(0)[0].args["nation"] == "germany"
+    assert cmp.refusals(0)[0].args["details"]["nation"] == "britain"
+    assert [e.args["count"] for e in cmp.mine("built")] == [1]
+
+
 # ---- the drifts issue 7 lists -----------------------------------------------------------
 
 
