@@ -201,6 +201,19 @@ def test_a_refusal_whose_rule_names_a_nation_is_told_not_crashed() -> None:
     assert [e.args["count"] for e in cmp.mine("built")] == [1]
 
 
+def test_only_the_moderator_removes_all_of_a_nations_units() -> None:
+    # Found (the sweep's rulings, one slipped into a player's batch): REMOVE ALL had its
+    # own problem() and skipped the check every other ruling makes, so a player's REMOVE
+    # ALL OF france AT Lyon was kept and carried out; France's attack from Lyon then went
+    # with nobody while the checker, which assumes a capture, incorporated Turin.
+    from moderator.orders import rulings as r
+
+    game = opening()
+    cmp = judged(game, "france", r.RemoveAll(None, "france", "Lyon"), m.Attack(inf(1), "Lyon", "Turin"))
+    assert codes(cmp, 0) == refused(cmp, 0) == ["ruling-not-moderator"]
+    assert len(cmp.state.units_at("Lyon", "france")) == 1
+
+
 # ---- the drifts issue 7 lists -----------------------------------------------------------
 
 
