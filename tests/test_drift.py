@@ -214,6 +214,20 @@ def test_only_the_moderator_removes_all_of_a_nations_units() -> None:
     assert len(cmp.state.units_at("Lyon", "france")) == 1
 
 
+def test_a_support_written_before_an_attack_keeps_its_artillery() -> None:
+    # Found (the sweep's SUPPORT generator): Serbia attacks Bosnia with infantry (order 1),
+    # its two artillery support Bosnia (order 2), and order 3 attacks Bosnia with one of
+    # them. The engine's battle took order 3 along with the artillery order 2 names, then
+    # refused order 2 "not-enough-units"; the checker gave order 2 its artillery. A later
+    # move joins a battle only with units no order of the step written before it names.
+    game = opening()
+    cmp = judged(game, "serbia", m.Attack(inf(1), "Serbia", "Bosnia"), m.ArtillerySupport(2, "Serbia", "Bosnia"),
+                 m.Attack(one("artillery"), "Serbia", "Bosnia"))
+    assert cmp.verdicts[1].kept and refused(cmp, 1) == []
+    assert codes(cmp, 2) == refused(cmp, 2) == ["not-enough-units"]
+    assert [e.args["why"] for e in cmp.mine("order-referred")] == ["support-by-moderator"]
+
+
 # ---- the drifts issue 7 lists -----------------------------------------------------------
 
 
