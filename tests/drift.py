@@ -17,8 +17,10 @@ and compares them order by order (compare()):
 * refused by the checker -> refused by the engine too, with the same reason code;
 * problem() and remarks() never change the position they are shown (the rules are
   wrapped, Watched, and the position fingerprinted before and after every call);
-* the treasury the checker projects for the nation (its scratch copy after the whole
-  table) is the treasury the engine leaves: what each order costs is charged the same way.
+* the treasuries the checker projects (its scratch copy after the whole table) are the
+  treasuries the engine leaves, the nation's and every other's: what each order costs is
+  charged the same way, and what it hands on arrives the same way (others' only when
+  every capture the checker assumed happened: a defender that held on keeps its income).
 
 DICE. With one nation's orders the engine rolls dice only in that nation's land battles
 (Phase 4.6), and a battle changes only the territory fought over: who holds it and which
@@ -41,7 +43,7 @@ luck" when
      treasury, if that order paid in one of them (the wrapped homes record what each
      commit() and execute() takes from the treasury).
 
-Every other difference is a drift, and the treasury is compared only when no verdict
+Every other difference is a drift, and the treasuries are compared only when no verdict
 differed at all.
 
 The order generators below, one small function per order type, propose orders from a
@@ -597,6 +599,7 @@ class Comparison:
     drifts: list[str]
     projected: int | None  # the checker's treasury for the nation after the whole table
     excused: list[str]  # kept/refused differences explained by dice (see DICE)
+    treasuries: dict[str, int] = field(default_factory=dict)  # the checker's, of every nation
 
     def refusals(self, index: int) -> list[Event]:
         return [e for e in self.events if e.code == "order-refused" and e.args["nation"] == self.nation
@@ -660,11 +663,13 @@ def compare(game: Game, nation: str, orders: Sequence[m.Order], seed: str = "dri
     rs = ruleset or default_ruleset()
     checking, engine = Watch(), Watch()
     verdicts = check_orders(orders, nation, game.state, game.world, game.scenario, watched(rs, checking))
-    projected = checking.ctx.state.nations[nation].saved if checking.ctx is not None else None
+    scratch = checking.ctx.state.nations if checking.ctx is not None else {}
+    projected = scratch[nation].saved if nation in scratch else None  # the moderator has none
     dice = Dice(f"drift/{game.name}/{seed}", game.state.turn)
     after, events = resolve(game.state, {nation: list(orders)}, game.world, game.scenario, dice, watched(rs, engine))
     drifts = [f"checker: {x}" for x in checking.impure] + [f"engine: {x}" for x in engine.impure]
-    cmp = Comparison(game, nation, list(orders), verdicts, after, events, drifts, projected, [])
+    cmp = Comparison(game, nation, list(orders), verdicts, after, events, drifts, projected, [],
+                     {n: ns.saved for n, ns in scratch.items()})
     table = rs.table(game.state.turn)
 
     def when(i: int) -> tuple[int, int]:  # resolution order: the step, then as written
@@ -695,10 +700,21 @@ def compare(game: Game, nation: str, orders: Sequence[m.Order], seed: str = "dri
         else:
             drifts.append(said)
         taint.add(order, bool(checking.paid.get(i) or engine.paid.get(i)))
-    # The treasury is compared when every order went as the checker assumed; otherwise a
-    # kept order the dice denied (an incorporation after a failed attack) was paid only there.
-    if not drifts and not cmp.excused and projected is not None and projected != after.nations[nation].saved:
-        drifts.append(f"treasury: the checker projects {projected}, the engine leaves {after.nations[nation].saved}")
+    # Treasuries are compared when every order went as the checker assumed; otherwise a
+    # kept order the dice denied (an incorporation after a failed attack) was paid only
+    # there. Every nation's: money an order hands on (COAX: "Italy gets to keep the 20")
+    # and the moderator's rulings change others' treasuries; but a defender that held on
+    # where the checker assumed a capture keeps that land's income.
+    assumed = {k.partition(":")[2] for k in (checking.ctx.assumed if checking.ctx else {}) if k.startswith("control:")}
+    held_on = any(not b.captured and b.place in assumed for b in engine.battles)
+    if not drifts and not cmp.excused:
+        for nid, money in sorted(cmp.treasuries.items()):
+            if held_on and nid != nation:
+                continue
+            left = after.nations[nid].saved
+            if money != left:
+                whose = "treasury" if nid == nation else f"treasury of {nid}"
+                drifts.append(f"{whose}: the checker projects {money}, the engine leaves {left}")
     return cmp
 
 

@@ -228,6 +228,19 @@ def test_a_support_written_before_an_attack_keeps_its_artillery() -> None:
     assert [e.args["why"] for e in cmp.mine("order-referred")] == ["support-by-moderator"]
 
 
+def test_money_an_order_hands_on_arrives_in_the_projection_too() -> None:
+    # Found when the harness compared every treasury, not only the nation's: COAX Italy
+    # ("Italy gets to keep the 20 resources") and Germany's option #1 (China gets the 10)
+    # paid the receivers in the engine only; the checker's projection, which the
+    # receipt's treasuries come from, left them out.
+    game = opening()
+    cmp = judged(game, "germany", m.CoaxItaly(), m.SpecialOption(1))
+    assert [(e.args["receiver"], e.args["arrived"]) for e in cmp.mine("gift")] == [("italy", 20), ("china", 10)]
+    for nid in ("germany", "italy", "china"):
+        assert cmp.treasuries[nid] == cmp.state.nations[nid].saved
+    assert cmp.treasuries["italy"] - game.state.nations["italy"].saved == 20 + drift_income(game, "italy")
+
+
 # ---- the drifts issue 7 lists -----------------------------------------------------------
 
 
