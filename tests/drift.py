@@ -187,19 +187,35 @@ def _retreat(world: World, state: GameState, nation: str, place: str) -> str:
 
 def latewar() -> Game:
     """Late in the war by hand (turn 8), from the conquest position, so that every order
-    type has legal cases: Belgium is conquered (Germany holds Brussels, incorporated last
-    turn, and Liege and Luxembourg, incorporated on turn 4, with a complex Germany built in
-    Luxembourg: plunder; Britain holds the colonies; the Belgian army is in London: exile);
-    Germany has rockets of the third advance in Cologne, bombers of the second in Liege,
-    super trenches, radar, sonar and improved weapons, a trench in Cologne facing Liege,
-    six infantry in Berlin (home-city trenches), and has declared unrestricted submarine
-    warfare on the Allies; Britain has carriers (a second one, with two fighters, in the
-    English Channel) and radar, a damaged battleship in the North Sea, by its ports, and a
-    cruiser in the Skagerrak (a blockade of Germany); Japan and Spain geared up on turn 6 and the USA on turn 7;
-    Serbia's surrender was accepted on turn 7. War chests are full (3000 each): here the
-    paid orders meet their other rules, not the budget."""
+    type has legal cases (and the rarer refusals their occasion). War chests are full
+    (3000 each): here the paid orders meet their other rules, not the budget.
+
+    Belgium is conquered (Germany holds Brussels, incorporated last turn, and Liege and
+    Luxembourg, incorporated on turn 4, with a complex Germany built in Luxembourg:
+    plunder; Britain holds the colonies; the Belgian army is in London: exile). Germany has
+    rockets of the third advance in Cologne, bombers of the second in Liege, super
+    trenches, radar, sonar, improved weapons and the second tank advance (no tanks yet), a
+    trench in Cologne facing Liege, six infantry in Berlin (home-city trenches), and has
+    declared unrestricted submarine warfare on the Allies. Britain has carriers (a second
+    one, with two fighters, in the English Channel) and radar, a damaged battleship in the
+    English Channel, by its ports, and a cruiser in the Skagerrak (a blockade of Germany). Italy
+    joined the Allies on turn 6 and fights Austria-Hungary (its bombers lack the second
+    advance); Japan took Jiaozhou; Japan and Spain geared up on turn 6, the USA on turn 7;
+    France used its option #1 (Spanish relations) on turn 6; Serbia's surrender was
+    accepted on turn 7; Canada, a dominion, is still neutral."""
     game = conquest()
     state = game.state
+    _belgium_conquered(state)
+    _arsenals(state)
+    _diplomacy(state)
+    state.turn = 8
+    judged = ("germany", "britain", "france", "belgium", "japan", "spain", "usa", "serbia", "italy", "canada")
+    for nid in judged:
+        state.nations[nid].saved = 3000
+    return dataclasses.replace(game, name="latewar", state=state, nations=(*judged, MODERATOR))
+
+
+def _belgium_conquered(state: GameState) -> None:
     state.control["Brussels"] = "germany"
     for u in state.units:
         if u.nation == "belgium" or (u.nation == "britain" and u.location == "Brussels"):
@@ -210,26 +226,35 @@ def latewar() -> Game:
         state.control[colony] = "britain"
         state.incorporated.pop(colony, None)
     state.new_unit("germany", "industry", "Luxembourg")
+
+
+def _arsenals(state: GameState) -> None:
     ger = state.nations["germany"]
-    ger.tech.update(rockets=3, improved_bombers=2, super_trenches=1, radar=1, sonar=1, improved_weapons=1)
+    ger.tech.update(rockets=3, improved_bombers=2, super_trenches=1, radar=1, sonar=1, improved_weapons=1, tanks=2)
     for kind, place in (("rocket", "Cologne"), ("rocket", "Cologne"), ("bomber", "Liege"), ("bomber", "Liege"),
                         ("infantry", "Berlin"), ("infantry", "Berlin")):
         state.new_unit("germany", kind, place)
     trench = state.new_unit("germany", "trench", "Cologne")
     ger.flags.update(trench_facing={trench.id: "Liege"}, unrestricted_subs="allied")
     state.nations["britain"].tech.update(aircraft_carriers=1, radar=1)
-    state.new_unit("britain", "battleship", "North Sea").damage = 1
+    state.new_unit("britain", "battleship", "English Channel").damage = 1
     state.new_unit("britain", "cruiser", "Skagerrak")  # off the German coast: a blockade
     for kind in ("carrier", "fighter", "fighter"):
         state.new_unit("britain", kind, "English Channel")
+
+
+def _diplomacy(state: GameState) -> None:
+    italy = state.nations["italy"]
+    italy.side = "allied"
+    for a, b in (("italy", "austria-hungary"), ("austria-hungary", "italy")):
+        state.nations[a].at_war_with = sorted({*state.nations[a].at_war_with, b})
+    state.control["Jiaozhou"] = "japan"
+    state.incorporated.pop("Jiaozhou", None)
+    state.units = [u for u in state.units if not (u.location == "Jiaozhou" and u.nation == "germany")]
     for nid, turn in (("japan", 6), ("spain", 6), ("usa", 7)):
         state.nations[nid].flags["geared_up"] = turn
+    state.nations["france"].flags["options_used"] = {"1": 6}
     state.nations["serbia"].flags["surrendered"] = 7
-    state.turn = 8
-    judged = ("germany", "britain", "france", "belgium", "japan", "spain", "usa")
-    for nid in judged:
-        state.nations[nid].saved = 3000
-    return dataclasses.replace(game, name="latewar", state=state, nations=(*judged, MODERATOR))
 
 
 def scarcity() -> Game:
@@ -598,9 +623,9 @@ def passages(v: View) -> list[Proposal]:
 
 
 def submarine_warfare(v: View) -> list[Proposal]:
-    """UNRESTRICTED SUBMARINE WARFARE (1.4) against each side, an enemy, an ally, itself;
-    its retraction (25)."""
-    targets = [*SIDES, *v.pick(v.enemies(), 1), *v.pick(v.allies() + v.others(), 1), v.nation]
+    """UNRESTRICTED SUBMARINE WARFARE (1.4) against each side, an enemy, an ally, itself,
+    a side or nation nobody knows; its retraction (25)."""
+    targets = [*SIDES, *v.pick(v.enemies(), 1), *v.pick(v.allies() + v.others(), 1), v.nation, "Atlantis"]
     out: list[Proposal] = [m.SubWarfare(t) for t in v.pick(targets, 2)]
     return out + [m.SubWarfare(None, retract=True)]
 
@@ -616,7 +641,8 @@ def blockades(v: View) -> list[Proposal]:
 def special_options(v: View) -> list[Proposal]:
     """OPTION n (1.5): each number of the nation's options in the scenario's table (the
     table of its side first, where it has one per side), with the arguments the option
-    needs (or one forgotten), FULL WAR, an unknown number."""
+    needs (or one forgotten), FULL WAR (now and then where there is none), an unknown
+    number."""
     d = v.game.scenario.diplomacy
     specs = {o.number: o for o in d.options if o.nation == v.nation}
     specs.update(d.options_for(v.nation, v.state.nations[v.nation].side))
@@ -630,7 +656,7 @@ def special_options(v: View) -> list[Proposal]:
             given = {k: args[k] for k in spec.needs}
             if given and v.rng.random() < 0.2:
                 del given[v.pick(given)[0]]  # an argument forgotten
-            full = bool(spec.full_cost) and v.rng.random() < 0.5
+            full = v.rng.random() < (0.5 if spec.full_cost else 0.05)
             out.append(m.SpecialOption(number, full=full, **given))
     return out + [m.SpecialOption(v.rng.choice((0, 9, 12)))]
 
@@ -680,8 +706,9 @@ def upgrades(v: View) -> list[Proposal]:
 
 def trenches(v: View) -> list[Proposal]:
     """BUILD TRENCH (3.1, Trenches): from land held with infantry, facing land neighbours
-    and the sea; on land without infantry or not held; a SUPER TRENCH on each trench and
-    where there is none; HOME TRENCHES in own cities, held cities and elsewhere."""
+    and the sea; on land without infantry or not held; twice the same; a SUPER TRENCH on
+    each trench, and on one dug this very turn; HOME TRENCHES in own cities, held cities
+    and elsewhere, twice."""
     out: list[Proposal] = []
     infantry = v.stacks(("infantry",))
     manned = [p for p in infantry if not v.sea(p)]
@@ -692,12 +719,13 @@ def trenches(v: View) -> list[Proposal]:
     faced = v.state.nations[v.nation].flags.get("trench_facing", {})
     for u in v.sample(mine, 2):
         out.append(m.BuildTrench(u.location, faced.get(u.id, u.location), super=True))
-    for place in v.pick(manned, 1):
-        out.append(m.BuildTrench(place, v.pick(v.neighbours(place))[0], super=True))
+    for place in v.pick(manned, 2):
+        facing = v.pick(v.neighbours(place))[0]
+        out.append(Chain((m.BuildTrench(place, facing), m.BuildTrench(place, facing, super=True))))
     cities = [p for p in v.held() if v.world.territories[p].city]
     garrisoned = [p for p in cities if p in infantry and infantry[p]["infantry"] >= 5]
-    out += [m.BuildHomeTrenches(p) for p in v.pick(garrisoned, 1) + v.pick(cities, 1) + v.pick(v.lands(), 1)]
-    return out + out[:1]
+    homes = [m.BuildHomeTrenches(p) for p in v.pick(garrisoned, 1) + v.pick(cities, 1) + v.pick(v.lands(), 1)]
+    return out + out[:1] + homes + homes[:1]
 
 
 def ports_of(v: View) -> list[str]:
@@ -708,17 +736,19 @@ def ports_of(v: View) -> list[str]:
 
 
 def ship_gear(v: View) -> list[Proposal]:
-    """BUILD RADAR/SONAR (3.1): on ships the nation has by its ports (each kind, one more
-    than it has), by others' ports, on land it holds and does not, at sea without a ship."""
+    """BUILD RADAR/SONAR (3.1): on ships the nation has by its ports (on each, and one
+    more), away from them, ashore; on land it holds and does not, at sea without
+    a ship."""
     out: list[Proposal] = []
     ships = v.stacks(SEA_UNITS)
     home = [s for s in ports_of(v) if s in ships]
-    for zone in v.pick(home, 2) + v.pick(list(ships), 1):
+    for zone in v.pick(home, 2) + v.pick([s for s in ships if s not in home], 1):
         for ship in v.pick(ships[zone], 2):
             kind = v.pick(("radar", "sonar"))[0]
-            out += [m.BuildShipGear(kind, zone, ship) for _ in range(v.rng.randint(1, ships[zone][ship] + 1))]
+            out += [m.BuildShipGear(kind, zone, ship) for _ in range(ships[zone][ship] + 1)]
     for place in v.pick(v.held(), 1) + v.pick(v.lands(), 1) + v.pick(v.seas(), 1):
         out.append(m.BuildShipGear("radar", place))
+    out += [m.BuildShipGear("sonar", p, "cruiser") for p in v.pick(v.held(), 1)]
     return out
 
 
@@ -743,12 +773,15 @@ def espionage(v: View) -> list[Proposal]:
 
 
 def recon(v: View) -> list[Proposal]:
-    """RECON (3.3): land units next door, artillery (no mission), aircraft within reach
-    and beyond, ships in their own zone and the next; more units than there are."""
+    """RECON (3.3): land units next door and beyond, artillery (no mission), aircraft
+    within reach and beyond, ships in their own zone and the next; more units than there
+    are."""
     out: list[Proposal] = []
     land = {p: c for p, c in v.stacks(LAND_UNITS).items() if v.world.territories[p].is_land}
     for place in v.pick(land, 3):
         out.append(m.Recon(some(v, land[place]), place, v.pick(v.neighbours(place))[0]))
+    for place in v.pick(land, 1):
+        out += [m.Recon(some(v, land[place]), place, p) for p in v.pick(v.ring(place, 2), 1)]
     air = v.stacks(AIR_UNITS)
     for place in v.pick(air, 2):
         for dest in v.pick(v.within(place, 3), 2):
@@ -850,8 +883,9 @@ MISSIONS = ("transport", "escort", "bombard", "carrier", "patrol", "blockade", "
 def task_forces(v: View) -> list[Proposal]:
     """TF name AT zone, then its missions (4.2), in the order written: every mission, on
     to a neighbouring sea zone or staying, now and then to land, further than its ships
-    go; an escort of a task force formed before; a bombardment of a coast. A mission of a
-    task force never formed; a task force on land, with land units; one formed twice."""
+    go; an escort of a task force formed before; the battleships of a zone bombarding a
+    coast. A mission of a task force never formed; a task force on land, of land units,
+    formed twice."""
     out: list[Proposal] = []
     ships = v.stacks(SEA_UNITS)
     formed: list[str] = []
@@ -859,16 +893,21 @@ def task_forces(v: View) -> list[Proposal]:
         name = f"TF{n + 1}"
         steps: list[m.Order] = [m.TaskForce(name, zone, some(v, ships[zone]))]
         here = zone
-        for _ in range(v.rng.randint(1, 3)):
+        for _ in range(v.rng.randint(1, 4)):
             step = mission(v, name, here, formed)
             steps.append(step)
             here = step.dest if step.dest is not None and v.sea(step.dest) else here
         formed.append(name)
         out.append(Chain(tuple(steps)))
+    for n, zone in enumerate(v.pick([z for z in ships if ships[z]["battleship"]], 2)):
+        coast = [p for p in v.neighbours(zone) if not v.sea(p)]
+        out += [Chain((m.TaskForce(f"Guns{n + 1}", zone, units(battleship=ships[zone]["battleship"])),
+                       m.TaskForceMission(f"Guns{n + 1}", "bombard", target=p))) for p in v.pick(coast, 1)]
     out.append(m.TaskForceMission("TF9", v.pick(MISSIONS)[0]))
     land = v.stacks(LAND_UNITS)
     for place in v.pick(land, 1):
         out.append(m.TaskForce("TF8", place, some(v, land[place])))
+        out.append(m.TaskForce("TF7", v.pick(v.seas())[0], some(v, land[place])))
     for zone in v.pick(ships, 1):
         out.append(m.TaskForce("TF1", zone, units(**{v.pick(ships[zone])[0]: 1})))
     return out
@@ -888,7 +927,8 @@ def mission(v: View, name: str, here: str, formed: Sequence[str]) -> m.TaskForce
 def naval_invasions(v: View) -> list[Proposal]:
     """INVADE (4.4, 4.6.1), with the transports that carry the troops: a task force of
     transports formed, troops loaded from a neighbouring coast (within its capacity and
-    beyond, tanks among them), a transport mission on, then landings on enemy and
+    beyond, tanks among them; now and then from a coast not its own, or ships), a
+    transport mission on (or another mission, loaded), then landings on enemy and
     friendly coasts of the zone it reached; landings with no troops aboard."""
     out: list[Proposal] = []
     transports = {z: c for z, c in v.stacks(("transport",)).items() if v.world.territories[z].is_sea}
@@ -901,9 +941,16 @@ def naval_invasions(v: View) -> list[Proposal]:
             kind = v.pick(troops[coast])[0]
             aboard = units(**{kind: v.rng.randint(1, min(2, troops[coast][kind]) + int(v.rng.random() < 0.2))})
             steps.append(m.TaskForceMission(name, "load", units=aboard, origin=coast))
+        if v.rng.random() < 0.2:  # from someone else's coast, or ships from its own
+            foreign = [p for p in v.neighbours(zone) if not v.sea(p) and v.hostile(p)]
+            own = [p for p in v.neighbours(zone) if not v.sea(p) and not v.hostile(p)]
+            for coast in v.pick(foreign, 1) if v.rng.random() < 0.5 else v.pick(own, 1):
+                cargo = units(infantry=1) if coast in foreign else units(cruiser=1)
+                steps.append(m.TaskForceMission(name, "load", units=cargo, origin=coast))
         there = v.pick([p for p in v.neighbours(zone) if v.sea(p)] or [zone])[0] if v.rng.random() < 0.5 else zone
         if there != zone:
-            steps.append(m.TaskForceMission(name, "transport", there))
+            task = "transport" if v.rng.random() < 0.8 else v.pick(MISSIONS)[0]
+            steps.append(m.TaskForceMission(name, task, there))
         landing = [p for p in v.neighbours(there) if not v.sea(p)]
         for dest in v.pick(landing, 2):
             extra = units(**{v.pick(("infantry", "artillery", "tank"))[0]: 1}) if v.rng.random() < 0.3 else ()
@@ -916,12 +963,15 @@ def naval_invasions(v: View) -> list[Proposal]:
 
 def submarine_hunts(v: View) -> list[Proposal]:
     """DETECT SUBS (4.2.9) with the ships in a zone, with aircraft flown from land or from
-    too far, with ships that cannot detect; INTERCEPT (4.2.10) with the submarines in a
+    too far, with ships that cannot detect; aircraft that do not say where they fly
+    from, ships that say so, a hunt on land; INTERCEPT (4.2.10) with the submarines in a
     zone, more than there are, on land."""
     out: list[Proposal] = []
     ships = v.stacks(SEA_UNITS)
     for zone in v.pick(ships, 2):
         out.append(m.SubDetection(zone, some(v, ships[zone])))
+        out.append(m.SubDetection(zone, some(v, ships[zone]), v.pick(v.neighbours(zone))[0]))
+    out += [m.SubDetection(p, units(fighter=1)) for p in v.pick(v.seas(), 1) + v.pick(v.lands(), 1)]
     air = v.stacks(AIR_UNITS)
     for place in v.pick(air, 2):
         for zone in v.pick([p for p in v.within(place, 3) if v.world.territories[p].is_sea], 2):
