@@ -914,10 +914,11 @@ def task_forces(v: View) -> list[Proposal]:
 
 
 def mission(v: View, name: str, here: str, formed: Sequence[str]) -> m.TaskForceMission:
-    """One step of a task force in sea zone `here`: a mission, staying or moving on."""
-    roll = v.rng.random()
-    seas = [p for p in v.neighbours(here) if v.sea(p)]
-    dest = None if roll < 0.4 else v.pick(seas or v.neighbours(here))[0] if roll < 0.95 else v.pick(v.neighbours(here))[0]
+    """One step of a task force in sea zone `here`: a mission, staying (4 in 10), moving
+    on to a neighbouring sea zone, now and then to land."""
+    roll, near = v.rng.random(), v.neighbours(here)
+    seas = [p for p in near if v.sea(p)]
+    dest = None if roll < 0.4 else v.pick(seas if roll < 0.95 and seas else near)[0]
     task = v.pick(MISSIONS)[0]
     coast = [p for p in v.neighbours(here) if not v.sea(p)]
     return m.TaskForceMission(name, task, dest, escort_of=v.pick([*formed, name])[0] if task == "escort" else None,

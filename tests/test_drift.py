@@ -443,8 +443,12 @@ def test_strategic_arrived_renders_its_units() -> None:
 # ---- the property, swept over positions and nations --------------------------------------
 
 
-@cache
 def swept(position: str, seed: str, per_type: int | None = None) -> tuple[Comparison, ...]:
+    return _swept(position, seed, per_type)  # one cache entry, however it is called
+
+
+@cache
+def _swept(position: str, seed: str, per_type: int | None) -> tuple[Comparison, ...]:
     game = drift.POSITIONS[position]()
     return tuple(compare(game, nation, drift.propose(game, nation, seed, per_type), seed) for nation in game.nations)
 
