@@ -17,8 +17,10 @@ and compares them order by order (compare()):
 * refused by the checker -> refused by the engine too, with the same reason code;
 * problem() and remarks() never change the position they are shown (the rules are
   wrapped, Watched, and the position fingerprinted before and after every call);
-* the treasury the checker projects for the nation (its scratch copy after the whole
-  table) is the treasury the engine leaves: what each order costs is charged the same way.
+* the treasuries the checker projects (its scratch copy after the whole table) are the
+  treasuries the engine leaves, the nation's and every other's: what each order costs is
+  charged the same way, and what it hands on arrives the same way (others' only when
+  every capture the checker assumed happened: a defender that held on keeps its income).
 
 DICE. With one nation's orders the engine rolls dice only in that nation's land battles
 (Phase 4.6), and a battle changes only the territory fought over: who holds it and which
@@ -41,13 +43,16 @@ luck" when
      treasury, if that order paid in one of them (the wrapped homes record what each
      commit() and execute() takes from the treasury).
 
-Every other difference is a drift, and the treasury is compared only when no verdict
+Every other difference is a drift, and the treasuries are compared only when no verdict
 differed at all.
 
-The order generators below, one small function per order type, propose orders from a
-nation's view of a position: legal-looking ones and deliberately illegal ones. They are
-seeded (random.Random), so every run proposes the same orders; later they can serve as
-the order homes' proposals for bots.
+The order generators below, one small function per order type (GENERATORS), propose
+orders from a nation's view of a position: legal-looking ones and deliberately illegal
+ones. They are seeded (random.Random), so every run proposes the same orders; later they
+can serve as the order homes' proposals for bots. Orders that make sense only one after
+the other (a task force formed, then its missions) are proposed as a Chain, which stays
+together when the batch is shuffled. The moderator is judged too: its batch is rulings
+(the pseudo-nation MODERATOR, step R); a player's rulings are refused.
 """
 
 from __future__ import annotations
@@ -61,16 +66,19 @@ from functools import cache
 from typing import Any
 
 from moderator.engine.check import Verdict, check_orders
-from moderator.engine.context import Position, TurnContext
+from moderator.engine.context import MODERATOR, Position, TurnContext
 from moderator.engine.dice import Dice
 from moderator.engine.events import Event
 from moderator.engine.orders.base import OrderRule
+from moderator.engine.orders.records import SIDES
 from moderator.engine.problems import Problem
 from moderator.engine.resolve import default_ruleset, resolve
 from moderator.engine.ruleset import Ruleset
 from moderator.engine.state import AIR_UNITS, LAND_UNITS, SEA_UNITS, GameState
 from moderator.orders import model as m
+from moderator.orders import rulings as r
 from moderator.orders.echo import normalize_order
+from moderator.orders.vocab import TECHNOLOGIES, UPGRADE_TECH
 from moderator.world.loader import load_world
 from moderator.world.model import World
 from moderator.world.scenario import initial_state, load_scenario
@@ -93,6 +101,8 @@ class Game:
 # Majors of both sides, neutral majors (Britain at half income, the USA as lender, China
 # with no non-city surcharge), an allied minor and a neutral minor.
 NATIONS = ("germany", "france", "russia", "britain", "serbia", "usa", "china", "belgium")
+# Whose batches are judged: those nations, and the moderator (its orders are the rulings of step R).
+AUTHORS = (*NATIONS, MODERATOR)
 
 
 @cache
@@ -108,7 +118,7 @@ def scenario_1914() -> Scenario:
 def opening() -> Game:
     """The 1914 opening, every unit placed (turn 1)."""
     world, scenario = world_1914(), scenario_1914()
-    return Game("opening", initial_state(scenario, world, "drift"), world, scenario, NATIONS)
+    return Game("opening", initial_state(scenario, world, "drift"), world, scenario, AUTHORS)
 
 
 def deployment() -> Game:
@@ -175,6 +185,78 @@ def _retreat(world: World, state: GameState, nation: str, place: str) -> str:
     return place
 
 
+def latewar() -> Game:
+    """Late in the war by hand (turn 8), from the conquest position, so that every order
+    type has legal cases (and the rarer refusals their occasion). War chests are full
+    (3000 each): here the paid orders meet their other rules, not the budget.
+
+    Belgium is conquered (Germany holds Brussels, incorporated last turn, and Liege and
+    Luxembourg, incorporated on turn 4, with a complex Germany built in Luxembourg:
+    plunder; Britain holds the colonies; the Belgian army is in London: exile). Germany has
+    rockets of the third advance in Cologne, bombers of the second in Liege, super
+    trenches, radar, sonar, improved weapons and the second tank advance (no tanks yet), a
+    trench in Cologne facing Liege, six infantry in Berlin (home-city trenches), and has
+    declared unrestricted submarine warfare on the Allies. Britain has carriers (a second
+    one, with two fighters, in the English Channel) and radar, a damaged battleship in the
+    English Channel, by its ports, and a cruiser in the Skagerrak (a blockade of Germany). Italy
+    joined the Allies on turn 6 and fights Austria-Hungary (its bombers lack the second
+    advance); Japan took Jiaozhou; Japan and Spain geared up on turn 6, the USA on turn 7;
+    France used its option #1 (Spanish relations) on turn 6; Serbia's surrender was
+    accepted on turn 7; Canada, a dominion, is still neutral."""
+    game = conquest()
+    state = game.state
+    _belgium_conquered(state)
+    _arsenals(state)
+    _diplomacy(state)
+    state.turn = 8
+    judged = ("germany", "britain", "france", "belgium", "japan", "spain", "usa", "serbia", "italy", "canada")
+    for nid in judged:
+        state.nations[nid].saved = 3000
+    return dataclasses.replace(game, name="latewar", state=state, nations=(*judged, MODERATOR))
+
+
+def _belgium_conquered(state: GameState) -> None:
+    state.control["Brussels"] = "germany"
+    for u in state.units:
+        if u.nation == "belgium" or (u.nation == "britain" and u.location == "Brussels"):
+            u.location = "London"
+    state.new_unit("germany", "infantry", "Brussels")
+    state.incorporated.update({"Brussels": 7, "Liege": 4, "Luxembourg": 4})
+    for colony in ("Belgian Congo", "Katanga"):
+        state.control[colony] = "britain"
+        state.incorporated.pop(colony, None)
+    state.new_unit("germany", "industry", "Luxembourg")
+
+
+def _arsenals(state: GameState) -> None:
+    ger = state.nations["germany"]
+    ger.tech.update(rockets=3, improved_bombers=2, super_trenches=1, radar=1, sonar=1, improved_weapons=1, tanks=2)
+    for kind, place in (("rocket", "Cologne"), ("rocket", "Cologne"), ("bomber", "Liege"), ("bomber", "Liege"),
+                        ("infantry", "Berlin"), ("infantry", "Berlin")):
+        state.new_unit("germany", kind, place)
+    trench = state.new_unit("germany", "trench", "Cologne")
+    ger.flags.update(trench_facing={trench.id: "Liege"}, unrestricted_subs="allied")
+    state.nations["britain"].tech.update(aircraft_carriers=1, radar=1)
+    state.new_unit("britain", "battleship", "English Channel").damage = 1
+    state.new_unit("britain", "cruiser", "Skagerrak")  # off the German coast: a blockade
+    for kind in ("carrier", "fighter", "fighter"):
+        state.new_unit("britain", kind, "English Channel")
+
+
+def _diplomacy(state: GameState) -> None:
+    italy = state.nations["italy"]
+    italy.side = "allied"
+    for a, b in (("italy", "austria-hungary"), ("austria-hungary", "italy")):
+        state.nations[a].at_war_with = sorted({*state.nations[a].at_war_with, b})
+    state.control["Jiaozhou"] = "japan"
+    state.incorporated.pop("Jiaozhou", None)
+    state.units = [u for u in state.units if not (u.location == "Jiaozhou" and u.nation == "germany")]
+    for nid, turn in (("japan", 6), ("spain", 6), ("usa", 7)):
+        state.nations[nid].flags["geared_up"] = turn
+    state.nations["france"].flags["options_used"] = {"1": 6}
+    state.nations["serbia"].flags["surrendered"] = 7
+
+
 def scarcity() -> Game:
     """Empty and nearly empty treasuries, limits reached: every money rule at its edge."""
     game = opening()
@@ -216,7 +298,7 @@ def game_at(game: Game, state: GameState) -> Game:
 
 POSITIONS: dict[str, Callable[[], Game]] = {
     "opening": opening, "played": played, "conquest": conquest, "scarcity": scarcity,
-    "deployment": deployment,
+    "deployment": deployment, "latewar": latewar,
 }
 
 
@@ -240,6 +322,10 @@ class View:
     def pick(self, items: Iterable[Any], k: int = 1) -> list[Any]:
         pool = sorted(items)
         return self.rng.sample(pool, min(k, len(pool)))
+
+    def sample(self, items: Sequence[Any], k: int = 1) -> list[Any]:
+        """Like pick(), for things that do not sort (units, orders): `items` in a fixed order."""
+        return self.rng.sample(list(items), min(k, len(items)))
 
     def stacks(self, kinds: Iterable[str] = LAND_UNITS + AIR_UNITS) -> dict[str, Counter[str]]:
         """place -> the nation's units of `kinds` there."""
@@ -267,6 +353,10 @@ class View:
             seen.update(frontier)
         return sorted(seen - {place})
 
+    def ring(self, place: str, steps: int) -> list[str]:
+        """Places exactly `steps` moves away."""
+        return sorted(set(self.within(place, steps)) - set(self.within(place, steps - 1)) - {place})
+
     def own(self) -> list[str]:
         """Original land of the nation (Phase 7 rule 1's "originally owned")."""
         return sorted(t.name for t in self.world.lands() if t.owner == self.nation)
@@ -277,6 +367,14 @@ class View:
     def hostile(self, place: str) -> bool:
         holder = self.state.controller(place)
         return holder is not None and not self.state.allies(self.nation, holder)
+
+    def enemy(self, place: str) -> bool:
+        """Held by a nation at war with the viewer."""
+        holder = self.state.controller(place)
+        return holder is not None and self.state.at_war(self.nation, holder)
+
+    def sea(self, place: str) -> bool:
+        return self.world.territories[place].is_sea
 
     def nations(self) -> list[str]:
         return sorted(self.state.nations)
@@ -291,7 +389,8 @@ class View:
         return [n for n in self.nations() if n != self.nation and n not in self.allies() and n not in self.enemies()]
 
     def saved(self) -> int:
-        return self.state.nations[self.nation].saved
+        ns = self.state.nations.get(self.nation)
+        return ns.saved if ns is not None else 0
 
 
 def units(**counts: int) -> tuple[m.UnitCount, ...]:
@@ -308,6 +407,17 @@ def some(v: View, stack: Counter[str], kinds: Iterable[str] | None = None, extra
 
 
 # ---- the generators: one per order type -------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Chain:
+    """Orders that make sense only as written, one after the other (a task force formed,
+    then its missions): proposed, sampled and shuffled as one."""
+
+    orders: tuple[m.Order, ...]
+
+
+Proposal = m.Order | Chain
 
 
 def moves(v: View) -> list[m.Order]:
@@ -463,39 +573,519 @@ def notes(v: View) -> list[m.Order]:
     return [m.Note(f"drift note {v.rng.randint(1, 99)}")]
 
 
-def placeholders(v: View) -> list[m.Order]:
-    """A sample of the order types whose homes are still pending.py's referrals."""
-    land, other = v.pick(v.own(), 1)[0], v.pick(v.lands(), 1)[0]
-    target = v.pick(v.nations(), 1)[0]
-    sample: list[m.Order] = [
-        m.Research("improved_weapons"), m.Influence(target), m.Upgrade("infantry"),
-        m.BuildTrench(land, v.pick(v.neighbours(land))[0]), m.Espionage("army", target),
-        m.Bombing("industry", units(bomber=1), land, other), m.Rebase(units(fighter=1), land, other),
-        m.ArtillerySupport(1, land, other), m.Plunder("industry", other), m.Transfer(5, land, other),
-        m.Blockade(target), m.GearUp(),
+# ---- Phase 1: diplomacy ------------------------------------------------------------------
+
+
+def neutrals_of(v: View, kind: str | None = None) -> list[str]:
+    """Neutral nations other than the viewer (of one kind: minor, major, dominion)."""
+    info = v.game.scenario.nations
+    return [n for n in v.nations() if n != v.nation and v.state.nations[n].side == "neutral"
+            and (kind is None or (n in info and info[n].kind == kind))]
+
+
+def influences(v: View) -> list[Proposal]:
+    """INFLUENCE (1.2): minor and major neutrals, dominions, enemies and allies, toward each
+    side or none; itself (the neutrals' self-influence) toward each side; twice the same."""
+    out: list[Proposal] = []
+    targets = (v.pick(neutrals_of(v, "minor"), 2) + v.pick(neutrals_of(v, "major"), 2)
+               + v.pick(neutrals_of(v, "dominion"), 1) + v.pick(v.enemies(), 1) + v.pick(v.allies(), 1))
+    out += [m.Influence(t, v.rng.choice((None, None, *SIDES))) for t in targets]
+    out += [m.Influence(v.nation, v.rng.choice((None, *SIDES))) for _ in range(2)]
+    return out + out[:1]  # only one attempt per target and turn
+
+
+def coaxing(v: View) -> list[Proposal]:
+    """COAX Italy (1.2): once, and twice in a turn."""
+    return [m.CoaxItaly() for _ in range(v.rng.randint(1, 2))]
+
+
+def surrenders(v: View) -> list[Proposal]:
+    """OFFER SURRENDER (1.3) to the whole opposing side, to enemies, to a nation not at war;
+    votes on enemies, allies and itself, and the same vote twice."""
+    out: list[Proposal] = [m.OfferSurrender(), m.OfferSurrender(tuple(v.pick(v.enemies(), 2)))]
+    out += [m.OfferSurrender((t,)) for t in v.pick(v.others() + v.allies(), 1)]
+    votes = v.pick(v.enemies(), 2) + v.pick(v.allies() + v.others(), 1) + [v.nation]
+    out += [m.SurrenderVote(t, v.rng.random() < 0.7) for t in votes]
+    return out + out[-2:-1]
+
+
+def passages(v: View) -> list[Proposal]:
+    """CLOSE/OPEN a strait or canal (1.4): one the nation holds, one it does not; to
+    everyone or to named nations; the same passage twice."""
+    closable = [p for p in v.world.passages if p.controllers]
+    held = [p.name for p in closable if any(v.state.controller(t) == v.nation for t in p.controllers)]
+    names = v.pick(held, 2) + v.pick([p.name for p in closable], 1)
+    out: list[Proposal] = []
+    for name in names:
+        to = tuple(v.pick(v.enemies() + v.others(), v.rng.randint(0, 2)))
+        out.append(m.ClosePassage(name, to, v.rng.random() < 0.8))
+    return out + out[:1]
+
+
+def submarine_warfare(v: View) -> list[Proposal]:
+    """UNRESTRICTED SUBMARINE WARFARE (1.4) against each side, an enemy, an ally, itself,
+    a side or nation nobody knows; its retraction (25)."""
+    targets = [*SIDES, *v.pick(v.enemies(), 1), *v.pick(v.allies() + v.others(), 1), v.nation, "Atlantis"]
+    out: list[Proposal] = [m.SubWarfare(t) for t in v.pick(targets, 2)]
+    return out + [m.SubWarfare(None, retract=True)]
+
+
+def blockades(v: View) -> list[Proposal]:
+    """BLOCKADE (1.4): enemies, others, allies; of the US trade to each nation it reaches."""
+    d = v.game.scenario.diplomacy
+    out: list[Proposal] = [m.Blockade(t) for t in v.pick(v.enemies(), 2) + v.pick(v.others() + v.allies(), 1)]
+    out += [m.Blockade(t, us_trade=True) for t in v.pick(sorted(d.us_trade), 2) + v.pick(v.enemies(), 1)]
+    return out + out[:1]
+
+
+def special_options(v: View) -> list[Proposal]:
+    """OPTION n (1.5): each number of the nation's options in the scenario's table (the
+    table of its side first, where it has one per side), with the arguments the option
+    needs (or one forgotten), FULL WAR (now and then where there is none), an unknown
+    number."""
+    d = v.game.scenario.diplomacy
+    specs = {o.number: o for o in d.options if o.nation == v.nation}
+    specs.update(d.options_for(v.nation, v.state.nations[v.nation].side))
+    out: list[Proposal] = []
+    for number in sorted(specs):
+        spec = specs[number]
+        for _ in range(v.rng.randint(1, 2)):
+            target = v.pick(neutrals_of(v) if spec.target_side == "neutral" else v.nations(), 1)[0]
+            amount = v.rng.choice((1, 5, spec.amount_min or 10, v.saved(), v.saved() + 20))
+            args: dict[str, Any] = {"target": target, "amount": amount, "toward": v.rng.choice(SIDES)}
+            given = {k: args[k] for k in spec.needs}
+            if given and v.rng.random() < 0.2:
+                del given[v.pick(given)[0]]  # an argument forgotten
+            full = v.rng.random() < (0.5 if spec.full_cost else 0.05)
+            out.append(m.SpecialOption(number, full=full, **given))
+    return out + [m.SpecialOption(v.rng.choice((0, 9, 12)))]
+
+
+def gear_ups(v: View) -> list[Proposal]:
+    """GEAR UP: once, twice."""
+    return [m.GearUp() for _ in range(v.rng.randint(1, 2))]
+
+
+def joins(v: View) -> list[Proposal]:
+    """JOIN side: either side, twice."""
+    return [m.JoinSide(side) for side in v.pick(SIDES, 2)]
+
+
+def peace(v: View) -> list[Proposal]:
+    """PEACE WITH (Local War): enemies (main war or local), nations not at war, twice."""
+    out: list[Proposal] = [m.Peace(t) for t in v.pick(v.enemies(), 2) + v.pick(v.others() + v.allies(), 1)]
+    return out + out[:1]
+
+
+def exiles(v: View) -> list[Proposal]:
+    """GOVERNMENT IN EXILE (Conquest): with allies (once a turn), a neutral, itself."""
+    return [m.Exile(h) for h in v.pick(v.allies(), 2) + v.pick(v.others(), 1) + [v.nation]]
+
+
+# ---- Phases 2, 3, 5, 8 -------------------------------------------------------------------
+
+
+def researches(v: View) -> list[Proposal]:
+    """RESEARCH (2.1): technologies the nation has, has not, has completed; twice the same."""
+    have = v.state.nations[v.nation].tech
+    out: list[Proposal] = [m.Research(t) for t in v.pick(TECHNOLOGIES, 3) + v.pick(have, 1)]
+    return out + out[:1]
+
+
+def upgrades(v: View) -> list[Proposal]:
+    """UPGRADE (2.2): kinds whose technology the nation has, others, after a research of
+    it, twice the same."""
+    tech = v.state.nations[v.nation].tech
+    ahead = [k for k, techs in UPGRADE_TECH.items() if any(tech.get(t) for t in techs)]
+    kinds = v.pick(ahead, 2) + v.pick(UPGRADE_TECH, 1)
+    out: list[Proposal] = [m.Upgrade(k) for k in kinds]
+    for kind in v.pick(kinds, 1):
+        out.append(Chain((m.Research(UPGRADE_TECH[kind][0]), m.Upgrade(kind))))
+    return out + out[:1]
+
+
+def trenches(v: View) -> list[Proposal]:
+    """BUILD TRENCH (3.1, Trenches): from land held with infantry, facing land neighbours
+    and the sea; on land without infantry or not held; twice the same; a SUPER TRENCH on
+    each trench, and on one dug this very turn; HOME TRENCHES in own cities, held cities
+    and elsewhere, twice."""
+    out: list[Proposal] = []
+    infantry = v.stacks(("infantry",))
+    manned = [p for p in infantry if not v.sea(p)]
+    for place in v.pick(manned, 3) + v.pick(v.held(), 1) + v.pick(v.lands(), 1):
+        for facing in v.pick(v.neighbours(place), 2):
+            out.append(m.BuildTrench(place, facing))
+    mine = [u for u in v.state.units if u.nation == v.nation and u.kind in ("trench", "super_trench")]
+    faced = v.state.nations[v.nation].flags.get("trench_facing", {})
+    for u in v.sample(mine, 2):
+        out.append(m.BuildTrench(u.location, faced.get(u.id, u.location), super=True))
+    for place in v.pick(manned, 2):
+        facing = v.pick(v.neighbours(place))[0]
+        out.append(Chain((m.BuildTrench(place, facing), m.BuildTrench(place, facing, super=True))))
+    cities = [p for p in v.held() if v.world.territories[p].city]
+    garrisoned = [p for p in cities if p in infantry and infantry[p]["infantry"] >= 5]
+    homes = [m.BuildHomeTrenches(p) for p in v.pick(garrisoned, 1) + v.pick(cities, 1) + v.pick(v.lands(), 1)]
+    return out + out[:1] + homes + homes[:1]
+
+
+def ports_of(v: View) -> list[str]:
+    """Sea zones next to a port (on the map) the nation holds."""
+    ts = v.world.territories
+    return sorted({s for p, t in ts.items() if t.is_land and t.port and v.state.controller(p) == v.nation
+                   for s in v.neighbours(p) if ts[s].is_sea})
+
+
+def ship_gear(v: View) -> list[Proposal]:
+    """BUILD RADAR/SONAR (3.1): on ships the nation has by its ports (on each, and one
+    more), away from them, ashore; on land it holds and does not, at sea without
+    a ship."""
+    out: list[Proposal] = []
+    ships = v.stacks(SEA_UNITS)
+    home = [s for s in ports_of(v) if s in ships]
+    for zone in v.pick(home, 2) + v.pick([s for s in ships if s not in home], 1):
+        for ship in v.pick(ships[zone], 2):
+            kind = v.pick(("radar", "sonar"))[0]
+            out += [m.BuildShipGear(kind, zone, ship) for _ in range(ships[zone][ship] + 1)]
+    for place in v.pick(v.held(), 1) + v.pick(v.lands(), 1) + v.pick(v.seas(), 1):
+        out.append(m.BuildShipGear("radar", place))
+    out += [m.BuildShipGear("sonar", p, "cruiser") for p in v.pick(v.held(), 1)]
+    return out
+
+
+def espionage(v: View) -> list[Proposal]:
+    """ESPIONAGE (3.2.1), each kind at fitting and unfitting targets; COUNTERESPIONAGE
+    (3.2.2), each kind; the same attempt twice."""
+    out: list[Proposal] = []
+    minors, majors = neutrals_of(v, "minor"), neutrals_of(v, "major")
+    for target in v.pick(minors, 1) + v.pick(majors, 1):
+        out += [m.Espionage("neutral", target), m.Espionage("affiliation", target)]
+    for target in v.pick(v.enemies(), 1) + v.pick(v.allies() + v.others(), 1):
+        out.append(m.Espionage("army", target))
+    for target in v.pick(v.nations(), 2) + [v.nation]:
+        out.append(m.Espionage("industrial", target, tech=v.pick(TECHNOLOGIES)[0]))
+    near = [d for p in v.stacks(LAND_UNITS) for d in v.neighbours(p)]
+    for place in v.pick(near, 1) + v.pick(list(v.stacks(LAND_UNITS)), 1) + v.pick(v.lands() + v.seas(), 1):
+        out.append(m.Espionage("combat", place=place))
+    out += [m.CounterEspionage("affiliation"), m.CounterEspionage("army", v.pick(v.enemies() + v.others())[0])]
+    out += [m.CounterEspionage("industrial", tech=t) for t in v.pick(TECHNOLOGIES, 1)]
+    out += [m.CounterEspionage("recon", place=p) for p in v.pick(v.held(), 1) + v.pick(v.lands(), 1)]
+    return out + v.sample(out, 2)
+
+
+def recon(v: View) -> list[Proposal]:
+    """RECON (3.3): land units next door and beyond, artillery (no mission), aircraft
+    within reach and beyond, ships in their own zone and the next; more units than there
+    are."""
+    out: list[Proposal] = []
+    land = {p: c for p, c in v.stacks(LAND_UNITS).items() if v.world.territories[p].is_land}
+    for place in v.pick(land, 3):
+        out.append(m.Recon(some(v, land[place]), place, v.pick(v.neighbours(place))[0]))
+    for place in v.pick(land, 1):
+        out += [m.Recon(some(v, land[place]), place, p) for p in v.pick(v.ring(place, 2), 1)]
+    air = v.stacks(AIR_UNITS)
+    for place in v.pick(air, 2):
+        for dest in v.pick(v.within(place, 3), 2):
+            out.append(m.Recon(some(v, air[place]), place, dest))
+    ships = v.stacks(SEA_UNITS)
+    for zone in v.pick(ships, 2):
+        out.append(m.Recon(some(v, ships[zone]), zone, zone))
+        out.append(m.Recon(some(v, ships[zone], extra=v.rng.randint(0, 1)), zone, v.pick(v.neighbours(zone))[0]))
+    return out
+
+
+def repairs(v: View) -> list[Proposal]:
+    """REPAIR (3.4): the nation's damaged ships where they are (one more than there are),
+    undamaged ones, ships that are never repaired, on land."""
+    out: list[Proposal] = []
+    hurt = Counter((u.location, u.kind) for u in v.state.units if u.nation == v.nation and u.damage)
+    for (zone, kind), n in sorted(hurt.items()):
+        out += [m.Repair(kind, n, zone), m.Repair(kind, n + 1, zone)]
+    ships = v.stacks(SEA_UNITS)
+    for zone in v.pick(ships, 2):
+        out.append(m.Repair(v.pick(ships[zone])[0], 1, zone))
+    out += [m.Repair("battleship", 1, p) for p in v.pick(v.lands(), 1)]
+    return out
+
+
+def plunders(v: View) -> list[Proposal]:
+    """PLUNDER (5): land the nation conquered (incorporated long ago, lately, not at all),
+    its own land, others' land; industry and ports."""
+    conquered = [p for p in v.held() if v.world.territories[p].owner != v.nation]
+    places = v.pick(conquered, 3) + v.pick(v.own(), 1) + v.pick(v.lands(), 1)
+    return [m.Plunder(k, p) for p in places for k in ("industry", "port")]
+
+
+def transfers(v: View) -> list[Proposal]:
+    """TRANSFER (8): between land it holds, far apart and next door, more than it has,
+    to the same place, from land it does not hold."""
+    held = v.held()
+    out: list[Proposal] = []
+    for a, b in zip(v.pick(held, 2), v.pick(held, 2), strict=False):
+        out.append(m.Transfer(v.rng.choice((1, 5, v.saved() + 10, 4 * v.saved() + 60)), a, b))
+    out += [m.Transfer(3, p, p) for p in v.pick(held, 1)]
+    out += [m.Transfer(2, p, q) for p, q in zip(v.pick(v.lands(), 1), v.pick(held, 1), strict=False)]
+    return out
+
+
+# ---- Phase 4 at sea and in the air -------------------------------------------------------
+
+
+def bombings(v: View) -> list[Proposal]:
+    """BOMB INDUSTRY|CITY|TACTICAL (4.1.1): aircraft at enemy land within reach, cities
+    and complexes and neither, friendly land, too far; with ground units among them."""
+    out: list[Proposal] = []
+    air = v.stacks(AIR_UNITS)
+    for place in v.pick(air, 3):
+        rings = [[p for p in v.ring(place, d) if v.enemy(p)] for d in (1, 2, 3)]
+        for target in [t for ring in rings for t in v.pick(ring, 1)] + v.pick(v.within(place, 2), 1):
+            for aim in v.pick(("industry", "city", "tactical"), 2):
+                out.append(m.Bombing(aim, some(v, air[place]), place, target))
+    ground = v.stacks(LAND_UNITS)
+    for place in v.pick(ground, 1):
+        out.append(m.Bombing("tactical", some(v, ground[place]), place, v.pick(v.neighbours(place))[0]))
+    return out
+
+
+def rocket_fire(v: View) -> list[Proposal]:
+    """FIRE rockets (Rockets): at enemy land one, two, three and four territories away,
+    each aim, at friendly land, more rockets than there are; from land without rockets."""
+    out: list[Proposal] = []
+    rockets = v.stacks(("rocket",))
+    for place in v.pick(rockets, 2):
+        rings = [[p for p in v.ring(place, d) if v.enemy(p)] for d in (1, 2, 3, 4)]
+        for target in [t for ring in rings for t in v.pick(ring, 2)] + v.pick(v.within(place, 2), 1):
+            aim = v.pick(("units", "city", "industry"))[0]
+            out.append(m.RocketFire(v.rng.randint(1, rockets[place]["rocket"] + 1), place, target, aim))
+    for place in v.pick(v.held(), 1):
+        out.append(m.RocketFire(1, place, v.pick(v.neighbours(place))[0]))
+    return out
+
+
+def rebases(v: View) -> list[Proposal]:
+    """REBASE (4.1.2): aircraft to friendly incorporated land near and far, to enemy and
+    unincorporated land, to the sea; ground units; more than there are."""
+    out: list[Proposal] = []
+    air = v.stacks(AIR_UNITS)
+    for place in v.pick(air, 3):
+        near = v.within(place, 6)
+        friendly = [p for p in near if v.world.territories[p].is_land and not v.hostile(p)]
+        for dest in v.pick(friendly, 2) + v.pick(near, 1):
+            out.append(m.Rebase(some(v, air[place], extra=int(v.rng.random() < 0.2)), place, dest))
+    ground = v.stacks(LAND_UNITS)
+    for place in v.pick(ground, 1):
+        out.append(m.Rebase(some(v, ground[place]), place, v.pick(v.neighbours(place))[0]))
+    return out
+
+
+MISSIONS = ("transport", "escort", "bombard", "carrier", "patrol", "blockade", "move", "dock", "detect")
+
+
+def task_forces(v: View) -> list[Proposal]:
+    """TF name AT zone, then its missions (4.2), in the order written: every mission, on
+    to a neighbouring sea zone or staying, now and then to land, further than its ships
+    go; an escort of a task force formed before; the battleships of a zone bombarding a
+    coast. A mission of a task force never formed; a task force on land, of land units,
+    formed twice."""
+    out: list[Proposal] = []
+    ships = v.stacks(SEA_UNITS)
+    formed: list[str] = []
+    for n, zone in enumerate(v.pick(ships, 3)):
+        name = f"TF{n + 1}"
+        steps: list[m.Order] = [m.TaskForce(name, zone, some(v, ships[zone]))]
+        here = zone
+        for _ in range(v.rng.randint(1, 4)):
+            step = mission(v, name, here, formed)
+            steps.append(step)
+            here = step.dest if step.dest is not None and v.sea(step.dest) else here
+        formed.append(name)
+        out.append(Chain(tuple(steps)))
+    for n, zone in enumerate(v.pick([z for z in ships if ships[z]["battleship"]], 2)):
+        coast = [p for p in v.neighbours(zone) if not v.sea(p)]
+        out += [Chain((m.TaskForce(f"Guns{n + 1}", zone, units(battleship=ships[zone]["battleship"])),
+                       m.TaskForceMission(f"Guns{n + 1}", "bombard", target=p))) for p in v.pick(coast, 1)]
+    out.append(m.TaskForceMission("TF9", v.pick(MISSIONS)[0]))
+    land = v.stacks(LAND_UNITS)
+    for place in v.pick(land, 1):
+        out.append(m.TaskForce("TF8", place, some(v, land[place])))
+        out.append(m.TaskForce("TF7", v.pick(v.seas())[0], some(v, land[place])))
+    for zone in v.pick(ships, 1):
+        out.append(m.TaskForce("TF1", zone, units(**{v.pick(ships[zone])[0]: 1})))
+    return out
+
+
+def mission(v: View, name: str, here: str, formed: Sequence[str]) -> m.TaskForceMission:
+    """One step of a task force in sea zone `here`: a mission, staying (4 in 10), moving
+    on to a neighbouring sea zone, now and then to land."""
+    roll, near = v.rng.random(), v.neighbours(here)
+    seas = [p for p in near if v.sea(p)]
+    dest = None if roll < 0.4 else v.pick(seas if roll < 0.95 and seas else near)[0]
+    task = v.pick(MISSIONS)[0]
+    coast = [p for p in v.neighbours(here) if not v.sea(p)]
+    return m.TaskForceMission(name, task, dest, escort_of=v.pick([*formed, name])[0] if task == "escort" else None,
+                              target=v.pick(coast)[0] if task == "bombard" and coast else None)
+
+
+def naval_invasions(v: View) -> list[Proposal]:
+    """INVADE (4.4, 4.6.1), with the transports that carry the troops: a task force of
+    transports formed, troops loaded from a neighbouring coast (within its capacity and
+    beyond, tanks among them; now and then from a coast not its own, or ships), a
+    transport mission on (or another mission, loaded), then landings on enemy and
+    friendly coasts of the zone it reached; landings with no troops aboard."""
+    out: list[Proposal] = []
+    transports = {z: c for z, c in v.stacks(("transport",)).items() if v.world.territories[z].is_sea}
+    troops = v.stacks(LAND_UNITS)
+    for n, zone in enumerate(v.pick(transports, 2)):
+        name = f"Convoy{n + 1}"
+        steps: list[m.Order] = [m.TaskForce(name, zone, units(transport=transports[zone]["transport"]))]
+        aboard: tuple[m.UnitCount, ...] = ()
+        for coast in v.pick([p for p in v.neighbours(zone) if p in troops], 1):
+            kind = v.pick(troops[coast])[0]
+            aboard = units(**{kind: v.rng.randint(1, min(2, troops[coast][kind]) + int(v.rng.random() < 0.2))})
+            steps.append(m.TaskForceMission(name, "load", units=aboard, origin=coast))
+        if v.rng.random() < 0.2:  # from someone else's coast, or ships from its own
+            foreign = [p for p in v.neighbours(zone) if not v.sea(p) and v.hostile(p)]
+            own = [p for p in v.neighbours(zone) if not v.sea(p) and not v.hostile(p)]
+            for coast in v.pick(foreign, 1) if v.rng.random() < 0.5 else v.pick(own, 1):
+                cargo = units(infantry=1) if coast in foreign else units(cruiser=1)
+                steps.append(m.TaskForceMission(name, "load", units=cargo, origin=coast))
+        there = v.pick([p for p in v.neighbours(zone) if v.sea(p)] or [zone])[0] if v.rng.random() < 0.5 else zone
+        if there != zone:
+            task = "transport" if v.rng.random() < 0.8 else v.pick(MISSIONS)[0]
+            steps.append(m.TaskForceMission(name, task, there))
+        landing = [p for p in v.neighbours(there) if not v.sea(p)]
+        for dest in v.pick(landing, 2):
+            extra = units(**{v.pick(("infantry", "artillery", "tank"))[0]: 1}) if v.rng.random() < 0.3 else ()
+            steps.append(m.NavalInvasion(aboard + extra or units(infantry=1), there, dest))
+        out.append(Chain(tuple(steps)))
+    for zone in v.pick(v.seas(), 1):
+        out.append(m.NavalInvasion(units(infantry=1), zone, v.pick(v.neighbours(zone))[0]))
+    return out
+
+
+def submarine_hunts(v: View) -> list[Proposal]:
+    """DETECT SUBS (4.2.9) with the ships in a zone, with aircraft flown from land or from
+    too far, with ships that cannot detect; aircraft that do not say where they fly
+    from, ships that say so, a hunt on land; INTERCEPT (4.2.10) with the submarines in a
+    zone, more than there are, on land."""
+    out: list[Proposal] = []
+    ships = v.stacks(SEA_UNITS)
+    for zone in v.pick(ships, 2):
+        out.append(m.SubDetection(zone, some(v, ships[zone])))
+        out.append(m.SubDetection(zone, some(v, ships[zone]), v.pick(v.neighbours(zone))[0]))
+    out += [m.SubDetection(p, units(fighter=1)) for p in v.pick(v.seas(), 1) + v.pick(v.lands(), 1)]
+    air = v.stacks(AIR_UNITS)
+    for place in v.pick(air, 2):
+        for zone in v.pick([p for p in v.within(place, 3) if v.world.territories[p].is_sea], 2):
+            out.append(m.SubDetection(zone, some(v, air[place]), place))
+    subs = v.stacks(("submarine",))
+    for zone in v.pick(subs, 2):
+        target = v.pick(("any", "transport", "escort", "bombard"))[0]
+        out.append(m.SubInterception(v.rng.randint(1, subs[zone]["submarine"] + 1), zone, target))
+    out += [m.SubInterception(1, p) for p in v.pick(v.lands(), 1)]
+    return out
+
+
+def artillery_support(v: View) -> list[Proposal]:
+    """SUPPORT (Artillery): from stacks with artillery to neighbouring land (friendly,
+    attacked, empty), to the sea, to land two steps away, with more than there are."""
+    out: list[Proposal] = []
+    guns = {p: c for p, c in v.stacks(("artillery",)).items() if v.world.territories[p].is_land}
+    for place in v.pick(guns, 3):
+        have = guns[place]["artillery"]
+        for dest in v.pick(v.neighbours(place), 2) + v.pick(v.within(place, 2), 1):
+            out.append(m.ArtillerySupport(v.rng.randint(1, have + 1), place, dest))
+    return out
+
+
+def defences(v: View) -> list[Proposal]:
+    """DEFEND WITH INDUSTRY|PORT|AA (Industrial complexes, Ports): where the nation holds
+    a complex or port, where it does not, land it does not hold."""
+    places = v.pick(v.held(), 3) + v.pick(v.lands(), 1)
+    return [m.DefendWith(k, p) for p in places for k in v.pick(("industry", "port", "aa"), 2)]
+
+
+# ---- the moderator's rulings (step R) ----------------------------------------------------
+
+
+def rulings(v: View) -> list[Proposal]:
+    """The moderator's rulings (orders of MODERATOR): every kind, fitting the position and
+    not (points beyond -10..10, a technology level it does not have, units that are not
+    there, a war with itself, a roll below 0). A player who writes any is refused (one of
+    each kind)."""
+    batch = ruling_batch(v)
+    if v.nation != MODERATOR:
+        return list({type(o): o for o in batch}.values())
+    return batch
+
+
+def ruling_batch(v: View) -> list[Proposal]:
+    nid = v.pick([n for n in NATIONS if n in v.state.nations])[0]
+    other = v.pick(v.nations())[0]
+    mine = [u for u in v.state.units if u.nation == nid]
+    here = v.sample(mine, 3)
+    n = v.rng.randint(1, 3)
+    out: list[Proposal] = [
+        r.SetValue("saved", nid, v.rng.randint(0, 60)), r.SetValue("saved", other, -v.rng.randint(1, 9), relative=True),
+        r.SetValue("standing", other, v.rng.choice((-11, -3, 4, 10, 12))),
+        r.SetValue("manpower_limit", nid, v.rng.randint(0, 40)),
+        r.SetTech(v.pick(TECHNOLOGIES)[0], nid, v.rng.randint(0, 5)), r.SetFlag("drift", other, v.rng.randint(0, 9)),
+        r.SetSide(other, v.pick(("neutral", *SIDES))[0]),
+        r.ChangeUnits("add", units(infantry=n), nid, v.pick(v.lands())[0]),
+        r.ChangeUnits("add", units(cruiser=1), nid, v.pick(v.lands())[0]),
+        r.SetControl(v.pick(v.lands())[0], other, v.rng.random() < 0.5, v.rng.choice((None, 0, v.state.turn + 1))),
+        r.SetControl(v.pick(v.seas())[0], other),
+        r.SetWar(nid, other, v.rng.random() < 0.6), r.SetWar(nid, nid),
+        r.HandRoll("drift roll", v.rng.randint(-1, 10)),
     ]
-    return v.rng.sample(sample, 4)
+    for u in here:
+        action = v.pick(("remove", "damage", "repair"))[0]
+        out.append(r.ChangeUnits(action, units(**{u.kind: v.rng.randint(1, 2)}), nid, u.location))
+        out.append(r.MoveUnits(units(**{u.kind: 1}), nid, u.location, v.pick(v.neighbours(u.location))[0]))
+    for u in v.sample(mine, 1):
+        out.append(r.RemoveAll(v.rng.choice((None, u.kind)), nid, u.location))
+    out.append(r.RemoveAll(None, nid, v.pick(v.seas())[0]))
+    return out
 
 
-GENERATORS: dict[str, Callable[[View], list[m.Order]]] = {
+GENERATORS: dict[str, Callable[[View], Sequence[Proposal]]] = {
+    # Phase 4 on land, builds, incorporation, gifts, war, the deployment turn
     "move": moves, "air": air_moves, "terrain": terrain_moves, "strategic": strategic_moves,
     "build": builds, "incorporate": incorporations, "gift": gifts, "declare": declarations,
     "deploy": deploys, "condition": conditions, "casualties": casualty_orders, "note": notes,
-    "placeholder": placeholders,
+    # Phase 1
+    "influence": influences, "coax": coaxing, "surrender": surrenders, "passage": passages,
+    "subs": submarine_warfare, "blockade": blockades, "option": special_options, "gear-up": gear_ups,
+    "join": joins, "peace": peace, "exile": exiles,
+    # Phases 2, 3, 5, 8
+    "research": researches, "upgrade": upgrades, "trench": trenches, "gear": ship_gear,
+    "espionage": espionage, "recon": recon, "repair": repairs, "plunder": plunders, "transfer": transfers,
+    # Phase 4 at sea and in the air
+    "bombing": bombings, "rocket": rocket_fire, "rebase": rebases, "task-force": task_forces,
+    "invasion": naval_invasions, "sub-hunt": submarine_hunts, "support": artillery_support,
+    "defend": defences,
+    # the moderator's rulings (a player's are refused)
+    "ruling": rulings,
 }
+MODERATOR_GENERATORS = ("ruling",)  # what the pseudo-nation MODERATOR writes
 
 
 def propose(game: Game, nation: str, seed: str, per_type: int | None = None) -> list[m.Order]:
-    """One nation's batch: every generator's orders (at most `per_type` of each), shuffled,
-    each with the span of its normalized text (what the reports quote)."""
+    """One nation's batch: every generator's orders (at most `per_type` proposals of each),
+    shuffled (a Chain stays together, in its order), each with the span of its normalized
+    text (what the reports quote). The moderator writes rulings only."""
     rng = random.Random(f"drift/{game.name}/{seed}")
     view = View(game, nation, rng)
-    batch: list[m.Order] = []
-    for name in sorted(GENERATORS):
-        made = GENERATORS[name](view)
-        batch += made if per_type is None else rng.sample(made, min(per_type, len(made)))
-    rng.shuffle(batch)
-    return [dataclasses.replace(o, span=m.Span(i + 1, 1, normalize_order(o))) for i, o in enumerate(batch)]
+    proposals: list[Proposal] = []
+    for name in sorted(MODERATOR_GENERATORS if nation == MODERATOR else GENERATORS):
+        made = list(GENERATORS[name](view))
+        proposals += made if per_type is None else rng.sample(made, min(per_type, len(made)))
+    rng.shuffle(proposals)
+    batch = [o for p in proposals for o in (p.orders if isinstance(p, Chain) else (p,))]
+    return [dataclasses.replace(o, span=m.Span(i + 1, 1, text_of(o))) for i, o in enumerate(batch)]
+
+
+def text_of(order: m.Order) -> str:
+    return r.normalize_ruling(order) if isinstance(order, r.Ruling) else normalize_order(order)
 
 
 # ---- the comparison ----------------------------------------------------------------------
@@ -597,6 +1187,7 @@ class Comparison:
     drifts: list[str]
     projected: int | None  # the checker's treasury for the nation after the whole table
     excused: list[str]  # kept/refused differences explained by dice (see DICE)
+    treasuries: dict[str, int] = field(default_factory=dict)  # the checker's, of every nation
 
     def refusals(self, index: int) -> list[Event]:
         return [e for e in self.events if e.code == "order-refused" and e.args["nation"] == self.nation
@@ -660,11 +1251,13 @@ def compare(game: Game, nation: str, orders: Sequence[m.Order], seed: str = "dri
     rs = ruleset or default_ruleset()
     checking, engine = Watch(), Watch()
     verdicts = check_orders(orders, nation, game.state, game.world, game.scenario, watched(rs, checking))
-    projected = checking.ctx.state.nations[nation].saved if checking.ctx is not None else None
+    scratch = checking.ctx.state.nations if checking.ctx is not None else {}
+    projected = scratch[nation].saved if nation in scratch else None  # the moderator has none
     dice = Dice(f"drift/{game.name}/{seed}", game.state.turn)
     after, events = resolve(game.state, {nation: list(orders)}, game.world, game.scenario, dice, watched(rs, engine))
     drifts = [f"checker: {x}" for x in checking.impure] + [f"engine: {x}" for x in engine.impure]
-    cmp = Comparison(game, nation, list(orders), verdicts, after, events, drifts, projected, [])
+    cmp = Comparison(game, nation, list(orders), verdicts, after, events, drifts, projected, [],
+                     {n: ns.saved for n, ns in scratch.items()})
     table = rs.table(game.state.turn)
 
     def when(i: int) -> tuple[int, int]:  # resolution order: the step, then as written
@@ -695,10 +1288,21 @@ def compare(game: Game, nation: str, orders: Sequence[m.Order], seed: str = "dri
         else:
             drifts.append(said)
         taint.add(order, bool(checking.paid.get(i) or engine.paid.get(i)))
-    # The treasury is compared when every order went as the checker assumed; otherwise a
-    # kept order the dice denied (an incorporation after a failed attack) was paid only there.
-    if not drifts and not cmp.excused and projected is not None and projected != after.nations[nation].saved:
-        drifts.append(f"treasury: the checker projects {projected}, the engine leaves {after.nations[nation].saved}")
+    # Treasuries are compared when every order went as the checker assumed; otherwise a
+    # kept order the dice denied (an incorporation after a failed attack) was paid only
+    # there. Every nation's: money an order hands on (COAX: "Italy gets to keep the 20")
+    # and the moderator's rulings change others' treasuries; but a defender that held on
+    # where the checker assumed a capture keeps that land's income.
+    assumed = {k.partition(":")[2] for k in (checking.ctx.assumed if checking.ctx else {}) if k.startswith("control:")}
+    held_on = any(not b.captured and b.place in assumed for b in engine.battles)
+    if not drifts and not cmp.excused:
+        for nid, money in sorted(cmp.treasuries.items()):
+            if held_on and nid != nation:
+                continue
+            left = after.nations[nid].saved
+            if money != left:
+                whose = "treasury" if nid == nation else f"treasury of {nid}"
+                drifts.append(f"{whose}: the checker projects {money}, the engine leaves {left}")
     return cmp
 
 

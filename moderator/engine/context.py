@@ -207,8 +207,10 @@ class TurnContext(Position):
         """A decision the rules leave to the moderator: the engine's default, for review."""
         self.emit("moderator-flag", phase, (MODERATOR,), reason=reason, nation=nation, details=dict(details))
 
-    def refuse(self, nation: str, phase: str, index: int, order: Order, reason: str, **details: Any) -> None:
-        """An order that cannot be carried out: tell its nation why (nothing is dropped silently)."""
+    def refuse(self, nation: str, phase: str, index: int, order: Order, reason: str, /, **details: Any) -> None:
+        """An order that cannot be carried out: tell its nation why (nothing is dropped silently).
+        The details are the rule's own words (a Problem's arguments), whatever their names:
+        `nation=` among them is the nation the rule speaks of, not the one refused."""
         self.tell(nation, "order-refused", phase, order=index, text=order.span.text, reason=reason,
                   details=dict(details))
 

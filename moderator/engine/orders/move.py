@@ -29,10 +29,11 @@ from dataclasses import dataclass
 from moderator.engine import combat_land, combat_orders, fuel, terrain
 from moderator.engine.conquest import seize, take_territory
 from moderator.engine.context import Position, TurnContext
+from moderator.engine.orders import artillery_support
 from moderator.engine.orders.base import OrderRule, missing_units, refer, take_units
 from moderator.engine.problems import Problem, flag, problem, warning
 from moderator.engine.state import AIR_UNITS, LAND_UNITS, Unit
-from moderator.orders.model import Attack, Move
+from moderator.orders.model import ArtillerySupport, Attack, Move
 from moderator.world.model import World
 
 PHASE = "4.4"
@@ -223,16 +224,22 @@ def capturers(world: World, leg: Leg) -> set[str]:
 def later_legs(ctx: TurnContext, rule: MoveRule, leg: Leg) -> list[Leg]:
     """The nation's later moves into the same territory, which join a battle there.
 
-    Orders are carried out as written, so a later move joins only with units no move
-    written before it may still use (on a scratch tally: the units of every move whose
-    standing_problem() passes are set aside, since whether it goes can depend on battles
-    still to come); a move that cannot join goes at its own turn."""
+    Orders are carried out as written, so a later move joins only with units no order of
+    this step written before it may still use (on a scratch tally: the units of every
+    move whose standing_problem() passes are set aside, since whether it goes can depend
+    on battles still to come, and the artillery of every SUPPORT the rules allow); a move
+    that cannot join goes at its own turn."""
     out = []
     claimed = ctx.claimed
     ctx.claimed = Counter(claimed)
     try:
         for j, o in enumerate(ctx.orders[leg.nation]):
-            if j <= leg.index or not isinstance(o, Move) or ctx.used(("joined", leg.nation, str(j))):
+            if j <= leg.index:
+                continue
+            if isinstance(o, ArtillerySupport) and artillery_support.RULE.problem(ctx, leg.nation, o) is None:
+                for uc in artillery_support.artillery(o):
+                    ctx.claimed[(leg.nation, o.origin, uc.kind)] += uc.count
+            if not isinstance(o, Move) or ctx.used(("joined", leg.nation, str(j))):
                 continue
             if o.dest == leg.dest and not at_sea(ctx, o) and rule.problem(ctx, leg.nation, o) is None:
                 out.append(Leg(leg.nation, j, o, []))

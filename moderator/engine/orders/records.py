@@ -18,7 +18,7 @@ Every one of these orders is still resolved by the moderator (the dice, the poin
 votes), but its cost is charged when its step runs: Referred.commit() pays it (the
 checker's projection), Referred.execute() pays it through base.refer(), which reports
 the referral with its cost. Money the rules give to another nation at once ("Italy gets
-to keep the 20 resources") arrives at once, with a "gift" event.
+to keep the 20 resources") arrives at once, in both, with a "gift" event in the engine.
 """
 
 from __future__ import annotations
@@ -100,8 +100,10 @@ class Referred(OrderRule[OrderT]):
 
     def commit(self, ctx: TurnContext, nation: str, index: int, order: OrderT) -> None:
         price = self.cost(ctx, nation, order)
+        on = self.paid_on(ctx, nation, order)
         self.record(ctx, nation, order)
         ctx.pay(nation, price)
+        hand_on(ctx, on)
 
     def execute(self, ctx: TurnContext, nation: str, index: int, order: OrderT) -> None:
         price = self.cost(ctx, nation, order)
@@ -109,9 +111,18 @@ class Referred(OrderRule[OrderT]):
         on = self.paid_on(ctx, nation, order)
         self.record(ctx, nation, order)
         refer(ctx, nation, index, order, price, why)
-        if on is not None and on[1] > 0 and on[0] in ctx.state.nations:
+        if hand_on(ctx, on):
+            assert on is not None
             to, amount = on
-            ctx.state.nations[to].saved += amount
             phase = ctx.step.section if ctx.step else ""
             ctx.emit("gift", phase, tuple(sorted({nation, to})), giver=nation, receiver=to, sent=amount,
                      arrived=amount)
+
+
+def hand_on(ctx: TurnContext, on: tuple[str, int] | None) -> bool:
+    """Money the order hands on arrives at once, in the checker's projection as in the
+    engine (the receiver's treasury in every report is right). Whether any arrived."""
+    if on is None or on[1] <= 0 or on[0] not in ctx.state.nations:
+        return False
+    ctx.state.nations[on[0]].saved += on[1]
+    return True

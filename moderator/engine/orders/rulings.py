@@ -174,7 +174,7 @@ class RemoveAllRule(RulingRule):
 
     order = r.RemoveAll
 
-    def problem(self, pos: Position, nation: str, order: r.RemoveAll) -> Problem | None:
+    def check(self, pos: Position, order: r.RemoveAll) -> Problem | None:
         return _nations(pos, order.nation)
 
     def remarks(self, pos: Position, nation: str, order: r.RemoveAll) -> list[Problem]:
