@@ -17,9 +17,9 @@ from collections import deque
 
 from moderator.engine import manpower
 from moderator.engine.context import PendingBuild, RailGroup, TurnContext
-from moderator.engine.orders.strategic_move import kinds
 from moderator.engine.phase4_strategic import passable
 from moderator.engine.placement import still_placeable
+from moderator.engine.state import kinds
 
 PHASE = "7"
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import json
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -18,6 +19,14 @@ AIR_UNITS = ("fighter", "bomber")
 SEA_UNITS = ("battleship", "cruiser", "transport", "carrier", "submarine")
 STRUCTURES = ("trench", "super_trench", "industry", "port", "radar", "sonar")
 UNIT_KINDS = LAND_UNITS + AIR_UNITS + SEA_UNITS
+
+
+def kinds(units: Iterable[Unit]) -> dict[str, int]:
+    """How many units of each kind, sorted by kind: the units mapping events carry."""
+    out: dict[str, int] = {}
+    for u in units:
+        out[u.kind] = out.get(u.kind, 0) + 1
+    return dict(sorted(out.items()))
 
 
 @dataclass

@@ -32,7 +32,7 @@ from moderator.engine.context import Position, TurnContext
 from moderator.engine.orders import artillery_support
 from moderator.engine.orders.base import OrderRule, missing_units, refer, take_units
 from moderator.engine.problems import Problem, flag, problem, warning
-from moderator.engine.state import AIR_UNITS, LAND_UNITS, Unit
+from moderator.engine.state import AIR_UNITS, LAND_UNITS, Unit, kinds
 from moderator.orders.model import ArtillerySupport, Attack, Move
 from moderator.world.model import World
 
@@ -340,12 +340,6 @@ def attack(ctx: TurnContext, nation: str, dest: str, legs: list[Leg], defenders:
         relocate(ctx, [u for u in alive if u.kind not in STAYS_AT_HOME], dest)
         take_territory(ctx, dest, nation, combat_land.PHASE)
 
-
-def kinds(units: Sequence[Unit]) -> dict[str, int]:
-    out: dict[str, int] = {}
-    for u in units:
-        out[u.kind] = out.get(u.kind, 0) + 1
-    return dict(sorted(out.items()))
 
 
 RULE = MoveRule()

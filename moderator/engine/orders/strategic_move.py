@@ -15,13 +15,11 @@ by rail (aircraft rebase, 4.1.2).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from moderator.engine.context import Position, RailGroup, TurnContext
 from moderator.engine.orders.base import OrderRule, missing_units, take_units
 from moderator.engine.phase4_strategic import Path, passable, rail_region, strategic_paths
 from moderator.engine.problems import Problem, problem, warning
-from moderator.engine.state import LAND_UNITS, Unit
+from moderator.engine.state import LAND_UNITS, kinds
 from moderator.orders.model import StrategicMove
 
 PHASE = "4.1.3"
@@ -95,12 +93,6 @@ class StrategicMoveRule(OrderRule[StrategicMove]):
             ctx.tell(nation, "strategic-move", PHASE, order=index, origin=order.origin, dest=order.dest,
                      units=kinds(moving))
 
-
-def kinds(units: Sequence[Unit]) -> dict[str, int]:
-    out: dict[str, int] = {}
-    for u in units:
-        out[u.kind] = out.get(u.kind, 0) + 1
-    return dict(sorted(out.items()))
 
 
 RULE = StrategicMoveRule()
