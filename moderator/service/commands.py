@@ -10,7 +10,7 @@ import signal
 import smtplib
 import sys
 import threading
-from datetime import datetime
+from datetime import UTC, datetime
 from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
@@ -106,18 +106,32 @@ def _service(args: argparse.Namespace, need_mail: bool = False) -> Any:
     cfg = load_config(args.config)
     if need_mail and cfg.mail is None:
         raise SystemExit("this needs a [mail] section in the configuration file (see moderator.example.toml)")
+    if need_mail and cfg.missing_secrets:
+        raise SystemExit(f"the [mail] section names the environment variable(s) {', '.join(cfg.missing_secrets)}, "
+                         "which are not set: export them before starting the daemon")
     return Service(store=Store(cfg.database), mail=cfg.mail, say=lambda s: print(s, flush=True),
                    archive=cfg.archive), cfg
 
 
+def can_send(cfg: Any) -> bool:
+    """Mail can go out from this process: a [mail] section with its passwords set."""
+    return cfg.mail is not None and not cfg.missing_secrets
+
+
 def cmd_run(args: argparse.Namespace) -> int:
     from moderator.service.daemon import Daemon
+    from moderator.store.db import AlreadyRunning
 
     svc, cfg = _service(args, need_mail=True)
+    svc.say = _timestamped
     daemon = Daemon(svc, poll_seconds=cfg.poll_seconds, deadline_seconds=cfg.deadline_check_seconds)
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
-    daemon.start()
+    try:
+        daemon.start()
+    except AlreadyRunning as exc:
+        print(f"moderator run: {exc}", file=sys.stderr)
+        return 1
     print(f"moderator running: polling {cfg.mail.imap.host} every {cfg.poll_seconds:g} s; Ctrl-C stops.", flush=True)
     try:
         while not stop.wait(1):
@@ -126,6 +140,11 @@ def cmd_run(args: argparse.Namespace) -> int:
         pass
     daemon.stop()
     return 0
+
+
+def _timestamped(line: str) -> None:
+    """The daemon's console lines, each with its UTC time (for the log it usually ends up in)."""
+    print(f"{datetime.now(UTC):%Y-%m-%d %H:%M:%S}Z {line}", flush=True)
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
@@ -164,6 +183,11 @@ def cmd_game_show(args: argparse.Namespace) -> int:
     subs = svc.store.current_submissions(g.id, g.turn)
     print(f"{g.title} [{g.id}], scenario {g.scenario}, ruleset {g.ruleset} v{g.ruleset_version}")
     print(f"turn {g.turn} ({turn_label(scenario, g.turn)}), {g.status}, orders due {describe_deadline(g.deadline)}")
+    if g.problem:
+        print(f"PROBLEM: {g.problem} (the turn stays open and is retried; `moderator review list` has the details)")
+    stuck = [m for m in svc.store.messages(direction="out", status="queued") if m.game_id == g.id and m.attempts]
+    if stuck:
+        print(f"{len(stuck)} mail(s) not sent yet after failed attempts (the daemon retries them)")
     for seat in svc.store.seats(g.id):
         print(f"  {seat.nation:<16} {seat.email:<32} {'orders in' if seat.nation in subs else 'waiting'}")
     pending = svc.store.reviews(g.id)
@@ -218,11 +242,13 @@ def cmd_resolve(args: argparse.Namespace) -> int:
     from moderator.service.sending import send_queued
     from moderator.service.turns import resolve_game
 
-    svc, _ = _service(args)
+    svc, cfg = _service(args)
     resolve_game(svc, args.game)
-    if svc.mail is not None:
+    if can_send(cfg):
         sent, failed = send_queued(svc)
         print(f"sent {sent} report mail(s), {failed} failed")
+    elif svc.mail is not None:
+        print("the report mails are queued; the daemon sends them (the mail passwords are not set here)")
     return 0
 
 
