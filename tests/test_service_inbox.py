@@ -200,13 +200,8 @@ def test_the_right_password_from_another_address_is_refused_and_the_seat_told(
     out = {m.recipients: _body(m.raw) for m in svc.store.messages(direction="out")}
     assert "registered" in out["spy@t.local"]
     assert "spy@t.local tried to give orders for German Empire" in out[PLAYER]
-    # A seat may register several addresses.
-    with svc.store.session() as s:
-        from moderator.store.tables import Seat
-
-        seat = s.get(Seat, svc.store.seat("g", "germany").id)
-        seat.addresses = "kaiser@home.local,spy@t.local"
-        s.add(seat)
+    # A seat may register several addresses (`seat replace ... --also`).
+    svc.store.add_seat("g", "germany", PLAYER, "pw", also=["kaiser@home.local", "Spy@t.local"])
     _deliver(server, _raw(ORDERS, sender="spy@t.local"), sender="spy@t.local")
     [outcome] = poll(svc)
     assert "receipt" in outcome.summary and "germany" in svc.store.current_submissions("g", 1)

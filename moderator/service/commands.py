@@ -57,6 +57,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         p.add_argument("--game", required=True)
         p.add_argument("--nation", required=True)
         p.add_argument("--email", required=True)
+        p.add_argument("--also", action="append", default=[], metavar="EMAIL",
+                       help="another address the player may send orders from (repeatable); orders from any "
+                            "address not registered for the seat are refused, even with the right password")
         p.add_argument("--player", default="")
         p.add_argument("--password", default=None, help="seat password (default: a new random one, printed once)")
         p.set_defaults(func=cmd_seat_add)
@@ -204,8 +207,8 @@ def cmd_seat_add(args: argparse.Namespace) -> int:
     if nation is None:
         raise SystemExit(f"no nation {args.nation!r} in scenario {game.scenario}")
     password = args.password or secrets.token_urlsafe(9)
-    svc.store.add_seat(game.id, nation, args.email, password, player=args.player)
-    print(f"{nation} in {game.id} -> {args.email.lower()}")
+    svc.store.add_seat(game.id, nation, args.email, password, player=args.player, also=args.also)
+    print(f"{nation} in {game.id} -> {', '.join(a.lower() for a in [args.email, *args.also])}")
     if not args.password:
         print(f"seat password (tell the player privately; it is not stored in clear): {password}")
     return 0
@@ -214,7 +217,7 @@ def cmd_seat_add(args: argparse.Namespace) -> int:
 def cmd_seat_list(args: argparse.Namespace) -> int:
     svc, _ = _service(args)
     for s in svc.store.seats(args.game):
-        print(f"{s.nation:<16} {s.email:<32} {s.player}")
+        print(f"{s.nation:<16} {s.email:<32} {s.player}" + (f"  (also {s.addresses})" if s.addresses else ""))
     return 0
 
 

@@ -233,9 +233,11 @@ class Store:
     def update_game(self, game_id: str, **changes: Any) -> Game:
         return self._update(Game, game_id, changes)
 
-    def add_seat(self, game_id: str, nation: str, email: str, secret: str, player: str = "") -> Seat:
+    def add_seat(self, game_id: str, nation: str, email: str, secret: str, player: str = "",
+                 also: list[str] | None = None) -> Seat:
+        """Seat a player; `also`: further addresses the player may send orders from."""
         seat = Seat(game_id=game_id, nation=nation, email=email.lower(), player=player,
-                    secret_hash=hash_secret(secret))
+                    secret_hash=hash_secret(secret), addresses=",".join(a.strip().lower() for a in also or []))
         with self.session() as s:
             for old in s.exec(select(Seat).where(Seat.game_id == game_id, Seat.nation == nation,
                                                  col(Seat.active).is_(True))):
