@@ -245,11 +245,19 @@ def test_base64_bodies_are_masked_too() -> None:
     msg["From"], msg["To"] = PLAYER, MOD
     msg.set_content(ORDERS.replace("PASSWORD pw", "PASSWORD Über-geheim"), cte="base64")
     masked = mask_raw(bytes(msg))
-    assert b"Tannenberg" not in masked
     from email import message_from_bytes, policy
 
     body = message_from_bytes(masked, policy=policy.default).get_body().get_content()
     assert "Über-geheim" not in body and "PASSWORD ********" in body and "MOVE 2 inf" in body
+    # An HTML alternative (Outlook) too, where the password is not at the start of a line.
+    msg = EmailMessage()
+    msg["From"], msg["To"] = PLAYER, MOD
+    msg.set_content(ORDERS)
+    msg.add_alternative("<html><body><div>GAME g</div><div>PASSWORD pw-html</div></body></html>", subtype="html")
+    masked = mask_raw(bytes(msg))
+    assert b"pw-html" not in masked and b"PASSWORD pw\n" not in masked
+    html = message_from_bytes(masked, policy=policy.default).get_body(("html",)).get_content()
+    assert "<div>PASSWORD ********</div>" in html
 
 
 def test_greetings_and_signatures_are_not_errors(setup: tuple[EmbeddedMailServer, Service]) -> None:

@@ -4,7 +4,8 @@ A stored copy of an order mail is for audit and redelivery, not for reading pass
 back: whoever can read the database (a backup, a support copy) must not be able to give
 orders for a seat. So once a message is handled, the value of every PASSWORD (or SECRET)
 line is replaced by MASK, in the raw bytes (lines written as they are, and text parts in
-base64 or quoted-printable, decoded, masked and encoded again) and in the extracted text.
+any other encoding and HTML parts, decoded, masked and encoded again) and in the
+extracted text.
 The SHA-256 of the bytes as they arrived stays on the row (MailMessage.sha256), so the
 stored copy can still be matched to the original. Never raises: a message that cannot be
 re-encoded keeps the masked literal lines only.
@@ -26,7 +27,7 @@ _BYTES = re.compile(rb"(?im)^([ \t]*(?:password|secret)[ \t]*:?[ \t]*)(\S[^\r\n]
 
 def mask_text(text: str) -> str:
     """`text` with the value of every PASSWORD/SECRET line replaced by MASK."""
-    return _TEXT.sub(lambda m: f"{m.group(1)}{m.group(2)}{MASK}", text)
+    return _TEXT.sub(lambda m: f"{m.group(1)}{m.group(2)}{MASK}" if m.group(3) != MASK else m.group(0), text)
 
 
 def mask_raw(raw: bytes) -> bytes:
@@ -44,13 +45,12 @@ def _mask_encoded_parts(raw: bytes) -> bytes:
     for part in message.walk():
         if part.is_multipart() or part.get_content_maintype() != "text":
             continue
-        if str(part.get("Content-Transfer-Encoding", "")).lower() not in ("base64", "quoted-printable"):
-            continue  # written as it is: the byte pattern above has done it
         assert isinstance(part, EmailMessage)
         content = part.get_content()
-        if not isinstance(content, str) or not _TEXT.search(content):
-            continue
+        if not isinstance(content, str) or mask_text(content) == content:
+            continue  # nothing left to mask (the byte pattern above did the plain lines)
+        cte = str(part.get("Content-Transfer-Encoding", "")).lower()
         part.set_content(mask_text(content), subtype=part.get_content_subtype(), charset="utf-8",
-                         cte=str(part["Content-Transfer-Encoding"]).lower())
+                         cte=cte if cte in ("base64", "quoted-printable") else "quoted-printable")
         changed = True
     return bytes(message) if changed else raw
