@@ -16,7 +16,7 @@ import pytest
 from moderator.mail.server import EmbeddedMailServer
 from moderator.service.context import Service
 from moderator.service.games import new_game
-from moderator.service.inbox import poll
+from moderator.service.inbox import poll, redrive
 from moderator.store.db import Store
 
 MOD, PLAYER = "moderator@t.local", "kaiser@t.local"
@@ -82,6 +82,21 @@ def test_late_orders_are_refused_with_the_reason(setup: tuple[EmbeddedMailServer
     assert b"deadline for turn 1 of g has passed" in svc.store.messages(direction="out")[-1].raw
 
 
+def test_orders_that_reached_the_server_before_the_deadline_count_however_late_they_are_read(
+        setup: tuple[EmbeddedMailServer, Service]) -> None:
+    import time
+
+    server, svc = setup
+    _send(server, ORDERS)
+    time.sleep(1.1)  # INTERNALDATE counts whole seconds
+    svc.store.update_game("g", deadline=datetime.now(UTC))  # the daemon was down over the deadline
+    time.sleep(0.1)
+    [outcome] = poll(svc)
+    assert "receipt" in outcome.summary and "germany" in svc.store.current_submissions("g", 1)
+    stored = svc.store.messages(direction="in")[0]
+    assert stored.arrived is not None
+
+
 def test_robot_mail_is_quarantined_not_answered(setup: tuple[EmbeddedMailServer, Service]) -> None:
     server, svc = setup
     _send(server, "I am on holiday.", subject="Out of office", Auto_Submitted="auto-replied")
@@ -124,6 +139,21 @@ def test_a_message_stored_but_not_handled_is_handled_at_the_next_poll(
     assert outcome.message == stored and outcome.status == "processed"
     assert len(svc.store.messages(direction="out")) == 1
     assert poll(svc) == []
+
+
+def test_a_message_that_kills_the_daemon_is_set_aside_after_three_tries(
+        setup: tuple[EmbeddedMailServer, Service]) -> None:
+    """A message whose handling kills the process (out of memory, a parser stuck on hostile
+    MIME) never raises: each attempt is counted before it starts, so the restarted daemon
+    sets it aside instead of dying on it for ever."""
+    server, svc = setup
+    stored, _ = svc.store.store_incoming(_raw(ORDERS), uid=7, uidvalidity=1)
+    svc.store.update_message(stored, attempts=3)  # three daemons died inside it
+    [outcome] = poll(svc)
+    assert outcome.status == "failed" and svc.store.message(stored).status == "failed"  # type: ignore[union-attr]
+    assert "interrupted" in svc.store.reviews()[0].detail and svc.store.messages(direction="out") == []
+    [again] = redrive(svc, [stored])
+    assert again.status == "processed"
 
 
 def test_a_message_fetched_again_is_not_handled_again(setup: tuple[EmbeddedMailServer, Service],

@@ -92,7 +92,8 @@ def poll(svc: Service, on_handled: Callable[[Outcome], None] | None = None) -> l
         while batch := box.fetch_unseen(limit=FETCH_BATCH, skip=frozenset(seen)):
             for item in batch:
                 seen.add(item.uid)
-                stored, new = svc.store.store_incoming(item.raw, uid=item.uid, uidvalidity=item.uidvalidity)
+                stored, new = svc.store.store_incoming(item.raw, uid=item.uid, uidvalidity=item.uidvalidity,
+                                                       arrived=item.arrived)
                 crash_point("intake.stored")
                 if new:
                     done(handle_stored(svc, stored))
@@ -113,30 +114,39 @@ def handle_stored(svc: Service, message_id: int) -> Outcome:
     """Handle one stored message in one transaction: its submission, its receipt and its new
     status are committed together or not at all. Never raises: a failure is recorded on the
     message, which is tried again at the next poll and set aside for review (status "failed",
-    `moderator mail redrive` runs it again) after MAX_ATTEMPTS."""
+    `moderator mail redrive` runs it again) after MAX_ATTEMPTS. The attempt is counted
+    before it starts, so a message that kills the process (memory, a parser stuck on hostile
+    MIME) is set aside too instead of crashing every restarted daemon."""
     row = svc.store.message(message_id)
     assert row is not None
+    attempt = row.attempts + 1
+    if attempt > MAX_ATTEMPTS:
+        return _shunt(svc, message_id, attempt - 1, "the daemon stopped while handling it",
+                      f"{attempt - 1} attempts were interrupted (the process died)")
+    svc.store.update_message(message_id, attempts=attempt)
     try:
         with svc.store.transaction():
-            outcome = _handle(svc, message_id, row.raw)
+            outcome = _handle(svc, message_id, row.raw, _utc(row.arrived) if row.arrived else None)
             if outcome.status != "new":
                 svc.store.update_message(message_id, raw=mask_raw(row.raw))  # seat passwords out
         return outcome
     except Exception as exc:  # one bad message must not stop the daemon
-        attempts = row.attempts + 1
         why = f"{type(exc).__name__}: {exc}"
-        if attempts < MAX_ATTEMPTS:
-            svc.store.update_message(message_id, attempts=attempts, note=f"attempt {attempts} failed: {why}")
-            return Outcome(message_id, "new", f"internal error ({type(exc).__name__}) in attempt {attempts} of "
+        if attempt < MAX_ATTEMPTS:
+            svc.store.update_message(message_id, note=f"attempt {attempt} failed: {why}")
+            return Outcome(message_id, "new", f"internal error ({type(exc).__name__}) in attempt {attempt} of "
                            f"{MAX_ATTEMPTS}; tried again at the next poll")
-        with svc.store.transaction():
-            svc.store.update_message(message_id, status="failed", attempts=attempts, note=why)
-            svc.store.add_review(game_id=None, turn=None, nation=None, kind="quarantine",
-                                 summary=f"message {message_id} could not be handled in {attempts} attempts: "
-                                         f"{type(exc).__name__}; `moderator mail redrive --message "
-                                         f"{message_id}` runs it again",
-                                 detail=str(exc))
-        return Outcome(message_id, "failed", f"internal error ({type(exc).__name__}); kept for review")
+        return _shunt(svc, message_id, attempt, type(exc).__name__, why)
+
+
+def _shunt(svc: Service, message_id: int, attempts: int, what: str, detail: str) -> Outcome:
+    with svc.store.transaction():
+        svc.store.update_message(message_id, status="failed", note=detail)
+        svc.store.add_review(game_id=None, turn=None, nation=None, kind="quarantine",
+                             summary=f"message {message_id} could not be handled in {attempts} attempts: {what}; "
+                                     f"`moderator mail redrive --message {message_id}` runs it again",
+                             detail=detail)
+    return Outcome(message_id, "failed", f"internal error ({what}); kept for review")
 
 
 def redrive(svc: Service, message_ids: list[int] | None = None) -> list[Outcome]:
@@ -152,7 +162,7 @@ def redrive(svc: Service, message_ids: list[int] | None = None) -> list[Outcome]
     return outcomes
 
 
-def _handle(svc: Service, message_id: int, raw: bytes) -> Outcome:
+def _handle(svc: Service, message_id: int, raw: bytes, arrived: datetime | None = None) -> Outcome:
     mail = extract(raw)
     svc.store.update_message(message_id, sender=mail.sender, subject=mail.subject,
                              message_id=mail.message_id or "")
@@ -196,7 +206,9 @@ def _handle(svc: Service, message_id: int, raw: bytes) -> Outcome:
         return _reply(svc, message_id, mail, game, f"Turn {game.turn} of {game.id} is being resolved right now.",
                       "Orders cannot be accepted until the new turn's reports are out.",
                       "Wait for your report, then send orders for the new turn.")
-    if game.deadline is not None and svc.clock() > _utc(game.deadline):
+    # Late is judged by when the mail reached the server, not when the daemon got to it (it
+    # may have been down, or busy with a burst): orders in before the deadline count.
+    if game.deadline is not None and min(arrived or svc.clock(), svc.clock()) > _utc(game.deadline):
         return _reply(svc, message_id, mail, game, f"The deadline for turn {game.turn} of {game.id} has passed "
                       f"({describe_deadline(game.deadline)}), so these orders were not accepted.",
                       "The turn is about to be resolved with the orders received in time.",

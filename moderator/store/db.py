@@ -258,7 +258,8 @@ class Store:
 
     # ---- mail ------------------------------------------------------------------
     def store_incoming(self, raw: bytes, *, uid: int | None = None, uidvalidity: int | None = None,
-                       message_id: str = "", sender: str = "", subject: str = "") -> tuple[int, bool]:
+                       arrived: datetime | None = None, message_id: str = "", sender: str = "",
+                       subject: str = "") -> tuple[int, bool]:
         """Keep the raw message first; everything else about it comes later. Returns (row id,
         new?): a message already stored - the same (UIDVALIDITY, UID), or the same bytes
         (fetched again after the mailbox was rebuilt, or delivered twice) - is not stored again,
@@ -277,7 +278,8 @@ class Store:
                 assert same.id is not None
                 return same.id, False
             row = MailMessage(direction="in", raw=raw, sha256=digest, mailbox_uid=uid, uidvalidity=uidvalidity,
-                              message_id=message_id, sender=sender, subject=subject, received=utcnow())
+                              arrived=arrived, message_id=message_id, sender=sender, subject=subject,
+                              received=utcnow())
             s.add(row)
             s.flush()
             assert row.id is not None

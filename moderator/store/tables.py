@@ -91,6 +91,8 @@ class MailMessage(SQLModel, table=True):
     # and when the next one is due (retry with backoff).
     attempts: int = Field(default=0, sa_column_kwargs=_old_rows(0))
     next_attempt: datetime | None = None
+    # In: when the mail server received it (IMAP INTERNALDATE); lateness is judged by it.
+    arrived: datetime | None = None
 
 
 class AuthFailure(SQLModel, table=True):
