@@ -29,8 +29,17 @@ def environment() -> Environment:
         keep_trailing_newline=True,
     )
     env.filters["signed"] = lambda n: f"{n:+d}"
+    env.filters["tech"] = tech_level
     env.globals["event_text"] = event_text
     return env
+
+
+def tech_level(tid: str, level: int) -> str:
+    """"Tanks 1 of 4": a technology's name and the level reached (Technology table)."""
+    from moderator.orders.vocab import TECHNOLOGIES
+
+    name, levels, _ = TECHNOLOGIES.get(tid, (tid, 0, ()))
+    return f"{name} {level} of {levels}" if levels else f"{name} {level}"
 
 
 HELD_BACK = {

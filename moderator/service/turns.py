@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any
 
 from moderator.engine.dice import Dice
@@ -25,7 +26,7 @@ from moderator.reports.build import MAP_CID, Report, TurnInfo, build_reports
 from moderator.reports.mapview import draw_view
 from moderator.reports.render import render
 from moderator.service.context import Service
-from moderator.service.games import describe_deadline, orders_due, turn_label
+from moderator.service.games import corrections_until, describe_deadline, orders_due, turn_label
 from moderator.service.inbox import queue
 from moderator.service.review import items_from_resolution
 from moderator.service.rulings import apply_now, moderator_orders, pending
@@ -118,7 +119,7 @@ def resolve_game(svc: Service, game_id: str) -> Resolution:
             events=json.dumps([e.to_json() for e in res.events], sort_keys=True),
             dice=json.dumps(res.dice), result_sha256=res.sha256, resolved=now,
             ruleset=ruleset.name, ruleset_version=ruleset.version, rulings=inputs.rulings_json()))
-        deadline = orders_due(now, game.cycle_days)
+        deadline = svc.next_deadline(now, game) if svc.next_deadline else orders_due(now, game.cycle_days)
         game = svc.store.update_game(game.id, turn=turn + 1, deadline=deadline, status="open",
                                      ruleset=ruleset.name, ruleset_version=ruleset.version)
         missing = sorted(s.nation for s in svc.store.seats(game.id) if s.nation not in subs)
@@ -132,7 +133,7 @@ def resolve_game(svc: Service, game_id: str) -> Resolution:
         if svc.mail is None:
             svc.say("no [mail] settings, so no report mails were queued; `moderator report` writes them to files")
         else:
-            queued = queue_reports(svc, game, turn, res)
+            queued = queue_reports(svc, game, turn, res, ordered=sorted(subs), updated=now)
             queue_moderator_copy(svc, game, turn, res, ordered=sorted(subs), missing=missing, items=items)
             svc.say(f"queued {queued} report mails for turn {turn} of {game.id}, and the moderator's copy")
         return res
@@ -141,12 +142,50 @@ def resolve_game(svc: Service, game_id: str) -> Resolution:
         raise
 
 
-def queue_reports(svc: Service, game: Game, resolved_turn: int, res: Resolution) -> int:
+def turn_info(svc: Service, game: Game, resolved_turn: int, *, ordered: list[str] | None = None,
+              updated: datetime | None = None) -> TurnInfo:
+    """The calendar of a report: the resolved turn, the next one, its deadline and the
+    correction window (Miscellaneous: the first two days after an update; none when the
+    deadline comes first, as in the demo), who sent orders and who missed turns in a row."""
+    scenario = svc.scenario(game)
+    corrections = ""
+    if updated is not None and game.deadline is not None:
+        until = corrections_until(_aware(updated))
+        if until < _aware(game.deadline):
+            corrections = describe_deadline(until)
+    return TurnInfo(game=game.id, title=game.title, resolved_turn=resolved_turn,
+                    resolved_date=turn_label(scenario, resolved_turn), turn=resolved_turn + 1,
+                    date=turn_label(scenario, resolved_turn + 1), deadline=describe_deadline(game.deadline),
+                    corrections=corrections, ordered=None if ordered is None else tuple(ordered),
+                    missed=missed_in_a_row(svc, game, resolved_turn))
+
+
+def _aware(when: datetime) -> datetime:
+    """Times come back from the database without their zone; the service keeps UTC."""
+    return when if when.tzinfo is not None else when.replace(tzinfo=UTC)
+
+
+def missed_in_a_row(svc: Service, game: Game, last_turn: int) -> dict[str, int]:
+    """Seated nation -> how many turns in a row up to `last_turn` it sent no orders
+    (Miscellaneous: once, defensive play; twice in a row, the player is replaced)."""
+    out: dict[str, int] = {}
+    for seat in svc.store.seats(game.id):
+        count, turn = 0, last_turn
+        while turn >= 0:
+            record = svc.store.turn_record(game.id, turn)
+            if record is None or seat.nation in json.loads(record.orders):
+                break
+            count, turn = count + 1, turn - 1
+        if count:
+            out[seat.nation] = count
+    return dict(sorted(out.items()))
+
+
+def queue_reports(svc: Service, game: Game, resolved_turn: int, res: Resolution, *,
+                  ordered: list[str] | None = None, updated: datetime | None = None) -> int:
     scenario, world = svc.scenario(game), svc.world(game)
     seats = {s.nation: s for s in svc.store.seats(game.id)}
-    info = TurnInfo(game=game.id, title=game.title, resolved_turn=resolved_turn,
-                    resolved_date=turn_label(scenario, resolved_turn), turn=game.turn,
-                    date=turn_label(scenario, game.turn), deadline=describe_deadline(game.deadline))
+    info = turn_info(svc, game, resolved_turn, ordered=ordered, updated=updated)
     reports = build_reports(res.state, res.events, scenario, world, info, sorted(seats),
                             lambda view, title: draw_view(world, view, title))
     count = 0
@@ -162,11 +201,7 @@ def queue_moderator_copy(svc: Service, game: Game, resolved_turn: int, res: Reso
     """The moderator sees everything, with the dice log attached for auditing: the review
     items this resolution created and the rulings it applied come first."""
     cfg = svc.require_mail()
-    scenario = svc.scenario(game)
-    text, html = render("moderator", title=game.title, game=game.id, resolved_turn=resolved_turn,
-                        resolved_date=turn_label(scenario, resolved_turn), ordered=ordered, missing=missing,
-                        flags=items, dice_count=len(res.dice), sha256=res.sha256, events=res.events,
-                        names=lambda n: scenario.nations[n].name if n in scenario.nations else n)
+    text, html = moderator_report(svc, game, resolved_turn, res, ordered=ordered, missing=missing, items=items)
     dice = Attachment(f"dice-turn-{resolved_turn}.json", json.dumps(res.dice, indent=1).encode(),
                       "application", "json")
     msg = compose(sender=cfg.from_address, to=[cfg.moderator_address],
@@ -175,11 +210,35 @@ def queue_moderator_copy(svc: Service, game: Game, resolved_turn: int, res: Reso
     queue(svc, msg, game.id)
 
 
+def waiting_items(svc: Service, game: Game) -> list[str]:
+    """Every review item still waiting, whatever made it: this game's (the engine's, the
+    receipts', refused rulings) and mail set aside that belongs to no game."""
+    return [f"#{r.id} [{r.kind}{f', turn {r.turn}' if r.turn is not None else ''}] {r.summary}"
+            for r in svc.store.reviews(None) if r.game_id in (game.id, None)]
+
+
+def moderator_report(svc: Service, game: Game, resolved_turn: int, res: Resolution, *, ordered: list[str],
+                     missing: list[str], items: list[str]) -> tuple[str, str]:
+    """The moderator's copy: every event with its audience, the flags of this turn, every
+    item still waiting, who sent orders and who missed turns in a row (text, html)."""
+    scenario = svc.scenario(game)
+    return render("moderator", title=game.title, game=game.id, resolved_turn=resolved_turn,
+                  resolved_date=turn_label(scenario, resolved_turn), ordered=ordered, missing=missing,
+                  flags=items, waiting=waiting_items(svc, game), missed=missed_in_a_row(svc, game, resolved_turn),
+                  dice_count=len(res.dice), sha256=res.sha256, events=res.events,
+                  names=lambda n: scenario.nations[n].name if n in scenario.nations else n)
+
+
 def _queue_report(svc: Service, game: Game, report: Report, to: str) -> None:
+    """One report mail: text, HTML with the map inline, and the content as report.json."""
     cfg = svc.require_mail()
-    image = inline_image(f"map-{report.audience.replace(':', '-')}", report.png, cfg.message_id_domain)
+    images, html = [], report.html
+    if report.png:
+        image = inline_image(f"map-{report.audience.replace(':', '-')}", report.png, cfg.message_id_domain)
+        images, html = [image], html.replace(f"cid:{MAP_CID}", image.src)
+    data = Attachment("report.json", report.json_bytes(), "application", "json")
     msg = compose(sender=cfg.from_address, to=[to], subject=report.subject, text=report.text,
-                  html=report.html.replace(f"cid:{MAP_CID}", image.src), images=[image], date=svc.clock(),
+                  html=html, images=images, attachments=[data], date=svc.clock(),
                   domain=cfg.message_id_domain, auto_submitted=AUTO_GENERATED)
     queue(svc, msg, game.id)
 
