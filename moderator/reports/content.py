@@ -316,7 +316,7 @@ def alliance_report(world: World, view: View, info: TurnInfo, names: Names, side
         target = battles if e.code == "battle" else rulings if e.code == "ruling" else events
         told = tell(e, names)
         who = e.args.get("nation")
-        if e.seen_by and isinstance(who, str) and not told.text.startswith(names(who)):
+        if e.seen_by and isinstance(who, str) and names(who) not in told.text:
             told.text = f"{names(who)}: {told.text}"  # several members' orders: say whose
         target.append(told)
     return AllianceReport(
