@@ -15,6 +15,7 @@ from typing import Any
 
 from moderator.engine.events import Event
 from moderator.engine.state import GameState
+from moderator.orders.echo import nation_words
 from moderator.reports.content import SIDE_NAMES, TurnInfo, alliance_report, bulletin, nation_report
 from moderator.reports.render import render
 from moderator.reports.visibility import View, alliance_members, alliance_view, nation_view, public_view
@@ -87,7 +88,7 @@ def nation_mail(state: GameState, events: Sequence[Event], scenario: Scenario, w
     """One nation's own report; without `draw`, no map (the JSON and text tools need none)."""
     names = namer(scenario)
     view = nation_view(state, scenario, list(events), nation)
-    content = nation_report(world, view, info, names)
+    content = nation_report(world, view, info, names, nation_words(scenario))
     text, html = render("report", r=content, map_src=f"cid:{MAP_CID}" if draw else "")
     png = draw(view, f"{info.title}, turn {info.resolved_turn}: {names(nation)}") if draw else b""
     return Report(nation, [nation], f"{info.title}: turn {info.resolved_turn} report for {names(nation)}",

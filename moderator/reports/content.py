@@ -247,10 +247,12 @@ def stacks(world: World, view: View, status: NationStatus, names: Names) -> list
     return out
 
 
-def order_block(info: TurnInfo, nation_name: str, status: NationStatus, stack_list: Sequence[Stack]) -> str:
-    """A ready-to-edit orders mail for the next turn: the header, then the nation's stacks
-    as comment lines (# ...), which the parser skips; it parses as it is."""
-    lines = [f"GAME {info.game}", f"NATION {order_name(nation_name)}", f"TURN {info.turn}",
+def order_block(info: TurnInfo, nation_name: str, status: NationStatus, stack_list: Sequence[Stack],
+                word: str | None = None) -> str:
+    """A ready-to-edit orders mail for the next turn: the header (the nation as orders name
+    it, `word`), then the nation's stacks as comment lines (# ...), which the parser skips;
+    it parses as it is."""
+    lines = [f"GAME {info.game}", f"NATION {order_name(word or nation_name)}", f"TURN {info.turn}",
              "PASSWORD your-seat-password", "",
              f"# Orders of {nation_name} for turn {info.turn} ({info.date}), due {info.deadline}.",
              "# Lines starting with # are comments. Write one order a line below them."]
@@ -281,7 +283,7 @@ def _concerns(e: Event, nation: str) -> bool:
 # ---- the reports --------------------------------------------------------------------------
 
 
-def nation_report(world: World, view: View, info: TurnInfo, names: Names) -> NationReport:
+def nation_report(world: World, view: View, info: TurnInfo, names: Names, words: Names | None = None) -> NationReport:
     status = view.statuses[0]
     nation = view.audience
     battles: list[Told] = []
@@ -305,7 +307,8 @@ def nation_report(world: World, view: View, info: TurnInfo, names: Names) -> Nat
         orders_arrived=None if info.ordered is None else nation in info.ordered,
         missed_in_a_row=info.missed.get(nation, 0),
         sheet=sheet(world, status, view.turn, names), actions=actions, battles=battles, rulings=rulings,
-        news=news, stacks=stack_list, order_block=order_block(info, status.name, status, stack_list))
+        news=news, stacks=stack_list,
+        order_block=order_block(info, status.name, status, stack_list, words(nation) if words else None))
 
 
 def alliance_report(world: World, view: View, info: TurnInfo, names: Names, side: str) -> AllianceReport:

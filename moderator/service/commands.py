@@ -15,6 +15,8 @@ from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
 
+from moderator.orders.messages import counted
+
 SubParsers = "argparse._SubParsersAction[argparse.ArgumentParser]"
 
 
@@ -170,7 +172,7 @@ def cmd_game_show(args: argparse.Namespace) -> int:
     for seat in svc.store.seats(g.id):
         print(f"  {seat.nation:<16} {seat.email:<32} {'orders in' if seat.nation in subs else 'waiting'}")
     pending = svc.store.reviews(g.id)
-    print(f"{len(pending)} item(s) waiting for review")
+    print(f"{counted(len(pending), 'item')} waiting for review")
     return 0
 
 
@@ -225,7 +227,7 @@ def cmd_resolve(args: argparse.Namespace) -> int:
     resolve_game(svc, args.game)
     if svc.mail is not None:
         sent, failed = send_queued(svc)
-        print(f"sent {sent} report mail(s), {failed} failed")
+        print(f"sent {counted(sent, 'mail')}, {failed} failed")
     return 0
 
 

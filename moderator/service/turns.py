@@ -22,6 +22,7 @@ from moderator.engine.ruleset import Ruleset
 from moderator.engine.state import GameState
 from moderator.mail.compose import AUTO_GENERATED, Attachment, compose, inline_image
 from moderator.orders import parse_orders
+from moderator.orders.messages import counted
 from moderator.reports.build import MAP_CID, Report, TurnInfo, build_reports
 from moderator.reports.mapview import draw_view
 from moderator.reports.render import render
@@ -129,7 +130,7 @@ def resolve_game(svc: Service, game_id: str) -> Resolution:
         # Orders the moderator must resolve and defaults the engine chose: each waits for a decision.
         items = items_from_resolution(svc, game, turn, res.events)
         if items:
-            svc.say(f"{len(items)} item(s) for review from turn {turn}: `moderator review list --game {game.id}`")
+            svc.say(f"{counted(len(items), 'item')} for review from turn {turn}: `moderator review list --game {game.id}`")
         if svc.mail is None:
             svc.say("no [mail] settings, so no report mails were queued; `moderator report` writes them to files")
         else:
