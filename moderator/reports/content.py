@@ -27,7 +27,7 @@ from moderator.engine.context import MODERATOR
 from moderator.engine.events import Event
 from moderator.engine.phase6_incorporation import COST_FACTOR, territory_yield
 from moderator.engine.phase8_income import apply_income_rule
-from moderator.engine.state import GameState, NationState
+from moderator.engine.state import UNIT_KINDS, GameState, NationState
 from moderator.orders.echo import name as order_name
 from moderator.orders.vocab import UNIT_ECHO
 from moderator.reports.visibility import NationStatus, View
@@ -222,7 +222,7 @@ def sheet(world: World, status: NationStatus, turn: int, names: Names) -> Sheet:
         holdings=held, manpower_limit=status.manpower_limit, manpower_used=used,
         manpower_left=max(status.manpower_limit - used, 0), tech=dict(status.tech),
         units=status.units, damaged=status.damaged,
-        unit_total=sum(sum(k.values()) for k in status.units.values()),
+        unit_total=sum(n for k in status.units.values() for kind, n in k.items() if kind in UNIT_KINDS),
         to_deploy=status.to_deploy, waiting_builds=[], rail_moves=[])
 
 
