@@ -202,8 +202,9 @@ def test_a_turn_survives_kill_9_at_every_step_of_resolution(
         assert len(list(s.exec(select(Snapshot).where(Snapshot.turn == 2)))) == 1
     reports = svc.store.messages(direction="out")
     assert {m.status for m in reports} == {"sent"}
-    # Each seat's report and its alliance's status, and the moderator's copy: queued once each.
-    assert len(reports) == 2 * len(SEATS) + 1
+    # Each seat's report, its alliance's status and the public bulletin, and the moderator's
+    # copy: queued once each.
+    assert len(reports) == 3 * len(SEATS) + 1
     delivered = _delivered(rig, [*SEATS.values(), UMPIRE])
     assert set(delivered) == {m.message_id for m in reports}
     assert max(delivered.values()) == 1

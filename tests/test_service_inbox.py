@@ -294,7 +294,7 @@ def test_greetings_and_signatures_are_not_errors(setup: tuple[EmbeddedMailServer
     server, svc = setup
     _send(server, "Hi Tom, here are my orders:\n\n" + ORDERS + "\nThanks!\nWilhelm\nSent from my iPhone\n")
     [outcome] = poll(svc)
-    assert "1 orders, 0 errors" in outcome.summary
+    assert "1 order, 0 errors" in outcome.summary
     receipt = svc.store.messages(direction="out")[-1]
     assert "0 errors" in receipt.subject
     _send(server, ORDERS + "MOVE 1 inf FROM Ruhr TO Warsw\nHOLD everything\nCheers,\nBill\n")

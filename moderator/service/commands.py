@@ -15,6 +15,8 @@ from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
 
+from moderator.orders.messages import counted
+
 SubParsers = "argparse._SubParsersAction[argparse.ArgumentParser]"
 
 
@@ -90,7 +92,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--game", required=True)
     p.add_argument("--nation", required=True)
     p.add_argument("--turn", type=int, default=None, help="the resolved turn (default: the last one)")
-    p.add_argument("--out", type=Path, default=Path("."), help="folder for report.txt, report.html, map.png")
+    p.add_argument("--out", type=Path, default=Path("."),
+                   help="folder for report.txt, report.html, report.json and map.png")
+    p.add_argument("--json", action="store_true",
+                   help="print the report's content as JSON (what report.json holds) instead of writing files")
     p.set_defaults(func=cmd_report)
 
     p = sub.add_parser("state", parents=[common], help="the game state (a nation's own part with --nation)")
@@ -194,7 +199,7 @@ def cmd_game_show(args: argparse.Namespace) -> int:
     for seat in svc.store.seats(g.id):
         print(f"  {seat.nation:<16} {seat.email:<32} {'orders in' if seat.nation in subs else 'waiting'}")
     pending = svc.store.reviews(g.id)
-    print(f"{len(pending)} item(s) waiting for review")
+    print(f"{counted(len(pending), 'item')} waiting for review")
     return 0
 
 
@@ -249,7 +254,7 @@ def cmd_resolve(args: argparse.Namespace) -> int:
     resolve_game(svc, args.game)
     if can_send(cfg):
         sent, failed = send_queued(svc)
-        print(f"sent {sent} report mail(s), {failed} failed")
+        print(f"sent {counted(sent, 'mail')}, {failed} failed")
     elif svc.mail is not None:
         print("the report mails are queued; the daemon sends them (the mail passwords are not set here)")
     return 0
@@ -269,11 +274,14 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
+    """A nation's report of a resolved turn, as the player received it (files), or its
+    content as JSON (--json) for players' tools."""
     from moderator.engine.events import Event
     from moderator.engine.state import GameState
-    from moderator.reports.build import TurnInfo, build_reports
+    from moderator.reports.build import nation_mail
     from moderator.reports.mapview import draw_view
-    from moderator.service.games import describe_deadline, nation_id, turn_label
+    from moderator.service.games import nation_id
+    from moderator.service.turns import turn_info
 
     svc, _ = _service(args)
     game = svc.game(args.game)
@@ -287,15 +295,18 @@ def cmd_report(args: argparse.Namespace) -> int:
     if record is None or after is None:
         raise SystemExit(f"turn {turn} of {game.id} has not been resolved")
     events = [Event(e["code"], e["phase"], tuple(e["seen_by"]), e["args"]) for e in json.loads(record.events)]
-    info = TurnInfo(game.id, game.title, turn, turn_label(scenario, turn), turn + 1, turn_label(scenario, turn + 1),
-                    describe_deadline(game.deadline))
-    report = build_reports(GameState.loads(after), events, scenario, world, info, [nation],
-                           lambda view, title: draw_view(world, view, title))[0]
+    info = turn_info(svc, game, turn, ordered=sorted(json.loads(record.orders)), updated=record.resolved)
+    draw = None if args.json else (lambda view, title: draw_view(world, view, title))  # type: ignore[no-untyped-def]
+    report = nation_mail(GameState.loads(after), events, scenario, world, info, nation, draw)
+    if args.json:
+        sys.stdout.write(report.json_bytes().decode())
+        return 0
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "report.txt").write_text(report.text, encoding="utf-8")
     (args.out / "report.html").write_text(report.html.replace("cid:MAP-CID", "map.png"), encoding="utf-8")
+    (args.out / "report.json").write_bytes(report.json_bytes())
     (args.out / "map.png").write_bytes(report.png)
-    print(f"wrote {args.out / 'report.txt'}, report.html and map.png for {nation}, turn {turn}")
+    print(f"wrote {args.out / 'report.txt'}, report.html, report.json and map.png for {nation}, turn {turn}")
     return 0
 
 

@@ -22,6 +22,7 @@ from datetime import datetime, timedelta
 from apscheduler.executors.pool import ThreadPoolExecutor
 from apscheduler.schedulers.background import BackgroundScheduler
 
+from moderator.orders.messages import counted
 from moderator.service.context import Service
 from moderator.service.inbox import Outcome, poll
 from moderator.service.reminders import send_reminders
@@ -111,7 +112,7 @@ class Daemon:
     def _send(self) -> None:
         sent, failed = send_queued(self.svc)
         if sent or failed:
-            self.svc.say(f"sent {sent} mail(s)" + (f", {failed} failed (kept, will show in review)" if failed else ""))
+            self.svc.say(f"sent {counted(sent, 'mail')}" + (f", {failed} failed (kept, will show in review)" if failed else ""))
 
     def _guard(self, what: str, job: Callable[[], None]) -> None:
         try:

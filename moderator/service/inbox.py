@@ -36,11 +36,14 @@ from moderator.mail.extract import ExtractedMessage, extract
 from moderator.mail.intake import Mailbox
 from moderator.mail.mask import mask_raw, mask_text
 from moderator.orders import check, normalize, parse_orders
+from moderator.orders.echo import nation_words
+from moderator.orders.messages import counted
 from moderator.orders.parser import ParseResult
 from moderator.reports.render import render
 from moderator.service.context import Service
 from moderator.service.faults import crash_point
 from moderator.service.games import describe_deadline, nation_id, turn_label
+from moderator.service.help import asks_for_help, reference
 from moderator.store.db import verify_secret
 from moderator.store.tables import Game
 
@@ -175,6 +178,11 @@ def _handle(svc: Service, message_id: int, raw: bytes, arrived: datetime | None 
         # were taken (or refused) once, and a copy must not undo a seat's later orders.
         svc.store.update_message(message_id, status="processed", note=f"a copy of message {earlier.id}: ignored")
         return Outcome(message_id, "processed", f"a copy of message {earlier.id} (same Message-ID): ignored")
+    if asks_for_help(mail):
+        text, html = reference()
+        _queue_reply(svc, mail, None, [mail.sender], "The orders reference (HELP)", text, html)
+        svc.store.update_message(message_id, status="processed", note="replied: the orders reference (HELP)")
+        return Outcome(message_id, "processed", f"sent the orders reference to {mail.sender} (HELP)")
     check_only = bool(_CHECK.search(mail.subject)) or mail.text.strip().upper().startswith("CHECK")
     text = re.sub(r"(?im)^\s*check\s*$", "", mail.text) if check_only else mail.text
     parsed = without_chatter(text, parse_orders(text))
@@ -326,7 +334,7 @@ def take_orders(svc: Service, game: Game, nation: str, text: str, *, check_only:
     checked = check(parsed.orders, nation, state, world, scenario, svc.ruleset(game))
     diagnostics = [*parsed.diagnostics, *checked.diagnostics]
     kept = checked.orders  # valid orders, names resolved to the map's and the scenario's
-    normalized = normalize(kept)
+    normalized = normalize(kept, nations=nation_words(scenario))  # "DECLARE WAR ON Belgium", not the id
     replaced = False
     if not check_only:
         _, replaced = svc.store.add_submission(
@@ -345,9 +353,10 @@ def take_orders(svc: Service, game: Game, nation: str, text: str, *, check_only:
                         flags=by["flag"], normalized=normalized, entered=entered)
     kind = "CHECK" if check_only else "Receipt"
     return Receipt(kind, len(kept), len(by["error"]), len(by["warning"]), replaced,
-                   f"{kind}: {name}, turn {game.turn} ({len(kept)} orders, {len(by['error'])} errors)", body, html,
-                   f"{kind.lower()} for {name}, turn {game.turn}: {len(kept)} orders, "
-                   f"{len(by['error'])} errors, {len(by['warning'])} warnings"
+                   f"{kind}: {name}, turn {game.turn} ({counted(len(kept), 'order')}, "
+                   f"{counted(len(by['error']), 'error')})", body, html,
+                   f"{kind.lower()} for {name}, turn {game.turn}: {counted(len(kept), 'order')}, "
+                   f"{counted(len(by['error']), 'error')}, {counted(len(by['warning']), 'warning')}"
                    + (" (replaces earlier orders)" if replaced else ""))
 
 

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from moderator.orders.diagnostics import Diagnostic
+from moderator.orders.messages import counted
 
 RULINGS_HELP = """\
 A ruling is one line (several: one per argument, or separated by ";"):
@@ -130,14 +131,14 @@ def _report_rulings(ruled: Any, game: Any) -> int:
         print("nothing was stored: fix the ruling(s) above and give them again")
         return 1
     if ruled.applies == "now":
-        print(f"applied {len(ruled.stored)} ruling(s) to turn {game.turn} of {game.id} now:")
+        print(f"applied {counted(len(ruled.stored), 'ruling')} to turn {game.turn} of {game.id} now:")
         for line in ruled.changes:
             print(f"  {line}")
         for d in ruled.orphaned:
             print(f"warning: a ruling stored for the next resolution no longer fits the position: {d.text}: "
                   f"{d.message}")
     else:
-        print(f"stored {len(ruled.stored)} ruling(s) for the resolution of turn {game.turn} of {game.id}:")
+        print(f"stored {counted(len(ruled.stored), 'ruling')} for the resolution of turn {game.turn} of {game.id}:")
         for text in ruled.stored:
             print(f"  {text}")
     return 0

@@ -22,12 +22,13 @@ from moderator.engine.ruleset import Ruleset
 from moderator.engine.state import GameState
 from moderator.mail.compose import AUTO_GENERATED, Attachment, compose, inline_image
 from moderator.orders import parse_orders
+from moderator.orders.messages import counted
 from moderator.reports.build import MAP_CID, Report, TurnInfo, build_reports
 from moderator.reports.mapview import draw_view
 from moderator.reports.render import render
 from moderator.service.context import Service
 from moderator.service.faults import crash_point
-from moderator.service.games import describe_deadline, orders_due, turn_label
+from moderator.service.games import corrections_until, describe_deadline, orders_due, turn_label
 from moderator.service.inbox import queue
 from moderator.service.review import items_from_resolution
 from moderator.service.rulings import apply_now, moderator_orders, pending
@@ -127,13 +128,14 @@ def resolve_game(svc: Service, game_id: str) -> Resolution:
         res = compute(svc, game, turn, inputs)
         crash_point("turn.computed")
         now = svc.clock()
-        after = game.model_copy(update={"turn": turn + 1, "deadline": orders_due(now, game.cycle_days),
+        deadline = svc.next_deadline(now, game) if svc.next_deadline else orders_due(now, game.cycle_days)
+        after = game.model_copy(update={"turn": turn + 1, "deadline": deadline,
                                         "status": "open", "problem": "", "ruleset": ruleset.name,
                                         "ruleset_version": ruleset.version})
         reports: list[Report] = []
         failed: list[str] = []
         if svc.mail is not None:
-            reports, failed = build_all_reports(svc, after, turn, res)
+            reports, failed = build_all_reports(svc, after, turn, res, ordered=sorted(subs), updated=now)
         crash_point("turn.reports-built")
         missing = sorted(s.nation for s in svc.store.seats(game.id) if s.nation not in subs)
         with svc.store.transaction():
@@ -164,7 +166,7 @@ def resolve_game(svc: Service, game_id: str) -> Resolution:
             f"orders from {', '.join(sorted(subs)) or 'nobody'}"
             + (f"; no orders from {', '.join(missing)}" if missing else ""))
     if items:
-        svc.say(f"{len(items)} item(s) for review from turn {turn}: `moderator review list --game {game.id}`")
+        svc.say(f"{counted(len(items), 'item')} for review from turn {turn}: `moderator review list --game {game.id}`")
     if svc.mail is None:
         svc.say("no [mail] settings, so no report mails were queued; `moderator report` writes them to files")
     else:
@@ -217,15 +219,58 @@ def _queue_notice(svc: Service, game_id: str, subject: str, text: str) -> None:
     queue(svc, msg, game_id)
 
 
-def build_all_reports(svc: Service, game: Game, resolved_turn: int, res: Resolution) -> tuple[list[Report], list[str]]:
+def turn_info(svc: Service, game: Game, resolved_turn: int, *, ordered: list[str] | None = None,
+              updated: datetime | None = None) -> TurnInfo:
+    """The calendar of a report: the resolved turn, the next one, its deadline and the
+    correction window (Miscellaneous: the first two days after an update; none when the
+    deadline comes first, as in the demo), who sent orders and who missed turns in a row."""
+    scenario = svc.scenario(game)
+    corrections = ""
+    if updated is not None and game.deadline is not None:
+        until = corrections_until(_utc(updated))
+        if until < _utc(game.deadline):
+            corrections = describe_deadline(until)
+    return TurnInfo(game=game.id, title=game.title, resolved_turn=resolved_turn,
+                    resolved_date=turn_label(scenario, resolved_turn), turn=resolved_turn + 1,
+                    date=turn_label(scenario, resolved_turn + 1), deadline=describe_deadline(game.deadline),
+                    corrections=corrections, ordered=None if ordered is None else tuple(ordered),
+                    missed=missed_in_a_row(svc, game, resolved_turn, ordered))
+
+
+def missed_in_a_row(svc: Service, game: Game, last_turn: int,
+                    ordered: list[str] | None = None) -> dict[str, int]:
+    """Seated nation -> how many turns in a row up to `last_turn` it sent no orders
+    (Miscellaneous: once, defensive play; twice in a row, the player is replaced).
+    `ordered`: who ordered in `last_turn` when its record is not stored yet (the reports
+    are built before the turn is committed)."""
+    out: dict[str, int] = {}
+    for seat in svc.store.seats(game.id):
+        count, turn = 0, last_turn
+        while turn >= 0:
+            if turn == last_turn and ordered is not None:
+                if seat.nation in ordered:
+                    break
+                count, turn = count + 1, turn - 1
+                continue
+            record = svc.store.turn_record(game.id, turn)
+            if record is None or seat.nation in json.loads(record.orders):
+                break
+            count, turn = count + 1, turn - 1
+        if count:
+            out[seat.nation] = count
+    return dict(sorted(out.items()))
+
+
+def build_all_reports(svc: Service, game: Game, resolved_turn: int, res: Resolution, *,
+                      ordered: list[str] | None = None, updated: datetime | None = None,
+                      ) -> tuple[list[Report], list[str]]:
     """Every audience's report, and "audience: why" for each that could not be built.
     All at once first; if that fails, nation by nation, so one audience's failure (a
-    template that chokes on one event) does not take the others' reports with it."""
+    template that chokes on one event) does not take the others' reports with it.
+    `game` is the game as it will be once the turn is committed (its next deadline)."""
     scenario, world = svc.scenario(game), svc.world(game)
     seats = sorted(s.nation for s in svc.store.seats(game.id))
-    info = TurnInfo(game=game.id, title=game.title, resolved_turn=resolved_turn,
-                    resolved_date=turn_label(scenario, resolved_turn), turn=game.turn,
-                    date=turn_label(scenario, game.turn), deadline=describe_deadline(game.deadline))
+    info = turn_info(svc, game, resolved_turn, ordered=ordered, updated=updated)
 
     def build(nations: list[str]) -> list[Report]:
         return build_reports(res.state, res.events, scenario, world, info, nations,
@@ -266,11 +311,7 @@ def queue_moderator_copy(svc: Service, game: Game, resolved_turn: int, res: Reso
     """The moderator sees everything, with the dice log attached for auditing: the review
     items this resolution created and the rulings it applied come first."""
     cfg = svc.require_mail()
-    scenario = svc.scenario(game)
-    text, html = render("moderator", title=game.title, game=game.id, resolved_turn=resolved_turn,
-                        resolved_date=turn_label(scenario, resolved_turn), ordered=ordered, missing=missing,
-                        flags=items, dice_count=len(res.dice), sha256=res.sha256, events=res.events,
-                        names=lambda n: scenario.nations[n].name if n in scenario.nations else n)
+    text, html = moderator_report(svc, game, resolved_turn, res, ordered=ordered, missing=missing, items=items)
     dice = Attachment(f"dice-turn-{resolved_turn}.json", json.dumps(res.dice, indent=1).encode(),
                       "application", "json")
     msg = compose(sender=cfg.from_address, to=[cfg.moderator_address],
@@ -279,11 +320,35 @@ def queue_moderator_copy(svc: Service, game: Game, resolved_turn: int, res: Reso
     queue(svc, msg, game.id)
 
 
+def waiting_items(svc: Service, game: Game) -> list[str]:
+    """Every review item still waiting, whatever made it: this game's (the engine's, the
+    receipts', refused rulings) and mail set aside that belongs to no game."""
+    return [f"#{r.id} [{r.kind}{f', turn {r.turn}' if r.turn is not None else ''}] {r.summary}"
+            for r in svc.store.reviews(None) if r.game_id in (game.id, None)]
+
+
+def moderator_report(svc: Service, game: Game, resolved_turn: int, res: Resolution, *, ordered: list[str],
+                     missing: list[str], items: list[str]) -> tuple[str, str]:
+    """The moderator's copy: every event with its audience, the flags of this turn, every
+    item still waiting, who sent orders and who missed turns in a row (text, html)."""
+    scenario = svc.scenario(game)
+    return render("moderator", title=game.title, game=game.id, resolved_turn=resolved_turn,
+                  resolved_date=turn_label(scenario, resolved_turn), ordered=ordered, missing=missing,
+                  flags=items, waiting=waiting_items(svc, game), missed=missed_in_a_row(svc, game, resolved_turn),
+                  dice_count=len(res.dice), sha256=res.sha256, events=res.events,
+                  names=lambda n: scenario.nations[n].name if n in scenario.nations else n)
+
+
 def _queue_report(svc: Service, game: Game, report: Report, to: str) -> None:
+    """One report mail: text, HTML with the map inline, and the content as report.json."""
     cfg = svc.require_mail()
-    image = inline_image(f"map-{report.audience.replace(':', '-')}", report.png, cfg.message_id_domain)
+    images, html = [], report.html
+    if report.png:
+        image = inline_image(f"map-{report.audience.replace(':', '-')}", report.png, cfg.message_id_domain)
+        images, html = [image], html.replace(f"cid:{MAP_CID}", image.src)
+    data = Attachment("report.json", report.json_bytes(), "application", "json")
     msg = compose(sender=cfg.from_address, to=[to], subject=report.subject, text=report.text,
-                  html=report.html.replace(f"cid:{MAP_CID}", image.src), images=[image], date=svc.clock(),
+                  html=html, images=images, attachments=[data], date=svc.clock(),
                   domain=cfg.message_id_domain, auto_submitted=AUTO_GENERATED)
     queue(svc, msg, game.id)
 
