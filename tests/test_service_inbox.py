@@ -205,6 +205,49 @@ def _deliver(server: EmbeddedMailServer, raw: bytes, sender: str = PLAYER) -> No
         smtp.sendmail(sender, [MOD], raw)
 
 
+def _dated(body: str, date: datetime) -> bytes:
+    from email.utils import format_datetime
+
+    raw = _raw(body)
+    return b"Date: " + format_datetime(date).encode() + b"\r\n" + raw
+
+
+def test_of_two_mails_the_one_written_last_stands_whichever_arrives_last(
+        setup: tuple[EmbeddedMailServer, Service]) -> None:
+    """Postfix delivers a burst out of order: the mail written second may arrive first."""
+    server, svc = setup
+    now = datetime.now(UTC)
+    _deliver(server, _dated(ORDERS.replace("MOVE 2 inf", "MOVE 1 inf"), now))  # written last, arrives first
+    _deliver(server, _dated(ORDERS, now - timedelta(minutes=1)))
+    first, second = poll(svc)
+    assert "not put in place" in second.summary and "replaces" not in second.summary
+    assert "MOVE 1 inf" in svc.store.current_submissions("g", 1)["germany"].normalized
+    receipt = _body(svc.store.messages(direction="out")[-1].raw)
+    assert "NOT put in place" in receipt and "the one written last counts" in receipt
+
+
+def test_a_date_far_from_the_arrival_does_not_count(setup: tuple[EmbeddedMailServer, Service]) -> None:
+    """A forged Date a year ahead cannot pin a seat's orders: its arrival stands in for it."""
+    server, svc = setup
+    _deliver(server, _dated(ORDERS.replace("MOVE 2 inf", "MOVE 1 inf"), datetime.now(UTC) + timedelta(days=365)))
+    poll(svc)
+    _send(server, ORDERS)
+    [outcome] = poll(svc)
+    assert "replaces earlier orders" in outcome.summary
+    assert "MOVE 2 inf" in svc.store.current_submissions("g", 1)["germany"].normalized
+
+
+def test_written_at_trusts_the_date_only_near_the_arrival() -> None:
+    from moderator.service.inbox import written_at
+
+    arrived = datetime(1914, 8, 3, 12, 0, tzinfo=UTC)
+    assert written_at("Mon, 03 Aug 1914 13:59:30 +0200", arrived) == datetime(1914, 8, 3, 11, 59, 30, tzinfo=UTC)
+    assert written_at("Mon, 03 Aug 1914 12:10:00 -0000", arrived) == datetime(1914, 8, 3, 12, 10, tzinfo=UTC)
+    assert written_at("Mon, 03 Aug 1914 13:00:00 +0000", arrived) == arrived  # an hour ahead: a wrong clock
+    assert written_at("Thu, 30 Jul 1914 12:00:00 +0000", arrived) == arrived  # four days on the way? no
+    assert written_at("yesterday", arrived) == arrived and written_at(None, arrived) == arrived
+
+
 def test_a_replayed_message_does_not_undo_later_orders(setup: tuple[EmbeddedMailServer, Service]) -> None:
     server, svc = setup
     first = _raw(ORDERS)

@@ -225,7 +225,31 @@ def _handle(svc: Service, message_id: int, raw: bytes, arrived: datetime | None 
         return _reply(svc, message_id, mail, game, f"These orders are for turn {turn}, but game {game.id} is at "
                       f"turn {game.turn}.", "Only orders for the current turn are accepted.",
                       f"Change the TURN line to TURN {game.turn}.")
-    return _accept(svc, message_id, mail, game, nation, parsed, check_only, seat.email, text)
+    return _accept(svc, message_id, mail, game, nation, parsed, check_only, seat.email, text,
+                   written_at(mail.date, arrived or svc.clock()))
+
+
+# How far a mail's Date header may lie from its arrival and still say when it was written:
+# a phone's clock running fast, a mail held in the sender's outbox or queued on the way.
+# Outside these bounds (a forged or broken Date) the arrival time stands in for it.
+DATE_AHEAD = timedelta(minutes=15)
+DATE_BEHIND = timedelta(days=2)
+
+
+def written_at(date_header: str | None, arrived: datetime) -> datetime:
+    """When the player wrote a mail: its Date header (RFC 5322 3.6.1, "the date and time at
+    which the creator of the message indicated that [it] was complete and ready to enter the
+    mail delivery system") if that lies within sane bounds of its arrival, else the arrival.
+    Servers deliver a burst out of order; the orders written last are the ones meant."""
+    from email.utils import parsedate_to_datetime
+
+    try:
+        stated = parsedate_to_datetime(date_header or "")
+    except (TypeError, ValueError, IndexError, OverflowError):
+        return arrived
+    if stated.tzinfo is None:  # "-0000": the zone is unknown (RFC 5322 3.3); read it as UTC
+        stated = stated.replace(tzinfo=UTC)
+    return stated if arrived - DATE_BEHIND <= stated <= arrived + DATE_AHEAD else arrived
 
 
 def without_chatter(text: str, parsed: ParseResult) -> ParseResult:
@@ -297,9 +321,9 @@ def _utc(moment: datetime) -> datetime:
 
 
 def _accept(svc: Service, message_id: int, mail: ExtractedMessage, game: Game, nation: str, parsed: Any,
-            check_only: bool, seat_email: str, text: str) -> Outcome:
+            check_only: bool, seat_email: str, text: str, written: datetime) -> Outcome:
     receipt = take_orders(svc, game, nation, text, check_only=check_only, stored_text=mask_text(mail.text),
-                          message=message_id, parsed=parsed)
+                          message=message_id, parsed=parsed, written=written)
     recipients = [mail.sender] + ([seat_email] if seat_email and seat_email != mail.sender else [])
     _queue_reply(svc, mail, game, recipients, receipt.subject, receipt.text, receipt.html)
     svc.store.update_message(message_id, status="processed", game_id=game.id,
@@ -324,10 +348,12 @@ class Receipt:
 
 def take_orders(svc: Service, game: Game, nation: str, text: str, *, check_only: bool = False,
                 stored_text: str | None = None, message: int | None = None, parsed: ParseResult | None = None,
-                entered: bool = False) -> Receipt:
+                entered: bool = False, written: datetime | None = None) -> Receipt:
     """Check one seat's orders on the position they meet, store them (replacing the seat's
     earlier orders for the turn) unless check_only, and write the receipt. A mail with
-    orders comes here, and so do orders the moderator enters (`moderator enter`, entered=True)."""
+    orders comes here, and so do orders the moderator enters (`moderator enter`, entered=True).
+    `written`: when the mail was written (written_at); orders the seat wrote later that are
+    in already stand, and these are kept for the record only (the receipt says so)."""
     parsed = parsed if parsed is not None else parse_orders(text)
     world, scenario = svc.world(game), svc.scenario(game)
     state = svc.position(game)  # the snapshot with the moderator's "now" rulings
@@ -336,10 +362,11 @@ def take_orders(svc: Service, game: Game, nation: str, text: str, *, check_only:
     kept = checked.orders  # valid orders, names resolved to the map's and the scenario's
     normalized = normalize(kept, nations=nation_words(scenario))  # "DECLARE WAR ON Belgium", not the id
     replaced = False
+    later = svc.store.later_written(game.id, nation, game.turn, written) if written and not check_only else None
     if not check_only:
         _, replaced = svc.store.add_submission(
             game.id, nation, game.turn, text=text if stored_text is None else stored_text, normalized=normalized,
-            diagnostics=[dataclasses.asdict(d) for d in diagnostics], message=message)
+            diagnostics=[dataclasses.asdict(d) for d in diagnostics], message=message, written=written)
         # Flags go to the receipt only: the resolution makes the review items (service/review.py),
         # so orders replaced before the deadline leave nothing pending.
     lines = text.splitlines()
@@ -350,14 +377,16 @@ def take_orders(svc: Service, game: Game, nation: str, text: str, *, check_only:
     body, html = render("receipt", game=game.id, nation_name=name, turn=game.turn,
                         date=turn_label(scenario, game.turn), check_only=check_only, replaced=replaced,
                         deadline=describe_deadline(game.deadline), errors=by["error"], warnings=by["warning"],
-                        flags=by["flag"], normalized=normalized, entered=entered)
+                        flags=by["flag"], normalized=normalized, entered=entered,
+                        later=_utc(later.written).strftime("%Y-%m-%d %H:%M:%S UTC") if later and later.written else "")
     kind = "CHECK" if check_only else "Receipt"
     return Receipt(kind, len(kept), len(by["error"]), len(by["warning"]), replaced,
                    f"{kind}: {name}, turn {game.turn} ({counted(len(kept), 'order')}, "
                    f"{counted(len(by['error']), 'error')})", body, html,
                    f"{kind.lower()} for {name}, turn {game.turn}: {counted(len(kept), 'order')}, "
                    f"{counted(len(by['error']), 'error')}, {counted(len(by['warning']), 'warning')}"
-                   + (" (replaces earlier orders)" if replaced else ""))
+                   + (" (replaces earlier orders)" if replaced else "")
+                   + (" (not put in place: orders written later stand)" if later else ""))
 
 
 def _game_for(svc: Service, named: str | None) -> Game | None:

@@ -120,6 +120,10 @@ class Submission(SQLModel, table=True):
     diagnostics: str = "[]"  # JSON list of diagnostics
     current: bool = True  # False once a later submission for the same turn replaces it
     created: datetime
+    # When the player wrote it (the mail's Date header, within sane bounds of its arrival;
+    # service/inbox.py written_at): of two mails the one written last stands, whichever the
+    # server delivered last. None for orders entered by the moderator.
+    written: datetime | None = None
 
 
 class Snapshot(SQLModel, table=True):
