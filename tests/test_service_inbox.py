@@ -294,6 +294,25 @@ def test_password_guessing_is_throttled_and_the_seat_told_once(setup: tuple[Embe
     assert svc.store.current_submissions("g", 1) == {}
 
 
+def test_orders_in_a_utf16_attachment_are_taken_and_their_password_masked(
+        setup: tuple[EmbeddedMailServer, Service]) -> None:
+    from email import message_from_bytes, policy
+
+    server, svc = setup
+    msg = EmailMessage()
+    msg["From"], msg["To"], msg["Subject"] = PLAYER, MOD, "Orders"
+    msg.set_content("Hello, my orders are in the attached file.\nRegards, Wilhelm\n")
+    msg.add_attachment(ORDERS.encode("utf-16"), maintype="text", subtype="plain", filename="orders.txt")
+    _deliver(server, bytes(msg))
+    [outcome] = poll(svc)
+    assert "receipt" in outcome.summary and "0 errors" in outcome.summary
+    assert "MOVE 2 inf" in svc.store.current_submissions("g", 1)["germany"].normalized
+    kept = message_from_bytes(svc.store.messages(direction="in")[0].raw, policy=policy.default)
+    attachment = next(p for p in kept.walk() if p.get_filename() == "orders.txt")
+    text = attachment.get_content()
+    assert "PASSWORD ********" in text and "pw" not in text.replace("PASSWORD", "")
+
+
 def test_passwords_are_masked_in_what_is_kept(setup: tuple[EmbeddedMailServer, Service]) -> None:
     import hashlib
 
