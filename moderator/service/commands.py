@@ -10,7 +10,7 @@ import signal
 import smtplib
 import sys
 import threading
-from datetime import datetime
+from datetime import UTC, datetime
 from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
@@ -59,6 +59,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         p.add_argument("--game", required=True)
         p.add_argument("--nation", required=True)
         p.add_argument("--email", required=True)
+        p.add_argument("--also", action="append", default=[], metavar="EMAIL",
+                       help="another address the player may send orders from (repeatable); orders from any "
+                            "address not registered for the seat are refused, even with the right password")
         p.add_argument("--player", default="")
         p.add_argument("--password", default=None, help="seat password (default: a new random one, printed once)")
         p.set_defaults(func=cmd_seat_add)
@@ -111,18 +114,32 @@ def _service(args: argparse.Namespace, need_mail: bool = False) -> Any:
     cfg = load_config(args.config)
     if need_mail and cfg.mail is None:
         raise SystemExit("this needs a [mail] section in the configuration file (see moderator.example.toml)")
+    if need_mail and cfg.missing_secrets:
+        raise SystemExit(f"the [mail] section names the environment variable(s) {', '.join(cfg.missing_secrets)}, "
+                         "which are not set: export them before starting the daemon")
     return Service(store=Store(cfg.database), mail=cfg.mail, say=lambda s: print(s, flush=True),
                    archive=cfg.archive), cfg
 
 
+def can_send(cfg: Any) -> bool:
+    """Mail can go out from this process: a [mail] section with its passwords set."""
+    return cfg.mail is not None and not cfg.missing_secrets
+
+
 def cmd_run(args: argparse.Namespace) -> int:
     from moderator.service.daemon import Daemon
+    from moderator.store.db import AlreadyRunning
 
     svc, cfg = _service(args, need_mail=True)
+    svc.say = _timestamped
     daemon = Daemon(svc, poll_seconds=cfg.poll_seconds, deadline_seconds=cfg.deadline_check_seconds)
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
-    daemon.start()
+    try:
+        daemon.start()
+    except AlreadyRunning as exc:
+        print(f"moderator run: {exc}", file=sys.stderr)
+        return 1
     print(f"moderator running: polling {cfg.mail.imap.host} every {cfg.poll_seconds:g} s; Ctrl-C stops.", flush=True)
     try:
         while not stop.wait(1):
@@ -131,6 +148,11 @@ def cmd_run(args: argparse.Namespace) -> int:
         pass
     daemon.stop()
     return 0
+
+
+def _timestamped(line: str) -> None:
+    """The daemon's console lines, each with its UTC time (for the log it usually ends up in)."""
+    print(f"{datetime.now(UTC):%Y-%m-%d %H:%M:%S}Z {line}", flush=True)
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
@@ -169,6 +191,11 @@ def cmd_game_show(args: argparse.Namespace) -> int:
     subs = svc.store.current_submissions(g.id, g.turn)
     print(f"{g.title} [{g.id}], scenario {g.scenario}, ruleset {g.ruleset} v{g.ruleset_version}")
     print(f"turn {g.turn} ({turn_label(scenario, g.turn)}), {g.status}, orders due {describe_deadline(g.deadline)}")
+    if g.problem:
+        print(f"PROBLEM: {g.problem} (the turn stays open and is retried; `moderator review list` has the details)")
+    stuck = [m for m in svc.store.messages(direction="out", status="queued") if m.game_id == g.id and m.attempts]
+    if stuck:
+        print(f"{len(stuck)} mail(s) not sent yet after failed attempts (the daemon retries them)")
     for seat in svc.store.seats(g.id):
         print(f"  {seat.nation:<16} {seat.email:<32} {'orders in' if seat.nation in subs else 'waiting'}")
     pending = svc.store.reviews(g.id)
@@ -185,8 +212,8 @@ def cmd_seat_add(args: argparse.Namespace) -> int:
     if nation is None:
         raise SystemExit(f"no nation {args.nation!r} in scenario {game.scenario}")
     password = args.password or secrets.token_urlsafe(9)
-    svc.store.add_seat(game.id, nation, args.email, password, player=args.player)
-    print(f"{nation} in {game.id} -> {args.email.lower()}")
+    svc.store.add_seat(game.id, nation, args.email, password, player=args.player, also=args.also)
+    print(f"{nation} in {game.id} -> {', '.join(a.lower() for a in [args.email, *args.also])}")
     if not args.password:
         print(f"seat password (tell the player privately; it is not stored in clear): {password}")
     return 0
@@ -195,7 +222,7 @@ def cmd_seat_add(args: argparse.Namespace) -> int:
 def cmd_seat_list(args: argparse.Namespace) -> int:
     svc, _ = _service(args)
     for s in svc.store.seats(args.game):
-        print(f"{s.nation:<16} {s.email:<32} {s.player}")
+        print(f"{s.nation:<16} {s.email:<32} {s.player}" + (f"  (also {s.addresses})" if s.addresses else ""))
     return 0
 
 
@@ -223,11 +250,13 @@ def cmd_resolve(args: argparse.Namespace) -> int:
     from moderator.service.sending import send_queued
     from moderator.service.turns import resolve_game
 
-    svc, _ = _service(args)
+    svc, cfg = _service(args)
     resolve_game(svc, args.game)
-    if svc.mail is not None:
+    if can_send(cfg):
         sent, failed = send_queued(svc)
         print(f"sent {counted(sent, 'mail')}, {failed} failed")
+    elif svc.mail is not None:
+        print("the report mails are queued; the daemon sends them (the mail passwords are not set here)")
     return 0
 
 

@@ -98,6 +98,13 @@ def _service(args: argparse.Namespace) -> Any:
     return service(args)[0]
 
 
+def _can_send(args: argparse.Namespace) -> bool:
+    from moderator.service.commands import can_send
+    from moderator.service.config import load_config
+
+    return can_send(load_config(args.config))
+
+
 def _show(diagnostics: list[Diagnostic]) -> None:
     for d in diagnostics:
         print(d.render())
@@ -164,7 +171,9 @@ def cmd_enter(args: argparse.Namespace) -> int:
     for note in entered.notes:
         print(f"note: {note}")
     print(entered.receipt.summary)
-    if entered.mailed_to:
+    if entered.mailed_to and not _can_send(args):
+        print(f"receipt for {entered.mailed_to} queued; the daemon sends it (the mail passwords are not set here)")
+    elif entered.mailed_to:
         sent, failed = send_queued(svc)
         print(f"receipt mailed to {entered.mailed_to}" if not failed else
               f"the receipt for {entered.mailed_to} could not be sent yet; it stays queued for the daemon")
