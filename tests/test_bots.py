@@ -71,3 +71,20 @@ def test_a_short_war_in_process() -> None:
     assert summary.written == summary.accepted > 0
     assert summary.replays == {1: True, 2: True}
     assert summary.ok and "Result: OK" in summary.text()
+
+
+def test_soak_every_seat_through_mail() -> None:
+    """The short soak (issue 14): two turns, a bot on every playable seat, orders mailed to
+    the embedded server and handled by the real daemon, reports read back over IMAP (maps
+    left out: they take seconds each and are tested in the end-to-end turn)."""
+    summary = simulate(2, "ci", mail=True, maps=False)
+    seats = len(summary.seats)
+    assert seats >= 18 and summary.turns == 2, summary.text()
+    assert summary.errors == [] and summary.refused == [], summary.text()
+    assert summary.delivery == [] and summary.report_mismatch == [], summary.text()
+    assert summary.written == summary.accepted > 0
+    # every seat: one receipt and one report and one bulletin per turn; alliances for the sides
+    assert summary.mails["receipt"] == summary.mails["report"] == summary.mails["bulletin"] == 2 * seats
+    assert summary.mails["alliance"] >= 2 * 5  # the five nations at war in August 1914
+    assert summary.replays == {1: True, 2: True}
+    assert summary.strange_reviews == [] and summary.ok, summary.text()

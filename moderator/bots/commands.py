@@ -22,6 +22,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--seats", default="all", help="'all' or a comma-separated list of nation ids with a bot")
     p.add_argument("--mail", action="store_true",
                    help="through the embedded IMAP/SMTP server and the real daemon (slower)")
+    p.add_argument("--no-maps", dest="maps", action="store_false",
+                   help="--mail: reports without their map (drawing a map takes seconds per seat and turn)")
     p.add_argument("--dir", type=Path, help="keep the database and the mail here (default: a temporary folder)")
     p.add_argument("--summary", type=Path, help="also write the summary to this file")
     p.set_defaults(func=run_simulate)
@@ -33,7 +35,7 @@ def run_simulate(args: argparse.Namespace) -> int:
     def progress(line: str) -> None:
         print(line, file=sys.stderr, flush=True)
 
-    summary = simulate(args.turns, str(args.seed), seats, mail=args.mail, root=args.dir, progress=progress)
+    summary = simulate(args.turns, str(args.seed), seats, mail=args.mail, root=args.dir, maps=args.maps, progress=progress)
     text = summary.text()
     print(text, end="")
     if args.summary:

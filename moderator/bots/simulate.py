@@ -46,6 +46,11 @@ GAME = "soak"
 DOMAIN = "bots.local"
 MODERATOR_ADDRESS = f"moderator@{DOMAIN}"
 UMPIRE = f"umpire@{DOMAIN}"
+# The review items a resolution may leave: the rules' own judgement calls (service/review.py):
+# an order referred to the moderator, a default the engine chose (a flag), a NOTE. Anything
+# else in the queue (a failed resolution or report, a refused ruling, mail set aside) is a
+# problem the simulation reports.
+JUDGEMENT = ("referred", "flag", "note")
 HEADLINES = ("battle", "captured", "war-declared", "incorporated", "order-referred", "moderator-flag")
 
 
@@ -82,8 +87,13 @@ class Summary:
     errors: list[str] = field(default_factory=list)  # exceptions (bugs)
 
     @property
+    def strange_reviews(self) -> list[str]:
+        return [f"turn {t}: {k} {n}" for t, kinds in sorted(self.reviews.items()) for k, n in sorted(kinds.items())
+                if k not in JUDGEMENT]
+
+    @property
     def ok(self) -> bool:
-        return not (self.refused or self.delivery or self.report_mismatch or self.errors
+        return not (self.refused or self.delivery or self.report_mismatch or self.errors or self.strange_reviews
                     or not all(self.replays.values()))
 
     def text(self) -> str:
@@ -114,6 +124,7 @@ class Summary:
         for title, items in (("REFUSED (bot, parser or checker bug)", self.refused),
                              ("MAIL NOT DELIVERED EXACTLY ONCE", self.delivery),
                              ("REPORT.JSON DISAGREES WITH THE POSITION", self.report_mismatch),
+                             ("REVIEW ITEMS THAT ARE NOT THE RULES' JUDGEMENT CALLS", self.strange_reviews),
                              ("ERRORS", self.errors)):
             if items:
                 lines.append(f"{title}: {len(items)}")
@@ -136,7 +147,7 @@ def _quiet(_: str) -> None:
 
 
 def simulate(turns: int, seed: str, seats: list[str] | None = None, *, mail: bool = False,
-             root: Path | None = None, progress: Callable[[str], None] = _quiet,
+             root: Path | None = None, maps: bool = True, progress: Callable[[str], None] = _quiet,
              say: Callable[[str], None] = _quiet) -> Summary:
     """Play `turns` turns of a new 1914 game with bots on `seats` (default: every playable
     nation); seated nations without a bot (seats given) miss their turns."""
@@ -144,7 +155,7 @@ def simulate(turns: int, seed: str, seats: list[str] | None = None, *, mail: boo
         where = root or Path(tmp)
         where.mkdir(parents=True, exist_ok=True)
         if mail:
-            return _mail_run(turns, seed, seats, where, progress, say)
+            return _mail_run(turns, seed, seats, where, maps, progress, say)
         svc = Service(store=Store.at(where / "simulate.db"), say=say)
         return _direct_run(svc, turns, seed, seats, progress)
 
@@ -242,8 +253,8 @@ def _finish(svc: Service, summary: Summary) -> None:
 RECEIPT = re.compile(r"Receipt: .*, turn (\d+) \((\d+) orders?, (\d+) errors?\)")
 
 
-def _mail_run(turns: int, seed: str, seats: list[str] | None, root: Path, progress: Callable[[str], None],
-              say: Callable[[str], None]) -> Summary:
+def _mail_run(turns: int, seed: str, seats: list[str] | None, root: Path, maps: bool,
+              progress: Callable[[str], None], say: Callable[[str], None]) -> Summary:
     from moderator.mail.server import EmbeddedMailServer
     from moderator.service.daemon import Daemon
 
@@ -252,9 +263,9 @@ def _mail_run(turns: int, seed: str, seats: list[str] | None, root: Path, progre
     with EmbeddedMailServer(root / "mail", users=users) as server:
         svc = Service(store=Store.at(root / "simulate.db"),
                       mail=server.client_config(MODERATOR_ADDRESS, users[MODERATOR_ADDRESS], UMPIRE), say=say,
-                      next_deadline=lambda now, _game: now + timedelta(days=10))
+                      next_deadline=lambda now, _game: now + timedelta(days=10), maps=maps)
         _, bots = _setup(svc, seed, seats)
-        summary = Summary("mail", seed, bots)
+        summary = Summary("mail" if maps else "mail, reports without maps", seed, bots)
         boxes = {n: Mailbox(server.imap_port, f"{n}@{DOMAIN}", users[f"{n}@{DOMAIN}"]) for n in everyone}
         daemon = Daemon(svc, poll_seconds=0.5, deadline_seconds=0.5, countdown_seconds=0)
         daemon.start()
@@ -318,6 +329,8 @@ def _mail_turn(svc: Service, smtp_port: int, daemon: Any, boxes: dict[str, Mailb
             summary.delivery.append(f"turn {turn_no} {nation}: mail addressed to {wrong}")
         data = next((_report_json(m) for m in mails if _kind(m) == "report"), None)
         if data is not None:
+            if data.get("nation") != nation:
+                summary.delivery.append(f"turn {turn_no} {nation}: got the report of {data.get('nation')}")
             summary.report_mismatch += _held_to_position(svc, nation, data)
     return True
 
@@ -383,9 +396,10 @@ def _held_to_position(svc: Service, nation: str, data: dict[str, Any]) -> list[s
     mine = {p: dict(c) for p, c in units.items()}
     said = {"turn": data.get("turn"), "saved": sheet.get("saved"), "units": sheet.get("units"),
             "tech": {k: v for k, v in (sheet.get("tech") or {}).items() if v},
-            "at_war_with": sheet.get("at_war_with")}
+            "at_war_with": sorted(sheet.get("at_war_with") or [])}
+    names = svc.scenario(game).nations
     truth = {"turn": game.turn, "saved": ns.saved, "units": mine, "tech": {k: v for k, v in ns.tech.items() if v},
-             "at_war_with": sorted(ns.at_war_with)}
+             "at_war_with": sorted(names[n].name if n in names else n for n in ns.at_war_with)}  # the report names them
     return [f"turn {game.turn - 1} {nation}: report.json says {k}={said[k]!r}, the position has {truth[k]!r}"
             for k in truth if said[k] != truth[k]]
 
