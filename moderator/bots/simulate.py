@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from moderator.bots.bot import Turn, play
+from moderator.engine.state import GameState
 from moderator.service.context import Service
 from moderator.service.games import new_game
 from moderator.service.inbox import take_orders
@@ -84,6 +85,7 @@ class Summary:
     report_mismatch: list[str] = field(default_factory=list)  # report.json disagreeing with the position (bugs)
     replays: dict[int, bool] = field(default_factory=dict)
     victory: str = ""
+    peak_mb: float = 0.0  # the process's peak resident memory at the end
     errors: list[str] = field(default_factory=list)  # exceptions (bugs)
 
     @property
@@ -112,6 +114,7 @@ class Summary:
             "Mail delivered to the seats: " + (", ".join(f"{k} {n}" for k, n in sorted(self.mails.items()))
                                                or "none (direct mode sends no mail)"),
             "Time per turn: " + ", ".join(f"{k} {v:.2f} s" for k, v in sorted(per_turn.items())),
+            f"Peak memory of this process (bots, service, daemon and mail server together): {self.peak_mb:.0f} MB",
             "Replay: " + (f"{sum(self.replays.values())} of {len(self.replays)} turns identical"
                           if self.replays else "not run"),
             "Moderator review items per turn, by kind:",
@@ -174,12 +177,16 @@ def _setup(svc: Service, seed: str, seats: list[str] | None) -> tuple[list[str],
     return everyone, bots
 
 
-def _bot_turn(svc: Service, nation: str, seed: str, summary: Summary, password: bool) -> Turn:
+def _bot_turn(svc: Service, nation: str, seed: str, summary: Summary, password: bool,
+              report: dict[str, Any] | None = None) -> Turn:
     game = svc.game(GAME)
     header = {"game": GAME, "nation": nation, "turn": str(game.turn)}
     if password:
         header["password"] = seat_password(nation)
-    turn = play(svc.position(game), svc.world(game), svc.scenario(game), nation, seed, header=header)
+    state = svc.position(game)
+    if report is not None:
+        state = own_part(state, nation, report, svc)
+    turn = play(state, svc.world(game), svc.scenario(game), nation, seed, header=header)
     summary.written += len(turn.orders)
     summary.dropped.update(code for _, code in turn.dropped)
     return turn
@@ -209,9 +216,25 @@ def _direct_run(svc: Service, turns: int, seed: str, seats: list[str] | None,
             summary.errors.append(f"turn {game.turn}: {type(exc).__name__}: {exc}")
             break
         summary.turns += 1
+        _count_events(svc, summary, game.turn)
         progress(_progress_line(summary, n + 1, turns))
     _finish(svc, summary)
     return summary
+
+
+def peak_memory_mb() -> float:
+    """Peak resident memory of this process (Linux reports kilobytes, macOS bytes)."""
+    import resource
+    import sys
+
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak / (1024 * 1024) if sys.platform == "darwin" else peak / 1024
+
+
+def _count_events(svc: Service, summary: Summary, turn: int) -> None:
+    record = svc.store.turn_record(GAME, turn)
+    if record is not None:
+        summary.events.update(e["code"] for e in json.loads(record.events))
 
 
 def _progress_line(summary: Summary, done: int, total: int) -> str:
@@ -225,16 +248,15 @@ def _finish(svc: Service, summary: Summary) -> None:
     """Events, review items, replay of every turn, victory."""
     game = svc.game(GAME)
     for turn in range(1, game.turn):
-        record = svc.store.turn_record(GAME, turn)
-        if record is None:
+        if svc.store.turn_record(GAME, turn) is None:
             continue
-        summary.events.update(e["code"] for e in json.loads(record.events))
         with timed(summary, "replay"):
             try:
                 summary.replays[turn] = replay(svc, GAME, turn)[0]
             except Exception as exc:  # noqa: BLE001
                 summary.errors.append(f"replay of turn {turn}: {type(exc).__name__}: {exc}")
                 summary.replays[turn] = False
+    summary.peak_mb = peak_memory_mb()
     by_turn: dict[int, Counter[str]] = defaultdict(Counter)
     for item in svc.store.reviews(GAME, status=None):
         by_turn[item.turn if item.turn is not None else 0][item.kind] += 1
@@ -269,11 +291,13 @@ def _mail_run(turns: int, seed: str, seats: list[str] | None, root: Path, maps: 
         boxes = {n: Mailbox(server.imap_port, f"{n}@{DOMAIN}", users[f"{n}@{DOMAIN}"]) for n in everyone}
         daemon = Daemon(svc, poll_seconds=0.5, deadline_seconds=0.5, countdown_seconds=0)
         daemon.start()
+        read: dict[str, dict[str, Any]] = {}
         try:
             for n in range(turns):
-                if not _mail_turn(svc, server.smtp_port, daemon, boxes, bots, everyone, seed, summary):
+                if not _mail_turn(svc, server.smtp_port, daemon, boxes, bots, everyone, seed, summary, read):
                     break
                 summary.turns += 1
+                _count_events(svc, summary, svc.game(GAME).turn - 1)
                 progress(_progress_line(summary, n + 1, turns))
         finally:
             daemon.stop()
@@ -282,11 +306,14 @@ def _mail_run(turns: int, seed: str, seats: list[str] | None, root: Path, maps: 
 
 
 def _mail_turn(svc: Service, smtp_port: int, daemon: Any, boxes: dict[str, Mailbox], bots: list[str],
-               everyone: list[str], seed: str, summary: Summary) -> bool:
+               everyone: list[str], seed: str, summary: Summary, read: dict[str, dict[str, Any]]) -> bool:
+    """One turn through mail; `read`: each seat's last report.json (the bots' own part
+    of the position comes from it), updated with this turn's."""
     game = svc.game(GAME)
     turn_no = game.turn
     with timed(summary, "bots"):
-        turns = {nation: _bot_turn(svc, nation, seed, summary, password=True) for nation in bots}
+        turns = {nation: _bot_turn(svc, nation, seed, summary, password=True, report=read.get(nation))
+                 for nation in bots}
     with timed(summary, "intake"):
         with smtplib.SMTP("127.0.0.1", smtp_port, timeout=30) as smtp:
             for nation, turn in turns.items():
@@ -327,11 +354,12 @@ def _mail_turn(svc: Service, smtp_port: int, daemon: Any, boxes: dict[str, Mailb
         wrong = [m["To"] for m in mails if str(m["To"]) != f"{nation}@{DOMAIN}"]
         if wrong:
             summary.delivery.append(f"turn {turn_no} {nation}: mail addressed to {wrong}")
+        for m in mails:
+            summary.delivery += _leaks(svc, turn_no, nation, m)
         data = next((_report_json(m) for m in mails if _kind(m) == "report"), None)
         if data is not None:
-            if data.get("nation") != nation:
-                summary.delivery.append(f"turn {turn_no} {nation}: got the report of {data.get('nation')}")
             summary.report_mismatch += _held_to_position(svc, nation, data)
+            read[nation] = data
     return True
 
 
@@ -381,6 +409,41 @@ def _report_json(msg: EmailMessage) -> dict[str, Any] | None:
 def _text(msg: EmailMessage) -> str:
     part = msg.get_body(preferencelist=("plain",))
     return part.get_content() if part is not None else ""
+
+
+def own_part(state: GameState, nation: str, report: dict[str, Any], svc: Service) -> GameState:
+    """The position a mail bot plays: its treasury, technology and wars as its last
+    report.json tells them (a player's tool reads them there); its units are held to the
+    report's by _held_to_position (counts per place and kind: the report has no unit ids,
+    which the trenches' facings refer to). What a report does not show (other nations'
+    units) comes from the service's position: a bot with fog of war is not written yet."""
+    out = state.copy()
+    sheet = report.get("sheet") or {}
+    ns = out.nations[nation]
+    by_name = {info.name: nid for nid, info in svc.scenario(svc.game(GAME)).nations.items()}
+    if "saved" in sheet:
+        ns.saved = int(sheet["saved"])
+    if "tech" in sheet:
+        ns.tech = {str(k): int(v) for k, v in sheet["tech"].items() if v}
+    if "at_war_with" in sheet:
+        ns.at_war_with = sorted(by_name.get(n, n) for n in sheet["at_war_with"])
+    return out
+
+
+def _leaks(svc: Service, turn: int, nation: str, msg: EmailMessage) -> list[str]:
+    """What a seat's mail shows that the seat may not see: a nation's report of another
+    nation, an alliance status of a side it is not on, or sheets of nations off that side."""
+    data = _report_json(msg)
+    if not data:
+        return []
+    side = svc.position(svc.game(GAME)).nations[nation].side
+    if data.get("kind") == "nation" and data.get("nation") != nation:
+        return [f"turn {turn} {nation}: got the report of {data.get('nation')}"]
+    if data.get("kind") == "alliance":
+        sides = {data.get("side")} | {sh.get("side") for sh in data.get("sheets", [])}
+        if sides != {side}:
+            return [f"turn {turn} {nation} ({side}): got an alliance status with sides {sorted(map(str, sides))}"]
+    return []
 
 
 def _held_to_position(svc: Service, nation: str, data: dict[str, Any]) -> list[str]:
