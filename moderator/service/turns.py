@@ -296,7 +296,7 @@ def build_all_reports(svc: Service, game: Game, resolved_turn: int, res: Resolut
 
     def build(nations: list[str]) -> list[Report]:
         return build_reports(res.state, res.events, scenario, world, info, nations,
-                             lambda view, title: draw_view(world, view, title))
+                             lambda view, title: draw_view(world, view, title) if svc.maps else b"")
 
     try:
         return build(seats), []
