@@ -42,6 +42,15 @@ SCHEMA = EventSchema([
     spec("war-declared", "public", "Phase 1.1: a declaration of war (surprise: an attack without one)",
          nation=NATION, target=NATION, surprise=BOOL),
     # ---- Phase 2
+    spec("researched", "the nations that share the knowledge, and the moderator",
+         "Phase 2.1: a research roll succeeded; the level is theirs from Phase 7",
+         nation=NATION, order=INT, tech=CODE, level=INT, cost=INT, spied=BOOL, shared=NATIONS),
+    spec("research-failed", "nation", "Phase 2.1: a research roll failed",
+         nation=NATION, order=INT, tech=CODE, level=INT, cost=INT, spied=BOOL),
+    spec("upgrade-nothing-new", "nation", "Phase 2.2: an upgrade written after a research of the same turn "
+         "that failed: nothing to buy, nothing charged", nation=NATION, order=INT, kind=KIND),
+    spec("manpower-raised", "nation", "Phase 7: Troop Mechanization raised the manpower limit by 30%",
+         nation=NATION, before=INT, after=INT, why=CODE),
     spec("upgraded", "nation", "Phase 2.2: every deployed unit of a kind upgraded to the nation's technology",
          nation=NATION, order=INT, kind=KIND, count=INT, cost=INT),
     # ---- Phase 3

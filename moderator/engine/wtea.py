@@ -26,6 +26,7 @@ from moderator.engine import (
     phase4_naval,
     phase4_submarine_warfare,
     phase7_place,
+    phase7_technology,
     phase8_income,
     phase9_special,
 )
@@ -146,8 +147,10 @@ PHASES: tuple[Step, ...] = (
     Step("4.7", "submarine warfare", phase4_submarine_warfare.submarine_warfare),
     Step("5", "plunder", orders=_orders("5")),
     Step("6", "incorporation", orders=_orders("6")),
+    Step("7.0", "units finish upgrading", phase7_technology.finish_upgrades),
     Step("7", "place new units", phase7_place.place_new_units),
     Step("7.1", "end of strategic moves", phase7_place.end_strategic_moves),
+    Step("7.2", "new technology takes effect", phase7_technology.new_technology),
     Step("8", "collect resources", phase8_income.collect_resources, deterministic=True),
     Step("8.1", "transfers", orders=_orders("8.1")),
     Step("9", "special rules", phase9_special.special_rules),
