@@ -308,7 +308,7 @@ def test_gear_refusals(order: m.BuildShipGear, code: str) -> None:
 # ---- Phase 3.2 espionage ------------------------------------------------------------------
 
 
-def test_espionage_fees_are_charged_and_the_rolls_referred(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_espionage_fees_are_charged_and_the_rolls_made(monkeypatch: pytest.MonkeyPatch) -> None:
     s = fx.state([("germany", "infantry", "Posen", 1)], saved=30)
     orders: list[m.Order] = [
         m.Espionage("neutral", target="belgium"), m.Espionage("army", target="russia"),
@@ -320,8 +320,12 @@ def test_espionage_fees_are_charged_and_the_rolls_referred(monkeypatch: pytest.M
     assert [p.code for v in verdicts for p in v.problems] == ["espionage-no-unit"]  # no unit in Warsaw
     saved, events = same_treasury(monkeypatch, s, "germany", orders)
     assert saved == 30 - (4 + 5 + 3 + 1) - 3 + income(events, "germany")
-    assert [c for _, c, _ in referred(events)] == [4, 5, 3, 1, 1, 1, 1]
-    assert {w for _, _, w in referred(events)} == {"espionage-roll", "counter-espionage-roll"}
+    assert referred(events) == []
+    rolled = [e.code for e in events if e.phase == "3.2"]
+    # One event per counter-espionage and per espionage; a successful combat intelligence's
+    # comes after the battles (Phase 9).
+    later = sum(e.code == "spied-combat" and e.phase == "9" for e in events)
+    assert rolled.count("counter-espionage") == 3 and len(rolled) == 3 + 4 - later
 
 
 @pytest.mark.parametrize("order,code", [

@@ -60,6 +60,22 @@ SCHEMA = EventSchema([
          nation=NATION, order=INT, kind=KIND, count=INT, place=PLACE, cost=INT),
     spec("build-cut", "nation", "Phase 3.1: the treasury paid for fewer units than ordered",
          nation=NATION, order=INT, kind=KIND, place=PLACE, ordered=INT, bought=INT),
+    spec("counter-espionage", "nation and moderator", "Phase 3.2.2: a counter-espionage in place (affiliation, "
+         "army) or rolled (industrial, reconnaissance countermeasure: success or not)",
+         nation=NATION, order=INT, kind=CODE, success=BOOL),
+    spec("espionage-failed", "nation and moderator", "Phase 3.2.1: an espionage roll failed",
+         nation=NATION, order=INT, kind=CODE, target=TEXT),
+    spec("spied-neutral", "nation and moderator", "Phase 3.2.1.1: a minor neutral's status (its standing)",
+         nation=NATION, order=INT, target=NATION, standing=INT),
+    spec("spied-affiliation", "nation and moderator", "Phase 3.2.1.1: the side a major neutral's government "
+         "leans to (not its points)", nation=NATION, order=INT, target=NATION, leaning=CODE),
+    spec("spied-army", "nation and moderator", "Phase 3.2.1.2: the units the target built this turn (not where)",
+         nation=NATION, order=INT, target=NATION, units=UNITS),
+    spec("spied-industrial", "nation and moderator", "Phase 3.2.1.3: the target's level of a technology; "
+         "raised: the spy's research of it succeeds on 8-10", nation=NATION, order=INT, target=NATION,
+         tech=CODE, level=INT, raised=BOOL),
+    spec("spied-combat", "nation and moderator", "Phase 3.2.1.4: the enemy units engaged in combat in a "
+         "province, after the battles", nation=NATION, order=INT, place=PLACE, fought=BOOL, units=LOSSES),
     # ---- Phase 4
     spec("strategic-move", "nation", "Phase 4.1.3: units left by rail",
          nation=NATION, order=INT, origin=PLACE, dest=PLACE, units=UNITS),
