@@ -108,6 +108,23 @@ SCHEMA = EventSchema([
          nation=NATION, full=INT, rule=TEXT, amount=INT, saved=INT),
     spec("gift", "giver and receiver", "Phase 8 note: a gift between allies",
          giver=NATION, receiver=NATION, sent=INT, arrived=INT),
+    # ---- Phase 9
+    spec("revolution", "public", "Phase 9, the Russian Revolution: stage 1, the Russian Republic (half its "
+         "income kept for the Bolsheviks); stage 2, the rising (fund handed over, units turned)",
+         stage=INT, fund=INT, units=INT),
+    spec("revolution-defections", "public", "Phase 9: Russian units built this turn defected (8-10)", units=INT),
+    spec("mutiny", "nation and moderator", "Phase 9, Mutinies: units disbanded (or rebelled) in a territory",
+         nation=NATION, severity=CODE, place=PLACE, units=UNITS, rebelled=BOOL),
+    spec("us-entry-moved", "the USA and the moderator", "Phase 9: US Entry moved (the economic roll)",
+         toward=CODE, points=INT, entry=INT, why=TEXT),
+    spec("spain-moved", "Spain and the moderator", "Phase 9: Spain's points moved (garrison, US entry)",
+         toward=CODE, points=INT, standing=INT, why=TEXT),
+    spec("starvation", "the nation and the moderator", "Phase 9, Starvation Rule: the enemy cordon held a "
+         "second turn or more; the manpower limit falls", nation=NATION, turns=INT, lost=INT, manpower=INT),
+    spec("starvation-ended", "the nation and the moderator", "Phase 9, Starvation Rule: the cordon is broken",
+         nation=NATION, turns=INT),
+    spec("rebellion", "public", "Phase 9: a rebellion in a conquered nation that rises (rebels_when_conquered)",
+         nation=NATION, rebels=INT, freed=BOOL),
     # ---- orders and the moderator
     spec("order-refused", "nation", "an order that could not be carried out, with the rule's reason",
          nation=NATION, order=INT, text=TEXT, reason=CODE, details=DETAILS),

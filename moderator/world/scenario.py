@@ -351,6 +351,7 @@ def _nations(raw: dict[str, Any], wars: dict[str, set[str]], path: Path) -> dict
         entry["at_war_with"] = tuple(sorted(set(entry.get("at_war_with", ())) | wars.get(nid, set())))
         entry["tech"] = tuple(sorted((str(k), int(v)) for k, v in entry.get("tech", {}).items()))
         entry["aliases"] = tuple(entry.get("aliases", ()))
+        entry["starvation_cordon"] = tuple(entry.get("starvation_cordon", ()))
         try:
             nations[nid] = Nation(**entry)
         except TypeError as exc:

@@ -259,6 +259,9 @@ class Nation:
     playable_on_entry: bool = False  # a replacement-pool player takes it over when it joins the main war
     us_trade: int = 0  # Variable US Trade: resources received while the US is neutral
     leaning: str | None = None  # the side a major neutral leans to at start (Italy)
+    rebels_when_conquered: bool = False  # a rebellion may free it while conquered (Afghanistan, Phase 9)
+    starvation_cordon: tuple[str, ...] = ()  # sea zones an enemy cordon starves it from (Phase 9)
+    starvation_loss: int = 0  # manpower its first turn of starvation costs, doubling after (Phase 9)
     saved: int = 0  # saved resources at start
     income_rule: str = "full"  # how much of full income is collected at start, e.g. "half", "quarter", "fixed:15"
     standing: int = 0  # neutrals' diplomatic stand: -5 favourable to CP, 0, +5 favourable to AP
