@@ -7,7 +7,7 @@ turn update"), the Russian Revolution (phase9_revolution), mutinies (phase9_muti
 starvation behind a sea cordon (phase9_starvation, after the mutinies: "starvation effect
 won't raise rebellion in the same turn"), the US economic roll, the Spanish garrison,
 Spanish-American relations and the rebellion of a conquered nation that rises
-(phase9_neutrals). Not yet: the starvation of encircled land territories, governments in
+(phase9_neutrals); last, the Victory Conditions' table (victory). Not yet: the starvation of encircled land territories, governments in
 exile and liberation.
 """
 
@@ -19,6 +19,7 @@ from moderator.engine import (
     phase9_neutrals,
     phase9_revolution,
     phase9_starvation,
+    victory,
 )
 from moderator.engine.context import TurnContext
 
@@ -34,3 +35,4 @@ def special_rules(ctx: TurnContext) -> None:
     phase9_neutrals.spanish_garrison(ctx)
     phase9_neutrals.spanish_american_relations(ctx)
     phase9_neutrals.rebellions(ctx)
+    victory.victory_conditions(ctx)  # last: the table reads the turn's final position

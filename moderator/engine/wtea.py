@@ -30,6 +30,7 @@ from moderator.engine import (
     phase7_technology,
     phase8_income,
     phase9_special,
+    victory,
 )
 from moderator.engine.event_codes import SCHEMA
 from moderator.engine.orders import (
@@ -172,5 +173,6 @@ def ruleset() -> Ruleset:
         events=SCHEMA, templates=ROOT / "templates",
         initial_state=lambda scenario, world, game, deploy_free: initial_state(
             scenario, world, game, deploy_free=deploy_free),
+        victory=victory.table,
         scenarios=("1914",),
     )
