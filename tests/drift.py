@@ -27,7 +27,11 @@ DICE. With one nation's orders the engine rolls dice only in that nation's land 
 defenders are left (the attackers it kills were all named by the orders that fought it:
 each unit does one thing a turn). The checker takes every attack with infantry or tanks
 for a capture (the Move home's assume()) and no other battle for anything, so what dice
-can do is deny a capture it assumed, or destroy defenders it still counts. Orders are
+can do is deny a capture it assumed, or destroy defenders it still counts. The research
+rolls (Phase 2.1) are the other dice: the checker takes each research for a success, so
+an UPGRADE written after it (kept with an "if-researched" note) is charged for the new
+level there, and for less or nothing when the roll fails (the treasuries are then not
+compared; the verdicts are). Orders are
 walked in resolution order (step, then as written); the verdicts of one may differ "by
 luck" when
 
@@ -1295,7 +1299,11 @@ def compare(game: Game, nation: str, orders: Sequence[m.Order], seed: str = "dri
     # where the checker assumed a capture keeps that land's income.
     assumed = {k.partition(":")[2] for k in (checking.ctx.assumed if checking.ctx else {}) if k.startswith("control:")}
     held_on = any(not b.captured and b.place in assumed for b in engine.battles)
-    if not drifts and not cmp.excused:
+    # The checker takes every research for a success (research.assume): an UPGRADE to the
+    # level is charged there, and nothing is charged when the engine's roll fails.
+    failed_research = any(e.code == "research-failed" for e in events) and any(
+        p.code == "if-researched" for v in verdicts for p in v.problems)
+    if not drifts and not cmp.excused and not failed_research:
         for nid, money in sorted(cmp.treasuries.items()):
             if held_on and nid != nation:
                 continue

@@ -512,7 +512,7 @@ def test_the_sweep_covers_every_order_type_with_a_home() -> None:
             "deploy-too-many", "deployment-turn", "deployment-over", "condition-twice", "war-ally",
             "option-side", "ruling-not-moderator", "support-nothing", "influence-twice", "subs-retracted",
             "exile-not-conquered", "plunder-too-soon", "tf-unknown", "invasion-not-loaded", "gear-no-ship",
-            "rocket-range", "bomb-fuel", "nothing-to-repair", "upgrade-after-research"} <= codes_seen
+            "rocket-range", "bomb-fuel", "nothing-to-repair", "if-researched"} <= codes_seen
 
 
 # ---- the harness catches what it is for ---------------------------------------------------

@@ -99,7 +99,8 @@ class Battle:
 def value_of(ctx: TurnContext, battle: Battle, side: Side, f: Fighter) -> int:
     if f.kind in ("fictive", "coastal", "city"):
         return 0 if f.kind == "fictive" else 1
-    stats = ctx.scenario.stats(f.nation, f.kind)
+    stats = ctx.stats(f.nation, f.kind, f.unit)  # the unit's technology (engine/technology.py)
+    assert stats is not None
     if side.role == "attacker":
         value = stats.attack
         if f.strait and f.kind in STRAIT_PENALTY:
@@ -111,7 +112,8 @@ def value_of(ctx: TurnContext, battle: Battle, side: Side, f: Fighter) -> int:
 
 
 def cost_of(ctx: TurnContext, f: Fighter) -> int:
-    return ctx.scenario.stats(f.nation, f.kind).cost
+    stats = ctx.stats(f.nation, f.kind, f.unit)
+    return stats.cost if stats is not None else 0
 
 
 def roll_side(ctx: TurnContext, battle: Battle, side: Side) -> int:

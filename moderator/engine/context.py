@@ -109,11 +109,12 @@ class Position:
     def tech(self, nid: str, tech: str) -> int:
         return self.nation(nid).tech.get(tech, 0)
 
-    def stats(self, nid: str, kind: str) -> UnitStats | None:
-        try:
-            return self.scenario.stats(nid, kind)
-        except KeyError:
-            return None
+    def stats(self, nid: str, kind: str, unit: Unit | None = None) -> UnitStats | None:
+        """A unit's values with its technology (engine/technology.py): `unit`'s own, or
+        those of a `kind` unit the nation builds now. None if it has no such unit."""
+        from moderator.engine import technology  # technology reads a Position
+
+        return technology.stats(self, nid, kind, unit)
 
     # ---- the map ----------------------------------------------------------------------
     def place(self, name: str) -> Territory:

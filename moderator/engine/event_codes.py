@@ -42,6 +42,15 @@ SCHEMA = EventSchema([
     spec("war-declared", "public", "Phase 1.1: a declaration of war (surprise: an attack without one)",
          nation=NATION, target=NATION, surprise=BOOL),
     # ---- Phase 2
+    spec("researched", "the nations that share the knowledge, and the moderator",
+         "Phase 2.1: a research roll succeeded; the level is theirs from Phase 7",
+         nation=NATION, order=INT, tech=CODE, level=INT, cost=INT, spied=BOOL, shared=NATIONS),
+    spec("research-failed", "nation", "Phase 2.1: a research roll failed",
+         nation=NATION, order=INT, tech=CODE, level=INT, cost=INT, spied=BOOL),
+    spec("upgrade-nothing-new", "nation", "Phase 2.2: an upgrade written after a research of the same turn "
+         "that failed: nothing to buy, nothing charged", nation=NATION, order=INT, kind=KIND),
+    spec("manpower-raised", "nation", "Phase 7: Troop Mechanization raised the manpower limit by 30%",
+         nation=NATION, before=INT, after=INT, why=CODE),
     spec("upgraded", "nation", "Phase 2.2: every deployed unit of a kind upgraded to the nation's technology",
          nation=NATION, order=INT, kind=KIND, count=INT, cost=INT),
     # ---- Phase 3
@@ -51,6 +60,22 @@ SCHEMA = EventSchema([
          nation=NATION, order=INT, kind=KIND, count=INT, place=PLACE, cost=INT),
     spec("build-cut", "nation", "Phase 3.1: the treasury paid for fewer units than ordered",
          nation=NATION, order=INT, kind=KIND, place=PLACE, ordered=INT, bought=INT),
+    spec("counter-espionage", "nation and moderator", "Phase 3.2.2: a counter-espionage in place (affiliation, "
+         "army) or rolled (industrial, reconnaissance countermeasure: success or not)",
+         nation=NATION, order=INT, kind=CODE, success=BOOL),
+    spec("espionage-failed", "nation and moderator", "Phase 3.2.1: an espionage roll failed",
+         nation=NATION, order=INT, kind=CODE, target=TEXT),
+    spec("spied-neutral", "nation and moderator", "Phase 3.2.1.1: a minor neutral's status (its standing)",
+         nation=NATION, order=INT, target=NATION, standing=INT),
+    spec("spied-affiliation", "nation and moderator", "Phase 3.2.1.1: the side a major neutral's government "
+         "leans to (not its points)", nation=NATION, order=INT, target=NATION, leaning=CODE),
+    spec("spied-army", "nation and moderator", "Phase 3.2.1.2: the units the target built this turn (not where)",
+         nation=NATION, order=INT, target=NATION, units=UNITS),
+    spec("spied-industrial", "nation and moderator", "Phase 3.2.1.3: the target's level of a technology; "
+         "raised: the spy's research of it succeeds on 8-10", nation=NATION, order=INT, target=NATION,
+         tech=CODE, level=INT, raised=BOOL),
+    spec("spied-combat", "nation and moderator", "Phase 3.2.1.4: the enemy units engaged in combat in a "
+         "province, after the battles", nation=NATION, order=INT, place=PLACE, fought=BOOL, units=LOSSES),
     # ---- Phase 4
     spec("strategic-move", "nation", "Phase 4.1.3: units left by rail",
          nation=NATION, order=INT, origin=PLACE, dest=PLACE, units=UNITS),
@@ -83,6 +108,31 @@ SCHEMA = EventSchema([
          nation=NATION, full=INT, rule=TEXT, amount=INT, saved=INT),
     spec("gift", "giver and receiver", "Phase 8 note: a gift between allies",
          giver=NATION, receiver=NATION, sent=INT, arrived=INT),
+    # ---- Phase 9
+    spec("revolution", "public", "Phase 9, the Russian Revolution: stage 1, the Russian Republic (half its "
+         "income kept for the Bolsheviks); stage 2, the rising (fund handed over, units turned)",
+         stage=INT, fund=INT, units=INT),
+    spec("revolution-defections", "public", "Phase 9: Russian units built this turn defected (8-10)", units=INT),
+    spec("mutiny", "nation and moderator", "Phase 9, Mutinies: units disbanded (or rebelled) in a territory",
+         nation=NATION, severity=CODE, place=PLACE, units=UNITS, rebelled=BOOL),
+    spec("us-entry-moved", "the USA and the moderator", "Phase 9: US Entry moved (the economic roll)",
+         toward=CODE, points=INT, entry=INT, why=TEXT),
+    spec("spain-moved", "Spain and the moderator", "Phase 9: Spain's points moved (garrison, US entry)",
+         toward=CODE, points=INT, standing=INT, why=TEXT),
+    spec("starvation", "the nation and the moderator", "Phase 9, Starvation Rule: the enemy cordon held a "
+         "second turn or more; the manpower limit falls", nation=NATION, turns=INT, lost=INT, manpower=INT),
+    spec("starvation-ended", "the nation and the moderator", "Phase 9, Starvation Rule: the cordon is broken",
+         nation=NATION, turns=INT),
+    spec("victory-standing", "the moderator; everyone from the historical end", "Victory Conditions: a major "
+         "nation's five criteria (percent), their geometric mean, its best army and naval force",
+         nation=NATION, side=CODE, production_side=INT, production=INT, resources=INT, manpower=INT,
+         objectives=INT, mean=INT, army=INT, navy=INT),
+    spec("victory-side", "the moderator; everyone from the historical end",
+         "Victory Conditions: a side's average of its major nations' means", side=CODE, mean=INT),
+    spec("victory-outright", "public", "Victory Conditions: every main-war nation of the other side conquered",
+         side=CODE, conquered=NATIONS),
+    spec("rebellion", "public", "Phase 9: a rebellion in a conquered nation that rises (rebels_when_conquered)",
+         nation=NATION, rebels=INT, freed=BOOL),
     # ---- orders and the moderator
     spec("order-refused", "nation", "an order that could not be carried out, with the rule's reason",
          nation=NATION, order=INT, text=TEXT, reason=CODE, details=DETAILS),

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from moderator.engine import phase9_revolution
 from moderator.engine.context import TurnContext
 from moderator.engine.phase6_incorporation import territory_yield
 from moderator.engine.state import GameState
@@ -75,6 +76,7 @@ def collect_resources(ctx: TurnContext) -> None:
             collected = 0
         else:
             collected = apply_income_rule(ns.income_rule, full)
+        collected = phase9_revolution.russian_income(ctx, nation, collected)  # after the first hit: half
         ns.saved += collected
         ctx.tell(nation, "income", PHASE, full=full, rule=ns.income_rule,
                  amount=collected, saved=ns.saved)
