@@ -383,7 +383,8 @@ def test_options_pay_the_receivers_the_rules_name_at_once() -> None:
 def test_gear_up_is_recorded_for_the_turns_that_follow() -> None:
     new, events = run_1914({"japan": "GEAR UP"})
     assert new.nations["japan"].flags["geared_up"] == 1
-    assert referred(events, "japan") == [("GearUp", 25, "gear-up-income")]
+    assert referred(events, "japan") == []  # resolved: paid, and the income rule raised at once
+    assert new.nations["japan"].income_rule == "fixed:30" and new.nations["japan"].saved == 25 - 25 + 30
     world, scenario = real()
     r = check_text("OPTION 1", "Japan", new, world, scenario)  # turn 2: the turn following
     assert not [d for d in r.diagnostics if d.severity == "error"]

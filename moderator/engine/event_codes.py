@@ -41,6 +41,12 @@ SCHEMA = EventSchema([
     # ---- Phase 1
     spec("war-declared", "public", "Phase 1.1: a declaration of war (surprise: an attack without one)",
          nation=NATION, target=NATION, surprise=BOOL),
+    spec("geared-up", "nation", "Phase 1.5: a major neutral raised its war economy; its income rule from now on",
+         nation=NATION, order=INT, cost=INT, rule=TEXT),
+    spec("joined", "public", "Neutrals: a nation joined a camp of the main war (why: attacked, points, follows)",
+         nation=NATION, side=TEXT, why=CODE, by=optional(NATION)),
+    spec("local-war-ended", "public", "Phase 1.1 note, Local War: a capture ended a war between neutrals",
+         nations=NATIONS, winners=NATIONS),
     # ---- Phase 2
     spec("upgraded", "nation", "Phase 2.2: every deployed unit of a kind upgraded to the nation's technology",
          nation=NATION, order=INT, kind=KIND, count=INT, cost=INT),

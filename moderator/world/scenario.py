@@ -248,7 +248,7 @@ def load_diplomacy(path: Path) -> Diplomacy:
     trade = raw.get("us_trade", {})
     _no_unknown(trade, {"trader", "ships", "zones"}, f"{path}: [us_trade]")
     wars = raw.get("wars", {})
-    _no_unknown(wars, {"no_war_on_neutrals", "no_join_in_local_war"}, f"{path}: [wars]")
+    _no_unknown(wars, {"no_war_on_neutrals", "no_join_in_local_war", "ends_on_capture"}, f"{path}: [wars]")
     gear: dict[str, GearUpRule] = {}
     for nid, entry in raw.get("gear_up", {}).items():
         _no_unknown(entry, {f.name for f in fields(GearUpRule)}, f"{path}: [gear_up.{nid}]")
@@ -266,6 +266,7 @@ def load_diplomacy(path: Path) -> Diplomacy:
         retract_subs_cost=int(raw.get("submarine_warfare", {}).get("retract_cost", 0)),
         no_war_on_neutrals=frozenset(wars.get("no_war_on_neutrals", ())),
         no_join_in_local_war=frozenset(wars.get("no_join_in_local_war", ())),
+        ends_on_capture=frozenset(wars.get("ends_on_capture", ())),
         gear_up=gear,
         options=tuple(_option(entry, i, path) for i, entry in enumerate(raw.get("option", ()), start=1)),
     )
@@ -655,7 +656,7 @@ def _check_diplomacy(scenario: Scenario, world: World, complete: bool) -> list[s
     nations += [("influence", n) for pair in d.influence.never for n in pair]
     nations += [("self_influence", n) for n in d.self_influence] + [("gear_up", n) for n in d.gear_up]
     nations += [("us_trade", n) for n in d.us_trade]
-    nations += [("wars", n) for n in (*d.no_war_on_neutrals, *d.no_join_in_local_war)]
+    nations += [("wars", n) for n in (*d.no_war_on_neutrals, *d.no_join_in_local_war, *d.ends_on_capture)]
     places: list[tuple[str, str]] = [("us_trade", z) for zones in d.us_trade.values() for z in zones]
     for o in d.options:
         where = f"option {o.nation} #{o.number}"

@@ -160,6 +160,7 @@ class Diplomacy:
     retract_subs_cost: int = 0
     no_war_on_neutrals: frozenset[str] = frozenset()
     no_join_in_local_war: frozenset[str] = frozenset()
+    ends_on_capture: frozenset[str] = frozenset()  # neutrals whose limited wars one capture ends (China)
     gear_up: dict[str, GearUpRule] = field(default_factory=dict)
     options: tuple[OptionRule, ...] = ()
 

@@ -8,12 +8,14 @@ War, the neutrals' sections): the engine declares it and the moderator reviews i
 except where the position settles it: "British, when neutral, are not able to declare
 war on any major neutral or minor neutral" (British Empire (while neutral);
 scenarios/1914/diplomacy.toml [wars]).
-The effects of a declaration on the neutrals (US entry, points) are Phase 9 and the
-neutral rules', not applied here yet.
+What a war does to the attacked neutral (it joins the other camp) and how a war between
+neutrals ends: engine/wars.py. The effects of a declaration on the other neutrals (US
+entry, points) are not applied yet.
 """
 
 from __future__ import annotations
 
+from moderator.engine import wars
 from moderator.engine.context import Position, TurnContext
 from moderator.engine.orders.base import OrderRule
 from moderator.engine.problems import Problem, flag, problem, warning
@@ -47,15 +49,9 @@ class DeclareWarRule(OrderRule[DeclareWar]):
         return []
 
     def commit(self, ctx: TurnContext, nation: str, index: int, order: DeclareWar) -> None:
-        for a, b in ((nation, order.target), (order.target, nation)):
-            ns = ctx.state.nations[a]
-            ns.at_war_with = sorted({*ns.at_war_with, b})
-
-    def execute(self, ctx: TurnContext, nation: str, index: int, order: DeclareWar) -> None:
         if ctx.at_war(nation, order.target):
             return  # already at war (the receipt said so): nothing to declare
-        self.commit(ctx, nation, index, order)
-        ctx.emit("war-declared", PHASE, (), nation=nation, target=order.target, surprise=False)  # public news
+        wars.begin(ctx, nation, order.target, PHASE, surprise=False)  # public news; the attacked neutral joins
 
 
 RULE = DeclareWarRule()

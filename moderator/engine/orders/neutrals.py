@@ -7,8 +7,12 @@ gear up its war spending"; China "must pay 15 resources to gear up its war time 
 before a limited war; Spain "spends 40 resources, she can boost economy". Costs and the
 income that follows: scenarios/1914/diplomacy.toml [gear_up]. Once: a geared-up economy
 stays so. The turn is recorded (records.py): Japan's war options come "the turn following
-this action", Spain's and China's self-influence after it. Charged at once; the new
-income is applied by the moderator.
+this action", Spain's and China's self-influence after it. Charged when 1.5 runs; the
+nation's income rule becomes the gear-up's at once (NationState.income_rule, read by
+Phase 8 through neutral_income.income_rule: the new income is this turn's). Reading:
+China's "60% ... while engaged in any limited war" is its raised economy for good ("only
+if the economy is raised to 60% of full income", "China collects 60% of full income until
+they enter the main war").
 
 COAX Italy (Phase 1.2, Italy): "Any nation may spend 20 resources for a 10% chance (1 on
 D10 die) to coax Italy to switch its affiliation prior to it actually entering the war
@@ -28,7 +32,7 @@ British Empire").
 from __future__ import annotations
 
 from moderator.engine.context import Position, TurnContext
-from moderator.engine.orders.base import afford, once_per_turn
+from moderator.engine.orders.base import OrderRule, afford, once_per_turn
 from moderator.engine.orders.records import Referred, geared, record
 from moderator.engine.problems import Problem, flag, problem
 from moderator.orders.model import CoaxItaly, GearUp, JoinSide
@@ -56,21 +60,30 @@ def gear_up_cost(pos: Position, nation: str) -> int:
 
 def record_gear_up(ctx: TurnContext, nation: str) -> None:
     record(ctx, nation, "geared_up", ctx.turn)
+    rule = ctx.scenario.diplomacy.gear_up.get(nation)
+    if rule is not None and rule.income_rule:
+        ctx.state.nations[nation].income_rule = rule.income_rule
 
 
-class GearUpRule(Referred[GearUp]):
+def gear_up(ctx: TurnContext, nation: str, index: int) -> None:
+    """The gear-up's whole effect: paid, recorded, the new income rule, told to the nation
+    alone (Neutrals: what affects a major neutral is known only to it)."""
+    cost = gear_up_cost(ctx, nation)
+    ctx.pay(nation, cost)
+    record_gear_up(ctx, nation)
+    if not ctx.checking:
+        ctx.tell(nation, "geared-up", PHASE, order=index, cost=cost, rule=ctx.state.nations[nation].income_rule)
+
+
+class GearUpRule(OrderRule[GearUp]):
     order = GearUp
     section = PHASE
-    why = "gear-up-income"
 
     def problem(self, pos: Position, nation: str, order: GearUp) -> Problem | None:
         return gear_up_problem(pos, nation)
 
-    def cost(self, pos: Position, nation: str, order: GearUp) -> int:
-        return gear_up_cost(pos, nation)
-
-    def record(self, ctx: TurnContext, nation: str, order: GearUp) -> None:
-        record_gear_up(ctx, nation)
+    def commit(self, ctx: TurnContext, nation: str, index: int, order: GearUp) -> None:
+        gear_up(ctx, nation, index)
 
 
 # ---- coax Italy --------------------------------------------------------------------------------

@@ -13,6 +13,8 @@ from __future__ import annotations
 from typing import Any
 
 from moderator.engine.context import MODERATOR, Position, TurnContext
+from moderator.engine.neutral_income import RULES as RULES_RULE
+from moderator.engine.neutral_income import RULING
 from moderator.engine.orders.base import OrderRule
 from moderator.engine.problems import Problem, problem, warning
 from moderator.engine.state import SEA_UNITS
@@ -119,6 +121,26 @@ class SetSideRule(RulingRule):
         ns = ctx.state.nations[order.nation]
         before, ns.side = ns.side, order.side
         return {"before": before, "after": order.side}
+
+
+class SetIncomeRule(RulingRule):
+    """The moderator's income rule for a nation (Phase 8; engine/neutral_income.py): where
+    the rules leave the amount to the moderator (Japan's options, the US at war, China's
+    civil war) or the engine does not follow a change yet. `rules` lifts it."""
+
+    order = r.SetIncome
+
+    def check(self, pos: Position, order: r.SetIncome) -> Problem | None:
+        return _nations(pos, order.nation)
+
+    def apply(self, ctx: TurnContext, order: r.SetIncome) -> dict[str, Any]:
+        flags = ctx.state.nations[order.nation].flags
+        before = flags.get(RULING, RULES_RULE)
+        if order.rule == RULES_RULE:
+            flags.pop(RULING, None)
+        else:
+            flags[RULING] = order.rule
+        return {"before": before, "after": order.rule}
 
 
 class ChangeUnitsRule(RulingRule):
@@ -274,5 +296,5 @@ class HandRollRule(RulingRule):
         return {"purpose": order.purpose, "result": order.result}
 
 
-RULES: tuple[RulingRule, ...] = (SetValueRule(), SetTechRule(), SetFlagRule(), SetSideRule(), ChangeUnitsRule(),
-                                 RemoveAllRule(), MoveUnitsRule(), SetControlRule(), SetWarRule(), HandRollRule())
+RULES: tuple[RulingRule, ...] = (SetValueRule(), SetTechRule(), SetFlagRule(), SetSideRule(), SetIncomeRule(),
+                                 ChangeUnitsRule(), RemoveAllRule(), MoveUnitsRule(), SetControlRule(), SetWarRule(), HandRollRule())
