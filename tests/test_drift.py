@@ -16,6 +16,7 @@ from moderator.engine.orders.base import OrderRule
 from moderator.engine.phase8_income import apply_income_rule, full_income
 from moderator.engine.problems import Problem
 from moderator.engine.ruleset import Ruleset
+from moderator.engine.us_trade import trade_after_cuts
 from moderator.orders import model as m
 from moderator.orders.echo import normalize_order
 from tests import drift
@@ -66,7 +67,8 @@ def with_saved(game: Game, **saved: int) -> Game:
 def drift_income(game: Game, nation: str) -> int:
     """What Phase 8 adds to the nation's treasury if nobody's land changes hands."""
     rule = income_rule(game.state, game.scenario, nation)
-    return apply_income_rule(rule, full_income(game.world, game.state, nation, game.state.turn))
+    trade = trade_after_cuts(Position(game.state, {}, game.world, game.scenario), nation)  # Variable US Trade
+    return apply_income_rule(rule, full_income(game.world, game.state, nation, game.state.turn)) + trade
 
 
 # ---- drifts the harness found -----------------------------------------------------------

@@ -87,6 +87,10 @@ SCHEMA = EventSchema([
          nation=NATION, order=INT, origin=PLACE, dest=PLACE, end=PLACE, units=UNITS),
     spec("income", "nation", "Phase 8: resources collected",
          nation=NATION, full=INT, rule=TEXT, amount=INT, saved=INT),
+    spec("us-trade", "nation", "Variable US Trade: resources from the neutral US's trade, collected in Phase 8",
+         nation=NATION, amount=INT, saved=INT),
+    spec("us-trade-cut", "nation", "Variable US Trade: this turn's trade was cut (a blockade, submarine warfare)",
+         nation=NATION, amount=INT, reason=CODE, by=NATIONS),
     spec("gift", "giver and receiver", "Phase 8 note: a gift between allies",
          giver=NATION, receiver=NATION, sent=INT, arrived=INT),
     # ---- orders and the moderator

@@ -26,6 +26,7 @@ from moderator.engine.context import TurnContext
 from moderator.engine.neutral_income import income_rule
 from moderator.engine.phase6_incorporation import territory_yield
 from moderator.engine.state import GameState
+from moderator.engine.us_trade import collect_us_trade
 from moderator.world.model import World
 
 PHASE = "8"
@@ -82,3 +83,4 @@ def collect_resources(ctx: TurnContext) -> None:
         ns.saved += collected
         ctx.tell(nation, "income", PHASE, full=full, rule=rule,
                  amount=collected, saved=ns.saved)
+    collect_us_trade(ctx)

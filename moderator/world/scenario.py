@@ -45,6 +45,7 @@ from moderator.world.scenario_model import (
     SelfInfluence,
     Technology,
     TerrainRule,
+    TradeRoute,
     UnitStats,
     UnrestrictedTarget,
 )
@@ -246,7 +247,10 @@ def load_diplomacy(path: Path) -> Diplomacy:
     blockade = raw.get("blockade", {})
     _no_unknown(blockade, {"ships"}, f"{path}: [blockade]")
     trade = raw.get("us_trade", {})
-    _no_unknown(trade, {"trader", "ships", "zones"}, f"{path}: [us_trade]")
+    _no_unknown(trade, {"trader", "ships", "zones", "route", "not_while_neutral", "not_while_entry_negative"},
+                f"{path}: [us_trade]")
+    for route in trade.get("route", ()):
+        _no_unknown(route, {f.name for f in fields(TradeRoute)}, f"{path}: [[us_trade.route]]")
     wars = raw.get("wars", {})
     _no_unknown(wars, {"no_war_on_neutrals", "no_join_in_local_war", "ends_on_capture"}, f"{path}: [wars]")
     gear: dict[str, GearUpRule] = {}
@@ -263,6 +267,11 @@ def load_diplomacy(path: Path) -> Diplomacy:
         us_trader=str(trade.get("trader", "")),
         us_trade_ships=tuple(trade.get("ships", ())),
         us_trade={str(n): tuple(z) for n, z in trade.get("zones", {}).items()},
+        us_trade_not_while_neutral=frozenset(trade.get("not_while_neutral", ())),
+        us_trade_not_while_entry_negative=frozenset(trade.get("not_while_entry_negative", ())),
+        us_trade_routes=tuple(TradeRoute(str(r["to"]), tuple(r.get("zones", ())), tuple(r.get("held", ())),
+                                         bool(r.get("incorporated", False)), str(r.get("subs_cut", "")))
+                              for r in trade.get("route", ())),
         retract_subs_cost=int(raw.get("submarine_warfare", {}).get("retract_cost", 0)),
         no_war_on_neutrals=frozenset(wars.get("no_war_on_neutrals", ())),
         no_join_in_local_war=frozenset(wars.get("no_join_in_local_war", ())),
@@ -656,8 +665,11 @@ def _check_diplomacy(scenario: Scenario, world: World, complete: bool) -> list[s
     nations += [("influence", n) for pair in d.influence.never for n in pair]
     nations += [("self_influence", n) for n in d.self_influence] + [("gear_up", n) for n in d.gear_up]
     nations += [("us_trade", n) for n in d.us_trade]
+    nations += [("us_trade", n) for r in d.us_trade_routes for n in (r.to, r.subs_cut)]
+    nations += [("us_trade", n) for n in (*d.us_trade_not_while_neutral, *d.us_trade_not_while_entry_negative)]
     nations += [("wars", n) for n in (*d.no_war_on_neutrals, *d.no_join_in_local_war, *d.ends_on_capture)]
     places: list[tuple[str, str]] = [("us_trade", z) for zones in d.us_trade.values() for z in zones]
+    places += [("us_trade", p) for r in d.us_trade_routes for p in (*r.zones, *r.held)]
     for o in d.options:
         where = f"option {o.nation} #{o.number}"
         nations += [(where, n) for n in (o.nation, o.receiver if o.receiver != "target" else "", o.opens_influence)]

@@ -145,6 +145,17 @@ class InfluenceRules:
 
 
 @dataclass(frozen=True)
+class TradeRoute:
+    """Variable US Trade: one route of the US trade to `to` (diplomacy.toml [[us_trade.route]])."""
+
+    to: str
+    zones: tuple[str, ...] = ()  # an enemy warship or submarine in one of them cuts the route
+    held: tuple[str, ...] = ()  # the route exists only while `to` controls one of these
+    incorporated: bool = False  # ... controls and has incorporated
+    subs_cut: str = ""  # this nation's unrestricted submarine warfare cuts the route
+
+
+@dataclass(frozen=True)
 class Diplomacy:
     """The Phase 1 rules as data (scenarios/<name>/diplomacy.toml)."""
 
@@ -157,6 +168,9 @@ class Diplomacy:
     us_trader: str = ""  # the neutral whose trade can be blockaded (the USA)
     us_trade_ships: tuple[str, ...] = ()
     us_trade: dict[str, tuple[str, ...]] = field(default_factory=dict)  # receiver -> its zones
+    us_trade_routes: tuple[TradeRoute, ...] = ()
+    us_trade_not_while_neutral: frozenset[str] = frozenset()  # receivers paid only once in the main war
+    us_trade_not_while_entry_negative: frozenset[str] = frozenset()  # ... only while the US Entry is >= 0
     retract_subs_cost: int = 0
     no_war_on_neutrals: frozenset[str] = frozenset()
     no_join_in_local_war: frozenset[str] = frozenset()
