@@ -40,6 +40,7 @@ from moderator.world.scenario_model import (
     Objective,
     ObjectiveGroup,
     OptionRule,
+    PointsDrift,
     ReconChances,
     Scenario,
     SelfInfluence,
@@ -214,7 +215,7 @@ _META_FIELDS = {"gifts", "id", "name", "ruleset", "start_year", "start_month", "
 
 # ---------------------------------------------------------------------------- diplomacy.toml
 _DIPLOMACY_KEYS = {"influence", "self_influence", "coax", "blockade", "us_trade", "submarine_warfare", "wars",
-                   "gear_up", "option"}
+                   "gear_up", "option", "drift"}
 _OPTION_KEYS = {f.name for f in fields(OptionRule)}
 _CONDITION_KEYS = {f.name for f in fields(Condition)}
 _SIDE_WORDS = ("central", "allied", "neutral", "war")
@@ -228,8 +229,8 @@ def load_diplomacy(path: Path) -> Diplomacy:
     raw = _read_toml(path)
     _no_unknown(raw, _DIPLOMACY_KEYS, f"{path}")
     inf = raw.get("influence", {})
-    _no_unknown(inf, {"cost", "majors", "review_majors", "never", "neutral_influencers", "garrison"},
-                f"{path}: [influence]")
+    _no_unknown(inf, {"cost", "majors", "review_majors", "never", "neutral_influencers", "garrison", "points",
+                      "target_points", "geared_points"}, f"{path}: [influence]")
     influence = InfluenceRules(
         cost=int(inf.get("cost", 10)),
         majors=frozenset(str(n) for n in inf.get("majors", ())),
@@ -237,7 +238,14 @@ def load_diplomacy(path: Path) -> Diplomacy:
         never=frozenset((str(a), str(b)) for a, b in inf.get("never", ())),
         neutral_influencers={str(k): int(v) for k, v in inf.get("neutral_influencers", {}).items()},
         garrison=tuple((str(g["nation"]), str(g["target"]), int(g["option"])) for g in inf.get("garrison", ())),
+        points=int(inf.get("points", 8)),
+        target_points={str(k): int(v) for k, v in inf.get("target_points", {}).items()},
+        geared_points={str(k): int(v) for k, v in inf.get("geared_points", {}).items()},
     )
+    drift: dict[str, PointsDrift] = {}
+    for nid, entry in raw.get("drift", {}).items():
+        _no_unknown(entry, {f.name for f in fields(PointsDrift)}, f"{path}: [drift.{nid}]")
+        drift[nid] = PointsDrift(**entry)
     selfi: dict[str, SelfInfluence] = {}
     for nid, entry in raw.get("self_influence", {}).items():
         _no_unknown(entry, {f.name for f in fields(SelfInfluence)}, f"{path}: [self_influence.{nid}]")
@@ -252,7 +260,8 @@ def load_diplomacy(path: Path) -> Diplomacy:
     for route in trade.get("route", ()):
         _no_unknown(route, {f.name for f in fields(TradeRoute)}, f"{path}: [[us_trade.route]]")
     wars = raw.get("wars", {})
-    _no_unknown(wars, {"no_war_on_neutrals", "no_join_in_local_war", "ends_on_capture"}, f"{path}: [wars]")
+    _no_unknown(wars, {"no_war_on_neutrals", "no_join_in_local_war", "ends_on_capture", "join_without_points"},
+                f"{path}: [wars]")
     gear: dict[str, GearUpRule] = {}
     for nid, entry in raw.get("gear_up", {}).items():
         _no_unknown(entry, {f.name for f in fields(GearUpRule)}, f"{path}: [gear_up.{nid}]")
@@ -260,6 +269,7 @@ def load_diplomacy(path: Path) -> Diplomacy:
     return Diplomacy(
         influence=influence,
         self_influence=selfi,
+        drift=drift,
         coax_nation=str(coax.get("nation", "")),
         coax_cost=int(coax.get("cost", 0)),
         coax_paid_to=str(coax.get("paid_to", "")),
@@ -276,6 +286,7 @@ def load_diplomacy(path: Path) -> Diplomacy:
         no_war_on_neutrals=frozenset(wars.get("no_war_on_neutrals", ())),
         no_join_in_local_war=frozenset(wars.get("no_join_in_local_war", ())),
         ends_on_capture=frozenset(wars.get("ends_on_capture", ())),
+        join_without_points=frozenset(wars.get("join_without_points", ())),
         gear_up=gear,
         options=tuple(_option(entry, i, path) for i, entry in enumerate(raw.get("option", ()), start=1)),
     )
@@ -664,10 +675,13 @@ def _check_diplomacy(scenario: Scenario, world: World, complete: bool) -> list[s
     nations += [("influence", n) for n in (*d.influence.majors, *d.influence.review_majors, *d.influence.neutral_influencers)]
     nations += [("influence", n) for pair in d.influence.never for n in pair]
     nations += [("self_influence", n) for n in d.self_influence] + [("gear_up", n) for n in d.gear_up]
+    nations += [("drift", n) for n in d.drift] + [("influence", n) for n in (*d.influence.target_points,
+                                                                             *d.influence.geared_points)]
     nations += [("us_trade", n) for n in d.us_trade]
     nations += [("us_trade", n) for r in d.us_trade_routes for n in (r.to, r.subs_cut)]
     nations += [("us_trade", n) for n in (*d.us_trade_not_while_neutral, *d.us_trade_not_while_entry_negative)]
-    nations += [("wars", n) for n in (*d.no_war_on_neutrals, *d.no_join_in_local_war, *d.ends_on_capture)]
+    nations += [("wars", n) for n in (*d.no_war_on_neutrals, *d.no_join_in_local_war, *d.ends_on_capture,
+                                           *d.join_without_points)]
     places: list[tuple[str, str]] = [("us_trade", z) for zones in d.us_trade.values() for z in zones]
     places += [("us_trade", p) for r in d.us_trade_routes for p in (*r.zones, *r.held)]
     for o in d.options:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from moderator.engine import points
 from moderator.engine.context import MODERATOR, Position, TurnContext
 from moderator.engine.neutral_income import RULES as RULES_RULE
 from moderator.engine.neutral_income import RULING
@@ -78,6 +79,8 @@ class SetValueRule(RulingRule):
         ns = ctx.state.nations[order.nation]
         before = getattr(ns, order.value_field)
         setattr(ns, order.value_field, before + order.value if order.relative else order.value)
+        if order.value_field == "standing" and points.camp_of(ns.standing) and ns.side == "neutral":
+            ns.flags.setdefault(points.REACHED, ctx.turn)  # Neutrals: no new local war after reaching 10
         return {"field": order.value_field, "before": before, "after": getattr(ns, order.value_field)}
 
 
