@@ -1034,6 +1034,7 @@ def ruling_batch(v: View) -> list[Proposal]:
         r.SetValue("manpower_limit", nid, v.rng.randint(0, 40)),
         r.SetTech(v.pick(TECHNOLOGIES)[0], nid, v.rng.randint(0, 5)), r.SetFlag("drift", other, v.rng.randint(0, 9)),
         r.SetSide(other, v.pick(("neutral", *SIDES))[0]),
+        r.SetIncome(other, ("half", "full", "rules", "fixed:20", "percent:60")[len(other) % 5]),  # draws no die
         r.ChangeUnits("add", units(infantry=n), nid, v.pick(v.lands())[0]),
         r.ChangeUnits("add", units(cruiser=1), nid, v.pick(v.lands())[0]),
         r.SetControl(v.pick(v.lands())[0], other, v.rng.random() < 0.5, v.rng.choice((None, 0, v.state.turn + 1))),

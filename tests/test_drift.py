@@ -11,10 +11,12 @@ from typing import Any
 import pytest
 
 from moderator.engine.context import MODERATOR, Position, TurnContext
+from moderator.engine.neutral_income import income_rule
 from moderator.engine.orders.base import OrderRule
 from moderator.engine.phase8_income import apply_income_rule, full_income
 from moderator.engine.problems import Problem
 from moderator.engine.ruleset import Ruleset
+from moderator.engine.us_trade import trade_after_cuts
 from moderator.orders import model as m
 from moderator.orders.echo import normalize_order
 from tests import drift
@@ -64,8 +66,9 @@ def with_saved(game: Game, **saved: int) -> Game:
 
 def drift_income(game: Game, nation: str) -> int:
     """What Phase 8 adds to the nation's treasury if nobody's land changes hands."""
-    ns = game.state.nations[nation]
-    return apply_income_rule(ns.income_rule, full_income(game.world, game.state, nation, game.state.turn))
+    rule = income_rule(game.state, game.scenario, nation)
+    trade = trade_after_cuts(Position(game.state, {}, game.world, game.scenario), nation)  # Variable US Trade
+    return apply_income_rule(rule, full_income(game.world, game.state, nation, game.state.turn)) + trade
 
 
 # ---- drifts the harness found -----------------------------------------------------------
@@ -587,12 +590,14 @@ def test_the_dice_excuse_is_named_and_narrow() -> None:
     # which could not join that battle (order 2 had them set aside), then met empty
     # enemy land and were refused "cannot-capture", while the checker, which assumes only
     # captures, still saw a defender to fight. The harness names the battle it blames.
+    # (The first attack began the war in the checker too: the fighters' move has no
+    # "undeclared-attack" warning.)
     game = opening()
     cmp = compare(game, "usa", orders(m.Attack(one("artillery", 3), "East Coast", "Quebec"),
                                       m.Move(one("fighter"), "East Coast", "Maritimes"),
                                       m.Move(one("fighter"), "East Coast", "Quebec")), seed="q0")
     assert cmp.drifts == [] and cmp.mine("battle")[0].args["losses"]["canada"] == {"infantry": 1}
-    assert cmp.excused == ["#2 MOVE 1 ftr FROM East Coast TO Quebec: kept (undeclared-attack), engine: "
+    assert cmp.excused == ["#2 MOVE 1 ftr FROM East Coast TO Quebec: kept (no remarks), engine: "
                            "['cannot-capture'] (by luck: the battles at ['Quebec'])"]
     # A flight may rest on any place (where it lands); other orders on the places they name.
     assert drift.meets(cmp.orders[1], {"Quebec"}) == {"Quebec"} and drift.meets(cmp.orders[0], {"Ontario"}) == set()

@@ -24,6 +24,7 @@ from moderator.engine import (
     phase3_build,
     phase3_espionage,
     phase3_recon,
+    phase4_local_wars,
     phase4_naval,
     phase4_submarine_warfare,
     phase7_place,
@@ -74,7 +75,7 @@ from moderator.engine.ruleset import Ruleset, Step
 from moderator.orders import model as m
 
 NAME = "wtea-1914"
-VERSION = 2  # 1: before "One rule, one home" (one dice stream per turn)
+VERSION = 3  # 1: before "One rule, one home" (one dice stream per turn); 2: before issue 8 (neutrals)
 ROOT = Path(__file__).resolve().parents[2]
 
 RULES: tuple[OrderRule, ...] = (  # type: ignore[type-arg]
@@ -145,7 +146,8 @@ PHASES: tuple[Step, ...] = (
     Step("4.2", "naval movement", orders=_orders("4.2")),
     Step("4.3", "naval combat", phase4_naval.naval_combat),
     Step("4.4", "land movement and land combat", orders=_orders("4.4")),
-    Step("4.6.1", "naval invasions", orders=_orders("4.6.1")),
+    Step("4.6.1", "naval invasions; the end of won local wars", phase4_local_wars.end_decided_wars, _orders("4.6.1"),
+         deterministic=True),
     Step("4.7", "submarine warfare", phase4_submarine_warfare.submarine_warfare),
     Step("5", "plunder", orders=_orders("5")),
     Step("6", "incorporation", orders=_orders("6")),

@@ -26,7 +26,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from moderator.engine import combat_land, combat_orders, fuel, terrain
+from moderator.engine import combat_land, combat_orders, fuel, terrain, wars
 from moderator.engine.conquest import seize, take_territory
 from moderator.engine.context import Position, TurnContext
 from moderator.engine.orders import artillery_support
@@ -190,6 +190,7 @@ class MoveRule(OrderRule[Move]):
         that join its battle (later_legs), since the engine fights that battle now."""
         if not hostile(ctx, nation, order.dest) or at_sea(ctx, order):
             return
+        start_war(ctx, nation, order.dest, enemy_units(ctx, nation, order.dest))  # whatever the dice
         legs = [Leg(nation, index, order, [])]
         defenders = {u.id for u in enemy_units(ctx, nation, order.dest)}
         if defenders or strait_between(ctx.world, order.origin, order.dest):
@@ -278,11 +279,9 @@ def start_war(ctx: TurnContext, nation: str, dest: str, defenders: Sequence[Unit
     for target in others:
         if target == nation or ctx.at_war(nation, target) or ctx.allies(nation, target):
             continue
-        for a, b in ((nation, target), (target, nation)):
-            ns = ctx.state.nations[a]
-            ns.at_war_with = sorted({*ns.at_war_with, b})
-        ctx.emit("war-declared", PHASE, (), nation=nation, target=target, surprise=True)
-        ctx.flag(PHASE, "undeclared-attack-penalty", nation=nation, target=target, place=dest)
+        wars.begin(ctx, nation, target, PHASE, surprise=True)
+        if not ctx.checking:
+            ctx.flag(PHASE, "undeclared-attack-penalty", nation=nation, target=target, place=dest)
 
 
 def relocate(ctx: TurnContext, units: Sequence[Unit], dest: str) -> None:
