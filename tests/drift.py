@@ -1108,9 +1108,10 @@ def fingerprint(pos: Position) -> int:
 
 @dataclass(frozen=True)
 class Battle:
-    """A battle the engine fought: at whose order's turn, where, and what came of it."""
+    """A battle the engine fought: when in the turn (the step, then after which orders),
+    where, and what came of it."""
 
-    order: int
+    when: tuple[int, int]
     place: str
     captured: bool
     defenders_lost: bool  # some defenders fell (the checker's copy still has them all)
@@ -1123,7 +1124,7 @@ class Watch:
     impure: list[str] = field(default_factory=list)  # problem()/remarks() that changed the position
     assumed: dict[int, set[str]] = field(default_factory=dict)  # order index -> ctx.assumed keys when judged
     paid: dict[int, int] = field(default_factory=dict)  # order index -> what commit()/execute() took
-    battles: list[Battle] = field(default_factory=list)  # the engine's battles, by the order that fought them
+    battles: list[Battle] = field(default_factory=list)  # the engine's battles
     ctx: TurnContext | None = None  # the last context an order was committed on
 
 
@@ -1158,13 +1159,9 @@ class Watched(OrderRule[Any]):
         self.watch.paid[index] = before - ctx.saved(nation)
 
     def execute(self, ctx: TurnContext, nation: str, index: int, order: Any) -> None:
-        before, seen = ctx.saved(nation), len(ctx.events)
+        before = ctx.saved(nation)
         self.inner.execute(ctx, nation, index, order)
         self.watch.paid[index] = before - ctx.saved(nation)
-        for e in ctx.events[seen:]:
-            if e.code == "battle":
-                hurt = any(e.args["losses"].get(d) for d in e.args["defenders"])
-                self.watch.battles.append(Battle(index, e.args["territory"], e.args["captured"], hurt))
 
     def assume(self, ctx: TurnContext, nation: str, index: int, order: Any) -> None:
         self.inner.assume(ctx, nation, index, order)
@@ -1264,10 +1261,18 @@ def compare(game: Game, nation: str, orders: Sequence[m.Order], seed: str = "dri
         step = rs.step_of(table, orders[i])
         return (table.index(step) if step is not None else -1, i)
 
+    # Land battles are fought by step 4.4's own work, after every order of the step is in
+    # (phase4_land: the moves are resolved together).
+    land = next((k for k, s in enumerate(table) if s.section == "4.4"), -1)
+    for e in events:
+        if e.code == "battle" and not e.args.get("clash"):
+            hurt = any(e.args["losses"].get(d) for d in e.args["defenders"])
+            engine.battles.append(Battle((land, len(orders)), e.args["territory"], e.args["captured"], hurt))
+
     def unforeseen(i: int) -> list[str]:
         """Battles fought before order i whose outcome the checker's copy does not show."""
         assumed = checking.assumed.get(i, set())
-        places = {b.place for b in engine.battles if when(b.order) < when(i) and not b.captured
+        places = {b.place for b in engine.battles if b.when < when(i) and not b.captured
                   and (f"control:{b.place}" in assumed or b.defenders_lost)}
         return sorted(meets(orders[i], places))
 
