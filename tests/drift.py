@@ -23,7 +23,8 @@ and compares them order by order (compare()):
   every capture the checker assumed happened: a defender that held on keeps its income).
 
 DICE. With one nation's orders the engine rolls dice only in that nation's land battles
-(Phase 4.6), and a battle changes only the territory fought over: who holds it and which
+(Phase 4.6) and rocket fire (Rockets: counted here as a battle without a capture), and a
+battle changes only the territory fought over: who holds it and which
 defenders are left (the attackers it kills were all named by the orders that fought it:
 each unit does one thing a turn). The checker takes every attack with infantry or tanks
 for a capture (the Move home's assume()) and no other battle for anything, so what dice
@@ -39,9 +40,10 @@ luck" when
      withdrawal conditions), or, without a capture, defenders the dice destroyed (the
      checker assumes only captures, so its copy still has them), or
   3. it meets what an earlier order that differed by luck touched: a place that order
-     names, units it names (same origin and kind), or, for an "over-budget" verdict, the
-     treasury, if that order paid in one of them (the wrapped homes record what each
-     commit() and execute() takes from the treasury).
+     names, units it names (same origin and kind), or, for a verdict on the treasury
+     ("over-budget", "transfer-too-much": TREASURY_CODES), the treasury, if that order
+     paid in one of them (the wrapped homes record what each commit() and execute()
+     takes from the treasury).
 
 Every other difference is a drift, and the treasuries are compared only when no verdict
 differed at all.
@@ -1218,6 +1220,11 @@ def meets(order: m.Order, places: set[str]) -> set[str]:
     return places if flight(order) else places & places_of(order)
 
 
+# Verdicts that read the treasury at that point of the turn (an order the dice denied may
+# have been paid only in the checker).
+TREASURY_CODES = frozenset({"over-budget", "transfer-too-much"})
+
+
 @dataclass
 class Taint:
     """What an order whose verdicts differ by luck has touched: later orders that meet
@@ -1238,7 +1245,7 @@ class Taint:
             out.append(f"places {sorted(self.places & places_of(order)) or sorted(self.places)}")
         if self.units & units_of(order):
             out.append(f"units {sorted(self.units & units_of(order))}")
-        if self.money and "over-budget" in codes:
+        if self.money and TREASURY_CODES & set(codes):
             out.append("the treasury")
         return out
 
@@ -1268,6 +1275,8 @@ def compare(game: Game, nation: str, orders: Sequence[m.Order], seed: str = "dri
         if e.code == "battle" and not e.args.get("clash"):
             hurt = any(e.args["losses"].get(d) for d in e.args["defenders"])
             engine.battles.append(Battle((land, len(orders)), e.args["territory"], e.args["captured"], hurt))
+        elif e.code == "rocket-fire" and e.args["losses"]:  # rockets kill defenders too (rocket_fire)
+            engine.battles.append(Battle(when(e.args["order"]), e.args["target"], False, True))
 
     def unforeseen(i: int) -> list[str]:
         """Battles fought before order i whose outcome the checker's copy does not show."""
@@ -1300,6 +1309,8 @@ def compare(game: Game, nation: str, orders: Sequence[m.Order], seed: str = "dri
     # where the checker assumed a capture keeps that land's income.
     assumed = {k.partition(":")[2] for k in (checking.ctx.assumed if checking.ctx else {}) if k.startswith("control:")}
     held_on = any(not b.captured and b.place in assumed for b in engine.battles)
+    # Rockets at a complex take a D10-driven sum of its holder's treasury (rocket_fire).
+    held_on |= any(e.code == "rocket-fire" and e.args["resources"] for e in events)
     if not drifts and not cmp.excused:
         for nid, money in sorted(cmp.treasuries.items()):
             if held_on and nid != nation:

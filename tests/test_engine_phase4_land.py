@@ -12,12 +12,12 @@ import pytest
 from moderator.engine import combat_land, odds, phase4_land, wtea
 from moderator.engine.combat_land import Front
 from moderator.engine.context import TurnContext
-from moderator.engine.dice import Dice
+from moderator.engine.dice import Dice, ScriptedDice
 from moderator.engine.event_codes import SCHEMA
 from moderator.engine.orders import move
 from moderator.engine.orders.trenches import FACING
 from moderator.engine.state import GameState
-from moderator.orders.model import Attack, CombatCondition, Move, Order, UnitCount
+from moderator.orders.model import Attack, CombatCondition, Move, NavalInvasion, Order, UnitCount
 from moderator.world.loader import load_world
 from moderator.world.scenario import initial_state, load_scenario
 
@@ -195,3 +195,82 @@ def test_the_result_does_not_depend_on_nation_ids_or_line_order() -> None:
     assert [(r.purpose, r.result) for r in one.dice.log] == [(r.purpose, r.result) for r in two.dice.log]
     assert sorted((u.nation, u.kind, u.location) for u in one.state.units) == \
         sorted((u.nation, u.kind, u.location) for u in two.state.units)
+
+
+# ---- landings from the sea (4.6.1): the seam phase4_land.land_from_sea ----------------------
+
+
+def landing_step(state: GameState, orders: Mapping[str, Sequence[Order]], seed: str | Sequence[int]) -> TurnContext:
+    """Step 4.4 as land_step, with NavalInvasion orders going ashore through the seam the
+    naval part calls (their units are taken from the sea zone, where the test put them)."""
+    dice: Dice = ScriptedDice(seed) if not isinstance(seed, str) else Dice(seed, 1)
+    ctx = TurnContext(state.copy(), {n: list(o) for n, o in orders.items()}, WORLD, SCEN, dice_root=dice, schema=SCHEMA)
+    ctx.step = STEP
+    for nation in sorted(orders):
+        for i, order in enumerate(orders[nation]):
+            if isinstance(order, NavalInvasion):
+                wanted = {uc.kind: uc.count for uc in order.units}
+                aboard = [u for u in ctx.state.units if u.nation == nation and u.location == order.origin
+                          and wanted.get(u.kind, 0) > 0 and not wanted.update({u.kind: wanted[u.kind] - 1})]
+                phase4_land.land_from_sea(ctx, nation, i, order, aboard)
+            elif isinstance(order, Move):
+                assert move.RULE.problem(ctx, nation, order) is None
+                move.RULE.execute(ctx, nation, i, order)
+    phase4_land.land_moves(ctx)
+    return ctx
+
+
+def test_a_landing_meets_the_coastal_defence_unit_takes_the_beach_penalty_and_goes_ashore() -> None:
+    # 4.6.1: infantry -3, artillery -4 (never below 1: German infantry 3 -> 1, Krupp
+    # artillery 7 -> 3); "Each and every naval invasion will face a 1 defense factor
+    # coastal defense unit", even in empty Estonia; "Tanks may not participate in naval
+    # invasions at all": the tank stays aboard. The landing takes Estonia: the infantry
+    # and the artillery (which has no home to fire from) go ashore.
+    state = position(add=[("germany", "infantry", "Baltic Sea", 2), ("germany", "artillery", "Baltic Sea", 1),
+                          ("germany", "tank", "Baltic Sea", 1)])
+    invade = NavalInvasion(units(infantry=2, artillery=1, tank=1), "Baltic Sea", "Estonia")
+    # round 1: infantry 1 (hit), 10; artillery 10; the coastal defender 10
+    ctx = landing_step(state, {"germany": [invade]}, [1, 10, 10, 10])
+    (b,) = battles(ctx)
+    assert b["origins"] == ["Baltic Sea"] and b["captured"] and b["losses"]["russia"] == {"coastal": 1}
+    purposes = [r.purpose for r in ctx.dice.log]
+    assert purposes[-1] == "land combat at Estonia round 1: defender russia coastal"
+    assert ctx.state.controller("Estonia") == "germany"
+    assert ctx.count("germany", "Estonia", "infantry") == 2 and ctx.count("germany", "Estonia", "artillery") == 1
+    assert ctx.count("germany", "Baltic Sea", "tank") == 1
+    held = [e.args for e in ctx.events if e.code == "units-held-back"]
+    assert held == [{"nation": "germany", "order": 0, "reason": "beach-landing", "units": {"tank": 1}}]
+    gs = state.copy()
+    landers = [u for u in gs.units if u.location == "Baltic Sea" and u.kind in ("infantry", "artillery")]
+    battle = combat_land.setup(None, "Estonia", ["Baltic Sea"], "germany", landers, [], "russia", False,
+                               Front(beach=frozenset(u.id for u in landers)))
+    tctx = TurnContext(gs, {}, WORLD, SCEN)
+    assert {f.kind: combat_land.value_of(tctx, battle, battle.attack, f) for f in battle.attack.real()} == \
+        {"infantry": 1, "artillery": 3}
+    assert [f.kind for f in battle.defend.fighters] == ["coastal"]
+
+
+def test_a_landing_joins_the_battle_by_land_and_beach_landers_never_withdraw() -> None:
+    # One battle for Estonia: German infantry from Latvia (no penalty) and a landing from
+    # the Baltic (the coastal defender stands, as for any naval invasion). Germany's
+    # WITHDRAW AFTER 1 ROUNDS takes the infantry from Latvia home after round 1, but
+    # "Beachlanding forces can NOT retreat": the landers fight on to the end.
+    state = position(clear=["Estonia", "Latvia"], add=[("russia", "infantry", "Estonia", 4), ("germany", "infantry", "Latvia", 2),
+                                             ("germany", "infantry", "Baltic Sea", 3)])
+    state.control["Latvia"] = "germany"
+    orders = {"germany": [Attack(units(infantry=2), "Latvia", "Estonia"),
+                          NavalInvasion(units(infantry=3), "Baltic Sea", "Estonia"),
+                          CombatCondition("Estonia", "rounds", 1)]}
+    longer = 0
+    for seed in range(20):
+        ctx = landing_step(state, orders, f"beach-{seed}")
+        (b,) = battles(ctx)
+        assert b["origins"] == ["Baltic Sea", "Latvia"]
+        first = [r.purpose for r in ctx.dice.log if "round 1:" in r.purpose]
+        assert first.count("land combat at Estonia round 1: attacker germany infantry") == 5
+        assert "land combat at Estonia round 1: defender russia coastal" in first
+        assert rolls(ctx, "land combat at Estonia round 2: attacker germany infantry") <= 3
+        landers_left = 5 - b["losses"]["germany"].get("infantry", 0) - ctx.count("germany", "Latvia", "infantry")
+        assert b["captured"] or landers_left == 0 or b["rounds"] == 1
+        longer += b["rounds"] > 1
+    assert longer > 0

@@ -39,6 +39,11 @@ Special terrain (mountains, Gibraltar) comes from terrain.py: the map's features
   that is itself attacked fires one round, then goes home to defend it (Artillery).
 - Two attackers not allied to each other fight each other first, both as attackers
   (clash(): note after 4.6.1); the winner then attacks the territory.
+- Naval invasions (4.6.1): units landing from transports (Front.beach) have infantry -3
+  and artillery -4 (aircraft carried by sea: none), the defender has its coastal defence
+  unit at 1, lost first, and "Beachlanding forces can NOT retreat": no withdrawal
+  condition takes them out of the battle (the nation's units that came by land may still
+  withdraw).
 Not yet: ports and industrial complexes as defenders, port virtual defenders, artillery
 support of a neighbour, air combat with intercepting fighters (4.5), tactical-bombing bonus.
 """
@@ -55,6 +60,7 @@ from moderator.engine.state import AIR_UNITS, LAND_UNITS, Unit
 
 PHASE = "4.6"
 STRAIT_PENALTY = {"infantry": 2, "artillery": 2}  # Straits
+BEACH_PENALTY = {"infantry": 3, "artillery": 4}  # 4.6.1: "Infantry are -3 and artillery are -4"
 STRAIT_ATTACKERS = frozenset(STRAIT_PENALTY)
 CAPTURERS = frozenset({"infantry", "tank"})  # 4.4: only infantry or tanks capture
 # Kinds whose presence lets artillery defend at full value (Artillery).
@@ -83,6 +89,7 @@ class Front:
     origins: Mapping[str, str] = field(default_factory=dict)  # where it comes from (tanks cross with infantry)
     rounds: Mapping[str, int] = field(default_factory=dict)  # the most rounds it may fight (fuel; artillery called home)
     entrenched: bool = False  # a trench of the defenders stands in the territory (Fighters: no -3)
+    beach: frozenset[str] = frozenset()  # landing from transports (4.6.1: a naval invasion)
 
 
 @dataclass
@@ -94,6 +101,7 @@ class Fighter:
     trench: str | None = None  # the defenders' trench kind it attacks across (Trenches)
     origin: str = ""  # the territory it attacks from
     rounds: int | None = None  # the most rounds it may fight, then it leaves (None: no limit)
+    beach: bool = False  # landed from the sea (4.6.1): beach-landing penalty, never withdraws
 
     @property
     def virtual(self) -> bool:
@@ -141,12 +149,15 @@ class Battle:
     clash: bool = False  # two attackers not allied fighting each other first (both attack values)
     departed: list[Fighter] = field(default_factory=list)  # attackers that left alive (fuel, withdrawal)
     attackers: tuple[str, ...] = ()  # every attacking nation (allies attack together)
+    beach: bool = False  # some attackers land from the sea: the coastal defence unit stands (4.6.1)
 
 
 def penalty(side: Side, f: Fighter) -> int:
-    """The attack-value penalty of an attacking unit: strait and trench (Phase 4.6 table),
-    less what accompanying tanks negate for infantry at a regular trench (Tanks)."""
+    """The attack-value penalty of an attacking unit: strait, beach landing and trench
+    (Phase 4.6 table), less what accompanying tanks negate for infantry at a regular
+    trench (Tanks)."""
     points = STRAIT_PENALTY.get(f.kind, 0) if f.strait else 0
+    points += BEACH_PENALTY.get(f.kind, 0) if f.beach else 0
     if f.trench:
         trench = TRENCH_PENALTY[f.trench].get(f.kind, 0)
         if f.kind == "infantry" and f.trench == TRENCH:
@@ -163,7 +174,9 @@ def value_of(ctx: TurnContext, battle: Battle, side: Side, f: Fighter) -> int:
     if side.role == "attacker":
         value = stats.attack
         if battle.clash:  # attackers meeting in the field: no trench between them
-            return max(1, value - STRAIT_PENALTY.get(f.kind, 0)) if f.strait and value else value
+            points = STRAIT_PENALTY.get(f.kind, 0) if f.strait else 0
+            points += BEACH_PENALTY.get(f.kind, 0) if f.beach else 0
+            return max(1, value - points) if points and value else value
         points = penalty(side, f)
         return max(1, value - points) if points and value > 0 else value  # never below 1 (4.6)
     if f.kind == "artillery" and not any(g.kind in SUPPORTING for g in side.real()):
@@ -308,15 +321,18 @@ def depart(battle: Battle, side: Side) -> None:
 
 def fighters_of(units: Sequence[Unit], front: Front) -> list[Fighter]:
     return [Fighter(u.nation, u.kind, u, u.id in front.across, front.trenches.get(u.id), front.origins.get(u.id, ""),
-                    front.rounds.get(u.id)) for u in units]
+                    front.rounds.get(u.id), u.id in front.beach) for u in units]
 
 
 def setup(ctx: TurnContext | None, territory: str, origins: Sequence[str], attacker: str, attackers: Sequence[Unit],
           defenders: Sequence[Unit], holder: str | None, city: bool, front: Front,
           orders: BattleOrders | None = None) -> Battle:
-    """The Battle before its first roll: sides, the coastal defender (Straits), the
-    fictive unit (note after 4.6.1) and whether the attack is all air (Fighters)."""
+    """The Battle before its first roll: sides, the coastal defender (Straits; 4.6.1: "Each
+    and every naval invasion will face a 1 defense factor coastal defense unit"; one
+    however the attackers come), the fictive unit (note after 4.6.1) and whether the
+    attack is all air (Fighters)."""
     strait = any(u.id in front.across for u in attackers)
+    beach = any(u.id in front.beach for u in attackers)
     all_air = bool(attackers) and all(u.kind in AIR for u in attackers)
     aa = any(u.kind == "aa" for u in defenders)
     battle = Battle(
@@ -324,14 +340,15 @@ def setup(ctx: TurnContext | None, territory: str, origins: Sequence[str], attac
         Side("attacker", fighters_of(attackers, front)),
         Side("defender", [Fighter(u.nation, u.kind, u) for u in defenders]),
         first_roll=len(ctx.dice.log) if ctx is not None else 0,
-        defending_nations=tuple(sorted({u.nation for u in defenders} | ({holder} if strait and holder else set()))),
+        defending_nations=tuple(sorted({u.nation for u in defenders} | ({holder} if (strait or beach) and holder else set()))),
         orders=orders or BattleOrders(),
         defender=holder,
         all_air=all_air and not aa and not front.entrenched,
         attackers=tuple(sorted({u.nation for u in attackers})),
+        beach=beach,
     )
-    if strait and holder:
-        battle.defend.fighters.insert(0, Fighter(holder, "coastal"))  # Straits
+    if (strait or beach) and holder:
+        battle.defend.fighters.insert(0, Fighter(holder, "coastal"))  # Straits; 4.6.1
     add_fictive(battle.attack, battle.defend)
     return battle
 
@@ -346,7 +363,7 @@ def fight(
     across: ids of the attacking units that cross a strait to get there (or front.across)."""
     front = front or Front(across=frozenset(across))
     if across and not front.across:
-        front = Front(frozenset(across), front.trenches, front.origins, front.rounds, front.entrenched)
+        front = Front(frozenset(across), front.trenches, front.origins, front.rounds, front.entrenched, front.beach)
     holder = ctx.state.controller(territory)
     battle = setup(ctx, territory, origins, attacker, attackers, defenders, holder,
                    ctx.world.territories[territory].city if territory in ctx.world.territories else False,
@@ -376,21 +393,24 @@ def withdraw(battle: Battle) -> tuple[str | None, bool]:
     """Conditional orders (combat_orders), after a round: the first condition met, as
     "kind:value", and whether the attack ends. A single attacking nation's condition ends
     the battle (its units stay where they attacked from); in an allied attack a nation
-    whose condition is met takes its own units home and the others fight on."""
+    whose condition is met takes its own units home and the others fight on. Units that
+    landed from the sea never withdraw (4.6.1: "Beachlanding forces can NOT retreat")."""
     nations = battle.attack.nations()
     kills = real_losses(battle.defend)
-    if len(nations) <= 1 and not battle.orders.by_nation:
+    landed = any(f.beach for f in battle.attack.real())
+    if len(nations) <= 1 and not battle.orders.by_nation and not landed:
         why = withdrawal(battle.orders.conditions, battle.rounds, real_losses(battle.attack), kills)
         return why, why is not None
     met = None
     for nation in nations:
         lost = sum(n for k, n in battle.attack.losses.get(nation, {}).items() if k not in VIRTUAL)
-        why = withdrawal(battle.orders.by_nation.get(nation, ()), battle.rounds, lost, kills)
-        if why and len(nations) == 1:
+        own = battle.orders.by_nation.get(nation, battle.orders.conditions if len(nations) == 1 else ())
+        why = withdrawal(own, battle.rounds, lost, kills)
+        if why and len(nations) == 1 and not landed:
             return why, True
         if why:
             met = met or why
-            for f in [f for f in battle.attack.real() if f.nation == nation]:
+            for f in [f for f in battle.attack.real() if f.nation == nation and not f.beach]:
                 battle.attack.fighters.remove(f)
                 battle.departed.append(f)
     return met, met is not None and not battle.attack.real()

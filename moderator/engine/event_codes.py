@@ -72,6 +72,9 @@ SCHEMA = EventSchema([
          nation=NATION, origin=PLACE, dest=optional(PLACE), units=UNITS),
     spec("aircraft-lost", "nation", "Phase 4.6: aircraft with no friendly land in reach of their fuel",
          nation=NATION, battle=PLACE, units=UNITS),
+    spec("rocket-fire", "participants", "Rockets (4.1.1): a FIRE order's shots, at units, a city or a complex",
+         nation=NATION, order=INT, aim=CODE, target=PLACE, holder=optional(NATION), rockets=INT, hits=INT,
+         protected=BOOL, losses=LOSSES, manpower=INT, resources=INT),
     spec("captured", "public", "Phase 4.4: a territory changed hands (an allied owner is liberated)",
          territory=PLACE, nation=NATION, holder=NATION, previous=optional(NATION)),
     # ---- Phases 5-8

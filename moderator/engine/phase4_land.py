@@ -32,6 +32,13 @@ neither on nation ids nor on the order of lines in a mail:
    home. Aircraft still fighting when the territory is taken land in it.
 5. Survivors of a failed attack whose home was taken in another battle of the step fall
    back to the first friendly land next to it, or are lost (a reading).
+6. Units landing from transports (4.6.1, through land_from_sea: the seam for the naval
+   part) are legs like the others, from their sea zone: onto friendly land a move (they
+   deploy first, guideline 1), onto enemy land a naval invasion that joins the one
+   battle for the territory, with the beach-landing penalties, the coastal defence unit
+   and no retreat (combat_land); tanks and units that never attack stay aboard. If the
+   landing takes the territory the landers go ashore (artillery too: it has no home to
+   fire from); otherwise survivors stay where the caller keeps them (aboard).
 
 Which nation takes a territory won by allies together: the one with the most infantry
 and tanks left (then the one with the larger attack total at the start, then by id); an
@@ -54,11 +61,13 @@ from moderator.engine.orders.move import (
     Leg,
     capturers,
     enemy_units,
+    hostile,
     landing_places,
     strait_between,
 )
 from moderator.engine.orders.trenches import facing_of
 from moderator.engine.state import Unit, kinds
+from moderator.orders.model import NavalInvasion
 
 PHASE = "4.4"
 AIR = combat_land.AIR
@@ -89,6 +98,23 @@ def attacks(ctx: TurnContext) -> dict[str, list[Leg]]:
     return out
 
 
+# ---- the seam for the naval part -------------------------------------------------------------
+
+
+NO_LANDING_ATTACK = frozenset({"tank"})  # 4.6.1: "Tanks may not participate in naval invasions at all"
+
+
+def land_from_sea(ctx: TurnContext, nation: str, index: int, order: NavalInvasion, units: Sequence[Unit]) -> None:
+    """Units carried by transports in sea zone `order.origin` go ashore in `order.dest`
+    (4.4: "Units that were picked up by transports ... may move into a territory adjacent
+    to the sea zone they are in"; 4.6.1). Call it from the landing's home (commit() in
+    the checker, execute() in the engine) with the units already claimed; the landing is
+    resolved with the other legs of the step by land_moves (the step's own work), and
+    assume_captures takes it for the checker. `index` and `order` are what refusals and
+    reports name."""
+    ctx.legs.append(Leg(nation, index, order, list(units), hostile(ctx, nation, order.dest), beach=True))
+
+
 # ---- the engine -----------------------------------------------------------------------------
 
 
@@ -99,6 +125,8 @@ def land_moves(ctx: TurnContext) -> None:
     for leg in legs:
         if leg.attack:
             hold_back(ctx, leg, NEVER_ATTACK, "cannot-attack")
+            if leg.beach:
+                hold_back(ctx, leg, NO_LANDING_ATTACK, "beach-landing")
             if strait_between(ctx.world, leg.origin, leg.dest):
                 hold_back(ctx, leg, MOVABLE - combat_land.STRAIT_ATTACKERS, "straits")
     for leg in legs:  # guideline 1: the defenders' own moves first
@@ -177,7 +205,7 @@ def battle_for(ctx: TurnContext, dest: str, sides: list[list[Leg]], fronts: dict
     lead = legs[0].nation
     defenders = [u for u in enemy_units(ctx, lead, dest) if u.id not in away]
     front = fronts[id(winner)]
-    across = any(strait_between(ctx.world, g.origin, dest) for g in legs)
+    across = any(strait_between(ctx.world, g.origin, dest) or g.beach for g in legs)  # a coastal defender
     if not defenders and not across:
         advance(ctx, dest, legs)
         return
@@ -197,7 +225,7 @@ def battle_for(ctx: TurnContext, dest: str, sides: list[list[Leg]], fronts: dict
     combat_land.battle_event(ctx, battle, captured)
     home = [f.unit for f in battle.departed if f.unit is not None]
     if captured:
-        relocate([u for u in alive if u.kind not in STAYS_AT_HOME], dest)
+        relocate([u for u in alive if u.kind not in STAYS_AT_HOME or u.id in front.beach], dest)
         take_territory(ctx, dest, battle.attacker, combat_land.PHASE)
     else:
         home += alive
@@ -212,6 +240,7 @@ def front_of(ctx: TurnContext, dest: str, legs: list[Leg], shelled: dict[str, se
     trenches: dict[str, str] = {}
     origins: dict[str, str] = {}
     rounds: dict[str, int] = {}
+    beach: set[str] = set()
     nation = legs[0].nation
     defending = {u.nation for u in enemy_units(ctx, nation, dest)} | {ctx.controller(dest) or ""}
     dug = [u for u in ctx.units_at(dest) if u.kind in (TRENCH, SUPER_TRENCH) and u.nation in defending]
@@ -221,6 +250,9 @@ def front_of(ctx: TurnContext, dest: str, legs: list[Leg], shelled: dict[str, se
         trench = SUPER_TRENCH if SUPER_TRENCH in crossed else TRENCH if crossed else None
         air_trench = (SUPER_TRENCH if any(u.kind == SUPER_TRENCH for u in front_line)
                       else TRENCH if front_line else None)
+        if leg.beach:  # 4.6.1: "Aircraft receive no penalties if they enter ... via the sea-borne coastal route"
+            air_trench = None
+            beach |= {u.id for u in leg.units if u.kind not in AIR}
         if air_trench == SUPER_TRENCH:
             hold_back(ctx, leg, AIR, "super-trench")
         grounded = set()
@@ -242,7 +274,8 @@ def front_of(ctx: TurnContext, dest: str, legs: list[Leg], shelled: dict[str, se
                     rounds[u.id] = 1  # Artillery: one round, then it defends its home
         if grounded:
             hold_back(ctx, leg, (), "no-fuel", grounded)
-    return Front(frozenset(across), trenches, origins, {k: v for k, v in rounds.items() if v >= 1}, bool(dug))
+    return Front(frozenset(across), trenches, origins, {k: v for k, v in rounds.items() if v >= 1}, bool(dug),
+                 frozenset(beach))
 
 
 def front_facing(ctx: TurnContext, trench: Unit) -> bool:
@@ -274,7 +307,8 @@ def clash(ctx: TurnContext, dest: str, first: list[Leg], second: list[Leg], fron
         return first if a else second
     merged = Front(fronts[id(first)].across | fronts[id(second)].across, {},
                    {**fronts[id(first)].origins, **fronts[id(second)].origins},
-                   {**fronts[id(first)].rounds, **fronts[id(second)].rounds})
+                   {**fronts[id(first)].rounds, **fronts[id(second)].rounds},
+                   beach=fronts[id(first)].beach | fronts[id(second)].beach)
     battle = combat_land.clash(ctx, dest, a, b, merged)
     battle.origins = sorted({g.origin for g in (*first, *second)})
     battle.attackers = tuple(sorted({g.nation for g in (*first, *second)}))
@@ -292,7 +326,7 @@ def clash(ctx: TurnContext, dest: str, first: list[Leg], second: list[Leg], fron
         spent = fronts[id(won)]
         fronts[id(won)] = Front(spent.across, spent.trenches, spent.origins,
                                 {k: v - battle.rounds for k, v in spent.rounds.items() if v - battle.rounds >= 1},
-                                spent.entrenched)
+                                spent.entrenched, spent.beach)
         for g in won:
             g.units = [u for u in g.units if u.kind not in AIR or u.id in fronts[id(won)].rounds]
     return won

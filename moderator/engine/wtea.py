@@ -144,7 +144,8 @@ PHASES: tuple[Step, ...] = (
     Step("4.3", "naval combat", phase4_naval.naval_combat),
     Step("4.4", "land movement and land combat", phase4_land.land_moves, _orders("4.4"),
          assume=phase4_land.assume_captures),
-    Step("4.6.1", "naval invasions", orders=_orders("4.6.1")),
+    Step("4.6.1", "naval invasions", phase4_land.land_moves, _orders("4.6.1"),
+         assume=phase4_land.assume_captures),  # landings through phase4_land.land_from_sea
     Step("4.7", "submarine warfare", phase4_submarine_warfare.submarine_warfare),
     Step("5", "plunder", orders=_orders("5")),
     Step("6", "incorporation", orders=_orders("6")),

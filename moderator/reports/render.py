@@ -40,6 +40,7 @@ HELD_BACK = {
     "terrain": "mountains",
     "super-trench": "aircraft cannot hit troops behind a super trench",
     "no-fuel": "not fuel enough for a round of combat and the flight home",
+    "beach-landing": "tanks may not take part in a naval invasion",
 }
 
 

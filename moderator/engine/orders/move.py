@@ -31,7 +31,7 @@ from moderator.engine.context import Position, TurnContext
 from moderator.engine.orders.base import OrderRule, missing_units, refer, take_units
 from moderator.engine.problems import Problem, flag, problem, warning
 from moderator.engine.state import AIR_UNITS, LAND_UNITS, Unit
-from moderator.orders.model import Attack, Move
+from moderator.orders.model import Attack, Move, NavalInvasion
 from moderator.world.model import World
 
 PHASE = "4.4"
@@ -43,13 +43,14 @@ SEA_COMBAT_FUEL = 5  # Fighters: "a minimum of 5 fuel points before they can ent
 
 @dataclass
 class Leg:
-    """One Move order being carried out, with the units it took."""
+    """One Move order (or a landing from the sea) being carried out, with the units it took."""
 
     nation: str
     index: int
-    order: Move
+    order: Move | NavalInvasion
     units: list[Unit]
     attack: bool = False  # hostile when the land moves began (an attack, not a deployment)
+    beach: bool = False  # landing from transports in the sea zone `origin` (4.6.1; phase4_land.land_from_sea)
 
     @property
     def origin(self) -> str:
