@@ -23,7 +23,8 @@ and compares them order by order (compare()):
   every capture the checker assumed happened: a defender that held on keeps its income).
 
 DICE. With one nation's orders the engine rolls dice only in that nation's land battles
-(Phase 4.6), and a battle changes only the territory fought over: who holds it and which
+(Phase 4.6) and rocket fire (Rockets: counted here as a battle without a capture), and a
+battle changes only the territory fought over: who holds it and which
 defenders are left (the attackers it kills were all named by the orders that fought it:
 each unit does one thing a turn). The checker takes every attack with infantry or tanks
 for a capture (the Move home's assume()) and no other battle for anything, so what dice
@@ -43,9 +44,10 @@ luck" when
      withdrawal conditions), or, without a capture, defenders the dice destroyed (the
      checker assumes only captures, so its copy still has them), or
   3. it meets what an earlier order that differed by luck touched: a place that order
-     names, units it names (same origin and kind), or, for an "over-budget" verdict, the
-     treasury, if that order paid in one of them (the wrapped homes record what each
-     commit() and execute() takes from the treasury).
+     names, units it names (same origin and kind), or, for a verdict on the treasury
+     ("over-budget", "transfer-too-much": TREASURY_CODES), the treasury, if that order
+     paid in one of them (the wrapped homes record what each commit() and execute()
+     takes from the treasury).
 
 Every other difference is a drift, and the treasuries are compared only when no verdict
 differed at all.
@@ -1113,9 +1115,10 @@ def fingerprint(pos: Position) -> int:
 
 @dataclass(frozen=True)
 class Battle:
-    """A battle the engine fought: at whose order's turn, where, and what came of it."""
+    """A battle the engine fought: when in the turn (the step, then after which orders),
+    where, and what came of it."""
 
-    order: int
+    when: tuple[int, int]
     place: str
     captured: bool
     defenders_lost: bool  # some defenders fell (the checker's copy still has them all)
@@ -1128,7 +1131,7 @@ class Watch:
     impure: list[str] = field(default_factory=list)  # problem()/remarks() that changed the position
     assumed: dict[int, set[str]] = field(default_factory=dict)  # order index -> ctx.assumed keys when judged
     paid: dict[int, int] = field(default_factory=dict)  # order index -> what commit()/execute() took
-    battles: list[Battle] = field(default_factory=list)  # the engine's battles, by the order that fought them
+    battles: list[Battle] = field(default_factory=list)  # the engine's battles
     ctx: TurnContext | None = None  # the last context an order was committed on
 
 
@@ -1163,13 +1166,9 @@ class Watched(OrderRule[Any]):
         self.watch.paid[index] = before - ctx.saved(nation)
 
     def execute(self, ctx: TurnContext, nation: str, index: int, order: Any) -> None:
-        before, seen = ctx.saved(nation), len(ctx.events)
+        before = ctx.saved(nation)
         self.inner.execute(ctx, nation, index, order)
         self.watch.paid[index] = before - ctx.saved(nation)
-        for e in ctx.events[seen:]:
-            if e.code == "battle":
-                hurt = any(e.args["losses"].get(d) for d in e.args["defenders"])
-                self.watch.battles.append(Battle(index, e.args["territory"], e.args["captured"], hurt))
 
     def assume(self, ctx: TurnContext, nation: str, index: int, order: Any) -> None:
         self.inner.assume(ctx, nation, index, order)
@@ -1226,6 +1225,11 @@ def meets(order: m.Order, places: set[str]) -> set[str]:
     return places if flight(order) else places & places_of(order)
 
 
+# Verdicts that read the treasury at that point of the turn (an order the dice denied may
+# have been paid only in the checker).
+TREASURY_CODES = frozenset({"over-budget", "transfer-too-much"})
+
+
 @dataclass
 class Taint:
     """What an order whose verdicts differ by luck has touched: later orders that meet
@@ -1246,7 +1250,7 @@ class Taint:
             out.append(f"places {sorted(self.places & places_of(order)) or sorted(self.places)}")
         if self.units & units_of(order):
             out.append(f"units {sorted(self.units & units_of(order))}")
-        if self.money and "over-budget" in codes:
+        if self.money and TREASURY_CODES & set(codes):
             out.append("the treasury")
         return out
 
@@ -1269,10 +1273,20 @@ def compare(game: Game, nation: str, orders: Sequence[m.Order], seed: str = "dri
         step = rs.step_of(table, orders[i])
         return (table.index(step) if step is not None else -1, i)
 
+    # Land battles are fought by step 4.4's own work, after every order of the step is in
+    # (phase4_land: the moves are resolved together).
+    land = next((k for k, s in enumerate(table) if s.section == "4.4"), -1)
+    for e in events:
+        if e.code == "battle" and not e.args.get("clash"):
+            hurt = any(e.args["losses"].get(d) for d in e.args["defenders"])
+            engine.battles.append(Battle((land, len(orders)), e.args["territory"], e.args["captured"], hurt))
+        elif e.code == "rocket-fire" and e.args["losses"]:  # rockets kill defenders too (rocket_fire)
+            engine.battles.append(Battle(when(e.args["order"]), e.args["target"], False, True))
+
     def unforeseen(i: int) -> list[str]:
         """Battles fought before order i whose outcome the checker's copy does not show."""
         assumed = checking.assumed.get(i, set())
-        places = {b.place for b in engine.battles if when(b.order) < when(i) and not b.captured
+        places = {b.place for b in engine.battles if b.when < when(i) and not b.captured
                   and (f"control:{b.place}" in assumed or b.defenders_lost)}
         return sorted(meets(orders[i], places))
 
@@ -1304,6 +1318,8 @@ def compare(game: Game, nation: str, orders: Sequence[m.Order], seed: str = "dri
     # level is charged there, and nothing is charged when the engine's roll fails.
     failed_research = any(e.code == "research-failed" for e in events) and any(
         p.code == "if-researched" for v in verdicts for p in v.problems)
+    # Rockets at a complex take a D10-driven sum of its holder's treasury (rocket_fire).
+    held_on |= any(e.code == "rocket-fire" and e.args["resources"] for e in events)
     if not drifts and not cmp.excused and not failed_research:
         for nid, money in sorted(cmp.treasuries.items()):
             if held_on and nid != nation:

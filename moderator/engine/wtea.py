@@ -2,8 +2,8 @@
 
 One ordered, named table of steps, in the rules' Sequence of Play. Each step names the
 order types it carries out (each through its home in engine/orders/) and its own work.
-Land combat (4.6) and air combat (4.5) happen inside the moves that start them (4.4),
-so they are not separate steps (their rules: combat_land.py, combat_air.py). A step
+Land combat (4.6) and air combat (4.5) happen inside step 4.4, which resolves every
+nation's land moves together (phase4_land.py; their rules: combat_land.py, combat_air.py). A step
 without work of its own is done by its orders' homes (4.1.1 bombing ... 4.6.1 naval
 invasions). Steps whose docstring says "not implemented yet" are deliberate no-ops. Step "R" runs first in every table: the moderator's rulings and the
 players' notes.
@@ -24,6 +24,7 @@ from moderator.engine import (
     phase3_build,
     phase3_espionage,
     phase3_recon,
+    phase4_land,
     phase4_local_wars,
     phase4_naval,
     phase4_submarine_warfare,
@@ -145,9 +146,11 @@ PHASES: tuple[Step, ...] = (
     Step("4.1.3", "strategic movement", orders=_orders("4.1.3")),
     Step("4.2", "naval movement", orders=_orders("4.2")),
     Step("4.3", "naval combat", phase4_naval.naval_combat),
-    Step("4.4", "land movement and land combat", orders=_orders("4.4")),
-    Step("4.6.1", "naval invasions; the end of won local wars", phase4_local_wars.end_decided_wars, _orders("4.6.1"),
-         deterministic=True),
+    Step("4.4", "land movement and land combat", phase4_land.land_moves, _orders("4.4"),
+         assume=phase4_land.assume_captures),
+    # Landings through phase4_land.land_from_sea; then the local wars a capture decided end.
+    Step("4.6.1", "naval invasions; the end of won local wars", phase4_local_wars.invasions_then_peace,
+         _orders("4.6.1"), assume=phase4_local_wars.assume_invasions_then_peace),
     Step("4.7", "submarine warfare", phase4_submarine_warfare.submarine_warfare),
     Step("5", "plunder", orders=_orders("5")),
     Step("6", "incorporation", orders=_orders("6")),
