@@ -47,7 +47,10 @@ luck" when
      names, units it names (same origin and kind), or, for a verdict on the treasury
      ("over-budget", "transfer-too-much": TREASURY_CODES), the treasury, if that order
      paid in one of them (the wrapped homes record what each commit() and execute()
-     takes from the treasury).
+     takes from the treasury), or
+  4. the checker refused it as over budget and a research roll failed where an UPGRADE
+     kept "if-researched" counted on it: the engine did not pay that upgrade, so it had
+     the money (the checker's optimism about research, above).
 
 Every other difference is a drift, and the treasuries are compared only when no verdict
 differed at all.
@@ -1290,6 +1293,11 @@ def compare(game: Game, nation: str, orders: Sequence[m.Order], seed: str = "dri
                   and (f"control:{b.place}" in assumed or b.defenders_lost)}
         return sorted(meets(orders[i], places))
 
+    # The checker takes every research for a success (research.assume): an UPGRADE to the
+    # level is charged there, and nothing is charged when the engine's roll fails; so an
+    # order the checker found over budget may be paid in the engine (case 4 of DICE).
+    failed_research = any(e.code == "research-failed" for e in events) and any(
+        p.code == "if-researched" for v in verdicts for p in v.problems)
     taint = Taint()
     for i in sorted(range(len(orders)), key=when):
         v, order = verdicts[i], orders[i]
@@ -1300,8 +1308,10 @@ def compare(game: Game, nation: str, orders: Sequence[m.Order], seed: str = "dri
         checker_says = f"kept ({_codes(v.problems)})" if v.kept else f"refused ({code})"
         said = f"#{i} {order.span.text or type(order).__name__}: {checker_says}, engine: {refused or 'carried out'}"
         luck = unforeseen(i)
+        richer = failed_research and not v.kept and code == "over-budget" and not refused
         why = (["its if- note"] if v.kept and conditional(v) else []) + (
-            [f"the battles at {luck}"] if luck else []) + taint.touched(order, [code, *refused])
+            [f"the battles at {luck}"] if luck else []) + (
+            ["a failed research left its upgrade unpaid"] if richer else []) + taint.touched(order, [code, *refused])
         if why:
             cmp.excused.append(f"{said} (by luck: {', '.join(why)})")
         else:
@@ -1314,10 +1324,6 @@ def compare(game: Game, nation: str, orders: Sequence[m.Order], seed: str = "dri
     # where the checker assumed a capture keeps that land's income.
     assumed = {k.partition(":")[2] for k in (checking.ctx.assumed if checking.ctx else {}) if k.startswith("control:")}
     held_on = any(not b.captured and b.place in assumed for b in engine.battles)
-    # The checker takes every research for a success (research.assume): an UPGRADE to the
-    # level is charged there, and nothing is charged when the engine's roll fails.
-    failed_research = any(e.code == "research-failed" for e in events) and any(
-        p.code == "if-researched" for v in verdicts for p in v.problems)
     # Rockets at a complex take a D10-driven sum of its holder's treasury (rocket_fire).
     held_on |= any(e.code == "rocket-fire" and e.args["resources"] for e in events)
     if not drifts and not cmp.excused and not failed_research:
