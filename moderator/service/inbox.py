@@ -96,7 +96,7 @@ def poll(svc: Service, on_handled: Callable[[Outcome], None] | None = None) -> l
             for item in batch:
                 seen.add(item.uid)
                 stored, new = svc.store.store_incoming(item.raw, uid=item.uid, uidvalidity=item.uidvalidity,
-                                                       arrived=item.arrived)
+                                                       arrived=item.arrived, size=item.size)
                 crash_point("intake.stored")
                 if new:
                     done(handle_stored(svc, stored))
@@ -129,7 +129,8 @@ def handle_stored(svc: Service, message_id: int) -> Outcome:
     svc.store.update_message(message_id, attempts=attempt)
     try:
         with svc.store.transaction():
-            outcome = _handle(svc, message_id, row.raw, _utc(row.arrived) if row.arrived else None)
+            outcome = _handle(svc, message_id, row.raw, _utc(row.arrived) if row.arrived else None,
+                              row.size if row.size > len(row.raw) else 0)
             if outcome.status != "new":
                 svc.store.update_message(message_id, raw=mask_raw(row.raw))  # seat passwords out
         return outcome
@@ -165,12 +166,19 @@ def redrive(svc: Service, message_ids: list[int] | None = None) -> list[Outcome]
     return outcomes
 
 
-def _handle(svc: Service, message_id: int, raw: bytes, arrived: datetime | None = None) -> Outcome:
+def _handle(svc: Service, message_id: int, raw: bytes, arrived: datetime | None = None,
+            oversize: int = 0) -> Outcome:
+    """`oversize`: the message's size when it was over the cap and `raw` is only its head."""
     mail = extract(raw)
+    if oversize:
+        cap = svc.require_mail().max_message_bytes
+        mail = dataclasses.replace(mail, refused=f"it is {_megabytes(oversize)}, more than the {_megabytes(cap)} "
+                                                  "the moderator accepts (attachments make mail big)")
     svc.store.update_message(message_id, sender=mail.sender, subject=mail.subject,
                              message_id=mail.message_id or "")
     if mail.auto_submitted or not mail.sender:
-        why = "sent by a robot (auto-submitted, bounce or list)" if mail.sender else "no sender address"
+        why = ("sent by a robot (auto-submitted, bounce or list)" if mail.sender
+               else "; ".join(p for p in mail.problems if "From" in p) or "no sender address")
         return _quarantine(svc, message_id, mail, why)
     earlier = svc.store.earlier_with_message_id(mail.message_id or "", message_id)
     if earlier is not None:
@@ -183,6 +191,9 @@ def _handle(svc: Service, message_id: int, raw: bytes, arrived: datetime | None 
         _queue_reply(svc, mail, None, [mail.sender], "The orders reference (HELP)", text, html)
         svc.store.update_message(message_id, status="processed", note="replied: the orders reference (HELP)")
         return Outcome(message_id, "processed", f"sent the orders reference to {mail.sender} (HELP)")
+    if mail.refused:
+        return _reply(svc, message_id, mail, None, "Your mail was not read.", f"{mail.refused[0].upper()}"
+                      f"{mail.refused[1:]}.", "Send your orders as plain text in the body of a mail.")
     check_only = bool(_CHECK.search(mail.subject)) or mail.text.strip().upper().startswith("CHECK")
     text = re.sub(r"(?im)^\s*check\s*$", "", mail.text) if check_only else mail.text
     parsed = without_chatter(text, parse_orders(text))
@@ -250,6 +261,10 @@ def written_at(date_header: str | None, arrived: datetime) -> datetime:
     if stated.tzinfo is None:  # "-0000": the zone is unknown (RFC 5322 3.3); read it as UTC
         stated = stated.replace(tzinfo=UTC)
     return stated if arrived - DATE_BEHIND <= stated <= arrived + DATE_AHEAD else arrived
+
+
+def _megabytes(size: int) -> str:
+    return f"{size / 1024 / 1024:.1f} MB"
 
 
 def without_chatter(text: str, parsed: ParseResult) -> ParseResult:
@@ -403,7 +418,8 @@ def _reply(svc: Service, message_id: int, mail: ExtractedMessage, game: Game | N
     text, html = render("reply", headline=headline, explanation=explanation, hint=hint,
                         example_game=game.id if game else "GAME-NAME", example_turn=game.turn if game else 1,
                         moderator=mod)
-    _queue_reply(svc, mail, game, [mail.sender], f"Not accepted: {mail.subject or 'your message'}", text, html)
+    subject = mail.subject if len(mail.subject) <= 200 else mail.subject[:200] + "..."
+    _queue_reply(svc, mail, game, [mail.sender], f"Not accepted: {subject or 'your message'}", text, html)
     svc.store.update_message(message_id, status="processed", note=f"replied: {headline}",
                              game_id=game.id if game else None)
     return Outcome(message_id, "processed", f"replied to {mail.sender}: {headline}")

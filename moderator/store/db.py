@@ -258,7 +258,7 @@ class Store:
 
     # ---- mail ------------------------------------------------------------------
     def store_incoming(self, raw: bytes, *, uid: int | None = None, uidvalidity: int | None = None,
-                       arrived: datetime | None = None, message_id: str = "", sender: str = "",
+                       arrived: datetime | None = None, size: int = 0, message_id: str = "", sender: str = "",
                        subject: str = "") -> tuple[int, bool]:
         """Keep the raw message first; everything else about it comes later. Returns (row id,
         new?): a message already stored - the same (UIDVALIDITY, UID), or the same bytes
@@ -278,8 +278,8 @@ class Store:
                 assert same.id is not None
                 return same.id, False
             row = MailMessage(direction="in", raw=raw, sha256=digest, mailbox_uid=uid, uidvalidity=uidvalidity,
-                              arrived=arrived, message_id=message_id, sender=sender, subject=subject,
-                              received=utcnow())
+                              arrived=arrived, size=max(size, len(raw)), message_id=message_id, sender=sender,
+                              subject=subject, received=utcnow())
             s.add(row)
             s.flush()
             assert row.id is not None

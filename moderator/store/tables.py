@@ -93,6 +93,9 @@ class MailMessage(SQLModel, table=True):
     next_attempt: datetime | None = None
     # In: when the mail server received it (IMAP INTERNALDATE); lateness is judged by it.
     arrived: datetime | None = None
+    # In: its size on the server; larger than `raw` when it was over the size cap and only
+    # its header was kept (it is refused with a reply). 0 for rows from before this column.
+    size: int = Field(default=0, sa_column_kwargs=_old_rows(0))
 
 
 class AuthFailure(SQLModel, table=True):
