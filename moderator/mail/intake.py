@@ -63,6 +63,7 @@ class Mailbox:
         self.config = config
         self._client: IMAPClient | None = None
         self._uidvalidity = 0
+        self._folders: set[str] = set()  # folders known to exist on this connection
 
     def __enter__(self) -> Mailbox:
         self.open()
@@ -191,11 +192,14 @@ class Mailbox:
     def _ensure_folder(self, folder: str) -> bool:
         """Create `folder` if needed; False if the server will not (then \\Seen alone must do)."""
         client = self.client
+        if folder in self._folders:
+            return True
         try:
             if not client.folder_exists(folder):
                 client.create_folder(folder)
         except IMAPClientError:
             return False
+        self._folders.add(folder)
         return True
 
 
