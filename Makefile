@@ -29,6 +29,7 @@ unit: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python -m moderator.bench
+	$(BIN)/python -m moderator.intake_bench
 
 demo-clean:
 	rm -rf var/demo
