@@ -56,6 +56,10 @@ FETCH_BATCH = 50  # messages fetched at once: memory stays bounded however full 
 # of them from one sender within THROTTLE_WINDOW, that sender's mail gets no answer and its
 # password is not even checked until the window has passed; the seat's own address is told
 # of the first refused attempt and then at most once per SEAT_NOTICE_EVERY.
+# Replies (receipts included) to one address in a day: past this, a sender is not answered
+# until the day has passed and the moderator is told once - whatever slipped past the robot
+# checks (an auto-responder that sets none of the headers) cannot start an endless loop.
+REPLIES_PER_DAY = 50
 THROTTLE_AFTER = 5
 THROTTLE_WINDOW = timedelta(minutes=15)
 SEAT_NOTICE_EVERY = timedelta(hours=1)
@@ -438,6 +442,14 @@ def _quarantine(svc: Service, message_id: int, mail: ExtractedMessage, why: str)
 def _queue_reply(svc: Service, mail: ExtractedMessage, game: Game | None, to: list[str], subject: str,
                  text: str, html: str) -> None:
     cfg = svc.require_mail()
+    day_ago = svc.clock() - timedelta(days=1)
+    if svc.store.mail_to_since(mail.sender, day_ago) >= REPLIES_PER_DAY:
+        note = f"{mail.sender} got {REPLIES_PER_DAY} replies within a day"
+        if not any(r.summary.startswith(note) and _utc(r.created) >= day_ago for r in svc.store.reviews(status=None)):
+            svc.store.add_review(game_id=game.id if game else None, turn=None, nation=None, kind="note",
+                                 summary=f"{note}; further mail from it is handled but not answered until the "
+                                         "day has passed (a mail loop, or someone flooding the moderator?)")
+        return
     msg = compose(sender=cfg.from_address, to=to, subject=reply_subject(subject) if mail.subject else subject,
                   text=text, html=html, date=svc.clock(), domain=cfg.message_id_domain,
                   in_reply_to=mail.message_id, references=mail.references, auto_submitted=AUTO_REPLIED)
