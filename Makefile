@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck unit bench clean demo-clean
+.PHONY: run test lint typecheck unit bench clean demo-clean integration-servers
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -18,8 +18,10 @@ install: $(STAMP)
 run: $(STAMP)
 	$(BIN)/moderator demo
 
-## make test: style, types, then the whole test suite
+## make test: style, types, then the whole test suite (with the Dovecot integration tests
+## wherever Debian's package can be installed; elsewhere they are skipped and say why)
 test: $(STAMP)
+	-@$(MAKE) --no-print-directory integration-servers
 	$(BIN)/ruff check moderator tests maps
 	$(BIN)/mypy
 	$(BIN)/pytest
@@ -36,3 +38,12 @@ demo-clean:
 
 clean:
 	rm -rf $(VENV) var .pytest_cache .mypy_cache .ruff_cache
+
+## make integration-servers: Dovecot from Debian's packages for tests/test_dovecot.py
+integration-servers:
+	@if command -v dovecot >/dev/null 2>&1; then echo "integration: Dovecot is installed"; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	  echo "integration: installing dovecot-imapd from Debian's packages"; \
+	  DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends dovecot-imapd >/dev/null; \
+	else echo "integration: Dovecot is not installed and apt-get cannot run as root here;" \
+	  "tests/test_dovecot.py will be skipped (apt-get install dovecot-imapd to run it)"; fi
