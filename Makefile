@@ -39,11 +39,15 @@ demo-clean:
 clean:
 	rm -rf $(VENV) var .pytest_cache .mypy_cache .ruff_cache
 
-## make integration-servers: Dovecot from Debian's packages for tests/test_dovecot.py
+## make integration-servers: Dovecot and Postfix from Debian's packages for tests/test_dovecot.py
+## (installed only, never started as system services: the tests run their own instances)
+INTEGRATION_PACKAGES := dovecot-imapd dovecot-lmtpd postfix
 integration-servers:
-	@if command -v dovecot >/dev/null 2>&1; then echo "integration: Dovecot is installed"; \
+	@if command -v dovecot >/dev/null 2>&1 && [ -x /usr/lib/dovecot/lmtp ] && command -v postfix >/dev/null 2>&1; then \
+	  echo "integration: Dovecot and Postfix are installed"; \
 	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-	  echo "integration: installing dovecot-imapd from Debian's packages"; \
-	  DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends dovecot-imapd >/dev/null; \
-	else echo "integration: Dovecot is not installed and apt-get cannot run as root here;" \
-	  "tests/test_dovecot.py will be skipped (apt-get install dovecot-imapd to run it)"; fi
+	  echo "integration: installing $(INTEGRATION_PACKAGES) from Debian's packages"; \
+	  echo "postfix postfix/main_mailer_type select No configuration" | debconf-set-selections; \
+	  DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $(INTEGRATION_PACKAGES) >/dev/null; \
+	else echo "integration: Dovecot/Postfix are not installed and apt-get cannot run as root here;" \
+	  "tests/test_dovecot.py will be skipped (apt-get install $(INTEGRATION_PACKAGES) to run it)"; fi

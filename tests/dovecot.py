@@ -21,9 +21,12 @@ from pathlib import Path
 
 from moderator.mail.config import Secret, ServerConfig
 
+LMTP = "/usr/lib/dovecot/lmtp"
+
 CONFIG = """\
-protocols = imap
+protocols = imap lmtp
 listen = 127.0.0.1
+postmaster_address = postmaster@t.local
 base_dir = {root}/run
 state_dir = {root}/state
 ssl = no
@@ -55,6 +58,12 @@ service imap-login {{
 service anvil {{
   chroot =
 }}
+service lmtp {{
+  inet_listener lmtp {{
+    address = 127.0.0.1
+    port = {lmtp_port}
+  }}
+}}
 namespace inbox {{
   inbox = yes
   separator = /
@@ -62,11 +71,17 @@ namespace inbox {{
 """
 
 
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
 def missing() -> str:
     """Why Dovecot cannot run here, or ""."""
-    if shutil.which("dovecot") is None or shutil.which("doveadm") is None:
-        return ("Dovecot is not installed: `make integration-servers` installs Debian's dovecot-imapd "
-                "(apt-get, as root)")
+    if shutil.which("dovecot") is None or shutil.which("doveadm") is None or not Path(LMTP).exists():
+        return ("Dovecot is not installed: `make integration-servers` installs Debian's dovecot-imapd and "
+                "dovecot-lmtpd (apt-get, as root)")
     return ""
 
 
@@ -74,6 +89,7 @@ def missing() -> str:
 class Dovecot:
     root: Path
     port: int
+    lmtp_port: int
     process: subprocess.Popen[bytes]
     users: dict[str, str]
 
@@ -106,14 +122,12 @@ def start(users: dict[str, str]) -> Dovecot:
         os.chown(root / "mail", uid, gid)
     else:
         uid, gid = os.getuid(), os.getgid()
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = int(s.getsockname()[1])
+    port, lmtp_port = free_port(), free_port()
     (root / "users").write_text("".join(f"{a}:{{PLAIN}}{p}\n" for a, p in users.items()), encoding="utf-8")
-    (root / "dovecot.conf").write_text(CONFIG.format(root=root, uid=uid, gid=gid, port=port), encoding="utf-8")
+    (root / "dovecot.conf").write_text(CONFIG.format(root=root, uid=uid, gid=gid, port=port, lmtp_port=lmtp_port), encoding="utf-8")
     process = subprocess.Popen(["dovecot", "-F", "-c", str(root / "dovecot.conf")],
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    server = Dovecot(root, port, process, users)
+    server = Dovecot(root, port, lmtp_port, process, users)
     for _ in range(200):
         try:
             socket.create_connection(("127.0.0.1", port), timeout=1).close()
