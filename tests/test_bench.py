@@ -76,3 +76,10 @@ def test_the_intake_bench_takes_a_small_burst_through(tmp_path: Path) -> None:
     figures = intake_bench.run(messages=3, root=tmp_path)
     assert figures.messages == 3 and figures.intake_per_s > 0 and figures.raw_fetch_per_s > 0
     assert len(figures.lines()) == 5
+
+
+def test_the_latency_bench_times_each_mail_to_its_receipt(tmp_path: Path) -> None:
+    from moderator import intake_bench
+
+    times = intake_bench.latency(samples=2, root=tmp_path)
+    assert len(times) == 2 and all(t > 0 for t in times)
