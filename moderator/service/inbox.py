@@ -56,7 +56,7 @@ FETCH_BATCH = 50  # messages fetched at once: memory stays bounded however full 
 # of them from one sender within THROTTLE_WINDOW, that sender's mail gets no answer and its
 # password is not even checked until the window has passed; the seat's own address is told
 # of the first refused attempt and then at most once per SEAT_NOTICE_EVERY.
-# Replies (receipts included) to one address in a day: past this, a sender is not answered
+# Replies (receipts included; not reports or reminders) to one address in a day: past this, a sender is not answered
 # until the day has passed and the moderator is told once - whatever slipped past the robot
 # checks (an auto-responder that sets none of the headers) cannot start an endless loop.
 REPLIES_PER_DAY = 50
@@ -453,10 +453,11 @@ def _queue_reply(svc: Service, mail: ExtractedMessage, game: Game | None, to: li
     msg = compose(sender=cfg.from_address, to=to, subject=reply_subject(subject) if mail.subject else subject,
                   text=text, html=html, date=svc.clock(), domain=cfg.message_id_domain,
                   in_reply_to=mail.message_id, references=mail.references, auto_submitted=AUTO_REPLIED)
-    queue(svc, msg, game.id if game else None)
+    queue(svc, msg, game.id if game else None, kind="reply")
 
 
-def queue(svc: Service, msg: EmailMessage, game_id: str | None) -> int:
-    """Put a composed message in the outbox table; the send job delivers it."""
+def queue(svc: Service, msg: EmailMessage, game_id: str | None, kind: str = "") -> int:
+    """Put a composed message in the outbox table; the send job delivers it. `kind`: "reply"
+    for an answer to a received mail (those are capped per address a day)."""
     return svc.store.queue_outgoing(bytes(msg), game_id=game_id, recipients=str(msg["To"]),
-                                    subject=str(msg["Subject"]), message_id=str(msg["Message-ID"]))
+                                    subject=str(msg["Subject"]), message_id=str(msg["Message-ID"]), kind=kind)

@@ -348,18 +348,19 @@ class Store:
                 q = q.where(AuthFailure.game_id == game_id, AuthFailure.nation == (nation or ""))
             return [r for r in s.exec(q.order_by(col(AuthFailure.id))) if _aware(r.at) >= since]
 
-    def mail_to_since(self, address: str, since: datetime) -> int:
-        """How many outgoing mails were queued for `address` since `since`."""
+    def mail_to_since(self, address: str, since: datetime, kind: str = "reply") -> int:
+        """How many outgoing mails of `kind` were queued for `address` since `since`."""
         with self.session() as s:
             rows = s.exec(select(MailMessage.received).where(
-                MailMessage.direction == "out", col(MailMessage.recipients).contains(address)))
+                MailMessage.direction == "out", MailMessage.kind == kind,
+                col(MailMessage.recipients).contains(address)))
             return sum(1 for received in rows if _aware(received) >= since)
 
     def queue_outgoing(self, raw: bytes, *, game_id: str | None, recipients: str, subject: str,
-                       message_id: str) -> int:
+                       message_id: str, kind: str = "") -> int:
         return self._insert(MailMessage(direction="out", game_id=game_id, raw=raw, recipients=recipients,
                                         subject=subject, message_id=message_id, status="queued",
-                                        received=utcnow()))
+                                        received=utcnow(), kind=kind))
 
     # ---- orders ----------------------------------------------------------------
     def add_submission(self, game_id: str, nation: str, turn: int, *, text: str, normalized: str,
