@@ -67,6 +67,11 @@ def test_an_ambiguous_from_gives_no_sender(sender: bytes) -> None:
     assert got.sender == "" and any("ambiguous" in p for p in got.problems)
 
 
+def test_a_display_name_repeating_the_address_is_not_ambiguous() -> None:
+    got = extract(b'From: "Kaiser <kaiser@t.local>" <Kaiser@t.local>\r\nSubject: x\r\n\r\n' + ORDERS)
+    assert got.sender == PLAYER
+
+
 def test_two_from_headers_are_ambiguous() -> None:
     got = extract(b"From: kaiser@t.local\r\nFrom: tsar@t.local\r\nSubject: x\r\n\r\n" + ORDERS)
     assert got.sender == ""

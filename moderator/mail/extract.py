@@ -161,7 +161,7 @@ def _sender(message: Message, problems: list[str]) -> tuple[str, str]:
         return "", ""
     raw = _raw_values(message, "From")
     if (len({address.strip().lower() for _, address in pairs}) > 1 or len(raw) > 1
-            or len(_ANGLE_ADDRESS.findall(raw[0] if raw else "")) > 1):
+            or len({a.lower() for a in _ANGLE_ADDRESS.findall(raw[0] if raw else "")}) > 1):
         # Whose orders would these be? Answering any one of them could answer a forger.
         problems.append("the From header is ambiguous: it names several addresses")
         return "", ""
