@@ -149,6 +149,30 @@ def test_idle_against_dovecot_takes_mail_without_a_poll(server: dovecot.Dovecot,
         daemon.stop()
 
 
+def test_idle_reconnects_after_dovecot_drops_the_connection(server: dovecot.Dovecot, svc: Service) -> None:
+    console: list[str] = []
+    svc.say = console.append
+    daemon = Daemon(svc, poll_seconds=3600, deadline_seconds=3600, countdown_seconds=0, idle=True)
+    daemon.start()
+    try:
+        assert daemon.idling.wait(60)
+        server.doveadm("kick", MOD)  # Dovecot closes every IMAP connection of the user
+        wait = threading.Event()
+        for _ in range(600):
+            if any("connected again" in line for line in console) and daemon.idling.is_set():
+                break
+            wait.wait(0.1)
+        assert any("IMAP IDLE" in line for line in console), console
+        _append(server, ORDERS.format(n="after the kick"))
+        for _ in range(600):
+            if svc.store.current_submissions("g", 1):
+                break
+            wait.wait(0.1)
+        assert "NOTE after the kick" in svc.store.current_submissions("g", 1)["germany"].text
+    finally:
+        daemon.stop()
+
+
 @pytest.fixture(scope="module")
 def mta(server: dovecot.Dovecot) -> Iterator[postfix.Postfix]:
     if postfix.missing():

@@ -429,3 +429,31 @@ def test_a_full_disk_while_storing_loses_nothing(setup: tuple[EmbeddedMailServer
     [outcome] = poll(svc)
     assert outcome.status == "processed" and "germany" in svc.store.current_submissions("g", 1)
     assert poll(svc) == [] and len(svc.store.messages(direction="out")) == 1
+
+
+def test_a_connection_reset_mid_fetch_loses_and_repeats_nothing(setup: tuple[EmbeddedMailServer, Service],
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    import moderator.service.inbox as inbox
+    from moderator.mail.intake import Mailbox
+
+    server, svc = setup
+    for n in range(5):
+        _send(server, ORDERS + f"NOTE {n}\n")
+    monkeypatch.setattr(inbox, "FETCH_BATCH", 2)
+    real, calls = Mailbox.fetch_unseen, []
+
+    def reset_on_the_second(self: Mailbox, *args: object, **kwargs: object) -> object:
+        calls.append(1)
+        if len(calls) == 2:
+            raise ConnectionResetError("connection reset by peer")
+        return real(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Mailbox, "fetch_unseen", reset_on_the_second)
+    with pytest.raises(ConnectionResetError):
+        poll(svc)  # the daemon's guard reports this and polls again later
+    monkeypatch.setattr(Mailbox, "fetch_unseen", real)
+    assert len(poll(svc)) == 3 and poll(svc) == []
+    received = svc.store.messages(direction="in")
+    assert len(received) == 5 and {m.status for m in received} == {"processed"}
+    assert len(svc.store.messages(direction="out")) == 5
+    assert "NOTE 4" in svc.store.current_submissions("g", 1)["germany"].text

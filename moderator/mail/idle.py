@@ -4,8 +4,9 @@ order mail arrives instead of at the next poll.
 watch() runs in its own thread with its own connection. It calls `wake` whenever the
 server announces new mail (EXISTS), and once after every (re)connection, since mail may
 have arrived while it was away. IDLE is re-issued every RENEW (servers may drop an IDLE
-after 30 minutes, RFC 2177), which also finds a connection that died silently; a broken
-connection is reopened with growing pauses (BACKOFF). Polling stays on beside it: a
+after 30 minutes, RFC 2177), which also finds a connection that died silently; a BYE
+(the server shutting down, `doveadm kick`) or a socket at its end counts as broken, and a
+broken connection is reopened with growing pauses (BACKOFF). Polling stays on beside it: a
 server without IDLE, or one that is down, only makes receipts as slow as the poll period.
 """
 
@@ -62,10 +63,23 @@ def _idle_once(client: object, wake: Callable[[], None], stop: threading.Event, 
     if idling is not None:
         idling.set()
     started = time.monotonic()
+    quick_empty = 0
     try:
         while not stop.is_set() and time.monotonic() - started < renew:
+            asked = time.monotonic()
             responses = client.idle_check(timeout=CHECK)
+            if any(isinstance(r, tuple) and r and r[0] == b"BYE" for r in responses):
+                # The server is closing the connection (shutdown, `doveadm kick`); after BYE
+                # imapclient would report nothing for ever, so reconnect now.
+                raise IntakeError("the IMAP server closed the connection (BYE)")
             if any(len(r) > 1 and r[1] in (b"EXISTS", b"RECENT") for r in responses if isinstance(r, tuple)):
                 wake()
+            # Nothing, at once, again and again: the socket is at its end without a BYE.
+            quick_empty = quick_empty + 1 if not responses and time.monotonic() - asked < CHECK / 10 else 0
+            if quick_empty >= 3:
+                raise IntakeError("the IMAP connection was closed")
     finally:
-        client.idle_done()
+        try:
+            client.idle_done()
+        except (IMAPClientError, OSError):
+            pass  # the connection is gone; watch() opens a new one
