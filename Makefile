@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck unit bench soak clean demo-clean
+.PHONY: run test lint typecheck unit bench soak clean demo-clean integration-servers
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -18,8 +18,10 @@ install: $(STAMP)
 run: $(STAMP)
 	$(BIN)/moderator demo
 
-## make test: style, types, then the whole test suite
+## make test: style, types, then the whole test suite (with the Dovecot integration tests
+## wherever Debian's package can be installed; elsewhere they are skipped and say why)
 test: $(STAMP)
+	-@$(MAKE) --no-print-directory integration-servers
 	$(BIN)/ruff check moderator tests maps
 	$(BIN)/mypy
 	$(BIN)/pytest
@@ -29,6 +31,7 @@ unit: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python -m moderator.bench
+	$(BIN)/python -m moderator.intake_bench
 
 ## make soak: a whole war (26 turns) played by bots on every seat, through mail and the daemon.
 ## The summary is var/soak/summary.txt. SOAK_FLAGS= (empty) draws every report's map too (slow).
@@ -42,3 +45,16 @@ demo-clean:
 
 clean:
 	rm -rf $(VENV) var .pytest_cache .mypy_cache .ruff_cache
+
+## make integration-servers: Dovecot and Postfix from Debian's packages for tests/test_dovecot.py
+## (installed only, never started as system services: the tests run their own instances)
+INTEGRATION_PACKAGES := dovecot-imapd dovecot-lmtpd postfix
+integration-servers:
+	@if command -v dovecot >/dev/null 2>&1 && [ -x /usr/lib/dovecot/lmtp ] && command -v postfix >/dev/null 2>&1; then \
+	  echo "integration: Dovecot and Postfix are installed"; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	  echo "integration: installing $(INTEGRATION_PACKAGES) from Debian's packages"; \
+	  echo "postfix postfix/main_mailer_type select No configuration" | debconf-set-selections; \
+	  DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $(INTEGRATION_PACKAGES) >/dev/null; \
+	else echo "integration: Dovecot/Postfix are not installed and apt-get cannot run as root here;" \
+	  "tests/test_dovecot.py will be skipped (apt-get install $(INTEGRATION_PACKAGES) to run it)"; fi

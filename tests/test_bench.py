@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 import re
+from pathlib import Path
 
 import pytest
 
@@ -66,3 +67,19 @@ def test_main_quick_json(capsys: pytest.CaptureFixture[str]) -> None:
     rows = json.loads(out[out.index("["):])
     assert len(rows) == 1 + len(bench.cases(bench.load_data()))
     assert {"name", "runs", "median_ms", "ops_per_s", "ratio"} <= set(rows[0])
+
+
+def test_the_intake_bench_takes_a_small_burst_through(tmp_path: Path) -> None:
+    """Three mails through the intake bench: it runs and reports every figure (none asserted)."""
+    from moderator import intake_bench
+
+    figures = intake_bench.run(messages=3, root=tmp_path)
+    assert figures.messages == 3 and figures.intake_per_s > 0 and figures.raw_fetch_per_s > 0
+    assert len(figures.lines()) == 5
+
+
+def test_the_latency_bench_times_each_mail_to_its_receipt(tmp_path: Path) -> None:
+    from moderator import intake_bench
+
+    times = intake_bench.latency(samples=2, root=tmp_path)
+    assert len(times) == 2 and all(t > 0 for t in times)

@@ -32,3 +32,45 @@ def test_countdown_reads_like_a_clock() -> None:
     assert _clock(timedelta(seconds=75)) == "1:15"
     assert _clock(timedelta(hours=2, minutes=3, seconds=4)) == "2:03:04"
     assert _clock(timedelta(days=9, hours=1)) == "9d 1:00:00"
+
+
+def test_idle_takes_new_mail_at_once_without_waiting_for_the_poll(tmp_path: Path) -> None:
+    """With IMAP IDLE the daemon handles a mail when it arrives; the hourly poll never runs
+    in this test after the first one, so only IDLE can have found it."""
+    import smtplib
+    import threading
+    from datetime import UTC, datetime, timedelta
+
+    from moderator.mail.server import EmbeddedMailServer
+    from moderator.service.games import new_game
+
+    with EmbeddedMailServer(tmp_path / "mail", users={"m@t.local": "m", "k@t.local": "k"}) as server:
+        console: list[str] = []
+        svc = Service(store=Store.at(tmp_path / "db"), mail=server.client_config("m@t.local", "m"), say=console.append)
+        new_game(svc, "g", deadline=datetime.now(UTC) + timedelta(days=3))
+        svc.store.add_seat("g", "germany", "k@t.local", "pw")
+        daemon = Daemon(svc, poll_seconds=3600, deadline_seconds=3600, countdown_seconds=0, idle=True)
+        daemon.start()
+        try:
+            assert daemon.idling.wait(60), console
+            settled = threading.Event()
+            for _ in range(600):  # the start-up polls (the first, and the one IDLE asks for on connecting)
+                job = daemon.scheduler.get_job("poll")
+                if job is not None and job.next_run_time - datetime.now(UTC) > timedelta(minutes=30):
+                    settled.set()
+                    break
+                settled.wait(0.1)
+            assert settled.is_set()
+            with smtplib.SMTP("127.0.0.1", server.smtp_port) as smtp:
+                smtp.sendmail("k@t.local", ["m@t.local"], b"From: k@t.local\r\nTo: m@t.local\r\nSubject: Orders\r\n\r\n"
+                              b"GAME g\r\nNATION Germany\r\nPASSWORD pw\r\nMOVE 2 inf FROM Ruhr TO Cologne\r\n")
+            done = threading.Event()
+            for _ in range(600):
+                if svc.store.current_submissions("g", 1):
+                    done.set()
+                    break
+                done.wait(0.1)
+            assert done.is_set(), console
+            assert daemon.scheduler.get_job("poll").next_run_time - datetime.now(UTC) > timedelta(minutes=30)
+        finally:
+            daemon.stop()

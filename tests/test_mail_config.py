@@ -72,6 +72,7 @@ def test_literal_password_in_file_is_refused(tmp_path: Path) -> None:
         ('host = "smtp.example.org"', '', "host is required"),
         ('from_address = "moderator@example.org"', 'from_address = 7', "from_address must be a string"),
         ('[mail.smtp]', '[mail.other]', r"\[smtp\]"),
+        ('processed_folder = ""', 'processed_folder = ""\nmax_message_mb = 0', "max_message_mb"),
     ],
 )
 def test_bad_values_name_the_problem(tmp_path: Path, old: str, new: str, message: str) -> None:
@@ -91,3 +92,9 @@ def test_missing_file_and_bad_toml(tmp_path: Path) -> None:
 def test_no_password_env_means_no_login(tmp_path: Path) -> None:
     text = GOOD.replace('password_env = "TEST_SMTP_PW"\n', "")
     assert load_mail_config(_write(tmp_path, text), environ=ENV).smtp.password is None
+
+
+def test_the_size_cap_is_ten_megabytes_unless_set(tmp_path: Path) -> None:
+    assert load_mail_config(_write(tmp_path, GOOD), environ=ENV).max_message_bytes == 10 * 1024 * 1024
+    text = GOOD.replace('processed_folder = ""', 'processed_folder = ""\nmax_message_mb = 2.5')
+    assert load_mail_config(_write(tmp_path, text), environ=ENV).max_message_bytes == int(2.5 * 1024 * 1024)

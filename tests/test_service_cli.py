@@ -50,3 +50,34 @@ def test_a_game_from_creation_to_replay(config: Path, tmp_path: Path, capsys: py
     assert main(["review", "list", "--game", "g1"]) == 0
     assert main(["game", "list"]) == 0
     assert "turn 2" in capsys.readouterr().out
+
+
+def test_offline_verbs_work_without_the_mail_passwords_and_the_daemon_says_what_is_missing(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    cfg = tmp_path / "moderator.toml"
+    cfg.write_text(
+        f'[service]\ndatabase = "sqlite:///{tmp_path / "m.db"}"\n'
+        '[mail]\nfrom_address = "m@x.org"\nmoderator_address = "u@x.org"\n'
+        '[mail.imap]\nhost = "127.0.0.1"\nport = 1\nuser = "m"\npassword_env = "T_NOT_SET_IMAP"\n'
+        '[mail.smtp]\nhost = "127.0.0.1"\nport = 1\nuser = "m"\npassword_env = "T_NOT_SET_SMTP"\n', encoding="utf-8")
+    monkeypatch.setenv("MODERATOR_CONFIG", str(cfg))
+    monkeypatch.delenv("T_NOT_SET_IMAP", raising=False)
+    monkeypatch.delenv("T_NOT_SET_SMTP", raising=False)
+    assert main(["game", "new", "g1"]) == 0
+    assert main(["seat", "add", "--game", "g1", "--nation", "Germany", "--email", "k@x.org"]) == 0
+    assert main(["state", "--game", "g1", "--nation", "germany", "--json"]) == 0
+    assert main(["review", "list", "--game", "g1"]) == 0
+    assert main(["game", "show", "g1"]) == 0
+    assert main(["mail", "list"]) == 0
+    assert "Traceback" not in capsys.readouterr().err
+    with pytest.raises(SystemExit, match="T_NOT_SET_IMAP"):
+        main(["run"])
+
+
+def test_the_daemons_log_lines_carry_their_utc_time(capsys: pytest.CaptureFixture[str]) -> None:
+    import re
+
+    from moderator.service.commands import _timestamped
+
+    _timestamped("mail 7: receipt for German Empire")
+    assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\dZ mail 7: receipt for German Empire\n", capsys.readouterr().out)

@@ -392,3 +392,68 @@ def test_flags_are_in_the_receipt_but_review_items_wait_for_the_resolution(
     resolve_game(svc, "g")
     assert [(r.kind, r.summary) for r in svc.store.reviews("g")] == [
         ("note", "German Empire, order 2: NOTE Never mind the canal; is Belgium neutral?")]
+
+
+def test_replies_to_one_address_are_capped_per_day_and_the_moderator_told_once(
+        setup: tuple[EmbeddedMailServer, Service], monkeypatch: pytest.MonkeyPatch) -> None:
+    """An auto-responder that sets none of the robot headers must not start an endless loop."""
+    import moderator.service.inbox as inbox
+
+    server, svc = setup
+    monkeypatch.setattr(inbox, "REPLIES_PER_DAY", 3)
+    for n in range(5):
+        _send(server, f"I am away until Monday ({n}).")
+    outcomes = poll(svc)
+    assert len(outcomes) == 5 and {o.status for o in outcomes} == {"processed"}  # all handled
+    assert len(svc.store.messages(direction="out")) == 3  # three answered
+    [note] = [r for r in svc.store.reviews() if r.kind == "note"]
+    assert "kaiser@t.local got 3 replies within a day" in note.summary
+
+
+def test_a_full_disk_while_storing_loses_nothing(setup: tuple[EmbeddedMailServer, Service],
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """SQLite says "database or disk is full": the poll fails (the daemon reports it and goes
+    on), the mail stays in the mailbox, and once there is room it is taken, once."""
+    import sqlite3
+
+    server, svc = setup
+    _send(server, ORDERS)
+
+    def full(*args: object, **kwargs: object) -> None:
+        raise sqlite3.OperationalError("database or disk is full")
+
+    monkeypatch.setattr(svc.store, "store_incoming", full)
+    with pytest.raises(sqlite3.OperationalError):
+        poll(svc)
+    monkeypatch.undo()
+    [outcome] = poll(svc)
+    assert outcome.status == "processed" and "germany" in svc.store.current_submissions("g", 1)
+    assert poll(svc) == [] and len(svc.store.messages(direction="out")) == 1
+
+
+def test_a_connection_reset_mid_fetch_loses_and_repeats_nothing(setup: tuple[EmbeddedMailServer, Service],
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    import moderator.service.inbox as inbox
+    from moderator.mail.intake import Mailbox
+
+    server, svc = setup
+    for n in range(5):
+        _send(server, ORDERS + f"NOTE {n}\n")
+    monkeypatch.setattr(inbox, "FETCH_BATCH", 2)
+    real, calls = Mailbox.fetch_unseen, []
+
+    def reset_on_the_second(self: Mailbox, *args: object, **kwargs: object) -> object:
+        calls.append(1)
+        if len(calls) == 2:
+            raise ConnectionResetError("connection reset by peer")
+        return real(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Mailbox, "fetch_unseen", reset_on_the_second)
+    with pytest.raises(ConnectionResetError):
+        poll(svc)  # the daemon's guard reports this and polls again later
+    monkeypatch.setattr(Mailbox, "fetch_unseen", real)
+    assert len(poll(svc)) == 3 and poll(svc) == []
+    received = svc.store.messages(direction="in")
+    assert len(received) == 5 and {m.status for m in received} == {"processed"}
+    assert len(svc.store.messages(direction="out")) == 5
+    assert "NOTE 4" in svc.store.current_submissions("g", 1)["germany"].text

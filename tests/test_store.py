@@ -106,3 +106,12 @@ def test_snapshot_round_trip_and_hash_format(tmp_path: Path) -> None:
     assert store.snapshot("g1", 2) == '{"x": 1}\n'
     assert store.snapshot("g1", 3) is None
     assert hash_secret("s", "salt") == hash_secret("s", "salt")
+
+
+def test_a_verified_password_is_remembered_but_a_wrong_one_never_passes() -> None:
+    from moderator.store import db
+
+    stored = db.hash_secret("right")
+    assert db.verify_secret("right", stored) and db.verify_secret("right", stored)  # the second from memory
+    assert not db.verify_secret("wrong", stored) and not db.verify_secret("right", db.hash_secret("other"))
+    assert not db.verify_secret("right", stored.replace("$", "$0", 1))  # another salt: the digest differs

@@ -89,6 +89,9 @@ class MailConfig:
     folder: str = "INBOX"
     processed_folder: str | None = "Processed"
     quarantine_folder: str | None = "Quarantine"
+    # Mail bigger than this is not fetched whole: its first bytes are kept and the sender is
+    # told (a 50 MB attachment must not take the daemon's memory). [mail.imap] max_message_mb.
+    max_message_bytes: int = 10 * 1024 * 1024
 
     @property
     def message_id_domain(self) -> str:
@@ -127,7 +130,15 @@ def mail_config_from_mapping(
         folder=_optional_str(imap_table, "folder", where) or "INBOX",
         processed_folder=_folder(imap_table, "processed_folder", "Processed", where),
         quarantine_folder=_folder(imap_table, "quarantine_folder", "Quarantine", where),
+        max_message_bytes=_megabytes(imap_table, "max_message_mb", 10, where),
     )
+
+
+def _megabytes(table: Mapping[str, Any], key: str, default: int | float, where: str) -> int:
+    value = table.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
+        raise MailConfigError(f"{where}: {key} must be a positive number of megabytes, got {value!r}")
+    return int(value * 1024 * 1024)
 
 
 def _subtable(table: Mapping[str, Any], key: str, where: str) -> Mapping[str, Any]:

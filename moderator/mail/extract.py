@@ -9,6 +9,14 @@ Where the orders are: the body (its own words, quotes and signature cut), or - w
 body has no GAME or NATION line ("my orders are attached") - the first text/plain
 attachment or forwarded message (message/rfc822) that has one, in whatever character set
 it declares or its byte-order mark says (UTF-16 included).
+
+Hostile mail is read in bounded time: a message with more MIME parts or multipart levels
+than any mail client writes (MAX_PARTS, MAX_MULTIPARTS, counted on the bytes before
+parsing) is not parsed beyond its header and is `refused`; a header value longer than
+MAX_HEADER_VALUE is read as its first characters only (the standard library's header
+parser takes seconds on a 64 KB address list); a From naming several addresses, or two
+From headers, is ambiguous and gives no sender. Header text never keeps a line break, so
+nothing a sender encodes into a header can reach the headers of our replies.
 """
 
 from __future__ import annotations
@@ -30,6 +38,12 @@ _MSG_ID = re.compile(r"<[^<>\s]+>")
 # what tells a text that holds orders from one that does not.
 _ORDERS_HEADER = re.compile(r"(?im)^[ \t]*(game|nation)\b[ \t]*:?[ \t]*\S")
 FORWARD_DEPTH = 3  # a forwarded message inside a forwarded message ... read this deep, no deeper
+MAX_PARTS = 200  # MIME parts in one message; clients write a handful, a digest of forwards a few dozen
+MAX_MULTIPARTS = 40  # multipart containers (so also how deep they nest)
+MAX_HEADER_VALUE = 4000  # characters of one header that are read (RFC 5322 lines end at 998)
+_PART_HEADER = re.compile(rb"(?im)^content-type[ \t]*:")
+_BOUNDARY = re.compile(rb"(?i)\bboundary[ \t]*=")
+_ANGLE_ADDRESS = re.compile(r"<[^<>]*@[^<>]*>")
 
 
 @dataclass(frozen=True)
@@ -44,6 +58,8 @@ class ExtractedMessage:
     text: str  # the player's own words: quotes, signature and footers removed
     auto_submitted: bool  # sent by a robot: never answer it (RFC 3834 2)
     problems: tuple[str, ...]
+    # Why the message was not read at all (too many parts), for the reply; "" when it was.
+    refused: str = ""
     body_source: str = "plain"  # "plain", "html" (converted), "attachment", "forwarded" or "none"
 
 
@@ -59,13 +75,16 @@ def extract(raw: bytes) -> ExtractedMessage:
 
 def _extract(raw: bytes) -> ExtractedMessage:
     problems: list[str] = []
-    message = BytesParser(policy=policy.default).parsebytes(raw)
+    refused = too_complex(raw)
+    message = BytesParser(policy=policy.default).parsebytes(raw, headersonly=bool(refused))
     assert isinstance(message, EmailMessage)
     sender, display = _sender(message, problems)
-    body, is_html = _body_text(message, problems)
+    body, is_html = _body_text(message, problems) if not refused else ("", False)
     text = strip_replies(body)
     source = "html" if is_html else ("plain" if body else "none")
-    if not _ORDERS_HEADER.search(text):
+    if refused:
+        problems.append(refused)
+    elif not _ORDERS_HEADER.search(text):
         for kind, attached in _attached_texts(message, problems, FORWARD_DEPTH):
             own = strip_replies(attached)
             if _ORDERS_HEADER.search(own):  # "orders attached": the body's words, then the orders
@@ -84,20 +103,44 @@ def _extract(raw: bytes) -> ExtractedMessage:
         text=text,
         auto_submitted=is_auto_submitted(message, sender),
         problems=tuple(problems),
+        refused=refused,
         body_source=source,
     )
 
 
+def too_complex(raw: bytes) -> str:
+    """Why `raw` has more structure than any real mail (and parsing it would take the worker
+    for seconds), or ""."""
+    parts = len(_PART_HEADER.findall(raw))
+    if parts > MAX_PARTS:
+        return f"the message has {parts} MIME parts; the moderator reads mail of up to {MAX_PARTS}"
+    containers = len(_BOUNDARY.findall(raw))
+    if containers > MAX_MULTIPARTS:
+        return (f"the message has {containers} nested or repeated multipart sections; the moderator reads mail "
+                f"of up to {MAX_MULTIPARTS}")
+    return ""
+
+
 def _header(message: Message, name: str) -> str | None:
-    """A header as text, or None. Malformed headers fall back to their raw value."""
-    try:
-        value = message.get(name)
-    except Exception:  # noqa: BLE001 - the header parser rejects some garbage
-        raw = dict(message.raw_items()).get(name) if isinstance(message, EmailMessage) else None
-        value = raw
+    """A header as text on one line, or None. Malformed headers fall back to their raw
+    value; one longer than MAX_HEADER_VALUE is its first characters, undecoded."""
+    raw = _raw_values(message, name)
+    if not raw:
+        return None
+    if len(raw[0]) > MAX_HEADER_VALUE:
+        value: object = raw[0][:MAX_HEADER_VALUE]
+    else:
+        try:
+            value = message.get(name)
+        except Exception:  # noqa: BLE001 - the header parser rejects some garbage
+            value = raw[0]
     if value is None:
         return None
     return " ".join(str(value).split())
+
+
+def _raw_values(message: Message, name: str) -> list[str]:
+    return [str(v) for k, v in message.raw_items() if k.lower() == name.lower()]
 
 
 def _first_msg_id(value: str | None) -> str | None:
@@ -114,7 +157,13 @@ def _sender(message: Message, problems: list[str]) -> tuple[str, str]:
         return "", ""
     pairs = [(name, address) for name, address in getaddresses([value]) if "@" in address]
     if not pairs:
-        problems.append(f"the From header {value!r} holds no usable address")
+        problems.append(f"the From header {value[:200]!r} holds no usable address")
+        return "", ""
+    raw = _raw_values(message, "From")
+    if (len({address.strip().lower() for _, address in pairs}) > 1 or len(raw) > 1
+            or len({a.lower() for a in _ANGLE_ADDRESS.findall(raw[0] if raw else "")}) > 1):
+        # Whose orders would these be? Answering any one of them could answer a forger.
+        problems.append("the From header is ambiguous: it names several addresses")
         return "", ""
     name, address = pairs[0]
     return address.strip().lower(), name.strip()

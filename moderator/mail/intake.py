@@ -26,6 +26,9 @@ from moderator.mail.config import MailConfig
 _SEEN = b"\\Seen"
 _BODY = b"BODY[]"
 _ARRIVED = b"INTERNALDATE"
+_SIZE = b"RFC822.SIZE"
+HEAD_BYTES = 64 * 1024  # what is kept of a message over the size cap: its header, for the reply
+FETCH_BYTES = 32 * 1024 * 1024  # one fetch_unseen() call holds at most about this much mail in memory
 
 
 class IntakeError(RuntimeError):
@@ -44,6 +47,13 @@ class FetchedMessage:
     # When the server received it (IMAP INTERNALDATE, RFC 3501 2.3.3), with its time zone:
     # lateness is judged by this, not by when the daemon got round to the message.
     arrived: datetime | None = None
+    # The message's size on the server; more than len(raw) when it was over the size cap and
+    # only its first HEAD_BYTES were fetched.
+    size: int = 0
+
+    @property
+    def truncated(self) -> bool:
+        return self.size > len(self.raw)
 
 
 class Mailbox:
@@ -53,6 +63,7 @@ class Mailbox:
         self.config = config
         self._client: IMAPClient | None = None
         self._uidvalidity = 0
+        self._folders: set[str] = set()  # folders known to exist on this connection
 
     def __enter__(self) -> Mailbox:
         self.open()
@@ -108,17 +119,42 @@ class Mailbox:
             uids = uids[:limit]
         if not uids:
             return []
-        response = self.client.fetch(uids, ["BODY.PEEK[]", "INTERNALDATE"])
-        messages = []
+        # Sizes first, so memory stays bounded: a message over the cap is fetched only as far
+        # as its header, and one call takes no more than FETCH_BYTES (the rest at the next).
+        meta = self.client.fetch(uids, ["RFC822.SIZE", "INTERNALDATE"])
+        whole: list[int] = []
+        heads: list[int] = []
+        held = 0
         for uid in uids:
-            data = response.get(uid)
-            if data is None or _BODY not in data:
+            size = int(meta.get(uid, {}).get(_SIZE, 0))
+            cost = min(size, HEAD_BYTES) if size > self.config.max_message_bytes else size
+            if (whole or heads) and held + cost > FETCH_BYTES:
+                break
+            (heads if size > self.config.max_message_bytes else whole).append(uid)
+            held += cost
+        bodies = dict(self.client.fetch(whole, ["BODY.PEEK[]"])) if whole else {}
+        if heads:
+            head = f"BODY[]<0.{HEAD_BYTES}>"
+            for uid, data in self.client.fetch(heads, [f"BODY.PEEK[]<0.{HEAD_BYTES}>"]).items():
+                part = data.get(head.encode()) or data.get(b"BODY[]<0>")
+                if part is not None:
+                    bodies[uid] = {_BODY: part}
+        messages = []
+        for uid in whole + heads:
+            data = bodies.get(uid)
+            if data is None or _BODY not in data or uid not in meta:
                 continue  # expunged by someone else between SEARCH and FETCH
-            arrived = data.get(_ARRIVED)
+            arrived = meta[uid].get(_ARRIVED)
             if isinstance(arrived, datetime):
                 arrived = arrived.astimezone(UTC) if arrived.tzinfo else arrived.replace(tzinfo=UTC)
-            messages.append(FetchedMessage(uid, self._uidvalidity, self.config.folder, bytes(data[_BODY]),
-                                           arrived if isinstance(arrived, datetime) else None))
+            raw = bytes(data[_BODY])
+            messages.append(FetchedMessage(uid, self._uidvalidity, self.config.folder, raw,
+                                           arrived if isinstance(arrived, datetime) else None,
+                                           # a whole message's size is its bytes (RFC822.SIZE counts
+                                           # CRLF line ends, which a server may store as LF)
+                                           max(int(meta[uid].get(_SIZE, 0)), len(raw)) if uid in heads
+                                           else len(raw)))
+        messages.sort(key=lambda m: m.uid)
         return messages
 
     def acknowledge(self, messages: Iterable[FetchedMessage]) -> list[int]:
@@ -156,11 +192,14 @@ class Mailbox:
     def _ensure_folder(self, folder: str) -> bool:
         """Create `folder` if needed; False if the server will not (then \\Seen alone must do)."""
         client = self.client
+        if folder in self._folders:
+            return True
         try:
             if not client.folder_exists(folder):
                 client.create_folder(folder)
         except IMAPClientError:
             return False
+        self._folders.add(folder)
         return True
 
 

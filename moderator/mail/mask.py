@@ -18,7 +18,7 @@ from email import policy
 from email.message import EmailMessage
 from email.parser import BytesParser
 
-from moderator.mail.extract import decode_text
+from moderator.mail.extract import decode_text, too_complex
 
 MASK = "********"
 # A password line of the orders grammar (grammar/orders.lark: PASSWORD [":"] REST), also
@@ -35,6 +35,8 @@ def mask_text(text: str) -> str:
 def mask_raw(raw: bytes) -> bytes:
     """The message with its seat passwords masked (see the module docstring)."""
     masked = _BYTES.sub(lambda m: m.group(1) + MASK.encode() + m.group(3), raw)
+    if too_complex(raw):
+        return masked  # hostile structure: not parsed here either (its orders were not read)
     try:
         return _mask_encoded_parts(masked)
     except Exception:  # noqa: BLE001 - hostile or broken MIME: the literal lines are masked already

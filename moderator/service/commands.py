@@ -132,7 +132,7 @@ def cmd_run(args: argparse.Namespace) -> int:
 
     svc, cfg = _service(args, need_mail=True)
     svc.say = _timestamped
-    daemon = Daemon(svc, poll_seconds=cfg.poll_seconds, deadline_seconds=cfg.deadline_check_seconds)
+    daemon = Daemon(svc, poll_seconds=cfg.poll_seconds, deadline_seconds=cfg.deadline_check_seconds, idle=cfg.idle)
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     try:
@@ -140,7 +140,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     except AlreadyRunning as exc:
         print(f"moderator run: {exc}", file=sys.stderr)
         return 1
-    print(f"moderator running: polling {cfg.mail.imap.host} every {cfg.poll_seconds:g} s; Ctrl-C stops.", flush=True)
+    print(f"moderator running: polling {cfg.mail.imap.host} every {cfg.poll_seconds:g} s"
+          + (" and waiting for new mail (IMAP IDLE)" if cfg.idle else "") + "; Ctrl-C stops.", flush=True)
     try:
         while not stop.wait(1):
             pass

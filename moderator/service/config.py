@@ -20,6 +20,7 @@ class ServiceConfig:
     database: str = DEFAULT_DATABASE
     poll_seconds: float = 60
     deadline_check_seconds: float = 30
+    idle: bool = True  # wait for new mail with IMAP IDLE beside the periodic poll
     archive: Path | None = None
     # Where `resolve` writes the reports of a game when there is no [mail] section to send
     # them: [service] reports, else a "reports" folder beside a SQLite database, else var/reports.
@@ -70,6 +71,7 @@ def load_config(path: Path | None = None, environ: Mapping[str, str] | None = No
         reports=Path(service["reports"]) if service.get("reports") else reports_beside(database),
         poll_seconds=float(service.get("poll_seconds", 60)),
         deadline_check_seconds=float(service.get("deadline_check_seconds", 30)),
+        idle=bool(service.get("idle", True)),
         archive=Path(archive) if archive else None,
         mail=mail_config_from_mapping(mail, lenient, where=f"{path} [mail]") if isinstance(mail, dict) else None,
         missing_secrets=tuple(lenient.missing),

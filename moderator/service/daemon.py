@@ -9,6 +9,9 @@ same database refuses to start), reopens a turn a killed predecessor left "resol
 (nothing of it was committed), and runs the deadline check at once, so a deadline that
 passed while it was down resolves exactly once, right away. A turn whose resolution
 fails stays open and is retried with growing pauses (RETRY_AFTER).
+
+With `idle`, a thread waits on the mailbox with IMAP IDLE (mail/idle.py) and runs the poll
+job at once when mail arrives; the periodic poll goes on beside it as the fallback.
 """
 
 from __future__ import annotations
@@ -17,11 +20,12 @@ import logging
 import threading
 import time
 from collections.abc import Callable
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
 from apscheduler.executors.pool import ThreadPoolExecutor
 from apscheduler.schedulers.background import BackgroundScheduler
 
+from moderator.mail.idle import watch
 from moderator.orders.messages import counted
 from moderator.service.context import Service
 from moderator.service.inbox import Outcome, poll
@@ -35,8 +39,14 @@ SEND_EVERY = 1.0  # seconds: during a long poll, receipts go out at least this o
 
 class Daemon:
     def __init__(self, svc: Service, *, poll_seconds: float = 60, deadline_seconds: float = 10,
-                 countdown_seconds: float = 60, remind_before: timedelta = timedelta(hours=24)) -> None:
+                 countdown_seconds: float = 60, remind_before: timedelta = timedelta(hours=24),
+                 idle: bool = False) -> None:
         self.svc = svc
+        self.idle = idle
+        self._stop = threading.Event()
+        self._wanted = threading.Event()  # new mail announced (IDLE) since the last poll began
+        self._watcher: threading.Thread | None = None
+        self.idling = threading.Event()  # set while the IDLE connection is up (tests wait on it)
         self.poll_seconds = poll_seconds
         self.deadline_seconds = deadline_seconds
         self.countdown_seconds = countdown_seconds
@@ -73,6 +83,21 @@ class Daemon:
 
     # ---- plumbing ------------------------------------------------------------------------
     def _poll(self) -> None:
+        while True:
+            self._wanted.clear()
+            self._poll_once()
+            if not self._wanted.is_set():  # mail announced during the poll: look again at once
+                return
+
+    def _wake(self) -> None:
+        """New mail announced by IDLE: poll now (if a poll is running, it looks again when done)."""
+        self._wanted.set()
+        try:
+            self.scheduler.modify_job("poll", next_run_time=datetime.now(UTC))
+        except Exception:  # noqa: BLE001 - not started yet, or stopping: the periodic poll will do
+            pass
+
+    def _poll_once(self) -> None:
         last_send = time.monotonic()
 
         def handled(outcome: Outcome) -> None:
@@ -137,8 +162,15 @@ class Daemon:
             s.add_job(self.countdown_job, "interval", seconds=self.countdown_seconds, id="countdown",
                       next_run_time=self.svc.clock())
         s.start()
+        if self.idle and self.svc.mail is not None:
+            self._watcher = threading.Thread(target=watch, args=(self.svc.mail, self._wake, self._stop, self.svc.say),
+                                             kwargs={"idling": self.idling}, name="imap-idle", daemon=True)
+            self._watcher.start()
 
     def stop(self) -> None:
+        self._stop.set()
+        if self._watcher is not None:
+            self._watcher.join(timeout=30)
         if self.scheduler.running:
             self.scheduler.shutdown(wait=True)
         self.svc.store.unlock()

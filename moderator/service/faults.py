@@ -8,8 +8,8 @@ Unset (always, in production), a crash point costs one dictionary lookup.
 
 The steps, in the order the work reaches them:
   intake.stored        a fetched message's raw bytes are committed, not yet handled
-  intake.handled       its submission and receipt are committed, the mailbox copy not yet moved
-  intake.filed         the mailbox copy is moved to the processed folder
+  intake.handled       its submission and receipt are committed, the mailbox copies not yet moved
+  intake.filed         the mailbox copies of a fetched batch are moved to the processed folder
   turn.computed        a turn is resolved in memory, nothing stored yet
   turn.reports-built   its reports are built, nothing stored yet
   turn.committed       the new turn, its records and its queued reports are committed

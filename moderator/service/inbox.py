@@ -33,7 +33,7 @@ from typing import Any
 from moderator.mail.chatter import chatty_lines
 from moderator.mail.compose import AUTO_GENERATED, AUTO_REPLIED, compose, reply_subject
 from moderator.mail.extract import ExtractedMessage, extract
-from moderator.mail.intake import Mailbox
+from moderator.mail.intake import FetchedMessage, Mailbox
 from moderator.mail.mask import mask_raw, mask_text
 from moderator.orders import check, normalize, parse_orders
 from moderator.orders.echo import nation_words
@@ -56,6 +56,10 @@ FETCH_BATCH = 50  # messages fetched at once: memory stays bounded however full 
 # of them from one sender within THROTTLE_WINDOW, that sender's mail gets no answer and its
 # password is not even checked until the window has passed; the seat's own address is told
 # of the first refused attempt and then at most once per SEAT_NOTICE_EVERY.
+# Replies (receipts included; not reports or reminders) to one address in a day: past this, a sender is not answered
+# until the day has passed and the moderator is told once - whatever slipped past the robot
+# checks (an auto-responder that sets none of the headers) cannot start an endless loop.
+REPLIES_PER_DAY = 50
 THROTTLE_AFTER = 5
 THROTTLE_WINDOW = timedelta(minutes=15)
 SEAT_NOTICE_EVERY = timedelta(hours=1)
@@ -93,23 +97,25 @@ def poll(svc: Service, on_handled: Callable[[Outcome], None] | None = None) -> l
     with Mailbox(svc.require_mail()) as box:
         seen: set[int] = set()
         while batch := box.fetch_unseen(limit=FETCH_BATCH, skip=frozenset(seen)):
+            processed: list[FetchedMessage] = []
+            quarantined: list[FetchedMessage] = []
             for item in batch:
                 seen.add(item.uid)
                 stored, new = svc.store.store_incoming(item.raw, uid=item.uid, uidvalidity=item.uidvalidity,
-                                                       arrived=item.arrived)
+                                                       arrived=item.arrived, size=item.size)
                 crash_point("intake.stored")
                 if new:
                     done(handle_stored(svc, stored))
                     crash_point("intake.handled")
                 kept = svc.store.message(stored)
                 assert kept is not None
-                # Only after the message is safe in the database (and handled) is the mailbox copy
-                # filed away: robots' mail into the quarantine folder, everything else as processed.
-                if kept.status == "quarantined":
-                    box.quarantine([item])
-                else:
-                    box.acknowledge([item])
-                crash_point("intake.filed")
+                (quarantined if kept.status == "quarantined" else processed).append(item)
+            # Only after the batch is safe in the database (and handled) are the mailbox copies
+            # filed away, in two commands rather than three per message: robots' mail into the
+            # quarantine folder, everything else as processed.
+            box.quarantine(quarantined)
+            box.acknowledge(processed)
+            crash_point("intake.filed")
     return outcomes
 
 
@@ -129,7 +135,8 @@ def handle_stored(svc: Service, message_id: int) -> Outcome:
     svc.store.update_message(message_id, attempts=attempt)
     try:
         with svc.store.transaction():
-            outcome = _handle(svc, message_id, row.raw, _utc(row.arrived) if row.arrived else None)
+            outcome = _handle(svc, message_id, row.raw, _utc(row.arrived) if row.arrived else None,
+                              row.size if row.size > len(row.raw) else 0)
             if outcome.status != "new":
                 svc.store.update_message(message_id, raw=mask_raw(row.raw))  # seat passwords out
         return outcome
@@ -165,12 +172,19 @@ def redrive(svc: Service, message_ids: list[int] | None = None) -> list[Outcome]
     return outcomes
 
 
-def _handle(svc: Service, message_id: int, raw: bytes, arrived: datetime | None = None) -> Outcome:
+def _handle(svc: Service, message_id: int, raw: bytes, arrived: datetime | None = None,
+            oversize: int = 0) -> Outcome:
+    """`oversize`: the message's size when it was over the cap and `raw` is only its head."""
     mail = extract(raw)
+    if oversize:
+        cap = svc.require_mail().max_message_bytes
+        mail = dataclasses.replace(mail, refused=f"it is {_megabytes(oversize)}, more than the {_megabytes(cap)} "
+                                                  "the moderator accepts (attachments make mail big)")
     svc.store.update_message(message_id, sender=mail.sender, subject=mail.subject,
                              message_id=mail.message_id or "")
     if mail.auto_submitted or not mail.sender:
-        why = "sent by a robot (auto-submitted, bounce or list)" if mail.sender else "no sender address"
+        why = ("sent by a robot (auto-submitted, bounce or list)" if mail.sender
+               else "; ".join(p for p in mail.problems if "From" in p) or "no sender address")
         return _quarantine(svc, message_id, mail, why)
     earlier = svc.store.earlier_with_message_id(mail.message_id or "", message_id)
     if earlier is not None:
@@ -183,6 +197,9 @@ def _handle(svc: Service, message_id: int, raw: bytes, arrived: datetime | None 
         _queue_reply(svc, mail, None, [mail.sender], "The orders reference (HELP)", text, html)
         svc.store.update_message(message_id, status="processed", note="replied: the orders reference (HELP)")
         return Outcome(message_id, "processed", f"sent the orders reference to {mail.sender} (HELP)")
+    if mail.refused:
+        return _reply(svc, message_id, mail, None, "Your mail was not read.", f"{mail.refused[0].upper()}"
+                      f"{mail.refused[1:]}.", "Send your orders as plain text in the body of a mail.")
     check_only = bool(_CHECK.search(mail.subject)) or mail.text.strip().upper().startswith("CHECK")
     text = re.sub(r"(?im)^\s*check\s*$", "", mail.text) if check_only else mail.text
     parsed = without_chatter(text, parse_orders(text))
@@ -250,6 +267,10 @@ def written_at(date_header: str | None, arrived: datetime) -> datetime:
     if stated.tzinfo is None:  # "-0000": the zone is unknown (RFC 5322 3.3); read it as UTC
         stated = stated.replace(tzinfo=UTC)
     return stated if arrived - DATE_BEHIND <= stated <= arrived + DATE_AHEAD else arrived
+
+
+def _megabytes(size: int) -> str:
+    return f"{size / 1024 / 1024:.1f} MB"
 
 
 def without_chatter(text: str, parsed: ParseResult) -> ParseResult:
@@ -403,7 +424,8 @@ def _reply(svc: Service, message_id: int, mail: ExtractedMessage, game: Game | N
     text, html = render("reply", headline=headline, explanation=explanation, hint=hint,
                         example_game=game.id if game else "GAME-NAME", example_turn=game.turn if game else 1,
                         moderator=mod)
-    _queue_reply(svc, mail, game, [mail.sender], f"Not accepted: {mail.subject or 'your message'}", text, html)
+    subject = mail.subject if len(mail.subject) <= 200 else mail.subject[:200] + "..."
+    _queue_reply(svc, mail, game, [mail.sender], f"Not accepted: {subject or 'your message'}", text, html)
     svc.store.update_message(message_id, status="processed", note=f"replied: {headline}",
                              game_id=game.id if game else None)
     return Outcome(message_id, "processed", f"replied to {mail.sender}: {headline}")
@@ -420,13 +442,22 @@ def _quarantine(svc: Service, message_id: int, mail: ExtractedMessage, why: str)
 def _queue_reply(svc: Service, mail: ExtractedMessage, game: Game | None, to: list[str], subject: str,
                  text: str, html: str) -> None:
     cfg = svc.require_mail()
+    day_ago = svc.clock() - timedelta(days=1)
+    if svc.store.mail_to_since(mail.sender, day_ago) >= REPLIES_PER_DAY:
+        note = f"{mail.sender} got {REPLIES_PER_DAY} replies within a day"
+        if not any(r.summary.startswith(note) and _utc(r.created) >= day_ago for r in svc.store.reviews(status=None)):
+            svc.store.add_review(game_id=game.id if game else None, turn=None, nation=None, kind="note",
+                                 summary=f"{note}; further mail from it is handled but not answered until the "
+                                         "day has passed (a mail loop, or someone flooding the moderator?)")
+        return
     msg = compose(sender=cfg.from_address, to=to, subject=reply_subject(subject) if mail.subject else subject,
                   text=text, html=html, date=svc.clock(), domain=cfg.message_id_domain,
                   in_reply_to=mail.message_id, references=mail.references, auto_submitted=AUTO_REPLIED)
-    queue(svc, msg, game.id if game else None)
+    queue(svc, msg, game.id if game else None, kind="reply")
 
 
-def queue(svc: Service, msg: EmailMessage, game_id: str | None) -> int:
-    """Put a composed message in the outbox table; the send job delivers it."""
+def queue(svc: Service, msg: EmailMessage, game_id: str | None, kind: str = "") -> int:
+    """Put a composed message in the outbox table; the send job delivers it. `kind`: "reply"
+    for an answer to a received mail (those are capped per address a day)."""
     return svc.store.queue_outgoing(bytes(msg), game_id=game_id, recipients=str(msg["To"]),
-                                    subject=str(msg["Subject"]), message_id=str(msg["Message-ID"]))
+                                    subject=str(msg["Subject"]), message_id=str(msg["Message-ID"]), kind=kind)

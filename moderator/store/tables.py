@@ -93,6 +93,12 @@ class MailMessage(SQLModel, table=True):
     next_attempt: datetime | None = None
     # In: when the mail server received it (IMAP INTERNALDATE); lateness is judged by it.
     arrived: datetime | None = None
+    # In: its size on the server; larger than `raw` when it was over the size cap and only
+    # its header was kept (it is refused with a reply). 0 for rows from before this column.
+    size: int = Field(default=0, sa_column_kwargs=_old_rows(0))
+    # Out: "reply" for a receipt or an answer to a received mail (capped per address a day:
+    # service/inbox.py REPLIES_PER_DAY), "" for reports, reminders and notices.
+    kind: str = Field(default="", sa_column_kwargs=_old_rows(""))
 
 
 class AuthFailure(SQLModel, table=True):

@@ -1,0 +1,85 @@
+"""Waiting for new mail with IMAP IDLE (RFC 2177), so a receipt leaves seconds after an
+order mail arrives instead of at the next poll.
+
+watch() runs in its own thread with its own connection. It calls `wake` whenever the
+server announces new mail (EXISTS), and once after every (re)connection, since mail may
+have arrived while it was away. IDLE is re-issued every RENEW (servers may drop an IDLE
+after 30 minutes, RFC 2177), which also finds a connection that died silently; a BYE
+(the server shutting down, `doveadm kick`) or a socket at its end counts as broken, and a
+broken connection is reopened with growing pauses (BACKOFF). Polling stays on beside it: a
+server without IDLE, or one that is down, only makes receipts as slow as the poll period.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+
+from imapclient.exceptions import IMAPClientError
+
+from moderator.mail.config import MailConfig
+from moderator.mail.intake import IntakeError, Mailbox
+
+RENEW = 25 * 60.0  # seconds in one IDLE before it is re-issued (well inside the 29 minutes)
+CHECK = 5.0  # seconds between looks at the stop signal while idling
+BACKOFF = (1.0, 2.0, 5.0, 15.0, 60.0, 300.0)
+
+
+def watch(config: MailConfig, wake: Callable[[], None], stop: threading.Event, say: Callable[[str], None],
+          renew: float = RENEW, idling: threading.Event | None = None) -> None:
+    """Idle on the configured folder until `stop` is set (see the module docstring);
+    `idling` is set while a connection is idling, cleared while there is none."""
+    failures = 0
+    while not stop.is_set():
+        try:
+            with Mailbox(config) as box:
+                client = box.client
+                if not client.has_capability("IDLE"):
+                    say(f"IMAP {config.imap.host} does not offer IDLE: new mail is found by polling only")
+                    return
+                if failures:
+                    say("IMAP IDLE: connected again")
+                failures = 0
+                wake()  # whatever arrived while there was no connection
+                while not stop.is_set():
+                    _idle_once(client, wake, stop, renew, idling)
+        except (IntakeError, IMAPClientError, OSError) as exc:
+            if idling is not None:
+                idling.clear()
+            pause = BACKOFF[min(failures, len(BACKOFF) - 1)]
+            failures += 1
+            say(f"IMAP IDLE: {type(exc).__name__}: {exc}; trying again in {pause:g} s (polling goes on)")
+            if stop.wait(pause):
+                return
+
+
+def _idle_once(client: object, wake: Callable[[], None], stop: threading.Event, renew: float,
+               idling: threading.Event | None) -> None:
+    from imapclient import IMAPClient
+
+    assert isinstance(client, IMAPClient)
+    client.idle()
+    if idling is not None:
+        idling.set()
+    started = time.monotonic()
+    quick_empty = 0
+    try:
+        while not stop.is_set() and time.monotonic() - started < renew:
+            asked = time.monotonic()
+            responses = client.idle_check(timeout=CHECK)
+            if any(isinstance(r, tuple) and r and r[0] == b"BYE" for r in responses):
+                # The server is closing the connection (shutdown, `doveadm kick`); after BYE
+                # imapclient would report nothing for ever, so reconnect now.
+                raise IntakeError("the IMAP server closed the connection (BYE)")
+            if any(len(r) > 1 and r[1] in (b"EXISTS", b"RECENT") for r in responses if isinstance(r, tuple)):
+                wake()
+            # Nothing, at once, again and again: the socket is at its end without a BYE.
+            quick_empty = quick_empty + 1 if not responses and time.monotonic() - asked < CHECK / 10 else 0
+            if quick_empty >= 3:
+                raise IntakeError("the IMAP connection was closed")
+    finally:
+        try:
+            client.idle_done()
+        except (IMAPClientError, OSError):
+            pass  # the connection is gone; watch() opens a new one
