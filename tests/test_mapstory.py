@@ -51,3 +51,14 @@ def test_a_nation_map_tells_only_its_own_story() -> None:
     russian = mapstory.marks(nation_view(gs, fx.scenario(), events, "russia").events)
     assert Mark(BATTLE, "", "", "Warsaw") in russian and Mark(MOVE, "germany", "Berlin", "Posen") not in russian
     assert mapstory.marks(public_view(gs, events).events) == [Mark(CAPTURE, "germany", "", "Warsaw")]
+
+
+def test_every_event_code_gives_marks_without_failing() -> None:
+    """Every sample of every event code (engine/event_codes.py), and the same with its
+    fields missing: marks() never raises, so a map never fails a report."""
+    from moderator.engine.event_codes import SCHEMA
+
+    for code in sorted(SCHEMA.specs):
+        for args in SCHEMA.samples(code):
+            mapstory.marks([Event(code, "4.4", (), dict(args))])
+            mapstory.marks([Event(code, "4.4", (), {})])

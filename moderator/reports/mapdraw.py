@@ -292,15 +292,16 @@ def build_figure(
     land_paths += _draw_places(ax, geometry, reg, controllers, colors)
     if bare:
         return fig
+    features = map_features(world)
     unit_boxes = _draw_labels(fig, ax, geometry, reg, units or {}, controllers, colors, sightings or {},
-                              mapstory.glyphs(story))
+                              mapstory.glyphs(story), features)
     if story:
         places = {p for m in story for p in (m.origin, m.dest) if p in geometry.places}
         anchors = {p: at for p in sorted(places) if (at := _label_anchor(geometry.places[p], reg)) is not None}
         story = [m for m in story if m.dest in anchors and (not m.origin or m.origin in anchors)]
         mapstory.draw(ax, story, anchors, colors)
     entries = legend_entries(geometry, reg, controllers, colors, names or {})
-    notes = (_unit_key(units or {}) + _band_key(sightings or {}) + mapstory.key(story)
+    notes = (_FEATURE_KEY + _unit_key(units or {}) + _band_key(sightings or {}) + mapstory.key(story)
              + _off_map(geometry, reg, units or {}))
     corner = _draw_legend(fig, ax, entries, notes, land_paths, unit_boxes)
     if overview is not None and region != "world":
@@ -426,6 +427,7 @@ def _draw_labels(
     colors: Mapping[str, str],
     sightings: Mapping[str, str],
     marked: Mapping[str, str],
+    features: Mapping[str, str],
 ) -> list[Bbox]:
     """Names of places holding units or seen enemies, their boxes, then other names where they fit.
 
@@ -444,7 +446,7 @@ def _draw_labels(
     # are the places of the turn's battles and captures, with their marks.
     for name, at in named.items():
         _place_name(ax, renderer, geometry.places[name], reg, at, taken, has_units=True,
-                    mark=marked.get(name, ""))
+                    mark=marked.get(name, ""), suffix=features.get(name, ""))
     owners = unit_owners(units, controllers, colors)
     styles: dict[str, tuple[str, str, str, str, float]] = {}
     for name in shown:
@@ -463,7 +465,7 @@ def _draw_labels(
             continue
         at = _label_anchor(place, reg)
         if at is not None:
-            _place_name(ax, renderer, place, reg, at, taken, has_units=False)
+            _place_name(ax, renderer, place, reg, at, taken, has_units=False, suffix=features.get(place.name, ""))
     return unit_boxes
 
 
@@ -549,6 +551,7 @@ def _place_name(
     *,
     has_units: bool,
     mark: str = "",
+    suffix: str = "",
 ) -> None:
     """One place name at the first free spot near its label point (forced for unit places).
     `mark`: the turn's battle or capture there (mapstory glyphs), written before the name in
@@ -565,7 +568,7 @@ def _place_name(
         spots = [(dx * size, dy * size) for dx, dy in _LABEL_SPOTS]
     for n, (dx, dy) in enumerate(spots):
         artist = ax.annotate(  # type: ignore[attr-defined]
-            f"{mark} {place.name}" if mark else place.name,
+            (f"{mark} " if mark else "") + place.name + suffix,
             xy=at,
             xytext=(dx, dy),
             textcoords="offset points",
@@ -691,6 +694,22 @@ def _unit_key(units: Mapping[str, Mapping[str, int]]) -> list[str]:
     known = [f"{a} {words[a]}" for a in sorted(used, key=str.lower) if a in words]
     rows = [", ".join(known[i : i + 4]) for i in range(0, len(known), 4)]
     return ["Units:", *("   " + r for r in rows)] if rows else []
+
+
+# After a place's name: its capital, city, industrial complex and port (the map's features).
+FEATURE_GLYPHS = (("capital", "\u2605"), ("city", "\u2022"), ("industry", "\u2699"), ("port", "\u2693"))
+_FEATURE_KEY = ["\u2605 capital  \u2022 city  \u2699 industrial complex  \u2693 port"]
+
+
+def map_features(world: World) -> dict[str, str]:
+    """Place -> the glyphs written after its name (a capital is a city: only the star)."""
+    out = {}
+    for name, t in world.territories.items():
+        glyphs = "".join(g for attr, g in FEATURE_GLYPHS
+                         if getattr(t, attr, False) and not (attr == "city" and t.capital))
+        if glyphs:
+            out[name] = " " + glyphs
+    return out
 
 
 def _band_key(sightings: Mapping[str, str]) -> list[str]:

@@ -30,23 +30,28 @@ class Mark:
 
 
 def marks(events: Iterable[Event]) -> list[Mark]:
-    """The marks of a turn's events, sorted (the drawing is the same whatever their order)."""
+    """The marks of a turn's events, sorted (the drawing is the same whatever their order).
+    An event short of a field a mark needs gives no mark: the map never fails a report."""
     out: set[Mark] = set()
     for e in events:
         a = e.args
-        if e.code == "moved":
+        if e.code == "moved" and _has(a, "nation", "origin", "dest"):
             out.add(Mark(MOVE, a["nation"], a["origin"], a["dest"]))
-        elif e.code in ("strategic-arrived", "strategic-cut-short"):
+        elif e.code in ("strategic-arrived", "strategic-cut-short") and _has(a, "nation", "origin", "end"):
             if a["end"] != a["origin"]:
                 out.add(Mark(RAIL, a["nation"], a["origin"], a["end"]))
-        elif e.code == "battle":
+        elif e.code == "battle" and _has(a, "territory"):
             out.add(Mark(BATTLE, "", "", a["territory"]))
             for origin in a.get("origins") or ():
-                if origin != a["territory"]:
+                if isinstance(origin, str) and origin != a["territory"] and isinstance(a.get("attacker"), str):
                     out.add(Mark(ATTACK, a["attacker"], origin, a["territory"]))
-        elif e.code == "captured":
+        elif e.code == "captured" and _has(a, "territory", "holder"):
             out.add(Mark(CAPTURE, a["holder"], "", a["territory"]))
     return sorted(out)
+
+
+def _has(args: Mapping[str, object], *keys: str) -> bool:
+    return all(isinstance(args.get(k), str) for k in keys)
 
 
 def key(found: Sequence[Mark]) -> list[str]:
