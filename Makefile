@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck unit bench soak clean demo-clean integration-servers
+.PHONY: run test lint typecheck unit bench soak clean demo-clean integration-servers browser
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -18,9 +18,18 @@ install: $(STAMP)
 run: $(STAMP)
 	$(BIN)/moderator demo
 
+## The public page's test renders it in Chromium: installed from the system's packages
+## where this machine can (root with apt-get), else that one test is skipped and says why.
+browser:
+	@command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || \
+	  { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 && apt-get update -qq && \
+	    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium >/dev/null; } || \
+	  echo "no Chromium here: the public page's browser test will be skipped (apt-get install chromium)"
+
 ## make test: style, types, then the whole test suite (with the Dovecot integration tests
-## wherever Debian's package can be installed; elsewhere they are skipped and say why)
-test: $(STAMP)
+## wherever Debian's package can be installed, and the public page's browser test where
+## Chromium can; elsewhere those are skipped and say why)
+test: $(STAMP) browser
 	-@$(MAKE) --no-print-directory integration-servers
 	$(BIN)/ruff check moderator tests maps
 	$(BIN)/mypy

@@ -11,6 +11,7 @@ from matplotlib import image as mimage
 
 from moderator.reports.geometry import Geometry, PlaceShape, load_geometry
 from moderator.reports.mapdraw import (
+    FEATURE_GLYPHS,
     NEUTRAL,
     REGIONS,
     SEA,
@@ -18,6 +19,7 @@ from moderator.reports.mapdraw import (
     image_size,
     legend_entries,
     load_colors,
+    map_features,
     miller_y,
     render_map,
     unit_owners,
@@ -149,8 +151,10 @@ def _legend_labels(fig) -> list[str]:  # type: ignore[no-untyped-def]
 
 
 def _texts(fig) -> list[str]:  # type: ignore[no-untyped-def]
+    """The map's texts, place names without the feature glyphs after them ("Berlin \u2605\u2699")."""
     ax = fig.axes[0]
-    return [t.get_text() for t in ax.texts]
+    glyphs = " " + "".join(g for _, g in FEATURE_GLYPHS)
+    return [t.get_text().rstrip(glyphs) for t in ax.texts]
 
 
 def test_legend_names_the_nations_holding_land_in_view(tiny) -> None:  # type: ignore[no-untyped-def]
@@ -250,3 +254,14 @@ def test_crowded_real_places_keep_every_unit_box() -> None:
         sorted(u.items()) for u in units.values()
     )
     assert set(crowded) <= set(texts)
+
+
+def test_capitals_cities_complexes_and_ports_follow_their_names() -> None:
+    world = load_world("1914", strict=False)
+    glyph = dict(FEATURE_GLYPHS)
+    features = map_features(world)
+    berlin = world.territories["Berlin"]
+    assert berlin.capital and glyph["capital"] in features["Berlin"] and glyph["city"] not in features["Berlin"]
+    for name, t in world.territories.items():
+        assert (glyph["port"] in features.get(name, "")) == t.port
+        assert (glyph["industry"] in features.get(name, "")) == t.industry

@@ -1,4 +1,6 @@
-"""Each report's map shows the part of the world its audience lives in."""
+"""Each report's map shows the theatre where its audience's units and fighting are (issue 13:
+the Western and Eastern Fronts, Italy and the Balkans, the Middle East, ...), with the world
+beside it."""
 
 import pytest
 
@@ -9,8 +11,8 @@ from moderator.world.scenario import initial_state, load_scenario
 
 
 @pytest.mark.parametrize("nation, region", [
-    ("germany", "europe"), ("france", "europe"), ("japan", "asia"), ("usa", "north-america"),
-    ("serbia", "europe"),
+    ("germany", "europe"), ("france", "western-front"), ("japan", "asia"), ("usa", "north-america"),
+    ("serbia", "italy-balkans"), ("russia", "eastern-front"), ("ottoman", "middle-east"),
 ])
 def test_a_nation_gets_the_map_of_its_part_of_the_world(nation: str, region: str) -> None:
     world, scenario = load_world("1914"), load_scenario("1914")
@@ -22,3 +24,31 @@ def test_the_central_powers_share_a_european_map() -> None:
     world, scenario = load_world("1914"), load_scenario("1914")
     state = initial_state(scenario, world, "t")
     assert region_for(world, alliance_view(state, scenario, [], "central")) == "europe"
+
+
+def test_the_theatre_follows_the_fighting() -> None:
+    """A battle weighs more than standing armies: Britain's map moves to where it fights."""
+    from moderator.engine.events import Event
+    from moderator.reports.mapview import weights
+
+    world, scenario = load_world("1914"), load_scenario("1914")
+    state = initial_state(scenario, world, "t")
+    quiet = nation_view(state, scenario, [], "britain", world)
+    battle = Event("battle", "4.6", ("britain",), {"territory": "Basra", "origins": ["Kuwait"], "attacker": "britain",
+                                                  "defender": "ottoman", "defenders": ["ottoman"], "rounds": 1,
+                                                  "strait": False, "losses": {}, "captured": False,
+                                                  "withdrawn": None, "rolls": [0, 0]})
+    fighting = nation_view(state, scenario, [battle], "britain", world)
+    assert weights(world, fighting)["Basra"] > weights(world, quiet).get("Basra", 0)
+    assert region_for(world, quiet) == "europe"
+
+
+def test_every_theatre_map_carries_the_world_overview() -> None:
+    """The world overview is drawn once per position and shared by every audience's map."""
+    from moderator.reports import mapview
+
+    world, scenario = load_world("1914"), load_scenario("1914")
+    state = initial_state(scenario, world, "t")
+    first = mapview.overview(world, dict(state.control))
+    assert mapview.overview(world, dict(state.control)) is first  # cached
+    assert first.shape[1] == mapview.OVERVIEW_WIDTH and first.shape[2] == 3

@@ -4,10 +4,18 @@ others). Property: a nation's report, text, HTML and JSON, is the same whatever 
 nations' units, treasuries, manpower, technology and secret events are; an alliance's
 report the same whatever its non-members' are. If a unit, an order, a roll or a point
 total it may not see leaked into a report, changing it would change the report.
-Public facts stay fixed: who holds which territory, the camps, who is at war with whom."""
+Public facts stay fixed: who holds which territory, the camps, who is at war with whom.
+
+Reconnaissance (3.3) lets a nation's units see into the places next to them: there the
+enemy's troops stand the same in both runs (the test fixes every place next to one of the
+audience's units, a superset of what its units see), and the report shows only their colour
+band; test_only_the_band_of_a_seen_stack_shows says that changing a seen stack within its
+band changes nothing, and across bands changes the report. The map's input (the units and
+bands a map is given) is compared too."""
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from hypothesis import HealthCheck, given, settings
@@ -17,11 +25,15 @@ from moderator.engine.context import MODERATOR
 from moderator.engine.event_codes import SCHEMA
 from moderator.engine.events import Event
 from moderator.engine.state import GameState
+from moderator.reports import mapstory
 from moderator.reports.build import build_reports, nation_mail
 from moderator.reports.content import TurnInfo
+from moderator.reports.visibility import View
+from moderator.world.scenario import load_scenario
 from tests import engine_fixture as fx
 
-WORLD, SCENARIO = fx.world(), fx.scenario()
+WORLD = fx.world()
+SCENARIO = dataclasses.replace(fx.scenario(), recon=load_scenario("1914").recon)  # 3.3: units see
 NATIONS = sorted(fx.NATIONS)
 PLACES = sorted(WORLD.territories)
 KINDS = ["infantry", "artillery", "tank", "fighter", "cruiser", "trench"]
@@ -79,6 +91,31 @@ def position(public_units: list[tuple[str, str, str, int]], secret: dict[str, An
     return gs
 
 
+def near(units: list[tuple[str, str, str, int]]) -> list[str]:
+    """Every place an audience's units could see: where they stand and next to it."""
+    places = {u[2] for u in units}
+    return sorted(places | {n for p in places for n in WORLD.neighbours(p)})
+
+
+def with_seen(theirs: dict[str, Any], seen_units: list[tuple[str, str, str, int]], watched: list[str]
+              ) -> dict[str, Any]:
+    """`theirs` with the units in the watched places replaced by the same `seen_units`."""
+    return {**theirs, "units": [u for u in theirs["units"] if u[2] not in watched] + seen_units}
+
+
+class MapInputs:
+    """A map renderer that draws nothing and keeps what it was given: the units, the
+    public control, the enemy bands and the turn's story (arrows and markers)."""
+
+    def __init__(self) -> None:
+        self.given: list[tuple[str, Any, Any, Any]] = []
+
+    def __call__(self, view: View, title: str) -> bytes:
+        self.given.append((title, view.map_units, view.control, [(s.place, s.band) for s in view.sightings],
+                           mapstory.marks(view.events)))
+        return b""
+
+
 def audiences_outside(insiders: set[str]) -> list[tuple[str, ...]]:
     outsiders = [n for n in NATIONS if n not in insiders]
     return [(MODERATOR,), *[(n,) for n in outsiders], *[(n, MODERATOR) for n in outsiders],
@@ -102,15 +139,21 @@ def test_a_nation_report_does_not_change_with_what_it_may_not_see(data: Any, nat
     mine = data.draw(secrets([nation]))
     insiders = [(nation,), (nation, MODERATOR), (), (nation, others[0])]
     visible = data.draw(st.lists(event(insiders), max_size=8))
-    reports = []
+    watched = near(own + mine["units"])
+    seen = data.draw(st.lists(st.tuples(st.sampled_from(others), st.sampled_from(KINDS), st.sampled_from(watched),
+                                        st.integers(0, 2)), max_size=12)) if watched else []
+    reports, maps = [], []
     for _ in range(2):
-        theirs = data.draw(secrets(others))
+        theirs = with_seen(data.draw(secrets(others)), seen, watched)
         secret = {k: ({**mine[k], **theirs[k]} if isinstance(mine[k], dict) else mine[k] + theirs[k]) for k in mine}
         hidden = data.draw(st.lists(event(audiences_outside({nation})), max_size=8))
         cuts = data.draw(st.lists(st.integers(0, 50), min_size=len(hidden), max_size=len(hidden)))
         gs = position(own, secret)
-        reports.append(nation_mail(gs, mixed(visible, hidden, cuts), SCENARIO, WORLD, INFO, nation))
+        drawn = MapInputs()
+        reports.append(nation_mail(gs, mixed(visible, hidden, cuts), SCENARIO, WORLD, INFO, nation, drawn))
+        maps.append(drawn.given)
     first, second = reports
+    assert maps[0] == maps[1]
     assert first.text == second.text
     assert first.html == second.html
     assert first.json_bytes() == second.json_bytes()
@@ -125,16 +168,20 @@ def test_an_alliance_report_does_not_change_with_what_no_member_may_see(data: An
                                        st.integers(0, 1)), max_size=12))
     mine = data.draw(secrets(members))
     visible = data.draw(st.lists(event([(m,) for m in members] + [()]), max_size=8))
+    watched = near(own + mine["units"])
+    seen = data.draw(st.lists(st.tuples(st.sampled_from(others), st.sampled_from(KINDS), st.sampled_from(watched),
+                                        st.integers(0, 2)), max_size=12)) if watched else []
     texts = []
     for _ in range(2):
-        theirs = data.draw(secrets(others))
+        theirs = with_seen(data.draw(secrets(others)), seen, watched)
         secret = {k: ({**mine[k], **theirs[k]} if isinstance(mine[k], dict) else mine[k] + theirs[k]) for k in mine}
         hidden = data.draw(st.lists(event(audiences_outside(set(members))), max_size=8))
         cuts = data.draw(st.lists(st.integers(0, 50), min_size=len(hidden), max_size=len(hidden)))
+        drawn = MapInputs()
         reports = build_reports(position(own, secret), mixed(visible, hidden, cuts), SCENARIO, WORLD, INFO,
-                                members, lambda v, t: b"", bulletin_too=False)
+                                members, drawn, bulletin_too=False)
         report = next(r for r in reports if r.audience == f"alliance:{side}")
-        texts.append((report.text, report.html, report.json_bytes()))
+        texts.append((report.text, report.html, report.json_bytes(), drawn.given[-1]))
     assert texts[0] == texts[1]
 
 
@@ -143,8 +190,9 @@ def test_the_comparison_catches_a_leaky_view(monkeypatch: Any) -> None:
     event changes the report and the same comparison fails."""
     from moderator.reports import build, visibility
 
-    def leaky(state: GameState, scenario: Any, events: list[Event], nation: str) -> visibility.View:
-        view = visibility.nation_view(state, scenario, [], nation)
+    def leaky(state: GameState, scenario: Any, events: list[Event], nation: str, world: Any = None
+              ) -> visibility.View:
+        view = visibility.nation_view(state, scenario, [], nation, world)
         view.events = list(events)
         return view
 
@@ -156,3 +204,22 @@ def test_the_comparison_catches_a_leaky_view(monkeypatch: Any) -> None:
     monkeypatch.setattr(build, "nation_view", leaky)
     assert nation_mail(gs, [hidden], SCENARIO, WORLD, INFO, "germany").text != \
         nation_mail(gs, [], SCENARIO, WORLD, INFO, "germany").text
+
+
+def test_only_the_band_of_a_seen_stack_shows() -> None:
+    """Germany's infantry in Posen sees Warsaw (3.3): 1 or 5 Russian units there read the
+    same ("0-5", black), 6 reads "6-20" (yellow); Moscow, two borders away, is never seen;
+    artillery alone sees nothing ("artillery units ... cannot see at all")."""
+    def report(russians: int, in_moscow: int = 0, watcher: str = "infantry") -> str:
+        empty = {"units": [], "saved": {}, "built": {}, "tech": {}, "standing": {}, "deploy": {}}
+        gs = position([("germany", watcher, "Posen", 0)], empty)
+        fx.add_units(gs, "russia", "infantry", "Warsaw", russians)
+        fx.add_units(gs, "russia", "infantry", "Moscow", in_moscow)
+        return nation_mail(gs, [], SCENARIO, WORLD, INFO, "germany").text
+
+    assert report(1) == report(5) == report(5, in_moscow=30)
+    # Warsaw is German in this position, Russians in it are seen all the same.
+    assert "Warsaw (Germany): 0-5 enemy units (black), seen from Posen" in report(1)
+    assert "6-20 enemy units (yellow), seen from Posen" in report(6) != report(5)
+    assert "21+ enemy units (red)" in report(21)
+    assert "seen from Posen" not in report(30, watcher="artillery")

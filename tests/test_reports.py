@@ -5,6 +5,7 @@ words is a reviewed change: regenerate them with UPDATE_GOLDEN=1 and read the di
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 from pathlib import Path
@@ -20,6 +21,7 @@ from moderator.reports.build import build_reports, nation_mail
 from moderator.reports.content import TurnInfo
 from moderator.reports.render import render
 from moderator.service.games import nation_id
+from moderator.world.scenario import load_scenario
 from tests import engine_fixture as fx
 
 GOLDEN = Path(__file__).parent / "golden" / "reports"
@@ -80,7 +82,8 @@ def events() -> list[Event]:
 
 
 def reports() -> dict[str, str]:
-    fx_world, fx_scenario = fx.world(), fx.scenario()
+    # With the 1914 reconnaissance table, so the reports show what the units see (3.3).
+    fx_world, fx_scenario = fx.world(), dataclasses.replace(fx.scenario(), recon=load_scenario("1914").recon)
     out = {r.audience: r.text for r in build_reports(position(), events(), fx_scenario, fx_world, INFO,
                                                       ["germany", "austria", "belgium"], lambda v, t: b"")}
     out["moderator"] = render("moderator", title=INFO.title, game=INFO.game, resolved_turn=2,

@@ -77,7 +77,7 @@ def build_reports(state: GameState, events: Sequence[Event], scenario: Scenario,
         seated = [n for n in members if n in nations]
         if not seated:
             continue
-        view = alliance_view(state, scenario, events, side)
+        view = alliance_view(state, scenario, events, side, world)
         content = alliance_report(world, view, info, names, side)
         title = f"{info.title}, turn {info.resolved_turn}: {SIDE_NAMES[side]}"
         text, html = render("alliance", r=content, map_src=f"cid:{MAP_CID}")
@@ -97,7 +97,7 @@ def nation_mail(state: GameState, events: Sequence[Event], scenario: Scenario, w
                 nation: str, draw: MapRenderer | None = None) -> Report:
     """One nation's own report; without `draw`, no map (the JSON and text tools need none)."""
     names = namer(scenario)
-    view = nation_view(state, scenario, list(events), nation)
+    view = nation_view(state, scenario, list(events), nation, world)
     content = nation_report(world, view, info, names, nation_words(scenario))
     text, html = render("report", r=content, map_src=f"cid:{MAP_CID}" if draw else "")
     png = draw(view, f"{info.title}, turn {info.resolved_turn}: {names(nation)}") if draw else b""

@@ -1,4 +1,4 @@
-"""Command-line verbs of this package (registered by moderator.cli)."""
+"""Command-line verbs of this package (registered by moderator.cli): map, site."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--region", default="world", choices=sorted(REGIONS), help="area to draw (default world)")
     p.add_argument("--title", default=None, help="title on the map (default: the scenario name)")
     p.set_defaults(func=_cmd_map)
+    register_site(sub)
 
 
 def _cmd_map(args: argparse.Namespace) -> int:
@@ -32,4 +33,51 @@ def _cmd_map(args: argparse.Namespace) -> int:
     png = render_map(geometry, world, region=args.region, title=title, names=names)
     args.out.write_bytes(png)
     print(f"wrote {args.out} ({len(png) // 1024} KiB, region {args.region})")
+    return 0
+
+
+def register_site(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("site", help="write the game's public page (static HTML: the public map and the bulletin "
+                                    "of every resolved turn, with an archive) to publish anywhere")
+    p.add_argument("--config", type=Path, default=None,
+                   help="configuration file (default: $MODERATOR_CONFIG or ./moderator.toml)")
+    p.add_argument("--game", required=True)
+    p.add_argument("--out", required=True, type=Path, help="folder to write (index.html, turn-N.html, maps)")
+    p.set_defaults(func=_cmd_site)
+
+
+def _cmd_site(args: argparse.Namespace) -> int:
+    import json
+
+    from moderator.engine.events import Event
+    from moderator.engine.state import GameState
+    from moderator.reports.build import namer
+    from moderator.reports.content import bulletin
+    from moderator.reports.mapfiles import map_files
+    from moderator.reports.mapview import draw_view
+    from moderator.reports.site import TurnPage, write_site
+    from moderator.reports.visibility import public_view
+    from moderator.service.commands import _service
+    from moderator.service.turns import turn_info
+
+    svc, _ = _service(args)
+    game = svc.game(args.game)
+    scenario, world = svc.scenario(game), svc.world(game)
+    pages = []
+    for turn in range(game.turn):
+        record, after = svc.store.turn_record(game.id, turn), svc.store.snapshot(game.id, turn + 1)
+        if record is None or after is None:
+            continue
+        events = [Event(e["code"], e["phase"], tuple(e["seen_by"]), e["args"]) for e in json.loads(record.events)]
+        view = public_view(GameState.loads(after), events)
+        info = turn_info(svc, game, turn, ordered=sorted(json.loads(record.orders)), updated=record.resolved)
+        full_path, small_path = args.out / f"map-turn-{turn}.png", args.out / f"map-turn-{turn}-small.png"
+        if full_path.exists() and small_path.exists():  # a turn's public map never changes: drawn once
+            full, small = full_path.read_bytes(), small_path.read_bytes()
+        else:
+            full, small = map_files(draw_view(world, view, f"{game.title}, turn {turn} ({info.resolved_date})"))
+        pages.append(TurnPage(bulletin(view, events, info, namer(scenario)), full, small))
+    written = write_site(args.out, game.title, pages)
+    print(f"wrote {len(written)} files of the public page of {game.id} to {args.out} "
+          f"({len(pages)} resolved turn{'s' if len(pages) != 1 else ''}); publish the folder as it is")
     return 0

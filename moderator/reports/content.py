@@ -20,7 +20,7 @@ see. The rules behind each part:
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from moderator.engine.context import MODERATOR
@@ -30,6 +30,7 @@ from moderator.engine.phase8_income import apply_income_rule
 from moderator.engine.state import UNIT_KINDS, GameState, NationState
 from moderator.orders.echo import name as order_name
 from moderator.orders.vocab import UNIT_ECHO
+from moderator.reports.sightings import Sighting
 from moderator.reports.visibility import NationStatus, View
 from moderator.world.model import World
 
@@ -132,6 +133,7 @@ class NationReport:
     news: list[Told]  # public news
     stacks: list[Stack]
     order_block: str
+    sightings: list[Sighting] = field(default_factory=list)  # what its units see of the enemy (3.3)
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -154,6 +156,7 @@ class AllianceReport:
     battles: list[Told]
     events: list[Told]  # everything else any member saw
     rulings: list[Told]
+    sightings: list[Sighting] = field(default_factory=list)  # what all members' units see (3.3)
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -275,6 +278,11 @@ def order_block(info: TurnInfo, nation_name: str, status: NationStatus, stack_li
     return "\n".join(lines)
 
 
+def seen(view: View, names: Names) -> list[Sighting]:
+    """The view's sightings with their holders named as players read them."""
+    return [replace(s, holder=names(s.holder) if s.holder else "", by=list(s.by)) for s in view.sightings]
+
+
 def _concerns(e: Event, nation: str) -> bool:
     a = e.args
     return nation in (a.get("nation"), a.get("giver"), a.get("receiver")) or nation in a.get("nations", ())
@@ -308,7 +316,8 @@ def nation_report(world: World, view: View, info: TurnInfo, names: Names, words:
         missed_in_a_row=info.missed.get(nation, 0),
         sheet=sheet(world, status, view.turn, names), actions=actions, battles=battles, rulings=rulings,
         news=news, stacks=stack_list,
-        order_block=order_block(info, status.name, status, stack_list, words(nation) if words else None))
+        order_block=order_block(info, status.name, status, stack_list, words(nation) if words else None),
+        sightings=seen(view, names))
 
 
 def alliance_report(world: World, view: View, info: TurnInfo, names: Names, side: str) -> AllianceReport:
@@ -327,7 +336,7 @@ def alliance_report(world: World, view: View, info: TurnInfo, names: Names, side
         members=[names(n) for n in view.members], resolved_turn=info.resolved_turn,
         resolved_date=info.resolved_date, turn=info.turn, date=info.date, deadline=info.deadline,
         sheets=[sheet(world, st, view.turn, names) for st in view.statuses],
-        battles=battles, events=events, rulings=rulings)
+        battles=battles, events=events, rulings=rulings, sightings=seen(view, names))
 
 
 def bulletin(view: View, events: Sequence[Event], info: TurnInfo, names: Names) -> Bulletin:

@@ -18,18 +18,20 @@ import matplotlib
 
 matplotlib.use("Agg")
 
+import numpy as np  # noqa: E402
 from matplotlib import patheffects  # noqa: E402
 from matplotlib.backend_bases import RendererBase  # noqa: E402
 from matplotlib.backends.backend_agg import FigureCanvasAgg  # noqa: E402
 from matplotlib.collections import LineCollection, PatchCollection  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.legend import Legend  # noqa: E402
-from matplotlib.patches import Patch, PathPatch  # noqa: E402
+from matplotlib.patches import Patch, PathPatch, Rectangle  # noqa: E402
 from matplotlib.path import Path as MplPath  # noqa: E402
 from matplotlib.text import Text  # noqa: E402
 from matplotlib.transforms import Bbox, IdentityTransform  # noqa: E402
 from PIL import Image  # noqa: E402
 
+from moderator.reports import mapstory  # noqa: E402
 from moderator.reports.geometry import MAPS_DIR, Geometry, PlaceShape, Rings  # noqa: E402
 from moderator.reports.visibility import UNIT_ABBREV  # noqa: E402
 from moderator.world.model import World  # noqa: E402
@@ -45,7 +47,10 @@ LAND_EDGE = "#404040"
 UNKNOWN_NATION = "#b0b0b0"
 SMALL_PLACE_PX = 8.0  # land smaller than this on the image gets a dot at its label point
 UNIT_FONT_MIN = 8.0  # points: at DPI 100 this is about 11 px, readable at 100% zoom
-UNIT_EDGE = "#333333"  # unit box border when the owner is not named in the label
+UNIT_EDGE = "#333333"
+# Enemy troops seen by reconnaissance, by the rules' colour bands (3.2.2.4): (face, ink).
+BAND_COLOURS = {"black": ("#202020", "white"), "yellow": ("#f5c400", "black"), "red": ("#d21f1f", "white")}
+BAND_SPANS = {"black": "0-5", "yellow": "6-20", "red": "21+"}  # unit box border when the owner is not named in the label
 LEGEND_FONT = 9.5
 LEGEND_ROWS = 12  # more swatches than this go in two columns, to keep the box off the land
 # Corners the legend may take, tried in this order when two cover equally little land.
@@ -67,9 +72,11 @@ class Region:
 REGIONS: dict[str, Region] = {
     "world": Region(-180, 180, -57, 80, 4.5, 55),
     "europe": Region(-12, 62, 23, 67, 6.5, 0),  # Western/Eastern/Italian fronts and the Middle East
+    "british-isles": Region(-11, 5, 49, 61, 9, 0),
     "western-front": Region(-6, 18, 41, 57, 9, 0),
     "eastern-front": Region(12, 46, 40, 62, 8, 0),
     "balkans": Region(12, 34, 33, 49, 8, 0),
+    "italy-balkans": Region(6, 32, 35, 48.5, 8, 0),
     "middle-east": Region(24, 64, 10, 44, 7.5, 0),
     "africa": Region(-20, 56, -36, 38, 6.5, 0),
     "asia": Region(55, 155, -12, 60, 6, 0),
@@ -113,6 +120,20 @@ def _path(polygons: Iterable[Rings], shift: float) -> MplPath | None:
     return MplPath(verts, codes) if verts else None
 
 
+_PROJECTED: dict[tuple[int, float], tuple[object, MplPath | None, list[list[tuple[float, float]]]]] = {}
+
+
+def _projected(polygons: tuple[Rings, ...], shift: float) -> tuple[MplPath | None, list[list[tuple[float, float]]]]:
+    """A place's projected path and border runs, computed once per process: every map of a
+    turn (each nation's, each alliance's, the bulletin's) draws the same shapes."""
+    key = (id(polygons), shift)
+    hit = _PROJECTED.get(key)
+    if hit is None or hit[0] is not polygons:  # the ids of freed shapes may come back
+        hit = (polygons, _path(polygons, shift), _border_runs(polygons, shift))
+        _PROJECTED[key] = hit
+    return hit[1], hit[2]
+
+
 def _shifts(region: Region) -> list[float]:
     """Copies of the map to draw so a view that runs past the antimeridian is filled."""
     shifts = [0.0]
@@ -142,6 +163,25 @@ def load_colors(scenario: str) -> dict[str, str]:
         }
 
 
+def _cielab(colour: str) -> tuple[float, float, float]:
+    """sRGB "#rrggbb" -> CIELAB (D65)."""
+    lin = []
+    for i in (1, 3, 5):
+        c = int(colour[i:i + 2], 16) / 255
+        lin.append(c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4)
+    r, g, b = lin
+    xyz = ((0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047, 0.2126 * r + 0.7152 * g + 0.0722 * b,
+           (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883)
+    fx, fy, fz = (t ** (1 / 3) if t > 216 / 24389 else (24389 / 27 * t + 16) / 116 for t in xyz)
+    return 116 * fy - 16, 500 * (fx - fy), 200 * (fy - fz)
+
+
+def colour_distance(a: str, b: str) -> float:
+    """CIE76 delta E between two colours: about 2 is the least step an eye sees side by side;
+    the palette keeps neighbours 25 apart and any two nations 12 (tests/test_map_colours.py)."""
+    return math.dist(_cielab(a), _cielab(b))
+
+
 def _fill(place: PlaceShape, controller: str | None, colors: Mapping[str, str]) -> str:
     if place.kind == "sea":
         return SEA
@@ -162,6 +202,10 @@ def render_map(
     region: str = "world",
     title: str = "",
     names: Mapping[str, str] | None = None,
+    sightings: Mapping[str, str] | None = None,
+    story: Sequence[mapstory.Mark] = (),
+    overview: np.ndarray | None = None,
+    bare: bool = False,
 ) -> bytes:
     """PNG of the map: land coloured by controller, sea zones pale blue, names, unit summaries
     and a legend of the nations holding land in view.
@@ -170,8 +214,14 @@ def render_map(
     units: place -> {"label": count}, already filtered to what the viewer may see. A label may
         start with a nation prefix ("ger inf"): its box is then edged in that nation's colour.
     names: nation id -> display name for the legend (default: the id).
+    sightings: place -> colour band ("black", "yellow", "red") of the enemy troops the viewer's
+        units see there (reports/sightings.py), drawn as a box in that colour.
+    story: the turn's moves, battles and captures the viewer may know (reports/mapstory.py).
+    overview: the world map's pixels (RGB), shown small in a corner with this region outlined.
+    bare: colours and borders only (no names, boxes or legend): the overview itself.
     """
-    fig = build_figure(geometry, world, control=control, units=units, region=region, title=title, names=names)
+    fig = build_figure(geometry, world, control=control, units=units, region=region, title=title, names=names,
+                       sightings=sightings, story=story, overview=overview, bare=bare)
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=DPI, metadata={"Software": None})
     return buf.getvalue()
@@ -186,10 +236,15 @@ def render_pixels(
     region: str = "world",
     title: str = "",
     names: Mapping[str, str] | None = None,
+    sightings: Mapping[str, str] | None = None,
+    story: Sequence[mapstory.Mark] = (),
+    overview: np.ndarray | None = None,
+    bare: bool = False,
 ) -> Image.Image:
     """The same map as render_map, as an RGB image straight from the Agg canvas: reports
     re-encode it as a palette PNG (reports/mapfiles.py), so it skips a PNG round trip."""
-    fig = build_figure(geometry, world, control=control, units=units, region=region, title=title, names=names)
+    fig = build_figure(geometry, world, control=control, units=units, region=region, title=title, names=names,
+                       sightings=sightings, story=story, overview=overview, bare=bare)
     canvas = fig.canvas
     assert isinstance(canvas, FigureCanvasAgg)
     canvas.draw()
@@ -205,6 +260,10 @@ def build_figure(
     region: str = "world",
     title: str = "",
     names: Mapping[str, str] | None = None,
+    sightings: Mapping[str, str] | None = None,
+    story: Sequence[mapstory.Mark] = (),
+    overview: np.ndarray | None = None,
+    bare: bool = False,
 ) -> Figure:
     """The map as a matplotlib figure (see render_map); tests inspect what it holds."""
     if region not in REGIONS:
@@ -231,10 +290,22 @@ def build_figure(
 
     land_paths = _draw_background(ax, geometry, reg)
     land_paths += _draw_places(ax, geometry, reg, controllers, colors)
-    unit_boxes = _draw_labels(fig, ax, geometry, reg, units or {}, controllers, colors)
+    if bare:
+        return fig
+    features = map_features(world)
+    unit_boxes = _draw_labels(fig, ax, geometry, reg, units or {}, controllers, colors, sightings or {},
+                              mapstory.glyphs(story), features)
+    if story:
+        places = {p for m in story for p in (m.origin, m.dest) if p in geometry.places}
+        anchors = {p: at for p in sorted(places) if (at := _label_anchor(geometry.places[p], reg)) is not None}
+        story = [m for m in story if m.dest in anchors and (not m.origin or m.origin in anchors)]
+        mapstory.draw(ax, story, anchors, colors)
     entries = legend_entries(geometry, reg, controllers, colors, names or {})
-    notes = _unit_key(units or {}) + _off_map(geometry, reg, units or {})
-    _draw_legend(fig, ax, entries, notes, land_paths, unit_boxes)
+    notes = (_FEATURE_KEY + _unit_key(units or {}) + _band_key(sightings or {}) + mapstory.key(story)
+             + _off_map(geometry, reg, units or {}))
+    corner = _draw_legend(fig, ax, entries, notes, land_paths, unit_boxes)
+    if overview is not None and region != "world":
+        _draw_overview(fig, ax, overview, reg, corner, land_paths, unit_boxes)
     if title:
         ax.text(
             0.5,
@@ -255,7 +326,7 @@ def _draw_background(ax: object, geometry: Geometry, reg: Region) -> list[MplPat
     """Unowned land; returns the drawn paths (the legend avoids covering land)."""
     patches = []
     for shift in _shifts(reg):
-        path = _path(geometry.land, shift)
+        path = _projected(geometry.land, shift)[0]
         if path is not None:
             patches.append(PathPatch(path))
     ax.add_collection(  # type: ignore[attr-defined]
@@ -285,13 +356,13 @@ def _draw_places(
             for shift in _shifts(reg):
                 if not _visible(place.bounds, reg, shift):
                     continue
-                path = _path(place.polygons, shift)
+                path = _projected(place.polygons, shift)[0]
                 if path is not None:
                     patches.append(PathPatch(path))
                     faces.append(fill)
                     if kind == "land":
                         land_paths.append(path)
-                    borders.extend(_border_runs(place.polygons, shift))
+                    borders.extend(_projected(place.polygons, shift)[1])
             at = _label_anchor(place, reg)
             if kind == "land" and at is not None and _size_px(place, reg) < SMALL_PLACE_PX:
                 dots.append(at)  # a speck of an island: mark it so it can be seen and coloured
@@ -354,34 +425,47 @@ def _draw_labels(
     units: Mapping[str, Mapping[str, int]],
     controllers: Mapping[str, str | None],
     colors: Mapping[str, str],
+    sightings: Mapping[str, str],
+    marked: Mapping[str, str],
+    features: Mapping[str, str],
 ) -> list[Bbox]:
-    """Names of places holding units, their unit boxes, then other names where they fit.
+    """Names of places holding units or seen enemies, their boxes, then other names where they fit.
 
     Returns the unit boxes' pixel extents (the legend keeps clear of them)."""
     renderer = fig.canvas.get_renderer()  # type: ignore[attr-defined]
     taken: list[Bbox] = []
-    shown = {
+    named = {
         name: at
-        for name in sorted(units)
-        if units[name]
+        for name in sorted(set(units) | set(sightings) | set(marked))
+        if (units.get(name) or name in sightings or name in marked)
         and name in geometry.places
         and (at := _label_anchor(geometry.places[name], reg)) is not None
     }
-    # A unit box must say where it stands, so these names are drawn first and always.
-    for name, at in shown.items():
-        _place_name(ax, renderer, geometry.places[name], reg, at, taken, has_units=True)
-    unit_boxes = _draw_unit_boxes(
-        ax, renderer, reg, units, shown, taken, unit_owners(units, controllers, colors), colors
-    )
+    shown = {name: at for name, at in named.items() if units.get(name) or name in sightings}
+    # A unit box must say where it stands, so these names are drawn first and always; so
+    # are the places of the turn's battles and captures, with their marks.
+    for name, at in named.items():
+        _place_name(ax, renderer, geometry.places[name], reg, at, taken, has_units=True,
+                    mark=marked.get(name, ""), suffix=features.get(name, ""))
+    owners = unit_owners(units, controllers, colors)
+    styles: dict[str, tuple[str, str, str, str, float]] = {}
+    for name in shown:
+        if units.get(name):
+            edge, width = _unit_edge(units[name], owners, colors)
+            styles[name] = (_unit_text(units[name]), "white", "black", edge, width)
+        else:
+            face, ink = BAND_COLOURS[sightings[name]]
+            styles[name] = (f"enemy {BAND_SPANS[sightings[name]]}", face, ink, UNIT_EDGE, 1.2)
+    unit_boxes = _draw_unit_boxes(ax, renderer, reg, styles, shown, taken)
     # Other names: land first, biggest places first. A name that would overlap one already
     # placed tries a few nearby spots and is skipped only when none is free.
     order = sorted(geometry.places.values(), key=lambda p: (p.kind != "land", -_size_px(p, reg), p.name))
     for place in order:
-        if place.name in shown or _size_px(place, reg) < reg.min_label_px:
+        if place.name in named or _size_px(place, reg) < reg.min_label_px:
             continue
         at = _label_anchor(place, reg)
         if at is not None:
-            _place_name(ax, renderer, place, reg, at, taken, has_units=False)
+            _place_name(ax, renderer, place, reg, at, taken, has_units=False, suffix=features.get(place.name, ""))
     return unit_boxes
 
 
@@ -389,13 +473,12 @@ def _draw_unit_boxes(
     ax: object,
     renderer: RendererBase,
     reg: Region,
-    units: Mapping[str, Mapping[str, int]],
+    styles: Mapping[str, tuple[str, str, str, str, float]],
     shown: Mapping[str, tuple[float, float]],
     taken: list[Bbox],
-    owners: Mapping[str, str],
-    colors: Mapping[str, str],
 ) -> list[Bbox]:
-    """White boxes of unit counts, hanging below their place's name. Where that spot is taken
+    """Boxes of unit counts (white) or of seen enemy bands (in the band's colour), each
+    (text, face, ink, edge, edge width), hanging below their place's name. Where that spot is taken
     a box moves beside or further below the point; when no spot is free it is drawn anyway:
     units are the news and are never dropped for lack of room."""
     font = max(reg.font * 1.2, UNIT_FONT_MIN)
@@ -412,11 +495,11 @@ def _draw_unit_boxes(
         ]
     boxes: list[Bbox] = []
     for name, at in shown.items():
-        edge, width = _unit_edge(units[name], owners, colors)
+        text, face, ink, edge, width = styles[name]
         best: tuple[int, int, object, Bbox] | None = None
         for n, (dx, dy, ha, va) in enumerate(spots):
             artist = ax.annotate(  # type: ignore[attr-defined]
-                _unit_text(units[name]),
+                text,
                 xy=at,
                 xytext=(dx, dy),
                 textcoords="offset points",
@@ -425,7 +508,7 @@ def _draw_unit_boxes(
                 fontsize=font,
                 weight="bold",
                 zorder=6,
-                color="black",
+                color=ink,
                 linespacing=1.1,
                 multialignment="left",
                 # A box moved off its usual spot gets a thin line back to its place.
@@ -434,7 +517,7 @@ def _draw_unit_boxes(
                 else None,
                 bbox={
                     "boxstyle": "round,pad=0.2",
-                    "facecolor": "white",
+                    "facecolor": face,
                     "edgecolor": edge,
                     "linewidth": width,
                 },
@@ -467,8 +550,12 @@ def _place_name(
     taken: list[Bbox],
     *,
     has_units: bool,
+    mark: str = "",
+    suffix: str = "",
 ) -> None:
-    """One place name at the first free spot near its label point (forced for unit places)."""
+    """One place name at the first free spot near its label point (forced for unit places).
+    `mark`: the turn's battle or capture there (mapstory glyphs), written before the name in
+    bold red, so it is never hidden under a unit box."""
     sea = place.kind == "sea"
     size = reg.font * (0.9 if sea else 1.0)
     # Above the point when a unit box hangs below it or a dot marks a speck of an island.
@@ -481,15 +568,16 @@ def _place_name(
         spots = [(dx * size, dy * size) for dx, dy in _LABEL_SPOTS]
     for n, (dx, dy) in enumerate(spots):
         artist = ax.annotate(  # type: ignore[attr-defined]
-            place.name,
+            (f"{mark} " if mark else "") + place.name + suffix,
             xy=at,
             xytext=(dx, dy),
             textcoords="offset points",
             ha="center",
             va="bottom" if above else "center",
-            fontsize=size,
+            fontsize=size * 1.25 if mark else size,
             style="italic" if sea else "normal",
-            color="#1f4e79" if sea else "black",
+            weight="bold" if mark else "normal",
+            color=mapstory.BATTLE_COLOUR if mark else "#1f4e79" if sea else "black",
             zorder=6.5 if has_units else 5,
             path_effects=[patheffects.withStroke(linewidth=2, foreground="white")],
         )
@@ -608,6 +696,29 @@ def _unit_key(units: Mapping[str, Mapping[str, int]]) -> list[str]:
     return ["Units:", *("   " + r for r in rows)] if rows else []
 
 
+# After a place's name: its capital, city, industrial complex and port (the map's features).
+FEATURE_GLYPHS = (("capital", "\u2605"), ("city", "\u2022"), ("industry", "\u2699"), ("port", "\u2693"))
+_FEATURE_KEY = ["\u2605 capital  \u2022 city  \u2699 industrial complex  \u2693 port"]
+
+
+def map_features(world: World) -> dict[str, str]:
+    """Place -> the glyphs written after its name (a capital is a city: only the star)."""
+    out = {}
+    for name, t in world.territories.items():
+        glyphs = "".join(g for attr, g in FEATURE_GLYPHS
+                         if getattr(t, attr, False) and not (attr == "city" and t.capital))
+        if glyphs:
+            out[name] = " " + glyphs
+    return out
+
+
+def _band_key(sightings: Mapping[str, str]) -> list[str]:
+    """What the enemy boxes mean, when the map has any."""
+    if not sightings:
+        return []
+    return ["Enemy seen (3.3): black 0-5 units,", "   yellow 6-20, red 21 or more"]
+
+
 def _off_map(geometry: Geometry, reg: Region, units: Mapping[str, Mapping[str, int]]) -> list[str]:
     """Units standing outside the drawn region, so a report never silently loses any."""
     lines = []
@@ -626,7 +737,7 @@ def _draw_legend(
     notes: Sequence[str],
     land_paths: Sequence[MplPath],
     avoid: Sequence[Bbox],
-) -> None:
+) -> str:
     """Colour swatches in the corner that covers least land and no unit box; below (or above)
     them a box of notes: what the unit abbreviations mean and units beyond the map's edge."""
     handles = [Patch(facecolor=c, edgecolor=LAND_EDGE, linewidth=0.5) for _, c in entries]
@@ -644,7 +755,7 @@ def _draw_legend(
             best, chosen = score, corner
     legend = _legend(ax, handles, labels, chosen, columns)
     if not notes:
-        return
+        return chosen
     box = legend.get_window_extent(renderer)
     upper, left = chosen.startswith("upper"), chosen.endswith("left")
     ax.text(  # type: ignore[attr-defined]
@@ -658,6 +769,44 @@ def _draw_legend(
         zorder=20,
         bbox={"boxstyle": "square,pad=0.4", "facecolor": "white", "edgecolor": LAND_EDGE, "linewidth": 0.8},
     )
+    return chosen
+
+
+OVERVIEW_SHARE = 0.22  # of the map's width: the world overview in a corner of a theatre map
+
+
+def _draw_overview(fig: Figure, ax: object, pixels: np.ndarray, reg: Region, legend_corner: str,
+                   land_paths: Sequence[MplPath], avoid: Sequence[Bbox]) -> None:
+    """The world overview, small, in the corner (other than the legend's) that covers least
+    land and fewest unit boxes, with the drawn region outlined in red."""
+    world = REGIONS["world"]
+    fig_w, fig_h = fig.bbox.width, fig.bbox.height
+    w_px = fig_w * OVERVIEW_SHARE
+    h_px = w_px * pixels.shape[0] / pixels.shape[1]
+    pad = 8.0
+    best: tuple[float, int] | None = None
+    chosen = (0.0, 0.0)
+    for rank, corner in enumerate(c for c in LEGEND_CORNERS if c != legend_corner):
+        x0 = pad if corner.endswith("left") else fig_w - pad - w_px
+        y0 = fig_h - pad - h_px - 28 if corner.startswith("upper") else pad  # below the title
+        box = Bbox.from_bounds(x0, y0, w_px, h_px)
+        score = (_land_share(ax, box, land_paths) + 10.0 * sum(box.overlaps(b) for b in avoid), rank)
+        if best is None or score < best:
+            best, chosen = score, (x0, y0)
+    inset = fig.add_axes((chosen[0] / fig_w, chosen[1] / fig_h, w_px / fig_w, h_px / fig_h), zorder=30)
+    inset.imshow(pixels, extent=(world.west, world.east, miller_y(world.south), miller_y(world.north)),
+                 interpolation="antialiased", aspect="auto")
+    inset.set_xlim(world.west, world.east)
+    inset.set_ylim(miller_y(world.south), miller_y(world.north))
+    inset.set_xticks([])
+    inset.set_yticks([])
+    for spine in inset.spines.values():
+        spine.set_edgecolor(LAND_EDGE)
+        spine.set_linewidth(1.0)
+    for shift in (0.0, -360.0):  # a region past 180 degrees east shows on the left edge as well
+        inset.add_patch(Rectangle((reg.west + shift, miller_y(reg.south)), reg.east - reg.west,
+                                  miller_y(reg.north) - miller_y(reg.south), fill=False,
+                                  edgecolor=mapstory.BATTLE_COLOUR, linewidth=1.6))
 
 
 def _legend(ax: object, handles: list[Patch], labels: list[str], corner: str, columns: int) -> Legend:

@@ -1,25 +1,36 @@
-"""A report's map: the public political map plus only the units the view may show."""
+"""A report's map: the public political map plus only the units the view may show, drawn
+over the theatre where the audience's units and fighting are, with the world beside it."""
 
 from __future__ import annotations
 
 import functools
 
+import numpy as np
 from PIL import Image
 
+from moderator.reports import mapstory
 from moderator.reports.geometry import Geometry, load_geometry
 from moderator.reports.mapdraw import REGIONS, render_pixels
+from moderator.reports.meander import meandered
 from moderator.reports.visibility import View
 from moderator.world.model import World
 from moderator.world.scenario import load_scenario
 
-# Regions a report may be drawn on, smallest first; "world" is the fallback.
-REPORT_REGIONS = ("europe", "africa", "north-america", "asia", "world")
+# Regions a report may be drawn on; the smallest (in degrees) holding most of what the
+# audience cares about is chosen, "world" is the fallback. The theatres of issue 13:
+# the British Isles, the Western and Eastern Fronts, Italy and the Balkans, the Middle
+# East, Africa, the Pacific; Europe and the continents for audiences spread wider.
+REPORT_REGIONS = ("british-isles", "western-front", "eastern-front", "italy-balkans", "middle-east",
+                  "europe", "africa", "north-america", "asia", "pacific", "world")
 COVERAGE = 0.8  # share of the audience's weight a region must hold to be chosen
+FRONT_WEIGHT = 3  # a place where the audience's units see the enemy weighs as much as 3 units
+BATTLE_WEIGHT = 5  # a battle it fought, or a move it made, as 5
+OVERVIEW_WIDTH = 640  # px: the world overview's pixels (drawn at about 530 px wide)
 
 
 @functools.lru_cache(maxsize=4)
 def _geometry(scenario: str) -> Geometry:
-    return load_geometry(scenario)
+    return meandered(load_geometry(scenario))
 
 
 def _inside(region: str, lon: float, lat: float) -> bool:
@@ -28,20 +39,39 @@ def _inside(region: str, lon: float, lat: float) -> bool:
     return r.west <= lon2 <= r.east and r.south <= lat <= r.north
 
 
-def region_for(world: World, view: View) -> str:
-    """The smallest region holding most of what the audience cares about: the value of the land
-    its members hold, plus one for each place where their units stand."""
-    weights: dict[str, float] = {}
+def _degrees(region: str) -> float:
+    r = REGIONS[region]
+    return (r.east - r.west) * (r.north - r.south)
+
+
+def weights(world: World, view: View) -> dict[str, float]:
+    """Place -> how much the audience cares about it: its units there, the enemy its units
+    see there, the battles and moves of the turn; without any of these (a nation with no
+    army), the value of the land it holds."""
+    out: dict[str, float] = {}
     for status in view.statuses:
-        for t in status.territories:
-            weights[t] = weights.get(t, 0) + max(world.territories[t].value, 1)
-        for loc in status.units:
-            weights[loc] = weights.get(loc, 0) + 1
-    total = sum(weights.values())
+        for loc, kinds in status.units.items():
+            out[loc] = out.get(loc, 0) + sum(kinds.values())
+    for s in view.sightings:
+        out[s.place] = out.get(s.place, 0) + FRONT_WEIGHT
+    for m in mapstory.marks(view.events):
+        if m.kind != mapstory.CAPTURE or view.statuses:  # the public map: captures are no theatre
+            out[m.dest] = out.get(m.dest, 0) + BATTLE_WEIGHT
+    if not out:
+        for status in view.statuses:
+            for t in status.territories:
+                out[t] = out.get(t, 0) + max(world.territories[t].value, 1)
+    return {p: w for p, w in out.items() if p in world.territories}
+
+
+def region_for(world: World, view: View) -> str:
+    """The smallest region holding COVERAGE of what the audience cares about (weights)."""
+    weight = weights(world, view)
+    total = sum(weight.values())
     if not total:
         return "world"
-    for region in REPORT_REGIONS:
-        held = sum(w for t, w in weights.items() if _inside(region, *world.territories[t].label))
+    for region in sorted(REPORT_REGIONS, key=_degrees):
+        held = sum(w for t, w in weight.items() if _inside(region, *world.territories[t].label))
         if held >= COVERAGE * total:
             return region
     return "world"
@@ -49,10 +79,33 @@ def region_for(world: World, view: View) -> str:
 
 def draw_view(world: World, view: View, title: str, scenario: str = "1914", region: str | None = None) -> Image.Image:
     """The map of one audience (RGB pixels; reports/mapfiles.py makes the PNGs). Control of
-    territory is public (the game's map is published after every update); units come only
-    from the view, which holds what the audience may see."""
-    return render_pixels(_geometry(scenario), world, control=view.control, units=view.map_units,
-                      region=region or region_for(world, view), title=title, names=_names(scenario))
+    territory is public (the game's map is published after every update); units, the enemy
+    bands and the turn's moves and battles come only from the view, which holds what the
+    audience may see."""
+    chosen = region or region_for(world, view)
+    return render_pixels(
+        _geometry(scenario), world, control=view.control, units=view.map_units, region=chosen, title=title,
+        names=_names(scenario),
+        sightings={s.place: s.band for s in view.sightings if not view.map_units.get(s.place)},
+        story=mapstory.marks(view.events),
+        overview=None if chosen == "world" else overview(world, view.control, scenario))
+
+
+_OVERVIEWS: dict[tuple[str, tuple[tuple[str, str], ...]], np.ndarray] = {}
+
+
+def overview(world: World, control: dict[str, str], scenario: str = "1914") -> np.ndarray:
+    """The public world map (who holds what, nothing else) as small RGB pixels: drawn once
+    per position and shared by every audience's map of that turn."""
+    key = (scenario, tuple(sorted(control.items())))
+    if key not in _OVERVIEWS:
+        img = render_pixels(_geometry(scenario), world, control=control, region="world", bare=True)
+        small = img.resize((OVERVIEW_WIDTH, round(img.height * OVERVIEW_WIDTH / img.width)),
+                           Image.Resampling.LANCZOS)
+        if len(_OVERVIEWS) >= 4:
+            _OVERVIEWS.pop(next(iter(_OVERVIEWS)))
+        _OVERVIEWS[key] = np.asarray(small)
+    return _OVERVIEWS[key]
 
 
 @functools.lru_cache(maxsize=4)

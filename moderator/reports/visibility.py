@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 
 from moderator.engine.events import Event
 from moderator.engine.state import GameState
+from moderator.reports.sightings import Sighting, sightings
+from moderator.world.model import World
 from moderator.world.scenario_model import Scenario
 
 # Short labels used on maps and in unit tables.
@@ -54,6 +56,7 @@ class View:
     map_units: dict[str, dict[str, int]] = field(default_factory=dict)  # location -> label -> count
     turn: int = 0  # the turn about to be played (income schedules count from it)
     sides: dict[str, str] = field(default_factory=dict)  # public: every nation's camp
+    sightings: list[Sighting] = field(default_factory=list)  # what its units see of the enemy (3.3)
 
 
 def _status(state: GameState, scenario: Scenario, nation: str) -> NationStatus:
@@ -107,8 +110,10 @@ def _map_units(statuses: list[NationStatus], several: bool) -> dict[str, dict[st
     return out
 
 
-def nation_view(state: GameState, scenario: Scenario, events: list[Event], nation: str) -> View:
-    """A nation's own report: its own status and units, and the events it took part in."""
+def nation_view(state: GameState, scenario: Scenario, events: list[Event], nation: str,
+                world: World | None = None) -> View:
+    """A nation's own report: its own status and units, the events it took part in, and
+    (given the world's borders) the colour bands of the enemy its own units see."""
     statuses = [_status(state, scenario, nation)]
     return View(
         audience=nation,
@@ -119,6 +124,7 @@ def nation_view(state: GameState, scenario: Scenario, events: list[Event], natio
         map_units=_map_units(statuses, several=False),
         turn=state.turn,
         sides=_sides(state),
+        sightings=sightings(state, scenario, world, [nation]) if world is not None else [],
     )
 
 
@@ -126,8 +132,10 @@ def alliance_members(state: GameState, side: str) -> list[str]:
     return sorted(n for n, ns in state.nations.items() if ns.side == side)
 
 
-def alliance_view(state: GameState, scenario: Scenario, events: list[Event], side: str) -> View:
-    """The shared status report of an alliance (neutrals get none: only their own)."""
+def alliance_view(state: GameState, scenario: Scenario, events: list[Event], side: str,
+                  world: World | None = None) -> View:
+    """The shared status report of an alliance (neutrals get none: only their own), with
+    what all members' units see of the enemy."""
     if side == "neutral":
         raise ValueError("neutrals receive only their own status, never a shared one")
     members = alliance_members(state, side)
@@ -141,6 +149,7 @@ def alliance_view(state: GameState, scenario: Scenario, events: list[Event], sid
         map_units=_map_units(statuses, several=True),
         turn=state.turn,
         sides=_sides(state),
+        sightings=sightings(state, scenario, world, members) if world is not None else [],
     )
 
 

@@ -1,0 +1,64 @@
+"""The turn's story on a map (reports/mapstory.py): moves and attacks as arrows, rail moves
+dashed, battles and captures marked on the place's name; only from the view's events."""
+
+from __future__ import annotations
+
+from moderator.engine.events import Event
+from moderator.reports import mapstory
+from moderator.reports.mapstory import ATTACK, BATTLE, CAPTURE, MOVE, RAIL, Mark
+
+MOVED = Event("moved", "4.4", ("germany",), {"nation": "germany", "order": 1, "origin": "Berlin", "dest": "Posen",
+                                             "units": {"infantry": 2}})
+BATTLE_EV = Event("battle", "4.6", ("germany", "russia"), {
+    "territory": "Warsaw", "origins": ["Posen", "Silesia"], "attacker": "germany", "defender": "russia",
+    "defenders": ["russia"], "rounds": 2, "strait": False, "losses": {}, "captured": True, "withdrawn": None,
+    "rolls": [0, 0]})
+TAKEN = Event("captured", "4.4", (), {"territory": "Warsaw", "nation": "germany", "holder": "germany",
+                                      "previous": "russia"})
+RAILED = Event("strategic-arrived", "7", ("russia",), {"nation": "russia", "order": 2, "origin": "Moscow",
+                                                       "dest": "Kiev", "end": "Minsk", "units": {"infantry": 4}})
+
+
+def test_each_event_gives_its_marks() -> None:
+    assert mapstory.marks([TAKEN, RAILED, BATTLE_EV, MOVED]) == sorted([
+        Mark(MOVE, "germany", "Berlin", "Posen"), Mark(RAIL, "russia", "Moscow", "Minsk"),
+        Mark(BATTLE, "", "", "Warsaw"), Mark(ATTACK, "germany", "Posen", "Warsaw"),
+        Mark(ATTACK, "germany", "Silesia", "Warsaw"), Mark(CAPTURE, "germany", "", "Warsaw")])
+    assert mapstory.marks([]) == []
+    assert mapstory.marks([MOVED, MOVED]) == mapstory.marks([MOVED])  # the same move once
+
+
+def test_battle_and_capture_are_written_on_the_name() -> None:
+    glyphs = mapstory.glyphs(mapstory.marks([BATTLE_EV, TAKEN]))
+    assert glyphs == {"Warsaw": mapstory.BATTLE_GLYPH + mapstory.CAPTURE_GLYPH}
+
+
+def test_the_key_names_only_what_the_map_has() -> None:
+    assert mapstory.key([]) == []
+    [line] = mapstory.key(mapstory.marks([RAILED]))
+    assert "rail" in line and "battle" not in line
+
+
+def test_a_nation_map_tells_only_its_own_story() -> None:
+    """The marks come from the view's events, which visibility filters by seen_by."""
+    from moderator.reports.visibility import nation_view, public_view
+    from tests import engine_fixture as fx
+
+    gs = fx.state()
+    events = [MOVED, BATTLE_EV, TAKEN, RAILED]
+    french = mapstory.marks(nation_view(gs, fx.scenario(), events, "france").events)
+    assert french == [Mark(CAPTURE, "germany", "", "Warsaw")]  # public news only
+    russian = mapstory.marks(nation_view(gs, fx.scenario(), events, "russia").events)
+    assert Mark(BATTLE, "", "", "Warsaw") in russian and Mark(MOVE, "germany", "Berlin", "Posen") not in russian
+    assert mapstory.marks(public_view(gs, events).events) == [Mark(CAPTURE, "germany", "", "Warsaw")]
+
+
+def test_every_event_code_gives_marks_without_failing() -> None:
+    """Every sample of every event code (engine/event_codes.py), and the same with its
+    fields missing: marks() never raises, so a map never fails a report."""
+    from moderator.engine.event_codes import SCHEMA
+
+    for code in sorted(SCHEMA.specs):
+        for args in SCHEMA.samples(code):
+            mapstory.marks([Event(code, "4.4", (), dict(args))])
+            mapstory.marks([Event(code, "4.4", (), {})])
