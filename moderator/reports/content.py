@@ -54,6 +54,13 @@ class TurnInfo:
     corrections: str = ""  # end of the error-correction window (Miscellaneous), "" if none
     ordered: tuple[str, ...] | None = None  # nations whose orders arrived (None: not known here)
     missed: dict[str, int] = field(default_factory=dict)  # nation -> turns missed in a row
+    # Verifiable dice (engine/dice.py): the resolved turn's seed, revealed now, and the SHA-256
+    # committing to the next turn's seed ("" where there is none to tell).
+    dice_seed: str = ""
+    dice_commitment: str = ""
+    # A turn resolved again after a correction (`moderator rollback`): when the reports it
+    # replaces were sent ("" for a first resolution).
+    correction: str = ""
 
 
 @dataclass
@@ -132,6 +139,9 @@ class NationReport:
     news: list[Told]  # public news
     stacks: list[Stack]
     order_block: str
+    dice_seed: str = ""  # the resolved turn's dice seed, revealed (TurnInfo)
+    dice_commitment: str = ""  # SHA-256 of the next turn's dice seed
+    correction: str = ""  # this report corrects the one sent then ("" if it is the first)
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -154,6 +164,9 @@ class AllianceReport:
     battles: list[Told]
     events: list[Told]  # everything else any member saw
     rulings: list[Told]
+    dice_seed: str = ""  # the resolved turn's dice seed, revealed (TurnInfo)
+    dice_commitment: str = ""  # SHA-256 of the next turn's dice seed
+    correction: str = ""  # this report corrects the one sent then ("" if it is the first)
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -172,6 +185,9 @@ class Bulletin:
     news: list[Told]
     camps: dict[str, list[str]]  # side -> nation names
     losses: dict[str, int]  # nation name -> infantry lost this turn (Miscellaneous: manpower losses are shown)
+    dice_seed: str = ""  # the resolved turn's dice seed, revealed (TurnInfo)
+    dice_commitment: str = ""  # SHA-256 of the next turn's dice seed
+    correction: str = ""  # this report corrects the one sent then ("" if it is the first)
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -308,7 +324,8 @@ def nation_report(world: World, view: View, info: TurnInfo, names: Names, words:
         missed_in_a_row=info.missed.get(nation, 0),
         sheet=sheet(world, status, view.turn, names), actions=actions, battles=battles, rulings=rulings,
         news=news, stacks=stack_list,
-        order_block=order_block(info, status.name, status, stack_list, words(nation) if words else None))
+        order_block=order_block(info, status.name, status, stack_list, words(nation) if words else None),
+        dice_seed=info.dice_seed, dice_commitment=info.dice_commitment, correction=info.correction)
 
 
 def alliance_report(world: World, view: View, info: TurnInfo, names: Names, side: str) -> AllianceReport:
@@ -327,7 +344,8 @@ def alliance_report(world: World, view: View, info: TurnInfo, names: Names, side
         members=[names(n) for n in view.members], resolved_turn=info.resolved_turn,
         resolved_date=info.resolved_date, turn=info.turn, date=info.date, deadline=info.deadline,
         sheets=[sheet(world, st, view.turn, names) for st in view.statuses],
-        battles=battles, events=events, rulings=rulings)
+        battles=battles, events=events, rulings=rulings,
+        dice_seed=info.dice_seed, dice_commitment=info.dice_commitment, correction=info.correction)
 
 
 def bulletin(view: View, events: Sequence[Event], info: TurnInfo, names: Names) -> Bulletin:
@@ -347,7 +365,8 @@ def bulletin(view: View, events: Sequence[Event], info: TurnInfo, names: Names) 
         kind="bulletin", game=info.game, title=info.title, resolved_turn=info.resolved_turn,
         resolved_date=info.resolved_date, turn=info.turn, date=info.date, deadline=info.deadline,
         news=[tell(e, names) for e in view.events], camps={k: sorted(v) for k, v in sorted(camps.items())},
-        losses=dict(sorted(losses.items())))
+        losses=dict(sorted(losses.items())),
+        dice_seed=info.dice_seed, dice_commitment=info.dice_commitment, correction=info.correction)
 
 
 def incorporation_cost(world: World, territory: str) -> int:

@@ -46,6 +46,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--deployment", action="store_true",
                    help="start with a deployment turn (turn 0): players place the free half of their "
                         "starting units with DEPLOY orders (Initial Deployment)")
+    p.add_argument("--cycle-days", type=int, default=10,
+                   help="days from one update to the next deadline (Miscellaneous: ten; orders due at the end of "
+                        "the last day, UTC)")
+    p.add_argument("--correction-days", type=int, default=2,
+                   help="days after each update for error corrections (default 2)")
+    p.add_argument("--reminders", default="48,12", metavar="HOURS",
+                   help="reminders to seats without orders, hours before the deadline (default 48,12; '' for none)")
     p.set_defaults(func=cmd_game_new)
     p = game.add_parser("list", parents=[common])
     p.set_defaults(func=cmd_game_list)
@@ -87,6 +94,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--game", required=True)
     p.add_argument("--turn", type=int, required=True)
     p.set_defaults(func=cmd_replay)
+
+    p = sub.add_parser("verify", parents=[common],
+                       help="recompute every die of a resolved turn from its revealed seed (docs/dice.md)")
+    p.add_argument("--game", required=True)
+    p.add_argument("--turn", type=int, required=True)
+    p.set_defaults(func=cmd_verify)
 
     p = sub.add_parser("report", parents=[common], help="write a nation's report of a resolved turn to files")
     p.add_argument("--game", required=True)
@@ -164,12 +177,22 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 def cmd_game_new(args: argparse.Namespace) -> int:
     from moderator.service.games import describe_deadline, new_game
+    from moderator.service.turns import dice_commitment
 
     svc, _ = _service(args)
+    try:
+        reminders = ",".join(f"{float(h):g}" for h in args.reminders.replace(" ", "").split(",") if h)
+    except ValueError:
+        raise SystemExit(f"--reminders takes hours before the deadline, e.g. 48,12 (not {args.reminders!r})") from None
+    if args.cycle_days < 1 or not 0 <= args.correction_days < args.cycle_days:
+        raise SystemExit("the cycle is at least one day, and the correction window shorter than the cycle")
     game = new_game(svc, args.game, args.scenario, title=args.title, deadline=args.deadline,
-                    deployment=args.deployment)
+                    deployment=args.deployment, cycle_days=args.cycle_days)
+    game = svc.store.update_game(game.id, correction_days=args.correction_days, reminder_hours=reminders)
     what = "turn 0, the deployment turn (DEPLOY orders only)" if game.turn == 0 else f"turn {game.turn}"
     print(f"created game {game.id} ({game.title}), {what}; orders due {describe_deadline(game.deadline)}")
+    print(f"dice of turn {game.turn}: the seed's SHA-256 is {dice_commitment(game, game.turn)} (publish it; "
+          "the seed comes with the results)")
     return 0
 
 
@@ -184,6 +207,7 @@ def cmd_game_list(args: argparse.Namespace) -> int:
 
 def cmd_game_show(args: argparse.Namespace) -> int:
     from moderator.service.games import describe_deadline, turn_label
+    from moderator.service.turns import dice_commitment
 
     svc, _ = _service(args)
     g = svc.game(args.game)
@@ -191,6 +215,12 @@ def cmd_game_show(args: argparse.Namespace) -> int:
     subs = svc.store.current_submissions(g.id, g.turn)
     print(f"{g.title} [{g.id}], scenario {g.scenario}, ruleset {g.ruleset} v{g.ruleset_version}")
     print(f"turn {g.turn} ({turn_label(scenario, g.turn)}), {g.status}, orders due {describe_deadline(g.deadline)}")
+    print(f"dice of turn {g.turn}: committed, the seed's SHA-256 is {dice_commitment(g, g.turn)}")
+    print(f"cycle: {g.cycle_days} days, corrections in the first {g.correction_days}, reminders "
+          + (f"{g.reminder_hours.replace(',', ' h, ')} h before the deadline" if g.reminder_hours else "none"))
+    if g.status == "correcting":
+        print(f"CORRECTING: turn {g.turn} was opened again (`moderator rollback`); `moderator resolve --game {g.id}` "
+              "publishes the correction")
     if g.problem:
         print(f"PROBLEM: {g.problem} (the turn stays open and is retried; `moderator review list` has the details)")
     stuck = [m for m in svc.store.messages(direction="out", status="queued") if m.game_id == g.id and m.attempts]
@@ -198,8 +228,19 @@ def cmd_game_show(args: argparse.Namespace) -> int:
         print(f"{len(stuck)} mail(s) not sent yet after failed attempts (the daemon retries them)")
     for seat in svc.store.seats(g.id):
         print(f"  {seat.nation:<16} {seat.email:<32} {'orders in' if seat.nation in subs else 'waiting'}")
-    pending = svc.store.reviews(g.id)
-    print(f"{counted(len(pending), 'item')} waiting for review")
+    pending = [r for r in svc.store.reviews(None) if r.game_id in (g.id, None)]  # set-aside mail too
+    kinds: dict[str, int] = {}
+    for r in pending:
+        kinds[r.kind] = kinds.get(r.kind, 0) + 1
+    print(f"{counted(len(pending), 'item')} waiting for review"
+          + (f" ({', '.join(f'{n} {k}' for k, n in sorted(kinds.items()))}): `moderator review list`" if pending else ""))
+    for r in pending[:10]:
+        print(f"  #{r.id} [{r.kind}{f', turn {r.turn}' if r.turn is not None else ''}] {r.summary}")
+    if len(pending) > 10:
+        print(f"  ... and {len(pending) - 10} more")
+    failed = [m for m in svc.store.messages(direction="out", status="failed") if m.game_id == g.id]
+    if failed:
+        print(f"FAILED: {counted(len(failed), 'mail')} could not be delivered (`moderator mail list --status failed`)")
     return 0
 
 
@@ -273,6 +314,16 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 0 if ok else 1
 
 
+def cmd_verify(args: argparse.Namespace) -> int:
+    from moderator.service.turns import verify
+
+    svc, _ = _service(args)
+    result = verify(svc, args.game, args.turn)
+    for line in result.lines:
+        print(line)
+    return 0 if result.ok else 1
+
+
 def cmd_report(args: argparse.Namespace) -> int:
     """A nation's report of a resolved turn, as the player received it (files), or its
     content as JSON (--json) for players' tools."""
@@ -295,7 +346,8 @@ def cmd_report(args: argparse.Namespace) -> int:
     if record is None or after is None:
         raise SystemExit(f"turn {turn} of {game.id} has not been resolved")
     events = [Event(e["code"], e["phase"], tuple(e["seen_by"]), e["args"]) for e in json.loads(record.events)]
-    info = turn_info(svc, game, turn, ordered=sorted(json.loads(record.orders)), updated=record.resolved)
+    info = turn_info(svc, game, turn, ordered=sorted(json.loads(record.orders)), updated=record.resolved,
+                     dice_scheme=record.dice_scheme)
     draw = None if args.json else (lambda view, title: draw_view(world, view, title))  # type: ignore[no-untyped-def]
     report = nation_mail(GameState.loads(after), events, scenario, world, info, nation, draw)
     if args.json:

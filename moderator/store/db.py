@@ -380,6 +380,12 @@ class Store:
             return s.exec(select(TurnRecord).where(TurnRecord.game_id == game_id, TurnRecord.turn == turn)
                           .order_by(col(TurnRecord.id).desc())).first()
 
+    def turn_records(self, game_id: str, turn: int) -> list[TurnRecord]:
+        """Every resolution of a turn, first to last (more than one: corrected by `rollback`)."""
+        with self.session() as s:
+            return list(s.exec(select(TurnRecord).where(TurnRecord.game_id == game_id, TurnRecord.turn == turn)
+                               .order_by(col(TurnRecord.id))))
+
     # ---- moderator review --------------------------------------------------------
     def add_review(self, *, game_id: str | None, turn: int | None, nation: str | None, kind: str,
                    summary: str, detail: str = "") -> int:

@@ -47,6 +47,10 @@ class Game(SQLModel, table=True):
     # Why the last attempt to resolve the current turn failed ("" when it did not): shown by
     # `game show` and the console until a resolution succeeds (service/turns.py).
     problem: str = Field(default="", sa_column_kwargs=_old_rows(""))
+    # Reminders to seats without orders, hours before the deadline, comma-separated ("48,12"),
+    # and the most urgent one sent for `reminded_turn` (service/reminders.py).
+    reminder_hours: str = Field(default="48,12", sa_column_kwargs=_old_rows("48,12"))
+    reminded_hours: int = Field(default=0, sa_column_kwargs=_old_rows(0))
 
 
 class Seat(SQLModel, table=True):
@@ -147,6 +151,12 @@ class TurnRecord(SQLModel, table=True):
     # "now" ones were applied to the snapshot before the orders met it; "next" ones ran as
     # the orders of the pseudo-nation "moderator" in step R.
     rulings: str = Field(default="{}", sa_column_kwargs=_old_rows("{}"))
+    # How the dice were derived from the seed (engine/dice.py): 2, verifiable (HMAC of the turn's
+    # committed seed); turns stored before it were rolled with scheme 1 and replay with it.
+    dice_scheme: int = Field(default=2, sa_column_kwargs=_old_rows(1))
+    # A turn resolved again after a correction (`moderator rollback`): the record it replaces
+    # is kept, superseded (its id here); the newest record of a turn is the one that counts.
+    corrects: int | None = None
 
 
 class ReviewItem(SQLModel, table=True):
