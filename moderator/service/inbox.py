@@ -173,6 +173,10 @@ def _handle(svc: Service, message_id: int, raw: bytes) -> Outcome:
         _queue_reply(svc, mail, None, [mail.sender], "The orders reference (HELP)", text, html)
         svc.store.update_message(message_id, status="processed", note="replied: the orders reference (HELP)")
         return Outcome(message_id, "processed", f"sent the orders reference to {mail.sender} (HELP)")
+    from moderator.service import review_mail  # the moderator answering the review queue (issue 12)
+
+    if review_mail.is_command_mail(svc, mail):
+        return review_mail.handle(svc, message_id, mail)  # type: ignore[no-any-return]
     check_only = bool(_CHECK.search(mail.subject)) or mail.text.strip().upper().startswith("CHECK")
     text = re.sub(r"(?im)^\s*check\s*$", "", mail.text) if check_only else mail.text
     parsed = without_chatter(text, parse_orders(text))

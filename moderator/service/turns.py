@@ -389,6 +389,7 @@ def moderator_report(svc: Service, game: Game, resolved_turn: int, res: Resoluti
     return render("moderator", title=game.title, game=game.id, resolved_turn=resolved_turn,
                   resolved_date=turn_label(scenario, resolved_turn), ordered=ordered, missing=missing,
                   flags=items, waiting=waiting_items(svc, game), missed=missed_in_a_row(svc, game, resolved_turn),
+                  desk_by_mail=svc.store.setting("desk-secret") is not None,
                   dice_count=len(res.dice), sha256=res.sha256, events=res.events,
                   names=lambda n: scenario.nations[n].name if n in scenario.nations else n)
 

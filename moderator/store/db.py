@@ -31,6 +31,7 @@ from moderator.store.tables import (
     ReviewItem,
     Ruling,
     Seat,
+    Setting,
     Snapshot,
     Submission,
     TurnRecord,
@@ -428,3 +429,15 @@ class Store:
             if applies:
                 q = q.where(Ruling.applies == applies)
             return list(s.exec(q.order_by(col(Ruling.id))))
+
+    # ---- settings of the installation ------------------------------------------------
+    def setting(self, key: str) -> str | None:
+        with self.session() as s:
+            row = s.get(Setting, key)
+            return row.value if row else None
+
+    def set_setting(self, key: str, value: str) -> None:
+        with self.session() as s:
+            row = s.get(Setting, key) or Setting(key=key)
+            row.value = value
+            s.add(row)

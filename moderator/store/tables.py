@@ -189,3 +189,12 @@ class Ruling(SQLModel, table=True):
     applies: str = "next"  # now | next
     source: str = ""  # adjust (command line) | file (adjust --file) | review:<id> (review approve/edit)
     created: datetime
+
+
+class Setting(SQLModel, table=True):
+    """One setting of the installation kept in the database (not in the configuration file,
+    which may be shared): e.g. "desk-secret", the salted hash of the moderator's password for
+    answering the review queue by mail (service/review_mail.py)."""
+
+    key: str = Field(primary_key=True)
+    value: str = ""
