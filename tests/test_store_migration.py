@@ -44,7 +44,7 @@ def test_an_old_database_gets_the_new_columns_and_old_rows_their_defaults(tmp_pa
     path = tmp_path / "old.db"
     _old_database(path)
     store = Store.at(path)
-    assert sorted(store.upgraded) == ["game.problem", "game.reminded_hours", "game.reminder_hours", "game.ruleset",
+    assert sorted(store.upgraded) == ["game.address", "game.problem", "game.reminded_hours", "game.reminder_hours", "game.ruleset",
                                       "game.ruleset_version", "reviewitem.rulings", "turnrecord.corrects",
                                       "turnrecord.dice_scheme", "turnrecord.ruleset", "turnrecord.ruleset_version",
                                       "turnrecord.rulings"]

@@ -51,6 +51,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                         "the last day, UTC)")
     p.add_argument("--correction-days", type=int, default=2,
                    help="days after each update for error corrections (default 2)")
+    p.add_argument("--address", default="", metavar="EMAIL",
+                   help="the game's own address: mail sent to it is for this game without a GAME line (several "
+                        "games, one mailbox; moderator+GAME@... works without it)")
     p.add_argument("--reminders", default="48,12", metavar="HOURS",
                    help="reminders to seats without orders, hours before the deadline (default 48,12; '' for none)")
     p.set_defaults(func=cmd_game_new)
@@ -188,7 +191,8 @@ def cmd_game_new(args: argparse.Namespace) -> int:
         raise SystemExit("the cycle is at least one day, and the correction window shorter than the cycle")
     game = new_game(svc, args.game, args.scenario, title=args.title, deadline=args.deadline,
                     deployment=args.deployment, cycle_days=args.cycle_days)
-    game = svc.store.update_game(game.id, correction_days=args.correction_days, reminder_hours=reminders)
+    game = svc.store.update_game(game.id, correction_days=args.correction_days, reminder_hours=reminders,
+                                 address=args.address.strip().lower())
     what = "turn 0, the deployment turn (DEPLOY orders only)" if game.turn == 0 else f"turn {game.turn}"
     print(f"created game {game.id} ({game.title}), {what}; orders due {describe_deadline(game.deadline)}")
     print(f"dice of turn {game.turn}: the seed's SHA-256 is {dice_commitment(game, game.turn)} (publish it; "

@@ -182,6 +182,10 @@ def _handle(svc: Service, message_id: int, raw: bytes) -> Outcome:
     parsed = without_chatter(text, parse_orders(text))
     header = parsed.header
     game = _game_for(svc, getattr(header, "game", None))
+    if game is None and not getattr(header, "game", None):  # many games: by address or subject tag
+        from moderator.service.routing import game_for_mail
+
+        game = game_for_mail(svc, raw, mail.subject)
     if not (getattr(header, "game", None) or getattr(header, "nation", None)) and not parsed.orders:
         return _reply(svc, message_id, mail, game, "This message does not look like orders.",
                       "I found no GAME or NATION line and no orders in it.",

@@ -51,6 +51,9 @@ class Game(SQLModel, table=True):
     # and the most urgent one sent for `reminded_turn` (service/reminders.py).
     reminder_hours: str = Field(default="48,12", sa_column_kwargs=_old_rows("48,12"))
     reminded_hours: int = Field(default=0, sa_column_kwargs=_old_rows(0))
+    # The game's own address (lower case; "" if none): mail sent to it is for this game even
+    # without a GAME line (service/routing.py), several games sharing one mailbox.
+    address: str = Field(default="", sa_column_kwargs=_old_rows(""))
 
 
 class Seat(SQLModel, table=True):
