@@ -68,7 +68,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         p = seat.add_parser(verb, parents=[common], help=helptext)
         p.add_argument("--game", required=True)
         p.add_argument("--nation", required=True)
-        p.add_argument("--email", required=True)
+        p.add_argument("--email", required=verb == "add")
+        if verb == "replace":
+            p.add_argument("--from-pool", type=int, metavar="ID",
+                           help="the replacement pool's player #ID takes the seat (`moderator pool list`)")
         p.add_argument("--also", action="append", default=[], metavar="EMAIL",
                        help="another address the player may send orders from (repeatable); orders from any "
                             "address not registered for the seat are refused, even with the right password")
@@ -78,6 +81,18 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = seat.add_parser("list", parents=[common])
     p.add_argument("--game", required=True)
     p.set_defaults(func=cmd_seat_list)
+
+    pool = sub.add_parser("pool", help="the replacement pool: players waiting for a seat").\
+        add_subparsers(dest="pool_verb", required=True)
+    p = pool.add_parser("list", parents=[common], help="who waits, for which side")
+    p.add_argument("--all", action="store_true", help="those seated already too")
+    p.set_defaults(func=cmd_pool_list)
+    p = pool.add_parser("add", parents=[common], help="put a player on the pool (players can sign up by mail)")
+    p.add_argument("--name", required=True)
+    p.add_argument("--email", required=True)
+    p.add_argument("--side", default="any", help="Central Powers, Allies or any (default)")
+    p.add_argument("--game", default="", help="only for this game (default: any)")
+    p.set_defaults(func=cmd_pool_add)
 
     p = sub.add_parser("submit", help="mail an orders file to the moderator (a player's tool)")
     p.add_argument("file", type=Path)
@@ -257,10 +272,46 @@ def cmd_seat_add(args: argparse.Namespace) -> int:
     if nation is None:
         raise SystemExit(f"no nation {args.nation!r} in scenario {game.scenario}")
     password = args.password or secrets.token_urlsafe(9)
-    svc.store.add_seat(game.id, nation, args.email, password, player=args.player, also=args.also)
-    print(f"{nation} in {game.id} -> {', '.join(a.lower() for a in [args.email, *args.also])}")
+    if getattr(args, "from_pool", None) is not None:
+        from moderator.service.pool import seat_from_pool
+
+        try:
+            entry = seat_from_pool(svc, game.id, nation, args.from_pool, password)
+        except LookupError as exc:
+            raise SystemExit(str(exc)) from None
+        print(f"{nation} in {game.id} -> {entry.email} ({entry.name}, from the replacement pool)")
+    elif not args.email:
+        raise SystemExit("say who takes the seat: --email ADDRESS, or --from-pool ID")
+    else:
+        svc.store.add_seat(game.id, nation, args.email, password, player=args.player, also=args.also)
+        print(f"{nation} in {game.id} -> {', '.join(a.lower() for a in [args.email, *args.also])}")
     if not args.password:
         print(f"seat password (tell the player privately; it is not stored in clear): {password}")
+    return 0
+
+
+def cmd_pool_list(args: argparse.Namespace) -> int:
+    svc, _ = _service(args)
+    entries = svc.store.pool(None if args.all else "waiting")
+    for e in entries:
+        print(f"#{e.id:<4} {e.name:<24} {e.email:<32} {e.side:<8} {e.game_id or 'any game':<10} {e.status}"
+              + (f" ({e.seated})" if e.seated else ""))
+    if not entries:
+        print("nobody waits on the replacement pool")
+    return 0
+
+
+def cmd_pool_add(args: argparse.Namespace) -> int:
+    from moderator.service.pool import SIDE_NAMES, side_of
+
+    svc, _ = _service(args)
+    side = side_of(args.side)
+    if side is None:
+        raise SystemExit(f"--side {args.side!r}: write Central Powers, Allies or any")
+    if args.game:
+        svc.game(args.game)
+    entry = svc.store.add_to_pool(name=args.name, email=args.email, side=side, game_id=args.game)
+    print(f"#{entry.id} {entry.name} <{entry.email}> waits on the replacement pool for {SIDE_NAMES[side]}")
     return 0
 
 

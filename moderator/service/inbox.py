@@ -177,6 +177,10 @@ def _handle(svc: Service, message_id: int, raw: bytes) -> Outcome:
 
     if review_mail.is_command_mail(svc, mail):
         return review_mail.handle(svc, message_id, mail)  # type: ignore[no-any-return]
+    from moderator.service import pool  # a player signing up for the replacement pool (issue 12)
+
+    if pool.is_signup(mail):
+        return pool.handle(svc, message_id, mail)  # type: ignore[no-any-return]
     check_only = bool(_CHECK.search(mail.subject)) or mail.text.strip().upper().startswith("CHECK")
     text = re.sub(r"(?im)^\s*check\s*$", "", mail.text) if check_only else mail.text
     parsed = without_chatter(text, parse_orders(text))

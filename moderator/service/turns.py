@@ -32,6 +32,7 @@ from moderator.service.corrections import CORRECTING, first_resolution, withdraw
 from moderator.service.faults import crash_point
 from moderator.service.games import corrections_until, describe_deadline, orders_due, turn_label
 from moderator.service.inbox import queue
+from moderator.service.pool import offer_open_seats
 from moderator.service.review import items_from_resolution
 from moderator.service.rulings import apply_now, moderator_orders, pending
 from moderator.store.tables import Game, TurnRecord
@@ -150,6 +151,7 @@ def resolve_game(svc: Service, game_id: str) -> Resolution:
                     report.subject = f"CORRECTION: {report.subject}"
         crash_point("turn.reports-built")
         missing = sorted(s.nation for s in svc.store.seats(game.id) if s.nation not in subs)
+        missed = missed_in_a_row(svc, game, turn, sorted(subs)) if previous is None else {}
         with svc.store.transaction():
             if svc.game(game.id).turn != turn:
                 raise AlreadyResolved(f"turn {turn} of {game.id} was resolved meanwhile by another process")
@@ -172,6 +174,12 @@ def resolve_game(svc: Service, game_id: str) -> Resolution:
                                          correction=correction)
                 except Exception as exc:  # noqa: BLE001 - the players' reports go out regardless
                     failed.append(f"moderator: {type(exc).__name__}: {exc}")
+                try:  # a seat falling vacant is offered to the replacement pool (service/pool.py)
+                    offers = offer_open_seats(svc, game, missed, {n: st.side for n, st in res.state.nations.items()})
+                    if offers:
+                        svc.say(f"offered to the replacement pool: {', '.join(offers)}")
+                except Exception as exc:  # noqa: BLE001 - the turn and its reports go out regardless
+                    failed.append(f"pool: {type(exc).__name__}: {exc}")
                 report_failures(svc, game, turn, failed)
         crash_point("turn.committed")
     except Exception as exc:

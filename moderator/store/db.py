@@ -28,6 +28,7 @@ from moderator.store.tables import (
     AuthFailure,
     Game,
     MailMessage,
+    PoolEntry,
     ReviewItem,
     Ruling,
     Seat,
@@ -441,3 +442,25 @@ class Store:
             row = s.get(Setting, key) or Setting(key=key)
             row.value = value
             s.add(row)
+
+    # ---- the replacement pool ---------------------------------------------------------
+    def add_to_pool(self, *, name: str, email: str, side: str, game_id: str = "") -> PoolEntry:
+        """Put a player on the pool; a second sign-up from the same address updates the first."""
+        with self.session() as s:
+            row = s.exec(select(PoolEntry).where(PoolEntry.email == email.lower(), PoolEntry.status == "waiting",
+                                                 PoolEntry.game_id == game_id)).first()
+            row = row or PoolEntry(email=email.lower(), game_id=game_id, created=utcnow())
+            row.name, row.side = name, side
+            s.add(row)
+            s.flush()
+            return row
+
+    def pool(self, status: str | None = "waiting") -> list[PoolEntry]:
+        with self.session() as s:
+            q = select(PoolEntry)
+            if status:
+                q = q.where(PoolEntry.status == status)
+            return list(s.exec(q.order_by(col(PoolEntry.id))))
+
+    def update_pool_entry(self, entry_id: int, **changes: Any) -> PoolEntry:
+        return self._update(PoolEntry, entry_id, changes)

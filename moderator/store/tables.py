@@ -201,3 +201,17 @@ class Setting(SQLModel, table=True):
 
     key: str = Field(primary_key=True)
     value: str = ""
+
+
+class PoolEntry(SQLModel, table=True):
+    """A player on the replacement pool (Replacement Pool: "name, e-mail address and what side
+    they would like to join"), signed up by mail or by the moderator."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: str = ""  # "" for any game
+    name: str = ""
+    email: str = Field(default="", index=True)
+    side: str = "any"  # central | allied | any
+    status: str = "waiting"  # waiting | seated | withdrawn
+    seated: str = ""  # "<game>:<nation>" once given a seat
+    created: datetime
