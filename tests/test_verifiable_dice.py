@@ -78,14 +78,24 @@ def test_moderator_verify_agrees_with_an_independent_recomputation(resolved: Ser
     assert len(rolls) > 5, "the turn should have rolled dice (a battle)"
     seed = seed_of_turn(game.seed, 1)
     drawn: dict[str, int] = {}
+
+    def draw(step: str, low: int, high: int) -> int:  # the next draw of the step's stream
+        k = drawn.get(step, 0)
+        drawn[step] = k + 1
+        return low + die(seed, step, k, high - low + 1) - 1
+
     for roll in rolls:  # every logged roll, recomputed with the few lines above
-        count, _, sides = roll["dice"].partition("D")
-        assert roll["dice"] == f"{count}D{sides}", roll  # this turn rolls dice only
-        total = 0
-        for _ in range(int(count)):
-            total += die(seed, roll["step"], drawn.get(roll["step"], 0), int(sides))
-            drawn[roll["step"]] = drawn.get(roll["step"], 0) + 1
-        assert total == roll["result"], roll
+        spec, step = roll["dice"], roll["step"]
+        if spec.startswith("choice/"):
+            expected = draw(step, 0, int(spec[7:]) - 1)
+        elif "D" in spec:
+            count, sides = spec.split("D")
+            expected = sum(draw(step, 1, int(sides)) for _ in range(int(count)))
+        else:
+            low, high = spec.split("-")
+            expected = draw(step, int(low), int(high))
+        assert expected == roll["result"], roll
+    assert any("D" in r["dice"] for r in rolls)  # dice of the battle among them
     assert main(["verify", "--game", "g1", "--turn", "1"]) == 0
     out = capsys.readouterr().out
     assert f"seed {seed}" in out and f"{len(rolls)} of {len(rolls)} rolls recomputed from the seed: all match" in out

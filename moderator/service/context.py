@@ -48,6 +48,9 @@ class Service:
     # Without [mail] settings a resolution writes the reports here (<game>/turn-<N>/<audience>/)
     # instead of queueing them; None: it writes none (`moderator report` writes one on demand).
     reports_dir: Path | None = None
+    # Draw each report's map (matplotlib, seconds per audience); `simulate --no-maps` leaves
+    # them out so a long soak measures everything else.
+    maps: bool = True
 
     def world(self, game: Game) -> World:
         return load_world(game.scenario)

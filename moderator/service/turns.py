@@ -334,7 +334,7 @@ def build_all_reports(svc: Service, game: Game, resolved_turn: int, res: Resolut
 
     def build(nations: list[str]) -> list[Report]:
         return build_reports(res.state, res.events, scenario, world, info, nations,
-                             lambda view, title: draw_view(world, view, title))
+                             lambda view, title: draw_view(world, view, title) if svc.maps else b"")
 
     try:
         return build(seats), []
@@ -406,12 +406,14 @@ def _queue_report(svc: Service, game: Game, report: Report, to: str) -> None:
     """One report mail: text, HTML with the map inline, and the content as report.json."""
     cfg = svc.require_mail()
     images, html = [], report.html
+    attachments = [Attachment("report.json", report.json_bytes(), "application", "json")]
     if report.png:
-        image = inline_image(f"map-{report.audience.replace(':', '-')}", report.png, cfg.message_id_domain)
+        image = inline_image(f"map-{report.audience.replace(':', '-')}", report.png_inline or report.png,
+                             cfg.message_id_domain)
         images, html = [image], html.replace(f"cid:{MAP_CID}", image.src)
-    data = Attachment("report.json", report.json_bytes(), "application", "json")
+        attachments.insert(0, Attachment("map.png", report.png, "image", "png"))  # every pixel, to zoom in
     msg = compose(sender=cfg.from_address, to=[to], subject=report.subject, text=report.text,
-                  html=html, images=images, attachments=[data], date=svc.clock(),
+                  html=html, images=images, attachments=attachments, date=svc.clock(),
                   domain=cfg.message_id_domain, auto_submitted=AUTO_GENERATED)
     queue(svc, msg, game.id)
 
