@@ -12,6 +12,7 @@ VERB_MODULES = (
     "moderator.service.commands",  # run, demo, game, seat, resolve, replay, state, report, submit
     "moderator.service.moderation_commands",  # adjust, enter, review
     "moderator.service.mail_commands",  # mail redrive, mail list
+    "moderator.service.desk_commands",  # deadline, rollback
     "moderator.world.commands",  # scenario check|show, map
     "moderator.orders.commands",  # check
     "moderator.mail.commands",  # mail-server

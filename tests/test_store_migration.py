@@ -44,13 +44,17 @@ def test_an_old_database_gets_the_new_columns_and_old_rows_their_defaults(tmp_pa
     path = tmp_path / "old.db"
     _old_database(path)
     store = Store.at(path)
-    assert sorted(store.upgraded) == ["game.problem", "game.ruleset", "game.ruleset_version", "reviewitem.rulings",
-                                      "turnrecord.ruleset", "turnrecord.ruleset_version", "turnrecord.rulings"]
+    assert sorted(store.upgraded) == ["game.address", "game.problem", "game.reminded_hours", "game.reminder_hours", "game.ruleset",
+                                      "game.ruleset_version", "reviewitem.rulings", "turnrecord.corrects",
+                                      "turnrecord.dice_scheme", "turnrecord.ruleset", "turnrecord.ruleset_version",
+                                      "turnrecord.rulings"]
     game = store.game("old")
     assert game is not None and (game.ruleset, game.ruleset_version, game.turn) == ("wtea-1914", 1, 3)
     assert game.problem == ""  # issue 11: no failed resolution
     record = store.turn_record("old", 2)
     assert record is not None and (record.ruleset, record.ruleset_version, record.rulings) == ("wtea-1914", 1, "{}")
+    assert record.dice_scheme == 1 and record.corrects is None  # issue 12: rolled before verifiable dice
+    assert (game.reminder_hours, game.reminded_hours) == ("48,12", 0)
     assert store.reviews("old")[0].rulings == ""
     # The new table is there and the old game can take rulings.
     store.add_rulings("old", 3, ["SET SAVED OF France TO 40"], applies="next", source="adjust")

@@ -12,10 +12,29 @@ a battle was fought in Phase 4. All streams write to one log, in the order rolle
 ScriptedDice replays given results instead of random ones (the resolution catalog and
 the moderator's "record a roll made by hand" use it); an unscripted roll is an error,
 so a catalog case states every die it relies on.
+
+Verifiable dice (scheme 2, docs/dice.md). Each turn has its own seed, derived from the
+game's secret seed by HMAC, whose SHA-256 is published before the turn's orders are due
+(the commitment) and which is revealed with the results; every die of the turn is then a
+public function of that seed, the step and the draw's index in the step's stream:
+
+    turn_seed  = HMAC-SHA256(key=game seed, msg="turn-<N>")              (64 hex digits)
+    commitment = SHA-256(turn_seed)
+    draw k of step S = low + (first 8 bytes of HMAC-SHA256(key=turn_seed, msg="<S>/<k>"),
+                              big-endian) mod (high - low + 1)
+
+so anyone with the revealed seed recomputes every roll, and nobody, the moderator
+included, could have chosen them after seeing the orders. Revealing a turn's seed tells
+nothing of the next turn's (HMAC is one-way). The modulo's bias is below 1e-18.
+
+Scheme 1 (random.Random seeded with "<seed>/turn-<N>/step-<S>") is how turns were rolled
+before; turns stored with it are replayed with it (TurnRecord.dice_scheme).
 """
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -39,21 +58,53 @@ class Roll:
                 "result": self.result}
 
 
+LEGACY_SCHEME = 1  # random.Random per turn and step: turns stored before verifiable dice
+VERIFIABLE_SCHEME = 2  # HMAC-SHA256 of the turn's committed seed, the step and the index
+DICE_SCHEME = VERIFIABLE_SCHEME  # what new turns are rolled with
+
+
+def turn_seed(game_seed: str, turn: int) -> str:
+    """The seed of one turn's dice (scheme 2): revealed with the turn's results."""
+    return hmac.new(game_seed.encode(), f"turn-{turn}".encode(), hashlib.sha256).hexdigest()
+
+
+def commitment(seed_of_turn: str) -> str:
+    """What is published before the turn: the SHA-256 of its seed (hex)."""
+    return hashlib.sha256(seed_of_turn.encode()).hexdigest()
+
+
+def draw(seed_of_turn: str, step: str, index: int, low: int, high: int) -> int:
+    """Draw `index` (0, 1, ...) of step `step`'s stream: a whole number low..high (scheme 2)."""
+    digest = hmac.new(seed_of_turn.encode(), f"{step}/{index}".encode(), hashlib.sha256).digest()
+    return low + int.from_bytes(digest[:8], "big") % (high - low + 1)
+
+
 class Dice:
     """Seeded dice with an audit log.
 
-    The seed string is hashed by random.Random (version 2 seeding), which is stable
-    across Python versions and platforms, so the same seed, turn and step give the same
-    rolls. The root object (step "") is what the service creates; steps roll on
-    `for_step(section)`, which shares the root's log.
+    Scheme 2 (the default): every draw is draw(turn_seed(seed, turn), step, k), k counting
+    the draws of the step's stream. Scheme 1: the seed string hashed by random.Random
+    (version 2 seeding), stable across Python versions and platforms. Either way the same
+    seed, turn and step give the same rolls. The root object (step "") is what the service
+    creates; steps roll on `for_step(section)`, which shares the root's log.
     """
 
-    def __init__(self, seed: str, turn: int, *, step: str = "", log: list[Roll] | None = None) -> None:
-        self._seed, self._turn, self.step = seed, turn, step
+    def __init__(self, seed: str, turn: int, *, step: str = "", log: list[Roll] | None = None,
+                 scheme: int = DICE_SCHEME) -> None:
+        if scheme not in (LEGACY_SCHEME, VERIFIABLE_SCHEME):
+            raise ValueError(f"unknown dice scheme {scheme}")
+        self._seed, self._turn, self.step, self.scheme = seed, turn, step, scheme
         suffix = f"/step-{step}" if step else ""
-        self._rng = random.Random(f"{seed}/turn-{turn}{suffix}")
+        self._rng = random.Random(f"{seed}/turn-{turn}{suffix}") if scheme == LEGACY_SCHEME else None
+        self._turn_seed = turn_seed(seed, turn) if scheme == VERIFIABLE_SCHEME else ""
+        self._draws = 0  # draws made from this stream (scheme 2's index)
         self.log: list[Roll] = log if log is not None else []
         self._steps: dict[str, Dice] = {}
+
+    @property
+    def seed_of_turn(self) -> str:
+        """The turn's seed to reveal with its results ("" for scheme 1, which has none)."""
+        return self._turn_seed
 
     def for_step(self, section: str) -> Dice:
         """The stream of one phase step (same object on every call for that section)."""
@@ -62,14 +113,17 @@ class Dice:
         return self._steps[section]
 
     def _child(self, section: str) -> Dice:
-        return Dice(self._seed, self._turn, step=section, log=self.log)
+        return Dice(self._seed, self._turn, step=section, log=self.log, scheme=self.scheme)
 
     def _record(self, purpose: str, dice: str, result: int) -> int:
         self.log.append(Roll(len(self.log), purpose, dice, result, self.step))
         return result
 
     def _int(self, low: int, high: int, purpose: str) -> int:
-        return self._rng.randint(low, high)
+        if self._rng is not None:
+            return self._rng.randint(low, high)
+        index, self._draws = self._draws, self._draws + 1
+        return draw(self._turn_seed, self.step, index, low, high)
 
     def d10(self, purpose: str) -> int:
         """One ten-sided die, 1..10: the game's basic roll."""
@@ -158,3 +212,31 @@ class NoDice(Dice):
 
     def _int(self, low: int, high: int, purpose: str) -> int:
         raise RuntimeError(f"the order checker tried to roll a die ({purpose})")
+
+
+def recompute(seed_of_turn: str, rolls: Sequence[Mapping[str, object]]) -> list[int | None]:
+    """What each logged roll (Roll.to_json()) of a scheme-2 turn must have come up, from the
+    revealed seed alone: the draws of each step counted in the order rolled; None for a roll
+    made by hand (a ruling), which no seed decides. `moderator verify` compares these with the
+    stored log."""
+    draws: dict[str, int] = {}
+    out: list[int | None] = []
+
+    def take(step: str, low: int, high: int) -> int:
+        index = draws.get(step, 0)
+        draws[step] = index + 1
+        return draw(seed_of_turn, step, index, low, high)
+
+    for roll in rolls:
+        step, spec = str(roll.get("step", "")), str(roll["dice"])
+        if spec.startswith("choice/"):
+            out.append(take(step, 0, int(spec.removeprefix("choice/")) - 1))
+        elif "D" in spec and spec.replace("D", "").isdigit():
+            count, sides = (int(x) for x in spec.split("D"))
+            out.append(sum(take(step, 1, sides) for _ in range(count)))
+        elif "-" in spec and spec.replace("-", "").isdigit():
+            low, high = (int(x) for x in spec.split("-"))
+            out.append(take(step, low, high))
+        else:  # "by hand": the moderator's own roll
+            out.append(None)
+    return out

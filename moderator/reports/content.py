@@ -55,6 +55,13 @@ class TurnInfo:
     corrections: str = ""  # end of the error-correction window (Miscellaneous), "" if none
     ordered: tuple[str, ...] | None = None  # nations whose orders arrived (None: not known here)
     missed: dict[str, int] = field(default_factory=dict)  # nation -> turns missed in a row
+    # Verifiable dice (engine/dice.py): the resolved turn's seed, revealed now, and the SHA-256
+    # committing to the next turn's seed ("" where there is none to tell).
+    dice_seed: str = ""
+    dice_commitment: str = ""
+    # A turn resolved again after a correction (`moderator rollback`): when the reports it
+    # replaces were sent ("" for a first resolution).
+    correction: str = ""
 
 
 @dataclass
@@ -134,6 +141,9 @@ class NationReport:
     stacks: list[Stack]
     order_block: str
     sightings: list[Sighting] = field(default_factory=list)  # what its units see of the enemy (3.3)
+    dice_seed: str = ""  # the resolved turn's dice seed, revealed (TurnInfo)
+    dice_commitment: str = ""  # SHA-256 of the next turn's dice seed
+    correction: str = ""  # this report corrects the one sent then ("" if it is the first)
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -157,6 +167,9 @@ class AllianceReport:
     events: list[Told]  # everything else any member saw
     rulings: list[Told]
     sightings: list[Sighting] = field(default_factory=list)  # what all members' units see (3.3)
+    dice_seed: str = ""  # the resolved turn's dice seed, revealed (TurnInfo)
+    dice_commitment: str = ""  # SHA-256 of the next turn's dice seed
+    correction: str = ""  # this report corrects the one sent then ("" if it is the first)
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -175,6 +188,9 @@ class Bulletin:
     news: list[Told]
     camps: dict[str, list[str]]  # side -> nation names
     losses: dict[str, int]  # nation name -> infantry lost this turn (Miscellaneous: manpower losses are shown)
+    dice_seed: str = ""  # the resolved turn's dice seed, revealed (TurnInfo)
+    dice_commitment: str = ""  # SHA-256 of the next turn's dice seed
+    correction: str = ""  # this report corrects the one sent then ("" if it is the first)
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -317,7 +333,8 @@ def nation_report(world: World, view: View, info: TurnInfo, names: Names, words:
         sheet=sheet(world, status, view.turn, names), actions=actions, battles=battles, rulings=rulings,
         news=news, stacks=stack_list,
         order_block=order_block(info, status.name, status, stack_list, words(nation) if words else None),
-        sightings=seen(view, names))
+        sightings=seen(view, names),
+        dice_seed=info.dice_seed, dice_commitment=info.dice_commitment, correction=info.correction)
 
 
 def alliance_report(world: World, view: View, info: TurnInfo, names: Names, side: str) -> AllianceReport:
@@ -336,7 +353,8 @@ def alliance_report(world: World, view: View, info: TurnInfo, names: Names, side
         members=[names(n) for n in view.members], resolved_turn=info.resolved_turn,
         resolved_date=info.resolved_date, turn=info.turn, date=info.date, deadline=info.deadline,
         sheets=[sheet(world, st, view.turn, names) for st in view.statuses],
-        battles=battles, events=events, rulings=rulings, sightings=seen(view, names))
+        battles=battles, events=events, rulings=rulings, sightings=seen(view, names),
+        dice_seed=info.dice_seed, dice_commitment=info.dice_commitment, correction=info.correction)
 
 
 def bulletin(view: View, events: Sequence[Event], info: TurnInfo, names: Names) -> Bulletin:
@@ -356,7 +374,8 @@ def bulletin(view: View, events: Sequence[Event], info: TurnInfo, names: Names) 
         kind="bulletin", game=info.game, title=info.title, resolved_turn=info.resolved_turn,
         resolved_date=info.resolved_date, turn=info.turn, date=info.date, deadline=info.deadline,
         news=[tell(e, names) for e in view.events], camps={k: sorted(v) for k, v in sorted(camps.items())},
-        losses=dict(sorted(losses.items())))
+        losses=dict(sorted(losses.items())),
+        dice_seed=info.dice_seed, dice_commitment=info.dice_commitment, correction=info.correction)
 
 
 def incorporation_cost(world: World, territory: str) -> int:

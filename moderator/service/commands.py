@@ -46,6 +46,16 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--deployment", action="store_true",
                    help="start with a deployment turn (turn 0): players place the free half of their "
                         "starting units with DEPLOY orders (Initial Deployment)")
+    p.add_argument("--cycle-days", type=int, default=10,
+                   help="days from one update to the next deadline (Miscellaneous: ten; orders due at the end of "
+                        "the last day, UTC)")
+    p.add_argument("--correction-days", type=int, default=2,
+                   help="days after each update for error corrections (default 2)")
+    p.add_argument("--address", default="", metavar="EMAIL",
+                   help="the game's own address: mail sent to it is for this game without a GAME line (several "
+                        "games, one mailbox; moderator+GAME@... works without it)")
+    p.add_argument("--reminders", default="48,12", metavar="HOURS",
+                   help="reminders to seats without orders, hours before the deadline (default 48,12; '' for none)")
     p.set_defaults(func=cmd_game_new)
     p = game.add_parser("list", parents=[common])
     p.set_defaults(func=cmd_game_list)
@@ -58,7 +68,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         p = seat.add_parser(verb, parents=[common], help=helptext)
         p.add_argument("--game", required=True)
         p.add_argument("--nation", required=True)
-        p.add_argument("--email", required=True)
+        p.add_argument("--email", required=verb == "add")
+        if verb == "replace":
+            p.add_argument("--from-pool", type=int, metavar="ID",
+                           help="the replacement pool's player #ID takes the seat (`moderator pool list`)")
         p.add_argument("--also", action="append", default=[], metavar="EMAIL",
                        help="another address the player may send orders from (repeatable); orders from any "
                             "address not registered for the seat are refused, even with the right password")
@@ -68,6 +81,18 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = seat.add_parser("list", parents=[common])
     p.add_argument("--game", required=True)
     p.set_defaults(func=cmd_seat_list)
+
+    pool = sub.add_parser("pool", help="the replacement pool: players waiting for a seat").\
+        add_subparsers(dest="pool_verb", required=True)
+    p = pool.add_parser("list", parents=[common], help="who waits, for which side")
+    p.add_argument("--all", action="store_true", help="those seated already too")
+    p.set_defaults(func=cmd_pool_list)
+    p = pool.add_parser("add", parents=[common], help="put a player on the pool (players can sign up by mail)")
+    p.add_argument("--name", required=True)
+    p.add_argument("--email", required=True)
+    p.add_argument("--side", default="any", help="Central Powers, Allies or any (default)")
+    p.add_argument("--game", default="", help="only for this game (default: any)")
+    p.set_defaults(func=cmd_pool_add)
 
     p = sub.add_parser("submit", help="mail an orders file to the moderator (a player's tool)")
     p.add_argument("file", type=Path)
@@ -87,6 +112,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--game", required=True)
     p.add_argument("--turn", type=int, required=True)
     p.set_defaults(func=cmd_replay)
+
+    p = sub.add_parser("verify", parents=[common],
+                       help="recompute every die of a resolved turn from its revealed seed (docs/dice.md)")
+    p.add_argument("--game", required=True)
+    p.add_argument("--turn", type=int, required=True)
+    p.set_defaults(func=cmd_verify)
 
     p = sub.add_parser("report", parents=[common], help="write a nation's report of a resolved turn to files")
     p.add_argument("--game", required=True)
@@ -165,12 +196,23 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 def cmd_game_new(args: argparse.Namespace) -> int:
     from moderator.service.games import describe_deadline, new_game
+    from moderator.service.turns import dice_commitment
 
     svc, _ = _service(args)
+    try:
+        reminders = ",".join(f"{float(h):g}" for h in args.reminders.replace(" ", "").split(",") if h)
+    except ValueError:
+        raise SystemExit(f"--reminders takes hours before the deadline, e.g. 48,12 (not {args.reminders!r})") from None
+    if args.cycle_days < 1 or not 0 <= args.correction_days < args.cycle_days:
+        raise SystemExit("the cycle is at least one day, and the correction window shorter than the cycle")
     game = new_game(svc, args.game, args.scenario, title=args.title, deadline=args.deadline,
-                    deployment=args.deployment)
+                    deployment=args.deployment, cycle_days=args.cycle_days)
+    game = svc.store.update_game(game.id, correction_days=args.correction_days, reminder_hours=reminders,
+                                 address=args.address.strip().lower())
     what = "turn 0, the deployment turn (DEPLOY orders only)" if game.turn == 0 else f"turn {game.turn}"
     print(f"created game {game.id} ({game.title}), {what}; orders due {describe_deadline(game.deadline)}")
+    print(f"dice of turn {game.turn}: the seed's SHA-256 is {dice_commitment(game, game.turn)} (publish it; "
+          "the seed comes with the results)")
     return 0
 
 
@@ -185,6 +227,7 @@ def cmd_game_list(args: argparse.Namespace) -> int:
 
 def cmd_game_show(args: argparse.Namespace) -> int:
     from moderator.service.games import describe_deadline, turn_label
+    from moderator.service.turns import dice_commitment
 
     svc, _ = _service(args)
     g = svc.game(args.game)
@@ -192,6 +235,12 @@ def cmd_game_show(args: argparse.Namespace) -> int:
     subs = svc.store.current_submissions(g.id, g.turn)
     print(f"{g.title} [{g.id}], scenario {g.scenario}, ruleset {g.ruleset} v{g.ruleset_version}")
     print(f"turn {g.turn} ({turn_label(scenario, g.turn)}), {g.status}, orders due {describe_deadline(g.deadline)}")
+    print(f"dice of turn {g.turn}: committed, the seed's SHA-256 is {dice_commitment(g, g.turn)}")
+    print(f"cycle: {g.cycle_days} days, corrections in the first {g.correction_days}, reminders "
+          + (f"{g.reminder_hours.replace(',', ' h, ')} h before the deadline" if g.reminder_hours else "none"))
+    if g.status == "correcting":
+        print(f"CORRECTING: turn {g.turn} was opened again (`moderator rollback`); `moderator resolve --game {g.id}` "
+              "publishes the correction")
     if g.problem:
         print(f"PROBLEM: {g.problem} (the turn stays open and is retried; `moderator review list` has the details)")
     stuck = [m for m in svc.store.messages(direction="out", status="queued") if m.game_id == g.id and m.attempts]
@@ -199,8 +248,19 @@ def cmd_game_show(args: argparse.Namespace) -> int:
         print(f"{len(stuck)} mail(s) not sent yet after failed attempts (the daemon retries them)")
     for seat in svc.store.seats(g.id):
         print(f"  {seat.nation:<16} {seat.email:<32} {'orders in' if seat.nation in subs else 'waiting'}")
-    pending = svc.store.reviews(g.id)
-    print(f"{counted(len(pending), 'item')} waiting for review")
+    pending = [r for r in svc.store.reviews(None) if r.game_id in (g.id, None)]  # set-aside mail too
+    kinds: dict[str, int] = {}
+    for r in pending:
+        kinds[r.kind] = kinds.get(r.kind, 0) + 1
+    print(f"{counted(len(pending), 'item')} waiting for review"
+          + (f" ({', '.join(f'{n} {k}' for k, n in sorted(kinds.items()))}): `moderator review list`" if pending else ""))
+    for r in pending[:10]:
+        print(f"  #{r.id} [{r.kind}{f', turn {r.turn}' if r.turn is not None else ''}] {r.summary}")
+    if len(pending) > 10:
+        print(f"  ... and {len(pending) - 10} more")
+    failed = [m for m in svc.store.messages(direction="out", status="failed") if m.game_id == g.id]
+    if failed:
+        print(f"FAILED: {counted(len(failed), 'mail')} could not be delivered (`moderator mail list --status failed`)")
     return 0
 
 
@@ -213,10 +273,46 @@ def cmd_seat_add(args: argparse.Namespace) -> int:
     if nation is None:
         raise SystemExit(f"no nation {args.nation!r} in scenario {game.scenario}")
     password = args.password or secrets.token_urlsafe(9)
-    svc.store.add_seat(game.id, nation, args.email, password, player=args.player, also=args.also)
-    print(f"{nation} in {game.id} -> {', '.join(a.lower() for a in [args.email, *args.also])}")
+    if getattr(args, "from_pool", None) is not None:
+        from moderator.service.pool import seat_from_pool
+
+        try:
+            entry = seat_from_pool(svc, game.id, nation, args.from_pool, password)
+        except LookupError as exc:
+            raise SystemExit(str(exc)) from None
+        print(f"{nation} in {game.id} -> {entry.email} ({entry.name}, from the replacement pool)")
+    elif not args.email:
+        raise SystemExit("say who takes the seat: --email ADDRESS, or --from-pool ID")
+    else:
+        svc.store.add_seat(game.id, nation, args.email, password, player=args.player, also=args.also)
+        print(f"{nation} in {game.id} -> {', '.join(a.lower() for a in [args.email, *args.also])}")
     if not args.password:
         print(f"seat password (tell the player privately; it is not stored in clear): {password}")
+    return 0
+
+
+def cmd_pool_list(args: argparse.Namespace) -> int:
+    svc, _ = _service(args)
+    entries = svc.store.pool(None if args.all else "waiting")
+    for e in entries:
+        print(f"#{e.id:<4} {e.name:<24} {e.email:<32} {e.side:<8} {e.game_id or 'any game':<10} {e.status}"
+              + (f" ({e.seated})" if e.seated else ""))
+    if not entries:
+        print("nobody waits on the replacement pool")
+    return 0
+
+
+def cmd_pool_add(args: argparse.Namespace) -> int:
+    from moderator.service.pool import SIDE_NAMES, side_of
+
+    svc, _ = _service(args)
+    side = side_of(args.side)
+    if side is None:
+        raise SystemExit(f"--side {args.side!r}: write Central Powers, Allies or any")
+    if args.game:
+        svc.game(args.game)
+    entry = svc.store.add_to_pool(name=args.name, email=args.email, side=side, game_id=args.game)
+    print(f"#{entry.id} {entry.name} <{entry.email}> waits on the replacement pool for {SIDE_NAMES[side]}")
     return 0
 
 
@@ -274,6 +370,16 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 0 if ok else 1
 
 
+def cmd_verify(args: argparse.Namespace) -> int:
+    from moderator.service.turns import verify
+
+    svc, _ = _service(args)
+    result = verify(svc, args.game, args.turn)
+    for line in result.lines:
+        print(line)
+    return 0 if result.ok else 1
+
+
 def cmd_report(args: argparse.Namespace) -> int:
     """A nation's report of a resolved turn, as the player received it (files), or its
     content as JSON (--json) for players' tools."""
@@ -296,7 +402,8 @@ def cmd_report(args: argparse.Namespace) -> int:
     if record is None or after is None:
         raise SystemExit(f"turn {turn} of {game.id} has not been resolved")
     events = [Event(e["code"], e["phase"], tuple(e["seen_by"]), e["args"]) for e in json.loads(record.events)]
-    info = turn_info(svc, game, turn, ordered=sorted(json.loads(record.orders)), updated=record.resolved)
+    info = turn_info(svc, game, turn, ordered=sorted(json.loads(record.orders)), updated=record.resolved,
+                     dice_scheme=record.dice_scheme)
     draw = None if args.json else (lambda view, title: draw_view(world, view, title))  # type: ignore[no-untyped-def]
     report = nation_mail(GameState.loads(after), events, scenario, world, info, nation, draw)
     if args.json:

@@ -39,8 +39,10 @@ SEND_EVERY = 1.0  # seconds: during a long poll, receipts go out at least this o
 
 class Daemon:
     def __init__(self, svc: Service, *, poll_seconds: float = 60, deadline_seconds: float = 10,
-                 countdown_seconds: float = 60, remind_before: timedelta = timedelta(hours=24),
+                 countdown_seconds: float = 60, remind_before: timedelta | None = None,
                  idle: bool = False) -> None:
+        # remind_before: one reminder at that lead for every game (the demo's short turns);
+        # None: each game's own reminders (Game.reminder_hours, 48 and 12 hours by default)
         self.svc = svc
         self.idle = idle
         self._stop = threading.Event()

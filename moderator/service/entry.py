@@ -36,7 +36,7 @@ def enter_orders(svc: Service, game_id: str, nation_typed: str, text: str, *, ch
         names = ", ".join(sorted(n.name for n in scenario.nations.values()))
         raise ValueError(f"no nation {nation_typed!r} in game {game.id}; the nations are: {names}")
     _header_agrees(game, nation, text, svc)
-    if game.status != "open":
+    if game.status not in ("open", "correcting"):  # correcting: a turn opened again (`rollback`)
         raise ValueError(f"turn {game.turn} of {game.id} is being resolved right now; enter the orders for the "
                          "new turn once its reports are out")
     notes = []

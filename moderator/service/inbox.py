@@ -200,11 +200,23 @@ def _handle(svc: Service, message_id: int, raw: bytes, arrived: datetime | None 
     if mail.refused:
         return _reply(svc, message_id, mail, None, "Your mail was not read.", f"{mail.refused[0].upper()}"
                       f"{mail.refused[1:]}.", "Send your orders as plain text in the body of a mail.")
+    from moderator.service import review_mail  # the moderator answering the review queue (issue 12)
+
+    if review_mail.is_command_mail(svc, mail):
+        return review_mail.handle(svc, message_id, mail)  # type: ignore[no-any-return]
+    from moderator.service import pool  # a player signing up for the replacement pool (issue 12)
+
+    if pool.is_signup(mail):
+        return pool.handle(svc, message_id, mail)  # type: ignore[no-any-return]
     check_only = bool(_CHECK.search(mail.subject)) or mail.text.strip().upper().startswith("CHECK")
     text = re.sub(r"(?im)^\s*check\s*$", "", mail.text) if check_only else mail.text
     parsed = without_chatter(text, parse_orders(text))
     header = parsed.header
     game = _game_for(svc, getattr(header, "game", None))
+    if game is None and not getattr(header, "game", None):  # many games: by address or subject tag
+        from moderator.service.routing import game_for_mail
+
+        game = game_for_mail(svc, raw, mail.subject)
     if not (getattr(header, "game", None) or getattr(header, "nation", None)) and not parsed.orders:
         return _reply(svc, message_id, mail, game, "This message does not look like orders.",
                       "I found no GAME or NATION line and no orders in it.",

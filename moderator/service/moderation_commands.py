@@ -6,6 +6,8 @@
     moderator review approve ID [--ruling TEXT ...] [--now] [--note TEXT]
     moderator review edit ID --ruling TEXT [...] [--now] [--note TEXT]
     moderator review reject ID [--note TEXT]
+    moderator review digest [--game G] [--mail]     (answer it by mail: service/review_mail.py)
+    moderator review secret
 
 docs/moderating.md is the moderator's guide to all of them.
 """
@@ -77,6 +79,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--game", default=None)
     p.add_argument("--all", action="store_true", help="decided items too")
     p.set_defaults(func=cmd_review_list)
+    p = review.add_parser("digest", parents=[common],
+                          help="what waits, with the one-line commands that answer it by mail")
+    p.add_argument("--game", default=None)
+    p.add_argument("--mail", action="store_true", help="mail it to the moderator's address instead of printing it")
+    p.set_defaults(func=cmd_review_digest)
+    p = review.add_parser("secret", parents=[common],
+                          help="make a new desk password: the review queue can then be answered by mail")
+    p.set_defaults(func=cmd_review_secret)
     ruling_help = ("a ruling that carries out your decision (repeat for several); stored for the next "
                    "resolution of the game's current turn, or applied at once with --now")
     for verb, helptext in (("approve", "accept the item; with --ruling, also change the game by a ruling"),
@@ -211,4 +221,33 @@ def cmd_review_decide(args: argparse.Namespace) -> int:
         return 1
     item = decision.item
     print(f"#{item.id} {item.status}" + (f": {item.resolution}" if item.resolution else ""))
+    return 0
+
+
+def cmd_review_digest(args: argparse.Namespace) -> int:
+    from moderator.service.review_mail import digest, queue_digest
+    from moderator.service.sending import send_queued
+
+    svc = _service(args)
+    if not args.mail:
+        print(digest(svc, args.game))
+        return 0
+    if svc.mail is None:
+        raise SystemExit("--mail needs a [mail] section in the configuration file")
+    queue_digest(svc, args.game)
+    if _can_send(args):
+        sent, failed = send_queued(svc)
+        print(f"digest mailed to {svc.mail.moderator_address}" if not failed else "the digest stays queued")
+    else:
+        print("digest queued; the daemon sends it (the mail passwords are not set here)")
+    return 0
+
+
+def cmd_review_secret(args: argparse.Namespace) -> int:
+    from moderator.service.review_mail import new_desk_secret
+
+    secret = new_desk_secret(_service(args))
+    print(f"desk password (shown once; it is kept only as a hash): {secret}\n"
+          "Answer the review queue by mail from the moderator's address: a line PASSWORD <it>, then one line per "
+          "decision (APPROVE 12, REJECT 12 reason, EDIT 12 RULING, DIGEST). A new `review secret` replaces it.")
     return 0

@@ -1,12 +1,15 @@
-"""Remind seats that have sent no orders, once per turn, some time before the deadline.
+"""Remind seats that have sent no orders, some time before the deadline.
 
 Miscellaneous: a missed turn is played defensively by the moderator and two in a row
-cost the player the seat, so a reminder is worth a mail.
+cost the player the seat, so a reminder is worth a mail. Each game says when
+(Game.reminder_hours, by default 48 and 12 hours before the deadline); each reminder goes
+out once per turn, and a daemon that was down sends only the most urgent one that is due.
+A deadline moved (`moderator deadline`) arms the reminders again.
 """
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from moderator.mail.compose import AUTO_GENERATED, compose
 from moderator.orders.echo import name as order_name
@@ -16,18 +19,43 @@ from moderator.reports.render import render
 from moderator.service.context import Service
 from moderator.service.games import describe_deadline, turn_label
 from moderator.service.inbox import queue
+from moderator.store.tables import Game
 
 
-def send_reminders(svc: Service, before: timedelta) -> int:
-    """Queue a reminder to every seat without orders in games whose deadline is within
-    `before`; each game's turn is reminded once. Returns how many were queued."""
+def reminder_hours(game: Game) -> list[float]:
+    """The game's reminders, hours before the deadline, earliest first."""
+    hours = [float(h) for h in game.reminder_hours.replace(" ", "").split(",") if h]
+    return sorted(hours, reverse=True)
+
+
+def due_reminder(game: Game, now: datetime, before: timedelta | None = None) -> float | None:
+    """The reminder (hours before the deadline) to send now, or None. `before`: one reminder
+    at that lead for every game (the demo's short turns) instead of the game's own."""
+    if game.status != "open" or game.deadline is None:
+        return None
+    deadline = game.deadline
+    if now > deadline:
+        return None
+    hours = [before.total_seconds() / 3600] if before is not None else reminder_hours(game)
+    left = (deadline - now).total_seconds() / 3600
+    due = [h for h in hours if left <= h]
+    if not due:
+        return None
+    urgent = min(due)
+    if game.reminded_turn >= game.turn and (before is not None or game.reminded_hours <= urgent):
+        return None  # sent already for this turn (with a single lead: once per turn)
+    return urgent
+
+
+def send_reminders(svc: Service, before: timedelta | None = None) -> int:
+    """Queue a reminder to every seat without orders in games with a reminder due now.
+    Returns how many were queued."""
     cfg = svc.require_mail()
     now = svc.clock()
     count = 0
     for game in svc.store.games():
-        if game.status != "open" or game.deadline is None or game.reminded_turn >= game.turn:
-            continue
-        if now < game.deadline - before or now > game.deadline:
+        urgent = due_reminder(game, now, before)
+        if urgent is None:
             continue
         scenario = svc.scenario(game)
         submitted = svc.store.current_submissions(game.id, game.turn)
@@ -43,7 +71,7 @@ def send_reminders(svc: Service, before: timedelta) -> int:
                                text=text, html=html, date=now, domain=cfg.message_id_domain,
                                auto_submitted=AUTO_GENERATED), game.id)
             count += 1
-        svc.store.update_game(game.id, reminded_turn=game.turn)
+        svc.store.update_game(game.id, reminded_turn=game.turn, reminded_hours=int(urgent))
         if count:
             svc.say(f"reminded {counted(count, 'seat')} of {game.id} without orders for turn {game.turn}")
     return count

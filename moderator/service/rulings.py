@@ -97,7 +97,7 @@ def adjust(svc: Service, game: Game, text: str, *, applies: str, source: str) ->
     """Check rulings on the position they will meet; store them unless one is wrong."""
     if game.status == "finished":
         raise RuntimeError(f"game {game.id} is finished; its position can no longer change")
-    if game.status != "open":
+    if game.status not in ("open", "correcting"):  # correcting: a turn opened again (`rollback`)
         raise RuntimeError(f"turn {game.turn} of {game.id} is being resolved ({game.status}); "
                            "give the ruling again when the new turn is open")
     world, scenario, ruleset = svc.world(game), svc.scenario(game), svc.ruleset(game)

@@ -16,7 +16,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from moderator.engine.dice import Dice
+from moderator.engine.dice import DICE_SCHEME, VERIFIABLE_SCHEME, Dice, commitment, recompute, turn_seed
 from moderator.engine.events import Event
 from moderator.engine.resolve import resolve
 from moderator.engine.ruleset import Ruleset
@@ -28,9 +28,11 @@ from moderator.reports.build import MAP_CID, Report, TurnInfo, build_reports
 from moderator.reports.mapview import draw_view
 from moderator.reports.render import render
 from moderator.service.context import Service
+from moderator.service.corrections import CORRECTING, first_resolution, withdraw_items
 from moderator.service.faults import crash_point
 from moderator.service.games import corrections_until, describe_deadline, orders_due, turn_label
 from moderator.service.inbox import queue
+from moderator.service.pool import offer_open_seats
 from moderator.service.review import items_from_resolution
 from moderator.service.rulings import apply_now, moderator_orders, pending
 from moderator.store.tables import Game, TurnRecord
@@ -48,6 +50,7 @@ class Inputs:
     ruleset: Ruleset
     now: list[str] = field(default_factory=list)  # rulings applied to the snapshot first, in order
     next: list[str] = field(default_factory=list)  # rulings carried out in step R
+    dice_scheme: int = DICE_SCHEME  # how the dice derive from the seed (engine/dice.py)
 
     def rulings_json(self) -> str:
         return json.dumps({"now": self.now, "next": self.next}, sort_keys=True)
@@ -70,7 +73,7 @@ def compute(svc: Service, game: Game, turn: int, inputs: Inputs) -> Resolution:
     state, events (the "now" rulings' first, so the reports say what the moderator
     changed during the turn), dice log (hand rolls of rulings included)."""
     world, scenario = svc.world(game), svc.scenario(game)
-    dice = Dice(game.seed, turn)
+    dice = Dice(game.seed, turn, scheme=inputs.dice_scheme)
     state, ruled = apply_now(svc.state(game, turn), inputs.now, world, scenario, inputs.ruleset, dice)
     orders = {nation: parse_orders(text).orders for nation, text in sorted(inputs.orders.items())}
     orders.update(moderator_orders(inputs.next))
@@ -99,7 +102,7 @@ def recorded_inputs(record: TurnRecord) -> Inputs:
             f"with a moderator that has {record.ruleset} v{record.ruleset_version} installed")
     rulings = json.loads(record.rulings or "{}")
     return Inputs(json.loads(record.orders), reg.get(record.ruleset, record.ruleset_version),
-                  list(rulings.get("now", [])), list(rulings.get("next", [])))
+                  list(rulings.get("now", [])), list(rulings.get("next", [])), record.dice_scheme)
 
 
 class AlreadyResolved(RuntimeError):
@@ -122,6 +125,9 @@ def resolve_game(svc: Service, game_id: str) -> Resolution:
     if (ruleset.name, ruleset.version) != (game.ruleset, game.ruleset_version):
         svc.say(f"{game.id} was played with {game.ruleset} v{game.ruleset_version}, which this moderator no longer "
                 f"has; turn {turn} is resolved with {ruleset.key}, and the game goes on with it")
+    # A turn resolved before and opened again (`moderator rollback`): this resolution corrects it.
+    previous = first_resolution(svc, game, turn)
+    correction = f"on {describe_deadline(_utc(previous.resolved))}" if previous is not None else ""
     svc.store.update_game(game.id, status="resolving")  # orders arriving meanwhile are told to wait
     try:
         inputs = turn_inputs(svc, game, ruleset)
@@ -130,15 +136,22 @@ def resolve_game(svc: Service, game_id: str) -> Resolution:
         crash_point("turn.computed")
         now = svc.clock()
         deadline = svc.next_deadline(now, game) if svc.next_deadline else orders_due(now, game.cycle_days)
+        if previous is not None and game.deadline is not None and _utc(game.deadline) > now:
+            deadline = game.deadline  # the next turn keeps the deadline its players were given
         after = game.model_copy(update={"turn": turn + 1, "deadline": deadline,
                                         "status": "open", "problem": "", "ruleset": ruleset.name,
                                         "ruleset_version": ruleset.version})
         reports: list[Report] = []
         failed: list[str] = []
         if svc.mail is not None or svc.reports_dir is not None:
-            reports, failed = build_all_reports(svc, after, turn, res, ordered=sorted(subs), updated=now)
+            reports, failed = build_all_reports(svc, after, turn, res, ordered=sorted(subs), updated=now,
+                                                dice_scheme=inputs.dice_scheme, correction=correction)
+            if correction:
+                for report in reports:
+                    report.subject = f"CORRECTION: {report.subject}"
         crash_point("turn.reports-built")
         missing = sorted(s.nation for s in svc.store.seats(game.id) if s.nation not in subs)
+        missed = missed_in_a_row(svc, game, turn, sorted(subs)) if previous is None else {}
         with svc.store.transaction():
             if svc.game(game.id).turn != turn:
                 raise AlreadyResolved(f"turn {turn} of {game.id} was resolved meanwhile by another process")
@@ -147,7 +160,9 @@ def resolve_game(svc: Service, game_id: str) -> Resolution:
                 game_id=game.id, turn=turn, orders=json.dumps(res.orders, sort_keys=True),
                 events=json.dumps([e.to_json() for e in res.events], sort_keys=True),
                 dice=json.dumps(res.dice), result_sha256=res.sha256, resolved=now,
-                ruleset=ruleset.name, ruleset_version=ruleset.version, rulings=inputs.rulings_json()))
+                ruleset=ruleset.name, ruleset_version=ruleset.version, rulings=inputs.rulings_json(),
+                dice_scheme=inputs.dice_scheme, corrects=previous.id if previous is not None else None))
+            withdrawn = withdraw_items(svc, game, turn) if previous is not None else []
             game = svc.store.update_game(game.id, turn=after.turn, deadline=after.deadline, status="open",
                                          problem="", ruleset=ruleset.name, ruleset_version=ruleset.version)
             # Orders the moderator must resolve and defaults the engine chose: each waits for a decision.
@@ -155,14 +170,25 @@ def resolve_game(svc: Service, game_id: str) -> Resolution:
             if svc.mail is not None:
                 queued = queue_reports(svc, game, reports)
                 try:
-                    queue_moderator_copy(svc, game, turn, res, ordered=sorted(subs), missing=missing, items=items)
+                    queue_moderator_copy(svc, game, turn, res, ordered=sorted(subs), missing=missing, items=items,
+                                         correction=correction)
                 except Exception as exc:  # noqa: BLE001 - the players' reports go out regardless
                     failed.append(f"moderator: {type(exc).__name__}: {exc}")
+                try:  # a seat falling vacant is offered to the replacement pool (service/pool.py)
+                    offers = offer_open_seats(svc, game, missed, {n: st.side for n, st in res.state.nations.items()})
+                    if offers:
+                        svc.say(f"offered to the replacement pool: {', '.join(offers)}")
+                except Exception as exc:  # noqa: BLE001 - the turn and its reports go out regardless
+                    failed.append(f"pool: {type(exc).__name__}: {exc}")
                 report_failures(svc, game, turn, failed)
         crash_point("turn.committed")
     except Exception as exc:
         mark_failed(svc, game_id, turn, exc)
         raise
+    if previous is not None:
+        svc.say(f"turn {turn} of {game.id} resolved again: a CORRECTION of the resolution {correction}; "
+                f"`moderator replay --game {game.id} --turn {turn}` shows what changed"
+                + (f"; {counted(len(withdrawn), 'review item')} of the first resolution withdrawn" if withdrawn else ""))
     svc.say(f"resolved {game.id} turn {turn}: {len(res.events)} events, {len(res.dice)} dice rolled; "
             f"orders from {', '.join(sorted(subs)) or 'nobody'}"
             + (f"; no orders from {', '.join(missing)}" if missing else ""))
@@ -205,8 +231,10 @@ def mark_failed(svc: Service, game_id: str, turn: int, exc: BaseException) -> No
     problem = f"resolving turn {turn} failed: {type(exc).__name__}: {exc}"
     svc.say(f"{game_id}: {problem}; the turn stays open and is retried")
     first = not any(r.kind == "resolution-failed" and r.turn == turn for r in svc.store.reviews(game_id))
+    # A correction that failed stays a correction: the daemon leaves it to the moderator.
+    status = CORRECTING if svc.store.turn_record(game_id, turn) is not None else "open"
     with svc.store.transaction():
-        svc.store.update_game(game_id, status="open", problem=problem)
+        svc.store.update_game(game_id, status=status, problem=problem)
         if not first:
             return
         svc.store.add_review(game_id=game_id, turn=turn, nation=None, kind="resolution-failed",
@@ -242,21 +270,30 @@ def _queue_notice(svc: Service, game_id: str, subject: str, text: str) -> None:
 
 
 def turn_info(svc: Service, game: Game, resolved_turn: int, *, ordered: list[str] | None = None,
-              updated: datetime | None = None) -> TurnInfo:
+              updated: datetime | None = None, dice_scheme: int = DICE_SCHEME, correction: str = "") -> TurnInfo:
     """The calendar of a report: the resolved turn, the next one, its deadline and the
     correction window (Miscellaneous: the first two days after an update; none when the
-    deadline comes first, as in the demo), who sent orders and who missed turns in a row."""
+    deadline comes first, as in the demo), who sent orders and who missed turns in a row;
+    the resolved turn's dice seed (revealed) and the next turn's commitment; `correction`:
+    when the reports a corrected resolution replaces were sent."""
     scenario = svc.scenario(game)
     corrections = ""
     if updated is not None and game.deadline is not None:
-        until = corrections_until(_utc(updated))
+        until = corrections_until(_utc(updated), game.correction_days)
         if until < _utc(game.deadline):
             corrections = describe_deadline(until)
     return TurnInfo(game=game.id, title=game.title, resolved_turn=resolved_turn,
                     resolved_date=turn_label(scenario, resolved_turn), turn=resolved_turn + 1,
                     date=turn_label(scenario, resolved_turn + 1), deadline=describe_deadline(game.deadline),
                     corrections=corrections, ordered=None if ordered is None else tuple(ordered),
-                    missed=missed_in_a_row(svc, game, resolved_turn, ordered))
+                    missed=missed_in_a_row(svc, game, resolved_turn, ordered),
+                    dice_seed=turn_seed(game.seed, resolved_turn) if dice_scheme == VERIFIABLE_SCHEME else "",
+                    dice_commitment=dice_commitment(game, resolved_turn + 1), correction=correction)
+
+
+def dice_commitment(game: Game, turn: int) -> str:
+    """The SHA-256 published before `turn` is resolved, committing to its dice seed."""
+    return commitment(turn_seed(game.seed, turn))
 
 
 def missed_in_a_row(svc: Service, game: Game, last_turn: int,
@@ -285,14 +322,15 @@ def missed_in_a_row(svc: Service, game: Game, last_turn: int,
 
 def build_all_reports(svc: Service, game: Game, resolved_turn: int, res: Resolution, *,
                       ordered: list[str] | None = None, updated: datetime | None = None,
-                      ) -> tuple[list[Report], list[str]]:
+                      dice_scheme: int = DICE_SCHEME, correction: str = "") -> tuple[list[Report], list[str]]:
     """Every audience's report, and "audience: why" for each that could not be built.
     All at once first; if that fails, nation by nation, so one audience's failure (a
     template that chokes on one event) does not take the others' reports with it.
     `game` is the game as it will be once the turn is committed (its next deadline)."""
     scenario, world = svc.scenario(game), svc.world(game)
     seats = sorted(s.nation for s in svc.store.seats(game.id))
-    info = turn_info(svc, game, resolved_turn, ordered=ordered, updated=updated)
+    info = turn_info(svc, game, resolved_turn, ordered=ordered, updated=updated, dice_scheme=dice_scheme,
+                     correction=correction)
 
     def build(nations: list[str]) -> list[Report]:
         return build_reports(res.state, res.events, scenario, world, info, nations,
@@ -329,7 +367,7 @@ def queue_reports(svc: Service, game: Game, reports: list[Report]) -> int:
 
 
 def queue_moderator_copy(svc: Service, game: Game, resolved_turn: int, res: Resolution, *, ordered: list[str],
-                         missing: list[str], items: list[str]) -> None:
+                         missing: list[str], items: list[str], correction: str = "") -> None:
     """The moderator sees everything, with the dice log attached for auditing: the review
     items this resolution created and the rulings it applied come first."""
     cfg = svc.require_mail()
@@ -337,7 +375,9 @@ def queue_moderator_copy(svc: Service, game: Game, resolved_turn: int, res: Reso
     dice = Attachment(f"dice-turn-{resolved_turn}.json", json.dumps(res.dice, indent=1).encode(),
                       "application", "json")
     msg = compose(sender=cfg.from_address, to=[cfg.moderator_address],
-                  subject=f"{game.title}: turn {resolved_turn} resolved (moderator's copy)", text=text, html=html,
+                  subject=(f"CORRECTION: {game.title}: turn {resolved_turn} resolved again (moderator's copy)"
+                           if correction else f"{game.title}: turn {resolved_turn} resolved (moderator's copy)"),
+                  text=text, html=html,
                   attachments=[dice], date=svc.clock(), domain=cfg.message_id_domain, auto_submitted=AUTO_GENERATED)
     queue(svc, msg, game.id)
 
@@ -357,6 +397,7 @@ def moderator_report(svc: Service, game: Game, resolved_turn: int, res: Resoluti
     return render("moderator", title=game.title, game=game.id, resolved_turn=resolved_turn,
                   resolved_date=turn_label(scenario, resolved_turn), ordered=ordered, missing=missing,
                   flags=items, waiting=waiting_items(svc, game), missed=missed_in_a_row(svc, game, resolved_turn),
+                  desk_by_mail=svc.store.setting("desk-secret") is not None,
                   dice_count=len(res.dice), sha256=res.sha256, events=res.events,
                   names=lambda n: scenario.nations[n].name if n in scenario.nations else n)
 
@@ -391,7 +432,8 @@ def recover_interrupted(svc: Service) -> list[str]:
     reopened = []
     for g in svc.store.games():
         if g.status == "resolving":
-            svc.store.update_game(g.id, status="open")
+            corrected = svc.store.turn_record(g.id, g.turn) is not None  # a correction, not a deadline's
+            svc.store.update_game(g.id, status=CORRECTING if corrected else "open")
             reopened.append(g.id)
     return reopened
 
@@ -416,4 +458,63 @@ def replay(svc: Service, game_id: str, turn: int) -> tuple[bool, str]:
     detail = (f"turn {turn} of {game.id}: state {'identical' if same_state else 'DIFFERENT'}, "
               f"{len(res.dice)} dice rolls {'identical' if same_dice else 'DIFFERENT'}, "
               f"{len(res.events)} events {'identical' if same_events else 'DIFFERENT'}; sha256 {res.sha256[:16]}")
+    records = svc.store.turn_records(game.id, turn)
+    if len(records) > 1:
+        detail += "\n" + correction_difference(records[0], records[-1])
     return ok, detail
+
+
+def correction_difference(first: TurnRecord, last: TurnRecord) -> str:
+    """What a correction changed, compared with the turn's first resolution: orders, rulings,
+    the events each has that the other has not, and the resulting state."""
+    def lines(record: TurnRecord) -> list[str]:
+        return [json.dumps(e, sort_keys=True) for e in json.loads(record.events)]
+
+    before, after = lines(first), lines(last)
+    gone = [e for e in before if e not in after]
+    new = [e for e in after if e not in before]
+    orders_a, orders_b = json.loads(first.orders), json.loads(last.orders)
+    changed = sorted(n for n in {*orders_a, *orders_b} if orders_a.get(n) != orders_b.get(n))
+    out = [f"corrected: resolved first {_utc(first.resolved):%Y-%m-%d %H:%M} UTC, again {_utc(last.resolved):%Y-%m-%d %H:%M} "
+           f"UTC; compared with the first resolution: orders changed for {', '.join(changed) or 'nobody'}; rulings "
+           f"{'the same' if first.rulings == last.rulings else 'changed'}; state "
+           f"{'the same' if first.result_sha256 == last.result_sha256 else 'DIFFERENT'}; "
+           f"{len(gone)} events no longer happen, {len(new)} new"]
+    out += [f"  - {json.loads(e)['code']}: {json.dumps(json.loads(e)['args'], sort_keys=True)}" for e in gone]
+    out += [f"  + {json.loads(e)['code']}: {json.dumps(json.loads(e)['args'], sort_keys=True)}" for e in new]
+    return "\n".join(out)
+
+
+@dataclass
+class Verified:
+    ok: bool
+    lines: list[str]  # what was checked, and each roll that does not match
+
+
+def verify(svc: Service, game_id: str, turn: int) -> Verified:
+    """Recompute every logged roll of a resolved turn from its revealed seed alone (the
+    documented function, engine/dice.py and docs/dice.md) and compare with the stored log."""
+    game = svc.game(game_id)
+    record = svc.store.turn_record(game.id, turn)
+    if record is None:
+        return Verified(False, [f"turn {turn} of {game.id} has not been resolved"])
+    if record.dice_scheme != VERIFIABLE_SCHEME:
+        return Verified(False, [f"turn {turn} of {game.id} was rolled before verifiable dice (scheme "
+                                f"{record.dice_scheme}): it has no published seed; `moderator replay` re-runs it"])
+    seed = turn_seed(game.seed, turn)
+    rolls = json.loads(record.dice)
+    lines = [f"turn {turn} of {game.id}: seed {seed}", f"commitment (SHA-256 of the seed, announced before the "
+             f"turn): {commitment(seed)}"]
+    bad = by_hand = 0
+    for roll, expected in zip(rolls, recompute(seed, rolls), strict=True):
+        if expected is None:
+            by_hand += 1
+        elif expected != roll["result"]:
+            bad += 1
+            lines.append(f"MISMATCH roll {roll['index']} (step {roll.get('step') or '-'}, {roll['dice']}, "
+                         f"{roll['purpose']}): logged {roll['result']}, the seed gives {expected}")
+    checked = len(rolls) - by_hand
+    lines.append(f"{checked} of {len(rolls)} rolls recomputed from the seed: "
+                 + ("all match" if not bad else f"{bad} DO NOT MATCH")
+                 + (f"; {by_hand} rolled by hand by the moderator (rulings), not from the seed" if by_hand else ""))
+    return Verified(bad == 0, lines)

@@ -28,9 +28,11 @@ from moderator.store.tables import (
     AuthFailure,
     Game,
     MailMessage,
+    PoolEntry,
     ReviewItem,
     Ruling,
     Seat,
+    Setting,
     Snapshot,
     Submission,
     TurnRecord,
@@ -420,6 +422,12 @@ class Store:
             return s.exec(select(TurnRecord).where(TurnRecord.game_id == game_id, TurnRecord.turn == turn)
                           .order_by(col(TurnRecord.id).desc())).first()
 
+    def turn_records(self, game_id: str, turn: int) -> list[TurnRecord]:
+        """Every resolution of a turn, first to last (more than one: corrected by `rollback`)."""
+        with self.session() as s:
+            return list(s.exec(select(TurnRecord).where(TurnRecord.game_id == game_id, TurnRecord.turn == turn)
+                               .order_by(col(TurnRecord.id))))
+
     # ---- moderator review --------------------------------------------------------
     def add_review(self, *, game_id: str | None, turn: int | None, nation: str | None, kind: str,
                    summary: str, detail: str = "") -> int:
@@ -462,3 +470,37 @@ class Store:
             if applies:
                 q = q.where(Ruling.applies == applies)
             return list(s.exec(q.order_by(col(Ruling.id))))
+
+    # ---- settings of the installation ------------------------------------------------
+    def setting(self, key: str) -> str | None:
+        with self.session() as s:
+            row = s.get(Setting, key)
+            return row.value if row else None
+
+    def set_setting(self, key: str, value: str) -> None:
+        with self.session() as s:
+            row = s.get(Setting, key) or Setting(key=key)
+            row.value = value
+            s.add(row)
+
+    # ---- the replacement pool ---------------------------------------------------------
+    def add_to_pool(self, *, name: str, email: str, side: str, game_id: str = "") -> PoolEntry:
+        """Put a player on the pool; a second sign-up from the same address updates the first."""
+        with self.session() as s:
+            row = s.exec(select(PoolEntry).where(PoolEntry.email == email.lower(), PoolEntry.status == "waiting",
+                                                 PoolEntry.game_id == game_id)).first()
+            row = row or PoolEntry(email=email.lower(), game_id=game_id, created=utcnow())
+            row.name, row.side = name, side
+            s.add(row)
+            s.flush()
+            return row
+
+    def pool(self, status: str | None = "waiting") -> list[PoolEntry]:
+        with self.session() as s:
+            q = select(PoolEntry)
+            if status:
+                q = q.where(PoolEntry.status == status)
+            return list(s.exec(q.order_by(col(PoolEntry.id))))
+
+    def update_pool_entry(self, entry_id: int, **changes: Any) -> PoolEntry:
+        return self._update(PoolEntry, entry_id, changes)

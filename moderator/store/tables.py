@@ -47,6 +47,13 @@ class Game(SQLModel, table=True):
     # Why the last attempt to resolve the current turn failed ("" when it did not): shown by
     # `game show` and the console until a resolution succeeds (service/turns.py).
     problem: str = Field(default="", sa_column_kwargs=_old_rows(""))
+    # Reminders to seats without orders, hours before the deadline, comma-separated ("48,12"),
+    # and the most urgent one sent for `reminded_turn` (service/reminders.py).
+    reminder_hours: str = Field(default="48,12", sa_column_kwargs=_old_rows("48,12"))
+    reminded_hours: int = Field(default=0, sa_column_kwargs=_old_rows(0))
+    # The game's own address (lower case; "" if none): mail sent to it is for this game even
+    # without a GAME line (service/routing.py), several games sharing one mailbox.
+    address: str = Field(default="", sa_column_kwargs=_old_rows(""))
 
 
 class Seat(SQLModel, table=True):
@@ -159,6 +166,12 @@ class TurnRecord(SQLModel, table=True):
     # "now" ones were applied to the snapshot before the orders met it; "next" ones ran as
     # the orders of the pseudo-nation "moderator" in step R.
     rulings: str = Field(default="{}", sa_column_kwargs=_old_rows("{}"))
+    # How the dice were derived from the seed (engine/dice.py): 2, verifiable (HMAC of the turn's
+    # committed seed); turns stored before it were rolled with scheme 1 and replay with it.
+    dice_scheme: int = Field(default=2, sa_column_kwargs=_old_rows(1))
+    # A turn resolved again after a correction (`moderator rollback`): the record it replaces
+    # is kept, superseded (its id here); the newest record of a turn is the one that counts.
+    corrects: int | None = None
 
 
 class ReviewItem(SQLModel, table=True):
@@ -190,4 +203,27 @@ class Ruling(SQLModel, table=True):
     text: str = ""  # one ruling, normalized (moderator.orders.rulings.normalize_ruling)
     applies: str = "next"  # now | next
     source: str = ""  # adjust (command line) | file (adjust --file) | review:<id> (review approve/edit)
+    created: datetime
+
+
+class Setting(SQLModel, table=True):
+    """One setting of the installation kept in the database (not in the configuration file,
+    which may be shared): e.g. "desk-secret", the salted hash of the moderator's password for
+    answering the review queue by mail (service/review_mail.py)."""
+
+    key: str = Field(primary_key=True)
+    value: str = ""
+
+
+class PoolEntry(SQLModel, table=True):
+    """A player on the replacement pool (Replacement Pool: "name, e-mail address and what side
+    they would like to join"), signed up by mail or by the moderator."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: str = ""  # "" for any game
+    name: str = ""
+    email: str = Field(default="", index=True)
+    side: str = "any"  # central | allied | any
+    status: str = "waiting"  # waiting | seated | withdrawn
+    seated: str = ""  # "<game>:<nation>" once given a seat
     created: datetime
