@@ -27,8 +27,16 @@ test: $(STAMP)
 unit: $(STAMP)
 	$(BIN)/pytest -m "not slow"
 
-bench: $(STAMP)
-	$(BIN)/python -m moderator.bench
+# The benchmark's own environment: the MILA `diplomacy` adjudicator, whose per-unit cost
+# the engine is measured against (moderator/bench_unit_cost.py); never a dependency of ours.
+BENCH_VENV := .venv-bench
+$(BENCH_VENV)/.installed:
+	$(PY) -m venv $(BENCH_VENV)
+	$(BENCH_VENV)/bin/pip install -q diplomacy
+	touch $@
+
+bench: $(STAMP) $(BENCH_VENV)/.installed
+	MODERATOR_BENCH_DIPLOMACY=$(BENCH_VENV)/bin/python $(BIN)/python -m moderator.bench
 
 ## make soak: a whole war (26 turns) played by bots on every seat, through mail and the daemon.
 ## The summary is var/soak/summary.txt. SOAK_FLAGS= (empty) draws every report's map too (slow).
@@ -41,4 +49,4 @@ demo-clean:
 	rm -rf var/demo
 
 clean:
-	rm -rf $(VENV) var .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) $(BENCH_VENV) var .pytest_cache .mypy_cache .ruff_cache

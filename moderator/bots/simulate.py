@@ -113,7 +113,7 @@ class Summary:
                 if any(w in c for w in ("join", "revolution", "mutin"))) or "none resolved by the engine yet"),
             "Mail delivered to the seats: " + (", ".join(f"{k} {n}" for k, n in sorted(self.mails.items()))
                                                or "none (direct mode sends no mail)"),
-            "Time per turn: " + ", ".join(f"{k} {v:.2f} s" for k, v in sorted(per_turn.items())),
+            "Time per turn (resolution: the engine and the commit; reports: building them): " + ", ".join(f"{k} {v:.2f} s" for k, v in sorted(per_turn.items())),
             f"Peak memory of this process (bots, service, daemon and mail server together): {self.peak_mb:.0f} MB",
             "Replay: " + (f"{sum(self.replays.values())} of {len(self.replays)} turns identical"
                           if self.replays else "not run"),
@@ -336,10 +336,14 @@ def _mail_turn(svc: Service, smtp_port: int, daemon: Any, boxes: dict[str, Mailb
     daemon.resolved.clear()
     svc.store.update_game(GAME, deadline=svc.clock() - timedelta(seconds=1))
     with timed(summary, "resolution"):
-        if not daemon.resolved.wait(300):
+        before = svc.report_seconds
+        if not daemon.resolved.wait(900):
             game = svc.game(GAME)
             summary.errors.append(f"turn {turn_no} was not resolved: {game.problem or 'no reason given'}")
             return False
+    built = svc.report_seconds - before  # the daemon built the reports within the resolution
+    summary.seconds["reports"] += built
+    summary.seconds["resolution"] -= built
     with timed(summary, "sending"):
         expected = _expected_reports(svc, everyone)
         reports = _wait(boxes, lambda mails: sum(1 for m in mails if not _is_receipt(m)) >= 2, 300)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -135,7 +136,9 @@ def resolve_game(svc: Service, game_id: str) -> Resolution:
         reports: list[Report] = []
         failed: list[str] = []
         if svc.mail is not None:
+            started = time.perf_counter()
             reports, failed = build_all_reports(svc, after, turn, res, ordered=sorted(subs), updated=now)
+            svc.report_seconds += time.perf_counter() - started
         crash_point("turn.reports-built")
         missing = sorted(s.nation for s in svc.store.seats(game.id) if s.nation not in subs)
         with svc.store.transaction():
