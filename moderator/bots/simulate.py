@@ -289,7 +289,7 @@ def _mail_run(turns: int, seed: str, seats: list[str] | None, root: Path, maps: 
         _, bots = _setup(svc, seed, seats)
         summary = Summary("mail" if maps else "mail, reports without maps", seed, bots)
         boxes = {n: Mailbox(server.imap_port, f"{n}@{DOMAIN}", users[f"{n}@{DOMAIN}"]) for n in everyone}
-        daemon = Daemon(svc, poll_seconds=0.5, deadline_seconds=0.5, countdown_seconds=0)
+        daemon = Daemon(svc, poll_seconds=0.25, deadline_seconds=0.25, countdown_seconds=0)
         daemon.start()
         read: dict[str, dict[str, Any]] = {}
         try:
