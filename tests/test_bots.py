@@ -108,3 +108,13 @@ def test_a_seat_that_is_not_playable_is_refused() -> None:
 
     with pytest.raises(ValueError, match="not playable"):
         simulate(1, "x", ["belgium"])
+
+
+def test_a_refused_bot_order_says_whose_bug_it_is() -> None:
+    from moderator.bots.bot import Turn
+    from moderator.bots.simulate import whose_bug
+    from moderator.orders import model as m
+
+    meant = [m.Build("infantry", 1, "Berlin")]
+    assert whose_bug(Turn("germany", "BUILD 1 inf AT Berlin\n", meant, [])).startswith("checker")
+    assert whose_bug(Turn("germany", "BUILD 2 inf AT Berlin\n", meant, [])).startswith("echo or parser")

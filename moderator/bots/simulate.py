@@ -208,7 +208,8 @@ def _direct_run(svc: Service, turns: int, seed: str, seats: list[str] | None,
                     receipt = take_orders(svc, game, nation, turn.text)
                 summary.accepted += receipt.kept
                 if receipt.errors or receipt.kept != len(turn.orders):
-                    summary.refused.append(f"turn {game.turn} {nation}: {receipt.summary}\n{receipt.text}")
+                    summary.refused.append(f"turn {game.turn} {nation}: {receipt.summary} ({whose_bug(turn)})\n"
+                                           f"{receipt.text}")
         try:
             with timed(summary, "resolution"):
                 resolve_game(svc, GAME)
@@ -235,6 +236,22 @@ def _count_events(svc: Service, summary: Summary, turn: int) -> None:
     record = svc.store.turn_record(GAME, turn)
     if record is not None:
         summary.events.update(e["code"] for e in json.loads(record.events))
+
+
+def whose_bug(turn: Turn) -> str:
+    """Which side of a refused bot order is wrong: if the text does not read back as the
+    orders the bot checked, the echo or the parser; if it does, the checker judged the same
+    orders twice differently (or the position moved between the bot's check and the mail)."""
+    from moderator.orders import parse_orders
+    from moderator.orders.echo import normalize_order
+
+    read = [normalize_order(o) for o in parse_orders(turn.text).orders]
+    meant = [normalize_order(o) for o in turn.orders]
+    if read != meant:
+        wrong = next((f"{a!r} read back as {b!r}" for a, b in zip(meant, read, strict=False) if a != b),
+                     f"{len(meant)} orders read back as {len(read)}")
+        return f"echo or parser: {wrong}"
+    return "checker: the same orders, judged differently by the service"
 
 
 def _progress_line(summary: Summary, done: int, total: int) -> str:
@@ -332,7 +349,8 @@ def _mail_turn(svc: Service, smtp_port: int, daemon: Any, boxes: dict[str, Mailb
             summary.accepted += kept
             summary.mails["receipt"] += 1
             if errors or kept != len(turns[nation].orders):
-                summary.refused.append(f"turn {turn_no} {nation}: {got[0]['Subject']}\n{_text(got[0])}")
+                summary.refused.append(f"turn {turn_no} {nation}: {got[0]['Subject']} ({whose_bug(turns[nation])})\n"
+                                       f"{_text(got[0])}")
     daemon.resolved.clear()
     svc.store.update_game(GAME, deadline=svc.clock() - timedelta(seconds=1))
     with timed(summary, "resolution"):
