@@ -85,6 +85,21 @@ def diplomacy_cost(runs: int = RUNS) -> dict[str, Any] | str:
     return result
 
 
+def pipeline(out: TextIO, turns: int = 2) -> dict[str, float]:
+    """A whole turn in process, every playable seat: bots, intake (parse, check, store,
+    receipt) and resolution (engine and commit), per turn; the same through mail, with
+    the reports and their sending, is in the soak summary (`make soak`, docs/soak.md)."""
+    from moderator.bots.simulate import simulate
+
+    summary = simulate(turns, "bench")
+    per_turn = {k: v / max(summary.turns, 1) for k, v in summary.seconds.items() if k != "replay"}
+    print(f"\nwhole turn in process, {len(summary.seats)} seats, mean of {summary.turns} turns (no mail; "
+          "`make soak` has the mail pipeline):", file=out)
+    print("  " + ", ".join(f"{k} {v:.2f} s" for k, v in sorted(per_turn.items()))
+          + f"; total {sum(per_turn.values()):.2f} s", file=out)
+    return per_turn
+
+
 def report(out: TextIO, runs: int = RUNS) -> dict[str, Any]:
     """Print the comparison; return it (for --json)."""
     ours = engine_cost(runs)
