@@ -19,6 +19,7 @@ The summary (Summary.text) is what a moderator reads before opening a real game.
 
 from __future__ import annotations
 
+import dataclasses
 import email
 import json
 import re
@@ -53,6 +54,7 @@ UMPIRE = f"umpire@{DOMAIN}"
 # problem the simulation reports.
 JUDGEMENT = ("referred", "flag", "note")
 HEADLINES = ("battle", "captured", "war-declared", "incorporated", "order-referred", "moderator-flag")
+POLITICS = ("joined", "revolution", "mutiny", "rebellion", "local-war-ended", "victory-outright", "victory-side")
 
 
 def seat_password(nation: str) -> str:
@@ -107,10 +109,9 @@ class Summary:
             f"refused by the service: {len(self.refused)}",
             "Drafts the bots' own check dropped before writing: "
             + (", ".join(f"{c} {n}" for c, n in sorted(self.dropped.items())) or "none"),
-            "Events: " + ", ".join(f"{c} {self.events[c]}" for c in HEADLINES)
-            + "; joined, revolutions, mutinies: " + (", ".join(
-                f"{c} {n}" for c, n in sorted(self.events.items())
-                if any(w in c for w in ("join", "revolution", "mutin"))) or "none resolved by the engine yet"),
+            "Events: " + ", ".join(f"{c} {self.events[c]}" for c in HEADLINES),
+            "Nations joined, revolutions, mutinies, rebellions, victories: "
+            + ", ".join(f"{c} {self.events[c]}" for c in POLITICS),
             "Mail delivered to the seats: " + (", ".join(f"{k} {n}" for k, n in sorted(self.mails.items()))
                                                or "none (direct mode sends no mail)"),
             "Time per turn (resolution: the engine and the commit; reports: building them): " + ", ".join(f"{k} {v:.2f} s" for k, v in sorted(per_turn.items())),
@@ -238,6 +239,27 @@ def _count_events(svc: Service, summary: Summary, turn: int) -> None:
         summary.events.update(e["code"] for e in json.loads(record.events))
 
 
+def victory_table(result: Any) -> str:
+    """The ruleset's victory standings as a table (one row per nation, its fields and, if
+    it has one, its combined mean), best first; anything else as it prints."""
+    rows = list(result) if isinstance(result, (list, tuple)) else [result]
+    if not rows or not dataclasses.is_dataclass(rows[0]):
+        return str(result)
+    names = [f.name for f in dataclasses.fields(rows[0])]
+    has_mean = hasattr(rows[0], "mean")
+    if has_mean:
+        rows.sort(key=lambda r: -float(r.mean))
+
+    def cell(value: Any) -> str:
+        return f"{value:.0f}" if isinstance(value, float) else str(value)
+
+    table = [[*names, *(["mean"] if has_mean else [])]]
+    table += [[cell(getattr(r, n)) for n in names] + ([cell(float(r.mean))] if has_mean else []) for r in rows]
+    widths = [max(len(row[i]) for row in table) for i in range(len(table[0]))]
+    return "\n" + "\n".join("  " + "  ".join(c.rjust(w) if i else c.ljust(w) for i, (c, w) in enumerate(zip(row, widths, strict=True)))
+                            for row in table)
+
+
 def whose_bug(turn: Turn) -> str:
     """Which side of a refused bot order is wrong: if the text does not read back as the
     orders the bot checked, the echo or the parser; if it does, the checker judged the same
@@ -281,7 +303,7 @@ def _finish(svc: Service, summary: Summary) -> None:
     victory = svc.ruleset(game).victory
     if victory is not None:
         try:
-            summary.victory = str(victory(svc.position(game), svc.world(game), svc.scenario(game)))
+            summary.victory = victory_table(victory(svc.position(game), svc.world(game), svc.scenario(game)))
         except Exception as exc:  # noqa: BLE001
             summary.errors.append(f"victory check: {type(exc).__name__}: {exc}")
 
