@@ -340,6 +340,9 @@ def _mail_run(turns: int, seed: str, seats: list[str] | None, root: Path, maps: 
                 progress(_progress_line(summary, n + 1, turns))
         finally:
             daemon.stop()
+        for row in svc.store.messages("in"):  # a bot's mail the daemon could not handle
+            if row.status != "processed":
+                summary.errors.append(f"incoming mail {row.id} from {row.sender}: {row.status} {row.note}".strip())
         _finish(svc, summary)
         return summary
 
