@@ -38,8 +38,16 @@ test: $(STAMP) browser
 unit: $(STAMP)
 	$(BIN)/pytest -m "not slow"
 
-bench: $(STAMP)
-	$(BIN)/python -m moderator.bench
+# The benchmark's own environment: the MILA `diplomacy` adjudicator, whose per-unit cost
+# the engine is measured against (moderator/bench_unit_cost.py); never a dependency of ours.
+BENCH_VENV := .venv-bench
+$(BENCH_VENV)/.installed:
+	$(PY) -m venv $(BENCH_VENV)
+	$(BENCH_VENV)/bin/pip install -q diplomacy
+	touch $@
+
+bench: $(STAMP) $(BENCH_VENV)/.installed
+	MODERATOR_BENCH_DIPLOMACY=$(BENCH_VENV)/bin/python $(BIN)/python -m moderator.bench
 	$(BIN)/python -m moderator.intake_bench
 
 ## make soak: a whole war (26 turns) played by bots on every seat, through mail and the daemon.
@@ -53,7 +61,7 @@ demo-clean:
 	rm -rf var/demo
 
 clean:
-	rm -rf $(VENV) var .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) $(BENCH_VENV) var .pytest_cache .mypy_cache .ruff_cache
 
 ## make integration-servers: Dovecot and Postfix from Debian's packages for tests/test_dovecot.py
 ## (installed only, never started as system services: the tests run their own instances)

@@ -262,6 +262,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     start = time.perf_counter()
     rows = run(quick=args.quick)
+    if not args.quick:  # the engine's per-unit cost beside the MILA adjudicator's (issue 14)
+        from moderator.bench_unit_cost import pipeline, report
+
+        report(sys.stdout)
+        pipeline(sys.stdout)
     print(f"\ntotal bench time {time.perf_counter() - start:.1f} s")
     if args.json:
         print(json.dumps([r.to_json() for r in rows], indent=1))

@@ -88,3 +88,33 @@ def test_soak_every_seat_through_mail() -> None:
     assert summary.mails["alliance"] >= 2 * 5  # the five nations at war in August 1914
     assert summary.replays == {1: True, 2: True}
     assert summary.strange_reviews == [] and summary.ok, summary.text()
+
+
+def test_the_simulate_command_prints_and_writes_its_summary(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    from moderator.cli import main
+
+    out = tmp_path / "summary.txt"
+    code = main(["simulate", "--turns", "1", "--seed", "cli", "--seats", "serbia,austria-hungary",
+                 "--summary", str(out), "--dir", str(tmp_path / "game")])
+    printed = capsys.readouterr()
+    assert code == 0, printed.out
+    assert "Result: OK" in printed.out and out.read_text(encoding="utf-8") == printed.out
+    assert "turn 1/1" in printed.err  # the progress bar
+    assert (tmp_path / "game" / "simulate.db").exists()
+
+
+def test_a_seat_that_is_not_playable_is_refused() -> None:
+    import pytest
+
+    with pytest.raises(ValueError, match="not playable"):
+        simulate(1, "x", ["belgium"])
+
+
+def test_a_refused_bot_order_says_whose_bug_it_is() -> None:
+    from moderator.bots.bot import Turn
+    from moderator.bots.simulate import whose_bug
+    from moderator.orders import model as m
+
+    meant = [m.Build("infantry", 1, "Berlin")]
+    assert whose_bug(Turn("germany", "BUILD 1 inf AT Berlin\n", meant, [])).startswith("checker")
+    assert whose_bug(Turn("germany", "BUILD 2 inf AT Berlin\n", meant, [])).startswith("echo or parser")

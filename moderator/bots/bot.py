@@ -36,6 +36,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from moderator.bots.options import FIGHTING, Seat, options, units
+from moderator.engine import manpower
 from moderator.engine.check import check_orders
 from moderator.engine.odds import odds_for
 from moderator.engine.state import GameState
@@ -158,6 +159,9 @@ def _launch(d: Draft, o: m.Attack) -> None:
     d.targets.add(o.dest)
     committed = sum(u.count for u in o.units)
     d.orders.append(m.CombatCondition(o.dest, "losses", max(committed // 2, 1)))
+    owner = d.seat.world.territories[o.dest].owner
+    if owner == d.seat.nation or (owner and d.seat.state.allies(d.seat.nation, owner)):
+        return  # its own land comes back incorporated; an ally's is liberated for the ally (Phase 4.4)
     if d.seat.world.territories[o.dest].is_land:
         d.orders.append(m.Incorporate(o.dest))
         d.budget -= 2 * d.seat.world.territories[o.dest].value
@@ -210,7 +214,8 @@ def money(d: Draft) -> None:
 
 
 def build(d: Draft) -> None:
-    """Builds with what is left: infantry first (where the threat is), artillery, tanks, fighters."""
+    """Builds with what is left: infantry first (where the threat is, and only within the
+    manpower limit), artillery, tanks, fighters."""
     s = d.seat
     wanted: Counter[tuple[str, str]] = Counter()
     cities = sorted((o for o in options(s, m.Build) if isinstance(o, m.Build)),
@@ -219,9 +224,12 @@ def build(d: Draft) -> None:
     for o in cities:
         by_kind.setdefault(o.kind, []).append(o)
     mix = ("infantry", "infantry", "artillery", "infantry", "tank", "fighter")
+    left = manpower.normal_left(s.position, s.nation)  # past it, infantry costs double (Manpower limits)
     spent = 0
     for round_ in range(12):
         kind = mix[round_ % len(mix)]
+        if kind == "infantry" and wanted_infantry(wanted) >= left:
+            continue
         choices = by_kind.get(kind, [])
         stats = s.position.stats(s.nation, kind)
         if not choices or stats is None:
@@ -235,6 +243,10 @@ def build(d: Draft) -> None:
     for (kind, place), n in sorted(wanted.items()):
         d.take(m.Build(kind, n, place))
     d.budget -= spent
+
+
+def wanted_infantry(wanted: Counter[tuple[str, str]]) -> int:
+    return sum(n for (kind, _), n in wanted.items() if kind == "infantry")
 
 
 def navy(d: Draft) -> None:

@@ -19,6 +19,7 @@ The summary (Summary.text) is what a moderator reads before opening a real game.
 
 from __future__ import annotations
 
+import dataclasses
 import email
 import json
 import re
@@ -53,6 +54,7 @@ UMPIRE = f"umpire@{DOMAIN}"
 # problem the simulation reports.
 JUDGEMENT = ("referred", "flag", "note")
 HEADLINES = ("battle", "captured", "war-declared", "incorporated", "order-referred", "moderator-flag")
+POLITICS = ("joined", "revolution", "mutiny", "rebellion", "local-war-ended", "victory-outright", "victory-side")
 
 
 def seat_password(nation: str) -> str:
@@ -107,13 +109,12 @@ class Summary:
             f"refused by the service: {len(self.refused)}",
             "Drafts the bots' own check dropped before writing: "
             + (", ".join(f"{c} {n}" for c, n in sorted(self.dropped.items())) or "none"),
-            "Events: " + ", ".join(f"{c} {self.events[c]}" for c in HEADLINES)
-            + "; joined, revolutions, mutinies: " + (", ".join(
-                f"{c} {n}" for c, n in sorted(self.events.items())
-                if any(w in c for w in ("join", "revolution", "mutin"))) or "none resolved by the engine yet"),
+            "Events: " + ", ".join(f"{c} {self.events[c]}" for c in HEADLINES),
+            "Nations joined, revolutions, mutinies, rebellions, victories: "
+            + ", ".join(f"{c} {self.events[c]}" for c in POLITICS),
             "Mail delivered to the seats: " + (", ".join(f"{k} {n}" for k, n in sorted(self.mails.items()))
                                                or "none (direct mode sends no mail)"),
-            "Time per turn: " + ", ".join(f"{k} {v:.2f} s" for k, v in sorted(per_turn.items())),
+            "Time per turn (resolution: the engine and the commit; reports: building them): " + ", ".join(f"{k} {v:.2f} s" for k, v in sorted(per_turn.items())),
             f"Peak memory of this process (bots, service, daemon and mail server together): {self.peak_mb:.0f} MB",
             "Replay: " + (f"{sum(self.replays.values())} of {len(self.replays)} turns identical"
                           if self.replays else "not run"),
@@ -208,7 +209,8 @@ def _direct_run(svc: Service, turns: int, seed: str, seats: list[str] | None,
                     receipt = take_orders(svc, game, nation, turn.text)
                 summary.accepted += receipt.kept
                 if receipt.errors or receipt.kept != len(turn.orders):
-                    summary.refused.append(f"turn {game.turn} {nation}: {receipt.summary}\n{receipt.text}")
+                    summary.refused.append(f"turn {game.turn} {nation}: {receipt.summary} ({whose_bug(turn)})\n"
+                                           f"{receipt.text}")
         try:
             with timed(summary, "resolution"):
                 resolve_game(svc, GAME)
@@ -235,6 +237,43 @@ def _count_events(svc: Service, summary: Summary, turn: int) -> None:
     record = svc.store.turn_record(GAME, turn)
     if record is not None:
         summary.events.update(e["code"] for e in json.loads(record.events))
+
+
+def victory_table(result: Any) -> str:
+    """The ruleset's victory standings as a table (one row per nation, its fields and, if
+    it has one, its combined mean), best first; anything else as it prints."""
+    rows = list(result) if isinstance(result, (list, tuple)) else [result]
+    if not rows or not dataclasses.is_dataclass(rows[0]):
+        return str(result)
+    names = [f.name for f in dataclasses.fields(rows[0])]
+    has_mean = hasattr(rows[0], "mean")
+    if has_mean:
+        rows.sort(key=lambda r: -float(r.mean))
+
+    def cell(value: Any) -> str:
+        return f"{value:.0f}" if isinstance(value, float) else str(value)
+
+    table = [[*names, *(["mean"] if has_mean else [])]]
+    table += [[cell(getattr(r, n)) for n in names] + ([cell(float(r.mean))] if has_mean else []) for r in rows]
+    widths = [max(len(row[i]) for row in table) for i in range(len(table[0]))]
+    return "\n" + "\n".join("  " + "  ".join(c.rjust(w) if i else c.ljust(w) for i, (c, w) in enumerate(zip(row, widths, strict=True)))
+                            for row in table)
+
+
+def whose_bug(turn: Turn) -> str:
+    """Which side of a refused bot order is wrong: if the text does not read back as the
+    orders the bot checked, the echo or the parser; if it does, the checker judged the same
+    orders twice differently (or the position moved between the bot's check and the mail)."""
+    from moderator.orders import parse_orders
+    from moderator.orders.echo import normalize_order
+
+    read = [normalize_order(o) for o in parse_orders(turn.text).orders]
+    meant = [normalize_order(o) for o in turn.orders]
+    if read != meant:
+        wrong = next((f"{a!r} read back as {b!r}" for a, b in zip(meant, read, strict=False) if a != b),
+                     f"{len(meant)} orders read back as {len(read)}")
+        return f"echo or parser: {wrong}"
+    return "checker: the same orders, judged differently by the service"
 
 
 def _progress_line(summary: Summary, done: int, total: int) -> str:
@@ -264,7 +303,7 @@ def _finish(svc: Service, summary: Summary) -> None:
     victory = svc.ruleset(game).victory
     if victory is not None:
         try:
-            summary.victory = str(victory(svc.position(game), svc.world(game), svc.scenario(game)))
+            summary.victory = victory_table(victory(svc.position(game), svc.world(game), svc.scenario(game)))
         except Exception as exc:  # noqa: BLE001
             summary.errors.append(f"victory check: {type(exc).__name__}: {exc}")
 
@@ -289,7 +328,7 @@ def _mail_run(turns: int, seed: str, seats: list[str] | None, root: Path, maps: 
         _, bots = _setup(svc, seed, seats)
         summary = Summary("mail" if maps else "mail, reports without maps", seed, bots)
         boxes = {n: Mailbox(server.imap_port, f"{n}@{DOMAIN}", users[f"{n}@{DOMAIN}"]) for n in everyone}
-        daemon = Daemon(svc, poll_seconds=0.5, deadline_seconds=0.5, countdown_seconds=0)
+        daemon = Daemon(svc, poll_seconds=0.25, deadline_seconds=0.25, countdown_seconds=0)
         daemon.start()
         read: dict[str, dict[str, Any]] = {}
         try:
@@ -301,6 +340,9 @@ def _mail_run(turns: int, seed: str, seats: list[str] | None, root: Path, maps: 
                 progress(_progress_line(summary, n + 1, turns))
         finally:
             daemon.stop()
+        for row in svc.store.messages("in"):  # a bot's mail the daemon could not handle
+            if row.status != "processed":
+                summary.errors.append(f"incoming mail {row.id} from {row.sender}: {row.status} {row.note}".strip())
         _finish(svc, summary)
         return summary
 
@@ -332,14 +374,19 @@ def _mail_turn(svc: Service, smtp_port: int, daemon: Any, boxes: dict[str, Mailb
             summary.accepted += kept
             summary.mails["receipt"] += 1
             if errors or kept != len(turns[nation].orders):
-                summary.refused.append(f"turn {turn_no} {nation}: {got[0]['Subject']}\n{_text(got[0])}")
+                summary.refused.append(f"turn {turn_no} {nation}: {got[0]['Subject']} ({whose_bug(turns[nation])})\n"
+                                       f"{_text(got[0])}")
     daemon.resolved.clear()
     svc.store.update_game(GAME, deadline=svc.clock() - timedelta(seconds=1))
     with timed(summary, "resolution"):
-        if not daemon.resolved.wait(300):
+        before = svc.report_seconds
+        if not daemon.resolved.wait(900):
             game = svc.game(GAME)
             summary.errors.append(f"turn {turn_no} was not resolved: {game.problem or 'no reason given'}")
             return False
+    built = svc.report_seconds - before  # the daemon built the reports within the resolution
+    summary.seconds["reports"] += built
+    summary.seconds["resolution"] -= built
     with timed(summary, "sending"):
         expected = _expected_reports(svc, everyone)
         reports = _wait(boxes, lambda mails: sum(1 for m in mails if not _is_receipt(m)) >= 2, 300)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -144,8 +145,10 @@ def resolve_game(svc: Service, game_id: str) -> Resolution:
         reports: list[Report] = []
         failed: list[str] = []
         if svc.mail is not None or svc.reports_dir is not None:
+            started = time.perf_counter()
             reports, failed = build_all_reports(svc, after, turn, res, ordered=sorted(subs), updated=now,
                                                 dice_scheme=inputs.dice_scheme, correction=correction)
+            svc.report_seconds += time.perf_counter() - started
             if correction:
                 for report in reports:
                     report.subject = f"CORRECTION: {report.subject}"
