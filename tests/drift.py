@@ -41,10 +41,15 @@ luck" when
   3. it meets what an earlier order that differed by luck touched: a place that order
      names, units it names (same origin and kind), or, for an "over-budget" verdict, the
      treasury, if that order paid in one of them (the wrapped homes record what each
-     commit() and execute() takes from the treasury).
+     commit() and execute() takes from the treasury), or
+  4. it comes after Phase 8 and the nation receives US trade, when the neutrals' tables
+     (a declaration of war on a neutral, a joining: engine/reactions.py) moved the US
+     Entry to the other side of zero than the checker projects (US trade flows only while
+     it is not negative).
 
 Every other difference is a drift, and the treasuries are compared only when no verdict
-differed at all.
+differed at all (those of the US trade's receivers only when the dice of the neutrals'
+tables left the US Entry on the side of zero the checker projects).
 
 The order generators below, one small function per order type (GENERATORS), propose
 orders from a nation's view of a position: legal-looking ones and deliberately illegal
@@ -1272,6 +1277,15 @@ def compare(game: Game, nation: str, orders: Sequence[m.Order], seed: str = "dri
                   and (f"control:{b.place}" in assumed or b.defenders_lost)}
         return sorted(meets(orders[i], places))
 
+    # The neutrals' tables move the US Entry by dice the checker does not draw (a
+    # declaration of war on a neutral, a joining: engine/reactions.py), and US trade flows
+    # in Phase 8 only while it is not negative: what the receivers spend after it may
+    # differ by luck, and so may their treasuries.
+    us = scratch.get("usa")
+    us_moved = us is not None and "usa" in after.nations and (us.standing < 0) != (after.nations["usa"].standing < 0)
+    us_luck = us_moved and nation in game.scenario.diplomacy.us_trade
+    income = next((k for k, s in enumerate(table) if s.section == "8"), len(table))
+
     taint = Taint()
     for i in sorted(range(len(orders)), key=when):
         v, order = verdicts[i], orders[i]
@@ -1283,7 +1297,8 @@ def compare(game: Game, nation: str, orders: Sequence[m.Order], seed: str = "dri
         said = f"#{i} {order.span.text or type(order).__name__}: {checker_says}, engine: {refused or 'carried out'}"
         luck = unforeseen(i)
         why = (["its if- note"] if v.kept and conditional(v) else []) + (
-            [f"the battles at {luck}"] if luck else []) + taint.touched(order, [code, *refused])
+            [f"the battles at {luck}"] if luck else []) + taint.touched(order, [code, *refused]) + (
+            ["the US Entry the neutrals' tables moved"] if us_luck and when(i)[0] > income else [])
         if why:
             cmp.excused.append(f"{said} (by luck: {', '.join(why)})")
         else:
@@ -1298,7 +1313,7 @@ def compare(game: Game, nation: str, orders: Sequence[m.Order], seed: str = "dri
     held_on = any(not b.captured and b.place in assumed for b in engine.battles)
     if not drifts and not cmp.excused:
         for nid, money in sorted(cmp.treasuries.items()):
-            if held_on and nid != nation:
+            if (held_on and nid != nation) or (us_moved and nid in game.scenario.diplomacy.us_trade):
                 continue
             left = after.nations[nid].saved
             if money != left:

@@ -41,7 +41,7 @@ def diplomatic_influence(ctx: TurnContext) -> None:
         toward = leaning(ctx, nation) if drift.toward == "leaning" else drift.toward
         if toward not in ("allied", "central"):
             continue
-        amount = ctx.dice.between(0, drift.points, f"{ctx.nation_name(nation)}'s {points.DRIFT_PURPOSE}")
+        amount = ctx.dice.between(0, drift.points, f"{ctx.nation_name(nation)}'s points of the turn {points.PURPOSE}")
         points.move(ctx, nation, toward, amount, "drift", PHASE)
 
 

@@ -134,6 +134,36 @@ class PointsDrift:
 
 
 @dataclass(frozen=True)
+class Reaction:
+    """One row of the neutrals' response table to the main war (Neutrals: "events regarding
+    main war that can affect neutrals"): the most points each neutral may take, signed
+    (+ toward the Allied Powers, - toward the Central Powers), by column: a major neutral's
+    id, "neighbouring" or "distant" (the minor neutrals)."""
+
+    event: str  # "declares-war" (a side on a neutral) or "joins" (a nation joins a side)
+    side: str  # the side that declares, or that the nation joins
+    points: dict[str, int]
+    nation: str = ""  # joins: the nation that joins, or "minor" for any minor neutral
+    until_turn: dict[str, int] = field(default_factory=dict)  # column -> last turn it applies
+    title: str = ""  # the row as the rules name it, for the dice log and the reports
+
+
+@dataclass(frozen=True)
+class Aggression:
+    """One row of the neutrals' response table to a neutral's own war (Neutrals: "Next
+    table presents diplomatic response for neutrals if some neutrals takes aggresive
+    actions"): the most points each neutral takes against the aggressor, by column (as in
+    Reaction), delayed until the aggressor joins the main war; the aggressor itself moves
+    toward zero at once."""
+
+    nation: str  # the aggressor
+    target: str  # "major" (a major power) or "minor" (a minor neutral)
+    points: dict[str, int]
+    toward_zero: int = 0  # the aggressor's own points, 0-n toward zero
+    title: str = ""
+
+
+@dataclass(frozen=True)
 class GearUpRule:
     """GEAR UP: a major neutral raises its war economy."""
 
@@ -176,6 +206,8 @@ class Diplomacy:
     influence: InfluenceRules = field(default_factory=InfluenceRules)
     self_influence: dict[str, SelfInfluence] = field(default_factory=dict)
     drift: dict[str, PointsDrift] = field(default_factory=dict)  # every turn's points
+    reactions: tuple[Reaction, ...] = ()  # the neutrals' response table to the main war
+    aggressions: tuple[Aggression, ...] = ()  # ... and to a neutral's own wars
     coax_nation: str = ""  # Italy
     coax_cost: int = 0
     coax_paid_to: str = ""
