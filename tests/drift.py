@@ -49,7 +49,8 @@ luck" when
 
 Every other difference is a drift, and the treasuries are compared only when no verdict
 differed at all (those of the US trade's receivers only when the dice of the neutrals'
-tables left the US Entry on the side of zero the checker projects).
+tables left the US Entry on the side of zero the checker projects; not those of nations
+a special option's roll took into or out of a war).
 
 The order generators below, one small function per order type (GENERATORS), propose
 orders from a nation's view of a position: legal-looking ones and deliberately illegal
@@ -1311,9 +1312,15 @@ def compare(game: Game, nation: str, orders: Sequence[m.Order], seed: str = "dri
     # where the checker assumed a capture keeps that land's income.
     assumed = {k.partition(":")[2] for k in (checking.ctx.assumed if checking.ctx else {}) if k.startswith("control:")}
     held_on = any(not b.captured and b.place in assumed for b in engine.battles)
+    # A special option's roll may begin or end a war (the US Congress vote, Japan answering
+    # a Chinese option, the peace with Serbia: engine/option_effects.py), which changes the
+    # income of the nations in it (a minor at war collects in full): by luck.
+    rolled_wars = {n for e in events if e.code in ("war-declared", "peace-made") and e.phase == "1.5"
+                   for n in e.args.get("nations", [e.args.get("nation"), e.args.get("target")])}
     if not drifts and not cmp.excused:
         for nid, money in sorted(cmp.treasuries.items()):
-            if (held_on and nid != nation) or (us_moved and nid in game.scenario.diplomacy.us_trade):
+            if (held_on and nid != nation) or (us_moved and nid in game.scenario.diplomacy.us_trade) or (
+                    nid in rolled_wars):
                 continue
             left = after.nations[nid].saved
             if money != left:

@@ -78,6 +78,15 @@ def join(ctx: TurnContext, nation: str, side: str, phase: str, why: str, by: str
         reactions.answer_aggressions(ctx, nation, side, phase)  # its own earlier wars, answered now
 
 
+def make_peace(ctx: TurnContext, a: str, b: str, phase: str) -> None:
+    """a and b are at peace from now on (a peace both agreed, Austro-Hungarian option #1)."""
+    for x, y in ((a, b), (b, a)):
+        ns = ctx.state.nations[x]
+        ns.at_war_with = sorted(set(ns.at_war_with) - {y})
+    if not ctx.checking:
+        ctx.emit("peace-made", phase, (), nations=sorted((a, b)))  # public news
+
+
 # ---- local and limited wars ---------------------------------------------------------------
 def note_capture(ctx: TurnContext, taker: str, loser: str | None) -> None:
     """conquest.seize calls this for every capture (the checker's assumed ones too)."""

@@ -714,6 +714,7 @@ def _check_diplomacy(scenario: Scenario, world: World, complete: bool) -> list[s
         for c in (*o.requires, *o.full_requires):
             nations += [(where, n) for n in (c.of, c.war, c.peace)]
             places += [(where, p) for p in (c.holds, c.at)]
+        places.append((where, o.gives))
     for where, nid in nations:
         if nid and nid not in scenario.nations:
             out.append(f"diplomacy.toml [{where}] names unknown nation '{nid}'.")

@@ -110,6 +110,8 @@ class OptionRule:
     full_requires: tuple[Condition, ...] = ()  # ... and conditions
     opens_influence: str = ""  # the nation may influence this nation from the next turn on
     review: str = ""  # what only the moderator can judge (kept, flagged)
+    effect: str = ""  # how the engine resolves it (engine/option_effects.py EFFECTS); "" = referred
+    gives: str = ""  # the territory it gives to `receiver`, at once and incorporated
 
 
 @dataclass(frozen=True)
