@@ -23,11 +23,16 @@ and compares them order by order (compare()):
   every capture the checker assumed happened: a defender that held on keeps its income).
 
 DICE. With one nation's orders the engine rolls dice only in that nation's land battles
-(Phase 4.6), and a battle changes only the territory fought over: who holds it and which
+(Phase 4.6) and rocket fire (Rockets: counted here as a battle without a capture), and a
+battle changes only the territory fought over: who holds it and which
 defenders are left (the attackers it kills were all named by the orders that fought it:
 each unit does one thing a turn). The checker takes every attack with infantry or tanks
 for a capture (the Move home's assume()) and no other battle for anything, so what dice
-can do is deny a capture it assumed, or destroy defenders it still counts. Orders are
+can do is deny a capture it assumed, or destroy defenders it still counts. The research
+rolls (Phase 2.1) are the other dice: the checker takes each research for a success, so
+an UPGRADE written after it (kept with an "if-researched" note) is charged for the new
+level there, and for less or nothing when the roll fails (the treasuries are then not
+compared; the verdicts are). Orders are
 walked in resolution order (step, then as written); the verdicts of one may differ "by
 luck" when
 
@@ -39,10 +44,14 @@ luck" when
      withdrawal conditions), or, without a capture, defenders the dice destroyed (the
      checker assumes only captures, so its copy still has them), or
   3. it meets what an earlier order that differed by luck touched: a place that order
-     names, units it names (same origin and kind), or, for an "over-budget" verdict, the
-     treasury, if that order paid in one of them (the wrapped homes record what each
-     commit() and execute() takes from the treasury), or
-  4. it comes after Phase 8 and the nation receives US trade, when the neutrals' tables
+     names, units it names (same origin and kind), or, for a verdict on the treasury
+     ("over-budget", "transfer-too-much": TREASURY_CODES), the treasury, if that order
+     paid in one of them (the wrapped homes record what each commit() and execute()
+     takes from the treasury), or
+  4. the checker refused it as over budget and a research roll failed where an UPGRADE
+     kept "if-researched" counted on it: the engine did not pay that upgrade, so it had
+     the money (the checker's optimism about research, above), or
+  5. it comes after Phase 8 and the nation receives US trade, when the neutrals' tables
      (a declaration of war on a neutral, a joining: engine/reactions.py) moved the US
      Entry to the other side of zero than the checker projects (US trade flows only while
      it is not negative).
@@ -1115,9 +1124,10 @@ def fingerprint(pos: Position) -> int:
 
 @dataclass(frozen=True)
 class Battle:
-    """A battle the engine fought: at whose order's turn, where, and what came of it."""
+    """A battle the engine fought: when in the turn (the step, then after which orders),
+    where, and what came of it."""
 
-    order: int
+    when: tuple[int, int]
     place: str
     captured: bool
     defenders_lost: bool  # some defenders fell (the checker's copy still has them all)
@@ -1130,7 +1140,7 @@ class Watch:
     impure: list[str] = field(default_factory=list)  # problem()/remarks() that changed the position
     assumed: dict[int, set[str]] = field(default_factory=dict)  # order index -> ctx.assumed keys when judged
     paid: dict[int, int] = field(default_factory=dict)  # order index -> what commit()/execute() took
-    battles: list[Battle] = field(default_factory=list)  # the engine's battles, by the order that fought them
+    battles: list[Battle] = field(default_factory=list)  # the engine's battles
     ctx: TurnContext | None = None  # the last context an order was committed on
 
 
@@ -1165,13 +1175,9 @@ class Watched(OrderRule[Any]):
         self.watch.paid[index] = before - ctx.saved(nation)
 
     def execute(self, ctx: TurnContext, nation: str, index: int, order: Any) -> None:
-        before, seen = ctx.saved(nation), len(ctx.events)
+        before = ctx.saved(nation)
         self.inner.execute(ctx, nation, index, order)
         self.watch.paid[index] = before - ctx.saved(nation)
-        for e in ctx.events[seen:]:
-            if e.code == "battle":
-                hurt = any(e.args["losses"].get(d) for d in e.args["defenders"])
-                self.watch.battles.append(Battle(index, e.args["territory"], e.args["captured"], hurt))
 
     def assume(self, ctx: TurnContext, nation: str, index: int, order: Any) -> None:
         self.inner.assume(ctx, nation, index, order)
@@ -1228,6 +1234,11 @@ def meets(order: m.Order, places: set[str]) -> set[str]:
     return places if flight(order) else places & places_of(order)
 
 
+# Verdicts that read the treasury at that point of the turn (an order the dice denied may
+# have been paid only in the checker).
+TREASURY_CODES = frozenset({"over-budget", "transfer-too-much"})
+
+
 @dataclass
 class Taint:
     """What an order whose verdicts differ by luck has touched: later orders that meet
@@ -1248,7 +1259,7 @@ class Taint:
             out.append(f"places {sorted(self.places & places_of(order)) or sorted(self.places)}")
         if self.units & units_of(order):
             out.append(f"units {sorted(self.units & units_of(order))}")
-        if self.money and "over-budget" in codes:
+        if self.money and TREASURY_CODES & set(codes):
             out.append("the treasury")
         return out
 
@@ -1271,22 +1282,36 @@ def compare(game: Game, nation: str, orders: Sequence[m.Order], seed: str = "dri
         step = rs.step_of(table, orders[i])
         return (table.index(step) if step is not None else -1, i)
 
+    # Land battles are fought by step 4.4's own work, after every order of the step is in
+    # (phase4_land: the moves are resolved together).
+    land = next((k for k, s in enumerate(table) if s.section == "4.4"), -1)
+    for e in events:
+        if e.code == "battle" and not e.args.get("clash"):
+            hurt = any(e.args["losses"].get(d) for d in e.args["defenders"])
+            engine.battles.append(Battle((land, len(orders)), e.args["territory"], e.args["captured"], hurt))
+        elif e.code == "rocket-fire" and e.args["losses"]:  # rockets kill defenders too (rocket_fire)
+            engine.battles.append(Battle(when(e.args["order"]), e.args["target"], False, True))
+
     def unforeseen(i: int) -> list[str]:
         """Battles fought before order i whose outcome the checker's copy does not show."""
         assumed = checking.assumed.get(i, set())
-        places = {b.place for b in engine.battles if when(b.order) < when(i) and not b.captured
+        places = {b.place for b in engine.battles if b.when < when(i) and not b.captured
                   and (f"control:{b.place}" in assumed or b.defenders_lost)}
         return sorted(meets(orders[i], places))
 
     # The neutrals' tables move the US Entry by dice the checker does not draw (a
     # declaration of war on a neutral, a joining: engine/reactions.py), and US trade flows
     # in Phase 8 only while it is not negative: what the receivers spend after it may
-    # differ by luck, and so may their treasuries.
+    # differ by luck, and so may their treasuries (case 5 of DICE).
     us = scratch.get("usa")
     us_moved = us is not None and "usa" in after.nations and (us.standing < 0) != (after.nations["usa"].standing < 0)
     us_luck = us_moved and nation in game.scenario.diplomacy.us_trade
     income = next((k for k, s in enumerate(table) if s.section == "8"), len(table))
-
+    # The checker takes every research for a success (research.assume): an UPGRADE to the
+    # level is charged there, and nothing is charged when the engine's roll fails; so an
+    # order the checker found over budget may be paid in the engine (case 4 of DICE).
+    failed_research = any(e.code == "research-failed" for e in events) and any(
+        p.code == "if-researched" for v in verdicts for p in v.problems)
     taint = Taint()
     for i in sorted(range(len(orders)), key=when):
         v, order = verdicts[i], orders[i]
@@ -1297,8 +1322,10 @@ def compare(game: Game, nation: str, orders: Sequence[m.Order], seed: str = "dri
         checker_says = f"kept ({_codes(v.problems)})" if v.kept else f"refused ({code})"
         said = f"#{i} {order.span.text or type(order).__name__}: {checker_says}, engine: {refused or 'carried out'}"
         luck = unforeseen(i)
+        richer = failed_research and not v.kept and code == "over-budget" and not refused
         why = (["its if- note"] if v.kept and conditional(v) else []) + (
-            [f"the battles at {luck}"] if luck else []) + taint.touched(order, [code, *refused]) + (
+            [f"the battles at {luck}"] if luck else []) + (
+            ["a failed research left its upgrade unpaid"] if richer else []) + taint.touched(order, [code, *refused]) + (
             ["the US Entry the neutrals' tables moved"] if us_luck and when(i)[0] > income else [])
         if why:
             cmp.excused.append(f"{said} (by luck: {', '.join(why)})")
@@ -1317,7 +1344,9 @@ def compare(game: Game, nation: str, orders: Sequence[m.Order], seed: str = "dri
     # income of the nations in it (a minor at war collects in full): by luck.
     rolled_wars = {n for e in events if e.code in ("war-declared", "peace-made") and e.phase == "1.5"
                    for n in e.args.get("nations", [e.args.get("nation"), e.args.get("target")])}
-    if not drifts and not cmp.excused:
+    # Rockets at a complex take a D10-driven sum of its holder's treasury (rocket_fire).
+    held_on |= any(e.code == "rocket-fire" and e.args["resources"] for e in events)
+    if not drifts and not cmp.excused and not failed_research:
         for nid, money in sorted(cmp.treasuries.items()):
             if (held_on and nid != nation) or (us_moved and nid in game.scenario.diplomacy.us_trade) or (
                     nid in rolled_wars):

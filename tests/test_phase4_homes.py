@@ -364,7 +364,7 @@ def test_orders_not_automated_yet_are_referred_and_reported() -> None:
     new, events = turn(text, state=state)
     assert refused(events) == []
     assert referred(events) == sorted([
-        ("bombing-by-moderator", 1), ("rockets-by-moderator", 2), ("rebasing-by-moderator", 3),
+        ("bombing-by-moderator", 1), ("rebasing-by-moderator", 3),  # rockets fire (rocket_fire)
         ("naval-by-moderator", 4), ("naval-by-moderator", 5), ("invasion-by-moderator", 6),
         ("naval-by-moderator", 7), ("naval-by-moderator", 8), ("support-by-moderator", 9),
         ("defence-by-moderator", 10)])  # AA guns need no order (Anti Air Guns): nothing to refer

@@ -30,6 +30,7 @@ example of the rules, quotes its sentence. Then blocks, each opened by a line `=
     === rulings            the moderator's rulings for this resolution (step "R")
     === dice               "<step>: n n n" lines (ScriptedDice, one list per phase-table
                            step: battles roll in step 4.4); every die must be used;
+                           without a "9:" line Phase 9 rolls 6s, the quiet end of turn;
                            the neutrals' points (of the turn, of the response
                            tables) come from a "points:" line, 0 without one
     === expect             one assertion per line (below)
@@ -303,24 +304,38 @@ def dice_script(case: Case) -> dict[str, list[int]]:
     return script
 
 
+QUIET = 6  # Phase 9's face that makes none of its rolls happen (see CatalogDice)
+
+
 class CatalogDice(ScriptedDice):
-    """A case's dice, with one default: the neutrals' points (Italy's and the Ottomans' of
-    every turn, the response tables after a declaration of war or a joining; every draw
-    whose purpose ends in engine/points.py PURPOSE) come from the case's `points:` line,
-    in the order drawn, whatever the step; a case without one draws 0 for all of them.
-    They are drawn every turn and for dozens of neutrals at a time, so without it every
-    case would script the same zeros; a case about them scripts them all."""
+    """A case's dice, with two defaults, the quiet turn. When a case scripts nothing for
+    step 9, every Phase 9 roll is a 6, the quiet end of a turn (the US economic roll moves
+    nothing, 2-7; no Spanish garrison turn, 6 > 5; no revolution through 1919, no mutiny,
+    no rebellion). The neutrals' points (Italy's and the Ottomans' of every turn, the
+    response tables after a declaration of war or a joining; every draw whose purpose
+    ends in engine/points.py PURPOSE) come from the case's `points:` line, in the order
+    drawn, whatever the step; a case without one draws 0 for all of them. Both are drawn
+    every turn (the points for dozens of neutrals at a time), so without them every case
+    would script the same dice; a case about Phase 9 or the points scripts its own, and
+    then every roll must be scripted as in any other step."""
 
     def __init__(self, script: Mapping[str, Sequence[int]], turn: int, *, step: str = "",
-                 log: list[Roll] | None = None, _left: dict[str, list[int]] | None = None) -> None:
+                 log: list[Roll] | None = None, _left: dict[str, list[int]] | None = None,
+                 quiet: bool | None = None) -> None:
         super().__init__(script, turn, step=step, log=log, _left=_left)
+        self._quiet = ("9" not in script) if quiet is None else quiet
 
     def _child(self, section: str) -> Dice:
-        return CatalogDice({}, self._turn, step=section, log=self.log, _left=self._left)
+        return CatalogDice({}, self._turn, step=section, log=self.log, _left=self._left, quiet=self._quiet)
 
     def _int(self, low: int, high: int, purpose: str) -> int:
-        if not purpose.endswith(POINTS_PURPOSE):
-            return super()._int(low, high, purpose)
+        if purpose.endswith(POINTS_PURPOSE):
+            return self._points(low, high, purpose)
+        if self._quiet and self.step == "9" and low <= QUIET <= high:
+            return QUIET
+        return super()._int(low, high, purpose)
+
+    def _points(self, low: int, high: int, purpose: str) -> int:
         if POINTS not in self._left:
             return low  # no `points:` line: a quiet draw
         queue = self._left[POINTS]

@@ -62,6 +62,15 @@ SCHEMA = EventSchema([
     spec("territory-given", "public", "Phase 1.5: a special option gave a territory away, incorporated at once",
          nation=NATION, place=PLACE, to=NATION),
     # ---- Phase 2
+    spec("researched", "the nations that share the knowledge, and the moderator",
+         "Phase 2.1: a research roll succeeded; the level is theirs from Phase 7",
+         nation=NATION, order=INT, tech=CODE, level=INT, cost=INT, spied=BOOL, shared=NATIONS),
+    spec("research-failed", "nation", "Phase 2.1: a research roll failed",
+         nation=NATION, order=INT, tech=CODE, level=INT, cost=INT, spied=BOOL),
+    spec("upgrade-nothing-new", "nation", "Phase 2.2: an upgrade written after a research of the same turn "
+         "that failed: nothing to buy, nothing charged", nation=NATION, order=INT, kind=KIND),
+    spec("manpower-raised", "nation", "Phase 7: Troop Mechanization raised the manpower limit by 30%",
+         nation=NATION, before=INT, after=INT, why=CODE),
     spec("upgraded", "nation", "Phase 2.2: every deployed unit of a kind upgraded to the nation's technology",
          nation=NATION, order=INT, kind=KIND, count=INT, cost=INT),
     # ---- Phase 3
@@ -71,6 +80,22 @@ SCHEMA = EventSchema([
          nation=NATION, order=INT, kind=KIND, count=INT, place=PLACE, cost=INT),
     spec("build-cut", "nation", "Phase 3.1: the treasury paid for fewer units than ordered",
          nation=NATION, order=INT, kind=KIND, place=PLACE, ordered=INT, bought=INT),
+    spec("counter-espionage", "nation and moderator", "Phase 3.2.2: a counter-espionage in place (affiliation, "
+         "army) or rolled (industrial, reconnaissance countermeasure: success or not)",
+         nation=NATION, order=INT, kind=CODE, success=BOOL),
+    spec("espionage-failed", "nation and moderator", "Phase 3.2.1: an espionage roll failed",
+         nation=NATION, order=INT, kind=CODE, target=TEXT),
+    spec("spied-neutral", "nation and moderator", "Phase 3.2.1.1: a minor neutral's status (its standing)",
+         nation=NATION, order=INT, target=NATION, standing=INT),
+    spec("spied-affiliation", "nation and moderator", "Phase 3.2.1.1: the side a major neutral's government "
+         "leans to (not its points)", nation=NATION, order=INT, target=NATION, leaning=CODE),
+    spec("spied-army", "nation and moderator", "Phase 3.2.1.2: the units the target built this turn (not where)",
+         nation=NATION, order=INT, target=NATION, units=UNITS),
+    spec("spied-industrial", "nation and moderator", "Phase 3.2.1.3: the target's level of a technology; "
+         "raised: the spy's research of it succeeds on 8-10", nation=NATION, order=INT, target=NATION,
+         tech=CODE, level=INT, raised=BOOL),
+    spec("spied-combat", "nation and moderator", "Phase 3.2.1.4: the enemy units engaged in combat in a "
+         "province, after the battles", nation=NATION, order=INT, place=PLACE, fought=BOOL, units=LOSSES),
     # ---- Phase 4
     spec("strategic-move", "nation", "Phase 4.1.3: units left by rail",
          nation=NATION, order=INT, origin=PLACE, dest=PLACE, units=UNITS),
@@ -83,8 +108,18 @@ SCHEMA = EventSchema([
     spec("units-held-back", "nation", "some units of an order could not take part (terrain, straits, ...)",
          nation=NATION, order=INT, reason=CODE, units=UNITS),
     spec("battle", "participants", "Phase 4.6: a land battle",
-         territory=PLACE, origins=PLACES, attacker=NATION, defender=optional(NATION), defenders=NATIONS,
-         rounds=INT, strait=BOOL, losses=LOSSES, captured=BOOL, withdrawn=optional(TEXT), rolls=SPAN),
+         territory=PLACE, origins=PLACES, attacker=NATION, attackers=NATIONS, defender=optional(NATION),
+         defenders=NATIONS, rounds=INT, strait=BOOL, losses=LOSSES, captured=BOOL, withdrawn=optional(TEXT),
+         clash=BOOL, rolls=SPAN),
+    spec("aircraft-landed", "nation", "Phase 4.6: aircraft left a battle and landed away from home (fuel)",
+         nation=NATION, place=PLACE, battle=PLACE, units=UNITS),
+    spec("units-fell-back", "nation", "Phase 4.4: attackers whose home was taken meanwhile fell back (or were lost)",
+         nation=NATION, origin=PLACE, dest=optional(PLACE), units=UNITS),
+    spec("aircraft-lost", "nation", "Phase 4.6: aircraft with no friendly land in reach of their fuel",
+         nation=NATION, battle=PLACE, units=UNITS),
+    spec("rocket-fire", "participants", "Rockets (4.1.1): a FIRE order's shots, at units, a city or a complex",
+         nation=NATION, order=INT, aim=CODE, target=PLACE, holder=optional(NATION), rockets=INT, hits=INT,
+         protected=BOOL, losses=LOSSES, manpower=INT, resources=INT),
     spec("captured", "public", "Phase 4.4: a territory changed hands (an allied owner is liberated)",
          territory=PLACE, nation=NATION, holder=NATION, previous=optional(NATION)),
     # ---- Phases 5-8
@@ -107,6 +142,31 @@ SCHEMA = EventSchema([
          nation=NATION, amount=INT, reason=CODE, by=NATIONS),
     spec("gift", "giver and receiver", "Phase 8 note: a gift between allies",
          giver=NATION, receiver=NATION, sent=INT, arrived=INT),
+    # ---- Phase 9
+    spec("revolution", "public", "Phase 9, the Russian Revolution: stage 1, the Russian Republic (half its "
+         "income kept for the Bolsheviks); stage 2, the rising (fund handed over, units turned)",
+         stage=INT, fund=INT, units=INT),
+    spec("revolution-defections", "public", "Phase 9: Russian units built this turn defected (8-10)", units=INT),
+    spec("mutiny", "nation and moderator", "Phase 9, Mutinies: units disbanded (or rebelled) in a territory",
+         nation=NATION, severity=CODE, place=PLACE, units=UNITS, rebelled=BOOL),
+    spec("us-entry-moved", "the USA and the moderator", "Phase 9: US Entry moved (the economic roll)",
+         toward=CODE, points=INT, entry=INT, why=TEXT),
+    spec("spain-moved", "Spain and the moderator", "Phase 9: Spain's points moved (garrison, US entry)",
+         toward=CODE, points=INT, standing=INT, why=TEXT),
+    spec("starvation", "the nation and the moderator", "Phase 9, Starvation Rule: the enemy cordon held a "
+         "second turn or more; the manpower limit falls", nation=NATION, turns=INT, lost=INT, manpower=INT),
+    spec("starvation-ended", "the nation and the moderator", "Phase 9, Starvation Rule: the cordon is broken",
+         nation=NATION, turns=INT),
+    spec("victory-standing", "the moderator; everyone from the historical end", "Victory Conditions: a major "
+         "nation's five criteria (percent), their geometric mean, its best army and naval force",
+         nation=NATION, side=CODE, production_side=INT, production=INT, resources=INT, manpower=INT,
+         objectives=INT, mean=INT, army=INT, navy=INT),
+    spec("victory-side", "the moderator; everyone from the historical end",
+         "Victory Conditions: a side's average of its major nations' means", side=CODE, mean=INT),
+    spec("victory-outright", "public", "Victory Conditions: every main-war nation of the other side conquered",
+         side=CODE, conquered=NATIONS),
+    spec("rebellion", "public", "Phase 9: a rebellion in a conquered nation that rises (rebels_when_conquered)",
+         nation=NATION, rebels=INT, freed=BOOL),
     # ---- orders and the moderator
     spec("order-refused", "nation", "an order that could not be carried out, with the rule's reason",
          nation=NATION, order=INT, text=TEXT, reason=CODE, details=DETAILS),

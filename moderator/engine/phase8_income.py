@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from moderator.engine import phase9_revolution
 from moderator.engine.context import TurnContext
 from moderator.engine.neutral_income import income_rule
 from moderator.engine.phase6_incorporation import territory_yield
@@ -80,6 +81,7 @@ def collect_resources(ctx: TurnContext) -> None:
             collected = 0
         else:
             collected = apply_income_rule(rule, full)
+        collected = phase9_revolution.russian_income(ctx, nation, collected)  # after the first hit: half
         ns.saved += collected
         ctx.tell(nation, "income", PHASE, full=full, rule=rule,
                  amount=collected, saved=ns.saved)

@@ -29,6 +29,7 @@ from moderator.world.model import Territory, World, fold
 from moderator.world.scenario_model import (
     NATION_KINDS,
     SIDES,
+    TECH_VALUES,
     Aggression,
     Condition,
     Diplomacy,
@@ -126,28 +127,37 @@ def _groups(raw: dict[str, Any], path: Path) -> dict[str, ObjectiveGroup]:
 
 
 def _technologies_table(path: Path) -> dict[str, Technology]:
-    """technologies.toml: Phase 2.1 technologies and the Advancements table's cost column
+    """technologies.toml: Phase 2.1 technologies and the Advancements table's columns
     (optional file: without it nothing can be researched at a discount or upgraded)."""
     if not path.exists():
         return {}
     out: dict[str, Technology] = {}
+    allowed = {"advances", "full_price", "cost", "discount", "discount_exempt", *TECH_VALUES}
     for tid, entry in _read_toml(path).items():
         where = f"{path}: [{tid}]"
-        unknown = sorted(set(entry) - {"advances", "full_price", "cost"})
+        unknown = sorted(set(entry) - allowed)
         if unknown:
-            raise ScenarioError(f"{where} has unknown keys {unknown}; allowed: advances, full_price, cost")
+            raise ScenarioError(f"{where} has unknown keys {unknown}; allowed: {', '.join(sorted(allowed))}")
         try:
             advances = int(entry["advances"])
             full_price = tuple(int(level) for level in entry.get("full_price", ()))
-            cost = {str(kind): tuple(int(c) for c in changes) for kind, changes in entry.get("cost", {}).items()}
-        except (KeyError, TypeError, ValueError) as exc:
+            columns = {value: {str(kind): tuple(int(c) for c in per_level) for kind, per_level in entry[value].items()}
+                       for value in ("cost", *TECH_VALUES) if value in entry}
+            discount = tuple(int(p) for p in entry.get("discount", ()))
+            exempt = tuple(str(k) for k in entry.get("discount_exempt", ()))
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise ScenarioError(f"{where}: {exc!r}") from exc
-        for kind, changes in cost.items():
-            if kind not in UNIT_KINDS or len(changes) != advances:
-                raise ScenarioError(f"{where}: cost.{kind} must be a unit kind with one number per advance ({advances})")
+        for value, per_kind in columns.items():
+            for kind, per_level in per_kind.items():
+                if kind not in UNIT_KINDS or len(per_level) != advances:
+                    raise ScenarioError(f"{where}: {value}.{kind} must be a unit kind with one number per advance "
+                                        f"({advances})")
+        if discount and len(discount) != advances:
+            raise ScenarioError(f"{where}: discount must have one percentage per advance ({advances})")
         if any(not 1 <= level <= advances for level in full_price):
             raise ScenarioError(f"{where}: full_price levels must lie between 1 and {advances}")
-        out[tid] = Technology(tid, advances, full_price, cost)
+        cost = columns.pop("cost", {})
+        out[tid] = Technology(tid, advances, full_price, cost, columns, discount, exempt)
     return out
 
 
@@ -382,6 +392,7 @@ def _nations(raw: dict[str, Any], wars: dict[str, set[str]], path: Path) -> dict
         entry["at_war_with"] = tuple(sorted(set(entry.get("at_war_with", ())) | wars.get(nid, set())))
         entry["tech"] = tuple(sorted((str(k), int(v)) for k, v in entry.get("tech", {}).items()))
         entry["aliases"] = tuple(entry.get("aliases", ()))
+        entry["starvation_cordon"] = tuple(entry.get("starvation_cordon", ()))
         try:
             nations[nid] = Nation(**entry)
         except TypeError as exc:

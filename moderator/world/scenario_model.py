@@ -236,6 +236,10 @@ class Diplomacy:
         return any(o.nation == nation for o in self.options)
 
 
+# The unit values a technology level may change besides its cost (the Advancements table).
+TECH_VALUES = ("attack", "defense", "move", "fuel", "capacity", "hits", "bombard")
+
+
 @dataclass(frozen=True)
 class Technology:
     """One technology of Phase 2.1 and its rows of the Advancements table
@@ -245,10 +249,25 @@ class Technology:
     advances: int  # "# of possible advances"
     full_price: tuple[int, ...] = ()  # levels always researched at the full price (Phase 2.1)
     cost: dict[str, tuple[int, ...]] = field(default_factory=dict)  # unit kind -> cost change at levels 1..advances
+    # The table's other columns: value (attack, defense, move, fuel, capacity, hits,
+    # bombard) -> unit kind -> change at levels 1..advances (engine/technology.py).
+    changes: dict[str, dict[str, tuple[int, ...]]] = field(default_factory=dict)
+    discount: tuple[int, ...] = ()  # Improved Industrial Technology: percent off new units' cost per level
+    discount_exempt: tuple[str, ...] = ()  # unit kinds the discount leaves alone (infantry, trenches)
 
     def cost_change(self, kind: str, level: int) -> int:
         """What levels 1..`level` add to the cost of a `kind` unit (the table's Cost column)."""
         return sum(self.cost.get(kind, ())[: max(level, 0)])
+
+    def change(self, value: str, kind: str, level: int) -> int:
+        """What levels 1..`level` add to one of a `kind` unit's values (attack, defense, ...)."""
+        if value == "cost":
+            return self.cost_change(kind, level)
+        return sum(self.changes.get(value, {}).get(kind, ())[: max(level, 0)])
+
+    def applies_to(self, kind: str) -> bool:
+        """Does any level of this technology change a `kind` unit's values or cost?"""
+        return kind in self.cost or any(kind in per_kind for per_kind in self.changes.values())
 
 
 @dataclass(frozen=True)
@@ -305,6 +324,9 @@ class Nation:
     playable_on_entry: bool = False  # a replacement-pool player takes it over when it joins the main war
     us_trade: int = 0  # Variable US Trade: resources received while the US is neutral
     leaning: str | None = None  # the side a major neutral leans to at start (Italy)
+    rebels_when_conquered: bool = False  # a rebellion may free it while conquered (Afghanistan, Phase 9)
+    starvation_cordon: tuple[str, ...] = ()  # sea zones an enemy cordon starves it from (Phase 9)
+    starvation_loss: int = 0  # manpower its first turn of starvation costs, doubling after (Phase 9)
     saved: int = 0  # saved resources at start
     income_rule: str = "full"  # how much of full income is collected at start, e.g. "half", "quarter", "fixed:15"
     standing: int = 0  # neutrals' diplomatic stand: -5 favourable to CP, 0, +5 favourable to AP
