@@ -52,10 +52,16 @@ luck" when
      failed: the checker charged an UPGRADE (this one or an earlier one) at the level it
      took the research for, the engine at the level the roll left (the checker's
      optimism about research, above), so the engine had the money, or refused the order
-     for another reason (an UPGRADE of a kind already upgraded this turn).
+     for another reason (an UPGRADE of a kind already upgraded this turn), or
+  5. it comes after Phase 8 and the nation receives US trade, when the neutrals' tables
+     (a declaration of war on a neutral, a joining: engine/reactions.py) moved the US
+     Entry to the other side of zero than the checker projects (US trade flows only while
+     it is not negative).
 
 Every other difference is a drift, and the treasuries are compared only when no verdict
-differed at all.
+differed at all (those of the US trade's receivers only when the dice of the neutrals'
+tables left the US Entry on the side of zero the checker projects; not those of nations
+a special option's roll took into or out of a war).
 
 The order generators below, one small function per order type (GENERATORS), propose
 orders from a nation's view of a position: legal-looking ones and deliberately illegal
@@ -1295,6 +1301,14 @@ def compare(game: Game, nation: str, orders: Sequence[m.Order], seed: str = "dri
                   and (f"control:{b.place}" in assumed or b.defenders_lost)}
         return sorted(meets(orders[i], places))
 
+    # The neutrals' tables move the US Entry by dice the checker does not draw (a
+    # declaration of war on a neutral, a joining: engine/reactions.py), and US trade flows
+    # in Phase 8 only while it is not negative: what the receivers spend after it may
+    # differ by luck, and so may their treasuries (case 5 of DICE).
+    us = scratch.get("usa")
+    us_moved = us is not None and "usa" in after.nations and (us.standing < 0) != (after.nations["usa"].standing < 0)
+    us_luck = us_moved and nation in game.scenario.diplomacy.us_trade
+    income = next((k for k, s in enumerate(table) if s.section == "8"), len(table))
     # The checker takes every research for a success (research.assume): an UPGRADE to the
     # level is charged there, and nothing is charged when the engine's roll fails; so an
     # order the checker found over budget may be paid in the engine (case 4 of DICE).
@@ -1312,7 +1326,8 @@ def compare(game: Game, nation: str, orders: Sequence[m.Order], seed: str = "dri
         richer = failed_research and not v.kept and code in TREASURY_CODES
         why = (["its if- note"] if v.kept and conditional(v) else []) + (
             [f"the battles at {luck}"] if luck else []) + (
-            ["a failed research left its upgrade unpaid"] if richer else []) + taint.touched(order, [code, *refused])
+            ["a failed research left its upgrade unpaid"] if richer else []) + taint.touched(order, [code, *refused]) + (
+            ["the US Entry the neutrals' tables moved"] if us_luck and when(i)[0] > income else [])
         if why:
             cmp.excused.append(f"{said} (by luck: {', '.join(why)})")
         else:
@@ -1325,11 +1340,17 @@ def compare(game: Game, nation: str, orders: Sequence[m.Order], seed: str = "dri
     # where the checker assumed a capture keeps that land's income.
     assumed = {k.partition(":")[2] for k in (checking.ctx.assumed if checking.ctx else {}) if k.startswith("control:")}
     held_on = any(not b.captured and b.place in assumed for b in engine.battles)
+    # A special option's roll may begin or end a war (the US Congress vote, Japan answering
+    # a Chinese option, the peace with Serbia: engine/option_effects.py), which changes the
+    # income of the nations in it (a minor at war collects in full): by luck.
+    rolled_wars = {n for e in events if e.code in ("war-declared", "peace-made") and e.phase == "1.5"
+                   for n in e.args.get("nations", [e.args.get("nation"), e.args.get("target")])}
     # Rockets at a complex take a D10-driven sum of its holder's treasury (rocket_fire).
     held_on |= any(e.code == "rocket-fire" and e.args["resources"] for e in events)
     if not drifts and not cmp.excused and not failed_research:
         for nid, money in sorted(cmp.treasuries.items()):
-            if held_on and nid != nation:
+            if (held_on and nid != nation) or (us_moved and nid in game.scenario.diplomacy.us_trade) or (
+                    nid in rolled_wars):
                 continue
             left = after.nations[nid].saved
             if money != left:

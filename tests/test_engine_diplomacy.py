@@ -129,8 +129,10 @@ def test_influence_on_china_spain_and_dominions_in_1914() -> None:
     # Spain: "United States cannot influence Spain"; France not under the Spanish Garrison rule.
     assert errors(codes_1914("INFLUENCE Spain TOWARD Allies", "USA")) == ["influence-never"]
     assert errors(codes_1914("INFLUENCE Spain", "France")) == ["influence-garrison"]
-    tried = opening(set_flags("france", turn=2, options_used={"1": 1}))
-    assert codes_1914("INFLUENCE Spain", "France", tried) == [("flag", "influence-garrison-check")]
+    tried = opening(set_flags("france", turn=2, options_used={"1": 1}))  # tried, failed
+    assert errors(codes_1914("INFLUENCE Spain", "France", tried)) == ["influence-garrison"]
+    voided = opening(set_flags("france", turn=2, options_used={"1": 1}, options_succeeded={"1": 1}))
+    assert codes_1914("INFLUENCE Spain", "France", voided) == []  # "on future turns"
     assert codes_1914("INFLUENCE Spain", "Germany") == []
     # Dominions follow the British Empire (Major nations and colonies).
     assert errors(codes_1914("INFLUENCE Canada", "Germany")) == ["influence-barred"]
@@ -351,10 +353,12 @@ def test_a_referred_order_is_charged_once_and_reported_with_its_cost() -> None:
     new, events = run_fixture({"germany": PHASE1})
     assert new.nations["germany"].saved == quiet.nations["germany"].saved - PHASE1_COST
     assert referred(events, "germany") == [
-        ("CoaxItaly", 20, "coax-roll"), ("SubWarfare", 0, "subs-neutrals"),
-        ("SpecialOption", 15, "option-effect")]  # in the Sequence of Play
+        ("CoaxItaly", 20, "coax-roll"), ("SubWarfare", 0, "subs-neutrals")]  # in the Sequence of Play
     phases = [e.phase for e in events if e.code == "order-referred"]
-    assert phases == ["1.2", "1.4", "1.5"]
+    assert phases == ["1.2", "1.4"]
+    # The Zimmerman note (German #4) is resolved: Germany learns what it did and its cost.
+    [note] = [e for e in events if e.code == "option-outcome"]
+    assert (note.args["number"], note.args["cost"], note.phase) == (4, 15, "1.5")
     # The influence attempt is resolved (Phase 1.2): Germany learns whether, never the points.
     [attempt] = [e for e in events if e.code == "influence-attempt"]
     assert attempt.args["target"] == "belgium" and attempt.seen_by == ("germany", "moderator")
@@ -486,12 +490,17 @@ def test_options_without_a_stated_limit_may_be_used_twice_and_the_once_options_o
 def test_a_china_option_pays_china_10_and_serbia_gets_nothing_of_the_austrian_25() -> None:
     quiet, _ = run_1914({})
     new, events = run_1914({"germany": "OPTION 1"})
-    assert new.nations["germany"].saved == quiet.nations["germany"].saved - 10
+    # German #1 gives Jiaozhou back to China: its income goes with it in this turn's Phase 8.
+    jiaozhou = real()[0].territories["Jiaozhou"].value
+    assert new.nations["germany"].saved == quiet.nations["germany"].saved - 10 - jiaozhou
     assert new.nations["china"].saved == quiet.nations["china"].saved + 10
+    assert new.control["Jiaozhou"] == "china" and new.incorporated["Jiaozhou"] == 1
     rich = saving("austria-hungary", 40)
     base, _ = run_1914({}, opening(rich))
     after, events = run_1914({"austria-hungary": "OPTION 1"}, opening(rich))
-    assert referred(events, "austria-hungary") == [("SpecialOption", 25, "option-effect")]
+    assert referred(events, "austria-hungary") == []  # rolled: 50/50 (engine/option_effects.py)
+    [outcome] = [e.args["outcome"] for e in events if e.code == "option-outcome"]
+    assert ("serbia" in after.nations["austria-hungary"].at_war_with) == (outcome != "success")
     assert after.nations["austria-hungary"].saved == base.nations["austria-hungary"].saved - 25
     assert after.nations["serbia"].saved == base.nations["serbia"].saved  # not credited: the moderator's
     assert codes_1914("OPTION 1", "Austria-Hungary", opening(rich)) == [("flag", "review")]
@@ -542,5 +551,6 @@ def test_war_options_are_referred_and_declare_no_war_themselves() -> None:
     assert "portugal" not in new.nations["spain"].at_war_with
     usa = opening(saving("usa", 40, turn=2, geared_up=1))
     new, events = run_1914({"usa": "OPTION 2 ON Mexico"}, usa)
-    assert referred(events, "usa") == [("SpecialOption", 10, "option-effect")]
-    assert "mexico" not in new.nations["usa"].at_war_with
+    assert referred(events, "usa") == []  # US #2 is the Congress vote, rolled (engine/option_effects.py)
+    [outcome] = [e.args["outcome"] for e in events if e.code == "option-outcome"]
+    assert ("mexico" in new.nations["usa"].at_war_with) == (outcome == "success")

@@ -120,7 +120,8 @@ def test_the_garrison_check_is_2_in_10_after_the_first_time_and_void_after_frenc
     assert not of(ctx, "spain-moved")
     phase9_neutrals.spanish_garrison(ctx)
     assert of(ctx, "spain-moved")[0].args["standing"] == -20
-    ctx.state.nations["france"].flags["options_used"] = {"1": 1}  # "France must do French option #1"
+    ctx.state.nations["france"].flags["options_used"] = {"1": 1}  # tried, failed: the rule holds
+    ctx.state.nations["france"].flags["options_succeeded"] = {"1": 1}  # "the Spanish Garrison rule will be void"
     phase9_neutrals.spanish_garrison(ctx)  # no die: the rule is void
 
 

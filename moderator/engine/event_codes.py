@@ -55,6 +55,12 @@ SCHEMA = EventSchema([
          nation=NATION, side=TEXT),
     spec("minor-ready", "a side", "Neutrals: a minor (not named) reached 10 points for the side; pick a player",
          side=TEXT),
+    spec("peace-made", "public", "Local War, Austro-Hungarian option #1: two nations made peace",
+         nations=NATIONS),
+    spec("option-outcome", "nation and moderator", "Phase 1.5: what a special option's roll did (not the points)",
+         nation=NATION, order=INT, number=INT, title=TEXT, outcome=CODE, cost=INT),
+    spec("territory-given", "public", "Phase 1.5: a special option gave a territory away, incorporated at once",
+         nation=NATION, place=PLACE, to=NATION),
     # ---- Phase 2
     spec("researched", "the nations that share the knowledge, and the moderator",
          "Phase 2.1: a research roll succeeded; the level is theirs from Phase 7",

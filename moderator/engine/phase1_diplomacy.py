@@ -13,13 +13,16 @@ toward CP side", Italy "0-3 points toward Allied Powers side each turn" (toward 
 it leans to: "Italy can have 0-3 points toward Central Powers side each following turn,
 i.e. Italy is leaning toward Central Powers side"). Reading: rolled in Phase 1.2 of
 every turn, after the players' attempts; Italy's leaning is NationState.flags["leaning"]
-when set (a moderator's ruling after Paris falls, a coaxing), else the scenario's.
+when set (a moderator's ruling after Paris falls, a coaxing; Trieste or Marseille given:
+engine/option_effects.py), else the scenario's. French #3: "0-4 points each turn instead
+0-3" toward the Allies once it succeeded (flags["courted"]).
 """
 
 from __future__ import annotations
 
 from moderator.engine import points
 from moderator.engine.context import TurnContext
+from moderator.engine.option_effects import COURTED
 
 PHASE = "1.2"
 
@@ -41,7 +44,8 @@ def diplomatic_influence(ctx: TurnContext) -> None:
         toward = leaning(ctx, nation) if drift.toward == "leaning" else drift.toward
         if toward not in ("allied", "central"):
             continue
-        amount = ctx.dice.between(0, drift.points, f"{ctx.nation_name(nation)}'s {points.DRIFT_PURPOSE}")
+        most = drift.points + (1 if toward == "allied" and ctx.nation(nation).flags.get(COURTED) else 0)
+        amount = ctx.dice.between(0, most, f"{ctx.nation_name(nation)}'s points of the turn {points.PURPOSE}")
         points.move(ctx, nation, toward, amount, "drift", PHASE)
 
 

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from moderator.engine import chances
 from moderator.engine.context import MODERATOR, TurnContext
-from moderator.engine.orders.records import option_used
+from moderator.engine.orders.records import option_succeeded
 from moderator.engine.state import LAND_UNITS
 
 PHASE = "9"
@@ -41,7 +41,7 @@ GARRISON = ("Toulouse", "Bordeaux")
 GARRISON_CHECKS = "garrison_checks"  # NationState.flags of Spain: times the garrison was found short
 US_ENTRY_SEEN = "us_entry_seen"  # NationState.flags of Spain: the US entry was rolled for
 SPAIN_POINTS = 20
-FRENCH_OVERRIDE = 1  # "To override Spanish garrison rule France must do French option #1"
+FRENCH_OVERRIDE = 1  # "To override Spanish garrison rule France must do French option #1" (when its 7-10 succeeds)
 
 
 def production(ctx: TurnContext) -> dict[str, int]:
@@ -85,7 +85,7 @@ def spanish_garrison(ctx: TurnContext) -> None:
     spain = ctx.state.nations.get(SPAIN)
     if spain is None or spain.side != "neutral" or FRANCE not in ctx.state.nations:
         return
-    if option_used(ctx, FRANCE, FRENCH_OVERRIDE) is not None or not garrison_short(ctx):
+    if option_succeeded(ctx, FRANCE, FRENCH_OVERRIDE) is not None or not garrison_short(ctx):
         return
     checks = int(spain.flags.get(GARRISON_CHECKS, 0))
     spain.flags[GARRISON_CHECKS] = checks + 1

@@ -32,7 +32,9 @@ from moderator.engine.context import MODERATOR, Position, TurnContext
 
 CAMP = 10  # Phase 1.2: the Allied Power Camp (10), the Central Power Camp (-10)
 REACHED = "reached_ten"  # NationState.flags: the turn a camp was first reached (the local-war lock)
-DRIFT_PURPOSE = "points of the turn (Neutrals)"  # the roll of a neutral's every-turn points
+# Every draw of a neutral's points (the points of the turn, the response tables) ends its
+# purpose so: the dice log reads plainly, and the resolution catalog can script them apart.
+PURPOSE = "(neutrals' points)"
 
 
 def sign(side: str) -> int:
@@ -58,6 +60,15 @@ def move(ctx: TurnContext, nation: str, toward: str, amount: int, why: str, phas
     ctx.emit("points", phase, (nation, MODERATOR), nation=nation, change=ns.standing - before,
              standing=ns.standing, why=why)
     reached(ctx, nation, before, phase)
+
+
+def toward_zero(ctx: TurnContext, nation: str, amount: int, why: str, phase: str) -> None:
+    """Move the nation `amount` points toward 0, not past it (the aggression table's
+    "0-6 points toward zero")."""
+    standing = ctx.state.nations[nation].standing
+    step = min(amount, abs(standing))
+    if step:
+        move(ctx, nation, "central" if standing > 0 else "allied", step, why, phase)
 
 
 def reached(ctx: TurnContext, nation: str, before: int, phase: str) -> None:

@@ -16,6 +16,9 @@ war both ways, as public news. Then:
   told). A dominion that joins brings no one; an empire that joins brings its dominions
   (Major nations and colonies: they "follow the British Empire when British Empire join
   the main war"). A joining is public (Neutrals: "declarations and joinings are public").
+* **The other neutrals respond** (the Neutrals' first points table, engine/reactions.py):
+  a side's declaration of war on a neutral, then the attacked neutral's joining (and any
+  joining, by JOIN too), move every other neutral's points.
 * **A war between two neutrals** is a local war (or a limited war where a neutral's
   section says so); Phase 1.1 note: it "lasts until either side capture one province from
   oposite side ... After that no war activities are allowed and either nation must
@@ -29,6 +32,7 @@ war both ways, as public news. Then:
 
 from __future__ import annotations
 
+from moderator.engine import reactions
 from moderator.engine.context import Position, TurnContext
 
 CAPTURED = "captured-from"  # ctx.done key: (CAPTURED, taker, loser) for every capture of the turn
@@ -48,6 +52,7 @@ def begin(ctx: TurnContext, nation: str, target: str, phase: str, surprise: bool
     attacker = ctx.state.nations[nation].side
     if ctx.state.nations[target].side == "neutral" and attacker != "neutral":
         camp = opposite(attacker)
+        reactions.react(ctx, "declares-war", attacker, target, phase, surprise=surprise)
         enemies = sorted(e for e in ctx.state.nations[target].at_war_with if ctx.state.nations[e].side == camp)
         if enemies:
             if not ctx.checking:
@@ -55,6 +60,8 @@ def begin(ctx: TurnContext, nation: str, target: str, phase: str, surprise: bool
                          enemies=enemies)
             return
         join(ctx, target, camp, phase, why="attacked", by=nation)
+    elif attacker == "neutral":
+        reactions.aggress(ctx, nation, target, phase)  # the neutrals' answer waits for its joining
 
 
 def join(ctx: TurnContext, nation: str, side: str, phase: str, why: str, by: str = "") -> None:
@@ -66,6 +73,18 @@ def join(ctx: TurnContext, nation: str, side: str, phase: str, why: str, by: str
         if not ctx.checking:
             ctx.emit("joined", phase, (), nation=nid, side=side, why=why if nid == nation else "follows",
                      by=by if nid == nation else nation)
+    reactions.react(ctx, "joins", side, nation, phase)  # the neutrals' table: its row of joining
+    if not ctx.checking:
+        reactions.answer_aggressions(ctx, nation, side, phase)  # its own earlier wars, answered now
+
+
+def make_peace(ctx: TurnContext, a: str, b: str, phase: str) -> None:
+    """a and b are at peace from now on (a peace both agreed, Austro-Hungarian option #1)."""
+    for x, y in ((a, b), (b, a)):
+        ns = ctx.state.nations[x]
+        ns.at_war_with = sorted(set(ns.at_war_with) - {y})
+    if not ctx.checking:
+        ctx.emit("peace-made", phase, (), nations=sorted((a, b)))  # public news
 
 
 # ---- local and limited wars ---------------------------------------------------------------

@@ -30,6 +30,7 @@ from moderator.world.scenario_model import (
     NATION_KINDS,
     SIDES,
     TECH_VALUES,
+    Aggression,
     Condition,
     Diplomacy,
     Force,
@@ -42,6 +43,7 @@ from moderator.world.scenario_model import (
     ObjectiveGroup,
     OptionRule,
     PointsDrift,
+    Reaction,
     ReconChances,
     Scenario,
     SelfInfluence,
@@ -225,7 +227,7 @@ _META_FIELDS = {"gifts", "id", "name", "ruleset", "start_year", "start_month", "
 
 # ---------------------------------------------------------------------------- diplomacy.toml
 _DIPLOMACY_KEYS = {"influence", "self_influence", "coax", "blockade", "us_trade", "submarine_warfare", "wars",
-                   "gear_up", "option", "drift"}
+                   "gear_up", "option", "drift", "reaction", "aggression"}
 _OPTION_KEYS = {f.name for f in fields(OptionRule)}
 _CONDITION_KEYS = {f.name for f in fields(Condition)}
 _SIDE_WORDS = ("central", "allied", "neutral", "war")
@@ -256,6 +258,22 @@ def load_diplomacy(path: Path) -> Diplomacy:
     for nid, entry in raw.get("drift", {}).items():
         _no_unknown(entry, {f.name for f in fields(PointsDrift)}, f"{path}: [drift.{nid}]")
         drift[nid] = PointsDrift(**entry)
+    reactions: list[Reaction] = []
+    for i, entry in enumerate(raw.get("reaction", ()), start=1):
+        where = f"{path}: reaction #{i}"
+        _no_unknown(entry, {f.name for f in fields(Reaction)}, where)
+        reaction = Reaction(**entry)
+        if reaction.event not in ("declares-war", "joins") or reaction.side not in ("allied", "central"):
+            raise ScenarioError(f"{where}: event is declares-war or joins, side allied or central")
+        reactions.append(reaction)
+    aggressions: list[Aggression] = []
+    for i, entry in enumerate(raw.get("aggression", ()), start=1):
+        where = f"{path}: aggression #{i}"
+        _no_unknown(entry, {f.name for f in fields(Aggression)}, where)
+        aggression = Aggression(**entry)
+        if aggression.target not in ("major", "minor") or any(v < 0 for v in aggression.points.values()):
+            raise ScenarioError(f"{where}: target is major or minor, points are 0 or more (always against the aggressor)")
+        aggressions.append(aggression)
     selfi: dict[str, SelfInfluence] = {}
     for nid, entry in raw.get("self_influence", {}).items():
         _no_unknown(entry, {f.name for f in fields(SelfInfluence)}, f"{path}: [self_influence.{nid}]")
@@ -280,6 +298,8 @@ def load_diplomacy(path: Path) -> Diplomacy:
         influence=influence,
         self_influence=selfi,
         drift=drift,
+        reactions=tuple(reactions),
+        aggressions=tuple(aggressions),
         coax_nation=str(coax.get("nation", "")),
         coax_cost=int(coax.get("cost", 0)),
         coax_paid_to=str(coax.get("paid_to", "")),
@@ -688,6 +708,10 @@ def _check_diplomacy(scenario: Scenario, world: World, complete: bool) -> list[s
     nations += [("self_influence", n) for n in d.self_influence] + [("gear_up", n) for n in d.gear_up]
     nations += [("drift", n) for n in d.drift] + [("influence", n) for n in (*d.influence.target_points,
                                                                              *d.influence.geared_points)]
+    columns = ("neighbouring", "distant")
+    nations += [("reaction", n) for r in d.reactions for n in (*r.points, *r.until_turn) if n not in columns]
+    nations += [("reaction", r.nation) for r in d.reactions if r.nation != "minor"]
+    nations += [("aggression", n) for a in d.aggressions for n in (a.nation, *a.points) if n not in columns]
     nations += [("us_trade", n) for n in d.us_trade]
     nations += [("us_trade", n) for r in d.us_trade_routes for n in (r.to, r.subs_cut)]
     nations += [("us_trade", n) for n in (*d.us_trade_not_while_neutral, *d.us_trade_not_while_entry_negative)]
@@ -701,6 +725,7 @@ def _check_diplomacy(scenario: Scenario, world: World, complete: bool) -> list[s
         for c in (*o.requires, *o.full_requires):
             nations += [(where, n) for n in (c.of, c.war, c.peace)]
             places += [(where, p) for p in (c.holds, c.at)]
+        places.append((where, o.gives))
     for where, nid in nations:
         if nid and nid not in scenario.nations:
             out.append(f"diplomacy.toml [{where}] names unknown nation '{nid}'.")

@@ -110,6 +110,8 @@ class OptionRule:
     full_requires: tuple[Condition, ...] = ()  # ... and conditions
     opens_influence: str = ""  # the nation may influence this nation from the next turn on
     review: str = ""  # what only the moderator can judge (kept, flagged)
+    effect: str = ""  # how the engine resolves it (engine/option_effects.py EFFECTS); "" = referred
+    gives: str = ""  # the territory it gives to `receiver`, at once and incorporated
 
 
 @dataclass(frozen=True)
@@ -131,6 +133,36 @@ class PointsDrift:
 
     points: int
     toward: str  # "allied", "central" or "leaning" (the nation's leaning)
+
+
+@dataclass(frozen=True)
+class Reaction:
+    """One row of the neutrals' response table to the main war (Neutrals: "events regarding
+    main war that can affect neutrals"): the most points each neutral may take, signed
+    (+ toward the Allied Powers, - toward the Central Powers), by column: a major neutral's
+    id, "neighbouring" or "distant" (the minor neutrals)."""
+
+    event: str  # "declares-war" (a side on a neutral) or "joins" (a nation joins a side)
+    side: str  # the side that declares, or that the nation joins
+    points: dict[str, int]
+    nation: str = ""  # joins: the nation that joins, or "minor" for any minor neutral
+    until_turn: dict[str, int] = field(default_factory=dict)  # column -> last turn it applies
+    title: str = ""  # the row as the rules name it, for the dice log and the reports
+
+
+@dataclass(frozen=True)
+class Aggression:
+    """One row of the neutrals' response table to a neutral's own war (Neutrals: "Next
+    table presents diplomatic response for neutrals if some neutrals takes aggresive
+    actions"): the most points each neutral takes against the aggressor, by column (as in
+    Reaction), delayed until the aggressor joins the main war; the aggressor itself moves
+    toward zero at once."""
+
+    nation: str  # the aggressor
+    target: str  # "major" (a major power) or "minor" (a minor neutral)
+    points: dict[str, int]
+    toward_zero: int = 0  # the aggressor's own points, 0-n toward zero
+    title: str = ""
 
 
 @dataclass(frozen=True)
@@ -176,6 +208,8 @@ class Diplomacy:
     influence: InfluenceRules = field(default_factory=InfluenceRules)
     self_influence: dict[str, SelfInfluence] = field(default_factory=dict)
     drift: dict[str, PointsDrift] = field(default_factory=dict)  # every turn's points
+    reactions: tuple[Reaction, ...] = ()  # the neutrals' response table to the main war
+    aggressions: tuple[Aggression, ...] = ()  # ... and to a neutral's own wars
     coax_nation: str = ""  # Italy
     coax_cost: int = 0
     coax_paid_to: str = ""

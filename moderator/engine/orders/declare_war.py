@@ -11,8 +11,10 @@ scenarios/1914/diplomacy.toml [wars]), and "Any neutral nation which reaches 10 
 cannot declare new local war even if she lose points" (Neutrals; the Ottoman Empire,
 Italy, Spain: engine/points.py locked).
 What a war does to the attacked neutral (it joins the other camp) and how a war between
-neutrals ends: engine/wars.py. The effects of a declaration on the other neutrals (US
-entry, points) are not applied yet.
+neutrals ends: engine/wars.py. The other neutrals' points after a main-war side's
+declaration on a neutral (the Neutrals' first table, the US Entry among them):
+engine/reactions.py, which also keeps a neutral's own declarations for the second
+table (answered when it joins the main war).
 """
 
 from __future__ import annotations

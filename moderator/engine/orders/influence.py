@@ -15,7 +15,8 @@ Who may be influenced, by whom and for how much is scenario data
   British option #2, French #4, German #1), Italy only in a case the moderator judges
   (Austro-Hungarian option #2); dominions follow the British Empire;
 * "United States cannot influence Spain"; France not while the Spanish Garrison rule
-  holds (French option #1 voids it on a 7-10: the moderator knows if it did);
+  holds (French option #1 voids it on a 7-10, engine/option_effects.py: "France may
+  attempt to influence Spain on future turns");
 * the neutral US influences minor neutrals toward a side for 15 (US option #5).
 
 Self-influence (the neutrals' own sections): the Ottoman Empire toward the Allied Powers
@@ -38,7 +39,7 @@ from __future__ import annotations
 from moderator.engine import chances, points
 from moderator.engine.context import MODERATOR, Position, TurnContext
 from moderator.engine.orders.base import afford, once_per_turn
-from moderator.engine.orders.records import Referred, geared, geared_before, option_used
+from moderator.engine.orders.records import Referred, geared, geared_before, option_succeeded, option_used
 from moderator.engine.problems import Problem, flag, problem, warning
 from moderator.orders.model import Influence
 
@@ -93,7 +94,8 @@ def influence_problem(pos: Position, nation: str, target: str, toward: str | Non
     if info is not None and info.no_influence and not opened(pos, nation, target):
         return problem("influence-not-opened", at, target=target, options=opened_by(pos, nation, target))
     for who, whom, option in rules.garrison:
-        if (who, whom) == (nation, target) and option_used(pos, nation, option) is None:
+        won = option_succeeded(pos, nation, option)
+        if (who, whom) == (nation, target) and (won is None or won >= pos.turn):
             return problem("influence-garrison", at, target=target, option=option)
     if me.side == "neutral" and toward is None:
         return problem("influence-side", at, only="", target=target)
@@ -113,8 +115,6 @@ def influence_remarks(pos: Position, nation: str, target: str, at: str = "") -> 
         out.append(warning("influence-ten", at, target=target))
     if target in rules.review_majors:
         out.append(flag("influence-italy", at, target=target))
-    if any((who, whom) == (nation, target) for who, whom, _ in rules.garrison):
-        out.append(flag("influence-garrison-check", at, target=target))
     return out
 
 
@@ -170,11 +170,17 @@ def resolve_influence(ctx: TurnContext, nation: str, index: int, target: str, to
     side = toward or ctx.nation(nation).side
     info = ctx.scenario.nations.get(target)
     success = chances.diplomatic_influence(ctx.dice, bool(info and info.influence_on_ten_only))
-    ctx.emit("influence-attempt", PHASE, (nation, MODERATOR), nation=nation, order=index, target=target,
+    phase = ctx.step.section if ctx.step else PHASE  # 1.2, or 1.5 for the US option #5
+    ctx.emit("influence-attempt", phase, (nation, MODERATOR), nation=nation, order=index, target=target,
              success=success)
     if success:
         amount = ctx.dice.between(0, worth(ctx, target), "influence points (Phase 1.2)")
-        points.move(ctx, target, side, amount, "influence", PHASE)
+        points.move(ctx, target, side, amount, "influence", phase)
+    if ctx.nation(nation).side == "neutral" and chances.us_influence_discovered(ctx.dice):
+        # US option #5: "a 1 in 10 chance (1 on D10 die) that the US Public Opinion will find
+        # out about these dealings and shift 1 point towards the side the US player had not
+        # tried to influence the nation towards. ... This roll is independent".
+        points.move(ctx, nation, "central" if side == "allied" else "allied", 1, "influence-found-out", phase)
 
 
 def resolve_self_influence(ctx: TurnContext, nation: str, index: int, toward: str | None) -> None:

@@ -10,6 +10,7 @@ projection and the engine see the same thing, and read it back here:
 
     geared_up                    turn of the gear-up (GEAR UP, US option #1, Chinese #1)
     options_used                 {"<number>": turn the option was first used}
+    options_succeeded            {"<number>": turn its roll first succeeded (engine/option_effects.py)}
     unrestricted_subs            side or nation id it is declared against (Phase 1.4)
     unrestricted_subs_retracted  turn of the retraction (never again)
     surrendered                  turn a surrender was accepted (the moderator's ruling)
@@ -32,6 +33,7 @@ from moderator.orders.model import Order
 OrderT = TypeVar("OrderT", bound=Order)
 
 SIDES = ("allied", "central")
+SUCCEEDED = "options_succeeded"  # NationState.flags: {"<number>": turn its roll first succeeded}
 
 
 # ---- reading the records ----------------------------------------------------------------
@@ -54,6 +56,13 @@ def option_used(pos: Position, nation: str, number: int) -> int | None:
     return int(turn) if turn is not None else None
 
 
+def option_succeeded(pos: Position, nation: str, number: int) -> int | None:
+    """The turn the nation's option `number` first succeeded (its roll), or None."""
+    done = pos.nation(nation).flags.get(SUCCEEDED, {})
+    turn = done.get(str(number)) if isinstance(done, dict) else None
+    return int(turn) if turn is not None else None
+
+
 def side_word(side: str) -> str:
     """A side as orders write it ("allied"/"central"), or "" for anything else."""
     return side if side in SIDES else ""
@@ -73,6 +82,13 @@ def record_option(ctx: TurnContext, nation: str, number: int) -> None:
     used = dict(flags.get("options_used", {}))
     used.setdefault(str(number), ctx.turn)
     flags["options_used"] = used
+
+
+def record_success(ctx: TurnContext, nation: str, number: int) -> None:
+    flags = ctx.state.nations[nation].flags
+    done = dict(flags.get(SUCCEEDED, {}))
+    done.setdefault(str(number), ctx.turn)
+    flags[SUCCEEDED] = done
 
 
 # ---- charging -------------------------------------------------------------------------
@@ -104,6 +120,16 @@ class Referred(OrderRule[OrderT]):
         self.record(ctx, nation, order)
         ctx.pay(nation, price)
         hand_on(ctx, on)
+
+    def settle(self, ctx: TurnContext, nation: str, index: int, order: OrderT) -> None:
+        """The engine's commit() for an order it resolves itself: paid, recorded, and the
+        money it hands on arrives, told as a gift."""
+        on = self.paid_on(ctx, nation, order)
+        self.commit(ctx, nation, index, order)
+        if on is not None and on[1] > 0 and on[0] in ctx.state.nations:
+            phase = ctx.step.section if ctx.step else ""
+            ctx.emit("gift", phase, tuple(sorted({nation, on[0]})), giver=nation, receiver=on[0], sent=on[1],
+                     arrived=on[1])
 
     def execute(self, ctx: TurnContext, nation: str, index: int, order: OrderT) -> None:
         price = self.cost(ctx, nation, order)

@@ -23,8 +23,9 @@ Chinese, Ottoman and Italian self-influence is INFLUENCE SELF.
 
 The cost (and the amount given, for the gifts at full value) is charged when Phase 1.5
 runs; money the rules hand to another nation at once ("The Chinese player gets to keep
-the 15 money", the 5 to Serbia, the gifts at full value) arrives at once. The option's
-effects and dice are the moderator's: the order is referred. The option's first use is
+the 15 money", the 5 to Serbia, the gifts at full value) arrives at once. An option
+whose [[option]] names an `effect` is then resolved (engine/option_effects.py: its dice,
+its points, the territory it gives); the others are referred to the moderator. The option's first use is
 recorded (records.py): "only once" options, and China's influence "the following turns".
 """
 
@@ -32,7 +33,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from moderator.engine.context import Position, TurnContext
+from moderator.engine.context import MODERATOR, Position, TurnContext
+from moderator.engine.option_effects import EFFECTS, give
 from moderator.engine.orders import influence as inf
 from moderator.engine.orders import neutrals
 from moderator.engine.orders.base import afford, once_per_turn
@@ -189,8 +191,9 @@ class SpecialOptionRule(Referred[SpecialOption]):
         return to, spec.received + ((order.amount or 0) if spec.amount_spent else 0)
 
     def execute(self, ctx: TurnContext, nation: str, index: int, order: SpecialOption) -> None:
-        """Options that are the same thing as GEAR UP or INFLUENCE SELF are resolved as those
-        are (paid, then the new income, or the roll and the points); the rest are referred."""
+        """Options that are the same thing as GEAR UP or INFLUENCE (SELF) are resolved as
+        those are (paid, then the new income, or the roll and the points); those with an
+        effect by engine/option_effects.py; the rest are referred."""
         spec = spec_for(ctx, nation, order)
         assert isinstance(spec, OptionRule)
         if spec.kind == "gear-up":
@@ -201,7 +204,23 @@ class SpecialOptionRule(Referred[SpecialOption]):
             self.commit(ctx, nation, index, order)
             inf.resolve_self_influence(ctx, nation, index, order.toward)
             return
+        if spec.kind == "influence" and order.target is not None and not inf.referred(ctx, nation, order.target):
+            self.commit(ctx, nation, index, order)
+            inf.resolve_influence(ctx, nation, index, order.target, order.toward)
+            return
+        if spec.effect in EFFECTS:
+            self.settle(ctx, nation, index, order)
+            outcome = EFFECTS[spec.effect](ctx, nation, order, spec)
+            ctx.emit("option-outcome", PHASE, (nation, MODERATOR), nation=nation, order=index, number=spec.number,
+                     title=spec.title, outcome=outcome, cost=self.cost(ctx, nation, order))
+            return
         super().execute(ctx, nation, index, order)
+
+    def commit(self, ctx: TurnContext, nation: str, index: int, order: SpecialOption) -> None:
+        super().commit(ctx, nation, index, order)
+        spec = spec_for(ctx, nation, order)
+        assert isinstance(spec, OptionRule)
+        give(ctx, nation, spec.gives, spec.receiver)  # "give the territory of Hong Kong back to China"
 
     def record(self, ctx: TurnContext, nation: str, order: SpecialOption) -> None:
         spec = spec_for(ctx, nation, order)

@@ -1,0 +1,262 @@
+"""What the special options do once paid (Phase 1.5; "Allied Powers / Central Powers
+special options", US Playing Options): the dice and the points of each, by its rule.
+
+The option's home (engine/orders/special_options.py) charges it, hands on the money the
+rules name and records its use; an option whose [[option]] names an `effect` is then
+resolved here, the rest are referred to the moderator. Every effect rolls the step's
+dice through engine/chances.py (the rules' stated chances, tested statistically) and
+moves points through engine/points.py (the neutral and the moderator learn them). Each
+returns its outcome (chances.SUCCESS, BACKFIRE, NOTHING): the nation that played the
+option learns it (event option-outcome), never the points.
+
+Readings (docs/rules-coverage.md):
+* French #4 says China gets "0-20 points toward Central Powers side"; the other three
+  Chinese options move China toward the side of the nation playing them, and France
+  seeks China's favour for itself: toward the Allies.
+* The territory an option gives ("give the territory of Hong Kong back to China", "gift
+  Marseille to Italy ... Marseille automatically becomes incorporated into Italian
+  lands") changes hands at once, incorporated; the giver's units there are the
+  moderator's to move (flagged).
+* Japan's answer to a Chinese option ("a 1 in 10 chance that Japan will declare war on
+  Britain") is a declaration by Japan (engine/wars.py), the German one with Japan's full
+  production ("instantly go up to full production and declare war on the rest of the
+  Central Powers").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from moderator.engine import chances, points, wars
+from moderator.engine.context import TurnContext
+from moderator.engine.orders.records import record_success
+from moderator.orders.model import SpecialOption
+from moderator.world.scenario_model import OptionRule
+
+PHASE = "1.5"
+USA, CHINA, ITALY, JAPAN, OTTOMAN, MEXICO, SPAIN = "usa", "china", "italy", "japan", "ottoman", "mexico", "spain"
+COURTED = "courted"  # NationState.flags of Italy: French #3 succeeded (0-4 a turn instead of 0-3)
+
+Effect = Callable[[TurnContext, str, SpecialOption, OptionRule], str]  # -> its outcome
+
+
+def side_of(ctx: TurnContext, nation: str) -> str:
+    side = ctx.nation(nation).side
+    return side if side in ("allied", "central") else ""
+
+
+def other(side: str) -> str:
+    return {"allied": "central", "central": "allied"}.get(side, "")
+
+
+def neutral(ctx: TurnContext, nation: str) -> bool:
+    return nation in ctx.state.nations and ctx.state.nations[nation].side == "neutral"
+
+
+def us_entry(ctx: TurnContext, toward: str, amount: int, why: str) -> None:
+    """The US Entry (the USA's points) moves while the USA is neutral."""
+    if neutral(ctx, USA) and toward:
+        points.move(ctx, USA, toward, amount, why, PHASE)
+
+
+def give(ctx: TurnContext, nation: str, place: str, to: str) -> None:
+    """An option's gift of territory: at once, incorporated into the receiver's lands. No
+    dice: the option's home does it in commit(), so the checker's projection has it too."""
+    if not place or not to or ctx.state.control.get(place) != nation:
+        return
+    ctx.state.control[place] = to
+    ctx.state.incorporated[place] = ctx.turn
+    if ctx.checking:
+        return
+    ctx.emit("territory-given", PHASE, (), nation=nation, place=place, to=to)
+    if ctx.units_at(place, nation):
+        ctx.flag(PHASE, "option-gift-units-left", nation=nation, place=place, to=to)
+
+
+# ---- the British Empire ---------------------------------------------------------------------
+def ottoman_trade_fiasco(ctx: TurnContext, nation: str, order: SpecialOption, spec: OptionRule) -> str:
+    """British #1: "the Ottoman Empire will get 0-6 points toward Allied Powers" (the
+    battleship's move is the moderator's: which of the two, and where the fleet is)."""
+    if neutral(ctx, OTTOMAN):
+        amount = ctx.dice.between(0, 6, f"Ottoman Trade Fiasco (British #1) {points.PURPOSE}")
+        points.move(ctx, OTTOMAN, "allied", amount, "option", PHASE)
+    ctx.flag(PHASE, "option-battleship-to-ottomans", nation=nation)
+    return chances.SUCCESS
+
+
+def us_propaganda(ctx: TurnContext, nation: str, order: SpecialOption, spec: OptionRule) -> str:
+    """British #3 (and #2 as a Central Power): 2D10, "On a 18, 19, or 20 the US Public
+    Opinion will raise 1 point. On a result of 2 ... drop 3 points" (toward the British
+    side, away from it). German #2: "On a 19 or 20 the US Public Opinion will lower by 0-2
+    points. On a 2 the US Public Opinion will raise by 0-4 points"."""
+    mine = side_of(ctx, nation)
+    british = nation == "britain"
+    outcome = chances.propaganda(ctx.dice, 18 if british else 19, f"{spec.title} ({ctx.nation_name(nation)} #{spec.number})")
+    if outcome == chances.SUCCESS:
+        amount = 1 if british else ctx.dice.between(0, 2, f"US opinion, propaganda {points.PURPOSE}")
+        us_entry(ctx, mine, amount, "option")
+    elif outcome == chances.BACKFIRE:
+        amount = 3 if british else ctx.dice.between(0, 4, f"US opinion, propaganda found out {points.PURPOSE}")
+        us_entry(ctx, other(mine), amount, "option")
+    return outcome
+
+
+# ---- China -----------------------------------------------------------------------------------
+CHINA_ODDS = {"britain": 1, "france": 2, "germany": 2}  # "a 1 in 10 chance", "a 2 in 10 chance"
+
+
+def seek_chinese_favour(ctx: TurnContext, nation: str, order: SpecialOption, spec: OptionRule) -> str:
+    """British #2 (#1 as a Central Power), French #4, German #1: the territory and 10 to
+    China; then "there is a N in 10 chance that China will have 0-20 points toward" the
+    side, and "a 1 in 10 chance that Japan will declare war"."""
+    mine = side_of(ctx, nation)
+    success = chances.china_favour(ctx.dice, CHINA_ODDS.get(nation, 1))
+    if success and neutral(ctx, CHINA):
+        amount = ctx.dice.between(0, 20, f"Chinese favour ({ctx.nation_name(nation)} #{spec.number}) {points.PURPOSE}")
+        points.move(ctx, CHINA, mine, amount, "option", PHASE)
+    if chances.japan_objects(ctx.dice) and JAPAN in ctx.state.nations:
+        japan_objects(ctx, nation, mine)
+    return chances.SUCCESS if success else chances.NOTHING
+
+
+def japan_objects(ctx: TurnContext, nation: str, side: str) -> None:
+    """Japan declares war: on Britain or France (their options), on "the rest of the
+    Central Powers" (Germany's, with full production; Britain's as a Central Power)."""
+    if side == "central":
+        targets = sorted(n for n, ns in ctx.state.nations.items() if ns.side == "central")
+        if nation == "germany":
+            ctx.state.nations[JAPAN].income_rule = "full"  # "instantly go up to full production"
+    else:
+        targets = [nation]
+    for target in targets:
+        if target != JAPAN and not ctx.at_war(JAPAN, target):
+            wars.begin(ctx, JAPAN, target, PHASE, surprise=False)
+
+
+# ---- Italy -----------------------------------------------------------------------------------
+def seek_italys_favour(ctx: TurnContext, nation: str, order: SpecialOption, spec: OptionRule) -> str:
+    """French #5, Austro-Hungarian #2: the territory and 15 to Italy; "a 4 in 10 chance
+    (7, 8, 9 and 10 on D10 die) of Italy taking 0-20 points toward" the side, and Italy
+    then leans to it (Italy: "the following turn Italy can have 0-3 points toward ...
+    each following turn"); "a 1 in 10 chance (1 on same D10 die) ... Italy will get 0-20
+    points toward" the other side."""
+    mine = side_of(ctx, nation)
+    outcome = chances.seek_italy_favour(ctx.dice)
+    if outcome != chances.NOTHING and neutral(ctx, ITALY):
+        toward = mine if outcome == chances.SUCCESS else other(mine)
+        amount = ctx.dice.between(0, 20, f"Italy's favour ({ctx.nation_name(nation)} #{spec.number}) {points.PURPOSE}")
+        points.move(ctx, ITALY, toward, amount, "option", PHASE)
+        if outcome == chances.SUCCESS:
+            ctx.state.nations[ITALY].flags["leaning"] = mine
+    return outcome
+
+
+def influence_italy(ctx: TurnContext, nation: str, order: SpecialOption, spec: OptionRule) -> str:
+    """French #3: "For 15 resources there is a 2 in 10 chance that ... Italy gets 0-4
+    points for succesful attampt and 0-4 points each turn instead 0-3" (only while Italy
+    leans toward the Allies: otherwise nothing happens)."""
+    success = chances.court_italy(ctx.dice)
+    leans = ctx.state.nations[ITALY].flags.get("leaning", ctx.scenario.nations[ITALY].leaning)
+    if success and neutral(ctx, ITALY) and leans == "allied":
+        amount = ctx.dice.between(0, 4, f"France courts Italy (French #3) {points.PURPOSE}")
+        points.move(ctx, ITALY, "allied", amount, "option", PHASE)
+        ctx.state.nations[ITALY].flags[COURTED] = ctx.turn
+    return chances.SUCCESS if success else chances.NOTHING
+
+
+# ---- Spain, Serbia, Mexico ----------------------------------------------------------------------
+def spanish_relations(ctx: TurnContext, nation: str, order: SpecialOption, spec: OptionRule) -> str:
+    """French #1: "If France gives Spain 10 resources there is a 7-10 chance Spain will
+    normalize relations with France, and the Spanish Garrison rule will be void"."""
+    success = chances.spanish_relations(ctx.dice)
+    if success:
+        record_success(ctx, nation, spec.number)  # influence.py lifts the garrison rule on later turns
+    return chances.SUCCESS if success else chances.NOTHING
+
+
+def peace_with_serbia(ctx: TurnContext, nation: str, order: SpecialOption, spec: OptionRule) -> str:
+    """Austro-Hungarian #1: "offer Serbia 25 resources for a 50/50 chance of Serbia
+    accepting a peace treaty"."""
+    success = chances.serbian_peace(ctx.dice)
+    if success and ctx.at_war(nation, "serbia"):
+        wars.make_peace(ctx, nation, "serbia", PHASE)
+    return chances.SUCCESS if success else chances.NOTHING
+
+
+def zimmerman_note(ctx: TurnContext, nation: str, order: SpecialOption, spec: OptionRule) -> str:
+    """German #4: "On a 9 or a 10, Mexico will get 10-20 points toward Central Powers side.
+    On a 1-3, the US Public Opinion will raise 0-4 points."""
+    outcome = chances.zimmerman_note(ctx.dice)
+    if outcome == chances.SUCCESS and neutral(ctx, MEXICO):
+        amount = ctx.dice.between(10, 20, f"Zimmerman note, Mexico (German #4) {points.PURPOSE}")
+        points.move(ctx, MEXICO, "central", amount, "option", PHASE)
+    elif outcome == chances.BACKFIRE:
+        us_entry(ctx, "allied", ctx.dice.between(0, 4, f"Zimmerman note found out {points.PURPOSE}"), "option")
+    return outcome
+
+
+# ---- the USA --------------------------------------------------------------------------------
+def congress_vote(ctx: TurnContext, nation: str, order: SpecialOption, spec: OptionRule) -> str:
+    """US #2: "If seeking war on a minor nation, then there is a 4 in 10 chance the
+    declaration of war will be approved. When seeking war on a neutral major nation, there
+    is only a 2 in 10 chance ... Should the declaration of war attempt fail, then the US
+    entry status ... will shift 0-2 points closer to zero"."""
+    target = order.target or ""
+    info = ctx.scenario.nations.get(target)
+    approved = chances.us_declaration_approved(ctx.dice, major=info is not None and info.kind != "minor")
+    if approved and not ctx.at_war(nation, target):
+        wars.begin(ctx, nation, target, PHASE, surprise=False)
+    elif not approved:
+        amount = ctx.dice.between(0, 2, f"Congress refused the war (US #2) {points.PURPOSE}")
+        points.toward_zero(ctx, nation, amount, "option", PHASE)
+    return chances.SUCCESS if approved else chances.NOTHING
+
+
+def lend_resources(ctx: TurnContext, nation: str, order: SpecialOption, spec: OptionRule) -> str:
+    """US #3: "If the US lends resources to a nation on the side the US Pubic Opinion is
+    currently leaning towards, there is a 1 in 10 chance that the US Public Opinion will
+    move 0-2 points towards the opposing side ... to a nation belonging to the side which
+    US Public Opinion is not leaning towards, there is a 2 in 10 chance the US Entry will
+    move 0-2 points towards the side the Public Opinion currently favors. If US public
+    opinion is at zero, then no effect can happen"."""
+    entry = ctx.state.nations[nation].standing
+    to_side = side_of(ctx, order.target or "")
+    if entry == 0 or not to_side:
+        return chances.NOTHING
+        return
+    favoured = "allied" if entry > 0 else "central"
+    backlash = chances.us_lend_backlash(ctx.dice, to_side == favoured)
+    if backlash:
+        toward = other(favoured) if to_side == favoured else favoured
+        amount = ctx.dice.between(0, 2, f"US opinion after the loan (US #3) {points.PURPOSE}")
+        points.move(ctx, nation, toward, amount, "option", PHASE)
+    return chances.BACKFIRE if backlash else chances.NOTHING
+
+
+def public_opinion(ctx: TurnContext, nation: str, order: SpecialOption, spec: OptionRule) -> str:
+    """US #4: "On a 7, 8, 9, or 10 the US Public Opinion will move 0-2 points in the
+    direction the player wanted it to. On a roll of a 1 the US Public will move 0-6 points
+    in the opposite direction"."""
+    wanted = order.toward or ""
+    outcome = chances.us_opinion_campaign(ctx.dice)
+    if outcome == chances.SUCCESS:
+        points.move(ctx, nation, wanted, ctx.dice.between(0, 2, f"US media campaign {points.PURPOSE}"), "option", PHASE)
+    elif outcome == chances.BACKFIRE:
+        amount = ctx.dice.between(0, 6, f"US media campaign backfires {points.PURPOSE}")
+        points.move(ctx, nation, other(wanted), amount, "option", PHASE)
+    return outcome
+
+
+EFFECTS: dict[str, Effect] = {
+    "ottoman-trade-fiasco": ottoman_trade_fiasco,
+    "us-propaganda": us_propaganda,
+    "seek-chinese-favour": seek_chinese_favour,
+    "seek-italys-favour": seek_italys_favour,
+    "influence-italy": influence_italy,
+    "spanish-relations": spanish_relations,
+    "peace-with-serbia": peace_with_serbia,
+    "zimmerman-note": zimmerman_note,
+    "congress-vote": congress_vote,
+    "lend-resources": lend_resources,
+    "public-opinion": public_opinion,
+}
