@@ -276,7 +276,10 @@ def test_an_invasion_needs_the_troops_aboard_a_task_force_ending_in_its_sea_zone
     assert errors(twice, state=state) == [("invasion-not-loaded", 5)]
     _, events = turn(twice, state=state)
     assert refused(events) == [("invasion-not-loaded", 5)]
-    assert ("invasion-by-moderator", 4) in referred(events)
+    # The transports sailed with the infantry, which landed on the French coast: a beach landing.
+    landing = next(e for e in events if e.code == "battle")
+    assert landing.args["territory"] == "Picardy" and landing.args["origins"] == ["English Channel"]
+    assert [e.args["path"] for e in events if e.code == "task-force"] == [["North Sea", "English Channel"]]
 
 
 def test_missions_are_read_in_order_one_movement_point_each() -> None:
@@ -365,18 +368,17 @@ def test_orders_not_automated_yet_are_referred_and_reported() -> None:
     assert refused(events) == []
     assert referred(events) == sorted([
         ("bombing-by-moderator", 1), ("rockets-by-moderator", 2), ("rebasing-by-moderator", 3),
-        ("naval-by-moderator", 4), ("naval-by-moderator", 5), ("invasion-by-moderator", 6),
-        ("naval-by-moderator", 7), ("naval-by-moderator", 8), ("support-by-moderator", 9),
-        ("defence-by-moderator", 10)])  # AA guns need no order (Anti Air Guns): nothing to refer
+        ("support-by-moderator", 9), ("defence-by-moderator", 10)])
+    # AA guns need no order (Anti Air Guns): nothing to refer. Task forces, the landing on
+    # own land, detection by ships and interception are the engine's (phase4_sea).
     assert all(e.args["cost"] == 0 and e.seen_by == ("germany", "moderator")
                for e in events if e.code == "order-referred")
     assert new.nations["germany"].saved >= before  # nothing charged (income comes on top)
-    # Nothing moved: the moderator carries the orders out.
+    # The two infantry went aboard and landed back on their own land.
     assert sum(1 for u in new.units_at("East Prussia", "germany")) == 4
-    line = event_text(next(e for e in events if e.code == "order-referred" and e.args["why"] == "naval-by-moderator"),
+    line = event_text(next(e for e in events if e.code == "order-referred" and e.args["why"] == "rebasing-by-moderator"),
                       str)
-    assert line.startswith("Order 4 (TF 2 AT Baltic Sea: 2 tr) is the moderator's to resolve")
-    assert "naval movement and naval combat are resolved by the moderator for now" in line
+    assert line.startswith("Order 3 (REBASE 1 bmb FROM Ruhr TO Berlin) is the moderator's to resolve")
 
 
 # ---- the Phase 1.4 table is scenario data ------------------------------------------------------

@@ -22,10 +22,14 @@ from moderator.engine.events import (
     SPAN,
     TEXT,
     UNITS,
+    ArgType,
     EventSchema,
     EventSpec,
     optional,
 )
+
+TASK_FORCES = ArgType("list of task forces, nation/name", lambda v: isinstance(v, list) and all(isinstance(x, str) for x in v),
+                      (["britain/D", "germany/1"], []))
 
 
 def spec(code: str, audience: str, doc: str, **args: object) -> EventSpec:
@@ -65,6 +69,12 @@ SCHEMA = EventSchema([
     spec("battle", "participants", "Phase 4.6: a land battle",
          territory=PLACE, origins=PLACES, attacker=NATION, defender=optional(NATION), defenders=NATIONS,
          rounds=INT, strait=BOOL, losses=LOSSES, captured=BOOL, withdrawn=optional(TEXT), rolls=SPAN),
+    spec("task-force", "nation", "Phase 4.2: where a task force went, and what is left of it and its troops",
+         nation=NATION, order=INT, tf=TEXT, path=PLACES, ships=UNITS, troops=UNITS),
+    spec("naval-battle", "participants", "Phase 4.3: a naval battle (task forces, submarines attacking or "
+         "detected); `first`/`second` the sides' nations, `ended` why it stopped",
+         zone=PLACE, fleets=TASK_FORCES, first=NATIONS, second=NATIONS, rounds=INT, free=TEXT, ended=CODE,
+         losses=LOSSES, damaged=LOSSES, withdrawn=optional(TEXT), rolls=SPAN),
     spec("captured", "public", "Phase 4.4: a territory changed hands (an allied owner is liberated)",
          territory=PLACE, nation=NATION, holder=NATION, previous=optional(NATION)),
     # ---- Phases 5-8

@@ -15,22 +15,29 @@ is no invasion: tanks may land there). "Beachlanding forces can NOT retreat"
 is warned as for MOVE (the US penalty); the war it starts is the moderator's to write,
 with the landing. AA guns and rockets never attack (Anti Air Guns, Rockets): warned.
 
-Not automated yet (the transports' movement of 4.2 and the beach-landing battle are the
-moderator's for now): checked, the troops counted ashore in the ledger, and referred.
+Carried out in step 4.4 with the land moves (4.4: the landing is a land move from the
+sea zone): the troops actually aboard the nation's transports in the zone when the
+naval step is over (phase4_sea.py; fewer if transports were sunk: "units-missing") go
+ashore. Onto own or allied land they just move; onto other land it is a naval invasion,
+fought by `landing_battle`, the one call from the sea side into land combat.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 
+from moderator.engine import combat_land, combat_orders
+from moderator.engine.combat_land import CAPTURERS
+from moderator.engine.conquest import seize, take_territory
 from moderator.engine.context import Position, TurnContext
-from moderator.engine.orders.base import OrderRule, refer
-from moderator.engine.orders.move import NEVER_ATTACK
+from moderator.engine.orders.base import OrderRule
+from moderator.engine.orders.move import NEVER_ATTACK, enemy_units, start_war
 from moderator.engine.orders.task_forces import TaskForceRecord
 from moderator.engine.problems import Problem, problem, warning
+from moderator.engine.state import Unit, kinds
 from moderator.orders.model import NavalInvasion
 
-PHASE = "4.6.1"
+PHASE = "4.4"  # 4.4: "Units that were picked up by transports ... may move into a territory"
 NO_INVASION = frozenset({"tank"})  # 4.6.1: "Tanks may not participate in naval invasions at all"
 
 
@@ -91,9 +98,60 @@ class NavalInvasionRule(OrderRule[NavalInvasion]):
                 tf.landed[uc.kind] += n
                 left -= n
 
+    def assume(self, ctx: TurnContext, nation: str, index: int, order: NavalInvasion) -> None:
+        """The checker takes an invasion with infantry for a capture, as it does an attack
+        (the Move home's assume): the defenders destroyed, the land seized."""
+        if not invades(ctx, nation, order.dest) or not any(u.kind in CAPTURERS for u in order.units):
+            return
+        defenders = {u.id for u in enemy_units(ctx, nation, order.dest)}
+        ctx.state.units = [u for u in ctx.state.units if u.id not in defenders]
+        seize(ctx, order.dest, nation)
+        ctx.assumed[f"control:{order.dest}"] = f"your landing on {order.dest}"
+
     def execute(self, ctx: TurnContext, nation: str, index: int, order: NavalInvasion) -> None:
         self.commit(ctx, nation, index, order)
-        refer(ctx, nation, index, order, 0, "invasion-by-moderator")
+        units: list[Unit] = []
+        for uc in order.units:
+            here = sorted((u for u in ctx.units_at(order.origin, nation) if u.kind == uc.kind), key=lambda u: u.id)
+            units += here[: uc.count]
+            if len(here) < uc.count:
+                ctx.tell(nation, "units-missing", PHASE, order=index, kind=uc.kind, place=order.origin,
+                         ordered=uc.count, present=len(here))
+        if not units:
+            return
+        if not invades(ctx, nation, order.dest):
+            for u in units:
+                u.location = order.dest
+            ctx.tell(nation, "moved", PHASE, order=index, origin=order.origin, dest=order.dest, units=kinds(units))
+            return
+        landing_battle(ctx, nation, index, order, units)
+
+
+def landing_battle(ctx: TurnContext, nation: str, index: int, order: NavalInvasion, units: list[Unit]) -> None:
+    """4.6.1: the beach landing, fought by today's land combat: the coastal defence unit
+    ("a 1 defense factor coastal defense unit ... always the first unit lost") and no
+    retreat (no withdrawal conditions; "lasts until one side or another achieves
+    victory"). The coastal defender and the attack penalty are those land combat gives an
+    attack across a strait (-2 for infantry and artillery, where 4.6.1 says -3 and -4)
+    until the land side's landing (phase4_land.land_from_sea) is in main: then this body
+    becomes that one call. Survivors of a failed landing stay aboard; a won landing puts
+    them all ashore (artillery too: it has nowhere else to fire from)."""
+    defenders = enemy_units(ctx, nation, order.dest)
+    start_war(ctx, nation, order.dest, defenders)
+    landers = [u for u in units if u.kind not in NEVER_ATTACK]
+    if not landers:
+        return
+    steer = combat_orders.BattleOrders(
+        combat_orders.casualty_preferences(ctx, [nation, *(u.nation for u in defenders)], order.dest))
+    battle = combat_land.fight(ctx, order.dest, [order.origin], nation, landers, defenders,
+                               {u.id for u in landers}, steer)
+    alive = combat_land.survivors(battle)
+    captured = not combat_land.defenders_left(battle) and any(u.kind in CAPTURERS for u in alive)
+    combat_land.battle_event(ctx, battle, captured)
+    if captured:
+        for u in alive:
+            u.location = order.dest
+        take_territory(ctx, order.dest, nation, combat_land.PHASE)
 
 
 RULE = NavalInvasionRule()
