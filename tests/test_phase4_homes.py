@@ -342,8 +342,12 @@ def test_rebasing_costs_double_over_enemy_sea_zones() -> None:
     scenario = scenario_with(fighter=2)  # rebasing budget 4
     text = "REBASE 1 ftr FROM London TO Belgium"
     assert receipt(text, "Britain", britain_at_war(calm_seas=True), scenario) == []
-    _, events = turn(text, "Britain", britain_at_war(calm_seas=True), scenario)
-    assert referred(events) == [("rebasing-by-moderator", 1)] and refused(events) == []
+    new, events = turn(text, "Britain", britain_at_war(calm_seas=True), scenario)
+    assert referred(events) == [] and refused(events) == []
+    # In the air until Phase 7, then landed (4.1.2: "The rebasing mission ends during phase 7").
+    assert [(e.code, e.phase) for e in events if e.code in ("rebasing", "strategic-arrived")] == [
+        ("rebasing", "4.1.2"), ("strategic-arrived", "7")]
+    assert sum(1 for u in new.units_at("Belgium", "britain") if u.kind == "fighter") == 1
     # German submarines in the English Channel control nothing: that way still costs 4.
     assert receipt(text, "Britain", britain_at_war(calm_seas=False), scenario) == []
     # German surface ships in both sea zones between: 2 x 2 + 2 x 2 = 8 > 4.
@@ -367,7 +371,7 @@ def test_orders_not_automated_yet_are_referred_and_reported() -> None:
     new, events = turn(text, state=state)
     assert refused(events) == []
     assert referred(events) == sorted([
-        ("bombing-by-moderator", 1), ("rockets-by-moderator", 2), ("rebasing-by-moderator", 3),
+        ("bombing-by-moderator", 1), ("rockets-by-moderator", 2),
         ("support-by-moderator", 9), ("defence-by-moderator", 10)])
     # AA guns need no order (Anti Air Guns): nothing to refer. Task forces, the landing on
     # own land, detection by ships and interception are the engine's (phase4_sea).
@@ -376,9 +380,11 @@ def test_orders_not_automated_yet_are_referred_and_reported() -> None:
     assert new.nations["germany"].saved >= before  # nothing charged (income comes on top)
     # The two infantry went aboard and landed back on their own land.
     assert sum(1 for u in new.units_at("East Prussia", "germany")) == 4
-    line = event_text(next(e for e in events if e.code == "order-referred" and e.args["why"] == "rebasing-by-moderator"),
+    line = event_text(next(e for e in events if e.code == "order-referred" and e.args["why"] == "bombing-by-moderator"),
                       str)
-    assert line.startswith("Order 3 (REBASE 1 bmb FROM Ruhr TO Berlin) is the moderator's to resolve")
+    assert line.startswith("Order 1 (BOMB TACTICAL 2 ftr FROM Ruhr TO Verdun) is the moderator's to resolve")
+    assert "landed, rebased, at Berlin from Ruhr" in event_text(next(e for e in events if e.code == "strategic-arrived"),
+                                                                str)
 
 
 # ---- the Phase 1.4 table is scenario data ------------------------------------------------------

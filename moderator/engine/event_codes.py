@@ -60,6 +60,8 @@ SCHEMA = EventSchema([
          nation=NATION, order=INT, origin=PLACE, dest=PLACE, units=UNITS),
     spec("strategic-cut", "nation", "Phase 4.1.3: rail capacity let fewer units go than ordered",
          nation=NATION, order=INT, origin=PLACE, dest=PLACE, ordered=INT, moving=INT),
+    spec("rebasing", "nation", "Phase 4.1.2: aircraft took off to rebase (they land in Phase 7)",
+         nation=NATION, order=INT, origin=PLACE, dest=PLACE, units=UNITS),
     spec("moved", "nation", "Phase 4.4: units moved", nation=NATION, order=INT, origin=PLACE, dest=PLACE,
          units=UNITS),
     spec("units-missing", "nation", "fewer units were there than the order named",
