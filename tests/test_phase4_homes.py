@@ -304,7 +304,7 @@ def test_aircraft_that_bomb_cannot_also_move_or_rebase(text: str) -> None:
     assert errors(text) == [("not-enough-units", later)]
     new, events = turn(text)
     assert refused(events) == [("not-enough-units", later)]
-    assert referred(events) == [("bombing-by-moderator", 3 - later)]
+    assert [e.args["order"] + 1 for e in events if e.code == "air-raid"] == [3 - later]
     assert sum(1 for u in new.units_at("Ruhr", "germany") if u.kind == "fighter") == 2  # still home
 
 
@@ -371,8 +371,7 @@ def test_orders_not_automated_yet_are_referred_and_reported() -> None:
     new, events = turn(text, state=state)
     assert refused(events) == []
     assert referred(events) == sorted([
-        ("bombing-by-moderator", 1), ("rockets-by-moderator", 2),
-        ("support-by-moderator", 9), ("defence-by-moderator", 10)])
+        ("rockets-by-moderator", 2), ("support-by-moderator", 9), ("defence-by-moderator", 10)])
     # AA guns need no order (Anti Air Guns): nothing to refer. Task forces, the landing on
     # own land, detection by ships and interception are the engine's (phase4_sea).
     assert all(e.args["cost"] == 0 and e.seen_by == ("germany", "moderator")
@@ -380,9 +379,9 @@ def test_orders_not_automated_yet_are_referred_and_reported() -> None:
     assert new.nations["germany"].saved >= before  # nothing charged (income comes on top)
     # The two infantry went aboard and landed back on their own land.
     assert sum(1 for u in new.units_at("East Prussia", "germany")) == 4
-    line = event_text(next(e for e in events if e.code == "order-referred" and e.args["why"] == "bombing-by-moderator"),
+    line = event_text(next(e for e in events if e.code == "order-referred" and e.args["why"] == "rockets-by-moderator"),
                       str)
-    assert line.startswith("Order 1 (BOMB TACTICAL 2 ftr FROM Ruhr TO Verdun) is the moderator's to resolve")
+    assert line.startswith("Order 2 (FIRE 1 rkt FROM Metz AT Verdun) is the moderator's to resolve")
     assert "landed, rebased, at Berlin from Ruhr" in event_text(next(e for e in events if e.code == "strategic-arrived"),
                                                                 str)
 
