@@ -22,12 +22,16 @@ and compares them order by order (compare()):
   charged the same way, and what it hands on arrives the same way (others' only when
   every capture the checker assumed happened: a defender that held on keeps its income).
 
-DICE. With one nation's orders the engine rolls dice only in that nation's land battles
-(Phase 4.6), and a battle changes only the territory fought over: who holds it and which
-defenders are left (the attackers it kills were all named by the orders that fought it:
-each unit does one thing a turn). The checker takes every attack with infantry or tanks
-for a capture (the Move home's assume()) and no other battle for anything, so what dice
-can do is deny a capture it assumed, or destroy defenders it still counts. Orders are
+DICE. With one nation's orders the engine rolls dice in that nation's land battles
+(Phase 4.6), in the naval battles its task forces meet (4.2-4.3: other nations' ships
+without orders dock or patrol) and in its bombing raids (4.1.1). A land battle changes
+only the territory fought over: who holds it and which defenders are left (the attackers
+it kills were all named by the orders that fought it: each unit does one thing a turn).
+The checker takes every attack and landing with infantry or tanks for a capture (the
+Move and INVADE homes' assume()) and no other battle for anything, so what dice can do is
+deny a capture it assumed (troops sunk at sea count as a landing lost), destroy defenders
+it still counts, or take resources from a raid's target or a target of unrestricted
+submarine warfare (1.4, 4.7; its treasury is then not compared). Orders are
 walked in resolution order (step, then as written); the verdicts of one may differ "by
 luck" when
 
@@ -1165,6 +1169,10 @@ class Watched(OrderRule[Any]):
             if e.code == "battle":
                 hurt = any(e.args["losses"].get(d) for d in e.args["defenders"])
                 self.watch.battles.append(Battle(index, e.args["territory"], e.args["captured"], hurt))
+        if isinstance(order, m.NavalInvasion) and not any(e.code in ("battle", "moved") for e in ctx.events[seen:]):
+            # Its troops went down with their transports at sea (4.3): the landing the
+            # checker assumed did not happen, as if a battle there had been lost.
+            self.watch.battles.append(Battle(index, order.dest, False, False))
 
     def assume(self, ctx: TurnContext, nation: str, index: int, order: Any) -> None:
         self.inner.assume(ctx, nation, index, order)
@@ -1295,9 +1303,12 @@ def compare(game: Game, nation: str, orders: Sequence[m.Order], seed: str = "dri
     # where the checker assumed a capture keeps that land's income.
     assumed = {k.partition(":")[2] for k in (checking.ctx.assumed if checking.ctx else {}) if k.startswith("control:")}
     held_on = any(not b.captured and b.place in assumed for b in engine.battles)
+    raided = {e.args["holder"] for e in events if e.code == "air-raid" and e.args["aim"] == "industry"
+              and e.args["damage"]}  # 1D10 a bomber (4.1.1): the checker cannot know the roll
+    raided |= {e.args["target"] for e in events if e.code == "unrestricted-submarine-warfare" and e.args["damage"]}
     if not drifts and not cmp.excused:
         for nid, money in sorted(cmp.treasuries.items()):
-            if held_on and nid != nation:
+            if (held_on and nid != nation) or nid in raided:
                 continue
             left = after.nations[nid].saved
             if money != left:

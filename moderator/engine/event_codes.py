@@ -82,6 +82,9 @@ SCHEMA = EventSchema([
          "detected); `first`/`second` the sides' nations, `ended` why it stopped",
          zone=PLACE, fleets=TASK_FORCES, first=NATIONS, second=NATIONS, rounds=INT, free=TEXT, ended=CODE,
          losses=LOSSES, damaged=LOSSES, withdrawn=optional(TEXT), rolls=SPAN),
+    spec("unrestricted-submarine-warfare", "the two nations", "Phase 1.4 with 4.7: submarines in the targeted "
+         "zones sank `damage` of the target's income this turn (1D10 each, at most the table's value)",
+         nation=NATION, target=NATION, zones=PLACES, submarines=INT, damage=INT),
     spec("captured", "public", "Phase 4.4: a territory changed hands (an allied owner is liberated)",
          territory=PLACE, nation=NATION, holder=NATION, previous=optional(NATION)),
     # ---- Phases 5-8

@@ -75,6 +75,7 @@ def collect_resources(ctx: TurnContext) -> None:
             collected = 0
         else:
             collected = apply_income_rule(ns.income_rule, full)
+        collected = max(0, collected - ns.flags.pop("income_lost_at_sea", 0))  # 4.7: unrestricted submarine warfare
         ns.saved += collected
         ctx.tell(nation, "income", PHASE, full=full, rule=ns.income_rule,
                  amount=collected, saved=ns.saved)
