@@ -1,11 +1,17 @@
 """Analysis verbs for players and the moderator: `moderator odds`.
 
     moderator odds --attacker germany --attack "6 inf, 2 art" --defender france \
-        --defend "4 inf" [--territory Verdun] [--city] [--strait] [--rounds N] [--json]
+        --defend "4 inf" [--territory Verdun] [--city] [--strait] [--trench | --super-trench]
+        [--air-distance N] [--rounds N] [--json]
 
 Unit statistics come from the scenario (Scenario.stats, per nation); --territory takes a
 real map name (aliases and any capitalisation work) and brings its city and special
-terrain (Phase 4.6, Cities; terrain.py). The numbers are exact (moderator.engine.odds).
+terrain (Phase 4.6, Cities; terrain.py). --trench / --super-trench: the defender's trench
+faces the attackers (Trenches; tanks help the infantry, aircraft take -3, or stay out behind
+a super trench); AA guns among the defenders fire first at aircraft; aircraft fight the
+rounds their fuel allows (--air-distance: fuel spent each way, 1 from next door) and an
+attack by aircraft alone meets defenders at -3 unless AA or a trench (Fighters). The
+numbers are exact (moderator.engine.odds).
 """
 
 from __future__ import annotations
@@ -27,7 +33,7 @@ OUTCOME_TEXT = {
     "cleared": "defenders destroyed, nothing left to capture",
     "both_destroyed": "both sides destroyed",
     "repulsed": "attackers destroyed",
-    "stopped": "attack called off (artillery alone / --rounds)",
+    "stopped": "called off (artillery alone, fuel, --rounds)",
 }
 
 
@@ -43,6 +49,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--territory", help="the real territory attacked: brings its city and terrain")
     p.add_argument("--city", action="store_true", help="the territory has a city (implied by --territory)")
     p.add_argument("--strait", action="store_true", help="the attackers cross a strait (Straits)")
+    trench = p.add_mutually_exclusive_group()
+    trench.add_argument("--trench", action="store_true", help="a trench of the defender faces the attackers")
+    trench.add_argument("--super-trench", action="store_true", help="a super trench faces the attackers")
+    p.add_argument("--air-distance", type=int, default=1,
+                   help="fuel the aircraft spend to get there, and again to get back (default 1)")
     p.add_argument("--rounds", type=int, help="withdraw after this many rounds")
     p.add_argument("--scenario", default="1914", help="scenario for unit statistics (default 1914)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
@@ -93,10 +104,13 @@ def compute(args: argparse.Namespace) -> tuple[Odds, dict[str, object]]:
             hint = ", ".join(world.suggest(args.territory))
             raise ValueError(f"no land territory {args.territory!r}" + (f" (did you mean {hint}?)" if hint else ""))
         territory, city = name, city or world.territories[name].city
+    trench = "super_trench" if getattr(args, "super_trench", False) else "trench" if getattr(args, "trench", False) else None
+    distance = getattr(args, "air_distance", 1)
     odds = odds_for(scenario, attacker, attack, defender, defend, territory=territory, city=city,
-                    strait=args.strait, max_rounds=args.rounds, world=world)
+                    strait=args.strait, max_rounds=args.rounds, world=world, trench=trench, air_distance=distance)
     battle = {"attacker": attacker, "attack": attack, "defender": defender, "defend": defend,
-              "territory": territory or None, "typed": args.territory, "city": city, "strait": bool(args.strait), "max_rounds": args.rounds}
+              "territory": territory or None, "typed": args.territory, "city": city, "strait": bool(args.strait),
+              "max_rounds": args.rounds, "trench": trench, "air_distance": distance}
     return odds, battle
 
 
@@ -129,7 +143,8 @@ def render(odds: Odds, battle: dict[str, object]) -> str:
     where = str(battle["territory"] or "an unnamed territory")
     if battle["typed"] and fold(str(battle["typed"])) != fold(where):
         where += f" (for {battle['typed']!r})"
-    notes = [w for w, on in (("city", battle["city"]), ("across a strait", battle["strait"])) if on]
+    notes = [w for w, on in (("city", battle["city"]), ("across a strait", battle["strait"]),
+                             ((str(battle.get("trench") or "").replace("_", " ")), battle.get("trench"))) if on]
     lines = [
         f"Battle at {where}{' (' + ', '.join(notes) + ')' if notes else ''}:",
         f"  {battle['attacker']}: {_units_text(battle['attack'])}",

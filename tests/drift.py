@@ -23,15 +23,20 @@ and compares them order by order (compare()):
   every capture the checker assumed happened: a defender that held on keeps its income).
 
 DICE. With one nation's orders the engine rolls dice in that nation's land battles
-(Phase 4.6), in the naval battles its task forces meet (4.2-4.3: other nations' ships
-without orders dock or patrol) and in its bombing raids (4.1.1). A land battle changes
-only the territory fought over: who holds it and which defenders are left (the attackers
-it kills were all named by the orders that fought it: each unit does one thing a turn).
-The checker takes every attack and landing with infantry or tanks for a capture (the
-Move and INVADE homes' assume()) and no other battle for anything, so what dice can do is
-deny a capture it assumed (troops sunk at sea count as a landing lost), destroy defenders
-it still counts, or take resources from a raid's target or a target of unrestricted
-submarine warfare (1.4, 4.7; its treasury is then not compared). Orders are
+(Phase 4.6) and rocket fire (Rockets: counted here as a battle without a capture), in the
+naval battles its task forces meet (4.2-4.3: other nations' ships without orders dock or
+patrol) and in its bombing raids (4.1.1). A land battle changes only the territory fought
+over: who holds it and which defenders are left (the attackers it kills were all named by
+the orders that fought it: each unit does one thing a turn). The checker takes every
+attack and landing with infantry or tanks for a capture (phase4_land's assumed captures)
+and no other battle for anything, so what dice can do is deny a capture it assumed
+(troops sunk at sea count as a landing lost), destroy defenders it still counts, or take
+resources from a raid's target or a target of unrestricted submarine warfare (1.4, 4.7;
+its treasury is then not compared). The research
+rolls (Phase 2.1) are the other dice: the checker takes each research for a success, so
+an UPGRADE written after it (kept with an "if-researched" note) is charged for the new
+level there, and for less or nothing when the roll fails (the treasuries are then not
+compared; the verdicts are). Orders are
 walked in resolution order (step, then as written); the verdicts of one may differ "by
 luck" when
 
@@ -43,9 +48,13 @@ luck" when
      withdrawal conditions), or, without a capture, defenders the dice destroyed (the
      checker assumes only captures, so its copy still has them), or
   3. it meets what an earlier order that differed by luck touched: a place that order
-     names, units it names (same origin and kind), or, for an "over-budget" verdict, the
-     treasury, if that order paid in one of them (the wrapped homes record what each
-     commit() and execute() takes from the treasury).
+     names, units it names (same origin and kind), or, for a verdict on the treasury
+     ("over-budget", "transfer-too-much": TREASURY_CODES), the treasury, if that order
+     paid in one of them (the wrapped homes record what each commit() and execute()
+     takes from the treasury), or
+  4. the checker refused it as over budget and a research roll failed where an UPGRADE
+     kept "if-researched" counted on it: the engine did not pay that upgrade, so it had
+     the money (the checker's optimism about research, above).
 
 Every other difference is a drift, and the treasuries are compared only when no verdict
 differed at all.
@@ -1034,6 +1043,7 @@ def ruling_batch(v: View) -> list[Proposal]:
         r.SetValue("manpower_limit", nid, v.rng.randint(0, 40)),
         r.SetTech(v.pick(TECHNOLOGIES)[0], nid, v.rng.randint(0, 5)), r.SetFlag("drift", other, v.rng.randint(0, 9)),
         r.SetSide(other, v.pick(("neutral", *SIDES))[0]),
+        r.SetIncome(other, ("half", "full", "rules", "fixed:20", "percent:60")[len(other) % 5]),  # draws no die
         r.ChangeUnits("add", units(infantry=n), nid, v.pick(v.lands())[0]),
         r.ChangeUnits("add", units(cruiser=1), nid, v.pick(v.lands())[0]),
         r.SetControl(v.pick(v.lands())[0], other, v.rng.random() < 0.5, v.rng.choice((None, 0, v.state.turn + 1))),
@@ -1112,9 +1122,10 @@ def fingerprint(pos: Position) -> int:
 
 @dataclass(frozen=True)
 class Battle:
-    """A battle the engine fought: at whose order's turn, where, and what came of it."""
+    """A battle the engine fought: when in the turn (the step, then after which orders),
+    where, and what came of it."""
 
-    order: int
+    when: tuple[int, int]
     place: str
     captured: bool
     defenders_lost: bool  # some defenders fell (the checker's copy still has them all)
@@ -1127,7 +1138,7 @@ class Watch:
     impure: list[str] = field(default_factory=list)  # problem()/remarks() that changed the position
     assumed: dict[int, set[str]] = field(default_factory=dict)  # order index -> ctx.assumed keys when judged
     paid: dict[int, int] = field(default_factory=dict)  # order index -> what commit()/execute() took
-    battles: list[Battle] = field(default_factory=list)  # the engine's battles, by the order that fought them
+    battles: list[Battle] = field(default_factory=list)  # the engine's battles
     ctx: TurnContext | None = None  # the last context an order was committed on
 
 
@@ -1162,17 +1173,9 @@ class Watched(OrderRule[Any]):
         self.watch.paid[index] = before - ctx.saved(nation)
 
     def execute(self, ctx: TurnContext, nation: str, index: int, order: Any) -> None:
-        before, seen = ctx.saved(nation), len(ctx.events)
+        before = ctx.saved(nation)
         self.inner.execute(ctx, nation, index, order)
         self.watch.paid[index] = before - ctx.saved(nation)
-        for e in ctx.events[seen:]:
-            if e.code == "battle":
-                hurt = any(e.args["losses"].get(d) for d in e.args["defenders"])
-                self.watch.battles.append(Battle(index, e.args["territory"], e.args["captured"], hurt))
-        if isinstance(order, m.NavalInvasion) and not any(e.code in ("battle", "moved") for e in ctx.events[seen:]):
-            # Its troops went down with their transports at sea (4.3): the landing the
-            # checker assumed did not happen, as if a battle there had been lost.
-            self.watch.battles.append(Battle(index, order.dest, False, False))
 
     def assume(self, ctx: TurnContext, nation: str, index: int, order: Any) -> None:
         self.inner.assume(ctx, nation, index, order)
@@ -1229,6 +1232,11 @@ def meets(order: m.Order, places: set[str]) -> set[str]:
     return places if flight(order) else places & places_of(order)
 
 
+# Verdicts that read the treasury at that point of the turn (an order the dice denied may
+# have been paid only in the checker).
+TREASURY_CODES = frozenset({"over-budget", "transfer-too-much"})
+
+
 @dataclass
 class Taint:
     """What an order whose verdicts differ by luck has touched: later orders that meet
@@ -1249,7 +1257,7 @@ class Taint:
             out.append(f"places {sorted(self.places & places_of(order)) or sorted(self.places)}")
         if self.units & units_of(order):
             out.append(f"units {sorted(self.units & units_of(order))}")
-        if self.money and "over-budget" in codes:
+        if self.money and TREASURY_CODES & set(codes):
             out.append("the treasury")
         return out
 
@@ -1272,13 +1280,31 @@ def compare(game: Game, nation: str, orders: Sequence[m.Order], seed: str = "dri
         step = rs.step_of(table, orders[i])
         return (table.index(step) if step is not None else -1, i)
 
+    # Land battles are fought by step 4.4's own work, after every order of the step is in
+    # (phase4_land: the moves are resolved together).
+    land = next((k for k, s in enumerate(table) if s.section == "4.4"), -1)
+    for e in events:
+        if e.code == "battle" and not e.args.get("clash"):
+            hurt = any(e.args["losses"].get(d) for d in e.args["defenders"])
+            engine.battles.append(Battle((land, len(orders)), e.args["territory"], e.args["captured"], hurt))
+        elif e.code == "rocket-fire" and e.args["losses"]:  # rockets kill defenders too (rocket_fire)
+            engine.battles.append(Battle(when(e.args["order"]), e.args["target"], False, True))
+    for i, o in enumerate(orders):  # troops sunk at sea (4.3): the landing the checker assumed did not happen
+        if isinstance(o, m.NavalInvasion) and any(e.code == "units-missing" and e.args["order"] == i for e in events):
+            engine.battles.append(Battle(when(i), o.dest, False, False))
+
     def unforeseen(i: int) -> list[str]:
         """Battles fought before order i whose outcome the checker's copy does not show."""
         assumed = checking.assumed.get(i, set())
-        places = {b.place for b in engine.battles if when(b.order) < when(i) and not b.captured
+        places = {b.place for b in engine.battles if b.when < when(i) and not b.captured
                   and (f"control:{b.place}" in assumed or b.defenders_lost)}
         return sorted(meets(orders[i], places))
 
+    # The checker takes every research for a success (research.assume): an UPGRADE to the
+    # level is charged there, and nothing is charged when the engine's roll fails; so an
+    # order the checker found over budget may be paid in the engine (case 4 of DICE).
+    failed_research = any(e.code == "research-failed" for e in events) and any(
+        p.code == "if-researched" for v in verdicts for p in v.problems)
     taint = Taint()
     for i in sorted(range(len(orders)), key=when):
         v, order = verdicts[i], orders[i]
@@ -1289,8 +1315,10 @@ def compare(game: Game, nation: str, orders: Sequence[m.Order], seed: str = "dri
         checker_says = f"kept ({_codes(v.problems)})" if v.kept else f"refused ({code})"
         said = f"#{i} {order.span.text or type(order).__name__}: {checker_says}, engine: {refused or 'carried out'}"
         luck = unforeseen(i)
+        richer = failed_research and not v.kept and code == "over-budget" and not refused
         why = (["its if- note"] if v.kept and conditional(v) else []) + (
-            [f"the battles at {luck}"] if luck else []) + taint.touched(order, [code, *refused])
+            [f"the battles at {luck}"] if luck else []) + (
+            ["a failed research left its upgrade unpaid"] if richer else []) + taint.touched(order, [code, *refused])
         if why:
             cmp.excused.append(f"{said} (by luck: {', '.join(why)})")
         else:
@@ -1306,7 +1334,9 @@ def compare(game: Game, nation: str, orders: Sequence[m.Order], seed: str = "dri
     raided = {e.args["holder"] for e in events if e.code == "air-raid" and e.args["aim"] == "industry"
               and e.args["damage"]}  # 1D10 a bomber (4.1.1): the checker cannot know the roll
     raided |= {e.args["target"] for e in events if e.code == "unrestricted-submarine-warfare" and e.args["damage"]}
-    if not drifts and not cmp.excused:
+    # Rockets at a complex take a D10-driven sum of its holder's treasury (rocket_fire).
+    held_on |= any(e.code == "rocket-fire" and e.args["resources"] for e in events)
+    if not drifts and not cmp.excused and not failed_research:
         for nid, money in sorted(cmp.treasuries.items()):
             if (held_on and nid != nation) or nid in raided:
                 continue

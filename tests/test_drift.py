@@ -11,10 +11,12 @@ from typing import Any
 import pytest
 
 from moderator.engine.context import MODERATOR, Position, TurnContext
+from moderator.engine.neutral_income import income_rule
 from moderator.engine.orders.base import OrderRule
 from moderator.engine.phase8_income import apply_income_rule, full_income
 from moderator.engine.problems import Problem
 from moderator.engine.ruleset import Ruleset
+from moderator.engine.us_trade import trade_after_cuts
 from moderator.orders import model as m
 from moderator.orders.echo import normalize_order
 from tests import drift
@@ -64,8 +66,9 @@ def with_saved(game: Game, **saved: int) -> Game:
 
 def drift_income(game: Game, nation: str) -> int:
     """What Phase 8 adds to the nation's treasury if nobody's land changes hands."""
-    ns = game.state.nations[nation]
-    return apply_income_rule(ns.income_rule, full_income(game.world, game.state, nation, game.state.turn))
+    rule = income_rule(game.state, game.scenario, nation)
+    trade = trade_after_cuts(Position(game.state, {}, game.world, game.scenario), nation)  # Variable US Trade
+    return apply_income_rule(rule, full_income(game.world, game.state, nation, game.state.turn)) + trade
 
 
 # ---- drifts the harness found -----------------------------------------------------------
@@ -115,8 +118,9 @@ def test_only_infantry_or_tanks_go_into_empty_enemy_land_in_both() -> None:
                  m.Move(one("artillery"), "Cologne", "Luxembourg"))
     assert codes(cmp, 0) == ["cannot-capture"] and refused(cmp, 0) == ["cannot-capture"]
     assert codes(cmp, 1) == ["cannot-capture"] and refused(cmp, 1) == ["cannot-capture"]
-    # Once the infantry has taken it, the artillery follows into friendly land.
-    assert cmp.verdicts[3].kept and refused(cmp, 3) == []
+    # Land moves are resolved together (Phase 4, guidelines 1-2), each judged as the
+    # moves begin: the infantry's capture comes too late for the artillery to follow.
+    assert codes(cmp, 3) == ["cannot-capture"] and refused(cmp, 3) == ["cannot-capture"]
     assert cmp.state.controller("Luxembourg") == "germany"
     # Artillery-only attacks on defended land stay legal (it fires from home).
     cmp = judged(game, "germany", m.Attack(one("artillery", 2), "Cologne", "Liege"))
@@ -173,19 +177,18 @@ def test_an_order_short_of_units_is_refused_for_that_whatever_the_battles_did() 
     assert codes(cmp, 2) == ["not-enough-units"] and refused(cmp, 2) == ["not-enough-units"]
 
 
-def test_a_battle_is_joined_only_with_units_no_earlier_order_names() -> None:
-    # Found (the harness, then this sharper case): USA order 1 attacks Quebec; when its
-    # battle starts, order 3 (MOVE 2 art into Maritimes) could not yet move (Maritimes is
-    # enemy land until order 2 takes it), so order 4 joined the battle with the artillery
-    # order 3 names. Order 2 then took Maritimes and order 3 was refused "not-enough-
-    # units", though the checker, reading the orders as written, kept it. A later move
-    # joins a battle only with units no order written between names.
+def test_every_land_move_is_judged_as_the_moves_begin() -> None:
+    # Land moves are resolved together (phase4_land): USA order 2 takes Maritimes, but
+    # order 3 (MOVE 2 art into Maritimes) is judged on enemy land, as the moves begin,
+    # in the checker and the engine alike; its artillery is then free for order 4, which
+    # joins order 1's battle at Quebec (one battle, whatever the line order).
     game = opening()
     cmp = judged(game, "usa", m.Attack(inf(1), "East Coast", "Quebec"), m.Attack(inf(1), "East Coast", "Maritimes"),
                  m.Move(one("artillery", 2), "East Coast", "Maritimes"),
                  m.Attack(one("artillery", 2), "East Coast", "Quebec"))
-    assert cmp.verdicts[2].kept and refused(cmp, 2) == []
-    assert codes(cmp, 3) == ["not-enough-units"] and refused(cmp, 3) == ["not-enough-units"]
+    assert codes(cmp, 2) == ["cannot-capture"] and refused(cmp, 2) == ["cannot-capture"]
+    assert cmp.verdicts[3].kept and refused(cmp, 3) == []
+    assert [e.args["territory"] for e in cmp.mine("battle")] == ["Quebec"]
     assert cmp.state.controller("Maritimes") == "usa"
 
 
@@ -512,7 +515,7 @@ def test_the_sweep_covers_every_order_type_with_a_home() -> None:
             "deploy-too-many", "deployment-turn", "deployment-over", "condition-twice", "war-ally",
             "option-side", "ruling-not-moderator", "support-nothing", "influence-twice", "subs-retracted",
             "exile-not-conquered", "plunder-too-soon", "tf-unknown", "invasion-not-loaded", "gear-no-ship",
-            "rocket-range", "bomb-fuel", "nothing-to-repair", "upgrade-after-research"} <= codes_seen
+            "rocket-range", "bomb-fuel", "nothing-to-repair", "if-researched"} <= codes_seen
 
 
 # ---- the harness catches what it is for ---------------------------------------------------
@@ -564,35 +567,31 @@ def test_the_harness_reports_rules_that_judge_differently() -> None:
     assert len(drifts) == 1 and drifts[0].startswith("treasury: the checker projects")
 
 
-def test_a_capture_by_a_move_that_joins_a_battle_is_assumed_when_the_battle_is_fought() -> None:
-    # Found (the hunt, played position): France's artillery attacks Liege (order 1), its
-    # fighters fly there (order 2), its infantry attacks Liege (order 3). The engine
-    # fights one battle at order 1's turn with order 3 joined, takes Liege, and order 2
-    # lands in French Liege; the checker assumed the capture only at order 3, so it judged
-    # the fighters on enemy Liege and refused them "no-fuel-home". assume() now takes the
-    # capture when the battle is fought, with the infantry that will join it.
+def test_aircraft_flying_to_an_attacked_territory_attack_with_it_in_both() -> None:
+    # Land moves are resolved together: France's fighter flying to Liege, which its
+    # artillery and infantry attack, is judged as an attacker in both judges (fuel for a
+    # round and the flight home), and fights in the one battle.
     game = opening()
-    game.state.new_unit("france", "fighter", "Normandy")
-    cmp = judged(game, "france", m.Attack(one("artillery", 3), "Lille", "Liege"), m.Move(one("fighter"), "Normandy", "Liege"),
+    game.state.new_unit("france", "fighter", "Lille")
+    cmp = judged(game, "france", m.Attack(one("artillery", 3), "Lille", "Liege"), m.Move(one("fighter"), "Lille", "Liege"),
                  m.Attack(inf(6), "Lille", "Liege"), m.Incorporate("Liege"))
     assert [v.kept for v in cmp.verdicts] == [True, True, True, True] and codes(cmp, 3) == ["if-captured"]
-    battle = cmp.mine("battle")[0].args
-    assert battle["captured"] and cmp.state.controller("Liege") == "france"
-    assert [e.args["order"] for e in cmp.mine("moved") if e.args["dest"] == "Liege"] == [1]
+    battles = cmp.mine("battle")
+    assert len(battles) == 1 and battles[0].args["origins"] == ["Lille"]
 
 
 def test_the_dice_excuse_is_named_and_narrow() -> None:
-    # The one kind of difference the harness allows (drift.DICE): the engine's artillery
-    # destroyed Quebec's only defender without taking it (no infantry); the fighters,
-    # which could not join that battle (order 2 had them set aside), then met empty
-    # enemy land and were refused "cannot-capture", while the checker, which assumes only
-    # captures, still saw a defender to fight. The harness names the battle it blames.
+    # The one kind of difference the harness allows (drift.DICE): the checker takes the
+    # USA's attack on Quebec for a capture, so a later landing of a tank there (4.6.1) is
+    # no invasion to it and is refused for the missing transport; in the engine the
+    # attack failed, so the landing is an invasion, and tanks may not invade. The harness
+    # names the battle it blames.
     game = opening()
-    cmp = compare(game, "usa", orders(m.Attack(one("artillery", 3), "East Coast", "Quebec"),
-                                      m.Move(one("fighter"), "East Coast", "Maritimes"),
-                                      m.Move(one("fighter"), "East Coast", "Quebec")), seed="q0")
-    assert cmp.drifts == [] and cmp.mine("battle")[0].args["losses"]["canada"] == {"infantry": 1}
-    assert cmp.excused == ["#2 MOVE 1 ftr FROM East Coast TO Quebec: kept (undeclared-attack), engine: "
-                           "['cannot-capture'] (by luck: the battles at ['Quebec'])"]
+    cmp = compare(game, "usa", orders(m.Attack(inf(1), "East Coast", "Quebec"),
+                                      m.NavalInvasion(one("tank"), "Gulf of St. Lawrence", "Quebec")), seed="q0")
+    assert cmp.drifts == [] and not cmp.mine("battle")[0].args["captured"]
+    assert cmp.excused == ['#1 INVADE 1 tank FROM "Gulf of St. Lawrence" TO Quebec: refused (invasion-not-loaded), '
+                           "engine: ['invasion-tanks'] (by luck: the battles at ['Quebec'])"]
     # A flight may rest on any place (where it lands); other orders on the places they name.
-    assert drift.meets(cmp.orders[1], {"Quebec"}) == {"Quebec"} and drift.meets(cmp.orders[0], {"Ontario"}) == set()
+    assert drift.meets(m.Move(one("fighter"), "East Coast", "Maritimes"), {"Quebec"}) == {"Quebec"}
+    assert drift.meets(cmp.orders[0], {"Ontario"}) == set()

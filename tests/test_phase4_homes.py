@@ -371,17 +371,18 @@ def test_orders_not_automated_yet_are_referred_and_reported() -> None:
     new, events = turn(text, state=state)
     assert refused(events) == []
     assert referred(events) == sorted([
-        ("rockets-by-moderator", 2), ("support-by-moderator", 9), ("defence-by-moderator", 10)])
-    # AA guns need no order (Anti Air Guns): nothing to refer. Task forces, the landing on
-    # own land, detection by ships and interception are the engine's (phase4_sea).
+        ("support-by-moderator", 9), ("defence-by-moderator", 10)])
+    # AA guns need no order (Anti Air Guns): nothing to refer. Rockets fire (rocket_fire);
+    # bombing, rebasing, task forces, the landing on own land, detection by ships and
+    # interception are the engine's (phase4_air, phase4_sea).
     assert all(e.args["cost"] == 0 and e.seen_by == ("germany", "moderator")
                for e in events if e.code == "order-referred")
     assert new.nations["germany"].saved >= before  # nothing charged (income comes on top)
     # The two infantry went aboard and landed back on their own land.
     assert sum(1 for u in new.units_at("East Prussia", "germany")) == 4
-    line = event_text(next(e for e in events if e.code == "order-referred" and e.args["why"] == "rockets-by-moderator"),
+    line = event_text(next(e for e in events if e.code == "order-referred" and e.args["why"] == "support-by-moderator"),
                       str)
-    assert line.startswith("Order 2 (FIRE 1 rkt FROM Metz AT Verdun) is the moderator's to resolve")
+    assert line.startswith("Order 9 (SUPPORT 1 art FROM Metz TO Verdun) is the moderator's to resolve")
     assert "landed, rebased, at Berlin from Ruhr" in event_text(next(e for e in events if e.code == "strategic-arrived"),
                                                                 str)
 

@@ -142,7 +142,7 @@ def test_the_checks_catch_what_they_should() -> None:
     assert problems_with("test_income_rules") == []
     assert problems_with("war-undeclared-attack.txt") == []
     assert problems_with("orders/check_politics.py") == ["no such path: orders/check_politics.py"]
-    assert problems_with("engine/phase4_land.py") == ["no such path: engine/phase4_land.py"]
+    assert problems_with("engine/phase4_nowhere.py") == ["no such path: engine/phase4_nowhere.py"]
     assert problems_with("world/check.py check_nothing_here") == ["world/check.py has no check_nothing_here"]
     assert problems_with("test_no_such_thing_anywhere") == ["no test function test_no_such_thing_anywhere under tests/"]
     assert problems_with("no-such-case.txt") != []

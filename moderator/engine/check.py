@@ -73,4 +73,6 @@ def check_orders(orders: Sequence[Order], nation: str, state: GameState, world: 
             rule.assume(ctx, nation, i, order)
         if step.deterministic and step.run is not None:
             step.run(ctx)
+        elif step.assume is not None:
+            step.assume(ctx)
     return [verdicts[i] for i in range(len(canon))]

@@ -20,29 +20,76 @@ Also here:
 Default casualty order (the owner's choice in the rules, a documented default here):
 cheapest first, then by kind and unit id, so results are deterministic.
 Special terrain (mountains, Gibraltar) comes from terrain.py: the map's features.
-Not yet: trenches, AA pre-combat fire, aircraft fuel,
-ports and industrial complexes as defenders, tactical-bombing bonus.
+- Trenches (Trenches; Phase 4.6 table of penalties): a unit attacking across a defender's
+  trench (from the territory it faces) has infantry -2, artillery -3, tanks -2, aircraft
+  -3; across a super trench infantry -3, artillery -4, tanks -2 (aircraft never reach the
+  land battle: the land battle's setup, phase4_land, keeps them out). Tanks: one tank
+  crossing with the infantry negates one point of the infantry's trench penalty, five
+  tanks both; never against a super trench. Every penalty together (trench, strait) can
+  never bring an attack value below 1.
+- Fighters: against an attack by aircraft alone, with no AA gun and no trench of the
+  defenders in the territory, defending land units have -3 (a reading: never below 1, as
+  the attackers' penalties). Fixed when the battle starts.
+- Anti Air Guns / 4.6: before the first round each defending AA gun rolls one D10 at its
+  defense value (Improved AA: +1) against the attacking aircraft; its hits take aircraft
+  only, the attackers' cheapest first. The attackers do not roll back.
+- Fuel (Fighters; 4.6 step 3): an attacking aircraft fights only as many rounds as its
+  fuel allows with enough left to land (Front.rounds, worked out by phase4_land), then
+  leaves the battle (Battle.departed) and flies home. Artillery firing from a territory
+  that is itself attacked fires one round, then goes home to defend it (Artillery).
+- Two attackers not allied to each other fight each other first, both as attackers
+  (clash(): note after 4.6.1); the winner then attacks the territory.
+- Naval invasions (4.6.1): units landing from transports (Front.beach) have infantry -3
+  and artillery -4 (aircraft carried by sea: none), the defender has its coastal defence
+  unit at 1, lost first, and "Beachlanding forces can NOT retreat": no withdrawal
+  condition takes them out of the battle (the nation's units that came by land may still
+  withdraw).
+Not yet: ports and industrial complexes as defenders, port virtual defenders, artillery
+support of a neighbour, air combat with intercepting fighters (4.5), tactical-bombing bonus.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from moderator.engine import terrain
 from moderator.engine.combat_orders import BattleOrders, withdrawal
 from moderator.engine.context import TurnContext
-from moderator.engine.state import Unit
+from moderator.engine.state import AIR_UNITS, LAND_UNITS, Unit
 
 PHASE = "4.6"
 STRAIT_PENALTY = {"infantry": 2, "artillery": 2}  # Straits
+BEACH_PENALTY = {"infantry": 3, "artillery": 4}  # 4.6.1: "Infantry are -3 and artillery are -4"
 STRAIT_ATTACKERS = frozenset(STRAIT_PENALTY)
 CAPTURERS = frozenset({"infantry", "tank"})  # 4.4: only infantry or tanks capture
 # Kinds whose presence lets artillery defend at full value (Artillery).
 SUPPORTING = frozenset({"infantry", "tank", "fighter", "bomber"})
 MAX_ROUNDS = 200  # safety net; a flag is raised if a battle ever gets there
+TRENCH, SUPER_TRENCH = "trench", "super_trench"
+# Trenches / Phase 4.6 "Table of penalties for attacking land forces"
+TRENCH_PENALTY: dict[str, dict[str, int]] = {
+    TRENCH: {"infantry": 2, "artillery": 3, "tank": 2, "fighter": 3, "bomber": 3, "rocket": 3},
+    SUPER_TRENCH: {"infantry": 3, "artillery": 4, "tank": 2},
+}
+TANKS_FOR_BOTH = 5  # Tanks: "If there are five accompanying tanks, then both negative points ... are nullified"
+ALL_AIR_PENALTY = 3  # Fighters: "all defending land units get -3 to their normal defensive value"
+AIR = frozenset(AIR_UNITS)
 
 VIRTUAL = ("fictive", "coastal")  # taken before real units, in this order
+
+
+@dataclass(frozen=True)
+class Front:
+    """What the attackers' approach brings to a battle, by attacking unit id (phase4_land
+    works it out from the map, the trenches and the fuel; odds passes it as given)."""
+
+    across: frozenset[str] = frozenset()  # crossing a strait (Straits)
+    trenches: Mapping[str, str] = field(default_factory=dict)  # the trench kind it attacks across
+    origins: Mapping[str, str] = field(default_factory=dict)  # where it comes from (tanks cross with infantry)
+    rounds: Mapping[str, int] = field(default_factory=dict)  # the most rounds it may fight (fuel; artillery called home)
+    entrenched: bool = False  # a trench of the defenders stands in the territory (Fighters: no -3)
+    beach: frozenset[str] = frozenset()  # landing from transports (4.6.1: a naval invasion)
 
 
 @dataclass
@@ -51,6 +98,10 @@ class Fighter:
     kind: str  # a unit kind, or "city" / "coastal" / "fictive"
     unit: Unit | None = None  # None for the virtual ones
     strait: bool = False  # attacking across a strait (Straits penalty)
+    trench: str | None = None  # the defenders' trench kind it attacks across (Trenches)
+    origin: str = ""  # the territory it attacks from
+    rounds: int | None = None  # the most rounds it may fight, then it leaves (None: no limit)
+    beach: bool = False  # landed from the sea (4.6.1): beach-landing penalty, never withdraws
 
     @property
     def virtual(self) -> bool:
@@ -94,24 +145,53 @@ class Battle:
     defender: str | None = None  # the territory's holder when the battle began
     orders: BattleOrders = field(default_factory=BattleOrders)
     withdrawn: str | None = None  # the attacker's condition that ended the battle
+    all_air: bool = False  # Fighters: the attack is all air, with no AA gun or trench to face it
+    clash: bool = False  # two attackers not allied fighting each other first (both attack values)
+    departed: list[Fighter] = field(default_factory=list)  # attackers that left alive (fuel, withdrawal)
+    attackers: tuple[str, ...] = ()  # every attacking nation (allies attack together)
+    beach: bool = False  # some attackers land from the sea: the coastal defence unit stands (4.6.1)
+
+
+def penalty(side: Side, f: Fighter) -> int:
+    """The attack-value penalty of an attacking unit: strait, beach landing and trench
+    (Phase 4.6 table), less what accompanying tanks negate for infantry at a regular
+    trench (Tanks)."""
+    points = STRAIT_PENALTY.get(f.kind, 0) if f.strait else 0
+    points += BEACH_PENALTY.get(f.kind, 0) if f.beach else 0
+    if f.trench:
+        trench = TRENCH_PENALTY[f.trench].get(f.kind, 0)
+        if f.kind == "infantry" and f.trench == TRENCH:
+            tanks = sum(1 for g in side.real() if g.kind == "tank" and g.trench == TRENCH and g.origin == f.origin)
+            trench -= 2 if tanks >= TANKS_FOR_BOTH else 1 if tanks else 0
+        points += trench
+    return points
 
 
 def value_of(ctx: TurnContext, battle: Battle, side: Side, f: Fighter) -> int:
     if f.kind in ("fictive", "coastal", "city"):
         return 0 if f.kind == "fictive" else 1
-    stats = ctx.scenario.stats(f.nation, f.kind)
+    stats = ctx.stats(f.nation, f.kind, f.unit)  # the unit's technology (engine/technology.py)
+    assert stats is not None
     if side.role == "attacker":
         value = stats.attack
-        if f.strait and f.kind in STRAIT_PENALTY:
-            value = max(1, value - STRAIT_PENALTY[f.kind])
-        return value
+        if battle.clash:  # attackers meeting in the field: no trench between them
+            points = STRAIT_PENALTY.get(f.kind, 0) if f.strait else 0
+            points += BEACH_PENALTY.get(f.kind, 0) if f.beach else 0
+            return max(1, value - points) if points and value else value
+        points = penalty(side, f)
+        return max(1, value - points) if points and value > 0 else value  # never below 1 (4.6)
     if f.kind == "artillery" and not any(g.kind in SUPPORTING for g in side.real()):
-        return 1  # Artillery: unsupported artillery defends at 1
-    return terrain.defense(ctx.world, ctx.scenario, battle.territory, f.kind, stats.defense)  # mountains
+        value = 1  # Artillery: unsupported artillery defends at 1
+    else:
+        value = terrain.defense(ctx.world, ctx.scenario, battle.territory, f.kind, stats.defense)  # mountains
+    if battle.all_air and f.kind in LAND_UNITS:
+        value = max(1, value - ALL_AIR_PENALTY)  # Fighters: -3 against aircraft alone
+    return value
 
 
 def cost_of(ctx: TurnContext, f: Fighter) -> int:
-    return ctx.scenario.stats(f.nation, f.kind).cost
+    stats = ctx.stats(f.nation, f.kind, f.unit)
+    return stats.cost if stats is not None else 0
 
 
 def roll_side(ctx: TurnContext, battle: Battle, side: Side) -> int:
@@ -132,6 +212,41 @@ def roll_side(ctx: TurnContext, battle: Battle, side: Side) -> int:
     return hits
 
 
+def aa_guns(battle: Battle) -> list[Fighter]:
+    return [f for f in battle.defend.real() if f.kind == "aa"]
+
+
+def aa_fire(ctx: TurnContext, battle: Battle) -> int:
+    """Anti Air Guns, 4.6: "they roll 1D10 for each AA Gun unit now. This is the free roll
+    that AA units get and the attacking force does not get to roll in exchange." Each gun
+    hits at its defense value (Improved AA +1, the scenario's technology costs). Rolled
+    only when aircraft attack."""
+    if not any(f.kind in AIR for f in battle.attack.real()):
+        return 0
+    hits = 0
+    for f in aa_guns(battle):
+        value = ctx.scenario.stats(f.nation, f.kind).defense
+        if ctx.dice.d10(f"anti-air fire at {battle.territory}: {f.nation} aa") <= value:
+            hits += 1
+    return hits
+
+
+def take_aircraft(ctx: TurnContext, battle: Battle, side: Side, hits: int) -> None:
+    """"Hits scored by the AA units can only be applied to attacking aircraft" (4.6):
+    the owner's casualty order among aircraft, else the cheapest first."""
+    for nation, count in share_hits(ctx, battle, side, hits, only=AIR).items():
+        first = battle.orders.casualty.get(nation, ())
+        planes = sorted((f for f in side.real() if f.nation == nation and f.kind in AIR),
+                        key=lambda f: _rank(ctx, first, f))
+        for f in planes[:count]:
+            side.lose(f)
+
+
+def _rank(ctx: TurnContext, first: tuple[str, ...], f: Fighter) -> tuple[int, int, str, str]:
+    rank = first.index(f.kind) if f.kind in first else len(first)
+    return rank, cost_of(ctx, f), f.kind, f.unit.id if f.unit else ""
+
+
 def take_casualties(ctx: TurnContext, battle: Battle, side: Side, hits: int) -> None:
     for kind in VIRTUAL:
         for f in [f for f in side.fighters if f.kind == kind]:
@@ -142,23 +257,22 @@ def take_casualties(ctx: TurnContext, battle: Battle, side: Side, hits: int) -> 
     quota = share_hits(ctx, battle, side, hits)
     for nation in sorted(quota):
         first = battle.orders.casualty.get(nation, ())
-
-        def key(f: Fighter, first: tuple[str, ...] = first) -> tuple[int, int, str, str]:
-            rank = first.index(f.kind) if f.kind in first else len(first)
-            return rank, cost_of(ctx, f), f.kind, f.unit.id if f.unit else ""
-
-        for f in sorted((f for f in side.real() if f.nation == nation), key=key)[: quota[nation]]:
+        ranked = sorted((f for f in side.real() if f.nation == nation), key=lambda f: _rank(ctx, first, f))
+        for f in ranked[: quota[nation]]:
             side.lose(f)
 
 
-def share_hits(ctx: TurnContext, battle: Battle, side: Side, hits: int) -> dict[str, int]:
+def share_hits(ctx: TurnContext, battle: Battle, side: Side, hits: int,
+               only: Collection[str] | None = None) -> dict[str, int]:
     """Split hits between a side's nations by their share of its combat total (4.6.1 note).
 
     Largest remainder, ties by nation id; a nation never loses more than it has, and
-    what it cannot take goes to the others in nation order.
+    what it cannot take goes to the others in nation order. `only`: the kinds that may
+    be hit (AA hits take aircraft only).
     """
-    nations = side.nations()
-    count = {n: sum(1 for f in side.real() if f.nation == n) for n in nations}
+    targets = [f for f in side.real() if only is None or f.kind in only]
+    nations = sorted({f.nation for f in targets})
+    count = {n: sum(1 for f in targets if f.nation == n) for n in nations}
     hits = min(hits, sum(count.values()))
     if len(nations) <= 1:
         return {n: hits for n in nations}
@@ -193,48 +307,150 @@ def attack_goes_on(side: Side) -> bool:
     return any(f.kind != "artillery" for f in side.real())
 
 
+def leaving(side: Side, rounds: int) -> list[Fighter]:
+    """After round `rounds`: the attackers whose fuel (or whose home's own battle) calls
+    them away (4.6 step 3: "All aircraft which must disengage for lack of fuel points
+    leave and fly to whichever friendly territory they can reach")."""
+    return [f for f in side.real() if f.rounds is not None and f.rounds <= rounds]
+
+
+def depart(battle: Battle, side: Side) -> None:
+    """They leave the battle alive."""
+    for f in leaving(side, battle.rounds):
+        side.fighters.remove(f)
+        battle.departed.append(f)
+
+
+def fighters_of(units: Sequence[Unit], front: Front) -> list[Fighter]:
+    return [Fighter(u.nation, u.kind, u, u.id in front.across, front.trenches.get(u.id), front.origins.get(u.id, ""),
+                    front.rounds.get(u.id), u.id in front.beach) for u in units]
+
+
+def setup(ctx: TurnContext | None, territory: str, origins: Sequence[str], attacker: str, attackers: Sequence[Unit],
+          defenders: Sequence[Unit], holder: str | None, city: bool, front: Front,
+          orders: BattleOrders | None = None) -> Battle:
+    """The Battle before its first roll: sides, the coastal defender (Straits; 4.6.1: "Each
+    and every naval invasion will face a 1 defense factor coastal defense unit"; one
+    however the attackers come), the fictive unit (note after 4.6.1) and whether the
+    attack is all air (Fighters)."""
+    strait = any(u.id in front.across for u in attackers)
+    beach = any(u.id in front.beach for u in attackers)
+    all_air = bool(attackers) and all(u.kind in AIR for u in attackers)
+    aa = any(u.kind == "aa" for u in defenders)
+    battle = Battle(
+        territory, sorted(origins), attacker, strait, holder if city else None,
+        Side("attacker", fighters_of(attackers, front)),
+        Side("defender", [Fighter(u.nation, u.kind, u) for u in defenders]),
+        first_roll=len(ctx.dice.log) if ctx is not None else 0,
+        defending_nations=tuple(sorted({u.nation for u in defenders} | ({holder} if (strait or beach) and holder else set()))),
+        orders=orders or BattleOrders(),
+        defender=holder,
+        all_air=all_air and not aa and not front.entrenched,
+        attackers=tuple(sorted({u.nation for u in attackers})),
+        beach=beach,
+    )
+    if (strait or beach) and holder:
+        battle.defend.fighters.insert(0, Fighter(holder, "coastal"))  # Straits; 4.6.1
+    add_fictive(battle.attack, battle.defend)
+    return battle
+
+
 def fight(
     ctx: TurnContext, territory: str, origins: Sequence[str], attacker: str,
     attackers: Sequence[Unit], defenders: Sequence[Unit], across: Collection[str] = frozenset(),
-    orders: BattleOrders | None = None,
+    orders: BattleOrders | None = None, front: Front | None = None,
 ) -> Battle:
     """Fight the battle to its end, removing dead units from ctx.state; returns the record.
 
-    across: ids of the attacking units that cross a strait to get there."""
+    across: ids of the attacking units that cross a strait to get there (or front.across)."""
+    front = front or Front(across=frozenset(across))
+    if across and not front.across:
+        front = Front(frozenset(across), front.trenches, front.origins, front.rounds, front.entrenched, front.beach)
     holder = ctx.state.controller(territory)
-    city = ctx.world.territories[territory].city
-    strait = any(u.id in across for u in attackers)
-    battle = Battle(
-        territory, sorted(origins), attacker, strait, holder if city else None,
-        Side("attacker", [Fighter(u.nation, u.kind, u, u.id in across) for u in attackers]),
-        Side("defender", [Fighter(u.nation, u.kind, u) for u in defenders]),
-        first_roll=len(ctx.dice.log),
-        defending_nations=tuple(sorted({u.nation for u in defenders} | ({holder} if strait and holder else set()))),
-        orders=orders or BattleOrders(),
-        defender=holder,
-    )
-    if strait and holder:
-        battle.defend.fighters.insert(0, Fighter(holder, "coastal"))  # Straits
-    add_fictive(battle.attack, battle.defend)
+    battle = setup(ctx, territory, origins, attacker, attackers, defenders, holder,
+                   ctx.world.territories[territory].city if territory in ctx.world.territories else False,
+                   front, orders)
+    take_aircraft(ctx, battle, battle.attack, aa_fire(ctx, battle))
     while battle.attack.real() and battle.defend.standing() and battle.rounds < MAX_ROUNDS:
         battle.rounds += 1
         a_hits = roll_side(ctx, battle, battle.attack)
         d_hits = roll_side(ctx, battle, battle.defend)
         take_casualties(ctx, battle, battle.defend, a_hits)
         take_casualties(ctx, battle, battle.attack, d_hits)
+        depart(battle, battle.attack)
         if not attack_goes_on(battle.attack):
             break
         if battle.defend.standing() and battle.attack.real():
-            battle.withdrawn = withdrawal(battle.orders.conditions, battle.rounds,
-                                          real_losses(battle.attack), real_losses(battle.defend))
-            if battle.withdrawn:
+            why, ended = withdraw(battle)
+            if ended:
+                battle.withdrawn = why
                 break
     if battle.rounds >= MAX_ROUNDS:
         ctx.flag(PHASE, reason="battle-round-limit", territory=territory)
-    alive = {f.unit.id for side in (battle.attack, battle.defend) for f in side.fighters if f.unit}
-    lost_ids = {u.id for u in (*attackers, *defenders)} - alive
-    ctx.state.units = [u for u in ctx.state.units if u.id not in lost_ids]
+    bury(ctx, battle, (*attackers, *defenders))
     return battle
+
+
+def withdraw(battle: Battle) -> tuple[str | None, bool]:
+    """Conditional orders (combat_orders), after a round: the first condition met, as
+    "kind:value", and whether the attack ends. A single attacking nation's condition ends
+    the battle (its units stay where they attacked from); in an allied attack a nation
+    whose condition is met takes its own units home and the others fight on. Units that
+    landed from the sea never withdraw (4.6.1: "Beachlanding forces can NOT retreat")."""
+    nations = battle.attack.nations()
+    kills = real_losses(battle.defend)
+    landed = any(f.beach for f in battle.attack.real())
+    if len(nations) <= 1 and not battle.orders.by_nation and not landed:
+        why = withdrawal(battle.orders.conditions, battle.rounds, real_losses(battle.attack), kills)
+        return why, why is not None
+    met = None
+    for nation in nations:
+        lost = sum(n for k, n in battle.attack.losses.get(nation, {}).items() if k not in VIRTUAL)
+        own = battle.orders.by_nation.get(nation, battle.orders.conditions if len(nations) == 1 else ())
+        why = withdrawal(own, battle.rounds, lost, kills)
+        if why and len(nations) == 1 and not landed:
+            return why, True
+        if why:
+            met = met or why
+            for f in [f for f in battle.attack.real() if f.nation == nation and not f.beach]:
+                battle.attack.fighters.remove(f)
+                battle.departed.append(f)
+    return met, met is not None and not battle.attack.real()
+
+
+def clash(ctx: TurnContext, territory: str, first: Sequence[Unit], second: Sequence[Unit],
+          front: Front) -> Battle:
+    """Note after 4.6.1: "if combat occurs when two nations not allied to each other attack
+    third nation, then the first two nations would attack each other first and would both
+    act as attackers." Both sides use attack values (no trench lies between them; a strait
+    crossed still costs its penalty); the clash goes on until one side has nothing left
+    that can carry an attack (artillery alone cannot), fuel sending aircraft home."""
+    battle = setup(ctx, territory, [], first[0].nation, first, [], None, False, front)
+    battle.clash, battle.all_air = True, False
+    battle.defend = Side("attacker", fighters_of(second, front))
+    battle.defending_nations = tuple(sorted({u.nation for u in second}))
+    battle.attack.fighters = [f for f in battle.attack.fighters if f.kind != "fictive"]
+    add_fictive(battle.attack, battle.defend)
+    while attack_goes_on(battle.attack) and attack_goes_on(battle.defend) and battle.rounds < MAX_ROUNDS:
+        battle.rounds += 1
+        a_hits = roll_side(ctx, battle, battle.attack)
+        d_hits = roll_side(ctx, battle, battle.defend)
+        take_casualties(ctx, battle, battle.defend, a_hits)
+        take_casualties(ctx, battle, battle.attack, d_hits)
+        depart(battle, battle.attack)
+        depart(battle, battle.defend)
+    if battle.rounds >= MAX_ROUNDS:
+        ctx.flag(PHASE, reason="battle-round-limit", territory=territory)
+    bury(ctx, battle, (*first, *second))
+    return battle
+
+
+def bury(ctx: TurnContext, battle: Battle, units: Sequence[Unit]) -> None:
+    """The units that fell leave the game."""
+    alive = {f.unit.id for side in (battle.attack, battle.defend) for f in (*side.fighters, *battle.departed)
+             if f.unit}
+    lost_ids = {u.id for u in units} - alive
+    ctx.state.units = [u for u in ctx.state.units if u.id not in lost_ids]
 
 
 def real_losses(side: Side) -> int:
@@ -251,24 +467,27 @@ def defenders_left(battle: Battle) -> bool:
 
 def battle_event(ctx: TurnContext, battle: Battle, captured: bool) -> None:
     """BattleFought: seen by every nation that fought in it."""
-    participants = sorted({battle.attacker, *battle.defending_nations})
+    attackers = sorted({battle.attacker, *battle.attackers})
+    participants = sorted({*attackers, *battle.defending_nations})
     ctx.emit(
         "battle", PHASE, participants,
         territory=battle.territory,
         origins=battle.origins,
         attacker=battle.attacker,
+        attackers=attackers,
         defender=battle.defender,
-        defenders=[n for n in participants if n != battle.attacker],
+        defenders=[n for n in participants if n not in attackers],
         rounds=battle.rounds,
         strait=battle.strait,
         losses=losses_by_nation(battle, participants),
         captured=captured,
         withdrawn=battle.withdrawn,
+        clash=battle.clash,
         rolls=[battle.first_roll, len(ctx.dice.log)],
     )
 
 
 def losses_by_nation(battle: Battle, participants: Sequence[str]) -> dict[str, dict[str, int]]:
-    """nation -> kind -> units lost, for every participant (the attacker is never a defender)."""
+    """nation -> kind -> units lost, for every participant (an attacker is never a defender)."""
     merged = {**battle.defend.losses, **battle.attack.losses}
     return {n: dict(sorted(merged.get(n, {}).items())) for n in participants}

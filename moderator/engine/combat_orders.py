@@ -26,6 +26,7 @@ WITHDRAWALS = ("rounds", "losses", "kills")
 class BattleOrders:
     casualty: dict[str, tuple[str, ...]] = field(default_factory=dict)  # nation -> kinds first
     conditions: tuple[CombatCondition, ...] = ()  # the attacker's, for this territory
+    by_nation: dict[str, tuple[CombatCondition, ...]] = field(default_factory=dict)  # each allied attacker's
 
 
 def casualty_preferences(ctx: TurnContext, nations: Sequence[str], territory: str) -> dict[str, tuple[str, ...]]:
@@ -40,12 +41,14 @@ def casualty_preferences(ctx: TurnContext, nations: Sequence[str], territory: st
     return out
 
 
-def for_battle(ctx: TurnContext, attacker: str, nations: Sequence[str], territory: str) -> BattleOrders:
-    conditions = tuple(
-        o for n, _, o in ctx.orders_of(CombatCondition)
-        if n == attacker and o.kind in WITHDRAWALS and ctx.name(o.dest) == territory
-    )
-    return BattleOrders(casualty_preferences(ctx, nations, territory), conditions)
+def for_battle(ctx: TurnContext, attackers: Sequence[str], nations: Sequence[str], territory: str) -> BattleOrders:
+    """The casualty orders of every nation in the battle, and the attackers' withdrawal
+    conditions for it (each allied attacker's own: it withdraws its own units)."""
+    by_nation = {a: tuple(o for n, _, o in ctx.orders_of(CombatCondition)
+                          if n == a and o.kind in WITHDRAWALS and ctx.name(o.dest) == territory)
+                 for a in sorted(set(attackers))}
+    conditions = tuple(c for a in sorted(by_nation) for c in by_nation[a])
+    return BattleOrders(casualty_preferences(ctx, nations, territory), conditions, by_nation)
 
 
 def withdrawal(conditions: Sequence[CombatCondition], rounds: int, own_losses: int, kills: int) -> str | None:

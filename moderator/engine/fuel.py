@@ -88,15 +88,21 @@ def cheapest(world: World, start: str, goal: str, limit: int = 40,
 
 def to_nearest(world: World, start: str, goals: Iterable[str], limit: int = 40) -> int | None:
     """Fewest fuel points from start to any of `goals` (where the aircraft may land)."""
+    found = nearest(world, start, goals, limit)
+    return found[0] if found is not None else None
+
+
+def nearest(world: World, start: str, goals: Iterable[str], limit: int = 40) -> tuple[int, str] | None:
+    """The cheapest of `goals` to fly to from start, and its fuel (ties: the first by name)."""
     wanted = set(goals)
     if start in wanted:
-        return 0
+        return 0, start
     best = {start: 0}
     heap = [(0, start)]
     while heap:
         cost, here = heapq.heappop(heap)
         if here in wanted:
-            return cost
+            return cost, here
         if cost > best.get(here, limit + 1):
             continue
         for nxt in sorted(world.neighbours(here)):

@@ -14,9 +14,15 @@ It is walked forward round by round, exactly as combat_land.fight() plays it:
   Because the engine's casualty choice is a deterministic function of (side, hits),
   the chain is exact for multinational battles too: the state simply remembers which
   fighters are left, not only how many;
-- after each round: an attack with only artillery left ceases (Artillery); a
-  withdrawal condition (Phase 4.6 "Conditional orders", combat_orders.withdrawal) or
-  `max_rounds` ends it; the engine's safety limit combat_land.MAX_ROUNDS applies.
+- before the first round, the defenders' AA guns fire once at the attacking aircraft
+  (combat_land.aa_fire, probed the same way; hits taken by combat_land.take_aircraft);
+- trench and strait penalties, tanks at a trench, the all-air -3 (Fighters) come from
+  combat_land.value_of with the battle's Front, as in the engine;
+- after each round: aircraft out of fuel leave the battle (combat_land.leaving; the state
+  remembers who left, so they are not counted as losses); an attack with only artillery
+  left ceases (Artillery); a withdrawal condition (Phase 4.6 "Conditional orders",
+  combat_orders.withdrawal) or `max_rounds` ends it; the engine's safety limit
+  combat_land.MAX_ROUNDS applies.
 
 The only approximation: states whose probability falls below PRUNE are dropped (their
 total is reported as `pruned`, normally < 1e-12) so long battles stay fast.
@@ -28,8 +34,8 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from moderator.engine import combat_land, combat_orders
-from moderator.engine.combat_land import Battle, Fighter, Side
+from moderator.engine import combat_land, combat_orders, fuel
+from moderator.engine.combat_land import Battle, Fighter, Front, Side
 from moderator.engine.context import TurnContext
 from moderator.engine.dice import Dice
 from moderator.engine.state import GameState, Unit
@@ -45,11 +51,12 @@ class Odds:
     """The distribution of a battle's end. Probabilities of OUTCOMES sum to 1 - pruned.
 
     captured: no defender left and an infantry/tank survivor takes the land (4.4);
-    cleared: no defender left, but only units that cannot capture survive (artillery);
+    cleared: no defender left, but only units that cannot capture survive (artillery,
+    aircraft, also those that left the battle for fuel);
     both_destroyed: neither side has anything left;
     repulsed: every attacker destroyed, defenders stand;
-    stopped: both still stand but the attack ended: artillery alone, a withdrawal
-    condition, max_rounds, or the engine's round limit.
+    stopped: both still stand but the attack ended: artillery alone, aircraft gone home
+    for fuel, a withdrawal condition, max_rounds, or the engine's round limit.
     """
 
     attackers: int  # real units at the start
@@ -134,21 +141,26 @@ class _Chain:
         self.ctx, self.battle, self.probe = ctx, battle, probe
         self.pool = {"attacker": list(battle.attack.fighters), "defender": list(battle.defend.fighters)}
         self.where = {role: {id(f): i for i, f in enumerate(fs)} for role, fs in self.pool.items()}
-        self.keys: dict[str, list[tuple[int, ...]]] = {"attacker": [], "defender": []}
-        self.ids: dict[str, dict[tuple[int, ...], int]] = {"attacker": {}, "defender": {}}
+        Key = tuple[tuple[int, ...], tuple[int, ...]]  # (fighters in the battle, fighters that left it)
+        self.keys: dict[str, list[Key]] = {"attacker": [], "defender": []}
+        self.ids: dict[str, dict[Key, int]] = {"attacker": {}, "defender": {}}
         self.hits: dict[tuple[str, int], list[float]] = {}
         self.after: dict[tuple[str, int, int], int] = {}
-        self.start = {role: self.intern(role, tuple(range(len(fs)))) for role, fs in self.pool.items()}
+        self.gone: dict[tuple[int, int], int] = {}
+        self.start = {role: self.intern(role, (tuple(range(len(fs))), ())) for role, fs in self.pool.items()}
         self.start_real = {role: sum(1 for f in fs if not f.virtual) for role, fs in self.pool.items()}
 
-    def intern(self, role: str, key: tuple[int, ...]) -> int:
+    def intern(self, role: str, key: tuple[tuple[int, ...], tuple[int, ...]]) -> int:
         if key not in self.ids[role]:
             self.ids[role][key] = len(self.keys[role])
             self.keys[role].append(key)
         return self.ids[role][key]
 
     def side(self, role: str, state: int) -> Side:
-        return Side(role, [self.pool[role][i] for i in self.keys[role][state]])
+        return Side(role, [self.pool[role][i] for i in self.keys[role][state][0]])
+
+    def departed(self, role: str, state: int) -> list[Fighter]:
+        return [self.pool[role][i] for i in self.keys[role][state][1]]
 
     def hit_dist(self, role: str, state: int) -> list[float]:
         if (role, state) not in self.hits:
@@ -165,41 +177,70 @@ class _Chain:
         if memo not in self.after:
             side = self.side(role, state)
             combat_land.take_casualties(self.ctx, self.battle, side, hits)
-            self.after[memo] = self.intern(role, tuple(self.where[role][id(f)] for f in side.fighters))
+            self.after[memo] = self.intern(role, (tuple(self.where[role][id(f)] for f in side.fighters),
+                                                  self.keys[role][state][1]))
         return self.after[memo]
 
+    def aa(self, state: int, hits: int) -> int:
+        """The attackers after the AA guns' free roll (aircraft only)."""
+        side = self.side("attacker", state)
+        combat_land.take_aircraft(self.ctx, self.battle, side, hits)
+        return self.intern("attacker", (tuple(self.where["attacker"][id(f)] for f in side.fighters), ()))
+
+    def depart(self, state: int, rnd: int) -> int:
+        """The attackers after round `rnd`, those out of fuel gone home."""
+        if (state, rnd) not in self.gone:
+            alive, left = self.keys["attacker"][state]
+            out = {self.where["attacker"][id(f)] for f in combat_land.leaving(self.side("attacker", state), rnd)}
+            self.gone[state, rnd] = state if not out else self.intern(
+                "attacker", (tuple(i for i in alive if i not in out), tuple(sorted((*left, *out)))))
+        return self.gone[state, rnd]
+
     def losses(self, role: str, state: int) -> int:
-        return self.start_real[role] - len(self.side(role, state).real())
+        return self.start_real[role] - len(self.side(role, state).real()) - len(self.keys[role][state][1])
 
 
 def battle_odds(
     scenario: Scenario, territory: str, attacker: str, attackers: Sequence[Unit], defenders: Sequence[Unit],
     *, holder: str | None = None, city: bool = False, across: Collection[str] = frozenset(),
     orders: combat_orders.BattleOrders | None = None, max_rounds: int | None = None,
-    world: World | None = None,
+    world: World | None = None, front: Front | None = None,
 ) -> Odds:
     """Exact odds of combat_land.fight(ctx, territory, ..., attacker, attackers, defenders, across, orders).
 
     holder: the territory's controller (default: the first defender's nation); it owns the
     city (when `city`) and the coastal defender (when any attacker is in `across`).
     max_rounds: the attacker withdraws after that many rounds (a "rounds" condition).
+    front: the trenches crossed, the rounds aircraft may fight (phase4_land works them
+    out on the map); `across` is merged into it.
     """
     holder = holder or (defenders[0].nation if defenders else None)
     probe = _ProbeDice()  # the context only serves unit statistics and this probe
     ctx = TurnContext(GameState("odds", scenario.id, 1), {}, world or World({}, {}), scenario, dice_root=probe)
-    battle = _setup(territory, attacker, attackers, defenders, holder, city, across, orders)
+    front = front or Front()
+    front = Front(front.across | frozenset(across), front.trenches, front.origins, front.rounds, front.entrenched)
+    battle = combat_land.setup(None, territory, [], attacker, attackers, defenders, holder, city, front, orders)
     chain = _Chain(ctx, battle, probe)
     a0, d0 = chain.start["attacker"], chain.start["defender"]
     limit = min(max_rounds or combat_land.MAX_ROUNDS, combat_land.MAX_ROUNDS)
     odds = Odds(chain.start_real["attacker"], chain.start_real["defender"])
-    live = {(a0, d0): 1.0}
-    if _over(chain, battle, a0, d0, 0, limit, before_first=True):
-        _finish(chain, odds, a0, d0, 0, 1.0)
+    probe.seen = []
+    combat_land.aa_fire(ctx, battle)  # the AA guns' free roll, read by the probe
+    live: dict[tuple[int, int], float] = {}
+    for hits, p in enumerate(_pmf(probe.seen)):
+        if p:
+            key = (chain.aa(a0, hits), d0)
+            live[key] = live.get(key, 0.0) + p
+    for (a, d), mass in sorted(live.items()):
+        if _over(chain, battle, a, d, 0, limit, before_first=True):
+            _finish(chain, odds, a, d, 0, mass)
+    live = {k: v for k, v in live.items() if not _over(chain, battle, *k, 0, limit, before_first=True)}
+    if not live:
         return odds
     for rnd in range(1, limit + 1):
         nxt: dict[tuple[int, int], float] = {}
         for (a, d), mass in live.items():
-            _step(chain, a, d, mass, nxt)
+            _step(chain, a, d, mass, nxt, rnd)
         live = {}
         for (a, d), mass in sorted(nxt.items()):
             if _over(chain, battle, a, d, rnd, limit):
@@ -213,25 +254,9 @@ def battle_odds(
     return odds
 
 
-def _setup(territory: str, attacker: str, attackers: Sequence[Unit], defenders: Sequence[Unit],
-           holder: str | None, city: bool, across: Collection[str],
-           orders: combat_orders.BattleOrders | None) -> Battle:
-    """The Battle as combat_land.fight() builds it (coastal defender, fictive unit)."""
-    strait = any(u.id in across for u in attackers)
-    battle = Battle(
-        territory, [], attacker, strait, holder if city else None,
-        Side("attacker", [Fighter(u.nation, u.kind, u, u.id in across) for u in attackers]),
-        Side("defender", [Fighter(u.nation, u.kind, u) for u in defenders]),
-        orders=orders or combat_orders.BattleOrders(), defender=holder,
-    )
-    if strait and holder:
-        battle.defend.fighters.insert(0, Fighter(holder, "coastal"))  # Straits
-    combat_land.add_fictive(battle.attack, battle.defend)
-    return battle
-
-
-def _step(chain: _Chain, a: int, d: int, mass: float, out: dict[tuple[int, int], float]) -> None:
-    """One round from (a, d): both sides fire at once, then each takes its casualties."""
+def _step(chain: _Chain, a: int, d: int, mass: float, out: dict[tuple[int, int], float], rnd: int) -> None:
+    """One round from (a, d): both sides fire at once, then each takes its casualties;
+    then the attackers out of fuel leave."""
     for ha, x in enumerate(chain.hit_dist("attacker", a)):
         if x == 0.0:
             continue
@@ -239,7 +264,7 @@ def _step(chain: _Chain, a: int, d: int, mass: float, out: dict[tuple[int, int],
         for hd, y in enumerate(chain.hit_dist("defender", d)):
             if y == 0.0:
                 continue
-            key = (chain.hit("attacker", a, hd), d2)
+            key = (chain.depart(chain.hit("attacker", a, hd), rnd), d2)
             out[key] = out.get(key, 0.0) + mass * x * y
 
 
@@ -259,13 +284,13 @@ def _over(chain: _Chain, battle: Battle, a: int, d: int, rnd: int, limit: int, b
 
 def _finish(chain: _Chain, odds: Odds, a: int, d: int, rnd: int, mass: float) -> None:
     att, dfn = chain.side("attacker", a), chain.side("defender", d)
-    alive = att.real()
+    alive = att.real() + chain.departed("attacker", a)
     if dfn.standing():
         outcome = "stopped" if alive else "repulsed"
     elif not alive:
         outcome = "both_destroyed"
     else:
-        outcome = "captured" if any(f.kind in combat_land.CAPTURERS for f in alive) else "cleared"
+        outcome = "captured" if any(f.kind in combat_land.CAPTURERS for f in att.real()) else "cleared"
     odds.outcomes[outcome] += mass
     odds.rounds[rnd] = odds.rounds.get(rnd, 0.0) + mass
     odds.attacker_losses += mass * chain.losses("attacker", a)
@@ -283,13 +308,31 @@ def make_units(nation: str, counts: Mapping[str, int], tag: str) -> list[Unit]:
 def odds_for(
     scenario: Scenario, attacker: str, attack: Mapping[str, int], defender: str, defend: Mapping[str, int],
     *, territory: str = "", city: bool = False, strait: bool = False, max_rounds: int | None = None,
-    world: World | None = None,
+    world: World | None = None, trench: str | None = None, air_distance: int = 1,
 ) -> Odds:
     """Odds of `attack` (kind -> count) of `attacker` against `defend` of `defender`,
     who holds `territory` (it only matters for special terrain, terrain.py: pass the `world`).
-    strait: every attacker crosses a strait (Straits)."""
+    strait: every attacker crosses a strait (Straits). trench: "trench" or "super_trench",
+    a trench of the defender facing the attackers (behind a super trench aircraft cannot
+    fight, so they are left out). air_distance: the fuel the aircraft spend to get there
+    and, the same, to get back (1: from next door); they fight what their fuel leaves."""
+    if trench == combat_land.SUPER_TRENCH:
+        attack = {k: n for k, n in attack.items() if k not in combat_land.AIR}
     attackers = make_units(attacker, attack, "a")
     defenders = make_units(defender, defend, "d")
-    across = frozenset(u.id for u in attackers) if strait else frozenset()
+    rounds = {}
+    for u in attackers:
+        stats = scenario.stats(attacker, u.kind)
+        if u.kind in combat_land.AIR:
+            rounds[u.id] = ((stats.fuel or 0) - 2 * air_distance) // fuel.ROUND
+            if rounds[u.id] < 1:
+                raise ValueError(f"a {u.kind} with {stats.fuel} fuel cannot fight {air_distance} away and fly back")
+    front = Front(
+        across=frozenset(u.id for u in attackers) if strait else frozenset(),
+        trenches={u.id: trench for u in attackers} if trench else {},
+        origins={u.id: "" for u in attackers},
+        rounds=rounds,
+        entrenched=bool(trench),
+    )
     return battle_odds(scenario, territory, attacker, attackers, defenders, holder=defender, city=city,
-                       across=across, max_rounds=max_rounds, world=world)
+                       max_rounds=max_rounds, world=world, front=front)

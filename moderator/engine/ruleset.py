@@ -38,13 +38,16 @@ class Step:
     order, each through its home), then does its own work, `run` (income, placement,
     the end of rail moves...). A `deterministic` run rolls no dice and needs no other
     nation's orders, so the order checker runs it too (Phase 8 income before the gifts
-    of 8.1, for instance)."""
+    of 8.1, for instance). Where the step's own work resolves its orders together (land
+    moves, all at once), `assume` is what the checker takes for granted of it instead
+    (the attacks' captures), once all of the step's orders are committed."""
 
     section: str  # rules section, e.g. "4.1.3"
     name: str  # e.g. "strategic movement"
     run: StepFn | None = None
     orders: tuple[type[Order], ...] = ()
     deterministic: bool = False
+    assume: StepFn | None = None  # checker only: the step's best outcome once its orders are committed
 
     @property
     def handles(self) -> tuple[type[Order], ...]:

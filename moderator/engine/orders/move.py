@@ -14,26 +14,24 @@ Kept from the rules, held back at resolution (the rest of the order goes on): AA
 rockets never attack (Anti Air Guns, Rockets); artillery fires from home and does not
 advance ("Artillery units cannot accompany units moving in enemy territory"); only
 infantry and artillery attack across a strait (Straits).
-Orders are resolved one after another, nations by id, each nation's moves as written; a
-unit moves once a turn. When a move starts a battle, the nation's later moves into the
-same territory join it: one battle, attacked from several sides. Aircraft flying into or
-out of a sea zone go to the moderator (naval and air combat are not automated yet).
+This home judges each order on the position as the land moves begin and claims its units
+(a unit moves once a turn), recording a Leg; every nation's legs are then resolved
+together by the step's own work, phase4_land.land_moves (Phase 4 guidelines 1-2: the
+defenders' own moves first, then one battle per attacked territory), so nothing depends
+on nation ids or the order of lines. Aircraft flying into or out of a sea zone go to the
+moderator (naval and air combat at sea are not automated yet).
 """
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Sequence
 from dataclasses import dataclass
 
-from moderator.engine import combat_land, combat_orders, fuel, terrain
-from moderator.engine.conquest import seize, take_territory
+from moderator.engine import combat_land, fuel, terrain
 from moderator.engine.context import Position, TurnContext
-from moderator.engine.orders import artillery_support
 from moderator.engine.orders.base import OrderRule, missing_units, refer, take_units
 from moderator.engine.problems import Problem, flag, problem, warning
-from moderator.engine.state import AIR_UNITS, LAND_UNITS, Unit, kinds
-from moderator.orders.model import ArtillerySupport, Attack, Move
+from moderator.engine.state import AIR_UNITS, LAND_UNITS, Unit
+from moderator.orders.model import Attack, Move, NavalInvasion
 from moderator.world.model import World
 
 PHASE = "4.4"
@@ -45,12 +43,14 @@ SEA_COMBAT_FUEL = 5  # Fighters: "a minimum of 5 fuel points before they can ent
 
 @dataclass
 class Leg:
-    """One Move order being carried out, with the units it took."""
+    """One Move order (or a landing from the sea) being carried out, with the units it took."""
 
     nation: str
     index: int
-    order: Move
+    order: Move | NavalInvasion
     units: list[Unit]
+    attack: bool = False  # hostile when the land moves began (an attack, not a deployment)
+    beach: bool = False  # landing from transports in the sea zone `origin` (4.6.1; phase4_land.land_from_sea)
 
     @property
     def origin(self) -> str:
@@ -141,11 +141,6 @@ def fighting_problem(pos: Position, nation: str, order: Move) -> Problem | None:
     return None
 
 
-def joined(pos: Position, nation: str, order: Move) -> bool:
-    """Has this order joined an earlier move's battle (carry_out), so it is carried out?"""
-    return any(o is order and pos.used(("joined", nation, str(i))) for i, o in enumerate(pos.orders.get(nation, ())))
-
-
 def at_sea(pos: Position, order: Move) -> bool:
     return pos.is_sea(order.origin) or pos.is_sea(order.dest)
 
@@ -155,13 +150,9 @@ class MoveRule(OrderRule[Move]):
     section = PHASE
 
     def problem(self, pos: Position, nation: str, order: Move) -> Problem | None:
-        if joined(pos, nation, order):
-            return None  # already carried out: it fought in an earlier move's battle
         return standing_problem(pos, nation, order) or fighting_problem(pos, nation, order)
 
     def remarks(self, pos: Position, nation: str, order: Move) -> list[Problem]:
-        if joined(pos, nation, order):
-            return []  # it fights in an earlier move's battle: that order's remarks cover it
         kinds = {u.kind for u in order.units}
         out: list[Problem] = []
         if at_sea(pos, order):
@@ -181,37 +172,17 @@ class MoveRule(OrderRule[Move]):
         return out
 
     def commit(self, ctx: TurnContext, nation: str, index: int, order: Move) -> None:
-        take_units(ctx, nation, order.origin, order.units)
-
-    def assume(self, ctx: TurnContext, nation: str, index: int, order: Move) -> None:
-        """The checker takes an attack for a capture, with all that a capture does (the
-        defenders destroyed; conquest.seize: conquered land is no longer incorporated),
-        when infantry or tanks fight in it: the order's own, or those of the later moves
-        that join its battle (later_legs), since the engine fights that battle now."""
-        if not hostile(ctx, nation, order.dest) or at_sea(ctx, order):
-            return
-        legs = [Leg(nation, index, order, [])]
-        defenders = {u.id for u in enemy_units(ctx, nation, order.dest)}
-        if defenders or strait_between(ctx.world, order.origin, order.dest):
-            legs += later_legs(ctx, self, legs[0])  # a battle: the later moves join it
-        for later in legs[1:]:  # as in the engine: they fight in this battle, not at their own turn
-            ctx.use(("joined", nation, str(later.index)))
-        if any(capturers(ctx.world, g) for g in legs):
-            ctx.state.units = [u for u in ctx.state.units if u.id not in defenders]
-            seize(ctx, order.dest, nation)
-            ctx.assumed[f"control:{order.dest}"] = f"your attack on {order.dest}"
+        """The units are claimed and the move waits for the others (phase4_land)."""
+        units = take_units(ctx, nation, order.origin, order.units, None if ctx.checking else index)
+        if not at_sea(ctx, order):
+            ctx.legs.append(Leg(nation, index, order, units, hostile(ctx, nation, order.dest)))
 
     def execute(self, ctx: TurnContext, nation: str, index: int, order: Move) -> None:
-        if ctx.used(("joined", nation, str(index))):
-            return  # it joined an earlier move's battle
         if at_sea(ctx, order):  # the moderator flies it; its aircraft have their order
             take_units(ctx, nation, order.origin, order.units)
             refer(ctx, nation, index, order, 0, "air-at-sea")
             return
-        leg = Leg(nation, index, order, take_units(ctx, nation, order.origin, order.units, index))
-        if not leg.units:
-            return  # every unit it named fell earlier in the turn ("units-missing" says so)
-        carry_out(ctx, leg, later_legs(ctx, self, leg))
+        self.commit(ctx, nation, index, order)
 
 
 def capturers(world: World, leg: Leg) -> set[str]:
@@ -219,127 +190,6 @@ def capturers(world: World, leg: Leg) -> set[str]:
     a strait only infantry attacks of those, Straits)."""
     kinds = {u.kind for u in leg.order.units} & combat_land.CAPTURERS
     return kinds & combat_land.STRAIT_ATTACKERS if strait_between(world, leg.origin, leg.dest) else kinds
-
-
-def later_legs(ctx: TurnContext, rule: MoveRule, leg: Leg) -> list[Leg]:
-    """The nation's later moves into the same territory, which join a battle there.
-
-    Orders are carried out as written, so a later move joins only with units no order of
-    this step written before it may still use (on a scratch tally: the units of every
-    move whose standing_problem() passes are set aside, since whether it goes can depend
-    on battles still to come, and the artillery of every SUPPORT the rules allow); a move
-    that cannot join goes at its own turn."""
-    out = []
-    claimed = ctx.claimed
-    ctx.claimed = Counter(claimed)
-    try:
-        for j, o in enumerate(ctx.orders[leg.nation]):
-            if j <= leg.index:
-                continue
-            if isinstance(o, ArtillerySupport) and artillery_support.RULE.problem(ctx, leg.nation, o) is None:
-                for uc in artillery_support.artillery(o):
-                    ctx.claimed[(leg.nation, o.origin, uc.kind)] += uc.count
-            if not isinstance(o, Move) or ctx.used(("joined", leg.nation, str(j))):
-                continue
-            if o.dest == leg.dest and not at_sea(ctx, o) and rule.problem(ctx, leg.nation, o) is None:
-                out.append(Leg(leg.nation, j, o, []))
-            if standing_problem(ctx, leg.nation, o) is None:
-                for uc in o.units:
-                    ctx.claimed[(leg.nation, o.origin, uc.kind)] += uc.count
-    finally:
-        ctx.claimed = claimed
-    return out
-
-
-def carry_out(ctx: TurnContext, leg: Leg, later: list[Leg]) -> None:
-    nation, dest = leg.nation, leg.dest
-    if not hostile(ctx, nation, dest):
-        relocate(ctx, leg.units, dest)
-        ctx.tell(nation, "moved", PHASE, order=leg.index, origin=leg.origin, dest=dest, units=kinds(leg.units))
-        return
-    defenders = enemy_units(ctx, nation, dest)
-    start_war(ctx, nation, dest, defenders)
-    if not defenders and not strait_between(ctx.world, leg.origin, dest):
-        advance(ctx, leg)
-        return
-    # Straits: even empty land across a strait has its virtual coastal defender.
-    legs = [attack_leg(ctx, leg)]
-    for other in later:
-        ctx.use(("joined", nation, str(other.index)))
-        other.units = take_units(ctx, nation, other.origin, other.order.units, other.index)
-        legs.append(attack_leg(ctx, other))
-    attack(ctx, nation, dest, [g for g in legs if g.units], defenders)
-
-
-def start_war(ctx: TurnContext, nation: str, dest: str, defenders: Sequence[Unit]) -> None:
-    """Phase 1.1: attacking a nation not at war yet starts the war, undeclared (US penalty x2)."""
-    holder = ctx.controller(dest)
-    others = sorted({u.nation for u in defenders} | ({holder} if holder else set()))
-    for target in others:
-        if target == nation or ctx.at_war(nation, target) or ctx.allies(nation, target):
-            continue
-        for a, b in ((nation, target), (target, nation)):
-            ns = ctx.state.nations[a]
-            ns.at_war_with = sorted({*ns.at_war_with, b})
-        ctx.emit("war-declared", PHASE, (), nation=nation, target=target, surprise=True)
-        ctx.flag(PHASE, "undeclared-attack-penalty", nation=nation, target=target, place=dest)
-
-
-def relocate(ctx: TurnContext, units: Sequence[Unit], dest: str) -> None:
-    for u in units:
-        u.location = dest
-    ctx.claim(units)
-
-
-def hold_back(ctx: TurnContext, leg: Leg, kinds_out: frozenset[str], reason: str) -> None:
-    """Units of `kinds_out` stay where they are (telling the nation); the rest go on."""
-    dropped = [u for u in leg.units if u.kind in kinds_out]
-    leg.units = [u for u in leg.units if u.kind not in kinds_out]
-    if dropped:
-        ctx.tell(leg.nation, "units-held-back", PHASE, order=leg.index, reason=reason, units=kinds(dropped))
-
-
-def advance(ctx: TurnContext, leg: Leg) -> None:
-    """Into empty enemy land: infantry/tanks capture; nothing else may go in (4.4, Artillery)."""
-    hold_back(ctx, leg, MOVABLE - combat_land.CAPTURERS, "cannot-enter-enemy-land")
-    if not leg.units:
-        ctx.refuse(leg.nation, PHASE, leg.index, leg.order, "cannot-capture", place=leg.dest)
-        return
-    relocate(ctx, leg.units, leg.dest)
-    ctx.tell(leg.nation, "moved", PHASE, order=leg.index, origin=leg.origin, dest=leg.dest, units=kinds(leg.units))
-    take_territory(ctx, leg.dest, leg.nation, PHASE)
-
-
-def attack_leg(ctx: TurnContext, leg: Leg) -> Leg:
-    """The units of a leg that may attack: no AA or rockets; across a strait only
-    infantry and artillery (Straits)."""
-    hold_back(ctx, leg, NEVER_ATTACK, "cannot-attack")
-    if strait_between(ctx.world, leg.origin, leg.dest):
-        hold_back(ctx, leg, MOVABLE - combat_land.STRAIT_ATTACKERS, "straits")
-    return leg
-
-
-def attack(ctx: TurnContext, nation: str, dest: str, legs: list[Leg], defenders: list[Unit]) -> None:
-    units = [u for g in legs for u in g.units]
-    if not units:
-        return
-    if not defenders and not any(u.kind in combat_land.CAPTURERS for u in units):
-        first = legs[0]
-        ctx.refuse(nation, PHASE, first.index, first.order, "cannot-capture", place=dest)
-        return
-    across = {u.id for g in legs if strait_between(ctx.world, g.origin, dest) for u in g.units}
-    steer = combat_orders.for_battle(ctx, nation, [nation, *(u.nation for u in defenders)], dest)
-    battle = combat_land.fight(ctx, dest, sorted({g.origin for g in legs}), nation, units, defenders,
-                               across, steer)
-    alive = combat_land.survivors(battle)
-    won = not combat_land.defenders_left(battle)
-    captured = won and any(u.kind in combat_land.CAPTURERS for u in alive)
-    combat_land.battle_event(ctx, battle, captured)
-    if captured:
-        # Survivors that can advance move in; artillery stays where it fired from.
-        relocate(ctx, [u for u in alive if u.kind not in STAYS_AT_HOME], dest)
-        take_territory(ctx, dest, nation, combat_land.PHASE)
-
 
 
 RULE = MoveRule()

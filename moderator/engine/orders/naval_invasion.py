@@ -15,29 +15,29 @@ is no invasion: tanks may land there). "Beachlanding forces can NOT retreat"
 is warned as for MOVE (the US penalty); the war it starts is the moderator's to write,
 with the landing. AA guns and rockets never attack (Anti Air Guns, Rockets): warned.
 
-Carried out in step 4.4 with the land moves (4.4: the landing is a land move from the
-sea zone): the troops actually aboard the nation's transports in the zone when the
-naval step is over (phase4_sea.py; fewer if transports were sunk: "units-missing") go
-ashore. Onto own or allied land they just move; onto other land it is a naval invasion,
-fought by `landing_battle`, the one call from the sea side into land combat.
+Carried out in step 4.6.1: the troops actually aboard the nation's transports in the
+zone when the naval step is over (phase4_sea.py; fewer if transports were sunk:
+"units-missing") go ashore through phase4_land.land_from_sea, the land side's one entry
+for landings; the step's own work (phase4_land.land_moves) fights them: onto own or
+allied land a move, onto other land a beach landing (the penalties, the coastal
+defence unit, no retreat). The checker's commit() hands the same legs over, so its
+assumed captures (phase4_land.assume_captures) take the landings too.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 
-from moderator.engine import combat_land, combat_orders
-from moderator.engine.combat_land import CAPTURERS
-from moderator.engine.conquest import seize, take_territory
+from moderator.engine import phase4_land
 from moderator.engine.context import Position, TurnContext
 from moderator.engine.orders.base import OrderRule
-from moderator.engine.orders.move import NEVER_ATTACK, enemy_units, start_war
+from moderator.engine.orders.move import NEVER_ATTACK
 from moderator.engine.orders.task_forces import TaskForceRecord
 from moderator.engine.problems import Problem, problem, warning
-from moderator.engine.state import Unit, kinds
+from moderator.engine.state import Unit
 from moderator.orders.model import NavalInvasion
 
-PHASE = "4.4"  # 4.4: "Units that were picked up by transports ... may move into a territory"
+PHASE = "4.6.1"
 NO_INVASION = frozenset({"tank"})  # 4.6.1: "Tanks may not participate in naval invasions at all"
 
 
@@ -90,7 +90,14 @@ class NavalInvasionRule(OrderRule[NavalInvasion]):
         return out
 
     def commit(self, ctx: TurnContext, nation: str, index: int, order: NavalInvasion) -> None:
-        """The troops go ashore: taken off the task forces in the zone, in name order."""
+        """The troops go ashore: taken off the task forces in the zone, in name order; the
+        checker hands their landing to the land side (its assumed captures)."""
+        self.ledger(ctx, nation, order)
+        if ctx.checking:
+            ids = {i for tf in carriers(ctx, nation, order.origin) for i in tf.troops}
+            phase4_land.land_from_sea(ctx, nation, index, order, pick(ctx, nation, order, ids, index))
+
+    def ledger(self, ctx: TurnContext, nation: str, order: NavalInvasion) -> None:
         for uc in order.units:
             left = uc.count
             for tf in carriers(ctx, nation, order.origin):
@@ -98,60 +105,27 @@ class NavalInvasionRule(OrderRule[NavalInvasion]):
                 tf.landed[uc.kind] += n
                 left -= n
 
-    def assume(self, ctx: TurnContext, nation: str, index: int, order: NavalInvasion) -> None:
-        """The checker takes an invasion with infantry for a capture, as it does an attack
-        (the Move home's assume): the defenders destroyed, the land seized."""
-        if not invades(ctx, nation, order.dest) or not any(u.kind in CAPTURERS for u in order.units):
-            return
-        defenders = {u.id for u in enemy_units(ctx, nation, order.dest)}
-        ctx.state.units = [u for u in ctx.state.units if u.id not in defenders]
-        seize(ctx, order.dest, nation)
-        ctx.assumed[f"control:{order.dest}"] = f"your landing on {order.dest}"
-
     def execute(self, ctx: TurnContext, nation: str, index: int, order: NavalInvasion) -> None:
-        self.commit(ctx, nation, index, order)
-        units: list[Unit] = []
-        for uc in order.units:
-            here = sorted((u for u in ctx.units_at(order.origin, nation) if u.kind == uc.kind), key=lambda u: u.id)
-            units += here[: uc.count]
-            if len(here) < uc.count:
-                ctx.tell(nation, "units-missing", PHASE, order=index, kind=uc.kind, place=order.origin,
-                         ordered=uc.count, present=len(here))
-        if not units:
-            return
-        if not invades(ctx, nation, order.dest):
-            for u in units:
-                u.location = order.dest
-            ctx.tell(nation, "moved", PHASE, order=index, origin=order.origin, dest=order.dest, units=kinds(units))
-            return
-        landing_battle(ctx, nation, index, order, units)
+        self.ledger(ctx, nation, order)
+        aboard = {u.id for u in ctx.units_at(order.origin, nation)}  # after the naval step: at sea
+        units = pick(ctx, nation, order, aboard, index)
+        if units:
+            phase4_land.land_from_sea(ctx, nation, index, order, units)
 
 
-def landing_battle(ctx: TurnContext, nation: str, index: int, order: NavalInvasion, units: list[Unit]) -> None:
-    """4.6.1: the beach landing, fought by today's land combat: the coastal defence unit
-    ("a 1 defense factor coastal defense unit ... always the first unit lost") and no
-    retreat (no withdrawal conditions; "lasts until one side or another achieves
-    victory"). The coastal defender and the attack penalty are those land combat gives an
-    attack across a strait (-2 for infantry and artillery, where 4.6.1 says -3 and -4)
-    until the land side's landing (phase4_land.land_from_sea) is in main: then this body
-    becomes that one call. Survivors of a failed landing stay aboard; a won landing puts
-    them all ashore (artillery too: it has nowhere else to fire from)."""
-    defenders = enemy_units(ctx, nation, order.dest)
-    start_war(ctx, nation, order.dest, defenders)
-    landers = [u for u in units if u.kind not in NEVER_ATTACK]
-    if not landers:
-        return
-    steer = combat_orders.BattleOrders(
-        combat_orders.casualty_preferences(ctx, [nation, *(u.nation for u in defenders)], order.dest))
-    battle = combat_land.fight(ctx, order.dest, [order.origin], nation, landers, defenders,
-                               {u.id for u in landers}, steer)
-    alive = combat_land.survivors(battle)
-    captured = not combat_land.defenders_left(battle) and any(u.kind in CAPTURERS for u in alive)
-    combat_land.battle_event(ctx, battle, captured)
-    if captured:
-        for u in alive:
-            u.location = order.dest
-        take_territory(ctx, order.dest, nation, combat_land.PHASE)
+def pick(ctx: TurnContext, nation: str, order: NavalInvasion, ids: set[str], index: int) -> list[Unit]:
+    """The order's troops among `ids`, lowest ids first, not landed by an earlier order;
+    the nation is told when fewer are there (sunk at sea with their transports)."""
+    landed = {u.id for g in ctx.legs for u in g.units}
+    units: list[Unit] = []
+    for uc in order.units:
+        here = sorted((u for u in ctx.state.units if u.id in ids and u.kind == uc.kind and u.id not in landed
+                       and u not in units), key=lambda u: u.id)
+        units += here[: uc.count]
+        if len(here) < uc.count and not ctx.checking:
+            ctx.tell(nation, "units-missing", PHASE, order=index, kind=uc.kind, place=order.origin,
+                     ordered=uc.count, present=len(here))
+    return units
 
 
 RULE = NavalInvasionRule()

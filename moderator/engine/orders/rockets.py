@@ -13,16 +13,17 @@ the basic rocket, 2 from the third advance, 3 from the fourth. Reading: the rang
 counted in territories of any kind, land or sea (a rocket flies), and the rules give
 no base range, so the basic rocket reaches the neighbouring territories (its move is 1).
 
-Not automated yet (the D10 against the rocket's attack value, super trenches): the order
-is checked, its rockets claimed, and it goes to the moderator.
+What the shots do (the D10 at the rocket's attack value, the trenches, the losses):
+rocket_fire.py.
 """
 
 from __future__ import annotations
 
 from collections import deque
 
+from moderator.engine import rocket_fire
 from moderator.engine.context import Position, TurnContext
-from moderator.engine.orders.base import OrderRule, missing_units, refer, take_units
+from moderator.engine.orders.base import OrderRule, missing_units, take_units
 from moderator.engine.orders.bombing import has_industry
 from moderator.engine.problems import Problem, problem
 from moderator.orders.model import RocketFire, UnitCount
@@ -77,8 +78,7 @@ class RocketFireRule(OrderRule[RocketFire]):
         take_units(ctx, nation, order.origin, rockets(order), index)
 
     def execute(self, ctx: TurnContext, nation: str, index: int, order: RocketFire) -> None:
-        self.commit(ctx, nation, index, order)
-        refer(ctx, nation, index, order, 0, "rockets-by-moderator")
+        rocket_fire.fire(ctx, nation, index, order, take_units(ctx, nation, order.origin, rockets(order), index))
 
 
 RULE = RocketFireRule()

@@ -1,0 +1,430 @@
+"""Phase 4.4 with 4.6: every nation's land moves resolved together, as one step.
+
+The Move home (orders/move.py) judges each MOVE/ATTACK on the position as the land moves
+begin and claims its units, leaving a Leg in ctx.legs. When all of step 4.4's orders are
+in, land_moves() resolves the legs of every nation at once, so the result depends
+neither on nation ids nor on the order of lines in a mail:
+
+1. Phase 4, guideline 1: "Defending land units always (if able) deploy in their own or
+   allied provinces before any combat starts." Every move into land that was the mover's
+   own or an ally's when the moves began is carried out first: those units defend where
+   they arrive, not where they left.
+2. Phase 4, guideline 2 and the note after 4.6.1: every attack on a territory is one
+   battle. Attackers allied to each other fight as one side (casualties by each nation's
+   share of the total, the fictive unit: combat_land). Attackers not allied to each other
+   fight each other first, both as attackers (combat_land.clash); the winner's survivors
+   then attack the territory. Battles are fought territory by territory, by name.
+3. Units that attack from a territory have left it and do not defend it, except
+   artillery, which fires from home (Artillery: "Artillery units cannot accompany units
+   moving in enemy territory"): artillery attacking from a territory that is itself
+   attacked by land from elsewhere fires one round, then defends its home ("after
+   artillery unit ends supporting (attacking) fire for first round of combat, artillery
+   must defend"). AA guns, rockets and units that may not cross a strait stay home too.
+   Units on a strategic move (in transit) and units busy with another order (an active
+   reconnaissance mission: "cannot be used in combat in phase 4 as neither attackers or
+   defenders") do not defend.
+4. Aircraft (Fighters; 4.6): an attacking aircraft fights as many rounds as its fuel
+   allows after the flight there (fuel.cheapest) with enough left to reach the nearest
+   friendly land (fuel.to_nearest); with not even one round it stays home. It then
+   leaves the battle and lands at home if its fuel still reaches it, else at the nearest
+   friendly land in reach; with none, it is lost. Behind a super trench of the defenders
+   facing enemy land, troops cannot be hit from the air (Super Trench): aircraft stay
+   home. Aircraft still fighting when the territory is taken land in it.
+5. Survivors of a failed attack whose home was taken in another battle of the step fall
+   back to the first friendly land next to it, or are lost (a reading).
+6. Units landing from transports (4.6.1, through land_from_sea: the seam for the naval
+   part) are legs like the others, from their sea zone: onto friendly land a move (they
+   deploy first, guideline 1), onto enemy land a naval invasion that joins the one
+   battle for the territory, with the beach-landing penalties, the coastal defence unit
+   and no retreat (combat_land); tanks and units that never attack stay aboard. If the
+   landing takes the territory the landers go ashore (artillery too: it has no home to
+   fire from); otherwise survivors stay where the caller keeps them (aboard).
+
+Which nation takes a territory won by allies together: the one with the most infantry
+and tanks left (then the one with the larger attack total at the start, then by id); an
+ally's own land is liberated for it (conquest.new_holder).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+
+from moderator.engine import combat_land, combat_orders, fuel, wars
+from moderator.engine.combat_land import SUPER_TRENCH, TRENCH, Battle, Front
+from moderator.engine.conquest import seize, take_territory
+from moderator.engine.context import TurnContext
+from moderator.engine.orders.move import (
+    MOVABLE,
+    NEVER_ATTACK,
+    STAYS_AT_HOME,
+    Leg,
+    capturers,
+    enemy_units,
+    hostile,
+    landing_places,
+    strait_between,
+)
+from moderator.engine.orders.trenches import facing_of
+from moderator.engine.state import Unit, kinds
+from moderator.orders.model import NavalInvasion
+
+PHASE = "4.4"
+AIR = combat_land.AIR
+
+
+# ---- the checker's view ---------------------------------------------------------------------
+
+
+def assume_captures(ctx: TurnContext) -> None:
+    """The order checker (one nation's orders): every attack with infantry or tanks takes
+    its target, with all that a capture does (the defenders destroyed; conquest.seize)."""
+    for dest, legs in sorted(attacks(ctx).items()):
+        start_war(ctx, legs[0].nation, dest, enemy_units(ctx, legs[0].nation, dest))  # whatever the dice
+        if not any(capturers(ctx.world, g) for g in legs):
+            continue
+        nation = legs[0].nation
+        gone = {u.id for u in enemy_units(ctx, nation, dest)}
+        ctx.state.units = [u for u in ctx.state.units if u.id not in gone]
+        seize(ctx, dest, nation)
+        ctx.assumed[f"control:{dest}"] = f"your attack on {dest}"
+    ctx.legs.clear()
+
+
+def attacks(ctx: TurnContext) -> dict[str, list[Leg]]:
+    out: dict[str, list[Leg]] = defaultdict(list)
+    for leg in ctx.legs:
+        if leg.attack:
+            out[leg.dest].append(leg)
+    return out
+
+
+# ---- the seam for the naval part -------------------------------------------------------------
+
+
+NO_LANDING_ATTACK = frozenset({"tank"})  # 4.6.1: "Tanks may not participate in naval invasions at all"
+
+
+def land_from_sea(ctx: TurnContext, nation: str, index: int, order: NavalInvasion, units: Sequence[Unit]) -> None:
+    """Units carried by transports in sea zone `order.origin` go ashore in `order.dest`
+    (4.4: "Units that were picked up by transports ... may move into a territory adjacent
+    to the sea zone they are in"; 4.6.1). Call it from the landing's home (commit() in
+    the checker, execute() in the engine) with the units already claimed; the landing is
+    resolved with the other legs of the step by land_moves (the step's own work), and
+    assume_captures takes it for the checker. `index` and `order` are what refusals and
+    reports name."""
+    ctx.legs.append(Leg(nation, index, order, list(units), hostile(ctx, nation, order.dest), beach=True))
+
+
+# ---- the engine -----------------------------------------------------------------------------
+
+
+def land_moves(ctx: TurnContext) -> None:
+    legs = [g for g in ctx.legs if g.units]
+    ctx.legs.clear()
+    in_legs = {u.id for g in legs for u in g.units}
+    for leg in legs:
+        if leg.attack:
+            hold_back(ctx, leg, NEVER_ATTACK, "cannot-attack")
+            if leg.beach:
+                hold_back(ctx, leg, NO_LANDING_ATTACK, "beach-landing")
+            if strait_between(ctx.world, leg.origin, leg.dest):
+                hold_back(ctx, leg, MOVABLE - combat_land.STRAIT_ATTACKERS, "straits")
+    for leg in legs:  # guideline 1: the defenders' own moves first
+        if not leg.attack:
+            relocate(leg.units, leg.dest)
+            ctx.tell(leg.nation, "moved", PHASE, order=leg.index, origin=leg.origin, dest=leg.dest,
+                     units=kinds(leg.units))
+    raids = [g for g in legs if g.attack and g.units]
+    by_dest: dict[str, list[Leg]] = defaultdict(list)
+    for g in raids:
+        by_dest[g.dest].append(g)
+    shelled = attacked_by_land(raids)
+    plans = {}
+    for dest in sorted(by_dest):  # on the position before any battle: who faces which trench, fuel
+        sides = groups(ctx, by_dest[dest])
+        plans[dest] = (sides, {id(grp): front_of(ctx, dest, grp, shelled) for grp in sides})
+    away = {u.id for g in raids for u in g.units if u.kind not in STAYS_AT_HOME}
+    away |= {uid for uid in ctx.moved if uid not in in_legs} - artillery_ids(ctx)  # busy elsewhere
+    for dest in sorted(plans):
+        battle_for(ctx, dest, *plans[dest], away)
+    fall_back(ctx, raids)
+
+
+def artillery_ids(ctx: TurnContext) -> set[str]:
+    return {u.id for u in ctx.state.units if u.kind in STAYS_AT_HOME}
+
+
+def attacked_by_land(raids: Iterable[Leg]) -> dict[str, set[str]]:
+    """territory -> the places land units attack it from (air attacks are not counted, Artillery)."""
+    out: dict[str, set[str]] = defaultdict(set)
+    for g in raids:
+        if any(u.kind not in AIR for u in g.units):
+            out[g.dest].add(g.origin)
+    return out
+
+
+def relocate(units: Sequence[Unit], dest: str) -> None:
+    for u in units:
+        u.location = dest
+
+
+def hold_back(ctx: TurnContext, leg: Leg, kinds_out: Iterable[str], reason: str,
+              ids: set[str] | None = None) -> None:
+    """Units of `kinds_out` (or with those ids) stay where they are, telling the nation."""
+    out = frozenset(kinds_out)
+    dropped = [u for u in leg.units if u.kind in out or (ids is not None and u.id in ids)]
+    leg.units = [u for u in leg.units if u not in dropped]
+    if dropped:
+        ctx.tell(leg.nation, "units-held-back", PHASE, order=leg.index, reason=reason, units=kinds(dropped))
+
+
+def groups(ctx: TurnContext, legs: Sequence[Leg]) -> list[list[Leg]]:
+    """The attackers by alliance (Cooperation: allies attack together), by first nation id."""
+    out: list[list[Leg]] = []
+    for leg in sorted(legs, key=lambda g: (g.nation, g.index)):
+        for grp in out:
+            if ctx.allies(grp[0].nation, leg.nation):
+                grp.append(leg)
+                break
+        else:
+            out.append([leg])
+    return out
+
+
+def battle_for(ctx: TurnContext, dest: str, sides: list[list[Leg]], fronts: dict[int, Front],
+               away: set[str]) -> None:
+    """Every attack on `dest`, as one battle (after the attackers' clash, if any)."""
+    for nation in sorted({g.nation for grp in sides for g in grp}):
+        start_war(ctx, nation, dest, enemy_units(ctx, nation, dest))
+    winner = sides[0]
+    for other in sides[1:]:
+        winner = clash(ctx, dest, winner, other, fronts)
+    legs = [g for g in winner if g.units]
+    if not legs:
+        return
+    lead = legs[0].nation
+    defenders = [u for u in enemy_units(ctx, lead, dest) if u.id not in away]
+    front = fronts[id(winner)]
+    across = any(strait_between(ctx.world, g.origin, dest) or g.beach for g in legs)  # a coastal defender
+    if not defenders and not across:
+        advance(ctx, dest, legs)
+        return
+    units = [u for g in legs for u in g.units]
+    if not defenders and not any(u.kind in combat_land.CAPTURERS for u in units):
+        for g in legs:
+            ctx.refuse(g.nation, PHASE, g.index, g.order, "cannot-capture", place=dest)
+        return
+    attackers = [u for u in units if u.id in front.rounds or u.kind not in AIR]
+    nations = sorted({g.nation for g in legs})
+    steer = combat_orders.for_battle(ctx, nations, [*nations, *(u.nation for u in defenders)], dest)
+    battle = combat_land.fight(ctx, dest, sorted({g.origin for g in legs}), lead, attackers, defenders,
+                               orders=steer, front=front)
+    battle.attacker = taker(ctx, battle, legs) or lead
+    alive = combat_land.survivors(battle)
+    captured = not combat_land.defenders_left(battle) and any(u.kind in combat_land.CAPTURERS for u in alive)
+    combat_land.battle_event(ctx, battle, captured)
+    home = [f.unit for f in battle.departed if f.unit is not None]
+    if captured:
+        relocate([u for u in alive if u.kind not in STAYS_AT_HOME or u.id in front.beach], dest)
+        take_territory(ctx, dest, battle.attacker, combat_land.PHASE)
+    else:
+        home += alive
+    land(ctx, battle, legs, [u for u in home if u.kind in AIR], front)
+
+
+def front_of(ctx: TurnContext, dest: str, legs: list[Leg], shelled: dict[str, set[str]]) -> Front:
+    """What the attackers' approach brings: straits, the defenders' trenches they cross,
+    the rounds their fuel allows (aircraft) or their home's battle allows (artillery).
+    Aircraft that may not fight (no fuel, a super trench) are held back here."""
+    across: set[str] = set()
+    trenches: dict[str, str] = {}
+    origins: dict[str, str] = {}
+    rounds: dict[str, int] = {}
+    beach: set[str] = set()
+    nation = legs[0].nation
+    defending = {u.nation for u in enemy_units(ctx, nation, dest)} | {ctx.controller(dest) or ""}
+    dug = [u for u in ctx.units_at(dest) if u.kind in (TRENCH, SUPER_TRENCH) and u.nation in defending]
+    front_line = [u for u in dug if front_facing(ctx, u)]
+    for leg in legs:
+        crossed = [u.kind for u in dug if facing_of(ctx, u) == leg.origin]
+        trench = SUPER_TRENCH if SUPER_TRENCH in crossed else TRENCH if crossed else None
+        air_trench = (SUPER_TRENCH if any(u.kind == SUPER_TRENCH for u in front_line)
+                      else TRENCH if front_line else None)
+        if leg.beach:  # 4.6.1: "Aircraft receive no penalties if they enter ... via the sea-borne coastal route"
+            air_trench = None
+            beach |= {u.id for u in leg.units if u.kind not in AIR}
+        if air_trench == SUPER_TRENCH:
+            hold_back(ctx, leg, AIR, "super-trench")
+        grounded = set()
+        for u in leg.units:
+            origins[u.id] = leg.origin
+            if strait_between(ctx.world, leg.origin, dest):
+                across.add(u.id)
+            if u.kind in AIR:
+                n = air_rounds(ctx, leg, u)
+                if n < 1:
+                    grounded.add(u.id)
+                rounds[u.id] = n
+                if air_trench:
+                    trenches[u.id] = air_trench
+            else:
+                if trench:
+                    trenches[u.id] = trench
+                if u.kind in STAYS_AT_HOME and shelled.get(leg.origin, set()) - {dest}:
+                    rounds[u.id] = 1  # Artillery: one round, then it defends its home
+        if grounded:
+            hold_back(ctx, leg, (), "no-fuel", grounded)
+    return Front(frozenset(across), trenches, origins, {k: v for k, v in rounds.items() if v >= 1}, bool(dug),
+                 frozenset(beach))
+
+
+def front_facing(ctx: TurnContext, trench: Unit) -> bool:
+    """Trenches, note: "Trenches protect only units on the first line": a trench shelters
+    from the air (and rockets) when it faces land held by an enemy of its owner."""
+    faced = facing_of(ctx, trench)
+    holder = ctx.controller(faced) if faced else None
+    return holder is not None and ctx.at_war(trench.nation, holder)
+
+
+def air_rounds(ctx: TurnContext, leg: Leg, unit: Unit) -> int:
+    """Fighters: "1 fuel point for each round of combat"; the aircraft must keep enough to
+    land in friendly territory (4.6 step 3). The rounds it may fight."""
+    stats = ctx.stats(unit.nation, unit.kind)
+    tank = stats.fuel if stats else 0
+    out = fuel.cheapest(ctx.world, leg.origin, leg.dest, limit=tank)
+    back = fuel.to_nearest(ctx.world, leg.dest, landing_places(ctx, unit.nation), limit=tank)
+    if out is None or back is None:
+        return 0
+    return max(0, (tank - out - back) // fuel.ROUND)
+
+
+def clash(ctx: TurnContext, dest: str, first: list[Leg], second: list[Leg], fronts: dict[int, Front]) -> list[Leg]:
+    """Two attackers not allied to each other fight first (note after 4.6.1); the group
+    with units left that can carry an attack goes on, with what it has left."""
+    a = [u for g in first for u in g.units]
+    b = [u for g in second for u in g.units]
+    if not a or not b:
+        return first if a else second
+    merged = Front(fronts[id(first)].across | fronts[id(second)].across, {},
+                   {**fronts[id(first)].origins, **fronts[id(second)].origins},
+                   {**fronts[id(first)].rounds, **fronts[id(second)].rounds},
+                   beach=fronts[id(first)].beach | fronts[id(second)].beach)
+    battle = combat_land.clash(ctx, dest, a, b, merged)
+    battle.origins = sorted({g.origin for g in (*first, *second)})
+    battle.attackers = tuple(sorted({g.nation for g in (*first, *second)}))
+    combat_land.battle_event(ctx, battle, False)
+    left = {f.unit.id for side in (battle.attack, battle.defend) for f in side.real() if f.unit}
+    won = first if combat_land.attack_goes_on(battle.attack) else second if combat_land.attack_goes_on(
+        battle.defend) else []
+    for grp in (first, second):
+        home = [u for g in grp for u in g.units if u.id not in left or grp is not won]
+        alive = {u.id for u in ctx.state.units}
+        land(ctx, battle, grp, [u for u in home if u.kind in AIR and u.id in alive], merged)
+        for g in grp:
+            g.units = [u for u in g.units if u.id in left and grp is won]
+    if won:  # fuel spent in the clash is gone
+        spent = fronts[id(won)]
+        fronts[id(won)] = Front(spent.across, spent.trenches, spent.origins,
+                                {k: v - battle.rounds for k, v in spent.rounds.items() if v - battle.rounds >= 1},
+                                spent.entrenched, spent.beach)
+        for g in won:
+            g.units = [u for u in g.units if u.kind not in AIR or u.id in fronts[id(won)].rounds]
+    return won
+
+
+def advance(ctx: TurnContext, dest: str, legs: list[Leg]) -> None:
+    """Into empty enemy land: infantry/tanks capture; nothing else may go in (4.4, Artillery)."""
+    movers = []
+    for g in legs:
+        hold_back(ctx, g, MOVABLE - combat_land.CAPTURERS, "cannot-enter-enemy-land")
+        if not g.units:
+            ctx.refuse(g.nation, PHASE, g.index, g.order, "cannot-capture", place=dest)
+            continue
+        relocate(g.units, dest)
+        movers.append(g)
+        ctx.tell(g.nation, "moved", PHASE, order=g.index, origin=g.origin, dest=dest, units=kinds(g.units))
+    if movers:
+        counts: dict[str, int] = defaultdict(int)
+        for g in movers:
+            counts[g.nation] += len(g.units)
+        take_territory(ctx, dest, max(sorted(counts), key=lambda n: counts[n]), PHASE)
+
+
+def taker(ctx: TurnContext, battle: Battle, legs: Sequence[Leg]) -> str | None:
+    """The nation that takes the land an allied attack won: most infantry and tanks left,
+    then the larger attack total at the start, then by id."""
+    left: dict[str, int] = defaultdict(int)
+    for u in combat_land.survivors(battle):
+        if u.kind in combat_land.CAPTURERS:
+            left[u.nation] += 1
+    strength: dict[str, int] = defaultdict(int)
+    for g in legs:
+        for u in g.units:
+            stats = ctx.stats(u.nation, u.kind)
+            strength[u.nation] += stats.attack if stats else 0
+    if not left:
+        return None
+    return min(left, key=lambda n: (-left[n], -strength[n], n))
+
+
+def land(ctx: TurnContext, battle: Battle, legs: Sequence[Leg], planes: Sequence[Unit], front: Front) -> None:
+    """Aircraft leaving a battle: home if their fuel still reaches it and it is friendly,
+    else the nearest friendly land in reach; with none, they are lost (Fighters). Each
+    fought the battle's rounds up to what its fuel allowed (front.rounds)."""
+    origin = {u.id: g for g in legs for u in g.units}
+    for plane in planes:
+        leg = origin.get(plane.id)
+        if leg is None:
+            continue
+        stats = ctx.stats(plane.nation, plane.kind)
+        tank = stats.fuel if stats else 0
+        out = fuel.cheapest(ctx.world, leg.origin, leg.dest, limit=tank) or 0
+        left = tank - out - min(battle.rounds, front.rounds.get(plane.id, 0)) * fuel.ROUND
+        places = landing_places(ctx, plane.nation)
+        if leg.origin in places and (fuel.cheapest(ctx.world, leg.dest, leg.origin, limit=max(left, 0)) is not None):
+            plane.location = leg.origin
+            continue
+        found = fuel.nearest(ctx.world, leg.dest, places, limit=max(left, 0))
+        if found is None:
+            ctx.state.units = [u for u in ctx.state.units if u.id != plane.id]
+            ctx.tell(plane.nation, "aircraft-lost", combat_land.PHASE, battle=leg.dest, units={plane.kind: 1})
+            continue
+        plane.location = found[1]
+        ctx.tell(plane.nation, "aircraft-landed", combat_land.PHASE, place=found[1], battle=leg.dest,
+                 units={plane.kind: 1})
+
+
+def fall_back(ctx: TurnContext, raids: Sequence[Leg]) -> None:
+    """Survivors of a failed attack whose home an enemy took meanwhile: to the first
+    friendly land next to it, or lost (a reading: they cannot stay among the enemy)."""
+    alive = {u.id: u for u in ctx.state.units}
+    for g in raids:
+        for u in g.units:
+            unit = alive.get(u.id)
+            if unit is None or unit.kind in AIR or ctx.friendly(unit.nation, unit.location):
+                continue
+            if not ctx.enemy(unit.nation, unit.location):
+                continue
+            near = [n for n in sorted(ctx.world.neighbours(unit.location))
+                    if ctx.place(n).is_land and ctx.friendly(unit.nation, n)]
+            if near:
+                ctx.tell(unit.nation, "units-fell-back", PHASE, origin=unit.location, dest=near[0],
+                         units={unit.kind: 1})
+                unit.location = near[0]
+            else:
+                ctx.tell(unit.nation, "units-fell-back", PHASE, origin=unit.location, dest=None,
+                         units={unit.kind: 1})
+                ctx.state.units = [x for x in ctx.state.units if x.id != unit.id]
+
+
+def start_war(ctx: TurnContext, nation: str, dest: str, defenders: Sequence[Unit]) -> None:
+    """Phase 1.1: attacking a nation not at war yet starts the war, undeclared (US penalty x2)."""
+    holder = ctx.controller(dest)
+    others = sorted({u.nation for u in defenders} | ({holder} if holder else set()))
+    for target in others:
+        if target == nation or ctx.at_war(nation, target) or ctx.allies(nation, target):
+            continue
+        wars.begin(ctx, nation, target, PHASE, surprise=True)  # the attacked neutral joins the other camp
+        if not ctx.checking:
+            ctx.flag(PHASE, "undeclared-attack-penalty", nation=nation, target=target, place=dest)
