@@ -22,13 +22,17 @@ and compares them order by order (compare()):
   charged the same way, and what it hands on arrives the same way (others' only when
   every capture the checker assumed happened: a defender that held on keeps its income).
 
-DICE. With one nation's orders the engine rolls dice only in that nation's land battles
-(Phase 4.6) and rocket fire (Rockets: counted here as a battle without a capture), and a
-battle changes only the territory fought over: who holds it and which
-defenders are left (the attackers it kills were all named by the orders that fought it:
-each unit does one thing a turn). The checker takes every attack with infantry or tanks
-for a capture (the Move home's assume()) and no other battle for anything, so what dice
-can do is deny a capture it assumed, or destroy defenders it still counts. The research
+DICE. With one nation's orders the engine rolls dice in that nation's land battles
+(Phase 4.6) and rocket fire (Rockets: counted here as a battle without a capture), in the
+naval battles its task forces meet (4.2-4.3: other nations' ships without orders dock or
+patrol) and in its bombing raids (4.1.1). A land battle changes only the territory fought
+over: who holds it and which defenders are left (the attackers it kills were all named by
+the orders that fought it: each unit does one thing a turn). The checker takes every
+attack and landing with infantry or tanks for a capture (phase4_land's assumed captures)
+and no other battle for anything, so what dice can do is deny a capture it assumed
+(troops sunk at sea count as a landing lost), destroy defenders it still counts, or take
+resources from a raid's target or a target of unrestricted submarine warfare (1.4, 4.7;
+its treasury is then not compared). The research
 rolls (Phase 2.1) are the other dice: the checker takes each research for a success, so
 an UPGRADE written after it (kept with an "if-researched" note) is charged for the new
 level there, and for less or nothing when the roll fails (the treasuries are then not
@@ -1293,6 +1297,9 @@ def compare(game: Game, nation: str, orders: Sequence[m.Order], seed: str = "dri
             engine.battles.append(Battle((land, len(orders)), e.args["territory"], e.args["captured"], hurt))
         elif e.code == "rocket-fire" and e.args["losses"]:  # rockets kill defenders too (rocket_fire)
             engine.battles.append(Battle(when(e.args["order"]), e.args["target"], False, True))
+    for i, o in enumerate(orders):  # troops sunk at sea (4.3): the landing the checker assumed did not happen
+        if isinstance(o, m.NavalInvasion) and any(e.code == "units-missing" and e.args["order"] == i for e in events):
+            engine.battles.append(Battle(when(i), o.dest, False, False))
 
     def unforeseen(i: int) -> list[str]:
         """Battles fought before order i whose outcome the checker's copy does not show."""
@@ -1345,12 +1352,15 @@ def compare(game: Game, nation: str, orders: Sequence[m.Order], seed: str = "dri
     # income of the nations in it (a minor at war collects in full): by luck.
     rolled_wars = {n for e in events if e.code in ("war-declared", "peace-made") and e.phase == "1.5"
                    for n in e.args.get("nations", [e.args.get("nation"), e.args.get("target")])}
+    raided = {e.args["holder"] for e in events if e.code == "air-raid" and e.args["aim"] == "industry"
+              and e.args["damage"]}  # 1D10 a bomber (4.1.1): the checker cannot know the roll
+    raided |= {e.args["target"] for e in events if e.code == "unrestricted-submarine-warfare" and e.args["damage"]}
     # Rockets at a complex take a D10-driven sum of its holder's treasury (rocket_fire).
     held_on |= any(e.code == "rocket-fire" and e.args["resources"] for e in events)
     if not drifts and not cmp.excused and not failed_research:
         for nid, money in sorted(cmp.treasuries.items()):
             if (held_on and nid != nation) or (us_moved and nid in game.scenario.diplomacy.us_trade) or (
-                    nid in rolled_wars):
+                    nid in rolled_wars) or nid in raided:
                 continue
             left = after.nations[nid].saved
             if money != left:

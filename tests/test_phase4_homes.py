@@ -276,7 +276,10 @@ def test_an_invasion_needs_the_troops_aboard_a_task_force_ending_in_its_sea_zone
     assert errors(twice, state=state) == [("invasion-not-loaded", 5)]
     _, events = turn(twice, state=state)
     assert refused(events) == [("invasion-not-loaded", 5)]
-    assert ("invasion-by-moderator", 4) in referred(events)
+    # The transports sailed with the infantry, which landed on the French coast: a beach landing.
+    landing = next(e for e in events if e.code == "battle")
+    assert landing.args["territory"] == "Picardy" and landing.args["origins"] == ["English Channel"]
+    assert [e.args["path"] for e in events if e.code == "task-force"] == [["North Sea", "English Channel"]]
 
 
 def test_missions_are_read_in_order_one_movement_point_each() -> None:
@@ -301,7 +304,7 @@ def test_aircraft_that_bomb_cannot_also_move_or_rebase(text: str) -> None:
     assert errors(text) == [("not-enough-units", later)]
     new, events = turn(text)
     assert refused(events) == [("not-enough-units", later)]
-    assert referred(events) == [("bombing-by-moderator", 3 - later)]
+    assert [e.args["order"] + 1 for e in events if e.code == "air-raid"] == [3 - later]
     assert sum(1 for u in new.units_at("Ruhr", "germany") if u.kind == "fighter") == 2  # still home
 
 
@@ -339,8 +342,12 @@ def test_rebasing_costs_double_over_enemy_sea_zones() -> None:
     scenario = scenario_with(fighter=2)  # rebasing budget 4
     text = "REBASE 1 ftr FROM London TO Belgium"
     assert receipt(text, "Britain", britain_at_war(calm_seas=True), scenario) == []
-    _, events = turn(text, "Britain", britain_at_war(calm_seas=True), scenario)
-    assert referred(events) == [("rebasing-by-moderator", 1)] and refused(events) == []
+    new, events = turn(text, "Britain", britain_at_war(calm_seas=True), scenario)
+    assert referred(events) == [] and refused(events) == []
+    # In the air until Phase 7, then landed (4.1.2: "The rebasing mission ends during phase 7").
+    assert [(e.code, e.phase) for e in events if e.code in ("rebasing", "strategic-arrived")] == [
+        ("rebasing", "4.1.2"), ("strategic-arrived", "7")]
+    assert sum(1 for u in new.units_at("Belgium", "britain") if u.kind == "fighter") == 1
     # German submarines in the English Channel control nothing: that way still costs 4.
     assert receipt(text, "Britain", britain_at_war(calm_seas=False), scenario) == []
     # German surface ships in both sea zones between: 2 x 2 + 2 x 2 = 8 > 4.
@@ -364,19 +371,20 @@ def test_orders_not_automated_yet_are_referred_and_reported() -> None:
     new, events = turn(text, state=state)
     assert refused(events) == []
     assert referred(events) == sorted([
-        ("bombing-by-moderator", 1), ("rebasing-by-moderator", 3),  # rockets fire (rocket_fire)
-        ("naval-by-moderator", 4), ("naval-by-moderator", 5), ("invasion-by-moderator", 6),
-        ("naval-by-moderator", 7), ("naval-by-moderator", 8), ("support-by-moderator", 9),
-        ("defence-by-moderator", 10)])  # AA guns need no order (Anti Air Guns): nothing to refer
+        ("support-by-moderator", 9), ("defence-by-moderator", 10)])
+    # AA guns need no order (Anti Air Guns): nothing to refer. Rockets fire (rocket_fire);
+    # bombing, rebasing, task forces, the landing on own land, detection by ships and
+    # interception are the engine's (phase4_air, phase4_sea).
     assert all(e.args["cost"] == 0 and e.seen_by == ("germany", "moderator")
                for e in events if e.code == "order-referred")
     assert new.nations["germany"].saved >= before  # nothing charged (income comes on top)
-    # Nothing moved: the moderator carries the orders out.
+    # The two infantry went aboard and landed back on their own land.
     assert sum(1 for u in new.units_at("East Prussia", "germany")) == 4
-    line = event_text(next(e for e in events if e.code == "order-referred" and e.args["why"] == "naval-by-moderator"),
+    line = event_text(next(e for e in events if e.code == "order-referred" and e.args["why"] == "support-by-moderator"),
                       str)
-    assert line.startswith("Order 4 (TF 2 AT Baltic Sea: 2 tr) is the moderator's to resolve")
-    assert "naval movement and naval combat are resolved by the moderator for now" in line
+    assert line.startswith("Order 9 (SUPPORT 1 art FROM Metz TO Verdun) is the moderator's to resolve")
+    assert "landed, rebased, at Berlin from Ruhr" in event_text(next(e for e in events if e.code == "strategic-arrived"),
+                                                                str)
 
 
 # ---- the Phase 1.4 table is scenario data ------------------------------------------------------

@@ -22,10 +22,14 @@ from moderator.engine.events import (
     SPAN,
     TEXT,
     UNITS,
+    ArgType,
     EventSchema,
     EventSpec,
     optional,
 )
+
+TASK_FORCES = ArgType("list of task forces, nation/name", lambda v: isinstance(v, list) and all(isinstance(x, str) for x in v),
+                      (["britain/D", "germany/1"], []))
 
 
 def spec(code: str, audience: str, doc: str, **args: object) -> EventSpec:
@@ -101,6 +105,13 @@ SCHEMA = EventSchema([
          nation=NATION, order=INT, origin=PLACE, dest=PLACE, units=UNITS),
     spec("strategic-cut", "nation", "Phase 4.1.3: rail capacity let fewer units go than ordered",
          nation=NATION, order=INT, origin=PLACE, dest=PLACE, ordered=INT, moving=INT),
+    spec("air-raid", "the raider and the defenders", "Phase 4.1.1: a bombing raid: AA hits, rounds of air combat "
+         "with the interceptors (4.5), planes lost or turned back, those through and the damage (resources, "
+         "manpower or strike points)",
+         nation=NATION, order=INT, target=PLACE, aim=CODE, holder=TEXT, aa_hits=INT, rounds=INT, lost=UNITS,
+         interceptors_lost=UNITS, turned_back=UNITS, through=UNITS, damage=INT, strike_points=INT),
+    spec("rebasing", "nation", "Phase 4.1.2: aircraft took off to rebase (they land in Phase 7)",
+         nation=NATION, order=INT, origin=PLACE, dest=PLACE, units=UNITS),
     spec("moved", "nation", "Phase 4.4: units moved", nation=NATION, order=INT, origin=PLACE, dest=PLACE,
          units=UNITS),
     spec("units-missing", "nation", "fewer units were there than the order named",
@@ -111,6 +122,15 @@ SCHEMA = EventSchema([
          territory=PLACE, origins=PLACES, attacker=NATION, attackers=NATIONS, defender=optional(NATION),
          defenders=NATIONS, rounds=INT, strait=BOOL, losses=LOSSES, captured=BOOL, withdrawn=optional(TEXT),
          clash=BOOL, rolls=SPAN),
+    spec("task-force", "nation", "Phase 4.2: where a task force went, and what is left of it and its troops",
+         nation=NATION, order=INT, tf=TEXT, path=PLACES, ships=UNITS, troops=UNITS),
+    spec("naval-battle", "participants", "Phase 4.3: a naval battle (task forces, submarines attacking or "
+         "detected); `first`/`second` the sides' nations, `ended` why it stopped",
+         zone=PLACE, fleets=TASK_FORCES, first=NATIONS, second=NATIONS, rounds=INT, free=TEXT, ended=CODE,
+         losses=LOSSES, damaged=LOSSES, withdrawn=optional(TEXT), rolls=SPAN),
+    spec("unrestricted-submarine-warfare", "the two nations", "Phase 1.4 with 4.7: submarines in the targeted "
+         "zones sank `damage` of the target's income this turn (1D10 each, at most the table's value)",
+         nation=NATION, target=NATION, zones=PLACES, submarines=INT, damage=INT),
     spec("aircraft-landed", "nation", "Phase 4.6: aircraft left a battle and landed away from home (fuel)",
          nation=NATION, place=PLACE, battle=PLACE, units=UNITS),
     spec("units-fell-back", "nation", "Phase 4.4: attackers whose home was taken meanwhile fell back (or were lost)",

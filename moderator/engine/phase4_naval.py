@@ -5,8 +5,9 @@ aggressive factor on a D10; "If at least one ship in aggresive task force sights
 then the combat will occur". The enemy task force lowers every factor by its defensive
 factor, which "is not cumulative, only higher value is taken"; an aggressive factor
 "cannot be less then 1". Transports and carriers have no aggressive factor (N/A).
-"Combat and engagement chance is calculated after each move" (guideline 4), so the
-contact chance belongs to naval combat (4.3), which is not automated yet.
+"Combat and engagement chance is calculated after each move" (guideline 4): the naval
+step (phase4_sea.py) moves every task force point by point and rolls contact after each
+move, and naval_combat.py fights the battles (4.3).
 
 The orders of naval movement (4.2: task forces and missions, 4.2.9-4.2.10 submarine
 detection and interception) have their homes in engine/orders/task_forces.py and
@@ -21,6 +22,9 @@ from fractions import Fraction
 
 from moderator.engine.context import TurnContext
 from moderator.engine.dice import Dice
+from moderator.engine.state import SEA_UNITS
+
+SURFACE_SHIPS = frozenset(SEA_UNITS) - {"submarine"}
 
 # Phase 4.2 table: kind -> (aggressive factor on D10, defensive factor against enemy TF).
 # None is the table's N/A. Kind ids are engine/state.py's ("cruiser" = destroyers/cruisers).
@@ -79,4 +83,8 @@ def engages(factors: Iterable[int], dice: Dice, purpose: str) -> bool:
 
 
 def naval_combat(ctx: TurnContext) -> None:
-    """Phase 4.3 (naval combat): not implemented yet; emits nothing."""
+    """Phases 4.2-4.3: the task forces the orders of step 4.2 planned move point by point,
+    with contact and naval combat after each move (guideline 4), in phase4_sea."""
+    from moderator.engine import phase4_sea  # it uses this module's recon factors
+
+    phase4_sea.naval_movement(ctx)

@@ -23,6 +23,7 @@ from moderator.engine.dice import Dice
 from moderator.world.model import World
 from moderator.world.scenario_model import UnrestrictedTarget
 
+PHASE = "4.7"
 SUB_HIT = (1, 5)  # Phase 4.7: "can destroy 1-5 resources per sub"
 
 
@@ -117,6 +118,30 @@ def _chains(zone: str, parents: Mapping[str, list[str]]) -> list[tuple[str, ...]
     return [chain + (zone,) for p in parents[zone] for chain in _chains(p, parents)]
 
 
+INCOME_LOST = "income_lost_at_sea"  # NationState.flags: production sunk this turn, taken off Phase 8's income
+
+
 def submarine_warfare(ctx: TurnContext) -> None:
-    """Phase 4.7 (submarine warfare against resource transfers and US trade; unrestricted
-    submarine warfare of Phase 1.4): not implemented yet; emits nothing."""
+    """Unrestricted submarine warfare (Phase 1.4), done where the submarines ended their
+    movement: each nation whose declaration stands rolls 1D10 a submarine it has in the
+    targeted zones of each target at war with it, at most the table's value; the target
+    loses that much of this turn's income (Phase 8: "damage to production"). The
+    warfare against resource transfers and US trade waits for those (Phase 8 transfers
+    are the moderator's, US trade is not collected yet)."""
+    for nation in sorted(ctx.state.nations):
+        aim = ctx.state.nations[nation].flags.get("unrestricted_subs")
+        if not aim:
+            continue
+        for victim in sorted(ctx.state.nations):
+            ns = ctx.state.nations[victim]
+            row = ctx.scenario.unrestricted.get(victim)
+            if row is None or not ctx.at_war(nation, victim) or aim not in (victim, ns.side):
+                continue
+            subs = sum(1 for u in ctx.state.units if u.nation == nation and u.kind == "submarine"
+                       and u.location in row.zones)
+            if not subs:
+                continue
+            damage = unrestricted_damage(subs, row, ctx.dice)
+            ns.flags[INCOME_LOST] = ns.flags.get(INCOME_LOST, 0) + damage
+            ctx.emit("unrestricted-submarine-warfare", PHASE, (nation, victim), nation=nation, target=victim,
+                     zones=list(row.zones), submarines=subs, damage=damage)

@@ -82,6 +82,7 @@ def collect_resources(ctx: TurnContext) -> None:
         else:
             collected = apply_income_rule(rule, full)
         collected = phase9_revolution.russian_income(ctx, nation, collected)  # after the first hit: half
+        collected = max(0, collected - ns.flags.pop("income_lost_at_sea", 0))  # 4.7: unrestricted submarine warfare
         ns.saved += collected
         ctx.tell(nation, "income", PHASE, full=full, rule=rule,
                  amount=collected, saved=ns.saved)

@@ -47,6 +47,7 @@ HELD_BACK = {
     "straits": "only infantry and artillery attack across a strait",
     "cannot-enter-enemy-land": "only infantry and tanks take enemy land; artillery fires from home",
     "terrain": "mountains",
+    "no-transport": "no transport of the task force had room for them there",
     "super-trench": "aircraft cannot hit troops behind a super trench",
     "no-fuel": "not fuel enough for a round of combat and the flight home",
     "beach-landing": "tanks may not take part in a naval invasion",

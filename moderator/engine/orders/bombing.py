@@ -14,15 +14,15 @@ combat in the same way as fighters"; engine/fuel.py through move.air_problem): t
 one round over the target, and back to friendly land. Reading: the bombing run counts
 as the round of combat.
 
-Not automated yet (the AA fire and interception of 4.5, the D10 of damage): the order is
-checked, its aircraft claimed, and it goes to the moderator.
+The raid itself (AA fire, interception by the target's fighters, the damage) is flown
+by engine/phase4_air.py raid().
 """
 
 from __future__ import annotations
 
-from moderator.engine import terrain
+from moderator.engine import phase4_air, terrain
 from moderator.engine.context import Position, TurnContext
-from moderator.engine.orders.base import OrderRule, missing_units, refer, take_units
+from moderator.engine.orders.base import OrderRule, missing_units, take_units
 from moderator.engine.orders.move import air_problem
 from moderator.engine.problems import Problem, problem
 from moderator.engine.state import AIR_UNITS
@@ -83,8 +83,9 @@ class BombingRule(OrderRule[Bombing]):
         take_units(ctx, nation, order.origin, order.units, index)
 
     def execute(self, ctx: TurnContext, nation: str, index: int, order: Bombing) -> None:
-        self.commit(ctx, nation, index, order)
-        refer(ctx, nation, index, order, 0, "bombing-by-moderator")
+        planes = take_units(ctx, nation, order.origin, order.units, index)
+        if planes:
+            phase4_air.raid(ctx, nation, index, order, planes)
 
 
 RULE = BombingRule()

@@ -15,19 +15,26 @@ is no invasion: tanks may land there). "Beachlanding forces can NOT retreat"
 is warned as for MOVE (the US penalty); the war it starts is the moderator's to write,
 with the landing. AA guns and rockets never attack (Anti Air Guns, Rockets): warned.
 
-Not automated yet (the transports' movement of 4.2 and the beach-landing battle are the
-moderator's for now): checked, the troops counted ashore in the ledger, and referred.
+Carried out in step 4.6.1: the troops actually aboard the nation's transports in the
+zone when the naval step is over (phase4_sea.py; fewer if transports were sunk:
+"units-missing") go ashore through phase4_land.land_from_sea, the land side's one entry
+for landings; the step's own work (phase4_land.land_moves) fights them: onto own or
+allied land a move, onto other land a beach landing (the penalties, the coastal
+defence unit, no retreat). The checker's commit() hands the same legs over, so its
+assumed captures (phase4_land.assume_captures) take the landings too.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 
+from moderator.engine import phase4_land
 from moderator.engine.context import Position, TurnContext
-from moderator.engine.orders.base import OrderRule, refer
+from moderator.engine.orders.base import OrderRule
 from moderator.engine.orders.move import NEVER_ATTACK
 from moderator.engine.orders.task_forces import TaskForceRecord
 from moderator.engine.problems import Problem, problem, warning
+from moderator.engine.state import Unit
 from moderator.orders.model import NavalInvasion
 
 PHASE = "4.6.1"
@@ -83,7 +90,14 @@ class NavalInvasionRule(OrderRule[NavalInvasion]):
         return out
 
     def commit(self, ctx: TurnContext, nation: str, index: int, order: NavalInvasion) -> None:
-        """The troops go ashore: taken off the task forces in the zone, in name order."""
+        """The troops go ashore: taken off the task forces in the zone, in name order; the
+        checker hands their landing to the land side (its assumed captures)."""
+        self.ledger(ctx, nation, order)
+        if ctx.checking:
+            ids = {i for tf in carriers(ctx, nation, order.origin) for i in tf.troops}
+            phase4_land.land_from_sea(ctx, nation, index, order, pick(ctx, nation, order, ids, index))
+
+    def ledger(self, ctx: TurnContext, nation: str, order: NavalInvasion) -> None:
         for uc in order.units:
             left = uc.count
             for tf in carriers(ctx, nation, order.origin):
@@ -92,8 +106,26 @@ class NavalInvasionRule(OrderRule[NavalInvasion]):
                 left -= n
 
     def execute(self, ctx: TurnContext, nation: str, index: int, order: NavalInvasion) -> None:
-        self.commit(ctx, nation, index, order)
-        refer(ctx, nation, index, order, 0, "invasion-by-moderator")
+        self.ledger(ctx, nation, order)
+        aboard = {u.id for u in ctx.units_at(order.origin, nation)}  # after the naval step: at sea
+        units = pick(ctx, nation, order, aboard, index)
+        if units:
+            phase4_land.land_from_sea(ctx, nation, index, order, units)
+
+
+def pick(ctx: TurnContext, nation: str, order: NavalInvasion, ids: set[str], index: int) -> list[Unit]:
+    """The order's troops among `ids`, lowest ids first, not landed by an earlier order;
+    the nation is told when fewer are there (sunk at sea with their transports)."""
+    landed = {u.id for g in ctx.legs for u in g.units}
+    units: list[Unit] = []
+    for uc in order.units:
+        here = sorted((u for u in ctx.state.units if u.id in ids and u.kind == uc.kind and u.id not in landed
+                       and u not in units), key=lambda u: u.id)
+        units += here[: uc.count]
+        if len(here) < uc.count and not ctx.checking:
+            ctx.tell(nation, "units-missing", PHASE, order=index, kind=uc.kind, place=order.origin,
+                     ordered=uc.count, present=len(here))
+    return units
 
 
 RULE = NavalInvasionRule()

@@ -19,18 +19,21 @@ territory", 4.1.2 that flying over an enemy province costs double; we follow 4.1
 phase's own rule. A sea zone is "enemy controlled" when ships of a nation at war with
 the rebasing nation are in it (sea zones have no holder on the map).
 
-Not automated yet (the flight lands in Phase 7): checked, claimed, and referred to the
-moderator.
+The flight is carried out like a strategic move's arrival (phase7_place.end_strategic_moves,
+with the rail moves: 4.1.2 "The rebasing mission ends during phase 7"): the aircraft land
+at the destination if it is still friendly, else back at the origin, else at the nearest
+friendly land. They use no strategic capacity ("Units that are rebased are not counted
+against province strategic allowance").
 """
 
 from __future__ import annotations
 
 from moderator.engine import fuel, terrain
-from moderator.engine.context import Position, TurnContext
-from moderator.engine.orders.base import OrderRule, missing_units, refer, take_units
+from moderator.engine.context import Position, RailGroup, TurnContext
+from moderator.engine.orders.base import OrderRule, missing_units, take_units
 from moderator.engine.phase4_strategic import passable
 from moderator.engine.problems import Problem, problem
-from moderator.engine.state import AIR_UNITS, SEA_UNITS
+from moderator.engine.state import AIR_UNITS, SEA_UNITS, kinds
 from moderator.orders.model import Rebase
 
 PHASE = "4.1.2"
@@ -83,8 +86,12 @@ class RebaseRule(OrderRule[Rebase]):
         ctx.in_transit.update(u.id for u in flying)  # in the air until Phase 7: no defence (4.1.2)
 
     def execute(self, ctx: TurnContext, nation: str, index: int, order: Rebase) -> None:
-        self.commit(ctx, nation, index, order)
-        refer(ctx, nation, index, order, 0, "rebasing-by-moderator")
+        flying = take_units(ctx, nation, order.origin, order.units, index)
+        ctx.in_transit.update(u.id for u in flying)
+        if not flying:
+            return
+        ctx.rail.append(RailGroup(nation, tuple(u.id for u in flying), (order.origin, order.dest), index))
+        ctx.tell(nation, "rebasing", PHASE, order=index, origin=order.origin, dest=order.dest, units=kinds(flying))
 
 
 RULE = RebaseRule()

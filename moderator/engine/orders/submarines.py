@@ -18,7 +18,9 @@ The submarines must be in the sea zone and not in a task force of their own orde
 
 Both claim their units (4.4: "None of the aircraft can have participated in submarine
 detection or naval movement earlier in the turn if they are to be moved during the land
-movement phase") and go to the moderator: naval combat (4.3) is not automated yet.
+movement phase"); the naval step (phase4_sea.py) carries them out: ships detect, and
+submarines intercept, as the task forces move. Aircraft flown in to hunt go to the
+moderator (air combat at sea is not automated yet).
 """
 
 from __future__ import annotations
@@ -66,8 +68,11 @@ class SubDetectionRule(OrderRule[SubDetection]):
         take_units(ctx, nation, order.origin or order.zone, order.units, index)
 
     def execute(self, ctx: TurnContext, nation: str, index: int, order: SubDetection) -> None:
+        """Ships hunt in the naval step (phase4_sea.detect_by_order); aircraft flown in to
+        hunt need air combat at sea, which is the moderator's for now."""
         self.commit(ctx, nation, index, order)
-        refer(ctx, nation, index, order, 0, "naval-by-moderator")
+        if order.origin is not None:
+            refer(ctx, nation, index, order, 0, "air-at-sea")
 
 
 def submarines(order: SubInterception) -> tuple[UnitCount, ...]:
@@ -86,9 +91,6 @@ class SubInterceptionRule(OrderRule[SubInterception]):
     def commit(self, ctx: TurnContext, nation: str, index: int, order: SubInterception) -> None:
         take_units(ctx, nation, order.zone, submarines(order), index)
 
-    def execute(self, ctx: TurnContext, nation: str, index: int, order: SubInterception) -> None:
-        self.commit(ctx, nation, index, order)
-        refer(ctx, nation, index, order, 0, "naval-by-moderator")
 
 
 DETECT = SubDetectionRule()

@@ -37,8 +37,10 @@ Who may do what:
 The per-turn ledger (Position.task_forces, keyed (nation, name)) records where each task
 force is after the missions read so far, the points it spent and the troops aboard: a
 later mission, an ESCORT and a naval invasion (4.6.1) meet it as the earlier orders left
-it. Not automated yet (naval movement, contact and combat, 4.2-4.3): every order is
-checked, claims its ships and troops, and goes to the moderator.
+it. The orders only plan: the naval step (engine/phase4_naval.py, moving every task force
+point by point, with contact and naval combat after each move) carries the plans out.
+Troops left aboard at the end of a turn stay at sea (their location is the sea zone):
+a task force formed with transports where they are takes them aboard again.
 """
 
 from __future__ import annotations
@@ -47,7 +49,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from moderator.engine.context import Position, TurnContext
-from moderator.engine.orders.base import OrderRule, missing_units, refer, take_units
+from moderator.engine.orders.base import OrderRule, missing_units, take_units
 from moderator.engine.orders.submarines import DETECTION
 from moderator.engine.problems import Problem, problem, warning
 from moderator.engine.state import AIR_UNITS, LAND_UNITS, SEA_UNITS
@@ -75,6 +77,7 @@ class TaskForceRecord:
     aboard: Counter[str] = field(default_factory=Counter)  # troops loaded, by kind
     landed: Counter[str] = field(default_factory=Counter)  # troops sent ashore (4.6.1)
     troops: list[str] = field(default_factory=list)  # ids of the units aboard
+    plan: list[tuple[TaskForceMission, tuple[str, ...]]] = field(default_factory=list)  # its steps as written (LOAD: the ids taken)
 
     @property
     def zone(self) -> str:
@@ -155,12 +158,18 @@ class TaskForceRule(OrderRule[TaskForce]):
         counts: Counter[str] = Counter()
         for uc in order.units:
             counts[uc.kind] += uc.count
-        ctx.task_forces[(nation, order.name)] = TaskForceRecord(
-            nation, order.name, index, dict(counts), tuple(u.id for u in ships), [order.location])
-
-    def execute(self, ctx: TurnContext, nation: str, index: int, order: TaskForce) -> None:
-        self.commit(ctx, nation, index, order)
-        refer(ctx, nation, index, order, 0, "naval-by-moderator")
+        tf = TaskForceRecord(nation, order.name, index, dict(counts), tuple(u.id for u in ships), [order.location])
+        ctx.task_forces[(nation, order.name)] = tf
+        # Troops still aboard from an earlier turn (at sea, no order yet) go with the transports.
+        room = capacity(ctx, nation, tf)
+        for u in sorted((u for u in ctx.units_at(order.location, nation)
+                         if u.kind in CARRIES and u.id not in ctx.moved), key=lambda u: u.id):
+            if troop_points(dict(tf.aboard)) + troop_points({u.kind: 1}) > room:
+                break
+            ctx.claimed[(nation, order.location, u.kind)] += 1
+            ctx.claim([u])
+            tf.aboard[u.kind] += 1
+            tf.troops.append(u.id)
 
 
 class MissionRule(OrderRule[TaskForceMission]):
@@ -250,14 +259,12 @@ class MissionRule(OrderRule[TaskForceMission]):
             for uc in order.units:
                 tf.aboard[uc.kind] += uc.count
             tf.troops.extend(u.id for u in troops)
+            tf.plan.append((order, tuple(u.id for u in troops)))
             return
         tf.points += 1
+        tf.plan.append((order, ()))
         if order.dest is not None:
             tf.path.append(order.dest)
-
-    def execute(self, ctx: TurnContext, nation: str, index: int, order: TaskForceMission) -> None:
-        self.commit(ctx, nation, index, order)
-        refer(ctx, nation, index, order, 0, "naval-by-moderator")
 
 
 FORM = TaskForceRule()

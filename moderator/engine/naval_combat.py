@@ -1,0 +1,273 @@
+"""Phase 4.3: Naval Combat -- one battle between task forces in one sea zone.
+
+The naval step (phase4_naval.py) decides who meets whom (contact, 4.2) and calls fight()
+with the two sides; this module fights the rounds the rules' steps 4-7 describe:
+
+- Step 4: "All attacking ships ... roll for hits. Then defending ships ... roll for
+  defense": one D10 per ship, a hit at or under its value. A side that sought the battle
+  (it made the contact: an aggressive task force, an escort intercepting, submarines
+  attacking, ships that detected submarines) rolls its attack values, the other side its
+  defense values; when both sought it, both attack (reading, docs/rules-coverage.md).
+- Step 5: one hit removes one ship, "except for Battleships and Aircraft Carriers, both
+  which can take two or more hits" (the scenario's `hits`); a damaged one is kept.
+  Battleships: "Damaged battleships may not attack or shore-bombard (attack/support value
+  is 0), but may move and defend."
+- First round: 4.2.1 "Task forces in a troop transport mission ... cannot fight back
+  during the first round of combat"; 4.2.3 and the note after 4.3: shore-bombarding
+  battleships "use only 25% of their full attack/defense value against ships (rounded
+  down)" in the first round.
+- Free rounds: an escort that intercepts (4.2 example: "has free round against British
+  TF before British TF can respond"), submarines that attack (note after 4.3: "Subs
+  attacking surface vessels ... will have a free attack against them"), ships that detect
+  submarines (4.2.9 note: "free round of combat before subs can strike back"): those
+  ships fire alone once before the first round.
+- Step 6: the attacker may retreat: its conditional orders for the sea zone (WITHDRAW
+  ... from a battle there: combat_orders) are read after each round.
+- 4.2: "On all subsequent rounds of combat opposing task forces can lose contact with
+  enemy so the battle can end": after each round every side that sought the battle rolls
+  its sighting again (its surviving ships' aggressive factors against the other side's
+  best defensive factor); when none sights, contact is lost and the battle ends.
+- Transports: "If at any time a transport is sunk while carrying troops, then whatever
+  was being transported is also sunk."
+- Multinational sides (note after 4.6.1, "all combats--air, land or naval"): hits are
+  shared by each nation's share of its side's combat total, and a single nation facing
+  several gets one fictive zero-value ship, taken first.
+
+Casualties are the owner's choice; the default is the nation's standing CASUALTIES
+order (the sea zone's, else its general one), then a hit on an undamaged battleship or
+carrier (it is only damaged), then the cheapest ship first, by kind and id.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from moderator.engine import phase4_naval
+from moderator.engine.combat_orders import BattleOrders, withdrawal
+from moderator.engine.context import TurnContext
+from moderator.engine.state import Unit
+
+PHASE = "4.3"
+MAX_ROUNDS = 100  # safety net; a flag is raised if a battle ever gets there
+BOMBARD_SHARE = (25, 100)  # 4.2.3: "only 25% of their full attack/defense value ... (rounded down)"
+FICTIVE = "fictive"
+
+
+@dataclass
+class Ship:
+    unit: Unit
+    fleet: str  # the task force's key, "nation/name"
+    mission: str  # its mission when the battle began (first-round penalties)
+    cargo: list[Unit] = field(default_factory=list)  # troops aboard a transport
+
+
+@dataclass
+class NavalSide:
+    ships: list[Ship]
+    sought: bool  # it sought the battle: attack values (step 4)
+    fictive: bool = False
+    losses: dict[str, dict[str, int]] = field(default_factory=dict)
+    damaged: dict[str, dict[str, int]] = field(default_factory=dict)
+
+    def nations(self) -> list[str]:
+        return sorted({s.unit.nation for s in self.ships})
+
+    def kinds(self) -> list[str]:
+        return [s.unit.kind for s in self.ships]
+
+    def lose(self, nation: str, kind: str, n: int = 1) -> None:
+        per = self.losses.setdefault(nation, {})
+        per[kind] = per.get(kind, 0) + n
+
+
+@dataclass
+class NavalBattle:
+    zone: str
+    sides: tuple[NavalSide, NavalSide]
+    first_roll: int
+    orders: tuple[BattleOrders, BattleOrders]
+    rounds: int = 0
+    free: str | None = None  # why a side had a free round ("escort", "submarines", "detection")
+    ended: str = ""  # "destroyed", "contact-lost", "withdrawn", "submarines-dive", "round-limit"
+    withdrawn: str | None = None
+    nations: tuple[list[str], list[str]] = ([], [])  # each side's nations as the battle began
+
+
+def hits_to_kill(ctx: TurnContext, unit: Unit) -> int:
+    return max(1, ctx.scenario.stats(unit.nation, unit.kind).hits)
+
+
+def fire_value(ctx: TurnContext, side: NavalSide, ship: Ship, first_round: bool) -> int:
+    """A ship's number on the D10 this round (steps 4-5, 4.2.1, 4.2.3)."""
+    stats = ctx.scenario.stats(ship.unit.nation, ship.unit.kind)
+    if side.sought:
+        value = 0 if ship.unit.damage and stats.hits > 1 else stats.attack  # damaged: may not attack
+    else:
+        value = stats.defense
+    if first_round and ship.mission == "transport":
+        return 0  # 4.2.1: cannot fight back during the first round
+    if first_round and ship.mission == "bombard" and ship.unit.kind == "battleship":
+        value = value * BOMBARD_SHARE[0] // BOMBARD_SHARE[1]
+    return value
+
+
+def roll(ctx: TurnContext, battle: NavalBattle, side: NavalSide, ships: Sequence[Ship], label: str,
+         first_round: bool) -> int:
+    hits = 0
+    for s in ships:
+        value = fire_value(ctx, side, s, first_round)
+        if value <= 0:
+            continue
+        purpose = f"naval combat in {battle.zone} {label}: {s.unit.nation} {s.unit.kind}"
+        if ctx.dice.d10(purpose) <= value:
+            hits += 1
+    return hits
+
+
+def share(hits: int, strength: Mapping[str, int], count: Mapping[str, int]) -> dict[str, int]:
+    """Hits split by each nation's share of the side's total (largest remainder, ties by
+    nation id), never more than a nation has; what one cannot take goes to the others."""
+    nations = sorted(strength)
+    hits = min(hits, sum(count.values()))
+    total = sum(strength.values())
+    if len(nations) <= 1 or total == 0:
+        return {n: min(hits, count[n]) for n in nations} if len(nations) <= 1 else _even(hits, nations, count)
+    quota = {n: hits * strength[n] // total for n in nations}
+    for n in sorted(nations, key=lambda n: (-(hits * strength[n] % total), n))[: hits - sum(quota.values())]:
+        quota[n] += 1
+    overflow = sum(max(0, quota[n] - count[n]) for n in nations)
+    quota = {n: min(quota[n], count[n]) for n in nations}
+    for n in nations:
+        extra = min(overflow, count[n] - quota[n])
+        quota[n] += extra
+        overflow -= extra
+    return quota
+
+
+def _even(hits: int, nations: Sequence[str], count: Mapping[str, int]) -> dict[str, int]:
+    return share(hits, {n: 1 for n in nations}, count)
+
+
+def take_hits(ctx: TurnContext, battle: NavalBattle, side: NavalSide, orders: BattleOrders, hits: int,
+              first_round: bool) -> None:
+    """Step 5: one hit removes a ship, or damages a battleship or carrier."""
+    if hits and side.fictive:
+        side.fictive = False  # the multinational note's fictive unit goes first
+        hits -= 1
+    if not hits or not side.ships:
+        return
+    nations = side.nations()
+    strength = {n: sum(max(1, fire_value(ctx, side, s, first_round)) for s in side.ships if s.unit.nation == n)
+                for n in nations}
+    quota = share(hits, strength, {n: sum(1 for s in side.ships if s.unit.nation == n) for n in nations})
+    for nation in nations:
+        first = orders.casualty.get(nation, ())
+        for _ in range(quota[nation]):
+            mine = [s for s in side.ships if s.unit.nation == nation]
+            if not mine:
+                break
+
+            def key(s: Ship, first: tuple[str, ...] = first) -> tuple[int, int, int, str, str]:
+                rank = first.index(s.unit.kind) if s.unit.kind in first else len(first)
+                absorbs = 0 if s.unit.damage + 1 < hits_to_kill(ctx, s.unit) else 1
+                cost = ctx.scenario.stats(s.unit.nation, s.unit.kind).cost
+                return rank, absorbs, cost, s.unit.kind, s.unit.id
+
+            hit = min(mine, key=key)
+            hit.unit.damage += 1
+            if hit.unit.damage < hits_to_kill(ctx, hit.unit):
+                per = side.damaged.setdefault(nation, {})
+                per[hit.unit.kind] = per.get(hit.unit.kind, 0) + 1
+                continue
+            side.ships.remove(hit)
+            side.lose(nation, hit.unit.kind)
+            sink(ctx, hit.unit)
+            for troop in hit.cargo:  # Transports: whatever was carried sinks with it
+                side.lose(troop.nation, troop.kind)
+                sink(ctx, troop)
+
+
+def sink(ctx: TurnContext, unit: Unit) -> None:
+    ctx.state.units = [u for u in ctx.state.units if u.id != unit.id]
+
+
+def sights(ctx: TurnContext, battle: NavalBattle, seeker: NavalSide, other: NavalSide) -> bool:
+    """4.2: does the side that sought the battle keep contact? Its ships' aggressive factors
+    against the other side's best defensive factor; a battleship or carrier with one hit
+    left has none ("cannot use aggresive reconaissance factor")."""
+    kinds = [s.unit.kind for s in seeker.ships if not (s.unit.damage + 1 >= hits_to_kill(ctx, s.unit) > 1)]
+    factors = phase4_naval.aggressive_factors(kinds, other.kinds())
+    return phase4_naval.engages(factors, ctx.dice, f"naval combat in {battle.zone} round {battle.rounds}: contact")
+
+
+def fight(
+    ctx: TurnContext, zone: str, first: NavalSide, second: NavalSide,
+    orders: tuple[BattleOrders, BattleOrders] = (BattleOrders(), BattleOrders()),
+    free: tuple[NavalSide, list[Ship], str] | None = None,
+    after_round: Callable[[NavalBattle], str | None] | None = None,
+) -> NavalBattle:
+    """Fight the battle to its end; sunk ships (and their cargo) leave ctx.state.
+
+    free: (side, its ships that fire alone first, why). after_round: the caller's own end
+    of a battle (submarines diving after the first round of a detection)."""
+    battle = NavalBattle(zone, (first, second), len(ctx.dice.log), orders,
+                         nations=(first.nations(), second.nations()))
+    a, b = first, second
+    if len(a.nations()) == 1 and len(b.nations()) > 1:
+        a.fictive = True
+    if len(b.nations()) == 1 and len(a.nations()) > 1:
+        b.fictive = True
+    if free is not None:
+        side, ships, why = free
+        other = b if side is a else a
+        battle.free = why
+        hits = roll(ctx, battle, side, ships, f"free round ({why})", first_round=False)
+        take_hits(ctx, battle, other, orders[0] if other is a else orders[1], hits, first_round=False)
+    while a.ships and b.ships:
+        if battle.rounds >= MAX_ROUNDS:
+            battle.ended = "round-limit"
+            ctx.flag(PHASE, "battle-round-limit", territory=zone)
+            break
+        battle.rounds += 1
+        one = battle.rounds == 1
+        a_hits = roll(ctx, battle, a, list(a.ships), f"round {battle.rounds}", one)
+        b_hits = roll(ctx, battle, b, list(b.ships), f"round {battle.rounds}", one)
+        take_hits(ctx, battle, b, orders[1], a_hits, one)
+        take_hits(ctx, battle, a, orders[0], b_hits, one)
+        if not (a.ships and b.ships):
+            battle.ended = "destroyed"
+            break
+        for side, other, own in ((a, b, orders[0]), (b, a, orders[1])):
+            if side.sought and own.conditions:
+                lost = sum(n for per in side.losses.values() for n in per.values())
+                kills = sum(n for per in other.losses.values() for n in per.values())
+                battle.withdrawn = withdrawal(own.conditions, battle.rounds, lost, kills)
+                if battle.withdrawn:
+                    break
+        if battle.withdrawn:
+            battle.ended = "withdrawn"
+            break
+        ending = after_round(battle) if after_round else None
+        if ending:
+            battle.ended = ending
+            break
+        seekers = [(s, o) for s, o in ((a, b), (b, a)) if s.sought]
+        if not any([sights(ctx, battle, s, o) for s, o in seekers]):  # every seeker rolls
+            battle.ended = "contact-lost"
+            break
+    if not battle.ended:
+        battle.ended = "destroyed"
+    return battle
+
+
+def battle_event(ctx: TurnContext, battle: NavalBattle, fleets: Sequence[str]) -> None:
+    """naval-battle: seen by every nation that fought in it. fleets: the task forces, "nation/name"."""
+    a, b = battle.sides
+    participants = sorted({*battle.nations[0], *battle.nations[1], *a.losses, *b.losses})
+    losses = {n: dict(sorted({**b.losses.get(n, {}), **a.losses.get(n, {})}.items())) for n in participants}
+    damaged = {n: dict(sorted({**b.damaged.get(n, {}), **a.damaged.get(n, {})}.items())) for n in participants}
+    ctx.emit("naval-battle", PHASE, participants, zone=battle.zone, fleets=list(fleets),
+             first=battle.nations[0], second=battle.nations[1],
+             rounds=battle.rounds, free=battle.free or "", ended=battle.ended, losses=losses, damaged=damaged,
+             withdrawn=battle.withdrawn, rolls=[battle.first_roll, len(ctx.dice.log)])

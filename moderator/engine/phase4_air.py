@@ -1,0 +1,131 @@
+"""Phase 4.1.1 bombing raids: AA fire, interception by fighters (4.5), then the damage.
+
+The BOMB order's home (orders/bombing.py) checks the raid; raid() flies it:
+
+1. AA (Anti Air Guns): "Each AA unit gets only one die roll against enemy planes entering
+   the given territory ... The AA roll against aircraft happens before any other
+   combat. Planes destroyed do not get to attack": each AA gun of the target's side in
+   the territory rolls once at its defense value; a hit downs one plane.
+2. Interception (4.5): "When aircraft move into a territory ... containing enemy fighters,
+   the enemy fighters have the option of intercepting ... (default)". Air combat rounds:
+   both sides roll one D10 per aircraft, fighters at their value in the fighter
+   technology table (combat_air, Improved Fighters levels), bombers at 1 ("bombers always
+   have a combat value of 1"); each hit downs one plane. "Each plane removes 1 fuel
+   point": the raiders fight on while they keep the fuel for the bombing run and the
+   flight home (4.1.1 reading: the run counts as a round, engine/fuel.py), else they turn
+   back without bombing; the interceptors fight over their own land, so only their tank
+   limits them. "If the player has aircraft which are intercepted and successfully
+   defeat or merely outlast ... the intercepting aircraft, then the mission ... may
+   continue".
+3. The damage (4.1.1), by every plane that got through: industrial bombing "subtract 1D10
+   resources from the target nation's saved resources" each (never below 0) or "1
+   Manpower from their Manpower reserves" each; tactical bombing "1 Tactical Strike Point"
+   each, "If three or more ... any infantry attacking that territory that turn receives a
+   +1" (the points are kept in ctx.memo[("strike", territory)] for land combat).
+
+Casualties are the owner's choice; the default downs the cheapest plane first, then by
+kind and id. The planes that survive stay at their base: "The aircraft cannot move,
+re-base, or participate in combat on any turn it does a bombing mission."
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from moderator.engine import fuel
+from moderator.engine.combat_air import air_combat_value
+from moderator.engine.context import TurnContext
+from moderator.engine.orders.move import landing_places
+from moderator.engine.state import Unit, kinds
+from moderator.orders.model import Bombing
+
+PHASE = "4.1.1"
+FIGHTER_TECH = "improved_fighters"
+STRIKES_FOR_BONUS = 3  # 4.1.1: "If three or more Tactical Strike Points are scored"
+
+
+def fighter_level(ctx: TurnContext, nation: str) -> int:
+    return min(ctx.tech(nation, FIGHTER_TECH), 4)
+
+
+def dogfight_value(ctx: TurnContext, plane: Unit, enemy: str) -> int:
+    if plane.kind != "fighter":
+        return 1  # Bombers: "a combat value of 1 in air combats"
+    return air_combat_value(fighter_level(ctx, plane.nation), fighter_level(ctx, enemy))
+
+
+def down(ctx: TurnContext, planes: list[Unit], hits: int) -> list[Unit]:
+    """Remove `hits` planes, cheapest first; returns those lost."""
+    order = sorted(planes, key=lambda u: (ctx.scenario.stats(u.nation, u.kind).cost, u.kind, u.id))
+    lost = order[:hits]
+    for u in lost:
+        planes.remove(u)
+    gone = {u.id for u in lost}
+    ctx.state.units = [u for u in ctx.state.units if u.id not in gone]
+    return lost
+
+
+def spare_rounds(ctx: TurnContext, plane: Unit, origin: str, target: str) -> int:
+    """Air-combat rounds a raider can fight and still bomb and fly home (Fighters: fuel)."""
+    tank = ctx.scenario.stats(plane.nation, plane.kind).fuel
+    out = fuel.cheapest(ctx.world, origin, target, limit=tank)
+    back = fuel.to_nearest(ctx.world, target, landing_places(ctx, plane.nation), limit=tank)
+    if out is None or back is None:
+        return 0
+    return max(0, tank - out - back - fuel.ROUND)
+
+
+def raid(ctx: TurnContext, nation: str, index: int, order: Bombing, planes: Sequence[Unit]) -> None:
+    target = order.target
+    holder = ctx.controller(target) or ""
+    raiders = list(planes)
+    lost: list[Unit] = []
+    aa = [u for u in ctx.units_at(target) if u.kind == "aa" and ctx.at_war(nation, u.nation)]
+    aa_hits = 0
+    for gun in sorted(aa, key=lambda u: u.id):
+        value = ctx.scenario.stats(gun.nation, "aa").defense
+        if raiders and ctx.dice.d10(f"AA at {target}: {gun.nation} aa") <= value:
+            aa_hits += 1
+    lost += down(ctx, raiders, aa_hits)
+    guards = sorted((u for u in ctx.units_at(target) if u.kind == "fighter" and ctx.at_war(nation, u.nation)
+                     and u.id not in ctx.in_transit), key=lambda u: u.id)
+    rounds = 0
+    turned_back: list[Unit] = []
+    guards_lost: list[Unit] = []
+    while raiders and guards:
+        able = [u for u in raiders if spare_rounds(ctx, u, order.origin, target) > rounds]
+        turned_back += [u for u in raiders if u not in able]
+        raiders = able
+        fit = [g for g in guards if ctx.scenario.stats(g.nation, "fighter").fuel > rounds]
+        if not raiders or not fit:
+            break
+        rounds += 1
+        purpose = f"air combat over {target} round {rounds}"
+        r_hits = sum(ctx.dice.d10(f"{purpose}: {nation} {u.kind}") <= dogfight_value(ctx, u, holder or guards[0].nation)
+                     for u in raiders)
+        g_hits = sum(ctx.dice.d10(f"{purpose}: {g.nation} fighter") <= dogfight_value(ctx, g, nation) for g in fit)
+        guards_lost += down(ctx, guards, r_hits)
+        lost += down(ctx, raiders, g_hits)
+    through = raiders
+    damage = 0
+    if order.aim == "industry" and holder:
+        rolled = sum(ctx.dice.d10(f"industrial bombing of {target}: {nation} bomber") for _ in through)
+        damage = min(rolled, max(ctx.state.nations[holder].saved, 0))
+        ctx.state.nations[holder].saved -= damage
+    elif order.aim == "city" and holder:
+        damage = min(len(through), max(ctx.state.nations[holder].manpower_limit, 0))
+        ctx.state.nations[holder].manpower_limit -= damage
+    elif order.aim == "tactical":
+        damage = len(through)
+        key = ("strike", target)
+        ctx.memo[key] = ctx.memo.get(key, 0) + damage
+    seen = sorted({nation, *(u.nation for u in (*aa, *guards, *guards_lost))} | ({holder} if holder else set()))
+    ctx.emit("air-raid", PHASE, seen, nation=nation, order=index, target=target, aim=order.aim, holder=holder,
+             aa_hits=aa_hits, rounds=rounds, lost=kinds(lost), interceptors_lost=kinds(guards_lost),
+             turned_back=kinds(turned_back), through=kinds(through), damage=damage,
+             strike_points=ctx.memo.get(("strike", target), 0) if order.aim == "tactical" else 0)
+
+
+def strike_bonus(ctx: TurnContext, territory: str) -> int:
+    """4.1.1: +1 to attacking infantry in a territory with three or more strike points this turn."""
+    return 1 if ctx.memo.get(("strike", territory), 0) >= STRIKES_FOR_BONUS else 0

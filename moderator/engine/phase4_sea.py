@@ -1,0 +1,440 @@
+"""Phase 4.2 with 4.3: every task force moves, point by point, and meets the enemy.
+
+The orders of step 4.2 (engine/orders/task_forces.py, submarines.py) only plan: each task
+force's ledger holds its steps as written. naval_movement() carries the plans of every
+nation out together, so nothing depends on nation ids or the order of lines:
+
+1. Guidelines 4-6: movement point by point. At point k every task force with a k-th step
+   does it (a mission, moving one sea zone or staying); "Ships with more movement points
+   move their last points after all units with the fewer movement points cease moving"
+   follows, since point k of all task forces comes before point k+1 of any. LOAD steps
+   happen where they are written: before the next move, in the zone the task force is in.
+2. Ships without a task force (4.2.8): in friendly waters they "do the docking and
+   replenishment mission" (defensive, but aggressive against an invasion force: a task
+   force in troop transport); elsewhere they form "a TF in patrol mission". Submarines
+   without a task force are submerged: they fight only by detection (4.2.9) or
+   interception (4.2.10).
+3. Guideline 4: "Combat and engagement chance is calculated after each move." In every
+   sea zone holding task forces of nations at war, each aggressive task force (patrol,
+   blockade, bombard; dock against a transport; see `seeks`) rolls its sighting against
+   each enemy task force (phase4_naval: aggressive factors against the best defensive
+   factor). Guideline 3: two task forces that both seek each other and shared the sea
+   zone at the beginning of the turn roll once, with the lower chance. 4.2.2: an escort
+   whose protected task force was sighted by an enemy that missed the escort rolls its
+   own sighting of that enemy; if it sights, it joins with a free round (once per enemy:
+   then "British are alerted"). Task forces linked by contacts fight one battle
+   (naval_combat.fight): "If British fleet engages both fleet then they fight as it is
+   single battle". A side that withdraws (its conditional orders) goes back to the sea
+   zone it came from and stops; after contact is lost both go on with their missions
+   (the rules let them choose; that is the default, flagged for the moderator).
+4. 4.2.10 Submarine interception: an INTERCEPT order's submarines attack the first enemy
+   task force (by nation and name) doing the ordered mission that moves into or out of
+   their zone, or that will unload troops there (a landing written for it); they have a
+   free attack, fight one round and then dive (the default: "If the attacking subs
+   attempt to retreat, the combat ends but the surviving subs remain").
+5. 4.2.9 Submarine detection: ships ordered to DETECT, and task forces on a detect
+   mission, roll their capability each (phase4_naval.DETECTION); those that find the
+   submarines fight all enemy submarines in the zone, with a free round; the submarines
+   use their defense value and dive after the first round ("After one round of combat
+   has concluded, either side may chose to disengage"; without aircraft they stay).
+   Aircraft flown in to hunt are the moderator's (air combat at sea).
+
+Troops aboard move with their transports (their location is the sea zone) and sink with
+them (naval_combat). Landings are step 4.4's (orders/naval_invasion.py).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from moderator.engine import naval_combat, phase4_naval
+from moderator.engine.combat_orders import BattleOrders, casualty_preferences
+from moderator.engine.context import TurnContext
+from moderator.engine.naval_combat import NavalSide, Ship
+from moderator.engine.orders.submarines import DETECTION
+from moderator.engine.orders.task_forces import CARRIES, friendly_waters, troop_points
+from moderator.engine.state import Unit, kinds
+from moderator.orders.model import (
+    CombatCondition,
+    NavalInvasion,
+    SubDetection,
+    SubInterception,
+    TaskForceMission,
+)
+
+PHASE = "4.2"
+AGGRESSIVE = frozenset({"patrol", "blockade", "bombard"})  # the list of missions: "aggresive"
+SUBS_DIVE = "submarines-dive"
+
+
+@dataclass
+class Fleet:
+    """A task force at sea during the step (one the orders formed, or ships without orders)."""
+
+    nation: str
+    name: str
+    ships: list[Unit]
+    zone: str
+    mission: str
+    order: int = -1  # the TF order's position; -1 for ships without orders
+    moves: list[TaskForceMission] = field(default_factory=list)  # one per movement point
+    loads: dict[int, list[tuple[TaskForceMission, tuple[str, ...]]]] = field(default_factory=dict)
+    escort_of: str | None = None
+    came_from: str | None = None
+    path: list[str] = field(default_factory=list)
+    stopped: bool = False
+    moved_at: str | None = None  # the zone it left at this point
+    cargo: dict[str, list[Unit]] = field(default_factory=dict)  # transport id -> troops aboard
+
+    @property
+    def key(self) -> str:
+        return f"{self.nation}/{self.name}"
+
+    def troops(self) -> list[Unit]:
+        return [t for load in self.cargo.values() for t in load]
+
+
+@dataclass
+class Sea:
+    """The step's working state."""
+
+    fleets: list[Fleet]
+    alerted: set[tuple[str, str]] = field(default_factory=set)  # (escort, enemy): no second free round
+    spent: set[int] = field(default_factory=set)  # id() of INTERCEPT orders already used
+    used_subs: set[str] = field(default_factory=set)
+
+
+def naval_movement(ctx: TurnContext) -> None:
+    sea = Sea(fleets(ctx))
+    for f in sea.fleets:
+        stow(ctx, f, [u for u in ctx.state.units if u.location == f.zone and u.nation == f.nation
+                      and u.kind in CARRIES and u.id in set(ctx.task_forces[(f.nation, f.name)].troops)]
+             if f.order >= 0 else [])
+    for f in sea.fleets:  # ships without orders carry what is left aboard in their zone
+        if f.order < 0:
+            aboard = {t.id for g in sea.fleets for t in g.troops()}
+            stow(ctx, f, [u for u in ctx.state.units if u.location == f.zone and u.nation == f.nation
+                          and u.kind in CARRIES and u.id not in aboard])
+    detect_by_order(ctx, sea)
+    points = max((len(f.moves) for f in sea.fleets), default=0)
+    for k in range(points):
+        for f in sea.fleets:
+            load(ctx, f, k)
+        for f in sea.fleets:
+            f.moved_at = None
+            if f.stopped or k >= len(f.moves) or not f.ships:
+                continue
+            step = f.moves[k]
+            f.mission, f.escort_of = step.mission, step.escort_of
+            if step.dest is not None and step.dest != f.zone:
+                f.came_from, f.moved_at = f.zone, f.zone
+                sail(f, step.dest)
+        intercept(ctx, sea, moving=True)
+        for f in sea.fleets:
+            if f.ships and not f.stopped and k < len(f.moves) and f.mission == "detect":
+                detect(ctx, sea, f.nation, f.zone, list(f.ships), f"{f.key} detects")
+        for zone in sorted({f.zone for f in sea.fleets if f.ships}):
+            contact(ctx, sea, zone, first_point=k == 0)
+    for f in sea.fleets:
+        load(ctx, f, len(f.moves))
+        f.moved_at = None
+    intercept(ctx, sea, moving=False)
+    for f in sea.fleets:
+        if f.order >= 0:
+            ctx.tell(f.nation, "task-force", PHASE, order=f.order, tf=f.name, path=f.path, ships=kinds(f.ships),
+                     troops=kinds(f.troops()))
+
+
+# ---- the fleets --------------------------------------------------------------------------------
+
+
+def fleets(ctx: TurnContext) -> list[Fleet]:
+    alive = {u.id: u for u in ctx.state.units}
+    out: list[Fleet] = []
+    in_tf: set[str] = set()
+    for (nation, name), tf in sorted(ctx.task_forces.items()):
+        ships = [alive[i] for i in tf.unit_ids if i in alive and alive[i].location == tf.path[0]]
+        in_tf.update(tf.unit_ids)
+        f = Fleet(nation, name, ships, tf.path[0], "", tf.order, path=[tf.path[0]])
+        for order, ids in tf.plan:
+            if order.mission == "load":
+                f.loads.setdefault(len(f.moves), []).append((order, ids))
+            else:
+                f.moves.append(order)
+        f.mission = f.moves[0].mission if f.moves else standing_mission(ctx, f)
+        out.append(f)
+    idle: dict[tuple[str, str], list[Unit]] = defaultdict(list)
+    for u in ctx.state.units:
+        if u.id not in in_tf and u.kind in phase4_naval.SURFACE_SHIPS and ctx.is_sea(u.location):
+            idle[(u.nation, u.location)].append(u)
+    for (nation, zone), ships in sorted(idle.items()):
+        f = Fleet(nation, f"{zone} (no orders)", sorted(ships, key=lambda u: u.id), zone, "", path=[zone])
+        f.mission = standing_mission(ctx, f)
+        out.append(f)
+    return out
+
+
+def standing_mission(ctx: TurnContext, f: Fleet) -> str:
+    """4.2.8: docking in friendly waters, else "a TF in patrol mission"; loaded transports
+    with no move keep their troop transport mission."""
+    if any(u.kind == "transport" for u in f.ships) and all(u.kind == "transport" for u in f.ships):
+        return "transport"
+    return "dock" if friendly_waters(ctx, f.nation, f.zone) else "patrol"
+
+
+def sail(f: Fleet, dest: str) -> None:
+    """Guideline 5: one sea zone at a time; the troops aboard go with their transports."""
+    for u in (*f.ships, *f.troops()):
+        u.location = dest
+    f.zone = dest
+    f.path.append(dest)
+
+
+def stow(ctx: TurnContext, f: Fleet, troops: Sequence[Unit]) -> list[Unit]:
+    """Put troops aboard the fleet's transports, each up to its capacity (Transports); the
+    troops that find no room are returned."""
+    left = []
+    for t in sorted(troops, key=lambda u: u.id):
+        for ship in sorted((u for u in f.ships if u.kind == "transport"), key=lambda u: u.id):
+            load_now = f.cargo.setdefault(ship.id, [])
+            room = ctx.scenario.stats(ship.nation, "transport").capacity
+            if troop_points(kinds(load_now)) + troop_points({t.kind: 1}) <= room:
+                load_now.append(t)
+                break
+        else:
+            left.append(t)
+    return left
+
+
+def load(ctx: TurnContext, f: Fleet, k: int) -> None:
+    """4.2.1: troops "embark from friendly territory BEFORE the attack on that territory
+    commences": they go aboard where the task force is at that point of its plan."""
+    for order, ids in f.loads.get(k, []):
+        troops = [u for u in ctx.state.units if u.id in ids and u.location == order.origin]
+        if f.stopped or not f.ships or not ctx.adjacent(f.zone, order.origin or ""):
+            left = troops
+        else:
+            left = stow(ctx, f, troops)
+            for u in troops:
+                if u not in left:
+                    u.location = f.zone
+        if left:
+            index = next(i for i, o in enumerate(ctx.orders[f.nation]) if o is order)
+            ctx.tell(f.nation, "units-held-back", PHASE, order=index, reason="no-transport", units=kinds(left))
+
+
+# ---- contact and battle ---------------------------------------------------------------------------
+
+
+def seeks(a: Fleet, b: Fleet) -> bool:
+    """Does task force a seek combat with b? (4.2's list of missions)"""
+    if a.mission in AGGRESSIVE:
+        return True
+    return a.mission == "dock" and b.mission == "transport"  # 4.2.8: "prevent any invasion"
+
+
+def sighting(ctx: TurnContext, seeker: Fleet, other: Fleet, zone: str) -> bool:
+    factors = phase4_naval.aggressive_factors(seeker_kinds(ctx, seeker.ships), [u.kind for u in other.ships])
+    return phase4_naval.engages(factors, ctx.dice, f"contact in {zone}: {seeker.key} sights {other.key}")
+
+
+def seeker_kinds(ctx: TurnContext, ships: Sequence[Unit]) -> list[str]:
+    """4.2: "battleships and aircraft carrier, when they have only one hit point left, cannot
+    use aggresive reconaissance factor"."""
+    return [u.kind for u in ships if not (u.damage and naval_combat.hits_to_kill(ctx, u) - u.damage <= 1)]
+
+
+def chance(ctx: TurnContext, seeker: Fleet, other: Fleet) -> float:
+    factors = phase4_naval.aggressive_factors(seeker_kinds(ctx, seeker.ships), [u.kind for u in other.ships])
+    return float(phase4_naval.contact_chance(factors))
+
+
+def contact(ctx: TurnContext, sea: Sea, zone: str, first_point: bool) -> None:
+    here = [f for f in sea.fleets if f.zone == zone and f.ships]
+    foes = [(a, b) for a in here for b in here if ctx.at_war(a.nation, b.nation)]
+    if not foes:
+        return
+    sighted: set[tuple[str, str]] = set()  # (seeker, sighted)
+    done: set[tuple[str, str]] = set()
+    by_key = {f.key: f for f in here}
+    for a, b in foes:
+        if (a.key, b.key) in done or not seeks(a, b):
+            continue
+        if seeks(b, a) and first_point and a.path[0] == b.path[0] == zone and len(a.path) == len(b.path) == 1:
+            # Guideline 3: sharing the zone from the start, one roll, with the lower chance.
+            low = min((a, b), key=lambda f: (chance(ctx, f, by_key[other_key(f, a, b)]), f.key))
+            high = b if low is a else a
+            done |= {(a.key, b.key), (b.key, a.key)}
+            if sighting(ctx, low, high, zone):
+                sighted |= {(a.key, b.key), (b.key, a.key)}
+            continue
+        done.add((a.key, b.key))
+        if sighting(ctx, a, b, zone):
+            sighted.add((a.key, b.key))
+    free: dict[str, str] = {}  # escort key -> the enemy it caught with a free round
+    for e in here:
+        if e.mission != "escort" or not e.escort_of:
+            continue
+        ward = f"{e.nation}/{e.escort_of}"
+        for a in here:
+            if (a.key, ward) not in sighted or (a.key, e.key) in sighted or (e.key, a.key) in sighted:
+                continue
+            if sighting(ctx, e, a, zone):
+                sighted.add((e.key, a.key))
+                if (e.key, a.key) not in sea.alerted:
+                    free[e.key] = a.key
+                sea.alerted.add((e.key, a.key))
+    for group in components(sighted):
+        battle(ctx, sea, zone, [by_key[k] for k in sorted(group)], sighted, free)
+
+
+def other_key(f: Fleet, a: Fleet, b: Fleet) -> str:
+    return b.key if f is a else a.key
+
+
+def components(pairs: set[tuple[str, str]]) -> list[set[str]]:
+    parent: dict[str, str] = {}
+
+    def root(x: str) -> str:
+        while parent.setdefault(x, x) != x:
+            x = parent[x]
+        return x
+
+    for a, b in sorted(pairs):
+        parent[root(a)] = root(b)
+    groups: dict[str, set[str]] = defaultdict(set)
+    for x in sorted(parent):
+        groups[root(x)].add(x)
+    return [groups[r] for r in sorted(groups, key=lambda r: min(groups[r]))]
+
+
+def battle(ctx: TurnContext, sea: Sea, zone: str, group: list[Fleet], sighted: set[tuple[str, str]],
+           free: dict[str, str]) -> None:
+    lead = group[0]
+    first = [f for f in group if ctx.allies(f.nation, lead.nation)]
+    second = [f for f in group if f not in first]
+    if not second:
+        return
+    seekers = {s for s, _ in sighted}
+    sides = (side_of(first, any(f.key in seekers for f in first)), side_of(second, any(f.key in seekers for f in second)))
+    head = None
+    for e_key, _ in sorted(free.items()):
+        e = next((f for f in group if f.key == e_key), None)
+        if e is not None:
+            own = sides[0] if e in first else sides[1]
+            head = (own, [s for s in own.ships if s.fleet == e.key], "escort")
+            break
+    orders = (orders_for(ctx, first, zone), orders_for(ctx, second, zone))
+    result = naval_combat.fight(ctx, zone, *sides, orders=orders, free=head)
+    settle(ctx, group)
+    naval_combat.battle_event(ctx, result, [f.key for f in group])
+    if result.ended == "withdrawn":
+        for fleets_of, side in ((first, sides[0]), (second, sides[1])):
+            if side.sought:
+                for f in fleets_of:
+                    back(f)
+    elif result.ended == "contact-lost":
+        ctx.flag(PHASE, "naval-contact-lost-missions-go-on", zone=zone, fleets=[f.key for f in group])
+
+
+def side_of(group: Sequence[Fleet], sought: bool) -> NavalSide:
+    ships = [Ship(u, f.key, f.mission, list(f.cargo.get(u.id, []))) for f in group for u in f.ships]
+    return NavalSide(ships, sought)
+
+
+def orders_for(ctx: TurnContext, group: Sequence[Fleet], zone: str) -> BattleOrders:
+    nations = sorted({f.nation for f in group})
+    conditions = tuple(o for n, _, o in ctx.orders_of(CombatCondition)
+                       if n in nations and o.kind in ("rounds", "losses", "kills") and ctx.name(o.dest) == zone)
+    return BattleOrders(casualty_preferences(ctx, nations, zone), conditions)
+
+
+def settle(ctx: TurnContext, group: Sequence[Fleet]) -> None:
+    """After a battle: sunk ships and troops leave their task forces."""
+    alive = {u.id for u in ctx.state.units}
+    for f in group:
+        f.ships = [u for u in f.ships if u.id in alive]
+        f.cargo = {t: [u for u in load if u.id in alive] for t, load in f.cargo.items() if t in alive}
+
+
+def back(f: Fleet) -> None:
+    """Step 6: a retreating task force goes back where it came from and stops."""
+    if f.came_from is not None and f.came_from != f.zone:
+        sail(f, f.came_from)
+    f.stopped = True
+
+
+# ---- submarines -----------------------------------------------------------------------------------
+
+
+def intercept(ctx: TurnContext, sea: Sea, moving: bool) -> None:
+    """4.2.10: submarines attack a task force moving into or out of their zone, or one
+    whose troops will land from it."""
+    for nation, _, order in ctx.orders_of(SubInterception):
+        if id(order) in sea.spent:
+            continue
+        subs = [u for u in ctx.state.units if u.nation == nation and u.kind == "submarine"
+                and u.location == order.zone and u.id not in sea.used_subs
+                and not any(u in f.ships for f in sea.fleets)][: order.count]
+        if not subs:
+            continue
+        targets = [f for f in sea.fleets if f.ships and ctx.at_war(nation, f.nation)
+                   and order.target in ("any", f.mission) and crosses(ctx, f, order.zone, moving)]
+        if not targets:
+            continue
+        target = targets[0]
+        sea.spent.add(id(order))
+        sea.used_subs.update(u.id for u in subs)
+        own = NavalSide([Ship(u, f"{nation}/submarines", "intercept") for u in subs], sought=True)
+        them = side_of([target], sought=False)
+        result = naval_combat.fight(ctx, order.zone, own, them, orders=(BattleOrders(), orders_for(ctx, [target], order.zone)),
+                                    free=(own, list(own.ships), "submarines"), after_round=dive)
+        settle(ctx, [target])
+        naval_combat.battle_event(ctx, result, [f"{nation}/submarines", target.key])
+
+
+def crosses(ctx: TurnContext, f: Fleet, zone: str, moving: bool) -> bool:
+    if moving:
+        return f.moved_at == zone or (f.moved_at is not None and f.zone == zone)
+    lands = any(isinstance(o, NavalInvasion) and o.origin == zone for o in ctx.orders.get(f.nation, ()))
+    return f.zone == zone and lands and any(u.kind == "transport" for u in f.ships) and bool(f.troops())
+
+
+def dive(battle: naval_combat.NavalBattle) -> str | None:
+    """Submarines break off after the first round (the default; 4.2.9, 4.2.10)."""
+    return SUBS_DIVE if battle.rounds >= 1 else None
+
+
+def detect_by_order(ctx: TurnContext, sea: Sea) -> None:
+    """4.2.9 DETECT orders of ships where they are (aircraft flown in are the moderator's)."""
+    taken: set[str] = set()
+    for nation, _, order in ctx.orders_of(SubDetection):
+        if order.origin is not None:
+            continue
+        hunters: list[Unit] = []
+        for uc in order.units:
+            pool = sorted((u for u in ctx.state.units if u.nation == nation and u.kind == uc.kind
+                           and u.location == order.zone and u.id not in taken), key=lambda u: u.id)
+            hunters += pool[: uc.count]
+        taken.update(u.id for u in hunters)
+        detect(ctx, sea, nation, order.zone, hunters, f"{nation} detects")
+
+
+def detect(ctx: TurnContext, sea: Sea, nation: str, zone: str, hunters: Sequence[Unit], label: str) -> None:
+    subs = [u for u in ctx.state.units if u.kind == "submarine" and u.location == zone
+            and ctx.at_war(nation, u.nation)]
+    able = [u for u in hunters if u.kind in DETECTION]
+    if not subs or not able:
+        return
+    found = [u for u in able
+             if ctx.dice.d10(f"submarine detection in {zone}: {nation} {u.kind}") <= DETECTION[u.kind]]
+    if not found:
+        return
+    own = NavalSide([Ship(u, label, "detect") for u in found], sought=True)
+    them = NavalSide([Ship(u, f"{u.nation}/submarines", "dive") for u in subs], sought=False)
+    result = naval_combat.fight(ctx, zone, own, them, free=(own, list(own.ships), "detection"), after_round=dive)
+    for f in sea.fleets:
+        settle(ctx, [f])
+    naval_combat.battle_event(ctx, result, [f"{nation}/hunters", *sorted({s.fleet for s in them.ships})])

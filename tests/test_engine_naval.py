@@ -1,0 +1,128 @@
+"""The naval step (engine/phase4_sea.py, engine/naval_combat.py): the stated chances of
+Phase 4.2 measured through the engine's own movement and contact, with fixed seeds, and
+the parts of naval combat the catalog cases do not reach.
+
+The worked example of 4.2 (93%, 72%, 51%) is a catalog case
+(tests/catalog/resolve/naval-contact-escort-intercepts.txt) and its arithmetic is held by
+tests/test_engine_examples.py; here the same chances are counted over many seeded turns.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from moderator.engine import naval_combat, phase4_sea
+from moderator.engine.combat_orders import BattleOrders
+from moderator.engine.context import TurnContext
+from moderator.engine.dice import Dice, ScriptedDice
+from moderator.engine.naval_combat import NavalSide, Ship
+from moderator.engine.orders import task_forces
+from moderator.engine.state import GameState
+from moderator.orders import model as m
+from moderator.orders.parser import parse_orders
+from tests.test_engine_examples import within_four_sigma
+from tests.test_orders_world import make_scenario, make_state, make_world
+
+WORLD, SCENARIO = make_world(), make_scenario()
+
+
+def sea_state(**units: list[tuple[str, str, int]]) -> GameState:
+    """The small test world with no units but the ones given: nation -> [(kind, zone, n)]."""
+    state = make_state()
+    state.units = []
+    for nation, rows in units.items():
+        for kind, zone, n in rows:
+            for _ in range(n):
+                state.new_unit(nation, kind, zone)
+    return state
+
+
+@cache
+def parsed_orders(text: str) -> list[m.Order]:
+    return list(parse_orders(text).orders)
+
+
+def naval_turn(state: GameState, orders: dict[str, str], dice: Dice) -> TurnContext:
+    """Step 4.2's orders committed through their homes, then the naval step."""
+    parsed = {n: parsed_orders(text) for n, text in orders.items()}
+    ctx = TurnContext(state.copy(), parsed, WORLD, SCENARIO, dice_root=dice)
+    for nation in sorted(parsed):
+        for i, order in enumerate(parsed[nation]):
+            rule = task_forces.FORM if isinstance(order, m.TaskForce) else task_forces.MISSION
+            assert rule.problem(ctx, nation, order) is None, order
+            rule.execute(ctx, nation, i, order)
+    phase4_sea.naval_movement(ctx)
+    return ctx
+
+
+PATROL = {"france": "TF P AT English Channel: 1 bb, 3 dd\nTF P PATROL TO North Sea",
+          "germany": "TF T AT North Sea: 3 tr\nTF E AT North Sea: 2 dd\nTF T TRANSPORT\nTF E ESCORT T"}
+FLEETS = sea_state(france=[("battleship", "English Channel", 1), ("cruiser", "English Channel", 3)],
+                   germany=[("transport", "North Sea", 3), ("cruiser", "North Sea", 2)])
+
+
+def test_the_escorts_interception_happens_as_often_as_the_4_2_example_says() -> None:
+    # 4.2: the patrol misses the escort (1-3-3-3: 30.87%), sights the transports (3-5-5-5:
+    # 91.25%), and the escort intercepts (3-3: 51%): 14.37% of turns; the escort is found
+    # directly (69.13%) in every other battle.
+    trials = 1500
+    escort = battles = 0
+    for seed in range(trials):
+        ctx = naval_turn(FLEETS, PATROL, Dice("escort-rate", seed))
+        fought = [e for e in ctx.events if e.code == "naval-battle"]
+        battles += bool(fought)
+        escort += any(e.args["free"] == "escort" for e in fought)
+    assert within_four_sigma(escort, trials, 0.3087 * 0.9125 * 0.51)
+    # A battle whenever the escort or the transports are sighted: 1 - 0.3087 x 0.0875
+    assert within_four_sigma(battles, trials, 1 - 0.3087 * 0.0875)
+
+
+def test_a_patrol_sights_transports_alone_as_often_as_its_factors_say() -> None:
+    # 3-5-5-5 against transports (defensive factor 0): 1 - 0.7 x 0.5^3 = 91.25%.
+    state = sea_state(france=[("battleship", "English Channel", 1), ("cruiser", "English Channel", 3)],
+                      germany=[("transport", "North Sea", 3)])
+    orders = {"france": PATROL["france"], "germany": "TF T AT North Sea: 3 tr\nTF T TRANSPORT"}
+    trials = 800
+    met = sum(any(e.code == "naval-battle" for e in naval_turn(state, orders, Dice("sight-rate", s)).events)
+              for s in range(trials))
+    assert within_four_sigma(met, trials, 0.9125)
+
+
+def test_defensive_task_forces_never_meet() -> None:
+    # 4.2: "If there are no aggresive task forces then combat will not occur."
+    state = sea_state(france=[("cruiser", "English Channel", 2)], germany=[("cruiser", "North Sea", 2)])
+    orders = {"france": "TF A AT English Channel: 2 dd\nTF A MOVE TO North Sea",
+              "germany": "TF B AT North Sea: 2 dd\nTF B MOVE"}
+    ctx = naval_turn(state, orders, ScriptedDice({}))
+    assert not [e for e in ctx.events if e.code == "naval-battle"] and ctx.dice.log == []
+    assert [u.location for u in ctx.state.units if u.nation == "france"] == ["North Sea", "North Sea"]
+
+
+def test_slower_ships_finish_first_and_a_task_force_moves_one_zone_a_point() -> None:
+    # Guideline 5: destroyers (3 points) and battleships (2): at point 2 both have moved twice.
+    state = sea_state(germany=[("cruiser", "Baltic Sea", 1)], france=[("cruiser", "English Channel", 1)])
+    orders = {"france": "TF A AT English Channel: 1 dd\nTF A MOVE TO North Sea, MOVE TO English Channel, "
+                        "MOVE TO North Sea"}
+    ctx = naval_turn(state, orders, ScriptedDice({}))
+    tf = next(e for e in ctx.events if e.code == "task-force")
+    assert tf.args["path"] == ["English Channel", "North Sea", "English Channel", "North Sea"]
+
+
+def test_hits_damage_a_battleship_before_sinking_cheaper_ships_and_a_damaged_one_does_not_attack() -> None:
+    state = sea_state(france=[("battleship", "North Sea", 1), ("transport", "North Sea", 1)],
+                      germany=[("cruiser", "North Sea", 1)])
+    ctx = TurnContext(state.copy(), {}, WORLD, SCENARIO, dice_root=ScriptedDice([1, 9, 9]))
+    bb, tr = sorted((u for u in ctx.state.units if u.nation == "france"), key=lambda u: u.kind)
+    dd = next(u for u in ctx.state.units if u.nation == "germany")
+    ours = NavalSide([Ship(bb, "france/A", "patrol"), Ship(tr, "france/A", "patrol")], sought=True)
+    theirs = NavalSide([Ship(dd, "germany/B", "patrol")], sought=True)
+    battle = naval_combat.fight(ctx, "North Sea", theirs, ours, (BattleOrders(), BattleOrders()))
+    # Round 1: the destroyer's 1 hits and the battleship takes it (only damaged, not the
+    # cheaper transport); the battleship's 9 misses, the transport has no attack. Contact:
+    # the destroyer's 4 (5 - 1) misses with a 9; the French have no sighting left (the
+    # damaged battleship's is gone, a transport has none): contact is lost.
+    assert bb.damage == 1 and tr in [s.unit for s in ours.ships]
+    assert battle.ended == "contact-lost" and battle.rounds == 1
+    assert naval_combat.fire_value(ctx, ours, ours.ships[0], first_round=False) == 0
+    defending = NavalSide(ours.ships, sought=False)
+    assert naval_combat.fire_value(ctx, defending, defending.ships[0], first_round=False) == 7
