@@ -14,10 +14,18 @@ from moderator.engine.combat_land import Front
 from moderator.engine.context import TurnContext
 from moderator.engine.dice import Dice, ScriptedDice
 from moderator.engine.event_codes import SCHEMA
-from moderator.engine.orders import move
+from moderator.engine.orders import artillery_support, move
 from moderator.engine.orders.trenches import FACING
 from moderator.engine.state import GameState
-from moderator.orders.model import Attack, CombatCondition, Move, NavalInvasion, Order, UnitCount
+from moderator.orders.model import (
+    ArtillerySupport,
+    Attack,
+    CombatCondition,
+    Move,
+    NavalInvasion,
+    Order,
+    UnitCount,
+)
 from moderator.world.loader import load_world
 from moderator.world.scenario import initial_state, load_scenario
 
@@ -52,6 +60,9 @@ def land_step(state: GameState, orders: Mapping[str, Sequence[Order]], seed: str
             if isinstance(order, Move):
                 assert move.RULE.problem(ctx, nation, order) is None
                 move.RULE.execute(ctx, nation, i, order)
+            elif isinstance(order, ArtillerySupport):
+                assert artillery_support.RULE.problem(ctx, nation, order) is None
+                artillery_support.RULE.execute(ctx, nation, i, order)
     phase4_land.land_moves(ctx)
     return ctx
 
@@ -274,3 +285,32 @@ def test_a_landing_joins_the_battle_by_land_and_beach_landers_never_withdraw() -
         assert b["captured"] or landers_left == 0 or b["rounds"] == 1
         longer += b["rounds"] > 1
     assert longer > 0
+
+
+def test_supporting_artillery_whose_home_is_attacked_supports_one_round_then_defends_it() -> None:
+    # Artillery: "If artillery unit is attacked during the same turn from different
+    # location (other then it supports or attacks) then, after artillery unit ends
+    # supporting (attacking) fire for first round of combat, artillery must defend".
+    # Russia's two artillery in Lodz support Plock; Germany attacks Plock and Lodz.
+    state = position(clear=["Plock", "Lodz"], add=[("russia", "infantry", "Plock", 4), ("russia", "artillery", "Lodz", 2),
+                                                   ("russia", "infantry", "Lodz", 1)])
+    support = ArtillerySupport(2, "Lodz", "Plock")
+    both = {"russia": [support], "germany": [Attack(units(infantry=4), "Konigsberg", "Plock"),
+                                             Attack(units(infantry=3), "Silesia", "Lodz")]}
+    alone = {"russia": [support], "germany": [Attack(units(infantry=4), "Konigsberg", "Plock")]}
+    later = [0, 0]
+    for seed in range(20):
+        ctx = land_step(state, both, f"support-{seed}")
+        plock = next(b for b in battles(ctx) if b["territory"] == "Plock")
+        assert rolls(ctx, "land combat at Plock round 1: defender russia artillery") == 2
+        assert rolls(ctx, "land combat at Plock round 2: defender russia artillery") == 0
+        assert rolls(ctx, "land combat at Lodz round 1: defender russia artillery") >= 1
+        assert "artillery" not in plock["losses"]["russia"]
+        later[0] += plock["rounds"] >= 2
+        ctx = land_step(state, alone, f"support-{seed}")
+        (plock,) = battles(ctx)
+        if plock["rounds"] >= 2 and rolls(ctx, "land combat at Plock round 2: defender russia infantry"):
+            later[1] += 1
+            assert rolls(ctx, "land combat at Plock round 2: defender russia artillery") == 2
+        assert ctx.count("russia", "Lodz", "artillery") == 2
+    assert later[0] > 0 and later[1] > 0
