@@ -9,18 +9,19 @@ from collections.abc import Mapping, Sequence
 
 import pytest
 
-from moderator.engine import combat_land, odds, phase4_land, wtea
+from moderator.engine import combat_land, odds, phase4_land, placement, wtea
 from moderator.engine.combat_land import Front
 from moderator.engine.context import TurnContext
 from moderator.engine.dice import Dice, ScriptedDice
 from moderator.engine.event_codes import SCHEMA
-from moderator.engine.orders import artillery_support, move
+from moderator.engine.orders import artillery_support, defend, move
 from moderator.engine.orders.trenches import FACING
 from moderator.engine.state import GameState
 from moderator.orders.model import (
     ArtillerySupport,
     Attack,
     CombatCondition,
+    DefendWith,
     Move,
     NavalInvasion,
     Order,
@@ -63,6 +64,9 @@ def land_step(state: GameState, orders: Mapping[str, Sequence[Order]], seed: str
             elif isinstance(order, ArtillerySupport):
                 assert artillery_support.RULE.problem(ctx, nation, order) is None
                 artillery_support.RULE.execute(ctx, nation, i, order)
+            elif isinstance(order, DefendWith):
+                assert defend.RULE.problem(ctx, nation, order) is None
+                defend.RULE.execute(ctx, nation, i, order)
     phase4_land.land_moves(ctx)
     return ctx
 
@@ -314,3 +318,22 @@ def test_supporting_artillery_whose_home_is_attacked_supports_one_round_then_def
             assert rolls(ctx, "land combat at Plock round 2: defender russia artillery") == 2
         assert ctx.count("russia", "Lodz", "artillery") == 2
     assert later[0] > 0 and later[1] > 0
+
+
+def test_a_complex_defends_only_by_order_and_one_of_the_map_lost_in_battle_is_gone() -> None:
+    # Industrial complexes / Ports: "By default both Industrial complexes and ports would
+    # not participate in any defense of a territory"; one that does "is subject to possible
+    # destruction like any other unit". Ten German infantry take Liege (a complex of the map).
+    state = position(clear=["Liege"], add=[("belgium", "infantry", "Liege", 1)])
+    for a, b in (("germany", "belgium"), ("belgium", "germany")):
+        state.nations[a].at_war_with = sorted({*state.nations[a].at_war_with, b})
+    state.new_unit("germany", "infantry", "Cologne")
+    attack = Attack(units(infantry=10), "Cologne", "Liege")
+    for seed in range(5):
+        ctx = land_step(state, {"germany": [attack]}, f"complex-{seed}")
+        (b,) = battles(ctx)
+        assert "industry" not in b["losses"]["belgium"] and placement.map_facility(ctx, "Liege", "industry")
+        ctx = land_step(state, {"germany": [attack], "belgium": [DefendWith("industry", "Liege")]}, f"complex-{seed}")
+        (b,) = battles(ctx)
+        assert b["captured"] and b["losses"]["belgium"]["industry"] == 1
+        assert not placement.map_facility(ctx, "Liege", "industry")

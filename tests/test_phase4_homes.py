@@ -366,8 +366,7 @@ def test_orders_not_automated_yet_are_referred_and_reported() -> None:
     assert referred(events) == sorted([
         ("bombing-by-moderator", 1), ("rebasing-by-moderator", 3),  # rockets fire (rocket_fire)
         ("naval-by-moderator", 4), ("naval-by-moderator", 5), ("invasion-by-moderator", 6),
-        ("naval-by-moderator", 7), ("naval-by-moderator", 8),  # SUPPORT fights (phase4_land.support)
-        ("defence-by-moderator", 10)])  # AA guns need no order (Anti Air Guns): nothing to refer
+        ("naval-by-moderator", 7), ("naval-by-moderator", 8)])  # SUPPORT and DEFEND WITH fight (phase4_land)
     assert all(e.args["cost"] == 0 and e.seen_by == ("germany", "moderator")
                for e in events if e.code == "order-referred")
     assert new.nations["germany"].saved >= before  # nothing charged (income comes on top)

@@ -48,7 +48,11 @@ Special terrain (mountains, Gibraltar) comes from terrain.py: the map's features
   fires with its attack value among the defenders and is never a casualty (it is not
   there); the battle ends when no other defender is left; artillery whose own home is
   attacked by land from elsewhere supports one round, then goes home to defend it.
-Not yet: ports and industrial complexes as defenders, port virtual defenders, air combat with intercepting fighters (4.5), tactical-bombing bonus.
+- Industrial complexes and ports defend at 1 when their holder ordered it (DEFEND WITH),
+  and may then be lost like any unit; the city stops rolling when only they are left
+  (Cities). A defending port brings one virtual defender at 0 for each three of the
+  holder's ships beside it (rounded up), taken as casualties before real units (Ports).
+Not yet: air combat with intercepting fighters (4.5), tactical-bombing bonus.
 """
 
 from __future__ import annotations
@@ -80,7 +84,8 @@ TANKS_FOR_BOTH = 5  # Tanks: "If there are five accompanying tanks, then both ne
 ALL_AIR_PENALTY = 3  # Fighters: "all defending land units get -3 to their normal defensive value"
 AIR = frozenset(AIR_UNITS)
 
-VIRTUAL = ("fictive", "coastal")  # taken before real units, in this order
+VIRTUAL = ("fictive", "coastal", "boat")  # taken before real units, in this order
+FACILITIES = frozenset({"industry", "port"})  # defend only by order (DEFEND WITH); the city ignores them
 
 
 @dataclass(frozen=True)
@@ -95,12 +100,13 @@ class Front:
     entrenched: bool = False  # a trench of the defenders stands in the territory (Fighters: no -3)
     beach: frozenset[str] = frozenset()  # landing from transports (4.6.1: a naval invasion)
     support: frozenset[str] = frozenset()  # defending artillery next door, by SUPPORT (Artillery)
+    boats: int = 0  # the port's virtual defenders (Ports: one for each three of the holder's ships)
 
 
 @dataclass
 class Fighter:
     nation: str
-    kind: str  # a unit kind, or "city" / "coastal" / "fictive"
+    kind: str  # a unit kind, or "city" / "coastal" / "fictive" / "boat"
     unit: Unit | None = None  # None for the virtual ones
     strait: bool = False  # attacking across a strait (Straits penalty)
     trench: str | None = None  # the defenders' trench kind it attacks across (Trenches)
@@ -180,8 +186,8 @@ def penalty(side: Side, f: Fighter) -> int:
 
 
 def value_of(ctx: TurnContext, battle: Battle, side: Side, f: Fighter) -> int:
-    if f.kind in ("fictive", "coastal", "city"):
-        return 0 if f.kind == "fictive" else 1
+    if f.kind in ("fictive", "coastal", "city", "boat"):
+        return 1 if f.kind in ("coastal", "city") else 0
     stats = ctx.scenario.stats(f.nation, f.kind)
     if side.role == "attacker":
         value = stats.attack
@@ -217,7 +223,7 @@ def roll_side(ctx: TurnContext, battle: Battle, side: Side) -> int:
         for _ in range(dice):  # Gibraltar: defending infantry roll 3 dice
             if ctx.dice.d10(purpose) <= v:
                 hits += 1
-    if side.role == "defender" and battle.city_holder and side.targets():
+    if side.role == "defender" and battle.city_holder and any(f.kind not in FACILITIES for f in side.targets()):
         purpose = f"land combat at {battle.territory} round {battle.rounds}: defender {battle.city_holder} city"
         if ctx.dice.d10(purpose) <= 1:  # Cities: defense 1
             hits += 1
@@ -364,6 +370,8 @@ def setup(ctx: TurnContext | None, territory: str, origins: Sequence[str], attac
     )
     if (strait or beach) and holder:
         battle.defend.fighters.insert(0, Fighter(holder, "coastal"))  # Straits; 4.6.1
+    if holder:
+        battle.defend.fighters[:0] = [Fighter(holder, "boat") for _ in range(front.boats)]  # Ports
     add_fictive(battle.attack, battle.defend)
     return battle
 

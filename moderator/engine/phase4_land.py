@@ -60,6 +60,7 @@ from moderator.engine import combat_land, combat_orders, fuel
 from moderator.engine.combat_land import SUPER_TRENCH, TRENCH, Battle, Front
 from moderator.engine.conquest import seize, take_territory
 from moderator.engine.context import TurnContext
+from moderator.engine.orders.defend import DEFENDING
 from moderator.engine.orders.move import (
     MOVABLE,
     NEVER_ATTACK,
@@ -72,7 +73,8 @@ from moderator.engine.orders.move import (
     strait_between,
 )
 from moderator.engine.orders.trenches import facing_of
-from moderator.engine.state import Unit, kinds
+from moderator.engine.placement import DISMANTLED, map_facility
+from moderator.engine.state import SEA_UNITS, Unit, kinds
 from moderator.orders.model import ArtillerySupport, Move, NavalInvasion, UnitCount
 
 PHASE = "4.4"
@@ -229,6 +231,10 @@ def battle_for(ctx: TurnContext, dest: str, sides: list[list[Leg]], fronts: dict
     lead = legs[0].nation
     defenders = [u for u in enemy_units(ctx, lead, dest) if u.id not in away]
     front = fronts[id(winner)]
+    facilities, boats = structures(ctx, lead, dest)
+    defenders += facilities
+    if boats:
+        front = dataclasses.replace(front, boats=boats)
     across = any(strait_between(ctx.world, g.origin, dest) or g.beach for g in legs)  # a coastal defender
     if not defenders and not across:
         advance(ctx, dest, legs)
@@ -253,6 +259,10 @@ def battle_for(ctx: TurnContext, dest: str, sides: list[list[Leg]], fronts: dict
     alive = combat_land.survivors(battle)
     captured = not combat_land.defenders_left(battle) and any(u.kind in combat_land.CAPTURERS for u in alive)
     combat_land.battle_event(ctx, battle, captured)
+    standing = {f.unit.id for f in battle.defend.fighters if f.unit is not None}
+    for u in facilities:
+        if u.id not in standing and u.id.startswith(MAP_FACILITY):
+            dismantle(ctx, dest, u)
     home = [f.unit for f in battle.departed if f.unit is not None]
     if captured:
         relocate([u for u in alive if u.kind not in STAYS_AT_HOME or u.id in front.beach], dest)
@@ -260,6 +270,44 @@ def battle_for(ctx: TurnContext, dest: str, sides: list[list[Leg]], fronts: dict
     else:
         home += alive
     land(ctx, battle, legs, [u for u in home if u.kind in AIR], front)
+
+
+MAP_FACILITY = "map-"  # id prefix of the stand-in for a complex or port printed on the map
+BOATS_PER_SHIPS = 3  # Ports: "For each three naval units ... 1 virtual defender (rounded up)"
+
+
+def structures(ctx: TurnContext, attacker: str, dest: str) -> tuple[list[Unit], int]:
+    """The complexes and ports that defend `dest` (Ports, Industrial complexes: "By default
+    both Industrial complexes and ports would not participate in any defense of a
+    territory. Any nation willing to use it for a defense must give an order": DEFEND WITH,
+    orders/defend.py), as units (a stand-in for one printed on the map), and the port's
+    virtual defenders: one for each three of the holder's ships in the sea zones beside it,
+    rounded up."""
+    holder = ctx.controller(dest)
+    if holder is None or ctx.allies(attacker, holder):
+        return [], 0
+    out: list[Unit] = []
+    boats = 0
+    for kind in ("industry", "port"):
+        if not ctx.used((DEFENDING, holder, kind, dest)):
+            continue
+        built = sorted((u for u in ctx.units_at(dest) if u.kind == kind), key=lambda u: u.id)
+        out += built or ([Unit(f"{MAP_FACILITY}{kind}-{dest}", holder, kind, dest)] if map_facility(ctx, dest, kind)
+                         else [])
+        if kind == "port":
+            ships = sum(1 for n in sorted(ctx.world.neighbours(dest)) if ctx.is_sea(n)
+                        for u in ctx.units_at(n, holder) if u.kind in SEA_UNITS)
+            boats = -(-ships // BOATS_PER_SHIPS)
+    return out, boats
+
+
+def dismantle(ctx: TurnContext, place: str, stand_in: Unit) -> None:
+    """A complex or port of the map destroyed in battle is gone, as if dismantled (the
+    record placement.map_facility reads), kept with its holder's flags."""
+    flags = ctx.state.nations[stand_in.nation].flags
+    record = {p: list(k) for p, k in flags.get(DISMANTLED, {}).items()}
+    record[place] = sorted({*record.get(place, []), stand_in.kind})
+    flags[DISMANTLED] = dict(sorted(record.items()))
 
 
 def front_of(ctx: TurnContext, dest: str, legs: list[Leg], shelled: dict[str, set[str]]) -> Front:
