@@ -337,3 +337,21 @@ def test_a_complex_defends_only_by_order_and_one_of_the_map_lost_in_battle_is_go
         (b,) = battles(ctx)
         assert b["captured"] and b["losses"]["belgium"]["industry"] == 1
         assert not placement.map_facility(ctx, "Liege", "industry")
+
+
+def test_a_landing_matches_the_exact_odds() -> None:
+    # 4.6.1 on its own: one German infantry (3 - 3 = 1) lands in empty Estonia against the
+    # coastal defence unit (1): each round 9% it wins, 9% it falls, 1% both fall; so it
+    # takes Estonia 9/19 of the time. The exact odds (moderator odds --beach) and seeded
+    # landings through the seam agree.
+    exact = odds.odds_for(SCEN, "germany", {"infantry": 1}, "russia", {}, beach=True)
+    assert exact.outcomes["captured"] == pytest.approx(9 / 19, abs=1e-9)
+    state = position(add=[("germany", "infantry", "Baltic Sea", 1)])
+    invade = NavalInvasion(units(infantry=1), "Baltic Sea", "Estonia")
+    n = 400
+    taken = sum(landing_step(state, {"germany": [invade]}, f"land-{seed}").state.controller("Estonia") == "germany"
+                for seed in range(n))
+    p = 9 / 19
+    assert abs(taken / n - p) < 4 * (p * (1 - p) / n) ** 0.5
+    with pytest.raises(ValueError):
+        odds.odds_for(SCEN, "germany", {"tank": 1}, "russia", {}, beach=True)
