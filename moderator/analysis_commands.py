@@ -1,7 +1,7 @@
 """Analysis verbs for players and the moderator: `moderator odds`.
 
     moderator odds --attacker germany --attack "6 inf, 2 art" --defender france \
-        --defend "4 inf" [--territory Verdun] [--city] [--strait] [--trench | --super-trench]
+        --defend "4 inf" [--territory Verdun] [--city] [--strait] [--beach] [--trench | --super-trench]
         [--air-distance N] [--rounds N] [--json]
 
 Unit statistics come from the scenario (Scenario.stats, per nation); --territory takes a
@@ -49,6 +49,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--territory", help="the real territory attacked: brings its city and terrain")
     p.add_argument("--city", action="store_true", help="the territory has a city (implied by --territory)")
     p.add_argument("--strait", action="store_true", help="the attackers cross a strait (Straits)")
+    p.add_argument("--beach", action="store_true",
+                   help="the land units land from the sea: a naval invasion (4.6.1)")
     trench = p.add_mutually_exclusive_group()
     trench.add_argument("--trench", action="store_true", help="a trench of the defender faces the attackers")
     trench.add_argument("--super-trench", action="store_true", help="a super trench faces the attackers")
@@ -107,10 +109,12 @@ def compute(args: argparse.Namespace) -> tuple[Odds, dict[str, object]]:
     trench = "super_trench" if getattr(args, "super_trench", False) else "trench" if getattr(args, "trench", False) else None
     distance = getattr(args, "air_distance", 1)
     odds = odds_for(scenario, attacker, attack, defender, defend, territory=territory, city=city,
-                    strait=args.strait, max_rounds=args.rounds, world=world, trench=trench, air_distance=distance)
+                    strait=args.strait, max_rounds=args.rounds, world=world, trench=trench, air_distance=distance,
+                    beach=getattr(args, "beach", False))
     battle = {"attacker": attacker, "attack": attack, "defender": defender, "defend": defend,
               "territory": territory or None, "typed": args.territory, "city": city, "strait": bool(args.strait),
-              "max_rounds": args.rounds, "trench": trench, "air_distance": distance}
+              "max_rounds": args.rounds, "trench": trench, "air_distance": distance,
+              "beach": bool(getattr(args, "beach", False))}
     return odds, battle
 
 
@@ -144,6 +148,7 @@ def render(odds: Odds, battle: dict[str, object]) -> str:
     if battle["typed"] and fold(str(battle["typed"])) != fold(where):
         where += f" (for {battle['typed']!r})"
     notes = [w for w, on in (("city", battle["city"]), ("across a strait", battle["strait"]),
+                             ("landing from the sea", battle.get("beach")),
                              ((str(battle.get("trench") or "").replace("_", " ")), battle.get("trench"))) if on]
     lines = [
         f"Battle at {where}{' (' + ', '.join(notes) + ')' if notes else ''}:",

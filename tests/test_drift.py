@@ -230,7 +230,8 @@ def test_a_support_written_before_an_attack_keeps_its_artillery() -> None:
                  m.Attack(one("artillery"), "Serbia", "Bosnia"))
     assert cmp.verdicts[1].kept and refused(cmp, 1) == []
     assert codes(cmp, 2) == refused(cmp, 2) == ["not-enough-units"]
-    assert [e.args["why"] for e in cmp.mine("order-referred")] == ["support-by-moderator"]
+    # SUPPORT into land the nation attacks is the artillery's part in that one battle.
+    assert cmp.mine("order-referred") == [] and [e.args["territory"] for e in cmp.mine("battle")] == ["Bosnia"]
 
 
 def test_money_an_order_hands_on_arrives_in_the_projection_too() -> None:

@@ -9,15 +9,24 @@ from collections.abc import Mapping, Sequence
 
 import pytest
 
-from moderator.engine import combat_land, odds, phase4_land, wtea
+from moderator.engine import combat_land, odds, phase4_land, placement, wtea
 from moderator.engine.combat_land import Front
 from moderator.engine.context import TurnContext
 from moderator.engine.dice import Dice, ScriptedDice
 from moderator.engine.event_codes import SCHEMA
-from moderator.engine.orders import move
+from moderator.engine.orders import artillery_support, defend, move
 from moderator.engine.orders.trenches import FACING
 from moderator.engine.state import GameState
-from moderator.orders.model import Attack, CombatCondition, Move, NavalInvasion, Order, UnitCount
+from moderator.orders.model import (
+    ArtillerySupport,
+    Attack,
+    CombatCondition,
+    DefendWith,
+    Move,
+    NavalInvasion,
+    Order,
+    UnitCount,
+)
 from moderator.world.loader import load_world
 from moderator.world.scenario import initial_state, load_scenario
 
@@ -52,6 +61,12 @@ def land_step(state: GameState, orders: Mapping[str, Sequence[Order]], seed: str
             if isinstance(order, Move):
                 assert move.RULE.problem(ctx, nation, order) is None
                 move.RULE.execute(ctx, nation, i, order)
+            elif isinstance(order, ArtillerySupport):
+                assert artillery_support.RULE.problem(ctx, nation, order) is None
+                artillery_support.RULE.execute(ctx, nation, i, order)
+            elif isinstance(order, DefendWith):
+                assert defend.RULE.problem(ctx, nation, order) is None
+                defend.RULE.execute(ctx, nation, i, order)
     phase4_land.land_moves(ctx)
     return ctx
 
@@ -274,3 +289,69 @@ def test_a_landing_joins_the_battle_by_land_and_beach_landers_never_withdraw() -
         assert b["captured"] or landers_left == 0 or b["rounds"] == 1
         longer += b["rounds"] > 1
     assert longer > 0
+
+
+def test_supporting_artillery_whose_home_is_attacked_supports_one_round_then_defends_it() -> None:
+    # Artillery: "If artillery unit is attacked during the same turn from different
+    # location (other then it supports or attacks) then, after artillery unit ends
+    # supporting (attacking) fire for first round of combat, artillery must defend".
+    # Russia's two artillery in Lodz support Plock; Germany attacks Plock and Lodz.
+    state = position(clear=["Plock", "Lodz"], add=[("russia", "infantry", "Plock", 4), ("russia", "artillery", "Lodz", 2),
+                                                   ("russia", "infantry", "Lodz", 1)])
+    support = ArtillerySupport(2, "Lodz", "Plock")
+    both = {"russia": [support], "germany": [Attack(units(infantry=4), "Konigsberg", "Plock"),
+                                             Attack(units(infantry=3), "Silesia", "Lodz")]}
+    alone = {"russia": [support], "germany": [Attack(units(infantry=4), "Konigsberg", "Plock")]}
+    later = [0, 0]
+    for seed in range(20):
+        ctx = land_step(state, both, f"support-{seed}")
+        plock = next(b for b in battles(ctx) if b["territory"] == "Plock")
+        assert rolls(ctx, "land combat at Plock round 1: defender russia artillery") == 2
+        assert rolls(ctx, "land combat at Plock round 2: defender russia artillery") == 0
+        assert rolls(ctx, "land combat at Lodz round 1: defender russia artillery") >= 1
+        assert "artillery" not in plock["losses"]["russia"]
+        later[0] += plock["rounds"] >= 2
+        ctx = land_step(state, alone, f"support-{seed}")
+        (plock,) = battles(ctx)
+        if plock["rounds"] >= 2 and rolls(ctx, "land combat at Plock round 2: defender russia infantry"):
+            later[1] += 1
+            assert rolls(ctx, "land combat at Plock round 2: defender russia artillery") == 2
+        assert ctx.count("russia", "Lodz", "artillery") == 2
+    assert later[0] > 0 and later[1] > 0
+
+
+def test_a_complex_defends_only_by_order_and_one_of_the_map_lost_in_battle_is_gone() -> None:
+    # Industrial complexes / Ports: "By default both Industrial complexes and ports would
+    # not participate in any defense of a territory"; one that does "is subject to possible
+    # destruction like any other unit". Ten German infantry take Liege (a complex of the map).
+    state = position(clear=["Liege"], add=[("belgium", "infantry", "Liege", 1)])
+    for a, b in (("germany", "belgium"), ("belgium", "germany")):
+        state.nations[a].at_war_with = sorted({*state.nations[a].at_war_with, b})
+    state.new_unit("germany", "infantry", "Cologne")
+    attack = Attack(units(infantry=10), "Cologne", "Liege")
+    for seed in range(5):
+        ctx = land_step(state, {"germany": [attack]}, f"complex-{seed}")
+        (b,) = battles(ctx)
+        assert "industry" not in b["losses"]["belgium"] and placement.map_facility(ctx, "Liege", "industry")
+        ctx = land_step(state, {"germany": [attack], "belgium": [DefendWith("industry", "Liege")]}, f"complex-{seed}")
+        (b,) = battles(ctx)
+        assert b["captured"] and b["losses"]["belgium"]["industry"] == 1
+        assert not placement.map_facility(ctx, "Liege", "industry")
+
+
+def test_a_landing_matches_the_exact_odds() -> None:
+    # 4.6.1 on its own: one German infantry (3 - 3 = 1) lands in empty Estonia against the
+    # coastal defence unit (1): each round 9% it wins, 9% it falls, 1% both fall; so it
+    # takes Estonia 9/19 of the time. The exact odds (moderator odds --beach) and seeded
+    # landings through the seam agree.
+    exact = odds.odds_for(SCEN, "germany", {"infantry": 1}, "russia", {}, beach=True)
+    assert exact.outcomes["captured"] == pytest.approx(9 / 19, abs=1e-9)
+    state = position(add=[("germany", "infantry", "Baltic Sea", 1)])
+    invade = NavalInvasion(units(infantry=1), "Baltic Sea", "Estonia")
+    n = 400
+    taken = sum(landing_step(state, {"germany": [invade]}, f"land-{seed}").state.controller("Estonia") == "germany"
+                for seed in range(n))
+    p = 9 / 19
+    assert abs(taken / n - p) < 4 * (p * (1 - p) / n) ** 0.5
+    with pytest.raises(ValueError):
+        odds.odds_for(SCEN, "germany", {"tank": 1}, "russia", {}, beach=True)

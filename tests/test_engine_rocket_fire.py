@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from moderator.engine import rocket_fire
 from moderator.engine.context import TurnContext
-from moderator.engine.dice import ScriptedDice
+from moderator.engine.dice import Dice, ScriptedDice
 from moderator.engine.event_codes import SCHEMA
 from moderator.engine.orders.trenches import FACING
 from moderator.engine.state import GameState
@@ -79,3 +79,22 @@ def test_the_fourth_advance_takes_a_d10_of_resources_never_below_zero() -> None:
     assert [r.purpose for r in ctx.dice.log] == ["rocket fire at Liege: germany rocket 1",
                                                  "rocket damage at Liege: germany hit 1"]
     assert event(ctx)["resources"] == 5 and ctx.state.nations["belgium"].saved == 0
+
+
+def test_rockets_hit_four_times_in_ten_and_once_in_ten_behind_a_trench() -> None:
+    # Rockets: a hit at or under the attack value (4) on a D10; behind a front-line trench
+    # 4 - 3 = 1. Seeded runs of the engine's own fire.
+    def rate(state: GameState, n: int) -> float:
+        hits = 0
+        for seed in range(n):
+            ctx = TurnContext(state.copy(), {}, WORLD, SCEN, dice_root=Dice(f"rocket-{seed}", 1), schema=SCHEMA)
+            rocket = ctx.state.new_unit("germany", "rocket", "Strasbourg")
+            rocket_fire.fire(ctx, "germany", 0, AT_TROOPS, [rocket])
+            hits += event(ctx)["hits"]
+        return hits / n
+
+    n = 1000
+    assert abs(rate(OPENING, n) - 0.4) < 4 * (0.4 * 0.6 / n) ** 0.5
+    dug = OPENING.copy()
+    dig(dug, "france", "trench", "Alsace-Lorraine", "Strasbourg")
+    assert abs(rate(dug, n) - 0.1) < 4 * (0.1 * 0.9 / n) ** 0.5

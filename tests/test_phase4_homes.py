@@ -371,10 +371,11 @@ def test_orders_not_automated_yet_are_referred_and_reported() -> None:
     new, events = turn(text, state=state)
     assert refused(events) == []
     assert referred(events) == sorted([
-        ("support-by-moderator", 9), ("defence-by-moderator", 10)])
+        ])
     # AA guns need no order (Anti Air Guns): nothing to refer. Rockets fire (rocket_fire);
-    # bombing, rebasing, task forces, the landing on own land, detection by ships and
-    # interception are the engine's (phase4_air, phase4_sea).
+    # SUPPORT and DEFEND WITH fight (phase4_land); bombing, rebasing, task forces, the
+    # landing on own land, detection by ships and interception are the engine's
+    # (phase4_air, phase4_sea).
     assert all(e.args["cost"] == 0 and e.seen_by == ("germany", "moderator")
                for e in events if e.code == "order-referred")
     assert new.nations["germany"].saved >= before  # nothing charged (income comes on top)

@@ -44,12 +44,20 @@ Special terrain (mountains, Gibraltar) comes from terrain.py: the map's features
   unit at 1, lost first, and "Beachlanding forces can NOT retreat": no withdrawal
   condition takes them out of the battle (the nation's units that came by land may still
   withdraw).
-Not yet: ports and industrial complexes as defenders, port virtual defenders, artillery
-support of a neighbour, air combat with intercepting fighters (4.5), tactical-bombing bonus.
+- Artillery support (Artillery: SUPPORT): artillery next door protecting the territory
+  fires with its attack value among the defenders and is never a casualty (it is not
+  there); the battle ends when no other defender is left; artillery whose own home is
+  attacked by land from elsewhere supports one round, then goes home to defend it.
+- Industrial complexes and ports defend at 1 when their holder ordered it (DEFEND WITH),
+  and may then be lost like any unit; the city stops rolling when only they are left
+  (Cities). A defending port brings one virtual defender at 0 for each three of the
+  holder's ships beside it (rounded up), taken as casualties before real units (Ports).
+Not yet: air combat with intercepting fighters (4.5), tactical-bombing bonus.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -76,7 +84,8 @@ TANKS_FOR_BOTH = 5  # Tanks: "If there are five accompanying tanks, then both ne
 ALL_AIR_PENALTY = 3  # Fighters: "all defending land units get -3 to their normal defensive value"
 AIR = frozenset(AIR_UNITS)
 
-VIRTUAL = ("fictive", "coastal")  # taken before real units, in this order
+VIRTUAL = ("fictive", "coastal", "boat")  # taken before real units, in this order
+FACILITIES = frozenset({"industry", "port"})  # defend only by order (DEFEND WITH); the city ignores them
 
 
 @dataclass(frozen=True)
@@ -90,18 +99,21 @@ class Front:
     rounds: Mapping[str, int] = field(default_factory=dict)  # the most rounds it may fight (fuel; artillery called home)
     entrenched: bool = False  # a trench of the defenders stands in the territory (Fighters: no -3)
     beach: frozenset[str] = frozenset()  # landing from transports (4.6.1: a naval invasion)
+    support: frozenset[str] = frozenset()  # defending artillery next door, by SUPPORT (Artillery)
+    boats: int = 0  # the port's virtual defenders (Ports: one for each three of the holder's ships)
 
 
 @dataclass
 class Fighter:
     nation: str
-    kind: str  # a unit kind, or "city" / "coastal" / "fictive"
+    kind: str  # a unit kind, or "city" / "coastal" / "fictive" / "boat"
     unit: Unit | None = None  # None for the virtual ones
     strait: bool = False  # attacking across a strait (Straits penalty)
     trench: str | None = None  # the defenders' trench kind it attacks across (Trenches)
     origin: str = ""  # the territory it attacks from
     rounds: int | None = None  # the most rounds it may fight, then it leaves (None: no limit)
     beach: bool = False  # landed from the sea (4.6.1): beach-landing penalty, never withdraws
+    support: bool = False  # artillery next door protecting the territory (Artillery): never a casualty
 
     @property
     def virtual(self) -> bool:
@@ -117,9 +129,15 @@ class Side:
     def real(self) -> list[Fighter]:
         return [f for f in self.fighters if f.unit is not None]
 
+    def targets(self) -> list[Fighter]:
+        """The real units the other side's hits can reach (not artillery firing from next door)."""
+        return [f for f in self.fighters if f.unit is not None and not f.support]
+
     def standing(self) -> bool:
-        """Anything left that fights on: real units or the coastal defender (not the fictive one)."""
-        return any(f.kind != "fictive" for f in self.fighters)
+        """Anything left that fights on: real units or the coastal defender (not the fictive
+        one; not artillery supporting from next door: "The battle ceased if there are no
+        friendly units in designated province")."""
+        return any(f.kind != "fictive" and not f.support for f in self.fighters)
 
     def nations(self) -> list[str]:
         return sorted({f.nation for f in self.real()})
@@ -168,8 +186,8 @@ def penalty(side: Side, f: Fighter) -> int:
 
 
 def value_of(ctx: TurnContext, battle: Battle, side: Side, f: Fighter) -> int:
-    if f.kind in ("fictive", "coastal", "city"):
-        return 0 if f.kind == "fictive" else 1
+    if f.kind in ("fictive", "coastal", "city", "boat"):
+        return 1 if f.kind in ("coastal", "city") else 0
     stats = ctx.stats(f.nation, f.kind, f.unit)  # the unit's technology (engine/technology.py)
     assert stats is not None
     if side.role == "attacker":
@@ -180,6 +198,8 @@ def value_of(ctx: TurnContext, battle: Battle, side: Side, f: Fighter) -> int:
             return max(1, value - points) if points and value else value
         points = penalty(side, f)
         return max(1, value - points) if points and value > 0 else value  # never below 1 (4.6)
+    if f.support:
+        return stats.attack  # Artillery: "protect any designated adjacent province by using its attack rating"
     if f.kind == "artillery" and not any(g.kind in SUPPORTING for g in side.real()):
         value = 1  # Artillery: unsupported artillery defends at 1
     else:
@@ -205,7 +225,7 @@ def roll_side(ctx: TurnContext, battle: Battle, side: Side) -> int:
         for _ in range(dice):  # Gibraltar: defending infantry roll 3 dice
             if ctx.dice.d10(purpose) <= v:
                 hits += 1
-    if side.role == "defender" and battle.city_holder and side.real():
+    if side.role == "defender" and battle.city_holder and any(f.kind not in FACILITIES for f in side.targets()):
         purpose = f"land combat at {battle.territory} round {battle.rounds}: defender {battle.city_holder} city"
         if ctx.dice.d10(purpose) <= 1:  # Cities: defense 1
             hits += 1
@@ -257,7 +277,7 @@ def take_casualties(ctx: TurnContext, battle: Battle, side: Side, hits: int) -> 
     quota = share_hits(ctx, battle, side, hits)
     for nation in sorted(quota):
         first = battle.orders.casualty.get(nation, ())
-        ranked = sorted((f for f in side.real() if f.nation == nation), key=lambda f: _rank(ctx, first, f))
+        ranked = sorted((f for f in side.targets() if f.nation == nation), key=lambda f: _rank(ctx, first, f))
         for f in ranked[: quota[nation]]:
             side.lose(f)
 
@@ -270,7 +290,7 @@ def share_hits(ctx: TurnContext, battle: Battle, side: Side, hits: int,
     what it cannot take goes to the others in nation order. `only`: the kinds that may
     be hit (AA hits take aircraft only).
     """
-    targets = [f for f in side.real() if only is None or f.kind in only]
+    targets = [f for f in side.targets() if only is None or f.kind in only]
     nations = sorted({f.nation for f in targets})
     count = {n: sum(1 for f in targets if f.nation == n) for n in nations}
     hits = min(hits, sum(count.values()))
@@ -340,7 +360,8 @@ def setup(ctx: TurnContext | None, territory: str, origins: Sequence[str], attac
     battle = Battle(
         territory, sorted(origins), attacker, strait, holder if city else None,
         Side("attacker", fighters_of(attackers, front)),
-        Side("defender", [Fighter(u.nation, u.kind, u) for u in defenders]),
+        Side("defender", [Fighter(u.nation, u.kind, u, rounds=front.rounds.get(u.id) if u.id in front.support else None,
+                                  support=u.id in front.support) for u in defenders]),
         first_roll=len(ctx.dice.log) if ctx is not None else 0,
         defending_nations=tuple(sorted({u.nation for u in defenders} | ({holder} if (strait or beach) and holder else set()))),
         orders=orders or BattleOrders(),
@@ -351,6 +372,8 @@ def setup(ctx: TurnContext | None, territory: str, origins: Sequence[str], attac
     )
     if (strait or beach) and holder:
         battle.defend.fighters.insert(0, Fighter(holder, "coastal"))  # Straits; 4.6.1
+    if holder:
+        battle.defend.fighters[:0] = [Fighter(holder, "boat") for _ in range(front.boats)]  # Ports
     add_fictive(battle.attack, battle.defend)
     return battle
 
@@ -365,7 +388,7 @@ def fight(
     across: ids of the attacking units that cross a strait to get there (or front.across)."""
     front = front or Front(across=frozenset(across))
     if across and not front.across:
-        front = Front(frozenset(across), front.trenches, front.origins, front.rounds, front.entrenched, front.beach)
+        front = dataclasses.replace(front, across=frozenset(across))
     holder = ctx.state.controller(territory)
     battle = setup(ctx, territory, origins, attacker, attackers, defenders, holder,
                    ctx.world.territories[territory].city if territory in ctx.world.territories else False,
@@ -378,6 +401,7 @@ def fight(
         take_casualties(ctx, battle, battle.defend, a_hits)
         take_casualties(ctx, battle, battle.attack, d_hits)
         depart(battle, battle.attack)
+        depart(battle, battle.defend)  # supporting artillery called home (Artillery)
         if not attack_goes_on(battle.attack):
             break
         if battle.defend.standing() and battle.attack.real():

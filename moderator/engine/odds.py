@@ -30,6 +30,7 @@ total is reported as `pruned`, normally < 1e-12) so long battles stay fast.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -218,7 +219,7 @@ def battle_odds(
     probe = _ProbeDice()  # the context only serves unit statistics and this probe
     ctx = TurnContext(GameState("odds", scenario.id, 1), {}, world or World({}, {}), scenario, dice_root=probe)
     front = front or Front()
-    front = Front(front.across | frozenset(across), front.trenches, front.origins, front.rounds, front.entrenched)
+    front = dataclasses.replace(front, across=front.across | frozenset(across))
     battle = combat_land.setup(None, territory, [], attacker, attackers, defenders, holder, city, front, orders)
     chain = _Chain(ctx, battle, probe)
     a0, d0 = chain.start["attacker"], chain.start["defender"]
@@ -308,14 +309,18 @@ def make_units(nation: str, counts: Mapping[str, int], tag: str) -> list[Unit]:
 def odds_for(
     scenario: Scenario, attacker: str, attack: Mapping[str, int], defender: str, defend: Mapping[str, int],
     *, territory: str = "", city: bool = False, strait: bool = False, max_rounds: int | None = None,
-    world: World | None = None, trench: str | None = None, air_distance: int = 1,
+    world: World | None = None, trench: str | None = None, air_distance: int = 1, beach: bool = False,
 ) -> Odds:
     """Odds of `attack` (kind -> count) of `attacker` against `defend` of `defender`,
     who holds `territory` (it only matters for special terrain, terrain.py: pass the `world`).
     strait: every attacker crosses a strait (Straits). trench: "trench" or "super_trench",
     a trench of the defender facing the attackers (behind a super trench aircraft cannot
     fight, so they are left out). air_distance: the fuel the aircraft spend to get there
-    and, the same, to get back (1: from next door); they fight what their fuel leaves."""
+    and, the same, to get back (1: from next door); they fight what their fuel leaves.
+    beach: the land units land from the sea (4.6.1: -3/-4, the coastal defence unit, no
+    tanks, no retreat: max_rounds must be left out)."""
+    if beach and (attack.get("tank") or max_rounds):
+        raise ValueError("tanks may not take part in a naval invasion, and beach landers cannot withdraw")
     if trench == combat_land.SUPER_TRENCH:
         attack = {k: n for k, n in attack.items() if k not in combat_land.AIR}
     attackers = make_units(attacker, attack, "a")
@@ -333,6 +338,7 @@ def odds_for(
         origins={u.id: "" for u in attackers},
         rounds=rounds,
         entrenched=bool(trench),
+        beach=frozenset(u.id for u in attackers if u.kind not in combat_land.AIR) if beach else frozenset(),
     )
     return battle_odds(scenario, territory, attacker, attackers, defenders, holder=defender, city=city,
                        max_rounds=max_rounds, world=world, front=front)

@@ -39,6 +39,11 @@ neither on nation ids nor on the order of lines in a mail:
    and no retreat (combat_land); tanks and units that never attack stay aboard. If the
    landing takes the territory the landers go ashore (artillery too: it has no home to
    fire from); otherwise survivors stay where the caller keeps them (aboard).
+7. Artillery support (Artillery: SUPPORT n art FROM a TO b): artillery protecting a
+   friendly neighbour fires in its battle with its attack value, never a casualty (it is
+   not there; combat_land), one round only if its own territory is attacked by land from
+   elsewhere (then it defends at home). SUPPORT into land the nation attacks is the
+   artillery's part in that attack (fired from home, as ATTACK with artillery).
 
 Which nation takes a territory won by allies together: the one with the most infantry
 and tanks left (then the one with the larger attack total at the start, then by id); an
@@ -47,6 +52,7 @@ ally's own land is liberated for it (conquest.new_holder).
 
 from __future__ import annotations
 
+import dataclasses
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 
@@ -54,6 +60,7 @@ from moderator.engine import combat_land, combat_orders, fuel, wars
 from moderator.engine.combat_land import SUPER_TRENCH, TRENCH, Battle, Front
 from moderator.engine.conquest import seize, take_territory
 from moderator.engine.context import TurnContext
+from moderator.engine.orders.defend import DEFENDING
 from moderator.engine.orders.move import (
     MOVABLE,
     NEVER_ATTACK,
@@ -66,8 +73,9 @@ from moderator.engine.orders.move import (
     strait_between,
 )
 from moderator.engine.orders.trenches import facing_of
-from moderator.engine.state import Unit, kinds
-from moderator.orders.model import NavalInvasion
+from moderator.engine.placement import DISMANTLED, map_facility
+from moderator.engine.state import SEA_UNITS, Unit, kinds
+from moderator.orders.model import ArtillerySupport, Move, NavalInvasion, UnitCount
 
 PHASE = "4.4"
 AIR = combat_land.AIR
@@ -116,6 +124,14 @@ def land_from_sea(ctx: TurnContext, nation: str, index: int, order: NavalInvasio
     ctx.legs.append(Leg(nation, index, order, list(units), hostile(ctx, nation, order.dest), beach=True))
 
 
+def support(ctx: TurnContext, nation: str, index: int, order: ArtillerySupport, units: Sequence[Unit]) -> None:
+    """SUPPORT's artillery, claimed by its home (orders/artillery_support.py), waits for the
+    battles of the step like a move (the order's text kept for what is reported)."""
+    as_move = Move(units=(UnitCount("artillery", len(units)),), origin=order.origin, dest=order.dest,
+                   span=order.span)
+    ctx.legs.append(Leg(nation, index, as_move, list(units), hostile(ctx, nation, order.dest), support=True))
+
+
 # ---- the engine -----------------------------------------------------------------------------
 
 
@@ -130,8 +146,9 @@ def land_moves(ctx: TurnContext) -> None:
                 hold_back(ctx, leg, NO_LANDING_ATTACK, "beach-landing")
             if strait_between(ctx.world, leg.origin, leg.dest):
                 hold_back(ctx, leg, MOVABLE - combat_land.STRAIT_ATTACKERS, "straits")
+    helpers = [g for g in legs if g.support and not g.attack]  # protecting a friend next door
     for leg in legs:  # guideline 1: the defenders' own moves first
-        if not leg.attack:
+        if not leg.attack and not leg.support:
             relocate(leg.units, leg.dest)
             ctx.tell(leg.nation, "moved", PHASE, order=leg.index, origin=leg.origin, dest=leg.dest,
                      units=kinds(leg.units))
@@ -147,7 +164,7 @@ def land_moves(ctx: TurnContext) -> None:
     away = {u.id for g in raids for u in g.units if u.kind not in STAYS_AT_HOME}
     away |= {uid for uid in ctx.moved if uid not in in_legs} - artillery_ids(ctx)  # busy elsewhere
     for dest in sorted(plans):
-        battle_for(ctx, dest, *plans[dest], away)
+        battle_for(ctx, dest, *plans[dest], away, supporters(dest, helpers, shelled))
     fall_back(ctx, raids)
 
 
@@ -192,8 +209,17 @@ def groups(ctx: TurnContext, legs: Sequence[Leg]) -> list[list[Leg]]:
     return out
 
 
+def supporters(dest: str, helpers: Sequence[Leg], shelled: dict[str, set[str]]) -> list[tuple[Unit, int | None]]:
+    """Artillery supporting `dest` from next door, with the rounds it may fire: 1 when its
+    own territory is attacked by land from elsewhere (Artillery: "after artillery unit ends
+    supporting (attacking) fire for first round of combat, artillery must defend"). That
+    first round comes before its own defence, whichever battle is written down first, as
+    for artillery attacking from home."""
+    return [(u, 1 if shelled.get(g.origin, set()) - {dest} else None) for g in helpers if g.dest == dest for u in g.units]
+
+
 def battle_for(ctx: TurnContext, dest: str, sides: list[list[Leg]], fronts: dict[int, Front],
-               away: set[str]) -> None:
+               away: set[str], helping: Sequence[tuple[Unit, int | None]] = ()) -> None:
     """Every attack on `dest`, as one battle (after the attackers' clash, if any)."""
     for nation in sorted({g.nation for grp in sides for g in grp}):
         start_war(ctx, nation, dest, enemy_units(ctx, nation, dest))
@@ -206,6 +232,10 @@ def battle_for(ctx: TurnContext, dest: str, sides: list[list[Leg]], fronts: dict
     lead = legs[0].nation
     defenders = [u for u in enemy_units(ctx, lead, dest) if u.id not in away]
     front = fronts[id(winner)]
+    facilities, boats = structures(ctx, lead, dest)
+    defenders += facilities
+    if boats:
+        front = dataclasses.replace(front, boats=boats)
     across = any(strait_between(ctx.world, g.origin, dest) or g.beach for g in legs)  # a coastal defender
     if not defenders and not across:
         advance(ctx, dest, legs)
@@ -213,10 +243,16 @@ def battle_for(ctx: TurnContext, dest: str, sides: list[list[Leg]], fronts: dict
     units = [u for g in legs for u in g.units]
     if not defenders and not any(u.kind in combat_land.CAPTURERS for u in units):
         for g in legs:
-            ctx.refuse(g.nation, PHASE, g.index, g.order, "cannot-capture", place=dest)
+            if not g.support:
+                ctx.refuse(g.nation, PHASE, g.index, g.order, "cannot-capture", place=dest)
         return
     attackers = [u for u in units if u.id in front.rounds or u.kind not in AIR]
     nations = sorted({g.nation for g in legs})
+    helpers = [(u, n) for u, n in helping if not ctx.allies(lead, u.nation)] if defenders else []
+    if helpers:
+        defenders += [u for u, _ in helpers]
+        front = dataclasses.replace(front, support=frozenset(u.id for u, _ in helpers), rounds={
+            **front.rounds, **{u.id: n for u, n in helpers if n is not None}})
     steer = combat_orders.for_battle(ctx, nations, [*nations, *(u.nation for u in defenders)], dest)
     battle = combat_land.fight(ctx, dest, sorted({g.origin for g in legs}), lead, attackers, defenders,
                                orders=steer, front=front)
@@ -224,6 +260,10 @@ def battle_for(ctx: TurnContext, dest: str, sides: list[list[Leg]], fronts: dict
     alive = combat_land.survivors(battle)
     captured = not combat_land.defenders_left(battle) and any(u.kind in combat_land.CAPTURERS for u in alive)
     combat_land.battle_event(ctx, battle, captured)
+    standing = {f.unit.id for f in battle.defend.fighters if f.unit is not None}
+    for u in facilities:
+        if u.id not in standing and u.id.startswith(MAP_FACILITY):
+            dismantle(ctx, dest, u)
     home = [f.unit for f in battle.departed if f.unit is not None]
     if captured:
         relocate([u for u in alive if u.kind not in STAYS_AT_HOME or u.id in front.beach], dest)
@@ -231,6 +271,44 @@ def battle_for(ctx: TurnContext, dest: str, sides: list[list[Leg]], fronts: dict
     else:
         home += alive
     land(ctx, battle, legs, [u for u in home if u.kind in AIR], front)
+
+
+MAP_FACILITY = "map-"  # id prefix of the stand-in for a complex or port printed on the map
+BOATS_PER_SHIPS = 3  # Ports: "For each three naval units ... 1 virtual defender (rounded up)"
+
+
+def structures(ctx: TurnContext, attacker: str, dest: str) -> tuple[list[Unit], int]:
+    """The complexes and ports that defend `dest` (Ports, Industrial complexes: "By default
+    both Industrial complexes and ports would not participate in any defense of a
+    territory. Any nation willing to use it for a defense must give an order": DEFEND WITH,
+    orders/defend.py), as units (a stand-in for one printed on the map), and the port's
+    virtual defenders: one for each three of the holder's ships in the sea zones beside it,
+    rounded up."""
+    holder = ctx.controller(dest)
+    if holder is None or ctx.allies(attacker, holder):
+        return [], 0
+    out: list[Unit] = []
+    boats = 0
+    for kind in ("industry", "port"):
+        if not ctx.used((DEFENDING, holder, kind, dest)):
+            continue
+        built = sorted((u for u in ctx.units_at(dest) if u.kind == kind), key=lambda u: u.id)
+        out += built or ([Unit(f"{MAP_FACILITY}{kind}-{dest}", holder, kind, dest)] if map_facility(ctx, dest, kind)
+                         else [])
+        if kind == "port":
+            ships = sum(1 for n in sorted(ctx.world.neighbours(dest)) if ctx.is_sea(n)
+                        for u in ctx.units_at(n, holder) if u.kind in SEA_UNITS)
+            boats = -(-ships // BOATS_PER_SHIPS)
+    return out, boats
+
+
+def dismantle(ctx: TurnContext, place: str, stand_in: Unit) -> None:
+    """A complex or port of the map destroyed in battle is gone, as if dismantled (the
+    record placement.map_facility reads), kept with its holder's flags."""
+    flags = ctx.state.nations[stand_in.nation].flags
+    record = {p: list(k) for p, k in flags.get(DISMANTLED, {}).items()}
+    record[place] = sorted({*record.get(place, []), stand_in.kind})
+    flags[DISMANTLED] = dict(sorted(record.items()))
 
 
 def front_of(ctx: TurnContext, dest: str, legs: list[Leg], shelled: dict[str, set[str]]) -> Front:
@@ -337,6 +415,8 @@ def advance(ctx: TurnContext, dest: str, legs: list[Leg]) -> None:
     """Into empty enemy land: infantry/tanks capture; nothing else may go in (4.4, Artillery)."""
     movers = []
     for g in legs:
+        if g.support:  # artillery support fires from home: with nobody to fire at, it does nothing
+            continue
         hold_back(ctx, g, MOVABLE - combat_land.CAPTURERS, "cannot-enter-enemy-land")
         if not g.units:
             ctx.refuse(g.nation, PHASE, g.index, g.order, "cannot-capture", place=dest)

@@ -9,14 +9,15 @@ defense." So: artillery the nation has in `a`, free of other orders (it is claim
 cannot also move or attack); `b` a land territory next to `a`. A warning when nothing of
 the nation's is in `b` or attacks it this turn (the support would do nothing).
 
-Not automated yet (the land battle, combat_land, does not read the support): checked,
-the artillery claimed, and referred to the moderator.
+The artillery is claimed here and fights in the step's battles (phase4_land.support;
+combat_land: with its attack value, never a casualty).
 """
 
 from __future__ import annotations
 
+from moderator.engine import phase4_land
 from moderator.engine.context import Position, TurnContext
-from moderator.engine.orders.base import OrderRule, missing_units, refer, take_units
+from moderator.engine.orders.base import OrderRule, missing_units, take_units
 from moderator.engine.problems import Problem, problem, warning
 from moderator.orders.model import ArtillerySupport, Move, NavalInvasion, UnitCount
 
@@ -49,8 +50,7 @@ class ArtillerySupportRule(OrderRule[ArtillerySupport]):
         take_units(ctx, nation, order.origin, artillery(order), index)
 
     def execute(self, ctx: TurnContext, nation: str, index: int, order: ArtillerySupport) -> None:
-        self.commit(ctx, nation, index, order)
-        refer(ctx, nation, index, order, 0, "support-by-moderator")
+        phase4_land.support(ctx, nation, index, order, take_units(ctx, nation, order.origin, artillery(order), index))
 
 
 RULE = ArtillerySupportRule()

@@ -9,18 +9,20 @@ must give an order." So: a territory the nation holds, with the complex or port 
 Anti Air Guns fire at attacking aircraft without an order ("The AA roll against aircraft
 happens before any other combat"): the order is kept with a warning, and changes nothing.
 
-Not automated yet (the land battle, combat_land, does not read the order): an order for a
-complex or a port is checked and referred to the moderator.
+A complex or port ordered to defend joins the land battles of the step at its territory
+(phase4_land.structures: at 1, a casualty like any unit; a port brings its virtual
+defenders, combat_land).
 """
 
 from __future__ import annotations
 
 from moderator.engine.context import Position, TurnContext
-from moderator.engine.orders.base import OrderRule, refer
+from moderator.engine.orders.base import OrderRule
 from moderator.engine.problems import Problem, problem, warning
 from moderator.orders.model import DefendWith
 
 PHASE = "4.4"
+DEFENDING = "defend-with"  # ctx.done key: (DEFENDING, nation, kind, place), read by phase4_land.structures
 
 
 def has_structure(pos: Position, kind: str, place: str) -> bool:
@@ -44,9 +46,9 @@ class DefendWithRule(OrderRule[DefendWith]):
     def remarks(self, pos: Position, nation: str, order: DefendWith) -> list[Problem]:
         return [warning("aa-automatic")] if order.kind == "aa" else []
 
-    def execute(self, ctx: TurnContext, nation: str, index: int, order: DefendWith) -> None:
+    def commit(self, ctx: TurnContext, nation: str, index: int, order: DefendWith) -> None:
         if order.kind != "aa":
-            refer(ctx, nation, index, order, 0, "defence-by-moderator")
+            ctx.use((DEFENDING, nation, order.kind, order.place))
 
 
 RULE = DefendWithRule()

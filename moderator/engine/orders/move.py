@@ -51,6 +51,7 @@ class Leg:
     units: list[Unit]
     attack: bool = False  # hostile when the land moves began (an attack, not a deployment)
     beach: bool = False  # landing from transports in the sea zone `origin` (4.6.1; phase4_land.land_from_sea)
+    support: bool = False  # SUPPORT: artillery protecting the adjacent `dest` from home (phase4_land.support)
 
     @property
     def origin(self) -> str:
