@@ -27,6 +27,7 @@ from moderator.reports.render import render
 from moderator.service.context import Service
 from moderator.service.games import describe_deadline, orders_due, turn_label
 from moderator.service.inbox import queue
+from moderator.service.missed import play_missed_turns
 from moderator.service.review import items_from_resolution
 from moderator.service.rulings import apply_now, moderator_orders, pending
 from moderator.store.tables import Game, TurnRecord
@@ -106,10 +107,11 @@ def resolve_game(svc: Service, game_id: str) -> Resolution:
     if (ruleset.name, ruleset.version) != (game.ruleset, game.ruleset_version):
         svc.say(f"{game.id} was played with {game.ruleset} v{game.ruleset_version}, which this moderator no longer "
                 f"has; turn {turn} is resolved with {ruleset.key}, and the game goes on with it")
+    missed = play_missed_turns(svc, game)  # stored as the seats' orders, so a replay plays them too
     svc.store.update_game(game.id, status="resolving")
     try:
         inputs = turn_inputs(svc, game, ruleset)
-        subs = inputs.orders
+        subs = {n: o for n, o in inputs.orders.items() if n not in {m.nation for m in missed}}
         res = compute(svc, game, turn, inputs)
         now = svc.clock()
         svc.store.save_snapshot(game.id, turn + 1, res.state.dumps())
