@@ -76,6 +76,9 @@ SCHEMA = EventSchema([
          tech=CODE, level=INT, raised=BOOL),
     spec("spied-combat", "nation and moderator", "Phase 3.2.1.4: the enemy units engaged in combat in a "
          "province, after the battles", nation=NATION, order=INT, place=PLACE, fought=BOOL, units=LOSSES),
+    spec("recon-report", "the observing allies", "3.3 passive reconnaissance: a place next to the allies' units, "
+         "seen exactly (a hit) or as a colour band (a miss, or a false colour where masked)",
+         place=PLACE, seen=CODE, units=LOSSES, band=CODE, percent=INT),
     # ---- Phase 4
     spec("strategic-move", "nation", "Phase 4.1.3: units left by rail",
          nation=NATION, order=INT, origin=PLACE, dest=PLACE, units=UNITS),
