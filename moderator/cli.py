@@ -11,6 +11,7 @@ from collections.abc import Sequence
 VERB_MODULES = (
     "moderator.service.commands",  # run, demo, game, seat, resolve, replay, state, report, submit
     "moderator.service.moderation_commands",  # adjust, enter, review
+    "moderator.service.mail_commands",  # mail redrive, mail list
     "moderator.world.commands",  # scenario check|show, map
     "moderator.orders.commands",  # check
     "moderator.mail.commands",  # mail-server

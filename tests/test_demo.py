@@ -37,3 +37,15 @@ def test_demo_runs_a_whole_turn(tmp_path: Path, capsys: pytest.CaptureFixture[st
         assert step in out
     sent = sorted((tmp_path / "demo" / "sent").iterdir())
     assert len([p for p in sent if p.suffix == ".png"]) >= len(SEATS)
+    # The reports print the demo's real deadline (seconds away), not a ten-day default.
+    from email import message_from_bytes, policy
+
+    from moderator.service.games import describe_deadline
+    from moderator.store.db import Store
+
+    deadline = describe_deadline(Store.at(tmp_path / "demo" / "moderator.db").game("demo").deadline)  # type: ignore[union-attr]
+    mails = [message_from_bytes(p.read_bytes(), policy=policy.default) for p in sent if p.suffix == ".eml"]
+    report = next(m for m in mails if "report for German Empire" in str(m["Subject"]))
+    text = report.get_body(("plain",)).get_content()  # type: ignore[union-attr]
+    assert f"Orders are due by {deadline}." in text
+    assert any(part.get_filename() == "report.json" for part in report.iter_attachments())

@@ -44,13 +44,17 @@ def test_every_code_renders_in_every_report_kind(code: str) -> None:
         SCHEMA.validate(e.code, e.args)  # the samples themselves fit the schema
     info = TurnInfo("t", "Test", 1, "August 1914", 2, "October 1914", "soon")
     reports = build_reports(state, events, scenario, world, info, ["germany", "russia"], lambda v, t: b"")
-    assert {r.audience for r in reports} == {"germany", "russia", "alliance:central", "alliance:allied"}
+    assert {r.audience for r in reports} == {"germany", "russia", "alliance:central", "alliance:allied", "public"}
     seen_somewhere = False
     for r in reports:
         assert "[" + code not in r.text  # no fallback rendering of an unknown code
-        seen_somewhere |= any(e.visible_to(r.audience) for e in events)
+        told = [t["code"] for key in ("actions", "battles", "rulings", "news", "events") for t in r.data.get(key, ())]
+        visible = [e for e in events if e.visible_to(r.audience) if r.audience != "public" or not e.seen_by]
+        if not r.audience.startswith("alliance:"):
+            assert told.count(code) == len(visible), r.audience  # every event it may see, told once
+        seen_somewhere |= bool(visible)
     text, html = render("moderator", title="t", game="g", resolved_turn=1, resolved_date="x", ordered=[],
-                        missing=[], flags=[], dice_count=0, sha256="0", events=events,
+                        missing=[], flags=[], waiting=[], missed={}, dice_count=0, sha256="0", events=events,
                         names=lambda n: scenario.nations[n].name if n in scenario.nations else n)
     assert text.count("\n- [") == len(events) and "<li>" in html
     assert seen_somewhere or not events[0].seen_by

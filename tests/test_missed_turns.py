@@ -15,7 +15,7 @@ from moderator.engine.state import GameState
 from moderator.orders import check, parse_orders
 from moderator.service.context import Service
 from moderator.service.games import new_game
-from moderator.service.turns import replay, resolve_game
+from moderator.service.turns import missed_in_a_row, replay, resolve_game
 from moderator.store.db import Store
 from moderator.world.loader import load_world
 from moderator.world.model import World
@@ -77,3 +77,5 @@ def test_a_seat_without_orders_gets_the_default_and_the_second_miss_asks_for_a_n
     said.clear()
     resolve_game(svc, "g")
     assert any("second missed turn in a row: replace the player" in s for s in said)
+    # The record keeps the default orders, marked: the reports still count the misses.
+    assert missed_in_a_row(svc, svc.game("g"), 2) == {"france": 2}

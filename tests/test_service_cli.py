@@ -39,6 +39,13 @@ def test_a_game_from_creation_to_replay(config: Path, tmp_path: Path, capsys: py
     assert main(["report", "--game", "g1", "--nation", "Germany", "--out", str(out_dir)]) == 0
     assert (out_dir / "map.png").read_bytes()[:4] == b"\x89PNG"
     assert "turn 1 (August 1914) has been resolved" in (out_dir / "report.txt").read_text()
+    assert "You sent no orders this turn" in (out_dir / "report.txt").read_text()  # only checked, never sent
+    capsys.readouterr()
+    assert main(["report", "--game", "g1", "--nation", "Germany", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data == json.loads((out_dir / "report.json").read_text())  # the same content as the mail's
+    assert data["kind"] == "nation" and data["orders_arrived"] is False and data["turn"] == 2
+    assert data["order_block"].startswith("GAME g1\nNATION Germany\nTURN 2\n")
 
     assert main(["review", "list", "--game", "g1"]) == 0
     assert main(["game", "list"]) == 0

@@ -44,7 +44,7 @@ def test_a_ruling_for_the_next_resolution_waits_for_it(game: Service, capsys: py
     svc = game
     before = _count(svc.position(svc.game("g1")), "germany", "infantry", "Posen")
     assert main(["adjust", "--game", "g1", "ADD 2 inf OF Germany AT Posen"]) == 0
-    assert "stored 1 ruling(s) for the resolution of turn 1 of g1" in capsys.readouterr().out
+    assert "stored 1 ruling for the resolution of turn 1 of g1" in capsys.readouterr().out
     assert _count(svc.position(svc.game("g1")), "germany", "infantry", "Posen") == before  # not yet
     resolve_game(svc, "g1")
     assert _count(svc.state(svc.game("g1")), "germany", "infantry", "Posen") == before + 2
@@ -57,7 +57,7 @@ def test_a_ruling_now_changes_the_position_orders_meet(game: Service, tmp_path: 
     svc = game
     assert main(["adjust", "--game", "g1", "--now", "SET SAVED OF Germany TO 0"]) == 0
     out = capsys.readouterr().out
-    assert "applied 1 ruling(s) to turn 1 of g1 now" in out and "The moderator ruled: SET SAVED OF germany TO 0" in out
+    assert "applied 1 ruling to turn 1 of g1 now" in out and "The moderator ruled: SET SAVED OF germany TO 0" in out
     g = svc.game("g1")
     assert svc.position(g).nations["germany"].saved == 0
     assert svc.state(g).nations["germany"].saved > 0  # the snapshot itself is never rewritten

@@ -27,9 +27,67 @@ def test_replacing_a_seat_deactivates_the_old_one(tmp_path: Path) -> None:
 def test_raw_message_is_kept_byte_for_byte(tmp_path: Path) -> None:
     store = Store.at(tmp_path / "m.db")
     raw = b"From: a@x\r\nSubject: \xff odd\r\n\r\nbody\x00"
-    mid = store.store_incoming(raw, uid=7)
-    assert store.message(mid).raw == raw
+    mid, new = store.store_incoming(raw, uid=7)
+    assert new and store.message(mid).raw == raw
     assert [m.id for m in store.messages("in", "new")] == [mid]
+
+
+def test_a_message_fetched_twice_is_stored_once(tmp_path: Path) -> None:
+    store = Store.at(tmp_path / "m.db")
+    raw = b"From: a@x\r\nMessage-ID: <1@x>\r\n\r\norders"
+    first, _ = store.store_incoming(raw, uid=7, uidvalidity=100)
+    assert store.store_incoming(raw, uid=7, uidvalidity=100) == (first, False)  # the same UID again
+    assert store.store_incoming(raw, uid=1, uidvalidity=200) == (first, False)  # after a UIDVALIDITY reset
+    other, new = store.store_incoming(raw + b"!", uid=2, uidvalidity=200)
+    assert new and other != first
+    assert len(store.messages("in")) == 2
+
+
+def test_a_unit_of_work_is_all_or_nothing(tmp_path: Path) -> None:
+    import pytest
+
+    store = Store.at(tmp_path / "m.db")
+    store.create_game("g1", "1914")
+    with pytest.raises(ZeroDivisionError), store.transaction():
+        store.update_game("g1", turn=2)
+        store.save_snapshot("g1", 2, "{}")
+        assert store.game("g1").turn == 2  # seen inside the unit of work
+        _ = 1 / 0
+    assert store.game("g1").turn == 1 and store.snapshot("g1", 2) is None
+    with store.transaction():
+        store.update_game("g1", turn=2)
+    assert store.game("g1").turn == 2
+
+
+def test_sqlite_is_write_ahead_and_fully_synchronous(tmp_path: Path) -> None:
+    from sqlalchemy import text
+
+    store = Store.at(tmp_path / "m.db")
+    with store.engine.connect() as conn:
+        assert conn.execute(text("PRAGMA journal_mode")).scalar() == "wal"
+        assert conn.execute(text("PRAGMA synchronous")).scalar() == 2  # FULL
+
+
+def test_a_second_daemon_on_the_same_database_refuses_to_start(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    import pytest
+
+    from moderator.store.db import AlreadyRunning
+
+    store = Store.at(tmp_path / "m.db")
+    store.lock_for_daemon()
+    other = Store.at(tmp_path / "m.db")
+    with pytest.raises(AlreadyRunning, match="another moderator daemon"):
+        other.lock_for_daemon()
+    # Another process too (flock is per open file, so this is what a second daemon sees).
+    code = ("import sys; from moderator.store.db import Store, AlreadyRunning\n"
+            f"try: Store.at({str(tmp_path / 'm.db')!r}).lock_for_daemon()\n"
+            "except AlreadyRunning: sys.exit(3)\n")
+    assert subprocess.run([sys.executable, "-c", code]).returncode == 3
+    store.unlock()
+    other.lock_for_daemon()  # free again once the first let go (or died: the kernel releases it)
 
 
 def test_later_submission_replaces_earlier(tmp_path: Path) -> None:

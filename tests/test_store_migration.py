@@ -44,10 +44,11 @@ def test_an_old_database_gets_the_new_columns_and_old_rows_their_defaults(tmp_pa
     path = tmp_path / "old.db"
     _old_database(path)
     store = Store.at(path)
-    assert sorted(store.upgraded) == ["game.ruleset", "game.ruleset_version", "reviewitem.rulings",
+    assert sorted(store.upgraded) == ["game.problem", "game.ruleset", "game.ruleset_version", "reviewitem.rulings",
                                       "turnrecord.ruleset", "turnrecord.ruleset_version", "turnrecord.rulings"]
     game = store.game("old")
     assert game is not None and (game.ruleset, game.ruleset_version, game.turn) == ("wtea-1914", 1, 3)
+    assert game.problem == ""  # issue 11: no failed resolution
     record = store.turn_record("old", 2)
     assert record is not None and (record.ruleset, record.ruleset_version, record.rulings) == ("wtea-1914", 1, "{}")
     assert store.reviews("old")[0].rulings == ""

@@ -103,8 +103,14 @@ def canonical(world: World, scenario: Scenario, nation: str, order: Order) -> Or
 def _one(world: World, scenario: Scenario, nation: str, kind: str, typed: str) -> str | Problem:
     if kind == "place":
         name = world.resolve(typed)
-        return name if name is not None else problem("unknown-territory", typed, typed=typed,
-                                                     guesses=world.suggest(typed))
+        if name is not None:
+            return name
+        nid = nation_id(scenario, typed)
+        if nid is not None:  # "MOVE ... TO Spain": a nation where a place belongs; name its lands
+            lands = sorted(world.home_of(nid), key=lambda t: (-world.territories[t].value, t))
+            return problem("nation-not-place", typed, typed=typed, nation=nid, lands=lands[:6],
+                           more=max(len(lands) - 6, 0))
+        return problem("unknown-territory", typed, typed=typed, guesses=world.suggest(typed))
     if kind == "nation":
         if fold(typed) in SELF_WORDS:
             return nation

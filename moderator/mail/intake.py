@@ -89,9 +89,15 @@ class Mailbox:
             raise IntakeError("the mailbox is not open")
         return self._client
 
-    def fetch_unseen(self, limit: int | None = None) -> list[FetchedMessage]:
-        """Unseen messages, oldest UID first, without changing any flag."""
-        uids = sorted(int(uid) for uid in self.client.search(["UNSEEN"]))
+    def fetch_unseen(self, limit: int | None = None, skip: frozenset[int] = frozenset()) -> list[FetchedMessage]:
+        """Messages not yet filed away, oldest UID first, without changing any flag (BODY.PEEK).
+
+        With a processed folder, that is every message still in the folder: filing moves it
+        out, so what is left was not filed - whatever its \\Seen flag says (a human reading
+        the mailbox, or a crash between flagging and moving, must not hide a message). Only
+        without one does \\Seen mark what was done. `skip`: UIDs this poll has had already."""
+        criteria = ["NOT", "DELETED"] if self.config.processed_folder else ["UNSEEN"]
+        uids = sorted(int(uid) for uid in self.client.search(criteria) if int(uid) not in skip)
         if limit is not None:
             uids = uids[:limit]
         if not uids:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import ssl
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from email.message import EmailMessage
 from email.utils import getaddresses
@@ -28,26 +28,43 @@ class SendResult:
     error: str | None = None
     # Recipients the server refused while accepting the others: address -> reply text.
     refused: dict[str, str] = field(default_factory=dict)
+    # The server said no for good (5xx for every recipient, or for the message itself):
+    # sending it again would get the same answer. Otherwise a failure is worth retrying.
+    permanent: bool = False
 
 
-def send_all(config: MailConfig, messages: Sequence[EmailMessage]) -> list[SendResult]:
+# Told of each message's result as soon as it is known, so the caller can record it before
+# the next message goes out (a crash mid-batch then re-sends only what was not sent).
+OnResult = Callable[[int, SendResult], None]
+
+
+def send_all(config: MailConfig, messages: Sequence[EmailMessage], on_result: OnResult | None = None) -> list[SendResult]:
     """Send `messages` in order; never raises for a delivery problem. Blocking wrapper."""
-    return asyncio.run(send_all_async(config, messages))
+    return asyncio.run(send_all_async(config, messages, on_result))
 
 
-async def send_all_async(config: MailConfig, messages: Sequence[EmailMessage]) -> list[SendResult]:
+async def send_all_async(config: MailConfig, messages: Sequence[EmailMessage],
+                         on_result: OnResult | None = None) -> list[SendResult]:
     if not messages:
         return []
     results: list[SendResult] = []
     client: aiosmtplib.SMTP | None = None
+    unreachable = ""
     try:
-        for message in messages:
-            if client is None or not client.is_connected:
-                client, error = await _connect(config)
+        for index, message in enumerate(messages):
+            if unreachable:  # the server is down: fail the rest at once, the caller retries later
+                result = _failed(message, unreachable)
+            else:
+                if client is None or not client.is_connected:
+                    client, error = await _connect(config)
                 if client is None:
-                    results.append(_failed(message, f"cannot connect to SMTP server: {error}"))
-                    continue
-            results.append(await _send_one(client, message))
+                    unreachable = f"cannot connect to SMTP server: {error}"
+                    result = _failed(message, unreachable)
+                else:
+                    result = await _send_one(client, message)
+            results.append(result)
+            if on_result is not None:
+                on_result(index, result)
     finally:
         if client is not None and client.is_connected:
             try:
@@ -83,7 +100,7 @@ async def _send_one(client: aiosmtplib.SMTP, message: EmailMessage) -> SendResul
         refused, _reply = await client.send_message(message)
     except (aiosmtplib.SMTPException, OSError, ValueError) as exc:
         await _reset(client)
-        return _failed(message, _describe(exc))
+        return _failed(message, _describe(exc), permanent=_permanent(exc))
     return SendResult(
         _message_id(message),
         _recipients(message),
@@ -102,8 +119,18 @@ async def _reset(client: aiosmtplib.SMTP) -> None:
         client.close()
 
 
-def _failed(message: EmailMessage, error: str) -> SendResult:
-    return SendResult(_message_id(message), _recipients(message), sent=False, error=error)
+def _failed(message: EmailMessage, error: str, permanent: bool = False) -> SendResult:
+    return SendResult(_message_id(message), _recipients(message), sent=False, error=error, permanent=permanent)
+
+
+def _permanent(exc: BaseException) -> bool:
+    """5xx for every recipient or for the message (RFC 5321 4.2.1): no use trying again.
+    A refused sender or a 4xx is the server's or our configuration's passing trouble."""
+    if isinstance(exc, aiosmtplib.SMTPRecipientsRefused):
+        return bool(exc.recipients) and all(r.code >= 500 for r in exc.recipients)
+    if isinstance(exc, aiosmtplib.SMTPDataError):
+        return exc.code >= 500
+    return isinstance(exc, ValueError)  # a message the client cannot send at all
 
 
 def _message_id(message: EmailMessage) -> str:

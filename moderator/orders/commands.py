@@ -15,7 +15,8 @@ from pathlib import Path
 from moderator.engine.state import GameState
 from moderator.orders.checker import CheckResult, check_text
 from moderator.orders.diagnostics import ERROR
-from moderator.orders.echo import normalize
+from moderator.orders.echo import nation_words, normalize
+from moderator.orders.messages import counted
 from moderator.world.model import World
 from moderator.world.scenario_model import Scenario
 
@@ -60,30 +61,32 @@ def run_check(args: argparse.Namespace) -> int:
     state, world, scenario, against = _load(args.game, args.scenario)
     result = check_text(text, args.nation, state, world, scenario, game=args.game)
     if args.json:
-        print(json.dumps(to_json(result), indent=1, ensure_ascii=False))
+        print(json.dumps(to_json(result, scenario), indent=1, ensure_ascii=False))
     else:
-        print(render(result, against))
+        print(render(result, against, scenario))
     return 1 if any(d.severity == ERROR for d in result.diagnostics) else 0
 
 
-def to_json(result: CheckResult) -> dict[str, object]:
+def to_json(result: CheckResult, scenario: Scenario | None = None) -> dict[str, object]:
     h = result.header
+    nations = nation_words(scenario) if scenario is not None else None
     return {
         "header": {"game": h.game, "nation": h.nation, "turn": h.turn, "secret": "******" if h.secret else None},
-        "orders": normalize(result.orders).splitlines(),
+        "orders": normalize(result.orders, nations=nations).splitlines(),
         "diagnostics": [d.to_dict() for d in result.diagnostics],
         "errors": sum(d.severity == ERROR for d in result.diagnostics),
     }
 
 
-def render(result: CheckResult, against: str) -> str:
+def render(result: CheckResult, against: str, scenario: Scenario | None = None) -> str:
     """The plain-text report: diagnostics first, then the orders as understood."""
     lines = [f"Checked against {against}."]
     counts = {s: sum(d.severity == s for d in result.diagnostics) for s in ("error", "warning", "flag")}
-    lines.append(f"{len(result.orders)} orders accepted; {counts['error']} errors, "
-                 f"{counts['warning']} warnings, {counts['flag']} for the moderator's review.")
+    lines.append(f"{counted(len(result.orders), 'order')} accepted; {counted(counts['error'], 'error')}, "
+                 f"{counted(counts['warning'], 'warning')}, {counts['flag']} for the moderator's review.")
     lines.extend(d.render() for d in result.diagnostics)
     lines.append("")
     lines.append("Your orders as the moderator reads them:")
-    lines.append(normalize(result.orders, result.header).rstrip() or "(none)")
+    nations = nation_words(scenario) if scenario is not None else None
+    lines.append(normalize(result.orders, result.header, nations).rstrip() or "(none)")
     return "\n".join(lines)

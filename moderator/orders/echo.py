@@ -2,16 +2,24 @@
 
 Used in the receipt sent back to the player. Property (tests/test_orders_property.py):
 parse_orders(normalize(orders)).orders == orders. The secret is never echoed.
+
+Checked orders hold nation ids ("belgium"); with `nations` (nation_words(scenario)) the
+echo writes each nation as players write it ("DECLARE WAR ON Belgium"), a name that reads
+back as the same nation (tests/test_echo_names.py).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
+from dataclasses import fields, replace
+from typing import Any
 
 from moderator.orders import model as m
 from moderator.orders.parser import Header
 from moderator.orders.vocab import TECHNOLOGIES, UNIT_ECHO
+from moderator.world.model import fold
+from moderator.world.scenario_model import Scenario
 
 _PLAIN = re.compile(r"^[^\W\d_][\w.'\u2019\-]*( [^\W\d_][\w.'\u2019\-]*)*$")
 # Words that are keywords somewhere in the grammar: a name containing one is quoted so
@@ -180,13 +188,48 @@ FORMATS: dict[type, Callable[..., str]] = {
 }
 
 
-def normalize_order(order: m.Order) -> str:
+def nation_word(scenario: Scenario, nid: str) -> str:
+    """How orders name nation `nid`: its short name ("Austria-Hungary", "Belgium", "USA"),
+    the alias spelt like its id, else the id in capitals; the full name only if neither
+    reads back as the nation."""
+    from moderator.engine.names import nation_id
+
+    n = scenario.nations.get(nid)
+    if n is None:
+        return nid
+    word = next((a for a in n.aliases if fold(a) == fold(nid)), " ".join(p.capitalize() for p in nid.split("-")))
+    return word if nation_id(scenario, word) == nid else n.name
+
+
+def nation_words(scenario: Scenario) -> Callable[[str], str]:
+    return lambda nid: nation_word(scenario, nid)
+
+
+def with_names(order: m.Order, nations: Callable[[str], str]) -> m.Order:
+    """The order with each nation id replaced by the word `nations` gives for it."""
+    changes: dict[str, Any] = {}
+    for f in fields(order):
+        ref, value = f.metadata.get("ref"), getattr(order, f.name)
+        if value is None:
+            continue
+        if ref == "nation":
+            changes[f.name] = nations(value)
+        elif ref == "nations":
+            changes[f.name] = tuple(nations(v) for v in value)
+    return replace(order, **changes) if changes else order
+
+
+def normalize_order(order: m.Order, nations: Callable[[str], str] | None = None) -> str:
+    if nations is not None:
+        order = with_names(order, nations)
     fmt = FORMATS.get(type(order))
     return fmt(order) if fmt else f"NOTE unprintable order {type(order).__name__}"
 
 
-def normalize(orders: Iterable[m.Order], header: Header | None = None) -> str:
-    """The canonical text of `orders` (and of the header, secret masked)."""
+def normalize(orders: Iterable[m.Order], header: Header | None = None,
+              nations: Callable[[str], str] | None = None) -> str:
+    """The canonical text of `orders` (and of the header, secret masked); nations named
+    by `nations` (nation id -> word) when given."""
     lines: list[str] = []
     if header is not None:
         if header.game:
@@ -197,5 +240,5 @@ def normalize(orders: Iterable[m.Order], header: Header | None = None) -> str:
             lines.append(f"TURN {header.turn}")
         if header.secret:
             lines.append("PASSWORD ******")
-    lines.extend(normalize_order(o) for o in orders)
+    lines.extend(normalize_order(o, nations) for o in orders)
     return "\n".join(lines) + ("\n" if lines else "")

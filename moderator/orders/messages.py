@@ -10,7 +10,8 @@ written where a moderator can edit it without touching code:
     text = "{{ dest }} is not next to {{ origin }}"
 
 Templates see the problem's arguments and a few helpers: name(nation id) -> the nation's
-name, unit(kind) -> the short unit word (inf, art, ...), units({kind: n}) -> "2 inf, 1 art",
+name, unit(kind) -> the short unit word (inf, art, ...), plural(kind) -> "tanks", "AA guns",
+units({kind: n}) -> "2 inf, 1 art",
 either(list) -> "a or b", technology(id) -> the rules' name of the technology.
 """
 
@@ -66,6 +67,23 @@ def _units(d: Mapping[str, int]) -> str:
     return ", ".join(f"{n} {UNIT_ECHO.get(k, k)}" for k, n in d.items())
 
 
+# The plural a sentence uses for "you have no tanks in Berlin" (the Units table's names).
+PLURALS = {
+    "infantry": "infantry", "artillery": "artillery", "tank": "tanks", "aa": "AA guns", "rocket": "rockets",
+    "fighter": "fighters", "bomber": "bombers", "battleship": "battleships", "cruiser": "cruisers",
+    "transport": "transports", "carrier": "aircraft carriers", "submarine": "submarines",
+}
+
+
+def _plural(kind: str) -> str:
+    return PLURALS.get(kind, kind.replace("_", " "))
+
+
+def counted(n: int, word: str, plural: str | None = None) -> str:
+    """"1 error", "2 errors", "0 orders": the count and its word, in the right number."""
+    return f"{n} {word if n == 1 else plural or word + 's'}"
+
+
 def _either(items: Any) -> str:
     return " or ".join(str(i) for i in items)
 
@@ -82,7 +100,8 @@ def text(code: str, args: Mapping[str, Any], names: Callable[[str], str] | None 
         return plain
     try:
         sentence = _template(code).render(**args, name=names or (lambda n: n), unit=lambda k: UNIT_ECHO.get(k, k),
-                                          units=_units, either=_either, technology=_technology)
+                                          units=_units, either=_either, technology=_technology,
+                                          plural=_plural)
     except TemplateError:  # arguments the sentence does not expect: say it plainly, never fail a mail
         return plain
     return f"{sentence} ({msg.rule})" if msg.rule and f"({msg.rule})" not in sentence else sentence

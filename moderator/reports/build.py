@@ -1,77 +1,95 @@
-"""Turn reports: one per nation, one shared per alliance (Miscellaneous: "each alliance
-will receive common status and positions of all members units, and neutrals (including
-Japan) will receive only own status"). Each with text, HTML and a map PNG of what that
-audience may see. No mail and no database here: the service sends what this returns.
+"""Turn reports: one per nation, one shared per alliance, and the public bulletin
+(Miscellaneous: "each alliance will receive common status and positions of all members
+units, and neutrals (including Japan) will receive only own status"; "after turn update,
+all players will receive ... the information about common news"). Each with text, HTML,
+the same content as JSON, and a map PNG of what that audience may see. No mail and no
+database here: the service sends what this returns.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from moderator.engine.events import Event
 from moderator.engine.state import GameState
+from moderator.orders.echo import nation_words
+from moderator.reports.content import SIDE_NAMES, TurnInfo, alliance_report, bulletin, nation_report
 from moderator.reports.render import render
-from moderator.reports.visibility import View, alliance_members, alliance_view, nation_view
+from moderator.reports.visibility import View, alliance_members, alliance_view, nation_view, public_view
 from moderator.world.model import World
 from moderator.world.scenario_model import Scenario
 
-SIDE_NAMES = {"central": "Central Powers", "allied": "Allied Powers"}
+__all__ = ["MAP_CID", "Report", "TurnInfo", "build_reports", "PUBLIC"]
+
 MAP_CID = "MAP-CID"  # placeholder the service swaps for the real Content-ID
+PUBLIC = "public"  # the audience of the bulletin
 
 
 @dataclass
 class Report:
-    audience: str  # nation id or "alliance:<side>"
+    audience: str  # nation id, "alliance:<side>" or "public"
     nations: list[str]  # whose seats receive it
     subject: str
     text: str
     html: str  # refers to the map as MAP_CID
     png: bytes
+    data: dict[str, Any]  # the same content for players' tools (report.json)
 
-
-@dataclass
-class TurnInfo:
-    game: str
-    title: str
-    resolved_turn: int
-    resolved_date: str
-    turn: int
-    date: str
-    deadline: str
+    def json_bytes(self) -> bytes:
+        return (json.dumps(self.data, indent=1, sort_keys=True, ensure_ascii=False) + "\n").encode()
 
 
 MapRenderer = Callable[[View, str], bytes]  # (view, title) -> PNG
 
 
-def build_reports(state: GameState, events: Sequence[Event], scenario: Scenario, world: World,
-                  info: TurnInfo, nations: Sequence[str], draw: MapRenderer) -> list[Report]:
-    """Reports for the seated `nations` and for each alliance that has a seated member."""
+def namer(scenario: Scenario) -> Callable[[str], str]:
     def names(nid: str) -> str:
         n = scenario.nations.get(nid)
         return n.name if n else nid
+    return names
 
+
+def build_reports(state: GameState, events: Sequence[Event], scenario: Scenario, world: World,
+                  info: TurnInfo, nations: Sequence[str], draw: MapRenderer, *,
+                  bulletin_too: bool = True) -> list[Report]:
+    """Reports for the seated `nations`, for each alliance that has a seated member, and
+    (bulletin_too) the public bulletin for every seated nation."""
+    names = namer(scenario)
+    events = list(events)
     out = []
     for nation in sorted(nations):
-        view = nation_view(state, scenario, list(events), nation)
-        out.append(_report(view, info, names, draw, [nation],
-                           f"{info.title}: turn {info.resolved_turn} report for {names(nation)}", alliance=False))
+        out.append(nation_mail(state, events, scenario, world, info, nation, draw))
     for side in ("central", "allied"):
         members = alliance_members(state, side)
         seated = [n for n in members if n in nations]
         if not seated:
             continue
-        view = alliance_view(state, scenario, list(events), side)
-        out.append(_report(view, info, names, draw, seated,
-                           f"{info.title}: turn {info.resolved_turn} status of the {SIDE_NAMES[side]}",
-                           alliance=True, side_name=SIDE_NAMES[side]))
+        view = alliance_view(state, scenario, events, side)
+        content = alliance_report(world, view, info, names, side)
+        title = f"{info.title}, turn {info.resolved_turn}: {SIDE_NAMES[side]}"
+        text, html = render("alliance", r=content, map_src=f"cid:{MAP_CID}")
+        out.append(Report(view.audience, seated,
+                          f"{info.title}: turn {info.resolved_turn} status of the {SIDE_NAMES[side]}",
+                          text, html, draw(view, title), content.to_json()))
+    if bulletin_too and nations:
+        view = public_view(state, events)
+        news = bulletin(view, events, info, names)
+        text, html = render("bulletin", r=news, map_src=f"cid:{MAP_CID}")
+        out.append(Report(PUBLIC, sorted(nations), f"{info.title}: turn {info.resolved_turn} news (public bulletin)",
+                          text, html, draw(view, f"{info.title}, turn {info.resolved_turn}"), news.to_json()))
     return out
 
 
-def _report(view: View, info: TurnInfo, names: Callable[[str], str], draw: MapRenderer, nations: list[str],
-            subject: str, *, alliance: bool, side_name: str = "") -> Report:
-    title = f"{info.title}, turn {info.resolved_turn}: {side_name or names(view.audience)}"
-    png = draw(view, title)
-    text, html = render("report", view=view, names=names, alliance=alliance, side_name=side_name,
-                        map_src=f"cid:{MAP_CID}", **vars(info))
-    return Report(view.audience, nations, subject, text, html, png)
+def nation_mail(state: GameState, events: Sequence[Event], scenario: Scenario, world: World, info: TurnInfo,
+                nation: str, draw: MapRenderer | None = None) -> Report:
+    """One nation's own report; without `draw`, no map (the JSON and text tools need none)."""
+    names = namer(scenario)
+    view = nation_view(state, scenario, list(events), nation)
+    content = nation_report(world, view, info, names, nation_words(scenario))
+    text, html = render("report", r=content, map_src=f"cid:{MAP_CID}" if draw else "")
+    png = draw(view, f"{info.title}, turn {info.resolved_turn}: {names(nation)}") if draw else b""
+    return Report(nation, [nation], f"{info.title}: turn {info.resolved_turn} report for {names(nation)}",
+                  text, html, png, content.to_json())

@@ -29,8 +29,17 @@ def environment() -> Environment:
         keep_trailing_newline=True,
     )
     env.filters["signed"] = lambda n: f"{n:+d}"
+    env.filters["tech"] = tech_level
     env.globals["event_text"] = event_text
     return env
+
+
+def tech_level(tid: str, level: int) -> str:
+    """"Tanks 1 of 4": a technology's name and the level reached (Technology table)."""
+    from moderator.orders.vocab import TECHNOLOGIES
+
+    name, levels, _ = TECHNOLOGIES.get(tid, (tid, 0, ()))
+    return f"{name} {level} of {levels}" if levels else f"{name} {level}"
 
 
 HELD_BACK = {
@@ -41,6 +50,22 @@ HELD_BACK = {
 }
 
 
+WITHDRAWAL = {
+    "rounds": "after {} round{} as ordered",
+    "losses": "when their losses passed {}{}, as ordered",
+    "kills": "after destroying {} defender{}, as ordered",
+}
+
+
+def withdrawal(condition: str) -> str:
+    """A battle's withdrawal condition ("losses:5", combat_orders.withdrawal) in words."""
+    kind, _, value = condition.partition(":")
+    words = WITHDRAWAL.get(kind)
+    if words is None or not value.isdigit():
+        return condition
+    return words.format(value, "" if kind == "losses" else "s" if value != "1" else "")
+
+
 def _units(d: dict[str, int]) -> str:
     return ", ".join(f"{n} {kind}" for kind, n in d.items()) or "no units"
 
@@ -49,7 +74,7 @@ def event_text(e: Event, names: Callable[[str], str]) -> str:
     """One event in plain English, from templates/events/<code>.j2 (one template per code)."""
     template = environment().get_template(f"events/{e.code}.j2")
     return template.render(a=e.args, e=e, names=names, units=_units,
-                           held_back=lambda r: HELD_BACK.get(r, r),
+                           held_back=lambda r: HELD_BACK.get(r, r), withdrawal=withdrawal,
                            problem=lambda code, args: problem_text(code, args, names)).strip()
 
 

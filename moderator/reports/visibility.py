@@ -36,6 +36,10 @@ class NationStatus:
     units: dict[str, dict[str, int]]  # location -> kind -> count
     tech: dict[str, int]
     to_deploy: dict[str, int] = field(default_factory=dict)  # Initial Deployment: free units still to place
+    standing: int = 0  # a neutral's diplomatic standing (Phase 1.2), -10 CP .. +10 AP
+    income_rule: str = "full"  # Phase 8: the share of its income a nation collects
+    incorporated: dict[str, int] = field(default_factory=dict)  # own territory -> turn incorporated (Phase 6)
+    damaged: dict[str, dict[str, int]] = field(default_factory=dict)  # location -> kind -> hits taken
 
 
 @dataclass
@@ -48,13 +52,19 @@ class View:
     events: list[Event]
     control: dict[str, str]  # public: who holds each land territory (the public map)
     map_units: dict[str, dict[str, int]] = field(default_factory=dict)  # location -> label -> count
+    turn: int = 0  # the turn about to be played (income schedules count from it)
+    sides: dict[str, str] = field(default_factory=dict)  # public: every nation's camp
 
 
 def _status(state: GameState, scenario: Scenario, nation: str) -> NationStatus:
     ns = state.nations[nation]
     units: dict[str, Counter[str]] = {}
+    damaged: dict[str, Counter[str]] = {}
     for u in sorted(state.nation_units(nation), key=lambda u: (u.location, u.kind, u.id)):
         units.setdefault(u.location, Counter())[u.kind] += 1
+        if u.damage:
+            damaged.setdefault(u.location, Counter())[u.kind] += u.damage
+    territories = sorted(t for t, n in state.control.items() if n == nation)
     return NationStatus(
         nation=nation,
         name=scenario.nations[nation].name if nation in scenario.nations else nation,
@@ -63,10 +73,14 @@ def _status(state: GameState, scenario: Scenario, nation: str) -> NationStatus:
         manpower_limit=ns.manpower_limit,
         infantry_built=ns.infantry_built,
         at_war_with=sorted(ns.at_war_with),
-        territories=sorted(t for t, n in state.control.items() if n == nation),
+        territories=territories,
         units={loc: dict(sorted(c.items())) for loc, c in sorted(units.items())},
         tech=dict(sorted(ns.tech.items())),
         to_deploy=_to_deploy(ns.flags.get("to_deploy", ())),
+        standing=ns.standing,
+        income_rule=ns.income_rule,
+        incorporated={t: state.incorporated[t] for t in territories if t in state.incorporated},
+        damaged={loc: dict(sorted(c.items())) for loc, c in sorted(damaged.items())},
     )
 
 
@@ -103,6 +117,8 @@ def nation_view(state: GameState, scenario: Scenario, events: list[Event], natio
         events=[e for e in events if e.visible_to(nation)],
         control=dict(state.control),
         map_units=_map_units(statuses, several=False),
+        turn=state.turn,
+        sides=_sides(state),
     )
 
 
@@ -123,4 +139,18 @@ def alliance_view(state: GameState, scenario: Scenario, events: list[Event], sid
         events=[e for e in events if not e.seen_by or set(e.seen_by) & set(members)],
         control=dict(state.control),
         map_units=_map_units(statuses, several=True),
+        turn=state.turn,
+        sides=_sides(state),
     )
+
+
+def public_view(state: GameState, events: list[Event]) -> View:
+    """What every player may know: who holds what, the camps, and the public news
+    (events with an empty seen_by: declarations, conquests, nations joining a camp)."""
+    return View(audience="public", members=[], statuses=[], events=[e for e in events if not e.seen_by],
+                control=dict(state.control), turn=state.turn, sides=_sides(state))
+
+
+def _sides(state: GameState) -> dict[str, str]:
+    """Each nation's camp: public (declarations and joining a camp are public news)."""
+    return {n: ns.side for n, ns in sorted(state.nations.items())}

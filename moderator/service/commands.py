@@ -10,10 +10,12 @@ import signal
 import smtplib
 import sys
 import threading
-from datetime import datetime
+from datetime import UTC, datetime
 from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
+
+from moderator.orders.messages import counted
 
 SubParsers = "argparse._SubParsersAction[argparse.ArgumentParser]"
 
@@ -57,6 +59,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         p.add_argument("--game", required=True)
         p.add_argument("--nation", required=True)
         p.add_argument("--email", required=True)
+        p.add_argument("--also", action="append", default=[], metavar="EMAIL",
+                       help="another address the player may send orders from (repeatable); orders from any "
+                            "address not registered for the seat are refused, even with the right password")
         p.add_argument("--player", default="")
         p.add_argument("--password", default=None, help="seat password (default: a new random one, printed once)")
         p.set_defaults(func=cmd_seat_add)
@@ -87,7 +92,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--game", required=True)
     p.add_argument("--nation", required=True)
     p.add_argument("--turn", type=int, default=None, help="the resolved turn (default: the last one)")
-    p.add_argument("--out", type=Path, default=Path("."), help="folder for report.txt, report.html, map.png")
+    p.add_argument("--out", type=Path, default=Path("."),
+                   help="folder for report.txt, report.html, report.json and map.png")
+    p.add_argument("--json", action="store_true",
+                   help="print the report's content as JSON (what report.json holds) instead of writing files")
     p.set_defaults(func=cmd_report)
 
     p = sub.add_parser("state", parents=[common], help="the game state (a nation's own part with --nation)")
@@ -106,18 +114,32 @@ def _service(args: argparse.Namespace, need_mail: bool = False) -> Any:
     cfg = load_config(args.config)
     if need_mail and cfg.mail is None:
         raise SystemExit("this needs a [mail] section in the configuration file (see moderator.example.toml)")
+    if need_mail and cfg.missing_secrets:
+        raise SystemExit(f"the [mail] section names the environment variable(s) {', '.join(cfg.missing_secrets)}, "
+                         "which are not set: export them before starting the daemon")
     return Service(store=Store(cfg.database), mail=cfg.mail, say=lambda s: print(s, flush=True),
                    archive=cfg.archive), cfg
 
 
+def can_send(cfg: Any) -> bool:
+    """Mail can go out from this process: a [mail] section with its passwords set."""
+    return cfg.mail is not None and not cfg.missing_secrets
+
+
 def cmd_run(args: argparse.Namespace) -> int:
     from moderator.service.daemon import Daemon
+    from moderator.store.db import AlreadyRunning
 
     svc, cfg = _service(args, need_mail=True)
+    svc.say = _timestamped
     daemon = Daemon(svc, poll_seconds=cfg.poll_seconds, deadline_seconds=cfg.deadline_check_seconds)
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
-    daemon.start()
+    try:
+        daemon.start()
+    except AlreadyRunning as exc:
+        print(f"moderator run: {exc}", file=sys.stderr)
+        return 1
     print(f"moderator running: polling {cfg.mail.imap.host} every {cfg.poll_seconds:g} s; Ctrl-C stops.", flush=True)
     try:
         while not stop.wait(1):
@@ -126,6 +148,11 @@ def cmd_run(args: argparse.Namespace) -> int:
         pass
     daemon.stop()
     return 0
+
+
+def _timestamped(line: str) -> None:
+    """The daemon's console lines, each with its UTC time (for the log it usually ends up in)."""
+    print(f"{datetime.now(UTC):%Y-%m-%d %H:%M:%S}Z {line}", flush=True)
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
@@ -164,10 +191,15 @@ def cmd_game_show(args: argparse.Namespace) -> int:
     subs = svc.store.current_submissions(g.id, g.turn)
     print(f"{g.title} [{g.id}], scenario {g.scenario}, ruleset {g.ruleset} v{g.ruleset_version}")
     print(f"turn {g.turn} ({turn_label(scenario, g.turn)}), {g.status}, orders due {describe_deadline(g.deadline)}")
+    if g.problem:
+        print(f"PROBLEM: {g.problem} (the turn stays open and is retried; `moderator review list` has the details)")
+    stuck = [m for m in svc.store.messages(direction="out", status="queued") if m.game_id == g.id and m.attempts]
+    if stuck:
+        print(f"{len(stuck)} mail(s) not sent yet after failed attempts (the daemon retries them)")
     for seat in svc.store.seats(g.id):
         print(f"  {seat.nation:<16} {seat.email:<32} {'orders in' if seat.nation in subs else 'waiting'}")
     pending = svc.store.reviews(g.id)
-    print(f"{len(pending)} item(s) waiting for review")
+    print(f"{counted(len(pending), 'item')} waiting for review")
     return 0
 
 
@@ -180,8 +212,8 @@ def cmd_seat_add(args: argparse.Namespace) -> int:
     if nation is None:
         raise SystemExit(f"no nation {args.nation!r} in scenario {game.scenario}")
     password = args.password or secrets.token_urlsafe(9)
-    svc.store.add_seat(game.id, nation, args.email, password, player=args.player)
-    print(f"{nation} in {game.id} -> {args.email.lower()}")
+    svc.store.add_seat(game.id, nation, args.email, password, player=args.player, also=args.also)
+    print(f"{nation} in {game.id} -> {', '.join(a.lower() for a in [args.email, *args.also])}")
     if not args.password:
         print(f"seat password (tell the player privately; it is not stored in clear): {password}")
     return 0
@@ -190,7 +222,7 @@ def cmd_seat_add(args: argparse.Namespace) -> int:
 def cmd_seat_list(args: argparse.Namespace) -> int:
     svc, _ = _service(args)
     for s in svc.store.seats(args.game):
-        print(f"{s.nation:<16} {s.email:<32} {s.player}")
+        print(f"{s.nation:<16} {s.email:<32} {s.player}" + (f"  (also {s.addresses})" if s.addresses else ""))
     return 0
 
 
@@ -218,11 +250,13 @@ def cmd_resolve(args: argparse.Namespace) -> int:
     from moderator.service.sending import send_queued
     from moderator.service.turns import resolve_game
 
-    svc, _ = _service(args)
+    svc, cfg = _service(args)
     resolve_game(svc, args.game)
-    if svc.mail is not None:
+    if can_send(cfg):
         sent, failed = send_queued(svc)
-        print(f"sent {sent} report mail(s), {failed} failed")
+        print(f"sent {counted(sent, 'mail')}, {failed} failed")
+    elif svc.mail is not None:
+        print("the report mails are queued; the daemon sends them (the mail passwords are not set here)")
     return 0
 
 
@@ -240,11 +274,14 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
+    """A nation's report of a resolved turn, as the player received it (files), or its
+    content as JSON (--json) for players' tools."""
     from moderator.engine.events import Event
     from moderator.engine.state import GameState
-    from moderator.reports.build import TurnInfo, build_reports
+    from moderator.reports.build import nation_mail
     from moderator.reports.mapview import draw_view
-    from moderator.service.games import describe_deadline, nation_id, turn_label
+    from moderator.service.games import nation_id
+    from moderator.service.turns import ordered_in, turn_info
 
     svc, _ = _service(args)
     game = svc.game(args.game)
@@ -258,15 +295,18 @@ def cmd_report(args: argparse.Namespace) -> int:
     if record is None or after is None:
         raise SystemExit(f"turn {turn} of {game.id} has not been resolved")
     events = [Event(e["code"], e["phase"], tuple(e["seen_by"]), e["args"]) for e in json.loads(record.events)]
-    info = TurnInfo(game.id, game.title, turn, turn_label(scenario, turn), turn + 1, turn_label(scenario, turn + 1),
-                    describe_deadline(game.deadline))
-    report = build_reports(GameState.loads(after), events, scenario, world, info, [nation],
-                           lambda view, title: draw_view(world, view, title))[0]
+    info = turn_info(svc, game, turn, ordered=ordered_in(record), updated=record.resolved)
+    draw = None if args.json else (lambda view, title: draw_view(world, view, title))  # type: ignore[no-untyped-def]
+    report = nation_mail(GameState.loads(after), events, scenario, world, info, nation, draw)
+    if args.json:
+        sys.stdout.write(report.json_bytes().decode())
+        return 0
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "report.txt").write_text(report.text, encoding="utf-8")
     (args.out / "report.html").write_text(report.html.replace("cid:MAP-CID", "map.png"), encoding="utf-8")
+    (args.out / "report.json").write_bytes(report.json_bytes())
     (args.out / "map.png").write_bytes(report.png)
-    print(f"wrote {args.out / 'report.txt'}, report.html and map.png for {nation}, turn {turn}")
+    print(f"wrote {args.out / 'report.txt'}, report.html, report.json and map.png for {nation}, turn {turn}")
     return 0
 
 

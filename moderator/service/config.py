@@ -22,6 +22,24 @@ class ServiceConfig:
     deadline_check_seconds: float = 30
     archive: Path | None = None
     mail: MailConfig | None = None
+    # Environment variables the [mail] section names that are not set. The offline verbs
+    # (state, report, review, game, resolve...) work without them - they only queue mail;
+    # the daemon, which sends it, refuses to start (see commands._service).
+    missing_secrets: tuple[str, ...] = ()
+
+
+class _Lenient(dict[str, str]):
+    """The environment, with "" for a password variable that is not set (and a note of it)."""
+
+    def __init__(self, env: Mapping[str, str]) -> None:
+        super().__init__(env)
+        self.missing: list[str] = []
+
+    def get(self, key: str, default: str | None = None) -> str | None:  # type: ignore[override]
+        if key not in self:
+            self.missing.append(key)
+            return ""
+        return super().get(key, default)
 
 
 def load_config(path: Path | None = None, environ: Mapping[str, str] | None = None) -> ServiceConfig:
@@ -42,10 +60,12 @@ def load_config(path: Path | None = None, environ: Mapping[str, str] | None = No
     service = doc.get("service", {})
     mail = doc.get("mail")
     archive = service.get("archive")
+    lenient = _Lenient(env)
     return ServiceConfig(
         database=str(service.get("database", DEFAULT_DATABASE)),
         poll_seconds=float(service.get("poll_seconds", 60)),
         deadline_check_seconds=float(service.get("deadline_check_seconds", 30)),
         archive=Path(archive) if archive else None,
-        mail=mail_config_from_mapping(mail, env, where=f"{path} [mail]") if isinstance(mail, dict) else None,
+        mail=mail_config_from_mapping(mail, lenient, where=f"{path} [mail]") if isinstance(mail, dict) else None,
+        missing_secrets=tuple(lenient.missing),
     )

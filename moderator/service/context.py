@@ -42,6 +42,9 @@ class Service:
     clock: Callable[[], datetime] = system_clock
     say: Callable[[str], None] = field(default=log.info)
     archive: Path | None = None  # if set, a copy of every sent mail (.eml) and map (.png) goes here
+    # When the next turn's orders are due after an update at `now` (default: the game's cycle,
+    # games.orders_due); the demo gives its short one here, so its reports print the real deadline.
+    next_deadline: Callable[[datetime, Game], datetime] | None = None
 
     def world(self, game: Game) -> World:
         return load_world(game.scenario)

@@ -3,23 +3,34 @@ send the outbox and keep the console informed.
 
 All jobs run on one worker thread, one at a time, so a poll never races a resolution
 over the same game; a job that fails is reported and the daemon keeps running.
+
+At start (issue 11): the daemon takes the database's daemon lock (a second daemon on the
+same database refuses to start), reopens a turn a killed predecessor left "resolving"
+(nothing of it was committed), and runs the deadline check at once, so a deadline that
+passed while it was down resolves exactly once, right away. A turn whose resolution
+fails stays open and is retried with growing pauses (RETRY_AFTER).
 """
 
 from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections.abc import Callable
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from apscheduler.executors.pool import ThreadPoolExecutor
 from apscheduler.schedulers.background import BackgroundScheduler
 
+from moderator.orders.messages import counted
 from moderator.service.context import Service
-from moderator.service.inbox import poll
+from moderator.service.inbox import Outcome, poll
 from moderator.service.reminders import send_reminders
 from moderator.service.sending import send_queued
-from moderator.service.turns import due_games, resolve_game
+from moderator.service.turns import due_games, recover_interrupted, resolve_game
+
+RETRY_AFTER = (timedelta(seconds=30), timedelta(minutes=2), timedelta(minutes=10), timedelta(minutes=30))
+SEND_EVERY = 1.0  # seconds: during a long poll, receipts go out at least this often
 
 
 class Daemon:
@@ -31,6 +42,7 @@ class Daemon:
         self.countdown_seconds = countdown_seconds
         self.remind_before = remind_before
         self.resolved = threading.Event()  # set whenever a turn has been resolved (tests and demo wait on it)
+        self._retry: dict[tuple[str, int], tuple[int, datetime]] = {}  # (game, turn) -> (failures, not before)
         # APScheduler warns whenever a run is skipped because the previous one is still busy;
         # with one worker that is the intended behaviour, not news for the console.
         logging.getLogger("apscheduler").setLevel(logging.ERROR)
@@ -61,22 +73,42 @@ class Daemon:
 
     # ---- plumbing ------------------------------------------------------------------------
     def _poll(self) -> None:
-        for outcome in poll(self.svc):
+        last_send = time.monotonic()
+
+        def handled(outcome: Outcome) -> None:
+            nonlocal last_send
             self.svc.say(f"mail {outcome.message}: {outcome.summary}")
+            if time.monotonic() - last_send >= SEND_EVERY:  # a burst's first receipts leave at once
+                self._send()
+                last_send = time.monotonic()
+
+        poll(self.svc, on_handled=handled)
         self._send()
 
     def _deadlines(self) -> None:
         send_reminders(self.svc, self.remind_before)
+        now = self.svc.clock()
         for game in due_games(self.svc):
-            self.svc.say(f"deadline reached for {game.id} turn {game.turn}: resolving")
-            resolve_game(self.svc, game.id)
+            failures, not_before = self._retry.get((game.id, game.turn), (0, now))
+            if now < not_before:
+                continue
+            self.svc.say(f"deadline reached for {game.id} turn {game.turn}: resolving"
+                         + (f" (attempt {failures + 1})" if failures else ""))
+            try:
+                resolve_game(self.svc, game.id)
+            except Exception:  # the turn stays open and visible (turns.mark_failed); the others go on
+                pause = RETRY_AFTER[min(failures, len(RETRY_AFTER) - 1)]
+                self._retry[(game.id, game.turn)] = (failures + 1, self.svc.clock() + pause)
+                self.svc.say(f"{game.id} turn {game.turn}: next attempt in {int(pause.total_seconds())} s")
+                continue
+            self._retry.pop((game.id, game.turn), None)
             self.resolved.set()
         self._send()
 
     def _send(self) -> None:
         sent, failed = send_queued(self.svc)
         if sent or failed:
-            self.svc.say(f"sent {sent} mail(s)" + (f", {failed} failed (kept, will show in review)" if failed else ""))
+            self.svc.say(f"sent {counted(sent, 'mail')}" + (f", {failed} failed (kept, will show in review)" if failed else ""))
 
     def _guard(self, what: str, job: Callable[[], None]) -> None:
         try:
@@ -85,9 +117,18 @@ class Daemon:
             self.svc.say(f"{what} failed: {type(exc).__name__}: {exc}")
 
     def start(self) -> None:
+        """Start the jobs; AlreadyRunning if another daemon holds the database."""
+        self.svc.store.lock_for_daemon()
+        for game_id in recover_interrupted(self.svc):
+            self.svc.say(f"{game_id}: the last resolution was interrupted before it was stored; the turn is open "
+                         "again and is resolved at its deadline")
         s = self.scheduler
-        s.add_job(self.poll_job, "interval", seconds=self.poll_seconds, id="poll", next_run_time=self.svc.clock())
-        s.add_job(self.deadline_job, "interval", seconds=self.deadline_seconds, id="deadlines")
+        start = self.svc.clock()
+        s.add_job(self.poll_job, "interval", seconds=self.poll_seconds, id="poll", next_run_time=start)
+        # Orders that arrived while the daemon was down are taken first (poll), then a deadline
+        # that passed meanwhile resolves: both at once, not a period later.
+        s.add_job(self.deadline_job, "interval", seconds=self.deadline_seconds, id="deadlines",
+                  next_run_time=start + timedelta(seconds=0.5))
         if self.countdown_seconds:
             s.add_job(self.countdown_job, "interval", seconds=self.countdown_seconds, id="countdown",
                       next_run_time=self.svc.clock())
@@ -96,6 +137,7 @@ class Daemon:
     def stop(self) -> None:
         if self.scheduler.running:
             self.scheduler.shutdown(wait=True)
+        self.svc.store.unlock()
 
 
 def _clock(left: timedelta) -> str:

@@ -71,8 +71,11 @@ def run_demo(root: Path = Path("var/demo"), *, deadline_seconds: float = 150, po
 
 def _run(root: Path, server: EmbeddedMailServer, users: dict[str, str], deadline_seconds: float,
          poll_seconds: float, exit_after_turn: bool, robots: bool) -> int:
+    # The demo's turns last deadline_seconds, not ten days: the resolution sets that deadline
+    # before it writes the reports, so they print the game's real one.
     svc = Service(store=Store.at(root / "moderator.db"), mail=server.client_config(MODERATOR, users[MODERATOR], UMPIRE),
-                  say=_say, archive=root / "sent")
+                  say=_say, archive=root / "sent",
+                  next_deadline=lambda now, _game: now + timedelta(seconds=deadline_seconds))
     now = datetime.now(UTC)
     game = new_game(svc, GAME, "1914", title="Demo 1914", deadline=now + timedelta(seconds=deadline_seconds))
     for nation in SEATS:
@@ -111,9 +114,7 @@ def _run(root: Path, server: EmbeddedMailServer, users: dict[str, str], deadline
             if exit_after_turn:
                 return 0
             turn += 1
-            # A real game's next deadline is ten days away; the demo keeps its short one.
-            deadline = datetime.now(UTC) + timedelta(seconds=deadline_seconds)
-            svc.store.update_game(GAME, deadline=deadline)
+            deadline = svc.game(GAME).deadline  # set by the resolution (Service.next_deadline)
             _say(f"The game goes on: turn {turn} is open until {deadline:%H:%M:%S} UTC. Mail orders "
                  f"(TURN {turn}) with `moderator submit`, or press Ctrl-C to stop.")
     except KeyboardInterrupt:

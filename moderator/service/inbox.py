@@ -1,79 +1,158 @@
 """From a received mail to a stored submission and a receipt (or a clear reply).
 
-Order of work for every message, so nothing is lost and the daemon never stops:
-1. the raw bytes are stored (before anything reads them), then the mailbox copy is
-   filed as processed;
+Order of work for every message, so nothing is lost or done twice and the daemon never
+stops (poll() says how this holds across crashes):
+1. the raw bytes are stored (before anything reads them), once;
 2. the text is extracted; robots' mail (auto-replies, bounces, lists) is quarantined
    for the moderator, never answered (RFC 3834);
 3. the header names game, nation, turn and the seat password; a wrong one gets a reply
    that says what was wrong without revealing anything about the seat;
 4. orders are parsed and checked against the state; valid ones are kept even when
    others fail; the submission replaces any earlier one for the same turn;
-5. the receipt echoes the orders as read and every problem with its line.
-A failure inside one message is recorded on it and sent to review; the next goes on.
+5. the receipt echoes the orders as read and every problem with its line (talk around the
+   orders - greetings, sign-offs - is not counted as errors: mail/chatter.py);
+6. steps 2-5 are one transaction, which also masks the seat password in the stored copy;
+   only then is the mailbox copy filed away.
+Who may give a seat's orders: the right password, from one of the seat's registered
+addresses; a refused attempt is told to the seat, and a sender with many of them is
+throttled. A copy of a message already received (same Message-ID) is ignored.
+A failure inside one message is recorded on it and retried; after MAX_ATTEMPTS it is set
+aside for review. The next message goes on either way.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
 from typing import Any
 
-from moderator.mail.compose import AUTO_REPLIED, compose, reply_subject
+from moderator.mail.chatter import chatty_lines
+from moderator.mail.compose import AUTO_GENERATED, AUTO_REPLIED, compose, reply_subject
 from moderator.mail.extract import ExtractedMessage, extract
 from moderator.mail.intake import Mailbox
+from moderator.mail.mask import mask_raw, mask_text
 from moderator.orders import check, normalize, parse_orders
+from moderator.orders.echo import nation_words
+from moderator.orders.messages import counted
 from moderator.orders.parser import ParseResult
 from moderator.reports.render import render
 from moderator.service.context import Service
+from moderator.service.faults import crash_point
 from moderator.service.games import describe_deadline, nation_id, turn_label
+from moderator.service.help import asks_for_help, reference
 from moderator.store.db import verify_secret
 from moderator.store.tables import Game
 
 _CHECK = re.compile(r"\bcheck\b", re.IGNORECASE)
 
 
+MAX_ATTEMPTS = 3  # a message that fails this many times is set aside for the moderator
+FETCH_BATCH = 50  # messages fetched at once: memory stays bounded however full the mailbox
+# Refused attempts at a seat (wrong password, or not the seat's address): after THROTTLE_AFTER
+# of them from one sender within THROTTLE_WINDOW, that sender's mail gets no answer and its
+# password is not even checked until the window has passed; the seat's own address is told
+# of the first refused attempt and then at most once per SEAT_NOTICE_EVERY.
+THROTTLE_AFTER = 5
+THROTTLE_WINDOW = timedelta(minutes=15)
+SEAT_NOTICE_EVERY = timedelta(hours=1)
+
+
 @dataclass
 class Outcome:
     message: int  # stored message id
-    status: str  # processed | quarantined | failed
+    status: str  # processed | quarantined | failed | new (failed, will be tried again)
     summary: str  # one line for the console (never contains secrets)
 
 
-def poll(svc: Service) -> list[Outcome]:
-    """One poll of the mailbox: store, file away, then handle each new message."""
-    outcomes = []
+def poll(svc: Service, on_handled: Callable[[Outcome], None] | None = None) -> list[Outcome]:
+    """One poll: first what an earlier run stored but did not finish (a crash between storing
+    and handling), then the mailbox - each message stored, handled and only then filed away.
+
+    Exactly once, across crashes: a message is stored once (store_incoming knows it by its
+    UIDVALIDITY and UID, or by its bytes), handled in one transaction with its receipt (status
+    "new" until that commits), and filed away (moved out of the folder) only after that. A
+    crash at any point leaves it either in the folder (fetched again, found stored, not handled
+    again) or stored as "new" (handled at the next poll). `on_handled` is called after each
+    message, so its receipt can go out before the rest of a large batch is handled."""
+    outcomes: list[Outcome] = []
+
+    def done(outcome: Outcome) -> None:
+        outcomes.append(outcome)
+        if outcome.status == "quarantined":
+            svc.say(f"quarantined message {outcome.message}: {outcome.summary}")
+        if on_handled is not None:
+            on_handled(outcome)
+
+    for row in svc.store.messages(direction="in", status="new"):
+        assert row.id is not None
+        done(handle_stored(svc, row.id))
     with Mailbox(svc.require_mail()) as box:
-        fetched = box.fetch_unseen()
-        for item in fetched:
-            stored = svc.store.store_incoming(item.raw, uid=item.uid)
-            # Only after the bytes are safe in the database is the mailbox copy filed away:
-            # robots' mail into the quarantine folder, everything else as processed.
-            if extract(item.raw).auto_submitted:
-                box.quarantine([item])
-            else:
-                box.acknowledge([item])
-            outcome = handle_stored(svc, stored)
-            if outcome.status == "quarantined":
-                svc.say(f"quarantined message {stored}: {outcome.summary}")
-            outcomes.append(outcome)
+        seen: set[int] = set()
+        while batch := box.fetch_unseen(limit=FETCH_BATCH, skip=frozenset(seen)):
+            for item in batch:
+                seen.add(item.uid)
+                stored, new = svc.store.store_incoming(item.raw, uid=item.uid, uidvalidity=item.uidvalidity)
+                crash_point("intake.stored")
+                if new:
+                    done(handle_stored(svc, stored))
+                    crash_point("intake.handled")
+                kept = svc.store.message(stored)
+                assert kept is not None
+                # Only after the message is safe in the database (and handled) is the mailbox copy
+                # filed away: robots' mail into the quarantine folder, everything else as processed.
+                if kept.status == "quarantined":
+                    box.quarantine([item])
+                else:
+                    box.acknowledge([item])
+                crash_point("intake.filed")
     return outcomes
 
 
 def handle_stored(svc: Service, message_id: int) -> Outcome:
-    """Handle one stored message; never raises."""
+    """Handle one stored message in one transaction: its submission, its receipt and its new
+    status are committed together or not at all. Never raises: a failure is recorded on the
+    message, which is tried again at the next poll and set aside for review (status "failed",
+    `moderator mail redrive` runs it again) after MAX_ATTEMPTS."""
     row = svc.store.message(message_id)
     assert row is not None
     try:
-        return _handle(svc, message_id, row.raw)
+        with svc.store.transaction():
+            outcome = _handle(svc, message_id, row.raw)
+            if outcome.status != "new":
+                svc.store.update_message(message_id, raw=mask_raw(row.raw))  # seat passwords out
+        return outcome
     except Exception as exc:  # one bad message must not stop the daemon
-        svc.store.update_message(message_id, status="failed", note=f"{type(exc).__name__}: {exc}")
-        svc.store.add_review(game_id=None, turn=None, nation=None, kind="quarantine",
-                             summary=f"message {message_id} could not be handled: {type(exc).__name__}",
-                             detail=str(exc))
+        attempts = row.attempts + 1
+        why = f"{type(exc).__name__}: {exc}"
+        if attempts < MAX_ATTEMPTS:
+            svc.store.update_message(message_id, attempts=attempts, note=f"attempt {attempts} failed: {why}")
+            return Outcome(message_id, "new", f"internal error ({type(exc).__name__}) in attempt {attempts} of "
+                           f"{MAX_ATTEMPTS}; tried again at the next poll")
+        with svc.store.transaction():
+            svc.store.update_message(message_id, status="failed", attempts=attempts, note=why)
+            svc.store.add_review(game_id=None, turn=None, nation=None, kind="quarantine",
+                                 summary=f"message {message_id} could not be handled in {attempts} attempts: "
+                                         f"{type(exc).__name__}; `moderator mail redrive --message "
+                                         f"{message_id}` runs it again",
+                                 detail=str(exc))
         return Outcome(message_id, "failed", f"internal error ({type(exc).__name__}); kept for review")
+
+
+def redrive(svc: Service, message_ids: list[int] | None = None) -> list[Outcome]:
+    """Handle again the received messages set aside after failing (or the ones named), with
+    a fresh count of attempts: for after the moderator fixed what made them fail."""
+    rows = [m for m in svc.store.messages(direction="in")
+            if (m.id in message_ids if message_ids else m.status in ("failed", "new"))]
+    outcomes = []
+    for row in rows:
+        assert row.id is not None
+        svc.store.update_message(row.id, status="new", attempts=0)
+        outcomes.append(handle_stored(svc, row.id))
+    return outcomes
 
 
 def _handle(svc: Service, message_id: int, raw: bytes) -> Outcome:
@@ -83,9 +162,20 @@ def _handle(svc: Service, message_id: int, raw: bytes) -> Outcome:
     if mail.auto_submitted or not mail.sender:
         why = "sent by a robot (auto-submitted, bounce or list)" if mail.sender else "no sender address"
         return _quarantine(svc, message_id, mail, why)
+    earlier = svc.store.earlier_with_message_id(mail.message_id or "", message_id)
+    if earlier is not None:
+        # The same message again (a replayed copy, or a server delivering it twice): its orders
+        # were taken (or refused) once, and a copy must not undo a seat's later orders.
+        svc.store.update_message(message_id, status="processed", note=f"a copy of message {earlier.id}: ignored")
+        return Outcome(message_id, "processed", f"a copy of message {earlier.id} (same Message-ID): ignored")
+    if asks_for_help(mail):
+        text, html = reference()
+        _queue_reply(svc, mail, None, [mail.sender], "The orders reference (HELP)", text, html)
+        svc.store.update_message(message_id, status="processed", note="replied: the orders reference (HELP)")
+        return Outcome(message_id, "processed", f"sent the orders reference to {mail.sender} (HELP)")
     check_only = bool(_CHECK.search(mail.subject)) or mail.text.strip().upper().startswith("CHECK")
     text = re.sub(r"(?im)^\s*check\s*$", "", mail.text) if check_only else mail.text
-    parsed = parse_orders(text)
+    parsed = without_chatter(text, parse_orders(text))
     header = parsed.header
     game = _game_for(svc, getattr(header, "game", None))
     if not (getattr(header, "game", None) or getattr(header, "nation", None)) and not parsed.orders:
@@ -104,20 +194,17 @@ def _handle(svc: Service, message_id: int, raw: bytes) -> Outcome:
         return _reply(svc, message_id, mail, game, "Your orders do not name a nation I know.",
                       f"The NATION line said {getattr(header, 'nation', None)!r}.",
                       "Write your nation's name on the NATION line, e.g. NATION Germany.")
+    refused = _refuse_stranger(svc, message_id, mail, game, nation, getattr(header, "secret", None) or "")
+    if refused is not None:
+        return refused
     seat = svc.store.seat(game.id, nation)
-    secret = getattr(header, "secret", None) or ""
-    if seat is None or not secret or not verify_secret(secret, seat.secret_hash):
-        # Same answer for "no such seat" and "wrong password": don't tell strangers which seats exist.
-        return _reply(svc, message_id, mail, game, f"The password for {scenario.nations[nation].name} in game "
-                      f"{game.id} is missing or wrong, so nothing was submitted.",
-                      "Orders must carry the seat's password on a PASSWORD line.",
-                      "Check the PASSWORD line (the one the moderator gave you) and send again.")
+    assert seat is not None
     turn = getattr(header, "turn", None)
     if game.status != "open":
         return _reply(svc, message_id, mail, game, f"Turn {game.turn} of {game.id} is being resolved right now.",
                       "Orders cannot be accepted until the new turn's reports are out.",
                       "Wait for your report, then send orders for the new turn.")
-    if game.deadline is not None and svc.clock() > game.deadline:
+    if game.deadline is not None and svc.clock() > _utc(game.deadline):
         return _reply(svc, message_id, mail, game, f"The deadline for turn {game.turn} of {game.id} has passed "
                       f"({describe_deadline(game.deadline)}), so these orders were not accepted.",
                       "The turn is about to be resolved with the orders received in time.",
@@ -129,9 +216,77 @@ def _handle(svc: Service, message_id: int, raw: bytes) -> Outcome:
     return _accept(svc, message_id, mail, game, nation, parsed, check_only, seat.email, text)
 
 
+def without_chatter(text: str, parsed: ParseResult) -> ParseResult:
+    """`parsed` without the errors for lines that are talk (greetings, sign-offs: mail/chatter.py)."""
+    unreadable = {d.line for d in parsed.diagnostics if d.code == "unknown-order"}
+    talk = chatty_lines(text, unreadable)
+    if not talk:
+        return parsed
+    return dataclasses.replace(parsed, diagnostics=[d for d in parsed.diagnostics
+                                                    if not (d.code == "unknown-order" and d.line in talk)])
+
+
+def _refuse_stranger(svc: Service, message_id: int, mail: ExtractedMessage, game: Game, nation: str,
+                     secret: str) -> Outcome | None:
+    """None if `mail` may give `nation`'s orders: the right password, from one of the seat's
+    addresses, from a sender not throttled. Otherwise the refusal (a reply, or silence for a
+    throttled sender), with the attempt recorded and the seat told."""
+    now = svc.clock()
+    name = svc.scenario(game).nations[nation].name
+    recent = svc.store.auth_failures(since=now - THROTTLE_WINDOW, sender=mail.sender)
+    if len(recent) >= THROTTLE_AFTER:
+        svc.store.update_message(message_id, status="processed", game_id=game.id,
+                                 note=f"throttled: {len(recent)} refused attempts from {mail.sender}")
+        return Outcome(message_id, "processed", f"ignored: {mail.sender} is throttled after {len(recent)} "
+                       "refused attempts")
+    seat = svc.store.seat(game.id, nation)
+    if seat is None or not secret or not verify_secret(secret, seat.secret_hash):
+        reason = "secret"
+        # Same answer for "no such seat" and "wrong password": don't tell strangers which seats exist.
+        headline = (f"The password for {name} in game {game.id} is missing or wrong, so nothing was submitted.",
+                    "Orders must carry the seat's password on a PASSWORD line.",
+                    "Check the PASSWORD line (the one the moderator gave you) and send again.")
+    elif not seat.may_send_from(mail.sender):
+        reason = "address"
+        headline = (f"Orders for {name} in game {game.id} are taken only from the seat's registered "
+                    "address, so nothing was submitted.",
+                    f"This mail came from {mail.sender}, which is not registered for the seat.",
+                    "Send from your registered address, or ask the moderator to add this one.")
+    else:
+        return None
+    svc.store.add_auth_failure(mail.sender, game.id, nation, reason, now)
+    if seat is not None and not svc.store.auth_failures(since=now - SEAT_NOTICE_EVERY, game_id=game.id,
+                                                        nation=nation)[:-1]:
+        _tell_seat(svc, game, seat.email, name, mail.sender, reason)
+    if len(recent) + 1 == THROTTLE_AFTER:
+        return _reply(svc, message_id, mail, game, headline[0], headline[1],
+                      f"{headline[2]} After {THROTTLE_AFTER} refused attempts, mail from {mail.sender} is "
+                      f"not answered for {int(THROTTLE_WINDOW.total_seconds() // 60)} minutes.")
+    return _reply(svc, message_id, mail, game, *headline)
+
+
+def _tell_seat(svc: Service, game: Game, to: str, name: str, sender: str, reason: str) -> None:
+    """The seat's own address hears of a refused attempt at its orders (as the Diplomacy
+    judges do), so a player knows when someone else tries - or when their own mail failed."""
+    what = "with a wrong or missing password" if reason == "secret" else "from an address not registered for your seat"
+    cfg = svc.require_mail()
+    msg = compose(sender=cfg.from_address, to=[to], subject=f"{game.title}: refused orders for {name}",
+                  text=f"Mail from {sender} tried to give orders for {name} in game {game.id} {what}; nothing "
+                       f"was submitted.\n\nIf that was you, send your orders again from your registered address "
+                       f"with the seat's password. If not, tell the moderator ({cfg.moderator_address}).\n"
+                       f"(Further refused attempts within {int(SEAT_NOTICE_EVERY.total_seconds() // 3600)} hour "
+                       "are not reported again.)\n",
+                  date=svc.clock(), domain=cfg.message_id_domain, auto_submitted=AUTO_GENERATED)
+    queue(svc, msg, game.id)
+
+
+def _utc(moment: datetime) -> datetime:
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
 def _accept(svc: Service, message_id: int, mail: ExtractedMessage, game: Game, nation: str, parsed: Any,
             check_only: bool, seat_email: str, text: str) -> Outcome:
-    receipt = take_orders(svc, game, nation, text, check_only=check_only, stored_text=mail.text,
+    receipt = take_orders(svc, game, nation, text, check_only=check_only, stored_text=mask_text(mail.text),
                           message=message_id, parsed=parsed)
     recipients = [mail.sender] + ([seat_email] if seat_email and seat_email != mail.sender else [])
     _queue_reply(svc, mail, game, recipients, receipt.subject, receipt.text, receipt.html)
@@ -167,7 +322,7 @@ def take_orders(svc: Service, game: Game, nation: str, text: str, *, check_only:
     checked = check(parsed.orders, nation, state, world, scenario, svc.ruleset(game))
     diagnostics = [*parsed.diagnostics, *checked.diagnostics]
     kept = checked.orders  # valid orders, names resolved to the map's and the scenario's
-    normalized = normalize(kept)
+    normalized = normalize(kept, nations=nation_words(scenario))  # "DECLARE WAR ON Belgium", not the id
     replaced = False
     if not check_only:
         _, replaced = svc.store.add_submission(
@@ -186,9 +341,10 @@ def take_orders(svc: Service, game: Game, nation: str, text: str, *, check_only:
                         flags=by["flag"], normalized=normalized, entered=entered)
     kind = "CHECK" if check_only else "Receipt"
     return Receipt(kind, len(kept), len(by["error"]), len(by["warning"]), replaced,
-                   f"{kind}: {name}, turn {game.turn} ({len(kept)} orders, {len(by['error'])} errors)", body, html,
-                   f"{kind.lower()} for {name}, turn {game.turn}: {len(kept)} orders, "
-                   f"{len(by['error'])} errors, {len(by['warning'])} warnings"
+                   f"{kind}: {name}, turn {game.turn} ({counted(len(kept), 'order')}, "
+                   f"{counted(len(by['error']), 'error')})", body, html,
+                   f"{kind.lower()} for {name}, turn {game.turn}: {counted(len(kept), 'order')}, "
+                   f"{counted(len(by['error']), 'error')}, {counted(len(by['warning']), 'warning')}"
                    + (" (replaces earlier orders)" if replaced else ""))
 
 

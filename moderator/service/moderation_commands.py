@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from moderator.orders.diagnostics import Diagnostic
+from moderator.orders.messages import counted
 
 RULINGS_HELP = """\
 A ruling is one line (several: one per argument, or separated by ";"):
@@ -97,6 +98,13 @@ def _service(args: argparse.Namespace) -> Any:
     return service(args)[0]
 
 
+def _can_send(args: argparse.Namespace) -> bool:
+    from moderator.service.commands import can_send
+    from moderator.service.config import load_config
+
+    return can_send(load_config(args.config))
+
+
 def _show(diagnostics: list[Diagnostic]) -> None:
     for d in diagnostics:
         print(d.render())
@@ -123,14 +131,14 @@ def _report_rulings(ruled: Any, game: Any) -> int:
         print("nothing was stored: fix the ruling(s) above and give them again")
         return 1
     if ruled.applies == "now":
-        print(f"applied {len(ruled.stored)} ruling(s) to turn {game.turn} of {game.id} now:")
+        print(f"applied {counted(len(ruled.stored), 'ruling')} to turn {game.turn} of {game.id} now:")
         for line in ruled.changes:
             print(f"  {line}")
         for d in ruled.orphaned:
             print(f"warning: a ruling stored for the next resolution no longer fits the position: {d.text}: "
                   f"{d.message}")
     else:
-        print(f"stored {len(ruled.stored)} ruling(s) for the resolution of turn {game.turn} of {game.id}:")
+        print(f"stored {counted(len(ruled.stored), 'ruling')} for the resolution of turn {game.turn} of {game.id}:")
         for text in ruled.stored:
             print(f"  {text}")
     return 0
@@ -163,7 +171,9 @@ def cmd_enter(args: argparse.Namespace) -> int:
     for note in entered.notes:
         print(f"note: {note}")
     print(entered.receipt.summary)
-    if entered.mailed_to:
+    if entered.mailed_to and not _can_send(args):
+        print(f"receipt for {entered.mailed_to} queued; the daemon sends it (the mail passwords are not set here)")
+    elif entered.mailed_to:
         sent, failed = send_queued(svc)
         print(f"receipt mailed to {entered.mailed_to}" if not failed else
               f"the receipt for {entered.mailed_to} could not be sent yet; it stays queued for the daemon")

@@ -9,6 +9,9 @@ from __future__ import annotations
 from datetime import timedelta
 
 from moderator.mail.compose import AUTO_GENERATED, compose
+from moderator.orders.echo import name as order_name
+from moderator.orders.echo import nation_word
+from moderator.orders.messages import counted
 from moderator.reports.render import render
 from moderator.service.context import Service
 from moderator.service.games import describe_deadline, turn_label
@@ -32,7 +35,8 @@ def send_reminders(svc: Service, before: timedelta) -> int:
             if seat.nation in submitted:
                 continue
             name = scenario.nations[seat.nation].name
-            text, html = render("reminder", title=game.title, game=game.id, nation_name=name, turn=game.turn,
+            text, html = render("reminder", title=game.title, game=game.id, nation_name=name,
+                                nation_word=order_name(nation_word(scenario, seat.nation)), turn=game.turn,
                                 date=turn_label(scenario, game.turn), deadline=describe_deadline(game.deadline))
             queue(svc, compose(sender=cfg.from_address, to=[seat.email],
                                subject=f"{game.title}: orders for turn {game.turn} due {describe_deadline(game.deadline)}",
@@ -41,5 +45,5 @@ def send_reminders(svc: Service, before: timedelta) -> int:
             count += 1
         svc.store.update_game(game.id, reminded_turn=game.turn)
         if count:
-            svc.say(f"reminded {count} seat(s) of {game.id} without orders for turn {game.turn}")
+            svc.say(f"reminded {counted(count, 'seat')} of {game.id} without orders for turn {game.turn}")
     return count

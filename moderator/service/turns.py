@@ -12,8 +12,10 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any
 
+from moderator.engine import missed_turn
 from moderator.engine.dice import Dice
 from moderator.engine.events import Event
 from moderator.engine.resolve import resolve
@@ -21,11 +23,13 @@ from moderator.engine.ruleset import Ruleset
 from moderator.engine.state import GameState
 from moderator.mail.compose import AUTO_GENERATED, Attachment, compose, inline_image
 from moderator.orders import parse_orders
+from moderator.orders.messages import counted
 from moderator.reports.build import MAP_CID, Report, TurnInfo, build_reports
 from moderator.reports.mapview import draw_view
 from moderator.reports.render import render
 from moderator.service.context import Service
-from moderator.service.games import describe_deadline, orders_due, turn_label
+from moderator.service.faults import crash_point
+from moderator.service.games import corrections_until, describe_deadline, orders_due, turn_label
 from moderator.service.inbox import queue
 from moderator.service.missed import play_missed_turns
 from moderator.service.review import items_from_resolution
@@ -99,8 +103,20 @@ def recorded_inputs(record: TurnRecord) -> Inputs:
                   list(rulings.get("now", [])), list(rulings.get("next", [])))
 
 
+class AlreadyResolved(RuntimeError):
+    """The turn was resolved (by another process) while this resolution was computed."""
+
+
 def resolve_game(svc: Service, game_id: str) -> Resolution:
-    """Resolve the current turn of a game, store everything, queue the reports."""
+    """Resolve the current turn of a game, store everything, queue the reports.
+
+    One unit of work (issue 11): the turn is computed and its reports built in memory,
+    then the new snapshot, the turn record, the new turn and deadline, the review items
+    and every queued report are committed in ONE transaction. A crash or an error before
+    that commit leaves the turn open, as if nothing had happened, and the failure visible
+    (mark_failed); the next deadline check resolves it again, with the same dice, so the
+    same result. A report that cannot be built for one audience does not hold up the
+    others: the moderator is told which (report_failures)."""
     game = svc.game(game_id)
     turn = game.turn
     ruleset = svc.ruleset(game)
@@ -108,49 +124,189 @@ def resolve_game(svc: Service, game_id: str) -> Resolution:
         svc.say(f"{game.id} was played with {game.ruleset} v{game.ruleset_version}, which this moderator no longer "
                 f"has; turn {turn} is resolved with {ruleset.key}, and the game goes on with it")
     missed = play_missed_turns(svc, game)  # stored as the seats' orders, so a replay plays them too
-    svc.store.update_game(game.id, status="resolving")
+    svc.store.update_game(game.id, status="resolving")  # orders arriving meanwhile are told to wait
     try:
         inputs = turn_inputs(svc, game, ruleset)
         subs = {n: o for n, o in inputs.orders.items() if n not in {m.nation for m in missed}}
         res = compute(svc, game, turn, inputs)
+        crash_point("turn.computed")
         now = svc.clock()
-        svc.store.save_snapshot(game.id, turn + 1, res.state.dumps())
-        svc.store.save_turn(TurnRecord(
-            game_id=game.id, turn=turn, orders=json.dumps(res.orders, sort_keys=True),
-            events=json.dumps([e.to_json() for e in res.events], sort_keys=True),
-            dice=json.dumps(res.dice), result_sha256=res.sha256, resolved=now,
-            ruleset=ruleset.name, ruleset_version=ruleset.version, rulings=inputs.rulings_json()))
-        deadline = orders_due(now, game.cycle_days)
-        game = svc.store.update_game(game.id, turn=turn + 1, deadline=deadline, status="open",
-                                     ruleset=ruleset.name, ruleset_version=ruleset.version)
+        deadline = svc.next_deadline(now, game) if svc.next_deadline else orders_due(now, game.cycle_days)
+        after = game.model_copy(update={"turn": turn + 1, "deadline": deadline,
+                                        "status": "open", "problem": "", "ruleset": ruleset.name,
+                                        "ruleset_version": ruleset.version})
+        reports: list[Report] = []
+        failed: list[str] = []
+        if svc.mail is not None:
+            reports, failed = build_all_reports(svc, after, turn, res, ordered=sorted(subs), updated=now)
+        crash_point("turn.reports-built")
         missing = sorted(s.nation for s in svc.store.seats(game.id) if s.nation not in subs)
-        svc.say(f"resolved {game.id} turn {turn}: {len(res.events)} events, {len(res.dice)} dice rolled; "
-                f"orders from {', '.join(sorted(subs)) or 'nobody'}"
-                + (f"; no orders from {', '.join(missing)}" if missing else ""))
-        # Orders the moderator must resolve and defaults the engine chose: each waits for a decision.
-        items = items_from_resolution(svc, game, turn, res.events)
-        if items:
-            svc.say(f"{len(items)} item(s) for review from turn {turn}: `moderator review list --game {game.id}`")
-        if svc.mail is None:
-            svc.say("no [mail] settings, so no report mails were queued; `moderator report` writes them to files")
-        else:
-            queued = queue_reports(svc, game, turn, res)
-            queue_moderator_copy(svc, game, turn, res, ordered=sorted(subs), missing=missing, items=items)
-            svc.say(f"queued {queued} report mails for turn {turn} of {game.id}, and the moderator's copy")
-        return res
-    except Exception:
-        svc.store.update_game(game.id, status="open")
+        with svc.store.transaction():
+            if svc.game(game.id).turn != turn:
+                raise AlreadyResolved(f"turn {turn} of {game.id} was resolved meanwhile by another process")
+            svc.store.save_snapshot(game.id, turn + 1, res.state.dumps())
+            svc.store.save_turn(TurnRecord(
+                game_id=game.id, turn=turn, orders=json.dumps(res.orders, sort_keys=True),
+                events=json.dumps([e.to_json() for e in res.events], sort_keys=True),
+                dice=json.dumps(res.dice), result_sha256=res.sha256, resolved=now,
+                ruleset=ruleset.name, ruleset_version=ruleset.version, rulings=inputs.rulings_json()))
+            game = svc.store.update_game(game.id, turn=after.turn, deadline=after.deadline, status="open",
+                                         problem="", ruleset=ruleset.name, ruleset_version=ruleset.version)
+            # Orders the moderator must resolve and defaults the engine chose: each waits for a decision.
+            items = items_from_resolution(svc, game, turn, res.events)
+            if svc.mail is not None:
+                queued = queue_reports(svc, game, reports)
+                try:
+                    queue_moderator_copy(svc, game, turn, res, ordered=sorted(subs), missing=missing, items=items)
+                except Exception as exc:  # noqa: BLE001 - the players' reports go out regardless
+                    failed.append(f"moderator: {type(exc).__name__}: {exc}")
+                report_failures(svc, game, turn, failed)
+        crash_point("turn.committed")
+    except Exception as exc:
+        mark_failed(svc, game_id, turn, exc)
         raise
+    svc.say(f"resolved {game.id} turn {turn}: {len(res.events)} events, {len(res.dice)} dice rolled; "
+            f"orders from {', '.join(sorted(subs)) or 'nobody'}"
+            + (f"; no orders from {', '.join(missing)}" if missing else ""))
+    if items:
+        svc.say(f"{counted(len(items), 'item')} for review from turn {turn}: `moderator review list --game {game.id}`")
+    if svc.mail is None:
+        svc.say("no [mail] settings, so no report mails were queued; `moderator report` writes them to files")
+    else:
+        svc.say(f"queued {queued} report mails for turn {turn} of {game.id}, and the moderator's copy"
+                + (f"; NO report for {len(failed)} audience(s), see `moderator review list`" if failed else ""))
+    return res
 
 
-def queue_reports(svc: Service, game: Game, resolved_turn: int, res: Resolution) -> int:
+def mark_failed(svc: Service, game_id: str, turn: int, exc: BaseException) -> None:
+    """A resolution failed before its commit: the turn stays open (nothing of it was stored)
+    and the failure is visible - on the game (`game show`), on the console, and, the first
+    time for this turn, as a review item and a mail to the moderator. The deadline check
+    retries it."""
+    problem = f"resolving turn {turn} failed: {type(exc).__name__}: {exc}"
+    svc.say(f"{game_id}: {problem}; the turn stays open and is retried")
+    first = not any(r.kind == "resolution-failed" and r.turn == turn for r in svc.store.reviews(game_id))
+    with svc.store.transaction():
+        svc.store.update_game(game_id, status="open", problem=problem)
+        if not first:
+            return
+        svc.store.add_review(game_id=game_id, turn=turn, nation=None, kind="resolution-failed",
+                             summary=f"turn {turn} could not be resolved; it is retried at every deadline "
+                                     "check, or run `moderator resolve` once the cause is fixed",
+                             detail=problem)
+        if svc.mail is not None:
+            _queue_notice(svc, game_id, f"{game_id}: turn {turn} could not be resolved",
+                          f"Resolving turn {turn} of {game_id} failed, so nothing of it was stored: the turn "
+                          f"stays open and the daemon tries again.\n\n{problem}\n\n"
+                          "`moderator game show` shows the last failure; `moderator review list` has it too.\n")
+
+
+def report_failures(svc: Service, game: Game, turn: int, failed: list[str]) -> None:
+    """Tell the moderator which audiences got no report (the others went out)."""
+    if not failed:
+        return
+    for line in failed:
+        svc.store.add_review(game_id=game.id, turn=turn, nation=line.partition(":")[0], kind="report-failed",
+                             summary=f"no report of turn {turn} could be built for {line.partition(':')[0]}; "
+                                     f"`moderator report --game {game.id} --nation ... --turn {turn}` retries it",
+                             detail=line)
+    _queue_notice(svc, game.id, f"{game.title}: turn {turn} reports missing for {len(failed)} audience(s)",
+                  f"Turn {turn} of {game.id} is resolved and its other reports are queued, but these could not "
+                  "be built:\n\n" + "\n".join(f"  {line}" for line in failed) + "\n")
+
+
+def _queue_notice(svc: Service, game_id: str, subject: str, text: str) -> None:
+    cfg = svc.require_mail()
+    msg = compose(sender=cfg.from_address, to=[cfg.moderator_address], subject=subject, text=text,
+                  date=svc.clock(), domain=cfg.message_id_domain, auto_submitted=AUTO_GENERATED)
+    queue(svc, msg, game_id)
+
+
+def turn_info(svc: Service, game: Game, resolved_turn: int, *, ordered: list[str] | None = None,
+              updated: datetime | None = None) -> TurnInfo:
+    """The calendar of a report: the resolved turn, the next one, its deadline and the
+    correction window (Miscellaneous: the first two days after an update; none when the
+    deadline comes first, as in the demo), who sent orders and who missed turns in a row."""
+    scenario = svc.scenario(game)
+    corrections = ""
+    if updated is not None and game.deadline is not None:
+        until = corrections_until(_utc(updated))
+        if until < _utc(game.deadline):
+            corrections = describe_deadline(until)
+    return TurnInfo(game=game.id, title=game.title, resolved_turn=resolved_turn,
+                    resolved_date=turn_label(scenario, resolved_turn), turn=resolved_turn + 1,
+                    date=turn_label(scenario, resolved_turn + 1), deadline=describe_deadline(game.deadline),
+                    corrections=corrections, ordered=None if ordered is None else tuple(ordered),
+                    missed=missed_in_a_row(svc, game, resolved_turn, ordered))
+
+
+def ordered_in(record: TurnRecord) -> list[str]:
+    """The nations whose own orders a resolved turn played (not the moderator's default
+    orders for a missed turn, service/missed.py)."""
+    return sorted(n for n, text in json.loads(record.orders).items() if not missed_turn.is_default(text))
+
+
+def missed_in_a_row(svc: Service, game: Game, last_turn: int,
+                    ordered: list[str] | None = None) -> dict[str, int]:
+    """Seated nation -> how many turns in a row up to `last_turn` it sent no orders
+    (Miscellaneous: once, defensive play; twice in a row, the player is replaced).
+    `ordered`: who ordered in `last_turn` when its record is not stored yet (the reports
+    are built before the turn is committed)."""
+    out: dict[str, int] = {}
+    for seat in svc.store.seats(game.id):
+        count, turn = 0, last_turn
+        while turn >= 0:
+            if turn == last_turn and ordered is not None:
+                if seat.nation in ordered:
+                    break
+                count, turn = count + 1, turn - 1
+                continue
+            record = svc.store.turn_record(game.id, turn)
+            if record is None or seat.nation in ordered_in(record):
+                break
+            count, turn = count + 1, turn - 1
+        if count:
+            out[seat.nation] = count
+    return dict(sorted(out.items()))
+
+
+def build_all_reports(svc: Service, game: Game, resolved_turn: int, res: Resolution, *,
+                      ordered: list[str] | None = None, updated: datetime | None = None,
+                      ) -> tuple[list[Report], list[str]]:
+    """Every audience's report, and "audience: why" for each that could not be built.
+    All at once first; if that fails, nation by nation, so one audience's failure (a
+    template that chokes on one event) does not take the others' reports with it.
+    `game` is the game as it will be once the turn is committed (its next deadline)."""
     scenario, world = svc.scenario(game), svc.world(game)
+    seats = sorted(s.nation for s in svc.store.seats(game.id))
+    info = turn_info(svc, game, resolved_turn, ordered=ordered, updated=updated)
+
+    def build(nations: list[str]) -> list[Report]:
+        return build_reports(res.state, res.events, scenario, world, info, nations,
+                             lambda view, title: draw_view(world, view, title))
+
+    try:
+        return build(seats), []
+    except Exception:  # noqa: BLE001 - find out whose report fails, below
+        pass
+    by_audience: dict[str, Report] = {}
+    failed: list[str] = []
+    for nation in seats:
+        try:
+            built = build([nation])
+        except Exception as exc:  # noqa: BLE001 - that nation's reports only
+            failed.append(f"{nation}: {type(exc).__name__}: {exc}")
+            continue
+        for report in built:
+            if report.audience in by_audience:  # an alliance's status, built again for another member
+                by_audience[report.audience].nations.extend(report.nations)
+            else:
+                by_audience[report.audience] = report
+    return list(by_audience.values()), failed
+
+
+def queue_reports(svc: Service, game: Game, reports: list[Report]) -> int:
     seats = {s.nation: s for s in svc.store.seats(game.id)}
-    info = TurnInfo(game=game.id, title=game.title, resolved_turn=resolved_turn,
-                    resolved_date=turn_label(scenario, resolved_turn), turn=game.turn,
-                    date=turn_label(scenario, game.turn), deadline=describe_deadline(game.deadline))
-    reports = build_reports(res.state, res.events, scenario, world, info, sorted(seats),
-                            lambda view, title: draw_view(world, view, title))
     count = 0
     for report in reports:
         for nation in report.nations:
@@ -164,11 +320,7 @@ def queue_moderator_copy(svc: Service, game: Game, resolved_turn: int, res: Reso
     """The moderator sees everything, with the dice log attached for auditing: the review
     items this resolution created and the rulings it applied come first."""
     cfg = svc.require_mail()
-    scenario = svc.scenario(game)
-    text, html = render("moderator", title=game.title, game=game.id, resolved_turn=resolved_turn,
-                        resolved_date=turn_label(scenario, resolved_turn), ordered=ordered, missing=missing,
-                        flags=items, dice_count=len(res.dice), sha256=res.sha256, events=res.events,
-                        names=lambda n: scenario.nations[n].name if n in scenario.nations else n)
+    text, html = moderator_report(svc, game, resolved_turn, res, ordered=ordered, missing=missing, items=items)
     dice = Attachment(f"dice-turn-{resolved_turn}.json", json.dumps(res.dice, indent=1).encode(),
                       "application", "json")
     msg = compose(sender=cfg.from_address, to=[cfg.moderator_address],
@@ -177,18 +329,60 @@ def queue_moderator_copy(svc: Service, game: Game, resolved_turn: int, res: Reso
     queue(svc, msg, game.id)
 
 
+def waiting_items(svc: Service, game: Game) -> list[str]:
+    """Every review item still waiting, whatever made it: this game's (the engine's, the
+    receipts', refused rulings) and mail set aside that belongs to no game."""
+    return [f"#{r.id} [{r.kind}{f', turn {r.turn}' if r.turn is not None else ''}] {r.summary}"
+            for r in svc.store.reviews(None) if r.game_id in (game.id, None)]
+
+
+def moderator_report(svc: Service, game: Game, resolved_turn: int, res: Resolution, *, ordered: list[str],
+                     missing: list[str], items: list[str]) -> tuple[str, str]:
+    """The moderator's copy: every event with its audience, the flags of this turn, every
+    item still waiting, who sent orders and who missed turns in a row (text, html)."""
+    scenario = svc.scenario(game)
+    return render("moderator", title=game.title, game=game.id, resolved_turn=resolved_turn,
+                  resolved_date=turn_label(scenario, resolved_turn), ordered=ordered, missing=missing,
+                  flags=items, waiting=waiting_items(svc, game), missed=missed_in_a_row(svc, game, resolved_turn),
+                  dice_count=len(res.dice), sha256=res.sha256, events=res.events,
+                  names=lambda n: scenario.nations[n].name if n in scenario.nations else n)
+
+
 def _queue_report(svc: Service, game: Game, report: Report, to: str) -> None:
+    """One report mail: text, HTML with the map inline, and the content as report.json."""
     cfg = svc.require_mail()
-    image = inline_image(f"map-{report.audience.replace(':', '-')}", report.png, cfg.message_id_domain)
+    images, html = [], report.html
+    if report.png:
+        image = inline_image(f"map-{report.audience.replace(':', '-')}", report.png, cfg.message_id_domain)
+        images, html = [image], html.replace(f"cid:{MAP_CID}", image.src)
+    data = Attachment("report.json", report.json_bytes(), "application", "json")
     msg = compose(sender=cfg.from_address, to=[to], subject=report.subject, text=report.text,
-                  html=report.html.replace(f"cid:{MAP_CID}", image.src), images=[image], date=svc.clock(),
+                  html=html, images=images, attachments=[data], date=svc.clock(),
                   domain=cfg.message_id_domain, auto_submitted=AUTO_GENERATED)
     queue(svc, msg, game.id)
 
 
 def due_games(svc: Service) -> list[Game]:
     now = svc.clock()
-    return [g for g in svc.store.games() if g.status == "open" and g.deadline is not None and g.deadline <= now]
+    return [g for g in svc.store.games() if g.status == "open" and g.deadline is not None
+            and _utc(g.deadline) <= now]
+
+
+def recover_interrupted(svc: Service) -> list[str]:
+    """At daemon start (holding the database's daemon lock): a game left "resolving" was
+    being resolved by a process that died before committing, so nothing of that resolution
+    was stored; it is open again, and resolved at the next deadline check if its deadline
+    has passed (exactly once: the turn advances only in the commit)."""
+    reopened = []
+    for g in svc.store.games():
+        if g.status == "resolving":
+            svc.store.update_game(g.id, status="open")
+            reopened.append(g.id)
+    return reopened
+
+
+def _utc(moment: datetime) -> datetime:
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
 def replay(svc: Service, game_id: str, turn: int) -> tuple[bool, str]:

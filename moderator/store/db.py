@@ -7,21 +7,25 @@ session, so no session leaks out of this module.
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import hmac
 import json
+import os
 import secrets
 from collections.abc import Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
-from sqlalchemy import Engine, MetaData, inspect, text
+from sqlalchemy import Engine, MetaData, event, inspect, text
 from sqlalchemy.schema import CreateColumn
 from sqlmodel import Session, SQLModel, col, create_engine, select
 
 from moderator.store.tables import (
+    AuthFailure,
     Game,
     MailMessage,
     ReviewItem,
@@ -84,14 +88,49 @@ def add_missing_columns(engine: Engine, metadata: MetaData | None = None) -> lis
     return added
 
 
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    """Every SQLite connection: write-ahead log (readers never block the writer, a crash
+    never tears a commit), synchronous=FULL (a commit is on disk before it returns, so a
+    power cut after "sent" or "stored" cannot undo it), and a wait instead of an error when
+    another process (a CLI verb beside the daemon) holds the write lock for a moment."""
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=FULL")
+    cursor.execute("PRAGMA busy_timeout=30000")
+    cursor.execute("PRAGMA foreign_keys=OFF")
+    cursor.close()
+
+
+def _aware(moment: datetime) -> datetime:
+    """SQLite gives datetimes back without their zone; every one we store is UTC."""
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
+class AlreadyRunning(RuntimeError):
+    """Another daemon holds this database."""
+
+
 class Store:
     def __init__(self, url: str) -> None:
+        self.url = url
+        self.path: Path | None = None
         if url.startswith("sqlite:///"):
-            Path(url.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)
+            self.path = Path(url.removeprefix("sqlite:///"))
+            self.path.parent.mkdir(parents=True, exist_ok=True)
         self.engine: Engine = create_engine(url, connect_args={"check_same_thread": False}
                                             if url.startswith("sqlite") else {})
+        if url.startswith("sqlite"):
+            # Python's sqlite3 opens transactions lazily at the first write; BEGIN IMMEDIATE at
+            # the start of each unit of work takes the write lock first, so two processes never
+            # both read, then both try to write (SQLite would fail one of them with "database
+            # is locked" instead of waiting).
+            event.listen(self.engine, "connect", _sqlite_pragmas)
+            event.listen(self.engine, "connect", lambda conn, _r: setattr(conn, "isolation_level", None))
+            event.listen(self.engine, "begin", lambda conn: conn.exec_driver_sql("BEGIN IMMEDIATE"))
         SQLModel.metadata.create_all(self.engine)
         self.upgraded = add_missing_columns(self.engine)  # columns added to an older database
+        self._tx: ContextVar[Session | None] = ContextVar(f"store-tx-{id(self)}", default=None)
+        self._lock_fd: int | None = None
 
     @classmethod
     def at(cls, path: Path) -> Store:
@@ -99,9 +138,59 @@ class Store:
 
     @contextmanager
     def session(self) -> Iterator[Session]:
+        """One session; inside transaction() the transaction's own (committed at its end)."""
+        current = self._tx.get()
+        if current is not None:
+            yield current
+            current.flush()
+            return
         with Session(self.engine, expire_on_commit=False) as s:
             yield s
             s.commit()
+
+    @contextmanager
+    def transaction(self) -> Iterator[Session]:
+        """One unit of work: every Store call inside it joins one database transaction,
+        committed when the block ends and rolled back entirely if it raises (one message
+        handled with its receipt; one turn resolved with its snapshot, record and reports)."""
+        if self._tx.get() is not None:  # nested: the outer unit of work commits
+            yield self._tx.get()  # type: ignore[misc]
+            return
+        with Session(self.engine, expire_on_commit=False) as s:
+            token = self._tx.set(s)
+            try:
+                yield s
+                s.commit()
+            except BaseException:
+                s.rollback()
+                raise
+            finally:
+                self._tx.reset(token)
+
+    def lock_for_daemon(self) -> None:
+        """Hold an exclusive lock for as long as this process runs: a second daemon on the same
+        database refuses to start (two would resolve the same turn and send every mail twice).
+        The lock is the kernel's (flock), so it is released when the process dies, kill -9
+        included, and a restarted daemon is never locked out by a stale file."""
+        if self.path is None or self._lock_fd is not None:
+            return
+        lock_path = self.path.with_name(self.path.name + ".daemon-lock")
+        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.pread(fd, 64, 0).decode(errors="replace").strip() or "another process"
+            os.close(fd)
+            raise AlreadyRunning(f"another moderator daemon (pid {holder}) is running on {self.path}; "
+                                 "stop it first (two daemons would resolve turns and send mail twice)") from None
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, str(os.getpid()).encode(), 0)
+        self._lock_fd = fd
+
+    def unlock(self) -> None:
+        if self._lock_fd is not None:
+            os.close(self._lock_fd)
+            self._lock_fd = None
 
     def _insert(self, row: MailMessage | Submission | ReviewItem | Ruling) -> int:
         """Add one row and return its new id."""
@@ -144,9 +233,11 @@ class Store:
     def update_game(self, game_id: str, **changes: Any) -> Game:
         return self._update(Game, game_id, changes)
 
-    def add_seat(self, game_id: str, nation: str, email: str, secret: str, player: str = "") -> Seat:
+    def add_seat(self, game_id: str, nation: str, email: str, secret: str, player: str = "",
+                 also: list[str] | None = None) -> Seat:
+        """Seat a player; `also`: further addresses the player may send orders from."""
         seat = Seat(game_id=game_id, nation=nation, email=email.lower(), player=player,
-                    secret_hash=hash_secret(secret))
+                    secret_hash=hash_secret(secret), addresses=",".join(a.strip().lower() for a in also or []))
         with self.session() as s:
             for old in s.exec(select(Seat).where(Seat.game_id == game_id, Seat.nation == nation,
                                                  col(Seat.active).is_(True))):
@@ -166,11 +257,40 @@ class Store:
         return next((x for x in self.seats(game_id) if x.nation == nation), None)
 
     # ---- mail ------------------------------------------------------------------
-    def store_incoming(self, raw: bytes, *, uid: int | None = None, message_id: str = "",
-                       sender: str = "", subject: str = "") -> int:
-        """Keep the raw message first; everything else about it comes later."""
-        return self._insert(MailMessage(direction="in", raw=raw, mailbox_uid=uid, message_id=message_id,
-                                        sender=sender, subject=subject, received=utcnow()))
+    def store_incoming(self, raw: bytes, *, uid: int | None = None, uidvalidity: int | None = None,
+                       message_id: str = "", sender: str = "", subject: str = "") -> tuple[int, bool]:
+        """Keep the raw message first; everything else about it comes later. Returns (row id,
+        new?): a message already stored - the same (UIDVALIDITY, UID), or the same bytes
+        (fetched again after the mailbox was rebuilt, or delivered twice) - is not stored again,
+        and its row is returned."""
+        digest = hashlib.sha256(raw).hexdigest()
+        with self.session() as s:
+            q = select(MailMessage).where(MailMessage.direction == "in")
+            if uid is not None and uidvalidity is not None:
+                same = s.exec(q.where(MailMessage.mailbox_uid == uid, MailMessage.uidvalidity == uidvalidity)
+                              .order_by(col(MailMessage.id))).first()
+                if same is not None and same.sha256 in ("", digest):
+                    assert same.id is not None
+                    return same.id, False
+            same = s.exec(q.where(MailMessage.sha256 == digest).order_by(col(MailMessage.id))).first()
+            if same is not None:
+                assert same.id is not None
+                return same.id, False
+            row = MailMessage(direction="in", raw=raw, sha256=digest, mailbox_uid=uid, uidvalidity=uidvalidity,
+                              message_id=message_id, sender=sender, subject=subject, received=utcnow())
+            s.add(row)
+            s.flush()
+            assert row.id is not None
+            return row.id, True
+
+    def earlier_with_message_id(self, message_id: str, before: int) -> MailMessage | None:
+        """An earlier received message with this Message-ID (a replayed copy's original)."""
+        if not message_id:
+            return None
+        with self.session() as s:
+            return s.exec(select(MailMessage).where(
+                MailMessage.direction == "in", MailMessage.message_id == message_id, col(MailMessage.id) < before)
+                .order_by(col(MailMessage.id))).first()
 
     def message(self, row_id: int) -> MailMessage | None:
         with self.session() as s:
@@ -187,6 +307,28 @@ class Store:
             if status:
                 q = q.where(MailMessage.status == status)
             return list(s.exec(q.order_by(col(MailMessage.id))))
+
+    def due_outgoing(self, now: datetime) -> list[MailMessage]:
+        """Queued mail whose (next) attempt is due, oldest first."""
+        with self.session() as s:
+            rows = s.exec(select(MailMessage).where(MailMessage.direction == "out", MailMessage.status == "queued")
+                          .order_by(col(MailMessage.id)))
+            return [r for r in rows if r.next_attempt is None or _aware(r.next_attempt) <= now]
+
+    # ---- refused attempts at a seat --------------------------------------------------
+    def add_auth_failure(self, sender: str, game_id: str, nation: str, reason: str, at: datetime) -> None:
+        with self.session() as s:
+            s.add(AuthFailure(sender=sender, game_id=game_id, nation=nation, reason=reason, at=at))
+
+    def auth_failures(self, *, since: datetime, sender: str | None = None, game_id: str | None = None,
+                      nation: str | None = None) -> list[AuthFailure]:
+        with self.session() as s:
+            q = select(AuthFailure)
+            if sender is not None:
+                q = q.where(AuthFailure.sender == sender)
+            if game_id is not None:
+                q = q.where(AuthFailure.game_id == game_id, AuthFailure.nation == (nation or ""))
+            return [r for r in s.exec(q.order_by(col(AuthFailure.id))) if _aware(r.at) >= since]
 
     def queue_outgoing(self, raw: bytes, *, game_id: str | None, recipients: str, subject: str,
                        message_id: str) -> int:

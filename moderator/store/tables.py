@@ -44,6 +44,9 @@ class Game(SQLModel, table=True):
     # created, moved on when a turn is resolved with a newer version of the same ruleset.
     ruleset: str = Field(default=LEGACY_RULESET, sa_column_kwargs=_old_rows(LEGACY_RULESET))
     ruleset_version: int = Field(default=LEGACY_RULESET_VERSION, sa_column_kwargs=_old_rows(LEGACY_RULESET_VERSION))
+    # Why the last attempt to resolve the current turn failed ("" when it did not): shown by
+    # `game show` and the console until a resolution succeeds (service/turns.py).
+    problem: str = Field(default="", sa_column_kwargs=_old_rows(""))
 
 
 class Seat(SQLModel, table=True):
@@ -54,6 +57,13 @@ class Seat(SQLModel, table=True):
     player: str = ""
     secret_hash: str = ""  # salted hash of the seat password
     active: bool = True
+    # Further addresses the player may send orders from, lower case, comma-separated;
+    # orders from any other address are refused even with the right password.
+    addresses: str = Field(default="", sa_column_kwargs=_old_rows(""))
+
+    def may_send_from(self, address: str) -> bool:
+        address = address.strip().lower()
+        return address == self.email or address in {a.strip() for a in self.addresses.split(",") if a.strip()}
 
 
 class MailMessage(SQLModel, table=True):
@@ -72,6 +82,27 @@ class MailMessage(SQLModel, table=True):
     note: str = ""
     received: datetime
     sent: datetime | None = None
+    # In: the mailbox's UIDVALIDITY with mailbox_uid (the message's key on the server), and the
+    # SHA-256 of the bytes as they arrived (duplicate check and audit: `raw` has the seat
+    # passwords masked). Out: unused.
+    uidvalidity: int | None = None
+    sha256: str = Field(default="", index=True, sa_column_kwargs=_old_rows(""))
+    # In: failed attempts at handling it (3 shunt it to review); out: failed attempts at sending,
+    # and when the next one is due (retry with backoff).
+    attempts: int = Field(default=0, sa_column_kwargs=_old_rows(0))
+    next_attempt: datetime | None = None
+
+
+class AuthFailure(SQLModel, table=True):
+    """One refused attempt at giving a seat orders (wrong password, or an address that is
+    not the seat's): counted per sender to throttle guessing, and told to the seat."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    sender: str = Field(index=True)
+    game_id: str = ""
+    nation: str = ""
+    reason: str = ""  # secret | address
+    at: datetime
 
 
 class Submission(SQLModel, table=True):

@@ -1,0 +1,158 @@
+"""Nobody sees what they may not (Miscellaneous; 3.2 Espionage: "no one will know which
+nation attempted the espionage mission"; 3.3 Reconaissance decides what a nation knows of
+others). Property: a nation's report, text, HTML and JSON, is the same whatever the other
+nations' units, treasuries, manpower, technology and secret events are; an alliance's
+report the same whatever its non-members' are. If a unit, an order, a roll or a point
+total it may not see leaked into a report, changing it would change the report.
+Public facts stay fixed: who holds which territory, the camps, who is at war with whom."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from moderator.engine.context import MODERATOR
+from moderator.engine.event_codes import SCHEMA
+from moderator.engine.events import Event
+from moderator.engine.state import GameState
+from moderator.reports.build import build_reports, nation_mail
+from moderator.reports.content import TurnInfo
+from tests import engine_fixture as fx
+
+WORLD, SCENARIO = fx.world(), fx.scenario()
+NATIONS = sorted(fx.NATIONS)
+PLACES = sorted(WORLD.territories)
+KINDS = ["infantry", "artillery", "tank", "fighter", "cruiser", "trench"]
+CODES = sorted(SCHEMA.specs)
+INFO = TurnInfo("g", "Secret War", 4, "April 1915", 5, "June 1915", "soon", corrections="tomorrow",
+                ordered=("germany", "france"), missed={"russia": 1})
+
+
+@st.composite
+def secrets(draw: Any, nations: list[str]) -> dict[str, Any]:
+    """Everything about `nations` that only they (and their allies) may know."""
+    return {
+        "units": draw(st.lists(st.tuples(st.sampled_from(nations), st.sampled_from(KINDS), st.sampled_from(PLACES),
+                                         st.integers(0, 2)), max_size=25)),
+        "saved": {n: draw(st.integers(0, 999)) for n in nations},
+        "built": {n: draw(st.integers(0, 60)) for n in nations},
+        "tech": {n: draw(st.dictionaries(st.sampled_from(["tanks", "rockets", "improved_weapons"]),
+                                         st.integers(1, 3), max_size=2)) for n in nations},
+        "standing": {n: draw(st.integers(-10, 10)) for n in nations},
+        "deploy": {n: draw(st.integers(0, 3)) for n in nations},
+    }
+
+
+@st.composite
+def event(draw: Any, audiences: list[tuple[str, ...]]) -> Event:
+    code = draw(st.sampled_from(CODES))
+    args = dict(draw(st.sampled_from(SCHEMA.samples(code))))
+    seen = draw(st.sampled_from(audiences))
+    for key in ("nation", "giver", "receiver", "attacker"):
+        if key in args and seen and seen[0] != MODERATOR:
+            args[key] = seen[0]
+    if "text" in args:
+        args["text"] = f"MOVE {draw(st.integers(1, 99))} inf FROM Posen TO Warsaw"
+    for key in ("place", "territory", "origin", "dest", "end"):
+        if key in args:
+            args[key] = draw(st.sampled_from(PLACES))
+    for key in ("amount", "saved", "cost", "count", "full", "sent", "arrived", "gained", "paid"):
+        if key in args:
+            args[key] = draw(st.integers(0, 500))
+    return Event(code, draw(st.sampled_from(["1.1", "3.1", "4.4", "4.6", "8"])), seen, args)
+
+
+def position(public_units: list[tuple[str, str, str, int]], secret: dict[str, Any]) -> GameState:
+    gs = fx.state()
+    gs.turn = 5
+    gs.control["Warsaw"], gs.incorporated["Warsaw"] = "germany", 3
+    for nation, kind, place, damage in [*public_units, *secret["units"]]:
+        fx.add_units(gs, nation, kind, place, 1)[0].damage = damage
+    for n, saved in secret["saved"].items():
+        ns = gs.nations[n]
+        ns.saved, ns.infantry_built, ns.tech = saved, secret["built"][n], secret["tech"][n]
+        ns.standing = secret["standing"][n]
+        if secret["deploy"][n]:
+            ns.flags["to_deploy"] = [{"kind": "infantry", "count": secret["deploy"][n], "default": "Berlin"}]
+    return gs
+
+
+def audiences_outside(insiders: set[str]) -> list[tuple[str, ...]]:
+    outsiders = [n for n in NATIONS if n not in insiders]
+    return [(MODERATOR,), *[(n,) for n in outsiders], *[(n, MODERATOR) for n in outsiders],
+            tuple(outsiders[:2])]
+
+
+def mixed(visible: list[Event], hidden: list[Event], cuts: list[int]) -> list[Event]:
+    """The visible events in their order, with hidden ones slipped in between."""
+    out = list(visible)
+    for e, cut in zip(hidden, cuts, strict=False):
+        out.insert(cut % (len(out) + 1), e)
+    return out
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(st.data(), st.sampled_from(NATIONS))
+def test_a_nation_report_does_not_change_with_what_it_may_not_see(data: Any, nation: str) -> None:
+    others = [n for n in NATIONS if n != nation]
+    own = data.draw(st.lists(st.tuples(st.just(nation), st.sampled_from(KINDS), st.sampled_from(PLACES),
+                                       st.integers(0, 1)), max_size=12))
+    mine = data.draw(secrets([nation]))
+    insiders = [(nation,), (nation, MODERATOR), (), (nation, others[0])]
+    visible = data.draw(st.lists(event(insiders), max_size=8))
+    reports = []
+    for _ in range(2):
+        theirs = data.draw(secrets(others))
+        secret = {k: ({**mine[k], **theirs[k]} if isinstance(mine[k], dict) else mine[k] + theirs[k]) for k in mine}
+        hidden = data.draw(st.lists(event(audiences_outside({nation})), max_size=8))
+        cuts = data.draw(st.lists(st.integers(0, 50), min_size=len(hidden), max_size=len(hidden)))
+        gs = position(own, secret)
+        reports.append(nation_mail(gs, mixed(visible, hidden, cuts), SCENARIO, WORLD, INFO, nation))
+    first, second = reports
+    assert first.text == second.text
+    assert first.html == second.html
+    assert first.json_bytes() == second.json_bytes()
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(st.data(), st.sampled_from(["central", "allied"]))
+def test_an_alliance_report_does_not_change_with_what_no_member_may_see(data: Any, side: str) -> None:
+    members = [n for n in NATIONS if fx.NATIONS[n][0] == side]
+    others = [n for n in NATIONS if n not in members]
+    own = data.draw(st.lists(st.tuples(st.sampled_from(members), st.sampled_from(KINDS), st.sampled_from(PLACES),
+                                       st.integers(0, 1)), max_size=12))
+    mine = data.draw(secrets(members))
+    visible = data.draw(st.lists(event([(m,) for m in members] + [()]), max_size=8))
+    texts = []
+    for _ in range(2):
+        theirs = data.draw(secrets(others))
+        secret = {k: ({**mine[k], **theirs[k]} if isinstance(mine[k], dict) else mine[k] + theirs[k]) for k in mine}
+        hidden = data.draw(st.lists(event(audiences_outside(set(members))), max_size=8))
+        cuts = data.draw(st.lists(st.integers(0, 50), min_size=len(hidden), max_size=len(hidden)))
+        reports = build_reports(position(own, secret), mixed(visible, hidden, cuts), SCENARIO, WORLD, INFO,
+                                members, lambda v, t: b"", bulletin_too=False)
+        report = next(r for r in reports if r.audience == f"alliance:{side}")
+        texts.append((report.text, report.html, report.json_bytes()))
+    assert texts[0] == texts[1]
+
+
+def test_the_comparison_catches_a_leaky_view(monkeypatch: Any) -> None:
+    """The property is not vacuous: with a view that lets every event through, a hidden
+    event changes the report and the same comparison fails."""
+    from moderator.reports import build, visibility
+
+    def leaky(state: GameState, scenario: Any, events: list[Event], nation: str) -> visibility.View:
+        view = visibility.nation_view(state, scenario, [], nation)
+        view.events = list(events)
+        return view
+
+    hidden = Event("moved", "4.4", ("russia",), {"nation": "russia", "order": 0, "origin": "Minsk",
+                                                "dest": "Warsaw", "units": {"infantry": 3}})
+    gs = position([], {"units": [], "saved": {}, "built": {}, "tech": {}, "standing": {}, "deploy": {}})
+    assert nation_mail(gs, [hidden], SCENARIO, WORLD, INFO, "germany").text == \
+        nation_mail(gs, [], SCENARIO, WORLD, INFO, "germany").text
+    monkeypatch.setattr(build, "nation_view", leaky)
+    assert nation_mail(gs, [hidden], SCENARIO, WORLD, INFO, "germany").text != \
+        nation_mail(gs, [], SCENARIO, WORLD, INFO, "germany").text

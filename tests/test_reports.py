@@ -1,0 +1,148 @@
+"""The words and the structure of every report kind (Miscellaneous: own status to each
+nation, the common status to each alliance, the common news to every player; the
+moderator sees everything). Golden files hold each kind's whole text, so a change of
+words is a reviewed change: regenerate them with UPDATE_GOLDEN=1 and read the diff."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from moderator.engine.context import MODERATOR
+from moderator.engine.events import Event
+from moderator.engine.state import GameState
+from moderator.orders import parse_orders
+from moderator.orders.checker import check_text
+from moderator.reports.build import build_reports, nation_mail
+from moderator.reports.content import TurnInfo
+from moderator.reports.render import render
+from moderator.service.games import nation_id
+from tests import engine_fixture as fx
+
+GOLDEN = Path(__file__).parent / "golden" / "reports"
+INFO = TurnInfo("g1", "Golden War", 2, "October 1914", 3, "December 1914", "Friday 10 December 1926, 23:59 UTC",
+                corrections="Wednesday 3 December 1926, 23:59 UTC", ordered=("germany", "austria"),
+                missed={"russia": 2})
+
+
+def position() -> GameState:
+    """Turn 3: Germany took Warsaw on turn 2 (incorporated: nothing yet, half from turn 6);
+    armies face each other from Posen, Silesia and Konigsberg."""
+    gs = fx.state([("germany", "infantry", "Posen", 6), ("germany", "artillery", "Posen", 2),
+                   ("germany", "infantry", "Warsaw", 4), ("germany", "infantry", "Berlin", 2),
+                   ("germany", "cruiser", "Baltic Sea", 1), ("austria", "infantry", "Vienna", 5),
+                   ("russia", "infantry", "Minsk", 7), ("russia", "infantry", "Kiev", 3),
+                   ("france", "infantry", "Paris", 8)])
+    gs.turn = 3
+    gs.control["Warsaw"] = "germany"
+    gs.incorporated["Warsaw"] = 2
+    gs.nations["germany"].saved, gs.nations["germany"].infantry_built = 37, 12
+    gs.nations["germany"].tech = {"tanks": 1}
+    next(u for u in gs.units if u.kind == "cruiser").damage = 1  # the cruiser took a hit
+    return gs
+
+
+def events() -> list[Event]:
+    g, r, a = ("germany",), ("russia",), ("austria",)
+    return [
+        Event("war-declared", "1.1", (), {"nation": "germany", "target": "belgium", "surprise": False}),
+        Event("built", "3.1", g, {"nation": "germany", "order": 0, "kind": "infantry", "count": 2,
+                                   "place": "Berlin", "cost": 8}),
+        Event("order-refused", "4.4", g, {"nation": "germany", "order": 2, "text": "MOVE 3 inf FROM Berlin TO Paris",
+                                          "reason": "not-adjacent", "details": {"origin": "Berlin", "dest": "Paris"}}),
+        Event("battle", "4.6", ("germany", "russia"), {
+            "territory": "Warsaw", "origins": ["Posen", "Silesia"], "attacker": "germany", "defender": "russia",
+            "defenders": ["russia"], "rounds": 2, "strait": False,
+            "losses": {"germany": {"infantry": 2}, "russia": {"infantry": 5}}, "captured": True,
+            "withdrawn": None, "rolls": [0, 14]}),
+        Event("captured", "4.4", (), {"territory": "Warsaw", "nation": "germany", "holder": "germany",
+                                      "previous": "russia"}),
+        Event("battle", "4.6", ("austria", "russia"), {
+            "territory": "Kiev", "origins": ["Vienna"], "attacker": "austria", "defender": "russia",
+            "defenders": ["russia"], "rounds": 1, "strait": False,
+            "losses": {"austria": {"infantry": 3}, "russia": {"infantry": 1}}, "captured": False,
+            "withdrawn": "losses:2", "rolls": [14, 20]}),
+        Event("moved", "4.4", r, {"nation": "russia", "order": 0, "origin": "Moscow", "dest": "Minsk",
+                                  "units": {"infantry": 4}}),
+        Event("moved", "4.4", a, {"nation": "austria", "order": 1, "origin": "Vienna", "dest": "Silesia",
+                                  "units": {"infantry": 1}}),
+        Event("placed", "7", g, {"nation": "germany", "kind": "infantry", "count": 2, "place": "Berlin"}),
+        Event("income", "8", g, {"nation": "germany", "full": 19, "rule": "full", "amount": 19, "saved": 37}),
+        Event("ruling", "R", (MODERATOR, "germany"), {"text": "SET SAVED OF Germany TO 37", "nations": ["germany"],
+                                                       "details": {}}),
+        Event("moderator-flag", "4.6", (MODERATOR,), {"reason": "not-adjacent", "nation": "russia", "details": {}}),
+    ]
+
+
+def reports() -> dict[str, str]:
+    fx_world, fx_scenario = fx.world(), fx.scenario()
+    out = {r.audience: r.text for r in build_reports(position(), events(), fx_scenario, fx_world, INFO,
+                                                      ["germany", "austria", "belgium"], lambda v, t: b"")}
+    out["moderator"] = render("moderator", title=INFO.title, game=INFO.game, resolved_turn=2,
+                              resolved_date=INFO.resolved_date, ordered=["germany", "austria"], missing=["russia"],
+                              flags=["#4 Russia: not adjacent"], waiting=["#2 [note, turn 1] Germany: hello",
+                                                                          "#4 [flag, turn 2] Russia: not adjacent"],
+                              missed={"russia": 2}, dice_count=20, sha256="0" * 64, events=events(),
+                              names=lambda n: fx_scenario.nations[n].name if n in fx_scenario.nations else n)[0]
+    return out
+
+
+@pytest.mark.parametrize("audience", ["germany", "belgium", "alliance:central", "public", "moderator"])
+def test_each_report_kind_reads_as_its_golden_file(audience: str) -> None:
+    text = reports()[audience]
+    path = GOLDEN / f"{audience.replace(':', '-')}.txt"
+    if os.environ.get("UPDATE_GOLDEN") or not path.exists():
+        path.write_text(text, encoding="utf-8")
+    assert text == path.read_text(encoding="utf-8")
+
+
+def test_a_nation_report_holds_what_a_player_needs_for_the_next_turn() -> None:
+    text = reports()["germany"]
+    assert "Treasury: 37 resources saved." in text
+    assert "Warsaw" in text and "0 (nothing yet); 1 from turn 6; 2 from turn 12" in text  # Phase 6 table
+    assert "12 infantry built of a limit of 50; 38 left" in text
+    assert "Tanks 1 of 4" in text
+    assert "Battle at Warsaw" in text and "Battle at Kiev" not in text  # Austria's battle is not Germany's
+    assert "Moscow to Minsk" not in text  # Russia's move
+    assert "Order 3 (MOVE 3 inf FROM Berlin TO Paris) was not carried out" in text
+    assert "The moderator ruled: SET SAVED OF Germany TO 37" in text
+    assert "Friday 10 December 1926" in text and "Wednesday 3 December 1926" in text
+    assert "#   Posen (2 art, 6 inf) borders Minsk (Russia)" not in text  # Posen borders no Russian land
+    assert "#   Warsaw (4 inf) borders Kiev (Russia), Minsk (Russia), Vilna (Russia)" in text
+    assert "no orders" not in text.lower()
+    belgium = reports()["belgium"]
+    assert "You sent no orders this turn" in belgium and "Battle at" not in belgium
+
+
+def test_the_order_block_parses_as_it_is_and_names_the_nation() -> None:
+    gs = position()
+    report = nation_mail(gs, events(), fx.scenario(), fx.world(), INFO, "germany")
+    block = report.data["order_block"]
+    parsed = parse_orders(block)
+    assert [d for d in parsed.diagnostics if d.severity == "error"] == []
+    assert parsed.orders == []  # comments only: nothing is ordered until the player writes it
+    assert parsed.header.game == "g1" and parsed.header.turn == 3
+    assert nation_id(fx.scenario(), parsed.header.nation or "") == "germany"
+    assert "#   Posen: 2 art, 6 inf" in block
+    # An example line taken out of its comment is an order the checker accepts.
+    example = next(line for line in block.splitlines() if line.startswith("# e.g. "))[len("# e.g. "):]
+    checked = check_text(block + example + "\n", "germany", gs, fx.world(), fx.scenario())
+    assert [d.message for d in checked.diagnostics if d.severity == "error"] == []
+
+
+def test_the_json_is_the_same_report() -> None:
+    report = nation_mail(position(), events(), fx.scenario(), fx.world(), INFO, "germany")
+    data = json.loads(report.json_bytes())
+    assert data["kind"] == "nation" and data["nation"] == "germany"
+    for key in ("actions", "battles", "rulings", "news"):
+        for told in data[key]:
+            assert told["text"] in report.text
+            assert "rolls" not in told["args"]  # the dice log is the moderator's
+    for place, kinds in data["sheet"]["units"].items():
+        units_part = report.text.split("\nUnits (", 1)[1]
+        line = next(x for x in units_part.splitlines() if x.startswith(f"  {place} "))
+        assert all(f"{n} {kind}" in line for kind, n in kinds.items())
+    assert data["sheet"]["saved"] == 37 and data["orders_arrived"] is True
