@@ -218,3 +218,25 @@ def test_a_first_mutiny_does_not_roll_for_revolution() -> None:
     s.nations["russia"].flags[phase9_mutiny.AFFECTED] = ["Minsk"]
     _, events = run(s, BUILD, [1, 1, 1])  # one province before: no revolution die
     assert of(events, "mutiny")
+
+
+def test_mutiny_rate_and_severity_through_the_engine() -> None:
+    # "a 2 in 10 chance of a mutiny happening ... On a 1-4 it will be a small mutiny ... 5-7
+    # ... large, and 8-10 a disastrous mutiny": counted over seeded Phase 9s, within 4 sigma.
+    n, mutinies, severity = 3000, 0, {"small": 0, "large": 0, "disastrous": 0}
+    for i in range(n):
+        s = past_the_limit()
+        s.nations["russia"].infantry_built = 3  # the one bought this turn placed past the limit
+        ctx = TurnContext(s, {}, fx.world(), scenario(), dice_root=Dice("mutiny-rate", i))
+        ctx.emit("built", "3.1", ("russia",), nation="russia", order=0, kind="infantry", count=1, place="Moscow",
+                 cost=8)
+        ctx.emit("placed", "7", ("russia",), nation="russia", kind="infantry", count=1, place="Moscow")
+        phase9_mutiny.mutinies(ctx)
+        found = [e for e in ctx.events if e.code == "mutiny"]
+        if found:
+            mutinies += 1
+            severity[found[0].args["severity"]] += 1
+    sigma = (0.2 * 0.8 / n) ** 0.5
+    assert abs(mutinies / n - 0.2) < 4 * sigma, mutinies
+    for name, p in (("small", 0.4), ("large", 0.3), ("disastrous", 0.3)):
+        assert abs(severity[name] / mutinies - p) < 4 * (p * (1 - p) / mutinies) ** 0.5, severity
