@@ -99,7 +99,9 @@ def chance(ctx: TurnContext, by_place: dict[str, list[Unit]], place: str, there:
     return phase3_recon.any_hit(borders)
 
 
-def targets(ctx: TurnContext, group: tuple[str, ...], enemies: set[str]) -> list[str]:
+def targets(ctx: TurnContext, group: tuple[str, ...], enemies: set[str],
+            at: dict[str, list[Unit]]) -> list[str]:
+    """`at`: every unit by place."""
     near: set[str] = set()
     for u in ctx.state.units:
         if u.nation in group:
@@ -108,15 +110,15 @@ def targets(ctx: TurnContext, group: tuple[str, ...], enemies: set[str]) -> list
                 near |= set(ctx.world.neighbours(u.location))
     out = []
     for place in sorted(near):
-        there = [u for u in ctx.units_at(place) if u.nation in enemies]
+        there = [u for u in at.get(place, ()) if u.nation in enemies]
         if any(u.kind in TROOPS for u in there) or (not ctx.is_sea(place) and ctx.controller(place) in enemies):
             out.append(place)
     return out
 
 
-def masked(ctx: TurnContext, place: str, enemies: set[str]) -> bool:
+def masked(ctx: TurnContext, place: str, enemies: set[str], here: list[Unit]) -> bool:
     holder = ctx.controller(place)
-    holders = {u.nation for u in ctx.units_at(place)} | ({holder} if holder else set())
+    holders = {u.nation for u in here} | ({holder} if holder else set())
     return any(place in ctx.state.nations[n].flags.get(MASKED, []) for n in sorted(holders & enemies))
 
 
@@ -125,18 +127,21 @@ def passive_reconnaissance(ctx: TurnContext) -> None:
         return
     for ns in ctx.state.nations.values():
         ns.flags.pop(KNOWN, None)  # last turn's knowledge is stale
+    at: dict[str, list[Unit]] = {}
+    for u in ctx.state.units:
+        at.setdefault(u.location, []).append(u)
     for group in groups(ctx):
         enemies = enemies_of(ctx, group)
         record: dict[str, dict[str, object]] = {}
         mine = positions(ctx, group)
-        for place in targets(ctx, group, enemies):
-            held = [u for u in ctx.units_at(place) if u.nation in enemies]  # trenches included: the cover
+        for place in targets(ctx, group, enemies, at):
+            held = [u for u in at.get(place, ()) if u.nation in enemies]  # trenches included: the cover
             there = [u for u in held if u.kind in TROOPS]
             c = chance(ctx, mine, place, held)
             hit = c > 0 and (c >= 1 or phase3_recon.roll_recon(c, ctx.dice, f"passive recon of {place} by "
                                                                               f"{', '.join(group)} (3.3)"))
             colour = band(len(there))
-            if masked(ctx, place, enemies):
+            if masked(ctx, place, enemies, at.get(place, [])):
                 entry: dict[str, object] = {"seen": "band", "band": false_band(colour)}
             elif hit:
                 by_nation: dict[str, dict[str, int]] = {}

@@ -37,10 +37,11 @@ def play_missed_turns(svc: Service, game: Game) -> list[Missed]:
     earlier = svc.store.current_submissions(game.id, game.turn - 1) if game.turn > 1 else {}
     world, scenario = svc.world(game), svc.scenario(game)
     out: list[Missed] = []
+    state = None
     for seat in svc.store.seats(game.id):
         if seat.nation in subs:
             continue
-        state = svc.position(game)
+        state = state or svc.position(game)  # the same position for every seat that missed the turn
         text = missed_turn.default_orders(state, world, scenario, seat.nation)
         parsed = parse_orders(text)
         checked = check(parsed.orders, seat.nation, state, world, scenario, svc.ruleset(game))
