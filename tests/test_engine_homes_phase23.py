@@ -394,7 +394,7 @@ def test_recon_needs_the_scenario_table() -> None:
 # ---- Phase 3.4 repairs -------------------------------------------------------------------
 
 
-def test_repairs_are_charged_the_ships_claimed_and_referred(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_repairs_are_paid_the_ships_claimed_and_finished_in_phase_7(monkeypatch: pytest.MonkeyPatch) -> None:
     s = fx.state(saved=50)
     bb, cv = fx.add_units(s, "germany", "battleship", "Baltic Sea", 2), fx.add_units(s, "germany", "carrier",
                                                                                       "Baltic Sea", 1)
@@ -405,10 +405,26 @@ def test_repairs_are_charged_the_ships_claimed_and_referred(monkeypatch: pytest.
     assert errors(verdicts) == ["nothing-to-repair"]  # the second battleship is not damaged
     saved, events = same_treasury(monkeypatch, s, "germany", orders)
     assert saved == 50 - 20 - 25 + income(events, "germany")
-    assert referred(events) == [("Repair", 20, "repair-until-phase-7"), ("Repair", 25, "repair-until-phase-7")]
+    assert referred(events) == []
+    assert sorted(e.args["kind"] for e in events if e.code == "ship-repaired" and e.phase == "7") == [
+        "battleship", "carrier"]
+    new, _ = run(s, {"germany": orders[:2]})
+    assert all(u.damage == 0 for u in new.units if u.nation == "germany")
+    assert "repairing" not in new.nations["germany"].flags
     s.control["Berlin"] = "russia"  # no friendly port on the Baltic any more
     _, events = run(s, {"germany": orders[:1]})
     assert refused(events) == ["repair-no-port"]
+
+
+def test_a_repair_broken_off_by_an_enemy_warship_loses_its_money() -> None:
+    s = fx.state(saved=50)
+    fx.add_units(s, "germany", "battleship", "Baltic Sea", 1)[0].damage = 1
+    fx.add_units(s, "russia", "cruiser", "Baltic Sea", 1)  # still there in Phase 7: the ship was attacked
+    new, events = run(s, {"germany": [m.Repair("battleship", 1, "Baltic Sea")]})
+    (cancelled,) = [e for e in events if e.code == "repair-cancelled"]
+    assert cancelled.args["reason"] == "enemy-in-zone" and cancelled.seen_by == ("germany",)
+    assert [u.damage for u in new.units if u.kind == "battleship"] == [1]
+    assert new.nations["germany"].saved == 50 - 20 + income(events, "germany")
 
 
 # ---- Phase 5 plunder ---------------------------------------------------------------------

@@ -132,3 +132,20 @@ def test_spain_resents_the_us_entry_once_2_in_10() -> None:
     (moved,) = of(ctx, "spain-moved")
     assert (moved.args["toward"], moved.args["standing"]) == ("central", -20)
     phase9_neutrals.spanish_american_relations(ctx)  # rolled once, when the US entered: no die
+
+
+def test_encircled_land_starves_as_japan_and_ends_when_a_neutral_is_in_reach() -> None:
+    from tests import engine_fixture as fx
+
+    # On the fixture map Russia is shut in: its neighbours are German and Austrian, and the
+    # Baltic only leads to German coasts; no neutral is in reach.
+    ctx = TurnContext(fx.state(), {}, fx.world(), fx.scenario())
+    assert not phase9_starvation.reaches_a_neutral(ctx, "russia")
+    assert phase9_starvation.reaches_a_neutral(ctx, "germany")  # Belgium borders Berlin
+    for _ in range(3):
+        phase9_starvation.starvation(ctx)
+    assert [(e.args["nation"], e.args["lost"]) for e in of(ctx, "starvation")] == [("russia", 1), ("russia", 2)]
+    assert ctx.state.nations["russia"].manpower_limit == 50 - 3
+    ctx.state.control["Konigsberg"] = "belgium"  # a neutral's land next to Riga
+    phase9_starvation.starvation(ctx)
+    assert of(ctx, "starvation-ended")[0].args == {"nation": "russia", "turns": 3}

@@ -101,6 +101,7 @@ def test_the_rising_turns_new_units_on_1_to_7_and_places_them_where_no_russian_s
 
 def test_after_the_rising_new_russian_units_defect_on_8_to_10() -> None:
     s = state(9, stage=2)
+    fx.add_units(s, "bolsheviks", "infantry", "Vilna", 1)  # the civil war goes on
     orders = {"russia": [m.Build("infantry", 2, "Moscow")]}
     new, events = run(s, orders, [9, 3])  # no revolution roll any more; one die per unit built
     assert of(events, "revolution-defections")[0].args["units"] == 1
@@ -111,11 +112,36 @@ def test_after_the_rising_new_russian_units_defect_on_8_to_10() -> None:
 def test_the_bolsheviks_draw_double_from_russian_lands() -> None:
     s = state(9, stage=2)
     s.control["Kiev"] = "bolsheviks"  # Kiev 4, incorporated since turn 0
+    fx.add_units(s, "bolsheviks", "infantry", "Kiev", 1)
     new, events = run(s, {}, [])
     (income,) = [e for e in of(events, "income") if e.args["nation"] == "bolsheviks"]
     assert income.args["amount"] == 2 * 4 and new.nations["bolsheviks"].saved == 8
     (russia,) = [e for e in of(events, "income") if e.args["nation"] == "russia"]
     assert russia.args["amount"] == RUSSIAN_INCOME - 4  # after the rising: no halving
+
+
+def test_the_civil_war_ends_when_the_bolsheviks_have_no_units_and_russia_takes_their_land() -> None:
+    s = state(10, stage=2)
+    s.control["Kiev"] = "bolsheviks"
+    new, events = run(s, {}, [])  # no defection die: the war is over first
+    (end,) = of(events, "revolution-ended")
+    assert end.args == {"winner": "russia", "territories": ["Kiev"]} and end.seen_by == ()
+    assert new.control["Kiev"] == "russia" and phase9_revolution.stage_of(new) == phase9_revolution.ENDED
+    assert "bolsheviks" not in new.nations["russia"].at_war_with
+    _, events = run(new, {"russia": [m.Build("infantry", 1, "Moscow")]}, [])  # over: no more rolls
+    assert not of(events, "revolution-defections")
+
+
+def test_the_bolsheviks_win_when_russia_holds_no_city_and_no_soldier() -> None:
+    s = state(10, stage=2, units=[("bolsheviks", "infantry", "Moscow", 2), ("russia", "cruiser", "Baltic Sea", 1)])
+    for t in ("Warsaw", "Kiev", "Moscow"):  # the Russian cities of the fixture
+        s.control[t] = "bolsheviks"
+    new, events = run(s, {}, [])
+    (end,) = of(events, "revolution-ended")
+    assert end.args["winner"] == "bolsheviks"
+    assert all(new.control[t] == "bolsheviks" for t in ("Minsk", "Vilna", "Riga"))
+    assert [u.nation for u in new.units if u.kind == "cruiser"] == ["bolsheviks"]  # ships go to the winner
+    assert flags(events, "bolsheviks-won")
 
 
 def test_the_revolution_rate_by_year_through_the_engine() -> None:
@@ -192,3 +218,25 @@ def test_a_first_mutiny_does_not_roll_for_revolution() -> None:
     s.nations["russia"].flags[phase9_mutiny.AFFECTED] = ["Minsk"]
     _, events = run(s, BUILD, [1, 1, 1])  # one province before: no revolution die
     assert of(events, "mutiny")
+
+
+def test_mutiny_rate_and_severity_through_the_engine() -> None:
+    # "a 2 in 10 chance of a mutiny happening ... On a 1-4 it will be a small mutiny ... 5-7
+    # ... large, and 8-10 a disastrous mutiny": counted over seeded Phase 9s, within 4 sigma.
+    n, mutinies, severity = 3000, 0, {"small": 0, "large": 0, "disastrous": 0}
+    for i in range(n):
+        s = past_the_limit()
+        s.nations["russia"].infantry_built = 3  # the one bought this turn placed past the limit
+        ctx = TurnContext(s, {}, fx.world(), scenario(), dice_root=Dice("mutiny-rate", i))
+        ctx.emit("built", "3.1", ("russia",), nation="russia", order=0, kind="infantry", count=1, place="Moscow",
+                 cost=8)
+        ctx.emit("placed", "7", ("russia",), nation="russia", kind="infantry", count=1, place="Moscow")
+        phase9_mutiny.mutinies(ctx)
+        found = [e for e in ctx.events if e.code == "mutiny"]
+        if found:
+            mutinies += 1
+            severity[found[0].args["severity"]] += 1
+    sigma = (0.2 * 0.8 / n) ** 0.5
+    assert abs(mutinies / n - 0.2) < 4 * sigma, mutinies
+    for name, p in (("small", 0.4), ("large", 0.3), ("disastrous", 0.3)):
+        assert abs(severity[name] / mutinies - p) < 4 * (p * (1 - p) / mutinies) ** 0.5, severity

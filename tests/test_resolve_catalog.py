@@ -31,6 +31,7 @@ example of the rules, quotes its sentence. Then blocks, each opened by a line `=
     === dice               "<step>: n n n" lines (ScriptedDice, one list per phase-table
                            step: battles roll in step 4.4); every die must be used;
                            without a "9:" line Phase 9 rolls 6s, the quiet end of turn;
+                           without a "3.3:" line passive recon rolls 1000 (misses);
                            the neutrals' points (of the turn, of the response
                            tables) come from a "points:" line, 0 without one
     === expect             one assertion per line (below)
@@ -304,26 +305,28 @@ def dice_script(case: Case) -> dict[str, list[int]]:
     return script
 
 
-QUIET = 6  # Phase 9's face that makes none of its rolls happen (see CatalogDice)
+QUIET = {"9": 6, "3.3": 1000}  # the faces that make the steps' routine rolls change nothing (see CatalogDice)
 
 
 class CatalogDice(ScriptedDice):
-    """A case's dice, with two defaults, the quiet turn. When a case scripts nothing for
-    step 9, every Phase 9 roll is a 6, the quiet end of a turn (the US economic roll moves
-    nothing, 2-7; no Spanish garrison turn, 6 > 5; no revolution through 1919, no mutiny,
-    no rebellion). The neutrals' points (Italy's and the Ottomans' of every turn, the
-    response tables after a declaration of war or a joining; every draw whose purpose
-    ends in engine/points.py PURPOSE) come from the case's `points:` line, in the order
-    drawn, whatever the step; a case without one draws 0 for all of them. Both are drawn
-    every turn (the points for dozens of neutrals at a time), so without them every case
-    would script the same dice; a case about Phase 9 or the points scripts its own, and
-    then every roll must be scripted as in any other step."""
+    """A case's dice, with three defaults for the rolls every turn makes whatever the
+    orders, the quiet turn. When a case scripts nothing for step 9, every Phase 9 roll is a
+    6, the quiet end of a turn (the US economic roll moves nothing, 2-7; no Spanish
+    garrison turn, 6 > 5; no revolution through 1919, no mutiny, no rebellion): the US
+    economic roll comes "At the end of every turn". When it scripts nothing for step 3.3,
+    every passive reconnaissance roll is 1000 of 1000, a miss (the colour band is seen)
+    unless the chance is certain. The neutrals' points (Italy's and the Ottomans' of every
+    turn, the response tables after a declaration of war or a joining; every draw whose
+    purpose ends in engine/points.py PURPOSE) come from the case's `points:` line, in the
+    order drawn, whatever the step; a case without one draws 0 for all of them. A case
+    about those steps or the points scripts its own, and then every roll must be scripted
+    as in any other step."""
 
     def __init__(self, script: Mapping[str, Sequence[int]], turn: int, *, step: str = "",
                  log: list[Roll] | None = None, _left: dict[str, list[int]] | None = None,
-                 quiet: bool | None = None) -> None:
+                 quiet: set[str] | None = None) -> None:
         super().__init__(script, turn, step=step, log=log, _left=_left)
-        self._quiet = ("9" not in script) if quiet is None else quiet
+        self._quiet = {k for k in QUIET if k not in script} if quiet is None else quiet
 
     def _child(self, section: str) -> Dice:
         return CatalogDice({}, self._turn, step=section, log=self.log, _left=self._left, quiet=self._quiet)
@@ -331,8 +334,8 @@ class CatalogDice(ScriptedDice):
     def _int(self, low: int, high: int, purpose: str) -> int:
         if purpose.endswith(POINTS_PURPOSE):
             return self._points(low, high, purpose)
-        if self._quiet and self.step == "9" and low <= QUIET <= high:
-            return QUIET
+        if self.step in self._quiet and low <= QUIET[self.step] <= high:
+            return QUIET[self.step]
         return super()._int(low, high, purpose)
 
     def _points(self, low: int, high: int, purpose: str) -> int:

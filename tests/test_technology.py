@@ -28,6 +28,7 @@ from moderator.world.scenario import initial_state, load_scenario
 from moderator.world.scenario_model import Scenario, UnitStats
 from tests import engine_fixture as fx
 
+MISSES = [1000] * 100  # 3.3: every passive reconnaissance roll of a real turn misses
 REAL = load_scenario("1914")
 
 
@@ -216,7 +217,7 @@ def test_the_commonwealth_makes_one_attempt_per_technology_and_shares_a_success(
     for n in ("britain", "canada"):
         s.nations[n].saved = 50
     orders = {"canada": [m.Research("improved_weapons")], "britain": [m.Research("improved_weapons")]}
-    new, events = resolve(s, orders, real_world(), REAL, ScriptedDice({"1.2": [0, 0], "2.1": [10], "9": [5]}, s.turn))  # 9: the US economic roll, nothing; 1.2: the neutrals' points, none
+    new, events = resolve(s, orders, real_world(), REAL, ScriptedDice({"1.2": [0, 0], "2.1": [10], "3.3": MISSES, "9": [5]}, s.turn))  # 9: the US economic roll, nothing; 1.2: the neutrals' points, none
     # Nations by id: Britain's attempt is the group's one attempt; Canada's is refused.
     assert [(e.args["nation"], e.args["reason"]) for e in events if e.code == "order-refused"] == [
         ("canada", "research-twice")]
@@ -230,6 +231,6 @@ def test_the_commonwealth_makes_one_attempt_per_technology_and_shares_a_success(
 def test_troop_mechanization_raises_the_manpower_limit_by_30_percent() -> None:
     s = fx.state(saved=30, manpower=50)
     new, events = resolve(s, {"germany": [m.Research("troop_mechanization")]}, fx.world(), scenario(),
-                          ScriptedDice({"1.2": [0, 0], "2.1": [9], "9": [5]}, 1))
+                          ScriptedDice({"1.2": [0, 0], "2.1": [9], "3.3": MISSES, "9": [5]}, 1))
     assert new.nations["germany"].manpower_limit == 65
     assert [e.args["after"] for e in events if e.code == "manpower-raised"] == [65]

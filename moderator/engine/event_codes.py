@@ -100,6 +100,9 @@ SCHEMA = EventSchema([
          tech=CODE, level=INT, raised=BOOL),
     spec("spied-combat", "nation and moderator", "Phase 3.2.1.4: the enemy units engaged in combat in a "
          "province, after the battles", nation=NATION, order=INT, place=PLACE, fought=BOOL, units=LOSSES),
+    spec("recon-report", "the observing allies", "3.3 passive reconnaissance: a place next to the allies' units, "
+         "seen exactly (a hit) or as a colour band (a miss, or a false colour where masked)",
+         place=PLACE, seen=CODE, units=LOSSES, band=CODE, percent=INT),
     # ---- Phase 4
     spec("strategic-move", "nation", "Phase 4.1.3: units left by rail",
          nation=NATION, order=INT, origin=PLACE, dest=PLACE, units=UNITS),
@@ -150,6 +153,10 @@ SCHEMA = EventSchema([
     spec("build-lost", "nation", "Phase 7: the place of paid units was lost during the turn",
          nation=NATION, kind=KIND, count=INT, place=PLACE, paid=INT),
     spec("placed", "nation", "Phase 7: new units placed", nation=NATION, kind=KIND, count=INT, place=PLACE),
+    spec("ship-repaired", "nation", "Phase 7: a ship repaired since 3.4 is whole again (3.4)",
+         nation=NATION, kind=KIND, place=PLACE),
+    spec("repair-cancelled", "nation", "Phase 7: a repair broken off, its money lost (3.4: lost, attacked, "
+         "enemy-in-zone)", nation=NATION, kind=KIND, place=PLACE, reason=CODE),
     spec("strategic-arrived", "nation", "Phase 7: a rail move arrived",
          nation=NATION, order=INT, origin=PLACE, dest=PLACE, end=PLACE, units=UNITS),
     spec("strategic-cut-short", "nation", "Phase 7: a rail move's path was cut; the units stopped short",
@@ -166,6 +173,8 @@ SCHEMA = EventSchema([
     spec("revolution", "public", "Phase 9, the Russian Revolution: stage 1, the Russian Republic (half its "
          "income kept for the Bolsheviks); stage 2, the rising (fund handed over, units turned)",
          stage=INT, fund=INT, units=INT),
+    spec("revolution-ended", "public", "Phase 9: the Russian civil war is over; the winner takes the loser's "
+         "Russian land, ports, complexes and ships", winner=NATION, territories=PLACES),
     spec("revolution-defections", "public", "Phase 9: Russian units built this turn defected (8-10)", units=INT),
     spec("mutiny", "nation and moderator", "Phase 9, Mutinies: units disbanded (or rebelled) in a territory",
          nation=NATION, severity=CODE, place=PLACE, units=UNITS, rebelled=BOOL),

@@ -1,4 +1,5 @@
-"""Phase 3.3: Reconnaissance. The step's own work (passive recon) and the rules' chances.
+"""Phase 3.3: Reconnaissance, the rules' chances (the step, passive recon rolled, is
+phase3_passive_recon; active missions are the RECON home's, engine/orders/recon.py).
 
 The base chance of each unit is the scenario's table (scenarios/<name>/recon.toml,
 Scenario.recon: "The base recon chance for each unit is shown in the following table").
@@ -23,7 +24,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from fractions import Fraction
 
-from moderator.engine.context import TurnContext
 from moderator.engine.dice import Dice
 from moderator.world.scenario_model import ReconChances
 
@@ -95,8 +95,3 @@ def roll_recon(chance: Fraction, dice: Dice, purpose: str) -> bool:
     """
     return dice.between(1, 1000, purpose) <= int(chance * 1000)
 
-
-def reconnaissance(ctx: TurnContext) -> None:
-    """Phase 3.3 (passive reconnaissance of every border, with the chances above): not
-    implemented yet; emits nothing. Active missions (RECON orders) are referred to the
-    moderator by their home."""

@@ -25,8 +25,11 @@ units of the highest resource value (then by name), which the Bolsheviks then ho
 there is none, the revolutionaries stay where they were built and the moderator picks
 the territory they attack. The Bolsheviks inherit Russia's technology, are at war with
 Russia, come on the board, receive the fund and from the next Phase 8 draw double from
-the Russian lands they hold. What follows (the Bolshevik seat, the end of the civil war
-and what the winner inherits) is the moderator's for now: the placements are flagged.
+the Russian lands they hold. From the turn after the rising, each Phase 9 first asks
+whether the civil war is over (the Bolsheviks without units, or Russia without a city of
+its start and without land units) and hands the winner the loser's Russian land, ports,
+complexes and ships (stage 3). The Bolshevik seat and, after their victory, their wars
+are the moderator's: flagged.
 """
 
 from __future__ import annotations
@@ -35,13 +38,17 @@ from moderator.engine import chances
 from moderator.engine.context import TurnContext
 from moderator.engine.orders.records import option_used
 from moderator.engine.phase6_incorporation import territory_yield
-from moderator.engine.state import LAND_UNITS, GameState, Unit
+from moderator.engine.state import AIR_UNITS, LAND_UNITS, SEA_UNITS, GameState, Unit
 from moderator.orders.model import SpecialOption
 
 PHASE = "9"
 RUSSIA, BOLSHEVIKS, GERMANY = "russia", "bolsheviks", "germany"
 FIRST_TURN = 7  # "Starting in 1915, on Turn 7"
-STAGE = "revolution"  # NationState.flags of Russia: 1 after the first hit (Republic), 2 once the rising began
+STAGE = "revolution"  # NationState.flags of Russia: 1 after the first hit (Republic), 2 once the rising began, 3 over
+ENDED = 3
+WINNER = "civil_war_winner"  # NationState.flags of Russia once the civil war is over
+UNITS = LAND_UNITS + AIR_UNITS + SEA_UNITS  # what counts as "units remaining"
+INHERITED = SEA_UNITS + ("port", "industry")  # "Ports, Industrial Complexes, and Ships"
 FUND = "bolshevik_fund"  # NationState.flags of Russia: what is kept for the Bolsheviks until the rising
 GERMAN_SUPPORT, RUSSIAN_SUPPLY = 6, 3  # Germany option #6, Russia option #3
 
@@ -61,7 +68,7 @@ def russian_income(ctx: TurnContext, nation: str, collected: int) -> int:
     the Bolsheviks until the rising. After the rising the Bolsheviks "draw double the
     resources from any Russian lands": what those lands yield them is added once more.
     Every other nation's income is unchanged."""
-    if nation == BOLSHEVIKS and stage(ctx) >= 2:
+    if nation == BOLSHEVIKS and stage(ctx) == 2:
         return collected + sum(territory_yield(ctx.world, ctx.state, t, ctx.turn)
                                for t in ctx.world.home_of(RUSSIA) if ctx.controller(t) == BOLSHEVIKS)
     if nation != RUSSIA or stage(ctx) != 1:
@@ -147,12 +154,62 @@ def defections(ctx: TurnContext) -> None:
     go_over(ctx, gone, "defectors-placed")
 
 
+def standing_units(ctx: TurnContext, nation: str) -> list[Unit]:
+    """The nation's units, without those placed this turn: "no units remaining (This includes
+    in mid-update after all battles have been fought, but before the moderator places new
+    units on the board)"."""
+    new = {u.id for u in built_this_turn(ctx, nation)}
+    return [u for u in ctx.state.units if u.nation == nation and u.id not in new and u.kind in UNITS]
+
+
+def civil_war_winner(ctx: TurnContext) -> str | None:
+    """"The Russian Revolution ends if at any time the Bolsheviks have no units remaining
+    ... or the Bolshevik forces overrun all Russian cities and destroy all Russian soldiers"."""
+    if not standing_units(ctx, BOLSHEVIKS):
+        return RUSSIA
+    cities = [t for t in ctx.world.home_of(RUSSIA) if ctx.place(t).city]
+    soldiers = [u for u in standing_units(ctx, RUSSIA) if u.kind in LAND_UNITS]
+    if not soldiers and not any(ctx.controller(t) == RUSSIA for t in cities):
+        return BOLSHEVIKS
+    return None
+
+
+def end_civil_war(ctx: TurnContext, winner: str) -> None:
+    """"The winner of the war automatically has ownership off all Russian territories that
+    belonged to both factions, including any Ports, Industrial Complexes, and Ships that
+    survived the civil war." The loser's other units stay its own (the moderator's)."""
+    loser = BOLSHEVIKS if winner == RUSSIA else RUSSIA
+    home = set(ctx.world.home_of(RUSSIA))
+    taken = sorted(t for t, h in ctx.state.control.items() if h == loser and (t in home or loser == BOLSHEVIKS))
+    for t in taken:
+        ctx.state.control[t] = winner
+    for u in ctx.state.units:
+        if u.nation == loser and u.kind in INHERITED:
+            u.nation = winner
+    ctx.state.nations[RUSSIA].flags[STAGE] = ENDED
+    ctx.state.nations[RUSSIA].flags[WINNER] = winner
+    for a, b in ((RUSSIA, BOLSHEVIKS), (BOLSHEVIKS, RUSSIA)):
+        ns = ctx.state.nations[a]
+        ns.at_war_with = [n for n in ns.at_war_with if n != b]
+    ctx.emit("revolution-ended", PHASE, (), winner=winner, territories=taken)
+    if winner == BOLSHEVIKS:
+        ctx.flag(PHASE, "bolsheviks-won", BOLSHEVIKS,
+                 default="the Bolsheviks take over Russia's seat and wars: first against the nations that "
+                 "conquered Russian land, then Russia's wars at the revolution's start; by ruling")
+
+
 def russian_revolution(ctx: TurnContext) -> None:
     if RUSSIA not in ctx.state.nations:
         return
     now = stage(ctx)
-    if now >= 2:
+    if now == 2 and BOLSHEVIKS in ctx.state.nations:
+        winner = civil_war_winner(ctx)
+        if winner is not None:
+            end_civil_war(ctx, winner)
+            return
         defections(ctx)
+        return
+    if now >= 2:
         return
     if ctx.turn < FIRST_TURN:
         return

@@ -18,8 +18,13 @@ starving one, other than a transport, is in it. NationState.flags[CORDON] counts
 consecutive turns held; on the n-th (n >= 2) the limit falls by loss * 2**(n-2), not below
 0 (British Isles only: the colonies' limit is apart, Nation.colonial_manpower).
 
-Not yet: "Other nation's territories" surrounded by land and sea so that they cannot reach
-any neutral (a search over the map); the moderator applies it by ruling (SET MANPOWER).
+"Other nation's territories ... if they are completely surrounded by enemy forces (land
+and naval) so they cannot reach, directly of via allies, any of neutral nation in the world
+(Russia can do that even by using northern pass via Norwegian Sea). In such case starvation
+is counted as in Japan case" (1, doubling). Reading: a nation at war without a cordon of its
+own starves when no territory it holds reaches a neutral nation's land through land held by
+it or its allies without enemy units and sea zones without enemy warships
+(NationState.flags[ENCIRCLED] counts the turns).
 """
 
 from __future__ import annotations
@@ -29,6 +34,8 @@ from moderator.engine.state import SEA_UNITS
 
 PHASE = "9"
 CORDON = "cordon_turns"  # NationState.flags: consecutive turns the enemy cordon held
+ENCIRCLED = "encircled_turns"  # NationState.flags: consecutive turns it reached no neutral
+ENCIRCLED_LOSS = 1  # "starvation is counted as in Japan case"
 WARSHIPS = tuple(k for k in SEA_UNITS if k != "transport")
 
 
@@ -42,23 +49,71 @@ def loss(first: int, turns: int) -> int:
     return first * 2 ** (turns - 2) if turns >= 2 else 0
 
 
+def reaches_a_neutral(ctx: TurnContext, nation: str) -> bool:
+    """Whether any land the nation holds reaches a neutral nation's land (see the docstring)."""
+    friends = {nation} | {n for n in ctx.state.nations if ctx.state.allies(nation, n)}
+    held = sorted(t for t, h in ctx.state.control.items() if h == nation)
+
+    def hostile(place: str) -> bool:
+        return any(ctx.at_war(u.nation, nation) and (u.kind in WARSHIPS or not ctx.is_sea(place))
+                   and u.kind != "transport" for u in ctx.units_at(place))
+
+    def neutral(place: str) -> bool:
+        h = ctx.controller(place)
+        return (h is not None and h not in friends and not ctx.at_war(h, nation)
+                and ctx.state.nations[h].side == "neutral") if h in ctx.state.nations else False
+
+    seen, queue = set(held), list(held)
+    while queue:
+        here = queue.pop()
+        for nb in sorted(ctx.world.neighbours(here)):
+            if nb in seen:
+                continue
+            if not ctx.is_sea(nb) and neutral(nb):
+                return True
+            passable = (not hostile(nb)) and (ctx.is_sea(nb) or ctx.controller(nb) in friends)
+            if passable:
+                seen.add(nb)
+                queue.append(nb)
+    return False
+
+
+def encirclement(ctx: TurnContext) -> None:
+    """Every other nation at war: encircled land starves as Japan does (1, doubling)."""
+    for nation in sorted(ctx.state.nations):
+        spec = ctx.scenario.nations.get(nation)
+        ns = ctx.state.nations[nation]
+        if spec is None or spec.starvation_cordon or not ns.at_war_with:
+            continue
+        if not any(h == nation for h in ctx.state.control.values()):
+            continue
+        count(ctx, nation, ENCIRCLED, ENCIRCLED_LOSS, held=not reaches_a_neutral(ctx, nation))
+
+
+def count(ctx: TurnContext, nation: str, key: str, first: int, held: bool) -> None:
+    """One more turn of a cordon (held) or its end, and the manpower it costs."""
+    ns = ctx.state.nations[nation]
+    before = int(ns.flags.get(key, 0))
+    if not held:
+        if before:
+            ns.flags.pop(key)
+            if before >= 2:
+                ctx.emit("starvation-ended", PHASE, (nation, MODERATOR), nation=nation, turns=before)
+        return
+    turns = before + 1
+    ns.flags[key] = turns
+    if turns >= 2:
+        lost = min(loss(first, turns), ns.manpower_limit)
+        ns.manpower_limit -= lost
+        ctx.emit("starvation", PHASE, (nation, MODERATOR), nation=nation, turns=turns, lost=lost,
+                 manpower=ns.manpower_limit)
+
+
 def starvation(ctx: TurnContext) -> None:
+    encirclement(ctx)
     for nation in sorted(ctx.state.nations):
         spec = ctx.scenario.nations.get(nation)
         if spec is None or not spec.starvation_cordon:
             continue
-        ns = ctx.state.nations[nation]
-        before = int(ns.flags.get(CORDON, 0))
-        if not all(zone_held(ctx, nation, z) for z in spec.starvation_cordon):
-            if before:
-                ns.flags.pop(CORDON)
-                if before >= 2:
-                    ctx.emit("starvation-ended", PHASE, (nation, MODERATOR), nation=nation, turns=before)
-            continue
-        turns = before + 1
-        ns.flags[CORDON] = turns
-        lost = min(loss(spec.starvation_loss, turns), ns.manpower_limit)
-        if turns >= 2:
-            ns.manpower_limit -= lost
-            ctx.emit("starvation", PHASE, (nation, MODERATOR), nation=nation, turns=turns, lost=lost,
-                     manpower=ns.manpower_limit)
+        count(ctx, nation, CORDON, spec.starvation_loss,
+              held=all(zone_held(ctx, nation, z) for z in spec.starvation_cordon))

@@ -53,9 +53,20 @@ MECHANIZATION_PERCENT = 30
 # ---- the table ----------------------------------------------------------------------------
 
 
+_BY_KIND: dict[tuple[int, str], tuple[object, list[Technology]]] = {}  # (id of the table, kind) -> (table, list)
+
+
 def technologies(scenario: Scenario, kind: str) -> list[Technology]:
-    """The scenario's technologies that change `kind` units (sorted by id)."""
-    return [t for _, t in sorted(scenario.technologies.items()) if t.applies_to(kind)]
+    """The scenario's technologies that change `kind` units (sorted by id). Asked for every
+    unit's values, so the list is kept per table and kind (the entry holds the table itself,
+    so its id cannot be reused while the entry lives)."""
+    table = scenario.technologies
+    hit = _BY_KIND.get((id(table), kind))
+    if hit is not None and hit[0] is table:
+        return hit[1]
+    found = [t for _, t in sorted(table.items()) if t.applies_to(kind)]
+    _BY_KIND[(id(table), kind)] = (table, found)
+    return found
 
 
 def discounted(cost: int, percent: int) -> int:

@@ -45,6 +45,7 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from moderator.engine import technology
 from moderator.engine.context import MODERATOR, Position, TurnContext
 from moderator.engine.phase8_income import conquered
 from moderator.engine.state import AIR_UNITS, LAND_UNITS, SEA_UNITS, GameState, Unit
@@ -84,12 +85,22 @@ def naval_value(ships: Iterable[UnitStats], fighter: UnitStats | None = None) ->
 
 
 def _stats(pos: Position, units: Iterable[Unit]) -> list[UnitStats]:
-    return [s for u in units if (s := pos.stats(u.nation, u.kind, u)) is not None]
+    """Each unit's own values; units of one nation, kind and levels share one lookup."""
+    seen: dict[tuple[str, str, tuple[tuple[str, int], ...]], UnitStats | None] = {}
+    out = []
+    for u in units:
+        key = (u.nation, u.kind, tuple(sorted(technology.unit_levels(pos, u).items())))
+        if key not in seen:
+            seen[key] = pos.stats(u.nation, u.kind, u)
+        if (s := seen[key]) is not None:
+            out.append(s)
+    return out
 
 
-def best_army(pos: Position, nation: str) -> int:
-    return army_value(_stats(pos, (u for u in pos.state.units
-                                   if u.nation == nation and u.kind in LAND_UNITS + AIR_UNITS)))
+def best_army(pos: Position, nation: str, units: Iterable[Unit] | None = None) -> int:
+    """`units`: the nation's units when the caller has them at hand (else all are searched)."""
+    mine = units if units is not None else (u for u in pos.state.units if u.nation == nation)
+    return army_value(_stats(pos, (u for u in mine if u.kind in LAND_UNITS + AIR_UNITS)))
 
 
 def in_area(pos: Position, zone: str, area: str) -> bool:
@@ -103,8 +114,9 @@ def in_area(pos: Position, zone: str, area: str) -> bool:
     return False
 
 
-def best_naval_force(pos: Position, nation: str, area: str = "world") -> int:
-    ships = [u for u in pos.state.units if u.nation == nation and u.kind in SEA_UNITS and in_area(pos, u.location, area)]
+def best_naval_force(pos: Position, nation: str, area: str = "world", units: Iterable[Unit] | None = None) -> int:
+    mine = units if units is not None else (u for u in pos.state.units if u.nation == nation)
+    ships = [u for u in mine if u.kind in SEA_UNITS and in_area(pos, u.location, area)]
     return naval_value(_stats(pos, ships), pos.stats(nation, "fighter"))
 
 
@@ -239,15 +251,18 @@ class Ranks:
     def __init__(self, pos: Position) -> None:
         self.pos = pos
         self._values: dict[str, dict[str, int]] = {}
+        self._units: dict[str, list[Unit]] = {n: [] for n in pos.state.nations}
+        for u in pos.state.units:
+            self._units.setdefault(u.nation, []).append(u)
 
     def values(self, kind: str, area: str) -> dict[str, int]:
         key = f"{kind}:{area}"
         if key not in self._values:
             nations = sorted(self.pos.state.nations)
             if kind == "naval":
-                self._values[key] = {n: best_naval_force(self.pos, n, area) for n in nations}
+                self._values[key] = {n: best_naval_force(self.pos, n, area, self._units[n]) for n in nations}
             elif kind == "army":
-                self._values[key] = {n: best_army(self.pos, n) for n in nations}
+                self._values[key] = {n: best_army(self.pos, n, self._units[n]) for n in nations}
             else:
                 self._values[key] = {n: colonial_power(self.pos, n) for n in nations}
         return self._values[key]

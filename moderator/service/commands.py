@@ -388,7 +388,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     from moderator.reports.build import nation_mail
     from moderator.reports.mapview import draw_view
     from moderator.service.games import nation_id
-    from moderator.service.turns import turn_info
+    from moderator.service.turns import ordered_in, turn_info
 
     svc, _ = _service(args)
     game = svc.game(args.game)
@@ -402,7 +402,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     if record is None or after is None:
         raise SystemExit(f"turn {turn} of {game.id} has not been resolved")
     events = [Event(e["code"], e["phase"], tuple(e["seen_by"]), e["args"]) for e in json.loads(record.events)]
-    info = turn_info(svc, game, turn, ordered=sorted(json.loads(record.orders)), updated=record.resolved,
+    info = turn_info(svc, game, turn, ordered=ordered_in(record), updated=record.resolved,
                      dice_scheme=record.dice_scheme)
     draw = None if args.json else (lambda view, title: draw_view(world, view, title))  # type: ignore[no-untyped-def]
     report = nation_mail(GameState.loads(after), events, scenario, world, info, nation, draw)

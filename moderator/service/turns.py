@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from moderator.engine.dice import DICE_SCHEME, VERIFIABLE_SCHEME, Dice, commitment, recompute, turn_seed
+from moderator.engine import missed_turn
 from moderator.engine.events import Event
 from moderator.engine.resolve import resolve
 from moderator.engine.ruleset import Ruleset
@@ -34,6 +35,7 @@ from moderator.service.faults import crash_point
 from moderator.service.games import corrections_until, describe_deadline, orders_due, turn_label
 from moderator.service.inbox import queue
 from moderator.service.pool import offer_open_seats
+from moderator.service.missed import play_missed_turns
 from moderator.service.review import items_from_resolution
 from moderator.service.rulings import apply_now, moderator_orders, pending
 from moderator.store.tables import Game, TurnRecord
@@ -129,10 +131,11 @@ def resolve_game(svc: Service, game_id: str) -> Resolution:
     # A turn resolved before and opened again (`moderator rollback`): this resolution corrects it.
     previous = first_resolution(svc, game, turn)
     correction = f"on {describe_deadline(_utc(previous.resolved))}" if previous is not None else ""
+    missed_defaults = play_missed_turns(svc, game)  # stored as the seats' orders, so a replay plays them too
     svc.store.update_game(game.id, status="resolving")  # orders arriving meanwhile are told to wait
     try:
         inputs = turn_inputs(svc, game, ruleset)
-        subs = inputs.orders
+        subs = {n: o for n, o in inputs.orders.items() if n not in {m.nation for m in missed_defaults}}
         res = compute(svc, game, turn, inputs)
         crash_point("turn.computed")
         now = svc.clock()
@@ -299,6 +302,12 @@ def dice_commitment(game: Game, turn: int) -> str:
     return commitment(turn_seed(game.seed, turn))
 
 
+def ordered_in(record: TurnRecord) -> list[str]:
+    """The nations whose own orders a resolved turn played (not the moderator's default
+    orders for a missed turn, service/missed.py)."""
+    return sorted(n for n, text in json.loads(record.orders).items() if not missed_turn.is_default(text))
+
+
 def missed_in_a_row(svc: Service, game: Game, last_turn: int,
                     ordered: list[str] | None = None) -> dict[str, int]:
     """Seated nation -> how many turns in a row up to `last_turn` it sent no orders
@@ -315,7 +324,7 @@ def missed_in_a_row(svc: Service, game: Game, last_turn: int,
                 count, turn = count + 1, turn - 1
                 continue
             record = svc.store.turn_record(game.id, turn)
-            if record is None or seat.nation in json.loads(record.orders):
+            if record is None or seat.nation in ordered_in(record):
                 break
             count, turn = count + 1, turn - 1
         if count:

@@ -9,14 +9,15 @@ carriers for the cost of 25." Battleships: "the battleship cannot take any actio
 turn"; Aircraft Carriers: "Damaged carriers require 25 resources to repair."
 
 The repair is paid when step 3.4 runs and the damaged ships are claimed (no other order
-may use them this turn). Whether it is finished in Phase 7 depends on the naval combat
-of the turn, which the moderator resolves, so the order is referred with its cost.
+may use them this turn); Phase 7 (engine/phase7_repair.py) finishes it unless the ship
+was attacked, and then the money is lost.
 """
 
 from __future__ import annotations
 
+from moderator.engine import phase7_repair
 from moderator.engine.context import Position, TurnContext
-from moderator.engine.orders.base import OrderRule, afford, refer
+from moderator.engine.orders.base import OrderRule, afford
 from moderator.engine.placement import map_facility
 from moderator.engine.problems import Problem, problem
 from moderator.engine.state import Unit
@@ -46,10 +47,11 @@ def cost(order: Repair) -> int:
     return PRICES[order.kind] * order.count
 
 
-def claim(ctx: TurnContext, nation: str, order: Repair) -> None:
+def claim(ctx: TurnContext, nation: str, order: Repair) -> list[Unit]:
     ships = damaged(ctx, nation, order)[: order.count]
     ctx.claimed[(nation, order.place, order.kind)] += len(ships)
     ctx.claim(ships)
+    return ships
 
 
 class RepairRule(OrderRule[Repair]):
@@ -72,8 +74,8 @@ class RepairRule(OrderRule[Repair]):
         claim(ctx, nation, order)
 
     def execute(self, ctx: TurnContext, nation: str, index: int, order: Repair) -> None:
-        claim(ctx, nation, order)
-        refer(ctx, nation, index, order, cost(order), "repair-until-phase-7")
+        ctx.pay(nation, cost(order))
+        phase7_repair.start(ctx, nation, claim(ctx, nation, order))  # finished in Phase 7 (step 7.3)
 
 
 RULE = RepairRule()

@@ -1,0 +1,157 @@
+"""Phase 3.3, passive reconnaissance, rolled: what each nation knows of the enemy this turn.
+
+"By default many units have a chance to detect enemies in the same sea zone or in nearby
+land province--passive reconaissance ... Reconaissance value is calculated for all allied
+units against enemy provinces/ sea zones ... In the game, the bordering province will show
+the exact troop deployment should the passive reconaissance hit or will show a lower number
+if it missed." And 3.2.2.4: "Usually the size of the troops is valued by the color of units
+(0-5 is black, 6-20 is yellow, and over 21 is red), so one can try to mask the exact number
+by giving such false color information."
+
+For every group of allies at war (a nation and the nations of its side; a neutral at war
+alone), sorted, and every place next to the group's units that holds enemy units or is
+enemy land (a land territory: the group's units in the neighbouring land and, for ships,
+sea zones; a sea zone: the group's units in it), the chance is phase3_recon's formula over
+those borders, the target's trench or super trench covering every border (the map has no
+trench facing), and "Trenches (alone, without other units present)" seeing only where they
+stand alone. One per-mille roll (phase3_recon.roll_recon) in step 3.3 per target with a
+chance: a hit shows the exact enemy units, a miss their colour band. A province masked by
+the reconnaissance countermeasure (3.2.2.4, NationState.flags["masked"] of an enemy holding
+or standing in it) shows a false colour whatever the roll: the next band (black, yellow,
+red, black).
+
+The record is each member's NationState.flags[KNOWN] = {place: {"seen": "exact", "units":
+{nation: {kind: n}}} or {"seen": "band", "band": colour}}, this turn's only (places not in
+it: nothing known), and an event "recon-report" to the group for each place.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from fractions import Fraction
+
+from moderator.engine import phase3_recon
+from moderator.engine.context import TurnContext
+from moderator.engine.phase3_espionage import MASKED
+from moderator.engine.state import AIR_UNITS, LAND_UNITS, SEA_UNITS, Unit, kinds
+
+PHASE = "3.3"
+KNOWN = "recon"  # NationState.flags: this turn's passive reconnaissance record
+BANDS = ((5, "black"), (20, "yellow"), (10**9, "red"))  # 3.2.2.4: 0-5, 6-20, 21 and more
+TROOPS = LAND_UNITS + AIR_UNITS + SEA_UNITS  # what is counted and shown (not structures)
+
+
+def band(count: int) -> str:
+    return next(name for top, name in BANDS if count <= top)
+
+
+def false_band(true: str) -> str:
+    names = [name for _, name in BANDS]
+    return names[(names.index(true) + 1) % len(names)]
+
+
+def groups(ctx: TurnContext) -> list[tuple[str, ...]]:
+    out: set[tuple[str, ...]] = set()
+    for n, ns in ctx.state.nations.items():
+        if not ns.at_war_with:
+            continue
+        out.add(tuple(sorted({n} | {m for m in ctx.state.nations if m != n and ctx.state.allies(n, m)})))
+    return sorted(out)
+
+
+def enemies_of(ctx: TurnContext, group: tuple[str, ...]) -> set[str]:
+    return {e for n in group for e in ctx.state.nations[n].at_war_with if e not in group}
+
+
+def watchers(units: list[Unit]) -> dict[str, int]:
+    """The units that look from one place: trenches only when alone there."""
+    troops = [u for u in units if u.kind in TROOPS]
+    if troops:
+        return kinds(troops)
+    return kinds(u for u in units if u.kind == phase3_recon.TRENCH)
+
+
+def cover(units: Iterable[Unit]) -> str:
+    present = {u.kind for u in units}
+    if phase3_recon.SUPER_TRENCH in present:
+        return phase3_recon.SUPER_TRENCH
+    return phase3_recon.TRENCH if phase3_recon.TRENCH in present else phase3_recon.OPEN
+
+
+def positions(ctx: TurnContext, group: tuple[str, ...]) -> dict[str, list[Unit]]:
+    by_place: dict[str, list[Unit]] = {}
+    for u in ctx.state.units:
+        if u.nation in group:
+            by_place.setdefault(u.location, []).append(u)
+    return by_place
+
+
+def chance(ctx: TurnContext, by_place: dict[str, list[Unit]], place: str, there: list[Unit]) -> Fraction:
+    """The group's passive chance against `place` (its units by place: positions();
+    `there`: the enemy's units in the place, structures included, for its cover)."""
+    table = ctx.scenario.recon
+    if ctx.is_sea(place):
+        return phase3_recon.border_chance(table, watchers(by_place.get(place, [])), phase3_recon.OPEN,
+                                          phase3_recon.SEA)
+    shield = cover(there)
+    borders = [phase3_recon.border_chance(table, watchers(by_place[n]), shield, phase3_recon.LAND)
+               for n in sorted(ctx.world.neighbours(place)) if n in by_place]
+    return phase3_recon.any_hit(borders)
+
+
+def targets(ctx: TurnContext, group: tuple[str, ...], enemies: set[str],
+            at: dict[str, list[Unit]]) -> list[str]:
+    """`at`: every unit by place."""
+    near: set[str] = set()
+    for u in ctx.state.units:
+        if u.nation in group:
+            near.add(u.location)
+            if not ctx.is_sea(u.location) or u.kind in SEA_UNITS:
+                near |= set(ctx.world.neighbours(u.location))
+    out = []
+    for place in sorted(near):
+        there = [u for u in at.get(place, ()) if u.nation in enemies]
+        if any(u.kind in TROOPS for u in there) or (not ctx.is_sea(place) and ctx.controller(place) in enemies):
+            out.append(place)
+    return out
+
+
+def masked(ctx: TurnContext, place: str, enemies: set[str], here: list[Unit]) -> bool:
+    holder = ctx.controller(place)
+    holders = {u.nation for u in here} | ({holder} if holder else set())
+    return any(place in ctx.state.nations[n].flags.get(MASKED, []) for n in sorted(holders & enemies))
+
+
+def passive_reconnaissance(ctx: TurnContext) -> None:
+    if not ctx.scenario.recon:
+        return
+    for ns in ctx.state.nations.values():
+        ns.flags.pop(KNOWN, None)  # last turn's knowledge is stale
+    at: dict[str, list[Unit]] = {}
+    for u in ctx.state.units:
+        at.setdefault(u.location, []).append(u)
+    for group in groups(ctx):
+        enemies = enemies_of(ctx, group)
+        record: dict[str, dict[str, object]] = {}
+        mine = positions(ctx, group)
+        for place in targets(ctx, group, enemies, at):
+            held = [u for u in at.get(place, ()) if u.nation in enemies]  # trenches included: the cover
+            there = [u for u in held if u.kind in TROOPS]
+            c = chance(ctx, mine, place, held)
+            hit = c > 0 and (c >= 1 or phase3_recon.roll_recon(c, ctx.dice, f"passive recon of {place} by "
+                                                                              f"{', '.join(group)} (3.3)"))
+            colour = band(len(there))
+            if masked(ctx, place, enemies, at.get(place, [])):
+                entry: dict[str, object] = {"seen": "band", "band": false_band(colour)}
+            elif hit:
+                by_nation: dict[str, dict[str, int]] = {}
+                for u in there:
+                    by_nation.setdefault(u.nation, {})[u.kind] = by_nation.get(u.nation, {}).get(u.kind, 0) + 1
+                entry = {"seen": "exact", "units": {n: dict(sorted(k.items())) for n, k in sorted(by_nation.items())}}
+            else:
+                entry = {"seen": "band", "band": colour}
+            record[place] = entry
+            ctx.emit("recon-report", PHASE, group, place=place, seen=str(entry["seen"]),
+                     units=entry.get("units", {}), band=str(entry.get("band", "")), percent=phase3_recon.percent(c))
+        for n in group:
+            ctx.state.nations[n].flags[KNOWN] = {p: dict(e) for p, e in record.items()}
