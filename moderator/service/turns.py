@@ -17,8 +17,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from moderator.engine.dice import DICE_SCHEME, VERIFIABLE_SCHEME, Dice, commitment, recompute, turn_seed
 from moderator.engine import missed_turn
+from moderator.engine.dice import DICE_SCHEME, VERIFIABLE_SCHEME, Dice, commitment, recompute, turn_seed
 from moderator.engine.events import Event
 from moderator.engine.resolve import resolve
 from moderator.engine.ruleset import Ruleset
@@ -34,8 +34,8 @@ from moderator.service.corrections import CORRECTING, first_resolution, withdraw
 from moderator.service.faults import crash_point
 from moderator.service.games import corrections_until, describe_deadline, orders_due, turn_label
 from moderator.service.inbox import queue
-from moderator.service.pool import offer_open_seats
 from moderator.service.missed import play_missed_turns
+from moderator.service.pool import offer_open_seats
 from moderator.service.review import items_from_resolution
 from moderator.service.rulings import apply_now, moderator_orders, pending
 from moderator.store.tables import Game, TurnRecord
