@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck unit bench clean demo-clean
+.PHONY: run test lint typecheck unit bench soak clean demo-clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -29,6 +29,13 @@ unit: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python -m moderator.bench
+
+## make soak: a whole war (26 turns) played by bots on every seat, through mail and the daemon.
+## The summary is var/soak/summary.txt. SOAK_FLAGS= (empty) draws every report's map too (slow).
+SOAK_FLAGS ?= --no-maps
+soak: $(STAMP)
+	rm -rf var/soak
+	$(BIN)/moderator simulate --turns 26 --seed 1914 --seats all --mail $(SOAK_FLAGS) --dir var/soak --summary var/soak/summary.txt
 
 demo-clean:
 	rm -rf var/demo

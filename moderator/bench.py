@@ -184,11 +184,13 @@ def case_resolve(data: Data) -> Callable[[], object]:
 
 
 def case_map(data: Data) -> Callable[[], object]:
+    from moderator.reports.mapfiles import map_files
     from moderator.reports.mapview import draw_view
     from moderator.reports.visibility import nation_view
 
     view = nation_view(data.state, data.scenario, [], "germany")
-    return lambda: draw_view(data.world, view, "Germany, turn 1", region="europe")
+    # Drawn and encoded as a report carries it: the palette PNG to attach and the inline copy.
+    return lambda: map_files(draw_view(data.world, view, "Germany, turn 1", region="europe"))
 
 
 def case_state_json(data: Data) -> Callable[[], object]:

@@ -17,6 +17,7 @@ VERB_MODULES = (
     "moderator.mail.commands",  # mail-server
     "moderator.reports.commands",  # map
     "moderator.analysis_commands",  # odds
+    "moderator.bots.commands",  # simulate
 )
 
 

@@ -28,7 +28,11 @@ battle changes only the territory fought over: who holds it and which
 defenders are left (the attackers it kills were all named by the orders that fought it:
 each unit does one thing a turn). The checker takes every attack with infantry or tanks
 for a capture (the Move home's assume()) and no other battle for anything, so what dice
-can do is deny a capture it assumed, or destroy defenders it still counts. Orders are
+can do is deny a capture it assumed, or destroy defenders it still counts. The research
+rolls (Phase 2.1) are the other dice: the checker takes each research for a success, so
+an UPGRADE written after it (kept with an "if-researched" note) is charged for the new
+level there, and for less or nothing when the roll fails (the treasuries are then not
+compared; the verdicts are). Orders are
 walked in resolution order (step, then as written); the verdicts of one may differ "by
 luck" when
 
@@ -43,7 +47,12 @@ luck" when
      names, units it names (same origin and kind), or, for a verdict on the treasury
      ("over-budget", "transfer-too-much": TREASURY_CODES), the treasury, if that order
      paid in one of them (the wrapped homes record what each commit() and execute()
-     takes from the treasury).
+     takes from the treasury), or
+  4. the checker refused it for the treasury (TREASURY_CODES) and a research roll
+     failed: the checker charged an UPGRADE (this one or an earlier one) at the level it
+     took the research for, the engine at the level the roll left (the checker's
+     optimism about research, above), so the engine had the money, or refused the order
+     for another reason (an UPGRADE of a kind already upgraded this turn).
 
 Every other difference is a drift, and the treasuries are compared only when no verdict
 differed at all.
@@ -1032,6 +1041,7 @@ def ruling_batch(v: View) -> list[Proposal]:
         r.SetValue("manpower_limit", nid, v.rng.randint(0, 40)),
         r.SetTech(v.pick(TECHNOLOGIES)[0], nid, v.rng.randint(0, 5)), r.SetFlag("drift", other, v.rng.randint(0, 9)),
         r.SetSide(other, v.pick(("neutral", *SIDES))[0]),
+        r.SetIncome(other, ("half", "full", "rules", "fixed:20", "percent:60")[len(other) % 5]),  # draws no die
         r.ChangeUnits("add", units(infantry=n), nid, v.pick(v.lands())[0]),
         r.ChangeUnits("add", units(cruiser=1), nid, v.pick(v.lands())[0]),
         r.SetControl(v.pick(v.lands())[0], other, v.rng.random() < 0.5, v.rng.choice((None, 0, v.state.turn + 1))),
@@ -1285,6 +1295,10 @@ def compare(game: Game, nation: str, orders: Sequence[m.Order], seed: str = "dri
                   and (f"control:{b.place}" in assumed or b.defenders_lost)}
         return sorted(meets(orders[i], places))
 
+    # The checker takes every research for a success (research.assume): an UPGRADE to the
+    # level is charged there, and nothing is charged when the engine's roll fails; so an
+    # order the checker found over budget may be paid in the engine (case 4 of DICE).
+    failed_research = any(e.code == "research-failed" for e in events)
     taint = Taint()
     for i in sorted(range(len(orders)), key=when):
         v, order = verdicts[i], orders[i]
@@ -1295,8 +1309,10 @@ def compare(game: Game, nation: str, orders: Sequence[m.Order], seed: str = "dri
         checker_says = f"kept ({_codes(v.problems)})" if v.kept else f"refused ({code})"
         said = f"#{i} {order.span.text or type(order).__name__}: {checker_says}, engine: {refused or 'carried out'}"
         luck = unforeseen(i)
+        richer = failed_research and not v.kept and code in TREASURY_CODES
         why = (["its if- note"] if v.kept and conditional(v) else []) + (
-            [f"the battles at {luck}"] if luck else []) + taint.touched(order, [code, *refused])
+            [f"the battles at {luck}"] if luck else []) + (
+            ["a failed research left its upgrade unpaid"] if richer else []) + taint.touched(order, [code, *refused])
         if why:
             cmp.excused.append(f"{said} (by luck: {', '.join(why)})")
         else:
@@ -1311,7 +1327,7 @@ def compare(game: Game, nation: str, orders: Sequence[m.Order], seed: str = "dri
     held_on = any(not b.captured and b.place in assumed for b in engine.battles)
     # Rockets at a complex take a D10-driven sum of its holder's treasury (rocket_fire).
     held_on |= any(e.code == "rocket-fire" and e.args["resources"] for e in events)
-    if not drifts and not cmp.excused:
+    if not drifts and not cmp.excused and not failed_research:
         for nid, money in sorted(cmp.treasuries.items()):
             if held_on and nid != nation:
                 continue

@@ -11,10 +11,12 @@ from typing import Any
 import pytest
 
 from moderator.engine.context import MODERATOR, Position, TurnContext
+from moderator.engine.neutral_income import income_rule
 from moderator.engine.orders.base import OrderRule
 from moderator.engine.phase8_income import apply_income_rule, full_income
 from moderator.engine.problems import Problem
 from moderator.engine.ruleset import Ruleset
+from moderator.engine.us_trade import trade_after_cuts
 from moderator.orders import model as m
 from moderator.orders.echo import normalize_order
 from tests import drift
@@ -64,8 +66,9 @@ def with_saved(game: Game, **saved: int) -> Game:
 
 def drift_income(game: Game, nation: str) -> int:
     """What Phase 8 adds to the nation's treasury if nobody's land changes hands."""
-    ns = game.state.nations[nation]
-    return apply_income_rule(ns.income_rule, full_income(game.world, game.state, nation, game.state.turn))
+    rule = income_rule(game.state, game.scenario, nation)
+    trade = trade_after_cuts(Position(game.state, {}, game.world, game.scenario), nation)  # Variable US Trade
+    return apply_income_rule(rule, full_income(game.world, game.state, nation, game.state.turn)) + trade
 
 
 # ---- drifts the harness found -----------------------------------------------------------
@@ -513,7 +516,7 @@ def test_the_sweep_covers_every_order_type_with_a_home() -> None:
             "deploy-too-many", "deployment-turn", "deployment-over", "condition-twice", "war-ally",
             "option-side", "ruling-not-moderator", "support-nothing", "influence-twice", "subs-retracted",
             "exile-not-conquered", "plunder-too-soon", "tf-unknown", "invasion-not-loaded", "gear-no-ship",
-            "rocket-range", "bomb-fuel", "nothing-to-repair", "upgrade-after-research"} <= codes_seen
+            "rocket-range", "bomb-fuel", "nothing-to-repair", "if-researched"} <= codes_seen
 
 
 # ---- the harness catches what it is for ---------------------------------------------------

@@ -6,6 +6,7 @@ gets its own report with a map, and nothing of another nation's."""
 from __future__ import annotations
 
 import email
+import json
 import smtplib
 import time
 from collections.abc import Iterator
@@ -97,8 +98,9 @@ def test_one_turn_end_to_end(world_of_mail: tuple[EmbeddedMailServer, Service, l
         _wait_for(lambda: len(_inbox(server, PLAYERS["germany"], "pw-germany")) >= 1
                   and len(_inbox(server, STRANGER, "stranger-pw")) >= 2)
         svc.store.update_game(game.id, deadline=datetime.now(UTC) - timedelta(seconds=1))
-        assert daemon.resolved.wait(60)
-        _wait_for(lambda: all(len(_inbox(server, a, f"pw-{n}")) >= 3 for n, a in PLAYERS.items())
+        assert daemon.resolved.wait(600)  # a generous bound: the maps take long on a loaded machine
+        # receipt, own report, alliance report, public bulletin
+        _wait_for(lambda: all(len(_inbox(server, a, f"pw-{n}")) >= 4 for n, a in PLAYERS.items())
                   and len(_inbox(server, UMPIRE, "umpire-pw")) >= 1)
     finally:
         daemon.stop()
@@ -120,6 +122,13 @@ def test_one_turn_end_to_end(world_of_mail: tuple[EmbeddedMailServer, Service, l
         assert pngs and pngs[0].get_content()[:8] == b"\x89PNG\r\n\x1a\n"
         html = own.get_body(preferencelist=("html",))
         assert html is not None and f"cid:{pngs[0]['Content-ID'].strip('<>')}" in html.get_content()
+        # The full-size map is attached as a palette PNG (colour type 3), larger than the inline copy.
+        [full] = [p for p in own.walk() if p.get_filename() == "map.png"]
+        assert full.get_content()[25] == 3 and len(full.get_content()) > len(pngs[0].get_content())
+        assert len(full.get_content()) < 600_000
+        [data] = [p for p in own.walk() if p.get_filename() == "report.json"]
+        assert json.loads(data.get_content())["nation"] == nation
+        assert any("news (public bulletin)" in str(m["Subject"]) for m in mails)
         other = next(n for n in PLAYERS if n != nation)
         other_name = svc.scenario(game).nations[other].name
         assert f"== {other_name} ==" not in _text(own)  # nothing of the other nation's status
@@ -127,7 +136,6 @@ def test_one_turn_end_to_end(world_of_mail: tuple[EmbeddedMailServer, Service, l
         assert len(alliance) == 1 and f"== {other_name} ==" not in _text(alliance[0])
 
     # The moderator's copy has every event and the dice log, each roll with its purpose.
-    import json
 
     copy = _inbox(server, UMPIRE, "umpire-pw")[0]
     dice = [p for p in copy.walk() if p.get_filename() == "dice-turn-1.json"]

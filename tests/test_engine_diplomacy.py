@@ -293,7 +293,15 @@ def test_gear_up_once_and_only_for_the_neutrals_that_have_one() -> None:
 # ---- JOIN, PEACE, EXILE, neutral declarations of war ---------------------------------------------------
 def test_join_peace_and_exile() -> None:
     assert errors(codes("JOIN Allies")) == ["already-joined"]
-    assert codes("JOIN Allies", "Italy") == [("flag", "join-points")]
+    assert codes("JOIN Allies", "Italy") == [("error", "join-points")]  # 0 points as the turn begins
+
+    def at_ten(state: GameState) -> None:
+        state.nations["italy"].standing = 10
+
+    assert codes_1914("JOIN Allies", "Italy", opening(at_ten)) == []  # Neutrals: 10 points for that side
+    assert errors(codes_1914("JOIN Central Powers", "Italy", opening(at_ten))) == ["join-points"]
+    assert codes_1914("JOIN Central Powers", "Japan") == []  # "except Japan and British Empire"
+    assert codes_1914("JOIN Allies", "Britain") == [("flag", "join-entry-events")]
     assert errors(codes_1914("JOIN Allies", "Canada")) == ["join-with-parent"]
 
     def local_war(state: GameState) -> None:
@@ -343,10 +351,13 @@ def test_a_referred_order_is_charged_once_and_reported_with_its_cost() -> None:
     new, events = run_fixture({"germany": PHASE1})
     assert new.nations["germany"].saved == quiet.nations["germany"].saved - PHASE1_COST
     assert referred(events, "germany") == [
-        ("Influence", 10, "influence-roll"), ("CoaxItaly", 20, "coax-roll"),
-        ("SubWarfare", 0, "subs-neutrals"), ("SpecialOption", 15, "option-effect")]  # in the Sequence of Play
+        ("CoaxItaly", 20, "coax-roll"), ("SubWarfare", 0, "subs-neutrals"),
+        ("SpecialOption", 15, "option-effect")]  # in the Sequence of Play
     phases = [e.phase for e in events if e.code == "order-referred"]
-    assert phases == ["1.2", "1.2", "1.4", "1.5"]
+    assert phases == ["1.2", "1.4", "1.5"]
+    # The influence attempt is resolved (Phase 1.2): Germany learns whether, never the points.
+    [attempt] = [e for e in events if e.code == "influence-attempt"]
+    assert attempt.args["target"] == "belgium" and attempt.seen_by == ("germany", "moderator")
     # "Italy gets to keep the 20 resources": at once.
     assert new.nations["italy"].saved == quiet.nations["italy"].saved + 20
     assert any(e.code == "gift" and e.args == {"giver": "germany", "receiver": "italy", "sent": 20, "arrived": 20}
@@ -359,7 +370,8 @@ def test_the_engine_refuses_what_the_treasury_no_longer_covers_at_that_step() ->
     # The influence (10, Phase 1.2) is paid first though written last: 14 are left for the
     # Zimmerman note (15, Phase 1.5).
     new, events = run_fixture({"germany": "OPTION 4\nINFLUENCE Belgium"}, poor)
-    assert referred(events, "germany") == [("Influence", 10, "influence-roll")]
+    assert referred(events, "germany") == []
+    assert [e.args["target"] for e in events if e.code == "influence-attempt"] == ["belgium"]
     assert refused(events, "germany") == ["over-budget"]
     assert new.nations["germany"].saved == run_fixture({}, poor)[0].nations["germany"].saved - 10
 
@@ -383,7 +395,8 @@ def test_options_pay_the_receivers_the_rules_name_at_once() -> None:
 def test_gear_up_is_recorded_for_the_turns_that_follow() -> None:
     new, events = run_1914({"japan": "GEAR UP"})
     assert new.nations["japan"].flags["geared_up"] == 1
-    assert referred(events, "japan") == [("GearUp", 25, "gear-up-income")]
+    assert referred(events, "japan") == []  # resolved: paid, and the income rule raised at once
+    assert new.nations["japan"].income_rule == "fixed:30" and new.nations["japan"].saved == 25 - 25 + 30
     world, scenario = real()
     r = check_text("OPTION 1", "Japan", new, world, scenario)  # turn 2: the turn following
     assert not [d for d in r.diagnostics if d.severity == "error"]
@@ -444,7 +457,9 @@ def test_per_turn_limits_of_the_declarations_join_peace_and_exile() -> None:
     # Declaring and retracting unrestricted submarine warfare are one declaration a turn.
     assert errors(codes("DECLARE UNRESTRICTED SUBMARINE WARFARE AGAINST Allies\n"
                         "RETRACT UNRESTRICTED SUBMARINE WARFARE")) == ["subs-twice"]
-    assert errors(codes("JOIN Allies\nJOIN Allies", "Italy")) == ["join-twice"]
+    ready = make_state()
+    ready.nations["italy"].standing = 10
+    assert errors(codes("JOIN Allies\nJOIN Allies", "Italy", state=ready)) == ["already-joined"]  # the first joined
     war = make_state()
     war.nations["germany"].at_war_with.append("belgium")
     war.nations["belgium"].at_war_with.append("germany")

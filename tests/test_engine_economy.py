@@ -120,7 +120,7 @@ def test_income_counts_only_incorporated_controlled_land() -> None:
 
 @pytest.mark.parametrize(("rule", "full", "expected"), [
     ("full", 37, 37), ("half", 37, 19), ("quarter", 37, 10), ("three-quarters", 37, 28),
-    ("fixed:15", 75, 15), ("fixed:15", 9, 9), ("percent:60", 42, 26), ("half", 0, 0),
+    ("fixed:15", 75, 15), ("fixed:15", 9, 9), ("percent:60", 42, 25), ("percent:40", 75, 30), ("half", 0, 0),
 ])
 def test_income_rules(rule: str, full: int, expected: int) -> None:
     # Neutrals: half (Ottoman, Italy, British Empire), 3/4 in a minor war, 1/4 (Spain,

@@ -17,7 +17,7 @@ from moderator.engine import check
 from moderator.engine.check import Verdict, check_orders
 from moderator.engine.conquest import take_territory
 from moderator.engine.context import TurnContext
-from moderator.engine.dice import Dice
+from moderator.engine.dice import Dice, ScriptedDice
 from moderator.engine.events import Event
 from moderator.engine.orders.trenches import FACING
 from moderator.engine.placement import has_industry, map_facility
@@ -77,6 +77,11 @@ def same_treasury(monkeypatch: pytest.MonkeyPatch, s: GameState, nation: str, or
     return new.nations[nation].saved, events
 
 
+def attempts(events: list[Event]) -> list[tuple[str, int]]:
+    """The research rolls made: (researched or research-failed, what the attempt cost)."""
+    return [(e.code, e.args["cost"]) for e in events if e.code in ("researched", "research-failed")]
+
+
 def income(events: list[Event], nation: str) -> int:
     return next(e.args["amount"] for e in events if e.code == "income" and e.args["nation"] == nation)
 
@@ -84,14 +89,14 @@ def income(events: list[Event], nation: str) -> int:
 # ---- Phase 2.1 research ----------------------------------------------------------------------
 
 
-def test_research_is_charged_once_and_referred(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_research_is_charged_once_and_rolled(monkeypatch: pytest.MonkeyPatch) -> None:
     s = fx.state(saved=30)
     orders: list[m.Order] = [m.Research("rockets"), m.Research("rockets"), m.Research("improved_weapons")]
     verdicts, _ = project(monkeypatch, s, "germany", orders)
     assert errors(verdicts) == ["research-twice"]  # "only one attempt ... for each technology per turn"
     saved, events = same_treasury(monkeypatch, s, "germany", orders)
     assert saved == 30 - 10 - 10 + income(events, "germany")
-    assert referred(events) == [("Research", 10, "research-roll"), ("Research", 10, "research-roll")]
+    assert [cost for _, cost in attempts(events)] == [10, 10] and referred(events) == []
     assert refused(events) == ["research-twice"]
 
 
@@ -102,10 +107,10 @@ def test_research_costs_7_when_the_camp_has_it_but_never_for_the_basic_levels(mo
     orders: list[m.Order] = [m.Research("tanks"), m.Research("improved_weapons"), m.Research("rockets")]
     _, events = same_treasury(monkeypatch, s, "germany", orders)
     # Advanced tanks and basic rockets at 7; Improved Weapons "always at 10" (Phase 2.1).
-    assert [cost for _, cost, _ in referred(events)] == [7, 10, 7]
+    assert [cost for _, cost in attempts(events)] == [7, 10, 7]
     s.nations["france"].tech["tanks"] = 1  # Basic Tanks Technology: always 10
     _, events = run(s, {"russia": [m.Research("tanks")]})
-    assert [cost for _, cost, _ in referred(events)] == [10]
+    assert [cost for _, cost in attempts(events)] == [10]
 
 
 def test_research_met_on_the_battlefield_is_charged_10_and_flagged(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -114,7 +119,9 @@ def test_research_met_on_the_battlefield_is_charged_10_and_flagged(monkeypatch: 
     verdicts, _ = project(monkeypatch, s, "germany", [m.Research("improved_artillery")])
     assert [(p.code, p.severity) for p in verdicts[0].problems] == [("research-battlefield", "flag")]
     _, events = run(s, {"germany": [m.Research("improved_artillery")]})
-    assert referred(events) == [("Research", 10, "research-roll-battlefield")]
+    assert [cost for _, cost in attempts(events)] == [10]
+    flagged = [e.args for e in events if e.code == "moderator-flag"]
+    assert [(f["reason"], f["details"]["enemies"]) for f in flagged] == [("research-battlefield", ["russia"])]
 
 
 def test_research_refusals(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -141,6 +148,7 @@ def test_upgrade_worked_example_50_infantry_cost_100(monkeypatch: pytest.MonkeyP
     assert (done.args["count"], done.args["cost"]) == (50, 100)
     new, _ = run(s, {"germany": [m.Upgrade("infantry")]})
     assert new.nations["germany"].flags["upgraded"]["infantry"]["improved_weapons"] == 1
+    assert "upgrading" not in new.nations["germany"].flags  # in effect from Phase 7
     # Paid for: the next turn finds nothing to upgrade.
     _, events = run(new, {"germany": [m.Upgrade("infantry")]})
     assert refused(events) == ["nothing-to-upgrade"]
@@ -160,12 +168,24 @@ def test_upgrade_refused_or_referred(monkeypatch: pytest.MonkeyPatch) -> None:
     s = fx.state([("germany", "infantry", "Berlin", 3)], saved=10)
     verdicts, _ = project(monkeypatch, s, "germany", [m.Upgrade("infantry")])
     assert errors(verdicts) == ["nothing-to-upgrade"]
-    # A research of this turn: the roll is the moderator's, so is the upgrade (nothing charged).
+    # After a research of this turn: kept if it succeeds (the checker assumes it does);
+    # when the roll fails there is nothing to buy and nothing is charged.
+    s.nations["germany"].saved = 30
     orders: list[m.Order] = [m.Research("improved_weapons"), m.Upgrade("infantry")]
-    verdicts, _ = project(monkeypatch, s, "germany", orders)
-    assert [p.code for p in verdicts[1].problems] == ["upgrade-after-research"]
-    saved, events = same_treasury(monkeypatch, s, "germany", orders)
-    assert referred(events) == [("Research", 10, "research-roll"), ("Upgrade", 0, "upgrade-after-research")]
+    verdicts, ctx = project(monkeypatch, s, "germany", orders)
+    assert [p.code for p in verdicts[1].problems] == ["if-researched"]
+    failed = ScriptedDice({"2.1": [8]}, s.turn)
+    new, events = resolve(s, {"germany": orders}, fx.world(), scenario(), failed)
+    assert [e.code for e in events if e.args.get("nation") == "germany" and e.phase in ("2.1", "2.2")] == [
+        "research-failed", "upgrade-nothing-new"]
+    assert new.nations["germany"].saved == 30 - 10 + income(events, "germany")
+    rolled = ScriptedDice({"2.1": [9]}, s.turn)
+    new, events = resolve(s, {"germany": orders}, fx.world(), scenario(), rolled)
+    assert next(e for e in events if e.code == "upgraded").args["cost"] == 6  # 3 x (1 + 1)
+    assert new.nations["germany"].saved == ctx.state.nations["germany"].saved == 30 - 16 + income(events, "germany")
+    assert new.nations["germany"].tech["improved_weapons"] == 1
+    assert new.nations["germany"].flags["upgraded"]["infantry"] == {"improved_weapons": 1, "chemical_warfare": 0}
+    s.nations["germany"].saved = 10
     # A scenario without the Advancements table cannot price it: referred, nothing charged.
     s.nations["germany"].tech["improved_weapons"] = 1
     _, events = run(s, {"germany": [m.Upgrade("infantry")]}, scenario(real_data=False))
@@ -288,7 +308,7 @@ def test_gear_refusals(order: m.BuildShipGear, code: str) -> None:
 # ---- Phase 3.2 espionage ------------------------------------------------------------------
 
 
-def test_espionage_fees_are_charged_and_the_rolls_referred(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_espionage_fees_are_charged_and_the_rolls_made(monkeypatch: pytest.MonkeyPatch) -> None:
     s = fx.state([("germany", "infantry", "Posen", 1)], saved=30)
     orders: list[m.Order] = [
         m.Espionage("neutral", target="belgium"), m.Espionage("army", target="russia"),
@@ -300,8 +320,12 @@ def test_espionage_fees_are_charged_and_the_rolls_referred(monkeypatch: pytest.M
     assert [p.code for v in verdicts for p in v.problems] == ["espionage-no-unit"]  # no unit in Warsaw
     saved, events = same_treasury(monkeypatch, s, "germany", orders)
     assert saved == 30 - (4 + 5 + 3 + 1) - 3 + income(events, "germany")
-    assert [c for _, c, _ in referred(events)] == [4, 5, 3, 1, 1, 1, 1]
-    assert {w for _, _, w in referred(events)} == {"espionage-roll", "counter-espionage-roll"}
+    assert referred(events) == []
+    rolled = [e.code for e in events if e.phase == "3.2"]
+    # One event per counter-espionage and per espionage; a successful combat intelligence's
+    # comes after the battles (Phase 9).
+    later = sum(e.code == "spied-combat" and e.phase == "9" for e in events)
+    assert rolled.count("counter-espionage") == 3 and len(rolled) == 3 + 4 - later
 
 
 @pytest.mark.parametrize("order,code", [
@@ -472,5 +496,6 @@ def test_a_full_turn_of_these_orders_is_charged_once(monkeypatch: pytest.MonkeyP
     verdicts, _ = project(monkeypatch, s, "germany", orders)
     assert errors(verdicts) == []
     saved, events = same_treasury(monkeypatch, s, "germany", orders)
-    # 10 research, 7 x (1 + 1) upgrade, 5 + 10 trenches, 13 sonar, 5 + 1 spies, 8 infantry.
-    assert saved == 100 - 10 - 14 - 15 - 13 - 6 - 8 + income(events, "germany")
+    # 10 research, 7 x (1 + 1) upgrade, 5 + 10 trenches, 13 sonar, 5 + 1 spies, 2 infantry at
+    # 4 + 1 (Improved Weapons: "every new infantry ... will cost the increased amount").
+    assert saved == 100 - 10 - 14 - 15 - 13 - 6 - 10 + income(events, "germany")

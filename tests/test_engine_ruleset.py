@@ -99,8 +99,10 @@ def test_registry_keeps_versions_and_rejects_unknown_names() -> None:
 def test_a_quiet_turn_only_collects_income() -> None:
     s = fx.state()
     _, events = resolve(s, {}, fx.world(), fx.scenario(), Dice("quiet", 1))
-    assert {e.code for e in events} == {"income"}
-    assert sorted(e.args["nation"] for e in events) == sorted(s.nations)
+    table = {"victory-standing", "victory-side"}  # the moderator's Victory Conditions table (Phase 9)
+    assert {e.code for e in events} == {"income"} | table
+    assert all(e.seen_by == ("moderator",) for e in events if e.code in table)
+    assert sorted(e.args["nation"] for e in events if e.code == "income") == sorted(s.nations)
 
 
 def test_every_emitted_event_fits_the_schema_and_private_events_name_their_nation() -> None:

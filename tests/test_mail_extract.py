@@ -236,3 +236,109 @@ def test_extract_never_raises_on_hostile_headers(headers: list[tuple[str, str]],
     head = "".join(f"{name}: {value}\r\n" for name, value in headers)
     got = extract((head + "\r\n" + body).encode("utf-8", "surrogatepass"))
     assert not any(p.startswith("internal error") for p in got.problems)
+
+
+# ---- replies as the major clients write them (issue 11): the quoted receipt is cut -------
+OWN = "GAME demo\nNATION Germany\nMOVE 1 inf FROM Ruhr TO Cologne"
+QUOTED = ("Orders received for German Empire, game demo, turn 1 (August 1914).\n"
+          "Game demo: your orders as the moderator will read them:\nMOVE 2 inf FROM Ruhr TO Belgium")
+_QHTML = QUOTED.replace("\n", "<br>")
+_OWN_HTML = OWN.replace("\n", "<br>")
+CLIENT_REPLIES_HTML = {
+    "gmail": f'<div dir="ltr">{_OWN_HTML}</div><br><div class="gmail_quote"><div dir="ltr" class="gmail_attr">'
+             f'On Mon, Aug 3, 1914 at 10:00\u202fAM Moderator &lt;m@demo.local&gt; wrote:<br></div>'
+             f'<blockquote class="gmail_quote" style="margin:0px 0px 0px 0.8ex;border-left:1px solid rgb(204,204,204)">'
+             f'{_QHTML}</blockquote></div>',
+    "outlook desktop": f'<html><body lang="EN-GB"><div class="WordSection1"><p class="MsoNormal">{_OWN_HTML}</p>'
+                       f'<p class="MsoNormal">&nbsp;</p><div><div style="border:none;border-top:solid #E1E1E1 1.0pt;'
+                       f'padding:3.0pt 0cm 0cm 0cm"><p class="MsoNormal"><b><span lang="EN-US">From:</span></b>'
+                       f'<span lang="EN-US"> Moderator &lt;m@demo.local&gt; <br><b>Sent:</b> 03 August 1914 10:00<br>'
+                       f'<b>To:</b> kaiser@demo.local<br><b>Subject:</b> Receipt: German Empire, turn 1</span></p>'
+                       f'</div></div><p class="MsoNormal">{_QHTML}</p></div></body></html>',
+    "outlook web": f'<div style="font-family: Calibri">{_OWN_HTML}</div><div id="appendonsend"></div>'
+                   f'<hr style="display:inline-block;width:98%" tabindex="-1"><div id="divRplyFwdMsg" dir="ltr">'
+                   f'<font face="Calibri, sans-serif" style="font-size:11pt"><b>From:</b> Moderator '
+                   f'&lt;m@demo.local&gt;<br><b>Sent:</b> Monday, August 3, 1914 10:00 AM<br><b>To:</b> '
+                   f'kaiser@demo.local<br><b>Subject:</b> Receipt</font><div>&nbsp;</div></div><div>{_QHTML}</div>',
+    "outlook german": f'<p>{_OWN_HTML}</p><p><b>Von:</b> Moderator &lt;m@demo.local&gt;<br><b>Gesendet:</b> '
+                      f'Montag, 3. August 1914 10:00<br><b>An:</b> kaiser@demo.local<br><b>Betreff:</b> Receipt</p>'
+                      f'<p>{_QHTML}</p>',
+    "apple mail": f'<html><body dir="auto">{_OWN_HTML}<br><br><div dir="ltr"><blockquote type="cite">On 3 Aug 1914, '
+                  f'at 10:00, Moderator &lt;m@demo.local&gt; wrote:<br><br></blockquote></div><blockquote type="cite">'
+                  f'<div dir="ltr">{_QHTML}</div></blockquote></body></html>',
+    "thunderbird": f'<html><body><p>{_OWN_HTML}</p><div class="moz-cite-prefix">On 03/08/1914 10:00, Moderator '
+                   f'wrote:<br></div><blockquote type="cite" cite="mid:r1@demo.local"><pre class="moz-quote-pre" '
+                   f'wrap="">{QUOTED}</pre></blockquote></body></html>',
+}
+_QPLAIN = "\n".join("> " + line for line in QUOTED.splitlines())
+CLIENT_REPLIES_PLAIN = {
+    "gmail": f"{OWN}\n\nOn Mon, Aug 3, 1914 at 10:00\u202fAM Moderator <m@demo.local> wrote:\n\n{_QPLAIN}\n",
+    "outlook desktop": f"{OWN}\n\nFrom: Moderator <m@demo.local>\nSent: 03 August 1914 10:00\nTo: kaiser@demo.local\n"
+                       f"Subject: Receipt\n\n{QUOTED}\n",
+    "outlook french": f"{OWN}\n\nDe : Moderator <m@demo.local>\nEnvoyé : lundi 3 août 1914 10:00\nÀ : kaiser@demo.local\n"
+                      f"Objet : Receipt\n\n{QUOTED}\n",
+    "apple mail": f"{OWN}\n\nSent from my iPhone\n\n> On 3 Aug 1914, at 10:00, Moderator <m@demo.local> wrote:\n>\n{_QPLAIN}\n",
+    "thunderbird": f"{OWN}\n\nOn 03/08/1914 10:00, Moderator wrote:\n{_QPLAIN}\n",
+    "mutt": f"{OWN}\n\n* Moderator <m@demo.local> [1914-08-03 10:00:00 +0000]:\n{_QPLAIN}\n",
+    "mutt default": f"{OWN}\n\nOn Mon, Aug 03, 1914 at 10:00:00AM +0000, Moderator wrote:\n{_QPLAIN}\n",
+    "short form": f"{OWN}\n\nModerator <m@demo.local> wrote:\n{_QPLAIN}\n",
+}
+
+
+@pytest.mark.parametrize("html", CLIENT_REPLIES_HTML.values(), ids=CLIENT_REPLIES_HTML.keys())
+def test_html_replies_of_every_major_client_are_cut_to_the_players_words(html: str) -> None:
+    got = extract(_mail(html.encode(), "text/html; charset=utf-8", "8bit"))
+    assert got.text == OWN and got.body_source == "html"
+
+
+@pytest.mark.parametrize("body", CLIENT_REPLIES_PLAIN.values(), ids=CLIENT_REPLIES_PLAIN.keys())
+def test_plain_replies_of_every_major_client_are_cut_to_the_players_words(body: str) -> None:
+    got = extract(_mail(body.replace("\n", "\r\n").encode(), cte="8bit"))
+    assert got.text in (OWN, OWN + "\n\nSent from my iPhone")  # the sign-off is talk (mail/chatter.py)
+
+
+def test_an_order_line_with_a_colon_after_from_is_not_a_header_block() -> None:
+    text = "From: the front\nMOVE 1 inf FROM Ruhr TO Cologne\nTo: be continued"
+    assert strip_replies(text) == text
+
+
+# ---- orders where players put them ---------------------------------------------------------
+def _with_attachment(body: str, data: bytes, content_type: str = "text/plain", **params: str) -> bytes:
+    message = EmailMessage()
+    message["From"], message["Subject"] = "kaiser@demo.local", "Orders"
+    message.set_content(body)
+    maintype, subtype = content_type.split("/")
+    message.add_attachment(data, maintype=maintype, subtype=subtype, filename="orders.txt", params=params)
+    return bytes(message)
+
+
+@pytest.mark.parametrize("data", [OWN.encode("utf-16"), OWN.encode("utf-16-le"), OWN.encode("utf-16-be"),
+                                  OWN.encode("utf-8-sig"), OWN.encode("utf-32")],
+                         ids=["utf-16 bom", "utf-16-le no bom", "utf-16-be no bom", "utf-8 bom", "utf-32 bom"])
+def test_orders_in_a_text_attachment_are_read_in_the_charset_its_bytes_say(data: bytes) -> None:
+    got = extract(_with_attachment("Hi, my orders are attached.\nThanks, Willy", data))
+    assert got.text.endswith(OWN) and got.body_source == "attachment"
+    assert got.text.startswith("Hi, my orders are attached.")
+
+
+def test_orders_in_an_attachment_with_a_declared_charset() -> None:
+    orders = OWN + "\nMOVE 1 inf FROM Königsberg TO Tilsit"
+    got = extract(_with_attachment("", orders.encode("iso-8859-1"), charset="iso-8859-1"))
+    assert got.text == orders
+
+
+def test_orders_in_a_forwarded_message() -> None:
+    inner = EmailMessage()
+    inner["From"], inner["Subject"] = "kaiser@home.local", "Orders"
+    inner.set_content(OWN + "\n\nOn Mon, Aug 3, 1914 Moderator wrote:\n> GAME old\n")
+    outer = EmailMessage()
+    outer["From"], outer["Subject"] = "kaiser@demo.local", "Fwd: Orders"
+    outer.set_content("Forwarding my orders from the other account.")
+    outer.add_attachment(inner)
+    got = extract(bytes(outer))
+    assert got.body_source == "forwarded" and got.text.endswith(OWN) and "old" not in got.text
+
+
+def test_orders_in_the_body_win_over_an_attachment() -> None:
+    got = extract(_with_attachment(OWN, b"GAME other\nNATION France\n"))
+    assert got.text == OWN and got.body_source == "plain"

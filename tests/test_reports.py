@@ -54,14 +54,16 @@ def events() -> list[Event]:
         Event("order-refused", "4.4", g, {"nation": "germany", "order": 2, "text": "MOVE 3 inf FROM Berlin TO Paris",
                                           "reason": "not-adjacent", "details": {"origin": "Berlin", "dest": "Paris"}}),
         Event("battle", "4.6", ("germany", "russia"), {
-            "territory": "Warsaw", "origins": ["Posen", "Silesia"], "attacker": "germany", "defender": "russia",
+            "territory": "Warsaw", "origins": ["Posen", "Silesia"], "attacker": "germany", "attackers": ["germany"],
+            "defender": "russia", "clash": False,
             "defenders": ["russia"], "rounds": 2, "strait": False,
             "losses": {"germany": {"infantry": 2}, "russia": {"infantry": 5}}, "captured": True,
             "withdrawn": None, "rolls": [0, 14]}),
         Event("captured", "4.4", (), {"territory": "Warsaw", "nation": "germany", "holder": "germany",
                                       "previous": "russia"}),
         Event("battle", "4.6", ("austria", "russia"), {
-            "territory": "Kiev", "origins": ["Vienna"], "attacker": "austria", "defender": "russia",
+            "territory": "Kiev", "origins": ["Vienna"], "attacker": "austria", "attackers": ["austria"],
+            "defender": "russia", "clash": False,
             "defenders": ["russia"], "rounds": 1, "strait": False,
             "losses": {"austria": {"infantry": 3}, "russia": {"infantry": 1}}, "captured": False,
             "withdrawn": "losses:2", "rolls": [14, 20]}),

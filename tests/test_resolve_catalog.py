@@ -29,7 +29,10 @@ example of the rules, quotes its sentence. Then blocks, each opened by a line `=
                            orders block). Without it, the receipt must have no error.
     === rulings            the moderator's rulings for this resolution (step "R")
     === dice               "<step>: n n n" lines (ScriptedDice, one list per phase-table
-                           step: battles roll in step 4.4); every die must be used
+                           step: battles roll in step 4.4); every die must be used;
+                           without a "9:" line Phase 9 rolls 6s, the quiet end of turn;
+                           without a "1.2:" line the neutrals' points of the turn
+                           (Italy's, the Ottomans') roll 0, a quiet Phase 1.2
     === expect             one assertion per line (below)
 
 Lines starting with "#" inside blocks are comments (in orders blocks they are mail
@@ -85,10 +88,11 @@ from typing import Any
 import pytest
 
 from moderator.engine.context import MODERATOR
-from moderator.engine.dice import Dice, DiceScriptError, ScriptedDice
+from moderator.engine.dice import Dice, DiceScriptError, Roll, ScriptedDice
 from moderator.engine.events import Event
 from moderator.engine.names import nation_id
 from moderator.engine.phase6_incorporation import territory_yield
+from moderator.engine.points import DRIFT_PURPOSE
 from moderator.engine.resolve import apply_rulings, default_ruleset, resolve
 from moderator.engine.state import GameState
 from moderator.orders import model as m
@@ -300,9 +304,41 @@ def dice_script(case: Case) -> dict[str, list[int]]:
     return script
 
 
+QUIET = 6  # Phase 9's face that makes none of its rolls happen (see CatalogDice)
+
+
+class CatalogDice(ScriptedDice):
+    """A case's dice, with two defaults, the quiet turn. When a case scripts nothing for
+    step 9, every Phase 9 roll is a 6, the quiet end of a turn (the US economic roll moves
+    nothing, 2-7; no Spanish garrison turn, 6 > 5; no revolution through 1919, no mutiny,
+    no rebellion). When it scripts nothing for step 1.2, the neutrals' points of the turn
+    (Italy's 0-3, the Ottomans' 0-7, engine/points.py DRIFT_PURPOSE) come up 0. Both roll
+    every turn, so without them every case would script the same dice; a case about Phase 9
+    or Phase 1.2 scripts its own, and then every roll must be scripted as in any other step
+    (an influence roll always)."""
+
+    def __init__(self, script: Mapping[str, Sequence[int]], turn: int, *, step: str = "",
+                 log: list[Roll] | None = None, _left: dict[str, list[int]] | None = None,
+                 quiet: bool | None = None, quiet_12: bool | None = None) -> None:
+        super().__init__(script, turn, step=step, log=log, _left=_left)
+        self._quiet = ("9" not in script) if quiet is None else quiet
+        self._quiet_12 = ("1.2" not in script) if quiet_12 is None else quiet_12
+
+    def _child(self, section: str) -> Dice:
+        return CatalogDice({}, self._turn, step=section, log=self.log, _left=self._left, quiet=self._quiet,
+                           quiet_12=self._quiet_12)
+
+    def _int(self, low: int, high: int, purpose: str) -> int:
+        if self._quiet and self.step == "9" and low <= QUIET <= high:
+            return QUIET
+        if self._quiet_12 and self.step == "1.2" and purpose.endswith(DRIFT_PURPOSE) and low == 0:
+            return 0
+        return super()._int(low, high, purpose)
+
+
 def run(case: Case, start: GameState, orders: Mapping[str, Sequence[m.Order]], world: World,
         scenario: Scenario) -> tuple[GameState, list[Event], ScriptedDice]:
-    dice = ScriptedDice(dice_script(case), start.turn)
+    dice = CatalogDice(dice_script(case), start.turn)
     try:
         state, events = resolve(start, orders, world, scenario, dice)
     except DiceScriptError as exc:

@@ -131,3 +131,17 @@ def test_incorporation_can_be_dated_for_the_phase_6_delay() -> None:
     new, _ = apply_rulings(s, checked.orders, fx.world(), fx.scenario(), Dice("now", 5))
     assert (new.incorporated["Warsaw"], new.incorporated["Minsk"]) == (2, 5)
     assert new.control["Warsaw"] == new.control["Minsk"] == "germany"
+
+
+def test_an_income_ruling_stands_until_lifted() -> None:
+    # Phase 8 through engine/neutral_income.py: the moderator's rule wins over the state's.
+    s = fx.state([("germany", "infantry", "Berlin", 1)])
+    checked = check_rulings("SET INCOME OF Germany TO half\n", s, fx.world(), fx.scenario())
+    assert not checked.diagnostics
+    new, events = apply_rulings(s, checked.orders, fx.world(), fx.scenario(), Dice("now", 1))
+    assert new.nations["germany"].flags["income_ruling"] == "half"
+    assert [e.args["details"] for e in events if e.code == "ruling"] == [{"before": "rules", "after": "half"}]
+    lifted = check_rulings("SET INCOME OF Germany TO rules\n", new, fx.world(), fx.scenario())
+    again, _ = apply_rulings(new, lifted.orders, fx.world(), fx.scenario(), Dice("now", 1))
+    assert "income_ruling" not in again.nations["germany"].flags
+    assert parse_rulings("SET INCOME OF Germany TO most\n").diagnostics  # only the rules' words

@@ -16,7 +16,7 @@ import pytest
 from moderator.mail.server import EmbeddedMailServer
 from moderator.service.context import Service
 from moderator.service.games import new_game
-from moderator.service.inbox import poll
+from moderator.service.inbox import poll, redrive
 from moderator.store.db import Store
 
 MOD, PLAYER = "moderator@t.local", "kaiser@t.local"
@@ -82,6 +82,21 @@ def test_late_orders_are_refused_with_the_reason(setup: tuple[EmbeddedMailServer
     assert b"deadline for turn 1 of g has passed" in svc.store.messages(direction="out")[-1].raw
 
 
+def test_orders_that_reached_the_server_before_the_deadline_count_however_late_they_are_read(
+        setup: tuple[EmbeddedMailServer, Service]) -> None:
+    import time
+
+    server, svc = setup
+    _send(server, ORDERS)
+    time.sleep(1.1)  # INTERNALDATE counts whole seconds
+    svc.store.update_game("g", deadline=datetime.now(UTC))  # the daemon was down over the deadline
+    time.sleep(0.1)
+    [outcome] = poll(svc)
+    assert "receipt" in outcome.summary and "germany" in svc.store.current_submissions("g", 1)
+    stored = svc.store.messages(direction="in")[0]
+    assert stored.arrived is not None
+
+
 def test_robot_mail_is_quarantined_not_answered(setup: tuple[EmbeddedMailServer, Service]) -> None:
     server, svc = setup
     _send(server, "I am on holiday.", subject="Out of office", Auto_Submitted="auto-replied")
@@ -124,6 +139,21 @@ def test_a_message_stored_but_not_handled_is_handled_at_the_next_poll(
     assert outcome.message == stored and outcome.status == "processed"
     assert len(svc.store.messages(direction="out")) == 1
     assert poll(svc) == []
+
+
+def test_a_message_that_kills_the_daemon_is_set_aside_after_three_tries(
+        setup: tuple[EmbeddedMailServer, Service]) -> None:
+    """A message whose handling kills the process (out of memory, a parser stuck on hostile
+    MIME) never raises: each attempt is counted before it starts, so the restarted daemon
+    sets it aside instead of dying on it for ever."""
+    server, svc = setup
+    stored, _ = svc.store.store_incoming(_raw(ORDERS), uid=7, uidvalidity=1)
+    svc.store.update_message(stored, attempts=3)  # three daemons died inside it
+    [outcome] = poll(svc)
+    assert outcome.status == "failed" and svc.store.message(stored).status == "failed"  # type: ignore[union-attr]
+    assert "interrupted" in svc.store.reviews()[0].detail and svc.store.messages(direction="out") == []
+    [again] = redrive(svc, [stored])
+    assert again.status == "processed"
 
 
 def test_a_message_fetched_again_is_not_handled_again(setup: tuple[EmbeddedMailServer, Service],
@@ -175,6 +205,49 @@ def _deliver(server: EmbeddedMailServer, raw: bytes, sender: str = PLAYER) -> No
         smtp.sendmail(sender, [MOD], raw)
 
 
+def _dated(body: str, date: datetime) -> bytes:
+    from email.utils import format_datetime
+
+    raw = _raw(body)
+    return b"Date: " + format_datetime(date).encode() + b"\r\n" + raw
+
+
+def test_of_two_mails_the_one_written_last_stands_whichever_arrives_last(
+        setup: tuple[EmbeddedMailServer, Service]) -> None:
+    """Postfix delivers a burst out of order: the mail written second may arrive first."""
+    server, svc = setup
+    now = datetime.now(UTC)
+    _deliver(server, _dated(ORDERS.replace("MOVE 2 inf", "MOVE 1 inf"), now))  # written last, arrives first
+    _deliver(server, _dated(ORDERS, now - timedelta(minutes=1)))
+    first, second = poll(svc)
+    assert "not put in place" in second.summary and "replaces" not in second.summary
+    assert "MOVE 1 inf" in svc.store.current_submissions("g", 1)["germany"].normalized
+    receipt = _body(svc.store.messages(direction="out")[-1].raw)
+    assert "NOT put in place" in receipt and "the one written last counts" in receipt
+
+
+def test_a_date_far_from_the_arrival_does_not_count(setup: tuple[EmbeddedMailServer, Service]) -> None:
+    """A forged Date a year ahead cannot pin a seat's orders: its arrival stands in for it."""
+    server, svc = setup
+    _deliver(server, _dated(ORDERS.replace("MOVE 2 inf", "MOVE 1 inf"), datetime.now(UTC) + timedelta(days=365)))
+    poll(svc)
+    _send(server, ORDERS)
+    [outcome] = poll(svc)
+    assert "replaces earlier orders" in outcome.summary
+    assert "MOVE 2 inf" in svc.store.current_submissions("g", 1)["germany"].normalized
+
+
+def test_written_at_trusts_the_date_only_near_the_arrival() -> None:
+    from moderator.service.inbox import written_at
+
+    arrived = datetime(1914, 8, 3, 12, 0, tzinfo=UTC)
+    assert written_at("Mon, 03 Aug 1914 13:59:30 +0200", arrived) == datetime(1914, 8, 3, 11, 59, 30, tzinfo=UTC)
+    assert written_at("Mon, 03 Aug 1914 12:10:00 -0000", arrived) == datetime(1914, 8, 3, 12, 10, tzinfo=UTC)
+    assert written_at("Mon, 03 Aug 1914 13:00:00 +0000", arrived) == arrived  # an hour ahead: a wrong clock
+    assert written_at("Thu, 30 Jul 1914 12:00:00 +0000", arrived) == arrived  # four days on the way? no
+    assert written_at("yesterday", arrived) == arrived and written_at(None, arrived) == arrived
+
+
 def test_a_replayed_message_does_not_undo_later_orders(setup: tuple[EmbeddedMailServer, Service]) -> None:
     server, svc = setup
     first = _raw(ORDERS)
@@ -219,6 +292,25 @@ def test_password_guessing_is_throttled_and_the_seat_told_once(setup: tuple[Embe
     assert sum("tried to give orders" in m for m in replies) == 1
     assert sum("missing or wrong" in " ".join(m.split()) for m in replies) == THROTTLE_AFTER
     assert svc.store.current_submissions("g", 1) == {}
+
+
+def test_orders_in_a_utf16_attachment_are_taken_and_their_password_masked(
+        setup: tuple[EmbeddedMailServer, Service]) -> None:
+    from email import message_from_bytes, policy
+
+    server, svc = setup
+    msg = EmailMessage()
+    msg["From"], msg["To"], msg["Subject"] = PLAYER, MOD, "Orders"
+    msg.set_content("Hello, my orders are in the attached file.\nRegards, Wilhelm\n")
+    msg.add_attachment(ORDERS.encode("utf-16"), maintype="text", subtype="plain", filename="orders.txt")
+    _deliver(server, bytes(msg))
+    [outcome] = poll(svc)
+    assert "receipt" in outcome.summary and "0 errors" in outcome.summary
+    assert "MOVE 2 inf" in svc.store.current_submissions("g", 1)["germany"].normalized
+    kept = message_from_bytes(svc.store.messages(direction="in")[0].raw, policy=policy.default)
+    attachment = next(p for p in kept.walk() if p.get_filename() == "orders.txt")
+    text = attachment.get_content()
+    assert "PASSWORD ********" in text and "pw" not in text.replace("PASSWORD", "")
 
 
 def test_passwords_are_masked_in_what_is_kept(setup: tuple[EmbeddedMailServer, Service]) -> None:

@@ -42,19 +42,24 @@ def diplomatic_influence(dice: Dice, starred: bool = False) -> bool:
     return _faces(dice, "diplomatic influence (Phase 1.2)", 10 if starred else 9, 10)
 
 
-def research(dice: Dice, espionage_bonus: bool = False) -> bool:
+def _for(purpose: str, who: str) -> str:
+    """The purpose a roll is logged with, naming whose roll it is when told."""
+    return f"{purpose}: {who}" if who else purpose
+
+
+def research(dice: Dice, espionage_bonus: bool = False, who: str = "") -> bool:
     """Phase 2.1: success on 9 or 10; 8-10 after successful industrial espionage (Phase 3.2.1.3)."""
-    return _faces(dice, "technology research (Phase 2.1)", 8 if espionage_bonus else 9, 10)
+    return _faces(dice, _for("technology research (Phase 2.1)", who), 8 if espionage_bonus else 9, 10)
 
 
-def espionage(dice: Dice, countered: bool = False) -> bool:
+def espionage(dice: Dice, countered: bool = False, who: str = "") -> bool:
     """Phase 3.2.1: 50% (1-5 on D10); 20% (1-2) against successful counter-espionage (Phase 3.2.2)."""
-    return _faces(dice, "espionage (Phase 3.2.1)", 1, 2 if countered else 5)
+    return _faces(dice, _for("espionage (Phase 3.2.1)", who), 1, 2 if countered else 5)
 
 
-def counter_espionage(dice: Dice) -> bool:
+def counter_espionage(dice: Dice, who: str = "") -> bool:
     """Phase 3.2.2.3 / 3.2.2.4: industrial counter-espionage and recon countermeasure, 50% (1-5)."""
-    return _faces(dice, "counter-espionage (Phase 3.2.2)", 1, 5)
+    return _faces(dice, _for("counter-espionage (Phase 3.2.2)", who), 1, 5)
 
 
 # --- US Playing Options and US entry -------------------------------------------------

@@ -188,7 +188,8 @@ def penalty(side: Side, f: Fighter) -> int:
 def value_of(ctx: TurnContext, battle: Battle, side: Side, f: Fighter) -> int:
     if f.kind in ("fictive", "coastal", "city", "boat"):
         return 1 if f.kind in ("coastal", "city") else 0
-    stats = ctx.scenario.stats(f.nation, f.kind)
+    stats = ctx.stats(f.nation, f.kind, f.unit)  # the unit's technology (engine/technology.py)
+    assert stats is not None
     if side.role == "attacker":
         value = stats.attack
         if battle.clash:  # attackers meeting in the field: no trench between them
@@ -209,7 +210,8 @@ def value_of(ctx: TurnContext, battle: Battle, side: Side, f: Fighter) -> int:
 
 
 def cost_of(ctx: TurnContext, f: Fighter) -> int:
-    return ctx.scenario.stats(f.nation, f.kind).cost
+    stats = ctx.stats(f.nation, f.kind, f.unit)
+    return stats.cost if stats is not None else 0
 
 
 def roll_side(ctx: TurnContext, battle: Battle, side: Side) -> int:
@@ -243,7 +245,8 @@ def aa_fire(ctx: TurnContext, battle: Battle) -> int:
         return 0
     hits = 0
     for f in aa_guns(battle):
-        value = ctx.scenario.stats(f.nation, f.kind).defense
+        stats = ctx.stats(f.nation, f.kind, f.unit)  # Improved AA: +1 (engine/technology.py)
+        value = stats.defense if stats else 0
         if ctx.dice.d10(f"anti-air fire at {battle.territory}: {f.nation} aa") <= value:
             hits += 1
     return hits

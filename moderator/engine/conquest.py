@@ -12,6 +12,7 @@ unit is destroyed if ... the territory it is in is captured in combat."
 
 from __future__ import annotations
 
+from moderator.engine import wars
 from moderator.engine.context import TurnContext
 
 TRENCHES = frozenset({"trench", "super_trench"})
@@ -33,6 +34,7 @@ def seize(ctx: TurnContext, territory: str, taker: str) -> str:
     The order checker's assumed captures (the Move home's assume()) make the same change,
     so the income, the incorporations and the placements it projects are the engine's."""
     state = ctx.state
+    wars.note_capture(ctx, taker, state.controller(territory))  # a capture decides a local war
     holder = new_holder(ctx, territory, taker)
     state.control[territory] = holder
     if ctx.world.territories[territory].owner == holder:

@@ -80,11 +80,14 @@ class Position:
     claimed: Counter[tuple[str, str, str]] = field(default_factory=Counter, kw_only=True)  # (nation, place, kind) ordered
     memo: dict[tuple[str, ...], Any] = field(default_factory=dict, kw_only=True)  # answers valid for the key's inputs
     start: Counter[tuple[str, str, str]] = field(default_factory=Counter, kw_only=True, init=False)
+    standing_at_start: dict[str, int] = field(default_factory=dict, kw_only=True, init=False)  # neutrals' points
 
     def __post_init__(self) -> None:
         # The units each nation had where, as the turn began: what its orders may name.
         for u in self.state.units:
             self.start[(u.nation, u.location, u.kind)] += 1
+        # The points each neutral had as the turn began: what JOIN is judged on (points.py).
+        self.standing_at_start.update((nid, ns.standing) for nid, ns in self.state.nations.items())
 
     @property
     def turn(self) -> int:
@@ -111,11 +114,12 @@ class Position:
     def tech(self, nid: str, tech: str) -> int:
         return self.nation(nid).tech.get(tech, 0)
 
-    def stats(self, nid: str, kind: str) -> UnitStats | None:
-        try:
-            return self.scenario.stats(nid, kind)
-        except KeyError:
-            return None
+    def stats(self, nid: str, kind: str, unit: Unit | None = None) -> UnitStats | None:
+        """A unit's values with its technology (engine/technology.py): `unit`'s own, or
+        those of a `kind` unit the nation builds now. None if it has no such unit."""
+        from moderator.engine import technology  # technology reads a Position
+
+        return technology.stats(self, nid, kind, unit)
 
     # ---- the map ----------------------------------------------------------------------
     def place(self, name: str) -> Territory:

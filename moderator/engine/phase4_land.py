@@ -56,7 +56,7 @@ import dataclasses
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 
-from moderator.engine import combat_land, combat_orders, fuel
+from moderator.engine import combat_land, combat_orders, fuel, wars
 from moderator.engine.combat_land import SUPER_TRENCH, TRENCH, Battle, Front
 from moderator.engine.conquest import seize, take_territory
 from moderator.engine.context import TurnContext
@@ -88,6 +88,7 @@ def assume_captures(ctx: TurnContext) -> None:
     """The order checker (one nation's orders): every attack with infantry or tanks takes
     its target, with all that a capture does (the defenders destroyed; conquest.seize)."""
     for dest, legs in sorted(attacks(ctx).items()):
+        start_war(ctx, legs[0].nation, dest, enemy_units(ctx, legs[0].nation, dest))  # whatever the dice
         if not any(capturers(ctx.world, g) for g in legs):
             continue
         nation = legs[0].nation
@@ -504,8 +505,6 @@ def start_war(ctx: TurnContext, nation: str, dest: str, defenders: Sequence[Unit
     for target in others:
         if target == nation or ctx.at_war(nation, target) or ctx.allies(nation, target):
             continue
-        for a, b in ((nation, target), (target, nation)):
-            ns = ctx.state.nations[a]
-            ns.at_war_with = sorted({*ns.at_war_with, b})
-        ctx.emit("war-declared", PHASE, (), nation=nation, target=target, surprise=True)
-        ctx.flag(PHASE, "undeclared-attack-penalty", nation=nation, target=target, place=dest)
+        wars.begin(ctx, nation, target, PHASE, surprise=True)  # the attacked neutral joins the other camp
+        if not ctx.checking:
+            ctx.flag(PHASE, "undeclared-attack-penalty", nation=nation, target=target, place=dest)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections import deque
 
-from moderator.engine import manpower
+from moderator.engine import manpower, technology
 from moderator.engine.context import PendingBuild, RailGroup, TurnContext
 from moderator.engine.phase4_strategic import passable
 from moderator.engine.placement import still_placeable
@@ -38,7 +38,7 @@ def place(ctx: TurnContext, build: PendingBuild) -> None:
                  place=build.place, paid=build.paid)
         return
     for _ in range(build.count):
-        ctx.state.new_unit(build.nation, build.kind, build.place)
+        technology.stamp(ctx, ctx.state.new_unit(build.nation, build.kind, build.place))  # its levels
     if build.kind == "infantry":  # Manpower limits: counted when built, against the nation's pool
         ctx.state.nations[manpower.pool(ctx, build.nation)].infantry_built += build.count
     ctx.tell(build.nation, "placed", PHASE, kind=build.kind, count=build.count, place=build.place)

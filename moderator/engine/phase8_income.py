@@ -2,27 +2,32 @@
 
 Each nation adds up the resources of the incorporated territories it controls (what
 each yields follows the Phase 6 delay table, phase6_incorporation.territory_yield), then
-the neutral income rule in NationState.income_rule limits what it collects:
+its income rule limits what it collects (which rule, from the nation's state: neutral,
+at war, in the main war, geared up, a moderator's ruling: neutral_income.income_rule):
     "full"                                 everything
     "half", "quarter", "three-quarters"    that fraction, rounded up (Ottoman Empire,
                                            Italy, Spain, British Empire while neutral,
                                            dominions, non-player minors: Phase 8 note)
-    "percent:N"                            N% rounded up (China's 60%, Japan's 40%)
+    "percent:N"                            N% rounded down (China: "60% of full income
+                                           per turn (initially 25)", of 42)
     "fixed:N"                              at most N, never more than the full value
                                            (Japan 15, China 12, USA 15/35)
 Conquest: a nation holding none of its original territories collects nothing.
 Gifts (Phase 8 note) are handed over after collection (the GIFT order's home,
-engine/orders/gift.py). Not yet: resource transfers from separated territories, US
-trade, war tribute.
+engine/orders/gift.py). The US trade (Variable US Trade) is added after income
+(us_trade.py). Not yet: resource transfers from separated territories, war tribute.
 """
 
 from __future__ import annotations
 
 from fractions import Fraction
 
+from moderator.engine import phase9_revolution
 from moderator.engine.context import TurnContext
+from moderator.engine.neutral_income import income_rule
 from moderator.engine.phase6_incorporation import territory_yield
 from moderator.engine.state import GameState
+from moderator.engine.us_trade import collect_us_trade
 from moderator.world.model import World
 
 PHASE = "8"
@@ -36,7 +41,7 @@ def apply_income_rule(rule: str, full: int) -> int:
         return round_up(full * FRACTIONS[rule])
     kind, _, arg = rule.partition(":")
     if kind == "percent" and arg.isdigit():
-        return round_up(full * Fraction(int(arg), 100))
+        return full * int(arg) // 100  # China's "initially 25" is 60% of 42 rounded down
     if kind == "fixed" and arg.isdigit():
         return min(int(arg), full)
     raise ValueError(f"unknown income rule {rule!r} (use full, half, quarter, three-quarters, "
@@ -71,10 +76,13 @@ def collect_resources(ctx: TurnContext) -> None:
     for nation in sorted(ctx.state.nations):
         ns = ctx.state.nations[nation]
         full = fulls.get(nation, 0)
+        rule = income_rule(ctx.state, ctx.scenario, nation)
         if conquered(ctx.world, ctx.state, nation):
             collected = 0
         else:
-            collected = apply_income_rule(ns.income_rule, full)
+            collected = apply_income_rule(rule, full)
+        collected = phase9_revolution.russian_income(ctx, nation, collected)  # after the first hit: half
         ns.saved += collected
-        ctx.tell(nation, "income", PHASE, full=full, rule=ns.income_rule,
+        ctx.tell(nation, "income", PHASE, full=full, rule=rule,
                  amount=collected, saved=ns.saved)
+    collect_us_trade(ctx)

@@ -22,13 +22,17 @@ from moderator.engine import (
     phase1_diplomacy,
     phase2_technology,
     phase3_build,
+    phase3_espionage,
     phase3_recon,
     phase4_land,
+    phase4_local_wars,
     phase4_naval,
     phase4_submarine_warfare,
     phase7_place,
+    phase7_technology,
     phase8_income,
     phase9_special,
+    victory,
 )
 from moderator.engine.event_codes import SCHEMA
 from moderator.engine.orders import (
@@ -72,7 +76,7 @@ from moderator.engine.ruleset import Ruleset, Step
 from moderator.orders import model as m
 
 NAME = "wtea-1914"
-VERSION = 2  # 1: before "One rule, one home" (one dice stream per turn)
+VERSION = 3  # 1: before "One rule, one home" (one dice stream per turn); 2: before issue 8 (neutrals)
 ROOT = Path(__file__).resolve().parents[2]
 
 RULES: tuple[OrderRule, ...] = (  # type: ignore[type-arg]
@@ -134,7 +138,7 @@ PHASES: tuple[Step, ...] = (
     Step("2.1", "research of technology", phase2_technology.research, _orders("2.1")),
     Step("2.2", "purchase of technology", orders=_orders("2.2")),
     Step("3.1", "building new units", orders=_orders("3.1")),
-    Step("3.2", "espionage", phase3_build.espionage, _orders("3.2")),
+    Step("3.2", "espionage", phase3_espionage.espionage, _orders("3.2")),
     Step("3.3", "reconnaissance", phase3_recon.reconnaissance, _orders("3.3")),
     Step("3.4", "repairing ships", phase3_build.repair_ships, _orders("3.4")),
     Step("4.1.1", "industrial and tactical bombing", orders=_orders("4.1.1")),
@@ -144,13 +148,16 @@ PHASES: tuple[Step, ...] = (
     Step("4.3", "naval combat", phase4_naval.naval_combat),
     Step("4.4", "land movement and land combat", phase4_land.land_moves, _orders("4.4"),
          assume=phase4_land.assume_captures),
-    Step("4.6.1", "naval invasions", phase4_land.land_moves, _orders("4.6.1"),
-         assume=phase4_land.assume_captures),  # landings through phase4_land.land_from_sea
+    # Landings through phase4_land.land_from_sea; then the local wars a capture decided end.
+    Step("4.6.1", "naval invasions; the end of won local wars", phase4_local_wars.invasions_then_peace,
+         _orders("4.6.1"), assume=phase4_local_wars.assume_invasions_then_peace),
     Step("4.7", "submarine warfare", phase4_submarine_warfare.submarine_warfare),
     Step("5", "plunder", orders=_orders("5")),
     Step("6", "incorporation", orders=_orders("6")),
+    Step("7.0", "units finish upgrading", phase7_technology.finish_upgrades),
     Step("7", "place new units", phase7_place.place_new_units),
     Step("7.1", "end of strategic moves", phase7_place.end_strategic_moves),
+    Step("7.2", "new technology takes effect", phase7_technology.new_technology),
     Step("8", "collect resources", phase8_income.collect_resources, deterministic=True),
     Step("8.1", "transfers", orders=_orders("8.1")),
     Step("9", "special rules", phase9_special.special_rules),
@@ -171,5 +178,6 @@ def ruleset() -> Ruleset:
         events=SCHEMA, templates=ROOT / "templates",
         initial_state=lambda scenario, world, game, deploy_free: initial_state(
             scenario, world, game, deploy_free=deploy_free),
+        victory=victory.table,
         scenarios=("1914",),
     )

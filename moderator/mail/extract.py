@@ -4,10 +4,16 @@ extract() never raises: mail is written by every program under the sun, and one
 broken message must not stop a poll. Whatever could not be understood is
 listed in `problems` (in words a player can read in a reply), and the caller
 decides whether to answer, quarantine or ignore.
+
+Where the orders are: the body (its own words, quotes and signature cut), or - when the
+body has no GAME or NATION line ("my orders are attached") - the first text/plain
+attachment or forwarded message (message/rfc822) that has one, in whatever character set
+it declares or its byte-order mark says (UTF-16 included).
 """
 
 from __future__ import annotations
 
+import codecs
 import re
 from dataclasses import dataclass
 from email import policy
@@ -20,6 +26,10 @@ from moderator.mail.quotes import strip_replies
 
 _ROBOT_LOCAL_PARTS = frozenset({"mailer-daemon", "postmaster"})
 _MSG_ID = re.compile(r"<[^<>\s]+>")
+# A header line of the orders grammar (grammar/orders.lark: GAME / NATION, colon optional):
+# what tells a text that holds orders from one that does not.
+_ORDERS_HEADER = re.compile(r"(?im)^[ \t]*(game|nation)\b[ \t]*:?[ \t]*\S")
+FORWARD_DEPTH = 3  # a forwarded message inside a forwarded message ... read this deep, no deeper
 
 
 @dataclass(frozen=True)
@@ -34,7 +44,7 @@ class ExtractedMessage:
     text: str  # the player's own words: quotes, signature and footers removed
     auto_submitted: bool  # sent by a robot: never answer it (RFC 3834 2)
     problems: tuple[str, ...]
-    body_source: str = "plain"  # "plain", "html" (converted) or "none"
+    body_source: str = "plain"  # "plain", "html" (converted), "attachment", "forwarded" or "none"
 
 
 def extract(raw: bytes) -> ExtractedMessage:
@@ -54,6 +64,13 @@ def _extract(raw: bytes) -> ExtractedMessage:
     sender, display = _sender(message, problems)
     body, is_html = _body_text(message, problems)
     text = strip_replies(body)
+    source = "html" if is_html else ("plain" if body else "none")
+    if not _ORDERS_HEADER.search(text):
+        for kind, attached in _attached_texts(message, problems, FORWARD_DEPTH):
+            own = strip_replies(attached)
+            if _ORDERS_HEADER.search(own):  # "orders attached": the body's words, then the orders
+                text, source = f"{text}\n\n{own}".strip("\n"), kind
+                break
     if not text.strip():
         problems.append("the message contains no text of its own (after removing quotes and signature)")
     return ExtractedMessage(
@@ -67,7 +84,7 @@ def _extract(raw: bytes) -> ExtractedMessage:
         text=text,
         auto_submitted=is_auto_submitted(message, sender),
         problems=tuple(problems),
-        body_source="html" if is_html else ("plain" if body else "none"),
+        body_source=source,
     )
 
 
@@ -124,27 +141,57 @@ def _body_text(message: EmailMessage, problems: list[str]) -> tuple[str, bool]:
     multipart/alternative rule: the plain part is what the writer meant in every client)."""
     plain = _first_part(message, "plain")
     if plain is not None:
-        text = _decode(plain, problems)
+        text = decode_text(plain, problems)
         if text.strip():
             return text, False
     html = _first_part(message, "html")
     if html is not None:
-        return html_to_text(_decode(html, problems)), True
+        return html_to_text(decode_text(html, problems)), True
     if plain is None:
         problems.append(f"the message has no text part (it is {message.get_content_type()})")
     return "", False
 
 
 def _first_part(message: EmailMessage, subtype: str) -> EmailMessage | None:
-    """The first text/<subtype> part that is not an attachment, depth first."""
-    for part in message.walk():
-        if part.is_multipart() or part.get_content_type() != f"text/{subtype}":
+    """The first text/<subtype> part that is not an attachment, depth first, not looking
+    inside forwarded messages (their text is not the writer's: _attached_texts)."""
+    for part in _parts(message):
+        if part.get_content_type() != f"text/{subtype}" or _is_attachment(part):
             continue
-        if _is_attachment(part):
-            continue
-        assert isinstance(part, EmailMessage)
         return part
     return None
+
+
+def _parts(message: EmailMessage) -> list[EmailMessage]:
+    """The leaf parts of `message` and its forwarded messages (not their insides), in order."""
+    found: list[EmailMessage] = []
+    stack: list[EmailMessage] = [message]
+    while stack:
+        part = stack.pop()
+        if part.get_content_type() == "message/rfc822" or not part.is_multipart():
+            found.append(part)
+            continue
+        children = part.get_payload()
+        if isinstance(children, list):
+            stack.extend(reversed([c for c in children if isinstance(c, EmailMessage)]))
+    return found
+
+
+def _attached_texts(message: EmailMessage, problems: list[str], depth: int) -> list[tuple[str, str]]:
+    """(kind, text) of every text/plain attachment ("attachment") and the body of every
+    forwarded message ("forwarded"), in the order they appear."""
+    texts: list[tuple[str, str]] = []
+    for part in _parts(message):
+        if part.get_content_type() == "message/rfc822":
+            inner = part.get_payload()
+            inner = inner[0] if isinstance(inner, list) and inner else inner
+            if depth > 0 and isinstance(inner, EmailMessage):
+                body, _ = _body_text(inner, [])
+                texts.append(("forwarded", body))
+                texts.extend(_attached_texts(inner, problems, depth - 1))
+        elif part.get_content_type() == "text/plain" and (_is_attachment(part) or part.get_filename()):
+            texts.append(("attachment", decode_text(part, problems)))
+    return texts
 
 
 def _is_attachment(part: Message) -> bool:
@@ -154,18 +201,19 @@ def _is_attachment(part: Message) -> bool:
         return False
 
 
-def _decode(part: Message, problems: list[str]) -> str:
-    """The part's text: transfer encoding undone (base64, quoted-printable), then the charset.
-    An unknown or wrong charset falls back to UTF-8, then Windows-1252, never failing."""
+def decode_text(part: Message, problems: list[str]) -> str:
+    """The part's text: transfer encoding undone (base64, quoted-printable), then the charset:
+    a byte-order mark first (a file saved by Notepad says UTF-16 only there), then the
+    declared one, then UTF-8, then Windows-1252, never failing."""
     payload = part.get_payload(decode=True)
     if not isinstance(payload, bytes):
         return ""
     charset = _charset(part)
-    for candidate in (charset, "utf-8"):
+    for candidate in (_sniffed(payload), charset, "utf-8"):
         if candidate is None:
             continue
         try:
-            return payload.decode(candidate)
+            return payload.decode(candidate).removeprefix("\ufeff")
         except (LookupError, UnicodeDecodeError):
             continue
     problems.append(
@@ -173,6 +221,22 @@ def _decode(part: Message, problems: list[str]) -> str:
         "some characters may be shown wrongly"
     )
     return payload.decode("cp1252", errors="replace")
+
+
+_BOMS = ((codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"), (codecs.BOM_UTF8, "utf-8-sig"),
+         (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
+
+
+def _sniffed(payload: bytes) -> str | None:
+    """The charset the bytes themselves say: a byte-order mark, or UTF-16 without one (text
+    in a Latin script has a zero byte in every other place, which no 8-bit charset has)."""
+    for bom, codec in _BOMS:
+        if payload.startswith(bom):
+            return codec
+    sample = payload[:512]
+    if len(sample) >= 4 and sample.count(0) * 3 >= len(sample):
+        return "utf-16-le" if sample[1::2].count(0) > sample[0::2].count(0) else "utf-16-be"
+    return None
 
 
 def _charset(part: Message) -> str | None:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import ssl
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from types import TracebackType
 
 from imapclient import IMAPClient
@@ -24,6 +25,7 @@ from moderator.mail.config import MailConfig
 
 _SEEN = b"\\Seen"
 _BODY = b"BODY[]"
+_ARRIVED = b"INTERNALDATE"
 
 
 class IntakeError(RuntimeError):
@@ -39,6 +41,9 @@ class FetchedMessage:
     uidvalidity: int
     folder: str
     raw: bytes
+    # When the server received it (IMAP INTERNALDATE, RFC 3501 2.3.3), with its time zone:
+    # lateness is judged by this, not by when the daemon got round to the message.
+    arrived: datetime | None = None
 
 
 class Mailbox:
@@ -68,6 +73,7 @@ class Mailbox:
                 client.starttls(ssl.create_default_context())
             if imap.user is not None:
                 client.login(imap.user, imap.password.reveal() if imap.password else "")
+            client.normalise_times = False  # INTERNALDATE with its zone, not as local naive time
             selected = client.select_folder(self.config.folder)
         except (IMAPClientError, OSError) as exc:
             raise IntakeError(f"IMAP {imap.host}:{imap.port} folder {self.config.folder!r}: {exc}") from exc
@@ -102,13 +108,17 @@ class Mailbox:
             uids = uids[:limit]
         if not uids:
             return []
-        response = self.client.fetch(uids, ["BODY.PEEK[]"])
+        response = self.client.fetch(uids, ["BODY.PEEK[]", "INTERNALDATE"])
         messages = []
         for uid in uids:
             data = response.get(uid)
             if data is None or _BODY not in data:
                 continue  # expunged by someone else between SEARCH and FETCH
-            messages.append(FetchedMessage(uid, self._uidvalidity, self.config.folder, bytes(data[_BODY])))
+            arrived = data.get(_ARRIVED)
+            if isinstance(arrived, datetime):
+                arrived = arrived.astimezone(UTC) if arrived.tzinfo else arrived.replace(tzinfo=UTC)
+            messages.append(FetchedMessage(uid, self._uidvalidity, self.config.folder, bytes(data[_BODY]),
+                                           arrived if isinstance(arrived, datetime) else None))
         return messages
 
     def acknowledge(self, messages: Iterable[FetchedMessage]) -> list[int]:

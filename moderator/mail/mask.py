@@ -18,6 +18,8 @@ from email import policy
 from email.message import EmailMessage
 from email.parser import BytesParser
 
+from moderator.mail.extract import decode_text
+
 MASK = "********"
 # A password line of the orders grammar (grammar/orders.lark: PASSWORD [":"] REST), also
 # inside HTML ("<div>PASSWORD pw</div>"), where the value ends at the next tag.
@@ -46,11 +48,12 @@ def _mask_encoded_parts(raw: bytes) -> bytes:
         if part.is_multipart() or part.get_content_maintype() != "text":
             continue
         assert isinstance(part, EmailMessage)
-        content = part.get_content()
-        if not isinstance(content, str) or mask_text(content) == content:
+        content = decode_text(part, [])  # as the orders were read: a UTF-16 attachment too
+        if mask_text(content) == content:
             continue  # nothing left to mask (the byte pattern above did the plain lines)
         cte = str(part.get("Content-Transfer-Encoding", "")).lower()
         part.set_content(mask_text(content), subtype=part.get_content_subtype(), charset="utf-8",
-                         cte=cte if cte in ("base64", "quoted-printable") else "quoted-printable")
+                         cte=cte if cte in ("base64", "quoted-printable") else "quoted-printable",
+                         disposition=part.get_content_disposition(), filename=part.get_filename())
         changed = True
     return bytes(message) if changed else raw

@@ -18,6 +18,11 @@ _ATTRIBUTION = re.compile(
     re.IGNORECASE,
 )
 _ATTRIBUTION_START = re.compile(r"^\s*(on|le|am|el|il|op)\s", re.IGNORECASE)
+# Other attributions, also only when a quoted block follows: "Moderator <m@x> wrote:" (many
+# clients' short form), "Quoting Moderator <m@x>:" (Horde), mutt's "* Moderator <m@x> [1914-08-03 10:00]:".
+_OTHER_ATTRIBUTION = re.compile(
+    r"^\s*(.*\b(wrote|writes|schrieb|a\s+écrit|escribió|scrive|ha\s+scritto|schreef)|quoting\b.*|"
+    r"\*\s.*\[\d{2,4}-\d\d-\d\d[^\]]*\])\s*:\s*$", re.IGNORECASE)
 # Outlook and friends put the original below an unquoted header block.
 _ORIGINAL_MARKER = re.compile(
     r"^\s*(-{2,}\s*(original message|forwarded message|ursprüngliche nachricht|message d'origine)\s*-{2,})\s*$",
@@ -25,6 +30,12 @@ _ORIGINAL_MARKER = re.compile(
 )
 _RULE = re.compile(r"^\s*([_\-=*~])\1{4,}\s*$")
 _HEADER_LINE = re.compile(r"^\s*(from|von|de|sent|date|to|subject)\s*:", re.IGNORECASE)
+# The header block Outlook (desktop and web) writes above the original, with no rule left
+# once its HTML is turned into text: "From: ...", then Sent/Date, To, Cc, Subject lines.
+_BLOCK_FROM = re.compile(r"^\s*\*?(from|von|de|da|van)\*?\s*:\s*\S", re.IGNORECASE)
+_BLOCK_FIELD = re.compile(
+    r"^\s*\*?(sent|date|to|cc|subject|gesendet|datum|an|betreff|envoyé|date\s+d'envoi|à|objet|"
+    r"enviado|para|asunto|inviato|oggetto|verzonden|aan|onderwerp)\*?\s*:", re.IGNORECASE)
 _LIST_BOILERPLATE = re.compile(
     r"mailing list|unsubscribe|listinfo|list-?info|you received this message|"
     r"to post to this group|manage your subscription|mailman|googlegroups|groups\.io",
@@ -53,7 +64,7 @@ def _cut_signature(lines: list[str]) -> list[str]:
 
 def _cut_footer_or_forwarded(lines: list[str]) -> list[str]:
     for index, line in enumerate(lines):
-        if _ORIGINAL_MARKER.match(line):
+        if _ORIGINAL_MARKER.match(line) or _header_block_at(lines, index):
             return lines[:index]
         if _RULE.match(line):
             following = [item for item in lines[index + 1 : index + 1 + _FOOTER_WINDOW] if item.strip()]
@@ -62,6 +73,15 @@ def _cut_footer_or_forwarded(lines: list[str]) -> list[str]:
             if any(_LIST_BOILERPLATE.search(item) for item in following):
                 return lines[:index]
     return lines
+
+
+def _header_block_at(lines: list[str], index: int) -> bool:
+    """A quoted original's header block starts at `index`: a From: line and, among the next
+    four lines with text, at least two of Sent/Date, To, Cc, Subject (in the major languages)."""
+    if not _BLOCK_FROM.match(lines[index]):
+        return False
+    following = [item for item in lines[index + 1 : index + 1 + _FOOTER_WINDOW] if item.strip()][:4]
+    return sum(1 for item in following if _BLOCK_FIELD.match(item)) >= 2
 
 
 def _drop_quotes(lines: list[str]) -> list[str]:
@@ -95,6 +115,8 @@ def _attribution_length(lines: list[str], index: int) -> int:
             break
         if _ATTRIBUTION.match(candidate) and _quote_follows(lines, index + length):
             return length
+    if _OTHER_ATTRIBUTION.match(lines[index]) and _quote_follows(lines, index + 1):
+        return 1
     return 0
 
 

@@ -30,10 +30,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--game", help="check against this game's current state (default: the scenario's start)")
     p.add_argument("--scenario", default="1914", help="scenario when no --game is given (default 1914)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.add_argument("--config", type=Path, default=None,
+                   help="configuration file, for --game (default: $MODERATOR_CONFIG or ./moderator.toml)")
     p.set_defaults(func=run_check)
 
 
-def _load(game: str | None, scenario_name: str) -> tuple[GameState, World, Scenario, str]:
+def _load(game: str | None, scenario_name: str,
+          config: Path | None = None) -> tuple[GameState, World, Scenario, str]:
     """The state to check against: the game's current snapshot, else the opening position."""
     from moderator.world.loader import load_world
     from moderator.world.scenario import initial_state, load_scenario
@@ -43,7 +46,7 @@ def _load(game: str | None, scenario_name: str) -> tuple[GameState, World, Scena
         from moderator.service.context import Service
         from moderator.store.db import Store
 
-        svc = Service(store=Store(load_config().database))
+        svc = Service(store=Store(load_config(config).database))
         record = svc.store.game(game)
         if record is None:
             raise SystemExit(f"moderator check: no game '{game}' in the database")
@@ -58,7 +61,7 @@ def _load(game: str | None, scenario_name: str) -> tuple[GameState, World, Scena
 
 def run_check(args: argparse.Namespace) -> int:
     text = sys.stdin.read() if str(args.orders) == "-" else args.orders.read_text(encoding="utf-8", errors="replace")
-    state, world, scenario, against = _load(args.game, args.scenario)
+    state, world, scenario, against = _load(args.game, args.scenario, args.config)
     result = check_text(text, args.nation, state, world, scenario, game=args.game)
     if args.json:
         print(json.dumps(to_json(result, scenario), indent=1, ensure_ascii=False))

@@ -79,6 +79,15 @@ class SetSide(Ruling):
 
 
 @dataclass(frozen=True)
+class SetIncome(Ruling):
+    """SET INCOME OF <nation> TO <rule>: the Phase 8 income rule (full, half, quarter,
+    three-quarters, fixed:N, percent:N) until lifted with `rules` (engine/neutral_income.py)."""
+
+    nation: str = field(metadata=NATION)
+    rule: str = "rules"
+
+
+@dataclass(frozen=True)
 class ChangeUnits(Ruling):
     """ADD, REMOVE, DAMAGE or REPAIR units of a nation at a place."""
 
@@ -132,7 +141,7 @@ class HandRoll(Ruling):
     result: int
 
 
-RULINGS = (SetValue, SetTech, SetFlag, SetSide, ChangeUnits, RemoveAll, MoveUnits, SetControl, SetWar, HandRoll)
+RULINGS = (SetValue, SetTech, SetFlag, SetSide, SetIncome, ChangeUnits, RemoveAll, MoveUnits, SetControl, SetWar, HandRoll)
 
 
 @lru_cache(maxsize=1)
@@ -163,6 +172,8 @@ class RulingBuilder(Builder):
             if side is None:
                 return None
             out = SetSide(self.name(c[0]), side)
+        elif kind == "set_income":
+            out = SetIncome(self.name(c[0]), str(c[1]).lower())
         elif kind in ("add", "remove", "damage", "repair"):
             out = ChangeUnits(kind, self.units(c[0]), self.name(c[1]), self.name(c[2]))
         elif kind == "remove_all":
@@ -244,6 +255,8 @@ def normalize_ruling(r: m.Order) -> str:
         return f"SET FLAG {r.key} OF {quoted(r.nation)} TO {value}"
     if isinstance(r, SetSide):
         return f"SET SIDE OF {quoted(r.nation)} TO {r.side}"
+    if isinstance(r, SetIncome):
+        return f"SET INCOME OF {quoted(r.nation)} TO {r.rule}"
     if isinstance(r, ChangeUnits):
         return f"{r.action.upper()} {echo_units(r.units)} OF {quoted(r.nation)} AT {quoted(r.place)}"
     if isinstance(r, RemoveAll):

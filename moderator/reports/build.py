@@ -13,10 +13,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from PIL import Image
+
 from moderator.engine.events import Event
 from moderator.engine.state import GameState
 from moderator.orders.echo import nation_words
 from moderator.reports.content import SIDE_NAMES, TurnInfo, alliance_report, bulletin, nation_report
+from moderator.reports.mapfiles import map_files
 from moderator.reports.render import render
 from moderator.reports.visibility import View, alliance_members, alliance_view, nation_view, public_view
 from moderator.world.model import World
@@ -34,15 +37,22 @@ class Report:
     nations: list[str]  # whose seats receive it
     subject: str
     text: str
-    html: str  # refers to the map as MAP_CID
-    png: bytes
+    html: str  # refers to the inline map as MAP_CID
+    png: bytes  # the full-size map (palette PNG), attached
     data: dict[str, Any]  # the same content for players' tools (report.json)
+    png_inline: bytes = b""  # the narrower copy shown in the HTML part
 
     def json_bytes(self) -> bytes:
         return (json.dumps(self.data, indent=1, sort_keys=True, ensure_ascii=False) + "\n").encode()
 
 
-MapRenderer = Callable[[View, str], bytes]  # (view, title) -> PNG
+MapRenderer = Callable[[View, str], "bytes | Image.Image"]  # (view, title) -> the map (PNG or pixels)
+
+
+def _report(audience: str, nations: list[str], subject: str, text: str, html: str, png: bytes | Image.Image,
+            data: dict[str, Any]) -> Report:
+    full, inline = map_files(png)
+    return Report(audience, nations, subject, text, html, full, data, inline)
 
 
 def namer(scenario: Scenario) -> Callable[[str], str]:
@@ -71,15 +81,15 @@ def build_reports(state: GameState, events: Sequence[Event], scenario: Scenario,
         content = alliance_report(world, view, info, names, side)
         title = f"{info.title}, turn {info.resolved_turn}: {SIDE_NAMES[side]}"
         text, html = render("alliance", r=content, map_src=f"cid:{MAP_CID}")
-        out.append(Report(view.audience, seated,
-                          f"{info.title}: turn {info.resolved_turn} status of the {SIDE_NAMES[side]}",
-                          text, html, draw(view, title), content.to_json()))
+        out.append(_report(view.audience, seated,
+                           f"{info.title}: turn {info.resolved_turn} status of the {SIDE_NAMES[side]}",
+                           text, html, draw(view, title), content.to_json()))
     if bulletin_too and nations:
         view = public_view(state, events)
         news = bulletin(view, events, info, names)
         text, html = render("bulletin", r=news, map_src=f"cid:{MAP_CID}")
-        out.append(Report(PUBLIC, sorted(nations), f"{info.title}: turn {info.resolved_turn} news (public bulletin)",
-                          text, html, draw(view, f"{info.title}, turn {info.resolved_turn}"), news.to_json()))
+        out.append(_report(PUBLIC, sorted(nations), f"{info.title}: turn {info.resolved_turn} news (public bulletin)",
+                           text, html, draw(view, f"{info.title}, turn {info.resolved_turn}"), news.to_json()))
     return out
 
 
@@ -91,5 +101,5 @@ def nation_mail(state: GameState, events: Sequence[Event], scenario: Scenario, w
     content = nation_report(world, view, info, names, nation_words(scenario))
     text, html = render("report", r=content, map_src=f"cid:{MAP_CID}" if draw else "")
     png = draw(view, f"{info.title}, turn {info.resolved_turn}: {names(nation)}") if draw else b""
-    return Report(nation, [nation], f"{info.title}: turn {info.resolved_turn} report for {names(nation)}",
-                  text, html, png, content.to_json())
+    return _report(nation, [nation], f"{info.title}: turn {info.resolved_turn} report for {names(nation)}",
+                   text, html, png, content.to_json())

@@ -28,6 +28,7 @@ from matplotlib.patches import Patch, PathPatch  # noqa: E402
 from matplotlib.path import Path as MplPath  # noqa: E402
 from matplotlib.text import Text  # noqa: E402
 from matplotlib.transforms import Bbox, IdentityTransform  # noqa: E402
+from PIL import Image  # noqa: E402
 
 from moderator.reports.geometry import MAPS_DIR, Geometry, PlaceShape, Rings  # noqa: E402
 from moderator.reports.visibility import UNIT_ABBREV  # noqa: E402
@@ -174,6 +175,25 @@ def render_map(
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=DPI, metadata={"Software": None})
     return buf.getvalue()
+
+
+def render_pixels(
+    geometry: Geometry,
+    world: World,
+    *,
+    control: Mapping[str, str] | None = None,
+    units: Mapping[str, Mapping[str, int]] | None = None,
+    region: str = "world",
+    title: str = "",
+    names: Mapping[str, str] | None = None,
+) -> Image.Image:
+    """The same map as render_map, as an RGB image straight from the Agg canvas: reports
+    re-encode it as a palette PNG (reports/mapfiles.py), so it skips a PNG round trip."""
+    fig = build_figure(geometry, world, control=control, units=units, region=region, title=title, names=names)
+    canvas = fig.canvas
+    assert isinstance(canvas, FigureCanvasAgg)
+    canvas.draw()
+    return Image.frombuffer("RGBA", canvas.get_width_height(), canvas.buffer_rgba(), "raw", "RGBA", 0, 1).convert("RGB")
 
 
 def build_figure(

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import functools
 
+from PIL import Image
+
 from moderator.reports.geometry import Geometry, load_geometry
-from moderator.reports.mapdraw import REGIONS, render_map
+from moderator.reports.mapdraw import REGIONS, render_pixels
 from moderator.reports.visibility import View
 from moderator.world.model import World
 from moderator.world.scenario import load_scenario
@@ -45,10 +47,11 @@ def region_for(world: World, view: View) -> str:
     return "world"
 
 
-def draw_view(world: World, view: View, title: str, scenario: str = "1914", region: str | None = None) -> bytes:
-    """PNG bytes for one audience. Control of territory is public (the game's map is published
-    after every update); units come only from the view, which holds what the audience may see."""
-    return render_map(_geometry(scenario), world, control=view.control, units=view.map_units,
+def draw_view(world: World, view: View, title: str, scenario: str = "1914", region: str | None = None) -> Image.Image:
+    """The map of one audience (RGB pixels; reports/mapfiles.py makes the PNGs). Control of
+    territory is public (the game's map is published after every update); units come only
+    from the view, which holds what the audience may see."""
+    return render_pixels(_geometry(scenario), world, control=view.control, units=view.map_units,
                       region=region or region_for(world, view), title=title, names=_names(scenario))
 
 

@@ -21,6 +21,9 @@ class ServiceConfig:
     poll_seconds: float = 60
     deadline_check_seconds: float = 30
     archive: Path | None = None
+    # Where `resolve` writes the reports of a game when there is no [mail] section to send
+    # them: [service] reports, else a "reports" folder beside a SQLite database, else var/reports.
+    reports: Path = Path("var/reports")
     mail: MailConfig | None = None
     # Environment variables the [mail] section names that are not set. The offline verbs
     # (state, report, review, game, resolve...) work without them - they only queue mail;
@@ -54,18 +57,27 @@ def load_config(path: Path | None = None, environ: Mapping[str, str] | None = No
     if not path.exists():
         if explicit:
             raise FileNotFoundError(f"configuration file {str(path)!r} does not exist")
-        return ServiceConfig()
+        return ServiceConfig(reports=reports_beside(DEFAULT_DATABASE))
     with path.open("rb") as fh:
         doc = tomllib.load(fh)
     service = doc.get("service", {})
     mail = doc.get("mail")
     archive = service.get("archive")
     lenient = _Lenient(env)
+    database = str(service.get("database", DEFAULT_DATABASE))
     return ServiceConfig(
-        database=str(service.get("database", DEFAULT_DATABASE)),
+        database=database,
+        reports=Path(service["reports"]) if service.get("reports") else reports_beside(database),
         poll_seconds=float(service.get("poll_seconds", 60)),
         deadline_check_seconds=float(service.get("deadline_check_seconds", 30)),
         archive=Path(archive) if archive else None,
         mail=mail_config_from_mapping(mail, lenient, where=f"{path} [mail]") if isinstance(mail, dict) else None,
         missing_secrets=tuple(lenient.missing),
     )
+
+
+def reports_beside(database: str) -> Path:
+    """The default folder for report files: "reports" beside a SQLite database file."""
+    if database.startswith("sqlite:///"):
+        return Path(database.removeprefix("sqlite:///")).parent / "reports"
+    return Path("var/reports")

@@ -45,6 +45,12 @@ class Service:
     # When the next turn's orders are due after an update at `now` (default: the game's cycle,
     # games.orders_due); the demo gives its short one here, so its reports print the real deadline.
     next_deadline: Callable[[datetime, Game], datetime] | None = None
+    # Without [mail] settings a resolution writes the reports here (<game>/turn-<N>/<audience>/)
+    # instead of queueing them; None: it writes none (`moderator report` writes one on demand).
+    reports_dir: Path | None = None
+    # Draw each report's map (matplotlib, seconds per audience); `simulate --no-maps` leaves
+    # them out so a long soak measures everything else.
+    maps: bool = True
 
     def world(self, game: Game) -> World:
         return load_world(game.scenario)

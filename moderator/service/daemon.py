@@ -88,6 +88,10 @@ class Daemon:
     def _deadlines(self) -> None:
         send_reminders(self.svc, self.remind_before)
         now = self.svc.clock()
+        if due_games(self.svc):
+            # Orders that reached the mailbox before the deadline count even if the last poll
+            # was earlier: take them in before resolving.
+            self._guard("mail poll before the deadline", self._poll)
         for game in due_games(self.svc):
             failures, not_before = self._retry.get((game.id, game.turn), (0, now))
             if now < not_before:

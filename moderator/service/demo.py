@@ -38,8 +38,11 @@ def _say(text: str) -> None:
 
 
 def _free(port: int) -> int:
-    """`port` if nothing listens there, else 0 (let the system pick)."""
+    """`port` if nothing listens there, else 0 (let the system pick). SO_REUSEADDR as the
+    servers themselves bind: a port the last run left in TIME_WAIT (a quick restart) is free
+    to them, so the probe must not call it taken and send the demo to a random port."""
     with socket.socket() as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             s.bind(("127.0.0.1", port))
         except OSError:
@@ -55,11 +58,23 @@ def send_orders(smtp_port: int, sender: str, text: str, subject: str = "Orders")
         smtp.send_message(msg)
 
 
+def fresh_start(root: Path) -> None:
+    """A new demo game in `root`: everything of the last run goes but the players' orders
+    files (orders/*.txt), which a player may have edited and must find as they left them."""
+    if root.exists():
+        for entry in root.iterdir():
+            if entry.name == "orders":
+                continue
+            if entry.is_dir():
+                shutil.rmtree(entry)
+            else:
+                entry.unlink()
+    (root / "orders").mkdir(parents=True, exist_ok=True)
+
+
 def run_demo(root: Path = Path("var/demo"), *, deadline_seconds: float = 150, poll_seconds: float = 5,
              exit_after_turn: bool = False, robots: bool = True) -> int:
-    if root.exists():
-        shutil.rmtree(root)
-    (root / "orders").mkdir(parents=True)
+    fresh_start(root)
     users = {MODERATOR: "moderator-demo", UMPIRE: "umpire-demo", **{f"{n}@{DOMAIN}": f"mail-{n}" for n in SEATS}}
     server = EmbeddedMailServer(root / "mail", imap_port=_free(1143), smtp_port=_free(1025), users=users)
     server.start()
@@ -82,9 +97,12 @@ def _run(root: Path, server: EmbeddedMailServer, users: dict[str, str], deadline
         svc.store.add_seat(GAME, nation, f"{nation}@{DOMAIN}", seat_password(nation), player=f"demo {nation}")
     state, world = svc.position(game), svc.world(game)
     for nation in SEATS:
-        (root / "orders" / f"{nation}.txt").write_text(
-            sample_orders(state, world, nation, svc.scenario(game), with_mistake=nation == "russia"),
-            encoding="utf-8")
+        path = root / "orders" / f"{nation}.txt"
+        if path.exists():  # kept from the last run, perhaps edited: the same opening position
+            _say(f"kept {path} from the last run (delete it for the demo's sample orders)")
+            continue
+        path.write_text(sample_orders(state, world, nation, svc.scenario(game), with_mistake=nation == "russia"),
+                        encoding="utf-8")
     (root / "demo.json").write_text(json.dumps({
         "smtp_port": server.smtp_port, "imap_port": server.imap_port, "moderator": MODERATOR,
         "mailboxes": {a: p for a, p in users.items()}, "seat_passwords": {n: seat_password(n) for n in SEATS},
@@ -93,16 +111,18 @@ def _run(root: Path, server: EmbeddedMailServer, users: dict[str, str], deadline
     # offline verbs need only the database).
     (root / "moderator.toml").write_text(
         f'[service]\ndatabase = "sqlite:///{(root / "moderator.db").resolve()}"\n', encoding="utf-8")
+    if robots:
+        for nation in ROBOT_PLAYERS:
+            send_orders(server.smtp_port, f"{nation}@{DOMAIN}", (root / "orders" / f"{nation}.txt").read_text())
+            _say(f"demo player {nation}@{DOMAIN} mailed its orders (file {root / 'orders' / (nation + '.txt')})")
+    # The turn's clock starts now, once the demo players' mail is in: on a slow machine the
+    # setup above may take longer than a short demo turn, and their orders must not be late.
+    game = svc.store.update_game(GAME, deadline=datetime.now(UTC) + timedelta(seconds=deadline_seconds))
     _banner(root, server, users, game.deadline)
     daemon = Daemon(svc, poll_seconds=poll_seconds, deadline_seconds=2, countdown_seconds=30,
                     remind_before=timedelta(seconds=deadline_seconds / 2))
     daemon.start()
     try:
-        if robots:
-            time.sleep(3)
-            for nation in ROBOT_PLAYERS:
-                send_orders(server.smtp_port, f"{nation}@{DOMAIN}", (root / "orders" / f"{nation}.txt").read_text())
-                _say(f"demo player {nation}@{DOMAIN} mailed its orders (file {root / 'orders' / (nation + '.txt')})")
         turn = 1
         while True:
             while not daemon.resolved.wait(1.0):

@@ -95,7 +95,8 @@ def poll(svc: Service, on_handled: Callable[[Outcome], None] | None = None) -> l
         while batch := box.fetch_unseen(limit=FETCH_BATCH, skip=frozenset(seen)):
             for item in batch:
                 seen.add(item.uid)
-                stored, new = svc.store.store_incoming(item.raw, uid=item.uid, uidvalidity=item.uidvalidity)
+                stored, new = svc.store.store_incoming(item.raw, uid=item.uid, uidvalidity=item.uidvalidity,
+                                                       arrived=item.arrived)
                 crash_point("intake.stored")
                 if new:
                     done(handle_stored(svc, stored))
@@ -116,30 +117,39 @@ def handle_stored(svc: Service, message_id: int) -> Outcome:
     """Handle one stored message in one transaction: its submission, its receipt and its new
     status are committed together or not at all. Never raises: a failure is recorded on the
     message, which is tried again at the next poll and set aside for review (status "failed",
-    `moderator mail redrive` runs it again) after MAX_ATTEMPTS."""
+    `moderator mail redrive` runs it again) after MAX_ATTEMPTS. The attempt is counted
+    before it starts, so a message that kills the process (memory, a parser stuck on hostile
+    MIME) is set aside too instead of crashing every restarted daemon."""
     row = svc.store.message(message_id)
     assert row is not None
+    attempt = row.attempts + 1
+    if attempt > MAX_ATTEMPTS:
+        return _shunt(svc, message_id, attempt - 1, "the daemon stopped while handling it",
+                      f"{attempt - 1} attempts were interrupted (the process died)")
+    svc.store.update_message(message_id, attempts=attempt)
     try:
         with svc.store.transaction():
-            outcome = _handle(svc, message_id, row.raw)
+            outcome = _handle(svc, message_id, row.raw, _utc(row.arrived) if row.arrived else None)
             if outcome.status != "new":
                 svc.store.update_message(message_id, raw=mask_raw(row.raw))  # seat passwords out
         return outcome
     except Exception as exc:  # one bad message must not stop the daemon
-        attempts = row.attempts + 1
         why = f"{type(exc).__name__}: {exc}"
-        if attempts < MAX_ATTEMPTS:
-            svc.store.update_message(message_id, attempts=attempts, note=f"attempt {attempts} failed: {why}")
-            return Outcome(message_id, "new", f"internal error ({type(exc).__name__}) in attempt {attempts} of "
+        if attempt < MAX_ATTEMPTS:
+            svc.store.update_message(message_id, note=f"attempt {attempt} failed: {why}")
+            return Outcome(message_id, "new", f"internal error ({type(exc).__name__}) in attempt {attempt} of "
                            f"{MAX_ATTEMPTS}; tried again at the next poll")
-        with svc.store.transaction():
-            svc.store.update_message(message_id, status="failed", attempts=attempts, note=why)
-            svc.store.add_review(game_id=None, turn=None, nation=None, kind="quarantine",
-                                 summary=f"message {message_id} could not be handled in {attempts} attempts: "
-                                         f"{type(exc).__name__}; `moderator mail redrive --message "
-                                         f"{message_id}` runs it again",
-                                 detail=str(exc))
-        return Outcome(message_id, "failed", f"internal error ({type(exc).__name__}); kept for review")
+        return _shunt(svc, message_id, attempt, type(exc).__name__, why)
+
+
+def _shunt(svc: Service, message_id: int, attempts: int, what: str, detail: str) -> Outcome:
+    with svc.store.transaction():
+        svc.store.update_message(message_id, status="failed", note=detail)
+        svc.store.add_review(game_id=None, turn=None, nation=None, kind="quarantine",
+                             summary=f"message {message_id} could not be handled in {attempts} attempts: {what}; "
+                                     f"`moderator mail redrive --message {message_id}` runs it again",
+                             detail=detail)
+    return Outcome(message_id, "failed", f"internal error ({what}); kept for review")
 
 
 def redrive(svc: Service, message_ids: list[int] | None = None) -> list[Outcome]:
@@ -155,7 +165,7 @@ def redrive(svc: Service, message_ids: list[int] | None = None) -> list[Outcome]
     return outcomes
 
 
-def _handle(svc: Service, message_id: int, raw: bytes) -> Outcome:
+def _handle(svc: Service, message_id: int, raw: bytes, arrived: datetime | None = None) -> Outcome:
     mail = extract(raw)
     svc.store.update_message(message_id, sender=mail.sender, subject=mail.subject,
                              message_id=mail.message_id or "")
@@ -204,7 +214,9 @@ def _handle(svc: Service, message_id: int, raw: bytes) -> Outcome:
         return _reply(svc, message_id, mail, game, f"Turn {game.turn} of {game.id} is being resolved right now.",
                       "Orders cannot be accepted until the new turn's reports are out.",
                       "Wait for your report, then send orders for the new turn.")
-    if game.deadline is not None and svc.clock() > _utc(game.deadline):
+    # Late is judged by when the mail reached the server, not when the daemon got to it (it
+    # may have been down, or busy with a burst): orders in before the deadline count.
+    if game.deadline is not None and min(arrived or svc.clock(), svc.clock()) > _utc(game.deadline):
         return _reply(svc, message_id, mail, game, f"The deadline for turn {game.turn} of {game.id} has passed "
                       f"({describe_deadline(game.deadline)}), so these orders were not accepted.",
                       "The turn is about to be resolved with the orders received in time.",
@@ -213,7 +225,31 @@ def _handle(svc: Service, message_id: int, raw: bytes) -> Outcome:
         return _reply(svc, message_id, mail, game, f"These orders are for turn {turn}, but game {game.id} is at "
                       f"turn {game.turn}.", "Only orders for the current turn are accepted.",
                       f"Change the TURN line to TURN {game.turn}.")
-    return _accept(svc, message_id, mail, game, nation, parsed, check_only, seat.email, text)
+    return _accept(svc, message_id, mail, game, nation, parsed, check_only, seat.email, text,
+                   written_at(mail.date, arrived or svc.clock()))
+
+
+# How far a mail's Date header may lie from its arrival and still say when it was written:
+# a phone's clock running fast, a mail held in the sender's outbox or queued on the way.
+# Outside these bounds (a forged or broken Date) the arrival time stands in for it.
+DATE_AHEAD = timedelta(minutes=15)
+DATE_BEHIND = timedelta(days=2)
+
+
+def written_at(date_header: str | None, arrived: datetime) -> datetime:
+    """When the player wrote a mail: its Date header (RFC 5322 3.6.1, "the date and time at
+    which the creator of the message indicated that [it] was complete and ready to enter the
+    mail delivery system") if that lies within sane bounds of its arrival, else the arrival.
+    Servers deliver a burst out of order; the orders written last are the ones meant."""
+    from email.utils import parsedate_to_datetime
+
+    try:
+        stated = parsedate_to_datetime(date_header or "")
+    except (TypeError, ValueError, IndexError, OverflowError):
+        return arrived
+    if stated.tzinfo is None:  # "-0000": the zone is unknown (RFC 5322 3.3); read it as UTC
+        stated = stated.replace(tzinfo=UTC)
+    return stated if arrived - DATE_BEHIND <= stated <= arrived + DATE_AHEAD else arrived
 
 
 def without_chatter(text: str, parsed: ParseResult) -> ParseResult:
@@ -285,9 +321,9 @@ def _utc(moment: datetime) -> datetime:
 
 
 def _accept(svc: Service, message_id: int, mail: ExtractedMessage, game: Game, nation: str, parsed: Any,
-            check_only: bool, seat_email: str, text: str) -> Outcome:
+            check_only: bool, seat_email: str, text: str, written: datetime) -> Outcome:
     receipt = take_orders(svc, game, nation, text, check_only=check_only, stored_text=mask_text(mail.text),
-                          message=message_id, parsed=parsed)
+                          message=message_id, parsed=parsed, written=written)
     recipients = [mail.sender] + ([seat_email] if seat_email and seat_email != mail.sender else [])
     _queue_reply(svc, mail, game, recipients, receipt.subject, receipt.text, receipt.html)
     svc.store.update_message(message_id, status="processed", game_id=game.id,
@@ -312,10 +348,12 @@ class Receipt:
 
 def take_orders(svc: Service, game: Game, nation: str, text: str, *, check_only: bool = False,
                 stored_text: str | None = None, message: int | None = None, parsed: ParseResult | None = None,
-                entered: bool = False) -> Receipt:
+                entered: bool = False, written: datetime | None = None) -> Receipt:
     """Check one seat's orders on the position they meet, store them (replacing the seat's
     earlier orders for the turn) unless check_only, and write the receipt. A mail with
-    orders comes here, and so do orders the moderator enters (`moderator enter`, entered=True)."""
+    orders comes here, and so do orders the moderator enters (`moderator enter`, entered=True).
+    `written`: when the mail was written (written_at); orders the seat wrote later that are
+    in already stand, and these are kept for the record only (the receipt says so)."""
     parsed = parsed if parsed is not None else parse_orders(text)
     world, scenario = svc.world(game), svc.scenario(game)
     state = svc.position(game)  # the snapshot with the moderator's "now" rulings
@@ -324,10 +362,11 @@ def take_orders(svc: Service, game: Game, nation: str, text: str, *, check_only:
     kept = checked.orders  # valid orders, names resolved to the map's and the scenario's
     normalized = normalize(kept, nations=nation_words(scenario))  # "DECLARE WAR ON Belgium", not the id
     replaced = False
+    later = svc.store.later_written(game.id, nation, game.turn, written) if written and not check_only else None
     if not check_only:
         _, replaced = svc.store.add_submission(
             game.id, nation, game.turn, text=text if stored_text is None else stored_text, normalized=normalized,
-            diagnostics=[dataclasses.asdict(d) for d in diagnostics], message=message)
+            diagnostics=[dataclasses.asdict(d) for d in diagnostics], message=message, written=written)
         # Flags go to the receipt only: the resolution makes the review items (service/review.py),
         # so orders replaced before the deadline leave nothing pending.
     lines = text.splitlines()
@@ -338,14 +377,16 @@ def take_orders(svc: Service, game: Game, nation: str, text: str, *, check_only:
     body, html = render("receipt", game=game.id, nation_name=name, turn=game.turn,
                         date=turn_label(scenario, game.turn), check_only=check_only, replaced=replaced,
                         deadline=describe_deadline(game.deadline), errors=by["error"], warnings=by["warning"],
-                        flags=by["flag"], normalized=normalized, entered=entered)
+                        flags=by["flag"], normalized=normalized, entered=entered,
+                        later=_utc(later.written).strftime("%Y-%m-%d %H:%M:%S UTC") if later and later.written else "")
     kind = "CHECK" if check_only else "Receipt"
     return Receipt(kind, len(kept), len(by["error"]), len(by["warning"]), replaced,
                    f"{kind}: {name}, turn {game.turn} ({counted(len(kept), 'order')}, "
                    f"{counted(len(by['error']), 'error')})", body, html,
                    f"{kind.lower()} for {name}, turn {game.turn}: {counted(len(kept), 'order')}, "
                    f"{counted(len(by['error']), 'error')}, {counted(len(by['warning']), 'warning')}"
-                   + (" (replaces earlier orders)" if replaced else ""))
+                   + (" (replaces earlier orders)" if replaced else "")
+                   + (" (not put in place: orders written later stand)" if later else ""))
 
 
 def _game_for(svc: Service, named: str | None) -> Game | None:

@@ -96,6 +96,18 @@ def decide(svc: Service, item_id: int, verb: str, *, rulings: str = "", now: boo
     if verb == "reject" and rulings.strip():
         raise ValueError("a rejected item changes nothing; to rule on it, use `review approve` or `review edit`")
     decision = Decision(item)
+    if item.status == "withdrawn":
+        raise ValueError(f"item #{item_id} was withdrawn ({item.resolution or 'its turn was resolved again'}); "
+                         "there is nothing to decide (`moderator review list` shows what waits)")
+    resolved = _resolved_turn(svc, item)
+    if resolved is not None and not rulings.strip():
+        decision.notes.append(
+            f"item #{item_id} came from turn {resolved}, which is resolved already, so this decision is only "
+            "recorded: nothing in the game changes" + (
+                " (the engine's handling stands)" if verb == "approve" else
+                f"; to undo what the engine did, give a ruling (`moderator review edit {item_id} --ruling ...`) "
+                f"or correct the turn and resolve it again (`moderator rollback --game {item.game_id} "
+                f"--turn {resolved}`)"))
     if item.status != "pending":
         decision.notes.append(f"item #{item_id} was {item.status} already ({item.resolution or 'no note'}); this "
                               "decision replaces that record, and rulings stored before stay (undo them by a ruling)")
@@ -118,3 +130,11 @@ def decide(svc: Service, item_id: int, verb: str, *, rulings: str = "", now: boo
     decision.item = svc.store.decide_review(item_id, DECISIONS[verb], resolution,
                                             "\n".join(decision.ruled.stored) if decision.ruled else "")
     return decision
+
+
+def _resolved_turn(svc: Service, item: ReviewItem) -> int | None:
+    """The item's turn if it belongs to a game whose turn has moved past it, else None."""
+    if item.game_id is None or item.turn is None:
+        return None
+    game = svc.store.game(item.game_id)
+    return item.turn if game is not None and item.turn < game.turn else None

@@ -13,6 +13,7 @@ import hashlib
 import json
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 from moderator.engine.dice import Dice
@@ -134,7 +135,7 @@ def resolve_game(svc: Service, game_id: str) -> Resolution:
                                         "ruleset_version": ruleset.version})
         reports: list[Report] = []
         failed: list[str] = []
-        if svc.mail is not None:
+        if svc.mail is not None or svc.reports_dir is not None:
             reports, failed = build_all_reports(svc, after, turn, res, ordered=sorted(subs), updated=now)
         crash_point("turn.reports-built")
         missing = sorted(s.nation for s in svc.store.seats(game.id) if s.nation not in subs)
@@ -167,12 +168,33 @@ def resolve_game(svc: Service, game_id: str) -> Resolution:
             + (f"; no orders from {', '.join(missing)}" if missing else ""))
     if items:
         svc.say(f"{counted(len(items), 'item')} for review from turn {turn}: `moderator review list --game {game.id}`")
-    if svc.mail is None:
+    if svc.mail is None and svc.reports_dir is not None:
+        folder = write_report_files(svc.reports_dir, game.id, turn, reports)
+        svc.say(f"no [mail] settings in the configuration, so no report was mailed: the {len(reports)} reports of "
+                f"turn {turn} were written to {folder} (one folder per audience: report.txt, report.html, "
+                "report.json, map.png); send them to the players yourself"
+                + (f"; NO report for {'; '.join(failed)}" if failed else ""))
+    elif svc.mail is None:
         svc.say("no [mail] settings, so no report mails were queued; `moderator report` writes them to files")
     else:
         svc.say(f"queued {queued} report mails for turn {turn} of {game.id}, and the moderator's copy"
                 + (f"; NO report for {len(failed)} audience(s), see `moderator review list`" if failed else ""))
     return res
+
+
+def write_report_files(root: Path, game_id: str, turn: int, reports: list[Report]) -> Path:
+    """The reports of a turn as files, for a game without mail: <root>/<game>/turn-<N>/<audience>/
+    (the map referred to as map.png, as `moderator report` writes it). Returns the turn's folder."""
+    folder = root / game_id / f"turn-{turn}"
+    for report in reports:
+        where = folder / report.audience.replace(":", "-")
+        where.mkdir(parents=True, exist_ok=True)
+        (where / "report.txt").write_text(report.text, encoding="utf-8")
+        (where / "report.html").write_text(report.html.replace(f"cid:{MAP_CID}", "map.png"), encoding="utf-8")
+        (where / "report.json").write_bytes(report.json_bytes())
+        if report.png:
+            (where / "map.png").write_bytes(report.png)
+    return folder
 
 
 def mark_failed(svc: Service, game_id: str, turn: int, exc: BaseException) -> None:
@@ -274,7 +296,7 @@ def build_all_reports(svc: Service, game: Game, resolved_turn: int, res: Resolut
 
     def build(nations: list[str]) -> list[Report]:
         return build_reports(res.state, res.events, scenario, world, info, nations,
-                             lambda view, title: draw_view(world, view, title))
+                             lambda view, title: draw_view(world, view, title) if svc.maps else b"")
 
     try:
         return build(seats), []
@@ -343,12 +365,14 @@ def _queue_report(svc: Service, game: Game, report: Report, to: str) -> None:
     """One report mail: text, HTML with the map inline, and the content as report.json."""
     cfg = svc.require_mail()
     images, html = [], report.html
+    attachments = [Attachment("report.json", report.json_bytes(), "application", "json")]
     if report.png:
-        image = inline_image(f"map-{report.audience.replace(':', '-')}", report.png, cfg.message_id_domain)
+        image = inline_image(f"map-{report.audience.replace(':', '-')}", report.png_inline or report.png,
+                             cfg.message_id_domain)
         images, html = [image], html.replace(f"cid:{MAP_CID}", image.src)
-    data = Attachment("report.json", report.json_bytes(), "application", "json")
+        attachments.insert(0, Attachment("map.png", report.png, "image", "png"))  # every pixel, to zoom in
     msg = compose(sender=cfg.from_address, to=[to], subject=report.subject, text=report.text,
-                  html=html, images=images, attachments=[data], date=svc.clock(),
+                  html=html, images=images, attachments=attachments, date=svc.clock(),
                   domain=cfg.message_id_domain, auto_submitted=AUTO_GENERATED)
     queue(svc, msg, game.id)
 

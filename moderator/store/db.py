@@ -258,7 +258,8 @@ class Store:
 
     # ---- mail ------------------------------------------------------------------
     def store_incoming(self, raw: bytes, *, uid: int | None = None, uidvalidity: int | None = None,
-                       message_id: str = "", sender: str = "", subject: str = "") -> tuple[int, bool]:
+                       arrived: datetime | None = None, message_id: str = "", sender: str = "",
+                       subject: str = "") -> tuple[int, bool]:
         """Keep the raw message first; everything else about it comes later. Returns (row id,
         new?): a message already stored - the same (UIDVALIDITY, UID), or the same bytes
         (fetched again after the mailbox was rebuilt, or delivered twice) - is not stored again,
@@ -277,7 +278,8 @@ class Store:
                 assert same.id is not None
                 return same.id, False
             row = MailMessage(direction="in", raw=raw, sha256=digest, mailbox_uid=uid, uidvalidity=uidvalidity,
-                              message_id=message_id, sender=sender, subject=subject, received=utcnow())
+                              arrived=arrived, message_id=message_id, sender=sender, subject=subject,
+                              received=utcnow())
             s.add(row)
             s.flush()
             assert row.id is not None
@@ -338,21 +340,35 @@ class Store:
 
     # ---- orders ----------------------------------------------------------------
     def add_submission(self, game_id: str, nation: str, turn: int, *, text: str, normalized: str,
-                       diagnostics: list[dict[str, Any]], message: int | None) -> tuple[int, bool]:
-        """Store a submission; returns (id, replaced_earlier). A later one replaces the earlier."""
+                       diagnostics: list[dict[str, Any]], message: int | None,
+                       written: datetime | None = None) -> tuple[int, bool]:
+        """Store a submission; returns (id, replaced_earlier). A later one replaces the earlier,
+        unless the earlier was written after it (`written`: mail delivered out of order): then
+        the new one is kept for the record, not current, and replaced_earlier is False."""
         with self.session() as s:
             earlier = list(s.exec(select(Submission).where(
                 Submission.game_id == game_id, Submission.nation == nation, Submission.turn == turn,
                 col(Submission.current).is_(True))))
-            for e in earlier:
+            current = written is None or not any(e.written is not None and _aware(e.written) > written
+                                                 for e in earlier)
+            for e in earlier if current else []:
                 e.current = False
                 s.add(e)
             sub = Submission(game_id=game_id, nation=nation, turn=turn, text=text, normalized=normalized,
-                             diagnostics=json.dumps(diagnostics), message=message, created=utcnow())
+                             diagnostics=json.dumps(diagnostics), message=message, created=utcnow(),
+                             written=written, current=current)
             s.add(sub)
             s.flush()
             assert sub.id is not None
-            return sub.id, bool(earlier)
+            return sub.id, current and bool(earlier)
+
+    def later_written(self, game_id: str, nation: str, turn: int, written: datetime) -> Submission | None:
+        """The seat's current submission for the turn if it was written after `written`."""
+        with self.session() as s:
+            row = s.exec(select(Submission).where(
+                Submission.game_id == game_id, Submission.nation == nation, Submission.turn == turn,
+                col(Submission.current).is_(True))).first()
+            return row if row is not None and row.written is not None and _aware(row.written) > written else None
 
     def current_submissions(self, game_id: str, turn: int) -> dict[str, Submission]:
         with self.session() as s:

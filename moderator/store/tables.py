@@ -91,6 +91,8 @@ class MailMessage(SQLModel, table=True):
     # and when the next one is due (retry with backoff).
     attempts: int = Field(default=0, sa_column_kwargs=_old_rows(0))
     next_attempt: datetime | None = None
+    # In: when the mail server received it (IMAP INTERNALDATE); lateness is judged by it.
+    arrived: datetime | None = None
 
 
 class AuthFailure(SQLModel, table=True):
@@ -118,6 +120,10 @@ class Submission(SQLModel, table=True):
     diagnostics: str = "[]"  # JSON list of diagnostics
     current: bool = True  # False once a later submission for the same turn replaces it
     created: datetime
+    # When the player wrote it (the mail's Date header, within sane bounds of its arrival;
+    # service/inbox.py written_at): of two mails the one written last stands, whichever the
+    # server delivered last. None for orders entered by the moderator.
+    written: datetime | None = None
 
 
 class Snapshot(SQLModel, table=True):

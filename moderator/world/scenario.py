@@ -29,6 +29,7 @@ from moderator.world.model import Territory, World, fold
 from moderator.world.scenario_model import (
     NATION_KINDS,
     SIDES,
+    TECH_VALUES,
     Condition,
     Diplomacy,
     Force,
@@ -40,11 +41,13 @@ from moderator.world.scenario_model import (
     Objective,
     ObjectiveGroup,
     OptionRule,
+    PointsDrift,
     ReconChances,
     Scenario,
     SelfInfluence,
     Technology,
     TerrainRule,
+    TradeRoute,
     UnitStats,
     UnrestrictedTarget,
 )
@@ -122,28 +125,37 @@ def _groups(raw: dict[str, Any], path: Path) -> dict[str, ObjectiveGroup]:
 
 
 def _technologies_table(path: Path) -> dict[str, Technology]:
-    """technologies.toml: Phase 2.1 technologies and the Advancements table's cost column
+    """technologies.toml: Phase 2.1 technologies and the Advancements table's columns
     (optional file: without it nothing can be researched at a discount or upgraded)."""
     if not path.exists():
         return {}
     out: dict[str, Technology] = {}
+    allowed = {"advances", "full_price", "cost", "discount", "discount_exempt", *TECH_VALUES}
     for tid, entry in _read_toml(path).items():
         where = f"{path}: [{tid}]"
-        unknown = sorted(set(entry) - {"advances", "full_price", "cost"})
+        unknown = sorted(set(entry) - allowed)
         if unknown:
-            raise ScenarioError(f"{where} has unknown keys {unknown}; allowed: advances, full_price, cost")
+            raise ScenarioError(f"{where} has unknown keys {unknown}; allowed: {', '.join(sorted(allowed))}")
         try:
             advances = int(entry["advances"])
             full_price = tuple(int(level) for level in entry.get("full_price", ()))
-            cost = {str(kind): tuple(int(c) for c in changes) for kind, changes in entry.get("cost", {}).items()}
-        except (KeyError, TypeError, ValueError) as exc:
+            columns = {value: {str(kind): tuple(int(c) for c in per_level) for kind, per_level in entry[value].items()}
+                       for value in ("cost", *TECH_VALUES) if value in entry}
+            discount = tuple(int(p) for p in entry.get("discount", ()))
+            exempt = tuple(str(k) for k in entry.get("discount_exempt", ()))
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise ScenarioError(f"{where}: {exc!r}") from exc
-        for kind, changes in cost.items():
-            if kind not in UNIT_KINDS or len(changes) != advances:
-                raise ScenarioError(f"{where}: cost.{kind} must be a unit kind with one number per advance ({advances})")
+        for value, per_kind in columns.items():
+            for kind, per_level in per_kind.items():
+                if kind not in UNIT_KINDS or len(per_level) != advances:
+                    raise ScenarioError(f"{where}: {value}.{kind} must be a unit kind with one number per advance "
+                                        f"({advances})")
+        if discount and len(discount) != advances:
+            raise ScenarioError(f"{where}: discount must have one percentage per advance ({advances})")
         if any(not 1 <= level <= advances for level in full_price):
             raise ScenarioError(f"{where}: full_price levels must lie between 1 and {advances}")
-        out[tid] = Technology(tid, advances, full_price, cost)
+        cost = columns.pop("cost", {})
+        out[tid] = Technology(tid, advances, full_price, cost, columns, discount, exempt)
     return out
 
 
@@ -213,7 +225,7 @@ _META_FIELDS = {"gifts", "id", "name", "ruleset", "start_year", "start_month", "
 
 # ---------------------------------------------------------------------------- diplomacy.toml
 _DIPLOMACY_KEYS = {"influence", "self_influence", "coax", "blockade", "us_trade", "submarine_warfare", "wars",
-                   "gear_up", "option"}
+                   "gear_up", "option", "drift"}
 _OPTION_KEYS = {f.name for f in fields(OptionRule)}
 _CONDITION_KEYS = {f.name for f in fields(Condition)}
 _SIDE_WORDS = ("central", "allied", "neutral", "war")
@@ -227,8 +239,8 @@ def load_diplomacy(path: Path) -> Diplomacy:
     raw = _read_toml(path)
     _no_unknown(raw, _DIPLOMACY_KEYS, f"{path}")
     inf = raw.get("influence", {})
-    _no_unknown(inf, {"cost", "majors", "review_majors", "never", "neutral_influencers", "garrison"},
-                f"{path}: [influence]")
+    _no_unknown(inf, {"cost", "majors", "review_majors", "never", "neutral_influencers", "garrison", "points",
+                      "target_points", "geared_points"}, f"{path}: [influence]")
     influence = InfluenceRules(
         cost=int(inf.get("cost", 10)),
         majors=frozenset(str(n) for n in inf.get("majors", ())),
@@ -236,7 +248,14 @@ def load_diplomacy(path: Path) -> Diplomacy:
         never=frozenset((str(a), str(b)) for a, b in inf.get("never", ())),
         neutral_influencers={str(k): int(v) for k, v in inf.get("neutral_influencers", {}).items()},
         garrison=tuple((str(g["nation"]), str(g["target"]), int(g["option"])) for g in inf.get("garrison", ())),
+        points=int(inf.get("points", 8)),
+        target_points={str(k): int(v) for k, v in inf.get("target_points", {}).items()},
+        geared_points={str(k): int(v) for k, v in inf.get("geared_points", {}).items()},
     )
+    drift: dict[str, PointsDrift] = {}
+    for nid, entry in raw.get("drift", {}).items():
+        _no_unknown(entry, {f.name for f in fields(PointsDrift)}, f"{path}: [drift.{nid}]")
+        drift[nid] = PointsDrift(**entry)
     selfi: dict[str, SelfInfluence] = {}
     for nid, entry in raw.get("self_influence", {}).items():
         _no_unknown(entry, {f.name for f in fields(SelfInfluence)}, f"{path}: [self_influence.{nid}]")
@@ -246,9 +265,13 @@ def load_diplomacy(path: Path) -> Diplomacy:
     blockade = raw.get("blockade", {})
     _no_unknown(blockade, {"ships"}, f"{path}: [blockade]")
     trade = raw.get("us_trade", {})
-    _no_unknown(trade, {"trader", "ships", "zones"}, f"{path}: [us_trade]")
+    _no_unknown(trade, {"trader", "ships", "zones", "route", "not_while_neutral", "not_while_entry_negative"},
+                f"{path}: [us_trade]")
+    for route in trade.get("route", ()):
+        _no_unknown(route, {f.name for f in fields(TradeRoute)}, f"{path}: [[us_trade.route]]")
     wars = raw.get("wars", {})
-    _no_unknown(wars, {"no_war_on_neutrals", "no_join_in_local_war"}, f"{path}: [wars]")
+    _no_unknown(wars, {"no_war_on_neutrals", "no_join_in_local_war", "ends_on_capture", "join_without_points"},
+                f"{path}: [wars]")
     gear: dict[str, GearUpRule] = {}
     for nid, entry in raw.get("gear_up", {}).items():
         _no_unknown(entry, {f.name for f in fields(GearUpRule)}, f"{path}: [gear_up.{nid}]")
@@ -256,6 +279,7 @@ def load_diplomacy(path: Path) -> Diplomacy:
     return Diplomacy(
         influence=influence,
         self_influence=selfi,
+        drift=drift,
         coax_nation=str(coax.get("nation", "")),
         coax_cost=int(coax.get("cost", 0)),
         coax_paid_to=str(coax.get("paid_to", "")),
@@ -263,9 +287,16 @@ def load_diplomacy(path: Path) -> Diplomacy:
         us_trader=str(trade.get("trader", "")),
         us_trade_ships=tuple(trade.get("ships", ())),
         us_trade={str(n): tuple(z) for n, z in trade.get("zones", {}).items()},
+        us_trade_not_while_neutral=frozenset(trade.get("not_while_neutral", ())),
+        us_trade_not_while_entry_negative=frozenset(trade.get("not_while_entry_negative", ())),
+        us_trade_routes=tuple(TradeRoute(str(r["to"]), tuple(r.get("zones", ())), tuple(r.get("held", ())),
+                                         bool(r.get("incorporated", False)), str(r.get("subs_cut", "")))
+                              for r in trade.get("route", ())),
         retract_subs_cost=int(raw.get("submarine_warfare", {}).get("retract_cost", 0)),
         no_war_on_neutrals=frozenset(wars.get("no_war_on_neutrals", ())),
         no_join_in_local_war=frozenset(wars.get("no_join_in_local_war", ())),
+        ends_on_capture=frozenset(wars.get("ends_on_capture", ())),
+        join_without_points=frozenset(wars.get("join_without_points", ())),
         gear_up=gear,
         options=tuple(_option(entry, i, path) for i, entry in enumerate(raw.get("option", ()), start=1)),
     )
@@ -341,6 +372,7 @@ def _nations(raw: dict[str, Any], wars: dict[str, set[str]], path: Path) -> dict
         entry["at_war_with"] = tuple(sorted(set(entry.get("at_war_with", ())) | wars.get(nid, set())))
         entry["tech"] = tuple(sorted((str(k), int(v)) for k, v in entry.get("tech", {}).items()))
         entry["aliases"] = tuple(entry.get("aliases", ()))
+        entry["starvation_cordon"] = tuple(entry.get("starvation_cordon", ()))
         try:
             nations[nid] = Nation(**entry)
         except TypeError as exc:
@@ -654,9 +686,15 @@ def _check_diplomacy(scenario: Scenario, world: World, complete: bool) -> list[s
     nations += [("influence", n) for n in (*d.influence.majors, *d.influence.review_majors, *d.influence.neutral_influencers)]
     nations += [("influence", n) for pair in d.influence.never for n in pair]
     nations += [("self_influence", n) for n in d.self_influence] + [("gear_up", n) for n in d.gear_up]
+    nations += [("drift", n) for n in d.drift] + [("influence", n) for n in (*d.influence.target_points,
+                                                                             *d.influence.geared_points)]
     nations += [("us_trade", n) for n in d.us_trade]
-    nations += [("wars", n) for n in (*d.no_war_on_neutrals, *d.no_join_in_local_war)]
+    nations += [("us_trade", n) for r in d.us_trade_routes for n in (r.to, r.subs_cut)]
+    nations += [("us_trade", n) for n in (*d.us_trade_not_while_neutral, *d.us_trade_not_while_entry_negative)]
+    nations += [("wars", n) for n in (*d.no_war_on_neutrals, *d.no_join_in_local_war, *d.ends_on_capture,
+                                           *d.join_without_points)]
     places: list[tuple[str, str]] = [("us_trade", z) for zones in d.us_trade.values() for z in zones]
+    places += [("us_trade", p) for r in d.us_trade_routes for p in (*r.zones, *r.held)]
     for o in d.options:
         where = f"option {o.nation} #{o.number}"
         nations += [(where, n) for n in (o.nation, o.receiver if o.receiver != "target" else "", o.opens_influence)]

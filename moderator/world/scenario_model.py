@@ -119,7 +119,18 @@ class SelfInfluence:
     cost: int
     toward: str = ""  # the only side allowed ("" = either)
     geared: bool = False  # only after the nation's gear-up, on an earlier turn
+    points: int = 0  # 0-points toward the side
+    succeeds_on: int = 0  # the least D10 face that succeeds; 0: no roll
+    split_on_two_zeros: bool = False  # China: two 0s in a row split the nation (flagged)
     review: str = ""
+
+
+@dataclass(frozen=True)
+class PointsDrift:
+    """Points a major neutral takes every turn while neutral (the Ottomans 0-7 CP, Italy 0-3)."""
+
+    points: int
+    toward: str  # "allied", "central" or "leaning" (the nation's leaning)
 
 
 @dataclass(frozen=True)
@@ -142,6 +153,20 @@ class InfluenceRules:
     never: frozenset[tuple[str, str]] = frozenset()  # (nation, target) pairs never allowed
     neutral_influencers: dict[str, int] = field(default_factory=dict)  # neutral nation -> its cost
     garrison: tuple[tuple[str, str, int], ...] = ()  # (nation, target, option that lifts the ban)
+    points: int = 8  # 0-points for a successful attempt
+    target_points: dict[str, int] = field(default_factory=dict)  # ... on these targets instead
+    geared_points: dict[str, int] = field(default_factory=dict)  # ... on these once geared up
+
+
+@dataclass(frozen=True)
+class TradeRoute:
+    """Variable US Trade: one route of the US trade to `to` (diplomacy.toml [[us_trade.route]])."""
+
+    to: str
+    zones: tuple[str, ...] = ()  # an enemy warship or submarine in one of them cuts the route
+    held: tuple[str, ...] = ()  # the route exists only while `to` controls one of these
+    incorporated: bool = False  # ... controls and has incorporated
+    subs_cut: str = ""  # this nation's unrestricted submarine warfare cuts the route
 
 
 @dataclass(frozen=True)
@@ -150,6 +175,7 @@ class Diplomacy:
 
     influence: InfluenceRules = field(default_factory=InfluenceRules)
     self_influence: dict[str, SelfInfluence] = field(default_factory=dict)
+    drift: dict[str, PointsDrift] = field(default_factory=dict)  # every turn's points
     coax_nation: str = ""  # Italy
     coax_cost: int = 0
     coax_paid_to: str = ""
@@ -157,9 +183,14 @@ class Diplomacy:
     us_trader: str = ""  # the neutral whose trade can be blockaded (the USA)
     us_trade_ships: tuple[str, ...] = ()
     us_trade: dict[str, tuple[str, ...]] = field(default_factory=dict)  # receiver -> its zones
+    us_trade_routes: tuple[TradeRoute, ...] = ()
+    us_trade_not_while_neutral: frozenset[str] = frozenset()  # receivers paid only once in the main war
+    us_trade_not_while_entry_negative: frozenset[str] = frozenset()  # ... only while the US Entry is >= 0
     retract_subs_cost: int = 0
     no_war_on_neutrals: frozenset[str] = frozenset()
     no_join_in_local_war: frozenset[str] = frozenset()
+    ends_on_capture: frozenset[str] = frozenset()  # neutrals whose limited wars one capture ends (China)
+    join_without_points: frozenset[str] = frozenset()  # JOIN needs no 10 points (Japan, the British Empire)
     gear_up: dict[str, GearUpRule] = field(default_factory=dict)
     options: tuple[OptionRule, ...] = ()
 
@@ -171,6 +202,10 @@ class Diplomacy:
         return any(o.nation == nation for o in self.options)
 
 
+# The unit values a technology level may change besides its cost (the Advancements table).
+TECH_VALUES = ("attack", "defense", "move", "fuel", "capacity", "hits", "bombard")
+
+
 @dataclass(frozen=True)
 class Technology:
     """One technology of Phase 2.1 and its rows of the Advancements table
@@ -180,10 +215,25 @@ class Technology:
     advances: int  # "# of possible advances"
     full_price: tuple[int, ...] = ()  # levels always researched at the full price (Phase 2.1)
     cost: dict[str, tuple[int, ...]] = field(default_factory=dict)  # unit kind -> cost change at levels 1..advances
+    # The table's other columns: value (attack, defense, move, fuel, capacity, hits,
+    # bombard) -> unit kind -> change at levels 1..advances (engine/technology.py).
+    changes: dict[str, dict[str, tuple[int, ...]]] = field(default_factory=dict)
+    discount: tuple[int, ...] = ()  # Improved Industrial Technology: percent off new units' cost per level
+    discount_exempt: tuple[str, ...] = ()  # unit kinds the discount leaves alone (infantry, trenches)
 
     def cost_change(self, kind: str, level: int) -> int:
         """What levels 1..`level` add to the cost of a `kind` unit (the table's Cost column)."""
         return sum(self.cost.get(kind, ())[: max(level, 0)])
+
+    def change(self, value: str, kind: str, level: int) -> int:
+        """What levels 1..`level` add to one of a `kind` unit's values (attack, defense, ...)."""
+        if value == "cost":
+            return self.cost_change(kind, level)
+        return sum(self.changes.get(value, {}).get(kind, ())[: max(level, 0)])
+
+    def applies_to(self, kind: str) -> bool:
+        """Does any level of this technology change a `kind` unit's values or cost?"""
+        return kind in self.cost or any(kind in per_kind for per_kind in self.changes.values())
 
 
 @dataclass(frozen=True)
@@ -240,6 +290,9 @@ class Nation:
     playable_on_entry: bool = False  # a replacement-pool player takes it over when it joins the main war
     us_trade: int = 0  # Variable US Trade: resources received while the US is neutral
     leaning: str | None = None  # the side a major neutral leans to at start (Italy)
+    rebels_when_conquered: bool = False  # a rebellion may free it while conquered (Afghanistan, Phase 9)
+    starvation_cordon: tuple[str, ...] = ()  # sea zones an enemy cordon starves it from (Phase 9)
+    starvation_loss: int = 0  # manpower its first turn of starvation costs, doubling after (Phase 9)
     saved: int = 0  # saved resources at start
     income_rule: str = "full"  # how much of full income is collected at start, e.g. "half", "quarter", "fixed:15"
     standing: int = 0  # neutrals' diplomatic stand: -5 favourable to CP, 0, +5 favourable to AP

@@ -7,13 +7,17 @@ declaration starts a local or limited war, with rules of its own (Local War, Lim
 War, the neutrals' sections): the engine declares it and the moderator reviews it,
 except where the position settles it: "British, when neutral, are not able to declare
 war on any major neutral or minor neutral" (British Empire (while neutral);
-scenarios/1914/diplomacy.toml [wars]).
-The effects of a declaration on the neutrals (US entry, points) are Phase 9 and the
-neutral rules', not applied here yet.
+scenarios/1914/diplomacy.toml [wars]), and "Any neutral nation which reaches 10 or more
+cannot declare new local war even if she lose points" (Neutrals; the Ottoman Empire,
+Italy, Spain: engine/points.py locked).
+What a war does to the attacked neutral (it joins the other camp) and how a war between
+neutrals ends: engine/wars.py. The effects of a declaration on the other neutrals (US
+entry, points) are not applied yet.
 """
 
 from __future__ import annotations
 
+from moderator.engine import points, wars
 from moderator.engine.context import Position, TurnContext
 from moderator.engine.orders.base import OrderRule
 from moderator.engine.problems import Problem, flag, problem, warning
@@ -37,6 +41,10 @@ class DeclareWarRule(OrderRule[DeclareWar]):
         if (nation in pos.scenario.diplomacy.no_war_on_neutrals and pos.nation(nation).side == "neutral"
                 and pos.nation(target).side == "neutral" and not pos.at_war(nation, target)):
             return problem("war-neutral-on-neutral", order.target, target=target)
+        turn = points.locked(pos, nation)
+        if (turn is not None and pos.nation(nation).side == "neutral" and pos.nation(target).side == "neutral"
+                and not pos.at_war(nation, target)):
+            return problem("war-after-ten", order.target, target=target, turn=turn)
         return None
 
     def remarks(self, pos: Position, nation: str, order: DeclareWar) -> list[Problem]:
@@ -47,15 +55,9 @@ class DeclareWarRule(OrderRule[DeclareWar]):
         return []
 
     def commit(self, ctx: TurnContext, nation: str, index: int, order: DeclareWar) -> None:
-        for a, b in ((nation, order.target), (order.target, nation)):
-            ns = ctx.state.nations[a]
-            ns.at_war_with = sorted({*ns.at_war_with, b})
-
-    def execute(self, ctx: TurnContext, nation: str, index: int, order: DeclareWar) -> None:
         if ctx.at_war(nation, order.target):
             return  # already at war (the receipt said so): nothing to declare
-        self.commit(ctx, nation, index, order)
-        ctx.emit("war-declared", PHASE, (), nation=nation, target=order.target, surprise=False)  # public news
+        wars.begin(ctx, nation, order.target, PHASE, surprise=False)  # public news; the attacked neutral joins
 
 
 RULE = DeclareWarRule()

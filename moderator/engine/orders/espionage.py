@@ -15,10 +15,10 @@
   .2 against a "designated enemy nation"; .3 "for each technology"; .4 reconnaissance
   countermeasure "for each province attempted" (the nation's own: it masks its troops).
 
-The fee is paid when step 3.2 runs; the rolls, and what a success reveals, are the
-moderator's for now (engine/chances.espionage and counter_espionage have the rolls), so
-every order is referred with its fee. "In any event, no one will know which nation
-attempted the espionage mission": the referral is seen by the nation and the moderator.
+The fee is paid when the order's turn in step 3.2 comes; the rolls, and what a success
+reveals, are the step's own work once every order is in (engine/phase3_espionage.py):
+"In any event, no one will know which nation attempted the espionage mission", so the
+results go to the spying nation and the moderator only.
 
 Reading: the rules set no per-turn limit on espionage; the same attempt (same kind,
 target, place and technology) twice in one turn is refused as a repeat.
@@ -27,7 +27,7 @@ target, place and technology) twice in one turn is refused as a repeat.
 from __future__ import annotations
 
 from moderator.engine.context import Position, TurnContext
-from moderator.engine.orders.base import OrderRule, afford, once_per_turn, refer
+from moderator.engine.orders.base import OrderRule, afford, once_per_turn
 from moderator.engine.problems import Problem, problem, warning
 from moderator.engine.state import LAND_UNITS
 from moderator.orders.model import CounterEspionage, Espionage
@@ -91,9 +91,6 @@ class EspionageRule(OrderRule[Espionage]):
         ctx.use(spy_key(nation, order))
         ctx.pay(nation, FEES[order.kind])
 
-    def execute(self, ctx: TurnContext, nation: str, index: int, order: Espionage) -> None:
-        ctx.use(spy_key(nation, order))
-        refer(ctx, nation, index, order, FEES[order.kind], "espionage-roll")
 
 
 class CounterEspionageRule(OrderRule[CounterEspionage]):
@@ -116,9 +113,6 @@ class CounterEspionageRule(OrderRule[CounterEspionage]):
         ctx.use(counter_key(nation, order))
         ctx.pay(nation, COUNTER_FEE)
 
-    def execute(self, ctx: TurnContext, nation: str, index: int, order: CounterEspionage) -> None:
-        ctx.use(counter_key(nation, order))
-        refer(ctx, nation, index, order, COUNTER_FEE, "counter-espionage-roll")
 
 
 ESPIONAGE = EspionageRule()

@@ -22,15 +22,23 @@ Self-influence (the neutrals' own sections): the Ottoman Empire toward the Allie
 for 10; Spain for 10 and China for 15, only once their economy is raised (the gear-up,
 on an earlier turn); Italy's "Italian influence" is named but never defined (flagged).
 
-The cost is charged when Phase 1.2 runs; the roll and the points are the moderator's
-(the order is referred).
+The cost is charged when Phase 1.2 runs, then the engine rolls (Phase 1.2: 9-10, 10 for
+* nations; the self-influences by their sections: the Ottomans 0-10 without a roll, Spain
+0-3 on a 9-10, China 0-2) and moves the target's points (engine/points.py): 0-8 (Phase
+1.2), Spain 0-3 and 0-5 once boosted, China 0-3 (diplomacy.toml [influence] points,
+target_points, geared_points). The influencer learns whether it succeeded, never the
+points; the target learns the points, never who (influence is anonymous). Italy, and
+Italy's own "Italian influence", stay the moderator's (referred): the cases the rules
+leave undefined. China rolling 0 twice in a row on its self-influence is flagged (the
+split of China: the moderator's).
 """
 
 from __future__ import annotations
 
-from moderator.engine.context import Position, TurnContext
+from moderator.engine import chances, points
+from moderator.engine.context import MODERATOR, Position, TurnContext
 from moderator.engine.orders.base import afford, once_per_turn
-from moderator.engine.orders.records import Referred, geared_before, option_used
+from moderator.engine.orders.records import Referred, geared, geared_before, option_used
 from moderator.engine.problems import Problem, flag, problem, warning
 from moderator.orders.model import Influence
 
@@ -140,6 +148,59 @@ def self_influence_cost(pos: Position, nation: str) -> int:
     return rule.cost if rule is not None else 0
 
 
+# ---- resolving them ---------------------------------------------------------------------------
+def worth(pos: Position, target: str) -> int:
+    """The most points a successful attempt on `target` gives (Phase 1.2, Spain, China)."""
+    rules = pos.scenario.diplomacy.influence
+    if target in rules.geared_points and geared(pos, target) is not None:
+        return rules.geared_points[target]
+    return rules.target_points.get(target, rules.points)
+
+
+def referred(pos: Position, nation: str, target: str) -> bool:
+    """The cases the moderator resolves: Italy (Austro-Hungarian #2), Italian self-influence."""
+    if target == nation:
+        rule = pos.scenario.diplomacy.self_influence.get(nation)
+        return rule is None or bool(rule.review)
+    return target in pos.scenario.diplomacy.influence.review_majors
+
+
+def resolve_influence(ctx: TurnContext, nation: str, index: int, target: str, toward: str | None) -> None:
+    """Roll an attempt of `nation` on another nation and move the points (paid already)."""
+    side = toward or ctx.nation(nation).side
+    info = ctx.scenario.nations.get(target)
+    success = chances.diplomatic_influence(ctx.dice, bool(info and info.influence_on_ten_only))
+    ctx.emit("influence-attempt", PHASE, (nation, MODERATOR), nation=nation, order=index, target=target,
+             success=success)
+    if success:
+        amount = ctx.dice.between(0, worth(ctx, target), "influence points (Phase 1.2)")
+        points.move(ctx, target, side, amount, "influence", PHASE)
+
+
+def resolve_self_influence(ctx: TurnContext, nation: str, index: int, toward: str | None) -> None:
+    """A neutral's influence on itself, by its own section (paid already)."""
+    rule = ctx.scenario.diplomacy.self_influence[nation]
+    side = toward or rule.toward
+    success = True
+    if rule.succeeds_on:
+        success = ctx.dice.d10("self-influence (the neutral's section)") >= rule.succeeds_on
+    ctx.emit("influence-attempt", PHASE, (nation, MODERATOR), nation=nation, order=index, target=nation,
+             success=success)
+    if not success:
+        return
+    amount = ctx.dice.between(0, rule.points, "self-influence points (the neutral's section)")
+    points.move(ctx, nation, side, amount, "self-influence", PHASE)
+    flags = ctx.state.nations[nation].flags
+    if rule.split_on_two_zeros and amount == 0 and flags.get("self_influence_zero"):
+        # China: "if China were to roll 0 twice in a row, and if still neutral, then the
+        # tidings in China will cause political elements to try to join both sides"
+        ctx.flag(PHASE, "self-influence-zero-twice", nation=nation)
+    if amount == 0:
+        flags["self_influence_zero"] = True
+    else:
+        flags.pop("self_influence_zero", None)
+
+
 # ---- the home -------------------------------------------------------------------------------
 class InfluenceRule(Referred[Influence]):
     order = Influence
@@ -165,6 +226,16 @@ class InfluenceRule(Referred[Influence]):
 
     def record(self, ctx: TurnContext, nation: str, order: Influence) -> None:
         ctx.use(key(nation, order.target))
+
+    def execute(self, ctx: TurnContext, nation: str, index: int, order: Influence) -> None:
+        if referred(ctx, nation, order.target):
+            super().execute(ctx, nation, index, order)
+            return
+        self.commit(ctx, nation, index, order)  # paid, and the attempt of the turn used
+        if order.target == nation:
+            resolve_self_influence(ctx, nation, index, order.toward)
+        else:
+            resolve_influence(ctx, nation, index, order.target, order.toward)
 
 
 RULE = InfluenceRule()

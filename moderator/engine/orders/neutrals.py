@@ -7,8 +7,12 @@ gear up its war spending"; China "must pay 15 resources to gear up its war time 
 before a limited war; Spain "spends 40 resources, she can boost economy". Costs and the
 income that follows: scenarios/1914/diplomacy.toml [gear_up]. Once: a geared-up economy
 stays so. The turn is recorded (records.py): Japan's war options come "the turn following
-this action", Spain's and China's self-influence after it. Charged at once; the new
-income is applied by the moderator.
+this action", Spain's and China's self-influence after it. Charged when 1.5 runs; the
+nation's income rule becomes the gear-up's at once (NationState.income_rule, read by
+Phase 8 through neutral_income.income_rule: the new income is this turn's). Reading:
+China's "60% ... while engaged in any limited war" is its raised economy for good ("only
+if the economy is raised to 60% of full income", "China collects 60% of full income until
+they enter the main war").
 
 COAX Italy (Phase 1.2, Italy): "Any nation may spend 20 resources for a 10% chance (1 on
 D10 die) to coax Italy to switch its affiliation prior to it actually entering the war
@@ -18,18 +22,24 @@ moderator's.
 
 JOIN side (Phase 1.5, Neutrals): "All neutrals, except Japan and British Empire, must
 collect 10 points for one side or another to be able to declare themselves as a member
-of Central Powers or Allied Powers". The points are the moderator's (hidden): the order
-is flagged and referred. Settled by the position: a nation already in the main war; the
-Ottomans and China "engaged in a minor war" ("can not enter the primary war"); a
+of Central Powers or Allied Powers"; "If she is below 10 points, neutral nation cannot
+join main war by will until 10 points are reached again". Judged on the points as the
+turn began (engine/points.py ready_to_join; China: "can join the main war at will in the
+following turn"); Japan and the British Empire join without points (diplomacy.toml
+[wars] join_without_points), the British Empire flagged (provoked or unprovoked is the
+moderator's: the entry events and Italy's table). Refused: a nation already in the main
+war; the Ottomans and China "engaged in a minor war" ("can not enter the primary war"); a
 dominion, which follows the British Empire ("nor they can join the main war without
-British Empire").
+British Empire"). The joining itself (and the dominions following): engine/wars.py join.
 """
 
 from __future__ import annotations
 
+from moderator.engine import wars
 from moderator.engine.context import Position, TurnContext
-from moderator.engine.orders.base import afford, once_per_turn
+from moderator.engine.orders.base import OrderRule, afford, once_per_turn
 from moderator.engine.orders.records import Referred, geared, record
+from moderator.engine.points import ready_to_join
 from moderator.engine.problems import Problem, flag, problem
 from moderator.orders.model import CoaxItaly, GearUp, JoinSide
 
@@ -56,21 +66,34 @@ def gear_up_cost(pos: Position, nation: str) -> int:
 
 def record_gear_up(ctx: TurnContext, nation: str) -> None:
     record(ctx, nation, "geared_up", ctx.turn)
+    rule = ctx.scenario.diplomacy.gear_up.get(nation)
+    if rule is not None and rule.income_rule:
+        ctx.state.nations[nation].income_rule = rule.income_rule
 
 
-class GearUpRule(Referred[GearUp]):
+def gear_up(ctx: TurnContext, nation: str, index: int) -> None:
+    """The gear-up's whole effect: paid, recorded, the new income rule, told to the nation
+    alone (Neutrals: what affects a major neutral is known only to it)."""
+    cost = gear_up_cost(ctx, nation)
+    ctx.pay(nation, cost)
+    record_gear_up(ctx, nation)
+    tell_geared(ctx, nation, index, cost)
+
+
+def tell_geared(ctx: TurnContext, nation: str, index: int, cost: int) -> None:
+    if not ctx.checking:
+        ctx.tell(nation, "geared-up", PHASE, order=index, cost=cost, rule=ctx.state.nations[nation].income_rule)
+
+
+class GearUpRule(OrderRule[GearUp]):
     order = GearUp
     section = PHASE
-    why = "gear-up-income"
 
     def problem(self, pos: Position, nation: str, order: GearUp) -> Problem | None:
         return gear_up_problem(pos, nation)
 
-    def cost(self, pos: Position, nation: str, order: GearUp) -> int:
-        return gear_up_cost(pos, nation)
-
-    def record(self, ctx: TurnContext, nation: str, order: GearUp) -> None:
-        record_gear_up(ctx, nation)
+    def commit(self, ctx: TurnContext, nation: str, index: int, order: GearUp) -> None:
+        gear_up(ctx, nation, index)
 
 
 # ---- coax Italy --------------------------------------------------------------------------------
@@ -103,10 +126,9 @@ class CoaxItalyRule(Referred[CoaxItaly]):
 
 
 # ---- join a side ---------------------------------------------------------------------------------
-class JoinSideRule(Referred[JoinSide]):
+class JoinSideRule(OrderRule[JoinSide]):
     order = JoinSide
     section = PHASE
-    why = "join-points"
 
     def problem(self, pos: Position, nation: str, order: JoinSide) -> Problem | None:
         me = pos.nation(nation)
@@ -120,13 +142,18 @@ class JoinSideRule(Referred[JoinSide]):
             local = sorted(e for e in me.at_war_with if pos.nation(e).side == "neutral")
             if local:
                 return problem("join-in-local-war", enemy=local[0])
-        return once_per_turn(pos, (nation, "join"), "join-twice")
+        if nation not in pos.scenario.diplomacy.join_without_points and ready_to_join(pos, nation) != order.side:
+            return problem("join-points", side=order.side, standing=pos.standing_at_start.get(nation, me.standing))
+        return None  # a second JOIN meets "already-joined": the first has made the nation a member
 
     def remarks(self, pos: Position, nation: str, order: JoinSide) -> list[Problem]:
-        return [flag("join-points")]
+        if nation in pos.scenario.diplomacy.join_without_points and nation in pos.scenario.diplomacy.no_war_on_neutrals:
+            return [flag("join-entry-events", side=order.side)]  # the British Empire: provoked or not
+        return []
 
-    def record(self, ctx: TurnContext, nation: str, order: JoinSide) -> None:
-        ctx.use((nation, "join"))
+    def commit(self, ctx: TurnContext, nation: str, index: int, order: JoinSide) -> None:
+        by_will = nation in ctx.scenario.diplomacy.join_without_points
+        wars.join(ctx, nation, order.side, PHASE, why="by-its-rules" if by_will else "points")
 
 
 GEAR_UP = GearUpRule()

@@ -12,7 +12,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from moderator.engine import points
 from moderator.engine.context import MODERATOR, Position, TurnContext
+from moderator.engine.neutral_income import RULES as RULES_RULE
+from moderator.engine.neutral_income import RULING
 from moderator.engine.orders.base import OrderRule
 from moderator.engine.problems import Problem, problem, warning
 from moderator.engine.state import SEA_UNITS
@@ -76,6 +79,8 @@ class SetValueRule(RulingRule):
         ns = ctx.state.nations[order.nation]
         before = getattr(ns, order.value_field)
         setattr(ns, order.value_field, before + order.value if order.relative else order.value)
+        if order.value_field == "standing" and points.camp_of(ns.standing) and ns.side == "neutral":
+            ns.flags.setdefault(points.REACHED, ctx.turn)  # Neutrals: no new local war after reaching 10
         return {"field": order.value_field, "before": before, "after": getattr(ns, order.value_field)}
 
 
@@ -119,6 +124,26 @@ class SetSideRule(RulingRule):
         ns = ctx.state.nations[order.nation]
         before, ns.side = ns.side, order.side
         return {"before": before, "after": order.side}
+
+
+class SetIncomeRule(RulingRule):
+    """The moderator's income rule for a nation (Phase 8; engine/neutral_income.py): where
+    the rules leave the amount to the moderator (Japan's options, the US at war, China's
+    civil war) or the engine does not follow a change yet. `rules` lifts it."""
+
+    order = r.SetIncome
+
+    def check(self, pos: Position, order: r.SetIncome) -> Problem | None:
+        return _nations(pos, order.nation)
+
+    def apply(self, ctx: TurnContext, order: r.SetIncome) -> dict[str, Any]:
+        flags = ctx.state.nations[order.nation].flags
+        before = flags.get(RULING, RULES_RULE)
+        if order.rule == RULES_RULE:
+            flags.pop(RULING, None)
+        else:
+            flags[RULING] = order.rule
+        return {"before": before, "after": order.rule}
 
 
 class ChangeUnitsRule(RulingRule):
@@ -274,5 +299,5 @@ class HandRollRule(RulingRule):
         return {"purpose": order.purpose, "result": order.result}
 
 
-RULES: tuple[RulingRule, ...] = (SetValueRule(), SetTechRule(), SetFlagRule(), SetSideRule(), ChangeUnitsRule(),
-                                 RemoveAllRule(), MoveUnitsRule(), SetControlRule(), SetWarRule(), HandRollRule())
+RULES: tuple[RulingRule, ...] = (SetValueRule(), SetTechRule(), SetFlagRule(), SetSideRule(), SetIncomeRule(),
+                                 ChangeUnitsRule(), RemoveAllRule(), MoveUnitsRule(), SetControlRule(), SetWarRule(), HandRollRule())

@@ -188,6 +188,21 @@ class SpecialOptionRule(Referred[SpecialOption]):
             return None
         return to, spec.received + ((order.amount or 0) if spec.amount_spent else 0)
 
+    def execute(self, ctx: TurnContext, nation: str, index: int, order: SpecialOption) -> None:
+        """Options that are the same thing as GEAR UP or INFLUENCE SELF are resolved as those
+        are (paid, then the new income, or the roll and the points); the rest are referred."""
+        spec = spec_for(ctx, nation, order)
+        assert isinstance(spec, OptionRule)
+        if spec.kind == "gear-up":
+            self.commit(ctx, nation, index, order)  # paid and recorded: the new income rule
+            neutrals.tell_geared(ctx, nation, index, self.cost(ctx, nation, order))
+            return
+        if spec.kind == "self-influence" and not inf.referred(ctx, nation, nation):
+            self.commit(ctx, nation, index, order)
+            inf.resolve_self_influence(ctx, nation, index, order.toward)
+            return
+        super().execute(ctx, nation, index, order)
+
     def record(self, ctx: TurnContext, nation: str, order: SpecialOption) -> None:
         spec = spec_for(ctx, nation, order)
         assert isinstance(spec, OptionRule)

@@ -8,30 +8,35 @@ technologies can spend resources to upgrade units. That can occur in the same tu
 technology is obtained. However, units will not be upgraded until phase 7."
 
 The order upgrades every deployed unit of the kind to the technology levels the nation
-holds now. The costs are the scenario's: the unit's cost (units.toml) plus what each
-level adds (the Advancements table's cost column, technologies.toml). The levels the
-units have are the ones the nation's last UPGRADE of that kind paid for, kept in
-NationState.flags["upgraded"], or the nation's starting levels (Initial Deployment:
-the starting units come with the starting technology). The upgrade is paid when step
-2.2 runs and recorded at once; the engine's unit statistics do not depend on
-technology yet, so nothing else changes in Phase 7.
+holds now, a level researched earlier this turn included (Phase 2.2 allows the same
+turn). The costs are the scenario's: the unit's cost (units.toml) plus what each level
+adds (the Advancements table's cost column, technologies.toml), each unit paying from
+the levels it has (engine/technology.py: its kind's last upgrade, the start, or the
+levels it was built at). The upgrade is paid when step 2.2 runs and kept aside; the
+units have the new values from Phase 7 (step 7.0, technology.finish_upgrades).
 
-Referred to the moderator, with nothing charged: an UPGRADE whose cost the scenario
-cannot give (no technologies.toml), and an UPGRADE to a technology researched this turn
-(the research roll is the moderator's, after the turn: Phase 2.2 allows the same turn).
+An UPGRADE written after a research of the same turn is kept by the checker with an
+"if-researched" note (it takes the research for a success); if the roll fails, the
+engine tells the nation there was nothing to buy and charges nothing. Referred to the
+moderator, with nothing charged: an UPGRADE whose cost the scenario cannot give (no
+technologies.toml).
 """
 
 from __future__ import annotations
 
+from moderator.engine import technology
 from moderator.engine.context import Position, TurnContext
+from moderator.engine.orders import research
 from moderator.engine.orders.base import OrderRule, afford, once_per_turn, refer
 from moderator.engine.problems import Problem, flag, problem, warning
+from moderator.engine.state import Unit
+from moderator.engine.technology import UPGRADING
 from moderator.orders.model import Upgrade
 from moderator.orders.vocab import UPGRADE_TECH
 from moderator.world.scenario_model import Technology
 
 PHASE = "2.2"
-UPGRADED = "upgraded"  # NationState.flags: unit kind -> {technology: level its deployed units have}
+UPGRADED = technology.UPGRADED  # NationState.flags: unit kind -> {technology: level its deployed units have}
 
 
 # ---- the rules' arithmetic (Phase 2.1) --------------------------------------------------
@@ -58,56 +63,60 @@ def upgrade_cost(old_cost: int, new_cost: int, count: int) -> int:
 
 
 def technologies(pos: Position, kind: str) -> list[Technology]:
-    """The scenario's technologies that change `kind` units (a cost entry for the kind)."""
-    return [t for _, t in sorted(pos.scenario.technologies.items()) if kind in t.cost]
+    """The scenario's technologies that change `kind` units."""
+    return technology.technologies(pos.scenario, kind)
 
 
 def levels_now(pos: Position, nation: str, kind: str) -> dict[str, int]:
-    return {t.id: pos.tech(nation, t.id) for t in technologies(pos, kind)}
+    """The levels the upgrade buys: the nation's, with a level researched earlier this turn."""
+    return {t.id: technology.level(pos, nation, t.id) for t in technologies(pos, kind)}
 
 
-def levels_deployed(pos: Position, nation: str, kind: str) -> dict[str, int]:
-    """The levels the nation's deployed `kind` units have: its last upgrade, or the start."""
-    paid = pos.nation(nation).flags.get(UPGRADED, {}).get(kind)
-    if paid is not None:
-        return {str(t): int(level) for t, level in paid.items()}
-    start = pos.scenario.nations.get(nation)
-    return dict(start.tech) if start is not None else {}
+def units(pos: Position, nation: str, kind: str) -> list[Unit]:
+    return [u for u in pos.state.units if u.nation == nation and u.kind == kind]
 
 
-def unit_cost(pos: Position, nation: str, kind: str, levels: dict[str, int]) -> int | None:
-    stats = pos.stats(nation, kind)
-    if stats is None:
-        return None
-    return stats.cost + sum(t.cost_change(kind, levels.get(t.id, 0)) for t in technologies(pos, kind))
+def behind(pos: Position, nation: str, kind: str) -> list[tuple[Unit, dict[str, int]]]:
+    """The deployed units whose levels are below the nation's, with their levels."""
+    target = levels_now(pos, nation, kind)
+    out = []
+    for u in units(pos, nation, kind):
+        have = technology.of_kind(pos, kind, technology.unit_levels(pos, u))
+        if any(have.get(t, 0) < level for t, level in target.items()):
+            out.append((u, have))
+    return out
 
 
-def new_levels(pos: Position, nation: str, kind: str) -> dict[str, tuple[int, int]]:
-    """technology -> (the units' level, the nation's level), where the nation is ahead."""
-    have = levels_deployed(pos, nation, kind)
-    return {t: (have.get(t, 0), level) for t, level in levels_now(pos, nation, kind).items()
-            if level > have.get(t, 0)}
+def new_levels(pos: Position, nation: str, kind: str) -> dict[str, int]:
+    """The levels the nation holds that its kind's deployed units (or its last upgrade,
+    or its start) do not."""
+    fielded = technology.fielded(pos, nation, kind)
+    return {t: level for t, level in levels_now(pos, nation, kind).items() if level > fielded.get(t, 0)}
 
 
 def deployed(pos: Position, nation: str, kind: str) -> int:
-    return sum(1 for u in pos.state.units if u.nation == nation and u.kind == kind)
+    return len(behind(pos, nation, kind))
 
 
 def price(pos: Position, nation: str, kind: str) -> int | None:
-    """What the upgrade costs now, or None if the scenario cannot say (no technology data)."""
-    if not technologies(pos, kind) or not new_levels(pos, nation, kind):
+    """What the upgrade costs now, or None when there is nothing to upgrade to. Each unit
+    pays from its own levels (a unit built at the new levels pays nothing)."""
+    if not technologies(pos, kind) or not (new_levels(pos, nation, kind) or behind(pos, nation, kind)):
         return None
-    old = unit_cost(pos, nation, kind, levels_deployed(pos, nation, kind))
-    new = unit_cost(pos, nation, kind, levels_now(pos, nation, kind))
-    if old is None or new is None:
+    new = technology.values(pos.scenario, nation, kind, levels_now(pos, nation, kind))
+    if new is None:
         return None
-    return upgrade_cost(old, new, deployed(pos, nation, kind))
+    total = 0
+    for _, have in behind(pos, nation, kind):
+        old = technology.values(pos.scenario, nation, kind, have)
+        total += upgrade_cost(old.cost if old else new.cost, new.cost, 1)
+    return total
 
 
 def researched_now(pos: Position, nation: str, kind: str) -> bool:
-    """A RESEARCH of a technology of this kind was attempted earlier this turn (2.1)."""
-    techs = {t.id for t in technologies(pos, kind)} | set(UPGRADE_TECH.get(kind, ()))
-    return any(pos.used(("research", nation, t)) for t in techs)
+    """A RESEARCH of a technology of this kind was attempted earlier this turn (2.1): an
+    upgrade written after it is not refused when the roll failed (execute() says so)."""
+    return any(pos.used(research.key_for(pos, nation, t.id)) for t in technologies(pos, kind))
 
 
 def referral(pos: Position, nation: str, kind: str) -> str | None:
@@ -116,8 +125,6 @@ def referral(pos: Position, nation: str, kind: str) -> str | None:
         return None
     if not technologies(pos, kind) and any(pos.tech(nation, t) for t in UPGRADE_TECH.get(kind, ())):
         return "upgrade-cost-unknown"
-    if researched_now(pos, nation, kind):
-        return "upgrade-after-research"
     return None
 
 
@@ -135,7 +142,7 @@ class UpgradeRule(OrderRule[Upgrade]):
             return twice
         cost = price(pos, nation, order.kind)
         if cost is None:
-            if referral(pos, nation, order.kind) is None:
+            if referral(pos, nation, order.kind) is None and not researched_now(pos, nation, order.kind):
                 return problem("nothing-to-upgrade", kind=order.kind)
             return None
         return afford(pos, nation, cost, "this upgrade")
@@ -144,33 +151,36 @@ class UpgradeRule(OrderRule[Upgrade]):
         why = referral(pos, nation, order.kind)
         if why is not None:
             return [flag(why, kind=order.kind)]
+        out = []
+        assumed = [t for t in new_levels(pos, nation, order.kind) if f"tech:{nation}:{t}" in pos.assumed]
+        if assumed:  # the checker took this turn's research for a success (research.assume)
+            out.append(warning("if-researched", kind=order.kind, tech=assumed[0]))
         if deployed(pos, nation, order.kind) == 0:
-            return [warning("upgrade-no-units", kind=order.kind)]
-        return []
+            out.append(warning("upgrade-no-units", kind=order.kind))
+        return out
 
     def commit(self, ctx: TurnContext, nation: str, index: int, order: Upgrade) -> None:
         ctx.use(key(nation, order))
         cost = price(ctx, nation, order.kind)
         if cost is None:
-            return  # referred: the moderator charges it
+            return  # referred: the moderator charges it; or nothing to upgrade to after all
         ctx.pay(nation, cost)
         flags = ctx.state.nations[nation].flags
-        flags[UPGRADED] = {**flags.get(UPGRADED, {}), order.kind: levels_now(ctx, nation, order.kind)}
+        flags[UPGRADING] = {**flags.get(UPGRADING, {}), order.kind: levels_now(ctx, nation, order.kind)}
 
     def execute(self, ctx: TurnContext, nation: str, index: int, order: Upgrade) -> None:
-        why = referral(ctx, nation, order.kind)
-        if why == "upgrade-cost-unknown":
+        if referral(ctx, nation, order.kind) == "upgrade-cost-unknown":
             ctx.use(key(nation, order))
             refer(ctx, nation, index, order, 0, "upgrade-cost-unknown")
             return
-        if why == "upgrade-after-research":
+        cost = price(ctx, nation, order.kind)
+        count = deployed(ctx, nation, order.kind)
+        if cost is None:  # written after a research of this turn that failed: nothing to buy
             ctx.use(key(nation, order))
-            refer(ctx, nation, index, order, 0, "upgrade-after-research")
+            ctx.tell(nation, "upgrade-nothing-new", PHASE, order=index, kind=order.kind)
             return
-        cost = price(ctx, nation, order.kind) or 0
         self.commit(ctx, nation, index, order)
-        ctx.tell(nation, "upgraded", PHASE, order=index, kind=order.kind, count=deployed(ctx, nation, order.kind),
-                 cost=cost)
+        ctx.tell(nation, "upgraded", PHASE, order=index, kind=order.kind, count=count, cost=cost)
 
 
 RULE = UpgradeRule()

@@ -1,0 +1,305 @@
+"""A bot that plays one seat: sensible more than random, deterministic from a seed.
+
+Its turn is a table of plays (PLAYS), run in order of priority; each reads the position
+from its nation's side (options.Seat), picks among the legal options of one or a few
+order types (options.options: what the order's home allows) and adds orders to the
+draft, keeping track of the units it has given orders and a rough budget:
+
+* defend    - threatened borders: a trench facing the strongest enemy neighbour, and
+              reinforcements from quiet neighbours (on foot) and from far (by rail);
+* attack    - enemy land next door where the engine's own odds (engine/odds.py, what
+              `moderator odds` prints) give the attack a good chance, with a withdrawal
+              condition, and the incorporation of what it takes;
+* declare   - now and then, war on a weak neutral neighbour, with the attack that follows;
+* money     - incorporate held land, research, influence neutrals, spy, give to allies,
+              special options now and then; then builds with what is left (infantry
+              where the threat is, artillery, tanks and fighters when it has them);
+* navy      - now and then, a task force on patrol;
+* shuffle   - idle troops of quiet places toward the front.
+
+The draft is checked by the order checker on the whole batch (as a careful player runs
+`moderator check`): orders it refuses (the money ran out after the checker's own
+prices, a unit counted twice) are dropped before anything is written, and counted in
+`Turn.dropped`. What is written is TEXT in the players' language (the orders' echo), so
+the service parses and checks it again: any order refused THERE is a bug, in the bot's
+text or in the parser or the checker, and the simulation reports it as such.
+
+PLAYS is a table: a new order kind is a proposer in options.OPTIONS and, if the bot
+should use it, a play here.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from moderator.bots.options import FIGHTING, Seat, options, units
+from moderator.engine.check import check_orders
+from moderator.engine.odds import odds_for
+from moderator.engine.state import GameState
+from moderator.orders import model as m
+from moderator.orders.echo import nation_words, normalize_order
+from moderator.world.model import World
+from moderator.world.scenario_model import Scenario
+
+GOOD_ODDS = 0.65  # an attack the bot makes: the attacker wins at least this often
+SAFE_ODDS = 0.85  # the odds of an attack that opens a war on a neutral
+
+
+@dataclass
+class Draft:
+    """The orders a bot is writing, with what they have used up."""
+
+    seat: Seat
+    rng: random.Random
+    orders: list[m.Order] = field(default_factory=list)
+    used: Counter[tuple[str, str]] = field(default_factory=Counter)  # (place, kind) -> units given orders
+    budget: int = 0  # what the bot still means to spend (the checker has the exact prices)
+    targets: set[str] = field(default_factory=set)  # land attacked this turn
+
+    def free(self, place: str) -> Counter[str]:
+        stack = self.seat.stacks.get(place, Counter())
+        return +Counter({k: n - self.used[(place, k)] for k, n in stack.items()})
+
+    def take(self, order: m.Order, place: str | None = None, counts: tuple[m.UnitCount, ...] = (),
+             cost: int = 0) -> None:
+        self.orders.append(order)
+        for uc in counts:
+            self.used[(place or "", uc.kind)] += uc.count
+        self.budget -= cost
+
+    def fits(self, place: str, counts: tuple[m.UnitCount, ...]) -> bool:
+        free = self.free(place)
+        return all(free[uc.kind] >= uc.count for uc in counts)
+
+
+@dataclass
+class Turn:
+    """One bot's turn: the orders it wrote (text), and the drafts the checker refused."""
+
+    nation: str
+    text: str
+    orders: list[m.Order]
+    dropped: list[tuple[str, str]]  # (order text, the checker's problem code)
+
+
+# ---- the plays ---------------------------------------------------------------------------
+
+
+def defend(d: Draft) -> None:
+    s = d.seat
+    threatened = sorted((p for p in s.own if s.land(p) and s.threat(p)), key=lambda p: (-s.threat(p), p))
+    for place in threatened[:2]:  # a trench where the threat is greatest
+        facing = max((nb for nb in s.neighbours(place) if s.land(nb) and s.enemy(nb)),
+                     key=lambda nb: (sum(s.foes_at(nb).values()), nb), default=None)
+        trench = m.BuildTrench(place, facing) if facing else None
+        if trench is not None and d.budget >= 5 and s.allowed(trench) and not s.stacks.get(place, Counter())["trench"]:
+            d.take(trench, cost=5)
+            break
+    for place in threatened[:4]:
+        mine = sum(n for k, n in s.stacks.get(place, Counter()).items() if k in FIGHTING)
+        if mine >= s.threat(place):
+            continue
+        needed = s.threat(place) - mine + 1
+        for o in options(s, m.Move):
+            assert isinstance(o, m.Move)
+            if needed > 0 and o.dest == place and not s.threat(o.origin) and d.fits(o.origin, o.units):
+                part = _part(o.units, needed)
+                d.take(m.Move(part, o.origin, o.dest), o.origin, part)
+                needed -= sum(u.count for u in part)
+        for o in options(s, m.StrategicMove):
+            assert isinstance(o, m.StrategicMove)
+            if o.dest == place and d.fits(o.origin, o.units):
+                d.take(o, o.origin, o.units)
+                break
+
+
+def _part(counts: tuple[m.UnitCount, ...], wanted: int) -> tuple[m.UnitCount, ...]:
+    """At most `wanted` of these units, artillery and tanks first (they defend best)."""
+    out = []
+    for uc in sorted(counts, key=lambda u: (u.kind == "infantry", u.kind)):
+        n = min(uc.count, wanted)
+        if n > 0:
+            out.append(m.UnitCount(uc.kind, n))
+            wanted -= n
+    return tuple(sorted(out, key=lambda u: u.kind))
+
+
+def odds_of(s: Seat, attack: m.Attack) -> float:
+    defenders = s.defenders_at(attack.dest)
+    holder = s.state.controller(attack.dest) or ""
+    if not defenders:
+        return 1.0
+    odds = odds_for(s.scenario, s.nation, {u.kind: u.count for u in attack.units}, holder, dict(defenders),
+                    territory=attack.dest, city=s.world.territories[attack.dest].city,
+                    strait=s.world.is_strait(attack.origin, attack.dest), world=s.world)
+    return odds.attacker_wins
+
+
+def attack(d: Draft) -> None:
+    s = d.seat
+    scored = []
+    for o in options(s, m.Attack):
+        assert isinstance(o, m.Attack)
+        if o.dest in d.targets or not d.fits(o.origin, o.units):
+            continue
+        scored.append((odds_of(s, o), o))
+    scored.sort(key=lambda x: (-x[0], x[1].origin, x[1].dest))
+    for chance, o in scored:
+        if chance < GOOD_ODDS or o.dest in d.targets or not d.fits(o.origin, o.units):
+            continue
+        _launch(d, o)
+
+
+def _launch(d: Draft, o: m.Attack) -> None:
+    d.take(o, o.origin, o.units)
+    d.targets.add(o.dest)
+    committed = sum(u.count for u in o.units)
+    d.orders.append(m.CombatCondition(o.dest, "losses", max(committed // 2, 1)))
+    if d.seat.world.territories[o.dest].is_land:
+        d.orders.append(m.Incorporate(o.dest))
+        d.budget -= 2 * d.seat.world.territories[o.dest].value
+
+
+def declare(d: Draft) -> None:
+    """Now and then a nation at war opens a front on a weak neutral minor next door."""
+    s = d.seat
+    if s.side == "neutral" or not s.enemies() or d.rng.random() > 0.1:
+        return
+    minors = {n for n, info in s.scenario.nations.items() if info.kind == "minor"}
+    for o in options(s, m.DeclareWar):
+        assert isinstance(o, m.DeclareWar)
+        if o.target not in minors:
+            continue
+        for place in sorted(s.land_stacks()):
+            free = Counter({k: n for k, n in d.free(place).items() if k in FIGHTING})
+            free["infantry"] -= 1  # one stays
+            going = units(+free)
+            for dest in s.neighbours(place):
+                if not going or s.state.controller(dest) != o.target or s.world.is_strait(place, dest):
+                    continue
+                strike = m.Attack(going, place, dest)
+                if odds_of(s, strike) >= SAFE_ODDS:
+                    d.orders.insert(0, o)
+                    _launch(d, strike)
+                    return
+
+
+def money(d: Draft) -> None:
+    s = d.seat
+    for o in options(s, m.Incorporate):
+        assert isinstance(o, m.Incorporate)
+        price = 0 if s.world.territories[o.territory].owner == s.nation else 2 * s.world.territories[o.territory].value
+        if o.territory not in d.targets and price <= d.budget // 2:
+            d.take(o, cost=price)
+    for o in options(s, m.Repair):
+        d.take(o)
+    paid: list[tuple[type[m.Order], float, int]] = [
+        (m.Research, 0.7, 10), (m.Influence, 0.6, 10), (m.Espionage, 0.2, 10), (m.SpecialOption, 0.1, 15),
+        (m.Gift, 0.15, s.saved // 10),
+    ]
+    for kind, chance, price in paid:
+        if d.budget < 3 * price or d.rng.random() > chance:
+            continue
+        choices = options(s, kind)
+        if choices:
+            d.take(d.rng.choice(choices), cost=price)
+    build(d)
+
+
+def build(d: Draft) -> None:
+    """Builds with what is left: infantry first (where the threat is), artillery, tanks, fighters."""
+    s = d.seat
+    wanted: Counter[tuple[str, str]] = Counter()
+    cities = sorted((o for o in options(s, m.Build) if isinstance(o, m.Build)),
+                    key=lambda o: (-s.threat(o.place), o.place, o.kind))
+    by_kind: dict[str, list[m.Build]] = {}
+    for o in cities:
+        by_kind.setdefault(o.kind, []).append(o)
+    mix = ("infantry", "infantry", "artillery", "infantry", "tank", "fighter")
+    spent = 0
+    for round_ in range(12):
+        kind = mix[round_ % len(mix)]
+        choices = by_kind.get(kind, [])
+        stats = s.position.stats(s.nation, kind)
+        if not choices or stats is None:
+            continue
+        price = stats.cost + (0 if kind == "infantry" else 1)
+        if spent + price > d.budget:
+            continue
+        place = choices[round_ // len(mix) % len(choices)].place
+        wanted[(kind, place)] += 1
+        spent += price
+    for (kind, place), n in sorted(wanted.items()):
+        d.take(m.Build(kind, n, place))
+    d.budget -= spent
+
+
+def navy(d: Draft) -> None:
+    """Now and then a task force on patrol where its ships are."""
+    if d.rng.random() > 0.3:
+        return
+    for o in options(d.seat, m.TaskForce)[:2]:
+        assert isinstance(o, m.TaskForce)
+        if d.fits(o.location, o.units):
+            d.take(o, o.location, o.units)
+            d.orders.append(m.TaskForceMission(o.name, "patrol"))
+
+
+def shuffle(d: Draft) -> None:
+    """Idle troops of quiet places march toward the front (a few moves a turn)."""
+    s = d.seat
+    moved = 0
+    for o in options(s, m.Move):
+        assert isinstance(o, m.Move)
+        if moved >= 4 or s.threat(o.origin) or not s.threat(o.dest) or not d.fits(o.origin, o.units):
+            continue
+        d.take(o, o.origin, o.units)
+        moved += 1
+
+
+def casualties(d: Draft) -> None:
+    d.orders.extend(options(d.seat, m.CasualtyOrder)[:1])
+
+
+Play = Callable[[Draft], None]
+
+PLAYS: tuple[tuple[str, Play], ...] = (
+    ("declare", declare), ("defend", defend), ("attack", attack), ("money", money), ("navy", navy),
+    ("shuffle", shuffle), ("casualties", casualties),
+)
+
+
+# ---- the bot -------------------------------------------------------------------------------
+
+
+def play(state: GameState, world: World, scenario: Scenario, nation: str, seed: str, *,
+         header: dict[str, str] | None = None) -> Turn:
+    """One turn of `nation`'s bot on this position: its orders, checked, as text."""
+    seat = Seat(state, world, scenario, nation)
+    rng = random.Random(f"bot/{seed}/{nation}/{state.turn}")
+    draft = Draft(seat, rng, budget=seat.saved)
+    for _, run in PLAYS:
+        run(draft)
+    kept, dropped = _checked(draft.orders, nation, state, world, scenario)
+    words = nation_words(scenario)
+    lines = [f"{k.upper()} {v}" for k, v in (header or {}).items()]
+    lines += [normalize_order(o, words) for o in kept]
+    return Turn(nation, "\n".join(lines) + "\n", kept, dropped)
+
+
+def _checked(orders: list[m.Order], nation: str, state: GameState, world: World,
+             scenario: Scenario) -> tuple[list[m.Order], list[tuple[str, str]]]:
+    """The draft less what the checker refuses (until it refuses nothing)."""
+    dropped: list[tuple[str, str]] = []
+    for _ in range(6):
+        verdicts = check_orders(orders, nation, state, world, scenario)
+        refused = [v for v in verdicts if not v.kept]
+        if not refused:
+            return orders, dropped
+        gone = {v.index for v in refused}
+        dropped += [(normalize_order(orders[v.index]), v.problems[0].code if v.problems else "?") for v in refused]
+        orders = [o for i, o in enumerate(orders) if i not in gone]
+    return [], dropped + [(normalize_order(o), "gave-up") for o in orders]

@@ -1,0 +1,43 @@
+"""`moderator simulate`: a war played by bots, before a real game is opened."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from moderator.bots.simulate import simulate
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "simulate", help="play a 1914 game with a bot on every seat and report what broke",
+        description="Create a game of the 1914 scenario, seat a bot on every playable nation (or those "
+                    "listed; the others miss their turns), play N turns and print a summary: orders written "
+                    "and accepted, battles, mail delivered, review items per turn, time per phase, replay. "
+                    "Exit status 1 if anything went wrong (a refused bot order, a crash, a lost or doubled "
+                    "mail, a report that disagrees with the position, a turn that does not replay).")
+    p.add_argument("--turns", type=int, default=3, help="turns to play (default 3; a whole war is 26)")
+    p.add_argument("--seed", default="1", help="seed of the bots and of the game's dice (default 1)")
+    p.add_argument("--seats", default="all", help="'all' or a comma-separated list of nation ids with a bot")
+    p.add_argument("--mail", action="store_true",
+                   help="through the embedded IMAP/SMTP server and the real daemon (slower)")
+    p.add_argument("--no-maps", dest="maps", action="store_false",
+                   help="--mail: reports without their map (drawing a map takes seconds per seat and turn)")
+    p.add_argument("--dir", type=Path, help="keep the database and the mail here (default: a temporary folder)")
+    p.add_argument("--summary", type=Path, help="also write the summary to this file")
+    p.set_defaults(func=run_simulate)
+
+
+def run_simulate(args: argparse.Namespace) -> int:
+    seats = None if args.seats.strip().lower() == "all" else [s.strip().lower() for s in args.seats.split(",") if s.strip()]
+
+    def progress(line: str) -> None:
+        print(line, file=sys.stderr, flush=True)
+
+    summary = simulate(args.turns, str(args.seed), seats, mail=args.mail, root=args.dir, maps=args.maps, progress=progress)
+    text = summary.text()
+    print(text, end="")
+    if args.summary:
+        args.summary.write_text(text, encoding="utf-8")
+    return 0 if summary.ok else 1

@@ -1,0 +1,304 @@
+"""What a nation may order in a position: each order type's candidates, judged by its home.
+
+A proposer reads the position from one nation's side (a `Seat`) and proposes orders of
+one type that make sense there (its own stacks to their neighbours, builds in its own
+cities, research of what it lacks, ...). `options()` keeps those the order's home allows:
+its problem() on the position as the turn begins (read-only, the same judgement the
+checker and the engine make). Orders whose legality depends on other orders of the same
+batch (a withdrawal condition needs its attack, a mission its task force) are proposed
+by the bot together with what they need, and judged by the checker on the whole batch.
+
+OPTIONS is the table: order type -> proposer. A new order kind is one proposer and one
+line here; the bot picks its plays from this table (bot.PLAYS).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from moderator.engine.context import Position
+from moderator.engine.orders.task_forces import SURFACE
+from moderator.engine.phase4_strategic import rail_region
+from moderator.engine.resolve import default_ruleset
+from moderator.engine.ruleset import Ruleset
+from moderator.engine.state import AIR_UNITS, LAND_UNITS, SEA_UNITS, GameState
+from moderator.orders import model as m
+from moderator.orders.vocab import TECHNOLOGIES
+from moderator.world.model import World
+from moderator.world.scenario_model import Scenario
+
+FIGHTING = ("infantry", "artillery", "tank")  # the land units a bot moves and attacks with
+
+
+@dataclass
+class Seat:
+    """One nation's view of a position, with the questions the proposers and the bot ask."""
+
+    state: GameState
+    world: World
+    scenario: Scenario
+    nation: str
+    ruleset: Ruleset = field(default_factory=default_ruleset)
+
+    @cached_property
+    def position(self) -> Position:
+        """The position as the turn begins: what the homes' problem() reads."""
+        return Position(self.state, {self.nation: []}, self.world, self.scenario, checking=True)
+
+    # ---- the nation ---------------------------------------------------------------------
+    @property
+    def saved(self) -> int:
+        ns = self.state.nations.get(self.nation)
+        return ns.saved if ns is not None else 0
+
+    @property
+    def side(self) -> str:
+        return self.state.nations[self.nation].side
+
+    @cached_property
+    def stacks(self) -> dict[str, Counter[str]]:
+        """place -> the nation's units there, by kind."""
+        out: dict[str, Counter[str]] = {}
+        for u in self.state.units:
+            if u.nation == self.nation:
+                out.setdefault(u.location, Counter())[u.kind] += 1
+        return out
+
+    def land_stacks(self, kinds: Iterable[str] = FIGHTING) -> dict[str, Counter[str]]:
+        wanted = set(kinds)
+        out = {}
+        for place, stack in self.stacks.items():
+            if self.world.territories[place].is_land:
+                mine = Counter({k: n for k, n in stack.items() if k in wanted})
+                if mine:
+                    out[place] = mine
+        return out
+
+    def sea_stacks(self) -> dict[str, Counter[str]]:
+        return {p: Counter({k: n for k, n in s.items() if k in SEA_UNITS}) for p, s in self.stacks.items()
+                if self.world.territories[p].is_sea and any(k in SEA_UNITS for k in s)}
+
+    @cached_property
+    def own(self) -> list[str]:
+        """Land the nation originally owned and still holds."""
+        return sorted(t.name for t in self.world.lands() if t.owner == self.nation
+                      and self.state.controller(t.name) == self.nation)
+
+    @cached_property
+    def held(self) -> list[str]:
+        return sorted(t for t, n in self.state.control.items() if n == self.nation)
+
+    def neighbours(self, place: str) -> list[str]:
+        return sorted(self.world.neighbours(place))
+
+    def land(self, place: str) -> bool:
+        return self.world.territories[place].is_land
+
+    def enemy(self, place: str) -> bool:
+        holder = self.state.controller(place)
+        return holder is not None and self.state.at_war(self.nation, holder)
+
+    def friendly(self, place: str) -> bool:
+        holder = self.state.controller(place)
+        return holder is not None and self.state.allies(self.nation, holder)
+
+    def enemies(self) -> list[str]:
+        return sorted(self.state.nations[self.nation].at_war_with)
+
+    def allies(self) -> list[str]:
+        return sorted(n for n, ns in self.state.nations.items() if n != self.nation and ns.side != "neutral"
+                      and self.state.allies(self.nation, n))
+
+    def neutrals(self) -> list[str]:
+        return sorted(n for n, ns in self.state.nations.items() if n != self.nation and ns.side == "neutral")
+
+    def foes_at(self, place: str) -> Counter[str]:
+        """Units of nations at war with this one standing at `place`, by kind."""
+        return Counter(u.kind for u in self.state.units_at(place)
+                       if u.nation != self.nation and self.state.at_war(self.nation, u.nation))
+
+    def defenders_at(self, place: str) -> Counter[str]:
+        """Every unit at `place` not of this nation or its allies (who would defend it)."""
+        return Counter(u.kind for u in self.state.units_at(place)
+                       if u.nation != self.nation and not self.state.allies(self.nation, u.nation))
+
+    def threat(self, place: str) -> int:
+        """Enemy land units next to `place` (what could attack it this turn)."""
+        return sum(n for nb in self.neighbours(place) if self.land(nb)
+                   for k, n in self.foes_at(nb).items() if k in LAND_UNITS)
+
+    # ---- the homes' judgement --------------------------------------------------------
+    def allowed(self, order: m.Order) -> bool:
+        """The order's home allows it on the position as the turn begins."""
+        rule = self.ruleset.rule_for_type(type(order))
+        return rule is not None and rule.problem(self.position, self.nation, order) is None
+
+
+def units(counts: Counter[str] | dict[str, int]) -> tuple[m.UnitCount, ...]:
+    return tuple(m.UnitCount(k, n) for k, n in sorted(counts.items()) if n > 0)
+
+
+# ---- proposers: one per order type ---------------------------------------------------------
+
+
+def moves(s: Seat) -> list[m.Order]:
+    """MOVE (4.4): a land stack's fighting units to a friendly neighbour (all but one
+    infantry, which keeps the place)."""
+    out: list[m.Order] = []
+    for place, stack in sorted(s.land_stacks().items()):
+        leaving = Counter(stack)
+        leaving["infantry"] -= 1
+        if not +leaving:
+            continue
+        for dest in s.neighbours(place):
+            if s.land(dest) and s.friendly(dest) and not s.world.is_strait(place, dest):
+                out.append(m.Move(units(+leaving), place, dest))
+    return out
+
+
+def attacks(s: Seat) -> list[m.Order]:
+    """ATTACK (4.4, 4.6): a stack's fighting units (one infantry stays) on enemy land next door."""
+    out: list[m.Order] = []
+    for place, stack in sorted(s.land_stacks().items()):
+        going = Counter(stack)
+        if s.threat(place) or s.world.territories[place].city:
+            going["infantry"] -= 1
+        if not +going:
+            continue
+        for dest in s.neighbours(place):
+            if s.land(dest) and s.enemy(dest):
+                out.append(m.Attack(units(+going), place, dest))
+    return out
+
+
+def strategic_moves(s: Seat) -> list[m.Order]:
+    """STRATEGIC MOVE (4.1.3): spare infantry of quiet places by rail to threatened friendly land."""
+    out: list[m.Order] = []
+    threatened = {p for p in s.held if s.land(p) and s.threat(p)}
+    for place, stack in sorted(s.land_stacks(("infantry",)).items()):
+        spare = stack["infantry"] - 1
+        if spare < 1 or place in threatened:
+            continue
+        region = [d for d in rail_region(s.world, s.state, s.nation, place) if d in threatened and d != place
+                  and not s.world.adjacent(place, d)]
+        for dest in region[:3]:
+            out.append(m.StrategicMove(units({"infantry": min(spare, 3)}), place, dest))
+    return out
+
+
+def builds(s: Seat) -> list[m.Order]:
+    """BUILD (3.1): infantry and artillery in the nation's cities, tanks and fighters where
+    its technology allows, one unit at a time (the bot repeats what it wants more of)."""
+    out: list[m.Order] = []
+    cities = [p for p in s.own if s.world.territories[p].city]
+    for place in cities or s.own[:3]:
+        for kind in ("infantry", "artillery", "tank", "fighter"):
+            out.append(m.Build(kind, 1, place))
+    return out
+
+
+def trenches(s: Seat) -> list[m.Order]:
+    """BUILD TRENCH (3.1, Trenches): own land with infantry, facing an enemy neighbour."""
+    out: list[m.Order] = []
+    for place in s.own:
+        if not s.stacks.get(place, Counter())["infantry"]:
+            continue
+        for dest in s.neighbours(place):
+            if s.land(dest) and s.enemy(dest):
+                out.append(m.BuildTrench(place, dest))
+    return out
+
+
+def researches(s: Seat) -> list[m.Order]:
+    """RESEARCH (2.1): every technology the nation has not finished."""
+    tech = s.state.nations[s.nation].tech
+    return [m.Research(t) for t, (_, levels, _) in sorted(TECHNOLOGIES.items()) if tech.get(t, 0) < levels]
+
+
+def influences(s: Seat) -> list[m.Order]:
+    """INFLUENCE (1.2): neutrals toward the nation's side; a neutral influences itself."""
+    if s.side == "neutral":
+        return [m.Influence(s.nation, side) for side in ("allied", "central")]
+    return [m.Influence(n, s.side) for n in s.neutrals()]
+
+
+def declarations(s: Seat) -> list[m.Order]:
+    """DECLARE WAR (1.1): on neutral neighbours of the nation's land."""
+    near = {s.state.controller(nb) for p in s.held for nb in s.neighbours(p) if s.land(nb)}
+    return [m.DeclareWar(n) for n in s.neutrals() if n in near]
+
+
+def incorporations(s: Seat) -> list[m.Order]:
+    """INCORPORATE (6): held land that is not incorporated yet."""
+    return [m.Incorporate(p) for p in s.held if s.land(p) and p not in s.state.incorporated]
+
+
+def gifts(s: Seat) -> list[m.Order]:
+    """GIFT (8.1): a tenth of the treasury to each ally at war."""
+    amount = s.saved // 10
+    return [m.Gift(amount, a) for a in s.allies()] if amount > 0 else []
+
+
+def espionage(s: Seat) -> list[m.Order]:
+    """ESPIONAGE (3.2.1): the army of each enemy."""
+    return [m.Espionage("army", e) for e in s.enemies()]
+
+
+def task_forces(s: Seat) -> list[m.Order]:
+    """TF name AT zone (4.2): the surface warships of each zone formed into a task force
+    (submarines and transports sail apart: 4.2's missions are per kind of ship)."""
+    out: list[m.Order] = []
+    for zone, stack in sorted(s.sea_stacks().items()):
+        warships = Counter({k: n for k, n in stack.items() if k in SURFACE and k != "transport"})
+        if warships:
+            out.append(m.TaskForce(f"TF{len(out) + 1}", zone, units(warships)))
+    return out
+
+
+def repairs(s: Seat) -> list[m.Order]:
+    """REPAIR (3.4): damaged ships where they are."""
+    hurt = Counter((u.location, u.kind) for u in s.state.units if u.nation == s.nation and u.damage)
+    return [m.Repair(kind, n, zone) for (zone, kind), n in sorted(hurt.items())]
+
+
+def special_options(s: Seat) -> list[m.Order]:
+    """OPTION n (1.5): the options of the nation's table that take no arguments."""
+    table = s.scenario.diplomacy.options_for(s.nation, s.side)
+    return [m.SpecialOption(n) for n in sorted(table or {})]
+
+
+def casualties(s: Seat) -> list[m.Order]:
+    """CASUALTIES (4.6): cheap units fall first."""
+    return [m.CasualtyOrder(("infantry", "artillery", "tank"))]
+
+
+def rebases(s: Seat) -> list[m.Order]:
+    """REBASE (4.1.2): aircraft to threatened friendly land within reach."""
+    out: list[m.Order] = []
+    for place, stack in sorted(s.land_stacks(AIR_UNITS).items()):
+        for dest in s.neighbours(place):
+            if s.land(dest) and s.friendly(dest) and s.threat(dest):
+                out.append(m.Rebase(units(stack), place, dest))
+    return out
+
+
+Proposer = Callable[[Seat], Sequence[m.Order]]
+
+OPTIONS: dict[type[m.Order], Proposer] = {
+    m.DeclareWar: declarations, m.Influence: influences, m.SpecialOption: special_options,
+    m.Research: researches, m.Build: builds, m.BuildTrench: trenches, m.Espionage: espionage, m.Repair: repairs,
+    m.StrategicMove: strategic_moves, m.Rebase: rebases, m.TaskForce: task_forces,
+    m.Attack: attacks, m.Move: moves, m.CasualtyOrder: casualties,
+    m.Incorporate: incorporations, m.Gift: gifts,
+}
+
+
+def options(seat: Seat, kind: type[m.Order]) -> list[m.Order]:
+    """The orders of type `kind` the nation may give in this position (its home says so)."""
+    proposer = OPTIONS.get(kind)
+    if proposer is None:
+        return []
+    return [o for o in proposer(seat) if type(o) is kind and seat.allowed(o)]

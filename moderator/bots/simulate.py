@@ -1,0 +1,507 @@
+"""`moderator simulate`: a game of the 1914 scenario played by bots, and what it showed.
+
+Direct mode: the service in this process with a SQLite store; each bot's orders go
+through the same intake as a mail (inbox.take_orders: parser, checker, stored
+submission, receipt), then the turn is resolved as at a deadline (turns.resolve_game).
+No mail: reports are not built (--mail builds and sends them).
+
+Mail mode (--mail): the embedded IMAP/SMTP server (mail/server.py) and the real daemon
+(service/daemon.py, its scheduler running): each bot mails its orders from its seat's
+address, waits for its receipt, the deadline is moved to now, the daemon resolves the
+turn and sends the reports, and each bot reads its report's report.json and holds it
+to the position it will play next (`Mailbox`). Every mail a seat receives is counted:
+one receipt per turn, one report, one bulletin, one alliance status if its side has
+one, each to the right seat and nothing else.
+
+After the last turn every turn is replayed (turns.replay) and must come out identical.
+The summary (Summary.text) is what a moderator reads before opening a real game.
+"""
+
+from __future__ import annotations
+
+import email
+import json
+import re
+import smtplib
+import tempfile
+import time
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import timedelta
+from email import policy
+from email.message import EmailMessage
+from pathlib import Path
+from typing import Any
+
+from moderator.bots.bot import Turn, play
+from moderator.engine.state import GameState
+from moderator.service.context import Service
+from moderator.service.games import new_game
+from moderator.service.inbox import take_orders
+from moderator.service.turns import replay, resolve_game
+from moderator.store.db import Store
+
+GAME = "soak"
+DOMAIN = "bots.local"
+MODERATOR_ADDRESS = f"moderator@{DOMAIN}"
+UMPIRE = f"umpire@{DOMAIN}"
+# The review items a resolution may leave: the rules' own judgement calls (service/review.py):
+# an order referred to the moderator, a default the engine chose (a flag), a NOTE. Anything
+# else in the queue (a failed resolution or report, a refused ruling, mail set aside) is a
+# problem the simulation reports.
+JUDGEMENT = ("referred", "flag", "note")
+HEADLINES = ("battle", "captured", "war-declared", "incorporated", "order-referred", "moderator-flag")
+
+
+def seat_password(nation: str) -> str:
+    return f"bot-{nation}"
+
+
+def playable(svc: Service, scenario_name: str = "1914") -> list[str]:
+    from moderator.world.scenario import load_scenario
+
+    return sorted(n for n, info in load_scenario(scenario_name).nations.items() if info.playable)
+
+
+@dataclass
+class Summary:
+    """What a simulation did and found."""
+
+    mode: str
+    seed: str
+    seats: list[str]
+    turns: int = 0
+    written: int = 0  # orders the bots wrote
+    accepted: int = 0  # orders the service kept (receipts)
+    refused: list[str] = field(default_factory=list)  # "turn n nation: receipt says ..." (bugs)
+    dropped: Counter[str] = field(default_factory=Counter)  # drafts the bots' own check refused, by code
+    events: Counter[str] = field(default_factory=Counter)
+    reviews: dict[int, Counter[str]] = field(default_factory=dict)  # turn -> kind -> items
+    seconds: defaultdict[str, float] = field(default_factory=lambda: defaultdict(float))  # phase -> seconds, all turns
+    mails: Counter[str] = field(default_factory=Counter)  # kind of mail delivered to seats -> count
+    delivery: list[str] = field(default_factory=list)  # mails missing, doubled or misdelivered (bugs)
+    report_mismatch: list[str] = field(default_factory=list)  # report.json disagreeing with the position (bugs)
+    replays: dict[int, bool] = field(default_factory=dict)
+    victory: str = ""
+    peak_mb: float = 0.0  # the process's peak resident memory at the end
+    errors: list[str] = field(default_factory=list)  # exceptions (bugs)
+
+    @property
+    def strange_reviews(self) -> list[str]:
+        return [f"turn {t}: {k} {n}" for t, kinds in sorted(self.reviews.items()) for k, n in sorted(kinds.items())
+                if k not in JUDGEMENT]
+
+    @property
+    def ok(self) -> bool:
+        return not (self.refused or self.delivery or self.report_mismatch or self.errors or self.strange_reviews
+                    or not all(self.replays.values()))
+
+    def text(self) -> str:
+        per_turn = {k: v / max(self.turns, 1) for k, v in self.seconds.items()}
+        lines = [
+            f"Simulation ({self.mode}), seed {self.seed}: {self.turns} turns, {len(self.seats)} seats "
+            f"({', '.join(self.seats)})",
+            f"Orders written by the bots: {self.written}; accepted by the service: {self.accepted}; "
+            f"refused by the service: {len(self.refused)}",
+            "Drafts the bots' own check dropped before writing: "
+            + (", ".join(f"{c} {n}" for c, n in sorted(self.dropped.items())) or "none"),
+            "Events: " + ", ".join(f"{c} {self.events[c]}" for c in HEADLINES)
+            + "; joined, revolutions, mutinies: " + (", ".join(
+                f"{c} {n}" for c, n in sorted(self.events.items())
+                if any(w in c for w in ("join", "revolution", "mutin"))) or "none resolved by the engine yet"),
+            "Mail delivered to the seats: " + (", ".join(f"{k} {n}" for k, n in sorted(self.mails.items()))
+                                               or "none (direct mode sends no mail)"),
+            "Time per turn: " + ", ".join(f"{k} {v:.2f} s" for k, v in sorted(per_turn.items())),
+            f"Peak memory of this process (bots, service, daemon and mail server together): {self.peak_mb:.0f} MB",
+            "Replay: " + (f"{sum(self.replays.values())} of {len(self.replays)} turns identical"
+                          if self.replays else "not run"),
+            "Moderator review items per turn, by kind:",
+        ]
+        for turn, kinds in sorted(self.reviews.items()):
+            lines.append(f"  turn {turn}: " + ", ".join(f"{k} {n}" for k, n in sorted(kinds.items())))
+        if not self.reviews:
+            lines.append("  none")
+        lines.append("Victory: " + (self.victory or "no victory check in this ruleset yet"))
+        for title, items in (("REFUSED (bot, parser or checker bug)", self.refused),
+                             ("MAIL NOT DELIVERED EXACTLY ONCE", self.delivery),
+                             ("REPORT.JSON DISAGREES WITH THE POSITION", self.report_mismatch),
+                             ("REVIEW ITEMS THAT ARE NOT THE RULES' JUDGEMENT CALLS", self.strange_reviews),
+                             ("ERRORS", self.errors)):
+            if items:
+                lines.append(f"{title}: {len(items)}")
+                lines += [f"  {x}" for x in items[:20]]
+        lines.append("Result: " + ("OK" if self.ok else "PROBLEMS FOUND (above)"))
+        return "\n".join(lines) + "\n"
+
+
+@contextmanager
+def timed(summary: Summary, phase: str) -> Iterator[None]:
+    start = time.perf_counter()
+    try:
+        yield
+    finally:
+        summary.seconds[phase] += time.perf_counter() - start
+
+
+def _quiet(_: str) -> None:
+    pass
+
+
+def simulate(turns: int, seed: str, seats: list[str] | None = None, *, mail: bool = False,
+             root: Path | None = None, maps: bool = True, progress: Callable[[str], None] = _quiet,
+             say: Callable[[str], None] = _quiet) -> Summary:
+    """Play `turns` turns of a new 1914 game with bots on `seats` (default: every playable
+    nation); seated nations without a bot (seats given) miss their turns."""
+    with tempfile.TemporaryDirectory(prefix="moderator-simulate-") as tmp:
+        where = root or Path(tmp)
+        where.mkdir(parents=True, exist_ok=True)
+        if mail:
+            return _mail_run(turns, seed, seats, where, maps, progress, say)
+        svc = Service(store=Store.at(where / "simulate.db"), say=say)
+        return _direct_run(svc, turns, seed, seats, progress)
+
+
+def _setup(svc: Service, seed: str, seats: list[str] | None) -> tuple[list[str], list[str]]:
+    """The game and its seats: every playable nation is seated; bots play `seats`."""
+    game = new_game(svc, GAME, "1914", title="Bots' war", seed=f"simulate/{seed}",
+                    deadline=svc.clock() + timedelta(days=10))
+    everyone = playable(svc)
+    for nation in everyone:
+        svc.store.add_seat(game.id, nation, f"{nation}@{DOMAIN}", seat_password(nation), player=f"bot {nation}")
+    bots = everyone if not seats else sorted(seats)
+    unknown = sorted(set(bots) - set(everyone))
+    if unknown:
+        raise ValueError(f"not playable nations of 1914: {', '.join(unknown)} (playable: {', '.join(everyone)})")
+    return everyone, bots
+
+
+def _bot_turn(svc: Service, nation: str, seed: str, summary: Summary, password: bool,
+              report: dict[str, Any] | None = None) -> Turn:
+    game = svc.game(GAME)
+    header = {"game": GAME, "nation": nation, "turn": str(game.turn)}
+    if password:
+        header["password"] = seat_password(nation)
+    state = svc.position(game)
+    if report is not None:
+        state = own_part(state, nation, report, svc)
+    turn = play(state, svc.world(game), svc.scenario(game), nation, seed, header=header)
+    summary.written += len(turn.orders)
+    summary.dropped.update(code for _, code in turn.dropped)
+    return turn
+
+
+def _direct_run(svc: Service, turns: int, seed: str, seats: list[str] | None,
+                progress: Callable[[str], None]) -> Summary:
+    everyone, bots = _setup(svc, seed, seats)
+    summary = Summary("direct", seed, bots)
+    for n in range(turns):
+        game = svc.game(GAME)
+        texts = {}
+        with timed(summary, "bots"):
+            for nation in bots:
+                texts[nation] = _bot_turn(svc, nation, seed, summary, password=False)
+        with timed(summary, "intake"):
+            for nation, turn in texts.items():
+                with svc.store.transaction():
+                    receipt = take_orders(svc, game, nation, turn.text)
+                summary.accepted += receipt.kept
+                if receipt.errors or receipt.kept != len(turn.orders):
+                    summary.refused.append(f"turn {game.turn} {nation}: {receipt.summary}\n{receipt.text}")
+        try:
+            with timed(summary, "resolution"):
+                resolve_game(svc, GAME)
+        except Exception as exc:  # noqa: BLE001 - a crash is what the simulation is for: report it
+            summary.errors.append(f"turn {game.turn}: {type(exc).__name__}: {exc}")
+            break
+        summary.turns += 1
+        _count_events(svc, summary, game.turn)
+        progress(_progress_line(summary, n + 1, turns))
+    _finish(svc, summary)
+    return summary
+
+
+def peak_memory_mb() -> float:
+    """Peak resident memory of this process (Linux reports kilobytes, macOS bytes)."""
+    import resource
+    import sys
+
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak / (1024 * 1024) if sys.platform == "darwin" else peak / 1024
+
+
+def _count_events(svc: Service, summary: Summary, turn: int) -> None:
+    record = svc.store.turn_record(GAME, turn)
+    if record is not None:
+        summary.events.update(e["code"] for e in json.loads(record.events))
+
+
+def _progress_line(summary: Summary, done: int, total: int) -> str:
+    width = 26
+    filled = width * done // max(total, 1)
+    return (f"[{'#' * filled}{'.' * (width - filled)}] turn {done}/{total}: {summary.written} orders written, "
+            f"{summary.accepted} accepted, {summary.events['battle']} battles")
+
+
+def _finish(svc: Service, summary: Summary) -> None:
+    """Events, review items, replay of every turn, victory."""
+    game = svc.game(GAME)
+    for turn in range(1, game.turn):
+        if svc.store.turn_record(GAME, turn) is None:
+            continue
+        with timed(summary, "replay"):
+            try:
+                summary.replays[turn] = replay(svc, GAME, turn)[0]
+            except Exception as exc:  # noqa: BLE001
+                summary.errors.append(f"replay of turn {turn}: {type(exc).__name__}: {exc}")
+                summary.replays[turn] = False
+    summary.peak_mb = peak_memory_mb()
+    by_turn: dict[int, Counter[str]] = defaultdict(Counter)
+    for item in svc.store.reviews(GAME, status=None):
+        by_turn[item.turn if item.turn is not None else 0][item.kind] += 1
+    summary.reviews = dict(by_turn)
+    victory = svc.ruleset(game).victory
+    if victory is not None:
+        try:
+            summary.victory = str(victory(svc.position(game), svc.world(game), svc.scenario(game)))
+        except Exception as exc:  # noqa: BLE001
+            summary.errors.append(f"victory check: {type(exc).__name__}: {exc}")
+
+
+# ---- mail mode -----------------------------------------------------------------------------
+
+
+RECEIPT = re.compile(r"Receipt: .*, turn (\d+) \((\d+) orders?, (\d+) errors?\)")
+
+
+def _mail_run(turns: int, seed: str, seats: list[str] | None, root: Path, maps: bool,
+              progress: Callable[[str], None], say: Callable[[str], None]) -> Summary:
+    from moderator.mail.server import EmbeddedMailServer
+    from moderator.service.daemon import Daemon
+
+    everyone = playable(Service(store=Store.at(root / "probe.db")))
+    users = {MODERATOR_ADDRESS: "moderator-pw", UMPIRE: "umpire-pw", **{f"{n}@{DOMAIN}": f"mail-{n}" for n in everyone}}
+    with EmbeddedMailServer(root / "mail", users=users) as server:
+        svc = Service(store=Store.at(root / "simulate.db"),
+                      mail=server.client_config(MODERATOR_ADDRESS, users[MODERATOR_ADDRESS], UMPIRE), say=say,
+                      next_deadline=lambda now, _game: now + timedelta(days=10), maps=maps)
+        _, bots = _setup(svc, seed, seats)
+        summary = Summary("mail" if maps else "mail, reports without maps", seed, bots)
+        boxes = {n: Mailbox(server.imap_port, f"{n}@{DOMAIN}", users[f"{n}@{DOMAIN}"]) for n in everyone}
+        daemon = Daemon(svc, poll_seconds=0.5, deadline_seconds=0.5, countdown_seconds=0)
+        daemon.start()
+        read: dict[str, dict[str, Any]] = {}
+        try:
+            for n in range(turns):
+                if not _mail_turn(svc, server.smtp_port, daemon, boxes, bots, everyone, seed, summary, read):
+                    break
+                summary.turns += 1
+                _count_events(svc, summary, svc.game(GAME).turn - 1)
+                progress(_progress_line(summary, n + 1, turns))
+        finally:
+            daemon.stop()
+        _finish(svc, summary)
+        return summary
+
+
+def _mail_turn(svc: Service, smtp_port: int, daemon: Any, boxes: dict[str, Mailbox], bots: list[str],
+               everyone: list[str], seed: str, summary: Summary, read: dict[str, dict[str, Any]]) -> bool:
+    """One turn through mail; `read`: each seat's last report.json (the bots' own part
+    of the position comes from it), updated with this turn's."""
+    game = svc.game(GAME)
+    turn_no = game.turn
+    with timed(summary, "bots"):
+        turns = {nation: _bot_turn(svc, nation, seed, summary, password=True, report=read.get(nation))
+                 for nation in bots}
+    with timed(summary, "intake"):
+        with smtplib.SMTP("127.0.0.1", smtp_port, timeout=30) as smtp:
+            for nation, turn in turns.items():
+                msg = EmailMessage()
+                msg["From"], msg["To"], msg["Subject"] = f"{nation}@{DOMAIN}", MODERATOR_ADDRESS, f"Orders turn {turn_no}"
+                msg.set_content(turn.text)
+                smtp.send_message(msg)
+        receipts = _wait({n: boxes[n] for n in bots}, lambda mails: any(_is_receipt(m) for m in mails), 120)
+        for nation, mails in receipts.items():
+            got = [m for m in mails if _is_receipt(m)]
+            if len(got) != 1:
+                summary.delivery.append(f"turn {turn_no} {nation}: {len(got)} receipts")
+                continue
+            match = RECEIPT.search(str(got[0]["Subject"]))
+            kept, errors = (int(match.group(2)), int(match.group(3))) if match else (0, -1)
+            summary.accepted += kept
+            summary.mails["receipt"] += 1
+            if errors or kept != len(turns[nation].orders):
+                summary.refused.append(f"turn {turn_no} {nation}: {got[0]['Subject']}\n{_text(got[0])}")
+    daemon.resolved.clear()
+    svc.store.update_game(GAME, deadline=svc.clock() - timedelta(seconds=1))
+    with timed(summary, "resolution"):
+        if not daemon.resolved.wait(300):
+            game = svc.game(GAME)
+            summary.errors.append(f"turn {turn_no} was not resolved: {game.problem or 'no reason given'}")
+            return False
+    with timed(summary, "sending"):
+        expected = _expected_reports(svc, everyone)
+        reports = _wait(boxes, lambda mails: sum(1 for m in mails if not _is_receipt(m)) >= 2, 300)
+        _settle(svc)
+        for nation in everyone:
+            reports[nation] += boxes[nation].new()
+    for nation, mails in sorted(reports.items()):
+        kinds = Counter(_kind(m) for m in mails)
+        if kinds != expected[nation]:
+            summary.delivery.append(f"turn {turn_no} {nation}: got {dict(kinds)}, expected {dict(expected[nation])}")
+        summary.mails.update(kinds)
+        wrong = [m["To"] for m in mails if str(m["To"]) != f"{nation}@{DOMAIN}"]
+        if wrong:
+            summary.delivery.append(f"turn {turn_no} {nation}: mail addressed to {wrong}")
+        for m in mails:
+            summary.delivery += _leaks(svc, turn_no, nation, m)
+        data = next((_report_json(m) for m in mails if _kind(m) == "report"), None)
+        if data is not None:
+            summary.report_mismatch += _held_to_position(svc, nation, data)
+            read[nation] = data
+    return True
+
+
+def _settle(svc: Service, timeout: float = 60) -> None:
+    """Until the outbox has nothing left to send."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end and svc.store.messages("out", "queued"):
+        time.sleep(0.2)
+    time.sleep(0.5)
+
+
+def _expected_reports(svc: Service, everyone: list[str]) -> dict[str, Counter[str]]:
+    """Each seat's mails after a resolution: its report, the bulletin, and its alliance's
+    status when it is on a side."""
+    state = svc.position(svc.game(GAME))
+    out = {}
+    for nation in everyone:
+        kinds = Counter({"report": 1, "bulletin": 1})
+        if state.nations[nation].side != "neutral":
+            kinds["alliance"] = 1
+        out[nation] = kinds
+    return out
+
+
+def _kind(msg: EmailMessage) -> str:
+    if _is_receipt(msg):
+        return "receipt"
+    data = _report_json(msg)
+    return {"nation": "report", "alliance": "alliance", "bulletin": "bulletin"}.get(
+        str(data.get("kind")) if data else "", f"other: {msg['Subject']}")
+
+
+def _is_receipt(msg: EmailMessage) -> bool:
+    return "Receipt:" in str(msg["Subject"])
+
+
+def _report_json(msg: EmailMessage) -> dict[str, Any] | None:
+    for part in msg.walk():
+        if part.get_filename() == "report.json":
+            payload = part.get_payload(decode=True)
+            if isinstance(payload, bytes):
+                data = json.loads(payload)
+                return data if isinstance(data, dict) else None
+    return None
+
+
+def _text(msg: EmailMessage) -> str:
+    part = msg.get_body(preferencelist=("plain",))
+    return part.get_content() if part is not None else ""
+
+
+def own_part(state: GameState, nation: str, report: dict[str, Any], svc: Service) -> GameState:
+    """The position a mail bot plays: its treasury, technology and wars as its last
+    report.json tells them (a player's tool reads them there); its units are held to the
+    report's by _held_to_position (counts per place and kind: the report has no unit ids,
+    which the trenches' facings refer to). What a report does not show (other nations'
+    units) comes from the service's position: a bot with fog of war is not written yet."""
+    out = state.copy()
+    sheet = report.get("sheet") or {}
+    ns = out.nations[nation]
+    by_name = {info.name: nid for nid, info in svc.scenario(svc.game(GAME)).nations.items()}
+    if "saved" in sheet:
+        ns.saved = int(sheet["saved"])
+    if "tech" in sheet:
+        ns.tech = {str(k): int(v) for k, v in sheet["tech"].items() if v}
+    if "at_war_with" in sheet:
+        ns.at_war_with = sorted(by_name.get(n, n) for n in sheet["at_war_with"])
+    return out
+
+
+def _leaks(svc: Service, turn: int, nation: str, msg: EmailMessage) -> list[str]:
+    """What a seat's mail shows that the seat may not see: a nation's report of another
+    nation, an alliance status of a side it is not on, or sheets of nations off that side."""
+    data = _report_json(msg)
+    if not data:
+        return []
+    side = svc.position(svc.game(GAME)).nations[nation].side
+    if data.get("kind") == "nation" and data.get("nation") != nation:
+        return [f"turn {turn} {nation}: got the report of {data.get('nation')}"]
+    if data.get("kind") == "alliance":
+        sides = {data.get("side")} | {sh.get("side") for sh in data.get("sheets", [])}
+        if sides != {side}:
+            return [f"turn {turn} {nation} ({side}): got an alliance status with sides {sorted(map(str, sides))}"]
+    return []
+
+
+def _held_to_position(svc: Service, nation: str, data: dict[str, Any]) -> list[str]:
+    """What the report's own sheet says, against the position the bot plays next: the
+    turn, the treasury, the units, the technology and the wars must agree."""
+    game = svc.game(GAME)
+    state = svc.position(game)
+    ns = state.nations[nation]
+    sheet = data.get("sheet", {})
+    units: dict[str, Counter[str]] = defaultdict(Counter)
+    for u in state.nation_units(nation):
+        units[u.location][u.kind] += 1
+    mine = {p: dict(c) for p, c in units.items()}
+    said = {"turn": data.get("turn"), "saved": sheet.get("saved"), "units": sheet.get("units"),
+            "tech": {k: v for k, v in (sheet.get("tech") or {}).items() if v},
+            "at_war_with": sorted(sheet.get("at_war_with") or [])}
+    names = svc.scenario(game).nations
+    truth = {"turn": game.turn, "saved": ns.saved, "units": mine, "tech": {k: v for k, v in ns.tech.items() if v},
+             "at_war_with": sorted(names[n].name if n in names else n for n in ns.at_war_with)}  # the report names them
+    return [f"turn {game.turn - 1} {nation}: report.json says {k}={said[k]!r}, the position has {truth[k]!r}"
+            for k in truth if said[k] != truth[k]]
+
+
+class Mailbox:
+    """A seat's INBOX over IMAP: the mails it has not read yet (a player's mail client)."""
+
+    def __init__(self, port: int, address: str, password: str) -> None:
+        self.port, self.address, self.password = port, address, password
+        self.seen: set[int] = set()
+
+    def new(self) -> list[EmailMessage]:
+        from imapclient import IMAPClient
+
+        with IMAPClient("127.0.0.1", port=self.port, ssl=False, timeout=30) as client:
+            client.login(self.address, self.password)
+            client.select_folder("INBOX", readonly=True)
+            uids = [u for u in client.search(["ALL"]) if u not in self.seen]
+            data = client.fetch(uids, [b"BODY.PEEK[]"]) if uids else {}
+        out = []
+        for uid in sorted(data):
+            self.seen.add(uid)
+            msg = email.message_from_bytes(data[uid][b"BODY[]"], policy=policy.default)
+            assert isinstance(msg, EmailMessage)
+            out.append(msg)
+        return out
+
+
+def _wait(boxes: dict[str, Mailbox], enough: Callable[[list[EmailMessage]], bool],
+          timeout: float) -> dict[str, list[EmailMessage]]:
+    """New mail of each box, read until `enough` holds for every box (or time runs out)."""
+    got: dict[str, list[EmailMessage]] = {n: [] for n in boxes}
+    end = time.monotonic() + timeout
+    waiting = set(boxes)
+    while waiting and time.monotonic() < end:
+        for n in sorted(waiting):
+            got[n] += boxes[n].new()
+            if enough(got[n]):
+                waiting.discard(n)
+        if waiting:
+            time.sleep(0.3)
+    return got

@@ -1,0 +1,111 @@
+"""Phase 9, Mutinies (and the manpower limit they follow).
+
+"If a nation builds infantry units on a turn after its manpower limit has been expended,
+then there will be a 2 in 10 chance of a mutiny happening. When a mutiny happens the
+moderator will roll for the severity ... On a 1-4 it will be a small mutiny and isolated
+to a single territory. 5-7 will be a large mutiny, and 8-10 a disastrous mutiny."
+
+* Small: "One territory will be selected at random. 25% (round up) of all units there,
+  divided evenly among the various unit types will simply disband."
+* Large: "2 territories ... 50% (round up) of all units within these territories".
+* Disastrous: "2 territories ... In the first of these territories 75% (round up) of the
+  units there will disband. In the second territory, 100% of the units there will rebel".
+
+"Only territories with actual units in them will be selected": the random territory is
+picked (Dice.pick, step 9's stream) among the land territories where the nation has
+units; "any territory the nation has units no matter if the mutiny started because of
+loss of manpower in colonies or in mainland". Units are land units and aircraft (no
+trenches, complexes or ports). "Divided evenly among the various unit types": one of
+each kind in turn (kinds in the rules' order), the newest units first, until the share
+is reached.
+
+Defaults flagged for the moderator: the rebels of a disastrous mutiny leave the nation
+(removed from the map; the moderator gives them to a rebel minor by ruling, ADD ... OF,
+since the engine has no rebel seat yet). "If two mutinies occur or two provinces are
+affected by mutinies ... then on any subsequent turns it happens again, there is a chance
+for socialist revolution in that country. On roll of 1-5": rolled; a revolution is
+flagged for the moderator (who then hands the mutinied provinces to a revolutionary seat).
+"""
+
+from __future__ import annotations
+
+from moderator.engine import chances, manpower
+from moderator.engine.context import MODERATOR, TurnContext
+from moderator.engine.state import AIR_UNITS, LAND_UNITS, Unit, kinds
+
+PHASE = "9"
+AFFECTED = "mutiny_provinces"  # NationState.flags: provinces affected by mutinies so far
+SHARES = {"small": (25,), "large": (50, 50), "disastrous": (75, 100)}  # percent per territory picked
+KINDS = LAND_UNITS + AIR_UNITS
+
+
+def infantry_past_the_limit(ctx: TurnContext) -> list[str]:
+    """Nations that bought infantry this turn past their pool's manpower limit (Phase 3.1),
+    whether or not the infantry were placed."""
+    bought: dict[str, int] = {}
+    placed: dict[str, int] = {}
+    buyers: dict[str, set[str]] = {}
+    for e in ctx.events:
+        if e.args.get("kind") != "infantry":
+            continue
+        owner = manpower.pool(ctx, e.args["nation"])
+        if e.code == "built" and e.phase == "3.1":
+            bought[owner] = bought.get(owner, 0) + e.args["count"]
+            buyers.setdefault(owner, set()).add(e.args["nation"])
+        elif e.code == "placed" and e.phase == "7":
+            placed[owner] = placed.get(owner, 0) + e.args["count"]
+    out: set[str] = set()
+    for owner, count in bought.items():
+        ns = ctx.nation(owner)
+        before = ns.infantry_built - placed.get(owner, 0)
+        if before + count > ns.manpower_limit:
+            out |= buyers[owner]
+    return sorted(out)
+
+
+def share(units: list[Unit], percent: int) -> list[Unit]:
+    """`percent` (rounded up) of the units, one of each kind in turn, newest first."""
+    wanted = -(-len(units) * percent // 100)
+    by_kind = {k: sorted((u for u in units if u.kind == k), key=lambda u: u.id, reverse=True) for k in KINDS}
+    out: list[Unit] = []
+    while len(out) < wanted:
+        for k in KINDS:
+            if by_kind[k] and len(out) < wanted:
+                out.append(by_kind[k].pop(0))
+    return out
+
+
+def mutiny(ctx: TurnContext, nation: str) -> None:
+    severity = chances.mutiny_severity(ctx.dice)
+    places: list[str] = []
+    for percent in SHARES[severity]:
+        options = sorted({u.location for u in ctx.state.units if u.nation == nation and u.kind in KINDS
+                          and ctx.place(u.location).is_land} - set(places))
+        if not options:
+            break
+        place = ctx.dice.pick(options, f"mutiny territory (Phase 9): {nation}")
+        places.append(place)
+        here = [u for u in ctx.units_at(place, nation) if u.kind in KINDS]
+        gone = share(here, percent)
+        ids = {u.id for u in gone}
+        ctx.state.units = [u for u in ctx.state.units if u.id not in ids]
+        rebels = percent == 100
+        ctx.emit("mutiny", PHASE, (nation, MODERATOR), nation=nation, severity=severity, place=place,
+                 units=kinds(gone), rebelled=rebels)
+        if rebels:
+            ctx.flag(PHASE, "mutiny-rebels", nation, place=place, went=kinds(gone),
+                     default="the rebels left the map; give them to a rebel minor at war with the nation "
+                     "(ADD ... OF) or put them back")
+    flags = ctx.state.nations[nation].flags
+    before = list(flags.get(AFFECTED, []))
+    flags[AFFECTED] = [*before, *places]
+    if len(before) >= 2 and chances.mutiny_revolution(ctx.dice):
+        ctx.flag(PHASE, "socialist-revolution", nation, provinces=sorted(set(before + places)),
+                 default="the mutinied provinces and their units go to a revolutionary army the moderator "
+                 "or a free player commands; nothing is moved until the moderator rules")
+
+
+def mutinies(ctx: TurnContext) -> None:
+    for nation in infantry_past_the_limit(ctx):
+        if chances.mutiny(ctx.dice):
+            mutiny(ctx, nation)

@@ -1,0 +1,87 @@
+"""The points track of the neutrals (Neutrals, Phase 1.2): NationState.standing, -10..+10.
+
+"There are five starting diplomatic stands on the diplomatic chart: Central Power Camp
+(-10), Favorable to the Central Powers (-5), Completely Neutral (0), Favorable to the
+Allies (5), and the Allied Power Camp (10)." Points toward the Allied Powers add, toward
+the Central Powers subtract; the track stops at the camps (-10, +10).
+
+Reaching a camp (Neutrals):
+* "Any neutral nation which reaches 10 or more cannot declare new local war even if she
+  lose points ... and even if she is below 10 in next turn(s)": the first turn it is
+  reached is kept for good (flags["reached_ten"], read by the DECLARE WAR home).
+* "If she is below 10 points, neutral nation cannot join main war by will until 10
+  points are reached again": JOIN (engine/orders/neutrals.py) reads the points as they
+  stood when the turn began (the kernel judges orders on what a nation knew then; China:
+  "Whenever 10 points is reached, then China can join the main war at will in the
+  following turn").
+* "if minor (non-player) neutral reaches status when it can declare herself as a member
+  of one camp or another, then notification about it would be sent to influenting side
+  and then they can choose a player from the replacement pool ... Influenting side,
+  however, wouldn't know which nation is going to join them": the side's nations are told
+  that a minor is ready (not which), the moderator is told which (a flag: the
+  replacement pool, Replacement Pool).
+
+Who sees what: "All things and events affecting major neutrals would be known only by
+themselves"; influence is anonymous to the target. A change of points is told to the
+neutral and the moderator only, never who caused it.
+"""
+
+from __future__ import annotations
+
+from moderator.engine.context import MODERATOR, Position, TurnContext
+
+CAMP = 10  # Phase 1.2: the Allied Power Camp (10), the Central Power Camp (-10)
+REACHED = "reached_ten"  # NationState.flags: the turn a camp was first reached (the local-war lock)
+DRIFT_PURPOSE = "points of the turn (Neutrals)"  # the roll of a neutral's every-turn points
+
+
+def sign(side: str) -> int:
+    return {"allied": 1, "central": -1}.get(side, 0)
+
+
+def camp_of(standing: int) -> str:
+    """The camp a standing has reached ("allied", "central"), or ""."""
+    if standing >= CAMP:
+        return "allied"
+    if standing <= -CAMP:
+        return "central"
+    return ""
+
+
+def move(ctx: TurnContext, nation: str, toward: str, amount: int, why: str, phase: str) -> None:
+    """Move the nation `amount` points toward `toward` ("allied"/"central")."""
+    ns = ctx.state.nations[nation]
+    before = ns.standing
+    ns.standing = max(-CAMP, min(CAMP, before + sign(toward) * amount))
+    if ctx.checking or ns.standing == before:
+        return  # nothing moved (a roll of 0, or already at the camp): the dice log has the roll
+    ctx.emit("points", phase, (nation, MODERATOR), nation=nation, change=ns.standing - before,
+             standing=ns.standing, why=why)
+    reached(ctx, nation, before, phase)
+
+
+def reached(ctx: TurnContext, nation: str, before: int, phase: str) -> None:
+    """What reaching a camp does (see the module docstring); nothing if it was there before."""
+    ns = ctx.state.nations[nation]
+    camp = camp_of(ns.standing)
+    if not camp or camp_of(before) == camp or ns.side != "neutral":
+        return
+    ns.flags.setdefault(REACHED, ctx.turn)
+    info = ctx.scenario.nations.get(nation)
+    if info is not None and not info.playable and not ns.flags.get("player"):
+        side = sorted(nid for nid, other in ctx.state.nations.items() if other.side == camp)
+        ctx.emit("minor-ready", phase, tuple(side), side=camp)  # which minor: only the moderator knows
+        ctx.flag(phase, "minor-ready-replacement-pool", nation=nation, side=camp)
+    else:
+        ctx.tell(nation, "camp-reached", phase, side=camp)
+
+
+def locked(pos: Position, nation: str) -> int | None:
+    """The turn the nation first reached a camp (no new local war since), or None."""
+    turn = pos.nation(nation).flags.get(REACHED)
+    return int(turn) if turn is not None else None
+
+
+def ready_to_join(pos: Position, nation: str) -> str:
+    """The camp the nation's points had reached when the turn began, or ""."""
+    return camp_of(pos.standing_at_start.get(nation, pos.nation(nation).standing))

@@ -1,0 +1,187 @@
+"""What technology does to a unit's values: the one place the engine reads them from.
+
+The Advancements table (Phase 2.1) is data: scenarios/<name>/technologies.toml gives,
+per technology, what each level adds to a unit kind's attack, defense, move, fuel,
+capacity, hits, bombardment and cost (scenario_model.Technology). `stats()` is the
+function every rule asks for a unit's values (Position.stats): the scenario's base
+values (units.toml) plus every level the unit has.
+
+Which levels a unit has (Phase 2.1, 2.2):
+* a unit the nation would build now: the nation's levels ("every new infantry purchased
+  by that nation would receive the improved status and will cost the increased amount"),
+  with Improved Industrial Technology's discount on its cost;
+* a deployed unit: the levels its kind was last upgraded to (UPGRADE pays "for each unit
+  already deployed"), or the nation's starting levels (Initial Deployment: the starting
+  units come with the starting technology); a unit built while its kind was behind the
+  nation's levels keeps the levels it was built at (recorded by unit id until the kind is
+  upgraded: "If the new technology is to be applied to existing units then nation must
+  spend ...").
+
+When (Phase 2.2: "units will not be upgraded until phase 7"; Phase 7: "all units finish
+upgrading"): a level researched in 2.1 and an UPGRADE paid in 2.2 are kept aside in the
+nation's flags (RESEARCHED, UPGRADING) and take effect in step 7.2, after the new units
+are placed. So every order of the turn, the checker's and the engine's alike, is priced
+with the levels the nation had when the turn began, and the units built this turn come
+with those levels. The UPGRADE of the same turn is priced with the new level (level()).
+
+Reading (docs/rules-coverage.md): rules that ask for a kind's values without naming a
+unit (how far a flight of fighters may go, a task force's speed) get the values of a unit
+the nation would build now; only units built without an upgrade since can be behind.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+from moderator.engine.state import Unit
+from moderator.world.scenario_model import TECH_VALUES, Scenario, Technology, UnitStats
+
+if TYPE_CHECKING:
+    from moderator.engine.context import Position, TurnContext
+
+PHASE = "7.2"
+UPGRADED = "upgraded"  # NationState.flags: unit kind -> {technology: level} its deployed units have
+UPGRADING = "upgrading"  # NationState.flags: unit kind -> levels paid for in 2.2, theirs from Phase 7
+RESEARCHED = "researched"  # NationState.flags: technology -> level obtained in 2.1, the nation's from Phase 7
+BUILT_AT = "built_at"  # NationState.flags: unit id -> levels, for units built behind their kind
+MECHANIZATION = "troop_mechanization"  # "the moderator will increase the manpower limit ... by 30%"
+MECHANIZATION_PERCENT = 30
+
+
+# ---- the table ----------------------------------------------------------------------------
+
+
+def technologies(scenario: Scenario, kind: str) -> list[Technology]:
+    """The scenario's technologies that change `kind` units (sorted by id)."""
+    return [t for _, t in sorted(scenario.technologies.items()) if t.applies_to(kind)]
+
+
+def discounted(cost: int, percent: int) -> int:
+    """Improved Industrial Technology: "Reduces the cost of every unit by 10% (round up)".
+    Reading: the reduction is rounded up (a cost of 8 loses 1 at 10%), so every level
+    saves something; integer arithmetic."""
+    return cost - (-(-cost * percent // 100))
+
+
+def values(scenario: Scenario, nation: str, kind: str, levels: Mapping[str, int]) -> UnitStats | None:
+    """A `kind` unit of `nation` at these technology levels; None if the nation has no such unit."""
+    try:
+        base = scenario.stats(nation, kind)
+    except KeyError:
+        return None
+    changed: dict[str, int] = {}
+    for tech in technologies(scenario, kind):
+        level = levels.get(tech.id, 0)
+        if level <= 0:
+            continue
+        for value in ("cost", *TECH_VALUES):
+            step = tech.change(value, kind, level)
+            if step:
+                changed[value] = changed.get(value, getattr(base, value)) + step
+    cost = changed.get("cost", base.cost)
+    for tech in scenario.technologies.values():  # "not cumulative": the level's own percentage
+        level = levels.get(tech.id, 0)
+        if tech.discount and level > 0 and kind not in tech.discount_exempt:
+            cost = discounted(cost, tech.discount[min(level, len(tech.discount)) - 1])
+    if cost != changed.get("cost", base.cost):
+        changed["cost"] = cost
+    return dataclasses.replace(base, **changed) if changed else base  # type: ignore[arg-type]
+
+
+# ---- whose levels ----------------------------------------------------------------------------
+
+
+def start_levels(pos: Position, nation: str) -> dict[str, int]:
+    start = pos.scenario.nations.get(nation)
+    return dict(start.tech) if start is not None else {}
+
+
+def fielded(pos: Position, nation: str, kind: str) -> dict[str, int]:
+    """The levels the nation's deployed `kind` units have: its last upgrade, or the start."""
+    paid = pos.nation(nation).flags.get(UPGRADED, {}).get(kind)
+    if paid is not None:
+        return {str(t): int(level) for t, level in paid.items()}
+    return start_levels(pos, nation)
+
+
+def of_kind(pos: Position, kind: str, levels: Mapping[str, int]) -> dict[str, int]:
+    """Only the levels of technologies that change `kind` units."""
+    return {t.id: levels.get(t.id, 0) for t in technologies(pos.scenario, kind)}
+
+
+def unit_levels(pos: Position, unit: Unit) -> dict[str, int]:
+    built = pos.nation(unit.nation).flags.get(BUILT_AT, {}).get(unit.id)
+    if built is not None:
+        return {str(t): int(level) for t, level in built.items()}
+    return fielded(pos, unit.nation, unit.kind)
+
+
+def stats(pos: Position, nation: str, kind: str, unit: Unit | None = None) -> UnitStats | None:
+    """The values of `unit` (a deployed unit), or of a `kind` unit `nation` builds now."""
+    if unit is not None:
+        return values(pos.scenario, unit.nation, unit.kind, unit_levels(pos, unit))
+    return values(pos.scenario, nation, kind, pos.nation(nation).tech)
+
+
+def level(pos: Position, nation: str, tech: str) -> int:
+    """The nation's level, counting one obtained earlier this turn (2.1) that takes
+    effect in Phase 7: what an UPGRADE of the same turn buys (Phase 2.2)."""
+    return max(pos.tech(nation, tech), int(pos.nation(nation).flags.get(RESEARCHED, {}).get(tech, 0)))
+
+
+def knowledge_group(pos: Position, nation: str) -> list[str]:
+    """Nations that share technology with `nation` ("as British Empire, India, South Africa,
+    Canada and Australia forms Commonwealth, they share knowledge about technology
+    advancements"): an empire and the dominions that follow it. France's and Germany's
+    colonies are part of those nations here, so they share by being one nation."""
+    n = pos.scenario.nations.get(nation)
+    root = n.parent if n is not None and n.parent else nation
+    members = {root} | {d.id for d in pos.scenario.nations.values() if d.parent == root}
+    return sorted(m for m in members if m == nation or m in pos.state.nations)
+
+
+# ---- Phase 7: the levels take effect ---------------------------------------------------------
+
+
+def stamp(ctx: TurnContext, unit: Unit) -> None:
+    """A unit placed now has the levels it was priced at (the nation's, before this turn's
+    research takes effect); record them if its kind's deployed units have others."""
+    mine = of_kind(ctx, unit.kind, ctx.nation(unit.nation).tech)
+    if mine != of_kind(ctx, unit.kind, fielded(ctx, unit.nation, unit.kind)):
+        ctx.state.nations[unit.nation].flags.setdefault(BUILT_AT, {})[unit.id] = mine
+
+
+def finish_upgrades(ctx: TurnContext) -> None:
+    """Step 7.0, before the new units are placed: the upgrades paid in 2.2 become the
+    units' (Phase 7: "all units finish upgrading"). Units placed afterwards keep the
+    levels they were priced at (stamp)."""
+    alive = {u.id: u.kind for u in ctx.state.units}
+    for nid in sorted(ctx.state.nations):
+        ns = ctx.state.nations[nid]
+        upgrading = ns.flags.pop(UPGRADING, {})
+        for kind, levels in sorted(upgrading.items()):
+            ns.flags[UPGRADED] = {**ns.flags.get(UPGRADED, {}), kind: dict(levels)}
+        built = ns.flags.pop(BUILT_AT, {})
+        kept = {uid: lv for uid, lv in built.items() if uid in alive and alive[uid] not in upgrading}
+        if kept:
+            ns.flags[BUILT_AT] = kept
+
+
+def take_effect(ctx: TurnContext) -> None:
+    """Step 7.2, after the new units are placed: the levels researched this turn become
+    the nation's (Phase 2.2: "units will not be upgraded until phase 7"), for the units it
+    builds from the next turn. Troop Mechanization raises the manpower limit by 30%
+    (rounded up): "At the moment that a nation develops troop mechanization, the moderator
+    will increase the manpower limit of that nation by 30%"."""
+    for nid in sorted(ctx.state.nations):
+        ns = ctx.state.nations[nid]
+        for tech, new in sorted(ns.flags.pop(RESEARCHED, {}).items()):
+            if int(new) <= ns.tech.get(tech, 0):
+                continue
+            ns.tech[tech] = int(new)
+            if tech == MECHANIZATION:
+                before = ns.manpower_limit
+                ns.manpower_limit = before + -(-before * MECHANIZATION_PERCENT // 100)
+                ctx.tell(nid, "manpower-raised", PHASE, before=before, after=ns.manpower_limit, why=tech)

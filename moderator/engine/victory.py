@@ -1,0 +1,382 @@
+"""Victory Conditions: the five criteria, their geometric mean, best army and best naval force.
+
+"If either side manages to conquer the opposing side, then they win outright ... The
+historical scenario lasts 26 turns ... the game can lasts longer if main participants
+(nations in main war) don't agree with peace terms." Otherwise the five criteria:
+
+1. "More production against starting production ... by side by percentage";
+2. "... by nation by percentage (maximum 200%)";
+3. "enemy losses against own losses (in resources spent) by percentage";
+4. "enemy losses against own losses (in manpower lost) by percentage";
+5. "special objectives ... Starting value is 100%, if any objective is taken it is added to
+   total for this criteria. However, if losses are more then acceptable then no objective
+   is added and value is cut to 50%."
+"Combined geometric mean of each of five criteria can give the winner of the war (as
+total) and the winning side (as average)."
+
+Best naval force (BNF): every ship attack x defense x hits; a carrier at "full capacity":
+(attack + capacity x fighter attack) x (defense + capacity x fighter defense) x hits, the
+fighter being the nation's own (its technology). Best army (BA): every land and air unit
+attack x defense. Values are each unit's own (Position.stats: its technology levels).
+
+Readings (docs/rules-coverage.md, "Victory"):
+* production is full income (what the incorporated land held yields, Phase 8's `full`),
+  so a neutral's reduced collection is not a fall in production; the start is the first
+  turn's (recorded in NationState.flags[LEDGER] the first time this step runs);
+* losses are counted by kind from turn to turn: the units of the last count plus those
+  placed this turn, less the units standing now (disbanded, sunk, killed, gone over to
+  another nation: all lost); resources at the nation's price of the kind, manpower as
+  infantry; turn 1 starts from the scenario's forces. "Enemy losses" are those of every
+  nation at war with it; a ratio with no losses below it counts 1 for 0;
+* objectives (scenarios/<id>/objectives.toml): take and control count per target, the
+  other kinds only when all their targets are met; take needs the nation itself to hold
+  the place, control the nation or an ally (a passage: any of its controlling territories,
+  or both ends of a strait); knock-out means conquered (all supply centres lost) or the
+  flag `surrendered` set; naval, army and colonial rank the nation among all nations
+  ("med": the map group "Mediterranean"; "pacific": the sea zones of the Asia/Pacific map
+  section and those named Pacific); an objective "as allied" / "as central" counts only
+  on that side; acceptable losses: a territory of its start held by no one of its side,
+  outside the list, cuts the criterion to 50%.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from moderator.engine.context import MODERATOR, Position, TurnContext
+from moderator.engine.phase8_income import conquered
+from moderator.engine.state import AIR_UNITS, LAND_UNITS, SEA_UNITS, GameState, Unit
+from moderator.world.model import World
+from moderator.world.scenario import group_members
+from moderator.world.scenario_model import Objective, Scenario, UnitStats
+
+PHASE = "9"
+LEDGER = "victory"  # NationState.flags: {"start": full income at start, "units": {kind: n}, "resources": lost, "manpower": lost}
+SURRENDERED = "surrendered"  # NationState.flags: set by the surrender rules or a ruling
+COLONIAL_GROUPS = ("Africa", "Southern Asia", "Asian Islands")  # map groups (Victory Conditions)
+NO_COLONIES = ("china",)  # "China is not calculated as colonial power"
+MED = "Mediterranean"  # map group
+PACIFIC_SECTION = "P"
+CAP = 200  # criterion 2: "maximum 200%"
+CUT = 50  # criterion 5 when losses are more than acceptable
+COUNTED = LAND_UNITS + AIR_UNITS + SEA_UNITS
+
+
+# ---- the two formulas ---------------------------------------------------------------------
+def army_value(units: Iterable[UnitStats]) -> int:
+    """Best army: the sum of attack x defense of land and air units."""
+    return sum(s.attack * s.defense for s in units)
+
+
+def naval_value(ships: Iterable[UnitStats], fighter: UnitStats | None = None) -> int:
+    """Best naval force: attack x defense x hits per ship; carriers at full capacity with
+    the nation's fighters."""
+    total = 0
+    for s in ships:
+        attack, defense = s.attack, s.defense
+        if s.kind == "carrier" and fighter is not None:
+            attack += s.capacity * fighter.attack
+            defense += s.capacity * fighter.defense
+        total += attack * defense * max(s.hits, 1)
+    return total
+
+
+def _stats(pos: Position, units: Iterable[Unit]) -> list[UnitStats]:
+    return [s for u in units if (s := pos.stats(u.nation, u.kind, u)) is not None]
+
+
+def best_army(pos: Position, nation: str) -> int:
+    return army_value(_stats(pos, (u for u in pos.state.units
+                                   if u.nation == nation and u.kind in LAND_UNITS + AIR_UNITS)))
+
+
+def in_area(pos: Position, zone: str, area: str) -> bool:
+    if area == "world":
+        return True
+    if area == "med":
+        return zone in pos.world.groups.get(MED, ())
+    if area == "pacific":
+        t = pos.world.territories.get(zone)
+        return t is not None and not t.is_land and (t.section == PACIFIC_SECTION or "Pacific" in zone)
+    return False
+
+
+def best_naval_force(pos: Position, nation: str, area: str = "world") -> int:
+    ships = [u for u in pos.state.units if u.nation == nation and u.kind in SEA_UNITS and in_area(pos, u.location, area)]
+    return naval_value(_stats(pos, ships), pos.stats(nation, "fighter"))
+
+
+def colonial_power(pos: Position, nation: str) -> int:
+    """"A sum of values of all territories in Africa, Southern Asia ... and Asian Islands
+    (other then Japan)" the nation holds; China counts none."""
+    if nation in NO_COLONIES:
+        return 0
+    places = {t for g in COLONIAL_GROUPS for t in pos.world.groups.get(g, ())}
+    return sum(pos.place(t).value for t in sorted(places) if pos.controller(t) == nation)
+
+
+# ---- the ledger ---------------------------------------------------------------------------
+def _counts(pos: Position, nation: str) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for u in pos.state.units:
+        if u.nation == nation and u.kind in COUNTED:
+            out[u.kind] = out.get(u.kind, 0) + 1
+    return out
+
+
+def _start_counts(pos: Position, nation: str) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for f in pos.scenario.forces:
+        if f.nation == nation and f.kind in COUNTED:
+            out[f.kind] = out.get(f.kind, 0) + f.count
+    return out
+
+
+def record_losses(ctx: TurnContext) -> None:
+    """This turn's losses of every nation, added to its ledger (see module docstring)."""
+    placed: dict[tuple[str, str], int] = {}
+    for e in ctx.events:
+        if e.code == "placed" and e.phase == "7":
+            key = (e.args["nation"], e.args["kind"])
+            placed[key] = placed.get(key, 0) + e.args["count"]
+    fulls = {e.args["nation"]: e.args["full"] for e in ctx.events if e.code == "income"}
+    for nation in sorted(ctx.state.nations):
+        ledger = dict(ctx.state.nations[nation].flags.get(LEDGER, {}))
+        before = ledger.get("units") or (_start_counts(ctx, nation) if ctx.turn <= 1 else _counts(ctx, nation))
+        now = _counts(ctx, nation)
+        for kind in sorted(set(before) | set(now)):
+            lost = max(0, before.get(kind, 0) + placed.get((nation, kind), 0) - now.get(kind, 0))
+            if lost:
+                stats = ctx.stats(nation, kind)
+                ledger["resources"] = ledger.get("resources", 0) + lost * (stats.cost if stats else 0)
+                if kind == "infantry":
+                    ledger["manpower"] = ledger.get("manpower", 0) + lost
+        ledger["units"] = now
+        ledger.setdefault("start", fulls.get(nation, 0))
+        ledger["production"] = fulls.get(nation, 0)
+        ctx.state.nations[nation].flags[LEDGER] = ledger
+
+
+# ---- the criteria -------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Standing:
+    nation: str
+    side: str
+    production_side: float
+    production: float
+    resources: float
+    manpower: float
+    objectives: float
+    army: int
+    navy: int
+
+    @property
+    def criteria(self) -> tuple[float, float, float, float, float]:
+        return (self.production_side, self.production, self.resources, self.manpower, self.objectives)
+
+    @property
+    def mean(self) -> float:
+        return geometric_mean(self.criteria)
+
+
+def geometric_mean(values: Iterable[float]) -> float:
+    vals = list(values)
+    if not vals or any(v <= 0 for v in vals):
+        return 0.0
+    return math.exp(sum(math.log(v) for v in vals) / len(vals))
+
+
+def ratio(ours: int, theirs: int) -> float:
+    """A percentage, 100 x theirs / ours, a count of 0 taken as 1."""
+    return 100 * max(theirs, 1) / max(ours, 1)
+
+
+def _ledger(pos: Position, nation: str) -> dict[str, int]:
+    raw = pos.nation(nation).flags.get(LEDGER, {})
+    return {k: v for k, v in raw.items() if isinstance(v, int)}
+
+
+def friendly(pos: Position, nation: str, holder: str | None) -> bool:
+    if holder is None:
+        return False
+    return holder == nation or pos.state.allies(nation, holder)
+
+
+def place_met(pos: Position, nation: str, target: str, allies_count: bool) -> bool:
+    """A take (the nation holds it) or control (the nation or an ally) target."""
+    def held(t: str) -> bool:
+        h = pos.controller(t)
+        return h == nation if not allies_count else friendly(pos, nation, h)
+
+    passage = next((p for p in pos.world.passages if p.name == target), None)
+    if passage is not None:
+        if passage.controllers:
+            return any(held(t) for t in passage.controllers)
+        return all(held(t) for t in passage.ends if pos.world.territories.get(t, None) is not None
+                   and pos.place(t).is_land)
+    members = group_members(pos.scenario, pos.world, target, nation)
+    if members is not None:
+        spec = pos.scenario.groups.get(target)
+        lands = [m for m in members if m in pos.world.territories]
+        if spec is not None and spec.any:
+            return any(held(t) for t in lands)
+        return bool(lands) and all(held(t) for t in lands)
+    name = pos.world.resolve(target)
+    return name is not None and held(name)
+
+
+def _rank(values: dict[str, int], nation: str) -> int:
+    mine = values.get(nation, 0)
+    return 1 + sum(1 for v in values.values() if v > mine) if mine > 0 else len(values) + 1
+
+
+class Ranks:
+    """Every nation's best army, naval force (by area) and colonial power, computed once
+    per table (the objectives of every nation rank against the same values)."""
+
+    def __init__(self, pos: Position) -> None:
+        self.pos = pos
+        self._values: dict[str, dict[str, int]] = {}
+
+    def values(self, kind: str, area: str) -> dict[str, int]:
+        key = f"{kind}:{area}"
+        if key not in self._values:
+            nations = sorted(self.pos.state.nations)
+            if kind == "naval":
+                self._values[key] = {n: best_naval_force(self.pos, n, area) for n in nations}
+            elif kind == "army":
+                self._values[key] = {n: best_army(self.pos, n) for n in nations}
+            else:
+                self._values[key] = {n: colonial_power(self.pos, n) for n in nations}
+        return self._values[key]
+
+
+def objective_met(pos: Position, o: Objective, nation: str, ranks: Ranks | None = None) -> int:
+    """The percent the objective adds now (0 if not met)."""
+    if o.kind in ("take", "control"):
+        return o.weight * sum(place_met(pos, nation, t, o.kind == "control") for t in o.targets)
+    if o.kind == "knock-out":
+        ok = all(t in pos.state.nations and (conquered(pos.world, pos.state, t)
+                                              or bool(pos.nation(t).flags.get(SURRENDERED)))
+                 for t in o.targets)
+        return o.weight if ok and o.targets else 0
+    if o.kind in ("naval", "army", "colonial"):
+        ranks = ranks or Ranks(pos)
+        for target in o.targets:
+            area, _, rank = target.partition(":")
+            if not rank.isdigit() or _rank(ranks.values(o.kind, area), nation) > int(rank):
+                return 0
+        return o.weight
+    return 0
+
+
+def applies(pos: Position, o: Objective, nation: str) -> bool:
+    cond = o.condition.strip().lower()
+    if cond.startswith("as "):
+        return pos.nation(nation).side == cond[3:]
+    return True
+
+
+def losses_acceptable(pos: Position, nation: str, objectives: list[Objective]) -> bool:
+    allowed: set[str] = set()
+    for o in objectives:
+        if o.kind == "acceptable-losses":
+            for t in o.targets:
+                members = group_members(pos.scenario, pos.world, t, nation)
+                allowed |= set(members) if members is not None else {pos.world.resolve(t) or t}
+    lost = [t for t in pos.world.home_of(nation) if not friendly(pos, nation, pos.controller(t))]
+    return all(t in allowed for t in lost)
+
+
+def objectives_criterion(pos: Position, nation: str, ranks: Ranks | None = None) -> float:
+    mine = [o for o in pos.scenario.objectives if o.nation == nation and applies(pos, o, nation)]
+    if not losses_acceptable(pos, nation, mine):
+        return CUT
+    ranks = ranks or Ranks(pos)
+    return 100 + sum(objective_met(pos, o, nation, ranks) for o in mine)
+
+
+def standing(pos: Position, nation: str, ranks: Ranks | None = None) -> Standing:
+    ns = pos.nation(nation)
+    ranks = ranks or Ranks(pos)
+    ledger = _ledger(pos, nation)
+    side = ns.side
+    members = [n for n, s in pos.state.nations.items() if s.side == side] if side != "neutral" else [nation]
+    side_now = sum(_ledger(pos, n).get("production", 0) for n in members)
+    side_start = sum(_ledger(pos, n).get("start", 0) for n in members)
+    start, now = ledger.get("start", 0), ledger.get("production", 0)
+    enemies = [n for n in pos.state.nations if pos.state.at_war(nation, n)]
+    enemy_res = sum(_ledger(pos, n).get("resources", 0) for n in enemies)
+    enemy_men = sum(_ledger(pos, n).get("manpower", 0) for n in enemies)
+    return Standing(
+        nation=nation, side=side,
+        production_side=100 * side_now / side_start if side_start else 100.0,
+        production=min(CAP, 100 * now / start) if start else 100.0,
+        resources=ratio(ledger.get("resources", 0), enemy_res),
+        manpower=ratio(ledger.get("manpower", 0), enemy_men),
+        objectives=objectives_criterion(pos, nation, ranks),
+        army=ranks.values("army", "world")[nation], navy=ranks.values("naval", "world")[nation])
+
+
+def table(state: GameState, world: World, scenario: Scenario) -> list[Standing]:
+    """The Victory Conditions' table of a position (Ruleset.victory): what the moderator's
+    report shows every turn."""
+    return standings(Position(state, {}, world, scenario))
+
+
+def contenders(pos: Position) -> list[str]:
+    """"Only major nations can win the war, minor nations can only be second"."""
+    return sorted(n for n in pos.state.nations
+                  if (spec := pos.scenario.nations.get(n)) is not None and spec.kind == "major")
+
+
+def standings(pos: Position) -> list[Standing]:
+    ranks = Ranks(pos)
+    return [standing(pos, n, ranks) for n in contenders(pos)]
+
+
+def side_means(rows: list[Standing]) -> dict[str, float]:
+    out: dict[str, list[float]] = {}
+    for r in rows:
+        if r.side in ("allied", "central"):
+            out.setdefault(r.side, []).append(r.mean)
+    return {s: sum(v) / len(v) for s, v in sorted(out.items())}
+
+
+def side_conquered(pos: Position, side: str) -> list[str]:
+    """The side's main-war nations, when every one of them is conquered (else [])."""
+    members = sorted(n for n, s in pos.state.nations.items() if s.side == side and pos.world.home_of(n))
+    if members and all(conquered(pos.world, pos.state, n) for n in members):
+        return members
+    return []
+
+
+def main_war_goes_on(pos: Position) -> bool:
+    return any(pos.state.nations[a].side == "allied" and pos.state.nations[b].side == "central"
+               for a in pos.state.nations for b in pos.state.nations[a].at_war_with if b in pos.state.nations)
+
+
+# ---- the step ------------------------------------------------------------------------------
+def victory_conditions(ctx: TurnContext) -> None:
+    """Every turn, after the special rules: the ledger, then the table for the moderator
+    (for everyone from the historical end on), and outright victory."""
+    record_losses(ctx)
+    final = ctx.turn >= ctx.scenario.turns
+    audience = () if final else (MODERATOR,)
+    rows = standings(ctx)
+    for r in rows:
+        ctx.emit("victory-standing", PHASE, audience, nation=r.nation, side=r.side,
+                 production_side=round(r.production_side), production=round(r.production),
+                 resources=round(r.resources), manpower=round(r.manpower), objectives=round(r.objectives),
+                 mean=round(r.mean), army=r.army, navy=r.navy)
+    for side, mean in side_means(rows).items():
+        ctx.emit("victory-side", PHASE, audience, side=side, mean=round(mean))
+    for side, other in (("allied", "central"), ("central", "allied")):
+        beaten = side_conquered(ctx, other)
+        if beaten:
+            ctx.emit("victory-outright", PHASE, (), side=side, conquered=beaten)
+    if ctx.turn == ctx.scenario.turns:
+        ctx.flag(PHASE, "historical-end", None, turn=ctx.turn, goes_on=main_war_goes_on(ctx),
+                 default="the table is shown to everyone; the game goes on while the main war does")

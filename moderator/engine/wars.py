@@ -1,0 +1,98 @@
+"""Wars begun, camps joined, local wars ended (Phase 1.1, Neutrals, Local War, Limited War).
+
+A declaration (DECLARE WAR, engine/orders/declare_war.py) or an attack without one
+(the Move home, Phase 1.1: "the nation ... suffer double penalty for US entry") begins a
+war both ways, as public news. Then:
+
+* **The attacked neutral joins the other camp.** The Ottoman Empire: "If attacked by
+  Allied Powers, Ottomans enter on the Central Powers side"; the example of the points
+  tables: "Allied Powers declare war against Netherland: Netherland automatically joins
+  CP"; the local-war table: "Main war nations (C) declare war against neutral major
+  nation (A): joins opposite camp". Reading: any neutral a main-war nation goes to war
+  with joins the opposite camp, in the checker's projection as in the engine (so a French
+  army may enter Brussels as an ally the turn Germany declares war on Belgium), unless it
+  is already at war with a member of that camp (Japan, at war with Germany from the
+  start, is not pushed into the Central Powers by an Allied declaration: the moderator is
+  told). A dominion that joins brings no one; an empire that joins brings its dominions
+  (Major nations and colonies: they "follow the British Empire when British Empire join
+  the main war"). A joining is public (Neutrals: "declarations and joinings are public").
+* **A war between two neutrals** is a local war (or a limited war where a neutral's
+  section says so); Phase 1.1 note: it "lasts until either side capture one province from
+  oposite side ... After that no war activities are allowed and either nation must
+  declare war again". Local War: "(or more in the same turn)". So the captures are noted
+  when they happen (conquest.seize, checker and engine alike) and the wars they decide
+  end after the turn's movement and combat (end_decided_wars, run by the 4.6.1 step).
+  China's limited wars with main-war nations end the same way (China: "Any minor war with
+  China ends when China captures one territory belonging to the opposing nation or that
+  nation captures one Chinese territory"; diplomacy.toml [wars] ends_on_capture).
+"""
+
+from __future__ import annotations
+
+from moderator.engine.context import Position, TurnContext
+
+CAPTURED = "captured-from"  # ctx.done key: (CAPTURED, taker, loser) for every capture of the turn
+
+
+def opposite(side: str) -> str:
+    return {"allied": "central", "central": "allied"}.get(side, "")
+
+
+def begin(ctx: TurnContext, nation: str, target: str, phase: str, surprise: bool) -> None:
+    """`nation` and `target` are at war from now on; the attacked neutral joins the other camp."""
+    for a, b in ((nation, target), (target, nation)):
+        ns = ctx.state.nations[a]
+        ns.at_war_with = sorted({*ns.at_war_with, b})
+    if not ctx.checking:
+        ctx.emit("war-declared", phase, (), nation=nation, target=target, surprise=surprise)  # public news
+    attacker = ctx.state.nations[nation].side
+    if ctx.state.nations[target].side == "neutral" and attacker != "neutral":
+        camp = opposite(attacker)
+        enemies = sorted(e for e in ctx.state.nations[target].at_war_with if ctx.state.nations[e].side == camp)
+        if enemies:
+            if not ctx.checking:
+                ctx.flag(phase, "attacked-neutral-at-war-with-the-camp", nation=target, attacker=nation, camp=camp,
+                         enemies=enemies)
+            return
+        join(ctx, target, camp, phase, why="attacked", by=nation)
+
+
+def join(ctx: TurnContext, nation: str, side: str, phase: str, why: str, by: str = "") -> None:
+    """The nation joins a camp of the main war (and its dominions with it)."""
+    followers = [nid for nid, info in sorted(ctx.scenario.nations.items())
+                 if info.parent == nation and nid in ctx.state.nations and ctx.state.nations[nid].side == "neutral"]
+    for nid in (nation, *followers):
+        ctx.state.nations[nid].side = side
+        if not ctx.checking:
+            ctx.emit("joined", phase, (), nation=nid, side=side, why=why if nid == nation else "follows",
+                     by=by if nid == nation else nation)
+
+
+# ---- local and limited wars ---------------------------------------------------------------
+def note_capture(ctx: TurnContext, taker: str, loser: str | None) -> None:
+    """conquest.seize calls this for every capture (the checker's assumed ones too)."""
+    if loser is not None and loser != taker:
+        ctx.use((CAPTURED, taker, loser))
+
+
+def ends_on_capture(pos: Position, a: str, b: str) -> bool:
+    """Is the war between a and b one that a single capture ends (local or limited war)?"""
+    sa, sb = pos.nation(a).side, pos.nation(b).side
+    if sa == "neutral" and sb == "neutral":
+        return True  # Local War
+    limited = pos.scenario.diplomacy.ends_on_capture
+    return (sa == "neutral" and a in limited) or (sb == "neutral" and b in limited)
+
+
+def end_decided_wars(ctx: TurnContext, phase: str) -> None:
+    """After the turn's combat: the local and limited wars a capture decided are over."""
+    decided = sorted({tuple(sorted(key[1:3])) for key in ctx.done if key and key[0] == CAPTURED})
+    for a, b in decided:
+        if not ctx.at_war(a, b) or not ends_on_capture(ctx, a, b):
+            continue
+        for x, y in ((a, b), (b, a)):
+            ns = ctx.state.nations[x]
+            ns.at_war_with = sorted(set(ns.at_war_with) - {y})
+        if not ctx.checking:
+            winners = sorted({key[1] for key in ctx.done if key and key[0] == CAPTURED and {key[1], key[2]} == {a, b}})
+            ctx.emit("local-war-ended", phase, (), nations=[a, b], winners=winners)

@@ -1,0 +1,133 @@
+"""Phase 9 on the real 1914 map: the starvation cordons around Britain and Japan, the US
+economic roll, the Spanish garrison and Spanish-American relations (their first cases
+are in tests/catalog/resolve/phase9-*.txt)."""
+
+from __future__ import annotations
+
+import functools
+
+from moderator.engine import phase9_neutrals, phase9_starvation
+from moderator.engine.context import MODERATOR, TurnContext
+from moderator.engine.dice import ScriptedDice
+from moderator.engine.events import Event
+from moderator.engine.state import GameState
+from moderator.world.loader import load_world
+from moderator.world.model import World
+from moderator.world.scenario import initial_state, load_scenario
+from moderator.world.scenario_model import Scenario
+
+BRITISH_CORDON = ("North Sea", "Northern Atlantic", "Middle Atlantic", "English Channel")
+
+
+@functools.lru_cache(maxsize=1)
+def real() -> tuple[World, Scenario, GameState]:
+    world, scenario = load_world("1914"), load_scenario("1914")
+    return world, scenario, initial_state(scenario, world, "phase9")
+
+
+def context(rolls: list[int] | None = None) -> TurnContext:
+    world, scenario, start = real()
+    return TurnContext(start.copy(), {}, world, scenario, dice_root=ScriptedDice(rolls or [], start.turn))
+
+
+def war(ctx: TurnContext, a: str, b: str) -> None:
+    ctx.state.nations[a].at_war_with.append(b)
+    ctx.state.nations[b].at_war_with.append(a)
+
+
+def of(ctx: TurnContext, code: str) -> list[Event]:
+    return [e for e in ctx.events if e.code == code]
+
+
+def test_the_cordons_are_sea_zones_of_the_map() -> None:
+    world, scenario, _ = real()
+    assert scenario.nations["britain"].starvation_cordon == BRITISH_CORDON
+    for nation in ("britain", "japan"):
+        for zone in scenario.nations[nation].starvation_cordon:
+            assert not world.territories[zone].is_land, zone
+            assert any(world.adjacent(zone, t) for t in world.home_of(nation)), zone
+
+
+def test_britain_starves_from_the_second_turn_of_the_cordon_3_6_12_then_it_ends() -> None:
+    ctx = context()
+    war(ctx, "britain", "germany")
+    for zone in BRITISH_CORDON:
+        ctx.state.new_unit("germany", "submarine" if zone != "English Channel" else "cruiser", zone)
+    limit = ctx.state.nations["britain"].manpower_limit
+    lost = []
+    for _ in range(4):
+        ctx.events.clear()
+        phase9_starvation.starvation(ctx)
+        lost.append(sum(e.args["lost"] for e in of(ctx, "starvation")))
+    assert lost == [0, 3, 6, 12]  # the first turn of the cordon costs nothing
+    assert ctx.state.nations["britain"].manpower_limit == limit - 21
+    assert of(ctx, "starvation")[0].seen_by == ("britain", MODERATOR)
+    # One zone free of enemy warships: the starvation ends and must start over.
+    ctx.state.units = [u for u in ctx.state.units if u.location != "North Sea" or u.nation != "germany"]
+    ctx.events.clear()
+    phase9_starvation.starvation(ctx)
+    assert of(ctx, "starvation-ended")[0].args["turns"] == 4
+    ctx.state.new_unit("germany", "submarine", "North Sea")
+    ctx.events.clear()
+    phase9_starvation.starvation(ctx)
+    assert not of(ctx, "starvation")
+
+
+def test_a_transport_or_a_ship_not_at_war_holds_no_zone() -> None:
+    ctx = context()
+    for zone in BRITISH_CORDON:
+        ctx.state.new_unit("germany", "submarine", zone)  # Britain is neutral in 1914: no enemy
+    phase9_starvation.starvation(ctx)
+    phase9_starvation.starvation(ctx)
+    assert not of(ctx, "starvation")
+    war(ctx, "britain", "germany")
+    ctx.state.units = [u for u in ctx.state.units if not (u.nation == "germany" and u.location == "North Sea")]
+    ctx.state.new_unit("germany", "transport", "North Sea")
+    phase9_starvation.starvation(ctx)
+    phase9_starvation.starvation(ctx)
+    assert not of(ctx, "starvation")
+
+
+def test_japan_starves_1_then_2() -> None:
+    ctx = context()
+    war(ctx, "japan", "germany")
+    for zone in ("Yellow Sea", "Sea of Japan", "Sea of Okhotsk"):
+        ctx.state.new_unit("germany", "cruiser", zone)
+    for _ in range(3):
+        phase9_starvation.starvation(ctx)
+    assert [e.args["lost"] for e in of(ctx, "starvation")] == [1, 2]
+
+
+def test_the_us_economic_roll_moves_nothing_on_2_to_7() -> None:
+    ctx = context([7])
+    phase9_neutrals.us_economic_roll(ctx)
+    assert not of(ctx, "us-entry-moved") and ctx.state.nations["usa"].standing == 0
+
+
+def test_the_us_economic_roll_counts_japan_with_the_allies_unless_at_war_with_them() -> None:
+    ctx = context()
+    ctx.emit("income", "8", ("japan",), nation="japan", full=0, rule="full", amount=50, saved=0)
+    assert phase9_neutrals.production(ctx) == {"allied": 50, "central": 0}
+    war(ctx, "japan", "britain")
+    assert phase9_neutrals.production(ctx) == {"allied": 0, "central": 0}
+
+
+def test_the_garrison_check_is_2_in_10_after_the_first_time_and_void_after_french_option_1() -> None:
+    ctx = context([3, 2])
+    ctx.state.units = [u for u in ctx.state.units if u.location != "Bordeaux"]
+    ctx.state.nations["spain"].flags[phase9_neutrals.GARRISON_CHECKS] = 1
+    phase9_neutrals.spanish_garrison(ctx)  # 3: not on 1-2
+    assert not of(ctx, "spain-moved")
+    phase9_neutrals.spanish_garrison(ctx)
+    assert of(ctx, "spain-moved")[0].args["standing"] == -20
+    ctx.state.nations["france"].flags["options_used"] = {"1": 1}  # "France must do French option #1"
+    phase9_neutrals.spanish_garrison(ctx)  # no die: the rule is void
+
+
+def test_spain_resents_the_us_entry_once_2_in_10() -> None:
+    ctx = context([2])
+    ctx.state.nations["usa"].side = "allied"
+    phase9_neutrals.spanish_american_relations(ctx)
+    (moved,) = of(ctx, "spain-moved")
+    assert (moved.args["toward"], moved.args["standing"]) == ("central", -20)
+    phase9_neutrals.spanish_american_relations(ctx)  # rolled once, when the US entered: no die

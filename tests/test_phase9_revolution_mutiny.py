@@ -1,0 +1,194 @@
+"""Phase 9 resolved on the fixture map: the Russian Revolution (the first hit halving
+Russia's income, the rising, defections, the Bolsheviks' double income) and mutinies
+past the manpower limit (severity, random territories, shares, rebels, the socialist
+revolution after repeated mutinies)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from moderator.engine import phase9_mutiny, phase9_revolution
+from moderator.engine.context import MODERATOR, TurnContext
+from moderator.engine.dice import Dice, ScriptedDice
+from moderator.engine.events import Event
+from moderator.engine.resolve import resolve
+from moderator.engine.state import GameState, NationState
+from moderator.orders import model as m
+from moderator.world.scenario_model import Nation, Scenario
+from tests import engine_fixture as fx
+
+RUSSIAN_INCOME = 2 + 3 + 4 + 1 + 2 + 8  # Warsaw, Minsk, Kiev, Vilna, Riga, Moscow
+
+
+def scenario() -> Scenario:
+    base = fx.scenario()
+    reds = Nation("bolsheviks", "Bolsheviks", "minor", "neutral", manpower_pool="russia", active=False)
+    return replace(base, nations={**base.nations, "bolsheviks": reds})
+
+
+def state(turn: int, stage: int = 0, fund: int = 0, **kw: object) -> GameState:
+    s = fx.state(**kw)  # type: ignore[arg-type]
+    s.turn = turn
+    s.nations["bolsheviks"] = NationState("bolsheviks", saved=0, manpower_limit=0, side="neutral",
+                                          flags={"active": False})
+    if stage:
+        s.nations["russia"].flags[phase9_revolution.STAGE] = stage
+    if fund:
+        s.nations["russia"].flags[phase9_revolution.FUND] = fund
+    return s
+
+
+def run(s: GameState, orders: dict[str, list[m.Order]], rolls: list[int]) -> tuple[GameState, list[Event]]:
+    dice = ScriptedDice({"9": rolls}, s.turn)
+    new, events = resolve(s, orders, fx.world(), scenario(), dice)
+    assert dice.unused() == {}, dice.unused()
+    return new, events
+
+
+def of(events: list[Event], code: str) -> list[Event]:
+    return [e for e in events if e.code == code]
+
+
+def flags(events: list[Event], reason: str) -> list[Event]:
+    return [e for e in events if e.code == "moderator-flag" and e.args["reason"] == reason]
+
+
+# ---- The Russian Revolution ---------------------------------------------------------------
+def test_no_revolution_roll_before_turn_7() -> None:
+    new, events = run(state(6), {}, [])  # "Starting in 1915, on Turn 7": no die in step 9
+    assert not of(events, "revolution") and phase9_revolution.stage_of(new) == 0
+
+
+def test_the_first_hit_makes_the_republic_1_in_10_in_1915_2_in_10_in_1916() -> None:
+    _, events = run(state(7), {}, [2])  # turn 7 is August 1915: 1 in 10
+    assert not of(events, "revolution")
+    new, events = run(state(7), {}, [1])
+    (rev,) = of(events, "revolution")
+    assert rev.args["stage"] == 1 and rev.seen_by == ()  # public
+    assert phase9_revolution.stage_of(new) == 1
+    new, events = run(state(13), {}, [2])  # turn 13 is August 1916: 2 in 10
+    assert of(events, "revolution") and phase9_revolution.stage_of(new) == 1
+
+
+def test_the_republic_collects_half_and_keeps_the_rest_for_the_bolsheviks() -> None:
+    new, events = run(state(8, stage=1, fund=3), {}, [10])
+    (income,) = [e for e in of(events, "income") if e.args["nation"] == "russia"]
+    assert income.args["amount"] == RUSSIAN_INCOME // 2
+    assert new.nations["russia"].saved == 100 + RUSSIAN_INCOME // 2
+    assert new.nations["russia"].flags[phase9_revolution.FUND] == 3 + RUSSIAN_INCOME - RUSSIAN_INCOME // 2
+    assert phase9_revolution.stage_of(new) == 1  # 10: no second hit
+
+
+def test_the_rising_turns_new_units_on_1_to_7_and_places_them_where_no_russian_stands() -> None:
+    s = state(8, stage=1, fund=10)
+    orders = {"russia": [m.Build("infantry", 3, "Moscow")]}
+    # The second hit (1 in 10), then one die per Russian unit built this turn: 7 and 1 turn, 8 stays.
+    new, events = run(s, orders, [1, 7, 8, 1])
+    (rev,) = of(events, "revolution")
+    fund = 10 + RUSSIAN_INCOME - RUSSIAN_INCOME // 2
+    assert rev.args == {"stage": 2, "fund": fund, "units": 2}
+    assert fx.count(new, "russia", "infantry", "Moscow") == 1
+    # Kiev (4) is the most valuable Russian territory without Russian troops.
+    assert fx.count(new, "bolsheviks", "infantry", "Kiev") == 2
+    assert new.control["Kiev"] == "bolsheviks"
+    reds = new.nations["bolsheviks"]
+    assert reds.saved == fund and "active" not in reds.flags
+    assert "russia" in reds.at_war_with and "bolsheviks" in new.nations["russia"].at_war_with
+    assert phase9_revolution.FUND not in new.nations["russia"].flags
+    (flag,) = flags(events, "revolutionaries-placed")
+    assert flag.args["details"]["went"] == {"infantry": 2} and flag.args["details"]["place"] == "Kiev"
+
+
+def test_after_the_rising_new_russian_units_defect_on_8_to_10() -> None:
+    s = state(9, stage=2)
+    orders = {"russia": [m.Build("infantry", 2, "Moscow")]}
+    new, events = run(s, orders, [9, 3])  # no revolution roll any more; one die per unit built
+    assert of(events, "revolution-defections")[0].args["units"] == 1
+    assert fx.count(new, "russia", "infantry", "Moscow") == 1
+    assert fx.count(new, "bolsheviks", "infantry", "Kiev") == 1
+
+
+def test_the_bolsheviks_draw_double_from_russian_lands() -> None:
+    s = state(9, stage=2)
+    s.control["Kiev"] = "bolsheviks"  # Kiev 4, incorporated since turn 0
+    new, events = run(s, {}, [])
+    (income,) = [e for e in of(events, "income") if e.args["nation"] == "bolsheviks"]
+    assert income.args["amount"] == 2 * 4 and new.nations["bolsheviks"].saved == 8
+    (russia,) = [e for e in of(events, "income") if e.args["nation"] == "russia"]
+    assert russia.args["amount"] == RUSSIAN_INCOME - 4  # after the rising: no halving
+
+
+def test_the_revolution_rate_by_year_through_the_engine() -> None:
+    # "1 in 10 ... 1915, 2 in 10 ... 1916, 3 in 10 ... 1917, 4 in 10 ... 1918": the first
+    # hit counted over seeded turns, within 4 standard deviations.
+    for turn, in_ten in ((7, 1), (13, 2), (19, 3), (25, 4)):
+        hits, n = 0, 1500
+        for i in range(n):
+            ctx = TurnContext(state(turn), {}, fx.world(), scenario(), dice_root=Dice(f"rev-{turn}", i))
+            phase9_revolution.russian_revolution(ctx)
+            hits += phase9_revolution.stage(ctx)
+        p = in_ten / 10
+        assert abs(hits / n - p) < 4 * (p * (1 - p) / n) ** 0.5, (turn, hits)
+
+
+# ---- Mutinies ------------------------------------------------------------------------------
+def past_the_limit(limit: int = 2) -> GameState:
+    s = state(2, units=[("russia", "infantry", "Warsaw", 4), ("russia", "artillery", "Warsaw", 4)])
+    s.nations["russia"].manpower_limit, s.nations["russia"].infantry_built = limit, 2
+    return s
+
+
+BUILD = {"russia": [m.Build("infantry", 1, "Moscow")]}
+
+
+def test_no_mutiny_roll_within_the_manpower_limit() -> None:
+    _, events = run(past_the_limit(limit=5), BUILD, [])
+    assert not of(events, "mutiny")
+
+
+def test_infantry_past_the_limit_risk_a_mutiny_2_in_10() -> None:
+    _, events = run(past_the_limit(), BUILD, [3])
+    assert not of(events, "mutiny")
+    # 2: a mutiny; 5: large (5-7), two territories at random, 50% (round up) of each,
+    # divided evenly among the unit types.
+    new, events = run(past_the_limit(), BUILD, [2, 5, 1, 0])
+    warsaw, moscow = of(events, "mutiny")
+    assert (warsaw.args["place"], warsaw.args["severity"]) == ("Warsaw", "large")
+    assert warsaw.args["units"] == {"artillery": 2, "infantry": 2} and warsaw.seen_by == ("russia", MODERATOR)
+    assert moscow.args["units"] == {"infantry": 1}  # 50% of 1, rounded up
+    assert fx.count(new, "russia", "infantry", "Warsaw") == 2 and fx.count(new, "russia", "artillery", "Warsaw") == 2
+    assert new.nations["russia"].flags[phase9_mutiny.AFFECTED] == ["Warsaw", "Moscow"]
+
+
+def test_a_small_mutiny_disbands_a_quarter_rounded_up() -> None:
+    new, events = run(past_the_limit(), BUILD, [1, 4, 1])
+    (only,) = of(events, "mutiny")
+    assert only.args["severity"] == "small" and only.args["units"] == {"infantry": 1, "artillery": 1}
+    assert len(new.units_at("Warsaw", "russia")) == 6
+
+
+def test_a_disastrous_mutiny_disbands_75_percent_and_the_second_territory_rebels() -> None:
+    new, events = run(past_the_limit(), BUILD, [2, 8, 1, 0])
+    first, second = of(events, "mutiny")
+    assert first.args["units"] == {"artillery": 3, "infantry": 3} and not first.args["rebelled"]
+    assert second.args["place"] == "Moscow" and second.args["rebelled"]
+    assert not new.units_at("Moscow", "russia")
+    (flag,) = flags(events, "mutiny-rebels")
+    assert flag.args["details"]["went"] == {"infantry": 1}
+
+
+def test_a_mutiny_after_two_provinces_mutinied_may_start_a_socialist_revolution() -> None:
+    s = past_the_limit()
+    s.nations["russia"].flags[phase9_mutiny.AFFECTED] = ["Minsk", "Riga"]
+    _, events = run(s, BUILD, [1, 1, 1, 6])  # 6: no revolution
+    assert not flags(events, "socialist-revolution")
+    _, events = run(s, BUILD, [1, 1, 1, 5])  # "On roll of 1-5 on a D10, a revolution will happen"
+    (flag,) = flags(events, "socialist-revolution")
+    assert flag.args["details"]["provinces"] == ["Minsk", "Riga", "Warsaw"]
+
+
+def test_a_first_mutiny_does_not_roll_for_revolution() -> None:
+    s = past_the_limit()
+    s.nations["russia"].flags[phase9_mutiny.AFFECTED] = ["Minsk"]
+    _, events = run(s, BUILD, [1, 1, 1])  # one province before: no revolution die
+    assert of(events, "mutiny")
