@@ -245,7 +245,8 @@ def aa_fire(ctx: TurnContext, battle: Battle) -> int:
         return 0
     hits = 0
     for f in aa_guns(battle):
-        value = ctx.scenario.stats(f.nation, f.kind).defense
+        stats = ctx.stats(f.nation, f.kind, f.unit)  # Improved AA: +1 (engine/technology.py)
+        value = stats.defense if stats else 0
         if ctx.dice.d10(f"anti-air fire at {battle.territory}: {f.nation} aa") <= value:
             hits += 1
     return hits

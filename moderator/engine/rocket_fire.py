@@ -55,17 +55,16 @@ def shelter(ctx: TurnContext, nation: str, place: str) -> str | None:
 
 def fire(ctx: TurnContext, nation: str, index: int, order: RocketFire, rockets: Sequence[Unit]) -> None:
     place = order.target
-    stats = ctx.stats(nation, "rocket")
-    value = stats.attack if stats else 0
     holder = ctx.controller(place)
     cover = shelter(ctx, nation, place) if order.aim == "units" else None
-    if cover == TRENCH:
-        value = max(1, value - TRENCH_PENALTY[TRENCH]["rocket"]) if value > 0 else value
     hits = 0
-    if cover != SUPER_TRENCH:
-        for k in range(len(rockets)):
-            if ctx.dice.d10(f"rocket fire at {place}: {nation} rocket {k + 1}") <= value:
-                hits += 1
+    for k, rocket in enumerate(rockets if cover != SUPER_TRENCH else ()):
+        stats = ctx.stats(nation, "rocket", rocket)  # with the rocket's technology (engine/technology.py)
+        value = stats.attack if stats else 0
+        if cover == TRENCH and value > 0:
+            value = max(1, value - TRENCH_PENALTY[TRENCH]["rocket"])
+        if ctx.dice.d10(f"rocket fire at {place}: {nation} rocket {k + 1}") <= value:
+            hits += 1
     losses: dict[str, dict[str, int]] = {}
     manpower_lost = resources_lost = 0
     if order.aim == "units":
