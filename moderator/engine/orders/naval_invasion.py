@@ -29,9 +29,10 @@ from __future__ import annotations
 from collections import Counter
 
 from moderator.engine import phase4_land
+from moderator.engine.combat_land import CAPTURERS
 from moderator.engine.context import Position, TurnContext
 from moderator.engine.orders.base import OrderRule
-from moderator.engine.orders.move import NEVER_ATTACK
+from moderator.engine.orders.move import NEVER_ATTACK, enemy_units
 from moderator.engine.orders.task_forces import TaskForceRecord
 from moderator.engine.problems import Problem, problem, warning
 from moderator.engine.state import Unit
@@ -70,6 +71,9 @@ class NavalInvasionRule(OrderRule[NavalInvasion]):
         kinds = {u.kind for u in order.units}
         if kinds & NO_INVASION and invades(pos, nation, order.dest):
             return problem("invasion-tanks", order.dest, kinds=sorted(kinds & NO_INVASION))
+        if invades(pos, nation, order.dest) and not kinds & CAPTURERS and not enemy_units(pos, nation, order.dest):
+            # 4.4: "Only infantry or tanks can capture territories" (the land side refuses the rest)
+            return problem("cannot-capture", order.dest, place=order.dest)
         carried = aboard(pos, nation, order.origin)
         for uc in order.units:
             if carried[uc.kind] < uc.count:
