@@ -203,3 +203,31 @@ def test_the_points_of_the_turn_are_uniform_over_their_ranges() -> None:
         sd = (800 * (1 / (top + 1)) * (1 - 1 / (top + 1))) ** 0.5
         for face, n in seen[nation].items():
             assert abs(n - expected) < 4.5 * sd, (nation, face, n)
+
+
+# ---- COAX Italy ---------------------------------------------------------------------------------
+def test_a_coaxing_turns_italys_leaning_unless_the_other_side_blocks_it() -> None:
+    # Germany's 1 on the D10: Italy leans to the Central Powers, and takes 0-4 a turn toward them.
+    new, events = turn({"germany": "COAX Italy"}, [1, 4, 0])
+    assert new.nations["italy"].flags["leaning"] == "central" and new.nations["italy"].standing == -4
+    assert [e.seen_by for e in of(events, "leaning-changed")] == [("italy",), ("moderator",)]
+    assert new.nations["italy"].saved == turn({}, QUIET)[0].nations["italy"].saved + 20  # "Italy gets to keep"
+    # France, on the side Italy leans to, blocks it with its own success (nations by id: France first).
+    new, events = turn({"germany": "COAX Italy", "france": "COAX Italy"}, [1, 1, 3, 0])
+    assert "leaning" not in new.nations["italy"].flags and new.nations["italy"].standing == 3
+    # A failed coaxing changes nothing.
+    new, events = turn({"germany": "COAX Italy"}, [2, 0, 0])
+    assert "leaning" not in new.nations["italy"].flags and of(events, "influence-attempt", success=False)
+
+
+# ---- PEACE -----------------------------------------------------------------------------------
+def test_a_peace_both_write_is_made_and_one_sided_is_told() -> None:
+    at_war = opening(lambda s: (s.nations["italy"].at_war_with.append("switzerland"),
+                                s.nations["switzerland"].at_war_with.append("italy")))
+    new, events = turn({"italy": "PEACE WITH Switzerland", "switzerland": "PEACE WITH Italy"}, QUIET, at_war)
+    assert "switzerland" not in new.nations["italy"].at_war_with and "italy" not in new.nations["switzerland"].at_war_with
+    assert [e.args["nations"] for e in of(events, "peace-made")] == [["italy", "switzerland"]]
+    new, events = turn({"italy": "PEACE WITH Switzerland"}, QUIET, at_war)
+    assert "switzerland" in new.nations["italy"].at_war_with
+    [offered] = of(events, "peace-offered")
+    assert offered.seen_by == ("italy", "switzerland", "moderator")

@@ -21,10 +21,13 @@ engine/option_effects.py), else the scenario's. French #3: "0-4 points each turn
 from __future__ import annotations
 
 from moderator.engine import points
-from moderator.engine.context import TurnContext
+from moderator.engine.context import MODERATOR, TurnContext
 from moderator.engine.option_effects import COURTED
+from moderator.engine.orders import peace
+from moderator.engine.orders.neutrals import COAXED
 
 PHASE = "1.2"
+SWAYED = "coaxed"  # NationState.flags of Italy: the turn a coaxing first turned its leaning (0-4 a turn since)
 
 
 def leaning(ctx: TurnContext, nation: str) -> str:
@@ -35,8 +38,34 @@ def leaning(ctx: TurnContext, nation: str) -> str:
     return info.leaning if info is not None and info.leaning else ""
 
 
+def coaxing(ctx: TurnContext) -> None:
+    """COAX Italy, after every attempt of the turn (engine/orders/neutrals.py rolled them):
+    a success of the side Italy does not lean to turns its leaning ("Italy would be
+    destined to enter on the Central Power and would collect 0-4 points toward Central
+    Powers side instead of the Allies"), unless a success of the side it leans to blocks
+    it ("an attempt (at 10%) to block a successful attempt made by the opposing side").
+    From the first switch on, Italy's points of the turn are 0-4 ("the opposing side may
+    then spend money to try and sway Italy back with 0-4 points"). Italy and the moderator
+    learn of it; nobody else (the leaning is hidden)."""
+    italy = ctx.scenario.diplomacy.coax_nation
+    if not italy or italy not in ctx.state.nations or ctx.state.nations[italy].side != "neutral":
+        return
+    successes = {key[1] for key in ctx.done if key and key[0] == COAXED}
+    leans = leaning(ctx, italy)
+    against = {"allied": "central", "central": "allied"}.get(leans, "")
+    if against not in successes or leans in successes:
+        return
+    flags = ctx.state.nations[italy].flags
+    flags["leaning"] = against
+    flags.setdefault(SWAYED, ctx.turn)
+    ctx.tell(italy, "leaning-changed", PHASE, side=against)
+    ctx.emit("leaning-changed", PHASE, (MODERATOR,), nation=italy, side=against)
+
+
 def diplomatic_influence(ctx: TurnContext) -> None:
-    """Phase 1.2: every turn's points of the major neutrals that take them (see above)."""
+    """Phase 1.2: the coaxing of Italy, then every turn's points of the major neutrals that
+    take them (see above)."""
+    coaxing(ctx)
     for nation, drift in sorted(ctx.scenario.diplomacy.drift.items()):
         ns = ctx.state.nations.get(nation)
         if ns is None or ns.side != "neutral":
@@ -44,7 +73,8 @@ def diplomatic_influence(ctx: TurnContext) -> None:
         toward = leaning(ctx, nation) if drift.toward == "leaning" else drift.toward
         if toward not in ("allied", "central"):
             continue
-        most = drift.points + (1 if toward == "allied" and ctx.nation(nation).flags.get(COURTED) else 0)
+        flags = ctx.nation(nation).flags
+        most = drift.points + (1 if flags.get(SWAYED) or (toward == "allied" and flags.get(COURTED)) else 0)
         amount = ctx.dice.between(0, most, f"{ctx.nation_name(nation)}'s points of the turn {points.PURPOSE}")
         points.move(ctx, nation, toward, amount, "drift", PHASE)
 
@@ -58,4 +88,5 @@ def other_declarations(ctx: TurnContext) -> None:
 
 
 def special_options(ctx: TurnContext) -> None:
-    """Phase 1.5 (national special rule options): not implemented yet; emits nothing."""
+    """Phase 1.5, after the orders: the peace both sides wrote (engine/orders/peace.py)."""
+    peace.agree(ctx)

@@ -17,8 +17,10 @@ they enter the main war").
 COAX Italy (Phase 1.2, Italy): "Any nation may spend 20 resources for a 10% chance (1 on
 D10 die) to coax Italy to switch its affiliation prior to it actually entering the war
 ... Italy gets to keep the 20 resources." Reading: one attempt per nation per turn, as
-every other influence attempt (Phase 1.2). The 20 reach Italy at once; the roll is the
-moderator's.
+every other influence attempt (Phase 1.2). The 20 reach Italy at once; the 1 on a D10 is
+rolled, and the successes are weighed after all the attempts (phase1_diplomacy.coaxing):
+"Nations which belong to the side Italy is leaning towards may also spend the money for
+an attempt (at 10%) to block a successful attempt made by the opposing side".
 
 JOIN side (Phase 1.5, Neutrals): "All neutrals, except Japan and British Empire, must
 collect 10 points for one side or another to be able to declare themselves as a member
@@ -35,8 +37,8 @@ British Empire"). The joining itself (and the dominions following): engine/wars.
 
 from __future__ import annotations
 
-from moderator.engine import wars
-from moderator.engine.context import Position, TurnContext
+from moderator.engine import chances, wars
+from moderator.engine.context import MODERATOR, Position, TurnContext
 from moderator.engine.orders.base import OrderRule, afford, once_per_turn
 from moderator.engine.orders.records import Referred, geared, record
 from moderator.engine.points import ready_to_join
@@ -44,6 +46,7 @@ from moderator.engine.problems import Problem, flag, problem
 from moderator.orders.model import CoaxItaly, GearUp, JoinSide
 
 PHASE = "1.5"
+COAXED = "coaxed-by"  # ctx.done key: (COAXED, side) for every successful coaxing of the turn
 COAX_PHASE = "1.2"
 
 
@@ -100,7 +103,6 @@ class GearUpRule(OrderRule[GearUp]):
 class CoaxItalyRule(Referred[CoaxItaly]):
     order = CoaxItaly
     section = COAX_PHASE
-    why = "coax-roll"
 
     def problem(self, pos: Position, nation: str, order: CoaxItaly) -> Problem | None:
         d = pos.scenario.diplomacy
@@ -123,6 +125,18 @@ class CoaxItalyRule(Referred[CoaxItaly]):
 
     def record(self, ctx: TurnContext, nation: str, order: CoaxItaly) -> None:
         ctx.use((nation, "coax"))
+
+    def execute(self, ctx: TurnContext, nation: str, index: int, order: CoaxItaly) -> None:
+        """Paid (Italy keeps the 20), then the 1 in 10; what the successes do together is
+        the step's work after every attempt (phase1_diplomacy.coaxing): a success blocks
+        or is blocked by the other side's."""
+        self.settle(ctx, nation, index, order)
+        italy = ctx.scenario.diplomacy.coax_nation
+        success = chances.coax_italy(ctx.dice)
+        ctx.emit("influence-attempt", COAX_PHASE, (nation, MODERATOR), nation=nation, order=index, target=italy,
+                 success=success)
+        if success and ctx.nation(nation).side in ("allied", "central"):
+            ctx.use((COAXED, ctx.nation(nation).side))
 
 
 # ---- join a side ---------------------------------------------------------------------------------

@@ -8,25 +8,30 @@ nation in the main war proposes peace only in a war with a neutral (Austria-Hung
 peace with Serbia is its option #1).
 
 Settled by the position: the two nations are at war, and not on opposite sides of the
-main war. Reading: one proposal per nation and enemy per turn. Free; whether both sides
-agreed is the moderator's to see (the order is referred).
+main war. Reading: one proposal per nation and enemy per turn, free. Both agree when each
+writes PEACE WITH the other in the same turn: the peace is made after every proposal of
+Phase 1.5 (phase1_diplomacy.special_options, engine/wars.py make_peace), public news; a
+proposal the other side did not write is told to both.
 """
 
 from __future__ import annotations
 
-from moderator.engine.context import Position, TurnContext
-from moderator.engine.orders.base import once_per_turn
-from moderator.engine.orders.records import Referred, opposite, side_word
+from moderator.engine import wars
+from moderator.engine.context import MODERATOR, Position, TurnContext
+from moderator.engine.orders.base import OrderRule, once_per_turn
+from moderator.engine.orders.records import opposite, side_word
 from moderator.engine.problems import Problem, problem
 from moderator.orders.model import Peace
 
 PHASE = "1.5"
 
 
-class PeaceRule(Referred[Peace]):
+PROPOSED = "peace-proposed"  # ctx.done key: (PROPOSED, nation, enemy) for every proposal of the turn
+
+
+class PeaceRule(OrderRule[Peace]):
     order = Peace
     section = PHASE
-    why = "peace-agreed"
 
     def problem(self, pos: Position, nation: str, order: Peace) -> Problem | None:
         target = order.nation
@@ -37,8 +42,20 @@ class PeaceRule(Referred[Peace]):
             return problem("peace-main-war", order.nation, target=target)
         return once_per_turn(pos, (nation, "peace", target), "peace-twice", order.nation, target=target)
 
-    def record(self, ctx: TurnContext, nation: str, order: Peace) -> None:
+    def commit(self, ctx: TurnContext, nation: str, index: int, order: Peace) -> None:
         ctx.use((nation, "peace", order.nation))
+        ctx.use((PROPOSED, nation, order.nation))
+
+
+def agree(ctx: TurnContext) -> None:
+    """The step's work after the proposals: a peace both wrote is made; one is told."""
+    proposals = sorted(key[1:] for key in ctx.done if key and key[0] == PROPOSED)
+    for a, b in proposals:
+        if (b, a) in proposals:
+            if a < b and ctx.at_war(a, b):
+                wars.make_peace(ctx, a, b, PHASE)
+        elif not ctx.checking:
+            ctx.emit("peace-offered", PHASE, (a, b, MODERATOR), nation=a, target=b)
 
 
 RULE = PeaceRule()
