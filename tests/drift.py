@@ -48,9 +48,11 @@ luck" when
      ("over-budget", "transfer-too-much": TREASURY_CODES), the treasury, if that order
      paid in one of them (the wrapped homes record what each commit() and execute()
      takes from the treasury), or
-  4. the checker refused it as over budget and a research roll failed where an UPGRADE
-     kept "if-researched" counted on it: the engine did not pay that upgrade, so it had
-     the money (the checker's optimism about research, above), or
+  4. the checker refused it for the treasury (TREASURY_CODES) and a research roll
+     failed: the checker charged an UPGRADE (this one or an earlier one) at the level it
+     took the research for, the engine at the level the roll left (the checker's
+     optimism about research, above), so the engine had the money, or refused the order
+     for another reason (an UPGRADE of a kind already upgraded this turn), or
   5. it comes after Phase 8 and the nation receives US trade, when the neutrals' tables
      (a declaration of war on a neutral, a joining: engine/reactions.py) moved the US
      Entry to the other side of zero than the checker projects (US trade flows only while
@@ -1310,8 +1312,7 @@ def compare(game: Game, nation: str, orders: Sequence[m.Order], seed: str = "dri
     # The checker takes every research for a success (research.assume): an UPGRADE to the
     # level is charged there, and nothing is charged when the engine's roll fails; so an
     # order the checker found over budget may be paid in the engine (case 4 of DICE).
-    failed_research = any(e.code == "research-failed" for e in events) and any(
-        p.code == "if-researched" for v in verdicts for p in v.problems)
+    failed_research = any(e.code == "research-failed" for e in events)
     taint = Taint()
     for i in sorted(range(len(orders)), key=when):
         v, order = verdicts[i], orders[i]
@@ -1322,7 +1323,7 @@ def compare(game: Game, nation: str, orders: Sequence[m.Order], seed: str = "dri
         checker_says = f"kept ({_codes(v.problems)})" if v.kept else f"refused ({code})"
         said = f"#{i} {order.span.text or type(order).__name__}: {checker_says}, engine: {refused or 'carried out'}"
         luck = unforeseen(i)
-        richer = failed_research and not v.kept and code == "over-budget" and not refused
+        richer = failed_research and not v.kept and code in TREASURY_CODES
         why = (["its if- note"] if v.kept and conditional(v) else []) + (
             [f"the battles at {luck}"] if luck else []) + (
             ["a failed research left its upgrade unpaid"] if richer else []) + taint.touched(order, [code, *refused]) + (

@@ -111,16 +111,18 @@ def _run(root: Path, server: EmbeddedMailServer, users: dict[str, str], deadline
     # offline verbs need only the database).
     (root / "moderator.toml").write_text(
         f'[service]\ndatabase = "sqlite:///{(root / "moderator.db").resolve()}"\n', encoding="utf-8")
+    if robots:
+        for nation in ROBOT_PLAYERS:
+            send_orders(server.smtp_port, f"{nation}@{DOMAIN}", (root / "orders" / f"{nation}.txt").read_text())
+            _say(f"demo player {nation}@{DOMAIN} mailed its orders (file {root / 'orders' / (nation + '.txt')})")
+    # The turn's clock starts now, once the demo players' mail is in: on a slow machine the
+    # setup above may take longer than a short demo turn, and their orders must not be late.
+    game = svc.store.update_game(GAME, deadline=datetime.now(UTC) + timedelta(seconds=deadline_seconds))
     _banner(root, server, users, game.deadline)
     daemon = Daemon(svc, poll_seconds=poll_seconds, deadline_seconds=2, countdown_seconds=30,
                     remind_before=timedelta(seconds=deadline_seconds / 2))
     daemon.start()
     try:
-        if robots:
-            time.sleep(3)
-            for nation in ROBOT_PLAYERS:
-                send_orders(server.smtp_port, f"{nation}@{DOMAIN}", (root / "orders" / f"{nation}.txt").read_text())
-                _say(f"demo player {nation}@{DOMAIN} mailed its orders (file {root / 'orders' / (nation + '.txt')})")
         turn = 1
         while True:
             while not daemon.resolved.wait(1.0):
