@@ -60,7 +60,13 @@ luck" when
   5. it comes after Phase 8 and the nation receives US trade, when the neutrals' tables
      (a declaration of war on a neutral, a joining: engine/reactions.py) moved the US
      Entry to the other side of zero than the checker projects (US trade flows only while
-     it is not negative).
+     it is not negative), or
+  6. it names a nation (its target, nation, against or to) that a special option's roll
+     took into or out of a war, or brought into a camp, in Phase 1.5, and it is judged
+     at or after that step (PEACE WITH a nation that declared war by the roll).
+  7. (treasuries only) another nation whose side, wars, points or income rule the engine's
+     dice left other than the checker projects (the neutrals' points are drawn by the
+     engine only): its income may differ.
 
 Every other difference is a drift, and the treasuries are compared only when no verdict
 differed at all (those of the US trade's receivers only when the dice of the neutrals'
@@ -1320,6 +1326,18 @@ def compare(game: Game, nation: str, orders: Sequence[m.Order], seed: str = "dri
     # level is charged there, and nothing is charged when the engine's roll fails; so an
     # order the checker found over budget may be paid in the engine (case 4 of DICE).
     failed_research = any(e.code == "research-failed" for e in events)
+    # A special option's roll may begin or end a war or bring a neutral in (the US Congress
+    # vote, Japan answering a Chinese option, the peace with Serbia: engine/option_effects.py),
+    # which changes the income of the nations in it (a minor at war collects in full) and the
+    # verdicts of later orders naming them (PEACE, COUNTERESPIONAGE ARMY): by luck (case 6).
+    rolled_wars = {n for e in events if e.code in ("war-declared", "peace-made", "joined") and e.phase == "1.5"
+                   for n in e.args.get("nations", [e.args.get("nation"), e.args.get("target")]) if n}
+    options = next((k for k, s in enumerate(table) if s.section == "1.5"), -1)
+
+    def names_rolled(order: m.Order) -> list[str]:
+        named = {getattr(order, f, None) for f in ("target", "nation", "against", "to")}
+        return sorted(n for n in named if isinstance(n, str) and n in rolled_wars)
+
     taint = Taint()
     for i in sorted(range(len(orders)), key=when):
         v, order = verdicts[i], orders[i]
@@ -1334,7 +1352,9 @@ def compare(game: Game, nation: str, orders: Sequence[m.Order], seed: str = "dri
         why = (["its if- note"] if v.kept and conditional(v) else []) + (
             [f"the battles at {luck}"] if luck else []) + (
             ["a failed research left its upgrade unpaid"] if richer else []) + taint.touched(order, [code, *refused]) + (
-            ["the US Entry the neutrals' tables moved"] if us_luck and when(i)[0] > income else [])
+            ["the US Entry the neutrals' tables moved"] if us_luck and when(i)[0] > income else []) + (
+            [f"an option's roll changed the wars of {names_rolled(order)}"]
+            if names_rolled(order) and when(i)[0] >= options else [])
         if why:
             cmp.excused.append(f"{said} (by luck: {', '.join(why)})")
         else:
@@ -1347,14 +1367,17 @@ def compare(game: Game, nation: str, orders: Sequence[m.Order], seed: str = "dri
     # where the checker assumed a capture keeps that land's income.
     assumed = {k.partition(":")[2] for k in (checking.ctx.assumed if checking.ctx else {}) if k.startswith("control:")}
     held_on = any(not b.captured and b.place in assumed for b in engine.battles)
-    # A special option's roll may begin or end a war (the US Congress vote, Japan answering
-    # a Chinese option, the peace with Serbia: engine/option_effects.py), which changes the
-    # income of the nations in it (a minor at war collects in full): by luck.
-    rolled_wars = {n for e in events if e.code in ("war-declared", "peace-made") and e.phase == "1.5"
-                   for n in e.args.get("nations", [e.args.get("nation"), e.args.get("target")])}
     raided = {e.args["holder"] for e in events if e.code == "air-raid" and e.args["aim"] == "industry"
               and e.args["damage"]}  # 1D10 a bomber (4.1.1): the checker cannot know the roll
     raided |= {e.args["target"] for e in events if e.code == "unrestricted-submarine-warfare" and e.args["damage"]}
+    # The checker draws no dice for the neutrals' points (engine/reactions.py, points.py:
+    # they never decide an order's legality), so a neutral the dice moved to a camp, into
+    # or out of a war may collect differently in the engine: its treasury is luck (case 7).
+    def state(n: Any) -> tuple[Any, ...]:
+        return (n.side, tuple(sorted(n.at_war_with)), n.standing, n.income_rule)
+    swayed = {nid for nid, ns in scratch.items()
+              if nid in after.nations and nid != nation and state(ns) != state(after.nations[nid])}
+    raided |= swayed
     # Rockets at a complex take a D10-driven sum of its holder's treasury (rocket_fire).
     held_on |= any(e.code == "rocket-fire" and e.args["resources"] for e in events)
     if not drifts and not cmp.excused and not failed_research:

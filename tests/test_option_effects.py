@@ -25,7 +25,17 @@ class StepDice(Dice):
         self.scripted = ScriptedDice({"1.5": list(rolls)}, turn, step="1.5", log=self.log)
 
     def _child(self, section: str) -> Dice:
+        if section == "9":  # the quiet end of turn: Phase 9's own rolls move no points here
+            return QuietPhase9(self._seed, self._turn, step=section, log=self.log, scheme=self.scheme)
         return self.scripted if section == "1.5" else super()._child(section)
+
+
+class QuietPhase9(Dice):
+    """Phase 9 rolling 6 wherever it can (the US economic roll moves nothing on 2-7, no
+    Spanish garrison turn, no revolution or mutiny): the options' points stand alone."""
+
+    def _int(self, low: int, high: int, purpose: str) -> int:
+        return 6 if low <= 6 <= high else super()._int(low, high, purpose)
 
 
 def play(nation: str, text: str, rolls: Sequence[int], state: GameState | None = None
