@@ -62,6 +62,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from moderator.engine import terrain
+from moderator.engine.casualty_shares import share
 from moderator.engine.combat_orders import BattleOrders, withdrawal
 from moderator.engine.context import TurnContext
 from moderator.engine.state import AIR_UNITS, LAND_UNITS, Unit
@@ -299,19 +300,7 @@ def share_hits(ctx: TurnContext, battle: Battle, side: Side, hits: int,
         return {n: hits for n in nations}
     strength = {n: sum(max(1, value_of(ctx, battle, side, f)) for f in side.real() if f.nation == n)
                 for n in nations}
-    total = sum(strength.values())
-    quota = {n: hits * strength[n] // total for n in nations}
-    rest = hits - sum(quota.values())
-    by_remainder = sorted(nations, key=lambda n: (-(hits * strength[n] % total), n))
-    for n in by_remainder[:rest]:
-        quota[n] += 1
-    overflow = sum(max(0, quota[n] - count[n]) for n in nations)
-    quota = {n: min(quota[n], count[n]) for n in nations}
-    for n in nations:
-        extra = min(overflow, count[n] - quota[n])
-        quota[n] += extra
-        overflow -= extra
-    return quota
+    return share(hits, strength, count)
 
 
 def add_fictive(attack: Side, defend: Side) -> None:

@@ -40,10 +40,11 @@ carrier (it is only damaged), then the cheapest ship first, by kind and id.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from moderator.engine import phase4_naval
+from moderator.engine.casualty_shares import share
 from moderator.engine.combat_orders import BattleOrders, withdrawal
 from moderator.engine.context import TurnContext
 from moderator.engine.state import Unit
@@ -123,30 +124,6 @@ def roll(ctx: TurnContext, battle: NavalBattle, side: NavalSide, ships: Sequence
         if ctx.dice.d10(purpose) <= value:
             hits += 1
     return hits
-
-
-def share(hits: int, strength: Mapping[str, int], count: Mapping[str, int]) -> dict[str, int]:
-    """Hits split by each nation's share of the side's total (largest remainder, ties by
-    nation id), never more than a nation has; what one cannot take goes to the others."""
-    nations = sorted(strength)
-    hits = min(hits, sum(count.values()))
-    total = sum(strength.values())
-    if len(nations) <= 1 or total == 0:
-        return {n: min(hits, count[n]) for n in nations} if len(nations) <= 1 else _even(hits, nations, count)
-    quota = {n: hits * strength[n] // total for n in nations}
-    for n in sorted(nations, key=lambda n: (-(hits * strength[n] % total), n))[: hits - sum(quota.values())]:
-        quota[n] += 1
-    overflow = sum(max(0, quota[n] - count[n]) for n in nations)
-    quota = {n: min(quota[n], count[n]) for n in nations}
-    for n in nations:
-        extra = min(overflow, count[n] - quota[n])
-        quota[n] += extra
-        overflow -= extra
-    return quota
-
-
-def _even(hits: int, nations: Sequence[str], count: Mapping[str, int]) -> dict[str, int]:
-    return share(hits, {n: 1 for n in nations}, count)
 
 
 def take_hits(ctx: TurnContext, battle: NavalBattle, side: NavalSide, orders: BattleOrders, hits: int,
