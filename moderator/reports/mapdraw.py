@@ -20,6 +20,8 @@ matplotlib.use("Agg")
 
 import numpy as np  # noqa: E402
 from matplotlib import patheffects  # noqa: E402
+from matplotlib.artist import Artist  # noqa: E402
+from matplotlib.axes import Axes  # noqa: E402
 from matplotlib.backend_bases import RendererBase  # noqa: E402
 from matplotlib.backends.backend_agg import FigureCanvasAgg  # noqa: E402
 from matplotlib.collections import LineCollection, PatchCollection  # noqa: E402
@@ -31,7 +33,7 @@ from matplotlib.text import Text  # noqa: E402
 from matplotlib.transforms import Bbox, IdentityTransform  # noqa: E402
 from PIL import Image  # noqa: E402
 
-from moderator.reports import mapstory  # noqa: E402
+from moderator.reports import mapnames, mapstory  # noqa: E402
 from moderator.reports.geometry import MAPS_DIR, Geometry, PlaceShape, Rings  # noqa: E402
 from moderator.reports.visibility import UNIT_ABBREV  # noqa: E402
 from moderator.world.model import World  # noqa: E402
@@ -96,7 +98,10 @@ def miller_y(lat: float) -> float:
 
 def image_size(region: str) -> tuple[int, int]:
     """Pixel size (width, height) of the PNG for a region."""
-    r = REGIONS[region]
+    return image_size_of(REGIONS[region])
+
+
+def image_size_of(r: Region) -> tuple[int, int]:
     height = WIDTH_PX * (miller_y(r.north) - miller_y(r.south)) / (r.east - r.west)
     return WIDTH_PX, int(round(height))
 
@@ -273,28 +278,18 @@ def build_figure(
     controllers: dict[str, str | None] = {**owners, **(control or {})}
     colors = load_colors(geometry.scenario or "1914")
 
-    width, height = image_size(region)
-    fig = Figure(figsize=(width / DPI, height / DPI), dpi=DPI)
-    FigureCanvasAgg(fig)  # attach the Agg canvas: text extents are measured with its renderer
-    ax = fig.add_axes((0.0, 0.0, 1.0, 1.0))
-    ax.set_xlim(reg.west, reg.east)
-    ax.set_ylim(miller_y(reg.south), miller_y(reg.north))
-    ax.set_axis_off()
-    ax.set_facecolor(OCEAN)
-    fig.patch.set_facecolor(OCEAN)
-    ax.add_patch(
-        PathPatch(
-            MplPath.unit_rectangle(), transform=ax.transAxes, facecolor=OCEAN, edgecolor="none", zorder=0
-        )
-    )
-
-    land_paths = _draw_background(ax, geometry, reg)
-    land_paths += _draw_places(ax, geometry, reg, controllers, colors)
+    fig, ax = _blank(reg)
+    base = _base_layer(geometry, region, controllers, colors)
     if bare:
+        ax.add_artist(BaseLayer(base.pixels, []))
         return fig
     features = map_features(world)
-    unit_boxes = _draw_labels(fig, ax, geometry, reg, units or {}, controllers, colors, sightings or {},
-                              mapstory.glyphs(story), features)
+    unit_boxes, placed = _draw_labels(fig, ax, geometry, reg, units or {}, controllers, colors, sightings or {},
+                                     mapstory.glyphs(story), features)
+    pixels = base.pixels.copy()
+    mapnames.paste(pixels, placed, DPI)
+    ax.add_artist(BaseLayer(pixels, placed))
+    land = base.land
     if story:
         places = {p for m in story for p in (m.origin, m.dest) if p in geometry.places}
         anchors = {p: at for p in sorted(places) if (at := _label_anchor(geometry.places[p], reg)) is not None}
@@ -303,9 +298,9 @@ def build_figure(
     entries = legend_entries(geometry, reg, controllers, colors, names or {})
     notes = (_FEATURE_KEY + _unit_key(units or {}) + _band_key(sightings or {}) + mapstory.key(story)
              + _off_map(geometry, reg, units or {}))
-    corner = _draw_legend(fig, ax, entries, notes, land_paths, unit_boxes)
+    corner = _draw_legend(fig, ax, entries, notes, land, unit_boxes)
     if overview is not None and region != "world":
-        _draw_overview(fig, ax, overview, reg, corner, land_paths, unit_boxes)
+        _draw_overview(fig, ax, overview, reg, corner, land, unit_boxes)
     if title:
         ax.text(
             0.5,
@@ -320,6 +315,76 @@ def build_figure(
             path_effects=[patheffects.withStroke(linewidth=3, foreground="white")],
         )
     return fig
+
+
+def _blank(reg: Region) -> tuple[Figure, Axes]:
+    """A figure of the region's pixel size whose axes fill it, in projected lon/lat."""
+    width, height = image_size_of(reg)
+    fig = Figure(figsize=(width / DPI, height / DPI), dpi=DPI)
+    FigureCanvasAgg(fig)  # attach the Agg canvas: text extents are measured with its renderer
+    ax = fig.add_axes((0.0, 0.0, 1.0, 1.0))
+    ax.set_xlim(reg.west, reg.east)
+    ax.set_ylim(miller_y(reg.south), miller_y(reg.north))
+    ax.set_axis_off()
+    fig.patch.set_facecolor(OCEAN)
+    return fig, ax
+
+
+@dataclass(frozen=True)
+class Base:
+    """A region's static layer as pixels: water, land coloured by controller, borders, the
+    dots on small islands (RGBA, bottom row first, as Agg draws an image: row y is y pixels
+    up); and where land is (True), for the legend and the overview to keep off it."""
+
+    pixels: np.ndarray  # shared by every map of the region: never written (names go on a copy)
+    land: np.ndarray
+
+
+_BASES: dict[tuple[int, str, tuple[tuple[str, str | None], ...], tuple[tuple[str, str], ...]],
+             tuple[Geometry, Base]] = {}
+BASES_KEPT = 6  # a turn's maps use a few regions, all with the same control: about 16 MB each
+
+
+def _base_layer(geometry: Geometry, region: str, controllers: Mapping[str, str | None],
+                colors: Mapping[str, str]) -> Base:
+    """The static layer of a map, drawn once per region and control and then reused by every
+    map of the turn (each nation's, each alliance's, the bulletin's, the overview)."""
+    key = (id(geometry), region, tuple(sorted(controllers.items())), tuple(sorted(colors.items())))
+    hit = _BASES.get(key)
+    if hit is None or hit[0] is not geometry:  # the id of a freed geometry may come back
+        reg = REGIONS[region]
+        fig, ax = _blank(reg)
+        ax.add_patch(PathPatch(MplPath.unit_rectangle(), transform=ax.transAxes, facecolor=OCEAN,
+                               edgecolor="none", zorder=0))
+        _draw_background(ax, geometry, reg)
+        _draw_places(ax, geometry, reg, controllers, colors)
+        canvas = fig.canvas
+        assert isinstance(canvas, FigureCanvasAgg)
+        canvas.draw()
+        pixels = np.ascontiguousarray(np.asarray(canvas.buffer_rgba())[::-1])
+        packed = pixels[..., :3].astype(np.uint32) @ np.array([1 << 16, 1 << 8, 1], dtype=np.uint32)
+        water = np.isin(packed, [int(OCEAN[1:], 16), int(SEA[1:], 16)])
+        if len(_BASES) >= BASES_KEPT:
+            _BASES.pop(next(iter(_BASES)))
+        hit = (geometry, Base(pixels, ~water))
+        _BASES[key] = hit
+    return hit[1]
+
+
+class BaseLayer(Artist):
+    """The base pixels with the place names pasted on (mapnames), drawn as one image under
+    the unit boxes, arrows and legend. `names` are the names it holds, for tests to read."""
+
+    def __init__(self, pixels: np.ndarray, names: Sequence[mapnames.PlacedName]) -> None:
+        super().__init__()
+        self.pixels = pixels
+        self.names = list(names)
+        self.set_zorder(4.9)  # over the fills (1-3.6), under arrows (5.4) and boxes (6)
+
+    def draw(self, renderer: RendererBase) -> None:
+        gc = renderer.new_gc()
+        renderer.draw_image(gc, 0, 0, self.pixels)
+        gc.restore()
 
 
 def _draw_background(ax: object, geometry: Geometry, reg: Region) -> list[MplPath]:
@@ -428,12 +493,14 @@ def _draw_labels(
     sightings: Mapping[str, str],
     marked: Mapping[str, str],
     features: Mapping[str, str],
-) -> list[Bbox]:
+) -> tuple[list[Bbox], list[mapnames.PlacedName]]:
     """Names of places holding units or seen enemies, their boxes, then other names where they fit.
 
-    Returns the unit boxes' pixel extents (the legend keeps clear of them)."""
+    Returns the unit boxes' pixel extents (the legend keeps clear of them) and the other
+    names, placed, for the base layer to paste (reports/mapnames.py)."""
     renderer = fig.canvas.get_renderer()  # type: ignore[attr-defined]
-    taken: list[Bbox] = []
+    taken = mapnames.Occupied()
+    placed: list[mapnames.PlacedName] = []
     named = {
         name: at
         for name in sorted(set(units) | set(sightings) | set(marked))
@@ -445,8 +512,8 @@ def _draw_labels(
     # A unit box must say where it stands, so these names are drawn first and always; so
     # are the places of the turn's battles and captures, with their marks.
     for name, at in named.items():
-        _place_name(ax, renderer, geometry.places[name], reg, at, taken, has_units=True,
-                    mark=marked.get(name, ""), suffix=features.get(name, ""))
+        _unit_place_name(ax, renderer, geometry.places[name], reg, at, taken,
+                         mark=marked.get(name, ""), suffix=features.get(name, ""))
     owners = unit_owners(units, controllers, colors)
     styles: dict[str, tuple[str, str, str, str, float]] = {}
     for name in shown:
@@ -460,13 +527,16 @@ def _draw_labels(
     # Other names: land first, biggest places first. A name that would overlap one already
     # placed tries a few nearby spots and is skipped only when none is free.
     order = sorted(geometry.places.values(), key=lambda p: (p.kind != "land", -_size_px(p, reg), p.name))
+    to_pixels = ax.transData  # type: ignore[attr-defined]
     for place in order:
         if place.name in named or _size_px(place, reg) < reg.min_label_px:
             continue
         at = _label_anchor(place, reg)
         if at is not None:
-            _place_name(ax, renderer, place, reg, at, taken, has_units=False, suffix=features.get(place.name, ""))
-    return unit_boxes
+            label = _free_name(place, reg, to_pixels.transform(at), taken, features.get(place.name, ""))
+            if label is not None:
+                placed.append(label)
+    return unit_boxes, placed
 
 
 def _draw_unit_boxes(
@@ -475,7 +545,7 @@ def _draw_unit_boxes(
     reg: Region,
     styles: Mapping[str, tuple[str, str, str, str, float]],
     shown: Mapping[str, tuple[float, float]],
-    taken: list[Bbox],
+    taken: mapnames.Occupied,
 ) -> list[Bbox]:
     """Boxes of unit counts (white) or of seen enemy bands (in the band's colour), each
     (text, face, ink, edge, edge width), hanging below their place's name. Where that spot is taken
@@ -525,7 +595,7 @@ def _draw_unit_boxes(
             # The box alone: a leader line may cross other labels without hiding them.
             artist.update_positions(renderer)
             box = Text.get_window_extent(artist, renderer).padded(pad_px)
-            clashes = sum(box.overlaps(other) for other in taken)
+            clashes = taken.count(box)
             if best is None or (clashes, n) < best[:2]:
                 if best is not None:
                     best[2].remove()  # type: ignore[attr-defined]
@@ -536,36 +606,29 @@ def _draw_unit_boxes(
                 break
         # The spot with fewest clashes is kept even when none is free: units are never dropped.
         assert best is not None
-        taken.append(best[3])
+        taken.add(best[3])
         boxes.append(best[3])
     return boxes
 
 
-def _place_name(
+def _unit_place_name(
     ax: object,
     renderer: RendererBase,
     place: PlaceShape,
     reg: Region,
     at: tuple[float, float],
-    taken: list[Bbox],
+    taken: mapnames.Occupied,
     *,
-    has_units: bool,
     mark: str = "",
     suffix: str = "",
 ) -> None:
-    """One place name at the first free spot near its label point (forced for unit places).
-    `mark`: the turn's battle or capture there (mapstory glyphs), written before the name in
-    bold red, so it is never hidden under a unit box."""
+    """The name of a place holding units, seen enemies or the turn's battle or capture, above
+    its point (the box hangs below), moved up once if that spot is taken, drawn in any case.
+    `mark`: the battle or capture there (mapstory glyphs), written before the name in bold
+    red, so it is never hidden under a unit box."""
     sea = place.kind == "sea"
     size = reg.font * (0.9 if sea else 1.0)
-    # Above the point when a unit box hangs below it or a dot marks a speck of an island.
-    above = has_units or (not sea and _size_px(place, reg) < SMALL_PLACE_PX)
-    if has_units:
-        spots = [(0.0, 2.5), (0.0, 2.5 + 1.2 * size)]
-    elif above:
-        spots = [(0.0, 2.5), (0.0, -size - 4.0)]
-    else:
-        spots = [(dx * size, dy * size) for dx, dy in _LABEL_SPOTS]
+    spots = [(0.0, 2.5), (0.0, 2.5 + 1.2 * size)]
     for n, (dx, dy) in enumerate(spots):
         artist = ax.annotate(  # type: ignore[attr-defined]
             (f"{mark} " if mark else "") + place.name + suffix,
@@ -573,20 +636,39 @@ def _place_name(
             xytext=(dx, dy),
             textcoords="offset points",
             ha="center",
-            va="bottom" if above else "center",
+            va="bottom",
             fontsize=size * 1.25 if mark else size,
             style="italic" if sea else "normal",
             weight="bold" if mark else "normal",
             color=mapstory.BATTLE_COLOUR if mark else "#1f4e79" if sea else "black",
-            zorder=6.5 if has_units else 5,
+            zorder=6.5,
             path_effects=[patheffects.withStroke(linewidth=2, foreground="white")],
         )
         box = artist.get_window_extent(renderer)
-        if any(box.overlaps(other) for other in taken) and not (has_units and n == len(spots) - 1):
+        if taken.count(box) and n < len(spots) - 1:
             artist.remove()
             continue
-        taken.append(box)
+        taken.add(box)
         return
+
+
+def _free_name(place: PlaceShape, reg: Region, anchor: np.ndarray, taken: mapnames.Occupied,
+               suffix: str) -> mapnames.PlacedName | None:
+    """Another place's name at the first free spot near its label point (pixels `anchor`),
+    or None where every spot is taken."""
+    sea = place.kind == "sea"
+    size = reg.font * (0.9 if sea else 1.0)
+    above = not sea and _size_px(place, reg) < SMALL_PLACE_PX  # a dot marks a speck of an island
+    spots = [(0.0, 2.5), (0.0, -size - 4.0)] if above else [(dx * size, dy * size) for dx, dy in _LABEL_SPOTS]
+    style = mapnames.NameStyle(size, sea, "#1f4e79" if sea else "black", "center", "bottom" if above else "center")
+    for dx, dy in spots:
+        name = mapnames.PlacedName(place.name + suffix, style, round(anchor[0] + dx * DPI / 72),
+                                   round(anchor[1] + dy * DPI / 72))
+        box = name.box(DPI)
+        if not taken.count(box):
+            taken.add(box)
+            return name
+    return None
 
 
 def _unit_text(summary: Mapping[str, int]) -> str:
@@ -735,7 +817,7 @@ def _draw_legend(
     ax: object,
     entries: Sequence[tuple[str, str]],
     notes: Sequence[str],
-    land_paths: Sequence[MplPath],
+    land: np.ndarray,
     avoid: Sequence[Bbox],
 ) -> str:
     """Colour swatches in the corner that covers least land and no unit box; below (or above)
@@ -746,14 +828,19 @@ def _draw_legend(
     renderer = fig.canvas.get_renderer()  # type: ignore[attr-defined]
     best: tuple[float, int] | None = None
     chosen = LEGEND_CORNERS[0]
+    # Laid out once, in the upper left; its box in another corner is the mirror image (the
+    # axes fill the figure and the padding is the same on every side).
+    legend = _legend(ax, handles, labels, "upper left", columns)
+    first = legend.get_window_extent(renderer)
+    fig_w, fig_h = fig.bbox.width, fig.bbox.height
     for rank, corner in enumerate(LEGEND_CORNERS):
-        legend = _legend(ax, handles, labels, corner, columns)
-        box = legend.get_window_extent(renderer)
-        legend.remove()
-        score = (_land_share(ax, box, land_paths) + 10.0 * sum(box.overlaps(b) for b in avoid), rank)
+        xs = (first.x0, first.x1) if corner.endswith("left") else (fig_w - first.x1, fig_w - first.x0)
+        ys = (first.y0, first.y1) if corner.startswith("upper") else (fig_h - first.y1, fig_h - first.y0)
+        box = Bbox.from_extents(xs[0], ys[0], xs[1], ys[1])
+        score = (_land_share(box, land) + 10.0 * sum(box.overlaps(b) for b in avoid), rank)
         if best is None or score < best:
             best, chosen = score, corner
-    legend = _legend(ax, handles, labels, chosen, columns)
+    legend.set_loc(chosen)  # type: ignore[arg-type]  # one of LEGEND_CORNERS
     if not notes:
         return chosen
     box = legend.get_window_extent(renderer)
@@ -776,7 +863,7 @@ OVERVIEW_SHARE = 0.22  # of the map's width: the world overview in a corner of a
 
 
 def _draw_overview(fig: Figure, ax: object, pixels: np.ndarray, reg: Region, legend_corner: str,
-                   land_paths: Sequence[MplPath], avoid: Sequence[Bbox]) -> None:
+                   land: np.ndarray, avoid: Sequence[Bbox]) -> None:
     """The world overview, small, in the corner (other than the legend's) that covers least
     land and fewest unit boxes, with the drawn region outlined in red."""
     world = REGIONS["world"]
@@ -790,7 +877,7 @@ def _draw_overview(fig: Figure, ax: object, pixels: np.ndarray, reg: Region, leg
         x0 = pad if corner.endswith("left") else fig_w - pad - w_px
         y0 = fig_h - pad - h_px - 28 if corner.startswith("upper") else pad  # below the title
         box = Bbox.from_bounds(x0, y0, w_px, h_px)
-        score = (_land_share(ax, box, land_paths) + 10.0 * sum(box.overlaps(b) for b in avoid), rank)
+        score = (_land_share(box, land) + 10.0 * sum(box.overlaps(b) for b in avoid), rank)
         if best is None or score < best:
             best, chosen = score, (x0, y0)
     inset = fig.add_axes((chosen[0] / fig_w, chosen[1] / fig_h, w_px / fig_w, h_px / fig_h), zorder=30)
@@ -832,26 +919,17 @@ def _legend(ax: object, handles: list[Patch], labels: list[str], corner: str, co
     return legend
 
 
-def _land_share(ax: object, box: Bbox, land_paths: Sequence[MplPath]) -> float:
-    """Share of a grid of points in a pixel box that fall on drawn land."""
+def _land_share(box: Bbox, land: np.ndarray) -> float:
+    """Share of a grid of points in a pixel box that fall on land (`land`: the base layer's
+    land mask, bottom row first); points off the image count as water."""
     steps = 12
-    points = [
-        (box.x0 + (i + 0.5) * box.width / steps, box.y0 + (j + 0.5) * box.height / steps)
-        for i in range(steps)
-        for j in range(steps)
-    ]
-    to_pixels = ax.transData  # type: ignore[attr-defined]
-    inverse = to_pixels.inverted()
-    data_points = inverse.transform(points)
-    on_land = [False] * len(points)
-    lo, hi = data_points.min(axis=0), data_points.max(axis=0)
-    for path in land_paths:
-        ext = path.get_extents()
-        if ext.x1 < lo[0] or ext.x0 > hi[0] or ext.y1 < lo[1] or ext.y0 > hi[1]:
-            continue
-        for k, inside in enumerate(path.contains_points(data_points)):
-            on_land[k] = on_land[k] or bool(inside)
-    return sum(on_land) / len(points)
+    height, width = land.shape
+    xs = np.floor(box.x0 + (np.arange(steps) + 0.5) * box.width / steps).astype(int)
+    ys = np.floor(box.y0 + (np.arange(steps) + 0.5) * box.height / steps).astype(int)
+    cols, rows = np.meshgrid(xs, ys)
+    inside = (cols >= 0) & (cols < width) & (rows >= 0) & (rows < height)
+    on_land = land[rows.clip(0, height - 1), cols.clip(0, width - 1)] & inside
+    return float(on_land.sum()) / (steps * steps)
 
 
 # Where a name may go around its label point, in multiples of the font size (points).
