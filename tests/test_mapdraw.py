@@ -281,3 +281,13 @@ def test_cached_base_and_names_draw_the_same_bytes_as_fresh_ones(tiny) -> None: 
     mapnames._EXTENTS.clear()
     mapnames._SPRITES.clear()
     assert render_map(geometry, world, **kwargs) == warm  # type: ignore[arg-type]
+
+
+def test_an_enemy_seen_exactly_shows_its_troops_in_its_band_colour(tiny) -> None:  # type: ignore[no-untyped-def]
+    from moderator.reports.sightings import Sighting
+
+    geometry, world = tiny
+    exact = Sighting("Eastland", "germany", "yellow", "6-20", units={"germany": {"infantry": 7, "artillery": 2}})
+    band = Sighting("Westland", "france", "red", "21+")
+    texts = _texts(build_figure(geometry, world, sightings={"Eastland": exact, "Westland": band}))
+    assert "enemy, exactly:\nger: 2 art  7 inf" in texts and "enemy 21+" in texts

@@ -299,7 +299,9 @@ def order_block(info: TurnInfo, nation_name: str, status: NationStatus, stack_li
 
 def seen(view: View, names: Names) -> list[Sighting]:
     """The view's sightings with their holders named as players read them."""
-    return [replace(s, holder=names(s.holder) if s.holder else "", by=list(s.by)) for s in view.sightings]
+    return [replace(s, holder=names(s.holder) if s.holder else "", by=list(s.by),
+                    units=None if s.units is None else {names(n): dict(k) for n, k in s.units.items()})
+            for s in view.sightings]
 
 
 # The fights a report lists under its battles: on land (4.6), at sea (4.3) and in the air (4.1.1).

@@ -13,6 +13,7 @@ import io
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Literal, TypedDict, Unpack, overload
 
 import matplotlib
 
@@ -35,7 +36,8 @@ from PIL import Image  # noqa: E402
 
 from moderator.reports import mapnames, mapstory  # noqa: E402
 from moderator.reports.geometry import MAPS_DIR, Geometry, PlaceShape, Rings  # noqa: E402
-from moderator.reports.visibility import UNIT_ABBREV  # noqa: E402
+from moderator.reports.sightings import Sighting  # noqa: E402
+from moderator.reports.visibility import UNIT_ABBREV, short_code  # noqa: E402
 from moderator.world.model import World  # noqa: E402
 
 DPI = 100
@@ -198,93 +200,74 @@ def _fill(place: PlaceShape, controller: str | None, colors: Mapping[str, str]) 
 # ---------------------------------------------------------------- drawing
 
 
-def render_map(
-    geometry: Geometry,
-    world: World,
-    *,
-    control: Mapping[str, str] | None = None,
-    units: Mapping[str, Mapping[str, int]] | None = None,
-    region: str = "world",
-    title: str = "",
-    names: Mapping[str, str] | None = None,
-    sightings: Mapping[str, str] | None = None,
-    story: Sequence[mapstory.Mark] = (),
-    overview: np.ndarray | None = None,
-    bare: bool = False,
-) -> bytes:
-    """PNG of the map: land coloured by controller, sea zones pale blue, names, unit summaries
-    and a legend of the nations holding land in view.
+class MapOptions(TypedDict, total=False):
+    """What a map shows; every key may be left out.
 
     control: place -> nation id now controlling it (default: the 1914 owner from the world).
     units: place -> {"label": count}, already filtered to what the viewer may see. A label may
         start with a nation prefix ("ger inf"): its box is then edged in that nation's colour.
+    region: the REGIONS entry to draw ("world" by default).
+    title: written at the top (game, turn, audience).
     names: nation id -> display name for the legend (default: the id).
-    sightings: place -> colour band ("black", "yellow", "red") of the enemy troops the viewer's
-        units see there (reports/sightings.py), drawn as a box in that colour.
+    sightings: place -> what the viewer knows of the enemy troops there (reports/sightings.py):
+        a box in the colour of their band, with the exact troops where a roll saw them.
     story: the turn's moves, battles and captures the viewer may know (reports/mapstory.py).
     overview: the world map's pixels (RGB), shown small in a corner with this region outlined.
     bare: colours and borders only (no names, boxes or legend): the overview itself.
     """
-    fig = build_figure(geometry, world, control=control, units=units, region=region, title=title, names=names,
-                       sightings=sightings, story=story, overview=overview, bare=bare)
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=DPI, metadata={"Software": None})
-    return buf.getvalue()
+
+    control: Mapping[str, str]
+    units: Mapping[str, Mapping[str, int]]
+    region: str
+    title: str
+    names: Mapping[str, str]
+    sightings: Mapping[str, Sighting]
+    story: Sequence[mapstory.Mark]
+    overview: np.ndarray | None
+    bare: bool
 
 
-def render_pixels(
-    geometry: Geometry,
-    world: World,
-    *,
-    control: Mapping[str, str] | None = None,
-    units: Mapping[str, Mapping[str, int]] | None = None,
-    region: str = "world",
-    title: str = "",
-    names: Mapping[str, str] | None = None,
-    sightings: Mapping[str, str] | None = None,
-    story: Sequence[mapstory.Mark] = (),
-    overview: np.ndarray | None = None,
-    bare: bool = False,
-) -> Image.Image:
-    """The same map as render_map, as an RGB image straight from the Agg canvas: reports
-    re-encode it as a palette PNG (reports/mapfiles.py), so it skips a PNG round trip."""
-    fig = build_figure(geometry, world, control=control, units=units, region=region, title=title, names=names,
-                       sightings=sightings, story=story, overview=overview, bare=bare)
+@overload
+def render_map(geometry: Geometry, world: World, output: Literal["png"] = "png",
+               **options: Unpack[MapOptions]) -> bytes: ...
+@overload
+def render_map(geometry: Geometry, world: World, output: Literal["pixels"],
+               **options: Unpack[MapOptions]) -> Image.Image: ...
+def render_map(geometry: Geometry, world: World, output: Literal["png", "pixels"] = "png",
+               **options: Unpack[MapOptions]) -> bytes | Image.Image:
+    """The map (MapOptions): land coloured by controller, sea zones pale blue, names, unit
+    summaries and a legend of the nations holding land in view. As a PNG (`output` "png"),
+    or as an RGB image straight from the Agg canvas ("pixels"): reports re-encode it as a
+    palette PNG (reports/mapfiles.py), so they skip a PNG round trip."""
+    fig = build_figure(geometry, world, **options)
+    if output == "png":
+        buf = io.BytesIO()
+        fig.savefig(buf, format="png", dpi=DPI, metadata={"Software": None})
+        return buf.getvalue()
     canvas = fig.canvas
     assert isinstance(canvas, FigureCanvasAgg)
     canvas.draw()
     return Image.frombuffer("RGBA", canvas.get_width_height(), canvas.buffer_rgba(), "raw", "RGBA", 0, 1).convert("RGB")
 
 
-def build_figure(
-    geometry: Geometry,
-    world: World,
-    *,
-    control: Mapping[str, str] | None = None,
-    units: Mapping[str, Mapping[str, int]] | None = None,
-    region: str = "world",
-    title: str = "",
-    names: Mapping[str, str] | None = None,
-    sightings: Mapping[str, str] | None = None,
-    story: Sequence[mapstory.Mark] = (),
-    overview: np.ndarray | None = None,
-    bare: bool = False,
-) -> Figure:
+def build_figure(geometry: Geometry, world: World, **options: Unpack[MapOptions]) -> Figure:
     """The map as a matplotlib figure (see render_map); tests inspect what it holds."""
+    region, title, story = options.get("region", "world"), options.get("title", ""), options.get("story", ())
+    units, sightings, overview = options.get("units", {}), options.get("sightings", {}), options.get("overview")
     if region not in REGIONS:
         raise ValueError(f"unknown region {region!r}; known: {', '.join(sorted(REGIONS))}")
     reg = REGIONS[region]
     owners = {t.name: t.owner for t in world.territories.values() if t.owner}
-    controllers: dict[str, str | None] = {**owners, **(control or {})}
+    controllers: dict[str, str | None] = {**owners, **options.get("control", {})}
     colors = load_colors(geometry.scenario or "1914")
 
     fig, ax = _blank(reg)
     base = _base_layer(geometry, region, controllers, colors)
-    if bare:
+    if options.get("bare", False):
         ax.add_artist(BaseLayer(base.pixels, []))
         return fig
     features = map_features(world)
-    unit_boxes, placed = _draw_labels(fig, ax, geometry, reg, units or {}, controllers, colors, sightings or {},
+    unit_boxes, placed = _draw_labels(fig, ax, geometry, reg, units, controllers, colors, sightings,
                                      mapstory.glyphs(story), features)
     pixels = base.pixels.copy()
     mapnames.paste(pixels, placed, DPI)
@@ -295,9 +278,9 @@ def build_figure(
         anchors = {p: at for p in sorted(places) if (at := _label_anchor(geometry.places[p], reg)) is not None}
         story = [m for m in story if m.dest in anchors and (not m.origin or m.origin in anchors)]
         mapstory.draw(ax, story, anchors, colors)
-    entries = legend_entries(geometry, reg, controllers, colors, names or {})
-    notes = (_FEATURE_KEY + _unit_key(units or {}) + _band_key(sightings or {}) + mapstory.key(story)
-             + _off_map(geometry, reg, units or {}))
+    entries = legend_entries(geometry, reg, controllers, colors, options.get("names", {}))
+    notes = (_FEATURE_KEY + _unit_key(units) + _band_key(sightings) + mapstory.key(story)
+             + _off_map(geometry, reg, units))
     corner = _draw_legend(fig, ax, entries, notes, land, unit_boxes)
     if overview is not None and region != "world":
         _draw_overview(fig, ax, overview, reg, corner, land, unit_boxes)
@@ -490,7 +473,7 @@ def _draw_labels(
     units: Mapping[str, Mapping[str, int]],
     controllers: Mapping[str, str | None],
     colors: Mapping[str, str],
-    sightings: Mapping[str, str],
+    sightings: Mapping[str, Sighting],
     marked: Mapping[str, str],
     features: Mapping[str, str],
 ) -> tuple[list[Bbox], list[mapnames.PlacedName]]:
@@ -521,8 +504,14 @@ def _draw_labels(
             edge, width = _unit_edge(units[name], owners, colors)
             styles[name] = (_unit_text(units[name]), "white", "black", edge, width)
         else:
-            face, ink = BAND_COLOURS[sightings[name]]
-            styles[name] = (f"enemy {BAND_SPANS[sightings[name]]}", face, ink, UNIT_EDGE, 1.2)
+            seen = sightings[name]
+            face, ink = BAND_COLOURS[seen.band]
+            text = f"enemy {BAND_SPANS[seen.band]}"
+            if seen.units is not None:  # a reconnaissance hit or espionage: the exact troops
+                text = "enemy, exactly:\n" + (_unit_text({f"{short_code(n)} {UNIT_ABBREV.get(k, k)}": c
+                                                          for n, kinds in seen.units.items()
+                                                          for k, c in kinds.items()}) or "no troops")
+            styles[name] = (text, face, ink, UNIT_EDGE, 1.2)
     unit_boxes = _draw_unit_boxes(ax, renderer, reg, styles, shown, taken)
     # Other names: land first, biggest places first. A name that would overlap one already
     # placed tries a few nearby spots and is skipped only when none is free.
@@ -794,7 +783,7 @@ def map_features(world: World) -> dict[str, str]:
     return out
 
 
-def _band_key(sightings: Mapping[str, str]) -> list[str]:
+def _band_key(sightings: Mapping[str, Sighting]) -> list[str]:
     """What the enemy boxes mean, when the map has any."""
     if not sightings:
         return []
