@@ -118,18 +118,38 @@ class Stack:
     enemy_neighbours: list[tuple[str, str]] = field(default_factory=list)  # (territory, holder's name)
 
 
-@dataclass
-class NationReport:
-    kind: str  # "nation"
+@dataclass(kw_only=True)
+class ReportHeader:
+    """What every report of a turn carries: the game, the turn resolved and the next one
+    with its deadline, and the dice (TurnInfo); each kind adds its own content."""
+
+    kind: str  # "nation", "alliance", "bulletin"
     game: str
     title: str
-    nation: str
-    name: str
     resolved_turn: int
     resolved_date: str
     turn: int
     date: str
     deadline: str
+    dice_seed: str = ""  # the resolved turn's dice seed, revealed (TurnInfo)
+    dice_commitment: str = ""  # SHA-256 of the next turn's dice seed
+    correction: str = ""  # this report corrects the one sent then ("" if it is the first)
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def header(info: TurnInfo, kind: str) -> dict[str, Any]:
+    """The ReportHeader fields of a report of `kind` about the turn `info` describes."""
+    return {"kind": kind, "game": info.game, "title": info.title, "resolved_turn": info.resolved_turn,
+            "resolved_date": info.resolved_date, "turn": info.turn, "date": info.date, "deadline": info.deadline,
+            "dice_seed": info.dice_seed, "dice_commitment": info.dice_commitment, "correction": info.correction}
+
+
+@dataclass(kw_only=True)
+class NationReport(ReportHeader):
+    nation: str
+    name: str
     corrections: str
     orders_arrived: bool | None
     missed_in_a_row: int
@@ -144,59 +164,25 @@ class NationReport:
     # What it was told that is neither its own doing nor public: what its side's units saw
     # (passive reconnaissance goes to the observing allies, 3.3), its allies' doings it shares.
     shared: list[Told] = field(default_factory=list)
-    dice_seed: str = ""  # the resolved turn's dice seed, revealed (TurnInfo)
-    dice_commitment: str = ""  # SHA-256 of the next turn's dice seed
-    correction: str = ""  # this report corrects the one sent then ("" if it is the first)
-
-    def to_json(self) -> dict[str, Any]:
-        return asdict(self)
 
 
-@dataclass
-class AllianceReport:
-    kind: str  # "alliance"
-    game: str
-    title: str
+@dataclass(kw_only=True)
+class AllianceReport(ReportHeader):
     side: str
     side_name: str
     members: list[str]
-    resolved_turn: int
-    resolved_date: str
-    turn: int
-    date: str
-    deadline: str
     sheets: list[Sheet]
     battles: list[Told]
     events: list[Told]  # everything else any member saw
     rulings: list[Told]
     sightings: list[Sighting] = field(default_factory=list)  # what all members' units see (3.3)
-    dice_seed: str = ""  # the resolved turn's dice seed, revealed (TurnInfo)
-    dice_commitment: str = ""  # SHA-256 of the next turn's dice seed
-    correction: str = ""  # this report corrects the one sent then ("" if it is the first)
-
-    def to_json(self) -> dict[str, Any]:
-        return asdict(self)
 
 
-@dataclass
-class Bulletin:
-    kind: str  # "bulletin"
-    game: str
-    title: str
-    resolved_turn: int
-    resolved_date: str
-    turn: int
-    date: str
-    deadline: str
+@dataclass(kw_only=True)
+class Bulletin(ReportHeader):
     news: list[Told]
     camps: dict[str, list[str]]  # side -> nation names
     losses: dict[str, int]  # nation name -> infantry lost this turn (Miscellaneous: manpower losses are shown)
-    dice_seed: str = ""  # the resolved turn's dice seed, revealed (TurnInfo)
-    dice_commitment: str = ""  # SHA-256 of the next turn's dice seed
-    correction: str = ""  # this report corrects the one sent then ("" if it is the first)
-
-    def to_json(self) -> dict[str, Any]:
-        return asdict(self)
 
 
 # ---- building blocks ------------------------------------------------------------------------
@@ -337,16 +323,13 @@ def nation_report(world: World, view: View, info: TurnInfo, names: Names, words:
             news.append(tell(e, names))
     stack_list = stacks(world, view, status, names)
     return NationReport(
-        kind="nation", game=info.game, title=info.title, nation=nation, name=status.name,
-        resolved_turn=info.resolved_turn, resolved_date=info.resolved_date, turn=info.turn, date=info.date,
-        deadline=info.deadline, corrections=info.corrections,
+        **header(info, "nation"), nation=nation, name=status.name, corrections=info.corrections,
         orders_arrived=None if info.ordered is None else nation in info.ordered,
         missed_in_a_row=info.missed.get(nation, 0),
         sheet=sheet(world, status, view.turn, names), actions=actions, battles=battles, rulings=rulings,
         news=news, shared=shared, stacks=stack_list,
         order_block=order_block(info, status.name, status, stack_list, words(nation) if words else None),
-        sightings=seen(view, names),
-        dice_seed=info.dice_seed, dice_commitment=info.dice_commitment, correction=info.correction)
+        sightings=seen(view, names))
 
 
 def alliance_report(world: World, view: View, info: TurnInfo, names: Names, side: str) -> AllianceReport:
@@ -361,12 +344,9 @@ def alliance_report(world: World, view: View, info: TurnInfo, names: Names, side
             told.text = f"{names(who)}: {told.text}"  # several members' orders: say whose
         target.append(told)
     return AllianceReport(
-        kind="alliance", game=info.game, title=info.title, side=side, side_name=SIDE_NAMES[side],
-        members=[names(n) for n in view.members], resolved_turn=info.resolved_turn,
-        resolved_date=info.resolved_date, turn=info.turn, date=info.date, deadline=info.deadline,
+        **header(info, "alliance"), side=side, side_name=SIDE_NAMES[side], members=[names(n) for n in view.members],
         sheets=[sheet(world, st, view.turn, names) for st in view.statuses],
-        battles=battles, events=events, rulings=rulings, sightings=seen(view, names),
-        dice_seed=info.dice_seed, dice_commitment=info.dice_commitment, correction=info.correction)
+        battles=battles, events=events, rulings=rulings, sightings=seen(view, names))
 
 
 def bulletin(view: View, events: Sequence[Event], info: TurnInfo, names: Names) -> Bulletin:
@@ -383,11 +363,9 @@ def bulletin(view: View, events: Sequence[Event], info: TurnInfo, names: Names) 
         if nation != MODERATOR:
             camps.setdefault(SIDE_NAMES.get(side, side), []).append(names(nation))
     return Bulletin(
-        kind="bulletin", game=info.game, title=info.title, resolved_turn=info.resolved_turn,
-        resolved_date=info.resolved_date, turn=info.turn, date=info.date, deadline=info.deadline,
+        **header(info, "bulletin"),
         news=[tell(e, names) for e in view.events], camps={k: sorted(v) for k, v in sorted(camps.items())},
-        losses=dict(sorted(losses.items())),
-        dice_seed=info.dice_seed, dice_commitment=info.dice_commitment, correction=info.correction)
+        losses=dict(sorted(losses.items())))
 
 
 def incorporation_cost(world: World, territory: str) -> int:
