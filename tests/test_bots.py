@@ -188,3 +188,31 @@ def test_a_refused_bot_order_says_whose_bug_it_is() -> None:
     meant = [m.Build("infantry", 1, "Berlin")]
     assert whose_bug(Turn("germany", "BUILD 1 inf AT Berlin\n", meant, [])).startswith("checker")
     assert whose_bug(Turn("germany", "BUILD 2 inf AT Berlin\n", meant, [])).startswith("echo or parser")
+
+
+def test_a_mail_bot_plays_under_fog_of_war() -> None:
+    """bots/fog.py: the position a mail bot plans on holds its own units, its allies' as
+    its alliance's report counts them, and of anyone else only what a sighting showed
+    (exact units, or the troops a band suggests); the public map stays."""
+    from collections import Counter
+
+    from moderator.bots.fog import BAND_GUESS, fogged
+
+    game = opening()
+    names = {info.name: nid for nid, info in game.scenario.nations.items()}
+    report = {"sheet": {"saved": 7, "tech": {}, "at_war_with": ["German Empire"]},
+              "sightings": [{"place": "Alsace-Lorraine", "holder": "German Empire", "band": "yellow", "units": None},
+                            {"place": "Cologne", "holder": "German Empire", "band": "black",
+                             "units": {"infantry": 2, "artillery": 1}}]}
+    alliance = {"sheets": [{"nation": "russia", "units": {"Warsaw": {"infantry": 4}}}]}
+    seen = fogged(game.state, "france", report, alliance, names)
+    by = Counter((u.nation, u.location, u.kind) for u in seen.units)
+    assert [u for u in seen.units if u.nation == "france"] == game.state.nation_units("france")
+    assert {n for n, _, _ in by} == {"france", "russia", "germany"}
+    assert by[("russia", "Warsaw", "infantry")] == 4 and sum(n for (w, _, _), n in by.items() if w == "russia") == 4
+    assert by[("germany", "Alsace-Lorraine", "infantry")] == BAND_GUESS["yellow"]
+    assert by[("germany", "Cologne", "artillery")] == 1
+    assert sum(n for (w, _, _), n in by.items() if w == "germany") == BAND_GUESS["yellow"] + 3
+    assert seen.nations["france"].saved == 7 and seen.nations["france"].at_war_with == ["germany"]
+    assert seen.control == game.state.control  # the public map
+    assert game.state.nations["france"].saved != 7  # the service's position is not touched

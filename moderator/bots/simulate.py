@@ -9,7 +9,9 @@ Mail mode (--mail): the embedded IMAP/SMTP server (mail/server.py) and the real 
 (service/daemon.py, its scheduler running): each bot mails its orders from its seat's
 address, waits for its receipt, the deadline is moved to now, the daemon resolves the
 turn and sends the reports, and each bot reads its report's report.json and holds it
-to the position it will play next (`Mailbox`). Every mail a seat receives is counted:
+to the position it will play next (`Mailbox`); from its next turn on it plays under fog
+of war, from what its own mails told it and the public map (bots/fog.py). Every mail a
+seat receives is counted and its report.json checked for leaks (bots/leaks.py):
 one receipt per turn, one report, one bulletin, one alliance status if its side has
 one, each to the right seat and nothing else.
 
@@ -37,7 +39,7 @@ from pathlib import Path
 from typing import Any
 
 from moderator.bots.bot import Turn, play
-from moderator.engine.state import GameState
+from moderator.bots.fog import fogged
 from moderator.service.context import Service
 from moderator.service.games import new_game
 from moderator.service.inbox import take_orders
@@ -193,7 +195,8 @@ def _bot_turn(svc: Service, nation: str, seed: str, summary: Summary, password: 
         header["password"] = seat_password(nation)
     state = svc.position(game)
     if report is not None:
-        state = own_part(state, nation, report, svc)
+        by_name = {info.name: nid for nid, info in svc.scenario(game).nations.items()}
+        state = fogged(state, nation, report["report"], report.get("alliance"), by_name)
     turn = play(state, svc.world(game), svc.scenario(game), nation, seed, header=header)
     summary.written += len(turn.orders)
     summary.kinds.update(type(o).__name__ for o in turn.orders)
@@ -359,8 +362,8 @@ def _mail_run(turns: int, seed: str, seats: list[str] | None, root: Path, maps: 
 
 def _mail_turn(svc: Service, smtp_port: int, daemon: Any, boxes: dict[str, Mailbox], bots: list[str],
                everyone: list[str], seed: str, summary: Summary, read: dict[str, dict[str, Any]]) -> bool:
-    """One turn through mail; `read`: each seat's last report.json (the bots' own part
-    of the position comes from it), updated with this turn's."""
+    """One turn through mail; `read`: each seat's last report.json and its alliance's
+    (the position its bot plays comes from them: bots/fog.py), updated with this turn's."""
     game = svc.game(GAME)
     turn_no = game.turn
     with timed(summary, "bots"):
@@ -416,7 +419,8 @@ def _mail_turn(svc: Service, smtp_port: int, daemon: Any, boxes: dict[str, Mailb
         data = next((_report_json(m) for m in mails if _kind(m) == "report"), None)
         if data is not None:
             summary.report_mismatch += _held_to_position(svc, nation, data)
-            read[nation] = data
+            read[nation] = {"report": data, "alliance": next((_report_json(m) for m in mails
+                                                              if _kind(m) == "alliance"), None)}
     return True
 
 
@@ -466,25 +470,6 @@ def _report_json(msg: EmailMessage) -> dict[str, Any] | None:
 def _text(msg: EmailMessage) -> str:
     part = msg.get_body(preferencelist=("plain",))
     return part.get_content() if part is not None else ""
-
-
-def own_part(state: GameState, nation: str, report: dict[str, Any], svc: Service) -> GameState:
-    """The position a mail bot plays: its treasury, technology and wars as its last
-    report.json tells them (a player's tool reads them there); its units are held to the
-    report's by _held_to_position (counts per place and kind: the report has no unit ids,
-    which the trenches' facings refer to). What a report does not show (other nations'
-    units) comes from the service's position: a bot with fog of war is not written yet."""
-    out = state.copy()
-    sheet = report.get("sheet") or {}
-    ns = out.nations[nation]
-    by_name = {info.name: nid for nid, info in svc.scenario(svc.game(GAME)).nations.items()}
-    if "saved" in sheet:
-        ns.saved = int(sheet["saved"])
-    if "tech" in sheet:
-        ns.tech = {str(k): int(v) for k, v in sheet["tech"].items() if v}
-    if "at_war_with" in sheet:
-        ns.at_war_with = sorted(by_name.get(n, n) for n in sheet["at_war_with"])
-    return out
 
 
 def _leaks(svc: Service, turn: int, nation: str, msg: EmailMessage) -> list[str]:
