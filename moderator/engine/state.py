@@ -30,7 +30,7 @@ def kinds(units: Iterable[Unit]) -> dict[str, int]:
     return dict(sorted(out.items()))
 
 
-@dataclass
+@dataclass(init=False)
 class Unit:
     """One unit on the map. Ids are stable across turns and sort deterministically."""
 
@@ -39,6 +39,11 @@ class Unit:
     kind: str  # one of UNIT_KINDS
     location: str  # canonical territory or sea-zone name
     damage: int = 0  # hits taken (battleships and carriers survive one or more)
+
+    def __init__(self, id: str, nation: str, kind: str, location: str, damage: int = 0) -> None:  # noqa: A002
+        # A new unit changes no place (it is not on any list yet): no __setattr__ per field,
+        # which would cost a tenth of a copy() of the state.
+        self.__dict__.update(id=id, nation=nation, kind=kind, location=location, damage=damage)
 
     def __setattr__(self, name: str, value: Any) -> None:
         # A unit that changes place (the engine moves units by assignment, everywhere)
@@ -99,7 +104,11 @@ class GameState:
         stamp = _MOVED  # read before building: a change during the build makes the index stale
         places: dict[str, list[Unit]] = {}
         for u in self.units:
-            places.setdefault(u.location, []).append(u)
+            here = places.get(u.location)
+            if here is None:
+                places[u.location] = [u]
+            else:
+                here.append(u)
         self.__dict__["_index"] = (self.units, len(self.units), stamp, places)  # not a field: never serialised
         return places
 
