@@ -221,6 +221,9 @@ def _handle(svc: Service, message_id: int, raw: bytes, arrived: datetime | None 
         return pool.handle(svc, message_id, mail)  # type: ignore[no-any-return]
     check_only = bool(_CHECK.search(mail.subject)) or mail.text.strip().upper().startswith("CHECK")
     text = re.sub(r"(?im)^\s*check\s*$", "", mail.text) if check_only else mail.text
+    from moderator.service import proxy  # an ally's proxy orders for a seat (issue 12)
+
+    text, proxy_for = proxy.split(text)
     parsed = without_chatter(text, parse_orders(text))
     header = parsed.header
     game = _game_for(svc, getattr(header, "game", None))
@@ -265,6 +268,8 @@ def _handle(svc: Service, message_id: int, raw: bytes, arrived: datetime | None 
         return _reply(svc, message_id, mail, game, f"These orders are for turn {turn}, but game {game.id} is at "
                       f"turn {game.turn}.", "Only orders for the current turn are accepted.",
                       f"Change the TURN line to TURN {game.turn}.")
+    if proxy_for is not None:
+        return proxy.accept(svc, message_id, mail, game, nation, proxy_for, text, check_only)  # type: ignore[no-any-return]
     return _accept(svc, message_id, mail, game, nation, parsed, check_only, seat.email, text,
                    written_at(mail.date, arrived or svc.clock()))
 
@@ -392,7 +397,7 @@ class Receipt:
 
 def take_orders(svc: Service, game: Game, nation: str, text: str, *, check_only: bool = False,
                 stored_text: str | None = None, message: int | None = None, parsed: ParseResult | None = None,
-                entered: bool = False, written: datetime | None = None) -> Receipt:
+                entered: bool = False, written: datetime | None = None, preface: str = "") -> Receipt:
     """Check one seat's orders on the position they meet, store them (replacing the seat's
     earlier orders for the turn) unless check_only, and write the receipt. A mail with
     orders comes here, and so do orders the moderator enters (`moderator enter`, entered=True).
@@ -405,6 +410,8 @@ def take_orders(svc: Service, game: Game, nation: str, text: str, *, check_only:
     diagnostics = [*parsed.diagnostics, *checked.diagnostics]
     kept = checked.orders  # valid orders, names resolved to the map's and the scenario's
     normalized = normalize(kept, nations=nation_words(scenario))  # "DECLARE WAR ON Belgium", not the id
+    if preface:  # a comment opening the stored orders: who gave them (service/proxy.py)
+        normalized = f"{preface}\n{normalized}"
     replaced = False
     later = svc.store.later_written(game.id, nation, game.turn, written) if written and not check_only else None
     if not check_only:
