@@ -39,6 +39,10 @@ SIDE_NAMES = {"central": "Central Powers", "allied": "Allied Powers", "neutral":
 SCHEDULE_TURNS = 12  # how far ahead an income schedule looks (Phase 6: full income after 10 turns)
 # Event arguments only the moderator reads: `rolls` indexes the dice log, which players never get.
 MODERATOR_ONLY_ARGS = ("rolls",)
+# What reconnaissance (3.3: passive looks, missions) and espionage (3.2.1) learned: a
+# report's own section, "intelligence", so it is not lost among the orders' results.
+INTELLIGENCE = ("recon-report", "recon-mission", "spied-neutral", "spied-affiliation", "spied-army",
+                "spied-industrial", "spied-combat")
 
 
 @dataclass
@@ -144,6 +148,7 @@ class NationReport:
     dice_seed: str = ""  # the resolved turn's dice seed, revealed (TurnInfo)
     dice_commitment: str = ""  # SHA-256 of the next turn's dice seed
     correction: str = ""  # this report corrects the one sent then ("" if it is the first)
+    intelligence: list[Told] = field(default_factory=list)  # what its recon and espionage learned (INTELLIGENCE)
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -170,6 +175,7 @@ class AllianceReport:
     dice_seed: str = ""  # the resolved turn's dice seed, revealed (TurnInfo)
     dice_commitment: str = ""  # SHA-256 of the next turn's dice seed
     correction: str = ""  # this report corrects the one sent then ("" if it is the first)
+    intelligence: list[Told] = field(default_factory=list)  # what members' recon and espionage learned
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -314,9 +320,12 @@ def nation_report(world: World, view: View, info: TurnInfo, names: Names, words:
     rulings: list[Told] = []
     actions: list[Told] = []
     news: list[Told] = []
+    intelligence: list[Told] = []
     for e in view.events:
         if e.code == "battle":
             battles.append(tell(e, names))
+        elif e.code in INTELLIGENCE:
+            intelligence.append(tell(e, names))
         elif e.code == "ruling":
             rulings.append(tell(e, names))
         elif e.seen_by and _concerns(e, nation):
@@ -333,7 +342,7 @@ def nation_report(world: World, view: View, info: TurnInfo, names: Names, words:
         sheet=sheet(world, status, view.turn, names), actions=actions, battles=battles, rulings=rulings,
         news=news, stacks=stack_list,
         order_block=order_block(info, status.name, status, stack_list, words(nation) if words else None),
-        sightings=seen(view, names),
+        sightings=seen(view, names), intelligence=intelligence,
         dice_seed=info.dice_seed, dice_commitment=info.dice_commitment, correction=info.correction)
 
 
@@ -341,8 +350,10 @@ def alliance_report(world: World, view: View, info: TurnInfo, names: Names, side
     battles: list[Told] = []
     rulings: list[Told] = []
     events: list[Told] = []
+    intelligence: list[Told] = []
     for e in view.events:
-        target = battles if e.code == "battle" else rulings if e.code == "ruling" else events
+        target = (battles if e.code == "battle" else rulings if e.code == "ruling"
+                  else intelligence if e.code in INTELLIGENCE else events)
         told = tell(e, names)
         who = e.args.get("nation")
         if e.seen_by and isinstance(who, str) and names(who) not in told.text:
@@ -353,7 +364,7 @@ def alliance_report(world: World, view: View, info: TurnInfo, names: Names, side
         members=[names(n) for n in view.members], resolved_turn=info.resolved_turn,
         resolved_date=info.resolved_date, turn=info.turn, date=info.date, deadline=info.deadline,
         sheets=[sheet(world, st, view.turn, names) for st in view.statuses],
-        battles=battles, events=events, rulings=rulings, sightings=seen(view, names),
+        battles=battles, events=events, rulings=rulings, sightings=seen(view, names), intelligence=intelligence,
         dice_seed=info.dice_seed, dice_commitment=info.dice_commitment, correction=info.correction)
 
 
