@@ -107,6 +107,13 @@ SCHEMA = EventSchema([
     spec("recon-report", "the observing allies", "3.3 passive reconnaissance: a place next to the allies' units, "
          "seen exactly (a hit) or as a colour band (a miss, or a false colour where masked)",
          place=PLACE, seen=CODE, units=LOSSES, band=CODE, percent=INT),
+    spec("recon-mission", "nation and moderator", "3.3 active reconnaissance: a RECON mission's units, those "
+         "lost to the defenders' fire, and what the rest saw: exact (seen_units), a colour band, or none (all lost)",
+         nation=NATION, order=INT, origin=PLACE, place=PLACE, units=UNITS, lost=UNITS, seen=CODE,
+         seen_units=LOSSES, band=CODE, percent=INT),
+    spec("recon-fired-on", "the defenders and moderator", "3.3 active reconnaissance: the defenders' units fired "
+         "at a nation's reconnaissance mission in their place (1 on a D10 hits)",
+         nations=NATIONS, nation=NATION, place=PLACE, units=UNITS, lost=UNITS),
     # ---- Phase 4
     spec("strategic-move", "nation", "Phase 4.1.3: units left by rail",
          nation=NATION, order=INT, origin=PLACE, dest=PLACE, units=UNITS),

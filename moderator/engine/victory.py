@@ -27,7 +27,10 @@ Readings (docs/rules-coverage.md, "Victory"):
   placed this turn, less the units standing now (disbanded, sunk, killed, gone over to
   another nation: all lost); resources at the nation's price of the kind, manpower as
   infantry; turn 1 starts from the scenario's forces. "Enemy losses" are those of every
-  nation at war with it; a ratio with no losses below it counts 1 for 0;
+  nation at war with it. The ratio is held between 50% and 200% (criterion 2's maximum,
+  and its mirror): a nation that lost next to nothing while its enemies lost much would
+  otherwise score thousands of percent and make the mean its own; no losses on either
+  side is parity, 100%;
 * objectives (scenarios/<id>/objectives.toml): take and control count per target, the
   other kinds only when all their targets are met; take needs the nation itself to hold
   the place, control the nation or an ally (a passage: any of its controlling territories,
@@ -60,7 +63,8 @@ COLONIAL_GROUPS = ("Africa", "Southern Asia", "Asian Islands")  # map groups (Vi
 NO_COLONIES = ("china",)  # "China is not calculated as colonial power"
 MED = "Mediterranean"  # map group
 PACIFIC_SECTION = "P"
-CAP = 200  # criterion 2: "maximum 200%"
+CAP = 200  # criterion 2: "maximum 200%"; criteria 3 and 4 are held below it too (see ratio)
+FLOOR = 100 * 100 // CAP  # criteria 3 and 4: the cap's mirror, so two enemies' ratios stay reciprocal
 CUT = 50  # criterion 5 when losses are more than acceptable
 COUNTED = LAND_UNITS + AIR_UNITS + SEA_UNITS
 
@@ -222,8 +226,16 @@ def geometric_mean(values: Iterable[float]) -> float:
 
 
 def ratio(ours: int, theirs: int) -> float:
-    """A percentage, 100 x theirs / ours, a count of 0 taken as 1."""
-    return 100 * max(theirs, 1) / max(ours, 1)
+    """Criteria 3 and 4: enemy losses against own losses, 100 x theirs / ours, held between
+    FLOOR (50%) and CAP (200%). The rules bound no ratio but production's ("maximum 200%");
+    unbounded, a nation with no losses of its own scores 100 x its enemies' losses (Japan,
+    untouched while Germany bled on every front, showed 103700%) and that one criterion
+    decides the geometric mean. The floor is the cap's mirror: of two nations at war only
+    with each other, one's ratio is 100 x 100 / the other's, and stays so when held.
+    Nothing lost on either side is parity (100%); nothing lost by the nation alone, the cap."""
+    if ours <= 0:
+        return float(CAP) if theirs > 0 else 100.0
+    return min(float(CAP), max(float(FLOOR), 100 * theirs / ours))
 
 
 def _ledger(pos: Position, nation: str) -> dict[str, int]:
