@@ -7,7 +7,8 @@ turn update"), the Russian Revolution (phase9_revolution), mutinies (phase9_muti
 starvation behind a sea cordon (phase9_starvation, after the mutinies: "starvation effect
 won't raise rebellion in the same turn"), the US economic roll, the Spanish garrison,
 Spanish-American relations and the rebellion of a conquered nation that rises
-(phase9_neutrals); last, the Victory Conditions' table (victory). Not yet: the starvation of encircled land territories, governments in
+(phase9_neutrals), the US Entry's events of the turn (us_entry: trade cut, conquests, the
+USA allying China); last, the Victory Conditions' table (victory). Not yet: the starvation of encircled land territories, governments in
 exile and liberation.
 """
 
@@ -19,6 +20,7 @@ from moderator.engine import (
     phase9_neutrals,
     phase9_revolution,
     phase9_starvation,
+    us_entry,
     victory,
 )
 from moderator.engine.context import TurnContext
@@ -35,4 +37,7 @@ def special_rules(ctx: TurnContext) -> None:
     phase9_neutrals.spanish_garrison(ctx)
     phase9_neutrals.spanish_american_relations(ctx)
     phase9_neutrals.rebellions(ctx)
+    us_entry.trade_cut_events(ctx, PHASE)  # US Entry 1-3: the trade cut in Phase 8
+    us_entry.conquests(ctx, PHASE)  # US Entry 9
+    us_entry.us_allies_china(ctx, PHASE)  # US Entry 5: a later turn of Japan's war on China
     victory.victory_conditions(ctx)  # last: the table reads the turn's final position
