@@ -21,7 +21,7 @@ engine/option_effects.py), else the scenario's. French #3: "0-4 points each turn
 
 from __future__ import annotations
 
-from moderator.engine import points
+from moderator.engine import neutral_triggers, points
 from moderator.engine import surrender as surrenders
 from moderator.engine.context import MODERATOR, TurnContext
 from moderator.engine.option_effects import COURTED
@@ -77,6 +77,9 @@ def diplomatic_influence(ctx: TurnContext) -> None:
             continue
         flags = ctx.nation(nation).flags
         most = drift.points + (1 if flags.get(SWAYED) or (toward == "allied" and flags.get(COURTED)) else 0)
+        if nation == neutral_triggers.ITALY:  # the provinces lost: "1 point more per turn toward ..."
+            bonus = neutral_triggers.italy_lean_bonus(ctx)
+            most = max(0, most + (bonus if toward == "allied" else -bonus))
         amount = ctx.dice.between(0, most, f"{ctx.nation_name(nation)}'s points of the turn {points.PURPOSE}")
         points.move(ctx, nation, toward, amount, "drift", PHASE)
 

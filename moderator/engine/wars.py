@@ -32,7 +32,7 @@ war both ways, as public news. Then:
 
 from __future__ import annotations
 
-from moderator.engine import reactions, us_entry
+from moderator.engine import neutral_triggers, reactions, us_entry
 from moderator.engine.context import Position, TurnContext
 
 CAPTURED = "captured-from"  # ctx.done key: (CAPTURED, taker, loser) for every capture of the turn
@@ -75,6 +75,7 @@ def join(ctx: TurnContext, nation: str, side: str, phase: str, why: str, by: str
             ctx.emit("joined", phase, (), nation=nid, side=side, why=why if nid == nation else "follows",
                      by=by if nid == nation else nation)
     reactions.react(ctx, "joins", side, nation, phase)  # the neutrals' table: its row of joining
+    neutral_triggers.on_join(ctx, nation, side, phase, why, by)  # the Ottomans: Arabia, Persia, Bulgaria
     if not ctx.checking:
         reactions.answer_aggressions(ctx, nation, side, phase)  # its own earlier wars, answered now
 
