@@ -56,7 +56,9 @@ luck" when
      failed: the checker charged an UPGRADE (this one or an earlier one) at the level it
      took the research for, the engine at the level the roll left (the checker's
      optimism about research, above), so the engine had the money, or refused the order
-     for another reason (an UPGRADE of a kind already upgraded this turn), or
+     for another reason (an UPGRADE of a kind already upgraded this turn); and an order
+     kept by both with its "if-" note but charged differently (that UPGRADE) leaves the
+     treasury to luck for the treasury verdicts after it (case 3), or
   5. it comes after Phase 8 and the nation receives US trade, when the neutrals' tables
      (a declaration of war on a neutral, a joining: engine/reactions.py) moved the US
      Entry to the other side of zero than the checker projects (US trade flows only while
@@ -1344,6 +1346,8 @@ def compare(game: Game, nation: str, orders: Sequence[m.Order], seed: str = "dri
         refused = [e.args["reason"] for e in cmp.refusals(i)]
         code = v.problems[0].code if v.problems and not v.kept else ""
         if (v.kept and not refused) or (not v.kept and refused == [code]):
+            if v.kept and conditional(v) and checking.paid.get(i) != engine.paid.get(i):
+                taint.add(order, True)  # kept by both, charged as the dice left it (case 4)
             continue
         checker_says = f"kept ({_codes(v.problems)})" if v.kept else f"refused ({code})"
         said = f"#{i} {order.span.text or type(order).__name__}: {checker_says}, engine: {refused or 'carried out'}"

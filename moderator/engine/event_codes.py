@@ -65,6 +65,16 @@ SCHEMA = EventSchema([
          nation=NATION, target=NATION),
     spec("peace-made", "public", "Local War, Austro-Hungarian option #1: two nations made peace",
          nations=NATIONS),
+    spec("surrender-offered", "public", "Phase 1.3: a nation offers to surrender; the nations named (the opposing "
+         "side in the main war) answer next turn", nation=NATION, to=NATIONS),
+    spec("surrender-decided", "public", "Phase 1.3: the answers to a surrender offer, counted (by income in the "
+         "main war)", nation=NATION, accepted=BOOL, votes_for=INT, votes_against=INT, refused_by=NATIONS),
+    spec("territory-reverted", "public", "Surrender: land the surrendering nation held goes back to its original "
+         "owner", place=PLACE, nation=NATION, by=NATION),
+    spec("units-withdrawn", "nation", "Surrender: the surrendering nation's units leave the land that reverted",
+         nation=NATION, place=PLACE, to=PLACE, units=INT),
+    spec("tribute", "the surrendering nation and the victor", "Phase 8, Surrender: war tribute, a quarter of the "
+         "income", nation=NATION, to=NATION, amount=INT),
     spec("option-outcome", "nation and moderator", "Phase 1.5: what a special option's roll did (not the points)",
          nation=NATION, order=INT, number=INT, title=TEXT, outcome=CODE, cost=INT),
     spec("territory-given", "public", "Phase 1.5: a special option gave a territory away, incorporated at once",
@@ -189,10 +199,6 @@ SCHEMA = EventSchema([
     spec("revolution-defections", "public", "Phase 9: Russian units built this turn defected (8-10)", units=INT),
     spec("mutiny", "nation and moderator", "Phase 9, Mutinies: units disbanded (or rebelled) in a territory",
          nation=NATION, severity=CODE, place=PLACE, units=UNITS, rebelled=BOOL),
-    spec("us-entry-moved", "the USA and the moderator", "Phase 9: US Entry moved (the economic roll)",
-         toward=CODE, points=INT, entry=INT, why=TEXT),
-    spec("spain-moved", "Spain and the moderator", "Phase 9: Spain's points moved (garrison, US entry)",
-         toward=CODE, points=INT, standing=INT, why=TEXT),
     spec("starvation", "the nation and the moderator", "Phase 9, Starvation Rule: the enemy cordon held a "
          "second turn or more; the manpower limit falls", nation=NATION, turns=INT, lost=INT, manpower=INT),
     spec("starvation-ended", "the nation and the moderator", "Phase 9, Starvation Rule: the cordon is broken",
