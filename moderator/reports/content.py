@@ -141,6 +141,9 @@ class NationReport:
     stacks: list[Stack]
     order_block: str
     sightings: list[Sighting] = field(default_factory=list)  # what its units see of the enemy (3.3)
+    # What it was told that is neither its own doing nor public: what its side's units saw
+    # (passive reconnaissance goes to the observing allies, 3.3), its allies' doings it shares.
+    shared: list[Told] = field(default_factory=list)
     dice_seed: str = ""  # the resolved turn's dice seed, revealed (TurnInfo)
     dice_commitment: str = ""  # SHA-256 of the next turn's dice seed
     correction: str = ""  # this report corrects the one sent then ("" if it is the first)
@@ -299,6 +302,10 @@ def seen(view: View, names: Names) -> list[Sighting]:
     return [replace(s, holder=names(s.holder) if s.holder else "", by=list(s.by)) for s in view.sightings]
 
 
+# The fights a report lists under its battles: on land (4.6), at sea (4.3) and in the air (4.1.1).
+BATTLES = ("battle", "naval-battle", "air-raid")
+
+
 def _concerns(e: Event, nation: str) -> bool:
     a = e.args
     return nation in (a.get("nation"), a.get("giver"), a.get("receiver")) or nation in a.get("nations", ())
@@ -314,13 +321,16 @@ def nation_report(world: World, view: View, info: TurnInfo, names: Names, words:
     rulings: list[Told] = []
     actions: list[Told] = []
     news: list[Told] = []
+    shared: list[Told] = []
     for e in view.events:
-        if e.code == "battle":
+        if e.code in BATTLES:
             battles.append(tell(e, names))
         elif e.code == "ruling":
             rulings.append(tell(e, names))
         elif e.seen_by and _concerns(e, nation):
             actions.append(tell(e, names))
+        elif e.seen_by:  # told to a group it belongs to, not to every player
+            shared.append(tell(e, names))
         else:
             news.append(tell(e, names))
     stack_list = stacks(world, view, status, names)
@@ -331,7 +341,7 @@ def nation_report(world: World, view: View, info: TurnInfo, names: Names, words:
         orders_arrived=None if info.ordered is None else nation in info.ordered,
         missed_in_a_row=info.missed.get(nation, 0),
         sheet=sheet(world, status, view.turn, names), actions=actions, battles=battles, rulings=rulings,
-        news=news, stacks=stack_list,
+        news=news, shared=shared, stacks=stack_list,
         order_block=order_block(info, status.name, status, stack_list, words(nation) if words else None),
         sightings=seen(view, names),
         dice_seed=info.dice_seed, dice_commitment=info.dice_commitment, correction=info.correction)
@@ -342,7 +352,7 @@ def alliance_report(world: World, view: View, info: TurnInfo, names: Names, side
     rulings: list[Told] = []
     events: list[Told] = []
     for e in view.events:
-        target = battles if e.code == "battle" else rulings if e.code == "ruling" else events
+        target = battles if e.code in BATTLES else rulings if e.code == "ruling" else events
         told = tell(e, names)
         who = e.args.get("nation")
         if e.seen_by and isinstance(who, str) and names(who) not in told.text:

@@ -161,5 +161,8 @@ def public_view(state: GameState, events: list[Event]) -> View:
 
 
 def _sides(state: GameState) -> dict[str, str]:
-    """Each nation's camp: public (declarations and joining a camp are public news)."""
-    return {n: ns.side for n, ns in sorted(state.nations.items())}
+    """Each nation's camp: public (declarations and joining a camp are public news). Only
+    nations on the map (holding land or units) are listed: the Bolsheviks' seat exists from
+    the start but the Bolsheviks only from the revolution (Phase 9)."""
+    present = set(state.control.values()) | {u.nation for u in state.units}
+    return {n: ns.side for n, ns in sorted(state.nations.items()) if n in present}
