@@ -145,7 +145,7 @@ SCHEMA = EventSchema([
     spec("battle", "participants", "Phase 4.6: a land battle",
          territory=PLACE, origins=PLACES, attacker=NATION, attackers=NATIONS, defender=optional(NATION),
          defenders=NATIONS, rounds=INT, strait=BOOL, losses=LOSSES, captured=BOOL, withdrawn=optional(TEXT),
-         clash=BOOL, rolls=SPAN),
+         clash=BOOL, air_rounds=INT, rolls=SPAN),
     spec("task-force", "nation", "Phase 4.2: where a task force went, and what is left of it and its troops",
          nation=NATION, order=INT, tf=TEXT, path=PLACES, ships=UNITS, troops=UNITS),
     spec("naval-battle", "participants", "Phase 4.3: a naval battle (task forces, submarines attacking or "
@@ -155,6 +155,11 @@ SCHEMA = EventSchema([
     spec("unrestricted-submarine-warfare", "the two nations", "Phase 1.4 with 4.7: submarines in the targeted "
          "zones sank `damage` of the target's income this turn (1D10 each, at most the table's value)",
          nation=NATION, target=NATION, zones=PLACES, submarines=INT, damage=INT),
+    spec("breakthrough-stopped", "nation", "Tanks: a breakthrough whose first territory was not captured, or "
+         "with no tank of the nation left in it", nation=NATION, order=INT, origin=PLACE, dest=PLACE),
+    spec("defenders-withdrew", "nation", "Phase 4.6: defending units disengaged from a battle by their "
+         "conditions (`condition` as kind:value) and withdrew to a friendly neighbour",
+         nation=NATION, battle=PLACE, dest=PLACE, units=UNITS, condition=TEXT),
     spec("aircraft-landed", "nation", "Phase 4.6: aircraft left a battle and landed away from home (fuel)",
          nation=NATION, place=PLACE, battle=PLACE, units=UNITS),
     spec("units-fell-back", "nation", "Phase 4.4: attackers whose home was taken meanwhile fell back (or were lost)",

@@ -40,6 +40,7 @@ from moderator.engine.event_codes import SCHEMA
 from moderator.engine.orders import (
     artillery_support,
     bombing,
+    breakthrough,
     build,
     conditions,
     declarations,
@@ -116,6 +117,7 @@ RULES: tuple[OrderRule, ...] = (  # type: ignore[type-arg]
     artillery_support.RULE,
     defend.RULE,
     naval_invasion.RULE,
+    breakthrough.RULE,
     plunder.RULE,
     incorporate.RULE,
     gift.RULE,
