@@ -31,8 +31,8 @@ the orders that fought it: each unit does one thing a turn). The checker takes e
 attack and landing with infantry or tanks for a capture (phase4_land's assumed captures)
 and no other battle for anything, so what dice can do is deny a capture it assumed
 (troops sunk at sea count as a landing lost), destroy defenders it still counts, or take
-resources from a raid's target or a target of unrestricted submarine warfare (1.4, 4.7;
-its treasury is then not compared). The research
+resources from a raid's target, a target of unrestricted submarine warfare (1.4, 4.7), a
+nation whose transfer or US trade submarines sank (4.7; its treasury is then not compared). The research
 rolls (Phase 2.1) are the other dice: the checker takes each research for a success, so
 an UPGRADE written after it (kept with an "if-researched" note) is charged for the new
 level there, and for less or nothing when the roll fails (the treasuries are then not
@@ -1392,6 +1392,8 @@ def compare(game: Game, nation: str, orders: Sequence[m.Order], seed: str = "dri
     raided = {e.args["holder"] for e in events if e.code == "air-raid" and e.args["aim"] == "industry"
               and e.args["damage"]}  # 1D10 a bomber (4.1.1): the checker cannot know the roll
     raided |= {e.args["target"] for e in events if e.code == "unrestricted-submarine-warfare" and e.args["damage"]}
+    # 1-5 a submarine (4.7) from a transfer or the US trade: the checker rolls no dice.
+    raided |= {e.args["nation"] for e in events if e.code in ("transfer-by-sea", "us-trade-sunk") and e.args["sunk"]}
     # The checker draws no dice for the neutrals' points (engine/reactions.py, points.py:
     # they never decide an order's legality), so a neutral the dice moved to a camp, into
     # or out of a war may collect differently in the engine: its treasury is luck (case 7).

@@ -484,14 +484,21 @@ def test_plunder_needs_incorporation() -> None:
 # ---- Phase 8 transfers -------------------------------------------------------------------
 
 
-def test_transfers_are_checked_after_income_and_referred(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_transfers_are_checked_after_income_and_go_by_sea(monkeypatch: pytest.MonkeyPatch) -> None:
     s = fx.state(saved=0)
-    s.control["Moscow"] = "germany"  # cut off from Germany's land
-    orders: list[m.Order] = [m.Transfer(15, "Moscow", "Berlin")]
+    s.control["Riga"] = "germany"  # cut off from Germany's land, on the Baltic coast
+    s.control["Konigsberg"] = "russia"
+    orders: list[m.Order] = [m.Transfer(15, "Riga", "Berlin")]
     verdicts, _ = project(monkeypatch, s, "germany", orders)
-    assert verdicts[0].kept and not verdicts[0].problems  # income (19) comes first
+    assert verdicts[0].kept and not verdicts[0].problems  # income comes first
     saved, events = same_treasury(monkeypatch, s, "germany", orders)
-    assert referred(events) == [("Transfer", 0, "transfer-path")] and saved == income(events, "germany")
+    sent = [e.args for e in events if e.code == "transfer-by-sea"]
+    assert sent == [{"nation": "germany", "order": 0, "origin": "Riga", "dest": "Berlin", "amount": 15, "sunk": 0,
+                     "by": [], "paths": [["Baltic Sea"]], "saved": saved}]
+    assert not referred(events) and saved == income(events, "germany")
+    s.control["Moscow"] = "germany"  # inland, no coast: no sea path
+    _, events = run(s, {"germany": [m.Transfer(1, "Moscow", "Berlin")]})
+    assert refused(events) == ["transfer-no-path"]
     _, events = run(s, {"germany": [m.Transfer(99, "Moscow", "Berlin"), m.Transfer(1, "Moscow", "Moscow"),
                                     m.Transfer(1, "Warsaw", "Berlin")]})
     assert refused(events) == ["transfer-too-much", "transfer-same", "transfer-not-held"]
