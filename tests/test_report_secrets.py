@@ -81,7 +81,7 @@ def event(draw: Any, audiences: list[tuple[str, ...]]) -> Event:
         if key in args:
             args[key] = draw(st.sampled_from(PLACES))
     for key in ("amount", "saved", "cost", "count", "full", "sent", "arrived", "gained", "paid"):
-        if key in args:
+        if isinstance(args.get(key), int):  # a number, not a table by nation (transfer-cut's gained)
             args[key] = draw(st.integers(0, 500))
     return Event(code, draw(st.sampled_from(["1.1", "3.1", "4.4", "4.6", "8"])), seen, args)
 
