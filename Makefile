@@ -4,6 +4,10 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
+# The suite runs on every core (pytest-xdist; worksteal evens out the long end-to-end tests):
+# each test has its own tmp_path, ports and mail servers. PYTEST_PARALLEL= runs it in one process.
+PYTEST_PARALLEL ?= -n auto --dist worksteal
+
 .PHONY: run test lint typecheck unit bench soak clean demo-clean integration-servers browser postgres-server
 
 $(STAMP): pyproject.toml
@@ -47,10 +51,10 @@ test: $(STAMP) browser
 	-@$(MAKE) --no-print-directory postgres-server
 	$(BIN)/ruff check moderator tests maps
 	$(BIN)/mypy
-	$(BIN)/pytest
+	$(BIN)/pytest $(PYTEST_PARALLEL)
 
 unit: $(STAMP)
-	$(BIN)/pytest -m "not slow"
+	$(BIN)/pytest $(PYTEST_PARALLEL) -m "not slow"
 
 # The benchmark's own environment: the MILA `diplomacy` adjudicator, whose per-unit cost
 # the engine is measured against (moderator/bench_unit_cost.py); never a dependency of ours.
