@@ -56,7 +56,7 @@ def test_players_sign_up_by_mail_and_a_vacant_seat_is_offered_once(game: tuple[E
     assert b"is on the replacement pool for the Allied Powers" in replies[0].raw
 
     def offers() -> list[str]:
-        return [m.recipients for m in svc.store.messages(direction="out") if "needs a new player" in m.subject]  # a long subject is folded in raw
+        return [m.recipients for m in svc.store.messages(direction="out") if "needs a new player" in m.subject]
 
     resolve_game(svc, "g")  # France and Germany miss turn 1
     assert offers() == []

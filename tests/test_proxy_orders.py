@@ -111,3 +111,26 @@ def test_proxied_seats_are_played_with_the_proxy_orders_not_the_defaults(game: t
     assert is_proxy(played["austria-hungary"]) and "Vienna TO Prague" in played["austria-hungary"]
     assert "austria-hungary" not in missed_in_a_row(svc, svc.game("g"), 1)  # ordered (by proxy), not missed
     assert "germany" in missed_in_a_row(svc, svc.game("g"), 1)  # Germany's own seat sent nothing
+
+
+def test_the_moderator_enters_a_seats_orders_by_mail_with_the_desk_password(
+        game: tuple[EmbeddedMailServer, Service]) -> None:
+    from moderator.service.review_mail import new_desk_secret
+
+    server, svc = game
+    desk = new_desk_secret(svc)
+    umpire = svc.require_mail().moderator_address
+    _send(server, umpire, f"GAME g\nNATION Austria-Hungary\nPASSWORD {desk}\n{AUSTRIAN_ORDERS}\n")
+    _send(server, umpire, "GAME g\nNATION Austria-Hungary\nPASSWORD not-the-desk\nNOTE hold\n")
+    entered, wrong = poll(svc)
+    assert "orders entered by the moderator by mail" in entered.summary, entered
+    sub = svc.store.current_submissions("g", 1)["austria-hungary"]
+    assert "Vienna TO Prague" in sub.normalized and desk not in sub.text
+    to_seat = [m for m in svc.store.messages(direction="out") if m.recipients == FRANZ]
+    receipts = [m for m in to_seat if m.subject.startswith("Receipt:")]
+    assert len(receipts) == 1 and b"moderator" in receipts[0].raw.lower()
+    assert any("refused orders" in m.subject for m in to_seat)  # the wrong password: the seat is told
+    back = [m.subject for m in svc.store.messages(direction="out") if m.recipients == umpire]
+    assert any(s.startswith("Re: Entered Receipt: Austro-Hungarian Empire") for s in back), back
+    assert "entered" not in wrong.summary and svc.store.current_submissions("g", 1)["austria-hungary"].id == sub.id
+    assert all(desk.encode() not in m.raw for m in svc.store.messages(direction="in"))  # masked once handled

@@ -1,5 +1,8 @@
-"""Proxy orders by mail (Miscellaneous: "for main war participants allies can give proxy
-orders" when a player misses a turn).
+"""Orders by mail for a seat from someone other than its player: an ally's proxy orders, and
+the moderator's (below, `enter_by_mail`).
+
+Proxy orders (Miscellaneous: "for main war participants allies can give proxy orders" when
+a player misses a turn):
 
 An ally writes them from their own seat, with their own password, and one more header line
 naming the seat they order for:
@@ -19,6 +22,11 @@ for the turn are in, and the player's own orders, if they come before the deadli
 replace the proxy's. A later proxy (from any ally) replaces an earlier one. The receipt goes
 to the ally and to the seat's player. A seat with proxy orders has not missed the turn (the
 moderator plays no default orders for it: service/missed.py).
+
+The moderator gives a seat's orders by mail from the moderator's address with the seat's
+GAME and NATION lines and the desk password (`moderator review secret`) on the PASSWORD
+line: they are entered as `moderator enter` enters them (the seat's receipt says so), and
+the moderator gets the receipt back.
 """
 
 from __future__ import annotations
@@ -113,3 +121,38 @@ def _accept_own(svc: Service, message_id: int, mail: ExtractedMessage, game: Gam
     seat = svc.store.seat(game.id, nation)
     return _accept(svc, message_id, mail, game, nation, parse_orders(text), check_only,
                    seat.email if seat else "", text, written_at(mail.date, svc.clock()))
+
+
+def from_the_desk(svc: Service, mail: ExtractedMessage, secret: str) -> bool:
+    """Mail from the moderator's address whose PASSWORD is the desk password (`moderator review
+    secret`): the moderator giving a seat's orders by mail, as `moderator enter` does."""
+    from moderator.service.review_mail import SECRET_KEY
+    from moderator.store.db import verify_secret
+
+    stored = svc.store.setting(SECRET_KEY)
+    return (svc.mail is not None and bool(secret) and stored is not None
+            and mail.sender == svc.mail.moderator_address.strip().lower() and verify_secret(secret, stored))
+
+
+def enter_by_mail(svc: Service, message_id: int, mail: ExtractedMessage, game: Game, nation: str, text: str,
+                  check_only: bool):  # type: ignore[no-untyped-def]
+    """The moderator's orders for a seat, by mail: entered as `moderator enter` enters them (the
+    same checks; the seat's receipt says the moderator entered them), answered with the receipt."""
+    from moderator.mail.mask import mask_text
+    from moderator.service.entry import enter_orders
+    from moderator.service.inbox import Outcome, _queue_reply, _reply
+
+    try:
+        entered = enter_orders(svc, game.id, nation, mask_text(text), check_only=check_only)
+    except ValueError as exc:
+        return _reply(svc, message_id, mail, game, "The orders were not entered.", str(exc),
+                      "Correct the mail and send it again.")
+    receipt = entered.receipt
+    notes = [*entered.notes] + ([f"The receipt was mailed to the seat ({entered.mailed_to})."]
+                                if entered.mailed_to else [])
+    head = "Entered by you for the seat, as `moderator enter` would." + "".join(f"\n{n}" for n in notes)
+    _queue_reply(svc, mail, game, [mail.sender], f"Entered {receipt.subject}", f"{head}\n\n{receipt.text}",
+                 f"<p><b>{escape(head)}</b></p>\n{receipt.html}")
+    svc.store.update_message(message_id, status="processed", game_id=game.id,
+                             note=f"entered by the moderator: {nation} turn {game.turn}")
+    return Outcome(message_id, "processed", f"orders entered by the moderator by mail: {receipt.summary}")
