@@ -51,6 +51,21 @@ class IntakeFigures:
                 f"  CPU per message                  {self.cpu_ms_per_message:>9.1f} ms"]
 
 
+WARM_UP = 2 * len(SEATS)  # mails polled before the timed burst, a second from each seat included
+
+
+def _send_orders(smtp_port: int, names: list[str], numbers: range) -> None:
+    with smtplib.SMTP("127.0.0.1", smtp_port) as smtp:
+        for n in numbers:
+            nation = names[n % len(names)]
+            msg = EmailMessage()
+            msg["From"], msg["To"], msg["Subject"] = f"{nation}@bench.local", "moderator@bench.local", "Orders"
+            msg["Message-ID"] = f"<bench-{n}@bench.local>"
+            msg.set_content(f"Hello,\n\nGAME bench\nNATION {nation}\nTURN 1\nPASSWORD pw\n{SEATS[nation]}\n"
+                            f"NOTE mail {n}\n\nThanks!\n")
+            smtp.send_message(msg)
+
+
 def run(messages: int = 200, root: Path | None = None) -> IntakeFigures:
     from moderator.mail.intake import Mailbox
     from moderator.mail.server import EmbeddedMailServer
@@ -68,15 +83,12 @@ def run(messages: int = 200, root: Path | None = None) -> IntakeFigures:
         for nation in SEATS:
             svc.store.add_seat("bench", nation, f"{nation}@bench.local", "pw")
         names = list(SEATS)
-        with smtplib.SMTP("127.0.0.1", server.smtp_port) as smtp:
-            for n in range(messages):
-                nation = names[n % len(names)]
-                msg = EmailMessage()
-                msg["From"], msg["To"], msg["Subject"] = f"{nation}@bench.local", "moderator@bench.local", "Orders"
-                msg["Message-ID"] = f"<bench-{n}@bench.local>"
-                msg.set_content(f"Hello,\n\nGAME bench\nNATION {nation}\nTURN 1\nPASSWORD pw\n{SEATS[nation]}\n"
-                                f"NOTE mail {n}\n\nThanks!\n")
-                smtp.send_message(msg)
+        # A daemon runs for days: the one-time costs (the orders grammar, the map, the scenario,
+        # the 1914 position, each seat's password hash) are paid by a few mails polled first.
+        _send_orders(server.smtp_port, names, range(messages, messages + WARM_UP))
+        if len(poll(svc)) != WARM_UP:
+            raise RuntimeError("the intake bench's warm-up mails were not all taken")
+        _send_orders(server.smtp_port, names, range(messages))
         start = time.perf_counter()
         with Mailbox(svc.require_mail()) as box:
             seen: set[int] = set()

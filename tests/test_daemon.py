@@ -3,6 +3,8 @@
 import socket
 from pathlib import Path
 
+import pytest
+
 from moderator.mail.config import MailConfig, ServerConfig
 from moderator.service.context import Service
 from moderator.service.daemon import Daemon, _clock
@@ -72,5 +74,43 @@ def test_idle_takes_new_mail_at_once_without_waiting_for_the_poll(tmp_path: Path
                 done.wait(0.1)
             assert done.is_set(), console
             assert daemon.scheduler.get_job("poll").next_run_time - datetime.now(UTC) > timedelta(minutes=30)
+        finally:
+            daemon.stop()
+
+
+def test_a_server_without_idle_is_polled(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A server that does not offer IDLE: the daemon says so once and finds new mail by its
+    periodic poll (here every half second), never idling."""
+    import smtplib
+    import time
+    from datetime import UTC, datetime, timedelta
+
+    from imapclient import IMAPClient
+
+    from moderator.mail.server import EmbeddedMailServer
+    from moderator.service.games import new_game
+
+    offers = IMAPClient.has_capability
+    monkeypatch.setattr(IMAPClient, "has_capability",
+                        lambda self, capability: capability != "IDLE" and offers(self, capability))
+    with EmbeddedMailServer(tmp_path / "mail", users={"m@t.local": "m", "k@t.local": "k"}) as server:
+        console: list[str] = []
+        svc = Service(store=Store.at(tmp_path / "db"), mail=server.client_config("m@t.local", "m"), say=console.append)
+        new_game(svc, "g", deadline=datetime.now(UTC) + timedelta(days=3))
+        svc.store.add_seat("g", "germany", "k@t.local", "pw")
+        daemon = Daemon(svc, poll_seconds=0.5, deadline_seconds=3600, countdown_seconds=0, idle=True)
+        daemon.start()
+        try:
+            limit = time.monotonic() + 60
+            while not any("does not offer IDLE" in line for line in console):
+                assert time.monotonic() < limit, console
+                time.sleep(0.1)
+            with smtplib.SMTP("127.0.0.1", server.smtp_port) as smtp:
+                smtp.sendmail("k@t.local", ["m@t.local"], b"From: k@t.local\r\nTo: m@t.local\r\nSubject: Orders\r\n\r\n"
+                              b"GAME g\r\nNATION Germany\r\nPASSWORD pw\r\nMOVE 2 inf FROM Ruhr TO Cologne\r\n")
+            while not svc.store.current_submissions("g", 1):
+                assert time.monotonic() < limit, console
+                time.sleep(0.1)
+            assert not daemon.idling.is_set()
         finally:
             daemon.stop()

@@ -10,8 +10,10 @@ The burst test sends through a real Postfix that delivers over LMTP into that Do
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Iterator
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
 from email.utils import make_msgid
@@ -20,7 +22,7 @@ from pathlib import Path
 import pytest
 from imapclient import IMAPClient
 
-from moderator.mail.config import MailConfig
+from moderator.mail.config import MailConfig, ServerConfig
 from moderator.mail.intake import Mailbox
 from moderator.mail.server import EmbeddedMailServer
 from moderator.service.context import Service
@@ -29,6 +31,7 @@ from moderator.service.games import new_game
 from moderator.service.inbox import poll
 from moderator.store.db import Store
 from tests import dovecot, postfix
+from tests.test_faults import ORDERS_BOX, SEATS, UMPIRE, USERS, Rig
 
 pytestmark = pytest.mark.skipif(bool(dovecot.missing()), reason=dovecot.missing() or "-")
 
@@ -38,20 +41,14 @@ ORDERS = "GAME g\nNATION Germany\nTURN 1\nPASSWORD pw\nMOVE 2 inf FROM Ruhr TO C
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[dovecot.Dovecot]:
-    running = dovecot.start({MOD: "m"})
+    running = dovecot.start({MOD: "m", **USERS})  # the fault rig's users too (tests/test_faults.py)
     yield running
     running.stop()
 
 
 @pytest.fixture()
 def svc(server: dovecot.Dovecot, tmp_path: Path) -> Iterator[Service]:
-    with IMAPClient("127.0.0.1", port=server.port, ssl=False) as client:  # a clean mailbox for each test
-        client.login(MOD, "m")
-        for folder in ("INBOX", "Processed", "Quarantine"):
-            if client.folder_exists(folder):
-                client.select_folder(folder)
-                client.delete_messages(client.search(["ALL"]))
-                client.expunge()
+    _empty(server, MOD)  # a clean mailbox for each test
     with EmbeddedMailServer(tmp_path / "smtp", users={PLAYER: "p", MOD: "m"}) as smtp:
         mail = MailConfig(imap=server.imap(MOD), smtp=smtp.client_config(MOD, "m").smtp, from_address=MOD,
                           moderator_address=MOD)
@@ -59,6 +56,35 @@ def svc(server: dovecot.Dovecot, tmp_path: Path) -> Iterator[Service]:
         new_game(service, "g", deadline=datetime.now(UTC) + timedelta(days=3))
         service.store.add_seat("g", "germany", PLAYER, "pw")
         yield service
+
+
+def _empty(server: dovecot.Dovecot, address: str) -> None:
+    with IMAPClient("127.0.0.1", port=server.port, ssl=False) as client:
+        client.login(address, server.users[address])
+        for folder in ("INBOX", "Processed", "Quarantine"):
+            if client.folder_exists(folder):
+                client.select_folder(folder)
+                client.delete_messages(client.search(["ALL"]))
+                client.expunge()
+
+
+def _until(condition: Callable[[], bool], timeout: float = 60) -> bool:
+    """Wait (up to `timeout` seconds) for `condition`; whether it came true."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.1)
+    return True
+
+
+def _append_and_wait(server: dovecot.Dovecot, svc: Service, note: str) -> str:
+    """Deliver orders with NOTE `note` into the INBOX, wait until the daemon has taken them,
+    and return the seat's current orders."""
+    _append(server, ORDERS.format(n=note))
+    _until(lambda: bool(svc.store.current_submissions("g", 1)))
+    current = svc.store.current_submissions("g", 1)
+    return current["germany"].text if "germany" in current else ""
 
 
 def _append(server: dovecot.Dovecot, body: str, arrived: datetime | None = None, date: datetime | None = None) -> None:
@@ -133,18 +159,13 @@ def test_idle_against_dovecot_takes_mail_without_a_poll(server: dovecot.Dovecot,
     daemon.start()
     try:
         assert daemon.idling.wait(60)
-        wait = threading.Event()
-        for _ in range(600):  # the start-up polls
+
+        def polls_done() -> bool:  # the start-up polls
             job = daemon.scheduler.get_job("poll")
-            if job is not None and job.next_run_time - datetime.now(UTC) > timedelta(minutes=30):
-                break
-            wait.wait(0.1)
-        _append(server, ORDERS.format(n="idle"))
-        for _ in range(600):
-            if svc.store.current_submissions("g", 1):
-                break
-            wait.wait(0.1)
-        assert "NOTE idle" in svc.store.current_submissions("g", 1)["germany"].text
+            return job is not None and job.next_run_time - datetime.now(UTC) > timedelta(minutes=30)
+
+        _until(polls_done)
+        assert "NOTE idle" in _append_and_wait(server, svc, "idle")
     finally:
         daemon.stop()
 
@@ -157,18 +178,9 @@ def test_idle_reconnects_after_dovecot_drops_the_connection(server: dovecot.Dove
     try:
         assert daemon.idling.wait(60)
         server.doveadm("kick", MOD)  # Dovecot closes every IMAP connection of the user
-        wait = threading.Event()
-        for _ in range(600):
-            if any("connected again" in line for line in console) and daemon.idling.is_set():
-                break
-            wait.wait(0.1)
+        _until(lambda: any("connected again" in line for line in console) and daemon.idling.is_set())
         assert any("IMAP IDLE" in line for line in console), console
-        _append(server, ORDERS.format(n="after the kick"))
-        for _ in range(600):
-            if svc.store.current_submissions("g", 1):
-                break
-            wait.wait(0.1)
-        assert "NOTE after the kick" in svc.store.current_submissions("g", 1)["germany"].text
+        assert "NOTE after the kick" in _append_and_wait(server, svc, "after the kick")
     finally:
         daemon.stop()
 
@@ -196,16 +208,188 @@ def test_a_burst_through_postfix_ends_on_the_mail_written_last(
         msg["Message-ID"], msg["Date"] = make_msgid(domain="t.local"), start + timedelta(seconds=n)
         msg.set_content(ORDERS.format(n=n))
         mta.send(PLAYER, MOD, bytes(msg))
-    arrived = threading.Event()
-    for _ in range(1200):
-        if _count(server, "INBOX") == 60:
-            arrived.set()
-            break
-        arrived.wait(0.1)
-    assert arrived.is_set(), (mta.root / "maillog").read_text(errors="replace")[-2000:]
+    assert _until(lambda: _count(server, "INBOX") == 60, 120), (mta.root / "maillog").read_text(errors="replace")[-2000:]
     outcomes = poll(svc)
     assert len(outcomes) == 60 and {o.status for o in outcomes} == {"processed"}
     # (Postfix's queue manager does deliver such a burst out of order now and then; this
     # holds either way.)
     assert "NOTE 59" in svc.store.current_submissions("g", 1)["germany"].text
     assert len(svc.store.messages(direction="out")) == 60 and poll(svc) == []
+
+
+# ---- kill -9 against Dovecot and Postfix (the daemon as a subprocess: tests/test_faults.py's Rig)
+# Order mail goes through Postfix's queue into Dovecot over LMTP; the daemon's receipts and
+# reports go out through the same Postfix into the players' Dovecot mailboxes, where they
+# are counted.
+
+
+@dataclass
+class RealServers:
+    """Dovecot for IMAP, Postfix for SMTP: the rig's mail servers (test_faults.MailServers)."""
+
+    dovecot: dovecot.Dovecot
+    mta: postfix.Postfix
+
+    @property
+    def imap_port(self) -> int:
+        return self.dovecot.port
+
+    @property
+    def smtp_port(self) -> int:
+        return self.mta.port
+
+    def client_config(self, address: str, password: str, moderator_address: str | None = None) -> MailConfig:
+        return MailConfig(imap=self.dovecot.imap(address), smtp=ServerConfig("127.0.0.1", self.mta.port, timeout=10.0),
+                          from_address=address, moderator_address=moderator_address or address)
+
+
+@pytest.fixture()
+def rig(server: dovecot.Dovecot, mta: postfix.Postfix, tmp_path: Path) -> Rig:
+    for address in USERS:
+        _empty(server, address)
+    return Rig(tmp_path, RealServers(server, mta), deadline=datetime.now(UTC) + timedelta(days=3))
+
+
+PER_SEAT = 4  # order mails from each of the rig's two seats
+
+
+def _burst(rig: Rig, server: dovecot.Dovecot) -> int:
+    """PER_SEAT order mails from each seat through Postfix, written a second apart; waits until
+    Dovecot has them all. Returns how many."""
+    start = datetime.now(UTC).replace(microsecond=0) - timedelta(minutes=5)
+    orders = {nation: rig.orders(nation, "mail {n}") for nation in SEATS}
+    for n in range(PER_SEAT):
+        for k, nation in enumerate(SEATS):
+            rig.mail(nation, orders[nation].replace("{n}", str(n)), date=start + timedelta(seconds=2 * n + k))
+    total = PER_SEAT * len(SEATS)
+    assert _until(lambda: _count_of(server, ORDERS_BOX, "INBOX") == total, 120), "Postfix did not deliver the burst"
+    return total
+
+
+def _count_of(server: dovecot.Dovecot, address: str, folder: str) -> int:
+    with IMAPClient("127.0.0.1", port=server.port, ssl=False) as client:
+        client.login(address, server.users[address])
+        return len(client.search(["ALL"])) if client.folder_exists(folder) and client.select_folder(folder) else 0
+
+
+def _delivered(rig: Rig, addresses: list[str], expected: int) -> Counter[str]:
+    """The Message-IDs in the addresses' Dovecot INBOXes, once Postfix has delivered
+    `expected` of them (and a moment for any it would wrongly deliver twice)."""
+    def count() -> Counter[str]:
+        return Counter(str(m["Message-ID"]) for a in addresses for m in rig.inbox(a))
+
+    _until(lambda: sum(count().values()) >= expected, 60)
+    time.sleep(1.0)
+    return count()
+
+
+def _taken_once(rig: Rig, total: int, resent: int = 0, copies: int = 0) -> None:
+    """Every order mail stored and handled once (`copies`: extra copies, recognised and
+    ignored), one receipt each, delivered once (`resent`: the re-sends a crash between
+    Postfix's 250 and our commit causes, with the same Message-ID), the last written counts."""
+    store = rig.svc.store
+    received = store.messages(direction="in")
+    assert len(received) == total + copies and {m.status for m in received} == {"processed"}
+    receipts = store.messages(direction="out")
+    assert len(receipts) == total and {m.status for m in receipts} == {"sent"}
+    delivered = _delivered(rig, list(SEATS.values()), total + resent)
+    assert set(delivered) == {m.message_id for m in receipts}
+    assert sum(delivered.values()) == total + resent
+    current = store.current_submissions("g", 1)
+    assert all(f"NOTE mail {PER_SEAT - 1}" in current[n].text for n in SEATS), {n: current[n].text for n in SEATS}
+
+
+def _all_in(rig: Rig, total: int) -> Callable[[], bool]:
+    return lambda: len(rig.svc.store.messages(direction="in")) >= total and rig.settled()
+
+
+def test_kill_9_mid_batch_against_dovecot(rig: Rig, server: dovecot.Dovecot) -> None:
+    """Killed after some mails of a fetched batch were handled, before the batch was filed."""
+    total = _burst(rig, server)
+    rig.crash_then_finish("intake.handled@3", _all_in(rig, total))
+    _taken_once(rig, total)
+
+
+def test_kill_9_while_receipts_go_out_through_postfix(rig: Rig, server: dovecot.Dovecot) -> None:
+    total = _burst(rig, server)
+    rig.crash_then_finish("outbox.accepted@3", _all_in(rig, total))
+    _taken_once(rig, total, resent=1)
+
+
+def test_kill_9_while_postfix_is_unreachable_loses_no_receipt(rig: Rig, server: dovecot.Dovecot,
+                                                               mta: postfix.Postfix) -> None:
+    """SMTP down while receipts wait: they stay queued (retried with backoff, never dropped),
+    the daemon is killed during the outage, and once SMTP is back every receipt goes out once."""
+    total = _burst(rig, server)
+    rig.configure(smtp_port=dovecot.free_port())  # nothing listens there
+    store = rig.svc.store
+    first = rig.daemon()
+    try:
+        assert _until(lambda: len(store.messages(direction="out")) == total
+                      and all(m.attempts >= 1 for m in store.messages(direction="out")), 120)
+    finally:
+        first.kill()
+        first.wait()
+    assert {m.status for m in store.messages(direction="out")} == {"queued"}
+    for row in store.messages(direction="out"):  # the backoff's pause has passed
+        assert row.id is not None
+        store.update_message(row.id, next_attempt=None)
+    rig.configure(smtp_port=mta.port)
+    rig.finish(_all_in(rig, total))
+    _taken_once(rig, total)
+
+
+def test_kill_9_mid_batch_then_a_uidvalidity_change_takes_each_mail_once(rig: Rig, server: dovecot.Dovecot) -> None:
+    """Killed mid-batch; while it is down Dovecot renumbers the mailbox (`doveadm mailbox
+    update --uid-validity`), and a copy of a handled mail comes back with a header added (a
+    migration that rewrote it: other bytes, the same Message-ID). The restarted daemon knows
+    the mails by their bytes and the copy by its Message-ID: nothing handled twice."""
+    total = _burst(rig, server)
+
+    def renumber_and_copy() -> None:
+        handled = next(m for m in rig.svc.store.messages(direction="in") if m.status == "processed")
+        with IMAPClient("127.0.0.1", port=server.port, ssl=False) as client:
+            client.login(ORDERS_BOX, server.users[ORDERS_BOX])
+            client.select_folder("INBOX")
+            uid = next(u for u, data in client.fetch(client.search(["ALL"]), ["ENVELOPE"]).items()
+                       if data[b"ENVELOPE"].message_id.decode() == handled.message_id)
+            raw = client.fetch([uid], ["BODY.PEEK[]"])[uid][b"BODY[]"]
+        server.doveadm("mailbox", "update", "-u", ORDERS_BOX, "--uid-validity", str(int(time.time()) + 7), "INBOX")
+        with IMAPClient("127.0.0.1", port=server.port, ssl=False) as client:
+            client.login(ORDERS_BOX, server.users[ORDERS_BOX])
+            client.append("INBOX", b"X-Migrated: yes\r\n" + raw)
+
+    rig.crash_then_finish("intake.handled@3", _all_in(rig, total + 1), between=renumber_and_copy)
+    _taken_once(rig, total, copies=1)
+    copy = rig.svc.store.messages(direction="in")[-1]
+    assert "a copy of message" in copy.note
+
+
+# The report building in the default suite; the kill at "deadline reached" (turn.computed) with -m slow.
+@pytest.mark.parametrize("crash_at", [pytest.param("turn.computed", marks=pytest.mark.slow), "turn.reports-built"])
+def test_kill_9_at_the_deadline_and_during_the_reports_against_dovecot(rig: Rig, crash_at: str) -> None:
+    """The deadline passed while the daemon was down; it is killed when the deadline is reached
+    (the turn computed, nothing stored) or while the reports are built. The restarted daemon
+    resolves the turn once, with the state of an uninterrupted resolution, and every report
+    reaches its Dovecot mailbox through Postfix once."""
+    from moderator.service.inbox import take_orders
+    from moderator.service.turns import compute, turn_inputs
+
+    svc = rig.svc
+    game = svc.game("g")
+    for nation in SEATS:
+        take_orders(svc, game, nation, rig.orders(nation, "by hand"))
+    expected = compute(svc, game, 1, turn_inputs(svc, game, svc.ruleset(game))).sha256
+    svc.store.update_game("g", deadline=datetime.now(UTC) - timedelta(seconds=1))
+
+    def resolved() -> bool:
+        g = svc.store.game("g")
+        return g is not None and g.turn == 2 and rig.settled()
+
+    rig.crash_then_finish(crash_at, resolved)
+    records = svc.store.turn_records("g", 1)
+    assert len(records) == 1 and records[0].result_sha256 == expected
+    reports = svc.store.messages(direction="out")
+    assert len(reports) == 3 * len(SEATS) + 1 and {m.status for m in reports} == {"sent"}
+    delivered = _delivered(rig, [*SEATS.values(), UMPIRE], len(reports))
+    assert set(delivered) == {m.message_id for m in reports} and max(delivered.values()) == 1

@@ -25,9 +25,11 @@ from email import message_from_bytes
 from email.message import EmailMessage
 from email.utils import make_msgid
 from pathlib import Path
+from typing import Protocol
 
 import pytest
 
+from moderator.mail.config import MailConfig
 from moderator.mail.intake import Mailbox
 from moderator.mail.server import EmbeddedMailServer
 from moderator.service.context import Service
@@ -40,10 +42,20 @@ SEATS = {"germany": "kaiser@t.local", "france": "poincare@t.local"}
 USERS = {ORDERS_BOX: "o", UMPIRE: "u", **{address: "p" for address in SEATS.values()}}
 
 
+class MailServers(Protocol):
+    """Where the rig's mail goes: the embedded server here, Dovecot and Postfix in
+    tests/test_dovecot.py (mail sent to smtp_port reaches the users' IMAP mailboxes)."""
+
+    imap_port: int
+    smtp_port: int
+
+    def client_config(self, address: str, password: str, moderator_address: str | None = None) -> MailConfig: ...
+
+
 class Rig:
     """A mail server, a database with game g, and a configuration for `moderator run`."""
 
-    def __init__(self, root: Path, server: EmbeddedMailServer, deadline: datetime) -> None:
+    def __init__(self, root: Path, server: MailServers, deadline: datetime) -> None:
         self.root, self.server = root, server
         self.db = root / "m.db"
         self.svc = Service(store=Store.at(self.db), say=lambda s: None)
@@ -51,12 +63,17 @@ class Rig:
         for nation, address in SEATS.items():
             self.svc.store.add_seat("g", nation, address, f"pw-{nation}")
         self.config = root / "moderator.toml"
+        self.configure(smtp_port=server.smtp_port)
+
+    def configure(self, smtp_port: int) -> None:
+        """Write the daemon's configuration, sending through `smtp_port` (a dead port: SMTP down)."""
         self.config.write_text(
             f'[service]\ndatabase = "sqlite:///{self.db}"\npoll_seconds = 0.3\ndeadline_check_seconds = 0.3\n'
+            'maps = false\n'  # the reports' text is what these tests follow, not their maps
             f'[mail]\nfrom_address = "{ORDERS_BOX}"\nmoderator_address = "{UMPIRE}"\n'
-            f'[mail.imap]\nhost = "127.0.0.1"\nport = {server.imap_port}\nuser = "{ORDERS_BOX}"\n'
+            f'[mail.imap]\nhost = "127.0.0.1"\nport = {self.server.imap_port}\nuser = "{ORDERS_BOX}"\n'
             f'password_env = "T_FAULTS_IMAP"\ntimeout = 10\n'
-            f'[mail.smtp]\nhost = "127.0.0.1"\nport = {server.smtp_port}\ntimeout = 10\n', encoding="utf-8")
+            f'[mail.smtp]\nhost = "127.0.0.1"\nport = {smtp_port}\ntimeout = 10\n', encoding="utf-8")
 
     def orders(self, nation: str, note: str) -> str:
         state = self.svc.state(self.svc.game("g"))
@@ -64,10 +81,12 @@ class Rig:
         return (text.replace("GAME demo", "GAME g").replace("PASSWORD demo-", "PASSWORD pw-")
                 + f"NOTE {note}\n")
 
-    def mail(self, nation: str, body: str) -> str:
+    def mail(self, nation: str, body: str, date: datetime | None = None) -> str:
         msg = EmailMessage()
         msg["From"], msg["To"], msg["Subject"] = SEATS[nation], ORDERS_BOX, "Orders"
         msg["Message-ID"] = make_msgid(domain="t.local")
+        if date is not None:  # when it was written (a queue may deliver a burst out of order)
+            msg["Date"] = date
         msg.set_content(body)
         with smtplib.SMTP("127.0.0.1", self.server.smtp_port) as smtp:
             smtp.send_message(msg)
@@ -82,13 +101,21 @@ class Rig:
         return subprocess.Popen([sys.executable, "-c", "from moderator.cli import main; raise SystemExit(main())",
                                  "run", "--config", str(self.config)], env=env, stdout=log, stderr=log)
 
-    def crash_then_finish(self, crash_at: str, done: Callable[[], bool], timeout: float = 120) -> None:
-        """Run until the crash point kills the daemon, then again until `done()`."""
+    def crash_then_finish(self, crash_at: str, done: Callable[[], bool], timeout: float = 120,
+                          between: Callable[[], None] | None = None) -> None:
+        """Run until the crash point kills the daemon, then (after `between`, what happens
+        while it is down) again until `done()`."""
         first = self.daemon(crash_at)
         try:
             assert first.wait(timeout) == -signal.SIGKILL, self._log(crash_at)
         finally:
             _stop(first)
+        if between is not None:
+            between()
+        self.finish(done, timeout)
+
+    def finish(self, done: Callable[[], bool], timeout: float = 120) -> None:
+        """Run a daemon without a crash point until `done()`, and a moment longer."""
         second = self.daemon()
         try:
             deadline = time.monotonic() + timeout

@@ -42,3 +42,17 @@ def test_missing_default_config_gives_offline_defaults(tmp_path: Path, monkeypat
     assert load_config().mail is None
     with pytest.raises(FileNotFoundError):
         load_config(tmp_path / "nope.toml")
+
+
+def test_reports_can_be_sent_without_maps(tmp_path: Path) -> None:
+    """`[service] maps = false`: the daemon's Service draws no map into the reports."""
+    import argparse
+
+    from moderator.service.commands import _service
+
+    cfg = tmp_path / "moderator.toml"
+    cfg.write_text(f'[service]\ndatabase = "sqlite:///{tmp_path / "x.db"}"\nmaps = false\n', encoding="utf-8")
+    svc, loaded = _service(argparse.Namespace(config=cfg))
+    assert loaded.maps is False and svc.maps is False
+    cfg.write_text(f'[service]\ndatabase = "sqlite:///{tmp_path / "x.db"}"\n', encoding="utf-8")
+    assert load_config(cfg).maps is True

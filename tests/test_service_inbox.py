@@ -130,6 +130,53 @@ def test_a_crash_inside_one_message_is_kept_for_review(setup: tuple[EmbeddedMail
     assert again.status == "processed" and "germany" in svc.store.current_submissions("g", 1)
 
 
+def test_a_failing_mail_in_a_group_commit_rolls_back_alone(setup: tuple[EmbeddedMailServer, Service],
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """Mails of one poll are handled in one transaction (group commit), each in a savepoint:
+    the one that fails leaves nothing behind (no submission, no receipt) and is tried again;
+    the ones beside it are committed with their receipts."""
+    import moderator.service.inbox as inbox
+
+    server, svc = setup
+    real = inbox.parse_orders
+
+    def fail_on_b(text: str) -> object:
+        if "NOTE b" in text:
+            inbox.queue(svc, EmailMessage(), None)  # written inside the savepoint, then undone
+            raise ValueError("broken")
+        return real(text)
+
+    monkeypatch.setattr(inbox, "parse_orders", fail_on_b)
+    monkeypatch.setattr(inbox, "GROUP_SECONDS", 3600.0)  # all three in one group
+    for note in "abc":
+        _send(server, ORDERS + f"NOTE {note}\n")
+    outcomes = poll(svc)
+    assert [o.status for o in outcomes] == ["processed", "new", "processed"]
+    assert len(svc.store.messages(direction="out")) == 2
+    assert "NOTE c" in svc.store.current_submissions("g", 1)["germany"].text
+    failed = svc.store.message(outcomes[1].message)
+    assert failed is not None and failed.attempts == 1 and "ValueError" in failed.note
+    monkeypatch.setattr(inbox, "parse_orders", real)
+    [again] = poll(svc)  # the next poll takes it on its own
+    assert again.message == outcomes[1].message and again.status == "processed"
+    assert len(svc.store.messages(direction="out")) == 3
+
+
+def test_a_group_commit_ends_after_its_time(setup: tuple[EmbeddedMailServer, Service],
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """With no time for a group, each mail is committed on its own, so a burst's first
+    receipt can leave before the rest is handled (what on_handled sees is committed)."""
+    import moderator.service.inbox as inbox
+
+    server, svc = setup
+    monkeypatch.setattr(inbox, "GROUP_SECONDS", 0.0)
+    for note in "abc":
+        _send(server, ORDERS + f"NOTE {note}\n")
+    receipts_seen: list[int] = []
+    poll(svc, on_handled=lambda o: receipts_seen.append(len(svc.store.messages(direction="out"))))
+    assert receipts_seen == [1, 2, 3]
+
+
 def test_a_message_stored_but_not_handled_is_handled_at_the_next_poll(
         setup: tuple[EmbeddedMailServer, Service]) -> None:
     server, svc = setup

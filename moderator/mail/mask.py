@@ -37,10 +37,28 @@ def mask_raw(raw: bytes) -> bytes:
     masked = _BYTES.sub(lambda m: m.group(1) + MASK.encode() + m.group(3), raw)
     if too_complex(raw):
         return masked  # hostile structure: not parsed here either (its orders were not read)
+    if not _maybe_hidden(masked):
+        return masked  # every text is written as it is, and no password is left in it
     try:
         return _mask_encoded_parts(masked)
     except Exception:  # noqa: BLE001 - hostile or broken MIME: the literal lines are masked already
         return masked
+
+
+# What can hide a password from the byte pattern: an encoded part (base64, quoted-printable),
+# a text in a character set that is not ASCII-compatible (declared, or marked by a byte-order
+# mark), or a password inside a line (HTML).
+_HIDING = (b"base64", b"quoted-printable", b"utf-16", b"utf-32", b"utf-7", b"\xff\xfe", b"\xfe\xff")
+
+
+def _maybe_hidden(masked: bytes) -> bool:
+    """Whether a password may be left in `masked` that only parsing the MIME parts finds:
+    most order mail is plain text and needs no second parse (extract() did one)."""
+    low = masked.lower()
+    if any(mark in low for mark in _HIDING):
+        return True
+    text = masked.decode("latin-1")
+    return mask_text(text) != text
 
 
 def _mask_encoded_parts(raw: bytes) -> bytes:

@@ -22,6 +22,9 @@ class ServiceConfig:
     deadline_check_seconds: float = 30
     idle: bool = True  # wait for new mail with IMAP IDLE beside the periodic poll
     archive: Path | None = None
+    # Draw a map into each report (seconds of CPU per audience); `maps = false` sends the
+    # reports without them (a slow host, or the fault tests, which check no map).
+    maps: bool = True
     # Where `resolve` writes the reports of a game when there is no [mail] section to send
     # them: [service] reports, else a "reports" folder beside a SQLite database, else var/reports.
     reports: Path = Path("var/reports")
@@ -73,6 +76,7 @@ def load_config(path: Path | None = None, environ: Mapping[str, str] | None = No
         deadline_check_seconds=float(service.get("deadline_check_seconds", 30)),
         idle=bool(service.get("idle", True)),
         archive=Path(archive) if archive else None,
+        maps=bool(service.get("maps", True)),
         mail=mail_config_from_mapping(mail, lenient, where=f"{path} [mail]") if isinstance(mail, dict) else None,
         missing_secrets=tuple(lenient.missing),
     )

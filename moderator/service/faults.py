@@ -7,8 +7,9 @@ subprocess with it, restart it without, and check that nothing was lost or done 
 Unset (always, in production), a crash point costs one dictionary lookup.
 
 The steps, in the order the work reaches them:
-  intake.stored        a fetched message's raw bytes are committed, not yet handled
-  intake.handled       its submission and receipt are committed, the mailbox copies not yet moved
+  intake.stored        a fetched batch's raw bytes are committed, not yet handled (once a message)
+  intake.handled       a message's submission and receipt are committed (with its group,
+                       service/inbox.py handle_group), the mailbox copies not yet moved
   intake.filed         the mailbox copies of a fetched batch are moved to the processed folder
   turn.computed        a turn is resolved in memory, nothing stored yet
   turn.reports-built   its reports are built, nothing stored yet

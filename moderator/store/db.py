@@ -155,6 +155,26 @@ class Store:
             finally:
                 self._tx.reset(token)
 
+    @contextmanager
+    def savepoint(self) -> Iterator[None]:
+        """Inside transaction(): a part of the unit of work that is undone alone if it raises
+        (SQL SAVEPOINT), the rest of the transaction going on. One mail of a fetched batch is
+        handled in one, so a batch commits once (group commit) and a failing mail rolls back
+        only its own rows. Outside a transaction it is one."""
+        current = self._tx.get()
+        if current is None:
+            with self.transaction():
+                yield
+            return
+        nested = current.begin_nested()
+        try:
+            yield
+            current.flush()
+        except BaseException:
+            nested.rollback()
+            raise
+        nested.commit()
+
     def lock_for_daemon(self) -> None:
         """Hold an exclusive lock for as long as this process runs: a second daemon on the same
         database refuses to start (two would resolve the same turn and send every mail twice).
@@ -289,6 +309,15 @@ class Store:
         with self.session() as s:
             return s.get(MailMessage, row_id)
 
+    def message_statuses(self, row_ids: list[int]) -> dict[int, str]:
+        """The status of each of these messages, in one query."""
+        if not row_ids:
+            return {}
+        with self.session() as s:
+            return {row_id: status for row_id, status in s.exec(
+                select(MailMessage.id, MailMessage.status).where(col(MailMessage.id).in_(row_ids)))
+                if row_id is not None}
+
     def update_message(self, row_id: int, **changes: Any) -> None:
         self._update(MailMessage, row_id, changes)
 
@@ -379,6 +408,15 @@ class Store:
     def save_snapshot(self, game_id: str, turn: int, state_json: str) -> None:
         with self.session() as s:
             s.add(Snapshot(game_id=game_id, turn=turn, state=state_json, created=utcnow()))
+
+    def snapshot_key(self, game_id: str, turn: int) -> tuple[int | None, datetime] | None:
+        """What tells the snapshot snapshot() returns from any other: its row id and when it
+        was made (a turn resolved again after a rollback may get the id of the deleted one)."""
+        with self.session() as s:
+            row = s.exec(select(Snapshot.id, Snapshot.created).where(Snapshot.game_id == game_id,
+                                                                      Snapshot.turn == turn)
+                         .order_by(col(Snapshot.id).desc())).first()
+            return None if row is None else (row[0], row[1])
 
     def snapshot(self, game_id: str, turn: int) -> str | None:
         with self.session() as s:
