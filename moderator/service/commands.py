@@ -424,6 +424,7 @@ def cmd_state(args: argparse.Namespace) -> int:
     svc, _ = _service(args)
     game = svc.game(args.game)
     state = svc.position(game, args.turn)  # with the moderator's "now" rulings of that turn
+    nation: str | None = None
     if args.nation:
         from moderator.service.games import nation_id
 
@@ -438,6 +439,9 @@ def cmd_state(args: argparse.Namespace) -> int:
         json.dump(data, sys.stdout, indent=1, sort_keys=True, default=str)
         print()
     else:
-        for k, v in sorted(data.items()):
-            print(f"{k}: {v}")
+        from moderator.reports.state_text import position_text
+        from moderator.service.games import turn_label
+
+        print(position_text(state, svc.scenario(game), svc.world(game), game.title,
+                            turn_label(svc.scenario(game), state.turn), nation), end="")
     return 0
