@@ -149,7 +149,7 @@ def _service(args: argparse.Namespace, need_mail: bool = False) -> Any:
         raise SystemExit(f"the [mail] section names the environment variable(s) {', '.join(cfg.missing_secrets)}, "
                          "which are not set: export them before starting the daemon")
     return Service(store=Store(cfg.database), mail=cfg.mail, say=lambda s: print(s, flush=True),
-                   archive=cfg.archive, reports_dir=cfg.reports), cfg
+                   archive=cfg.archive, reports_dir=cfg.reports, site_dir=cfg.site), cfg
 
 
 def can_send(cfg: Any) -> bool:
