@@ -39,6 +39,10 @@ SIDE_NAMES = {"central": "Central Powers", "allied": "Allied Powers", "neutral":
 SCHEDULE_TURNS = 12  # how far ahead an income schedule looks (Phase 6: full income after 10 turns)
 # Event arguments only the moderator reads: `rolls` indexes the dice log, which players never get.
 MODERATOR_ONLY_ARGS = ("rolls",)
+# What reconnaissance (3.3: passive looks, missions) and espionage (3.2.1) learned: a
+# report's own section, "intelligence", so it is not lost among the orders' results.
+INTELLIGENCE = ("recon-report", "recon-mission", "spied-neutral", "spied-affiliation", "spied-army",
+                "spied-industrial", "spied-combat")
 
 
 @dataclass
@@ -164,6 +168,7 @@ class NationReport(ReportHeader):
     # What it was told that is neither its own doing nor public: what its side's units saw
     # (passive reconnaissance goes to the observing allies, 3.3), its allies' doings it shares.
     shared: list[Told] = field(default_factory=list)
+    intelligence: list[Told] = field(default_factory=list)  # what its recon and espionage learned (INTELLIGENCE)
 
 
 @dataclass(kw_only=True)
@@ -176,6 +181,7 @@ class AllianceReport(ReportHeader):
     events: list[Told]  # everything else any member saw
     rulings: list[Told]
     sightings: list[Sighting] = field(default_factory=list)  # what all members' units see (3.3)
+    intelligence: list[Told] = field(default_factory=list)  # what members' recon and espionage learned
 
 
 @dataclass(kw_only=True)
@@ -310,9 +316,12 @@ def nation_report(world: World, view: View, info: TurnInfo, names: Names, words:
     actions: list[Told] = []
     news: list[Told] = []
     shared: list[Told] = []
+    intelligence: list[Told] = []
     for e in view.events:
         if e.code in BATTLES:
             battles.append(tell(e, names))
+        elif e.code in INTELLIGENCE:
+            intelligence.append(tell(e, names))
         elif e.code == "ruling":
             rulings.append(tell(e, names))
         elif e.seen_by and _concerns(e, nation):
@@ -329,15 +338,17 @@ def nation_report(world: World, view: View, info: TurnInfo, names: Names, words:
         sheet=sheet(world, status, view.turn, names), actions=actions, battles=battles, rulings=rulings,
         news=news, shared=shared, stacks=stack_list,
         order_block=order_block(info, status.name, status, stack_list, words(nation) if words else None),
-        sightings=seen(view, names))
+        sightings=seen(view, names), intelligence=intelligence)
 
 
 def alliance_report(world: World, view: View, info: TurnInfo, names: Names, side: str) -> AllianceReport:
     battles: list[Told] = []
     rulings: list[Told] = []
     events: list[Told] = []
+    intelligence: list[Told] = []
     for e in view.events:
-        target = battles if e.code in BATTLES else rulings if e.code == "ruling" else events
+        target = (battles if e.code in BATTLES else rulings if e.code == "ruling"
+                  else intelligence if e.code in INTELLIGENCE else events)
         told = tell(e, names)
         who = e.args.get("nation")
         if e.seen_by and isinstance(who, str) and names(who) not in told.text:
@@ -346,7 +357,7 @@ def alliance_report(world: World, view: View, info: TurnInfo, names: Names, side
     return AllianceReport(
         **header(info, "alliance"), side=side, side_name=SIDE_NAMES[side], members=[names(n) for n in view.members],
         sheets=[sheet(world, st, view.turn, names) for st in view.statuses],
-        battles=battles, events=events, rulings=rulings, sightings=seen(view, names))
+        battles=battles, events=events, rulings=rulings, sightings=seen(view, names), intelligence=intelligence)
 
 
 def bulletin(view: View, events: Sequence[Event], info: TurnInfo, names: Names) -> Bulletin:
