@@ -287,7 +287,7 @@ def test_an_enemy_seen_exactly_shows_its_troops_in_its_band_colour(tiny) -> None
     from moderator.reports.sightings import Sighting
 
     geometry, world = tiny
-    exact = Sighting("Eastland", "germany", "yellow", "6-20", units={"germany": {"infantry": 7, "artillery": 2}})
+    exact = Sighting("Eastland", "germany", "yellow", "6-20", units={"infantry": 7, "artillery": 2})
     band = Sighting("Westland", "france", "red", "21+")
     texts = _texts(build_figure(geometry, world, sightings={"Eastland": exact, "Westland": band}))
-    assert "enemy, exactly:\nger: 2 art  7 inf" in texts and "enemy 21+" in texts
+    assert "enemy, exactly:\n2 art  7 inf" in texts and "enemy 21+" in texts

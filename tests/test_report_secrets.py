@@ -239,8 +239,8 @@ def test_only_the_band_of_a_seen_stack_shows() -> None:
 
 def test_exact_numbers_come_from_the_audience_own_roll_only() -> None:
     """Phase 3.3's record (NationState.flags["recon"]) gives exact troops where the roll hit
-    and the recorded band (a false one where masked) where it missed; another nation's
-    nation's record is its own: only the audience's shows."""
+    (in the places the audience's units look into); another nation's record is its own:
+    only the audience's shows."""
     hit = {"Warsaw": {"seen": "exact", "units": {"russia": {"infantry": 7, "artillery": 2}}},
            "Minsk": {"seen": "band", "band": "red"}}
 
@@ -254,7 +254,7 @@ def test_exact_numbers_come_from_the_audience_own_roll_only() -> None:
         return nation_mail(gs, [], SCENARIO, WORLD, INFO, "germany").text
 
     mine = report(hit, {})
-    assert "Warsaw (Germany): exactly Russia: 2 artillery, 7 infantry, seen from Posen" in mine
-    assert "Minsk (Russia): 21+ enemy units (red)" in mine  # what the roll recorded, not the truth
+    assert "Warsaw (Germany): exactly 2 artillery, 7 infantry, seen from Posen" in mine
+    assert "Minsk" not in mine  # recorded, but no German unit looks into it
     assert "0-5 enemy units" not in mine  # the record, not the position, tells what is known
     assert report({}, hit) == report({}, {}) != mine  # Russia's own record never reaches Germany

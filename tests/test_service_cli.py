@@ -34,6 +34,12 @@ def test_a_game_from_creation_to_replay(config: Path, tmp_path: Path, capsys: py
     assert main(["state", "--game", "g1", "--nation", "germany", "--json"]) == 0
     status = json.loads(capsys.readouterr().out)
     assert status["nation"] == "germany" and status["saved"] > 0 and "Berlin" in status["territories"]
+    assert main(["state", "--game", "g1", "--nation", "germany"]) == 0  # for a reader: as the report shows it
+    text = capsys.readouterr().out
+    assert text.startswith("Test game: position before turn 2 (") and f"Treasury: {status['saved']} resources" in text
+    assert main(["state", "--game", "g1"]) == 0  # every nation on the map, one line each
+    table = capsys.readouterr().out.splitlines()
+    assert table[1].split()[:2] == ["Nation", "Camp"] and any(line.startswith("German Empire ") for line in table)
 
     out_dir = tmp_path / "report"
     assert main(["report", "--game", "g1", "--nation", "Germany", "--out", str(out_dir)]) == 0

@@ -41,20 +41,26 @@ def test_bands() -> None:
 
 def test_combat_espionage_and_a_reconnaissance_hit_give_exact_numbers() -> None:
     """3.2.1.4: the spy's nation learns the enemy units engaged in a province; 3.3: a hit
-    recorded by Phase 3.3 shows the exact troops, a miss the recorded band."""
+    recorded by Phase 3.3 shows the exact troops, a miss the recorded band; only in places
+    the audience's units look into."""
     from moderator.engine.events import Event
 
     world, scenario, state = start()
     gs = state.copy()
+    watched = {s.place for s in sightings(gs, scenario, world, ["serbia"])}
+    assert {"Bosnia", "Belgrade"} <= watched or "Bosnia" in watched
+    near = sorted(watched - {"Bosnia"})
     gs.nations["serbia"].flags["recon"] = {"Bosnia": {"seen": "exact", "units": {"austria-hungary": {"infantry": 4}}},
-                                          "Herzegovina": {"seen": "band", "band": "yellow"}}
+                                          near[0]: {"seen": "band", "band": "red"},
+                                          "Vienna": {"seen": "exact", "units": {"austria-hungary": {"infantry": 9}}}}
     spied = Event("spied-combat", "4.6", ("serbia", "moderator"), {
-        "nation": "serbia", "order": 0, "place": "Belgrade", "fought": True,
+        "nation": "serbia", "order": 0, "place": near[-1], "fought": True,
         "units": {"austria-hungary": {"infantry": 2, "artillery": 1, "coastal": 1}}})
     foreign = Event("spied-combat", "4.6", ("russia", "moderator"), {
-        "nation": "russia", "order": 0, "place": "Galicia", "fought": True, "units": {"austria-hungary": {"tank": 9}}})
+        "nation": "russia", "order": 0, "place": "Bosnia", "fought": True, "units": {"austria-hungary": {"tank": 9}}})
     seen = {s.place: s for s in sightings(gs, scenario, world, ["serbia"], [spied, foreign])}
-    assert seen["Bosnia"].units == {"austria-hungary": {"infantry": 4}} and seen["Bosnia"].band == "black"
-    assert seen["Herzegovina"].units is None and seen["Herzegovina"].band == "yellow"
-    assert seen["Belgrade"].units == {"austria-hungary": {"artillery": 1, "infantry": 2}}  # troops, not the city's
-    assert "Galicia" not in seen  # Russia's spy reports to Russia
+    assert seen["Bosnia"].units == {"infantry": 4} and seen["Bosnia"].band == "black"
+    if len(near) > 1:
+        assert seen[near[0]].units is None and seen[near[0]].band == "red"  # what the roll recorded
+    assert seen[near[-1]].units == {"artillery": 1, "infantry": 2}  # troops, not the coastal defence
+    assert "Vienna" not in seen  # no Serbian unit looks into Vienna

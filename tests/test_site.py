@@ -31,7 +31,9 @@ class Links(HTMLParser):
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("site")
     cfg = root / "moderator.toml"
-    cfg.write_text(f'[service]\ndatabase = "sqlite:///{root / "m.db"}"\n', encoding="utf-8")
+    # [site]: every resolution publishes the page itself (service/site.py)
+    cfg.write_text(f'[service]\ndatabase = "sqlite:///{root / "m.db"}"\n[site]\ndir = "{root / "pub"}"\n',
+                   encoding="utf-8")
     mp = pytest.MonkeyPatch()
     mp.setenv("MODERATOR_CONFIG", str(cfg))
     try:
@@ -39,12 +41,15 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
         assert main(["seat", "add", "--game", "g1", "--nation", "Germany", "--email", "k@x.org"]) == 0
         assert main(["site", "--game", "g1", "--out", str(root / "empty")]) == 0  # before any turn
         assert "No turn has been resolved yet" in (root / "empty" / "index.html").read_text()
-        for _ in range(2):
+        for turn in (1, 2):  # the game starts at turn 1
             assert main(["resolve", "--game", "g1"]) == 0
-        assert main(["site", "--game", "g1", "--out", str(root / "out")]) == 0
+            published = (root / "pub" / "g1" / "index.html").read_text(encoding="utf-8")
+            assert f"Turn {turn}" in published and f"turn-{turn}.html" in published  # the new turn, at once
+        assert main(["site", "--game", "g1", "--out", str(root / "pub" / "g1")]) == 0
+        assert (root / "pub" / "g1" / "index.html").read_text(encoding="utf-8") == published  # the same page
     finally:
         mp.undo()
-    return root / "out"
+    return root / "pub" / "g1"
 
 
 def test_every_turn_has_its_page_map_and_archive_entry(site: Path) -> None:
@@ -71,7 +76,7 @@ def test_the_site_holds_only_public_things(site: Path) -> None:
 
 def test_writing_again_keeps_the_drawn_maps(site: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A turn's public map never changes: a second run reuses the files, it draws nothing."""
-    cfg = site.parent / "moderator.toml"
+    cfg = site.parent.parent / "moderator.toml"  # the site is <root>/pub/g1
     monkeypatch.setenv("MODERATOR_CONFIG", str(cfg))
     before = {p.name: p.read_bytes() for p in site.glob("*.png")}
     monkeypatch.setattr("moderator.reports.mapview.draw_view", lambda *a, **k: pytest.fail("drew a map again"))

@@ -47,37 +47,12 @@ def register_site(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
 
 
 def _cmd_site(args: argparse.Namespace) -> int:
-    import json
-
-    from moderator.engine.events import Event
-    from moderator.engine.state import GameState
-    from moderator.reports.build import namer
-    from moderator.reports.content import bulletin
-    from moderator.reports.mapfiles import map_files
-    from moderator.reports.mapview import draw_view
-    from moderator.reports.site import TurnPage, write_site
-    from moderator.reports.visibility import public_view
     from moderator.service.commands import _service
-    from moderator.service.turns import turn_info
+    from moderator.service.site import publish_site
 
     svc, _ = _service(args)
     game = svc.game(args.game)
-    scenario, world = svc.scenario(game), svc.world(game)
-    pages = []
-    for turn in range(game.turn):
-        record, after = svc.store.turn_record(game.id, turn), svc.store.snapshot(game.id, turn + 1)
-        if record is None or after is None:
-            continue
-        events = [Event(e["code"], e["phase"], tuple(e["seen_by"]), e["args"]) for e in json.loads(record.events)]
-        view = public_view(GameState.loads(after), events)
-        info = turn_info(svc, game, turn, ordered=sorted(json.loads(record.orders)), updated=record.resolved)
-        full_path, small_path = args.out / f"map-turn-{turn}.png", args.out / f"map-turn-{turn}-small.png"
-        if full_path.exists() and small_path.exists():  # a turn's public map never changes: drawn once
-            full, small = full_path.read_bytes(), small_path.read_bytes()
-        else:
-            full, small = map_files(draw_view(world, view, f"{game.title}, turn {turn} ({info.resolved_date})"))
-        pages.append(TurnPage(bulletin(view, events, info, namer(scenario)), full, small))
-    written = write_site(args.out, game.title, pages)
+    written, turns = publish_site(svc, game, args.out)
     print(f"wrote {len(written)} files of the public page of {game.id} to {args.out} "
-          f"({len(pages)} resolved turn{'s' if len(pages) != 1 else ''}); publish the folder as it is")
+          f"({turns} resolved turn{'s' if turns != 1 else ''}); publish the folder as it is")
     return 0

@@ -292,7 +292,7 @@ def order_block(info: TurnInfo, nation_name: str, status: NationStatus, stack_li
 def seen(view: View, names: Names) -> list[Sighting]:
     """The view's sightings with their holders named as players read them."""
     return [replace(s, holder=names(s.holder) if s.holder else "", by=list(s.by),
-                    units=None if s.units is None else {names(n): dict(k) for n, k in s.units.items()})
+                    units=None if s.units is None else dict(s.units))
             for s in view.sightings]
 
 

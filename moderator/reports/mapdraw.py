@@ -37,7 +37,7 @@ from PIL import Image  # noqa: E402
 from moderator.reports import mapnames, mapstory  # noqa: E402
 from moderator.reports.geometry import MAPS_DIR, Geometry, PlaceShape, Rings  # noqa: E402
 from moderator.reports.sightings import Sighting  # noqa: E402
-from moderator.reports.visibility import UNIT_ABBREV, short_code  # noqa: E402
+from moderator.reports.visibility import UNIT_ABBREV  # noqa: E402
 from moderator.world.model import World  # noqa: E402
 
 DPI = 100
@@ -508,9 +508,8 @@ def _draw_labels(
             face, ink = BAND_COLOURS[seen.band]
             text = f"enemy {BAND_SPANS[seen.band]}"
             if seen.units is not None:  # a reconnaissance hit or espionage: the exact troops
-                text = "enemy, exactly:\n" + (_unit_text({f"{short_code(n)} {UNIT_ABBREV.get(k, k)}": c
-                                                          for n, kinds in seen.units.items()
-                                                          for k, c in kinds.items()}) or "no troops")
+                text = "enemy, exactly:\n" + (_unit_text({UNIT_ABBREV.get(k, k): c for k, c in seen.units.items()})
+                                              or "no troops")
             styles[name] = (text, face, ink, UNIT_EDGE, 1.2)
     unit_boxes = _draw_unit_boxes(ax, renderer, reg, styles, shown, taken)
     # Other names: land first, biggest places first. A name that would overlap one already

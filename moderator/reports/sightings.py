@@ -19,16 +19,14 @@ look into, the colour band of the enemy troops there - never their kinds or exac
 Exact numbers come from a roll: Phase 3.3 (engine/phase3_passive_recon.py) rolls passive
 reconnaissance for each group of allies at war and records, in every member's
 NationState.flags["recon"], each place it looked into: the exact troops on a hit, the band on
-a miss, a false band where the enemy masked it (3.2.2.4). Where that record exists it is
-what the audience knows (the band of a masked place is the false one: the report never
-tells more than the roll did); a successful combat espionage (3.2.1.4, the "spied-combat"
-event the spy's nation sees) gives the exact enemy units of its province. Where no record
-exists (a scenario without the 3.3 table, a position no turn has resolved) the bands are
-computed from the position as described above.
-Reading (docs/rules-coverage.md): reconnaissance "is calculated for all allied units", so
-with the engine's record a nation's report shows what its group saw, the places its own
-units look into listing them under `by`; without the record, a nation's own report uses its
-own units only and the alliance report all members' units.
+a miss, a false band where the enemy masked it (3.2.2.4). A place the audience's units look
+into shows that record's entry where it has one (the band of a masked place is the false
+one: the report never tells more than the roll did), the exact enemy units a combat
+espionage of the audience watched there (3.2.1.4, the "spied-combat" event), else the band
+computed from the position as above.
+Reading (docs/rules-coverage.md): the places are those the audience's own units look into
+as they stand after the turn (a nation's report: its own units; the alliance report: all
+members'), so a report never shows a place none of its readers' units borders.
 """
 
 from __future__ import annotations
@@ -61,8 +59,7 @@ class Sighting:
     holder: str  # who controls the place (public), "" for a sea zone
     band: str  # "black", "yellow" or "red"
     span: str  # "0-5", "6-20", "21+"
-    # Exact, where reconnaissance or espionage saw: nation id -> unit kind -> count.
-    units: dict[str, dict[str, int]] | None = None
+    units: dict[str, int] | None = None  # exact (kind -> count), where reconnaissance or espionage saw
     by: list[str] = field(default_factory=list)  # where the watchers stand
 
     @property
@@ -113,59 +110,58 @@ def _recorded(state: GameState, watchers: list[str]) -> dict[str, Mapping[str, o
     return out
 
 
-def _exact(units: object) -> dict[str, dict[str, int]]:
-    """nation -> kind -> count, troops only, from an engine record or event."""
-    out: dict[str, dict[str, int]] = {}
+def _exact(units: object) -> dict[str, int]:
+    """kind -> count of the troops an engine record or event names (nation -> kind -> count),
+    the enemy nations summed: the place's holder is named beside them."""
+    out: dict[str, int] = {}
     if isinstance(units, dict):
-        for nation, kinds in sorted(units.items()):
+        for _, kinds in sorted(units.items()):
             if isinstance(kinds, dict):
-                mine = {k: int(n) for k, n in sorted(kinds.items()) if k in UNIT_KINDS and int(n) > 0}
-                if mine:
-                    out[str(nation)] = mine
-    return out
+                for k, n in sorted(kinds.items()):
+                    if k in UNIT_KINDS and int(n) > 0:
+                        out[k] = out.get(k, 0) + int(n)
+    return dict(sorted(out.items()))
 
 
-def _exact_sighting(place: str, holder: str, units: dict[str, dict[str, int]], by: list[str]) -> Sighting:
-    colour, span = band(sum(n for kinds in units.values() for n in kinds.values()))
+def _exact_sighting(place: str, holder: str, units: dict[str, int], by: list[str]) -> Sighting:
+    colour, span = band(sum(units.values()))
     return Sighting(place, holder, colour, span, units=units, by=by)
 
 
 def sightings(state: GameState, scenario: Scenario, world: World, watchers: list[str],
               events: Iterable[Event] = ()) -> list[Sighting]:
-    """The enemy places the `watchers` nations know of, each with its band or exact troops:
-    from their Phase 3.3 record where there is one, else computed from where their units
-    stand; then the provinces their combat espionage saw (`events`: those the audience may see)."""
+    """The enemy places the `watchers` nations' units look into (as they stand after the
+    turn), each with what is known there: the Phase 3.3 record's entry where it has the
+    place (exact troops, or the recorded band), the exact units a combat espionage of
+    theirs watched there (`events`: those the audience may see), else the band computed
+    from the position."""
     looked = _looked(state, scenario, world, watchers)
-    record = _recorded(state, watchers)
-    out: dict[str, Sighting] = {}
-    if record is not None:
-        for place, entry in sorted(record.items()):
-            holder = state.control.get(place, "")
-            by = sorted(looked.get(place, ()))
-            if entry.get("seen") == "exact":
-                out[place] = _exact_sighting(place, holder, _exact(entry.get("units")), by)
-            else:
-                colour = str(entry.get("band", "black"))
-                out[place] = Sighting(place, holder, colour, SPANS.get(colour, "0-5"), by=by)
-    else:
-        foes: set[str] = set()
-        for n in watchers:
-            foes |= set(state.nations[n].at_war_with)
-        foes -= set(watchers)
-        counts: dict[str, int] = {}
-        for foe in sorted(foes):
-            for u in state.nation_units(foe):
-                if u.location in looked and u.kind in UNIT_KINDS:
-                    counts[u.location] = counts.get(u.location, 0) + 1
-        for place in sorted(looked):
-            holder = state.control.get(place, "")
-            if holder not in foes and not counts.get(place):
-                continue
-            colour, span = band(counts.get(place, 0))
-            out[place] = Sighting(place, holder, colour, span, by=sorted(looked[place]))
+    record = _recorded(state, watchers) or {}
+    spied: dict[str, dict[str, int]] = {}
     for e in events:  # 3.2.1.4: "the enemy units engaged in combat in a province, after the battles"
         if e.code == "spied-combat" and e.args.get("nation") in watchers and isinstance(e.args.get("place"), str):
-            place = str(e.args["place"])
-            out[place] = _exact_sighting(place, state.control.get(place, ""), _exact(e.args.get("units")),
-                                         sorted(looked.get(place, ())))
-    return [out[p] for p in sorted(out)]
+            spied[str(e.args["place"])] = _exact(e.args.get("units"))
+    foes: set[str] = set()
+    for n in watchers:
+        foes |= set(state.nations[n].at_war_with)
+    foes -= set(watchers)
+    counts: dict[str, int] = {}
+    for foe in sorted(foes):
+        for u in state.nation_units(foe):
+            if u.location in looked and u.kind in UNIT_KINDS:
+                counts[u.location] = counts.get(u.location, 0) + 1
+    out = []
+    for place in sorted(looked):
+        holder, by = state.control.get(place, ""), sorted(looked[place])
+        entry = record.get(place)
+        if place in spied:
+            out.append(_exact_sighting(place, holder, spied[place], by))
+        elif entry is not None and entry.get("seen") == "exact":
+            out.append(_exact_sighting(place, holder, _exact(entry.get("units")), by))
+        elif entry is not None:
+            colour = str(entry.get("band", "black"))
+            out.append(Sighting(place, holder, colour, SPANS.get(colour, "0-5"), by=by))
+        elif holder in foes or counts.get(place):
+            colour, span = band(counts.get(place, 0))
+            out.append(Sighting(place, holder, colour, span, by=by))
+    return out

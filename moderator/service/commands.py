@@ -149,7 +149,7 @@ def _service(args: argparse.Namespace, need_mail: bool = False) -> Any:
         raise SystemExit(f"the [mail] section names the environment variable(s) {', '.join(cfg.missing_secrets)}, "
                          "which are not set: export them before starting the daemon")
     return Service(store=Store(cfg.database), mail=cfg.mail, say=lambda s: print(s, flush=True),
-                   archive=cfg.archive, reports_dir=cfg.reports, maps=cfg.maps), cfg
+                   archive=cfg.archive, reports_dir=cfg.reports, maps=cfg.maps, site_dir=cfg.site), cfg
 
 
 def can_send(cfg: Any) -> bool:
@@ -424,6 +424,7 @@ def cmd_state(args: argparse.Namespace) -> int:
     svc, _ = _service(args)
     game = svc.game(args.game)
     state = svc.position(game, args.turn)  # with the moderator's "now" rulings of that turn
+    nation: str | None = None
     if args.nation:
         from moderator.service.games import nation_id
 
@@ -438,6 +439,9 @@ def cmd_state(args: argparse.Namespace) -> int:
         json.dump(data, sys.stdout, indent=1, sort_keys=True, default=str)
         print()
     else:
-        for k, v in sorted(data.items()):
-            print(f"{k}: {v}")
+        from moderator.reports.state_text import position_text
+        from moderator.service.games import turn_label
+
+        print(position_text(state, svc.scenario(game), svc.world(game), game.title,
+                            turn_label(svc.scenario(game), state.turn), nation), end="")
     return 0

@@ -33,6 +33,8 @@ class ServiceConfig:
     # (state, report, review, game, resolve...) work without them - they only queue mail;
     # the daemon, which sends it, refuses to start (see commands._service).
     missing_secrets: tuple[str, ...] = ()
+    # [site] dir: where every resolution publishes each game's public page (service/site.py).
+    site: Path | None = None
 
 
 class _Lenient(dict[str, str]):
@@ -66,6 +68,7 @@ def load_config(path: Path | None = None, environ: Mapping[str, str] | None = No
         doc = tomllib.load(fh)
     service = doc.get("service", {})
     mail = doc.get("mail")
+    site = doc.get("site")
     archive = service.get("archive")
     lenient = _Lenient(env)
     database = str(service.get("database", DEFAULT_DATABASE))
@@ -79,6 +82,7 @@ def load_config(path: Path | None = None, environ: Mapping[str, str] | None = No
         maps=bool(service.get("maps", True)),
         mail=mail_config_from_mapping(mail, lenient, where=f"{path} [mail]") if isinstance(mail, dict) else None,
         missing_secrets=tuple(lenient.missing),
+        site=Path(site["dir"]) if isinstance(site, dict) and site.get("dir") else None,
     )
 
 

@@ -51,6 +51,9 @@ class Service:
     # Draw each report's map (matplotlib, seconds per audience); `simulate --no-maps` leaves
     # them out so a long soak measures everything else.
     maps: bool = True
+    # [site] dir: every resolution writes the game's public page to <site_dir>/<game id>/
+    # (service/site.py); None: only `moderator site` writes it.
+    site_dir: Path | None = None
     # Seconds spent building reports, summed over the resolutions (`moderator simulate`
     # splits a turn's time into intake, resolution, reports and sending with it).
     report_seconds: float = 0.0

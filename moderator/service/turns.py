@@ -38,6 +38,7 @@ from moderator.service.missed import play_missed_turns
 from moderator.service.pool import offer_open_seats
 from moderator.service.review import items_from_resolution
 from moderator.service.rulings import apply_now, moderator_orders, pending
+from moderator.service.site import publish_after_update
 from moderator.store.tables import Game, TurnRecord
 
 
@@ -205,6 +206,7 @@ def resolve_game(svc: Service, game_id: str) -> Resolution:
             + (f"; no orders from {', '.join(missing)}" if missing else ""))
     if items:
         svc.say(f"{counted(len(items), 'item')} for review from turn {turn}: `moderator review list --game {game.id}`")
+    publish_after_update(svc, game)  # [site]: the new map and bulletin on the game's page (Miscellaneous)
     if svc.mail is None and svc.reports_dir is not None:
         folder = write_report_files(svc.reports_dir, game.id, turn, reports)
         svc.say(f"no [mail] settings in the configuration, so no report was mailed: the {len(reports)} reports of "
