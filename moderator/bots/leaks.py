@@ -12,8 +12,11 @@ units; everyone the common news; Phase 3.3: units see into the places next to th
 * a bulletin tells public events only;
 * a sheet is a reader's own (a nation's report: its own; an alliance's: its members');
 * a stack is the reader's own units where they stand;
-* a sighting looks into a place a reader's unit stands in or next to, and shows exact
-  units only where an event the readers saw (reconnaissance, espionage) named the place.
+* a sighting looks into a place a unit of the readers' side stands in or next to, or one
+  an event of their side named (espionage's combat intelligence, a RECON mission) (3.3:
+  "Reconaissance value is calculated for all allied units": a nation's report shows what
+  its allies' units see too), and shows exact units only where an event the readers saw
+  (reconnaissance, espionage) named the place.
 
 A finding names the seat, the turn and what leaked; the simulation lists them with the
 mail problems (Summary.delivery), so a leak fails the soak.
@@ -26,7 +29,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from moderator.engine.state import GameState
+from moderator.engine.state import SEA_UNITS, GameState
 from moderator.reports.content import MODERATOR_ONLY_ARGS
 from moderator.world.model import World
 
@@ -53,22 +56,26 @@ def _told(data: Mapping[str, Any], parts: Sequence[str]) -> list[Mapping[str, An
 
 
 def looked_into(state: GameState, world: World, readers: Sequence[str]) -> set[str]:
-    """Places the readers' units stand in or next to (what units may look into, 3.3)."""
+    """Places the readers' units stand in or next to (what units may look into, 3.3): as
+    the engine's passive reconnaissance has it, units on land and ships at sea look next
+    door (ships at the coast), aircraft at sea only into their own zone."""
     out: set[str] = set()
     for u in state.units:
         if u.nation in readers:
             out.add(u.location)
             terr = world.territories.get(u.location)
-            if terr is not None and terr.is_land:
+            if terr is not None and (terr.is_land or u.kind in SEA_UNITS):
                 out.update(world.neighbours(u.location))
     return out
 
 
 def report_leaks(data: Mapping[str, Any], readers: Sequence[str], names: Mapping[str, str],
-                 events: Sequence[Event], state: GameState, world: World) -> list[str]:
+                 events: Sequence[Event], state: GameState, world: World,
+                 watchers: Sequence[str] | None = None) -> list[str]:
     """What report.json `data`, read by `readers` (a nation, or an alliance's members),
     shows that they may not see. `names`: nation id -> the name reports use; `state`:
-    the position the report describes (after the turn)."""
+    the position the report describes (after the turn); `watchers`: the nations whose
+    units' sightings the readers share (their side; default the readers)."""
     kind = data.get("kind")
     out: list[str] = []
     allowed = visible(events, () if kind == "bulletin" else readers)
@@ -92,13 +99,15 @@ def report_leaks(data: Mapping[str, Any], readers: Sequence[str], names: Mapping
         for stack in data.get("stacks") or []:
             if Counter(stack.get("units") or {}) != mine.get(stack.get("place"), Counter()):
                 out.append(f"a stack that is not its own units: {stack.get('place')} {stack.get('units')}")
-    places = looked_into(state, world, readers)
+    places = looked_into(state, world, watchers or readers)
+    shared = set(watchers or readers)  # 3.3: the side's reconnaissance and espionage are shared
     named = {str(e.get("args", {}).get(k)) for e in events
-             if not e.get("seen_by") or set(e.get("seen_by") or ()) & set(readers)
+             if not e.get("seen_by") or set(e.get("seen_by") or ()) & shared
              for k in ("place", "territory", "dest", "target") if k in e.get("args", {})}
     for s in data.get("sightings") or []:
-        if s.get("place") not in places:
-            out.append(f"a sighting of {s.get('place')}, where no unit of {', '.join(sorted(own_names))} looks")
+        if s.get("place") not in places and s.get("place") not in named:  # espionage, RECON: anywhere named
+            out.append(f"a sighting of {s.get('place')}, where no unit of {', '.join(sorted(own_names))} "
+                       "or its allies looks")
         elif s.get("units") and s.get("place") not in named:
             out.append(f"the exact units at {s.get('place')}, which no reconnaissance of its readers saw")
     return out

@@ -488,6 +488,7 @@ def _leaks(svc: Service, turn: int, nation: str, msg: EmailMessage) -> list[str]
     if data.get("kind") == "nation" and data.get("nation") != nation:
         return [f"turn {turn} {nation}: got the report of {data.get('nation')}"]
     readers = [nation]
+    side_members = sorted(n for n, ns in state.nations.items() if ns.side == side) if side != "neutral" else readers
     if data.get("kind") == "alliance":
         sides = {data.get("side")} | {sh.get("side") for sh in data.get("sheets", [])}
         if sides != {side}:
@@ -497,7 +498,7 @@ def _leaks(svc: Service, turn: int, nation: str, msg: EmailMessage) -> list[str]
     events = json.loads(record.events) if record is not None else []
     names = {nid: info.name for nid, info in svc.scenario(game).nations.items()}
     return [f"turn {turn} {nation} ({data.get('kind')}): {leak}"
-            for leak in report_leaks(data, readers, names, events, state, svc.world(game))]
+            for leak in report_leaks(data, readers, names, events, state, svc.world(game), side_members)]
 
 
 def _held_to_position(svc: Service, nation: str, data: dict[str, Any]) -> list[str]:

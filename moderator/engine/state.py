@@ -41,8 +41,10 @@ class Unit:
     damage: int = 0  # hits taken (battleships and carriers survive one or more)
 
     def __init__(self, id: str, nation: str, kind: str, location: str, damage: int = 0) -> None:  # noqa: A002
-        # A new unit changes no place (it is not on any list yet): no __setattr__ per field,
-        # which would cost a tenth of a copy() of the state.
+        # One mark that the units changed (a new unit may replace a removed one in a list of
+        # the same length), not one per field through __setattr__: a tenth of a copy().
+        global _MOVED
+        _MOVED = next(_TICKS)
         self.__dict__.update(id=id, nation=nation, kind=kind, location=location, damage=damage)
 
     def __setattr__(self, name: str, value: Any) -> None:

@@ -261,7 +261,7 @@ def place_met(pos: Position, nation: str, target: str, allies_count: bool) -> bo
             return any(held(t) for t in passage.controllers)
         return all(held(t) for t in passage.ends if pos.world.territories.get(t, None) is not None
                    and pos.place(t).is_land)
-    members = group_members(pos.scenario, pos.world, target, nation)
+    members = _members(pos, target, nation)
     if members is not None:
         spec = pos.scenario.groups.get(target)
         lands = [m for m in members if m in pos.world.territories]
@@ -270,6 +270,22 @@ def place_met(pos: Position, nation: str, target: str, allies_count: bool) -> bo
         return bool(lands) and all(held(t) for t in lands)
     name = pos.world.resolve(target)
     return name is not None and held(name)
+
+
+_MEMBERS: dict[tuple[int, int, str, str], tuple[Scenario, World, list[str] | None]] = {}
+
+
+def _members(pos: Position, group: str, nation: str) -> list[str] | None:
+    """group_members of the position's scenario and map, kept: both never change (the entry
+    holds them, so their ids cannot be reused while it lives), and every nation's
+    objectives ask for the same groups every turn."""
+    key = (id(pos.scenario), id(pos.world), group, nation)
+    hit = _MEMBERS.get(key)
+    if hit is None or hit[0] is not pos.scenario or hit[1] is not pos.world:
+        if len(_MEMBERS) > 4096:
+            _MEMBERS.clear()
+        hit = _MEMBERS[key] = (pos.scenario, pos.world, group_members(pos.scenario, pos.world, group, nation))
+    return None if hit[2] is None else list(hit[2])
 
 
 def _rank(values: dict[str, int], nation: str) -> int:
@@ -337,7 +353,7 @@ def losses_acceptable(pos: Position, nation: str, objectives: list[Objective]) -
     for o in objectives:
         if o.kind == "acceptable-losses":
             for t in o.targets:
-                members = group_members(pos.scenario, pos.world, t, nation)
+                members = _members(pos, t, nation)
                 allowed |= set(members) if members is not None else {pos.world.resolve(t) or t}
     lost = [t for t in pos.world.home_of(nation) if not friendly(pos, nation, pos.controller(t))]
     return all(t in allowed for t in lost)
