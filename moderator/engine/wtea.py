@@ -24,6 +24,7 @@ from moderator.engine import (
     phase3_build,
     phase3_espionage,
     phase3_passive_recon,
+    phase3_recon_missions,
     phase4_land,
     phase4_local_wars,
     phase4_naval,
@@ -39,6 +40,7 @@ from moderator.engine.event_codes import SCHEMA
 from moderator.engine.orders import (
     artillery_support,
     bombing,
+    breakthrough,
     build,
     conditions,
     declarations,
@@ -115,6 +117,7 @@ RULES: tuple[OrderRule, ...] = (  # type: ignore[type-arg]
     artillery_support.RULE,
     defend.RULE,
     naval_invasion.RULE,
+    breakthrough.RULE,
     plunder.RULE,
     incorporate.RULE,
     gift.RULE,
@@ -142,6 +145,8 @@ PHASES: tuple[Step, ...] = (
     Step("3.1", "building new units", orders=_orders("3.1")),
     Step("3.2", "espionage", phase3_espionage.espionage, _orders("3.2")),
     Step("3.3", "reconnaissance", phase3_passive_recon.passive_reconnaissance, _orders("3.3")),
+    # The RECON missions the 3.3 orders sent, after the passive looks, in their own dice stream.
+    Step("3.3.1", "active reconnaissance missions", phase3_recon_missions.fly_missions),
     Step("3.4", "repairing ships", phase3_build.repair_ships, _orders("3.4")),
     Step("4.1.1", "industrial and tactical bombing", orders=_orders("4.1.1")),
     Step("4.1.2", "rebasing of aircraft", orders=_orders("4.1.2")),

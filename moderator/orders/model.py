@@ -428,6 +428,18 @@ class ArtillerySupport(Order):
 
 
 @dataclass(frozen=True)
+class Breakthrough(Order):
+    """Tanks, 4th advance: `count` tanks that capture `origin` this turn go on into the
+    adjacent `dest` ("Breakthrough means the tank can go on to move into or attack a second
+    territory after successfully capturing the first")."""
+
+    count: int
+    origin: str = field(metadata=PLACE)
+    dest: str = field(metadata=PLACE)
+    phase = 4
+
+
+@dataclass(frozen=True)
 class DefendWith(Order):
     """Ports / Industrial complexes (and AA note): let a structure take part in the
     defence of its territory (by default they do not)."""
