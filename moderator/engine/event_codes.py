@@ -72,6 +72,10 @@ SCHEMA = EventSchema([
          nation=NATION, target=NATION),
     spec("peace-made", "public", "Local War, Austro-Hungarian option #1: two nations made peace",
          nations=NATIONS),
+    spec("government-in-exile", "public", "Conquest: a conquered nation's government goes into exile with an "
+         "allied host", nation=NATION, host=NATION),
+    spec("liberated", "public", "Conquest: the capital held two full turns: the government in exile returns",
+         nation=NATION, host=NATION),
     spec("surrender-offered", "public", "Phase 1.3: a nation offers to surrender; the nations named (the opposing "
          "side in the main war) answer next turn", nation=NATION, to=NATIONS),
     spec("surrender-decided", "public", "Phase 1.3: the answers to a surrender offer, counted (by income in the "

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from moderator.engine import phase9_revolution, surrender
+from moderator.engine import exile, phase9_revolution, surrender
 from moderator.engine.context import TurnContext
 from moderator.engine.neutral_income import income_rule
 from moderator.engine.phase6_incorporation import territory_yield
@@ -75,6 +75,7 @@ def conquered(world: World, state: GameState, nation: str) -> bool:
 
 def collect_resources(ctx: TurnContext) -> None:
     fulls = full_incomes(ctx.world, ctx.state, ctx.turn)
+    exile.merge_incomes(ctx.state, fulls)  # Conquest: the host collects an exiled nation's land
     for nation in sorted(ctx.state.nations):
         ns = ctx.state.nations[nation]
         full = fulls.get(nation, 0)

@@ -9,13 +9,14 @@ won't raise rebellion in the same turn"), the US economic roll, the Spanish garr
 Spanish-American relations and the rebellion of a conquered nation that rises
 (phase9_neutrals), the US Entry's events of the turn (us_entry: trade cut, conquests, the
 USA allying China), the Russian fleet gone from the Black Sea and Paris taken
-(neutral_triggers); last, the Victory Conditions' table (victory). Not yet: the starvation of encircled land territories, governments in
-exile and liberation.
+(neutral_triggers), the neutrals' third table (standing_events) and the liberation of
+governments in exile (exile); last, the Victory Conditions' table (victory).
 """
 
 from __future__ import annotations
 
 from moderator.engine import (
+    exile,
     neutral_triggers,
     phase3_espionage,
     phase9_mutiny,
@@ -46,4 +47,5 @@ def special_rules(ctx: TurnContext) -> None:
     neutral_triggers.russian_fleet_left(ctx, PHASE)  # the Ottomans: 0-10 toward the CP, once
     neutral_triggers.paris_fallen(ctx, PHASE)  # Italy: 0-20 toward the CP and its leaning, once
     standing_events.submarine_warfare(ctx, PHASE)  # the third table, row 5
+    exile.liberation(ctx, PHASE)  # Conquest: a capital held two full turns ends an exile
     victory.victory_conditions(ctx)  # last: the table reads the turn's final position

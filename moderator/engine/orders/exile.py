@@ -6,12 +6,14 @@ of war ... A conquered nation may also choose to declare a "government in exile"
 name a host nation for its armed forces. The host nation must be an ally."
 
 Settled by the position: the host is an ally (not the nation itself), and the nation
-holds none of the territories it owned at the start (the map's owners). Free; the host
-taking command of the exiled forces is the moderator's to apply (the order is referred).
+holds none of the territories it owned at the start (the map's owners). Free. The engine
+keeps the exile (engine/exile.py: the host collects the land the nation still holds, the
+liberation); the host taking command of the exiled forces is the moderator's (flagged).
 """
 
 from __future__ import annotations
 
+from moderator.engine import exile
 from moderator.engine.context import Position, TurnContext
 from moderator.engine.orders.base import once_per_turn
 from moderator.engine.orders.records import Referred
@@ -29,7 +31,6 @@ def supply_centres_held(pos: Position, nation: str) -> list[str]:
 class ExileRule(Referred[Exile]):
     order = Exile
     section = PHASE
-    why = "exile-command"
 
     def problem(self, pos: Position, nation: str, order: Exile) -> Problem | None:
         if order.host == nation or not pos.allies(nation, order.host):
@@ -41,6 +42,13 @@ class ExileRule(Referred[Exile]):
 
     def record(self, ctx: TurnContext, nation: str, order: Exile) -> None:
         ctx.use((nation, "exile"))
+
+    def commit(self, ctx: TurnContext, nation: str, index: int, order: Exile) -> None:
+        super().commit(ctx, nation, index, order)
+        exile.declare(ctx, nation, order.host)  # no dice: the checker's projection has it too
+
+    def execute(self, ctx: TurnContext, nation: str, index: int, order: Exile) -> None:
+        self.commit(ctx, nation, index, order)
 
 
 RULE = ExileRule()
