@@ -21,10 +21,12 @@ numbers are exact (moderator.engine.odds).
 from __future__ import annotations
 
 import argparse
+import difflib
 import json
 import re
 
 from moderator.engine import combat_land
+from moderator.engine.names import nation_guesses
 from moderator.engine.odds import Odds, odds_for
 from moderator.engine.orders import move as move_order
 from moderator.orders.checker import resolve_nation_id
@@ -79,7 +81,9 @@ def parse_units(text: str) -> dict[str, int]:
         m = re.fullmatch(r"(\d+)?\s*(.+)", piece)
         kind = UNIT_INDEX.get(fold(m.group(2))) if m else None
         if m is None or kind is None:
-            raise ValueError(f"not a unit: {piece!r}")
+            guesses = difflib.get_close_matches(fold(m.group(2) if m else piece), sorted(UNIT_INDEX), n=3, cutoff=0.6)
+            kinds = sorted({UNIT_INDEX[g] for g in guesses})
+            raise ValueError(f"not a unit: {piece!r}" + (f" (did you mean {' or '.join(kinds)}?)" if kinds else ""))
         if kind not in LAND and kind not in ("fighter", "bomber"):
             raise ValueError(f"{kind} does not fight in land combat (Phase 4.6)")
         out[kind] = out.get(kind, 0) + int(m.group(1) or 1)
@@ -133,7 +137,8 @@ def compute(args: argparse.Namespace) -> tuple[Odds, dict[str, object]]:
 def _nation(scenario: Scenario, name: str) -> str:
     nid = resolve_nation_id(name, scenario)
     if nid is None:
-        raise ValueError(f"unknown nation {name!r}")
+        hint = " or ".join(nation_guesses(scenario, name))  # the same suggestions `check` gives
+        raise ValueError(f"unknown nation {name!r}" + (f" (did you mean {hint}?)" if hint else ""))
     return nid
 
 

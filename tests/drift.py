@@ -31,8 +31,8 @@ the orders that fought it: each unit does one thing a turn). The checker takes e
 attack and landing with infantry or tanks for a capture (phase4_land's assumed captures)
 and no other battle for anything, so what dice can do is deny a capture it assumed
 (troops sunk at sea count as a landing lost), destroy defenders it still counts, or take
-resources from a raid's target or a target of unrestricted submarine warfare (1.4, 4.7;
-its treasury is then not compared). The research
+resources from a raid's target, a target of unrestricted submarine warfare (1.4, 4.7), a
+nation whose transfer or US trade submarines sank (4.7; its treasury is then not compared). The research
 rolls (Phase 2.1) are the other dice: the checker takes each research for a success, so
 an UPGRADE written after it (kept with an "if-researched" note) is charged for the new
 level there, and for less or nothing when the roll fails (the treasuries are then not
@@ -56,7 +56,9 @@ luck" when
      failed: the checker charged an UPGRADE (this one or an earlier one) at the level it
      took the research for, the engine at the level the roll left (the checker's
      optimism about research, above), so the engine had the money, or refused the order
-     for another reason (an UPGRADE of a kind already upgraded this turn), or
+     for another reason (an UPGRADE of a kind already upgraded this turn); and an order
+     kept by both with its "if-" note but charged differently (that UPGRADE) leaves the
+     treasury to luck for the treasury verdicts after it (case 3), or
   5. it comes after Phase 8 and the nation receives US trade, when the neutrals' tables
      (a declaration of war on a neutral, a joining: engine/reactions.py) moved the US
      Entry to the other side of zero than the checker projects (US trade flows only while
@@ -1365,6 +1367,8 @@ def compare(game: Game, nation: str, orders: Sequence[m.Order], seed: str = "dri
         refused = [e.args["reason"] for e in cmp.refusals(i)]
         code = v.problems[0].code if v.problems and not v.kept else ""
         if (v.kept and not refused) or (not v.kept and refused == [code]):
+            if v.kept and conditional(v) and checking.paid.get(i) != engine.paid.get(i):
+                taint.add(order, True)  # kept by both, charged as the dice left it (case 4)
             continue
         checker_says = f"kept ({_codes(v.problems)})" if v.kept else f"refused ({code})"
         said = f"#{i} {order.span.text or type(order).__name__}: {checker_says}, engine: {refused or 'carried out'}"
@@ -1391,6 +1395,8 @@ def compare(game: Game, nation: str, orders: Sequence[m.Order], seed: str = "dri
     raided = {e.args["holder"] for e in events if e.code == "air-raid" and e.args["aim"] == "industry"
               and e.args["damage"]}  # 1D10 a bomber (4.1.1): the checker cannot know the roll
     raided |= {e.args["target"] for e in events if e.code == "unrestricted-submarine-warfare" and e.args["damage"]}
+    # 1-5 a submarine (4.7) from a transfer or the US trade: the checker rolls no dice.
+    raided |= {e.args["nation"] for e in events if e.code in ("transfer-by-sea", "us-trade-sunk") and e.args["sunk"]}
     # The checker draws no dice for the neutrals' points (engine/reactions.py, points.py:
     # they never decide an order's legality), so a neutral the dice moved to a camp, into
     # or out of a war may collect differently in the engine: its treasury is luck (case 7).

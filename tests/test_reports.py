@@ -155,8 +155,8 @@ def test_the_json_is_the_same_report() -> None:
 
 def test_what_only_the_alliance_saw_is_not_called_public_news() -> None:
     """A passive reconnaissance result goes to the observing allies (3.3): the nation's
-    report tells it apart from the news every player reads; a naval battle it fought is
-    among its battles (4.3), not in the news."""
+    report tells it with its intelligence, apart from the news every player reads; a naval
+    battle it fought is among its battles (4.3), not in the news."""
     recon = Event("recon-report", "3.3", ("austria", "germany"), {
         "place": "Lublin", "seen": "exact", "units": {"russia": {"infantry": 4}}, "band": "black", "percent": 81})
     naval = Event("naval-battle", "4.3", ("germany", "russia"), {
@@ -164,11 +164,10 @@ def test_what_only_the_alliance_saw_is_not_called_public_news() -> None:
         "ended": "destroyed", "losses": {"russia": {"cruiser": 1}}, "damaged": {}, "withdrawn": None, "rolls": [0, 0]})
     report = nation_mail(position(), [*events(), recon, naval], fx.scenario(), fx.world(), INFO, "germany")
     data = json.loads(report.json_bytes())
-    assert [t["code"] for t in data["shared"]] == ["recon-report"]
+    assert [t["code"] for t in data["intelligence"]] == ["recon-report"]
     assert "naval-battle" in [t["code"] for t in data["battles"]]
     assert all(t["code"] not in ("recon-report", "naval-battle") for t in data["news"])
-    shared_part = report.text.split("== What you were told with your allies", 1)[1].split("== News", 1)[0]
-    assert "Lublin" in shared_part
+    assert data["shared"] == []
     assert "Lublin" not in report.text.split("== News (every player reads these) ==", 1)[1]
 
 

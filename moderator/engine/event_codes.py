@@ -32,6 +32,13 @@ TASK_FORCES = ArgType("list of task forces, nation/name", lambda v: isinstance(v
                       (["britain/D", "germany/1"], []))
 
 
+PATHS = ArgType("list of sea paths, each a list of zones",
+                lambda v: isinstance(v, list) and all(isinstance(p, list) and all(isinstance(z, str) for z in p) for p in v),
+                ([["Southern Atlantic", "Bay of Biscay"]], []))
+AMOUNTS = ArgType("nation -> resources", lambda v: isinstance(v, dict) and all(
+    isinstance(k, str) and isinstance(n, int) for k, n in v.items()), ({"germany": 5}, {}))
+
+
 def spec(code: str, audience: str, doc: str, **args: object) -> EventSpec:
     return EventSpec(code, audience, args, doc)  # type: ignore[arg-type]
 
@@ -65,6 +72,16 @@ SCHEMA = EventSchema([
          nation=NATION, target=NATION),
     spec("peace-made", "public", "Local War, Austro-Hungarian option #1: two nations made peace",
          nations=NATIONS),
+    spec("surrender-offered", "public", "Phase 1.3: a nation offers to surrender; the nations named (the opposing "
+         "side in the main war) answer next turn", nation=NATION, to=NATIONS),
+    spec("surrender-decided", "public", "Phase 1.3: the answers to a surrender offer, counted (by income in the "
+         "main war)", nation=NATION, accepted=BOOL, votes_for=INT, votes_against=INT, refused_by=NATIONS),
+    spec("territory-reverted", "public", "Surrender: land the surrendering nation held goes back to its original "
+         "owner", place=PLACE, nation=NATION, by=NATION),
+    spec("units-withdrawn", "nation", "Surrender: the surrendering nation's units leave the land that reverted",
+         nation=NATION, place=PLACE, to=PLACE, units=INT),
+    spec("tribute", "the surrendering nation and the victor", "Phase 8, Surrender: war tribute, a quarter of the "
+         "income", nation=NATION, to=NATION, amount=INT),
     spec("option-outcome", "nation and moderator", "Phase 1.5: what a special option's roll did (not the points)",
          nation=NATION, order=INT, number=INT, title=TEXT, outcome=CODE, cost=INT),
     spec("territory-given", "public", "Phase 1.5: a special option gave a territory away, incorporated at once",
@@ -107,6 +124,13 @@ SCHEMA = EventSchema([
     spec("recon-report", "the observing allies", "3.3 passive reconnaissance: a place next to the allies' units, "
          "seen exactly (a hit) or as a colour band (a miss, or a false colour where masked)",
          place=PLACE, seen=CODE, units=LOSSES, band=CODE, percent=INT),
+    spec("recon-mission", "nation and moderator", "3.3 active reconnaissance: a RECON mission's units, those "
+         "lost to the defenders' fire, and what the rest saw: exact (seen_units), a colour band, or none (all lost)",
+         nation=NATION, order=INT, origin=PLACE, place=PLACE, units=UNITS, lost=UNITS, seen=CODE,
+         seen_units=LOSSES, band=CODE, percent=INT),
+    spec("recon-fired-on", "the defenders and moderator", "3.3 active reconnaissance: the defenders' units fired "
+         "at a nation's reconnaissance mission in their place (1 on a D10 hits)",
+         nations=NATIONS, nation=NATION, place=PLACE, units=UNITS, lost=UNITS),
     # ---- Phase 4
     spec("strategic-move", "nation", "Phase 4.1.3: units left by rail",
          nation=NATION, order=INT, origin=PLACE, dest=PLACE, units=UNITS),
@@ -135,6 +159,8 @@ SCHEMA = EventSchema([
          "detected); `first`/`second` the sides' nations, `ended` why it stopped",
          zone=PLACE, fleets=TASK_FORCES, first=NATIONS, second=NATIONS, rounds=INT, free=TEXT, ended=CODE,
          losses=LOSSES, damaged=LOSSES, withdrawn=optional(TEXT), rolls=SPAN),
+    spec("blockade-held", "the two nations", "Phase 4.2.6: a blockade sighted a task force leaving its zone "
+         "and held it there", nation=NATION, tf=TEXT, zone=PLACE, dest=PLACE, by=NATION),
     spec("unrestricted-submarine-warfare", "the two nations", "Phase 1.4 with 4.7: submarines in the targeted "
          "zones sank `damage` of the target's income this turn (1D10 each, at most the table's value)",
          nation=NATION, target=NATION, zones=PLACES, submarines=INT, damage=INT),
@@ -143,6 +169,9 @@ SCHEMA = EventSchema([
     spec("defenders-withdrew", "nation", "Phase 4.6: defending units disengaged from a battle by their "
          "conditions (`condition` as kind:value) and withdrew to a friendly neighbour",
          nation=NATION, battle=PLACE, dest=PLACE, units=UNITS, condition=TEXT),
+    spec("us-trade-sunk", "the receiver and the submarines'", "Phase 4.7: submarines in a receiver's home "
+         "waters sank `sunk` of its `amount` of US trade (1-5 each, at most the trade)", nation=NATION,
+         by=NATIONS, zones=PLACES, submarines=INT, amount=INT, sunk=INT),
     spec("aircraft-landed", "nation", "Phase 4.6: aircraft left a battle and landed away from home (fuel)",
          nation=NATION, place=PLACE, battle=PLACE, units=UNITS),
     spec("units-fell-back", "nation", "Phase 4.4: attackers whose home was taken meanwhile fell back (or were lost)",
@@ -176,6 +205,12 @@ SCHEMA = EventSchema([
          nation=NATION, amount=INT, saved=INT),
     spec("us-trade-cut", "nation", "Variable US Trade: this turn's trade was cut (a blockade, submarine warfare)",
          nation=NATION, amount=INT, reason=CODE, by=NATIONS),
+    spec("transfer-by-sea", "the nation and the submarines'", "Phase 8 with 4.7: a transfer by sea; `sunk` "
+         "by the submarines of `by` on its shortest paths", nation=NATION, order=INT, origin=PLACE, dest=PLACE,
+         amount=INT, sunk=INT, by=NATIONS, paths=PATHS, saved=INT),
+    spec("transfer-cut", "the nation and the cutters", "Phase 8 with 4.2.6: every shortest path of a transfer "
+         "was blockaded: the money is lost, half of it to the cutters (`gained`)", nation=NATION, order=INT,
+         origin=PLACE, dest=PLACE, amount=INT, by=NATIONS, gained=AMOUNTS, paths=PATHS),
     spec("gift", "giver and receiver", "Phase 8 note: a gift between allies",
          giver=NATION, receiver=NATION, sent=INT, arrived=INT),
     # ---- Phase 9
@@ -187,10 +222,6 @@ SCHEMA = EventSchema([
     spec("revolution-defections", "public", "Phase 9: Russian units built this turn defected (8-10)", units=INT),
     spec("mutiny", "nation and moderator", "Phase 9, Mutinies: units disbanded (or rebelled) in a territory",
          nation=NATION, severity=CODE, place=PLACE, units=UNITS, rebelled=BOOL),
-    spec("us-entry-moved", "the USA and the moderator", "Phase 9: US Entry moved (the economic roll)",
-         toward=CODE, points=INT, entry=INT, why=TEXT),
-    spec("spain-moved", "Spain and the moderator", "Phase 9: Spain's points moved (garrison, US entry)",
-         toward=CODE, points=INT, standing=INT, why=TEXT),
     spec("starvation", "the nation and the moderator", "Phase 9, Starvation Rule: the enemy cordon held a "
          "second turn or more; the manpower limit falls", nation=NATION, turns=INT, lost=INT, manpower=INT),
     spec("starvation-ended", "the nation and the moderator", "Phase 9, Starvation Rule: the cordon is broken",

@@ -24,6 +24,7 @@ from moderator.engine import (
     phase3_build,
     phase3_espionage,
     phase3_passive_recon,
+    phase3_recon_missions,
     phase4_land,
     phase4_local_wars,
     phase4_naval,
@@ -135,7 +136,8 @@ PHASES: tuple[Step, ...] = (
     RULINGS,
     Step("1.1", "declarations of war", orders=_orders("1.1")),
     Step("1.2", "diplomatic influence", phase1_diplomacy.diplomatic_influence, _orders("1.2")),
-    Step("1.3", "surrender", phase1_diplomacy.surrender, _orders("1.3")),
+    Step("1.3", "surrender", phase1_diplomacy.surrender, _orders("1.3"),
+         assume=phase1_diplomacy.surrender),  # the checker: the votes it knows (no one else's)
     Step("1.4", "other declarations", phase1_diplomacy.other_declarations, _orders("1.4")),
     Step("1.5", "special rule options", phase1_diplomacy.special_options, _orders("1.5")),
     Step("2.1", "research of technology", phase2_technology.research, _orders("2.1")),
@@ -143,6 +145,8 @@ PHASES: tuple[Step, ...] = (
     Step("3.1", "building new units", orders=_orders("3.1")),
     Step("3.2", "espionage", phase3_espionage.espionage, _orders("3.2")),
     Step("3.3", "reconnaissance", phase3_passive_recon.passive_reconnaissance, _orders("3.3")),
+    # The RECON missions the 3.3 orders sent, after the passive looks, in their own dice stream.
+    Step("3.3.1", "active reconnaissance missions", phase3_recon_missions.fly_missions),
     Step("3.4", "repairing ships", phase3_build.repair_ships, _orders("3.4")),
     Step("4.1.1", "industrial and tactical bombing", orders=_orders("4.1.1")),
     Step("4.1.2", "rebasing of aircraft", orders=_orders("4.1.2")),

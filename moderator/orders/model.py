@@ -97,7 +97,7 @@ class OfferSurrender(Order):
 
 @dataclass(frozen=True)
 class SurrenderVote(Order):
-    """Surrender: accept or refuse another nation's surrender offer (default: accept)."""
+    """Surrender: accept or refuse another nation's surrender offer (no answer: not accepted)."""
 
     nation: str = field(metadata=NATION)
     accept: bool

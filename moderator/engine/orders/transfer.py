@@ -9,18 +9,21 @@ the path ... Resources cannot be transfered through neutral or enemy lands. Also
 resources can be lost by submarine warfare" (4.7).
 
 The engine keeps one treasury per nation (NationState.saved), not one per separated
-territory, so a transfer moves nothing the engine can see; what matters is whether the
-path is free and what the submarines sink (engine/phase4_submarine_warfare has the
-rules' arithmetic). So the order is checked (both ends the nation's, the amount no more
-than what it holds after Phase 8 income) and referred to the moderator; it costs nothing.
+territory, so a transfer that arrives moves nothing the engine can see; what a blockade
+cuts or the submarines sink leaves the treasury, and half of a cut transfer goes to the
+cutters (engine/sea_lanes.py, with the rules' arithmetic in
+engine/phase4_submarine_warfare.py). The order is checked (both ends the nation's, a sea
+path between them, the amount no more than what it holds after Phase 8 income); the
+checker takes it for arriving whole (it knows neither the enemy's blockades nor the dice).
 """
 
 from __future__ import annotations
 
 from collections import deque
 
+from moderator.engine import sea_lanes
 from moderator.engine.context import Position, TurnContext
-from moderator.engine.orders.base import OrderRule, refer
+from moderator.engine.orders.base import OrderRule
 from moderator.engine.problems import Problem, problem, warning
 from moderator.orders.model import Transfer
 
@@ -53,6 +56,9 @@ class TransferRule(OrderRule[Transfer]):
             return problem("transfer-same", order.dest, place=order.dest)
         if order.amount > pos.saved(nation):
             return problem("transfer-too-much", amount=order.amount, saved=max(pos.saved(nation), 0))
+        if not connected_by_land(pos, nation, order.origin, order.dest) and \
+                not sea_lanes.sea_paths(pos, nation, order.origin, order.dest):
+            return problem("transfer-no-path", order.dest, origin=order.origin, dest=order.dest)
         return None
 
     def remarks(self, pos: Position, nation: str, order: Transfer) -> list[Problem]:
@@ -61,7 +67,17 @@ class TransferRule(OrderRule[Transfer]):
         return []
 
     def execute(self, ctx: TurnContext, nation: str, index: int, order: Transfer) -> None:
-        refer(ctx, nation, index, order, 0, "transfer-path")
+        if connected_by_land(ctx, nation, order.origin, order.dest):
+            return  # one treasury already (the order's warning said so)
+        out = sea_lanes.send(ctx, nation, order.amount, order.origin, order.dest)
+        if out.cut_by:
+            ctx.emit("transfer-cut", PHASE, sorted({nation, *out.cut_by}), nation=nation, order=index,
+                     origin=order.origin, dest=order.dest, amount=order.amount, by=out.cut_by, gained=out.gained,
+                     paths=[list(p) for p in out.paths])
+            return
+        ctx.emit("transfer-by-sea", PHASE, sorted({nation, *out.subs_of}), nation=nation, order=index,
+                 origin=order.origin, dest=order.dest, amount=order.amount, sunk=out.sunk, by=out.subs_of,
+                 paths=[list(p) for p in out.paths], saved=ctx.saved(nation))
 
 
 RULE = TransferRule()
