@@ -582,7 +582,7 @@ def deploys(v: View) -> list[m.Order]:
 
 def conditions(v: View) -> list[m.Order]:
     """Conditional orders (4.6): on an attack among the orders, on a place nobody attacks,
-    each kind, and the same condition twice."""
+    each kind, the same condition twice, and defenders' withdrawals TO a neighbour."""
     out: list[m.Order] = []
     stacks = v.stacks(("infantry",))
     targets = [(p, d) for p in stacks for d in v.neighbours(p) if v.hostile(d)]
@@ -592,6 +592,9 @@ def conditions(v: View) -> list[m.Order]:
         out += [m.CombatCondition(dest, kind, 2), m.CombatCondition(dest, kind, 3)]
     for dest in v.pick(v.lands(), 1):
         out.append(m.CombatCondition(dest, v.pick(("rounds", "losses", "kills"))[0], 1))
+    for place in v.pick(stacks, 1):  # defenders disengaging to a neighbour (4.6), or to land further off
+        for to in v.pick(v.neighbours(place), 1) + v.pick(v.within(place, 2), 1):
+            out.append(m.CombatCondition(place, "rounds", 1, to))
     return out
 
 

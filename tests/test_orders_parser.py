@@ -157,6 +157,7 @@ def test_withdraw_after_zero_rounds_is_refused() -> None:
     ("INVADE 2 inf FROM English Channel TO Picardy", m.NavalInvasion((m.UnitCount("infantry", 2),), "English Channel", "Picardy")),
     ("SUPPORT 2 art FROM Metz TO Verdun", m.ArtillerySupport(2, "Metz", "Verdun")),
     ("BREAKTHROUGH 3 tanks FROM Verdun TO Paris", m.Breakthrough(3, "Verdun", "Paris")),
+    ("WITHDRAW FROM Verdun TO Paris AFTER 1 ROUND", m.CombatCondition("Verdun", "rounds", 1, "Paris")),
     ("DEFEND WITH PORT AT Kiel", m.DefendWith("port", "Kiel")),
     ("FIRE INDUSTRY 1 rkt FROM Metz AT Paris", m.RocketFire(1, "Metz", "Paris", "industry")),
     ("CASUALTIES: inf, art, tank", m.CasualtyOrder(("infantry", "artillery", "tank"))),

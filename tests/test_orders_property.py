@@ -74,6 +74,7 @@ ORDERS = st.one_of(
     st.builds(m.StrategicMove, units(), name, name),
     st.builds(m.Move, units(), name, name), st.builds(m.Attack, units(), name, name),
     st.builds(m.CombatCondition, name, st.sampled_from(["rounds", "losses", "kills", "max-defenders"]), count),
+    st.builds(m.CombatCondition, name, st.sampled_from(["rounds", "losses", "kills"]), count, name),
     st.builds(m.CasualtyOrder, st.lists(st.sampled_from(v.MOBILE), min_size=1, max_size=4).map(tuple), st.none() | name),
     st.builds(m.ArtillerySupport, count, name, name),
     st.builds(m.Breakthrough, count, name, name),

@@ -54,7 +54,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections import defaultdict
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 
 from moderator.engine import combat_land, combat_orders, fuel, phase4_air, terrain, wars
 from moderator.engine.combat_land import SUPER_TRENCH, TRENCH, Battle, Front
@@ -259,8 +259,9 @@ def battle_for(ctx: TurnContext, dest: str, sides: list[list[Leg]], fronts: dict
             **front.rounds, **{u.id: n for u, n in helpers if n is not None}})
     steer = combat_orders.for_battle(ctx, nations, [*nations, *(u.nation for u in defenders)], dest)
     if steer.defending:
+        chosen = {n: next((c.to for c in conds if c.to), None) for n, conds in steer.defending.items()}
         front = dataclasses.replace(front, retreat=retreats(ctx, dest, [u for u in defenders if u.nation in
-                                                                         steer.defending], attacked))
+                                                                         steer.defending], attacked, chosen))
     battle = combat_land.fight(ctx, dest, sorted({g.origin for g in legs}), lead, attackers, defenders,
                                orders=steer, front=front)
     battle.attacker = taker(ctx, battle, legs) or lead
@@ -284,19 +285,22 @@ def battle_for(ctx: TurnContext, dest: str, sides: list[list[Leg]], fronts: dict
 DISENGAGING = frozenset({"infantry", "tank", *AIR})  # Artillery, Anti Air Guns, Rockets: cannot move when attacked
 
 
-def retreats(ctx: TurnContext, dest: str, defenders: Sequence[Unit], attacked: Collection[str]) -> dict[str, str]:
+def retreats(ctx: TurnContext, dest: str, defenders: Sequence[Unit], attacked: Collection[str],
+             chosen: Mapping[str, str | None] | None = None) -> dict[str, str]:
     """Where each defender that may disengage (4.6) would go: "they must move to
     neighbouring friendly provinces, but if there are no free provinces, then they must
-    fight to the end". The first friendly land next to `dest` by name that the unit may
-    enter, one not attacked this step first (into one under attack "they join defenders
-    in the fight"); artillery, AA guns and rockets never leave ("cannot move, as other
-    defenders do, from the territory if they are attacked")."""
+    fight to the end". The neighbour its nation named (WITHDRAW FROM a TO b) if it is
+    friendly land the unit may enter when the battle begins, else the first friendly land
+    next to `dest` by name that it may enter, one not attacked this step first (into one
+    under attack "they join defenders in the fight"); artillery, AA guns and rockets never
+    leave ("cannot move, as other defenders do, from the territory if they are attacked")."""
     out: dict[str, str] = {}
     near = sorted(ctx.world.neighbours(dest), key=lambda n: (n in attacked, n))
     for u in defenders:
         if u.kind not in DISENGAGING:
             continue
-        for n in near:
+        named = (chosen or {}).get(u.nation)
+        for n in ([named] if named in near else []) + near:
             if (ctx.place(n).is_land and ctx.friendly(u.nation, n)
                     and terrain.may_enter(ctx.world, ctx.scenario, u.nation, u.kind, n)
                     and not (u.kind in AIR and terrain.no_landing(ctx.world, ctx.scenario, n))):

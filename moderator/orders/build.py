@@ -7,6 +7,7 @@ and nations are kept as typed for validate() to resolve against the map.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 
 from lark import Token, Tree
@@ -365,6 +366,11 @@ class Builder:
 
     def b_withdraw(self, c: list) -> list[m.Order]:
         return self._conditions(self.name(c[0]), [c[1]])
+
+    def b_withdraw_to(self, c: list) -> list[m.Order]:
+        to = self.name(c[1])
+        return [dataclasses.replace(o, to=to) for o in self._conditions(self.name(c[0]), [c[2]])
+                if isinstance(o, m.CombatCondition)]
 
     def b_casualties(self, c: list) -> list[m.Order]:
         kinds: list[str] = []

@@ -65,7 +65,7 @@ def side(s: str | None) -> str:
 
 
 def _condition(o: m.CombatCondition) -> str:
-    d = name(o.dest)
+    d = name(o.dest) + (f" TO {name(o.to)}" if o.to else "")
     return {
         "rounds": f"WITHDRAW FROM {d} AFTER {o.value} ROUNDS",
         "losses": f"WITHDRAW FROM {d} IF LOSSES EXCEED {o.value}",

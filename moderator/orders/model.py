@@ -468,11 +468,12 @@ class CombatCondition(Order):
     kind "rounds": withdraw after `value` rounds; "losses": withdraw when own losses
     exceed `value`; "kills": withdraw when `value` enemy units are destroyed and
     defenders remain; "max-defenders": attack only if reconnaissance shows at most
-    `value` defenders."""
+    `value` defenders. `to`: where defenders that disengage from `dest` go (4.6)."""
 
     dest: str = field(metadata=PLACE)
     kind: str
     value: int
+    to: str | None = field(default=None, metadata=PLACE)
     phase = 4
 
 

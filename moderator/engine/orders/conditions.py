@@ -5,7 +5,8 @@ kinds in the order the nation gives them up. They do nothing by themselves: the 
 reads them (combat_orders.for_battle). Their legality is here: a condition needs an
 attack on its territory among the nation's orders, or (WITHDRAW FROM a territory the
 nation defends: units there, or moving in) it is the defenders' disengagement (4.6:
-"both attacker and defender can choose to disengage"); beach landings cannot withdraw
+"both attacker and defender can choose to disengage"; WITHDRAW FROM a TO b names the
+neighbour they go to, else the engine picks one); beach landings cannot withdraw
 (4.6.1); one condition of a kind per territory. "Attack only if reconnaissance shows at
 most n defenders" needs the reconnaissance of Phase 3.3, which is not automated yet:
 the moderator applies it.
@@ -16,7 +17,7 @@ from __future__ import annotations
 from moderator.engine.combat_orders import WITHDRAWALS
 from moderator.engine.context import Position, TurnContext
 from moderator.engine.orders.base import OrderRule, refer
-from moderator.engine.orders.move import MOVABLE
+from moderator.engine.orders.move import MOVABLE, hostile
 from moderator.engine.problems import Problem, flag, problem
 from moderator.orders.model import CasualtyOrder, CombatCondition, Move, NavalInvasion
 
@@ -34,6 +35,11 @@ class CombatConditionRule(OrderRule[CombatCondition]):
             return problem("condition-no-attack", order.dest, place=order.dest)
         if attacks and order.kind != "max-defenders" and all(isinstance(o, NavalInvasion) for o in attacks):
             return problem("invasion-no-retreat", order.dest)
+        if order.to is not None:  # 4.6: where defenders that disengage go
+            if hostile(pos, nation, order.dest):
+                return problem("withdraw-to-attacker", order.dest, place=order.dest)
+            if pos.is_sea(order.to) or not pos.adjacent(order.dest, order.to):
+                return problem("not-adjacent", order.to, origin=order.dest, dest=order.to)
         same = [o for o in pos.orders.get(nation, ()) if isinstance(o, CombatCondition)
                 and o.dest == order.dest and o.kind == order.kind]
         if same and same[0] is not order:
