@@ -61,7 +61,7 @@ import dataclasses
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from moderator.engine import terrain
+from moderator.engine import shore_bombardment, terrain
 from moderator.engine.casualty_shares import share
 from moderator.engine.combat_orders import BattleOrders, withdrawal
 from moderator.engine.context import TurnContext
@@ -384,9 +384,12 @@ def fight(
                    ctx.world.territories[territory].city if territory in ctx.world.territories else False,
                    front, orders)
     take_aircraft(ctx, battle, battle.attack, aa_fire(ctx, battle))
+    battery = shore_bombardment.guns(ctx, territory, battle.attack.nations()) if battle.beach else []
     while battle.attack.real() and battle.defend.standing() and battle.rounds < MAX_ROUNDS:
         battle.rounds += 1
         a_hits = roll_side(ctx, battle, battle.attack)
+        if any(f.beach for f in battle.attack.real()):  # Battleships: every round of a beach landing
+            a_hits += shore_bombardment.fire(ctx, territory, battle.rounds, battery)
         d_hits = roll_side(ctx, battle, battle.defend)
         take_casualties(ctx, battle, battle.defend, a_hits)
         take_casualties(ctx, battle, battle.attack, d_hits)
