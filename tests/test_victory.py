@@ -46,7 +46,20 @@ def test_geometric_mean_of_the_five_criteria() -> None:
     assert math.isclose(victory.geometric_mean([100] * 5), 100)
     assert math.isclose(victory.geometric_mean([200, 50, 100, 100, 100]), 100)
     assert math.isclose(victory.geometric_mean([200, 200, 100, 100, 100]), 100 * 4 ** (1 / 5))
-    assert victory.ratio(0, 0) == 100 and victory.ratio(4, 0) == 25 and victory.ratio(0, 4) == 400
+
+
+def test_loss_ratios_are_held_between_50_and_200_percent() -> None:
+    # Criteria 3 and 4 (docs/rules-coverage.md, "Victory"): unbounded, a nation that lost
+    # nothing while its enemies lost 1037 scored 103700% and its mean was that criterion.
+    assert victory.ratio(0, 1037) == 200 and victory.ratio(1, 1037) == 200
+    assert victory.ratio(1037, 0) == 50 and victory.ratio(1037, 1) == 50
+    assert victory.ratio(0, 0) == 100 and victory.ratio(7, 7) == 100
+    assert victory.ratio(4, 6) == 150 and victory.ratio(6, 4) == 100 * 4 / 6  # inside: as the text says
+    # Two nations at war only with each other: one's ratio is the mirror of the other's.
+    for ours, theirs in ((0, 5), (3, 5), (5, 3), (1, 40), (40, 1), (9, 0)):
+        assert math.isclose(victory.ratio(ours, theirs) * victory.ratio(theirs, ours), 100 * 100)
+    rows = [victory.ratio(0, 1037), 100, 100, 100, 100]
+    assert victory.geometric_mean(rows) < 115  # one criterion no longer decides the mean
 
 
 # ---- the ledger and the criteria on the fixture map -----------------------------------------
@@ -69,14 +82,14 @@ def test_losses_are_counted_in_resources_and_manpower_against_the_enemys() -> No
     assert (ledger["resources"], ledger["manpower"]) == (3 * 4 + 6, 3)
     assert ledger["units"] == {"infantry": 2}
     russia = standing_of(events, "russia")
-    assert (russia["resources"], russia["manpower"]) == (1800, 300)  # Russia lost nothing: counted 1
+    assert (russia["resources"], russia["manpower"]) == (200, 200)  # Russia lost nothing: the cap
     germany = standing_of(events, "germany")
-    assert (germany["resources"], germany["manpower"]) == (6, 33)
+    assert (germany["resources"], germany["manpower"]) == (50, 50)  # Russia lost nothing: the floor
     # Production: Russia's land yields 20 as at the start; Germany's 19 against a start of 30.
     assert germany["production"] == round(100 * 19 / 30)
     assert germany["production_side"] == round(100 * (19 + 6) / (30 + 6))  # Austria: start = now
     assert standing_of(events, "germany")["mean"] == round(victory.geometric_mean(
-        [100 * 25 / 36, 100 * 19 / 30, 100 / 18, 100 / 3, 100]))
+        [100 * 25 / 36, 100 * 19 / 30, 50, 50, 100]))
     assert next(e for e in events if e.code == "victory-standing").seen_by == (MODERATOR,)
 
 

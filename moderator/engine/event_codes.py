@@ -72,6 +72,16 @@ SCHEMA = EventSchema([
          nation=NATION, target=NATION),
     spec("peace-made", "public", "Local War, Austro-Hungarian option #1: two nations made peace",
          nations=NATIONS),
+    spec("surrender-offered", "public", "Phase 1.3: a nation offers to surrender; the nations named (the opposing "
+         "side in the main war) answer next turn", nation=NATION, to=NATIONS),
+    spec("surrender-decided", "public", "Phase 1.3: the answers to a surrender offer, counted (by income in the "
+         "main war)", nation=NATION, accepted=BOOL, votes_for=INT, votes_against=INT, refused_by=NATIONS),
+    spec("territory-reverted", "public", "Surrender: land the surrendering nation held goes back to its original "
+         "owner", place=PLACE, nation=NATION, by=NATION),
+    spec("units-withdrawn", "nation", "Surrender: the surrendering nation's units leave the land that reverted",
+         nation=NATION, place=PLACE, to=PLACE, units=INT),
+    spec("tribute", "the surrendering nation and the victor", "Phase 8, Surrender: war tribute, a quarter of the "
+         "income", nation=NATION, to=NATION, amount=INT),
     spec("option-outcome", "nation and moderator", "Phase 1.5: what a special option's roll did (not the points)",
          nation=NATION, order=INT, number=INT, title=TEXT, outcome=CODE, cost=INT),
     spec("territory-given", "public", "Phase 1.5: a special option gave a territory away, incorporated at once",
@@ -114,6 +124,13 @@ SCHEMA = EventSchema([
     spec("recon-report", "the observing allies", "3.3 passive reconnaissance: a place next to the allies' units, "
          "seen exactly (a hit) or as a colour band (a miss, or a false colour where masked)",
          place=PLACE, seen=CODE, units=LOSSES, band=CODE, percent=INT),
+    spec("recon-mission", "nation and moderator", "3.3 active reconnaissance: a RECON mission's units, those "
+         "lost to the defenders' fire, and what the rest saw: exact (seen_units), a colour band, or none (all lost)",
+         nation=NATION, order=INT, origin=PLACE, place=PLACE, units=UNITS, lost=UNITS, seen=CODE,
+         seen_units=LOSSES, band=CODE, percent=INT),
+    spec("recon-fired-on", "the defenders and moderator", "3.3 active reconnaissance: the defenders' units fired "
+         "at a nation's reconnaissance mission in their place (1 on a D10 hits)",
+         nations=NATIONS, nation=NATION, place=PLACE, units=UNITS, lost=UNITS),
     # ---- Phase 4
     spec("strategic-move", "nation", "Phase 4.1.3: units left by rail",
          nation=NATION, order=INT, origin=PLACE, dest=PLACE, units=UNITS),
@@ -135,7 +152,7 @@ SCHEMA = EventSchema([
     spec("battle", "participants", "Phase 4.6: a land battle",
          territory=PLACE, origins=PLACES, attacker=NATION, attackers=NATIONS, defender=optional(NATION),
          defenders=NATIONS, rounds=INT, strait=BOOL, losses=LOSSES, captured=BOOL, withdrawn=optional(TEXT),
-         clash=BOOL, rolls=SPAN),
+         clash=BOOL, air_rounds=INT, rolls=SPAN),
     spec("task-force", "nation", "Phase 4.2: where a task force went, and what is left of it and its troops",
          nation=NATION, order=INT, tf=TEXT, path=PLACES, ships=UNITS, troops=UNITS),
     spec("naval-battle", "participants", "Phase 4.3: a naval battle (task forces, submarines attacking or "
@@ -147,6 +164,11 @@ SCHEMA = EventSchema([
     spec("unrestricted-submarine-warfare", "the two nations", "Phase 1.4 with 4.7: submarines in the targeted "
          "zones sank `damage` of the target's income this turn (1D10 each, at most the table's value)",
          nation=NATION, target=NATION, zones=PLACES, submarines=INT, damage=INT),
+    spec("breakthrough-stopped", "nation", "Tanks: a breakthrough whose first territory was not captured, or "
+         "with no tank of the nation left in it", nation=NATION, order=INT, origin=PLACE, dest=PLACE),
+    spec("defenders-withdrew", "nation", "Phase 4.6: defending units disengaged from a battle by their "
+         "conditions (`condition` as kind:value) and withdrew to a friendly neighbour",
+         nation=NATION, battle=PLACE, dest=PLACE, units=UNITS, condition=TEXT),
     spec("us-trade-sunk", "the receiver and the submarines'", "Phase 4.7: submarines in a receiver's home "
          "waters sank `sunk` of its `amount` of US trade (1-5 each, at most the trade)", nation=NATION,
          by=NATIONS, zones=PLACES, submarines=INT, amount=INT, sunk=INT),
@@ -200,10 +222,6 @@ SCHEMA = EventSchema([
     spec("revolution-defections", "public", "Phase 9: Russian units built this turn defected (8-10)", units=INT),
     spec("mutiny", "nation and moderator", "Phase 9, Mutinies: units disbanded (or rebelled) in a territory",
          nation=NATION, severity=CODE, place=PLACE, units=UNITS, rebelled=BOOL),
-    spec("us-entry-moved", "the USA and the moderator", "Phase 9: US Entry moved (the economic roll)",
-         toward=CODE, points=INT, entry=INT, why=TEXT),
-    spec("spain-moved", "Spain and the moderator", "Phase 9: Spain's points moved (garrison, US entry)",
-         toward=CODE, points=INT, standing=INT, why=TEXT),
     spec("starvation", "the nation and the moderator", "Phase 9, Starvation Rule: the enemy cordon held a "
          "second turn or more; the manpower limit falls", nation=NATION, turns=INT, lost=INT, manpower=INT),
     spec("starvation-ended", "the nation and the moderator", "Phase 9, Starvation Rule: the cordon is broken",

@@ -110,14 +110,13 @@ class Sea:
 def naval_movement(ctx: TurnContext) -> None:
     sea = Sea(fleets(ctx))
     for f in sea.fleets:
-        stow(ctx, f, [u for u in ctx.state.units if u.location == f.zone and u.nation == f.nation
-                      and u.kind in CARRIES and u.id in set(ctx.task_forces[(f.nation, f.name)].troops)]
-             if f.order >= 0 else [])
+        named = set(ctx.task_forces[(f.nation, f.name)].troops) if f.order >= 0 else set()
+        stow(ctx, f, [u for u in ctx.state.units_at(f.zone, f.nation) if u.kind in CARRIES and u.id in named])
     for f in sea.fleets:  # ships without orders carry what is left aboard in their zone
         if f.order < 0:
             aboard = {t.id for g in sea.fleets for t in g.troops()}
-            stow(ctx, f, [u for u in ctx.state.units if u.location == f.zone and u.nation == f.nation
-                          and u.kind in CARRIES and u.id not in aboard])
+            stow(ctx, f, [u for u in ctx.state.units_at(f.zone, f.nation)
+                          if u.kind in CARRIES and u.id not in aboard])
     detect_by_order(ctx, sea)
     points = max((len(f.moves) for f in sea.fleets), default=0)
     for k in range(points):

@@ -15,14 +15,16 @@ at war, in the main war, geared up, a moderator's ruling: neutral_income.income_
 Conquest: a nation holding none of its original territories collects nothing.
 Gifts (Phase 8 note) are handed over after collection (the GIFT order's home,
 engine/orders/gift.py). The US trade (Variable US Trade) is added after income
-(us_trade.py). Not yet: resource transfers from separated territories, war tribute.
+(us_trade.py). War tribute (Surrender): a quarter of what a nation that surrendered
+collects goes to its victors (engine/surrender.py tribute). Not yet: resource transfers
+from separated territories.
 """
 
 from __future__ import annotations
 
 from fractions import Fraction
 
-from moderator.engine import phase9_revolution
+from moderator.engine import phase9_revolution, surrender
 from moderator.engine.context import TurnContext
 from moderator.engine.neutral_income import income_rule
 from moderator.engine.phase6_incorporation import territory_yield
@@ -83,6 +85,7 @@ def collect_resources(ctx: TurnContext) -> None:
             collected = apply_income_rule(rule, full)
         collected = phase9_revolution.russian_income(ctx, nation, collected)  # after the first hit: half
         collected = max(0, collected - ns.flags.pop("income_lost_at_sea", 0))  # 4.7: unrestricted submarine warfare
+        collected -= surrender.tribute(ctx, nation, collected, PHASE)  # Surrender: a quarter to the victors
         ns.saved += collected
         ctx.tell(nation, "income", PHASE, full=full, rule=rule,
                  amount=collected, saved=ns.saved)

@@ -27,7 +27,10 @@ Readings (docs/rules-coverage.md, "Victory"):
   placed this turn, less the units standing now (disbanded, sunk, killed, gone over to
   another nation: all lost); resources at the nation's price of the kind, manpower as
   infantry; turn 1 starts from the scenario's forces. "Enemy losses" are those of every
-  nation at war with it; a ratio with no losses below it counts 1 for 0;
+  nation at war with it. The ratio is held between 50% and 200% (criterion 2's maximum,
+  and its mirror): a nation that lost next to nothing while its enemies lost much would
+  otherwise score thousands of percent and make the mean its own; no losses on either
+  side is parity, 100%;
 * objectives (scenarios/<id>/objectives.toml): take and control count per target, the
   other kinds only when all their targets are met; take needs the nation itself to hold
   the place, control the nation or an ally (a passage: any of its controlling territories,
@@ -60,7 +63,8 @@ COLONIAL_GROUPS = ("Africa", "Southern Asia", "Asian Islands")  # map groups (Vi
 NO_COLONIES = ("china",)  # "China is not calculated as colonial power"
 MED = "Mediterranean"  # map group
 PACIFIC_SECTION = "P"
-CAP = 200  # criterion 2: "maximum 200%"
+CAP = 200  # criterion 2: "maximum 200%"; criteria 3 and 4 are held below it too (see ratio)
+FLOOR = 100 * 100 // CAP  # criteria 3 and 4: the cap's mirror, so two enemies' ratios stay reciprocal
 CUT = 50  # criterion 5 when losses are more than acceptable
 COUNTED = LAND_UNITS + AIR_UNITS + SEA_UNITS
 
@@ -86,10 +90,12 @@ def naval_value(ships: Iterable[UnitStats], fighter: UnitStats | None = None) ->
 
 def _stats(pos: Position, units: Iterable[Unit]) -> list[UnitStats]:
     """Each unit's own values; units of one nation, kind and levels share one lookup."""
-    seen: dict[tuple[str, str, tuple[tuple[str, int], ...]], UnitStats | None] = {}
+    seen: dict[tuple[str, str, tuple[tuple[str, int], ...] | None], UnitStats | None] = {}
     out = []
     for u in units:
-        key = (u.nation, u.kind, tuple(sorted(technology.unit_levels(pos, u).items())))
+        # a unit not built behind its kind has its kind's levels (technology.unit_levels)
+        built = pos.nation(u.nation).flags.get(technology.BUILT_AT, {}).get(u.id)
+        key = (u.nation, u.kind, tuple(sorted(built.items())) if built is not None else None)
         if key not in seen:
             seen[key] = pos.stats(u.nation, u.kind, u)
         if (s := seen[key]) is not None:
@@ -125,24 +131,41 @@ def colonial_power(pos: Position, nation: str) -> int:
     (other then Japan)" the nation holds; China counts none."""
     if nation in NO_COLONIES:
         return 0
-    places = {t for g in COLONIAL_GROUPS for t in pos.world.groups.get(g, ())}
-    return sum(pos.place(t).value for t in sorted(places) if pos.controller(t) == nation)
+    return sum(pos.place(t).value for t in _colonial_places(pos.world) if pos.controller(t) == nation)
+
+
+_COLONIAL: dict[int, tuple[World, list[str]]] = {}  # id of the map -> (the map, its colonial land)
+
+
+def _colonial_places(world: World) -> list[str]:
+    """The colonial groups' land, sorted: the map never changes, so once per map (the
+    entry holds the map, so its id cannot be reused while the entry lives)."""
+    hit = _COLONIAL.get(id(world))
+    if hit is None or hit[0] is not world:
+        if len(_COLONIAL) > 64:
+            _COLONIAL.clear()
+        hit = _COLONIAL[id(world)] = (world, sorted({t for g in COLONIAL_GROUPS for t in world.groups.get(g, ())}))
+    return hit[1]
 
 
 # ---- the ledger ---------------------------------------------------------------------------
-def _counts(pos: Position, nation: str) -> dict[str, int]:
-    out: dict[str, int] = {}
+def _all_counts(pos: Position) -> dict[str, dict[str, int]]:
+    """nation -> its counted units by kind, in one pass over the units."""
+    out: dict[str, dict[str, int]] = {}
     for u in pos.state.units:
-        if u.nation == nation and u.kind in COUNTED:
-            out[u.kind] = out.get(u.kind, 0) + 1
+        if u.kind in COUNTED:
+            mine = out.setdefault(u.nation, {})
+            mine[u.kind] = mine.get(u.kind, 0) + 1
     return out
 
 
-def _start_counts(pos: Position, nation: str) -> dict[str, int]:
-    out: dict[str, int] = {}
+def _start_counts(pos: Position) -> dict[str, dict[str, int]]:
+    """nation -> its counted units by kind at the start (the scenario's forces)."""
+    out: dict[str, dict[str, int]] = {}
     for f in pos.scenario.forces:
-        if f.nation == nation and f.kind in COUNTED:
-            out[f.kind] = out.get(f.kind, 0) + f.count
+        if f.kind in COUNTED:
+            mine = out.setdefault(f.nation, {})
+            mine[f.kind] = mine.get(f.kind, 0) + f.count
     return out
 
 
@@ -154,10 +177,12 @@ def record_losses(ctx: TurnContext) -> None:
             key = (e.args["nation"], e.args["kind"])
             placed[key] = placed.get(key, 0) + e.args["count"]
     fulls = {e.args["nation"]: e.args["full"] for e in ctx.events if e.code == "income"}
+    counts = _all_counts(ctx)
+    start = _start_counts(ctx) if ctx.turn <= 1 else {}
     for nation in sorted(ctx.state.nations):
         ledger = dict(ctx.state.nations[nation].flags.get(LEDGER, {}))
-        before = ledger.get("units") or (_start_counts(ctx, nation) if ctx.turn <= 1 else _counts(ctx, nation))
-        now = _counts(ctx, nation)
+        now = dict(counts.get(nation, {}))
+        before = ledger.get("units") or (start.get(nation, {}) if ctx.turn <= 1 else now)
         for kind in sorted(set(before) | set(now)):
             lost = max(0, before.get(kind, 0) + placed.get((nation, kind), 0) - now.get(kind, 0))
             if lost:
@@ -201,8 +226,16 @@ def geometric_mean(values: Iterable[float]) -> float:
 
 
 def ratio(ours: int, theirs: int) -> float:
-    """A percentage, 100 x theirs / ours, a count of 0 taken as 1."""
-    return 100 * max(theirs, 1) / max(ours, 1)
+    """Criteria 3 and 4: enemy losses against own losses, 100 x theirs / ours, held between
+    FLOOR (50%) and CAP (200%). The rules bound no ratio but production's ("maximum 200%");
+    unbounded, a nation with no losses of its own scores 100 x its enemies' losses (Japan,
+    untouched while Germany bled on every front, showed 103700%) and that one criterion
+    decides the geometric mean. The floor is the cap's mirror: of two nations at war only
+    with each other, one's ratio is 100 x 100 / the other's, and stays so when held.
+    Nothing lost on either side is parity (100%); nothing lost by the nation alone, the cap."""
+    if ours <= 0:
+        return float(CAP) if theirs > 0 else 100.0
+    return min(float(CAP), max(float(FLOOR), 100 * theirs / ours))
 
 
 def _ledger(pos: Position, nation: str) -> dict[str, int]:
@@ -263,8 +296,13 @@ class Ranks:
                 self._values[key] = {n: best_naval_force(self.pos, n, area, self._units[n]) for n in nations}
             elif kind == "army":
                 self._values[key] = {n: best_army(self.pos, n, self._units[n]) for n in nations}
-            else:
-                self._values[key] = {n: colonial_power(self.pos, n) for n in nations}
+            else:  # colonial power, every nation's in one pass over the colonial land
+                held: dict[str, int] = {}
+                for t in _colonial_places(self.pos.world):
+                    holder = self.pos.controller(t)
+                    if holder is not None:
+                        held[holder] = held.get(holder, 0) + self.pos.place(t).value
+                self._values[key] = {n: 0 if n in NO_COLONIES else held.get(n, 0) for n in nations}
         return self._values[key]
 
 

@@ -24,6 +24,7 @@ from moderator.engine import (
     phase3_build,
     phase3_espionage,
     phase3_passive_recon,
+    phase3_recon_missions,
     phase4_land,
     phase4_local_wars,
     phase4_naval,
@@ -39,6 +40,7 @@ from moderator.engine.event_codes import SCHEMA
 from moderator.engine.orders import (
     artillery_support,
     bombing,
+    breakthrough,
     build,
     conditions,
     declarations,
@@ -115,6 +117,7 @@ RULES: tuple[OrderRule, ...] = (  # type: ignore[type-arg]
     artillery_support.RULE,
     defend.RULE,
     naval_invasion.RULE,
+    breakthrough.RULE,
     plunder.RULE,
     incorporate.RULE,
     gift.RULE,
@@ -133,7 +136,8 @@ PHASES: tuple[Step, ...] = (
     RULINGS,
     Step("1.1", "declarations of war", orders=_orders("1.1")),
     Step("1.2", "diplomatic influence", phase1_diplomacy.diplomatic_influence, _orders("1.2")),
-    Step("1.3", "surrender", phase1_diplomacy.surrender, _orders("1.3")),
+    Step("1.3", "surrender", phase1_diplomacy.surrender, _orders("1.3"),
+         assume=phase1_diplomacy.surrender),  # the checker: the votes it knows (no one else's)
     Step("1.4", "other declarations", phase1_diplomacy.other_declarations, _orders("1.4")),
     Step("1.5", "special rule options", phase1_diplomacy.special_options, _orders("1.5")),
     Step("2.1", "research of technology", phase2_technology.research, _orders("2.1")),
@@ -141,6 +145,8 @@ PHASES: tuple[Step, ...] = (
     Step("3.1", "building new units", orders=_orders("3.1")),
     Step("3.2", "espionage", phase3_espionage.espionage, _orders("3.2")),
     Step("3.3", "reconnaissance", phase3_passive_recon.passive_reconnaissance, _orders("3.3")),
+    # The RECON missions the 3.3 orders sent, after the passive looks, in their own dice stream.
+    Step("3.3.1", "active reconnaissance missions", phase3_recon_missions.fly_missions),
     Step("3.4", "repairing ships", phase3_build.repair_ships, _orders("3.4")),
     Step("4.1.1", "industrial and tactical bombing", orders=_orders("4.1.1")),
     Step("4.1.2", "rebasing of aircraft", orders=_orders("4.1.2")),
@@ -149,7 +155,7 @@ PHASES: tuple[Step, ...] = (
     Step("4.3", "naval combat", phase4_naval.naval_combat),
     Step("4.4", "land movement and land combat", phase4_land.land_moves, _orders("4.4"),
          assume=phase4_land.assume_captures),
-    # Landings (INVADE) are 4.4's, with the land moves; here the local wars a capture decided end.
+    # Landings (INVADE) are 4.4's, with the land moves; here tank breakthroughs, then the end of decided local wars.
     Step("4.6.1", "naval invasions; the end of won local wars", phase4_local_wars.invasions_then_peace,
          _orders("4.6.1"), assume=phase4_local_wars.assume_invasions_then_peace),
     Step("4.7", "submarine warfare", phase4_submarine_warfare.submarine_warfare),

@@ -11,10 +11,10 @@ SAME SEA ZONE only"; land units look into a neighbouring territory; aircraft fly
 and back to friendly land on their fuel ("Fighters"; no combat round: "they cannot
 attack during reconaissance mission").
 
-The units are claimed when step 3.3 runs (no other order may use them this turn). The
-mission itself -- its roll (phase3_recon has the chances), the defenders' fire ("1 on
-D10"), what it sees -- is the moderator's for now: the order is referred; it costs
-nothing. Not yet: keeping the units out of the defence of their own territory.
+The units are claimed when step 3.3 runs (no other order may use them this turn; the
+land battles of 4.4 leave units busy elsewhere out of the defence). The mission itself --
+the defenders' fire ("1 on D10"), its roll, what it sees -- is flown by step 3.3's work
+when every order is in (engine/phase3_recon_missions.py); it costs nothing.
 
 The rules text disagrees with its table: "active reconaissance is possible on the sea
 only with aircrafts, destroyers and submarines", but the table gives battleships 50% at
@@ -23,9 +23,9 @@ sea. The table is followed (docs/rules-coverage.md).
 
 from __future__ import annotations
 
-from moderator.engine import fuel, phase3_recon
+from moderator.engine import fuel, phase3_recon, phase3_recon_missions
 from moderator.engine.context import Position, TurnContext
-from moderator.engine.orders.base import OrderRule, missing_units, refer, take_units
+from moderator.engine.orders.base import OrderRule, missing_units, take_units
 from moderator.engine.orders.move import landing_places
 from moderator.engine.problems import Problem, problem
 from moderator.engine.state import AIR_UNITS, SEA_UNITS
@@ -81,8 +81,8 @@ class ReconRule(OrderRule[Recon]):
         take_units(ctx, nation, order.origin, order.units)
 
     def execute(self, ctx: TurnContext, nation: str, index: int, order: Recon) -> None:
-        take_units(ctx, nation, order.origin, order.units, index)
-        refer(ctx, nation, index, order, 0, "recon-mission")
+        units = take_units(ctx, nation, order.origin, order.units, index)
+        phase3_recon_missions.send(ctx, nation, index, order.origin, order.target, units)
 
 
 RULE = ReconRule()
