@@ -583,16 +583,16 @@ def test_aircraft_flying_to_an_attacked_territory_attack_with_it_in_both() -> No
 
 def test_the_dice_excuse_is_named_and_narrow() -> None:
     # The one kind of difference the harness allows (drift.DICE): the checker takes the
-    # USA's attack on Quebec for a capture, so a later landing of a tank there (4.6.1) is
-    # no invasion to it and is refused for the missing transport; in the engine the
-    # attack failed, so the landing is an invasion, and tanks may not invade. The harness
-    # names the battle it blames.
+    # USA's attack on Quebec for a capture, so a later transfer from there (Phase 8) is
+    # from the USA's own land, joined to the East Coast (kept, warned); in the engine the
+    # attack failed, so Quebec is not the USA's to send from. The harness names the
+    # battle it blames.
     game = opening()
     cmp = compare(game, "usa", orders(m.Attack(inf(1), "East Coast", "Quebec"),
-                                      m.NavalInvasion(one("tank"), "Gulf of St. Lawrence", "Quebec")), seed="q0")
+                                      m.Transfer(1, "Quebec", "East Coast")), seed="q0")
     assert cmp.drifts == [] and not cmp.mine("battle")[0].args["captured"]
-    assert cmp.excused == ['#1 INVADE 1 tank FROM "Gulf of St. Lawrence" TO Quebec: refused (invasion-not-loaded), '
-                           "engine: ['invasion-tanks'] (by luck: the battles at ['Quebec'])"]
+    assert cmp.excused == ["#1 TRANSFER 1 FROM Quebec TO East Coast: kept (transfer-connected), "
+                           "engine: ['transfer-not-held'] (by luck: the battles at ['Quebec'])"]
     # A flight may rest on any place (where it lands); other orders on the places they name.
     assert drift.meets(m.Move(one("fighter"), "East Coast", "Maritimes"), {"Quebec"}) == {"Quebec"}
     assert drift.meets(cmp.orders[0], {"Ontario"}) == set()

@@ -83,3 +83,33 @@ def test_each_submarine_sinks_one_to_five_uniformly() -> None:
 
 def test_a_cut_transfers_half_is_shared_by_the_cutters() -> None:
     assert split_transfer(21 // 2, 2) == [5, 5] and split_transfer(11 // 2, 2) == [3, 2]
+
+
+# ---- shore bombardment (Battleships, 4.2.3) --------------------------------------------------
+
+
+def test_only_undamaged_battleships_whose_last_task_is_the_bombardment_fire() -> None:
+    from moderator.engine import shore_bombardment
+
+    state = sea_state(germany=[("battleship", "Baltic Sea", 2)])
+    ctx = naval_turn(state, {"germany": "TF B AT Baltic Sea: 2 bb\nTF B BOMBARD East Prussia"},
+                     Dice("bombard", 1))
+    assert [g.value for g in shore_bombardment.guns(ctx, "East Prussia", ["germany"])] == [4, 4]
+    assert shore_bombardment.guns(ctx, "East Prussia", ["austria"]) != []  # an ally's landing
+    assert shore_bombardment.guns(ctx, "East Prussia", ["france"]) == []
+    assert shore_bombardment.guns(ctx, "Kiel", ["germany"]) == []  # another shore
+    ctx.state.units[0].damage = 1  # "Damaged battleships may not attack or shore-bombard"
+    assert len(shore_bombardment.guns(ctx, "East Prussia", ["germany"])) == 1
+    moved = naval_turn(state, {"germany": "TF B AT Baltic Sea: 2 bb\nTF B BOMBARD East Prussia\nTF B PATROL"},
+                       Dice("bombard", 1))
+    assert shore_bombardment.guns(moved, "East Prussia", ["germany"]) == []  # the task changed
+
+
+def test_a_bombarding_battleship_hits_at_its_value_in_ten() -> None:
+    from moderator.engine import shore_bombardment
+
+    ctx = TurnContext(sea_state(), {}, WORLD, SCENARIO, dice_root=Dice("bombard-rate", 3))
+    battery = [shore_bombardment.Gun("germany", "g1", 4)]
+    trials = 2000
+    hits = sum(shore_bombardment.fire(ctx, "East Prussia", r, battery) for r in range(trials))
+    assert within_four_sigma(hits, trials, 0.4)

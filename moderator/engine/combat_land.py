@@ -84,7 +84,7 @@ import dataclasses
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from moderator.engine import terrain
+from moderator.engine import shore_bombardment, terrain
 from moderator.engine.casualty_shares import share
 from moderator.engine.combat_air import dogfight_value, fighter_level
 from moderator.engine.combat_orders import BattleOrders, withdrawal
@@ -501,7 +501,8 @@ def fight(
                    front, orders)
     take_aircraft(ctx, battle, battle.attack, aa_fire(ctx, battle))
     air_combat(ctx, battle)  # 4.5, before the ground rounds
-    fight_rounds(ctx, battle)
+    battery = shore_bombardment.guns(ctx, territory, battle.attack.nations()) if battle.beach else []
+    fight_rounds(ctx, battle, battery)
     bury(ctx, battle, (*attackers, *defenders))
     return battle
 
@@ -530,12 +531,15 @@ def after_round(battle: Battle) -> bool:
     return False
 
 
-def fight_rounds(ctx: TurnContext, battle: Battle) -> None:
+def fight_rounds(ctx: TurnContext, battle: Battle, battery: Sequence[shore_bombardment.Gun] = ()) -> None:
     """The rounds (4.6 steps 1-3), for a battle and a clash alike: both sides roll at once,
-    take their casualties, and the units whose fuel (or home's battle) calls them away leave."""
+    take their casualties, and the units whose fuel (or home's battle) calls them away leave.
+    battery: battleships bombarding the shore of a beach landing (engine/shore_bombardment.py)."""
     while going_on(battle) and battle.rounds < MAX_ROUNDS:
         battle.rounds += 1
         a_hits = roll_side(ctx, battle, battle.attack)
+        if any(f.beach for f in battle.attack.real()):  # Battleships: every round of a beach landing
+            a_hits += shore_bombardment.fire(ctx, battle.territory, battle.rounds, battery)
         d_hits = roll_side(ctx, battle, battle.defend)
         take_casualties(ctx, battle, battle.defend, a_hits)
         take_casualties(ctx, battle, battle.attack, d_hits)

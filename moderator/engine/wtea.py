@@ -4,8 +4,8 @@ One ordered, named table of steps, in the rules' Sequence of Play. Each step nam
 order types it carries out (each through its home in engine/orders/) and its own work.
 Land combat (4.6) and air combat (4.5) happen inside step 4.4, which resolves every
 nation's land moves together (phase4_land.py; their rules: combat_land.py, combat_air.py). A step
-without work of its own is done by its orders' homes (4.1.1 bombing ... 4.6.1 naval
-invasions). Steps whose docstring says "not implemented yet" are deliberate no-ops. Step "R" runs first in every table: the moderator's rulings and the
+without work of its own is done by its orders' homes (4.1.1 bombing ... 4.2 naval
+movement; naval invasions are step 4.4's, with the land moves). Steps whose docstring says "not implemented yet" are deliberate no-ops. Step "R" runs first in every table: the moderator's rulings and the
 players' notes.
 
 OPENING is the table of turn 0, which exists only in games created with a deployment
@@ -155,7 +155,7 @@ PHASES: tuple[Step, ...] = (
     Step("4.3", "naval combat", phase4_naval.naval_combat),
     Step("4.4", "land movement and land combat", phase4_land.land_moves, _orders("4.4"),
          assume=phase4_land.assume_captures),
-    # Landings through phase4_land.land_from_sea; then the local wars a capture decided end.
+    # Landings (INVADE) are 4.4's, with the land moves; here tank breakthroughs, then the end of decided local wars.
     Step("4.6.1", "naval invasions; the end of won local wars", phase4_local_wars.invasions_then_peace,
          _orders("4.6.1"), assume=phase4_local_wars.assume_invasions_then_peace),
     Step("4.7", "submarine warfare", phase4_submarine_warfare.submarine_warfare),

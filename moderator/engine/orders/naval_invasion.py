@@ -15,13 +15,17 @@ is no invasion: tanks may land there). "Beachlanding forces can NOT retreat"
 is warned as for MOVE (the US penalty); the war it starts is the moderator's to write,
 with the landing. AA guns and rockets never attack (Anti Air Guns, Rockets): warned.
 
-Carried out in step 4.6.1: the troops actually aboard the nation's transports in the
-zone when the naval step is over (phase4_sea.py; fewer if transports were sunk:
-"units-missing") go ashore through phase4_land.land_from_sea, the land side's one entry
-for landings; the step's own work (phase4_land.land_moves) fights them: onto own or
-allied land a move, onto other land a beach landing (the penalties, the coastal
-defence unit, no retreat). The checker's commit() hands the same legs over, so its
-assumed captures (phase4_land.assume_captures) take the landings too.
+Carried out in step 4.4, with the land moves: 4.4 says the troops aboard "may move into a
+territory adjacent to the sea zone they are in at this point", so a landing and the
+attacks by land on the same territory are one battle (Phase 4 guideline 2; the note
+after 4.6.1). The troops actually aboard the nation's transports in the zone when the
+naval step is over (phase4_sea.py; fewer if transports were sunk: "units-missing") go
+ashore through phase4_land.land_from_sea, the land side's one entry for landings; the
+step's own work (phase4_land.land_moves) fights them: onto own or allied land a move,
+onto other land a beach landing (the penalties, the coastal defence unit, no retreat,
+the battleships bombarding the shore: engine/shore_bombardment.py). The checker's
+commit() hands the same legs over, so its assumed captures (phase4_land.assume_captures)
+take the landings too.
 """
 
 from __future__ import annotations
@@ -38,7 +42,7 @@ from moderator.engine.problems import Problem, problem, warning
 from moderator.engine.state import Unit
 from moderator.orders.model import NavalInvasion
 
-PHASE = "4.6.1"
+PHASE = "4.4"  # 4.4: the landing is part of land movement; 4.6.1 its battle's rules
 NO_INVASION = frozenset({"tank"})  # 4.6.1: "Tanks may not participate in naval invasions at all"
 
 
