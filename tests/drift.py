@@ -67,6 +67,9 @@ luck" when
   7. (treasuries only) another nation whose side, wars, points or income rule the engine's
      dice left other than the checker projects (the neutrals' points are drawn by the
      engine only): its income may differ.
+  8. (treasuries only) the nation's own when a TRANSFER's chains of sea zones hold enemy
+     submarines (4.7: each sinks 1-5, the engine's dice; the checker takes the money as
+     arriving whole).
 
 Every other difference is a drift, and the treasuries are compared only when no verdict
 differed at all (those of the US trade's receivers only when the dice of the neutrals'
@@ -1370,6 +1373,7 @@ def compare(game: Game, nation: str, orders: Sequence[m.Order], seed: str = "dri
     raided = {e.args["holder"] for e in events if e.code == "air-raid" and e.args["aim"] == "industry"
               and e.args["damage"]}  # 1D10 a bomber (4.1.1): the checker cannot know the roll
     raided |= {e.args["target"] for e in events if e.code == "unrestricted-submarine-warfare" and e.args["damage"]}
+    raided |= {e.args["nation"] for e in events if e.code == "transfer-made" and e.args["sunk"]}  # case 8
     # The checker draws no dice for the neutrals' points (engine/reactions.py, points.py:
     # they never decide an order's legality), so a neutral the dice moved to a camp, into
     # or out of a war may collect differently in the engine: its treasury is luck (case 7).

@@ -484,17 +484,18 @@ def test_plunder_needs_incorporation() -> None:
 # ---- Phase 8 transfers -------------------------------------------------------------------
 
 
-def test_transfers_are_checked_after_income_and_referred(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_transfers_are_checked_after_income_and_carried(monkeypatch: pytest.MonkeyPatch) -> None:
     s = fx.state(saved=0)
-    s.control["Moscow"] = "germany"  # cut off from Germany's land
-    orders: list[m.Order] = [m.Transfer(15, "Moscow", "Berlin")]
+    s.control["Riga"], s.control["Konigsberg"] = "germany", "russia"  # Riga: cut off, on the Baltic
+    orders: list[m.Order] = [m.Transfer(2, "Riga", "Berlin")]
     verdicts, _ = project(monkeypatch, s, "germany", orders)
-    assert verdicts[0].kept and not verdicts[0].problems  # income (19) comes first
+    assert verdicts[0].kept and not verdicts[0].problems  # Riga's income (2) comes first
     saved, events = same_treasury(monkeypatch, s, "germany", orders)
-    assert referred(events) == [("Transfer", 0, "transfer-path")] and saved == income(events, "germany")
-    _, events = run(s, {"germany": [m.Transfer(99, "Moscow", "Berlin"), m.Transfer(1, "Moscow", "Moscow"),
-                                    m.Transfer(1, "Warsaw", "Berlin")]})
-    assert refused(events) == ["transfer-too-much", "transfer-same", "transfer-not-held"]
+    assert referred(events) == [] and saved == income(events, "germany")  # all of it home again
+    s.control["Moscow"] = "germany"  # inland: no sea path home
+    _, events = run(s, {"germany": [m.Transfer(99, "Riga", "Berlin"), m.Transfer(1, "Riga", "Riga"),
+                                    m.Transfer(1, "Warsaw", "Berlin"), m.Transfer(1, "Moscow", "Berlin")]})
+    assert refused(events) == ["transfer-too-much", "transfer-same", "transfer-not-held", "transfer-no-path"]
     verdicts, _ = project(monkeypatch, s, "germany", [m.Transfer(1, "Posen", "Berlin")])
     assert [p.code for p in verdicts[0].problems] == ["transfer-connected"]
 

@@ -32,6 +32,11 @@ TASK_FORCES = ArgType("list of task forces, nation/name", lambda v: isinstance(v
                       (["britain/D", "germany/1"], []))
 
 
+MONEY = ArgType("resources by place {place: n}", lambda v: isinstance(v, dict) and all(
+    isinstance(k, str) and isinstance(n, int) and not isinstance(n, bool) for k, n in v.items()),
+    ({"Cameroon": 2, "Togo": 1}, {}))
+
+
 def spec(code: str, audience: str, doc: str, **args: object) -> EventSpec:
     return EventSpec(code, audience, args, doc)  # type: ignore[arg-type]
 
@@ -174,6 +179,16 @@ SCHEMA = EventSchema([
          nation=NATION, order=INT, origin=PLACE, dest=PLACE, end=PLACE, units=UNITS),
     spec("income", "nation", "Phase 8: resources collected",
          nation=NATION, full=INT, rule=TEXT, amount=INT, saved=INT),
+    spec("income-held-apart", "nation", "Phase 8 (3.1): the share of the income kept in territories separated "
+         "from the mainland (amounts), and what each of their treasuries holds now (held)",
+         nation=NATION, amounts=MONEY, held=MONEY),
+    spec("held-apart-lost", "nation", "Phase 8 (3.1): a separated territory's treasury lost with its territory",
+         nation=NATION, place=PLACE, amount=INT),
+    spec("transfer-made", "nation", "Phase 8 TRANSFER: what arrived, what a blockade took (half of it seized by "
+         "the blockaders) and what submarines sank", nation=NATION, order=INT, origin=PLACE, dest=PLACE,
+         amount=INT, delivered=INT, blockaded=INT, sunk=INT, seized=MONEY),
+    spec("transfer-seized", "the blockader and moderator", "Phase 8: half of a transfer cut by the nation's "
+         "blockade comes to it", nation=NATION, amount=INT),
     spec("us-trade", "nation", "Variable US Trade: resources from the neutral US's trade, collected in Phase 8",
          nation=NATION, amount=INT, saved=INT),
     spec("us-trade-cut", "nation", "Variable US Trade: this turn's trade was cut (a blockade, submarine warfare)",
