@@ -1306,6 +1306,8 @@ def compare(game: Game, nation: str, orders: Sequence[m.Order], seed: str = "dri
             engine.battles.append(Battle((land, len(orders)), e.args["territory"], e.args["captured"], hurt))
         elif e.code == "rocket-fire" and e.args["losses"]:  # rockets kill defenders too (rocket_fire)
             engine.battles.append(Battle(when(e.args["order"]), e.args["target"], False, True))
+        elif e.code == "attack-called-off":  # the recon record (dice) said no: no capture
+            engine.battles.append(Battle((land, len(orders)), e.args["place"], False, False))
     for i, o in enumerate(orders):  # troops sunk at sea (4.3): the landing the checker assumed did not happen
         if isinstance(o, m.NavalInvasion) and any(e.code == "units-missing" and e.args["order"] == i for e in events):
             engine.battles.append(Battle(when(i), o.dest, False, False))

@@ -135,6 +135,9 @@ SCHEMA = EventSchema([
          units=UNITS),
     spec("units-missing", "nation", "fewer units were there than the order named",
          nation=NATION, order=INT, kind=KIND, place=PLACE, ordered=INT, present=INT),
+    spec("attack-called-off", "nation", "Conditional orders: an attack ordered only if reconnaissance shows at "
+         "most `limit` defenders, called off on what the record showed (a count, a colour, nothing)",
+         nation=NATION, place=PLACE, limit=INT, seen=TEXT),
     spec("units-held-back", "nation", "some units of an order could not take part (terrain, straits, ...)",
          nation=NATION, order=INT, reason=CODE, units=UNITS),
     spec("battle", "participants", "Phase 4.6: a land battle",

@@ -56,7 +56,7 @@ import dataclasses
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 
-from moderator.engine import combat_land, combat_orders, fuel, wars
+from moderator.engine import combat_land, combat_orders, fuel, recon_conditions, wars
 from moderator.engine.combat_land import SUPER_TRENCH, TRENCH, Battle, Front
 from moderator.engine.conquest import seize, take_territory
 from moderator.engine.context import TurnContext
@@ -139,6 +139,7 @@ def land_moves(ctx: TurnContext) -> None:
     legs = [g for g in ctx.legs if g.units]
     ctx.legs.clear()
     in_legs = {u.id for g in legs for u in g.units}
+    recon_conditions.call_off(ctx, legs)  # "ONLY IF AT MOST n DEFENDERS": its units stay and defend
     for leg in legs:
         if leg.attack:
             hold_back(ctx, leg, NEVER_ATTACK, "cannot-attack")
