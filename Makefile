@@ -4,7 +4,11 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck unit bench soak clean demo-clean integration-servers browser
+# The suite runs on every core (pytest-xdist; worksteal evens out the long end-to-end tests):
+# each test has its own tmp_path, ports and mail servers. PYTEST_PARALLEL= runs it in one process.
+PYTEST_PARALLEL ?= -n auto --dist worksteal
+
+.PHONY: run test lint typecheck unit bench soak clean demo-clean integration-servers browser postgres-server
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -26,17 +30,31 @@ browser:
 	    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium >/dev/null; } || \
 	  echo "no Chromium here: the public page's browser test will be skipped (apt-get install chromium)"
 
+## PostgreSQL for the store's tests against a real server (tests/postgres.py starts its own
+## cluster in a temporary directory): Debian's package where apt-get runs as root, else
+## those tests are skipped and say why.
+postgres-server:
+	@if command -v initdb >/dev/null 2>&1 && command -v postgres >/dev/null 2>&1 || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then \
+	  echo "postgres: PostgreSQL is installed"; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	  echo "postgres: installing postgresql from Debian's packages"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends postgresql >/dev/null; \
+	else echo "postgres: PostgreSQL is not installed and apt-get cannot run as root here; the PostgreSQL" \
+	  "tests will be skipped (apt-get install postgresql to run them)"; fi
+
 ## make test: style, types, then the whole test suite (with the Dovecot integration tests
-## wherever Debian's package can be installed, and the public page's browser test where
-## Chromium can; elsewhere those are skipped and say why)
+## wherever Debian's package can be installed, the PostgreSQL tests where Debian's postgresql
+## can, and the public page's browser test where Chromium can; elsewhere those are skipped
+## and say why)
 test: $(STAMP) browser
 	-@$(MAKE) --no-print-directory integration-servers
+	-@$(MAKE) --no-print-directory postgres-server
 	$(BIN)/ruff check moderator tests maps
 	$(BIN)/mypy
-	$(BIN)/pytest
+	$(BIN)/pytest $(PYTEST_PARALLEL)
 
 unit: $(STAMP)
-	$(BIN)/pytest -m "not slow"
+	$(BIN)/pytest $(PYTEST_PARALLEL) -m "not slow"
 
 # The benchmark's own environment: the MILA `diplomacy` adjudicator, whose per-unit cost
 # the engine is measured against (moderator/bench_unit_cost.py); never a dependency of ours.

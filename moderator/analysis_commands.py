@@ -2,7 +2,7 @@
 
     moderator odds --attacker germany --attack "6 inf, 2 art" --defender france \
         --defend "4 inf" [--territory Verdun] [--city] [--strait] [--beach] [--trench | --super-trench]
-        [--air-distance N] [--rounds N] [--json]
+        [--air-distance N] [--strike] [--support N] [--rounds N] [--json]
 
 Unit statistics come from the scenario (Scenario.stats, per nation); --territory takes a
 real map name (aliases and any capitalisation work) and brings its city and special
@@ -10,17 +10,23 @@ terrain (Phase 4.6, Cities; terrain.py). --trench / --super-trench: the defender
 faces the attackers (Trenches; tanks help the infantry, aircraft take -3, or stay out behind
 a super trench); AA guns among the defenders fire first at aircraft; aircraft fight the
 rounds their fuel allows (--air-distance: fuel spent each way, 1 from next door) and an
-attack by aircraft alone meets defenders at -3 unless AA or a trench (Fighters). The
+attack by aircraft alone meets defenders at -3 unless AA or a trench (Fighters); the
+defenders' fighters intercept attacking aircraft in air combat first (4.5). --strike:
+three tactical strike points on the territory give attacking infantry +1 (4.1.1).
+--support N: N artillery of the defender next door protect the territory (Artillery:
+SUPPORT, with their attack value, never a casualty). The
 numbers are exact (moderator.engine.odds).
 """
 
 from __future__ import annotations
 
 import argparse
+import difflib
 import json
 import re
 
 from moderator.engine import combat_land
+from moderator.engine.names import nation_guesses
 from moderator.engine.odds import Odds, odds_for
 from moderator.engine.orders import move as move_order
 from moderator.orders.checker import resolve_nation_id
@@ -56,6 +62,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     trench.add_argument("--super-trench", action="store_true", help="a super trench faces the attackers")
     p.add_argument("--air-distance", type=int, default=1,
                    help="fuel the aircraft spend to get there, and again to get back (default 1)")
+    p.add_argument("--strike", action="store_true",
+                   help="three or more tactical strike points on the territory this turn: attacking infantry +1 (4.1.1)")
+    p.add_argument("--support", type=int, default=0,
+                   help="artillery of the defender next door supporting the territory (Artillery: SUPPORT)")
     p.add_argument("--rounds", type=int, help="withdraw after this many rounds")
     p.add_argument("--scenario", default="1914", help="scenario for unit statistics (default 1914)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
@@ -71,7 +81,9 @@ def parse_units(text: str) -> dict[str, int]:
         m = re.fullmatch(r"(\d+)?\s*(.+)", piece)
         kind = UNIT_INDEX.get(fold(m.group(2))) if m else None
         if m is None or kind is None:
-            raise ValueError(f"not a unit: {piece!r}")
+            guesses = difflib.get_close_matches(fold(m.group(2) if m else piece), sorted(UNIT_INDEX), n=3, cutoff=0.6)
+            kinds = sorted({UNIT_INDEX[g] for g in guesses})
+            raise ValueError(f"not a unit: {piece!r}" + (f" (did you mean {' or '.join(kinds)}?)" if kinds else ""))
         if kind not in LAND and kind not in ("fighter", "bomber"):
             raise ValueError(f"{kind} does not fight in land combat (Phase 4.6)")
         out[kind] = out.get(kind, 0) + int(m.group(1) or 1)
@@ -97,6 +109,8 @@ def compute(args: argparse.Namespace) -> tuple[Odds, dict[str, object]]:
     attacker, defender = _nation(scenario, args.attacker), _nation(scenario, args.defender)
     attack, defend = parse_units(args.attack), parse_units(args.defend)
     _check_attack(attack, args.strait)
+    if getattr(args, "support", 0) < 0:
+        raise ValueError("--support is a number of artillery, 0 or more")
     territory, city = "", bool(args.city)
     world = None
     if args.territory:
@@ -110,18 +124,21 @@ def compute(args: argparse.Namespace) -> tuple[Odds, dict[str, object]]:
     distance = getattr(args, "air_distance", 1)
     odds = odds_for(scenario, attacker, attack, defender, defend, territory=territory, city=city,
                     strait=args.strait, max_rounds=args.rounds, world=world, trench=trench, air_distance=distance,
-                    beach=getattr(args, "beach", False))
+                    beach=getattr(args, "beach", False), strike=getattr(args, "strike", False),
+                    support=getattr(args, "support", 0))
     battle = {"attacker": attacker, "attack": attack, "defender": defender, "defend": defend,
               "territory": territory or None, "typed": args.territory, "city": city, "strait": bool(args.strait),
               "max_rounds": args.rounds, "trench": trench, "air_distance": distance,
-              "beach": bool(getattr(args, "beach", False))}
+              "beach": bool(getattr(args, "beach", False)), "strike": bool(getattr(args, "strike", False)),
+              "support": getattr(args, "support", 0)}
     return odds, battle
 
 
 def _nation(scenario: Scenario, name: str) -> str:
     nid = resolve_nation_id(name, scenario)
     if nid is None:
-        raise ValueError(f"unknown nation {name!r}")
+        hint = " or ".join(nation_guesses(scenario, name))  # the same suggestions `check` gives
+        raise ValueError(f"unknown nation {name!r}" + (f" (did you mean {hint}?)" if hint else ""))
     return nid
 
 
@@ -149,6 +166,8 @@ def render(odds: Odds, battle: dict[str, object]) -> str:
         where += f" (for {battle['typed']!r})"
     notes = [w for w, on in (("city", battle["city"]), ("across a strait", battle["strait"]),
                              ("landing from the sea", battle.get("beach")),
+                             ("three tactical strike points", battle.get("strike")),
+                             (f"{battle.get('support')} artillery supporting from next door", battle.get("support")),
                              ((str(battle.get("trench") or "").replace("_", " ")), battle.get("trench"))) if on]
     lines = [
         f"Battle at {where}{' (' + ', '.join(notes) + ')' if notes else ''}:",

@@ -193,6 +193,36 @@ def case_map(data: Data) -> Callable[[], object]:
     return lambda: map_files(draw_view(data.world, view, "Germany, turn 1", region="europe"))
 
 
+def case_turn_reports(data: Data, maps: bool = True) -> Callable[[], object]:
+    """Every report of a resolved 1914 turn, maps and all: each playable nation's, each
+    alliance's, the public bulletin and the moderator's copy (issue 13: at most 10 s).
+    Without `maps` (the quick run the tests make) the reports only: one map is case_map."""
+    from moderator.engine.resolve import resolve
+    from moderator.orders.checker import resolve_nation_id
+    from moderator.reports.build import TurnInfo, build_reports
+    from moderator.reports.mapview import draw_view
+    from moderator.reports.render import render
+
+    orders: dict[str, list[Order]] = {"germany": checked_orders(data, GERMAN_TURN, "Germany")}
+    for nation, text in OTHER_TURNS.items():
+        nid = resolve_nation_id(nation, data.scenario)
+        assert nid is not None
+        orders[nid] = checked_orders(data, text, nation)
+    state, events = resolve(data.state, orders, data.world, data.scenario, Dice("bench", data.state.turn))
+    seats = sorted(n for n, info in data.scenario.nations.items() if info.playable)
+    info = TurnInfo("bench-1914", "Bench 1914", 1, "1 August 1914", 2, "10 August 1914", "2026-01-01 12:00 UTC",
+                    ordered=tuple(sorted(orders)))
+
+    def everything() -> int:
+        reports = build_reports(state, events, data.scenario, data.world, info, seats,
+                                lambda view, title: draw_view(data.world, view, title) if maps else b"")
+        render("moderator", title=info.title, game=info.game, resolved_turn=1, resolved_date=info.resolved_date,
+               ordered=sorted(orders), missing=[], flags=[], waiting=[], missed={}, desk_by_mail=False,
+               dice_count=0, sha256="", events=events, names=lambda n: n)
+        return len(reports)
+    return everything
+
+
 def case_state_json(data: Data) -> Callable[[], object]:
     return lambda: GameState.loads(data.state.dumps())
 
@@ -212,12 +242,13 @@ def case_odds(data: Data) -> Callable[[], object]:
                             {"infantry": 4}, territory="Liege", city=True)
 
 
-def cases(data: Data) -> list[tuple[Case, Data]]:
+def cases(data: Data, quick: bool = False) -> list[tuple[Case, Data]]:
     table = [
         Case("parse+check German turn (1914)", lambda: case_check(data), 25),
         Case("extract() of a raw MIME mail", lambda: case_extract(data), 51),
         Case("resolve a full turn, 4 nations", lambda: case_resolve(data), 15),
         Case("render a report map PNG (europe)", lambda: case_map(data), 5),
+        Case("every report of a 1914 turn, maps too", lambda: case_turn_reports(data, maps=not quick), 3),
         Case("GameState dumps()+loads() (1914)", lambda: case_state_json(data), 25),
         Case("strategic max flow: Warsaw example", lambda: case_strategic(data), 51),
         Case("battle odds: 10 inf 2 art v 4 inf", lambda: case_odds(data), 25),
@@ -234,7 +265,7 @@ def run(quick: bool = False, out: TextIO | None = None) -> list[Row]:
     rows = [Row("calibration: pure-Python loop", calib_runs, calib)]
     print(header(quick), file=stream)
     print(format_row(rows[0]), file=stream, flush=True)
-    for case, _ in cases(data):
+    for case, _ in cases(data, quick):
         fn = case.setup()
         runs = 1 if quick else case.runs
         median = median_time(fn, runs, warmup=not quick)

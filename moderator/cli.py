@@ -31,7 +31,20 @@ def build_parser() -> argparse.ArgumentParser:
     for name in VERB_MODULES:
         module = importlib.import_module(name)
         module.register(sub)
+    describe(parser)
     return parser
+
+
+def describe(parser: argparse.ArgumentParser) -> None:
+    """Every verb's `--help` opens with what it does: its one-line help from the verb list,
+    where the verb gave no longer description."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            helps = {choice.dest: choice.help for choice in action._choices_actions}
+            for name, verb in action.choices.items():
+                if not verb.description and helps.get(name):
+                    verb.description = str(helps[name])[:1].upper() + str(helps[name])[1:] + "."
+                describe(verb)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

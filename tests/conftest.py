@@ -14,3 +14,23 @@ def config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     cfg.write_text(f'[service]\ndatabase = "sqlite:///{tmp_path / "m.db"}"\n', encoding="utf-8")
     monkeypatch.setenv("MODERATOR_CONFIG", str(cfg))
     return cfg
+
+
+@pytest.fixture(scope="session")
+def postgres_server():  # type: ignore[no-untyped-def]
+    """One real PostgreSQL server for the test run (tests/postgres.py); skipped, saying why,
+    where PostgreSQL is not installed."""
+    from tests import postgres
+
+    why = postgres.missing()
+    if why:
+        pytest.skip(why)
+    server = postgres.start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture()
+def postgres_url(postgres_server) -> str:  # type: ignore[no-untyped-def]
+    """A fresh, empty database on the test run's PostgreSQL server."""
+    return str(postgres_server.new_database())

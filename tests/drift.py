@@ -31,8 +31,8 @@ the orders that fought it: each unit does one thing a turn). The checker takes e
 attack and landing with infantry or tanks for a capture (phase4_land's assumed captures)
 and no other battle for anything, so what dice can do is deny a capture it assumed
 (troops sunk at sea count as a landing lost), destroy defenders it still counts, or take
-resources from a raid's target or a target of unrestricted submarine warfare (1.4, 4.7;
-its treasury is then not compared). The research
+resources from a raid's target, a target of unrestricted submarine warfare (1.4, 4.7), a
+nation whose transfer or US trade submarines sank (4.7; its treasury is then not compared). The research
 rolls (Phase 2.1) are the other dice: the checker takes each research for a success, so
 an UPGRADE written after it (kept with an "if-researched" note) is charged for the new
 level there, and for less or nothing when the roll fails (the treasuries are then not
@@ -56,7 +56,9 @@ luck" when
      failed: the checker charged an UPGRADE (this one or an earlier one) at the level it
      took the research for, the engine at the level the roll left (the checker's
      optimism about research, above), so the engine had the money, or refused the order
-     for another reason (an UPGRADE of a kind already upgraded this turn), or
+     for another reason (an UPGRADE of a kind already upgraded this turn); and an order
+     kept by both with its "if-" note but charged differently (that UPGRADE) leaves the
+     treasury to luck for the treasury verdicts after it (case 3), or
   5. it comes after Phase 8 and the nation receives US trade, when the neutrals' tables
      (a declaration of war on a neutral, a joining: engine/reactions.py) moved the US
      Entry to the other side of zero than the checker projects (US trade flows only while
@@ -227,7 +229,8 @@ def latewar() -> Game:
     trenches, radar, sonar, improved weapons and the second tank advance (no tanks yet), a
     trench in Cologne facing Liege, six infantry in Berlin (home-city trenches), and has
     declared unrestricted submarine warfare on the Allies. Britain has carriers (a second
-    one, with two fighters, in the English Channel) and radar, a damaged battleship in the
+    one, with two fighters, in the English Channel), radar and the fourth tank advance (two
+    tanks in Alsace-Lorraine: breakthroughs), a damaged battleship in the
     English Channel, by its ports, and a cruiser in the Skagerrak (a blockade of Germany). Italy
     joined the Allies on turn 6 and fights Austria-Hungary (its bombers lack the second
     advance); Japan took Jiaozhou; Japan and Spain geared up on turn 6, the USA on turn 7;
@@ -266,7 +269,9 @@ def _arsenals(state: GameState) -> None:
         state.new_unit("germany", kind, place)
     trench = state.new_unit("germany", "trench", "Cologne")
     ger.flags.update(trench_facing={trench.id: "Liege"}, unrestricted_subs="allied")
-    state.nations["britain"].tech.update(aircraft_carriers=1, radar=1)
+    state.nations["britain"].tech.update(aircraft_carriers=1, radar=1, tanks=4)
+    for _ in range(2):
+        state.new_unit("britain", "tank", "Alsace-Lorraine")  # next to Strasbourg: a breakthrough
     state.new_unit("britain", "battleship", "English Channel").damage = 1
     state.new_unit("britain", "cruiser", "Skagerrak")  # off the German coast: a blockade
     for kind in ("carrier", "fighter", "fighter"):
@@ -1027,6 +1032,21 @@ def artillery_support(v: View) -> list[Proposal]:
     return out
 
 
+def breakthroughs(v: View) -> list[Proposal]:
+    """BREAKTHROUGH (Tanks, 4th advance): tanks attacking a neighbour and going on to the
+    next land, the same without the attack, into the sea, with more tanks than attack."""
+    out: list[Proposal] = []
+    tanks = {p: c for p, c in v.stacks(("tank",)).items() if v.world.territories[p].is_land}
+    for place in v.pick(tanks, 2):
+        have = tanks[place]["tank"]
+        for first in v.pick([d for d in v.neighbours(place) if v.hostile(d)], 1):
+            for second in v.pick([d for d in v.neighbours(first) if d != place], 2):
+                out.append(Chain((m.Attack(units(tank=have), place, first), m.Breakthrough(have, first, second))))
+            out.append(m.Breakthrough(have + 1, first, v.pick(v.neighbours(first))[0]))
+    out += [m.Breakthrough(1, p, d) for p in v.pick(v.lands(), 1) for d in v.pick(v.neighbours(p), 1)]
+    return out
+
+
 def defences(v: View) -> list[Proposal]:
     """DEFEND WITH INDUSTRY|PORT|AA (Industrial complexes, Ports): where the nation holds
     a complex or port, where it does not, land it does not hold."""
@@ -1093,7 +1113,7 @@ GENERATORS: dict[str, Callable[[View], Sequence[Proposal]]] = {
     # Phase 4 at sea and in the air
     "bombing": bombings, "rocket": rocket_fire, "rebase": rebases, "task-force": task_forces,
     "invasion": naval_invasions, "sub-hunt": submarine_hunts, "support": artillery_support,
-    "defend": defences,
+    "defend": defences, "breakthrough": breakthroughs,
     # the moderator's rulings (a player's are refused)
     "ruling": rulings,
 }
@@ -1349,6 +1369,8 @@ def compare(game: Game, nation: str, orders: Sequence[m.Order], seed: str = "dri
         refused = [e.args["reason"] for e in cmp.refusals(i)]
         code = v.problems[0].code if v.problems and not v.kept else ""
         if (v.kept and not refused) or (not v.kept and refused == [code]):
+            if v.kept and conditional(v) and checking.paid.get(i) != engine.paid.get(i):
+                taint.add(order, True)  # kept by both, charged as the dice left it (case 4)
             continue
         checker_says = f"kept ({_codes(v.problems)})" if v.kept else f"refused ({code})"
         said = f"#{i} {order.span.text or type(order).__name__}: {checker_says}, engine: {refused or 'carried out'}"
@@ -1375,7 +1397,8 @@ def compare(game: Game, nation: str, orders: Sequence[m.Order], seed: str = "dri
     raided = {e.args["holder"] for e in events if e.code == "air-raid" and e.args["aim"] == "industry"
               and e.args["damage"]}  # 1D10 a bomber (4.1.1): the checker cannot know the roll
     raided |= {e.args["target"] for e in events if e.code == "unrestricted-submarine-warfare" and e.args["damage"]}
-    raided |= {e.args["nation"] for e in events if e.code == "transfer-made" and e.args["sunk"]}  # case 8
+    # 1-5 a submarine (4.7) from a transfer or the US trade: the checker rolls no dice.
+    raided |= {e.args["nation"] for e in events if e.code in ("transfer-by-sea", "us-trade-sunk") and e.args["sunk"]}
     # The checker draws no dice for the neutrals' points (engine/reactions.py, points.py:
     # they never decide an order's legality), so a neutral the dice moved to a camp, into
     # or out of a war may collect differently in the engine: its treasury is luck (case 7).

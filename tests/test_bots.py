@@ -13,11 +13,13 @@ from tests.drift import opening, played
 
 
 def test_every_option_is_allowed_by_its_home() -> None:
+    """The checker keeps what options() offers (the first few of each type and nation:
+    each is a whole check, and the soak checks every order the bots write)."""
     for game in (opening(), played()):
         for nation in ("germany", "france", "russia", "britain", "serbia", "usa"):
             seat = Seat(game.state, game.world, game.scenario, nation)
             for kind in OPTIONS:
-                for order in options(seat, kind):
+                for order in options(seat, kind)[:4]:
                     verdict = check_orders([order], nation, game.state, game.world, game.scenario)[0]
                     assert verdict.kept, (nation, order, verdict.problems)
 
@@ -73,21 +75,89 @@ def test_a_short_war_in_process() -> None:
     assert summary.ok and "Result: OK" in summary.text()
 
 
+# The in-suite soak: bots on both sides of the war and a neutral; every other playable
+# seat is seated too, misses its turns (the missed-turn rule plays its defaults) and gets
+# every mail. The whole war with a bot on every seat is `make soak` (docs/soak.md).
+SOAK_BOTS = ["austria-hungary", "france", "germany", "russia", "serbia", "usa"]
+
+
 def test_soak_every_seat_through_mail() -> None:
-    """The short soak (issue 14): two turns, a bot on every playable seat, orders mailed to
-    the embedded server and handled by the real daemon, reports read back over IMAP (maps
-    left out: they take seconds each and are tested in the end-to-end turn)."""
-    summary = simulate(2, "ci", mail=True, maps=False)
-    seats = len(summary.seats)
-    assert seats >= 18 and summary.turns == 2, summary.text()
+    """The short soak (issue 14): two turns, orders mailed to the embedded server and
+    handled by the real daemon, every seat's receipts and reports read back over IMAP and
+    checked for leaks (maps left out: they take seconds each and are tested in the
+    end-to-end turn)."""
+    summary = simulate(2, "ci", SOAK_BOTS, mail=True, maps=False)
+    assert summary.turns == 2, summary.text()
     assert summary.errors == [] and summary.refused == [], summary.text()
-    assert summary.delivery == [] and summary.report_mismatch == [], summary.text()
+    assert summary.delivery == [] and summary.report_mismatch == [] and summary.leaks == [], summary.text()
     assert summary.written == summary.accepted > 0
-    # every seat: one receipt and one report and one bulletin per turn; alliances for the sides
-    assert summary.mails["receipt"] == summary.mails["report"] == summary.mails["bulletin"] == 2 * seats
+    seats = 18  # every playable nation of 1914 is seated, bot or not
+    # bots: one receipt a turn; every seat: one report and one bulletin; alliances for the sides
+    assert summary.mails["receipt"] == 2 * len(SOAK_BOTS)
+    assert summary.mails["report"] == summary.mails["bulletin"] == 2 * seats, summary.text()
     assert summary.mails["alliance"] >= 2 * 5  # the five nations at war in August 1914
     assert summary.replays == {1: True, 2: True}
     assert summary.strange_reviews == [] and summary.ok, summary.text()
+    assert "Leak check (every report.json against the turn's events and the position): none found" in summary.text()
+
+
+def test_the_leak_check_finds_what_a_report_may_not_show() -> None:
+    """bots/leaks.py holds a report to the turn's events and the position: an event only
+    another nation saw, another nation's sheet or stack, a sighting of a place no unit of
+    the reader looks into are each found; the honest report is clean."""
+    from moderator.bots.leaks import report_leaks
+
+    game = opening()
+    secret = {"code": "espionage", "phase": "3.2", "seen_by": ["france"], "args": {"nation": "france"}}
+    public = {"code": "war-declared", "phase": "1.1", "seen_by": [], "args": {"nation": "germany"}}
+    told = {"code": "war-declared", "phase": "1.1", "text": "", "args": {"nation": "germany"}}
+    stacks = {}
+    for u in game.state.nation_units("serbia"):
+        stacks.setdefault(u.location, {}).setdefault(u.kind, 0)
+        stacks[u.location][u.kind] += 1
+    honest = {"kind": "nation", "nation": "serbia", "sheet": {"nation": "serbia"}, "news": [told],
+              "stacks": [{"place": p, "units": k} for p, k in stacks.items()], "sightings": []}
+
+    def leaks(report: dict[str, object]) -> list[str]:
+        return report_leaks(report, ["serbia"], {}, [secret, public], game.state, game.world)
+
+    assert leaks(honest) == []
+    assert leaks({**honest, "news": [told, {**told, "code": "espionage", "args": {"nation": "france"}}]})
+    assert leaks({**honest, "news": [told, told]})  # one event, told twice
+    assert leaks({**honest, "sheet": {"nation": "france"}})
+    assert leaks({**honest, "stacks": [{"place": "Paris", "units": {"infantry": 3}}]})
+    assert leaks({**honest, "sightings": [{"place": "Vladivostok", "units": None}]})
+    assert leaks({**honest, "kind": "bulletin", "news": [{**told, "code": "espionage", "args": {"nation": "france"}}]})
+
+
+def test_the_bots_strike_land_and_spy() -> None:
+    """The orders other engineers automated, each proposed by its home's options and used:
+    rockets and bombers fire at the land attacked, transports carry troops to weak enemy
+    coast (LOAD, INVADE, INCORPORATE), task forces bombard or blockade, and the money play
+    spies, counter-spies and upgrades; the checker keeps all of it."""
+    import random
+
+    from moderator.bots.bot import Draft, _checked, fire, invade, money, navy
+    from moderator.orders import model as m
+
+    game = opening()
+    state = game.state.copy()
+    for kind in ("bomber", "bomber", "rocket", "rocket"):
+        state.new_unit("germany", kind, "Strasbourg")
+    seat = Seat(state, game.world, game.scenario, "germany")
+    assert {m.Bombing, m.RocketFire, m.Recon, m.Espionage, m.CounterEspionage} <= {
+        kind for kind in OPTIONS if options(seat, kind)}
+    written: set[type] = set()
+    for seed in range(12):
+        draft = Draft(seat, random.Random(seed), budget=seat.saved)
+        draft.targets.add("Alsace-Lorraine")
+        for play_ in (invade, fire, money, navy):
+            play_(draft)
+        kept, dropped = _checked(draft.orders, "germany", state, game.world, game.scenario)
+        assert [code for _, code in dropped if code != "over-budget"] == [], dropped
+        written |= {type(o) for o in kept}
+    assert {m.Bombing, m.RocketFire, m.NavalInvasion, m.TaskForceMission, m.Espionage, m.CounterEspionage,
+            m.Research} <= written, written
 
 
 def test_the_simulate_command_prints_and_writes_its_summary(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
@@ -118,3 +188,31 @@ def test_a_refused_bot_order_says_whose_bug_it_is() -> None:
     meant = [m.Build("infantry", 1, "Berlin")]
     assert whose_bug(Turn("germany", "BUILD 1 inf AT Berlin\n", meant, [])).startswith("checker")
     assert whose_bug(Turn("germany", "BUILD 2 inf AT Berlin\n", meant, [])).startswith("echo or parser")
+
+
+def test_a_mail_bot_plays_under_fog_of_war() -> None:
+    """bots/fog.py: the position a mail bot plans on holds its own units, its allies' as
+    its alliance's report counts them, and of anyone else only what a sighting showed
+    (exact units, or the troops a band suggests); the public map stays."""
+    from collections import Counter
+
+    from moderator.bots.fog import BAND_GUESS, fogged
+
+    game = opening()
+    names = {info.name: nid for nid, info in game.scenario.nations.items()}
+    report = {"sheet": {"saved": 7, "tech": {}, "at_war_with": ["German Empire"]},
+              "sightings": [{"place": "Alsace-Lorraine", "holder": "German Empire", "band": "yellow", "units": None},
+                            {"place": "Cologne", "holder": "German Empire", "band": "black",
+                             "units": {"infantry": 2, "artillery": 1}}]}
+    alliance = {"sheets": [{"nation": "russia", "units": {"Warsaw": {"infantry": 4}}}]}
+    seen = fogged(game.state, "france", report, alliance, names)
+    by = Counter((u.nation, u.location, u.kind) for u in seen.units)
+    assert [u for u in seen.units if u.nation == "france"] == game.state.nation_units("france")
+    assert {n for n, _, _ in by} == {"france", "russia", "germany"}
+    assert by[("russia", "Warsaw", "infantry")] == 4 and sum(n for (w, _, _), n in by.items() if w == "russia") == 4
+    assert by[("germany", "Alsace-Lorraine", "infantry")] == BAND_GUESS["yellow"]
+    assert by[("germany", "Cologne", "artillery")] == 1
+    assert sum(n for (w, _, _), n in by.items() if w == "germany") == BAND_GUESS["yellow"] + 3
+    assert seen.nations["france"].saved == 7 and seen.nations["france"].at_war_with == ["germany"]
+    assert seen.control == game.state.control  # the public map
+    assert game.state.nations["france"].saved != 7  # the service's position is not touched

@@ -40,7 +40,7 @@ def _subjects(server: EmbeddedMailServer, address: str, password: str) -> list[s
         client.select_folder("INBOX", readonly=True)
         uids = client.search(["ALL"])
         data = client.fetch(uids, [b"BODY.PEEK[]"]) if uids else {}
-    return [str(email.message_from_bytes(data[u][b"BODY[]"], policy=policy.default)["Subject"]).strip()
+    return [str(email.message_from_bytes(data[u][b"BODY[]"], policy=policy.default)["Subject"])
             for u in sorted(data)]
 
 

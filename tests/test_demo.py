@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from moderator.orders import check_text
-from moderator.service.demo import SEATS, run_demo, sample_orders
+from moderator.orders import check_text, parse_orders
+from moderator.service.demo import ROBOT_PLAYERS, SEATS, run_demo, sample_orders
 from moderator.world.loader import load_world
 from moderator.world.scenario import initial_state, load_scenario
 
@@ -28,9 +28,22 @@ def test_the_deliberate_mistake_gets_a_did_you_mean() -> None:
     assert "Did you mean" in error.message
 
 
+def test_the_robots_use_every_kind_of_order_the_engine_resolves() -> None:
+    """The demo is where a broken event shows first: its robots' turn uses the orders the
+    engine carries out, on land, at sea and in the air (demo_orders' docstring lists them)."""
+    world, scenario = load_world("1914"), load_scenario("1914")
+    state = initial_state(scenario, world, "demo")
+    kinds = {type(o).__name__ for n in ROBOT_PLAYERS
+             for o in parse_orders(sample_orders(state, world, n, scenario)).orders}
+    assert kinds >= {"DeclareWar", "Attack", "CombatCondition", "ArtillerySupport", "CasualtyOrder", "Incorporate",
+                     "TaskForce", "TaskForceMission", "SubInterception", "NavalInvasion", "Recon", "Rebase",
+                     "Build", "BuildTrench", "Move", "StrategicMove", "Research", "Espionage", "CounterEspionage",
+                     "Gift"}
+
+
 @pytest.mark.slow
 def test_demo_runs_a_whole_turn(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert run_demo(tmp_path / "demo", deadline_seconds=6, poll_seconds=1, exit_after_turn=True) == 0
+    assert run_demo(tmp_path / "demo", deadline_seconds=6, poll_seconds=1, exit_after_turn=True, ports=(0, 0)) == 0
     out = capsys.readouterr().out
     for step in ("demo player germany@demo.local mailed its orders", "receipt for German Empire",
                  "deadline reached for demo turn 1", "resolved demo turn 1", "turn 1 is done"):

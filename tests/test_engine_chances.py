@@ -91,6 +91,8 @@ STATED = [
     yes_no("USA allies China, later", lambda d: ch.us_joins_china(d, first_turn=False), 1, 2),
     # US entry 5: "(1-5 on D10 die)".
     yes_no("USA declares on Japan", ch.us_declares_on_japan, 1, 5),
+    # US entry 2 and 3: "Naval blockade of US trade to ...: 2 in 10 chance of ... 0-2".
+    yes_no("US blockade outcry", lambda d: ch.us_blockade_outcry(d, "germany"), 1, 2),
     # British Option #3: 2D10 "On a 18, 19, or 20 ... On a result of 2".
     Stated("British propaganda", lambda d: ch.propaganda(d, 18, "British Option #3"), two_d10(18)),
     # German Option #2: 2D10 "On a 19 or 20 ... On a 2".

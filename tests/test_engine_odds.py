@@ -220,3 +220,15 @@ def test_cli_refuses_impossible_attacks(capsys: pytest.CaptureFixture[str]) -> N
     code, out = run_cli(["odds", "--attacker", "germany", "--attack", "1 inf", "--defender", "france",
                          "--territory", "Atlantis"], capsys)
     assert code == 2 and "Atlantis" in out
+
+
+def test_cli_suggests_names_like_check_does(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out = run_cli(["odds", "--attacker", "germny", "--attack", "1 inf", "--defender", "france",
+                         "--defend", "1 inf"], capsys)
+    assert code == 2 and "unknown nation 'germny' (did you mean German Empire?)" in out
+    code, out = run_cli(["odds", "--attacker", "germany", "--attack", "6 infantyr", "--defender", "france",
+                         "--defend", "1 inf"], capsys)
+    assert code == 2 and "not a unit: '6 infantyr' (did you mean infantry?)" in out
+    code, out = run_cli(["odds", "--attacker", "germany", "--attack", "1 inf", "--defender", "france",
+                         "--territory", "Pariss"], capsys)
+    assert code == 2 and "did you mean Paris" in out

@@ -48,7 +48,7 @@ def test_every_code_renders_in_every_report_kind(code: str) -> None:
     seen_somewhere = False
     for r in reports:
         assert "[" + code not in r.text  # no fallback rendering of an unknown code
-        told = [t["code"] for key in ("actions", "battles", "rulings", "news", "events", "intelligence")
+        told = [t["code"] for key in ("actions", "battles", "rulings", "news", "shared", "events", "intelligence")
                 for t in r.data.get(key, ())]
         visible = [e for e in events if e.visible_to(r.audience) if r.audience != "public" or not e.seen_by]
         if not r.audience.startswith("alliance:"):

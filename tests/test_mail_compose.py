@@ -81,3 +81,37 @@ def test_images_without_html_is_an_error() -> None:
     with pytest.raises(ValueError, match="HTML"):
         compose(sender="m@d", to=["f@d"], subject="s", text="t", date=WHEN, domain="d",
                 images=[inline_image("map", b"x", "d")])
+
+
+# ---- long subjects: folded between words, read back as written ------------------------------
+REPORT_SUBJECTS = [
+    "The War to End All Wars: August 1914 (g): turn 1 report for German Empire",
+    "CORRECTION: The War to End All Wars: August 1914 (g): turn 1 status of the Central Powers",
+    "Not accepted: Re: Re: " + "word " * 30 + "end",
+    "Ünïcode " + "ab " * 40 + "x",
+    "A" * 90,
+]
+
+
+def _as_sent(message: EmailMessage) -> bytes:
+    """What the send puts on the wire: the stored bytes parsed, then written by aiosmtplib."""
+    from email.parser import BytesParser
+
+    from aiosmtplib.email import flatten_message
+
+    stored = BytesParser(policy=policy.default).parsebytes(bytes(message))
+    assert isinstance(stored, EmailMessage)
+    return flatten_message(stored)
+
+
+@pytest.mark.parametrize("subject", REPORT_SUBJECTS)
+def test_a_long_subject_reads_back_without_a_leading_space(subject: str) -> None:
+    message = compose(sender="m@demo.local", to=["k@demo.local"], subject=subject, text="t", html="<p>t</p>",
+                      date=WHEN, domain="demo.local")
+    for raw in (bytes(message), _as_sent(message)):
+        head = raw.split(b"\n\n")[0].split(b"\r\n\r\n")[0]
+        assert not any(line.rstrip(b"\r").endswith(b"Subject:") for line in head.splitlines()), head
+        assert all(len(line.rstrip(b"\r")) <= 78 for line in head.splitlines()
+                   if not line.startswith(b"Message-ID")), head
+        assert str(email.message_from_bytes(raw, policy=policy.default)["Subject"]) == subject
+        assert extract(raw).subject == " ".join(subject.split())

@@ -15,6 +15,7 @@ from moderator.reports.mapdraw import (
     NEUTRAL,
     REGIONS,
     SEA,
+    BaseLayer,
     build_figure,
     image_size,
     legend_entries,
@@ -154,7 +155,8 @@ def _texts(fig) -> list[str]:  # type: ignore[no-untyped-def]
     """The map's texts, place names without the feature glyphs after them ("Berlin \u2605\u2699")."""
     ax = fig.axes[0]
     glyphs = " " + "".join(g for _, g in FEATURE_GLYPHS)
-    return [t.get_text().rstrip(glyphs) for t in ax.texts]
+    pasted = [n.text for a in ax.artists if isinstance(a, BaseLayer) for n in a.names]  # names as pixels
+    return [t.rstrip(glyphs) for t in [t.get_text() for t in ax.texts] + pasted]
 
 
 def test_legend_names_the_nations_holding_land_in_view(tiny) -> None:  # type: ignore[no-untyped-def]
@@ -265,3 +267,27 @@ def test_capitals_cities_complexes_and_ports_follow_their_names() -> None:
     for name, t in world.territories.items():
         assert (glyph["port"] in features.get(name, "")) == t.port
         assert (glyph["industry"] in features.get(name, "")) == t.industry
+
+
+def test_cached_base_and_names_draw_the_same_bytes_as_fresh_ones(tiny) -> None:  # type: ignore[no-untyped-def]
+    """The base layer and the name sprites are cached per process (speed): a map drawn from
+    the caches is byte for byte the one drawn with them empty."""
+    from moderator.reports import mapdraw, mapnames
+
+    geometry, world = tiny
+    kwargs = {"units": {"Westland": {"fra inf": 2}}, "title": "Turn 1", "region": "europe"}
+    warm = render_map(geometry, world, **kwargs)  # type: ignore[arg-type]
+    mapdraw._BASES.clear()
+    mapnames._EXTENTS.clear()
+    mapnames._SPRITES.clear()
+    assert render_map(geometry, world, **kwargs) == warm  # type: ignore[arg-type]
+
+
+def test_an_enemy_seen_exactly_shows_its_troops_in_its_band_colour(tiny) -> None:  # type: ignore[no-untyped-def]
+    from moderator.reports.sightings import Sighting
+
+    geometry, world = tiny
+    exact = Sighting("Eastland", "germany", "yellow", "6-20", units={"germany": {"infantry": 7, "artillery": 2}})
+    band = Sighting("Westland", "france", "red", "21+")
+    texts = _texts(build_figure(geometry, world, sightings={"Eastland": exact, "Westland": band}))
+    assert "enemy, exactly:\nger: 2 art  7 inf" in texts and "enemy 21+" in texts

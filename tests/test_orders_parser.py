@@ -156,6 +156,7 @@ def test_withdraw_after_zero_rounds_is_refused() -> None:
     ("INTERCEPT WITH 2 ss IN North Sea AGAINST transports", m.SubInterception(2, "North Sea", "transport")),
     ("INVADE 2 inf FROM English Channel TO Picardy", m.NavalInvasion((m.UnitCount("infantry", 2),), "English Channel", "Picardy")),
     ("SUPPORT 2 art FROM Metz TO Verdun", m.ArtillerySupport(2, "Metz", "Verdun")),
+    ("BREAKTHROUGH 3 tanks FROM Verdun TO Paris", m.Breakthrough(3, "Verdun", "Paris")),
     ("DEFEND WITH PORT AT Kiel", m.DefendWith("port", "Kiel")),
     ("FIRE INDUSTRY 1 rkt FROM Metz AT Paris", m.RocketFire(1, "Metz", "Paris", "industry")),
     ("CASUALTIES: inf, art, tank", m.CasualtyOrder(("infantry", "artillery", "tank"))),

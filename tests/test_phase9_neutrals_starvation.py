@@ -101,7 +101,7 @@ def test_japan_starves_1_then_2() -> None:
 def test_the_us_economic_roll_moves_nothing_on_2_to_7() -> None:
     ctx = context([7])
     phase9_neutrals.us_economic_roll(ctx)
-    assert not of(ctx, "us-entry-moved") and ctx.state.nations["usa"].standing == 0
+    assert not of(ctx, "points") and ctx.state.nations["usa"].standing == 0
 
 
 def test_the_us_economic_roll_counts_japan_with_the_allies_unless_at_war_with_them() -> None:
@@ -117,9 +117,9 @@ def test_the_garrison_check_is_2_in_10_after_the_first_time_and_void_after_frenc
     ctx.state.units = [u for u in ctx.state.units if u.location != "Bordeaux"]
     ctx.state.nations["spain"].flags[phase9_neutrals.GARRISON_CHECKS] = 1
     phase9_neutrals.spanish_garrison(ctx)  # 3: not on 1-2
-    assert not of(ctx, "spain-moved")
+    assert not of(ctx, "points")
     phase9_neutrals.spanish_garrison(ctx)
-    assert of(ctx, "spain-moved")[0].args["standing"] == -20
+    assert of(ctx, "points")[0].args["standing"] == -10  # the track stops at the camp
     ctx.state.nations["france"].flags["options_used"] = {"1": 1}  # tried, failed: the rule holds
     ctx.state.nations["france"].flags["options_succeeded"] = {"1": 1}  # "the Spanish Garrison rule will be void"
     phase9_neutrals.spanish_garrison(ctx)  # no die: the rule is void
@@ -129,8 +129,8 @@ def test_spain_resents_the_us_entry_once_2_in_10() -> None:
     ctx = context([2])
     ctx.state.nations["usa"].side = "allied"
     phase9_neutrals.spanish_american_relations(ctx)
-    (moved,) = of(ctx, "spain-moved")
-    assert (moved.args["toward"], moved.args["standing"]) == ("central", -20)
+    (moved,) = of(ctx, "points")
+    assert (moved.args["nation"], moved.args["standing"]) == ("spain", -10)
     phase9_neutrals.spanish_american_relations(ctx)  # rolled once, when the US entered: no die
 
 

@@ -54,7 +54,17 @@ def secrets(draw: Any, nations: list[str]) -> dict[str, Any]:
                                          st.integers(1, 3), max_size=2)) for n in nations},
         "standing": {n: draw(st.integers(-10, 10)) for n in nations},
         "deploy": {n: draw(st.integers(0, 3)) for n in nations},
+        # What its Phase 3.3 reconnaissance saw (NationState.flags["recon"]): exact or a band.
+        "recon": {n: draw(st.dictionaries(st.sampled_from(PLACES), recon_entry(), max_size=3)) for n in nations},
     }
+
+
+def recon_entry() -> Any:
+    exact = st.fixed_dictionaries({"seen": st.just("exact"), "units": st.dictionaries(
+        st.sampled_from(NATIONS), st.dictionaries(st.sampled_from(KINDS), st.integers(1, 30), min_size=1, max_size=2),
+        max_size=2)})
+    return st.one_of(exact, st.fixed_dictionaries({"seen": st.just("band"),
+                                                   "band": st.sampled_from(["black", "yellow", "red"])}))
 
 
 @st.composite
@@ -71,7 +81,7 @@ def event(draw: Any, audiences: list[tuple[str, ...]]) -> Event:
         if key in args:
             args[key] = draw(st.sampled_from(PLACES))
     for key in ("amount", "saved", "cost", "count", "full", "sent", "arrived", "gained", "paid"):
-        if key in args:
+        if isinstance(args.get(key), int):  # a number, not a table by nation (transfer-cut's gained)
             args[key] = draw(st.integers(0, 500))
     return Event(code, draw(st.sampled_from(["1.1", "3.1", "4.4", "4.6", "8"])), seen, args)
 
@@ -86,6 +96,8 @@ def position(public_units: list[tuple[str, str, str, int]], secret: dict[str, An
         ns = gs.nations[n]
         ns.saved, ns.infantry_built, ns.tech = saved, secret["built"][n], secret["tech"][n]
         ns.standing = secret["standing"][n]
+        if secret["recon"][n]:
+            ns.flags["recon"] = secret["recon"][n]
         if secret["deploy"][n]:
             ns.flags["to_deploy"] = [{"kind": "infantry", "count": secret["deploy"][n], "default": "Berlin"}]
     return gs
@@ -111,7 +123,7 @@ class MapInputs:
         self.given: list[tuple[str, Any, Any, Any]] = []
 
     def __call__(self, view: View, title: str) -> bytes:
-        self.given.append((title, view.map_units, view.control, [(s.place, s.band) for s in view.sightings],
+        self.given.append((title, view.map_units, view.control, [(s.place, s.band, s.units) for s in view.sightings],
                            mapstory.marks(view.events)))
         return b""
 
@@ -211,7 +223,7 @@ def test_only_the_band_of_a_seen_stack_shows() -> None:
     same ("0-5", black), 6 reads "6-20" (yellow); Moscow, two borders away, is never seen;
     artillery alone sees nothing ("artillery units ... cannot see at all")."""
     def report(russians: int, in_moscow: int = 0, watcher: str = "infantry") -> str:
-        empty = {"units": [], "saved": {}, "built": {}, "tech": {}, "standing": {}, "deploy": {}}
+        empty = {"units": [], "saved": {}, "built": {}, "tech": {}, "standing": {}, "deploy": {}, "recon": {}}
         gs = position([("germany", watcher, "Posen", 0)], empty)
         fx.add_units(gs, "russia", "infantry", "Warsaw", russians)
         fx.add_units(gs, "russia", "infantry", "Moscow", in_moscow)
@@ -223,3 +235,26 @@ def test_only_the_band_of_a_seen_stack_shows() -> None:
     assert "6-20 enemy units (yellow), seen from Posen" in report(6) != report(5)
     assert "21+ enemy units (red)" in report(21)
     assert "seen from Posen" not in report(30, watcher="artillery")
+
+
+def test_exact_numbers_come_from_the_audience_own_roll_only() -> None:
+    """Phase 3.3's record (NationState.flags["recon"]) gives exact troops where the roll hit
+    and the recorded band (a false one where masked) where it missed; another nation's
+    nation's record is its own: only the audience's shows."""
+    hit = {"Warsaw": {"seen": "exact", "units": {"russia": {"infantry": 7, "artillery": 2}}},
+           "Minsk": {"seen": "band", "band": "red"}}
+
+    def report(germany: dict[str, Any], russia: dict[str, Any]) -> str:
+        empty = {"units": [], "saved": {}, "built": {}, "tech": {}, "standing": {}, "deploy": {}, "recon": {}}
+        gs = position([("germany", "infantry", "Posen", 0)], empty)
+        for nation, record in (("germany", germany), ("russia", russia)):
+            if record:
+                gs.nations[nation].flags["recon"] = record
+        fx.add_units(gs, "russia", "infantry", "Warsaw", 3)
+        return nation_mail(gs, [], SCENARIO, WORLD, INFO, "germany").text
+
+    mine = report(hit, {})
+    assert "Warsaw (Germany): exactly Russia: 2 artillery, 7 infantry, seen from Posen" in mine
+    assert "Minsk (Russia): 21+ enemy units (red)" in mine  # what the roll recorded, not the truth
+    assert "0-5 enemy units" not in mine  # the record, not the position, tells what is known
+    assert report({}, hit) == report({}, {}) != mine  # Russia's own record never reaches Germany

@@ -142,7 +142,7 @@ def test_the_json_is_the_same_report() -> None:
     report = nation_mail(position(), events(), fx.scenario(), fx.world(), INFO, "germany")
     data = json.loads(report.json_bytes())
     assert data["kind"] == "nation" and data["nation"] == "germany"
-    for key in ("actions", "battles", "rulings", "news"):
+    for key in ("actions", "battles", "rulings", "news", "shared"):
         for told in data[key]:
             assert told["text"] in report.text
             assert "rolls" not in told["args"]  # the dice log is the moderator's
@@ -151,3 +151,49 @@ def test_the_json_is_the_same_report() -> None:
         line = next(x for x in units_part.splitlines() if x.startswith(f"  {place} "))
         assert all(f"{n} {kind}" in line for kind, n in kinds.items())
     assert data["sheet"]["saved"] == 37 and data["orders_arrived"] is True
+
+
+def test_what_only_the_alliance_saw_is_not_called_public_news() -> None:
+    """A passive reconnaissance result goes to the observing allies (3.3): the nation's
+    report tells it with its intelligence, apart from the news every player reads; a naval
+    battle it fought is among its battles (4.3), not in the news."""
+    recon = Event("recon-report", "3.3", ("austria", "germany"), {
+        "place": "Lublin", "seen": "exact", "units": {"russia": {"infantry": 4}}, "band": "black", "percent": 81})
+    naval = Event("naval-battle", "4.3", ("germany", "russia"), {
+        "zone": "Baltic Sea", "fleets": [], "first": ["germany"], "second": ["russia"], "rounds": 2, "free": "",
+        "ended": "destroyed", "losses": {"russia": {"cruiser": 1}}, "damaged": {}, "withdrawn": None, "rolls": [0, 0]})
+    report = nation_mail(position(), [*events(), recon, naval], fx.scenario(), fx.world(), INFO, "germany")
+    data = json.loads(report.json_bytes())
+    assert [t["code"] for t in data["intelligence"]] == ["recon-report"]
+    assert "naval-battle" in [t["code"] for t in data["battles"]]
+    assert all(t["code"] not in ("recon-report", "naval-battle") for t in data["news"])
+    assert data["shared"] == []
+    assert "Lublin" not in report.text.split("== News (every player reads these) ==", 1)[1]
+
+
+def test_the_camps_list_only_nations_on_the_map() -> None:
+    """The Bolsheviks' seat exists from the start, the Bolsheviks only from the revolution
+    (Phase 9): the public list of camps leaves them out until they hold land or units."""
+    from moderator.reports.visibility import _sides
+    from moderator.world.loader import load_world
+    from moderator.world.scenario import initial_state
+
+    scenario, world = load_scenario("1914"), load_world("1914")
+    state = initial_state(scenario, world, "t")
+    assert "bolsheviks" not in _sides(state) and _sides(state)["britain"] == "neutral"
+    state.control["Moscow"] = "bolsheviks"
+    assert "bolsheviks" in _sides(state)
+
+
+def test_a_landing_battle_names_the_coastal_defence_unit() -> None:
+    """4.6 naval invasions: "a 1 defense factor coastal defense unit" is lost first; the
+    report says so in words, not with the engine's short name."""
+    from moderator.reports.render import event_text
+
+    battle = Event("battle", "4.6", ("germany", "russia"), {
+        "territory": "Estonia", "origins": ["Baltic Sea"], "attacker": "germany", "attackers": ["germany"],
+        "defender": "russia", "clash": False, "defenders": ["russia"], "rounds": 3, "strait": False,
+        "losses": {"germany": {"infantry": 1}, "russia": {"coastal": 1}}, "captured": False, "withdrawn": None,
+        "rolls": [0, 0]})
+    text = event_text(battle, lambda n: n.title())
+    assert "Russia 1 coastal defence unit" in text and "1 coastal;" not in text and "1 coastal." not in text

@@ -37,3 +37,24 @@ def test_nations_at_peace_see_no_one() -> None:
 
 def test_bands() -> None:
     assert [band(n)[0] for n in (0, 5, 6, 20, 21, 99)] == ["black", "black", "yellow", "yellow", "red", "red"]
+
+
+def test_combat_espionage_and_a_reconnaissance_hit_give_exact_numbers() -> None:
+    """3.2.1.4: the spy's nation learns the enemy units engaged in a province; 3.3: a hit
+    recorded by Phase 3.3 shows the exact troops, a miss the recorded band."""
+    from moderator.engine.events import Event
+
+    world, scenario, state = start()
+    gs = state.copy()
+    gs.nations["serbia"].flags["recon"] = {"Bosnia": {"seen": "exact", "units": {"austria-hungary": {"infantry": 4}}},
+                                          "Herzegovina": {"seen": "band", "band": "yellow"}}
+    spied = Event("spied-combat", "4.6", ("serbia", "moderator"), {
+        "nation": "serbia", "order": 0, "place": "Belgrade", "fought": True,
+        "units": {"austria-hungary": {"infantry": 2, "artillery": 1, "coastal": 1}}})
+    foreign = Event("spied-combat", "4.6", ("russia", "moderator"), {
+        "nation": "russia", "order": 0, "place": "Galicia", "fought": True, "units": {"austria-hungary": {"tank": 9}}})
+    seen = {s.place: s for s in sightings(gs, scenario, world, ["serbia"], [spied, foreign])}
+    assert seen["Bosnia"].units == {"austria-hungary": {"infantry": 4}} and seen["Bosnia"].band == "black"
+    assert seen["Herzegovina"].units is None and seen["Herzegovina"].band == "yellow"
+    assert seen["Belgrade"].units == {"austria-hungary": {"artillery": 1, "infantry": 2}}  # troops, not the city's
+    assert "Galicia" not in seen  # Russia's spy reports to Russia

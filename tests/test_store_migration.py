@@ -1,99 +1,124 @@
-"""A database made by an earlier moderator keeps working: the columns added since (the
-ruleset of games and turns, the rulings a turn used, a review item's rulings) are added
-on startup, old rows get the defaults that describe them, and doing it twice is harmless."""
+"""Schema changes by migration (Alembic, moderator/store/migrations): a database made by any
+earlier moderator - at the first schema, or part way as the old startup upgrade left it -
+is upgraded to exactly the schema of the models, its rows kept and given the values that
+describe them; a new database is made at the newest migration at once; a second start
+changes nothing. On SQLite and on a real PostgreSQL server (tests/postgres.py)."""
 
 from __future__ import annotations
 
-import sqlite3
+from datetime import UTC, datetime
 from pathlib import Path
 
-from sqlalchemy import Column, Integer, MetaData, String, Table
-from sqlalchemy.dialects import postgresql
-from sqlalchemy.schema import CreateColumn
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.runtime.migration import MigrationContext
+from sqlalchemy import create_engine, inspect, text
+from sqlmodel import SQLModel
 
 from moderator.store.db import Store
-from moderator.store.tables import Game
+from moderator.store.migrate import FIRST, current, head, migrate, scripts
 
-# The tables that changed, exactly as the moderator before issue 7 created them.
-OLD_SCHEMA = """
-CREATE TABLE game (
-    id VARCHAR NOT NULL, scenario VARCHAR NOT NULL, title VARCHAR NOT NULL, turn INTEGER NOT NULL,
-    status VARCHAR NOT NULL, seed VARCHAR NOT NULL, deadline DATETIME, cycle_days INTEGER NOT NULL,
-    correction_days INTEGER NOT NULL, reminded_turn INTEGER NOT NULL, created DATETIME NOT NULL,
-    PRIMARY KEY (id));
-CREATE TABLE turnrecord (
-    id INTEGER NOT NULL, game_id VARCHAR NOT NULL, turn INTEGER NOT NULL, orders VARCHAR NOT NULL,
-    events VARCHAR NOT NULL, dice VARCHAR NOT NULL, result_sha256 VARCHAR NOT NULL, resolved DATETIME NOT NULL,
-    PRIMARY KEY (id));
-CREATE TABLE reviewitem (
-    id INTEGER NOT NULL, game_id VARCHAR, turn INTEGER, nation VARCHAR, kind VARCHAR NOT NULL,
-    summary VARCHAR NOT NULL, detail VARCHAR NOT NULL, status VARCHAR NOT NULL, resolution VARCHAR NOT NULL,
-    created DATETIME NOT NULL, PRIMARY KEY (id));
-INSERT INTO game VALUES ('old', '1914', 'An old game', 3, 'open', 'seed', NULL, 10, 2, 0, '2024-01-01 00:00:00');
-INSERT INTO turnrecord VALUES (1, 'old', 2, '{}', '[]', '[]', 'abc', '2024-01-02 00:00:00');
-INSERT INTO reviewitem VALUES (1, 'old', 2, 'germany', 'flag', 'look', '', 'pending', '', '2024-01-02 00:00:00');
-"""
+OLD_ROWS = [  # rows as the first moderator stored them (the first schema's columns only)
+    "INSERT INTO game (id, scenario, title, turn, status, seed, deadline, cycle_days, correction_days, created) "
+    "VALUES ('old', '1914', 'An old game', 3, 'open', 'seed', NULL, 10, 2, :when)",
+    "INSERT INTO seat (game_id, nation, email, player, secret_hash, active) "
+    "VALUES ('old', 'germany', 'k@t.local', 'Kaiser', 'pbkdf2$s$d', :yes)",
+    "INSERT INTO mailmessage (direction, message_id, sender, recipients, subject, raw, status, note, received) "
+    "VALUES ('in', '<m1@t>', 'k@t.local', '', 'Orders', :raw, 'processed', '', :when)",
+    "INSERT INTO submission (game_id, nation, turn, message, text, normalized, diagnostics, \"current\", created) "
+    "VALUES ('old', 'germany', 3, 1, 'x', 'x', '[]', :yes, :when)",
+    "INSERT INTO turnrecord (game_id, turn, orders, events, dice, result_sha256, resolved) "
+    "VALUES ('old', 2, '{}', '[]', '[]', 'abc', :when)",
+    "INSERT INTO reviewitem (game_id, turn, nation, kind, summary, detail, status, resolution, created) "
+    "VALUES ('old', 2, 'germany', 'flag', 'look', '', 'pending', '', :when)",
+]
+WHEN = datetime(2024, 1, 2, tzinfo=UTC)
 
 
-def _old_database(path: Path) -> None:
-    with sqlite3.connect(path) as db:
-        db.executescript(OLD_SCHEMA)
+@pytest.fixture(params=["sqlite", "postgresql"])
+def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'm.db'}"
+    return str(request.getfixturevalue("postgres_url"))
 
 
-def test_an_old_database_gets_the_new_columns_and_old_rows_their_defaults(tmp_path: Path) -> None:
-    path = tmp_path / "old.db"
-    _old_database(path)
-    store = Store.at(path)
-    assert sorted(store.upgraded) == ["game.address", "game.problem", "game.reminded_hours", "game.reminder_hours", "game.ruleset",
-                                      "game.ruleset_version", "reviewitem.rulings", "turnrecord.corrects",
-                                      "turnrecord.dice_scheme", "turnrecord.ruleset", "turnrecord.ruleset_version",
-                                      "turnrecord.rulings"]
-    game = store.game("old")
-    assert game is not None and (game.ruleset, game.ruleset_version, game.turn) == ("wtea-1914", 1, 3)
-    assert game.problem == ""  # issue 11: no failed resolution
-    record = store.turn_record("old", 2)
-    assert record is not None and (record.ruleset, record.ruleset_version, record.rulings) == ("wtea-1914", 1, "{}")
-    assert record.dice_scheme == 1 and record.corrects is None  # issue 12: rolled before verifiable dice
-    assert (game.reminder_hours, game.reminded_hours) == ("48,12", 0)
-    assert store.reviews("old")[0].rulings == ""
-    # The new table is there and the old game can take rulings.
-    store.add_rulings("old", 3, ["SET SAVED OF France TO 40"], applies="next", source="adjust")
-    assert [r.text for r in store.rulings("old", 3)] == ["SET SAVED OF France TO 40"]
-
-
-def test_the_upgrade_is_idempotent(tmp_path: Path) -> None:
-    path = tmp_path / "old.db"
-    _old_database(path)
-    assert Store.at(path).upgraded
-    again = Store.at(path)
-    assert again.upgraded == []
-    assert again.game("old") is not None
-
-
-def test_a_new_database_needs_no_upgrade(tmp_path: Path) -> None:
-    assert Store.at(tmp_path / "new.db").upgraded == []
-
-
-def test_the_added_columns_are_written_in_sql_postgresql_accepts() -> None:
-    # ALTER TABLE ... ADD COLUMN <name> <type> DEFAULT <value> NOT NULL is standard SQL;
-    # the default of a whole-number column is a number, not a quoted string.
-    table = Game.__table__  # type: ignore[attr-defined]
-    dialect = postgresql.dialect()  # type: ignore[no-untyped-call]
-    assert str(CreateColumn(table.c.ruleset_version).compile(dialect=dialect)) == \
-        "ruleset_version INTEGER DEFAULT 1 NOT NULL"
-    assert str(CreateColumn(table.c.ruleset).compile(dialect=dialect)) == "ruleset VARCHAR DEFAULT 'wtea-1914' NOT NULL"
-
-
-def test_a_column_without_a_default_for_old_rows_is_refused_with_the_fix(tmp_path: Path) -> None:
-    import pytest
-    from sqlalchemy import create_engine
-
-    from moderator.store import db
-
-    engine = create_engine(f"sqlite:///{tmp_path / 'x.db'}")
+def _first_schema_with_rows(url: str) -> None:
+    engine = create_engine(url)
+    assert [a.split(":")[0] for a in migrate(engine, to=FIRST)] == [FIRST]
     with engine.begin() as conn:
-        conn.exec_driver_sql("CREATE TABLE lonely (id INTEGER PRIMARY KEY)")
-    meta = MetaData()
-    Table("lonely", meta, Column("id", Integer, primary_key=True), Column("must", String, nullable=False))
-    with pytest.raises(RuntimeError, match="lonely.must .*server_default"):
-        db.add_missing_columns(engine, meta)
+        for sql in OLD_ROWS:
+            conn.execute(text(sql), {"when": WHEN, "yes": True, "raw": b"From: k@t.local\r\n\r\nx"})
+    engine.dispose()
+
+
+def _schema_differences(store: Store) -> list[object]:
+    with store.engine.connect() as conn:
+        return list(compare_metadata(MigrationContext.configure(conn), SQLModel.metadata))
+
+
+def test_the_first_schema_upgrades_to_the_models_schema_keeping_its_rows(url: str) -> None:
+    _first_schema_with_rows(url)
+    store = Store(url)
+    assert [a.split(":")[0] for a in store.upgraded] == [r.revision for r in
+                                                         reversed(list(scripts().iterate_revisions(head(), FIRST)))]
+    assert _schema_differences(store) == []
+    game = store.game("old")
+    assert game is not None and (game.turn, game.title, game.ruleset, game.ruleset_version) == (3, "An old game",
+                                                                                                  "wtea-1914", 1)
+    assert (game.problem, game.reminder_hours, game.reminded_turn, game.address) == ("", "48,12", 0, "")
+    record = store.turn_record("old", 2)
+    assert record is not None and (record.dice_scheme, record.rulings, record.corrects) == (1, "{}", None)
+    assert store.seat("old", "germany") is not None and store.seat("old", "germany").addresses == ""  # type: ignore[union-attr]
+    assert store.current_submissions("old", 3)["germany"].written is None
+    assert store.reviews("old")[0].rulings == ""
+    (message,) = store.messages("in")
+    assert (message.attempts, message.size, message.sha256, message.kind) == (0, 0, "", "")
+    # The tables added since work on the old database.
+    store.add_rulings("old", 3, ["SET SAVED OF France TO 40"], applies="next", source="adjust")
+    store.set_setting("k", "v")
+    assert [r.text for r in store.rulings("old", 3)] == ["SET SAVED OF France TO 40"] and store.setting("k") == "v"
+    again = Store(url)
+    assert again.upgraded == [] and again.game("old") is not None
+
+
+def test_a_database_from_before_migrations_part_way_up_is_upgraded(url: str) -> None:
+    """As the old startup upgrade left one: no alembic_version, some later columns and tables
+    there already (with values of their own), others not yet."""
+    _first_schema_with_rows(url)
+    engine = create_engine(url)
+    with engine.begin() as conn:
+        conn.execute(text("DROP TABLE alembic_version"))
+        conn.execute(text("ALTER TABLE game ADD COLUMN reminded_turn INTEGER DEFAULT 0 NOT NULL"))
+        conn.execute(text("ALTER TABLE game ADD COLUMN ruleset VARCHAR DEFAULT 'wtea-1914' NOT NULL"))
+        conn.execute(text("UPDATE game SET reminded_turn = 2, ruleset = 'wtea-1914'"))
+        conn.execute(text("CREATE TABLE setting (key VARCHAR NOT NULL, value VARCHAR NOT NULL, PRIMARY KEY (key))"))
+        conn.execute(text("INSERT INTO setting VALUES ('desk-secret', 'kept')"))
+    engine.dispose()
+    store = Store(url)
+    assert [a.split(":")[0] for a in store.upgraded][0] == "0002"
+    assert _schema_differences(store) == []
+    game = store.game("old")
+    assert game is not None and (game.reminded_turn, game.ruleset_version) == (2, 1)
+    assert store.setting("desk-secret") == "kept"
+    with store.engine.connect() as conn:
+        assert current(conn) == head()
+
+
+def test_a_new_database_is_made_at_the_newest_migration_with_the_models_schema(url: str) -> None:
+    store = Store(url)
+    assert store.upgraded == [] and _schema_differences(store) == []
+    with store.engine.connect() as conn:
+        assert current(conn) == head()
+    assert Store(url).upgraded == []
+
+
+def test_every_migration_from_nothing_makes_the_models_schema(url: str) -> None:
+    """The migrations alone, from an empty database, make what create_all() makes for a new
+    one: a model changed without its migration fails here."""
+    engine = create_engine(url)
+    applied = migrate(engine, to=head())
+    assert applied[0].startswith("0001:") and applied[-1].startswith(f"{head()}:")
+    with engine.connect() as conn:
+        assert list(compare_metadata(MigrationContext.configure(conn), SQLModel.metadata)) == []
+        assert "alembic_version" in inspect(conn).get_table_names()
+    engine.dispose()

@@ -10,10 +10,7 @@ from moderator.engine import treasuries
 from moderator.engine.context import TurnContext
 from moderator.engine.dice import Dice, ScriptedDice
 from moderator.engine.events import Event
-from moderator.engine.orders import transfer
-from moderator.engine.orders.task_forces import TaskForceRecord
 from moderator.engine.resolve import resolve
-from moderator.engine.ruleset import Step
 from moderator.engine.state import GameState
 from moderator.orders import model as m
 from moderator.world.loader import load_world
@@ -54,8 +51,8 @@ def test_a_separated_territory_keeps_its_income_and_sends_it_home() -> None:
     assert new.nations["germany"].flags[treasuries.HELD] == {"Riga": 2}
     again, events = resolve(new, {"germany": [m.Transfer(4, "Riga", "Berlin")]}, fx.world(), fx.scenario(),
                             ScriptedDice({}, 2))
-    (made,) = events_of(events, "transfer-made")
-    assert (made["delivered"], made["blockaded"], made["sunk"]) == (4, 0, 0)  # last turn's 2 and this turn's
+    (made,) = events_of(events, "transfer-by-sea")
+    assert (made["amount"], made["sunk"]) == (4, 0)  # last turn's 2 and this turn's
     (inc2,) = events_of(events, "income")
     assert again.nations["germany"].saved == new.nations["germany"].saved + inc2["amount"] - 2 + 4
     assert treasuries.HELD not in again.nations["germany"].flags  # Riga's treasury is empty
@@ -71,35 +68,6 @@ def test_money_rejoins_the_mainland_when_the_land_joins_it_and_is_lost_with_its_
     (inc,) = events_of(events, "income")
     assert new.nations["germany"].flags[treasuries.HELD] == {"Moscow": 8}  # inland Moscow keeps its own
     assert new.nations["germany"].saved == 5 + inc["amount"] - 8
-
-
-def carry(s: GameState, tfs: dict[tuple[str, str], TaskForceRecord] | None = None,
-          dice: list[int] | None = None) -> tuple[transfer.Carried, TurnContext]:
-    ctx = TurnContext(s, {}, fx.world(), fx.scenario(), dice_root=ScriptedDice({"8.1": dice or []}, 1))
-    ctx.step = Step("8.1", "transfers")
-    ctx.task_forces.update(tfs or {})
-    return transfer.carry(ctx, "germany", m.Transfer(9, "Riga", "Berlin"), roll=True), ctx
-
-
-def test_a_blockade_on_the_path_loses_the_money_half_to_the_blockader() -> None:
-    s = riga_cut_off()
-    ships = fx.add_units(s, "russia", "cruiser", "Baltic Sea", 1)
-    idle, _ = carry(s)
-    assert (idle.delivered, idle.blockaded) == (9, 0)  # a warship alone does not blockade
-    on_mission = TaskForceRecord("russia", "1", 0, {"cruiser": 1}, (ships[0].id,), ["Baltic Sea"],
-                                 plan=[(m.TaskForceMission("1", "blockade"), ())])
-    done, _ = carry(s, {("russia", "1"): on_mission})
-    assert (done.delivered, done.blockaded, done.seized) == (0, 9, {"russia": 4})
-
-
-def test_submarines_on_the_path_sink_1_to_5_each() -> None:
-    s = riga_cut_off()
-    fx.add_units(s, "russia", "submarine", "Baltic Sea", 2)
-    done, ctx = carry(s, dice=[5, 3])
-    assert (done.delivered, done.sunk) == (1, 8)
-    assert [r.purpose for r in ctx.dice_root.log][0].startswith("submarines on germany's transfer Baltic Sea")
-    done, _ = carry(s, dice=[5, 5])
-    assert (done.delivered, done.sunk) == (0, 9)  # at most what the path carries
 
 
 # ---- the 1914 map ------------------------------------------------------------------------------

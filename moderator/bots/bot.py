@@ -59,6 +59,11 @@ class Draft:
     used: Counter[tuple[str, str]] = field(default_factory=Counter)  # (place, kind) -> units given orders
     budget: int = 0  # what the bot still means to spend (the checker has the exact prices)
     targets: set[str] = field(default_factory=set)  # land attacked this turn
+    task_forces: int = 0  # task forces formed so far (their names: TF1, TF2, ...)
+
+    def task_force(self) -> str:
+        self.task_forces += 1
+        return f"TF{self.task_forces}"
 
     def free(self, place: str) -> Counter[str]:
         stack = self.seat.stacks.get(place, Counter())
@@ -115,6 +120,10 @@ def defend(d: Draft) -> None:
             if o.dest == place and d.fits(o.origin, o.units):
                 d.take(o, o.origin, o.units)
                 break
+    for o in options(s, m.Rebase):  # aircraft to threatened land, where they defend (4.1.2)
+        assert isinstance(o, m.Rebase)
+        if o.dest in threatened[:2] and not s.threat(o.origin) and d.fits(o.origin, o.units):
+            d.take(o, o.origin, o.units)
 
 
 def _part(counts: tuple[m.UnitCount, ...], wanted: int) -> tuple[m.UnitCount, ...]:
@@ -167,6 +176,58 @@ def _launch(d: Draft, o: m.Attack) -> None:
         d.budget -= 2 * d.seat.world.territories[o.dest].value
 
 
+def fire(d: Draft) -> None:
+    """Rockets and bombers strike: at the troops of land attacked this turn, else at an
+    enemy city (manpower) or industry (its treasury); now and then a scout looks into
+    enemy land next door (3.3), from a stack large enough to spare one unit."""
+    s = d.seat
+    strikes: list[tuple[m.RocketFire | m.Bombing, tuple[m.UnitCount, ...], int]] = []
+    for o in options(s, m.RocketFire):
+        assert isinstance(o, m.RocketFire)
+        strikes.append((o, units({"rocket": o.count}), ("units", "city", "industry").index(o.aim)))
+    for o in options(s, m.Bombing):
+        assert isinstance(o, m.Bombing)
+        strikes.append((o, o.units, ("tactical", "industry", "city").index(o.aim)))
+    strikes.sort(key=lambda x: (type(x[0]).__name__, x[0].target not in d.targets, x[2], x[0].origin, x[0].target))
+    for o, counts, _ in strikes:  # one strike from each place: the first of its ranking
+        if d.fits(o.origin, counts):
+            d.take(o, o.origin, counts)
+    if d.rng.random() < 0.3:
+        for o in options(s, m.Recon):
+            assert isinstance(o, m.Recon)
+            if o.target not in d.targets and d.fits(o.origin, o.units) and not s.threat(o.origin) > 3:
+                d.take(o, o.origin, o.units, cost=1)
+                break
+
+
+def invade(d: Draft) -> None:
+    """Now and then, troops of a coast go aboard the nation's transports in the sea next
+    to it and land on weakly held enemy coast of that sea (4.2.1 LOAD, 4.6.1)."""
+    s = d.seat
+    if d.rng.random() > 0.5:
+        return
+    per_ship = s.position.stats(s.nation, "transport")
+    for zone in sorted(s.sea_stacks()):
+        ships = d.free(zone)["transport"]
+        if not ships or per_ship is None or not per_ship.capacity:
+            continue
+        coast = [p for p in s.neighbours(zone) if s.land(p)]
+        for origin in (p for p in coast if s.friendly(p) and d.free(p)["infantry"] >= 3):
+            for dest in (p for p in coast if s.enemy(p) and p not in d.targets):
+                going = min(d.free(origin)["infantry"] - 1, ships * per_ship.capacity)
+                if going < 2 or sum(s.defenders_at(dest).values()) * 3 > going:
+                    continue
+                name, troops = d.task_force(), units({"infantry": going})
+                d.take(m.TaskForce(name, zone, units({"transport": ships})), zone, units({"transport": ships}))
+                d.take(m.TaskForceMission(name, "load", units=troops, origin=origin), origin, troops)
+                d.orders.append(m.NavalInvasion(troops, zone, dest))
+                d.targets.add(dest)
+                if s.world.territories[dest].owner != s.nation:
+                    d.orders.append(m.Incorporate(dest))
+                    d.budget -= 2 * s.world.territories[dest].value
+                return
+
+
 def declare(d: Draft) -> None:
     """Now and then a nation at war opens a front on a weak neutral minor next door."""
     s = d.seat
@@ -201,8 +262,8 @@ def money(d: Draft) -> None:
     for o in options(s, m.Repair):
         d.take(o)
     paid: list[tuple[type[m.Order], float, int]] = [
-        (m.Research, 0.7, 10), (m.Influence, 0.6, 10), (m.Espionage, 0.2, 10), (m.SpecialOption, 0.1, 15),
-        (m.Gift, 0.15, s.saved // 10),
+        (m.Research, 0.7, 10), (m.Upgrade, 0.2, 15), (m.Influence, 0.6, 10), (m.Espionage, 0.25, 5),
+        (m.CounterEspionage, 0.1, 1), (m.SpecialOption, 0.1, 15), (m.Gift, 0.15, s.saved // 10),
     ]
     for kind, chance, price in paid:
         if d.budget < 3 * price or d.rng.random() > chance:
@@ -223,7 +284,7 @@ def build(d: Draft) -> None:
     by_kind: dict[str, list[m.Build]] = {}
     for o in cities:
         by_kind.setdefault(o.kind, []).append(o)
-    mix = ("infantry", "infantry", "artillery", "infantry", "tank", "fighter")
+    mix = ("infantry", "infantry", "artillery", "infantry", "tank", "fighter", "infantry", "bomber", "rocket")
     left = manpower.normal_left(s.position, s.nation)  # past it, infantry costs double (Manpower limits)
     spent = 0
     for round_ in range(12):
@@ -250,14 +311,27 @@ def wanted_infantry(wanted: Counter[tuple[str, str]]) -> int:
 
 
 def navy(d: Draft) -> None:
-    """Now and then a task force on patrol where its ships are."""
-    if d.rng.random() > 0.3:
+    """Now and then the warships of a zone form a task force: it bombards enemy coast the
+    nation attacks this turn (an undamaged battleship aboard), blockades enemy coast, or
+    patrols (4.2.2, 4.2.5, 4.2.6)."""
+    s = d.seat
+    if d.rng.random() > 0.4:
         return
-    for o in options(d.seat, m.TaskForce)[:2]:
+    for o in options(s, m.TaskForce)[:3]:
         assert isinstance(o, m.TaskForce)
-        if d.fits(o.location, o.units):
-            d.take(o, o.location, o.units)
-            d.orders.append(m.TaskForceMission(o.name, "patrol"))
+        if not d.fits(o.location, o.units):
+            continue
+        name = d.task_force()
+        d.take(m.TaskForce(name, o.location, o.units), o.location, o.units)
+        coast = [p for p in s.neighbours(o.location) if s.land(p)]
+        struck = [p for p in coast if p in d.targets]
+        healthy = any(u.kind == "battleship" and not u.damage for u in s.state.units_at(o.location, s.nation))
+        if struck and healthy:
+            d.orders.append(m.TaskForceMission(name, "bombard", target=struck[0]))
+        elif any(s.enemy(p) for p in coast):
+            d.orders.append(m.TaskForceMission(name, "blockade"))
+        else:
+            d.orders.append(m.TaskForceMission(name, "patrol"))
 
 
 def shuffle(d: Draft) -> None:
@@ -279,8 +353,8 @@ def casualties(d: Draft) -> None:
 Play = Callable[[Draft], None]
 
 PLAYS: tuple[tuple[str, Play], ...] = (
-    ("declare", declare), ("defend", defend), ("attack", attack), ("money", money), ("navy", navy),
-    ("shuffle", shuffle), ("casualties", casualties),
+    ("declare", declare), ("defend", defend), ("attack", attack), ("invade", invade), ("fire", fire),
+    ("money", money), ("navy", navy), ("shuffle", shuffle), ("casualties", casualties),
 )
 
 

@@ -125,6 +125,14 @@ class Seat:
         return Counter(u.kind for u in self.state.units_at(place)
                        if u.nation != self.nation and not self.state.allies(self.nation, u.nation))
 
+    def within(self, place: str, steps: int) -> list[str]:
+        """Places at most `steps` links from `place` (not itself), sorted."""
+        seen, edge = {place}, {place}
+        for _ in range(steps):
+            edge = {nb for p in edge for nb in self.world.neighbours(p)} - seen
+            seen |= edge
+        return sorted(seen - {place})
+
     def threat(self, place: str) -> int:
         """Enemy land units next to `place` (what could attack it this turn)."""
         return sum(n for nb in self.neighbours(place) if self.land(nb)
@@ -195,7 +203,7 @@ def builds(s: Seat) -> list[m.Order]:
     out: list[m.Order] = []
     cities = [p for p in s.own if s.world.territories[p].city]
     for place in cities or s.own[:3]:
-        for kind in ("infantry", "artillery", "tank", "fighter"):
+        for kind in ("infantry", "artillery", "tank", "fighter", "bomber", "rocket"):
             out.append(m.Build(kind, 1, place))
     return out
 
@@ -243,8 +251,68 @@ def gifts(s: Seat) -> list[m.Order]:
 
 
 def espionage(s: Seat) -> list[m.Order]:
-    """ESPIONAGE (3.2.1): the army of each enemy."""
-    return [m.Espionage("army", e) for e in s.enemies()]
+    """ESPIONAGE (3.2.1): each enemy's army and its industry (a technology it may have),
+    combat intelligence on enemy land next to the nation's troops, and the neutrals:
+    a minor's status, a major's leaning."""
+    out: list[m.Order] = []
+    for e in s.enemies():
+        out.append(m.Espionage("army", e))
+        out += [m.Espionage("industrial", e, tech=t) for t in ("improved_weapons", "tanks")]
+    near = sorted({nb for p in s.land_stacks() for nb in s.neighbours(p) if s.land(nb) and s.enemy(nb)})
+    out += [m.Espionage("combat", place=p) for p in near[:4]]
+    majors = {n for n, info in s.scenario.nations.items() if info.kind == "major"}
+    out += [m.Espionage("affiliation" if n in majors else "neutral", n) for n in s.neutrals()]
+    return out
+
+
+def counter_espionage(s: Seat) -> list[m.Order]:
+    """COUNTER-ESPIONAGE (3.2.2): the nation's army against each enemy."""
+    return [m.CounterEspionage("army", e) for e in s.enemies()]
+
+
+def upgrades(s: Seat) -> list[m.Order]:
+    """UPGRADE (2.2): every unit kind the nation has deployed (its home refuses those
+    already at the nation's levels)."""
+    return [m.Upgrade(k) for k in sorted({u.kind for u in s.state.nation_units(s.nation)})]
+
+
+def recons(s: Seat) -> list[m.Order]:
+    """RECON (3.3): one fighter, or one infantry of a stack of three, into enemy land next door."""
+    out: list[m.Order] = []
+    for place, stack in sorted(s.stacks.items()):
+        if not s.land(place):
+            continue
+        scout = "fighter" if stack["fighter"] else "infantry" if stack["infantry"] >= 3 else None
+        if scout is None:
+            continue
+        for dest in s.neighbours(place):
+            if s.land(dest) and s.enemy(dest):
+                out.append(m.Recon(units({scout: 1}), place, dest))
+    return out
+
+
+def bombings(s: Seat) -> list[m.Order]:
+    """BOMB (4.1.1): the bombers (or, tactically, the fighters) of a place on enemy land
+    within two links: its industry, its city or its troops."""
+    out: list[m.Order] = []
+    for place, stack in sorted(s.land_stacks(AIR_UNITS).items()):
+        planes = Counter({"bomber": stack["bomber"]}) if stack["bomber"] else stack
+        for dest in s.within(place, 2):
+            if s.land(dest) and s.enemy(dest):
+                for aim in ("industry", "city", "tactical"):
+                    out.append(m.Bombing(aim, units(planes), place, dest))
+    return out
+
+
+def rocket_fires(s: Seat) -> list[m.Order]:
+    """FIRE (Rockets): a place's rockets at enemy land within reach: troops, city or industry."""
+    out: list[m.Order] = []
+    for place, stack in sorted(s.land_stacks(("rocket",)).items()):
+        for dest in s.within(place, 3):
+            if s.land(dest) and s.enemy(dest):
+                for aim in ("units", "city", "industry"):
+                    out.append(m.RocketFire(stack["rocket"], place, dest, aim))
+    return out
 
 
 def task_forces(s: Seat) -> list[m.Order]:
@@ -289,8 +357,10 @@ Proposer = Callable[[Seat], Sequence[m.Order]]
 
 OPTIONS: dict[type[m.Order], Proposer] = {
     m.DeclareWar: declarations, m.Influence: influences, m.SpecialOption: special_options,
-    m.Research: researches, m.Build: builds, m.BuildTrench: trenches, m.Espionage: espionage, m.Repair: repairs,
-    m.StrategicMove: strategic_moves, m.Rebase: rebases, m.TaskForce: task_forces,
+    m.Research: researches, m.Upgrade: upgrades, m.Build: builds, m.BuildTrench: trenches, m.Espionage: espionage,
+    m.CounterEspionage: counter_espionage, m.Recon: recons, m.Repair: repairs,
+    m.StrategicMove: strategic_moves, m.Rebase: rebases, m.TaskForce: task_forces, m.Bombing: bombings,
+    m.RocketFire: rocket_fires,
     m.Attack: attacks, m.Move: moves, m.CasualtyOrder: casualties,
     m.Incorporate: incorporations, m.Gift: gifts,
 }

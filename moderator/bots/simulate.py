@@ -9,7 +9,9 @@ Mail mode (--mail): the embedded IMAP/SMTP server (mail/server.py) and the real 
 (service/daemon.py, its scheduler running): each bot mails its orders from its seat's
 address, waits for its receipt, the deadline is moved to now, the daemon resolves the
 turn and sends the reports, and each bot reads its report's report.json and holds it
-to the position it will play next (`Mailbox`). Every mail a seat receives is counted:
+to the position it will play next (`Mailbox`); from its next turn on it plays under fog
+of war, from what its own mails told it and the public map (bots/fog.py). Every mail a
+seat receives is counted and its report.json checked for leaks (bots/leaks.py):
 one receipt per turn, one report, one bulletin, one alliance status if its side has
 one, each to the right seat and nothing else.
 
@@ -37,7 +39,7 @@ from pathlib import Path
 from typing import Any
 
 from moderator.bots.bot import Turn, play
-from moderator.engine.state import GameState
+from moderator.bots.fog import fogged
 from moderator.service.context import Service
 from moderator.service.games import new_game
 from moderator.service.inbox import take_orders
@@ -79,12 +81,14 @@ class Summary:
     accepted: int = 0  # orders the service kept (receipts)
     refused: list[str] = field(default_factory=list)  # "turn n nation: receipt says ..." (bugs)
     dropped: Counter[str] = field(default_factory=Counter)  # drafts the bots' own check refused, by code
+    kinds: Counter[str] = field(default_factory=Counter)  # orders the bots wrote, by type
     events: Counter[str] = field(default_factory=Counter)
     reviews: dict[int, Counter[str]] = field(default_factory=dict)  # turn -> kind -> items
     seconds: defaultdict[str, float] = field(default_factory=lambda: defaultdict(float))  # phase -> seconds, all turns
     mails: Counter[str] = field(default_factory=Counter)  # kind of mail delivered to seats -> count
     delivery: list[str] = field(default_factory=list)  # mails missing, doubled or misdelivered (bugs)
     report_mismatch: list[str] = field(default_factory=list)  # report.json disagreeing with the position (bugs)
+    leaks: list[str] = field(default_factory=list)  # a mail showing what its readers may not see (bugs)
     replays: dict[int, bool] = field(default_factory=dict)
     victory: str = ""
     peak_mb: float = 0.0  # the process's peak resident memory at the end
@@ -97,7 +101,8 @@ class Summary:
 
     @property
     def ok(self) -> bool:
-        return not (self.refused or self.delivery or self.report_mismatch or self.errors or self.strange_reviews
+        return not (self.refused or self.delivery or self.report_mismatch or self.leaks or self.errors
+                    or self.strange_reviews
                     or not all(self.replays.values()))
 
     def text(self) -> str:
@@ -107,6 +112,7 @@ class Summary:
             f"({', '.join(self.seats)})",
             f"Orders written by the bots: {self.written}; accepted by the service: {self.accepted}; "
             f"refused by the service: {len(self.refused)}",
+            "Orders by type: " + ", ".join(f"{k} {n}" for k, n in sorted(self.kinds.items())),
             "Drafts the bots' own check dropped before writing: "
             + (", ".join(f"{c} {n}" for c, n in sorted(self.dropped.items())) or "none"),
             "Events: " + ", ".join(f"{c} {self.events[c]}" for c in HEADLINES),
@@ -116,6 +122,8 @@ class Summary:
                                                or "none (direct mode sends no mail)"),
             "Time per turn (resolution: the engine and the commit; reports: building them): " + ", ".join(f"{k} {v:.2f} s" for k, v in sorted(per_turn.items())),
             f"Peak memory of this process (bots, service, daemon and mail server together): {self.peak_mb:.0f} MB",
+            "Leak check (every report.json against the turn's events and the position): "
+            + (f"{len(self.leaks)} found" if self.leaks else "none found" if self.mails else "not run (no mail)"),
             "Replay: " + (f"{sum(self.replays.values())} of {len(self.replays)} turns identical"
                           if self.replays else "not run"),
             "Moderator review items per turn, by kind:",
@@ -128,6 +136,7 @@ class Summary:
         for title, items in (("REFUSED (bot, parser or checker bug)", self.refused),
                              ("MAIL NOT DELIVERED EXACTLY ONCE", self.delivery),
                              ("REPORT.JSON DISAGREES WITH THE POSITION", self.report_mismatch),
+                             ("A MAIL SHOWS WHAT ITS READERS MAY NOT SEE", self.leaks),
                              ("REVIEW ITEMS THAT ARE NOT THE RULES' JUDGEMENT CALLS", self.strange_reviews),
                              ("ERRORS", self.errors)):
             if items:
@@ -186,9 +195,11 @@ def _bot_turn(svc: Service, nation: str, seed: str, summary: Summary, password: 
         header["password"] = seat_password(nation)
     state = svc.position(game)
     if report is not None:
-        state = own_part(state, nation, report, svc)
+        by_name = {info.name: nid for nid, info in svc.scenario(game).nations.items()}
+        state = fogged(state, nation, report["report"], report.get("alliance"), by_name)
     turn = play(state, svc.world(game), svc.scenario(game), nation, seed, header=header)
     summary.written += len(turn.orders)
+    summary.kinds.update(type(o).__name__ for o in turn.orders)
     summary.dropped.update(code for _, code in turn.dropped)
     return turn
 
@@ -340,6 +351,8 @@ def _mail_run(turns: int, seed: str, seats: list[str] | None, root: Path, maps: 
                 progress(_progress_line(summary, n + 1, turns))
         finally:
             daemon.stop()
+            for box in boxes.values():
+                box.close()
         for row in svc.store.messages("in"):  # a bot's mail the daemon could not handle
             if row.status != "processed":
                 summary.errors.append(f"incoming mail {row.id} from {row.sender}: {row.status} {row.note}".strip())
@@ -349,8 +362,8 @@ def _mail_run(turns: int, seed: str, seats: list[str] | None, root: Path, maps: 
 
 def _mail_turn(svc: Service, smtp_port: int, daemon: Any, boxes: dict[str, Mailbox], bots: list[str],
                everyone: list[str], seed: str, summary: Summary, read: dict[str, dict[str, Any]]) -> bool:
-    """One turn through mail; `read`: each seat's last report.json (the bots' own part
-    of the position comes from it), updated with this turn's."""
+    """One turn through mail; `read`: each seat's last report.json and its alliance's
+    (the position its bot plays comes from them: bots/fog.py), updated with this turn's."""
     game = svc.game(GAME)
     turn_no = game.turn
     with timed(summary, "bots"):
@@ -402,11 +415,12 @@ def _mail_turn(svc: Service, smtp_port: int, daemon: Any, boxes: dict[str, Mailb
         if wrong:
             summary.delivery.append(f"turn {turn_no} {nation}: mail addressed to {wrong}")
         for m in mails:
-            summary.delivery += _leaks(svc, turn_no, nation, m)
+            summary.leaks += _leaks(svc, turn_no, nation, m)
         data = next((_report_json(m) for m in mails if _kind(m) == "report"), None)
         if data is not None:
             summary.report_mismatch += _held_to_position(svc, nation, data)
-            read[nation] = data
+            read[nation] = {"report": data, "alliance": next((_report_json(m) for m in mails
+                                                              if _kind(m) == "alliance"), None)}
     return True
 
 
@@ -458,39 +472,32 @@ def _text(msg: EmailMessage) -> str:
     return part.get_content() if part is not None else ""
 
 
-def own_part(state: GameState, nation: str, report: dict[str, Any], svc: Service) -> GameState:
-    """The position a mail bot plays: its treasury, technology and wars as its last
-    report.json tells them (a player's tool reads them there); its units are held to the
-    report's by _held_to_position (counts per place and kind: the report has no unit ids,
-    which the trenches' facings refer to). What a report does not show (other nations'
-    units) comes from the service's position: a bot with fog of war is not written yet."""
-    out = state.copy()
-    sheet = report.get("sheet") or {}
-    ns = out.nations[nation]
-    by_name = {info.name: nid for nid, info in svc.scenario(svc.game(GAME)).nations.items()}
-    if "saved" in sheet:
-        ns.saved = int(sheet["saved"])
-    if "tech" in sheet:
-        ns.tech = {str(k): int(v) for k, v in sheet["tech"].items() if v}
-    if "at_war_with" in sheet:
-        ns.at_war_with = sorted(by_name.get(n, n) for n in sheet["at_war_with"])
-    return out
-
-
 def _leaks(svc: Service, turn: int, nation: str, msg: EmailMessage) -> list[str]:
     """What a seat's mail shows that the seat may not see: a nation's report of another
-    nation, an alliance status of a side it is not on, or sheets of nations off that side."""
+    nation, an alliance status of a side it is not on, or sheets of nations off that side;
+    then, part by part, what the report holds against the turn's events and the position
+    (bots/leaks.py: events its readers did not see, others' units, sightings)."""
+    from moderator.bots.leaks import report_leaks
+
     data = _report_json(msg)
     if not data:
         return []
-    side = svc.position(svc.game(GAME)).nations[nation].side
+    game = svc.game(GAME)
+    state = svc.position(game)
+    side = state.nations[nation].side
     if data.get("kind") == "nation" and data.get("nation") != nation:
         return [f"turn {turn} {nation}: got the report of {data.get('nation')}"]
+    readers = [nation]
     if data.get("kind") == "alliance":
         sides = {data.get("side")} | {sh.get("side") for sh in data.get("sheets", [])}
         if sides != {side}:
             return [f"turn {turn} {nation} ({side}): got an alliance status with sides {sorted(map(str, sides))}"]
-    return []
+        readers = sorted(n for n, ns in state.nations.items() if ns.side == side)
+    record = svc.store.turn_record(GAME, turn)
+    events = json.loads(record.events) if record is not None else []
+    names = {nid: info.name for nid, info in svc.scenario(game).nations.items()}
+    return [f"turn {turn} {nation} ({data.get('kind')}): {leak}"
+            for leak in report_leaks(data, readers, names, events, state, svc.world(game))]
 
 
 def _held_to_position(svc: Service, nation: str, data: dict[str, Any]) -> list[str]:
@@ -515,18 +522,41 @@ def _held_to_position(svc: Service, nation: str, data: dict[str, Any]) -> list[s
 
 
 class Mailbox:
-    """A seat's INBOX over IMAP: the mails it has not read yet (a player's mail client)."""
+    """A seat's INBOX over IMAP: the mails it has not read yet (a player's mail client, which
+    stays logged in: a login and logout per look cost a fifth of a second, dozens a turn)."""
 
     def __init__(self, port: int, address: str, password: str) -> None:
         self.port, self.address, self.password = port, address, password
         self.seen: set[int] = set()
+        self._client: Any = None
 
-    def new(self) -> list[EmailMessage]:
+    def _connected(self) -> Any:
         from imapclient import IMAPClient
 
-        with IMAPClient("127.0.0.1", port=self.port, ssl=False, timeout=30) as client:
+        if self._client is None:
+            client = IMAPClient("127.0.0.1", port=self.port, ssl=False, timeout=30)
             client.login(self.address, self.password)
             client.select_folder("INBOX", readonly=True)
+            self._client = client
+        return self._client
+
+    def close(self) -> None:
+        if self._client is not None:
+            try:
+                self._client.logout()
+            except Exception:  # noqa: BLE001 - the server may be gone already; nothing to keep
+                pass
+            self._client = None
+
+    def new(self) -> list[EmailMessage]:
+        try:
+            client = self._connected()
+            client.noop()  # the server tells what arrived since the last look
+            uids = [u for u in client.search(["ALL"]) if u not in self.seen]
+            data = client.fetch(uids, [b"BODY.PEEK[]"]) if uids else {}
+        except Exception:  # a dropped connection: log in again, once
+            self._client = None
+            client = self._connected()
             uids = [u for u in client.search(["ALL"]) if u not in self.seen]
             data = client.fetch(uids, [b"BODY.PEEK[]"]) if uids else {}
         out = []

@@ -100,6 +100,11 @@ def us_declares_on_japan(dice: Dice) -> bool:
     return _faces(dice, "USA declares war on Japan (US entry 5)", 1, 5)
 
 
+def us_blockade_outcry(dice: Dice, receiver: str) -> bool:
+    """US entry 2 and 3: a naval blockade of US trade to a nation, "2 in 10 chance of" 0-2."""
+    return dice.chance(2, f"US Entry: blockade of the trade to {receiver} (US entry 2-3)")
+
+
 def propaganda(dice: Dice, success_from: int, purpose: str) -> str:
     """2D10 propaganda: SUCCESS at or above `success_from`, BACKFIRE on a 2.
 

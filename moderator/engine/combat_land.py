@@ -52,7 +52,30 @@ Special terrain (mountains, Gibraltar) comes from terrain.py: the map's features
   and may then be lost like any unit; the city stops rolling when only they are left
   (Cities). A defending port brings one virtual defender at 0 for each three of the
   holder's ships beside it (rounded up), taken as casualties before real units (Ports).
-Not yet: air combat with intercepting fighters (4.5), tactical-bombing bonus.
+- Tactical strike points (4.1.1): "If three or more Tactical Strike Points are scored
+  against a territory in a single turn, then any infantry attacking that territory that
+  turn receives a +1 to their attack ratings": +1 before the penalties (the floor of 1
+  after), for every attacking nation's infantry in the battle for the territory; not in
+  the clash of two attackers not allied (they attack each other there, not the
+  territory; a reading).
+- Air combat (4.5), after the AA guns and before the ground rounds: the defenders'
+  fighters intercept the attacking aircraft (interception is the default; the rules'
+  option to let them go has no order), both sides rolling at their air-combat values
+  (the fighter table, bombers at 1; no trench penalty: "do NOT receive the trench
+  penalty ... for the purposes of the air combat"). Each air round costs each plane one
+  fuel point: attackers leave when their fuel allows no more rounds (Front.rounds counts
+  air and ground rounds alike), interceptors stop when their tank is empty ("may expend
+  all of their fuel points in this battle"). It goes on while both sides have planes
+  in it (the attacker's option to retreat has no order: he stays). Surviving attackers
+  with fuel left fight the ground rounds ("only ... if those aircraft still have two or
+  more fuel points remaining after any air battles"); the interceptors then defend in
+  the ground rounds at their defense value (4.6 step 1). Shared casualties and the
+  fictive unit as in any combat (note after 4.6.1). A fighter's value is read against
+  the highest fighter level among the other side's nations in the air combat, fixed
+  when it starts (a reading). Super Trench: "Aircraft can, however, attack across a
+  super trench if there are defending aircraft in the territory, but they may only
+  battle the aircraft there and not the land units": such aircraft (Front.air_only)
+  fight the air combat, then go home before the ground rounds.
 """
 
 from __future__ import annotations
@@ -63,6 +86,7 @@ from dataclasses import dataclass, field
 
 from moderator.engine import terrain
 from moderator.engine.casualty_shares import share
+from moderator.engine.combat_air import dogfight_value, fighter_level
 from moderator.engine.combat_orders import BattleOrders, withdrawal
 from moderator.engine.context import TurnContext
 from moderator.engine.state import AIR_UNITS, LAND_UNITS, Unit
@@ -102,6 +126,9 @@ class Front:
     beach: frozenset[str] = frozenset()  # landing from transports (4.6.1: a naval invasion)
     support: frozenset[str] = frozenset()  # defending artillery next door, by SUPPORT (Artillery)
     boats: int = 0  # the port's virtual defenders (Ports: one for each three of the holder's ships)
+    strike: int = 0  # 4.1.1: +1 to attacking infantry after three tactical strike points (phase4_air.strike_bonus)
+    retreat: Mapping[str, str] = field(default_factory=dict)  # defending unit id -> where it may disengage to (4.6)
+    air_only: frozenset[str] = frozenset()  # aircraft that fight only the air combat (behind a super trench)
 
 
 @dataclass
@@ -115,6 +142,7 @@ class Fighter:
     rounds: int | None = None  # the most rounds it may fight, then it leaves (None: no limit)
     beach: bool = False  # landed from the sea (4.6.1): beach-landing penalty, never withdraws
     support: bool = False  # artillery next door protecting the territory (Artillery): never a casualty
+    air_only: bool = False  # behind a super trench: it fights the defenders' aircraft only (Super Trench)
 
     @property
     def virtual(self) -> bool:
@@ -169,6 +197,14 @@ class Battle:
     departed: list[Fighter] = field(default_factory=list)  # attackers that left alive (fuel, withdrawal)
     attackers: tuple[str, ...] = ()  # every attacking nation (allies attack together)
     beach: bool = False  # some attackers land from the sea: the coastal defence unit stands (4.6.1)
+    air: bool = False  # an air combat (4.5): planes only, at their air-combat values
+    air_rounds: int = 0  # rounds of air combat fought before the ground rounds (4.5)
+    air_enemy: dict[str, str] = field(default_factory=dict)  # side role -> the enemy nation its fighters face (4.5)
+    strike: int = 0  # 4.1.1: the tactical strike points' bonus to attacking infantry (Front.strike)
+    retreat: Mapping[str, str] = field(default_factory=dict)  # Front.retreat
+    disengaged: list[Fighter] = field(default_factory=list)  # defenders that left alive by their conditions (4.6)
+    disengaged_by: dict[str, str] = field(default_factory=dict)  # defending nation -> its condition met
+    spent: dict[str, int] = field(default_factory=dict)  # aircraft that left before the end -> rounds fought
 
 
 def penalty(side: Side, f: Fighter) -> int:
@@ -189,6 +225,9 @@ def penalty(side: Side, f: Fighter) -> int:
 def value_of(ctx: TurnContext, battle: Battle, side: Side, f: Fighter) -> int:
     if f.kind in ("fictive", "coastal", "city", "boat"):
         return 1 if f.kind in ("coastal", "city") else 0
+    if battle.air:  # 4.5: the fighter table, bombers at 1
+        assert f.unit is not None
+        return dogfight_value(ctx, f.unit, battle.air_enemy.get(side.role, f.nation))
     stats = ctx.stats(f.nation, f.kind, f.unit)  # the unit's technology (engine/technology.py)
     assert stats is not None
     if side.role == "attacker":
@@ -197,6 +236,8 @@ def value_of(ctx: TurnContext, battle: Battle, side: Side, f: Fighter) -> int:
             points = STRAIT_PENALTY.get(f.kind, 0) if f.strait else 0
             points += BEACH_PENALTY.get(f.kind, 0) if f.beach else 0
             return max(1, value - points) if points and value else value
+        if f.kind == "infantry":
+            value += battle.strike  # 4.1.1: "any infantry attacking that territory ... receives a +1"
         points = penalty(side, f)
         return max(1, value - points) if points and value > 0 else value  # never below 1 (4.6)
     if f.support:
@@ -221,8 +262,10 @@ def roll_side(ctx: TurnContext, battle: Battle, side: Side) -> int:
         v = value_of(ctx, battle, side, f)
         if v <= 0:
             continue
-        purpose = f"land combat at {battle.territory} round {battle.rounds}: {side.role} {f.nation} {f.kind}"
-        dice = terrain.defense_dice(ctx.world, ctx.scenario, battle.territory, f.kind) if side.role == "defender" and f.unit else 1
+        purpose = f"{'air' if battle.air else 'land'} combat at {battle.territory} round {battle.rounds}: " \
+                  f"{side.role} {f.nation} {f.kind}"
+        dice = (terrain.defense_dice(ctx.world, ctx.scenario, battle.territory, f.kind)
+                if side.role == "defender" and f.unit and not battle.air else 1)
         for _ in range(dice):  # Gibraltar: defending infantry roll 3 dice
             if ctx.dice.d10(purpose) <= v:
                 hits += 1
@@ -317,23 +360,94 @@ def attack_goes_on(side: Side) -> bool:
     return any(f.kind != "artillery" for f in side.real())
 
 
-def leaving(side: Side, rounds: int) -> list[Fighter]:
-    """After round `rounds`: the attackers whose fuel (or whose home's own battle) calls
-    them away (4.6 step 3: "All aircraft which must disengage for lack of fuel points
-    leave and fly to whichever friendly territory they can reach")."""
-    return [f for f in side.real() if f.rounds is not None and f.rounds <= rounds]
+def leaving(side: Side, rounds: int, air_rounds: int = 0) -> list[Fighter]:
+    """After ground round `rounds`: the attackers whose fuel (or whose home's own battle)
+    calls them away (4.6 step 3: "All aircraft which must disengage for lack of fuel
+    points leave and fly to whichever friendly territory they can reach"). Aircraft have
+    also spent a fuel point in each of the `air_rounds` of air combat before (4.5)."""
+    return [f for f in side.real() if f.rounds is not None
+            and f.rounds <= rounds + (air_rounds if f.kind in AIR else 0)]
 
 
 def depart(battle: Battle, side: Side) -> None:
     """They leave the battle alive."""
-    for f in leaving(side, battle.rounds):
+    for f in leaving(side, battle.rounds, battle.air_rounds):
         side.fighters.remove(f)
         battle.departed.append(f)
 
 
+def interceptors(side: Side) -> list[Fighter]:
+    """The defenders' fighters (4.5: "the enemy fighters have the option of intercepting")."""
+    return [f for f in side.real() if f.kind == "fighter" and not f.support]
+
+
+def air_battle(ctx: TurnContext, battle: Battle) -> Battle | None:
+    """The air combat of a land battle (4.5) before its first round, or None when there
+    is none (no attacking aircraft or no intercepting fighters). Its sides hold the land
+    battle's own fighters; its fictive units are its own (note after 4.6.1: "all combats")."""
+    planes = [f for f in battle.attack.real() if f.kind in AIR]
+    guards = interceptors(battle.defend)
+    if not planes or not guards:
+        return None
+    air = Battle(battle.territory, battle.origins, battle.attacker, False, None, Side("attacker", planes),
+                 Side("defender", guards), orders=battle.orders, air=True)
+    for side, other in ((air.attack, air.defend), (air.defend, air.attack)):
+        air.air_enemy[side.role] = max(other.nations(), key=lambda n: (fighter_level(ctx, n), n))
+    add_fictive(air.attack, air.defend)
+    return air
+
+
+def air_round(ctx: TurnContext, battle: Battle, air: Battle) -> None:
+    """One round of air combat (4.5 steps 1-3), its losses carried into the land battle,
+    then the fuel: attackers with no round left go home, interceptors with an empty tank
+    stop intercepting (they still defend the land)."""
+    air.rounds += 1
+    battle.air_rounds = air.rounds
+    a_hits = roll_side(ctx, air, air.attack)
+    d_hits = roll_side(ctx, air, air.defend)
+    for side, main, hits in ((air.defend, battle.defend, a_hits), (air.attack, battle.attack, d_hits)):
+        before = [f for f in side.fighters if not f.virtual]
+        take_casualties(ctx, air, side, hits)
+        kept = {id(f) for f in side.fighters}
+        for f in before:
+            if id(f) not in kept:
+                main.lose(f)
+    for f in leaving(air.attack, 0, air.rounds):
+        air.attack.fighters.remove(f)
+        battle.attack.fighters.remove(f)
+        battle.departed.append(f)
+    for f in list(air.defend.real()):
+        stats = ctx.stats(f.nation, f.kind, f.unit)
+        if stats is None or stats.fuel <= air.rounds:
+            air.defend.fighters.remove(f)
+
+
+def air_goes_on(air: Battle) -> bool:
+    return bool(air.attack.real() and air.defend.real()) and air.rounds < MAX_ROUNDS
+
+
+def air_combat(ctx: TurnContext, battle: Battle) -> None:
+    """4.5 inside a land battle: rounds of air combat until one side has no plane left in
+    it. Then the aircraft that came across a super trench go home (Super Trench: "they
+    may only battle the aircraft there and not the land units")."""
+    air = air_battle(ctx, battle)
+    while air is not None and air_goes_on(air):
+        air_round(ctx, battle, air)
+    for f in air_only(battle.attack):
+        battle.attack.fighters.remove(f)
+        battle.departed.append(f)
+        if f.unit is not None:
+            battle.spent[f.unit.id] = battle.air_rounds
+
+
+def air_only(side: Side) -> list[Fighter]:
+    """The aircraft of a side that fight no ground round (behind a super trench)."""
+    return [f for f in side.real() if f.air_only]
+
+
 def fighters_of(units: Sequence[Unit], front: Front) -> list[Fighter]:
     return [Fighter(u.nation, u.kind, u, u.id in front.across, front.trenches.get(u.id), front.origins.get(u.id, ""),
-                    front.rounds.get(u.id), u.id in front.beach) for u in units]
+                    front.rounds.get(u.id), u.id in front.beach, air_only=u.id in front.air_only) for u in units]
 
 
 def setup(ctx: TurnContext | None, territory: str, origins: Sequence[str], attacker: str, attackers: Sequence[Unit],
@@ -359,6 +473,8 @@ def setup(ctx: TurnContext | None, territory: str, origins: Sequence[str], attac
         all_air=all_air and not aa and not front.entrenched,
         attackers=tuple(sorted({u.nation for u in attackers})),
         beach=beach,
+        strike=front.strike,
+        retreat=front.retreat,
     )
     if (strait or beach) and holder:
         battle.defend.fighters.insert(0, Fighter(holder, "coastal"))  # Straits; 4.6.1
@@ -384,7 +500,40 @@ def fight(
                    ctx.world.territories[territory].city if territory in ctx.world.territories else False,
                    front, orders)
     take_aircraft(ctx, battle, battle.attack, aa_fire(ctx, battle))
-    while battle.attack.real() and battle.defend.standing() and battle.rounds < MAX_ROUNDS:
+    air_combat(ctx, battle)  # 4.5, before the ground rounds
+    fight_rounds(ctx, battle)
+    bury(ctx, battle, (*attackers, *defenders))
+    return battle
+
+
+def going_on(battle: Battle) -> bool:
+    """Before a round: is there still a battle? Attackers against standing defenders; in a
+    clash, both sides with something that can carry an attack (artillery alone cannot)."""
+    if battle.clash:
+        return attack_goes_on(battle.attack) and attack_goes_on(battle.defend)
+    return bool(battle.attack.real()) and battle.defend.standing()
+
+
+def after_round(battle: Battle) -> bool:
+    """After a round of a battle for a territory (not a clash, fought to the end): does it
+    stop? An attack of artillery alone ceases (Artillery); the attackers' conditions may
+    end it; then the defenders' may take them out (4.6)."""
+    if not attack_goes_on(battle.attack):
+        return True
+    if battle.defend.standing() and battle.attack.real():
+        why, ended = withdraw(battle)
+        if ended:
+            battle.withdrawn = why
+            return True
+    if battle.defend.standing() and battle.attack.real():
+        disengage(battle)
+    return False
+
+
+def fight_rounds(ctx: TurnContext, battle: Battle) -> None:
+    """The rounds (4.6 steps 1-3), for a battle and a clash alike: both sides roll at once,
+    take their casualties, and the units whose fuel (or home's battle) calls them away leave."""
+    while going_on(battle) and battle.rounds < MAX_ROUNDS:
         battle.rounds += 1
         a_hits = roll_side(ctx, battle, battle.attack)
         d_hits = roll_side(ctx, battle, battle.defend)
@@ -392,17 +541,10 @@ def fight(
         take_casualties(ctx, battle, battle.attack, d_hits)
         depart(battle, battle.attack)
         depart(battle, battle.defend)  # supporting artillery called home (Artillery)
-        if not attack_goes_on(battle.attack):
+        if not battle.clash and after_round(battle):
             break
-        if battle.defend.standing() and battle.attack.real():
-            why, ended = withdraw(battle)
-            if ended:
-                battle.withdrawn = why
-                break
     if battle.rounds >= MAX_ROUNDS:
-        ctx.flag(PHASE, reason="battle-round-limit", territory=territory)
-    bury(ctx, battle, (*attackers, *defenders))
-    return battle
+        ctx.flag(PHASE, reason="battle-round-limit", territory=battle.territory)
 
 
 def withdraw(battle: Battle) -> tuple[str | None, bool]:
@@ -432,6 +574,30 @@ def withdraw(battle: Battle) -> tuple[str | None, bool]:
     return met, met is not None and not battle.attack.real()
 
 
+def disengage(battle: Battle) -> None:
+    """4.6: "After the first round of combat and any subsequent round of combat, both
+    attacker and defender can choose to disengage. If defenders disengage they must move
+    to neighbouring friendly provinces, but if there are no free provinces, then they must
+    fight to the end." A defending nation whose condition is met (combat_orders: rounds,
+    own losses, kills) takes out its units that have somewhere to go (Front.retreat:
+    not artillery, AA guns and rockets, which "cannot move ... if they are attacked", nor
+    complexes and ports); the rest fight on."""
+    kills = real_losses(battle.attack)
+    for nation, own in sorted(battle.orders.defending.items()):
+        if nation in battle.disengaged_by:
+            continue
+        lost = sum(n for k, n in battle.defend.losses.get(nation, {}).items() if k not in VIRTUAL)
+        why = withdrawal(own, battle.rounds, lost, kills)
+        going = [f for f in battle.defend.targets() if f.nation == nation and f.unit is not None
+                 and f.unit.id in battle.retreat]
+        if why is None or not going:
+            continue
+        battle.disengaged_by[nation] = why
+        for f in going:
+            battle.defend.fighters.remove(f)
+            battle.disengaged.append(f)
+
+
 def clash(ctx: TurnContext, territory: str, first: Sequence[Unit], second: Sequence[Unit],
           front: Front) -> Battle:
     """Note after 4.6.1: "if combat occurs when two nations not allied to each other attack
@@ -445,24 +611,15 @@ def clash(ctx: TurnContext, territory: str, first: Sequence[Unit], second: Seque
     battle.defending_nations = tuple(sorted({u.nation for u in second}))
     battle.attack.fighters = [f for f in battle.attack.fighters if f.kind != "fictive"]
     add_fictive(battle.attack, battle.defend)
-    while attack_goes_on(battle.attack) and attack_goes_on(battle.defend) and battle.rounds < MAX_ROUNDS:
-        battle.rounds += 1
-        a_hits = roll_side(ctx, battle, battle.attack)
-        d_hits = roll_side(ctx, battle, battle.defend)
-        take_casualties(ctx, battle, battle.defend, a_hits)
-        take_casualties(ctx, battle, battle.attack, d_hits)
-        depart(battle, battle.attack)
-        depart(battle, battle.defend)
-    if battle.rounds >= MAX_ROUNDS:
-        ctx.flag(PHASE, reason="battle-round-limit", territory=territory)
+    fight_rounds(ctx, battle)
     bury(ctx, battle, (*first, *second))
     return battle
 
 
 def bury(ctx: TurnContext, battle: Battle, units: Sequence[Unit]) -> None:
     """The units that fell leave the game."""
-    alive = {f.unit.id for side in (battle.attack, battle.defend) for f in (*side.fighters, *battle.departed)
-             if f.unit}
+    alive = {f.unit.id for side in (battle.attack, battle.defend)
+             for f in (*side.fighters, *battle.departed, *battle.disengaged) if f.unit}
     lost_ids = {u.id for u in units} - alive
     ctx.state.units = [u for u in ctx.state.units if u.id not in lost_ids]
 
@@ -497,6 +654,7 @@ def battle_event(ctx: TurnContext, battle: Battle, captured: bool) -> None:
         captured=captured,
         withdrawn=battle.withdrawn,
         clash=battle.clash,
+        air_rounds=battle.air_rounds,
         rolls=[battle.first_roll, len(ctx.dice.log)],
     )
 

@@ -3,8 +3,9 @@
 - CasualtyOrder: the kinds a nation gives up first, in one territory or everywhere
   (the territory-specific order wins; the last one written wins among equals). Kinds not
   listed follow the default order (cheapest first).
-- CombatCondition on an attack (4.6: "After the first round of combat and any subsequent
-  round ... attacker ... can choose to disengage"): "rounds" withdraws after N rounds,
+- CombatCondition on an attack, or on a defence (4.6: "After the first round of combat
+  and any subsequent round ... both attacker and defender can choose to disengage"):
+  "rounds" withdraws after N rounds,
   "losses" when own losses exceed N, "kills" once N enemy units are destroyed while
   defenders remain. Checked after each round, so there is always one round first
   (Phase 4 guideline 1). "max-defenders" needs reconnaissance reports and goes to the
@@ -27,6 +28,7 @@ class BattleOrders:
     casualty: dict[str, tuple[str, ...]] = field(default_factory=dict)  # nation -> kinds first
     conditions: tuple[CombatCondition, ...] = ()  # the attacker's, for this territory
     by_nation: dict[str, tuple[CombatCondition, ...]] = field(default_factory=dict)  # each allied attacker's
+    defending: dict[str, tuple[CombatCondition, ...]] = field(default_factory=dict)  # each defender's (4.6)
 
 
 def casualty_preferences(ctx: TurnContext, nations: Sequence[str], territory: str) -> dict[str, tuple[str, ...]]:
@@ -42,13 +44,19 @@ def casualty_preferences(ctx: TurnContext, nations: Sequence[str], territory: st
 
 
 def for_battle(ctx: TurnContext, attackers: Sequence[str], nations: Sequence[str], territory: str) -> BattleOrders:
-    """The casualty orders of every nation in the battle, and the attackers' withdrawal
-    conditions for it (each allied attacker's own: it withdraws its own units)."""
-    by_nation = {a: tuple(o for n, _, o in ctx.orders_of(CombatCondition)
-                          if n == a and o.kind in WITHDRAWALS and ctx.name(o.dest) == territory)
-                 for a in sorted(set(attackers))}
+    """The casualty orders of every nation in the battle, the attackers' withdrawal
+    conditions for it (each allied attacker's own: it withdraws its own units) and the
+    defenders' (a nation that does not attack the territory disengages its own)."""
+    by_nation = {a: own_conditions(ctx, a, territory) for a in sorted(set(attackers))}
     conditions = tuple(c for a in sorted(by_nation) for c in by_nation[a])
-    return BattleOrders(casualty_preferences(ctx, nations, territory), conditions, by_nation)
+    defending = {d: own_conditions(ctx, d, territory) for d in sorted(set(nations) - set(attackers))}
+    return BattleOrders(casualty_preferences(ctx, nations, territory), conditions, by_nation,
+                        {d: c for d, c in defending.items() if c})
+
+
+def own_conditions(ctx: TurnContext, nation: str, territory: str) -> tuple[CombatCondition, ...]:
+    return tuple(o for n, _, o in ctx.orders_of(CombatCondition)
+                 if n == nation and o.kind in WITHDRAWALS and ctx.name(o.dest) == territory)
 
 
 def withdrawal(conditions: Sequence[CombatCondition], rounds: int, own_losses: int, kills: int) -> str | None:

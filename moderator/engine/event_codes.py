@@ -35,6 +35,11 @@ TASK_FORCES = ArgType("list of task forces, nation/name", lambda v: isinstance(v
 MONEY = ArgType("resources by place {place: n}", lambda v: isinstance(v, dict) and all(
     isinstance(k, str) and isinstance(n, int) and not isinstance(n, bool) for k, n in v.items()),
     ({"Cameroon": 2, "Togo": 1}, {}))
+PATHS = ArgType("list of sea paths, each a list of zones",
+                lambda v: isinstance(v, list) and all(isinstance(p, list) and all(isinstance(z, str) for z in p) for p in v),
+                ([["Southern Atlantic", "Bay of Biscay"]], []))
+AMOUNTS = ArgType("nation -> resources", lambda v: isinstance(v, dict) and all(
+    isinstance(k, str) and isinstance(n, int) for k, n in v.items()), ({"germany": 5}, {}))
 
 
 def spec(code: str, audience: str, doc: str, **args: object) -> EventSpec:
@@ -70,6 +75,16 @@ SCHEMA = EventSchema([
          nation=NATION, target=NATION),
     spec("peace-made", "public", "Local War, Austro-Hungarian option #1: two nations made peace",
          nations=NATIONS),
+    spec("surrender-offered", "public", "Phase 1.3: a nation offers to surrender; the nations named (the opposing "
+         "side in the main war) answer next turn", nation=NATION, to=NATIONS),
+    spec("surrender-decided", "public", "Phase 1.3: the answers to a surrender offer, counted (by income in the "
+         "main war)", nation=NATION, accepted=BOOL, votes_for=INT, votes_against=INT, refused_by=NATIONS),
+    spec("territory-reverted", "public", "Surrender: land the surrendering nation held goes back to its original "
+         "owner", place=PLACE, nation=NATION, by=NATION),
+    spec("units-withdrawn", "nation", "Surrender: the surrendering nation's units leave the land that reverted",
+         nation=NATION, place=PLACE, to=PLACE, units=INT),
+    spec("tribute", "the surrendering nation and the victor", "Phase 8, Surrender: war tribute, a quarter of the "
+         "income", nation=NATION, to=NATION, amount=INT),
     spec("option-outcome", "nation and moderator", "Phase 1.5: what a special option's roll did (not the points)",
          nation=NATION, order=INT, number=INT, title=TEXT, outcome=CODE, cost=INT),
     spec("territory-given", "public", "Phase 1.5: a special option gave a territory away, incorporated at once",
@@ -143,16 +158,26 @@ SCHEMA = EventSchema([
     spec("battle", "participants", "Phase 4.6: a land battle",
          territory=PLACE, origins=PLACES, attacker=NATION, attackers=NATIONS, defender=optional(NATION),
          defenders=NATIONS, rounds=INT, strait=BOOL, losses=LOSSES, captured=BOOL, withdrawn=optional(TEXT),
-         clash=BOOL, rolls=SPAN),
+         clash=BOOL, air_rounds=INT, rolls=SPAN),
     spec("task-force", "nation", "Phase 4.2: where a task force went, and what is left of it and its troops",
          nation=NATION, order=INT, tf=TEXT, path=PLACES, ships=UNITS, troops=UNITS),
     spec("naval-battle", "participants", "Phase 4.3: a naval battle (task forces, submarines attacking or "
          "detected); `first`/`second` the sides' nations, `ended` why it stopped",
          zone=PLACE, fleets=TASK_FORCES, first=NATIONS, second=NATIONS, rounds=INT, free=TEXT, ended=CODE,
          losses=LOSSES, damaged=LOSSES, withdrawn=optional(TEXT), rolls=SPAN),
+    spec("blockade-held", "the two nations", "Phase 4.2.6: a blockade sighted a task force leaving its zone "
+         "and held it there", nation=NATION, tf=TEXT, zone=PLACE, dest=PLACE, by=NATION),
     spec("unrestricted-submarine-warfare", "the two nations", "Phase 1.4 with 4.7: submarines in the targeted "
          "zones sank `damage` of the target's income this turn (1D10 each, at most the table's value)",
          nation=NATION, target=NATION, zones=PLACES, submarines=INT, damage=INT),
+    spec("breakthrough-stopped", "nation", "Tanks: a breakthrough whose first territory was not captured, or "
+         "with no tank of the nation left in it", nation=NATION, order=INT, origin=PLACE, dest=PLACE),
+    spec("defenders-withdrew", "nation", "Phase 4.6: defending units disengaged from a battle by their "
+         "conditions (`condition` as kind:value) and withdrew to a friendly neighbour",
+         nation=NATION, battle=PLACE, dest=PLACE, units=UNITS, condition=TEXT),
+    spec("us-trade-sunk", "the receiver and the submarines'", "Phase 4.7: submarines in a receiver's home "
+         "waters sank `sunk` of its `amount` of US trade (1-5 each, at most the trade)", nation=NATION,
+         by=NATIONS, zones=PLACES, submarines=INT, amount=INT, sunk=INT),
     spec("aircraft-landed", "nation", "Phase 4.6: aircraft left a battle and landed away from home (fuel)",
          nation=NATION, place=PLACE, battle=PLACE, units=UNITS),
     spec("units-fell-back", "nation", "Phase 4.4: attackers whose home was taken meanwhile fell back (or were lost)",
@@ -187,15 +212,16 @@ SCHEMA = EventSchema([
          nation=NATION, amounts=MONEY, held=MONEY),
     spec("held-apart-lost", "nation", "Phase 8 (3.1): a separated territory's treasury lost with its territory",
          nation=NATION, place=PLACE, amount=INT),
-    spec("transfer-made", "nation", "Phase 8 TRANSFER: what arrived, what a blockade took (half of it seized by "
-         "the blockaders) and what submarines sank", nation=NATION, order=INT, origin=PLACE, dest=PLACE,
-         amount=INT, delivered=INT, blockaded=INT, sunk=INT, seized=MONEY),
-    spec("transfer-seized", "the blockader and moderator", "Phase 8: half of a transfer cut by the nation's "
-         "blockade comes to it", nation=NATION, amount=INT),
     spec("us-trade", "nation", "Variable US Trade: resources from the neutral US's trade, collected in Phase 8",
          nation=NATION, amount=INT, saved=INT),
     spec("us-trade-cut", "nation", "Variable US Trade: this turn's trade was cut (a blockade, submarine warfare)",
          nation=NATION, amount=INT, reason=CODE, by=NATIONS),
+    spec("transfer-by-sea", "the nation and the submarines'", "Phase 8 with 4.7: a transfer by sea; `sunk` "
+         "by the submarines of `by` on its shortest paths", nation=NATION, order=INT, origin=PLACE, dest=PLACE,
+         amount=INT, sunk=INT, by=NATIONS, paths=PATHS, saved=INT),
+    spec("transfer-cut", "the nation and the cutters", "Phase 8 with 4.2.6: every shortest path of a transfer "
+         "was blockaded: the money is lost, half of it to the cutters (`gained`)", nation=NATION, order=INT,
+         origin=PLACE, dest=PLACE, amount=INT, by=NATIONS, gained=AMOUNTS, paths=PATHS),
     spec("gift", "giver and receiver", "Phase 8 note: a gift between allies",
          giver=NATION, receiver=NATION, sent=INT, arrived=INT),
     # ---- Phase 9
@@ -207,10 +233,6 @@ SCHEMA = EventSchema([
     spec("revolution-defections", "public", "Phase 9: Russian units built this turn defected (8-10)", units=INT),
     spec("mutiny", "nation and moderator", "Phase 9, Mutinies: units disbanded (or rebelled) in a territory",
          nation=NATION, severity=CODE, place=PLACE, units=UNITS, rebelled=BOOL),
-    spec("us-entry-moved", "the USA and the moderator", "Phase 9: US Entry moved (the economic roll)",
-         toward=CODE, points=INT, entry=INT, why=TEXT),
-    spec("spain-moved", "Spain and the moderator", "Phase 9: Spain's points moved (garrison, US entry)",
-         toward=CODE, points=INT, standing=INT, why=TEXT),
     spec("starvation", "the nation and the moderator", "Phase 9, Starvation Rule: the enemy cordon held a "
          "second turn or more; the manpower limit falls", nation=NATION, turns=INT, lost=INT, manpower=INT),
     spec("starvation-ended", "the nation and the moderator", "Phase 9, Starvation Rule: the cordon is broken",

@@ -34,11 +34,12 @@ class FlowNetwork:
 
     def add_edge(self, a: Hashable, b: Hashable, cap: int) -> None:
         u, v = self.node(a), self.node(b)
-        for frm, to, c in ((u, v, cap), (v, u, 0)):
-            self._out[frm].append(len(self._to))
-            self._to.append(to)
-            self._cap.append(c)
-            self._orig.append(c)
+        e = len(self._to)  # the edge u->v is e, its reverse v->u is e + 1 (= e ^ 1: e is even)
+        self._out[u].append(e)
+        self._out[v].append(e + 1)
+        self._to += (v, u)
+        self._cap += (cap, 0)
+        self._orig += (cap, 0)
 
     def _augmenting_path(self, s: int, t: int) -> list[int] | None:
         parent_edge = [-1] * len(self._names)

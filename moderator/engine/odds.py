@@ -16,6 +16,11 @@ It is walked forward round by round, exactly as combat_land.fight() plays it:
   fighters are left, not only how many;
 - before the first round, the defenders' AA guns fire once at the attacking aircraft
   (combat_land.aa_fire, probed the same way; hits taken by combat_land.take_aircraft);
+- then the air combat (4.5) when the defenders have fighters: its sides are built by
+  combat_land.air_battle for each state the AA guns leave, rolled and hit by the same
+  roll_side/take_casualties in air mode, round by round, the air rounds fought (fuel)
+  and whether the air combat's fictive units still stand being part of the state;
+  the attackers' fuel then counts the air rounds (combat_land.leaving);
 - trench and strait penalties, tanks at a trench, the all-air -3 (Fighters) come from
   combat_land.value_of with the battle's Front, as in the engine;
 - after each round: aircraft out of fuel leave the battle (combat_land.leaving; the state
@@ -147,9 +152,10 @@ class _Chain:
         self.ids: dict[str, dict[Key, int]] = {"attacker": {}, "defender": {}}
         self.hits: dict[tuple[str, int], list[float]] = {}
         self.after: dict[tuple[str, int, int], int] = {}
-        self.gone: dict[tuple[int, int], int] = {}
+        self.gone: dict[tuple[int, int, int], int] = {}
         self.start = {role: self.intern(role, (tuple(range(len(fs))), ())) for role, fs in self.pool.items()}
-        self.start_real = {role: sum(1 for f in fs if not f.virtual) for role, fs in self.pool.items()}
+        # real units that can be lost (not artillery supporting from next door)
+        self.start_real = {role: sum(1 for f in fs if not f.virtual and not f.support) for role, fs in self.pool.items()}
 
     def intern(self, role: str, key: tuple[tuple[int, ...], tuple[int, ...]]) -> int:
         if key not in self.ids[role]:
@@ -188,17 +194,33 @@ class _Chain:
         combat_land.take_aircraft(self.ctx, self.battle, side, hits)
         return self.intern("attacker", (tuple(self.where["attacker"][id(f)] for f in side.fighters), ()))
 
-    def depart(self, state: int, rnd: int) -> int:
-        """The attackers after round `rnd`, those out of fuel gone home."""
-        if (state, rnd) not in self.gone:
+    def depart(self, state: int, rnd: int, air_rounds: int = 0) -> int:
+        """The attackers after round `rnd`, those out of fuel gone home (fuel spent in
+        `air_rounds` of air combat counted)."""
+        if (state, rnd, air_rounds) not in self.gone:
             alive, left = self.keys["attacker"][state]
-            out = {self.where["attacker"][id(f)] for f in combat_land.leaving(self.side("attacker", state), rnd)}
-            self.gone[state, rnd] = state if not out else self.intern(
+            gone = combat_land.leaving(self.side("attacker", state), rnd, air_rounds)
+            out = {self.where["attacker"][id(f)] for f in gone}
+            self.gone[state, rnd, air_rounds] = state if not out else self.intern(
                 "attacker", (tuple(i for i in alive if i not in out), tuple(sorted((*left, *out)))))
-        return self.gone[state, rnd]
+        return self.gone[state, rnd, air_rounds]
+
+    def grounded(self, state: int) -> int:
+        """The attackers after the air combat, the aircraft that fight no ground round
+        (behind a super trench) gone home (combat_land.air_combat)."""
+        alive, left = self.keys["attacker"][state]
+        out = {self.where["attacker"][id(f)] for f in combat_land.air_only(self.side("attacker", state))}
+        if not out:
+            return state
+        return self.intern("attacker", (tuple(i for i in alive if i not in out), tuple(sorted((*left, *out)))))
+
+    def without(self, role: str, state: int, lost: Collection[int]) -> int:
+        """The side's state with the fighters `lost` (ids of pool fighters) dead."""
+        alive, left = self.keys[role][state]
+        return self.intern(role, (tuple(i for i in alive if id(self.pool[role][i]) not in lost), left))
 
     def losses(self, role: str, state: int) -> int:
-        return self.start_real[role] - len(self.side(role, state).real()) - len(self.keys[role][state][1])
+        return self.start_real[role] - len(self.side(role, state).targets()) - len(self.keys[role][state][1])
 
 
 def battle_odds(
@@ -232,32 +254,105 @@ def battle_odds(
         if p:
             key = (chain.aa(a0, hits), d0)
             live[key] = live.get(key, 0.0) + p
+    ground: dict[tuple[int, int, int], float] = {}
     for (a, d), mass in sorted(live.items()):
+        _air(chain, battle, a, d, mass, ground, odds)
+    for (a, d, _k), mass in sorted(ground.items()):
         if _over(chain, battle, a, d, 0, limit, before_first=True):
             _finish(chain, odds, a, d, 0, mass)
-    live = {k: v for k, v in live.items() if not _over(chain, battle, *k, 0, limit, before_first=True)}
-    if not live:
+    going = {key: v for key, v in ground.items() if not _over(chain, battle, *key[:2], 0, limit, before_first=True)}
+    if not going:
         return odds
     for rnd in range(1, limit + 1):
-        nxt: dict[tuple[int, int], float] = {}
-        for (a, d), mass in live.items():
-            _step(chain, a, d, mass, nxt, rnd)
-        live = {}
-        for (a, d), mass in sorted(nxt.items()):
+        nxt: dict[tuple[int, int, int], float] = {}
+        for (a, d, k), mass in going.items():
+            _step(chain, a, d, k, mass, nxt, rnd)
+        going = {}
+        for (a, d, k), mass in sorted(nxt.items()):
             if _over(chain, battle, a, d, rnd, limit):
                 _finish(chain, odds, a, d, rnd, mass)
             elif mass < PRUNE:
                 odds.pruned += mass
             else:
-                live[a, d] = mass
-        if not live:
+                going[a, d, k] = mass
+        if not going:
             break
     return odds
 
 
-def _step(chain: _Chain, a: int, d: int, mass: float, out: dict[tuple[int, int], float], rnd: int) -> None:
+def _air(chain: _Chain, battle: Battle, a: int, d: int, mass: float,
+         out: dict[tuple[int, int, int], float], odds: Odds) -> None:
+    """The air combat (4.5) from the state the AA guns left, as combat_land.air_combat
+    fights it; adds to `out` the states the ground rounds start from, with the air
+    rounds fought (their fuel is spent)."""
+    start = dataclasses.replace(battle, attack=chain.side("attacker", a), defend=chain.side("defender", d))
+    air = combat_land.air_battle(chain.ctx, start)
+    if air is None:
+        key = (chain.grounded(a), d, 0)
+        out[key] = out.get(key, 0.0) + mass
+        return
+    fictive = {role: next((f for f in side.fighters if f.virtual), None)
+               for role, side in (("attacker", air.attack), ("defender", air.defend))}
+    ctx = chain.ctx
+    Key = tuple[int, int, int, bool, bool]  # (attackers, defenders, air rounds, air fictive units standing)
+    live: dict[Key, float] = {(a, d, 0, fictive["attacker"] is not None, fictive["defender"] is not None): mass}
+    memo: dict[tuple[str, int, int, bool], Side] = {}
+
+    def side(role: str, state: int, k: int, virtual: bool) -> Side:
+        """The side's planes still in the air combat after k rounds."""
+        if (role, state, k, virtual) not in memo:
+            main = chain.side(role, state)
+            if role == "attacker":
+                planes = [f for f in main.real() if f.kind in combat_land.AIR]
+            else:
+                planes = [f for f in combat_land.interceptors(main)
+                          if (stats := ctx.stats(f.nation, f.kind, f.unit)) is not None and stats.fuel > k]
+            mark = fictive[role]
+            memo[role, state, k, virtual] = Side(role, [mark, *planes] if virtual and mark is not None else planes)
+        return memo[role, state, k, virtual]
+
+    def dist(s: Side) -> list[float]:
+        chain.probe.seen = []
+        combat_land.roll_side(ctx, air, s)
+        return _pmf(chain.probe.seen)
+
+    def struck(role: str, state: int, s: Side, hits: int) -> tuple[int, bool]:
+        copy = Side(role, list(s.fighters))
+        combat_land.take_casualties(ctx, air, copy, hits)
+        kept = {id(f) for f in copy.fighters}
+        lost = {id(f) for f in s.fighters if not f.virtual and id(f) not in kept}
+        return chain.without(role, state, lost), any(f.virtual for f in copy.fighters)
+
+    while live:
+        nxt: dict[Key, float] = {}
+        for (sa, sd, k, va, vd), m in sorted(live.items()):
+            att, dfn = side("attacker", sa, k, va), side("defender", sd, k, vd)
+            if not att.real() or not dfn.real() or k >= combat_land.MAX_ROUNDS:
+                done = (chain.grounded(sa), sd, k)
+                out[done] = out.get(done, 0.0) + m
+                continue
+            for ha, x in enumerate(dist(att)):
+                if x == 0.0:
+                    continue
+                sd2, vd2 = struck("defender", sd, dfn, ha)
+                for hd, y in enumerate(dist(dfn)):
+                    if y == 0.0:
+                        continue
+                    sa2, va2 = struck("attacker", sa, att, hd)
+                    then = (chain.depart(sa2, 0, k + 1), sd2, k + 1, va2, vd2)
+                    nxt[then] = nxt.get(then, 0.0) + m * x * y
+        live = {}
+        for then, m in nxt.items():
+            if m < PRUNE:
+                odds.pruned += m
+            else:
+                live[then] = m
+
+
+def _step(chain: _Chain, a: int, d: int, k: int, mass: float, out: dict[tuple[int, int, int], float],
+          rnd: int) -> None:
     """One round from (a, d): both sides fire at once, then each takes its casualties;
-    then the attackers out of fuel leave."""
+    then the attackers out of fuel leave (k: the air rounds their fuel paid for first)."""
     for ha, x in enumerate(chain.hit_dist("attacker", a)):
         if x == 0.0:
             continue
@@ -265,7 +360,7 @@ def _step(chain: _Chain, a: int, d: int, mass: float, out: dict[tuple[int, int],
         for hd, y in enumerate(chain.hit_dist("defender", d)):
             if y == 0.0:
                 continue
-            key = (chain.depart(chain.hit("attacker", a, hd), rnd), d2)
+            key = (chain.depart(chain.hit("attacker", a, hd), rnd, k), d2, k)
             out[key] = out.get(key, 0.0) + mass * x * y
 
 
@@ -310,6 +405,7 @@ def odds_for(
     scenario: Scenario, attacker: str, attack: Mapping[str, int], defender: str, defend: Mapping[str, int],
     *, territory: str = "", city: bool = False, strait: bool = False, max_rounds: int | None = None,
     world: World | None = None, trench: str | None = None, air_distance: int = 1, beach: bool = False,
+    strike: bool = False, support: int = 0,
 ) -> Odds:
     """Odds of `attack` (kind -> count) of `attacker` against `defend` of `defender`,
     who holds `territory` (it only matters for special terrain, terrain.py: pass the `world`).
@@ -318,13 +414,19 @@ def odds_for(
     fight, so they are left out). air_distance: the fuel the aircraft spend to get there
     and, the same, to get back (1: from next door); they fight what their fuel leaves.
     beach: the land units land from the sea (4.6.1: -3/-4, the coastal defence unit, no
-    tanks, no retreat: max_rounds must be left out)."""
+    tanks, no retreat: max_rounds must be left out). strike: three tactical strike points
+    or more were scored on the territory this turn (4.1.1: attacking infantry +1). support:
+    the defender's artillery next door protecting the territory (Artillery: SUPPORT; it
+    fires with its attack value, is never a casualty, and the battle ends when no other
+    defender is left)."""
     if beach and (attack.get("tank") or max_rounds):
         raise ValueError("tanks may not take part in a naval invasion, and beach landers cannot withdraw")
-    if trench == combat_land.SUPER_TRENCH:
+    guarded = bool(defend.get("fighter"))  # Super Trench: aircraft "may only battle the aircraft there"
+    if trench == combat_land.SUPER_TRENCH and not guarded:
         attack = {k: n for k, n in attack.items() if k not in combat_land.AIR}
     attackers = make_units(attacker, attack, "a")
     defenders = make_units(defender, defend, "d")
+    helpers = make_units(defender, {"artillery": support}, "s") if support else []
     rounds = {}
     for u in attackers:
         stats = scenario.stats(attacker, u.kind)
@@ -339,6 +441,10 @@ def odds_for(
         rounds=rounds,
         entrenched=bool(trench),
         beach=frozenset(u.id for u in attackers if u.kind not in combat_land.AIR) if beach else frozenset(),
+        strike=1 if strike else 0,
+        support=frozenset(u.id for u in helpers),
+        air_only=frozenset(u.id for u in attackers if u.kind in combat_land.AIR)
+        if trench == combat_land.SUPER_TRENCH else frozenset(),
     )
-    return battle_odds(scenario, territory, attacker, attackers, defenders, holder=defender, city=city,
+    return battle_odds(scenario, territory, attacker, attackers, [*defenders, *helpers], holder=defender, city=city,
                        max_rounds=max_rounds, world=world, front=front)

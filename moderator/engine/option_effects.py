@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from moderator.engine import chances, points, wars
+from moderator.engine import chances, neutral_triggers, points, wars
 from moderator.engine.context import TurnContext
 from moderator.engine.orders.records import record_success
 from moderator.orders.model import SpecialOption
@@ -116,6 +116,7 @@ def seek_chinese_favour(ctx: TurnContext, nation: str, order: SpecialOption, spe
         points.move(ctx, CHINA, mine, amount, "option", PHASE)
     if chances.japan_objects(ctx.dice) and JAPAN in ctx.state.nations:
         japan_objects(ctx, nation, mine)
+    neutral_triggers.british_option_2(ctx, nation, PHASE)  # the Ottomans: 0-10 toward the Allies
     return chances.SUCCESS if success else chances.NOTHING
 
 

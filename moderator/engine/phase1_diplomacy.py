@@ -4,8 +4,9 @@
 1.2-1.5: the homes of INFLUENCE, COAX, SURRENDER, CLOSE, UNRESTRICTED SUBMARINE WARFARE,
 BLOCKADE, OPTION, GEAR UP, JOIN, PEACE and EXILE (engine/orders/influence.py, neutrals.py,
 surrender.py, declarations.py, special_options.py, peace.py, exile.py) judge them and
-charge their cost. Influence (its rolls and points), GEAR UP and JOIN are resolved; the
-other effects (votes, options' rolls) are referred to the moderator.
+charge their cost. Influence (its rolls and points), GEAR UP, JOIN, the surrender's offers
+and votes (engine/surrender.py, counted in this step's own work) and the options with an
+effect (engine/option_effects.py) are resolved; the rest is referred to the moderator.
 
 The step's own work in 1.2, after the attempts: the points some major neutrals take every
 turn while neutral (diplomacy.toml [drift]): the Ottomans "Each turn ... 0-7 points
@@ -20,7 +21,8 @@ engine/option_effects.py), else the scenario's. French #3: "0-4 points each turn
 
 from __future__ import annotations
 
-from moderator.engine import points
+from moderator.engine import neutral_triggers, points
+from moderator.engine import surrender as surrenders
 from moderator.engine.context import MODERATOR, TurnContext
 from moderator.engine.option_effects import COURTED
 from moderator.engine.orders import peace
@@ -75,12 +77,17 @@ def diplomatic_influence(ctx: TurnContext) -> None:
             continue
         flags = ctx.nation(nation).flags
         most = drift.points + (1 if flags.get(SWAYED) or (toward == "allied" and flags.get(COURTED)) else 0)
+        if nation == neutral_triggers.ITALY:  # the provinces lost: "1 point more per turn toward ..."
+            bonus = neutral_triggers.italy_lean_bonus(ctx)
+            most = max(0, most + (bonus if toward == "allied" else -bonus))
         amount = ctx.dice.between(0, most, f"{ctx.nation_name(nation)}'s points of the turn {points.PURPOSE}")
         points.move(ctx, nation, toward, amount, "drift", PHASE)
 
 
 def surrender(ctx: TurnContext) -> None:
-    """Phase 1.3 (surrender offers and terms): not implemented yet; emits nothing."""
+    """Phase 1.3, after this turn's offers and votes: the offers of earlier turns are
+    decided and their terms applied (engine/surrender.py)."""
+    surrenders.decide_offers(ctx)
 
 
 def other_declarations(ctx: TurnContext) -> None:

@@ -107,7 +107,7 @@ def targets(ctx: TurnContext, group: tuple[str, ...], enemies: set[str],
         if u.nation in group:
             near.add(u.location)
             if not ctx.is_sea(u.location) or u.kind in SEA_UNITS:
-                near |= set(ctx.world.neighbours(u.location))
+                near.update(ctx.world.neighbours(u.location))
     out = []
     for place in sorted(near):
         there = [u for u in at.get(place, ()) if u.nation in enemies]

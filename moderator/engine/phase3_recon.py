@@ -71,10 +71,23 @@ def any_hit(chances: Iterable[Fraction]) -> Fraction:
     return 1 - miss
 
 
+_BORDERS: dict[tuple[int, tuple[tuple[str, int], ...], str, str], tuple[Table, Fraction]] = {}
+
+
 def border_chance(table: Table, units: Mapping[str, int], cover: str = OPEN, where: str = LAND) -> Fraction:
-    """Passive recon chance of the units behind one border (Phase 3.3), after the target's cover."""
+    """Passive recon chance of the units behind one border (Phase 3.3), after the target's cover.
+    Asked for every border of every front each turn, mostly with the same few stacks, so the
+    answers are kept per table (the entry holds the table: its id cannot be reused meanwhile)."""
+    key = (id(table), tuple(sorted(units.items())), cover, where)
+    hit = _BORDERS.get(key)
+    if hit is not None and hit[0] is table:
+        return hit[1]
     tries = [base_chance(table, kind, where) for kind in sorted(units) for _ in range(units[kind])]
-    return COVER_FACTOR[cover] * any_hit(tries)
+    found = COVER_FACTOR[cover] * any_hit(tries)
+    if len(_BORDERS) > 4096:
+        _BORDERS.clear()
+    _BORDERS[key] = (table, found)
+    return found
 
 
 def recon_chance(table: Table, borders: Iterable[tuple[Mapping[str, int], str]], where: str = LAND) -> Fraction:

@@ -33,25 +33,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from moderator.engine import fuel
-from moderator.engine.combat_air import air_combat_value
+from moderator.engine.combat_air import dogfight_value
 from moderator.engine.context import TurnContext
 from moderator.engine.orders.move import landing_places
 from moderator.engine.state import Unit, kinds
 from moderator.orders.model import Bombing
 
 PHASE = "4.1.1"
-FIGHTER_TECH = "improved_fighters"
 STRIKES_FOR_BONUS = 3  # 4.1.1: "If three or more Tactical Strike Points are scored"
-
-
-def fighter_level(ctx: TurnContext, nation: str) -> int:
-    return min(ctx.tech(nation, FIGHTER_TECH), 4)
-
-
-def dogfight_value(ctx: TurnContext, plane: Unit, enemy: str) -> int:
-    if plane.kind != "fighter":
-        return 1  # Bombers: "a combat value of 1 in air combats"
-    return air_combat_value(fighter_level(ctx, plane.nation), fighter_level(ctx, enemy))
 
 
 def down(ctx: TurnContext, planes: list[Unit], hits: int) -> list[Unit]:

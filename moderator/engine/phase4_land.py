@@ -54,9 +54,9 @@ from __future__ import annotations
 
 import dataclasses
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 
-from moderator.engine import combat_land, combat_orders, fuel, recon_conditions, wars
+from moderator.engine import combat_land, combat_orders, fuel, phase4_air, recon_conditions, terrain, wars
 from moderator.engine.combat_land import SUPER_TRENCH, TRENCH, Battle, Front
 from moderator.engine.conquest import seize, take_territory
 from moderator.engine.context import TurnContext
@@ -138,7 +138,10 @@ def support(ctx: TurnContext, nation: str, index: int, order: ArtillerySupport, 
 def land_moves(ctx: TurnContext) -> None:
     legs = [g for g in ctx.legs if g.units]
     ctx.legs.clear()
-    in_legs = {u.id for g in legs for u in g.units}
+    # Units of this step's legs, and of an earlier land step's this turn (4.4 before the
+    # landings and breakthroughs of 4.6.1): where they stand now they defend.
+    in_legs = ctx.memo.setdefault(("land-legs",), set())
+    in_legs |= {u.id for g in legs for u in g.units}
     recon_conditions.call_off(ctx, legs)  # "ONLY IF AT MOST n DEFENDERS": its units stay and defend
     for leg in legs:
         if leg.attack:
@@ -165,7 +168,7 @@ def land_moves(ctx: TurnContext) -> None:
     away = {u.id for g in raids for u in g.units if u.kind not in STAYS_AT_HOME}
     away |= {uid for uid in ctx.moved if uid not in in_legs} - artillery_ids(ctx)  # busy elsewhere
     for dest in sorted(plans):
-        battle_for(ctx, dest, *plans[dest], away, supporters(dest, helpers, shelled))
+        battle_for(ctx, dest, *plans[dest], away, supporters(dest, helpers, shelled), attacked=set(plans))
     fall_back(ctx, raids)
 
 
@@ -220,7 +223,8 @@ def supporters(dest: str, helpers: Sequence[Leg], shelled: dict[str, set[str]]) 
 
 
 def battle_for(ctx: TurnContext, dest: str, sides: list[list[Leg]], fronts: dict[int, Front],
-               away: set[str], helping: Sequence[tuple[Unit, int | None]] = ()) -> None:
+               away: set[str], helping: Sequence[tuple[Unit, int | None]] = (),
+               attacked: Collection[str] = ()) -> None:
     """Every attack on `dest`, as one battle (after the attackers' clash, if any)."""
     for nation in sorted({g.nation for grp in sides for g in grp}):
         start_war(ctx, nation, dest, enemy_units(ctx, nation, dest))
@@ -255,6 +259,9 @@ def battle_for(ctx: TurnContext, dest: str, sides: list[list[Leg]], fronts: dict
         front = dataclasses.replace(front, support=frozenset(u.id for u, _ in helpers), rounds={
             **front.rounds, **{u.id: n for u, n in helpers if n is not None}})
     steer = combat_orders.for_battle(ctx, nations, [*nations, *(u.nation for u in defenders)], dest)
+    if steer.defending:
+        front = dataclasses.replace(front, retreat=retreats(ctx, dest, [u for u in defenders if u.nation in
+                                                                         steer.defending], attacked))
     battle = combat_land.fight(ctx, dest, sorted({g.origin for g in legs}), lead, attackers, defenders,
                                orders=steer, front=front)
     battle.attacker = taker(ctx, battle, legs) or lead
@@ -266,12 +273,49 @@ def battle_for(ctx: TurnContext, dest: str, sides: list[list[Leg]], fronts: dict
         if u.id not in standing and u.id.startswith(MAP_FACILITY):
             dismantle(ctx, dest, u)
     home = [f.unit for f in battle.departed if f.unit is not None]
+    withdrew(ctx, battle)
     if captured:
         relocate([u for u in alive if u.kind not in STAYS_AT_HOME or u.id in front.beach], dest)
         take_territory(ctx, dest, battle.attacker, combat_land.PHASE)
     else:
         home += alive
     land(ctx, battle, legs, [u for u in home if u.kind in AIR], front)
+
+
+DISENGAGING = frozenset({"infantry", "tank", *AIR})  # Artillery, Anti Air Guns, Rockets: cannot move when attacked
+
+
+def retreats(ctx: TurnContext, dest: str, defenders: Sequence[Unit], attacked: Collection[str]) -> dict[str, str]:
+    """Where each defender that may disengage (4.6) would go: "they must move to
+    neighbouring friendly provinces, but if there are no free provinces, then they must
+    fight to the end". The first friendly land next to `dest` by name that the unit may
+    enter, one not attacked this step first (into one under attack "they join defenders
+    in the fight"); artillery, AA guns and rockets never leave ("cannot move, as other
+    defenders do, from the territory if they are attacked")."""
+    out: dict[str, str] = {}
+    near = sorted(ctx.world.neighbours(dest), key=lambda n: (n in attacked, n))
+    for u in defenders:
+        if u.kind not in DISENGAGING:
+            continue
+        for n in near:
+            if (ctx.place(n).is_land and ctx.friendly(u.nation, n)
+                    and terrain.may_enter(ctx.world, ctx.scenario, u.nation, u.kind, n)
+                    and not (u.kind in AIR and terrain.no_landing(ctx.world, ctx.scenario, n))):
+                out[u.id] = n
+                break
+    return out
+
+
+def withdrew(ctx: TurnContext, battle: Battle) -> None:
+    """The defenders that disengaged go to their neighbour (combat_land.disengage)."""
+    moved: dict[tuple[str, str], list[Unit]] = defaultdict(list)
+    for f in battle.disengaged:
+        if f.unit is not None:
+            moved[f.unit.nation, battle.retreat[f.unit.id]].append(f.unit)
+    for (nation, place), gone in sorted(moved.items()):
+        relocate(gone, place)
+        ctx.tell(nation, "defenders-withdrew", combat_land.PHASE, battle=battle.territory, dest=place,
+                 units=kinds(gone), condition=battle.disengaged_by[nation])
 
 
 MAP_FACILITY = "map-"  # id prefix of the stand-in for a complex or port printed on the map
@@ -314,8 +358,10 @@ def dismantle(ctx: TurnContext, place: str, stand_in: Unit) -> None:
 
 def front_of(ctx: TurnContext, dest: str, legs: list[Leg], shelled: dict[str, set[str]]) -> Front:
     """What the attackers' approach brings: straits, the defenders' trenches they cross,
-    the rounds their fuel allows (aircraft) or their home's battle allows (artillery).
-    Aircraft that may not fight (no fuel, a super trench) are held back here."""
+    the rounds their fuel allows (aircraft) or their home's battle allows (artillery),
+    the tactical strike points' +1 to infantry (4.1.1, scored in step 4.1.1's raids).
+    Aircraft that may not fight (no fuel, a super trench with no aircraft behind it to
+    fight) are held back here."""
     across: set[str] = set()
     trenches: dict[str, str] = {}
     origins: dict[str, str] = {}
@@ -325,6 +371,8 @@ def front_of(ctx: TurnContext, dest: str, legs: list[Leg], shelled: dict[str, se
     defending = {u.nation for u in enemy_units(ctx, nation, dest)} | {ctx.controller(dest) or ""}
     dug = [u for u in ctx.units_at(dest) if u.kind in (TRENCH, SUPER_TRENCH) and u.nation in defending]
     front_line = [u for u in dug if front_facing(ctx, u)]
+    guarded = any(u.kind == "fighter" for u in enemy_units(ctx, nation, dest))  # aircraft to fight (4.5)
+    air_only: set[str] = set()
     for leg in legs:
         crossed = [u.kind for u in dug if facing_of(ctx, u) == leg.origin]
         trench = SUPER_TRENCH if SUPER_TRENCH in crossed else TRENCH if crossed else None
@@ -333,7 +381,9 @@ def front_of(ctx: TurnContext, dest: str, legs: list[Leg], shelled: dict[str, se
         if leg.beach:  # 4.6.1: "Aircraft receive no penalties if they enter ... via the sea-borne coastal route"
             air_trench = None
             beach |= {u.id for u in leg.units if u.kind not in AIR}
-        if air_trench == SUPER_TRENCH:
+        if air_trench == SUPER_TRENCH and guarded:  # Super Trench: "only battle the aircraft there"
+            air_only |= {u.id for u in leg.units if u.kind in AIR}
+        elif air_trench == SUPER_TRENCH:
             hold_back(ctx, leg, AIR, "super-trench")
         grounded = set()
         for u in leg.units:
@@ -355,7 +405,7 @@ def front_of(ctx: TurnContext, dest: str, legs: list[Leg], shelled: dict[str, se
         if grounded:
             hold_back(ctx, leg, (), "no-fuel", grounded)
     return Front(frozenset(across), trenches, origins, {k: v for k, v in rounds.items() if v >= 1}, bool(dug),
-                 frozenset(beach))
+                 frozenset(beach), strike=phase4_air.strike_bonus(ctx, dest), air_only=frozenset(air_only))
 
 
 def front_facing(ctx: TurnContext, trench: Unit) -> bool:
@@ -404,9 +454,8 @@ def clash(ctx: TurnContext, dest: str, first: list[Leg], second: list[Leg], fron
             g.units = [u for u in g.units if u.id in left and grp is won]
     if won:  # fuel spent in the clash is gone
         spent = fronts[id(won)]
-        fronts[id(won)] = Front(spent.across, spent.trenches, spent.origins,
-                                {k: v - battle.rounds for k, v in spent.rounds.items() if v - battle.rounds >= 1},
-                                spent.entrenched, spent.beach)
+        fronts[id(won)] = dataclasses.replace(
+            spent, rounds={k: v - battle.rounds for k, v in spent.rounds.items() if v - battle.rounds >= 1})
         for g in won:
             g.units = [u for u in g.units if u.kind not in AIR or u.id in fronts[id(won)].rounds]
     return won
@@ -461,7 +510,8 @@ def land(ctx: TurnContext, battle: Battle, legs: Sequence[Leg], planes: Sequence
         stats = ctx.stats(plane.nation, plane.kind)
         tank = stats.fuel if stats else 0
         out = fuel.cheapest(ctx.world, leg.origin, leg.dest, limit=tank) or 0
-        left = tank - out - min(battle.rounds, front.rounds.get(plane.id, 0)) * fuel.ROUND
+        fought = battle.spent.get(plane.id, battle.rounds + battle.air_rounds)
+        left = tank - out - min(fought, front.rounds.get(plane.id, 0)) * fuel.ROUND
         places = landing_places(ctx, plane.nation)
         if leg.origin in places and (fuel.cheapest(ctx.world, leg.dest, leg.origin, limit=max(left, 0)) is not None):
             plane.location = leg.origin

@@ -104,30 +104,33 @@ class Sea:
     alerted: set[tuple[str, str]] = field(default_factory=set)  # (escort, enemy): no second free round
     spent: set[int] = field(default_factory=set)  # id() of INTERCEPT orders already used
     used_subs: set[str] = field(default_factory=set)
+    held: set[tuple[str, str, str]] = field(default_factory=set)  # (zone, blockade, fleet): sighted leaving
 
 
 def naval_movement(ctx: TurnContext) -> None:
     sea = Sea(fleets(ctx))
     for f in sea.fleets:
-        stow(ctx, f, [u for u in ctx.state.units if u.location == f.zone and u.nation == f.nation
-                      and u.kind in CARRIES and u.id in set(ctx.task_forces[(f.nation, f.name)].troops)]
-             if f.order >= 0 else [])
+        named = set(ctx.task_forces[(f.nation, f.name)].troops) if f.order >= 0 else set()
+        stow(ctx, f, [u for u in ctx.state.units_at(f.zone, f.nation) if u.kind in CARRIES and u.id in named])
     for f in sea.fleets:  # ships without orders carry what is left aboard in their zone
         if f.order < 0:
             aboard = {t.id for g in sea.fleets for t in g.troops()}
-            stow(ctx, f, [u for u in ctx.state.units if u.location == f.zone and u.nation == f.nation
-                          and u.kind in CARRIES and u.id not in aboard])
+            stow(ctx, f, [u for u in ctx.state.units_at(f.zone, f.nation)
+                          if u.kind in CARRIES and u.id not in aboard])
     detect_by_order(ctx, sea)
     points = max((len(f.moves) for f in sea.fleets), default=0)
     for k in range(points):
         for f in sea.fleets:
             load(ctx, f, k)
+        for f in sea.fleets:  # guideline 6: each task force's task for this point
+            if not f.stopped and k < len(f.moves) and f.ships:
+                f.mission, f.escort_of = f.moves[k].mission, f.moves[k].escort_of
+        blockade(ctx, sea, k)
         for f in sea.fleets:
             f.moved_at = None
             if f.stopped or k >= len(f.moves) or not f.ships:
                 continue
             step = f.moves[k]
-            f.mission, f.escort_of = step.mission, step.escort_of
             if step.dest is not None and step.dest != f.zone:
                 f.came_from, f.moved_at = f.zone, f.zone
                 sail(f, step.dest)
@@ -141,6 +144,7 @@ def naval_movement(ctx: TurnContext) -> None:
         load(ctx, f, len(f.moves))
         f.moved_at = None
     intercept(ctx, sea, moving=False)
+    hold_zones(ctx, sea)
     for f in sea.fleets:
         if f.order >= 0:
             ctx.tell(f.nation, "task-force", PHASE, order=f.order, tf=f.name, path=f.path, ships=kinds(f.ships),
@@ -235,9 +239,9 @@ def seeks(a: Fleet, b: Fleet) -> bool:
     return a.mission == "dock" and b.mission == "transport"  # 4.2.8: "prevent any invasion"
 
 
-def sighting(ctx: TurnContext, seeker: Fleet, other: Fleet, zone: str) -> bool:
+def sighting(ctx: TurnContext, seeker: Fleet, other: Fleet, zone: str, why: str = "contact") -> bool:
     factors = phase4_naval.aggressive_factors(seeker_kinds(ctx, seeker.ships), [u.kind for u in other.ships])
-    return phase4_naval.engages(factors, ctx.dice, f"contact in {zone}: {seeker.key} sights {other.key}")
+    return phase4_naval.engages(factors, ctx.dice, f"{why} in {zone}: {seeker.key} sights {other.key}")
 
 
 def seeker_kinds(ctx: TurnContext, ships: Sequence[Unit]) -> list[str]:
@@ -260,6 +264,11 @@ def contact(ctx: TurnContext, sea: Sea, zone: str, first_point: bool) -> None:
     done: set[tuple[str, str]] = set()
     by_key = {f.key: f for f in here}
     for a, b in foes:
+        if (zone, a.key, b.key) in sea.held:  # the blockade that held b here has sighted it
+            sea.held.discard((zone, a.key, b.key))
+            sighted.add((a.key, b.key))
+            done |= {(a.key, b.key), (b.key, a.key)}
+            continue
         if (a.key, b.key) in done or not seeks(a, b):
             continue
         if seeks(b, a) and first_point and a.path[0] == b.path[0] == zone and len(a.path) == len(b.path) == 1:
@@ -364,6 +373,47 @@ def back(f: Fleet) -> None:
     if f.came_from is not None and f.came_from != f.zone:
         sail(f, f.came_from)
     f.stopped = True
+
+
+# ---- naval blockade (4.2.6) -----------------------------------------------------------------------
+
+
+def blockade(ctx: TurnContext, sea: Sea, k: int) -> None:
+    """4.2.6: a blockade "prevents enemy surface ships to move through or from the sea zone
+    the blockaders control". Reading (docs/rules-coverage.md): a task force with surface
+    ships that would leave a zone where an enemy task force is on blockade at this point
+    is held there if the blockade sights it (its aggressive factors, 4.2); the contact
+    that follows needs no second roll. A task force the blockade does not sight slips
+    through: 4.2.7's MOVE exists "to pass blockade"."""
+    for f in sea.fleets:
+        if f.stopped or k >= len(f.moves) or not f.ships or f.moves[k].dest in (None, f.zone):
+            continue
+        if not any(u.kind in phase4_naval.SURFACE_SHIPS for u in f.ships):
+            continue  # submarines are not "surface ships"
+        for b in sea.fleets:
+            if b.zone != f.zone or not b.ships or b.mission != "blockade" or not ctx.at_war(b.nation, f.nation):
+                continue
+            if not sighting(ctx, b, f, f.zone, "blockade"):
+                continue
+            f.stopped = True
+            sea.held.add((f.zone, b.key, f.key))
+            ctx.emit("blockade-held", PHASE, sorted({f.nation, b.nation}), nation=f.nation, tf=f.name,
+                     zone=f.zone, dest=f.moves[k].dest or "", by=b.nation)
+            break
+
+
+BLOCKADES = "blockaded-zones"  # ctx.memo key: zone -> nations whose blockade holds it as movement ends
+
+
+def hold_zones(ctx: TurnContext, sea: Sea) -> None:
+    """As movement ends, the zones each nation's blockade holds (4.2.6: "During the Naval
+    Blockade mission, TF stays in the same sea zone"): a task force whose last task was a
+    blockade, with surface ships left. Phase 8 transfers read them (engine/sea_lanes.py)."""
+    held: dict[str, list[str]] = {}
+    for f in sea.fleets:
+        if f.mission == "blockade" and any(u.kind in phase4_naval.SURFACE_SHIPS for u in f.ships):
+            held[f.zone] = sorted({*held.get(f.zone, []), f.nation})
+    ctx.memo[(BLOCKADES,)] = held
 
 
 # ---- submarines -----------------------------------------------------------------------------------

@@ -42,16 +42,35 @@ def passable(world: World, state: GameState, nation: str, territory: str) -> boo
 
 
 def rail_region(world: World, state: GameState, nation: str, origin: str) -> list[str]:
-    """Every territory reachable from origin through passable land, sorted."""
+    """Every territory reachable from origin through passable land, sorted (the order of
+    the search does not matter: the set is the same)."""
     if not passable(world, state, nation, origin):
         return []
+    friends = {n for n in state.nations if n == nation or state.allies(nation, n)} | {nation}
+    control, incorporated, places = state.control, state.incorporated, world.territories
     seen, queue = {origin}, deque([origin])
     while queue:
-        for nb in sorted(world.neighbours(queue.popleft())):
-            if nb not in seen and passable(world, state, nation, nb):
+        for nb in world.neighbours(queue.popleft()):
+            if nb not in seen and nb in incorporated and control.get(nb) in friends and nb in places \
+                    and places[nb].is_land:
                 seen.add(nb)
                 queue.append(nb)
     return sorted(seen)
+
+
+_NEIGHBOURS: dict[int, tuple[World, dict[str, tuple[str, ...]]]] = {}  # id of a map -> (map, sorted links)
+
+
+def _sorted_neighbours(world: World) -> dict[str, tuple[str, ...]]:
+    """Every place's neighbours, sorted (the network's edges go in that order, so the same
+    map gives the same flow): once per map, which never changes (the entry holds the map,
+    so its id cannot be reused while the entry lives)."""
+    hit = _NEIGHBOURS.get(id(world))
+    if hit is None or hit[0] is not world:
+        if len(_NEIGHBOURS) > 64:
+            _NEIGHBOURS.clear()
+        hit = _NEIGHBOURS[id(world)] = (world, {t: tuple(sorted(world.neighbours(t))) for t in world.territories})
+    return hit[1]
 
 
 def _network(
@@ -65,8 +84,9 @@ def _network(
         room = max(0, world.territories[t].value - used.get(t, 0))
         net.add_edge((t, "in"), (t, "out"), room)
     net.add_edge(SOURCE, (origin, "in"), INF)
+    rails = _sorted_neighbours(world)
     for t in region:
-        for nb in sorted(world.neighbours(t)):
+        for nb in rails[t]:
             if nb in inside and nb != origin:
                 net.add_edge((t, "out"), (nb, "in"), INF)
     for dest in sorted(demands):

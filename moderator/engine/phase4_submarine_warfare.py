@@ -20,6 +20,7 @@ from collections.abc import Collection, Iterable, Mapping
 
 from moderator.engine.context import TurnContext
 from moderator.engine.dice import Dice
+from moderator.orders.model import Transfer
 from moderator.world.model import World
 from moderator.world.scenario_model import UnrestrictedTarget
 
@@ -119,15 +120,62 @@ def _chains(zone: str, parents: Mapping[str, list[str]]) -> list[tuple[str, ...]
 
 
 INCOME_LOST = "income_lost_at_sea"  # NationState.flags: production sunk this turn, taken off Phase 8's income
+TRADE_SUNK = "us_trade_sunk"  # NationState.flags: US trade sunk this turn, taken off Phase 8's trade
+
+
+def home_waters(ctx: TurnContext, nation: str) -> list[str]:
+    """4.7: the "home sea zones of designated nation (all sea zones bordering original nation
+    territory, and there must be land path between sea zone and that nation)": the zones
+    beside the land it held at the start that is joined by land to its capital."""
+    info = ctx.scenario.nations.get(nation)
+    home = set(ctx.world.home_of(nation))
+    if info is None or info.capital not in home:
+        return []
+    seen, queue = {info.capital}, deque([info.capital])
+    while queue:
+        here = queue.popleft()
+        for nxt in sorted(ctx.world.neighbours(here)):
+            if nxt in home and nxt not in seen:
+                seen.add(nxt)
+                queue.append(nxt)
+    return sorted(_coastal_seas(ctx.world, seen))
+
+
+def us_trade_warfare(ctx: TurnContext) -> None:
+    """4.7: "If there is no resource transfer between two territories then target for
+    submarine warfare can be US trade with designated nation, but for this purpose subs
+    must end movement in home sea zones of designated nation". Each submarine of a nation
+    at war with a receiver of the trade, in its home waters, sinks 1-5, at most the trade
+    (the rules' second example: four subs, "the maximum Germans can take is only 5").
+    Reading: "no resource transfer" is the receiver's, this turn (no TRANSFER order); a
+    trade already cut (engine/us_trade.py) is not hunted."""
+    from moderator.engine import us_trade  # it reads the declarations this module's step follows
+
+    for nation in sorted(ctx.state.nations):
+        due = us_trade.trade_due(ctx, nation)
+        if not due or us_trade.cut(ctx, nation) is not None:
+            continue
+        if any(isinstance(o, Transfer) for o in ctx.orders.get(nation, ())):
+            continue
+        zones = set(home_waters(ctx, nation))
+        subs = [u for u in ctx.state.units if u.kind == "submarine" and u.location in zones
+                and ctx.at_war(u.nation, nation)]
+        if not subs:
+            continue
+        sunk = us_trade_loss(len(subs), due, ctx.dice)
+        ctx.state.nations[nation].flags[TRADE_SUNK] = sunk
+        by = sorted({u.nation for u in subs})
+        ctx.emit("us-trade-sunk", PHASE, sorted({nation, *by}), nation=nation, by=by,
+                 zones=sorted({u.location for u in subs}), submarines=len(subs), amount=due, sunk=sunk)
 
 
 def submarine_warfare(ctx: TurnContext) -> None:
     """Unrestricted submarine warfare (Phase 1.4), done where the submarines ended their
     movement: each nation whose declaration stands rolls 1D10 a submarine it has in the
     targeted zones of each target at war with it, at most the table's value; the target
-    loses that much of this turn's income (Phase 8: "damage to production"). The
-    warfare against resource transfers and US trade waits for those (Phase 8 transfers
-    are the moderator's, US trade is not collected yet)."""
+    loses that much of this turn's income (Phase 8: "damage to production"). Then the
+    submarines in a receiver's home waters hunt its US trade (us_trade_warfare); those on
+    the paths of transfers sink them in Phase 8 (engine/sea_lanes.py)."""
     for nation in sorted(ctx.state.nations):
         aim = ctx.state.nations[nation].flags.get("unrestricted_subs")
         if not aim:
@@ -145,3 +193,4 @@ def submarine_warfare(ctx: TurnContext) -> None:
             ns.flags[INCOME_LOST] = ns.flags.get(INCOME_LOST, 0) + damage
             ctx.emit("unrestricted-submarine-warfare", PHASE, (nation, victim), nation=nation, target=victim,
                      zones=list(row.zones), submarines=subs, damage=damage)
+    us_trade_warfare(ctx)

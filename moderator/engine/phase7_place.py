@@ -60,7 +60,8 @@ def arrive(ctx: TurnContext, group: RailGroup) -> None:
     end = path[-1] if not lost else path[lost[0] - 1]
     if not passable(ctx.world, ctx.state, group.nation, end):
         end = nearest_friendly(ctx, group.nation, end)
-    units = [u for u in ctx.state.units if u.id in set(group.unit_ids)]
+    ids = set(group.unit_ids)
+    units = [u for u in ctx.state.units if u.id in ids]
     for u in units:
         u.location = end
     code = "strategic-arrived" if end == path[-1] else "strategic-cut-short"

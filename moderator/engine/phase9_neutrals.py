@@ -18,8 +18,9 @@
   of 1 in 1D10 there would be rebellion with 1D10 roll for 2 rebel infantry with minimum
   of zero rebels and they would act as attackers."
 
-Readings (docs/rules-coverage.md): Spain's points are added to its standing as they are
-(minus is the Central Powers' side), not bounded; "less than 2 infantry in each of the
+Readings (docs/rules-coverage.md): the US Entry and Spain's points move through
+engine/points.move like every neutral's, so within -10..+10 (Spain's 20 points put it in
+the Central Powers' camp at -10, not at -20); "less than 2 infantry in each of the
 two territories" is broken when either has fewer than 2; Afghanistan's rebels are the
 D10 less 2 (the "minimum of zero" only means something for a subtraction). A rebellion
 against a conquered land without occupying land units frees it (the rebels hold it, "any war state with former
@@ -28,8 +29,8 @@ owners cease"); against the occupier's units the battle is the moderator's (flag
 
 from __future__ import annotations
 
-from moderator.engine import chances
-from moderator.engine.context import MODERATOR, TurnContext
+from moderator.engine import chances, points
+from moderator.engine.context import TurnContext
 from moderator.engine.orders.records import option_succeeded
 from moderator.engine.state import LAND_UNITS
 
@@ -71,10 +72,8 @@ def us_economic_roll(ctx: TurnContext) -> None:
         return  # no side produces more: the US favours neither
     bigger = 1 if made["allied"] > made["central"] else -1
     toward = bigger if outcome == chances.SUCCESS else -bigger
-    points = ctx.dice.between(0, 2, "US economic roll points (US entry 11)")
-    usa.standing += toward * points
-    ctx.emit("us-entry-moved", PHASE, (USA, MODERATOR), toward="allied" if toward > 0 else "central", points=points,
-             entry=usa.standing, why="economic roll")
+    amount = ctx.dice.between(0, 2, f"US Entry: economic roll (US entry 11) {points.PURPOSE}")
+    points.move(ctx, USA, "allied" if toward > 0 else "central", amount, "economic-roll", PHASE)
 
 
 def garrison_short(ctx: TurnContext) -> bool:
@@ -90,9 +89,7 @@ def spanish_garrison(ctx: TurnContext) -> None:
     checks = int(spain.flags.get(GARRISON_CHECKS, 0))
     spain.flags[GARRISON_CHECKS] = checks + 1
     if chances.spanish_garrison(ctx.dice, first_time=checks == 0):
-        spain.standing -= SPAIN_POINTS
-        ctx.emit("spain-moved", PHASE, (SPAIN, MODERATOR), toward="central", points=SPAIN_POINTS, standing=spain.standing,
-                 why="spanish garrison")
+        points.move(ctx, SPAIN, "central", SPAIN_POINTS, "spanish-garrison", PHASE)
 
 
 def spanish_american_relations(ctx: TurnContext) -> None:
@@ -104,9 +101,7 @@ def spanish_american_relations(ctx: TurnContext) -> None:
         return
     if chances.spain_resents_us(ctx.dice):
         toward = "central" if usa.side == "allied" else "allied"
-        spain.standing += SPAIN_POINTS if toward == "allied" else -SPAIN_POINTS
-        ctx.emit("spain-moved", PHASE, (SPAIN, MODERATOR), toward=toward, points=SPAIN_POINTS, standing=spain.standing,
-                 why="spanish-american relations")
+        points.move(ctx, SPAIN, toward, SPAIN_POINTS, "spanish-american-relations", PHASE)
 
 
 def rebellions(ctx: TurnContext) -> None:

@@ -7,18 +7,23 @@ turn update"), the Russian Revolution (phase9_revolution), mutinies (phase9_muti
 starvation behind a sea cordon (phase9_starvation, after the mutinies: "starvation effect
 won't raise rebellion in the same turn"), the US economic roll, the Spanish garrison,
 Spanish-American relations and the rebellion of a conquered nation that rises
-(phase9_neutrals); last, the Victory Conditions' table (victory). Not yet: the starvation of encircled land territories, governments in
+(phase9_neutrals), the US Entry's events of the turn (us_entry: trade cut, conquests, the
+USA allying China), the Russian fleet gone from the Black Sea and Paris taken
+(neutral_triggers); last, the Victory Conditions' table (victory). Not yet: the starvation of encircled land territories, governments in
 exile and liberation.
 """
 
 from __future__ import annotations
 
 from moderator.engine import (
+    neutral_triggers,
     phase3_espionage,
     phase9_mutiny,
     phase9_neutrals,
     phase9_revolution,
     phase9_starvation,
+    standing_events,
+    us_entry,
     victory,
 )
 from moderator.engine.context import TurnContext
@@ -35,4 +40,10 @@ def special_rules(ctx: TurnContext) -> None:
     phase9_neutrals.spanish_garrison(ctx)
     phase9_neutrals.spanish_american_relations(ctx)
     phase9_neutrals.rebellions(ctx)
+    us_entry.trade_cut_events(ctx, PHASE)  # US Entry 1-3: the trade cut in Phase 8
+    us_entry.conquests(ctx, PHASE)  # US Entry 9
+    us_entry.us_allies_china(ctx, PHASE)  # US Entry 5: a later turn of Japan's war on China
+    neutral_triggers.russian_fleet_left(ctx, PHASE)  # the Ottomans: 0-10 toward the CP, once
+    neutral_triggers.paris_fallen(ctx, PHASE)  # Italy: 0-20 toward the CP and its leaning, once
+    standing_events.submarine_warfare(ctx, PHASE)  # the third table, row 5
     victory.victory_conditions(ctx)  # last: the table reads the turn's final position

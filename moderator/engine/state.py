@@ -8,6 +8,7 @@ turn and replays compare those bytes.
 from __future__ import annotations
 
 import copy
+import itertools
 import json
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
@@ -29,7 +30,7 @@ def kinds(units: Iterable[Unit]) -> dict[str, int]:
     return dict(sorted(out.items()))
 
 
-@dataclass
+@dataclass(init=False)
 class Unit:
     """One unit on the map. Ids are stable across turns and sort deterministically."""
 
@@ -38,6 +39,26 @@ class Unit:
     kind: str  # one of UNIT_KINDS
     location: str  # canonical territory or sea-zone name
     damage: int = 0  # hits taken (battleships and carriers survive one or more)
+
+    def __init__(self, id: str, nation: str, kind: str, location: str, damage: int = 0) -> None:  # noqa: A002
+        # A new unit changes no place (it is not on any list yet): no __setattr__ per field,
+        # which would cost a tenth of a copy() of the state.
+        self.__dict__.update(id=id, nation=nation, kind=kind, location=location, damage=damage)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        # A unit that changes place (the engine moves units by assignment, everywhere)
+        # makes every GameState's index of units by place stale: see GameState.units_at.
+        if name == "location":
+            global _MOVED
+            _MOVED = next(_TICKS)
+        object.__setattr__(self, name, value)
+
+
+# Each unit's change of place takes a fresh number from _TICKS into _MOVED; an index built
+# when _MOVED was v is valid while _MOVED is still v (each number is written once, so a
+# later change never writes v back, whatever the threads do).
+_TICKS = itertools.count(1)
+_MOVED = 0
 
 
 @dataclass
@@ -70,7 +91,26 @@ class GameState:
         return self.control.get(territory)
 
     def units_at(self, location: str, nation: str | None = None) -> list[Unit]:
-        return [u for u in self.units if u.location == location and (nation is None or u.nation == nation)]
+        """The units at `location` (of `nation`), in the order of `units`. Asked hundreds of
+        times a turn, so the units are indexed by place, the index rebuilt when a unit has
+        changed place (Unit.__setattr__) or the list is another or longer or shorter."""
+        here = self._by_place().get(location, ())
+        return [u for u in here if nation is None or u.nation == nation]
+
+    def _by_place(self) -> dict[str, list[Unit]]:
+        index: tuple[list[Unit], int, int, dict[str, list[Unit]]] | None = self.__dict__.get("_index")
+        if index is not None and index[0] is self.units and index[1] == len(self.units) and index[2] == _MOVED:
+            return index[3]
+        stamp = _MOVED  # read before building: a change during the build makes the index stale
+        places: dict[str, list[Unit]] = {}
+        for u in self.units:
+            here = places.get(u.location)
+            if here is None:
+                places[u.location] = [u]
+            else:
+                here.append(u)
+        self.__dict__["_index"] = (self.units, len(self.units), stamp, places)  # not a field: never serialised
+        return places
 
     def nation_units(self, nation: str) -> list[Unit]:
         return [u for u in self.units if u.nation == nation]

@@ -76,8 +76,26 @@ def discounted(cost: int, percent: int) -> int:
     return cost - (-(-cost * percent // 100))
 
 
+_VALUES: dict[tuple[int, str, str, tuple[tuple[str, int], ...]], tuple[Scenario, UnitStats | None]] = {}
+_VALUES_KEPT = 4096  # answers kept (a game asks a few dozen; the tests make many scenarios)
+
+
 def values(scenario: Scenario, nation: str, kind: str, levels: Mapping[str, int]) -> UnitStats | None:
-    """A `kind` unit of `nation` at these technology levels; None if the nation has no such unit."""
+    """A `kind` unit of `nation` at these technology levels; None if the nation has no such unit.
+    Asked for every unit in every battle and table, so answers are kept per scenario (a
+    frozen object: the entry holds it, so its id cannot be reused while the entry lives)."""
+    key = (id(scenario), nation, kind, tuple(sorted(levels.items())))
+    hit = _VALUES.get(key)
+    if hit is not None and hit[0] is scenario:
+        return hit[1]
+    if len(_VALUES) >= _VALUES_KEPT:
+        _VALUES.clear()
+    found = _values(scenario, nation, kind, levels)
+    _VALUES[key] = (scenario, found)
+    return found
+
+
+def _values(scenario: Scenario, nation: str, kind: str, levels: Mapping[str, int]) -> UnitStats | None:
     try:
         base = scenario.stats(nation, kind)
     except KeyError:

@@ -33,6 +33,7 @@ from __future__ import annotations
 from moderator.engine.context import Position, TurnContext
 from moderator.engine.neutral_income import income_rule
 from moderator.engine.orders.records import side_word
+from moderator.engine.phase4_submarine_warfare import TRADE_SUNK
 from moderator.world.scenario_model import TradeRoute
 
 PHASE = "8"
@@ -128,6 +129,7 @@ def collect_us_trade(ctx: TurnContext) -> None:
                 ctx.tell(nation, "us-trade-cut", PHASE, amount=due, reason=why[0], by=why[1])
             continue
         ns = ctx.state.nations[nation]
+        due -= min(due, ns.flags.pop(TRADE_SUNK, 0))  # 4.7: sunk by submarines in its home waters
         ns.saved += due
         if not ctx.checking:
             ctx.tell(nation, "us-trade", PHASE, amount=due, saved=ns.saved)

@@ -90,10 +90,12 @@ def naval_value(ships: Iterable[UnitStats], fighter: UnitStats | None = None) ->
 
 def _stats(pos: Position, units: Iterable[Unit]) -> list[UnitStats]:
     """Each unit's own values; units of one nation, kind and levels share one lookup."""
-    seen: dict[tuple[str, str, tuple[tuple[str, int], ...]], UnitStats | None] = {}
+    seen: dict[tuple[str, str, tuple[tuple[str, int], ...] | None], UnitStats | None] = {}
     out = []
     for u in units:
-        key = (u.nation, u.kind, tuple(sorted(technology.unit_levels(pos, u).items())))
+        # a unit not built behind its kind has its kind's levels (technology.unit_levels)
+        built = pos.nation(u.nation).flags.get(technology.BUILT_AT, {}).get(u.id)
+        key = (u.nation, u.kind, tuple(sorted(built.items())) if built is not None else None)
         if key not in seen:
             seen[key] = pos.stats(u.nation, u.kind, u)
         if (s := seen[key]) is not None:
@@ -129,24 +131,41 @@ def colonial_power(pos: Position, nation: str) -> int:
     (other then Japan)" the nation holds; China counts none."""
     if nation in NO_COLONIES:
         return 0
-    places = {t for g in COLONIAL_GROUPS for t in pos.world.groups.get(g, ())}
-    return sum(pos.place(t).value for t in sorted(places) if pos.controller(t) == nation)
+    return sum(pos.place(t).value for t in _colonial_places(pos.world) if pos.controller(t) == nation)
+
+
+_COLONIAL: dict[int, tuple[World, list[str]]] = {}  # id of the map -> (the map, its colonial land)
+
+
+def _colonial_places(world: World) -> list[str]:
+    """The colonial groups' land, sorted: the map never changes, so once per map (the
+    entry holds the map, so its id cannot be reused while the entry lives)."""
+    hit = _COLONIAL.get(id(world))
+    if hit is None or hit[0] is not world:
+        if len(_COLONIAL) > 64:
+            _COLONIAL.clear()
+        hit = _COLONIAL[id(world)] = (world, sorted({t for g in COLONIAL_GROUPS for t in world.groups.get(g, ())}))
+    return hit[1]
 
 
 # ---- the ledger ---------------------------------------------------------------------------
-def _counts(pos: Position, nation: str) -> dict[str, int]:
-    out: dict[str, int] = {}
+def _all_counts(pos: Position) -> dict[str, dict[str, int]]:
+    """nation -> its counted units by kind, in one pass over the units."""
+    out: dict[str, dict[str, int]] = {}
     for u in pos.state.units:
-        if u.nation == nation and u.kind in COUNTED:
-            out[u.kind] = out.get(u.kind, 0) + 1
+        if u.kind in COUNTED:
+            mine = out.setdefault(u.nation, {})
+            mine[u.kind] = mine.get(u.kind, 0) + 1
     return out
 
 
-def _start_counts(pos: Position, nation: str) -> dict[str, int]:
-    out: dict[str, int] = {}
+def _start_counts(pos: Position) -> dict[str, dict[str, int]]:
+    """nation -> its counted units by kind at the start (the scenario's forces)."""
+    out: dict[str, dict[str, int]] = {}
     for f in pos.scenario.forces:
-        if f.nation == nation and f.kind in COUNTED:
-            out[f.kind] = out.get(f.kind, 0) + f.count
+        if f.kind in COUNTED:
+            mine = out.setdefault(f.nation, {})
+            mine[f.kind] = mine.get(f.kind, 0) + f.count
     return out
 
 
@@ -158,10 +177,12 @@ def record_losses(ctx: TurnContext) -> None:
             key = (e.args["nation"], e.args["kind"])
             placed[key] = placed.get(key, 0) + e.args["count"]
     fulls = {e.args["nation"]: e.args["full"] for e in ctx.events if e.code == "income"}
+    counts = _all_counts(ctx)
+    start = _start_counts(ctx) if ctx.turn <= 1 else {}
     for nation in sorted(ctx.state.nations):
         ledger = dict(ctx.state.nations[nation].flags.get(LEDGER, {}))
-        before = ledger.get("units") or (_start_counts(ctx, nation) if ctx.turn <= 1 else _counts(ctx, nation))
-        now = _counts(ctx, nation)
+        now = dict(counts.get(nation, {}))
+        before = ledger.get("units") or (start.get(nation, {}) if ctx.turn <= 1 else now)
         for kind in sorted(set(before) | set(now)):
             lost = max(0, before.get(kind, 0) + placed.get((nation, kind), 0) - now.get(kind, 0))
             if lost:
@@ -275,8 +296,13 @@ class Ranks:
                 self._values[key] = {n: best_naval_force(self.pos, n, area, self._units[n]) for n in nations}
             elif kind == "army":
                 self._values[key] = {n: best_army(self.pos, n, self._units[n]) for n in nations}
-            else:
-                self._values[key] = {n: colonial_power(self.pos, n) for n in nations}
+            else:  # colonial power, every nation's in one pass over the colonial land
+                held: dict[str, int] = {}
+                for t in _colonial_places(self.pos.world):
+                    holder = self.pos.controller(t)
+                    if holder is not None:
+                        held[holder] = held.get(holder, 0) + self.pos.place(t).value
+                self._values[key] = {n: 0 if n in NO_COLONIES else held.get(n, 0) for n in nations}
         return self._values[key]
 
 

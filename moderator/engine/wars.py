@@ -32,7 +32,7 @@ war both ways, as public news. Then:
 
 from __future__ import annotations
 
-from moderator.engine import reactions
+from moderator.engine import neutral_triggers, reactions, us_entry
 from moderator.engine.context import Position, TurnContext
 
 CAPTURED = "captured-from"  # ctx.done key: (CAPTURED, taker, loser) for every capture of the turn
@@ -49,6 +49,7 @@ def begin(ctx: TurnContext, nation: str, target: str, phase: str, surprise: bool
         ns.at_war_with = sorted({*ns.at_war_with, b})
     if not ctx.checking:
         ctx.emit("war-declared", phase, (), nation=nation, target=target, surprise=surprise)  # public news
+    us_entry.on_war(ctx, nation, target, phase, surprise)  # Japan's wars on Russia and China move the US Entry
     attacker = ctx.state.nations[nation].side
     if ctx.state.nations[target].side == "neutral" and attacker != "neutral":
         camp = opposite(attacker)
@@ -74,6 +75,7 @@ def join(ctx: TurnContext, nation: str, side: str, phase: str, why: str, by: str
             ctx.emit("joined", phase, (), nation=nid, side=side, why=why if nid == nation else "follows",
                      by=by if nid == nation else nation)
     reactions.react(ctx, "joins", side, nation, phase)  # the neutrals' table: its row of joining
+    neutral_triggers.on_join(ctx, nation, side, phase, why, by)  # the Ottomans: Arabia, Persia, Bulgaria
     if not ctx.checking:
         reactions.answer_aggressions(ctx, nation, side, phase)  # its own earlier wars, answered now
 

@@ -40,6 +40,7 @@ from moderator.engine.event_codes import SCHEMA
 from moderator.engine.orders import (
     artillery_support,
     bombing,
+    breakthrough,
     build,
     conditions,
     declarations,
@@ -116,6 +117,7 @@ RULES: tuple[OrderRule, ...] = (  # type: ignore[type-arg]
     artillery_support.RULE,
     defend.RULE,
     naval_invasion.RULE,
+    breakthrough.RULE,
     plunder.RULE,
     incorporate.RULE,
     gift.RULE,
@@ -134,7 +136,8 @@ PHASES: tuple[Step, ...] = (
     RULINGS,
     Step("1.1", "declarations of war", orders=_orders("1.1")),
     Step("1.2", "diplomatic influence", phase1_diplomacy.diplomatic_influence, _orders("1.2")),
-    Step("1.3", "surrender", phase1_diplomacy.surrender, _orders("1.3")),
+    Step("1.3", "surrender", phase1_diplomacy.surrender, _orders("1.3"),
+         assume=phase1_diplomacy.surrender),  # the checker: the votes it knows (no one else's)
     Step("1.4", "other declarations", phase1_diplomacy.other_declarations, _orders("1.4")),
     Step("1.5", "special rule options", phase1_diplomacy.special_options, _orders("1.5")),
     Step("2.1", "research of technology", phase2_technology.research, _orders("2.1")),

@@ -18,10 +18,12 @@ from __future__ import annotations
 
 import hashlib
 import re
+import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from email.message import EmailMessage
+from email.policy import EmailPolicy
 from email.utils import format_datetime, make_msgid
 
 # RFC 3834 5: "auto-replied" for a response to a message (receipts, error replies),
@@ -52,6 +54,39 @@ class Attachment:
     data: bytes
     maintype: str = "application"
     subtype: str = "octet-stream"
+
+
+class _SubjectFolding(EmailPolicy):
+    """The standard policy, except that a long Subject is folded between its words with its
+    first word on the "Subject:" line.
+
+    The standard library's folder sometimes moves a whole subject to the next line
+    ("Subject:" CRLF " The War to End All Wars: ... (g): turn 1 report"), and readers then
+    unfold it with a leading space (Python's own parser does). Each line we write is at most
+    78 characters, so the send, which folds again only lines longer than that, keeps ours."""
+
+    def fold(self, name: str, value: str) -> str:
+        return _fold_subject(name, value, self.linesep) or super().fold(name, value)
+
+    def fold_binary(self, name: str, value: str) -> bytes:
+        folded = _fold_subject(name, value, self.linesep)
+        return folded.encode("ascii") if folded else super().fold_binary(name, value)
+
+
+def _fold_subject(name: str, value: str, linesep: str) -> str:
+    """`Subject: words` folded at spaces into lines of at most 78 characters, or "" to leave
+    it to the standard folder (not the subject; not plain ASCII; a double space or a word
+    too long for one line, which folding at spaces would change)."""
+    text = str(value)
+    if name.lower() != "subject" or not text.isascii() or not text.isprintable() or "  " in text \
+            or text != text.strip() or any(len(word) > 70 for word in text.split(" ")):
+        return ""
+    lines = textwrap.wrap(text, width=78, initial_indent=f"{name}: ", subsequent_indent=" ",
+                          break_long_words=False, break_on_hyphens=False)
+    return linesep.join(lines) + linesep
+
+
+_POLICY = _SubjectFolding()
 
 
 def inline_image(name: str, data: bytes, domain: str, subtype: str = "png") -> InlineImage:
@@ -92,7 +127,7 @@ def compose(
     """
     if images and html is None:
         raise ValueError("inline images need an HTML part that refers to them (cid:...)")
-    message = EmailMessage()
+    message = EmailMessage(policy=_POLICY)
     _set_headers(message, sender, to, cc, subject, date, reply_to)
     message["Message-ID"] = message_id or make_msgid(domain=domain)
     if in_reply_to:

@@ -380,6 +380,10 @@ class Builder:
         units = self.units(c[0], ("artillery",), "only artillery supports a neighbouring province")
         return [m.ArtillerySupport(sum(u.count for u in units), self.name(c[1]), self.name(c[2]))]
 
+    def b_breakthrough(self, c: list) -> list[m.Order]:
+        units = self.units(c[0], ("tank",), "only tanks break through (Tanks, 4th advance)")
+        return [m.Breakthrough(sum(u.count for u in units), self.name(c[1]), self.name(c[2]))]
+
     def b_defend(self, c: list) -> list[m.Order]:
         kind = v.DEFEND_KINDS.get(fold(self.name(c[0])))
         if kind is None:

@@ -36,7 +36,7 @@ into attack withdraw after round rounds if when own losses casualties exceed exc
 above more than enemy units unit kills defenders destroyed killed are only shows most
 defender enemies casualty order support defend fire tf taskforce task-force task force
 escort bombard load transport patrol dock carrier detect replenish subs submarines
-intercept invade land unload plunder incorporate transfer and x then deploy
+intercept invade land unload plunder incorporate transfer and x then deploy breakthrough
 """.split())
 
 
@@ -175,6 +175,7 @@ FORMATS: dict[type, Callable[..., str]] = {
     m.CombatCondition: _condition,
     m.CasualtyOrder: _casualties,
     m.ArtillerySupport: lambda o: f"SUPPORT {o.count} art FROM {name(o.origin)} TO {name(o.dest)}",
+    m.Breakthrough: lambda o: f"BREAKTHROUGH {o.count} tank FROM {name(o.origin)} TO {name(o.dest)}",
     m.DefendWith: lambda o: f"DEFEND WITH {o.kind.upper()} AT {name(o.place)}",
     m.RocketFire: lambda o: f"FIRE {o.aim.upper()} {o.count} rkt FROM {name(o.origin)} AT {name(o.target)}",
     m.TaskForce: lambda o: f"TF {o.name} AT {name(o.location)}: {units(o.units)}",

@@ -97,7 +97,7 @@ class OfferSurrender(Order):
 
 @dataclass(frozen=True)
 class SurrenderVote(Order):
-    """Surrender: accept or refuse another nation's surrender offer (default: accept)."""
+    """Surrender: accept or refuse another nation's surrender offer (no answer: not accepted)."""
 
     nation: str = field(metadata=NATION)
     accept: bool
@@ -420,6 +420,18 @@ class NavalInvasion(Order):
 @dataclass(frozen=True)
 class ArtillerySupport(Order):
     """Artillery: artillery in `origin` protects/supports the adjacent province `dest`."""
+
+    count: int
+    origin: str = field(metadata=PLACE)
+    dest: str = field(metadata=PLACE)
+    phase = 4
+
+
+@dataclass(frozen=True)
+class Breakthrough(Order):
+    """Tanks, 4th advance: `count` tanks that capture `origin` this turn go on into the
+    adjacent `dest` ("Breakthrough means the tank can go on to move into or attack a second
+    territory after successfully capturing the first")."""
 
     count: int
     origin: str = field(metadata=PLACE)

@@ -60,6 +60,7 @@ EXAMPLES: dict[str, str] = {
     "casualties": "CASUALTIES AT Verdun: inf, art, tank",
     "casualty": "CASUALTY ORDER: inf, art", "losses": "LOSSES: inf, art",
     "support": "SUPPORT 2 art FROM Metz TO Verdun", "defend": "DEFEND WITH INDUSTRY AT Ruhr",
+    "breakthrough": "BREAKTHROUGH 2 tank FROM Verdun TO Paris",
     "fire": "FIRE CITY 1 rkt FROM Metz AT Paris",
     "tf": "TF 1 AT North Sea: 2 bb, 3 dd   then   TF 1 PATROL TO Skagerrak",
     "task": "TASK FORCE 1 AT North Sea: 2 bb", "taskforce": "TASKFORCE 1 PATROL TO Skagerrak",

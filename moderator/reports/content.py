@@ -122,18 +122,38 @@ class Stack:
     enemy_neighbours: list[tuple[str, str]] = field(default_factory=list)  # (territory, holder's name)
 
 
-@dataclass
-class NationReport:
-    kind: str  # "nation"
+@dataclass(kw_only=True)
+class ReportHeader:
+    """What every report of a turn carries: the game, the turn resolved and the next one
+    with its deadline, and the dice (TurnInfo); each kind adds its own content."""
+
+    kind: str  # "nation", "alliance", "bulletin"
     game: str
     title: str
-    nation: str
-    name: str
     resolved_turn: int
     resolved_date: str
     turn: int
     date: str
     deadline: str
+    dice_seed: str = ""  # the resolved turn's dice seed, revealed (TurnInfo)
+    dice_commitment: str = ""  # SHA-256 of the next turn's dice seed
+    correction: str = ""  # this report corrects the one sent then ("" if it is the first)
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def header(info: TurnInfo, kind: str) -> dict[str, Any]:
+    """The ReportHeader fields of a report of `kind` about the turn `info` describes."""
+    return {"kind": kind, "game": info.game, "title": info.title, "resolved_turn": info.resolved_turn,
+            "resolved_date": info.resolved_date, "turn": info.turn, "date": info.date, "deadline": info.deadline,
+            "dice_seed": info.dice_seed, "dice_commitment": info.dice_commitment, "correction": info.correction}
+
+
+@dataclass(kw_only=True)
+class NationReport(ReportHeader):
+    nation: str
+    name: str
     corrections: str
     orders_arrived: bool | None
     missed_in_a_row: int
@@ -145,61 +165,30 @@ class NationReport:
     stacks: list[Stack]
     order_block: str
     sightings: list[Sighting] = field(default_factory=list)  # what its units see of the enemy (3.3)
-    dice_seed: str = ""  # the resolved turn's dice seed, revealed (TurnInfo)
-    dice_commitment: str = ""  # SHA-256 of the next turn's dice seed
-    correction: str = ""  # this report corrects the one sent then ("" if it is the first)
+    # What it was told that is neither its own doing nor public: what its side's units saw
+    # (passive reconnaissance goes to the observing allies, 3.3), its allies' doings it shares.
+    shared: list[Told] = field(default_factory=list)
     intelligence: list[Told] = field(default_factory=list)  # what its recon and espionage learned (INTELLIGENCE)
 
-    def to_json(self) -> dict[str, Any]:
-        return asdict(self)
 
-
-@dataclass
-class AllianceReport:
-    kind: str  # "alliance"
-    game: str
-    title: str
+@dataclass(kw_only=True)
+class AllianceReport(ReportHeader):
     side: str
     side_name: str
     members: list[str]
-    resolved_turn: int
-    resolved_date: str
-    turn: int
-    date: str
-    deadline: str
     sheets: list[Sheet]
     battles: list[Told]
     events: list[Told]  # everything else any member saw
     rulings: list[Told]
     sightings: list[Sighting] = field(default_factory=list)  # what all members' units see (3.3)
-    dice_seed: str = ""  # the resolved turn's dice seed, revealed (TurnInfo)
-    dice_commitment: str = ""  # SHA-256 of the next turn's dice seed
-    correction: str = ""  # this report corrects the one sent then ("" if it is the first)
     intelligence: list[Told] = field(default_factory=list)  # what members' recon and espionage learned
 
-    def to_json(self) -> dict[str, Any]:
-        return asdict(self)
 
-
-@dataclass
-class Bulletin:
-    kind: str  # "bulletin"
-    game: str
-    title: str
-    resolved_turn: int
-    resolved_date: str
-    turn: int
-    date: str
-    deadline: str
+@dataclass(kw_only=True)
+class Bulletin(ReportHeader):
     news: list[Told]
     camps: dict[str, list[str]]  # side -> nation names
     losses: dict[str, int]  # nation name -> infantry lost this turn (Miscellaneous: manpower losses are shown)
-    dice_seed: str = ""  # the resolved turn's dice seed, revealed (TurnInfo)
-    dice_commitment: str = ""  # SHA-256 of the next turn's dice seed
-    correction: str = ""  # this report corrects the one sent then ("" if it is the first)
-
-    def to_json(self) -> dict[str, Any]:
-        return asdict(self)
 
 
 # ---- building blocks ------------------------------------------------------------------------
@@ -302,7 +291,13 @@ def order_block(info: TurnInfo, nation_name: str, status: NationStatus, stack_li
 
 def seen(view: View, names: Names) -> list[Sighting]:
     """The view's sightings with their holders named as players read them."""
-    return [replace(s, holder=names(s.holder) if s.holder else "", by=list(s.by)) for s in view.sightings]
+    return [replace(s, holder=names(s.holder) if s.holder else "", by=list(s.by),
+                    units=None if s.units is None else {names(n): dict(k) for n, k in s.units.items()})
+            for s in view.sightings]
+
+
+# The fights a report lists under its battles: on land (4.6), at sea (4.3) and in the air (4.1.1).
+BATTLES = ("battle", "naval-battle", "air-raid")
 
 
 def _concerns(e: Event, nation: str) -> bool:
@@ -320,9 +315,10 @@ def nation_report(world: World, view: View, info: TurnInfo, names: Names, words:
     rulings: list[Told] = []
     actions: list[Told] = []
     news: list[Told] = []
+    shared: list[Told] = []
     intelligence: list[Told] = []
     for e in view.events:
-        if e.code == "battle":
+        if e.code in BATTLES:
             battles.append(tell(e, names))
         elif e.code in INTELLIGENCE:
             intelligence.append(tell(e, names))
@@ -330,20 +326,19 @@ def nation_report(world: World, view: View, info: TurnInfo, names: Names, words:
             rulings.append(tell(e, names))
         elif e.seen_by and _concerns(e, nation):
             actions.append(tell(e, names))
+        elif e.seen_by:  # told to a group it belongs to, not to every player
+            shared.append(tell(e, names))
         else:
             news.append(tell(e, names))
     stack_list = stacks(world, view, status, names)
     return NationReport(
-        kind="nation", game=info.game, title=info.title, nation=nation, name=status.name,
-        resolved_turn=info.resolved_turn, resolved_date=info.resolved_date, turn=info.turn, date=info.date,
-        deadline=info.deadline, corrections=info.corrections,
+        **header(info, "nation"), nation=nation, name=status.name, corrections=info.corrections,
         orders_arrived=None if info.ordered is None else nation in info.ordered,
         missed_in_a_row=info.missed.get(nation, 0),
         sheet=sheet(world, status, view.turn, names), actions=actions, battles=battles, rulings=rulings,
-        news=news, stacks=stack_list,
+        news=news, shared=shared, stacks=stack_list,
         order_block=order_block(info, status.name, status, stack_list, words(nation) if words else None),
-        sightings=seen(view, names), intelligence=intelligence,
-        dice_seed=info.dice_seed, dice_commitment=info.dice_commitment, correction=info.correction)
+        sightings=seen(view, names), intelligence=intelligence)
 
 
 def alliance_report(world: World, view: View, info: TurnInfo, names: Names, side: str) -> AllianceReport:
@@ -352,7 +347,7 @@ def alliance_report(world: World, view: View, info: TurnInfo, names: Names, side
     events: list[Told] = []
     intelligence: list[Told] = []
     for e in view.events:
-        target = (battles if e.code == "battle" else rulings if e.code == "ruling"
+        target = (battles if e.code in BATTLES else rulings if e.code == "ruling"
                   else intelligence if e.code in INTELLIGENCE else events)
         told = tell(e, names)
         who = e.args.get("nation")
@@ -360,12 +355,9 @@ def alliance_report(world: World, view: View, info: TurnInfo, names: Names, side
             told.text = f"{names(who)}: {told.text}"  # several members' orders: say whose
         target.append(told)
     return AllianceReport(
-        kind="alliance", game=info.game, title=info.title, side=side, side_name=SIDE_NAMES[side],
-        members=[names(n) for n in view.members], resolved_turn=info.resolved_turn,
-        resolved_date=info.resolved_date, turn=info.turn, date=info.date, deadline=info.deadline,
+        **header(info, "alliance"), side=side, side_name=SIDE_NAMES[side], members=[names(n) for n in view.members],
         sheets=[sheet(world, st, view.turn, names) for st in view.statuses],
-        battles=battles, events=events, rulings=rulings, sightings=seen(view, names), intelligence=intelligence,
-        dice_seed=info.dice_seed, dice_commitment=info.dice_commitment, correction=info.correction)
+        battles=battles, events=events, rulings=rulings, sightings=seen(view, names), intelligence=intelligence)
 
 
 def bulletin(view: View, events: Sequence[Event], info: TurnInfo, names: Names) -> Bulletin:
@@ -382,11 +374,9 @@ def bulletin(view: View, events: Sequence[Event], info: TurnInfo, names: Names) 
         if nation != MODERATOR:
             camps.setdefault(SIDE_NAMES.get(side, side), []).append(names(nation))
     return Bulletin(
-        kind="bulletin", game=info.game, title=info.title, resolved_turn=info.resolved_turn,
-        resolved_date=info.resolved_date, turn=info.turn, date=info.date, deadline=info.deadline,
+        **header(info, "bulletin"),
         news=[tell(e, names) for e in view.events], camps={k: sorted(v) for k, v in sorted(camps.items())},
-        losses=dict(sorted(losses.items())),
-        dice_seed=info.dice_seed, dice_commitment=info.dice_commitment, correction=info.correction)
+        losses=dict(sorted(losses.items())))
 
 
 def incorporation_cost(world: World, territory: str) -> int:

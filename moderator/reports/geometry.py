@@ -6,6 +6,7 @@ needs no build step and no map data beyond the repository.
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -31,7 +32,7 @@ class PlaceShape:
     def shape(self) -> MultiPolygon:
         return MultiPolygon([Polygon(rings[0], rings[1:]) for rings in self.polygons])
 
-    @property
+    @functools.cached_property  # asked for every place on every map: computed once
     def bounds(self) -> tuple[float, float, float, float]:
         xs = [x for rings in self.polygons for x, _ in rings[0]]
         ys = [y for rings in self.polygons for _, y in rings[0]]

@@ -13,6 +13,7 @@ import io
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Literal, TypedDict, Unpack, overload
 
 import matplotlib
 
@@ -20,6 +21,8 @@ matplotlib.use("Agg")
 
 import numpy as np  # noqa: E402
 from matplotlib import patheffects  # noqa: E402
+from matplotlib.artist import Artist  # noqa: E402
+from matplotlib.axes import Axes  # noqa: E402
 from matplotlib.backend_bases import RendererBase  # noqa: E402
 from matplotlib.backends.backend_agg import FigureCanvasAgg  # noqa: E402
 from matplotlib.collections import LineCollection, PatchCollection  # noqa: E402
@@ -31,9 +34,10 @@ from matplotlib.text import Text  # noqa: E402
 from matplotlib.transforms import Bbox, IdentityTransform  # noqa: E402
 from PIL import Image  # noqa: E402
 
-from moderator.reports import mapstory  # noqa: E402
+from moderator.reports import mapnames, mapstory  # noqa: E402
 from moderator.reports.geometry import MAPS_DIR, Geometry, PlaceShape, Rings  # noqa: E402
-from moderator.reports.visibility import UNIT_ABBREV  # noqa: E402
+from moderator.reports.sightings import Sighting  # noqa: E402
+from moderator.reports.visibility import UNIT_ABBREV, short_code  # noqa: E402
 from moderator.world.model import World  # noqa: E402
 
 DPI = 100
@@ -96,7 +100,10 @@ def miller_y(lat: float) -> float:
 
 def image_size(region: str) -> tuple[int, int]:
     """Pixel size (width, height) of the PNG for a region."""
-    r = REGIONS[region]
+    return image_size_of(REGIONS[region])
+
+
+def image_size_of(r: Region) -> tuple[int, int]:
     height = WIDTH_PX * (miller_y(r.north) - miller_y(r.south)) / (r.east - r.west)
     return WIDTH_PX, int(round(height))
 
@@ -193,119 +200,90 @@ def _fill(place: PlaceShape, controller: str | None, colors: Mapping[str, str]) 
 # ---------------------------------------------------------------- drawing
 
 
-def render_map(
-    geometry: Geometry,
-    world: World,
-    *,
-    control: Mapping[str, str] | None = None,
-    units: Mapping[str, Mapping[str, int]] | None = None,
-    region: str = "world",
-    title: str = "",
-    names: Mapping[str, str] | None = None,
-    sightings: Mapping[str, str] | None = None,
-    story: Sequence[mapstory.Mark] = (),
-    overview: np.ndarray | None = None,
-    bare: bool = False,
-) -> bytes:
-    """PNG of the map: land coloured by controller, sea zones pale blue, names, unit summaries
-    and a legend of the nations holding land in view.
+class MapOptions(TypedDict, total=False):
+    """What a map shows; every key may be left out.
 
     control: place -> nation id now controlling it (default: the 1914 owner from the world).
     units: place -> {"label": count}, already filtered to what the viewer may see. A label may
         start with a nation prefix ("ger inf"): its box is then edged in that nation's colour.
+    region: the REGIONS entry to draw ("world" by default).
+    title: written at the top (game, turn, audience).
     names: nation id -> display name for the legend (default: the id).
-    sightings: place -> colour band ("black", "yellow", "red") of the enemy troops the viewer's
-        units see there (reports/sightings.py), drawn as a box in that colour.
+    sightings: place -> what the viewer knows of the enemy troops there (reports/sightings.py):
+        a box in the colour of their band, with the exact troops where a roll saw them.
     story: the turn's moves, battles and captures the viewer may know (reports/mapstory.py).
     overview: the world map's pixels (RGB), shown small in a corner with this region outlined.
     bare: colours and borders only (no names, boxes or legend): the overview itself.
     """
-    fig = build_figure(geometry, world, control=control, units=units, region=region, title=title, names=names,
-                       sightings=sightings, story=story, overview=overview, bare=bare)
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=DPI, metadata={"Software": None})
-    return buf.getvalue()
+
+    control: Mapping[str, str]
+    units: Mapping[str, Mapping[str, int]]
+    region: str
+    title: str
+    names: Mapping[str, str]
+    sightings: Mapping[str, Sighting]
+    story: Sequence[mapstory.Mark]
+    overview: np.ndarray | None
+    bare: bool
 
 
-def render_pixels(
-    geometry: Geometry,
-    world: World,
-    *,
-    control: Mapping[str, str] | None = None,
-    units: Mapping[str, Mapping[str, int]] | None = None,
-    region: str = "world",
-    title: str = "",
-    names: Mapping[str, str] | None = None,
-    sightings: Mapping[str, str] | None = None,
-    story: Sequence[mapstory.Mark] = (),
-    overview: np.ndarray | None = None,
-    bare: bool = False,
-) -> Image.Image:
-    """The same map as render_map, as an RGB image straight from the Agg canvas: reports
-    re-encode it as a palette PNG (reports/mapfiles.py), so it skips a PNG round trip."""
-    fig = build_figure(geometry, world, control=control, units=units, region=region, title=title, names=names,
-                       sightings=sightings, story=story, overview=overview, bare=bare)
+@overload
+def render_map(geometry: Geometry, world: World, output: Literal["png"] = "png",
+               **options: Unpack[MapOptions]) -> bytes: ...
+@overload
+def render_map(geometry: Geometry, world: World, output: Literal["pixels"],
+               **options: Unpack[MapOptions]) -> Image.Image: ...
+def render_map(geometry: Geometry, world: World, output: Literal["png", "pixels"] = "png",
+               **options: Unpack[MapOptions]) -> bytes | Image.Image:
+    """The map (MapOptions): land coloured by controller, sea zones pale blue, names, unit
+    summaries and a legend of the nations holding land in view. As a PNG (`output` "png"),
+    or as an RGB image straight from the Agg canvas ("pixels"): reports re-encode it as a
+    palette PNG (reports/mapfiles.py), so they skip a PNG round trip."""
+    fig = build_figure(geometry, world, **options)
+    if output == "png":
+        buf = io.BytesIO()
+        fig.savefig(buf, format="png", dpi=DPI, metadata={"Software": None})
+        return buf.getvalue()
     canvas = fig.canvas
     assert isinstance(canvas, FigureCanvasAgg)
     canvas.draw()
     return Image.frombuffer("RGBA", canvas.get_width_height(), canvas.buffer_rgba(), "raw", "RGBA", 0, 1).convert("RGB")
 
 
-def build_figure(
-    geometry: Geometry,
-    world: World,
-    *,
-    control: Mapping[str, str] | None = None,
-    units: Mapping[str, Mapping[str, int]] | None = None,
-    region: str = "world",
-    title: str = "",
-    names: Mapping[str, str] | None = None,
-    sightings: Mapping[str, str] | None = None,
-    story: Sequence[mapstory.Mark] = (),
-    overview: np.ndarray | None = None,
-    bare: bool = False,
-) -> Figure:
+def build_figure(geometry: Geometry, world: World, **options: Unpack[MapOptions]) -> Figure:
     """The map as a matplotlib figure (see render_map); tests inspect what it holds."""
+    region, title, story = options.get("region", "world"), options.get("title", ""), options.get("story", ())
+    units, sightings, overview = options.get("units", {}), options.get("sightings", {}), options.get("overview")
     if region not in REGIONS:
         raise ValueError(f"unknown region {region!r}; known: {', '.join(sorted(REGIONS))}")
     reg = REGIONS[region]
     owners = {t.name: t.owner for t in world.territories.values() if t.owner}
-    controllers: dict[str, str | None] = {**owners, **(control or {})}
+    controllers: dict[str, str | None] = {**owners, **options.get("control", {})}
     colors = load_colors(geometry.scenario or "1914")
 
-    width, height = image_size(region)
-    fig = Figure(figsize=(width / DPI, height / DPI), dpi=DPI)
-    FigureCanvasAgg(fig)  # attach the Agg canvas: text extents are measured with its renderer
-    ax = fig.add_axes((0.0, 0.0, 1.0, 1.0))
-    ax.set_xlim(reg.west, reg.east)
-    ax.set_ylim(miller_y(reg.south), miller_y(reg.north))
-    ax.set_axis_off()
-    ax.set_facecolor(OCEAN)
-    fig.patch.set_facecolor(OCEAN)
-    ax.add_patch(
-        PathPatch(
-            MplPath.unit_rectangle(), transform=ax.transAxes, facecolor=OCEAN, edgecolor="none", zorder=0
-        )
-    )
-
-    land_paths = _draw_background(ax, geometry, reg)
-    land_paths += _draw_places(ax, geometry, reg, controllers, colors)
-    if bare:
+    fig, ax = _blank(reg)
+    base = _base_layer(geometry, region, controllers, colors)
+    if options.get("bare", False):
+        ax.add_artist(BaseLayer(base.pixels, []))
         return fig
     features = map_features(world)
-    unit_boxes = _draw_labels(fig, ax, geometry, reg, units or {}, controllers, colors, sightings or {},
-                              mapstory.glyphs(story), features)
+    unit_boxes, placed = _draw_labels(fig, ax, geometry, reg, units, controllers, colors, sightings,
+                                     mapstory.glyphs(story), features)
+    pixels = base.pixels.copy()
+    mapnames.paste(pixels, placed, DPI)
+    ax.add_artist(BaseLayer(pixels, placed))
+    land = base.land
     if story:
         places = {p for m in story for p in (m.origin, m.dest) if p in geometry.places}
         anchors = {p: at for p in sorted(places) if (at := _label_anchor(geometry.places[p], reg)) is not None}
         story = [m for m in story if m.dest in anchors and (not m.origin or m.origin in anchors)]
         mapstory.draw(ax, story, anchors, colors)
-    entries = legend_entries(geometry, reg, controllers, colors, names or {})
-    notes = (_FEATURE_KEY + _unit_key(units or {}) + _band_key(sightings or {}) + mapstory.key(story)
-             + _off_map(geometry, reg, units or {}))
-    corner = _draw_legend(fig, ax, entries, notes, land_paths, unit_boxes)
+    entries = legend_entries(geometry, reg, controllers, colors, options.get("names", {}))
+    notes = (_FEATURE_KEY + _unit_key(units) + _band_key(sightings) + mapstory.key(story)
+             + _off_map(geometry, reg, units))
+    corner = _draw_legend(fig, ax, entries, notes, land, unit_boxes)
     if overview is not None and region != "world":
-        _draw_overview(fig, ax, overview, reg, corner, land_paths, unit_boxes)
+        _draw_overview(fig, ax, overview, reg, corner, land, unit_boxes)
     if title:
         ax.text(
             0.5,
@@ -320,6 +298,76 @@ def build_figure(
             path_effects=[patheffects.withStroke(linewidth=3, foreground="white")],
         )
     return fig
+
+
+def _blank(reg: Region) -> tuple[Figure, Axes]:
+    """A figure of the region's pixel size whose axes fill it, in projected lon/lat."""
+    width, height = image_size_of(reg)
+    fig = Figure(figsize=(width / DPI, height / DPI), dpi=DPI)
+    FigureCanvasAgg(fig)  # attach the Agg canvas: text extents are measured with its renderer
+    ax = fig.add_axes((0.0, 0.0, 1.0, 1.0))
+    ax.set_xlim(reg.west, reg.east)
+    ax.set_ylim(miller_y(reg.south), miller_y(reg.north))
+    ax.set_axis_off()
+    fig.patch.set_facecolor(OCEAN)
+    return fig, ax
+
+
+@dataclass(frozen=True)
+class Base:
+    """A region's static layer as pixels: water, land coloured by controller, borders, the
+    dots on small islands (RGBA, bottom row first, as Agg draws an image: row y is y pixels
+    up); and where land is (True), for the legend and the overview to keep off it."""
+
+    pixels: np.ndarray  # shared by every map of the region: never written (names go on a copy)
+    land: np.ndarray
+
+
+_BASES: dict[tuple[int, str, tuple[tuple[str, str | None], ...], tuple[tuple[str, str], ...]],
+             tuple[Geometry, Base]] = {}
+BASES_KEPT = 6  # a turn's maps use a few regions, all with the same control: about 16 MB each
+
+
+def _base_layer(geometry: Geometry, region: str, controllers: Mapping[str, str | None],
+                colors: Mapping[str, str]) -> Base:
+    """The static layer of a map, drawn once per region and control and then reused by every
+    map of the turn (each nation's, each alliance's, the bulletin's, the overview)."""
+    key = (id(geometry), region, tuple(sorted(controllers.items())), tuple(sorted(colors.items())))
+    hit = _BASES.get(key)
+    if hit is None or hit[0] is not geometry:  # the id of a freed geometry may come back
+        reg = REGIONS[region]
+        fig, ax = _blank(reg)
+        ax.add_patch(PathPatch(MplPath.unit_rectangle(), transform=ax.transAxes, facecolor=OCEAN,
+                               edgecolor="none", zorder=0))
+        _draw_background(ax, geometry, reg)
+        _draw_places(ax, geometry, reg, controllers, colors)
+        canvas = fig.canvas
+        assert isinstance(canvas, FigureCanvasAgg)
+        canvas.draw()
+        pixels = np.ascontiguousarray(np.asarray(canvas.buffer_rgba())[::-1])
+        packed = pixels[..., :3].astype(np.uint32) @ np.array([1 << 16, 1 << 8, 1], dtype=np.uint32)
+        water = np.isin(packed, [int(OCEAN[1:], 16), int(SEA[1:], 16)])
+        if len(_BASES) >= BASES_KEPT:
+            _BASES.pop(next(iter(_BASES)))
+        hit = (geometry, Base(pixels, ~water))
+        _BASES[key] = hit
+    return hit[1]
+
+
+class BaseLayer(Artist):
+    """The base pixels with the place names pasted on (mapnames), drawn as one image under
+    the unit boxes, arrows and legend. `names` are the names it holds, for tests to read."""
+
+    def __init__(self, pixels: np.ndarray, names: Sequence[mapnames.PlacedName]) -> None:
+        super().__init__()
+        self.pixels = pixels
+        self.names = list(names)
+        self.set_zorder(4.9)  # over the fills (1-3.6), under arrows (5.4) and boxes (6)
+
+    def draw(self, renderer: RendererBase) -> None:
+        gc = renderer.new_gc()
+        renderer.draw_image(gc, 0, 0, self.pixels)
+        gc.restore()
 
 
 def _draw_background(ax: object, geometry: Geometry, reg: Region) -> list[MplPath]:
@@ -425,15 +473,17 @@ def _draw_labels(
     units: Mapping[str, Mapping[str, int]],
     controllers: Mapping[str, str | None],
     colors: Mapping[str, str],
-    sightings: Mapping[str, str],
+    sightings: Mapping[str, Sighting],
     marked: Mapping[str, str],
     features: Mapping[str, str],
-) -> list[Bbox]:
+) -> tuple[list[Bbox], list[mapnames.PlacedName]]:
     """Names of places holding units or seen enemies, their boxes, then other names where they fit.
 
-    Returns the unit boxes' pixel extents (the legend keeps clear of them)."""
+    Returns the unit boxes' pixel extents (the legend keeps clear of them) and the other
+    names, placed, for the base layer to paste (reports/mapnames.py)."""
     renderer = fig.canvas.get_renderer()  # type: ignore[attr-defined]
-    taken: list[Bbox] = []
+    taken = mapnames.Occupied()
+    placed: list[mapnames.PlacedName] = []
     named = {
         name: at
         for name in sorted(set(units) | set(sightings) | set(marked))
@@ -445,8 +495,8 @@ def _draw_labels(
     # A unit box must say where it stands, so these names are drawn first and always; so
     # are the places of the turn's battles and captures, with their marks.
     for name, at in named.items():
-        _place_name(ax, renderer, geometry.places[name], reg, at, taken, has_units=True,
-                    mark=marked.get(name, ""), suffix=features.get(name, ""))
+        _unit_place_name(ax, renderer, geometry.places[name], reg, at, taken,
+                         mark=marked.get(name, ""), suffix=features.get(name, ""))
     owners = unit_owners(units, controllers, colors)
     styles: dict[str, tuple[str, str, str, str, float]] = {}
     for name in shown:
@@ -454,19 +504,28 @@ def _draw_labels(
             edge, width = _unit_edge(units[name], owners, colors)
             styles[name] = (_unit_text(units[name]), "white", "black", edge, width)
         else:
-            face, ink = BAND_COLOURS[sightings[name]]
-            styles[name] = (f"enemy {BAND_SPANS[sightings[name]]}", face, ink, UNIT_EDGE, 1.2)
+            seen = sightings[name]
+            face, ink = BAND_COLOURS[seen.band]
+            text = f"enemy {BAND_SPANS[seen.band]}"
+            if seen.units is not None:  # a reconnaissance hit or espionage: the exact troops
+                text = "enemy, exactly:\n" + (_unit_text({f"{short_code(n)} {UNIT_ABBREV.get(k, k)}": c
+                                                          for n, kinds in seen.units.items()
+                                                          for k, c in kinds.items()}) or "no troops")
+            styles[name] = (text, face, ink, UNIT_EDGE, 1.2)
     unit_boxes = _draw_unit_boxes(ax, renderer, reg, styles, shown, taken)
     # Other names: land first, biggest places first. A name that would overlap one already
     # placed tries a few nearby spots and is skipped only when none is free.
     order = sorted(geometry.places.values(), key=lambda p: (p.kind != "land", -_size_px(p, reg), p.name))
+    to_pixels = ax.transData  # type: ignore[attr-defined]
     for place in order:
         if place.name in named or _size_px(place, reg) < reg.min_label_px:
             continue
         at = _label_anchor(place, reg)
         if at is not None:
-            _place_name(ax, renderer, place, reg, at, taken, has_units=False, suffix=features.get(place.name, ""))
-    return unit_boxes
+            label = _free_name(place, reg, to_pixels.transform(at), taken, features.get(place.name, ""))
+            if label is not None:
+                placed.append(label)
+    return unit_boxes, placed
 
 
 def _draw_unit_boxes(
@@ -475,7 +534,7 @@ def _draw_unit_boxes(
     reg: Region,
     styles: Mapping[str, tuple[str, str, str, str, float]],
     shown: Mapping[str, tuple[float, float]],
-    taken: list[Bbox],
+    taken: mapnames.Occupied,
 ) -> list[Bbox]:
     """Boxes of unit counts (white) or of seen enemy bands (in the band's colour), each
     (text, face, ink, edge, edge width), hanging below their place's name. Where that spot is taken
@@ -525,7 +584,7 @@ def _draw_unit_boxes(
             # The box alone: a leader line may cross other labels without hiding them.
             artist.update_positions(renderer)
             box = Text.get_window_extent(artist, renderer).padded(pad_px)
-            clashes = sum(box.overlaps(other) for other in taken)
+            clashes = taken.count(box)
             if best is None or (clashes, n) < best[:2]:
                 if best is not None:
                     best[2].remove()  # type: ignore[attr-defined]
@@ -536,36 +595,29 @@ def _draw_unit_boxes(
                 break
         # The spot with fewest clashes is kept even when none is free: units are never dropped.
         assert best is not None
-        taken.append(best[3])
+        taken.add(best[3])
         boxes.append(best[3])
     return boxes
 
 
-def _place_name(
+def _unit_place_name(
     ax: object,
     renderer: RendererBase,
     place: PlaceShape,
     reg: Region,
     at: tuple[float, float],
-    taken: list[Bbox],
+    taken: mapnames.Occupied,
     *,
-    has_units: bool,
     mark: str = "",
     suffix: str = "",
 ) -> None:
-    """One place name at the first free spot near its label point (forced for unit places).
-    `mark`: the turn's battle or capture there (mapstory glyphs), written before the name in
-    bold red, so it is never hidden under a unit box."""
+    """The name of a place holding units, seen enemies or the turn's battle or capture, above
+    its point (the box hangs below), moved up once if that spot is taken, drawn in any case.
+    `mark`: the battle or capture there (mapstory glyphs), written before the name in bold
+    red, so it is never hidden under a unit box."""
     sea = place.kind == "sea"
     size = reg.font * (0.9 if sea else 1.0)
-    # Above the point when a unit box hangs below it or a dot marks a speck of an island.
-    above = has_units or (not sea and _size_px(place, reg) < SMALL_PLACE_PX)
-    if has_units:
-        spots = [(0.0, 2.5), (0.0, 2.5 + 1.2 * size)]
-    elif above:
-        spots = [(0.0, 2.5), (0.0, -size - 4.0)]
-    else:
-        spots = [(dx * size, dy * size) for dx, dy in _LABEL_SPOTS]
+    spots = [(0.0, 2.5), (0.0, 2.5 + 1.2 * size)]
     for n, (dx, dy) in enumerate(spots):
         artist = ax.annotate(  # type: ignore[attr-defined]
             (f"{mark} " if mark else "") + place.name + suffix,
@@ -573,20 +625,39 @@ def _place_name(
             xytext=(dx, dy),
             textcoords="offset points",
             ha="center",
-            va="bottom" if above else "center",
+            va="bottom",
             fontsize=size * 1.25 if mark else size,
             style="italic" if sea else "normal",
             weight="bold" if mark else "normal",
             color=mapstory.BATTLE_COLOUR if mark else "#1f4e79" if sea else "black",
-            zorder=6.5 if has_units else 5,
+            zorder=6.5,
             path_effects=[patheffects.withStroke(linewidth=2, foreground="white")],
         )
         box = artist.get_window_extent(renderer)
-        if any(box.overlaps(other) for other in taken) and not (has_units and n == len(spots) - 1):
+        if taken.count(box) and n < len(spots) - 1:
             artist.remove()
             continue
-        taken.append(box)
+        taken.add(box)
         return
+
+
+def _free_name(place: PlaceShape, reg: Region, anchor: np.ndarray, taken: mapnames.Occupied,
+               suffix: str) -> mapnames.PlacedName | None:
+    """Another place's name at the first free spot near its label point (pixels `anchor`),
+    or None where every spot is taken."""
+    sea = place.kind == "sea"
+    size = reg.font * (0.9 if sea else 1.0)
+    above = not sea and _size_px(place, reg) < SMALL_PLACE_PX  # a dot marks a speck of an island
+    spots = [(0.0, 2.5), (0.0, -size - 4.0)] if above else [(dx * size, dy * size) for dx, dy in _LABEL_SPOTS]
+    style = mapnames.NameStyle(size, sea, "#1f4e79" if sea else "black", "center", "bottom" if above else "center")
+    for dx, dy in spots:
+        name = mapnames.PlacedName(place.name + suffix, style, round(anchor[0] + dx * DPI / 72),
+                                   round(anchor[1] + dy * DPI / 72))
+        box = name.box(DPI)
+        if not taken.count(box):
+            taken.add(box)
+            return name
+    return None
 
 
 def _unit_text(summary: Mapping[str, int]) -> str:
@@ -712,7 +783,7 @@ def map_features(world: World) -> dict[str, str]:
     return out
 
 
-def _band_key(sightings: Mapping[str, str]) -> list[str]:
+def _band_key(sightings: Mapping[str, Sighting]) -> list[str]:
     """What the enemy boxes mean, when the map has any."""
     if not sightings:
         return []
@@ -735,7 +806,7 @@ def _draw_legend(
     ax: object,
     entries: Sequence[tuple[str, str]],
     notes: Sequence[str],
-    land_paths: Sequence[MplPath],
+    land: np.ndarray,
     avoid: Sequence[Bbox],
 ) -> str:
     """Colour swatches in the corner that covers least land and no unit box; below (or above)
@@ -746,14 +817,19 @@ def _draw_legend(
     renderer = fig.canvas.get_renderer()  # type: ignore[attr-defined]
     best: tuple[float, int] | None = None
     chosen = LEGEND_CORNERS[0]
+    # Laid out once, in the upper left; its box in another corner is the mirror image (the
+    # axes fill the figure and the padding is the same on every side).
+    legend = _legend(ax, handles, labels, "upper left", columns)
+    first = legend.get_window_extent(renderer)
+    fig_w, fig_h = fig.bbox.width, fig.bbox.height
     for rank, corner in enumerate(LEGEND_CORNERS):
-        legend = _legend(ax, handles, labels, corner, columns)
-        box = legend.get_window_extent(renderer)
-        legend.remove()
-        score = (_land_share(ax, box, land_paths) + 10.0 * sum(box.overlaps(b) for b in avoid), rank)
+        xs = (first.x0, first.x1) if corner.endswith("left") else (fig_w - first.x1, fig_w - first.x0)
+        ys = (first.y0, first.y1) if corner.startswith("upper") else (fig_h - first.y1, fig_h - first.y0)
+        box = Bbox.from_extents(xs[0], ys[0], xs[1], ys[1])
+        score = (_land_share(box, land) + 10.0 * sum(box.overlaps(b) for b in avoid), rank)
         if best is None or score < best:
             best, chosen = score, corner
-    legend = _legend(ax, handles, labels, chosen, columns)
+    legend.set_loc(chosen)  # type: ignore[arg-type]  # one of LEGEND_CORNERS
     if not notes:
         return chosen
     box = legend.get_window_extent(renderer)
@@ -776,7 +852,7 @@ OVERVIEW_SHARE = 0.22  # of the map's width: the world overview in a corner of a
 
 
 def _draw_overview(fig: Figure, ax: object, pixels: np.ndarray, reg: Region, legend_corner: str,
-                   land_paths: Sequence[MplPath], avoid: Sequence[Bbox]) -> None:
+                   land: np.ndarray, avoid: Sequence[Bbox]) -> None:
     """The world overview, small, in the corner (other than the legend's) that covers least
     land and fewest unit boxes, with the drawn region outlined in red."""
     world = REGIONS["world"]
@@ -790,7 +866,7 @@ def _draw_overview(fig: Figure, ax: object, pixels: np.ndarray, reg: Region, leg
         x0 = pad if corner.endswith("left") else fig_w - pad - w_px
         y0 = fig_h - pad - h_px - 28 if corner.startswith("upper") else pad  # below the title
         box = Bbox.from_bounds(x0, y0, w_px, h_px)
-        score = (_land_share(ax, box, land_paths) + 10.0 * sum(box.overlaps(b) for b in avoid), rank)
+        score = (_land_share(box, land) + 10.0 * sum(box.overlaps(b) for b in avoid), rank)
         if best is None or score < best:
             best, chosen = score, (x0, y0)
     inset = fig.add_axes((chosen[0] / fig_w, chosen[1] / fig_h, w_px / fig_w, h_px / fig_h), zorder=30)
@@ -832,26 +908,17 @@ def _legend(ax: object, handles: list[Patch], labels: list[str], corner: str, co
     return legend
 
 
-def _land_share(ax: object, box: Bbox, land_paths: Sequence[MplPath]) -> float:
-    """Share of a grid of points in a pixel box that fall on drawn land."""
+def _land_share(box: Bbox, land: np.ndarray) -> float:
+    """Share of a grid of points in a pixel box that fall on land (`land`: the base layer's
+    land mask, bottom row first); points off the image count as water."""
     steps = 12
-    points = [
-        (box.x0 + (i + 0.5) * box.width / steps, box.y0 + (j + 0.5) * box.height / steps)
-        for i in range(steps)
-        for j in range(steps)
-    ]
-    to_pixels = ax.transData  # type: ignore[attr-defined]
-    inverse = to_pixels.inverted()
-    data_points = inverse.transform(points)
-    on_land = [False] * len(points)
-    lo, hi = data_points.min(axis=0), data_points.max(axis=0)
-    for path in land_paths:
-        ext = path.get_extents()
-        if ext.x1 < lo[0] or ext.x0 > hi[0] or ext.y1 < lo[1] or ext.y0 > hi[1]:
-            continue
-        for k, inside in enumerate(path.contains_points(data_points)):
-            on_land[k] = on_land[k] or bool(inside)
-    return sum(on_land) / len(points)
+    height, width = land.shape
+    xs = np.floor(box.x0 + (np.arange(steps) + 0.5) * box.width / steps).astype(int)
+    ys = np.floor(box.y0 + (np.arange(steps) + 0.5) * box.height / steps).astype(int)
+    cols, rows = np.meshgrid(xs, ys)
+    inside = (cols >= 0) & (cols < width) & (rows >= 0) & (rows < height)
+    on_land = land[rows.clip(0, height - 1), cols.clip(0, width - 1)] & inside
+    return float(on_land.sum()) / (steps * steps)
 
 
 # Where a name may go around its label point, in multiples of the font size (points).

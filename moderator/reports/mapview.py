@@ -10,7 +10,7 @@ from PIL import Image
 
 from moderator.reports import mapstory
 from moderator.reports.geometry import Geometry, load_geometry
-from moderator.reports.mapdraw import REGIONS, render_pixels
+from moderator.reports.mapdraw import REGIONS, render_map
 from moderator.reports.meander import meandered
 from moderator.reports.visibility import View
 from moderator.world.model import World
@@ -83,10 +83,10 @@ def draw_view(world: World, view: View, title: str, scenario: str = "1914", regi
     bands and the turn's moves and battles come only from the view, which holds what the
     audience may see."""
     chosen = region or region_for(world, view)
-    return render_pixels(
-        _geometry(scenario), world, control=view.control, units=view.map_units, region=chosen, title=title,
-        names=_names(scenario),
-        sightings={s.place: s.band for s in view.sightings if not view.map_units.get(s.place)},
+    return render_map(
+        _geometry(scenario), world, "pixels", control=view.control, units=view.map_units, region=chosen,
+        title=title, names=_names(scenario),
+        sightings={s.place: s for s in view.sightings if not view.map_units.get(s.place)},
         story=mapstory.marks(view.events),
         overview=None if chosen == "world" else overview(world, view.control, scenario))
 
@@ -99,7 +99,7 @@ def overview(world: World, control: dict[str, str], scenario: str = "1914") -> n
     per position and shared by every audience's map of that turn."""
     key = (scenario, tuple(sorted(control.items())))
     if key not in _OVERVIEWS:
-        img = render_pixels(_geometry(scenario), world, control=control, region="world", bare=True)
+        img = render_map(_geometry(scenario), world, "pixels", control=control, region="world", bare=True)
         small = img.resize((OVERVIEW_WIDTH, round(img.height * OVERVIEW_WIDTH / img.width)),
                            Image.Resampling.LANCZOS)
         if len(_OVERVIEWS) >= 4:

@@ -70,8 +70,15 @@ def withdrawal(condition: str) -> str:
     return words.format(value, "" if kind == "losses" else "s" if value != "1" else "")
 
 
+# The battles' virtual defenders (combat_land.VIRTUAL and the city's own), as the rules name
+# them: "a 1 defense factor coastal defense unit" (4.6 naval invasions, Straits), the city's
+# defence (Cities), the port's boats (Ports) and the multinational fictive unit (4.6.1).
+VIRTUAL_NAMES = {"coastal": "coastal defence unit", "city": "city defence", "fictive": "fictive unit",
+                 "boat": "port defence boat"}
+
+
 def _units(d: dict[str, int]) -> str:
-    return ", ".join(f"{n} {kind}" for kind, n in d.items()) or "no units"
+    return ", ".join(f"{n} {VIRTUAL_NAMES.get(kind, kind)}" for kind, n in d.items()) or "no units"
 
 
 def event_text(e: Event, names: Callable[[str], str]) -> str:

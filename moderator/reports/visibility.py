@@ -115,16 +115,17 @@ def nation_view(state: GameState, scenario: Scenario, events: list[Event], natio
     """A nation's own report: its own status and units, the events it took part in, and
     (given the world's borders) the colour bands of the enemy its own units see."""
     statuses = [_status(state, scenario, nation)]
+    seen = [e for e in events if e.visible_to(nation)]
     return View(
         audience=nation,
         members=[nation],
         statuses=statuses,
-        events=[e for e in events if e.visible_to(nation)],
+        events=seen,
         control=dict(state.control),
         map_units=_map_units(statuses, several=False),
         turn=state.turn,
         sides=_sides(state),
-        sightings=sightings(state, scenario, world, [nation]) if world is not None else [],
+        sightings=sightings(state, scenario, world, [nation], seen) if world is not None else [],
     )
 
 
@@ -140,16 +141,17 @@ def alliance_view(state: GameState, scenario: Scenario, events: list[Event], sid
         raise ValueError("neutrals receive only their own status, never a shared one")
     members = alliance_members(state, side)
     statuses = [_status(state, scenario, n) for n in members]
+    seen = [e for e in events if not e.seen_by or set(e.seen_by) & set(members)]
     return View(
         audience=f"alliance:{side}",
         members=members,
         statuses=statuses,
-        events=[e for e in events if not e.seen_by or set(e.seen_by) & set(members)],
+        events=seen,
         control=dict(state.control),
         map_units=_map_units(statuses, several=True),
         turn=state.turn,
         sides=_sides(state),
-        sightings=sightings(state, scenario, world, members) if world is not None else [],
+        sightings=sightings(state, scenario, world, members, seen) if world is not None else [],
     )
 
 
@@ -161,5 +163,8 @@ def public_view(state: GameState, events: list[Event]) -> View:
 
 
 def _sides(state: GameState) -> dict[str, str]:
-    """Each nation's camp: public (declarations and joining a camp are public news)."""
-    return {n: ns.side for n, ns in sorted(state.nations.items())}
+    """Each nation's camp: public (declarations and joining a camp are public news). Only
+    nations on the map (holding land or units) are listed: the Bolsheviks' seat exists from
+    the start but the Bolsheviks only from the revolution (Phase 9)."""
+    present = set(state.control.values()) | {u.nation for u in state.units}
+    return {n: ns.side for n, ns in sorted(state.nations.items()) if n in present}

@@ -57,9 +57,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--reminders", default="48,12", metavar="HOURS",
                    help="reminders to seats without orders, hours before the deadline (default 48,12; '' for none)")
     p.set_defaults(func=cmd_game_new)
-    p = game.add_parser("list", parents=[common])
+    p = game.add_parser("list", parents=[common], help="every game: its turn, deadline and state")
     p.set_defaults(func=cmd_game_list)
-    p = game.add_parser("show", parents=[common])
+    p = game.add_parser("show", parents=[common], help="one game: its settings, turn and seats")
     p.add_argument("game")
     p.set_defaults(func=cmd_game_show)
 
@@ -78,7 +78,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         p.add_argument("--player", default="")
         p.add_argument("--password", default=None, help="seat password (default: a new random one, printed once)")
         p.set_defaults(func=cmd_seat_add)
-    p = seat.add_parser("list", parents=[common])
+    p = seat.add_parser("list", parents=[common], help="a game's seats: nation and player's address")
     p.add_argument("--game", required=True)
     p.set_defaults(func=cmd_seat_list)
 

@@ -31,7 +31,7 @@ from moderator.service.context import Service
 from moderator.service.inbox import Outcome, poll
 from moderator.service.reminders import send_reminders
 from moderator.service.sending import send_queued
-from moderator.service.turns import due_games, recover_interrupted, resolve_game
+from moderator.service.turns import AlreadyResolved, due_games, recover_interrupted, resolve_game
 
 RETRY_AFTER = (timedelta(seconds=30), timedelta(minutes=2), timedelta(minutes=10), timedelta(minutes=30))
 SEND_EVERY = 1.0  # seconds: during a long poll, receipts go out at least this often
@@ -127,6 +127,9 @@ class Daemon:
                          + (f" (attempt {failures + 1})" if failures else ""))
             try:
                 resolve_game(self.svc, game.id)
+            except AlreadyResolved:  # another daemon on this database has it (PostgreSQL)
+                self.svc.say(f"{game.id} turn {game.turn} is resolved by another daemon")
+                continue
             except Exception:  # the turn stays open and visible (turns.mark_failed); the others go on
                 pause = RETRY_AFTER[min(failures, len(RETRY_AFTER) - 1)]
                 self._retry[(game.id, game.turn)] = (failures + 1, self.svc.clock() + pause)

@@ -73,10 +73,13 @@ def fresh_start(root: Path) -> None:
 
 
 def run_demo(root: Path = Path("var/demo"), *, deadline_seconds: float = 150, poll_seconds: float = 5,
-             exit_after_turn: bool = False, robots: bool = True) -> int:
+             exit_after_turn: bool = False, robots: bool = True, ports: tuple[int, int] = (1143, 1025)) -> int:
+    """`ports` are the IMAP and SMTP ports a user's mail client is told to use (0 lets the
+    system pick one: tests running side by side)."""
     fresh_start(root)
     users = {MODERATOR: "moderator-demo", UMPIRE: "umpire-demo", **{f"{n}@{DOMAIN}": f"mail-{n}" for n in SEATS}}
-    server = EmbeddedMailServer(root / "mail", imap_port=_free(1143), smtp_port=_free(1025), users=users)
+    server = EmbeddedMailServer(root / "mail", imap_port=_free(ports[0]) if ports[0] else 0,
+                                smtp_port=_free(ports[1]) if ports[1] else 0, users=users)
     server.start()
     try:
         return _run(root, server, users, deadline_seconds, poll_seconds, exit_after_turn, robots)

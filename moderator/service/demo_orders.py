@@ -1,15 +1,17 @@
 """The demo players' orders: one of every kind the engine carries out, found on the real map.
 
 The demo exists so a new user sees the whole turn at work, so its robots write a turn
-that uses every order the engine resolves by itself (a declaration of war, an attack with
-a withdrawal condition and a casualty order, an incorporation counting on that attack,
-moves, a rail move, builds, a trench, an upgrade, a gift) and a few it charges and hands
-to the moderator (research, influence, espionage, a note). Candidates are proposed from
-the position, then run through the checker, and only those the rules keep are written:
-a demo never mails an order the receipt would refuse (except Russia's deliberate typo,
-which shows the "did you mean" answer). The candidates come in order of preference and
-each is kept only if the turn still checks clean with it (the treasury runs out, units
-are spoken for), so the most telling orders are written first.
+that uses the orders the engine resolves by itself: a declaration of war, an attack with
+a withdrawal condition, artillery support and a casualty order, an incorporation counting
+on that attack, a fleet on patrol (task forces and naval combat, 4.2-4.3), submarines
+lying in wait (4.2.3), a landing from transports (4.6), fighters striking, scouting and
+rebasing (3.3, 4.1), builds, a trench, moves, a rail move, research, espionage and
+counter-espionage, influence and a gift. Candidates are proposed from the position, then
+run through the checker, and only those the rules keep are written: a demo never mails an
+order the receipt would refuse (except Russia's deliberate typo, which shows the "did you
+mean" answer). Each candidate is a list of alternatives of which the first that keeps the
+turn clean is written (the treasury runs out, units are spoken for, a target is out of
+reach); the candidates come in order of preference, so the most telling orders come first.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from collections.abc import Iterator
 from moderator.engine.phase4_strategic import rail_region, strategic_capacity
 from moderator.engine.state import GameState
 from moderator.orders.checker import check_text
+from moderator.orders.vocab import UNIT_ECHO
 from moderator.world.model import World
 from moderator.world.scenario_model import Scenario
 
@@ -40,11 +43,13 @@ def sample_orders(state: GameState, world: World, nation: str, scenario: Scenari
         scenario = load_scenario(state.scenario)
     header = [f"GAME {GAME}", f"NATION {nation}", f"TURN {state.turn}", f"PASSWORD {seat_password(nation)}", ""]
     lines = list(header)
-    for candidate in _candidates(state, world, scenario, nation):
-        trial = lines + [candidate]
-        checked = check_text("\n".join(trial), nation, state, world, scenario)
-        if not any(d.severity == "error" for d in checked.diagnostics):
-            lines = trial
+    for alternatives in _candidates(state, world, scenario, nation):
+        for candidate in alternatives:
+            trial = lines + [candidate]
+            checked = check_text("\n".join(trial), nation, state, world, scenario)
+            if not any(d.severity == "error" for d in checked.diagnostics):
+                lines = trial
+                break
     if with_mistake:
         lines.append(_typo(state, world, nation))
     lines.append("NOTE Demo orders, sent by the demo robot.")
@@ -60,39 +65,45 @@ def _stacks(state: GameState, world: World, nation: str) -> list[str]:
                    if u.kind == "infantry" and world.territories[u.location].is_land})
 
 
-def _candidates(state: GameState, world: World, scenario: Scenario, nation: str) -> Iterator[str]:
-    """Orders in order of preference (see the module docstring)."""
+def _candidates(state: GameState, world: World, scenario: Scenario, nation: str) -> Iterator[list[str]]:
+    """Orders in order of preference, each a list of alternatives (see the module docstring)."""
     target = DECLARATIONS.get(nation)
     if target:
-        yield f"DECLARE WAR ON {target}"
-    yield from _attack(state, world, nation)
+        yield [f"DECLARE WAR ON {target}"]
+    attacked = None
+    for order in _attack(state, world, nation):
+        yield [order]
+        attacked = attacked or order.split(" TO ")[1].split(" WITHDRAW")[0]
+    yield from _navy(state, world, nation)
+    yield from _air(state, world, nation, attacked)
     capital = next((t.name for t in world.lands() if t.owner == nation and t.capital), None)
     if capital:
-        yield f"BUILD 2 inf AT {capital}"
-        yield f"BUILD 1 inf AT {capital}"
-    yield from _trench(state, world, nation)
-    yield from _moves(state, world, nation)
-    factory = next((t.name for t in world.lands() if t.owner == nation and t.industry), None)
-    if factory:
-        yield f"BUILD 1 art AT {factory}"
-    yield "RESEARCH Improved Weapons"
-    ally = next((n for n in sorted(state.nations) if n != nation and state.allies(nation, n)
-                 and state.nations[n].side != "neutral"), None)
-    if ally:
-        yield f"GIFT 5 TO {scenario.nations[ally].name}"
+        yield [f"BUILD 1 inf AT {capital}"]
+    yield from ([o] for o in _trench(state, world, nation))
+    yield from ([o] for o in _moves(state, world, nation))
+    yield ["RESEARCH Improved Weapons"]
+    enemy = next((n for n in sorted(state.nations[nation].at_war_with)), None)
+    if enemy:
+        yield [f"COUNTERESPIONAGE ARMY AGAINST {scenario.nations[enemy].name}"]
+        yield [f"ESPIONAGE ARMY ON {scenario.nations[enemy].name}"]
     neutral = next((n for n in ("persia", "netherlands", "denmark", "norway") if n in state.nations
                     and state.nations[n].side == "neutral"), None)
     if neutral:
-        yield f"INFLUENCE {scenario.nations[neutral].name}"
-    enemy = next((n for n in sorted(state.nations[nation].at_war_with)), None)
-    if enemy:
-        yield f"ESPIONAGE ARMY ON {scenario.nations[enemy].name}"
-    yield "CASUALTIES: art, inf"
+        yield [f"INFLUENCE {scenario.nations[neutral].name}"]
+    ally = next((n for n in sorted(state.nations) if n != nation and state.allies(nation, n)
+                 and state.nations[n].side != "neutral"), None)
+    if ally:
+        yield [f"GIFT 5 TO {scenario.nations[ally].name}"]
+    factory = next((t.name for t in world.lands() if t.owner == nation and t.industry), None)
+    if factory:
+        yield [f"BUILD 1 art AT {factory}"]
+    yield ["CASUALTIES: art, inf"]
 
 
 def _attack(state: GameState, world: World, nation: str) -> Iterator[str]:
-    """An attack on an enemy (or the declared target) next door, with a condition, and the
-    incorporation of what it takes (Phase 6 meets it after the battle: a conditional order)."""
+    """An attack on an enemy (or the declared target) next door, with a condition and the
+    artillery's support, and the incorporation of what it takes (Phase 6 meets it after the
+    battle: a conditional order)."""
     foes = set(state.nations[nation].at_war_with) | ({DECLARATIONS[nation].lower()} if nation in DECLARATIONS else set())
     for origin in _stacks(state, world, nation):
         count = _infantry(state, nation, origin)
@@ -102,8 +113,60 @@ def _attack(state: GameState, world: World, nation: str) -> Iterator[str]:
             holder = state.controller(dest)
             if world.territories[dest].is_land and holder in foes and not world.is_strait(origin, dest):
                 yield f"ATTACK {count - 1} inf FROM {origin} TO {dest} WITHDRAW IF LOSSES EXCEED {max(count // 2, 1)}"
+                if any(u.kind == "artillery" for u in state.units_at(origin, nation)):
+                    yield f"SUPPORT 1 art FROM {origin} TO {dest}"
                 yield f"INCORPORATE {dest}"
                 return
+
+
+def _count(state: GameState, nation: str, place: str, kind: str) -> int:
+    return sum(1 for u in state.units_at(place, nation) if u.kind == kind)
+
+
+def _enemy_ships(state: GameState, nation: str, zone: str) -> int:
+    return sum(1 for u in state.units_at(zone) if state.at_war(nation, u.nation))
+
+
+def _navy(state: GameState, world: World, nation: str) -> Iterator[list[str]]:
+    """The biggest surface fleet as a task force patrolling towards the enemy's ships (4.2,
+    contact and naval combat 4.3), submarines lying in wait for transports (4.2.3), and a
+    transport landing infantry on an enemy coast (4.2 TRANSPORT, 4.6 INVADE)."""
+    warships = ("battleship", "cruiser")
+    fleets = sorted({u.location for u in state.nation_units(nation) if u.kind in warships},
+                    key=lambda z: (-sum(_count(state, nation, z, k) for k in warships), z))
+    if fleets:
+        zone = fleets[0]
+        ships = ", ".join(f"{_count(state, nation, zone, k)} {UNIT_ECHO[k]}" for k in warships
+                          if _count(state, nation, zone, k))
+        seas = sorted((z for z in world.neighbours(zone) if world.territories[z].is_sea),
+                      key=lambda z: (-_enemy_ships(state, nation, z), z))
+        yield [f"TF 1 AT {zone}: {ships}\nTF 1 PATROL TO {z}" for z in seas]
+    for zone in sorted({u.location for u in state.nation_units(nation) if u.kind == "submarine"}):
+        subs = _count(state, nation, zone, "submarine")
+        yield [f"INTERCEPT WITH {subs} ss IN {zone} AGAINST transports"]
+        break
+    landings = []
+    for zone in sorted({u.location for u in state.nation_units(nation) if u.kind == "transport"}):
+        coasts = sorted(d for d in world.neighbours(zone) if world.territories[d].is_land)
+        for home in (c for c in coasts if state.controller(c) == nation and _infantry(state, nation, c) >= 2):
+            for shore in (c for c in coasts if state.at_war(nation, state.controller(c) or "")):
+                landings.append(f"TF 2 AT {zone}: 1 tr\nTF 2 LOAD 1 inf FROM {home}\nTF 2 TRANSPORT\n"
+                                f"INVADE 1 inf FROM {zone} TO {shore}")
+    yield landings
+
+
+def _air(state: GameState, world: World, nation: str, attacked: str | None) -> Iterator[list[str]]:
+    """Fighters over the attacked territory (a tactical strike where their fuel allows, 4.1.1,
+    else joining the attack: air combat in the land battle, 4.5), scouting an enemy
+    neighbour (active reconnaissance, 3.3) and rebasing to the front (4.1.2)."""
+    fields = sorted({u.location for u in state.nation_units(nation) if u.kind == "fighter"})
+    if attacked:
+        yield ([f"BOMB TACTICAL 1 ftr FROM {f} TO {attacked}" for f in fields]
+               + [f"ATTACK 1 ftr FROM {f} TO {attacked}" for f in fields])
+    yield [f"RECON 1 ftr FROM {f} TO {d}" for f in fields for d in sorted(world.neighbours(f))
+           if world.territories[d].is_land and state.at_war(nation, state.controller(d) or "")]
+    yield [f"REBASE 1 ftr FROM {f} TO {d}" for f in fields for d in sorted(world.neighbours(f))
+           if world.territories[d].is_land and state.controller(d) == nation]
 
 
 def _moves(state: GameState, world: World, nation: str) -> Iterator[str]:

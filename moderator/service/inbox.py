@@ -63,12 +63,17 @@ REPLIES_PER_DAY = 50
 THROTTLE_AFTER = 5
 THROTTLE_WINDOW = timedelta(minutes=15)
 SEAT_NOTICE_EVERY = timedelta(hours=1)
+# Several daemons on one database (PostgreSQL): a message one of them has taken is left to it
+# for this long (it is handled in well under a second); if that daemon dies meanwhile, another
+# takes the message after it. ELSEWHERE: the outcome for a message another daemon has.
+CLAIM_LEASE = timedelta(minutes=2)
+ELSEWHERE = "elsewhere"
 
 
 @dataclass
 class Outcome:
     message: int  # stored message id
-    status: str  # processed | quarantined | failed | new (failed, will be tried again)
+    status: str  # processed | quarantined | failed | new (failed, will be tried again) | elsewhere (another daemon's)
     summary: str  # one line for the console (never contains secrets)
 
 
@@ -93,7 +98,9 @@ def poll(svc: Service, on_handled: Callable[[Outcome], None] | None = None) -> l
 
     for row in svc.store.messages(direction="in", status="new"):
         assert row.id is not None
-        done(handle_stored(svc, row.id))
+        outcome = handle_stored(svc, row.id)
+        if outcome.status != ELSEWHERE:
+            done(outcome)
     with Mailbox(svc.require_mail()) as box:
         seen: set[int] = set()
         while batch := box.fetch_unseen(limit=FETCH_BATCH, skip=frozenset(seen)):
@@ -105,7 +112,9 @@ def poll(svc: Service, on_handled: Callable[[Outcome], None] | None = None) -> l
                                                        arrived=item.arrived, size=item.size)
                 crash_point("intake.stored")
                 if new:
-                    done(handle_stored(svc, stored))
+                    outcome = handle_stored(svc, stored)
+                    if outcome.status != ELSEWHERE:
+                        done(outcome)
                     crash_point("intake.handled")
                 kept = svc.store.message(stored)
                 assert kept is not None
@@ -126,15 +135,17 @@ def handle_stored(svc: Service, message_id: int) -> Outcome:
     `moderator mail redrive` runs it again) after MAX_ATTEMPTS. The attempt is counted
     before it starts, so a message that kills the process (memory, a parser stuck on hostile
     MIME) is set aside too instead of crashing every restarted daemon."""
-    row = svc.store.message(message_id)
-    assert row is not None
-    attempt = row.attempts + 1
+    row = svc.store.claim_incoming(message_id, svc.clock(), CLAIM_LEASE)
+    if row is None:  # handled meanwhile, or being handled by another daemon on this database
+        return Outcome(message_id, ELSEWHERE, "taken by another daemon")
+    attempt = row.attempts
     if attempt > MAX_ATTEMPTS:
         return _shunt(svc, message_id, attempt - 1, "the daemon stopped while handling it",
                       f"{attempt - 1} attempts were interrupted (the process died)")
-    svc.store.update_message(message_id, attempts=attempt)
     try:
         with svc.store.transaction():
+            if not svc.store.still_new(message_id):  # another daemon's lease ran out and it took it
+                return Outcome(message_id, ELSEWHERE, "handled by another daemon")
             outcome = _handle(svc, message_id, row.raw, _utc(row.arrived) if row.arrived else None,
                               row.size if row.size > len(row.raw) else 0)
             if outcome.status != "new":
@@ -143,7 +154,7 @@ def handle_stored(svc: Service, message_id: int) -> Outcome:
     except Exception as exc:  # one bad message must not stop the daemon
         why = f"{type(exc).__name__}: {exc}"
         if attempt < MAX_ATTEMPTS:
-            svc.store.update_message(message_id, note=f"attempt {attempt} failed: {why}")
+            svc.store.update_message(message_id, note=f"attempt {attempt} failed: {why}", next_attempt=None)
             return Outcome(message_id, "new", f"internal error ({type(exc).__name__}) in attempt {attempt} of "
                            f"{MAX_ATTEMPTS}; tried again at the next poll")
         return _shunt(svc, message_id, attempt, type(exc).__name__, why)
@@ -167,7 +178,7 @@ def redrive(svc: Service, message_ids: list[int] | None = None) -> list[Outcome]
     outcomes = []
     for row in rows:
         assert row.id is not None
-        svc.store.update_message(row.id, status="new", attempts=0)
+        svc.store.update_message(row.id, status="new", attempts=0, next_attempt=None)
         outcomes.append(handle_stored(svc, row.id))
     return outcomes
 
@@ -210,6 +221,9 @@ def _handle(svc: Service, message_id: int, raw: bytes, arrived: datetime | None 
         return pool.handle(svc, message_id, mail)  # type: ignore[no-any-return]
     check_only = bool(_CHECK.search(mail.subject)) or mail.text.strip().upper().startswith("CHECK")
     text = re.sub(r"(?im)^\s*check\s*$", "", mail.text) if check_only else mail.text
+    from moderator.service import proxy  # an ally's proxy orders for a seat (issue 12)
+
+    text, proxy_for = proxy.split(text)
     parsed = without_chatter(text, parse_orders(text))
     header = parsed.header
     game = _game_for(svc, getattr(header, "game", None))
@@ -254,6 +268,8 @@ def _handle(svc: Service, message_id: int, raw: bytes, arrived: datetime | None 
         return _reply(svc, message_id, mail, game, f"These orders are for turn {turn}, but game {game.id} is at "
                       f"turn {game.turn}.", "Only orders for the current turn are accepted.",
                       f"Change the TURN line to TURN {game.turn}.")
+    if proxy_for is not None:
+        return proxy.accept(svc, message_id, mail, game, nation, proxy_for, text, check_only)  # type: ignore[no-any-return]
     return _accept(svc, message_id, mail, game, nation, parsed, check_only, seat.email, text,
                    written_at(mail.date, arrived or svc.clock()))
 
@@ -381,7 +397,7 @@ class Receipt:
 
 def take_orders(svc: Service, game: Game, nation: str, text: str, *, check_only: bool = False,
                 stored_text: str | None = None, message: int | None = None, parsed: ParseResult | None = None,
-                entered: bool = False, written: datetime | None = None) -> Receipt:
+                entered: bool = False, written: datetime | None = None, preface: str = "") -> Receipt:
     """Check one seat's orders on the position they meet, store them (replacing the seat's
     earlier orders for the turn) unless check_only, and write the receipt. A mail with
     orders comes here, and so do orders the moderator enters (`moderator enter`, entered=True).
@@ -394,6 +410,8 @@ def take_orders(svc: Service, game: Game, nation: str, text: str, *, check_only:
     diagnostics = [*parsed.diagnostics, *checked.diagnostics]
     kept = checked.orders  # valid orders, names resolved to the map's and the scenario's
     normalized = normalize(kept, nations=nation_words(scenario))  # "DECLARE WAR ON Belgium", not the id
+    if preface:  # a comment opening the stored orders: who gave them (service/proxy.py)
+        normalized = f"{preface}\n{normalized}"
     replaced = False
     later = svc.store.later_written(game.id, nation, game.turn, written) if written and not check_only else None
     if not check_only:

@@ -8,8 +8,9 @@ The stored orders open with missed_turn.MARKER (a comment, so the engine reads p
 the turn record then still says the seat missed the turn (turns.missed_in_a_row, the
 reports' count), and the next miss is recognized as the second in a row.
 
-An ally's proxy orders are orders the moderator enters for the seat (`moderator enter`),
-so a seat with proxy orders has not missed the turn.
+An ally's proxy orders - by mail with a PROXY FOR line (service/proxy.py), or entered by
+the moderator (`moderator enter`) - are the seat's orders, so a seat with proxy orders
+has not missed the turn.
 """
 
 from __future__ import annotations

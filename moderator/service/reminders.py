@@ -50,28 +50,39 @@ def due_reminder(game: Game, now: datetime, before: timedelta | None = None) -> 
 def send_reminders(svc: Service, before: timedelta | None = None) -> int:
     """Queue a reminder to every seat without orders in games with a reminder due now.
     Returns how many were queued."""
-    cfg = svc.require_mail()
     now = svc.clock()
     count = 0
-    for game in svc.store.games():
-        urgent = due_reminder(game, now, before)
-        if urgent is None:
+    for listed in svc.store.games():
+        if due_reminder(listed, now, before) is None:
             continue
-        scenario = svc.scenario(game)
-        submitted = svc.store.current_submissions(game.id, game.turn)
-        for seat in svc.store.seats(game.id):
-            if seat.nation in submitted:
+        with svc.store.transaction():  # several daemons on one database: the game's row decides who reminds
+            game = svc.store.lock_game(listed.id)
+            urgent = None if game is None else due_reminder(game, now, before)
+            if game is None or urgent is None:
                 continue
-            name = scenario.nations[seat.nation].name
-            text, html = render("reminder", title=game.title, game=game.id, nation_name=name,
-                                nation_word=order_name(nation_word(scenario, seat.nation)), turn=game.turn,
-                                date=turn_label(scenario, game.turn), deadline=describe_deadline(game.deadline))
-            queue(svc, compose(sender=cfg.from_address, to=[seat.email],
-                               subject=f"{game.title}: orders for turn {game.turn} due {describe_deadline(game.deadline)}",
-                               text=text, html=html, date=now, domain=cfg.message_id_domain,
-                               auto_submitted=AUTO_GENERATED), game.id)
-            count += 1
-        svc.store.update_game(game.id, reminded_turn=game.turn, reminded_hours=int(urgent))
-        if count:
-            svc.say(f"reminded {counted(count, 'seat')} of {game.id} without orders for turn {game.turn}")
+            count += _remind(svc, game, now, urgent)
+    return count
+
+
+def _remind(svc: Service, game: Game, now: datetime, urgent: float) -> int:
+    """The game's reminder `urgent` hours before its deadline, to each seat without orders."""
+    cfg = svc.require_mail()
+    count = 0
+    scenario = svc.scenario(game)
+    submitted = svc.store.current_submissions(game.id, game.turn)
+    for seat in svc.store.seats(game.id):
+        if seat.nation in submitted:
+            continue
+        name = scenario.nations[seat.nation].name
+        text, html = render("reminder", title=game.title, game=game.id, nation_name=name,
+                            nation_word=order_name(nation_word(scenario, seat.nation)), turn=game.turn,
+                            date=turn_label(scenario, game.turn), deadline=describe_deadline(game.deadline))
+        queue(svc, compose(sender=cfg.from_address, to=[seat.email],
+                           subject=f"{game.title}: orders for turn {game.turn} due {describe_deadline(game.deadline)}",
+                           text=text, html=html, date=now, domain=cfg.message_id_domain,
+                           auto_submitted=AUTO_GENERATED), game.id)
+        count += 1
+    svc.store.update_game(game.id, reminded_turn=game.turn, reminded_hours=int(urgent))
+    if count:
+        svc.say(f"reminded {counted(count, 'seat')} of {game.id} without orders for turn {game.turn}")
     return count

@@ -25,12 +25,15 @@ from moderator.store.tables import MailMessage
 ALERT_AFTER = 3  # failed attempts before a queued message also shows in review
 BACKOFF = (timedelta(seconds=30), timedelta(minutes=2), timedelta(minutes=10), timedelta(minutes=30),
            timedelta(hours=1))  # pause before attempt 2, 3, ...; the last repeats
+# Several daemons on one database: the mail one of them is sending is left to it for this long
+# (store.claim_outgoing); if it dies before marking a row sent, another sends it after that.
+SEND_LEASE = timedelta(minutes=15)
 
 
 def send_queued(svc: Service) -> tuple[int, int]:
     """Send every queued message that is due; returns (sent, failed). Never raises for a
     delivery problem."""
-    queued = svc.store.due_outgoing(svc.clock())
+    queued = svc.store.claim_outgoing(svc.clock(), SEND_LEASE)  # several daemons: each row to one
     if not queued:
         return 0, 0
     rows: list[MailMessage] = []

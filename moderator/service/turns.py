@@ -131,9 +131,11 @@ def resolve_game(svc: Service, game_id: str) -> Resolution:
     # A turn resolved before and opened again (`moderator rollback`): this resolution corrects it.
     previous = first_resolution(svc, game, turn)
     correction = f"on {describe_deadline(_utc(previous.resolved))}" if previous is not None else ""
-    missed_defaults = play_missed_turns(svc, game)  # stored as the seats' orders, so a replay plays them too
-    svc.store.update_game(game.id, status="resolving")  # orders arriving meanwhile are told to wait
+    # Orders arriving meanwhile are told to wait; another daemon on the database passes the turn by.
+    if not svc.store.claim_turn(game.id, turn):
+        raise AlreadyResolved(f"turn {turn} of {game.id} is being resolved by another process, or was resolved")
     try:
+        missed_defaults = play_missed_turns(svc, game)  # stored as the seats' orders, so a replay plays them too
         inputs = turn_inputs(svc, game, ruleset)
         subs = {n: o for n, o in inputs.orders.items() if n not in {m.nation for m in missed_defaults}}
         res = compute(svc, game, turn, inputs)
@@ -159,7 +161,8 @@ def resolve_game(svc: Service, game_id: str) -> Resolution:
         missing = sorted(s.nation for s in svc.store.seats(game.id) if s.nation not in subs)
         missed = missed_in_a_row(svc, game, turn, sorted(subs)) if previous is None else {}
         with svc.store.transaction():
-            if svc.game(game.id).turn != turn:
+            locked = svc.store.lock_game(game.id)  # a second resolution of the turn waits here, then stops
+            if locked is None or locked.turn != turn:
                 raise AlreadyResolved(f"turn {turn} of {game.id} was resolved meanwhile by another process")
             svc.store.save_snapshot(game.id, turn + 1, res.state.dumps())
             svc.store.save_turn(TurnRecord(
@@ -188,6 +191,8 @@ def resolve_game(svc: Service, game_id: str) -> Resolution:
                     failed.append(f"pool: {type(exc).__name__}: {exc}")
                 report_failures(svc, game, turn, failed)
         crash_point("turn.committed")
+    except AlreadyResolved:
+        raise  # not a failure: another process resolved it (and stored the game's state)
     except Exception as exc:
         mark_failed(svc, game_id, turn, exc)
         raise

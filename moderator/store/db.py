@@ -16,14 +16,14 @@ import secrets
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, TypeVar
 
-from sqlalchemy import Engine, MetaData, event, inspect, text
-from sqlalchemy.schema import CreateColumn
+from sqlalchemy import Engine, event, text
 from sqlmodel import Session, SQLModel, col, create_engine, select
 
+from moderator.store.migrate import migrate
 from moderator.store.tables import (
     AuthFailure,
     Game,
@@ -77,35 +77,6 @@ def verify_secret(secret: str, stored: str) -> bool:
     return True
 
 
-def add_missing_columns(engine: Engine, metadata: MetaData | None = None) -> list[str]:
-    """Add the columns a newer moderator declares to tables an older one created.
-
-    create_all() makes missing tables but never changes existing ones, so a database kept
-    from an earlier version (the demo's, a running game's) would lack new columns. Each
-    missing column is added with ALTER TABLE ... ADD COLUMN and its server default (the
-    value old rows get), which SQLite and PostgreSQL both accept. Idempotent: a second
-    run finds nothing missing. Returns "table.column" for each column added."""
-    existing = set(inspect(engine).get_table_names())
-    added: list[str] = []
-    with engine.begin() as conn:
-        for table in (metadata or SQLModel.metadata).sorted_tables:
-            if table.name not in existing:
-                continue  # create_all() makes it whole
-            have = {c["name"] for c in inspect(conn).get_columns(table.name)}
-            for column in table.columns:
-                if column.name in have:
-                    continue
-                if column.server_default is None and not column.nullable:
-                    raise RuntimeError(f"cannot add column {table.name}.{column.name} to the existing database: "
-                                       "it has no default for the rows already stored (give it a server_default "
-                                       "in store/tables.py)")
-                ddl = CreateColumn(column).compile(dialect=engine.dialect)
-                conn.execute(text(f"ALTER TABLE {engine.dialect.identifier_preparer.quote(table.name)} "
-                                  f"ADD COLUMN {ddl}"))
-                added.append(f"{table.name}.{column.name}")
-    return added
-
-
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     """Every SQLite connection: write-ahead log (readers never block the writer, a crash
     never tears a commit), synchronous=FULL (a commit is on disk before it returns, so a
@@ -145,8 +116,7 @@ class Store:
             event.listen(self.engine, "connect", _sqlite_pragmas)
             event.listen(self.engine, "connect", lambda conn, _r: setattr(conn, "isolation_level", None))
             event.listen(self.engine, "begin", lambda conn: conn.exec_driver_sql("BEGIN IMMEDIATE"))
-        SQLModel.metadata.create_all(self.engine)
-        self.upgraded = add_missing_columns(self.engine)  # columns added to an older database
+        self.upgraded = migrate(self.engine)  # the migrations an older database needed (store/migrate.py)
         self._tx: ContextVar[Session | None] = ContextVar(f"store-tx-{id(self)}", default=None)
         self._lock_fd: int | None = None
 
@@ -284,6 +254,9 @@ class Store:
         and its row is returned."""
         digest = hashlib.sha256(raw).hexdigest()
         with self.session() as s:
+            if self.shared:  # daemons fetching the same mail at once: one stores it, the others find it
+                s.connection().execute(text("SELECT pg_advisory_xact_lock(hashtextextended(:key, 0))"),
+                                       {"key": digest})
             q = select(MailMessage).where(MailMessage.direction == "in")
             if uid is not None and uidvalidity is not None:
                 same = s.exec(q.where(MailMessage.mailbox_uid == uid, MailMessage.uidvalidity == uidvalidity)
@@ -504,3 +477,73 @@ class Store:
 
     def update_pool_entry(self, entry_id: int, **changes: Any) -> PoolEntry:
         return self._update(PoolEntry, entry_id, changes)
+
+    # ---- several daemons on one database ------------------------------------------------
+    # On PostgreSQL several daemons may share one database (a SQLite file has one daemon: its
+    # flock). Each message, outgoing mail and turn is then taken by exactly one of them: a
+    # row locked FOR UPDATE SKIP LOCKED (the others pass it by instead of waiting), marked
+    # as taken in the same short transaction - a lease, `next_attempt`, for mail; the game's
+    # status for a turn - and checked again under a row lock in the transaction that
+    # commits the work. SQLite ignores FOR UPDATE; its BEGIN IMMEDIATE serializes writers.
+    @property
+    def shared(self) -> bool:
+        """Whether other daemons may work on this database at the same time."""
+        return self.engine.dialect.name == "postgresql"
+
+    def claim_incoming(self, row_id: int, now: datetime, lease: timedelta) -> MailMessage | None:
+        """Take a stored message for handling, counting the attempt (committed before the
+        handling starts, so a message that kills the process is counted too). None if it
+        is no longer "new", or another daemon holds it (locked, or leased until later).
+        On a shared database it is leased for `lease`: a daemon that dies while handling it
+        leaves it to the others after that."""
+        with self.session() as s:
+            row = s.exec(select(MailMessage).where(MailMessage.id == row_id, MailMessage.status == "new")
+                         .with_for_update(skip_locked=True)).first()
+            if row is None or (self.shared and row.next_attempt is not None and _aware(row.next_attempt) > now):
+                return None
+            row.attempts += 1
+            row.next_attempt = now + lease if self.shared else None
+            s.add(row)
+            return row
+
+    def still_new(self, row_id: int) -> bool:
+        """Inside the transaction that handles a message: lock its row (waiting for another
+        daemon's transaction on it, if any) and say whether it still waits to be handled."""
+        with self.session() as s:
+            row = s.exec(select(MailMessage).where(MailMessage.id == row_id).with_for_update()).first()
+            return row is not None and row.status == "new"
+
+    def claim_outgoing(self, now: datetime, lease: timedelta) -> list[MailMessage]:
+        """The queued mail due now, oldest first, taken for sending: on a shared database each
+        row is leased for `lease` (its next attempt moved past it), so another daemon's
+        send job passes it by; a daemon that dies before marking it sent leaves it to the
+        others when the lease ends (one duplicate at most, with the same Message-ID)."""
+        with self.session() as s:
+            rows = s.exec(select(MailMessage).where(MailMessage.direction == "out", MailMessage.status == "queued")
+                          .order_by(col(MailMessage.id)).with_for_update(skip_locked=True))
+            due = [r for r in rows if r.next_attempt is None or _aware(r.next_attempt) <= now]
+            if self.shared:
+                for row in due:
+                    row.next_attempt = now + lease
+                    s.add(row)
+            return due
+
+    def claim_turn(self, game_id: str, turn: int) -> bool:
+        """Mark the game's turn as being resolved, unless another process is resolving it or
+        it has moved on: True if this process took it."""
+        with self.session() as s:
+            game = s.exec(select(Game).where(Game.id == game_id).with_for_update(skip_locked=True)).first()
+            if game is None or game.turn != turn or (game.status == "resolving" and self.shared):
+                return False  # (SQLite: one daemon; "resolving" there is a crashed resolution, taken over)
+            game.status = "resolving"
+            s.add(game)
+            return True
+
+    def lock_game(self, game_id: str) -> Game | None:
+        """Inside a transaction: the game's row, locked until the transaction ends (another
+        daemon's transaction on it finishes first), as it is now."""
+        with self.session() as s:
+            game = s.exec(select(Game).where(Game.id == game_id).with_for_update()).first()
+            if game is not None:
+                s.refresh(game)
+            return game

@@ -4,9 +4,10 @@ Raw mail is stored before anything else looks at it (Bad input: nothing is lost)
 every turn keeps its inputs (orders, seed reference) and outputs (state, events, dice
 log) so any past turn can be replayed and compared byte for byte.
 
-Columns added after a database was first created carry a server default (the value old
-rows get): Store adds them on startup (store.db.add_missing_columns), so a database from
-an earlier version of the moderator keeps working.
+A change here is also a new migration (moderator/store/migrations/versions; store/migrate.py
+runs them at startup, so a database from an earlier moderator keeps working): a column
+added later carries a server default, the value old rows get. tests/test_store_migration.py
+fails when the models and the migrations disagree.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import text
+from sqlalchemy import BigInteger, text
 from sqlmodel import Field, SQLModel
 
 # The ruleset of games and turns stored before rulesets were recorded (issue 7): the War
@@ -80,7 +81,7 @@ class MailMessage(SQLModel, table=True):
     game_id: str | None = Field(default=None, index=True)
     direction: str = "in"  # in | out
     message_id: str = Field(default="", index=True)
-    mailbox_uid: int | None = None
+    mailbox_uid: int | None = Field(default=None, sa_type=BigInteger)  # IMAP numbers: unsigned 32-bit
     sender: str = ""
     recipients: str = ""
     subject: str = ""
@@ -92,7 +93,7 @@ class MailMessage(SQLModel, table=True):
     # In: the mailbox's UIDVALIDITY with mailbox_uid (the message's key on the server), and the
     # SHA-256 of the bytes as they arrived (duplicate check and audit: `raw` has the seat
     # passwords masked). Out: unused.
-    uidvalidity: int | None = None
+    uidvalidity: int | None = Field(default=None, sa_type=BigInteger)
     sha256: str = Field(default="", index=True, sa_column_kwargs=_old_rows(""))
     # In: failed attempts at handling it (3 shunt it to review); out: failed attempts at sending,
     # and when the next one is due (retry with backoff).

@@ -109,7 +109,12 @@ class World:
 
     def passages_between(self, a: str, b: str) -> list[Passage]:
         """Passages (straits, canals, sea gates) joining a and b, in either direction."""
-        return [p for p in self.passages if {a, b} == set(p.ends)]
+        if "_passages_by_ends" not in self.__dict__:  # the map never changes: index once
+            index: dict[frozenset[str], list[Passage]] = {}
+            for p in self.passages:
+                index.setdefault(frozenset(p.ends), []).append(p)
+            self.__dict__["_passages_by_ends"] = index
+        return list(self.__dict__["_passages_by_ends"].get(frozenset((a, b)), ()))
 
     def is_strait(self, a: str, b: str) -> bool:
         """True when a land move between a and b crosses one of the rules' straits."""

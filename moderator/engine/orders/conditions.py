@@ -3,7 +3,9 @@
 ATTACK ... WITHDRAW AFTER n ROUNDS / IF LOSSES EXCEED n / WHEN n KILLS, and CASUALTIES:
 kinds in the order the nation gives them up. They do nothing by themselves: the battle
 reads them (combat_orders.for_battle). Their legality is here: a condition needs an
-attack on its territory among the nation's orders; beach landings cannot withdraw
+attack on its territory among the nation's orders, or (WITHDRAW FROM a territory the
+nation defends: units there, or moving in) it is the defenders' disengagement (4.6:
+"both attacker and defender can choose to disengage"); beach landings cannot withdraw
 (4.6.1); one condition of a kind per territory. "Attack only if reconnaissance shows at
 most n defenders" is decided on the nation's reconnaissance record of the turn when
 step 4.4 resolves the moves (engine/recon_conditions.py).
@@ -14,6 +16,7 @@ from __future__ import annotations
 from moderator.engine.combat_orders import WITHDRAWALS
 from moderator.engine.context import Position
 from moderator.engine.orders.base import OrderRule
+from moderator.engine.orders.move import MOVABLE
 from moderator.engine.problems import Problem, problem, warning
 from moderator.orders.model import CasualtyOrder, CombatCondition, Move, NavalInvasion
 
@@ -27,9 +30,9 @@ class CombatConditionRule(OrderRule[CombatCondition]):
     def problem(self, pos: Position, nation: str, order: CombatCondition) -> Problem | None:
         attacks = [o for o in pos.orders.get(nation, ()) if isinstance(o, (Move, NavalInvasion))
                    and o.dest == order.dest]
-        if not attacks:
+        if not attacks and not (order.kind in WITHDRAWALS and defends(pos, nation, order.dest)):
             return problem("condition-no-attack", order.dest, place=order.dest)
-        if order.kind != "max-defenders" and all(isinstance(o, NavalInvasion) for o in attacks):
+        if attacks and order.kind != "max-defenders" and all(isinstance(o, NavalInvasion) for o in attacks):
             return problem("invasion-no-retreat", order.dest)
         same = [o for o in pos.orders.get(nation, ()) if isinstance(o, CombatCondition)
                 and o.dest == order.dest and o.kind == order.kind]
@@ -41,6 +44,12 @@ class CombatConditionRule(OrderRule[CombatCondition]):
         if order.kind not in WITHDRAWALS:
             return [warning("recon-condition", order.dest, place=order.dest, value=order.value)]
         return []
+
+
+def defends(pos: Position, nation: str, place: str) -> bool:
+    """The nation has units at `place` that could fight there, or a move of its own into it."""
+    here = any(u.kind in MOVABLE for u in pos.units_at(place, nation))
+    return here or any(isinstance(o, Move) and o.dest == place for o in pos.orders.get(nation, ()))
 
 
 class CasualtyOrderRule(OrderRule[CasualtyOrder]):

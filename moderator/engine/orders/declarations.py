@@ -23,8 +23,11 @@ where ships or submarines cut the US trade to a nation while the US is neutral. 
 tables: diplomacy.toml [blockade], [us_trade]. Reading: the blockade is against a nation
 the declarer is at war with; one ship of the right kind in one of the zones allows it.
 
-All free but the retraction (25, charged at once). What they do to movement, trade and
-the neutrals' points is the moderator's: the orders are referred.
+All free but the retraction (25, charged at once). A closing bars the ships of the nations
+it names from the passage in step 4.2 (engine/passages.py); a naval blockade cuts the
+target's US trade (engine/us_trade.py) and its transfers through the table's zones where
+the declarer has a surface ship (engine/sea_lanes.py). The neutrals' points stay the
+moderator's: the orders are referred.
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ from moderator.engine.context import Position, TurnContext
 from moderator.engine.names import nation_guesses, nation_id
 from moderator.engine.orders.base import afford, once_per_turn
 from moderator.engine.orders.records import SIDES, Referred, record, side_word
+from moderator.engine.passages import CLOSED
 from moderator.engine.problems import Problem, flag, problem, warning
 from moderator.orders.model import Blockade, ClosePassage, SubWarfare
 
@@ -56,7 +60,22 @@ class ClosePassageRule(Referred[ClosePassage]):
                              passage=passage.name)
 
     def record(self, ctx: TurnContext, nation: str, order: ClosePassage) -> None:
+        """The closing stands for later turns too (engine/passages.py reads it for naval
+        movement); OPEN lifts it for the nations named, or wholly."""
         ctx.use((nation, "passage", order.passage))
+        closed: dict[str, list[str]] = dict(ctx.state.nations[nation].flags.get(CLOSED, {}))
+        if order.close:
+            closed[order.passage] = sorted(order.nations)
+        elif order.nations and closed.get(order.passage):
+            closed[order.passage] = sorted(set(closed[order.passage]) - set(order.nations))
+            if not closed[order.passage]:
+                del closed[order.passage]
+        else:
+            closed.pop(order.passage, None)
+        if closed:
+            ctx.state.nations[nation].flags[CLOSED] = closed
+        else:
+            ctx.state.nations[nation].flags.pop(CLOSED, None)
 
 
 # ---- unrestricted submarine warfare ---------------------------------------------------------

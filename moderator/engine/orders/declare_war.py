@@ -19,7 +19,7 @@ table (answered when it joins the main war).
 
 from __future__ import annotations
 
-from moderator.engine import points, wars
+from moderator.engine import points, surrender, wars
 from moderator.engine.context import Position, TurnContext
 from moderator.engine.orders.base import OrderRule
 from moderator.engine.problems import Problem, flag, problem, warning
@@ -40,6 +40,9 @@ class DeclareWarRule(OrderRule[DeclareWar]):
             return problem("war-self", order.target)
         if pos.allies(nation, target):
             return problem("war-ally", order.target, target=target)
+        barred = surrender.war_barred(pos, nation, target)
+        if barred and not pos.at_war(nation, target):
+            return problem(barred, order.target, target=target)  # Surrender's terms
         if (nation in pos.scenario.diplomacy.no_war_on_neutrals and pos.nation(nation).side == "neutral"
                 and pos.nation(target).side == "neutral" and not pos.at_war(nation, target)):
             return problem("war-neutral-on-neutral", order.target, target=target)

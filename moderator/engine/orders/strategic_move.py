@@ -52,11 +52,11 @@ class StrategicMoveRule(OrderRule[StrategicMove]):
         missing = missing_units(pos, nation, order.origin, order.units)
         if missing is not None:
             return missing
+        if routes(pos, nation, order):
+            return None  # a route is a path (the region is searched only when there is none)
         if order.dest not in rail_region(pos.world, pos.state, nation, order.origin):
             return problem("smove-no-path", order.dest, origin=order.origin, dest=order.dest)
-        if not routes(pos, nation, order):
-            return problem("smove-capacity", order.dest, origin=order.origin, dest=order.dest)
-        return None
+        return problem("smove-capacity", order.dest, origin=order.origin, dest=order.dest)
 
     def remarks(self, pos: Position, nation: str, order: StrategicMove) -> list[Problem]:
         ordered = sum(u.count for u in order.units)
@@ -84,7 +84,7 @@ class StrategicMoveRule(OrderRule[StrategicMove]):
     def execute(self, ctx: TurnContext, nation: str, index: int, order: StrategicMove) -> None:
         self.commit(ctx, nation, index, order)
         moving = [u for g in ctx.rail if g.order == index and g.nation == nation
-                  for u in ctx.state.units if u.id in g.unit_ids]
+                  for ids in (set(g.unit_ids),) for u in ctx.state.units_at(order.origin, nation) if u.id in ids]
         ordered = sum(u.count for u in order.units)
         if len(moving) < ordered:
             ctx.tell(nation, "strategic-cut", PHASE, order=index, origin=order.origin, dest=order.dest,

@@ -9,16 +9,19 @@ nation may surrender only once per game."
 
 Settled by the position: an offer needs someone to surrender to (a nation at war with
 the offerer; each one named must be), and a nation whose surrender was accepted once
-(flags["surrendered"], set by the moderator's ruling) may not offer again. A vote is
-about a nation the voter fights, or one of the opposing side of the main war (the side
-votes as a whole). Reading: one offer per nation per turn, one vote per offerer.
+(flags["surrendered"]) may not offer again, nor while its last offer waits for its
+answers. A vote is about a nation the voter fights, or one of the opposing side of the
+main war (the side votes as a whole). Reading: one offer per nation per turn, one vote
+per offerer.
 
-Free. Counting the votes (by income) and the terms are the moderator's: both orders are
-referred.
+Free. The engine resolves both (engine/surrender.py): the offer is public news and waits
+in the offerer's flags; the next turn's votes are counted in that turn's Phase 1.3 (by
+income for the main war) and the terms follow.
 """
 
 from __future__ import annotations
 
+from moderator.engine import surrender
 from moderator.engine.context import Position, TurnContext
 from moderator.engine.orders.base import once_per_turn
 from moderator.engine.orders.records import Referred, opposite, side_word
@@ -31,7 +34,6 @@ PHASE = "1.3"
 class OfferSurrenderRule(Referred[OfferSurrender]):
     order = OfferSurrender
     section = PHASE
-    why = "surrender-vote"
 
     def problem(self, pos: Position, nation: str, order: OfferSurrender) -> Problem | None:
         me = pos.nation(nation)
@@ -39,6 +41,8 @@ class OfferSurrenderRule(Referred[OfferSurrender]):
             return problem("surrender-twice", turn=me.flags["surrendered"])
         if not me.at_war_with:
             return problem("surrender-no-war")
+        if surrender.pending(pos, nation):  # an offer of an earlier turn, counted this turn
+            return problem("surrender-pending", turn=me.flags[surrender.OFFER])
         for target in order.to:
             if not pos.at_war(nation, target):
                 return problem("not-at-war", target, target=target)
@@ -53,11 +57,14 @@ class OfferSurrenderRule(Referred[OfferSurrender]):
     def record(self, ctx: TurnContext, nation: str, order: OfferSurrender) -> None:
         ctx.use((nation, "surrender"))
 
+    def execute(self, ctx: TurnContext, nation: str, index: int, order: OfferSurrender) -> None:
+        self.settle(ctx, nation, index, order)
+        surrender.offer(ctx, nation, order.to)
+
 
 class SurrenderVoteRule(Referred[SurrenderVote]):
     order = SurrenderVote
     section = PHASE
-    why = "surrender-ballot"
 
     def problem(self, pos: Position, nation: str, order: SurrenderVote) -> Problem | None:
         target = order.nation
@@ -69,6 +76,10 @@ class SurrenderVoteRule(Referred[SurrenderVote]):
 
     def record(self, ctx: TurnContext, nation: str, order: SurrenderVote) -> None:
         ctx.use((nation, "vote", order.nation))
+        surrender.vote(ctx, nation, order.nation, order.accept)
+
+    def execute(self, ctx: TurnContext, nation: str, index: int, order: SurrenderVote) -> None:
+        self.settle(ctx, nation, index, order)
 
 
 OFFER = OfferSurrenderRule()

@@ -31,6 +31,8 @@ Who may do what:
 - 4.2.7 MOVE: "Any number of naval units (except loaded transports)".
 - 4.2.8 DOCK: "Any ship not doing any of above jobs but in the friendly waters (waters
   connected to ports belonged to friendly faction)".
+- Straits and canals (The Map's notes, Phase 1.4): a move between the two sea zones of a
+  closed gate is refused (engine/passages.py).
 - 4.2.9 DETECT: "Submarine detection can be done only if such TF stays in the same sea
   zone", by ships with a detection capability (submarines, battleships, destroyers).
 
@@ -48,6 +50,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
+from moderator.engine import passages
 from moderator.engine.context import Position, TurnContext
 from moderator.engine.orders.base import OrderRule, missing_units, take_units
 from moderator.engine.orders.submarines import DETECTION
@@ -194,6 +197,9 @@ class MissionRule(OrderRule[TaskForceMission]):
                 return problem("tf-not-sea", order.dest, place=order.dest)
             if not pos.adjacent(tf.zone, order.dest):
                 return problem("tf-not-adjacent", order.dest, place=order.dest, zone=tf.zone, tf=tf.name)
+            gate = passages.barred(pos, nation, tf.zone, order.dest, tf.kinds())
+            if gate is not None:
+                return problem("passage-closed", order.dest, passage=gate.name, zone=tf.zone, place=order.dest)
         if tf.points + 1 > speed(pos, nation, tf):
             return problem("tf-too-far", order.dest or "", tf=tf.name, points=speed(pos, nation, tf))
         if order.mission == "escort":

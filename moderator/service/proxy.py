@@ -1,0 +1,115 @@
+"""Proxy orders by mail (Miscellaneous: "for main war participants allies can give proxy
+orders" when a player misses a turn).
+
+An ally writes them from their own seat, with their own password, and one more header line
+naming the seat they order for:
+
+    GAME g
+    NATION Germany
+    PASSWORD germany's-password
+    PROXY FOR Austria-Hungary
+    MOVE 2 inf FROM Vienna TO Budapest
+
+They are accepted when both nations are in the main war on the same side (allies: the same
+non-neutral side) and the seat is held by a player; they are checked as that seat's orders
+on its position and stored as its submission, opening with a comment that says who gave
+them (PROXY_MARKER), so the receipt, the turn record and the moderator's copy all show it.
+The seat's own player comes first: proxy orders are refused once the player's own orders
+for the turn are in, and the player's own orders, if they come before the deadline,
+replace the proxy's. A later proxy (from any ally) replaces an earlier one. The receipt goes
+to the ally and to the seat's player. A seat with proxy orders has not missed the turn (the
+moderator plays no default orders for it: service/missed.py).
+"""
+
+from __future__ import annotations
+
+import re
+from html import escape
+
+from moderator.mail.extract import ExtractedMessage
+from moderator.service.context import Service
+from moderator.service.games import nation_id
+from moderator.store.tables import Game
+
+PROXY_LINE = re.compile(r"(?im)^[ \t]*proxy(?:[ \t]+orders)?(?:[ \t]+for|[ \t]*:)?[ \t]+(?P<nation>\S[^\n]*?)[ \t]*$")
+PROXY_MARKER = "# Proxy orders given by {giver} (Miscellaneous: allies can give proxy orders)"
+
+
+def split(text: str) -> tuple[str, str | None]:
+    """The mail's text without its PROXY line, and the nation that line names (None: none)."""
+    found = PROXY_LINE.search(text)
+    if found is None:
+        return text, None
+    return text[:found.start()] + text[found.end():], found.group("nation").strip().strip("\"'")
+
+
+def is_proxy(normalized: str) -> bool:
+    return normalized.startswith(PROXY_MARKER.split("{", 1)[0])
+
+
+def refusal(svc: Service, game: Game, giver: str, proxied: str) -> tuple[str, str, str] | None:
+    """Why `giver` may not give `proxied` orders now (headline, explanation, hint), or None."""
+    scenario = svc.scenario(game)
+    name, giver_name = scenario.nations[proxied].name, scenario.nations[giver].name
+    if svc.store.seat(game.id, proxied) is None:
+        return (f"{name} has no player in {game.id}, so nobody can give it proxy orders.",
+                "Proxy orders stand in for an allied player who has not sent orders.",
+                "Remove the PROXY line to send orders for your own nation.")
+    state = svc.position(game)
+    mine, theirs = state.nations.get(giver), state.nations.get(proxied)
+    in_war = bool(theirs and theirs.side != "neutral" and theirs.at_war_with)
+    if not (in_war and mine and state.allies(giver, proxied)):
+        return (f"{giver_name} cannot give proxy orders for {name}.",
+                "Only allies in the main war give each other proxy orders (the same side, the seat at war).",
+                "Send orders for your own nation, or ask the moderator.")
+    own = svc.store.current_submissions(game.id, game.turn).get(proxied)
+    if own is not None and not is_proxy(own.normalized):
+        return (f"{name}'s own orders for turn {game.turn} are in, so no proxy orders were taken.",
+                "Proxy orders stand in only for a player who has sent none; the player's own orders come first.",
+                "Nothing to do: the player has ordered.")
+    return None
+
+
+def accept(svc: Service, message_id: int, mail: ExtractedMessage, game: Game, giver: str, named: str, text: str,
+           check_only: bool):  # type: ignore[no-untyped-def]
+    """Take proxy orders from `giver` (authenticated) for the seat `named`; the Outcome. They
+    are stored without a time of writing, so the player's own orders replace them whenever
+    they were written."""
+    from moderator.mail.mask import mask_text
+    from moderator.orders import parse_orders
+    from moderator.service.inbox import Outcome, _queue_reply, _reply, take_orders
+
+    scenario = svc.scenario(game)
+    proxied = nation_id(scenario, named)
+    if proxied is None:
+        return _reply(svc, message_id, mail, game, "Your PROXY line does not name a nation I know.",
+                      f"It said {named!r}.", "Write PROXY FOR and the allied nation's name, e.g. PROXY FOR Austria-Hungary.")
+    if proxied == giver:
+        return _accept_own(svc, message_id, mail, game, giver, text, check_only)
+    why = refusal(svc, game, giver, proxied)
+    if why is not None:
+        return _reply(svc, message_id, mail, game, *why)
+    giver_name, name = scenario.nations[giver].name, scenario.nations[proxied].name
+    marker = PROXY_MARKER.format(giver=giver_name)
+    receipt = take_orders(svc, game, proxied, text, check_only=check_only, stored_text=mask_text(mail.text),
+                          message=message_id, parsed=parse_orders(text), preface=marker)
+    note = (f"Proxy orders for {name}, given by {giver_name} as its ally. They stand for {name}'s player, whose "
+            "own orders, if they come before the deadline, replace them.")
+    seats = [s.email for s in (svc.store.seat(game.id, giver), svc.store.seat(game.id, proxied)) if s is not None]
+    recipients = list(dict.fromkeys([mail.sender, *seats]))
+    _queue_reply(svc, mail, game, recipients, f"Proxy {receipt.subject}", f"{note}\n\n{receipt.text}",
+                 f"<p><b>{escape(note)}</b></p>\n{receipt.html}")
+    svc.store.update_message(message_id, status="processed", game_id=game.id,
+                             note=f"proxy {receipt.kind.lower()} {proxied} by {giver} turn {game.turn}")
+    return Outcome(message_id, "processed", f"proxy orders by {giver_name}: {receipt.summary}")
+
+
+def _accept_own(svc: Service, message_id: int, mail: ExtractedMessage, game: Game, nation: str, text: str,
+                check_only: bool):  # type: ignore[no-untyped-def]
+    """PROXY FOR one's own nation: plain orders."""
+    from moderator.orders import parse_orders
+    from moderator.service.inbox import _accept, written_at
+
+    seat = svc.store.seat(game.id, nation)
+    return _accept(svc, message_id, mail, game, nation, parse_orders(text), check_only,
+                   seat.email if seat else "", text, written_at(mail.date, svc.clock()))

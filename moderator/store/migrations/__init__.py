@@ -1,0 +1,1 @@
+"""The schema's history as Alembic migrations (moderator/store/migrate.py runs them)."""

@@ -1,0 +1,85 @@
+"""Sea gates, blockades, transfers by sea and submarines against trade (4.2.6, 4.7, Phase 8).
+
+The catalog holds the rules' cases on the 1914 map (naval-gates-*, naval-blockade-*,
+transfer-*, us-trade-sunk-*); these tests hold the chances with fixed seeds and the
+readings on the small hand-built world.
+"""
+
+from __future__ import annotations
+
+from moderator.engine import passages
+from moderator.engine.context import TurnContext
+from moderator.engine.dice import Dice
+from moderator.engine.phase4_submarine_warfare import split_transfer
+from tests.test_engine_examples import within_four_sigma
+from tests.test_engine_naval import SCENARIO, WORLD, naval_turn, sea_state
+
+
+def position(closed: dict[str, list[str]] | None = None, holder: str = "britain") -> TurnContext:
+    state = sea_state()
+    if closed is not None:
+        state.nations[holder].flags[passages.CLOSED] = closed
+    return TurnContext(state, {}, WORLD, SCENARIO)
+
+
+def test_a_closing_bars_the_nations_it_names_and_never_its_holder() -> None:
+    # Dover Strait (North Sea - English Channel) is held by London's holder, Britain.
+    assert passages.barred(position(), "germany", "North Sea", "English Channel", ["cruiser"]) is None
+    to_germany = position({"Dover Strait": ["germany"]})
+    assert passages.barred(to_germany, "germany", "North Sea", "English Channel", ["cruiser"]) is not None
+    assert passages.barred(to_germany, "france", "North Sea", "English Channel", ["cruiser"]) is None
+    to_all = position({"Dover Strait": []})
+    assert passages.barred(to_all, "france", "English Channel", "North Sea", ["cruiser"]) is not None
+    assert passages.barred(to_all, "britain", "English Channel", "North Sea", ["cruiser"]) is None
+    # A closing stands only while its declarer holds the gate.
+    lost = position({"Dover Strait": []})
+    lost.state.control["London"] = "germany"
+    assert passages.barred(lost, "france", "English Channel", "North Sea", ["cruiser"]) is None
+
+
+def test_the_kiel_canal_serves_its_holder_and_allies_only() -> None:
+    ctx = position()
+    assert passages.barred(ctx, "germany", "Baltic Sea", "North Sea", ["cruiser"]) is None
+    assert passages.barred(ctx, "austria", "Baltic Sea", "North Sea", ["cruiser"]) is None
+    assert passages.barred(ctx, "france", "Baltic Sea", "North Sea", ["submarine"]) is not None
+
+
+def test_a_blockade_holds_a_leaving_task_force_as_often_as_its_sighting_chance() -> None:
+    # A French destroyer on blockade sights German destroyers on 5 - 2 = 3: 30%.
+    state = sea_state(france=[("cruiser", "North Sea", 1)], germany=[("cruiser", "North Sea", 2)])
+    orders = {"france": "TF B AT North Sea: 1 dd\nTF B BLOCKADE",
+              "germany": "TF G AT North Sea: 2 dd\nTF G MOVE TO English Channel"}
+    trials = 600
+    held = 0
+    for seed in range(trials):
+        ctx = naval_turn(state, orders, Dice("blockade-rate", seed))
+        stopped = any(e.code == "blockade-held" for e in ctx.events)
+        german = {u.location for u in ctx.state.units if u.nation == "germany"}
+        assert german <= ({"North Sea"} if stopped else {"English Channel"})
+        held += stopped
+    assert within_four_sigma(held, trials, 0.3)
+
+
+def test_submarines_hold_no_blockade_and_pass_it() -> None:
+    state = sea_state(france=[("cruiser", "North Sea", 1)], germany=[("submarine", "North Sea", 1)])
+    orders = {"france": "TF B AT North Sea: 1 dd\nTF B BLOCKADE",
+              "germany": "TF U AT North Sea: 1 sub\nTF U MOVE TO English Channel"}
+    ctx = naval_turn(state, orders, Dice("sub-passes", 1))
+    assert not any(e.code == "blockade-held" for e in ctx.events)
+    assert [u.location for u in ctx.state.units if u.nation == "germany"] == ["English Channel"]
+    assert ctx.memo[("blockaded-zones",)] == {"North Sea": ["france"]}
+
+
+def test_each_submarine_sinks_one_to_five_uniformly() -> None:
+    # 4.7: "can destroy 1-5 resources per sub": the mean of one sub is 3, each face 1 in 5.
+    from moderator.engine.phase4_submarine_warfare import capped_hits
+
+    dice = Dice("sub-hits", 7)
+    rolls = [capped_hits(1, (1, 5), 99, dice, f"t{i}") for i in range(2000)]
+    for face in range(1, 6):
+        assert within_four_sigma(rolls.count(face), len(rolls), 0.2)
+    assert capped_hits(4, (1, 5), 5, Dice("cap", 1), "four subs") <= 5  # "the maximum ... is only 5"
+
+
+def test_a_cut_transfers_half_is_shared_by_the_cutters() -> None:
+    assert split_transfer(21 // 2, 2) == [5, 5] and split_transfer(11 // 2, 2) == [3, 2]

@@ -1,0 +1,113 @@
+"""Proxy orders by mail (issue 12; Miscellaneous: "for main war participants allies can give
+proxy orders"): an ally orders for a seat whose player has sent none, with a PROXY FOR line
+under its own NATION and PASSWORD; the seat's own orders come first and replace them."""
+
+from __future__ import annotations
+
+import json
+import smtplib
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from email.message import EmailMessage
+from pathlib import Path
+
+import pytest
+
+from moderator.mail.server import EmbeddedMailServer
+from moderator.service.context import Service
+from moderator.service.games import new_game
+from moderator.service.inbox import poll
+from moderator.service.proxy import is_proxy, split
+from moderator.service.turns import missed_in_a_row, resolve_game
+from moderator.store.db import Store
+
+BOX = "moderator@t.local"
+KAISER, FRANZ, JOFFRE = "kaiser@t.local", "franz@t.local", "joffre@t.local"
+AUSTRIAN_ORDERS = "MOVE 1 art FROM Vienna TO Bohemia"
+
+
+@pytest.fixture()
+def game(tmp_path: Path) -> Iterator[tuple[EmbeddedMailServer, Service]]:
+    with EmbeddedMailServer(tmp_path / "mail", users={BOX: "m"}) as server:
+        svc = Service(store=Store.at(tmp_path / "db"), mail=server.client_config(BOX, "m"), say=lambda s: None,
+                      maps=False)
+        new_game(svc, "g", deadline=datetime.now(UTC) + timedelta(days=3))
+        svc.store.add_seat("g", "germany", KAISER, "kpw")
+        svc.store.add_seat("g", "austria-hungary", FRANZ, "apw")
+        svc.store.add_seat("g", "france", JOFFRE, "fpw")
+        yield server, svc
+
+
+def _send(server: EmbeddedMailServer, sender: str, body: str) -> None:
+    msg = EmailMessage()
+    msg["From"], msg["To"], msg["Subject"] = sender, BOX, "Orders"
+    msg.set_content(body)
+    with smtplib.SMTP("127.0.0.1", server.smtp_port) as smtp:
+        smtp.send_message(msg)
+
+
+def _replies(svc: Service) -> list[tuple[str, str]]:
+    return [(m.recipients, m.subject) for m in svc.store.messages(direction="out")]
+
+
+def test_the_proxy_line_is_read_in_its_usual_spellings() -> None:
+    for line in ("PROXY FOR Austria-Hungary", "proxy orders for Austria-Hungary", "Proxy: Austria-Hungary",
+                 "  PROXY   Austria-Hungary  "):
+        text, named = split(f"GAME g\nNATION Germany\n{line}\nMOVE 1 inf FROM Ruhr TO Cologne\n")
+        assert named == "Austria-Hungary" and "proxy" not in text.lower(), line
+    assert split("GAME g\nNATION Germany\nMOVE 1 inf FROM Ruhr TO Cologne\n")[1] is None
+
+
+def test_an_ally_gives_proxy_orders_and_the_players_own_orders_replace_them(
+        game: tuple[EmbeddedMailServer, Service]) -> None:
+    server, svc = game
+    _send(server, KAISER, f"GAME g\nNATION Germany\nPASSWORD kpw\nPROXY FOR Austria-Hungary\n{AUSTRIAN_ORDERS}\n")
+    (outcome,) = poll(svc)
+    assert outcome.status == "processed" and "proxy orders by German Empire" in outcome.summary, outcome
+    sub = svc.store.current_submissions("g", 1)["austria-hungary"]
+    assert is_proxy(sub.normalized) and "Vienna TO Prague" in sub.normalized and "germany" not in svc.store.current_submissions(
+        "g", 1)
+    (to, subject), = _replies(svc)
+    assert set(to.split(", ")) == {KAISER, FRANZ} and subject.startswith("Re: Proxy Receipt: Austro-Hungarian Empire"), subject
+    assert b"given by German Empire as its ally" in svc.store.messages(direction="out")[0].raw
+
+    # France is not Austria-Hungary's ally: refused, nothing stored for it.
+    _send(server, JOFFRE, "GAME g\nNATION France\nPASSWORD fpw\nPROXY FOR Austria-Hungary\nNOTE hold\n")
+    (refused,) = poll(svc)
+    assert "cannot give proxy orders for Austro-Hungarian Empire" in refused.summary
+    assert svc.store.current_submissions("g", 1)["austria-hungary"].id == sub.id
+
+    # The player's own orders replace the proxy's; a proxy after them is refused.
+    _send(server, FRANZ, f"GAME g\nNATION Austria-Hungary\nPASSWORD apw\n{AUSTRIAN_ORDERS}\n")
+    (own,) = poll(svc)
+    assert "replaces earlier orders" in own.summary
+    assert not is_proxy(svc.store.current_submissions("g", 1)["austria-hungary"].normalized)
+    _send(server, KAISER, "GAME g\nNATION Germany\nPASSWORD kpw\nPROXY FOR Austria-Hungary\nNOTE hold\n")
+    (late,) = poll(svc)
+    assert "own orders for turn 1 are in" in late.summary
+    assert not is_proxy(svc.store.current_submissions("g", 1)["austria-hungary"].normalized)
+
+
+def test_proxy_orders_need_the_allys_own_password_and_a_seated_nation(game: tuple[EmbeddedMailServer, Service]) -> None:
+    server, svc = game
+    _send(server, KAISER, "GAME g\nNATION Germany\nPASSWORD wrong\nPROXY FOR Austria-Hungary\nNOTE hold\n")
+    _send(server, KAISER, "GAME g\nNATION Germany\nPASSWORD kpw\nPROXY FOR Serbia\nNOTE hold\n")
+    _send(server, KAISER, "GAME g\nNATION Germany\nPASSWORD kpw\nPROXY FOR Ruritania\nNOTE hold\n")
+    wrong, unseated, unknown = poll(svc)
+    assert "proxy" not in wrong.summary and svc.store.current_submissions("g", 1) == {}
+    assert "Serbia" in unseated.summary and "has no player in g" in unseated.summary
+    assert "does not name a nation I know" in unknown.summary
+
+
+def test_proxied_seats_are_played_with_the_proxy_orders_not_the_defaults(game: tuple[EmbeddedMailServer, Service]) -> None:
+    server, svc = game
+    _send(server, KAISER, f"GAME g\nNATION Germany\nPASSWORD kpw\nPROXY FOR Austria-Hungary\n{AUSTRIAN_ORDERS}\n")
+    poll(svc)
+    svc.mail = None  # no report mails needed here
+    resolve_game(svc, "g")
+    record = svc.store.turn_record("g", 1)
+    assert record is not None
+    played = json.loads(record.orders)
+    assert is_proxy(played["austria-hungary"]) and "Vienna TO Prague" in played["austria-hungary"]
+    assert "austria-hungary" not in missed_in_a_row(svc, svc.game("g"), 1)  # ordered (by proxy), not missed
+    assert "germany" in missed_in_a_row(svc, svc.game("g"), 1)  # Germany's own seat sent nothing
