@@ -69,6 +69,9 @@ luck" when
   7. (treasuries only) another nation whose side, wars, points or income rule the engine's
      dice left other than the checker projects (the neutrals' points are drawn by the
      engine only): its income may differ.
+  8. (treasuries only) the nation's own when a TRANSFER's chains of sea zones hold enemy
+     submarines (4.7: each sinks 1-5, the engine's dice; the checker takes the money as
+     arriving whole).
 
 Every other difference is a drift, and the treasuries are compared only when no verdict
 differed at all (those of the US trade's receivers only when the dice of the neutrals'
@@ -1326,6 +1329,8 @@ def compare(game: Game, nation: str, orders: Sequence[m.Order], seed: str = "dri
             engine.battles.append(Battle((land, len(orders)), e.args["territory"], e.args["captured"], hurt))
         elif e.code == "rocket-fire" and e.args["losses"]:  # rockets kill defenders too (rocket_fire)
             engine.battles.append(Battle(when(e.args["order"]), e.args["target"], False, True))
+        elif e.code == "attack-called-off":  # the recon record (dice) said no: no capture
+            engine.battles.append(Battle((land, len(orders)), e.args["place"], False, False))
     for i, o in enumerate(orders):  # troops sunk at sea (4.3): the landing the checker assumed did not happen
         if isinstance(o, m.NavalInvasion) and any(e.code == "units-missing" and e.args["order"] == i for e in events):
             engine.battles.append(Battle(when(i), o.dest, False, False))

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from moderator.engine import treasuries
 from moderator.engine.context import MODERATOR, Position, TurnContext
 from moderator.engine.neutral_income import income_rule
 from moderator.engine.orders.base import OrderRule
@@ -65,10 +66,13 @@ def with_saved(game: Game, **saved: int) -> Game:
 
 
 def drift_income(game: Game, nation: str) -> int:
-    """What Phase 8 adds to the nation's treasury if nobody's land changes hands."""
+    """What Phase 8 adds to the nation's treasury if nobody's land changes hands (its land
+    cut off from the mainland keeps its share apart: engine/treasuries.py)."""
     rule = income_rule(game.state, game.scenario, nation)
     trade = trade_after_cuts(Position(game.state, {}, game.world, game.scenario), nation)  # Variable US Trade
-    return apply_income_rule(rule, full_income(game.world, game.state, nation, game.state.turn)) + trade
+    full = full_income(game.world, game.state, nation, game.state.turn)
+    scratch = TurnContext(game.state.copy(), {}, game.world, game.scenario)
+    return treasuries.hold_apart(scratch, nation, apply_income_rule(rule, full), full) + trade
 
 
 # ---- drifts the harness found -----------------------------------------------------------

@@ -179,7 +179,7 @@ def test_casualty_order_overrides_cheapest_first() -> None:
     assert ev.args["captured"] is True and fx.count(new, "germany", "infantry", "Minsk") == 1
 
 
-def test_reconnaissance_conditions_go_to_the_moderator_and_need_an_attack() -> None:
+def test_reconnaissance_conditions_need_an_attack_and_are_the_engines() -> None:
     s = fx.state()
     _, events = steered(s, [CombatCondition("Minsk", "max-defenders", 3)], [])
     assert [e.args["reason"] for e in events if e.code == "order-refused"] == ["condition-no-attack"]
@@ -188,7 +188,8 @@ def test_reconnaissance_conditions_go_to_the_moderator_and_need_an_attack() -> N
     orders: list[Order] = [Move((UnitCount("infantry", 1),), "Warsaw", "Minsk"),
                            CombatCondition("Minsk", "max-defenders", 3)]
     _, events = steered(s, orders, [])
-    assert [e.args["why"] for e in events if e.code == "order-referred"] == ["recon-condition"]
+    assert not [e for e in events if e.code == "order-referred"]  # tests/test_recon_conditions.py
+    assert [e.args["seen"] for e in events if e.code == "attack-called-off"] == ["nothing"]
 
 
 def test_attacks_from_several_sides_are_one_battle_and_only_strait_crossers_are_penalised() -> None:

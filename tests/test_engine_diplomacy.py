@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 
+from moderator.engine import treasuries
 from moderator.engine.dice import Dice
 from moderator.engine.events import Event
 from moderator.engine.resolve import resolve
@@ -400,7 +401,8 @@ def test_gear_up_is_recorded_for_the_turns_that_follow() -> None:
     new, events = run_1914({"japan": "GEAR UP"})
     assert new.nations["japan"].flags["geared_up"] == 1
     assert referred(events, "japan") == []  # resolved: paid, and the income rule raised at once
-    assert new.nations["japan"].income_rule == "fixed:30" and new.nations["japan"].saved == 25 - 25 + 30
+    apart = sum(new.nations["japan"].flags[treasuries.HELD].values())  # Kyushu, Korea, ...: 3.1
+    assert new.nations["japan"].income_rule == "fixed:30" and new.nations["japan"].saved + apart == 25 - 25 + 30
     world, scenario = real()
     r = check_text("OPTION 1", "Japan", new, world, scenario)  # turn 2: the turn following
     assert not [d for d in r.diagnostics if d.severity == "error"]
@@ -490,9 +492,12 @@ def test_options_without_a_stated_limit_may_be_used_twice_and_the_once_options_o
 def test_a_china_option_pays_china_10_and_serbia_gets_nothing_of_the_austrian_25() -> None:
     quiet, _ = run_1914({})
     new, events = run_1914({"germany": "OPTION 1"})
-    # German #1 gives Jiaozhou back to China: its income goes with it in this turn's Phase 8.
+    # German #1 gives Jiaozhou back to China: its income goes with it in this turn's Phase 8
+    # (the income a colony cut off from Germany keeps there: 3.1, engine/treasuries.py).
     jiaozhou = real()[0].territories["Jiaozhou"].value
-    assert new.nations["germany"].saved == quiet.nations["germany"].saved - 10 - jiaozhou
+    assert quiet.nations["germany"].flags[treasuries.HELD]["Jiaozhou"] == jiaozhou
+    assert "Jiaozhou" not in new.nations["germany"].flags[treasuries.HELD]
+    assert new.nations["germany"].saved == quiet.nations["germany"].saved - 10
     assert new.nations["china"].saved == quiet.nations["china"].saved + 10
     assert new.control["Jiaozhou"] == "china" and new.incorporated["Jiaozhou"] == 1
     rich = saving("austria-hungary", 40)

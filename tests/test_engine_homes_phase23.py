@@ -484,24 +484,18 @@ def test_plunder_needs_incorporation() -> None:
 # ---- Phase 8 transfers -------------------------------------------------------------------
 
 
-def test_transfers_are_checked_after_income_and_go_by_sea(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_transfers_are_checked_after_income_and_carried(monkeypatch: pytest.MonkeyPatch) -> None:
     s = fx.state(saved=0)
-    s.control["Riga"] = "germany"  # cut off from Germany's land, on the Baltic coast
-    s.control["Konigsberg"] = "russia"
-    orders: list[m.Order] = [m.Transfer(15, "Riga", "Berlin")]
+    s.control["Riga"], s.control["Konigsberg"] = "germany", "russia"  # Riga: cut off, on the Baltic
+    orders: list[m.Order] = [m.Transfer(2, "Riga", "Berlin")]
     verdicts, _ = project(monkeypatch, s, "germany", orders)
-    assert verdicts[0].kept and not verdicts[0].problems  # income comes first
+    assert verdicts[0].kept and not verdicts[0].problems  # Riga's income (2) comes first
     saved, events = same_treasury(monkeypatch, s, "germany", orders)
-    sent = [e.args for e in events if e.code == "transfer-by-sea"]
-    assert sent == [{"nation": "germany", "order": 0, "origin": "Riga", "dest": "Berlin", "amount": 15, "sunk": 0,
-                     "by": [], "paths": [["Baltic Sea"]], "saved": saved}]
-    assert not referred(events) and saved == income(events, "germany")
-    s.control["Moscow"] = "germany"  # inland, no coast: no sea path
-    _, events = run(s, {"germany": [m.Transfer(1, "Moscow", "Berlin")]})
-    assert refused(events) == ["transfer-no-path"]
-    _, events = run(s, {"germany": [m.Transfer(99, "Moscow", "Berlin"), m.Transfer(1, "Moscow", "Moscow"),
-                                    m.Transfer(1, "Warsaw", "Berlin")]})
-    assert refused(events) == ["transfer-too-much", "transfer-same", "transfer-not-held"]
+    assert referred(events) == [] and saved == income(events, "germany")  # all of it home again
+    s.control["Moscow"] = "germany"  # inland: no sea path home
+    _, events = run(s, {"germany": [m.Transfer(99, "Riga", "Berlin"), m.Transfer(1, "Riga", "Riga"),
+                                    m.Transfer(1, "Warsaw", "Berlin"), m.Transfer(1, "Moscow", "Berlin")]})
+    assert refused(events) == ["transfer-too-much", "transfer-same", "transfer-not-held", "transfer-no-path"]
     verdicts, _ = project(monkeypatch, s, "germany", [m.Transfer(1, "Posen", "Berlin")])
     assert [p.code for p in verdicts[0].problems] == ["transfer-connected"]
 

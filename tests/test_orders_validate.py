@@ -117,8 +117,12 @@ def test_placement_rules(text: str, code: str) -> None:
 
 def test_colony_allowance_limits_what_is_bought() -> None:
     # Phase 7 item 8: a minor colony's city builds half its value (rounded up) per turn.
-    assert codes("BUILD 3 inf AT Togo") == [("warning", "build-cut")]
-    assert ("error", "colony-allowance") in codes("BUILD 1 inf AT Togo\nBUILD 1 inf AT Togo")
+    # Togo is cut off from Germany: it pays from its own treasury (3.1, engine/treasuries.py).
+    state = make_state()
+    state.nations["germany"].flags["held_apart"] = {"Togo": 40}
+    assert codes("BUILD 3 inf AT Togo", state=state) == [("warning", "build-cut")]
+    assert ("error", "colony-allowance") in codes("BUILD 1 inf AT Togo\nBUILD 1 inf AT Togo", state=state)
+    assert codes("BUILD 1 inf AT Togo") == [("error", "over-budget")]  # nothing kept there
 
 
 def test_placement_surcharges_are_warnings() -> None:

@@ -12,7 +12,7 @@ unit is destroyed if ... the territory it is in is captured in combat."
 
 from __future__ import annotations
 
-from moderator.engine import wars
+from moderator.engine import bolsheviks, wars
 from moderator.engine.context import TurnContext
 
 TRENCHES = frozenset({"trench", "super_trench"})
@@ -34,10 +34,13 @@ def seize(ctx: TurnContext, territory: str, taker: str) -> str:
     The order checker's assumed captures (the Move home's assume()) make the same change,
     so the income, the incorporations and the placements it projects are the engine's."""
     state = ctx.state
-    wars.note_capture(ctx, taker, state.controller(territory))  # a capture decides a local war
+    before = state.controller(territory)
+    wars.note_capture(ctx, taker, before)  # a capture decides a local war
     holder = new_holder(ctx, territory, taker)
     state.control[territory] = holder
-    if ctx.world.territories[territory].owner == holder:
+    if bolsheviks.keeps_incorporation(ctx.world.territories[territory].owner, before, holder):
+        pass  # Phase 9: in the civil war "it remains incorporated towards Russia in general"
+    elif ctx.world.territories[territory].owner == holder:
         state.incorporated[territory] = ctx.turn  # Phase 6: reincorporation is free
     else:
         state.incorporated.pop(territory, None)  # Phase 6: conquered, not incorporated

@@ -32,6 +32,9 @@ TASK_FORCES = ArgType("list of task forces, nation/name", lambda v: isinstance(v
                       (["britain/D", "germany/1"], []))
 
 
+MONEY = ArgType("resources by place {place: n}", lambda v: isinstance(v, dict) and all(
+    isinstance(k, str) and isinstance(n, int) and not isinstance(n, bool) for k, n in v.items()),
+    ({"Cameroon": 2, "Togo": 1}, {}))
 PATHS = ArgType("list of sea paths, each a list of zones",
                 lambda v: isinstance(v, list) and all(isinstance(p, list) and all(isinstance(z, str) for z in p) for p in v),
                 ([["Southern Atlantic", "Bay of Biscay"]], []))
@@ -151,6 +154,9 @@ SCHEMA = EventSchema([
          units=UNITS),
     spec("units-missing", "nation", "fewer units were there than the order named",
          nation=NATION, order=INT, kind=KIND, place=PLACE, ordered=INT, present=INT),
+    spec("attack-called-off", "nation", "Conditional orders: an attack ordered only if reconnaissance shows at "
+         "most `limit` defenders, called off on what the record showed (a count, a colour, nothing)",
+         nation=NATION, place=PLACE, limit=INT, seen=TEXT),
     spec("units-held-back", "nation", "some units of an order could not take part (terrain, straits, ...)",
          nation=NATION, order=INT, reason=CODE, units=UNITS),
     spec("battle", "participants", "Phase 4.6: a land battle",
@@ -205,6 +211,11 @@ SCHEMA = EventSchema([
          nation=NATION, order=INT, origin=PLACE, dest=PLACE, end=PLACE, units=UNITS),
     spec("income", "nation", "Phase 8: resources collected",
          nation=NATION, full=INT, rule=TEXT, amount=INT, saved=INT),
+    spec("income-held-apart", "nation", "Phase 8 (3.1): the share of the income kept in territories separated "
+         "from the mainland (amounts), and what each of their treasuries holds now (held)",
+         nation=NATION, amounts=MONEY, held=MONEY),
+    spec("held-apart-lost", "nation", "Phase 8 (3.1): a separated territory's treasury lost with its territory",
+         nation=NATION, place=PLACE, amount=INT),
     spec("us-trade", "nation", "Variable US Trade: resources from the neutral US's trade, collected in Phase 8",
          nation=NATION, amount=INT, saved=INT),
     spec("us-trade-cut", "nation", "Variable US Trade: this turn's trade was cut (a blockade, submarine warfare)",

@@ -56,7 +56,7 @@ import dataclasses
 from collections import defaultdict
 from collections.abc import Collection, Iterable, Mapping, Sequence
 
-from moderator.engine import combat_land, combat_orders, fuel, phase4_air, terrain, wars
+from moderator.engine import combat_land, combat_orders, fuel, phase4_air, recon_conditions, terrain, wars
 from moderator.engine.combat_land import SUPER_TRENCH, TRENCH, Battle, Front
 from moderator.engine.conquest import seize, take_territory
 from moderator.engine.context import TurnContext
@@ -142,6 +142,7 @@ def land_moves(ctx: TurnContext) -> None:
     # landings and breakthroughs of 4.6.1): where they stand now they defend.
     in_legs = ctx.memo.setdefault(("land-legs",), set())
     in_legs |= {u.id for g in legs for u in g.units}
+    recon_conditions.call_off(ctx, legs)  # "ONLY IF AT MOST n DEFENDERS": its units stay and defend
     for leg in legs:
         if leg.attack:
             hold_back(ctx, leg, NEVER_ATTACK, "cannot-attack")

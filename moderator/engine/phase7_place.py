@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections import deque
 
-from moderator.engine import manpower, technology
+from moderator.engine import bolsheviks, manpower, technology
 from moderator.engine.context import PendingBuild, RailGroup, TurnContext
 from moderator.engine.phase4_strategic import passable
 from moderator.engine.placement import still_placeable
@@ -37,6 +37,7 @@ def place(ctx: TurnContext, build: PendingBuild) -> None:
         ctx.tell(build.nation, "build-lost", PHASE, kind=build.kind, count=build.count,
                  place=build.place, paid=build.paid)
         return
+    bolsheviks.rise_in(ctx, build.nation, build.kind, build.place)  # Phase 9: Russia-held land taken
     for _ in range(build.count):
         technology.stamp(ctx, ctx.state.new_unit(build.nation, build.kind, build.place))  # its levels
     if build.kind == "infantry":  # Manpower limits: counted when built, against the nation's pool

@@ -16,15 +16,16 @@ Conquest: a nation holding none of its original territories collects nothing.
 Gifts (Phase 8 note) are handed over after collection (the GIFT order's home,
 engine/orders/gift.py). The US trade (Variable US Trade) is added after income
 (us_trade.py). War tribute (Surrender): a quarter of what a nation that surrendered
-collects goes to its victors (engine/surrender.py tribute). Not yet: resource transfers
-from separated territories.
+collects goes to its victors (engine/surrender.py tribute). Territories separated from the
+mainland keep their share of the income in their own treasuries (engine/treasuries.py:
+settled first, then held apart); the TRANSFER home (8.1) sends it on.
 """
 
 from __future__ import annotations
 
 from fractions import Fraction
 
-from moderator.engine import exile, phase9_revolution, surrender
+from moderator.engine import exile, phase9_revolution, surrender, treasuries
 from moderator.engine.context import TurnContext
 from moderator.engine.neutral_income import income_rule
 from moderator.engine.phase6_incorporation import territory_yield
@@ -87,7 +88,8 @@ def collect_resources(ctx: TurnContext) -> None:
         collected = phase9_revolution.russian_income(ctx, nation, collected)  # after the first hit: half
         collected = max(0, collected - ns.flags.pop("income_lost_at_sea", 0))  # 4.7: unrestricted submarine warfare
         collected -= surrender.tribute(ctx, nation, collected, PHASE)  # Surrender: a quarter to the victors
-        ns.saved += collected
+        treasuries.settle(ctx, nation)
+        ns.saved += treasuries.hold_apart(ctx, nation, collected, full)  # separated land keeps its share
         ctx.tell(nation, "income", PHASE, full=full, rule=rule,
                  amount=collected, saved=ns.saved)
     collect_us_trade(ctx)

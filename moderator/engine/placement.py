@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from moderator.engine import bolsheviks
 from moderator.engine.context import Position
 from moderator.engine.problems import Problem, problem
 from moderator.engine.state import AIR_UNITS, LAND_UNITS, SEA_UNITS
@@ -67,7 +68,7 @@ def home_land_problem(pos: Position, nation: str, place: str) -> Problem | None:
         return problem("place-sea", place, place=place)
     if pos.controller(place) != nation:
         return problem("place-not-held", place, place=place)
-    if terr.owner != nation:
+    if terr.owner != bolsheviks.original_owner(nation):  # the Bolsheviks': Russia's start land
         return problem("place-not-original", place, place=place)
     since = pos.state.incorporated.get(place)
     if since is None or since >= pos.turn:
@@ -116,6 +117,12 @@ def placement(pos: Position, nation: str, kind: str, place: str) -> Placement | 
         return Placement()
     if kind not in LAND_UNITS and kind not in AIR_UNITS and kind not in FACILITIES:
         return problem("cannot-build", kind=kind)
+    if kind == "infantry":  # Phase 9: Bolshevik infantry in Russian land without Russian troops
+        free = bolsheviks.free_land(pos, nation, place)
+        if isinstance(free, Problem):
+            return free
+        if free is not None:
+            return Placement(room=free[0])
     why = home_land_problem(pos, nation, place)
     if why is not None:
         return why
@@ -154,4 +161,4 @@ def still_placeable(pos: Position, nation: str, kind: str, place: str) -> bool:
     have changed: control of the territory, or of the port beside the sea zone.)"""
     if pos.place(place).is_sea:
         return own_port_beside(pos, nation, place) is not None
-    return pos.controller(place) == nation
+    return pos.controller(place) == nation or bolsheviks.may_rise(pos, nation, kind, place)

@@ -16,7 +16,7 @@ in the receipt and the report; the moderator sees a flag.
 
 from __future__ import annotations
 
-from moderator.engine import manpower
+from moderator.engine import manpower, treasuries
 from moderator.engine.context import PendingBuild, Position, TurnContext
 from moderator.engine.orders.base import OrderRule
 from moderator.engine.placement import Placement, placement
@@ -36,11 +36,13 @@ def prices(pos: Position, nation: str, order: Build, where: Placement) -> list[i
 
 
 def purchase(pos: Position, nation: str, order: Build, where: Placement) -> tuple[int, int]:
-    """(units bought, total paid): in order, within the place's room and the treasury."""
+    """(units bought, total paid): in order, within the place's room and the treasury
+    (the place's own, if it is separated from the mainland: engine/treasuries.py)."""
     room = order.count if where.room is None else min(order.count, where.room)
     paid = bought = 0
+    money = treasuries.available(pos, nation, order.place)
     for price in prices(pos, nation, order, where)[:room]:
-        if paid + price > pos.saved(nation):
+        if paid + price > money:
             break
         paid, bought = paid + price, bought + 1
     return bought, paid
@@ -66,7 +68,7 @@ class BuildRule(OrderRule[Build]):
         if bought == 0:
             first = prices(pos, nation, order, where)[0]
             return problem("over-budget", what=f"{order.count} {order.kind}", cost=first * order.count,
-                           left=max(pos.saved(nation), 0))
+                           left=max(treasuries.available(pos, nation, order.place), 0))
         return None
 
     def remarks(self, pos: Position, nation: str, order: Build) -> list[Problem]:
@@ -93,7 +95,7 @@ class BuildRule(OrderRule[Build]):
         where = self._where(ctx, nation, order)
         assert isinstance(where, Placement)
         bought, paid = purchase(ctx, nation, order, where)
-        ctx.pay(nation, paid)
+        treasuries.spend(ctx, nation, order.place, paid)
         ctx.builds.append(PendingBuild(nation, order.kind, bought, order.place, paid, index))
 
     def execute(self, ctx: TurnContext, nation: str, index: int, order: Build) -> None:

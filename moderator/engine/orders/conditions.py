@@ -8,17 +8,17 @@ nation defends: units there, or moving in) it is the defenders' disengagement (4
 "both attacker and defender can choose to disengage"; WITHDRAW FROM a TO b names the
 neighbour they go to, else the engine picks one); beach landings cannot withdraw
 (4.6.1); one condition of a kind per territory. "Attack only if reconnaissance shows at
-most n defenders" needs the reconnaissance of Phase 3.3, which is not automated yet:
-the moderator applies it.
+most n defenders" is decided on the nation's reconnaissance record of the turn when
+step 4.4 resolves the moves (engine/recon_conditions.py).
 """
 
 from __future__ import annotations
 
 from moderator.engine.combat_orders import WITHDRAWALS
-from moderator.engine.context import Position, TurnContext
-from moderator.engine.orders.base import OrderRule, refer
+from moderator.engine.context import Position
+from moderator.engine.orders.base import OrderRule
 from moderator.engine.orders.move import MOVABLE, hostile
-from moderator.engine.problems import Problem, flag, problem
+from moderator.engine.problems import Problem, problem, warning
 from moderator.orders.model import CasualtyOrder, CombatCondition, Move, NavalInvasion
 
 PHASE = "4.4"
@@ -48,12 +48,8 @@ class CombatConditionRule(OrderRule[CombatCondition]):
 
     def remarks(self, pos: Position, nation: str, order: CombatCondition) -> list[Problem]:
         if order.kind not in WITHDRAWALS:
-            return [flag("recon-condition", order.dest, place=order.dest, value=order.value)]
+            return [warning("recon-condition", order.dest, place=order.dest, value=order.value)]
         return []
-
-    def execute(self, ctx: TurnContext, nation: str, index: int, order: CombatCondition) -> None:
-        if order.kind not in WITHDRAWALS:  # needs Phase 3.3 reconnaissance: the moderator's
-            refer(ctx, nation, index, order, 0, "recon-condition")
 
 
 def defends(pos: Position, nation: str, place: str) -> bool:

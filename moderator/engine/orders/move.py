@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from moderator.engine import combat_land, fuel, terrain
+from moderator.engine import bolsheviks, combat_land, fuel, terrain
 from moderator.engine.context import Position, TurnContext
 from moderator.engine.orders.base import OrderRule, missing_units, refer, take_units
 from moderator.engine.problems import Problem, flag, problem, warning
@@ -125,6 +125,9 @@ def standing_problem(pos: Position, nation: str, order: Move) -> Problem | None:
     for kind in sorted(kinds):
         if not terrain.may_enter(pos.world, pos.scenario, nation, kind, order.dest):
             return problem("terrain-barred", order.dest, kind=kind, place=order.dest)
+    why = bolsheviks.outside_russia(pos, nation, order.dest)  # Phase 9: Russian soil only
+    if why is not None:
+        return why
     return missing_units(pos, nation, order.origin, order.units)
 
 

@@ -8,20 +8,19 @@ in this phase, then the money is lost and half of the money goes to the nation t
 the path ... Resources cannot be transfered through neutral or enemy lands. Also,
 resources can be lost by submarine warfare" (4.7).
 
-The engine keeps one treasury per nation (NationState.saved), not one per separated
-territory, so a transfer that arrives moves nothing the engine can see; what a blockade
-cuts or the submarines sink leaves the treasury, and half of a cut transfer goes to the
-cutters (engine/sea_lanes.py, with the rules' arithmetic in
-engine/phase4_submarine_warfare.py). The order is checked (both ends the nation's, a sea
-path between them, the amount no more than what it holds after Phase 8 income); the
+Each end's treasury is engine/treasuries.py's (the mainland's NationState.saved, or a
+separated group's). The money leaves the origin's treasury when step 8.1 runs (after the
+income) and goes by sea (engine/sea_lanes.py: cut by enemy blockades on every shortest
+path, half to the cutters; else sunk 1-5 a submarine on the free paths, with the rules'
+arithmetic in engine/phase4_submarine_warfare.py); what is left arrives in the
+destination's treasury. The order is checked (both ends the nation's, a sea path between
+them, the amount no more than the origin's treasury holds after Phase 8 income); the
 checker takes it for arriving whole (it knows neither the enemy's blockades nor the dice).
 """
 
 from __future__ import annotations
 
-from collections import deque
-
-from moderator.engine import sea_lanes
+from moderator.engine import sea_lanes, treasuries
 from moderator.engine.context import Position, TurnContext
 from moderator.engine.orders.base import OrderRule
 from moderator.engine.problems import Problem, problem, warning
@@ -31,17 +30,8 @@ PHASE = "8.1"
 
 
 def connected_by_land(pos: Position, nation: str, a: str, b: str) -> bool:
-    """Are a and b joined by land the nation or its allies hold (no transfer needed)?"""
-    seen, queue = {a}, deque([a])
-    while queue:
-        here = queue.popleft()
-        if here == b:
-            return True
-        for nxt in sorted(pos.world.neighbours(here)):
-            if nxt not in seen and pos.place(nxt).is_land and pos.friendly(nation, nxt):
-                seen.add(nxt)
-                queue.append(nxt)
-    return False
+    """Are a and b joined by land the nation or its allies hold (one treasury)?"""
+    return b in sea_lanes.friendly_land(pos, nation, a)
 
 
 class TransferRule(OrderRule[Transfer]):
@@ -54,8 +44,9 @@ class TransferRule(OrderRule[Transfer]):
                 return problem("transfer-not-held", place, place=place)
         if order.origin == order.dest:
             return problem("transfer-same", order.dest, place=order.dest)
-        if order.amount > pos.saved(nation):
-            return problem("transfer-too-much", amount=order.amount, saved=max(pos.saved(nation), 0))
+        here = treasuries.available(pos, nation, order.origin)
+        if order.amount > here:
+            return problem("transfer-too-much", amount=order.amount, saved=max(here, 0))
         if not connected_by_land(pos, nation, order.origin, order.dest) and \
                 not sea_lanes.sea_paths(pos, nation, order.origin, order.dest):
             return problem("transfer-no-path", order.dest, origin=order.origin, dest=order.dest)
@@ -66,10 +57,20 @@ class TransferRule(OrderRule[Transfer]):
             return [warning("transfer-connected", order.dest, origin=order.origin, dest=order.dest)]
         return []
 
+    def commit(self, ctx: TurnContext, nation: str, index: int, order: Transfer) -> None:
+        """The checker: the money moves whole from one treasury to the other."""
+        if not connected_by_land(ctx, nation, order.origin, order.dest):
+            treasuries.spend(ctx, nation, order.origin, order.amount)
+            treasuries.spend(ctx, nation, order.dest, -order.amount)
+
     def execute(self, ctx: TurnContext, nation: str, index: int, order: Transfer) -> None:
         if connected_by_land(ctx, nation, order.origin, order.dest):
             return  # one treasury already (the order's warning said so)
-        out = sea_lanes.send(ctx, nation, order.amount, order.origin, order.dest)
+        out = sea_lanes.send(ctx, nation, order.amount, order.origin, order.dest)  # pays the losses from `saved`
+        lost = order.amount if out.cut_by else out.sunk
+        ctx.state.nations[nation].saved += lost  # ... which come out of the origin's treasury instead:
+        treasuries.spend(ctx, nation, order.origin, order.amount)
+        treasuries.spend(ctx, nation, order.dest, -(order.amount - lost))
         if out.cut_by:
             ctx.emit("transfer-cut", PHASE, sorted({nation, *out.cut_by}), nation=nation, order=index,
                      origin=order.origin, dest=order.dest, amount=order.amount, by=out.cut_by, gained=out.gained,

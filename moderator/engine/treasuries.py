@@ -1,0 +1,188 @@
+"""The treasuries of separated territories (Phase 3.1, Phase 8).
+
+Phase 3.1: "Each province separated from the mainland can hold resources to use them to
+raise new units or transfer to the mainland or to another separated territory. Resources
+can be spent only if that territory have enough resources there in this phase." Phase 8:
+"Resources that are obtained from distant colonies or territories not connected by land
+can be transfered in this phase ... Resources cannot be transfered through neutral or
+enemy lands."
+
+Readings (docs/rules-coverage.md, "Separated territories"):
+* a nation's land falls into groups joined by land it or its allies hold (the land a
+  transfer could cross); the mainland is the group of its capital, or, with the capital
+  lost or none designated, the group whose land of the nation's start is worth most.
+  The mainland's treasury is NationState.saved, as before; every other group keeps its
+  own, NationState.flags[HELD] = {key territory: resources}, the key being a territory of
+  the group (the one that already keeps money there, else its most valuable, then by
+  name);
+* Phase 8 first settles the groups as the turn left them (`settle`): money of a group
+  joined to the mainland again joins the treasury, two groups joined become one, and
+  money whose key territory the nation no longer holds is lost with it; then each group
+  collects its share of the nation's income (`hold_apart`): what its land yields, in
+  proportion to the whole when the income rule collects less than the full value
+  (rounded down; the mainland gets the rest, the US trade and gifts); the Bolsheviks,
+  who "draw resources from any Russian territories they control", keep one treasury;
+* spending: units are paid from the treasury of the place they are built (a ship: of
+  the nation's port beside the sea zone, the mainland's if one is there); everything
+  else (research, espionage, influence, gifts, ...) from the mainland's.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+from moderator.engine import bolsheviks
+from moderator.engine.context import Position, TurnContext
+from moderator.engine.phase6_incorporation import territory_yield
+
+PHASE = "8"
+HELD = "held_apart"  # NationState.flags: {key territory of a separated group: resources kept there}
+
+Group = tuple[str, ...]
+
+
+def groups(pos: Position, nation: str) -> list[Group]:
+    """The nation's land in groups joined by land it or its allies hold, each sorted; the
+    groups sorted by their first territory."""
+    own = sorted(t for t, holder in pos.state.control.items() if holder == nation and pos.place(t).is_land)
+    placed: set[str] = set()
+    out: list[Group] = []
+    for start in own:
+        if start in placed:
+            continue
+        seen, queue, mine = {start}, deque([start]), []
+        while queue:
+            here = queue.popleft()
+            if pos.controller(here) == nation:
+                mine.append(here)
+            for nxt in sorted(pos.world.neighbours(here)):
+                if nxt not in seen and pos.place(nxt).is_land and pos.friendly(nation, nxt):
+                    seen.add(nxt)
+                    queue.append(nxt)
+        placed.update(mine)
+        out.append(tuple(sorted(mine)))
+    return sorted(out)
+
+
+def mainland(pos: Position, nation: str, all_groups: list[Group]) -> Group | None:
+    """The group of the nation's capital; without it, the one whose start land is worth most."""
+    spec = pos.scenario.nations.get(nation)
+    capital = spec.capital if spec is not None else None
+    for g in all_groups:
+        if capital is not None and capital in g:
+            return g
+    if not all_groups:
+        return None
+    home = set(pos.world.home_of(nation))
+    return min(all_groups, key=lambda g: (-sum(pos.place(t).value for t in g if t in home),
+                                          -sum(pos.place(t).value for t in g), -len(g), g[0]))
+
+
+def held(pos: Position, nation: str) -> dict[str, int]:
+    raw = pos.nation(nation).flags.get(HELD, {})
+    return {str(k): int(v) for k, v in raw.items()} if isinstance(raw, dict) else {}
+
+
+def key_of(pos: Position, nation: str, group: Group) -> str:
+    """The territory that keeps a separated group's money."""
+    keeping = sorted(k for k in held(pos, nation) if k in group)
+    if keeping:
+        return keeping[0]
+    return min(group, key=lambda t: (-pos.place(t).value, t))
+
+
+def separated(pos: Position, nation: str) -> list[tuple[str, Group]]:
+    """(key, group) of every group but the mainland, by key. The Bolsheviks have none: they
+    "draw resources from any Russian territories they control" (Phase 9)."""
+    if nation == bolsheviks.BOLSHEVIKS:
+        return []
+    all_groups = groups(pos, nation)
+    main = mainland(pos, nation, all_groups)
+    return sorted((key_of(pos, nation, g), g) for g in all_groups if g != main)
+
+
+def treasury_of(pos: Position, nation: str, place: str) -> str | None:
+    """The key of the separated treasury that pays for what is built at `place`, or None
+    for the mainland's. A sea zone (ships) is paid where the nation has a port beside it."""
+    apart = separated(pos, nation)
+    if not apart:
+        return None
+    if pos.is_sea(place):
+        from moderator.engine.placement import has_port  # placement imports the engine context
+
+        ports = [t for t in sorted(pos.world.neighbours(place)) if pos.place(t).is_land
+                 and pos.controller(t) == nation and has_port(pos, nation, t)]
+        keyed = [k for p in ports for k, g in apart if p in g]
+        if len(keyed) < len(ports) or not keyed:
+            return None  # a port of the mainland, or none (the order is refused elsewhere)
+        return keyed[0]
+    return next((k for k, g in apart if place in g), None)
+
+
+def available(pos: Position, nation: str, place: str) -> int:
+    """What can be spent at `place`: its separated treasury, or the mainland's."""
+    key = treasury_of(pos, nation, place)
+    return pos.saved(nation) if key is None else held(pos, nation).get(key, 0)
+
+
+def spend(ctx: TurnContext, nation: str, place: str, amount: int) -> None:
+    key = treasury_of(ctx, nation, place)
+    if key is None:
+        ctx.pay(nation, amount)
+    else:
+        put(ctx, nation, key, -amount)
+
+
+def put(ctx: TurnContext, nation: str, key: str, amount: int) -> None:
+    money = held(ctx, nation)
+    money[key] = money.get(key, 0) + amount
+    keep(ctx, nation, money)
+
+
+def keep(ctx: TurnContext, nation: str, money: dict[str, int]) -> None:
+    """Store the separated treasuries; none left: no flag (the state stays as before)."""
+    flags = ctx.state.nations[nation].flags
+    money = {k: v for k, v in sorted(money.items()) if v}
+    if money:
+        flags[HELD] = money
+    else:
+        flags.pop(HELD, None)
+
+
+def settle(ctx: TurnContext, nation: str) -> None:
+    """The groups as the turn left them: money rejoins the mainland, merges, or is lost
+    with its key territory."""
+    money = held(ctx, nation)
+    if not money:
+        return
+    apart = separated(ctx, nation)
+    ns = ctx.state.nations[nation]
+    kept: dict[str, int] = {}
+    for key, amount in sorted(money.items()):
+        if ctx.controller(key) != nation:
+            ctx.tell(nation, "held-apart-lost", PHASE, place=key, amount=amount)
+            continue
+        into = next((k for k, g in apart if key in g), None)
+        if into is None:
+            ns.saved += amount  # joined to the mainland by land again
+        else:
+            kept[into] = kept.get(into, 0) + amount
+    keep(ctx, nation, kept)
+
+
+def hold_apart(ctx: TurnContext, nation: str, collected: int, full: int) -> int:
+    """Phase 8: each separated group keeps its share of the income collected; returns the
+    mainland's."""
+    apart = separated(ctx, nation)
+    if not apart or collected <= 0 or full <= 0:
+        return collected
+    shares: dict[str, int] = {}
+    for key, group in apart:
+        yields = sum(territory_yield(ctx.world, ctx.state, t, ctx.turn) for t in group)
+        share = collected * yields // full
+        if share:
+            shares[key] = share
+            put(ctx, nation, key, share)
+    if shares:
+        ctx.tell(nation, "income-held-apart", PHASE, amounts=shares, held=held(ctx, nation))
+    return collected - sum(shares.values())

@@ -1,0 +1,94 @@
+"""Separated territories keep their own treasuries (Phase 3.1), collect their own income and
+send it home by TRANSFER along the shortest sea path, lost to a blockade (half to the
+blockader) or sunk by submarines (Phase 8, 4.7)."""
+
+from __future__ import annotations
+
+import functools
+
+from moderator.engine import treasuries
+from moderator.engine.context import TurnContext
+from moderator.engine.dice import Dice, ScriptedDice
+from moderator.engine.events import Event
+from moderator.engine.resolve import resolve
+from moderator.engine.state import GameState
+from moderator.orders import model as m
+from moderator.world.loader import load_world
+from moderator.world.model import World
+from moderator.world.scenario import initial_state, load_scenario
+from moderator.world.scenario_model import Scenario
+from tests import engine_fixture as fx
+
+
+def riga_cut_off(saved: int = 0) -> GameState:
+    """Germany holds Riga, on the Baltic, with Konigsberg between it and Berlin in Russia's hands."""
+    s = fx.state(saved=saved)
+    s.control["Riga"], s.control["Konigsberg"] = "germany", "russia"
+    return s
+
+
+def events_of(events: list[Event], code: str, nation: str = "germany") -> list[dict[str, object]]:
+    return [e.args for e in events if e.code == code and e.args.get("nation") == nation]
+
+
+def test_the_groups_and_the_mainland() -> None:
+    s = riga_cut_off()
+    ctx = TurnContext(s, {}, fx.world(), fx.scenario())
+    assert treasuries.separated(ctx, "germany") == [("Riga", ("Riga",))]
+    assert treasuries.treasury_of(ctx, "germany", "Posen") is None  # the mainland's
+    assert treasuries.treasury_of(ctx, "germany", "Riga") == "Riga"
+    s.control["Konigsberg"] = "austria"  # joined through an ally's land: one treasury
+    assert treasuries.separated(ctx, "germany") == []
+
+
+def test_a_separated_territory_keeps_its_income_and_sends_it_home() -> None:
+    s = riga_cut_off(saved=0)
+    new, events = resolve(s, {}, fx.world(), fx.scenario(), ScriptedDice({}, 1))
+    (inc,) = events_of(events, "income")
+    (apart,) = events_of(events, "income-held-apart")
+    riga = apart["amounts"]["Riga"]  # type: ignore[index]
+    assert riga == 2 and new.nations["germany"].saved == inc["amount"] - 2  # Riga's value stays in Riga
+    assert new.nations["germany"].flags[treasuries.HELD] == {"Riga": 2}
+    again, events = resolve(new, {"germany": [m.Transfer(4, "Riga", "Berlin")]}, fx.world(), fx.scenario(),
+                            ScriptedDice({}, 2))
+    (made,) = events_of(events, "transfer-by-sea")
+    assert (made["amount"], made["sunk"]) == (4, 0)  # last turn's 2 and this turn's
+    (inc2,) = events_of(events, "income")
+    assert again.nations["germany"].saved == new.nations["germany"].saved + inc2["amount"] - 2 + 4
+    assert treasuries.HELD not in again.nations["germany"].flags  # Riga's treasury is empty
+
+
+def test_money_rejoins_the_mainland_when_the_land_joins_it_and_is_lost_with_its_territory() -> None:
+    s = fx.state(saved=0)
+    s.control["Riga"] = "germany"  # joined to Konigsberg, so to Berlin
+    s.control["Moscow"] = "germany"
+    s.nations["germany"].flags[treasuries.HELD] = {"Riga": 5, "Minsk": 3}  # Minsk is Russia's again
+    new, events = resolve(s, {}, fx.world(), fx.scenario(), ScriptedDice({}, 1))
+    assert events_of(events, "held-apart-lost") == [{"nation": "germany", "place": "Minsk", "amount": 3}]
+    (inc,) = events_of(events, "income")
+    assert new.nations["germany"].flags[treasuries.HELD] == {"Moscow": 8}  # inland Moscow keeps its own
+    assert new.nations["germany"].saved == 5 + inc["amount"] - 8
+
+
+# ---- the 1914 map ------------------------------------------------------------------------------
+
+@functools.lru_cache(maxsize=1)
+def real() -> tuple[World, Scenario]:
+    return load_world("1914"), load_scenario("1914")
+
+
+def test_a_colony_builds_from_its_own_treasury() -> None:
+    world, scenario = real()
+    s = initial_state(scenario, world, "apart")
+    s.nations["germany"].flags[treasuries.HELD] = {"German East Africa": 9}
+    saved = s.nations["germany"].saved
+    orders: list[m.Order] = [m.Build("infantry", 3, "German East Africa")]
+    new, events = resolve(s, {"germany": orders}, world, scenario, Dice("apart", 1))  # no roll touches this
+    (built,) = events_of(events, "built")
+    assert (built["count"], built["cost"]) == (1, 5)  # 9 there: one at 5, not the mainland's 30
+    (inc,) = events_of(events, "income")
+    (apart,) = events_of(events, "income-held-apart")
+    kept = apart["amounts"]  # the colonies' income stays in the colonies
+    trade = sum(int(a["amount"]) for a in events_of(events, "us-trade"))  # 3.1: the mainland's
+    assert new.nations["germany"].saved == saved + inc["amount"] - sum(kept.values()) + trade  # type: ignore[union-attr]
+    assert new.nations["germany"].flags[treasuries.HELD]["German East Africa"] == 4 + kept["German East Africa"]  # type: ignore[index]
