@@ -72,6 +72,12 @@ luck" when
   8. (treasuries only) the nation's own when a TRANSFER's chains of sea zones hold enemy
      submarines (4.7: each sinks 1-5, the engine's dice; the checker takes the money as
      arriving whole).
+  9. it is a TRANSFER and the engine's dice (the neutrals' points, a JOIN, an option, a
+     battle anywhere whose outcome the checker's copy does not show) left some nation's
+     camp or wars, or some land's holder, other than the checker projects: land of the
+     nation and its allies joins the ends into one treasury (engine/treasuries.py), and a
+     separated group's income is what its land yields, so which treasury pays, and how
+     much it holds, is luck.
 
 Every other difference is a drift, and the treasuries are compared only when no verdict
 differed at all (those of the US trade's receivers only when the dice of the neutrals'
@@ -1366,6 +1372,20 @@ def compare(game: Game, nation: str, orders: Sequence[m.Order], seed: str = "dri
         named = {getattr(order, f, None) for f in ("target", "nation", "against", "to")}
         return sorted(n for n in named if isinstance(n, str) and n in rolled_wars)
 
+    # A TRANSFER's ends share one treasury when land of the nation or its allies joins them
+    # (engine/treasuries.py, sea_lanes.friendly_land): a camp the neutrals' points or a JOIN
+    # decided by the engine's dice changes which land is allied, so whether the money is
+    # the mainland's or a separated treasury's is luck (case 9).
+    def camp(n: Any) -> tuple[Any, ...]:
+        return (n.side, tuple(sorted(n.at_war_with)))
+    camps_moved = sorted(nid for nid, ns in scratch.items() if nid in after.nations and camp(ns) != camp(after.nations[nid]))
+
+    def battled(i: int) -> list[str]:
+        """Battles anywhere before order i whose outcome the checker's copy does not show."""
+        assumed = checking.assumed.get(i, set())
+        return sorted({b.place for b in engine.battles if b.when < when(i) and not b.captured
+                       and (f"control:{b.place}" in assumed or b.defenders_lost)})
+
     taint = Taint()
     for i in sorted(range(len(orders)), key=when):
         v, order = verdicts[i], orders[i]
@@ -1384,7 +1404,11 @@ def compare(game: Game, nation: str, orders: Sequence[m.Order], seed: str = "dri
             ["a failed research left its upgrade unpaid"] if richer else []) + taint.touched(order, [code, *refused]) + (
             ["the US Entry the neutrals' tables moved"] if us_luck and when(i)[0] > income else []) + (
             [f"an option's roll changed the wars of {names_rolled(order)}"]
-            if names_rolled(order) and when(i)[0] >= options else [])
+            if names_rolled(order) and when(i)[0] >= options else []) + (
+            [f"the engine's dice moved the camps of {camps_moved}, which decide the land joining its ends"]
+            if isinstance(order, m.Transfer) and camps_moved else []) + (
+            [f"the battles at {battled(i)}, which decide the land joining its ends"]
+            if isinstance(order, m.Transfer) and battled(i) else [])
         if why:
             cmp.excused.append(f"{said} (by luck: {', '.join(why)})")
         else:

@@ -53,8 +53,11 @@ class CombatConditionRule(OrderRule[CombatCondition]):
 
 
 def defends(pos: Position, nation: str, place: str) -> bool:
-    """The nation has units at `place` that could fight there, or a move of its own into it."""
-    here = any(u.kind in MOVABLE for u in pos.units_at(place, nation))
+    """The nation had units at `place` when the turn began that could fight there, or it
+    moves some in. Judged on the turn's opening position, what the player could know (as
+    Position.unclaimed), so the checker and the engine agree even when an earlier step
+    (rail moves, reconnaissance flights) has taken the units away by 4.4."""
+    here = any(pos.start[(nation, place, kind)] for kind in MOVABLE)
     return here or any(isinstance(o, Move) and o.dest == place for o in pos.orders.get(nation, ()))
 
 
