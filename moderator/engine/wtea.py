@@ -79,7 +79,8 @@ from moderator.engine.ruleset import Ruleset, Step
 from moderator.orders import model as m
 
 NAME = "wtea-1914"
-VERSION = 3  # 1: before "One rule, one home" (one dice stream per turn); 2: before issue 8 (neutrals)
+VERSION = 4  # 1: before "One rule, one home" (one dice stream per turn); 2: before issue 8 (neutrals);
+# 3: before separated treasuries, surrender, the US Entry events, air combat over land, landings in 4.4
 ROOT = Path(__file__).resolve().parents[2]
 
 RULES: tuple[OrderRule, ...] = (  # type: ignore[type-arg]
