@@ -1404,11 +1404,11 @@ def compare(game: Game, nation: str, orders: Sequence[m.Order], seed: str = "dri
             ["a failed research left its upgrade unpaid"] if richer else []) + taint.touched(order, [code, *refused]) + (
             ["the US Entry the neutrals' tables moved"] if us_luck and when(i)[0] > income else []) + (
             [f"an option's roll changed the wars of {names_rolled(order)}"]
-            if names_rolled(order) and when(i)[0] >= options else []) + (
-            [f"the engine's dice moved the camps of {camps_moved}, which decide the land joining its ends"]
-            if isinstance(order, m.Transfer) and camps_moved else []) + (
-            [f"the battles at {battled(i)}, which decide the land joining its ends"]
-            if isinstance(order, m.Transfer) and battled(i) else [])
+            if names_rolled(order) and when(i)[0] >= options else [])
+        if not why and isinstance(order, m.Transfer):  # case 9, only where no other case explains it
+            why = ([f"the engine's dice moved the camps of {camps_moved}, which decide the land joining its ends"]
+                   if camps_moved else []) + (
+                [f"the battles at {battled(i)}, which decide the land joining its ends"] if battled(i) else [])
         if why:
             cmp.excused.append(f"{said} (by luck: {', '.join(why)})")
         else:
