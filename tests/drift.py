@@ -1341,12 +1341,15 @@ def compare(game: Game, nation: str, orders: Sequence[m.Order], seed: str = "dri
         if isinstance(o, m.NavalInvasion) and any(e.code == "units-missing" and e.args["order"] == i for e in events):
             engine.battles.append(Battle(when(i), o.dest, False, False))
 
-    def unforeseen(i: int) -> list[str]:
-        """Battles fought before order i whose outcome the checker's copy does not show."""
+    def battled(i: int) -> list[str]:
+        """Battles anywhere before order i whose outcome the checker's copy does not show."""
         assumed = checking.assumed.get(i, set())
-        places = {b.place for b in engine.battles if b.when < when(i) and not b.captured
-                  and (f"control:{b.place}" in assumed or b.defenders_lost)}
-        return sorted(meets(orders[i], places))
+        return sorted({b.place for b in engine.battles if b.when < when(i) and not b.captured
+                       and (f"control:{b.place}" in assumed or b.defenders_lost)})
+
+    def unforeseen(i: int) -> list[str]:
+        """Those of the battles before order i the order meets (case 2)."""
+        return sorted(meets(orders[i], set(battled(i))))
 
     # The neutrals' tables move the US Entry by dice the checker does not draw (a
     # declaration of war on a neutral, a joining: engine/reactions.py), and US trade flows
@@ -1379,12 +1382,6 @@ def compare(game: Game, nation: str, orders: Sequence[m.Order], seed: str = "dri
     def camp(n: Any) -> tuple[Any, ...]:
         return (n.side, tuple(sorted(n.at_war_with)))
     camps_moved = sorted(nid for nid, ns in scratch.items() if nid in after.nations and camp(ns) != camp(after.nations[nid]))
-
-    def battled(i: int) -> list[str]:
-        """Battles anywhere before order i whose outcome the checker's copy does not show."""
-        assumed = checking.assumed.get(i, set())
-        return sorted({b.place for b in engine.battles if b.when < when(i) and not b.captured
-                       and (f"control:{b.place}" in assumed or b.defenders_lost)})
 
     taint = Taint()
     for i in sorted(range(len(orders)), key=when):

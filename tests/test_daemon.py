@@ -1,6 +1,10 @@
 """The daemon keeps running when the mail server is away, and says so on the console."""
 
+import smtplib
 import socket
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -15,6 +19,33 @@ def _closed_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])  # nothing listens here once the socket is closed
+
+
+@contextmanager
+def _idle_daemon(tmp_path: Path, poll_seconds: float) -> Iterator[tuple[Daemon, Service, list[str]]]:
+    """A started daemon (IDLE on) watching the embedded server's m@t.local for game g, with
+    Germany's seat at k@t.local; its console lines are collected."""
+    from moderator.mail.server import EmbeddedMailServer
+    from moderator.service.games import new_game
+
+    with EmbeddedMailServer(tmp_path / "mail", users={"m@t.local": "m", "k@t.local": "k"}) as server:
+        console: list[str] = []
+        svc = Service(store=Store.at(tmp_path / "db"), mail=server.client_config("m@t.local", "m"), say=console.append)
+        new_game(svc, "g", deadline=datetime.now(UTC) + timedelta(days=3))
+        svc.store.add_seat("g", "germany", "k@t.local", "pw")
+        daemon = Daemon(svc, poll_seconds=poll_seconds, deadline_seconds=3600, countdown_seconds=0, idle=True)
+        daemon.start()
+        try:
+            yield daemon, svc, console
+        finally:
+            daemon.stop()
+
+
+def _mail_orders(svc: Service) -> None:
+    smtp_port = svc.mail.smtp.port  # type: ignore[union-attr]
+    with smtplib.SMTP("127.0.0.1", smtp_port) as smtp:
+        smtp.sendmail("k@t.local", ["m@t.local"], b"From: k@t.local\r\nTo: m@t.local\r\nSubject: Orders\r\n\r\n"
+                      b"GAME g\r\nNATION Germany\r\nPASSWORD pw\r\nMOVE 2 inf FROM Ruhr TO Cologne\r\n")
 
 
 def test_a_dead_mailbox_is_reported_and_the_daemon_goes_on(tmp_path: Path) -> None:
@@ -39,78 +70,46 @@ def test_countdown_reads_like_a_clock() -> None:
 def test_idle_takes_new_mail_at_once_without_waiting_for_the_poll(tmp_path: Path) -> None:
     """With IMAP IDLE the daemon handles a mail when it arrives; the hourly poll never runs
     in this test after the first one, so only IDLE can have found it."""
-    import smtplib
     import threading
-    from datetime import UTC, datetime, timedelta
 
-    from moderator.mail.server import EmbeddedMailServer
-    from moderator.service.games import new_game
-
-    with EmbeddedMailServer(tmp_path / "mail", users={"m@t.local": "m", "k@t.local": "k"}) as server:
-        console: list[str] = []
-        svc = Service(store=Store.at(tmp_path / "db"), mail=server.client_config("m@t.local", "m"), say=console.append)
-        new_game(svc, "g", deadline=datetime.now(UTC) + timedelta(days=3))
-        svc.store.add_seat("g", "germany", "k@t.local", "pw")
-        daemon = Daemon(svc, poll_seconds=3600, deadline_seconds=3600, countdown_seconds=0, idle=True)
-        daemon.start()
-        try:
-            assert daemon.idling.wait(60), console
-            settled = threading.Event()
-            for _ in range(600):  # the start-up polls (the first, and the one IDLE asks for on connecting)
-                job = daemon.scheduler.get_job("poll")
-                if job is not None and job.next_run_time - datetime.now(UTC) > timedelta(minutes=30):
-                    settled.set()
-                    break
-                settled.wait(0.1)
-            assert settled.is_set()
-            with smtplib.SMTP("127.0.0.1", server.smtp_port) as smtp:
-                smtp.sendmail("k@t.local", ["m@t.local"], b"From: k@t.local\r\nTo: m@t.local\r\nSubject: Orders\r\n\r\n"
-                              b"GAME g\r\nNATION Germany\r\nPASSWORD pw\r\nMOVE 2 inf FROM Ruhr TO Cologne\r\n")
-            done = threading.Event()
-            for _ in range(600):
-                if svc.store.current_submissions("g", 1):
-                    done.set()
-                    break
-                done.wait(0.1)
-            assert done.is_set(), console
-            assert daemon.scheduler.get_job("poll").next_run_time - datetime.now(UTC) > timedelta(minutes=30)
-        finally:
-            daemon.stop()
+    with _idle_daemon(tmp_path, poll_seconds=3600) as (daemon, svc, console):
+        assert daemon.idling.wait(60), console
+        settled = threading.Event()
+        for _ in range(600):  # the start-up polls (the first, and the one IDLE asks for on connecting)
+            job = daemon.scheduler.get_job("poll")
+            if job is not None and job.next_run_time - datetime.now(UTC) > timedelta(minutes=30):
+                settled.set()
+                break
+            settled.wait(0.1)
+        assert settled.is_set()
+        _mail_orders(svc)
+        done = threading.Event()
+        for _ in range(600):
+            if svc.store.current_submissions("g", 1):
+                done.set()
+                break
+            done.wait(0.1)
+        assert done.is_set(), console
+        assert daemon.scheduler.get_job("poll").next_run_time - datetime.now(UTC) > timedelta(minutes=30)
 
 
 def test_a_server_without_idle_is_polled(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A server that does not offer IDLE: the daemon says so once and finds new mail by its
     periodic poll (here every half second), never idling."""
-    import smtplib
     import time
-    from datetime import UTC, datetime, timedelta
 
     from imapclient import IMAPClient
-
-    from moderator.mail.server import EmbeddedMailServer
-    from moderator.service.games import new_game
 
     offers = IMAPClient.has_capability
     monkeypatch.setattr(IMAPClient, "has_capability",
                         lambda self, capability: capability != "IDLE" and offers(self, capability))
-    with EmbeddedMailServer(tmp_path / "mail", users={"m@t.local": "m", "k@t.local": "k"}) as server:
-        console: list[str] = []
-        svc = Service(store=Store.at(tmp_path / "db"), mail=server.client_config("m@t.local", "m"), say=console.append)
-        new_game(svc, "g", deadline=datetime.now(UTC) + timedelta(days=3))
-        svc.store.add_seat("g", "germany", "k@t.local", "pw")
-        daemon = Daemon(svc, poll_seconds=0.5, deadline_seconds=3600, countdown_seconds=0, idle=True)
-        daemon.start()
-        try:
-            limit = time.monotonic() + 60
-            while not any("does not offer IDLE" in line for line in console):
-                assert time.monotonic() < limit, console
-                time.sleep(0.1)
-            with smtplib.SMTP("127.0.0.1", server.smtp_port) as smtp:
-                smtp.sendmail("k@t.local", ["m@t.local"], b"From: k@t.local\r\nTo: m@t.local\r\nSubject: Orders\r\n\r\n"
-                              b"GAME g\r\nNATION Germany\r\nPASSWORD pw\r\nMOVE 2 inf FROM Ruhr TO Cologne\r\n")
-            while not svc.store.current_submissions("g", 1):
-                assert time.monotonic() < limit, console
-                time.sleep(0.1)
-            assert not daemon.idling.is_set()
-        finally:
-            daemon.stop()
+    with _idle_daemon(tmp_path, poll_seconds=0.5) as (daemon, svc, console):
+        limit = time.monotonic() + 60
+        while not any("does not offer IDLE" in line for line in console):
+            assert time.monotonic() < limit, console
+            time.sleep(0.1)
+        _mail_orders(svc)
+        while not svc.store.current_submissions("g", 1):
+            assert time.monotonic() < limit, console
+            time.sleep(0.1)
+        assert not daemon.idling.is_set()

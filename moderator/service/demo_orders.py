@@ -56,8 +56,12 @@ def sample_orders(state: GameState, world: World, nation: str, scenario: Scenari
     return "\n".join(lines) + "\n"
 
 
+def _count(state: GameState, nation: str, place: str, kind: str) -> int:
+    return sum(1 for u in state.units_at(place, nation) if u.kind == kind)
+
+
 def _infantry(state: GameState, nation: str, place: str) -> int:
-    return sum(1 for u in state.units_at(place, nation) if u.kind == "infantry")
+    return _count(state, nation, place, "infantry")
 
 
 def _stacks(state: GameState, world: World, nation: str) -> list[str]:
@@ -117,10 +121,6 @@ def _attack(state: GameState, world: World, nation: str) -> Iterator[str]:
                     yield f"SUPPORT 1 art FROM {origin} TO {dest}"
                 yield f"INCORPORATE {dest}"
                 return
-
-
-def _count(state: GameState, nation: str, place: str, kind: str) -> int:
-    return sum(1 for u in state.units_at(place, nation) if u.kind == kind)
 
 
 def _enemy_ships(state: GameState, nation: str, zone: str) -> int:
