@@ -353,15 +353,18 @@ def _step(chain: _Chain, a: int, d: int, k: int, mass: float, out: dict[tuple[in
           rnd: int) -> None:
     """One round from (a, d): both sides fire at once, then each takes its casualties;
     then the attackers out of fuel leave (k: the air rounds their fuel paid for first)."""
+    # The attackers' state after each number of hits does not depend on the defenders' fate:
+    # worked out once per round and state, not once per pair of hit counts.
+    struck = [(chain.depart(chain.hit("attacker", a, hd), rnd, k), y)
+              for hd, y in enumerate(chain.hit_dist("defender", d)) if y != 0.0]
     for ha, x in enumerate(chain.hit_dist("attacker", a)):
         if x == 0.0:
             continue
         d2 = chain.hit("defender", d, ha)
-        for hd, y in enumerate(chain.hit_dist("defender", d)):
-            if y == 0.0:
-                continue
-            key = (chain.depart(chain.hit("attacker", a, hd), rnd, k), d2, k)
-            out[key] = out.get(key, 0.0) + mass * x * y
+        weight = mass * x
+        for a2, y in struck:
+            key = (a2, d2, k)
+            out[key] = out.get(key, 0.0) + weight * y
 
 
 def _over(chain: _Chain, battle: Battle, a: int, d: int, rnd: int, limit: int, before_first: bool = False) -> bool:
