@@ -59,9 +59,15 @@ def down(ctx: TurnContext, planes: list[Unit], hits: int) -> list[Unit]:
     return lost
 
 
+def tank_of(ctx: TurnContext, plane: Unit) -> int:
+    """The plane's fuel, by its own technology (Improved Fighters and Bombers add fuel)."""
+    stats = ctx.stats(plane.nation, plane.kind, plane)
+    return stats.fuel if stats is not None else 0
+
+
 def spare_rounds(ctx: TurnContext, plane: Unit, origin: str, target: str) -> int:
     """Air-combat rounds a raider can fight and still bomb and fly home (Fighters: fuel)."""
-    tank = ctx.scenario.stats(plane.nation, plane.kind).fuel
+    tank = tank_of(ctx, plane)
     out = fuel.cheapest(ctx.world, origin, target, limit=tank)
     back = fuel.to_nearest(ctx.world, target, landing_places(ctx, plane.nation), limit=tank)
     if out is None or back is None:
@@ -97,7 +103,7 @@ def raid(ctx: TurnContext, nation: str, index: int, order: Bombing, planes: Sequ
         able = [u for u in raiders if spare_rounds(ctx, u, order.origin, target) > rounds]
         turned_back += [u for u in raiders if u not in able]
         raiders = able
-        fit = [g for g in guards if ctx.scenario.stats(g.nation, "fighter").fuel > rounds]
+        fit = [g for g in guards if tank_of(ctx, g) > rounds]
         if not raiders or not fit:
             break
         rounds += 1
@@ -107,7 +113,7 @@ def raid(ctx: TurnContext, nation: str, index: int, order: Bombing, planes: Sequ
         g_hits = sum(ctx.dice.d10(f"{purpose}: {g.nation} fighter") <= dogfight_value(ctx, g, nation) for g in fit)
         guards_lost += down(ctx, guards, r_hits)
         lost += down(ctx, raiders, g_hits)
-        fighting = [g for g in guards if ctx.scenario.stats(g.nation, "fighter").fuel > rounds]
+        fighting = [g for g in guards if tank_of(ctx, g) > rounds]
         broke_off = withdrawal(retreat, rounds, len(lost) - shot_by_aa, len(guards_lost)) if fighting and raiders else None
         if broke_off:  # 4.5 step 3: "The attacking player may now decide to retreat" (BREAK OFF AIR COMBAT)
             ctx.emit("air-retreat", PHASE, sorted({nation, *(g.nation for g in (*guards, *guards_lost))}),
