@@ -96,11 +96,12 @@ def raid(ctx: TurnContext, nation: str, index: int, order: Bombing, planes: Sequ
         ctx.tell(other, "let-through", PHASE, territory=target, units=kinds([u for u in fighters if u.nation == other]))
     retreat = interception.retreat_conditions(ctx, nation, target)
     broke_off: str | None = None
+    spare = {u.id: spare_rounds(ctx, u, order.origin, target) for u in raiders} if guards else {}
     rounds = 0
     turned_back: list[Unit] = []
     guards_lost: list[Unit] = []
     while raiders and guards:
-        able = [u for u in raiders if spare_rounds(ctx, u, order.origin, target) > rounds]
+        able = [u for u in raiders if spare[u.id] > rounds]
         turned_back += [u for u in raiders if u not in able]
         raiders = able
         fit = [g for g in guards if tank_of(ctx, g) > rounds]
