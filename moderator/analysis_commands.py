@@ -4,7 +4,8 @@
         --defend "4 inf" [--territory Verdun] [--city] [--strait] [--beach] [--trench | --super-trench]
         [--air-distance N] [--strike] [--support N [--support-one-round]] [--rounds N]
         [--attacker-tech "fighters 2, weapons 1"] [--defender-tech ...]
-        [--disengage-after N] [--disengage-losses N] [--json]
+        [--disengage-after N] [--disengage-losses N] [--let-through]
+        [--break-off-after N] [--break-off-losses N] [--json]
 
 Unit statistics come from the scenario (Scenario.stats, per nation); --territory takes a
 real map name (aliases and any capitalisation work) and brings its city and special
@@ -22,7 +23,10 @@ is attacked by land too, so they support one round and go home. --attacker-tech 
 the fuel; "weapons 1": infantry values), the scenario's start levels otherwise.
 --disengage-after N / --disengage-losses N: the defenders disengage after N rounds / when
 their losses exceed N (4.6), their infantry, tanks and aircraft leaving for a friendly
-neighbour. Aircraft that flew home for their fuel are reported apart: they do not hold
+neighbour. --let-through: the defender's fighters let the attacking aircraft go (4.5);
+--break-off-after N / --break-off-losses N: the attacking aircraft leave the air combat
+after N rounds / when their losses exceed N, while interceptors remain (4.5 step 3).
+Aircraft that flew home for their fuel are reported apart: they do not hold
 the field. The numbers are exact (moderator.engine.odds).
 """
 
@@ -47,7 +51,7 @@ OUTCOME_TEXT = {
     "cleared": "defenders destroyed, nothing left to capture",
     "both_destroyed": "both sides destroyed",
     "repulsed": "attackers destroyed",
-    "stopped": "called off (artillery alone, fuel, --rounds)",
+    "stopped": "called off (artillery alone, fuel, --rounds, break off)",
 }
 
 
@@ -80,6 +84,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--defender-tech", default="", help="defender's technology levels")
     p.add_argument("--disengage-after", type=int, help="the defenders disengage after this many rounds (4.6)")
     p.add_argument("--disengage-losses", type=int, help="the defenders disengage when their losses exceed this")
+    p.add_argument("--let-through", action="store_true",
+                   help="the defender's fighters let the attacking aircraft go: no air combat (4.5)")
+    p.add_argument("--break-off-after", type=int, help="the attacking aircraft leave the air combat after N rounds")
+    p.add_argument("--break-off-losses", type=int,
+                   help="the attacking aircraft leave the air combat when their losses exceed N")
     p.add_argument("--rounds", type=int, help="withdraw after this many rounds")
     p.add_argument("--scenario", default="1914", help="scenario for unit statistics (default 1914)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
@@ -160,6 +169,12 @@ def compute(args: argparse.Namespace) -> tuple[Odds, dict[str, object]]:
                  if value is not None]
     if any(kind == "rounds" and value < 1 for kind, value in disengage):
         raise ValueError("defenders fight at least one round before they may disengage (4.6)")
+    break_off = [(kind, value) for kind, value in (("rounds", getattr(args, "break_off_after", None)),
+                                                   ("losses", getattr(args, "break_off_losses", None)))
+                 if value is not None]
+    if any(kind == "rounds" and value < 1 for kind, value in break_off):
+        raise ValueError("aircraft fight at least one round of air combat before they may break off (4.5)")
+    let_through = bool(getattr(args, "let_through", False))
     one_round = bool(getattr(args, "support_one_round", False))
     if one_round and not getattr(args, "support", 0):
         raise ValueError("--support-one-round needs --support N")
@@ -167,14 +182,15 @@ def compute(args: argparse.Namespace) -> tuple[Odds, dict[str, object]]:
                     strait=args.strait, max_rounds=args.rounds, world=world, trench=trench, air_distance=distance,
                     beach=getattr(args, "beach", False), strike=getattr(args, "strike", False),
                     support=getattr(args, "support", 0), support_rounds=1 if one_round else None,
-                    tech=tech, disengage=disengage)
+                    tech=tech, disengage=disengage, let_through=let_through, break_off=break_off)
     battle = {"attacker": attacker, "attack": attack, "defender": defender, "defend": defend,
               "territory": territory or None, "typed": args.territory, "city": city, "strait": bool(args.strait),
               "max_rounds": args.rounds, "trench": trench, "air_distance": distance,
               "beach": bool(getattr(args, "beach", False)), "strike": bool(getattr(args, "strike", False)),
               "support": getattr(args, "support", 0), "support_one_round": one_round,
               "tech": {n: dict(sorted(levels.items())) for n, levels in sorted(tech.items())},
-              "disengage": [f"{kind}:{value}" for kind, value in disengage]}
+              "disengage": [f"{kind}:{value}" for kind, value in disengage], "let_through": let_through,
+              "break_off": [f"{kind}:{value}" for kind, value in break_off]}
     return odds, battle
 
 
@@ -227,6 +243,8 @@ def render(odds: Odds, battle: dict[str, object]) -> str:
                               + (" for one round" if battle.get("support_one_round") else ""), battle.get("support")),
                              (f"defenders disengage at {_listed(battle.get('disengage'))}", battle.get("disengage")),
                              (f"technology {_tech_text(battle.get('tech'))}", battle.get("tech")),
+                             ("the defender's fighters let the aircraft through", battle.get("let_through")),
+                             (f"aircraft break off at {_listed(battle.get('break_off'))}", battle.get("break_off")),
                              ((str(battle.get("trench") or "").replace("_", " ")), battle.get("trench"))) if on]
     lines = [
         f"Battle at {where}{' (' + ', '.join(notes) + ')' if notes else ''}:",

@@ -55,6 +55,12 @@ CASES: Sequence[tuple[str, dict[str, int], dict[str, int], dict[str, object]]] =
     ("disengage", {"infantry": 4}, {"infantry": 3, "artillery": 1}, {"disengage": (("losses", 0),)}),
     # Two Russian artillery next door support one round, then go home to their own battle.
     ("support-one-round", {"infantry": 4}, {"infantry": 2}, {"support": 2, "support_rounds": 1}),
+    # Level-2 German fighters (three rounds of fuel) break off the air combat once one of
+    # them is down, while Russian fighters remain (4.5 step 3).
+    ("break-off", {"fighter": 3, "infantry": 2}, {"fighter": 2, "infantry": 2},
+     {"tech": {"germany": {"improved_fighters": 2}}, "break_off": (("losses", 0),)}),
+    # The Russian fighters let the German aircraft go: no air combat (4.5).
+    ("let-through", {"fighter": 3, "infantry": 2}, {"fighter": 2, "infantry": 2}, {"let_through": True}),
 )
 
 
@@ -76,6 +82,21 @@ def test_fighter_levels_change_the_air_combat() -> None:
     assert base.defender_losses == pytest.approx(0.592, abs=1e-12)
     assert base.flown_home == pytest.approx(2.6, abs=1e-12) and base.attackers_left == 0.0
     assert better.defender_losses > base.defender_losses and better.attacker_losses > 0
+
+
+def test_breaking_off_and_letting_through_change_the_air_combat() -> None:
+    army, guards = {"fighter": 3}, {"fighter": 2, "infantry": 1}
+    level = {"germany": {"improved_fighters": 2}}
+    stay = odds.odds_for(SCEN, "germany", army, "russia", guards, tech=level)
+    leave = odds.odds_for(SCEN, "germany", army, "russia", guards, tech=level, break_off=(("rounds", 1),))
+    # Breaking off after one air round: the Germans never fight a ground round unless the
+    # Russian fighters fell in it (both German hits among three at 2: 0.104), and lose
+    # what that round cost (two Russian dice at 1: 0.2 on average) and, in those 10.4%,
+    # the ground rounds'.
+    assert leave.rounds.get(1, 0.0) + leave.rounds.get(2, 0.0) == pytest.approx(0.104, abs=1e-9)
+    assert 0.2 <= leave.attacker_losses < stay.attacker_losses
+    through = odds.odds_for(SCEN, "germany", army, "russia", guards, let_through=True)
+    assert through.defender_losses > 0 and through.outcomes["cleared"] > 0
 
 
 def test_disengaging_defenders_escape_and_are_not_losses() -> None:
@@ -111,3 +132,7 @@ def test_cli_takes_technology_disengagement_and_one_round_support(capsys: pytest
     code, out = run_cli(["odds", "--attacker", "germany", "--attack", "3 inf", "--defender", "russia",
                          "--defend", "2 inf", "--disengage-after", "0"], capsys)
     assert code == 2 and "at least one round" in out
+    code, out = run_cli(["odds", "--attacker", "germany", "--attack", "3 ftr", "--defender", "russia",
+                         "--defend", "2 ftr, 1 inf", "--attacker-tech", "fighters 2", "--break-off-after", "1",
+                         "--let-through"], capsys)
+    assert code == 0 and "break off at rounds:1" in out and "let the aircraft through" in out

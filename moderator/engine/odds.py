@@ -376,7 +376,7 @@ def _air(chain: _Chain, battle: Battle, a: int, d: int, mass: float,
             if role == "attacker":
                 planes = [f for f in main.real() if f.kind in combat_land.AIR]
             else:
-                planes = [f for f in combat_land.interceptors(main)
+                planes = [f for f in combat_land.interceptors(main, battle.orders.let_pass)
                           if (stats := ctx.stats(f.nation, f.kind, f.unit)) is not None and stats.fuel > k]
             mark = fictive[role]
             memo[role, state, k, virtual] = Side(role, [mark, *planes] if virtual and mark is not None else planes)
@@ -394,6 +394,34 @@ def _air(chain: _Chain, battle: Battle, a: int, d: int, mass: float,
         lost = {id(f) for f in s.fighters if not f.virtual and id(f) not in kept}
         return chain.without(role, state, lost), any(f.virtual for f in copy.fighters)
 
+    def lost(role: str, state: int, since: int) -> dict[str, dict[str, int]]:
+        """Each nation's real units lost since state `since` (the air combat's own losses)."""
+        now, before = chain.lost_by(role, state), chain.lost_by(role, since)
+        return {n: {"aircraft": sum(v.values()) - sum(before.get(n, {}).values())} for n, v in now.items()}
+
+    broken: dict[tuple[int, int, int], int] = {}
+
+    def break_off(sa: int, sd: int, k: int) -> int:
+        """The attackers after air round k, those whose BREAK OFF condition is met gone home
+        (combat_land.break_off itself, on the air combat in this state)."""
+        if not battle.orders.air_retreat:
+            return sa
+        if (sa, sd, k) not in broken:
+            att, dfn = side("attacker", sa, k, False), side("defender", sd, k, False)
+            broken[sa, sd, k] = sa
+            if att.real() and dfn.real():
+                now = dataclasses.replace(battle, attack=chain.side("attacker", sa), departed=[], spent={},
+                                          air_retreated={})
+                combat_land.break_off(now, dataclasses.replace(
+                    air, attack=Side("attacker", list(att.real()), lost("attacker", sa, a)),
+                    defend=Side("defender", list(dfn.real()), lost("defender", sd, d)), rounds=k))
+                out_ = {chain.where["attacker"][id(f)] for f in now.departed}
+                if out_:
+                    alive, left = chain.keys["attacker"][sa]
+                    broken[sa, sd, k] = chain.intern("attacker", (tuple(i for i in alive if i not in out_),
+                                                                  tuple(sorted((*left, *out_)))))
+        return broken[sa, sd, k]
+
     while live:
         nxt: dict[Key, float] = {}
         for (sa, sd, k, va, vd), m in sorted(live.items()):
@@ -410,7 +438,7 @@ def _air(chain: _Chain, battle: Battle, a: int, d: int, mass: float,
                     if y == 0.0:
                         continue
                     sa2, va2 = struck("attacker", sa, att, hd)
-                    then = (chain.depart(sa2, 0, k + 1), sd2, k + 1, va2, vd2)
+                    then = (break_off(chain.depart(sa2, 0, k + 1), sd2, k + 1), sd2, k + 1, va2, vd2)
                     nxt[then] = nxt.get(then, 0.0) + m * x * y
         live = {}
         for then, m in nxt.items():
@@ -484,7 +512,7 @@ def odds_for(
     world: World | None = None, trench: str | None = None, air_distance: int = 1, beach: bool = False,
     strike: bool = False, support: int = 0, support_rounds: int | None = None,
     tech: Mapping[str, Mapping[str, int]] | None = None,
-    disengage: Sequence[tuple[str, int]] = (),
+    disengage: Sequence[tuple[str, int]] = (), let_through: bool = False, break_off: Sequence[tuple[str, int]] = (),
 ) -> Odds:
     """Odds of `attack` (kind -> count) of `attacker` against `defend` of `defender`,
     who holds `territory` (it only matters for special terrain, terrain.py: pass the `world`).
@@ -494,7 +522,8 @@ def odds_for(
         raise ValueError("beach landers cannot withdraw (4.6.1): leave out the rounds")
     mu = matchup(scenario, attacker, attack, defender, defend, territory=territory, strait=strait, trench=trench,
                  air_distance=air_distance, beach=beach, strike=strike, support=support,
-                 support_rounds=support_rounds, tech=tech, disengage=disengage)
+                 support_rounds=support_rounds, tech=tech, disengage=disengage, let_through=let_through,
+                 break_off=break_off)
     return battle_odds(scenario, territory, attacker, mu.attackers, mu.defenders, holder=defender, city=city,
                        max_rounds=max_rounds, world=world, front=mu.front, tech=mu.tech, orders=mu.orders)
 
@@ -517,6 +546,7 @@ def matchup(
     *, territory: str = "", strait: bool = False, trench: str | None = None, air_distance: int = 1,
     beach: bool = False, strike: bool = False, support: int = 0, support_rounds: int | None = None,
     tech: Mapping[str, Mapping[str, int]] | None = None, disengage: Sequence[tuple[str, int]] = (),
+    let_through: bool = False, break_off: Sequence[tuple[str, int]] = (),
 ) -> Matchup:
     """The battle of `attack` (kind -> count) of `attacker` against `defend` of `defender`.
     strait: every attacker crosses a strait (Straits). trench: "trench" or "super_trench",
@@ -532,7 +562,10 @@ def matchup(
     so they support one round and go home (Artillery). tech: nation -> technology -> level
     (fighter levels for the fighter table, Improved Weapons, fuel ...). disengage: the
     defender's conditions ("rounds" | "losses" | "kills", n), read after each round (4.6):
-    when one is met its infantry, tanks and aircraft leave for a friendly neighbour."""
+    when one is met its infantry, tanks and aircraft leave for a friendly neighbour.
+    let_through: the defender's fighters let the attacking aircraft go (4.5, LET THROUGH).
+    break_off: the attacker's conditions for leaving the air combat (4.5, BREAK OFF AIR
+    COMBAT: "rounds" | "losses" | "kills", n)."""
     if beach and attack.get("tank"):
         raise ValueError("tanks may not take part in a naval invasion (4.6.1)")
     guarded = bool(defend.get("fighter"))  # Super Trench: aircraft "may only battle the aircraft there"
@@ -563,8 +596,13 @@ def matchup(
         if trench == combat_land.SUPER_TRENCH else frozenset(),
         retreat={u.id: "a friendly neighbour" for u in defenders if u.kind in DISENGAGING} if disengage else {},
     )
-    orders = combat_orders.BattleOrders(defending={defender: tuple(
-        CombatCondition(territory, kind, value) for kind, value in disengage)}) if disengage else None
+    orders = combat_orders.BattleOrders(
+        defending={defender: tuple(CombatCondition(territory, kind, value) for kind, value in disengage)}
+        if disengage else {},
+        let_pass=frozenset({defender}) if let_through else frozenset(),
+        air_retreat={attacker: tuple(CombatCondition(territory, kind, value) for kind, value in break_off)}
+        if break_off else {},
+    ) if disengage or let_through or break_off else None
     return Matchup(attackers, [*defenders, *helpers], front, orders, levels)
 
 
