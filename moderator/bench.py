@@ -242,6 +242,14 @@ def case_odds(data: Data) -> Callable[[], object]:
                             {"infantry": 4}, territory="Liege", city=True)
 
 
+def case_big_odds(data: Data) -> Callable[[], object]:
+    from moderator.engine.odds import odds_for
+
+    # The benchmark: exact odds of a large battle with aircraft (fuel, 4.6 step 3).
+    return lambda: odds_for(data.scenario, "germany", {"infantry": 30, "artillery": 10, "fighter": 5}, "france",
+                            {"infantry": 30, "artillery": 5})
+
+
 def cases(data: Data, quick: bool = False) -> list[tuple[Case, Data]]:
     table = [
         Case("parse+check German turn (1914)", lambda: case_check(data), 25),
@@ -252,6 +260,7 @@ def cases(data: Data, quick: bool = False) -> list[tuple[Case, Data]]:
         Case("GameState dumps()+loads() (1914)", lambda: case_state_json(data), 25),
         Case("strategic max flow: Warsaw example", lambda: case_strategic(data), 51),
         Case("battle odds: 10 inf 2 art v 4 inf", lambda: case_odds(data), 25),
+        Case("battle odds: 30i 10a 5f v 30i 5a", lambda: case_big_odds(data), 5),
     ]
     return [(c, data) for c in table]
 

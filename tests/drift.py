@@ -1056,6 +1056,22 @@ def breakthroughs(v: View) -> list[Proposal]:
     return out
 
 
+def air_choices(v: View) -> list[Proposal]:
+    """LET THROUGH and BREAK OFF AIR COMBAT (4.5): fighters letting attackers go where they
+    stand and where there are none, at sea; aircraft attacking a hostile neighbour with a
+    condition to leave its air combat, the same twice, and a condition with no attack."""
+    out: list[Proposal] = []
+    fighters = v.stacks(("fighter",))
+    out += [m.LetPass(p) for p in v.pick(fighters, 2) + v.pick(v.lands(), 1) + v.pick(v.seas(), 1)]
+    targets = [(p, d) for p in fighters for d in v.neighbours(p) if v.hostile(d)]
+    for place, dest in v.pick(targets, 1):  # fighters only: the bombers stay free for the raids' generator
+        kind = v.pick(("rounds", "losses", "kills"))[0]
+        out.append(Chain((m.Attack(some(v, fighters[place]), place, dest), m.AirRetreat(dest, kind, 1))))
+        out.append(m.AirRetreat(dest, kind, 2))
+    out += [m.AirRetreat(p, "rounds", 1) for p in v.pick(v.lands(), 1)]
+    return out
+
+
 def defences(v: View) -> list[Proposal]:
     """DEFEND WITH INDUSTRY|PORT|AA (Industrial complexes, Ports): where the nation holds
     a complex or port, where it does not, land it does not hold."""
@@ -1122,7 +1138,7 @@ GENERATORS: dict[str, Callable[[View], Sequence[Proposal]]] = {
     # Phase 4 at sea and in the air
     "bombing": bombings, "rocket": rocket_fire, "rebase": rebases, "task-force": task_forces,
     "invasion": naval_invasions, "sub-hunt": submarine_hunts, "support": artillery_support,
-    "defend": defences, "breakthrough": breakthroughs,
+    "defend": defences, "breakthrough": breakthroughs, "air-choice": air_choices,
     # the moderator's rulings (a player's are refused)
     "ruling": rulings,
 }

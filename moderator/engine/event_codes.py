@@ -182,6 +182,11 @@ SCHEMA = EventSchema([
     spec("us-trade-sunk", "the receiver and the submarines'", "Phase 4.7: submarines in a receiver's home "
          "waters sank `sunk` of its `amount` of US trade (1-5 each, at most the trade)", nation=NATION,
          by=NATIONS, zones=PLACES, submarines=INT, amount=INT, sunk=INT),
+    spec("air-retreat", "participants", "Phase 4.5: an attacking nation's aircraft broke off the air combat by "
+         "its BREAK OFF AIR COMBAT condition and flew home (no ground round, no bombing)",
+         nation=NATION, territory=PLACE, condition=TEXT, rounds=INT, units=UNITS),
+    spec("let-through", "nation", "Phase 4.5: the nation's fighters let the attacking aircraft go by (LET THROUGH)",
+         nation=NATION, territory=PLACE, units=UNITS),
     spec("aircraft-landed", "nation", "Phase 4.6: aircraft left a battle and landed away from home (fuel)",
          nation=NATION, place=PLACE, battle=PLACE, units=UNITS),
     spec("units-fell-back", "nation", "Phase 4.4: attackers whose home was taken meanwhile fell back (or were lost)",
