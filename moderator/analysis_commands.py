@@ -15,7 +15,7 @@ defenders' fighters intercept attacking aircraft in air combat first (4.5). --st
 three tactical strike points on the territory give attacking infantry +1 (4.1.1).
 --support N: N artillery of the defender next door protect the territory (Artillery:
 SUPPORT, with their attack value, never a casualty). The
-numbers are exact (moderator.engine.odds).
+numbers are exact (moderator.engine.odds). --sea: a naval battle (moderator/analysis_naval.py).
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ import difflib
 import json
 import re
 
+from moderator import analysis_naval
 from moderator.engine import combat_land
 from moderator.engine.names import nation_guesses
 from moderator.engine.odds import Odds, odds_for
@@ -69,6 +70,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--rounds", type=int, help="withdraw after this many rounds")
     p.add_argument("--scenario", default="1914", help="scenario for unit statistics (default 1914)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
+    analysis_naval.add_arguments(p)
     p.set_defaults(func=run_odds)
 
 
@@ -143,6 +145,8 @@ def _nation(scenario: Scenario, name: str) -> str:
 
 
 def run_odds(args: argparse.Namespace) -> int:
+    if getattr(args, "sea", False):
+        return analysis_naval.run_naval(args)  # a naval battle (4.3)
     try:
         odds, battle = compute(args)
     except ValueError as exc:

@@ -27,6 +27,9 @@ with the two sides; this module fights the rounds the rules' steps 4-7 describe:
   enemy so the battle can end": after each round every side that sought the battle rolls
   its sighting again (its surviving ships' aggressive factors against the other side's
   best defensive factor); when none sights, contact is lost and the battle ends.
+- Sonar: "all subs attacking a task force with a sonar unit in it receive -1 to their
+  attack": submarines on a side that sought the battle, against a side with a sonar ship
+  (engine/gear_aboard.py; radar's +2 to the sighting is there too).
 - Transports: "If at any time a transport is sunk while carrying troops, then whatever
   was being transported is also sunk."
 - Multinational sides (note after 4.6.1, "all combats--air, land or naval"): hits are
@@ -43,7 +46,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from moderator.engine import phase4_naval
+from moderator.engine import gear_aboard, phase4_naval
 from moderator.engine.casualty_shares import share
 from moderator.engine.combat_orders import BattleOrders, withdrawal
 from moderator.engine.context import TurnContext
@@ -68,6 +71,7 @@ class NavalSide:
     ships: list[Ship]
     sought: bool  # it sought the battle: attack values (step 4)
     fictive: bool = False
+    against_sonar: bool = False  # the other side has sonar aboard: its submarines attack at -1 (Sonar)
     losses: dict[str, dict[str, int]] = field(default_factory=dict)
     damaged: dict[str, dict[str, int]] = field(default_factory=dict)
 
@@ -110,6 +114,8 @@ def fire_value(ctx: TurnContext, side: NavalSide, ship: Ship, first_round: bool)
         return 0  # 4.2.1: cannot fight back during the first round
     if first_round and ship.mission == "bombard" and ship.unit.kind == "battleship":
         value = value * BOMBARD_SHARE[0] // BOMBARD_SHARE[1]
+    if ship.unit.kind == "submarine" and side.sought and side.against_sonar:
+        value = max(0, value - gear_aboard.SONAR_PENALTY)  # Sonar: attacking subs -1
     return value
 
 
@@ -169,12 +175,18 @@ def sink(ctx: TurnContext, unit: Unit) -> None:
     ctx.state.units = [u for u in ctx.state.units if u.id != unit.id]
 
 
-def sights(ctx: TurnContext, battle: NavalBattle, seeker: NavalSide, other: NavalSide) -> bool:
-    """4.2: does the side that sought the battle keep contact? Its ships' aggressive factors
-    against the other side's best defensive factor; a battleship or carrier with one hit
-    left has none ("cannot use aggresive reconaissance factor")."""
+def contact_factors(ctx: TurnContext, seeker: NavalSide, other: NavalSide) -> list[int]:
+    """4.2: the sighting numbers of a side that sought the battle, after a round: its ships'
+    aggressive factors against the other side's best defensive factor; a battleship or
+    carrier with one hit left has none ("cannot use aggresive reconaissance factor")."""
     kinds = [s.unit.kind for s in seeker.ships if not (s.unit.damage + 1 >= hits_to_kill(ctx, s.unit) > 1)]
-    factors = phase4_naval.aggressive_factors(kinds, other.kinds())
+    return phase4_naval.aggressive_factors(kinds, other.kinds(),
+                                           radar=gear_aboard.carries(ctx, [s.unit for s in seeker.ships], "radar"))
+
+
+def sights(ctx: TurnContext, battle: NavalBattle, seeker: NavalSide, other: NavalSide) -> bool:
+    """4.2: does the side that sought the battle keep contact? (contact_factors, rolled)"""
+    factors = contact_factors(ctx, seeker, other)
     return phase4_naval.engages(factors, ctx.dice, f"naval combat in {battle.zone} round {battle.rounds}: contact")
 
 
@@ -191,6 +203,8 @@ def fight(
     battle = NavalBattle(zone, (first, second), len(ctx.dice.log), orders,
                          nations=(first.nations(), second.nations()))
     a, b = first, second
+    a.against_sonar = gear_aboard.carries(ctx, [s.unit for s in b.ships], "sonar")
+    b.against_sonar = gear_aboard.carries(ctx, [s.unit for s in a.ships], "sonar")
     if len(a.nations()) == 1 and len(b.nations()) > 1:
         a.fictive = True
     if len(b.nations()) == 1 and len(a.nations()) > 1:

@@ -49,7 +49,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from moderator.engine import naval_combat, phase4_naval
+from moderator.engine import gear_aboard, naval_combat, phase4_naval
 from moderator.engine.combat_orders import BattleOrders, casualty_preferences
 from moderator.engine.context import TurnContext
 from moderator.engine.naval_combat import NavalSide, Ship
@@ -240,7 +240,8 @@ def seeks(a: Fleet, b: Fleet) -> bool:
 
 
 def sighting(ctx: TurnContext, seeker: Fleet, other: Fleet, zone: str, why: str = "contact") -> bool:
-    factors = phase4_naval.aggressive_factors(seeker_kinds(ctx, seeker.ships), [u.kind for u in other.ships])
+    factors = phase4_naval.aggressive_factors(seeker_kinds(ctx, seeker.ships), [u.kind for u in other.ships],
+                                              radar=gear_aboard.carries(ctx, seeker.ships, "radar"))
     return phase4_naval.engages(factors, ctx.dice, f"{why} in {zone}: {seeker.key} sights {other.key}")
 
 
@@ -251,7 +252,8 @@ def seeker_kinds(ctx: TurnContext, ships: Sequence[Unit]) -> list[str]:
 
 
 def chance(ctx: TurnContext, seeker: Fleet, other: Fleet) -> float:
-    factors = phase4_naval.aggressive_factors(seeker_kinds(ctx, seeker.ships), [u.kind for u in other.ships])
+    factors = phase4_naval.aggressive_factors(seeker_kinds(ctx, seeker.ships), [u.kind for u in other.ships],
+                                              radar=gear_aboard.carries(ctx, seeker.ships, "radar"))
     return float(phase4_naval.contact_chance(factors))
 
 
@@ -479,7 +481,8 @@ def detect(ctx: TurnContext, sea: Sea, nation: str, zone: str, hunters: Sequence
     if not subs or not able:
         return
     found = [u for u in able
-             if ctx.dice.d10(f"submarine detection in {zone}: {nation} {u.kind}") <= DETECTION[u.kind]]
+             if ctx.dice.d10(f"submarine detection in {zone}: {nation} {u.kind}")
+             <= gear_aboard.detection(ctx, u, DETECTION[u.kind])]
     if not found:
         return
     own = NavalSide([Ship(u, label, "detect") for u in found], sought=True)
