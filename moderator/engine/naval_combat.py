@@ -50,7 +50,7 @@ from moderator.engine import gear_aboard, phase4_naval
 from moderator.engine.casualty_shares import share
 from moderator.engine.combat_orders import BattleOrders, withdrawal
 from moderator.engine.context import TurnContext
-from moderator.engine.state import Unit
+from moderator.engine.state import AIR_UNITS, Unit
 
 PHASE = "4.3"
 MAX_ROUNDS = 100  # safety net; a flag is raised if a battle ever gets there
@@ -96,6 +96,7 @@ class NavalBattle:
     free: str | None = None  # why a side had a free round ("escort", "submarines", "detection")
     ended: str = ""  # "destroyed", "contact-lost", "withdrawn", "submarines-dive", "round-limit"
     withdrawn: str | None = None
+    retreating: int | None = None  # the index in `sides` of the side that withdrew (step 6)
     nations: tuple[list[str], list[str]] = ([], [])  # each side's nations as the battle began
 
 
@@ -106,6 +107,8 @@ def hits_to_kill(ctx: TurnContext, unit: Unit) -> int:
 def fire_value(ctx: TurnContext, side: NavalSide, ship: Ship, first_round: bool) -> int:
     """A ship's number on the D10 this round (steps 4-5, 4.2.1, 4.2.3)."""
     stats = ctx.scenario.stats(ship.unit.nation, ship.unit.kind)
+    if ship.unit.kind in AIR_UNITS:  # aircraft hunting at sea: their values with their technology
+        stats = ctx.stats(ship.unit.nation, ship.unit.kind) or stats  # as phase4_land reads them
     if side.sought:
         value = 0 if ship.unit.damage and stats.hits > 1 else stats.attack  # damaged: may not attack
     else:
@@ -121,20 +124,39 @@ def fire_value(ctx: TurnContext, side: NavalSide, ship: Ship, first_round: bool)
 
 def roll(ctx: TurnContext, battle: NavalBattle, side: NavalSide, ships: Sequence[Ship], label: str,
          first_round: bool) -> int:
-    hits = 0
+    return len(hitters(ctx, battle, side, ships, label, first_round))
+
+
+def hitters(ctx: TurnContext, battle: NavalBattle, side: NavalSide, ships: Sequence[Ship], label: str,
+            first_round: bool) -> list[Ship]:
+    """The ships (and aircraft) that score a hit this round: one D10 each, in order."""
+    out = []
     for s in ships:
         value = fire_value(ctx, side, s, first_round)
         if value <= 0:
             continue
         purpose = f"naval combat in {battle.zone} {label}: {s.unit.nation} {s.unit.kind}"
         if ctx.dice.d10(purpose) <= value:
-            hits += 1
-    return hits
+            out.append(s)
+    return out
+
+
+def strike(ctx: TurnContext, battle: NavalBattle, side: NavalSide, orders: BattleOrders, scored: Sequence[Ship],
+           first_round: bool) -> None:
+    """Step 5's last sentence: "hits scored by submarines can only be applied to ships"; the
+    other hits go to any ship or aircraft of the side. Against ships alone it is one count."""
+    if not any(s.unit.kind in AIR_UNITS for s in side.ships):
+        take_hits(ctx, battle, side, orders, len(scored), first_round)
+        return
+    subs = sum(1 for s in scored if s.unit.kind == "submarine")
+    take_hits(ctx, battle, side, orders, len(scored) - subs, first_round)
+    take_hits(ctx, battle, side, orders, subs, first_round, ships_only=True)
 
 
 def take_hits(ctx: TurnContext, battle: NavalBattle, side: NavalSide, orders: BattleOrders, hits: int,
-              first_round: bool) -> None:
-    """Step 5: one hit removes a ship, or damages a battleship or carrier."""
+              first_round: bool, ships_only: bool = False) -> None:
+    """Step 5: one hit removes a ship (or an aircraft), or damages a battleship or carrier.
+    ships_only: the submarines' hits, never applied to aircraft."""
     if hits and side.fictive:
         side.fictive = False  # the multinational note's fictive unit goes first
         hits -= 1
@@ -147,7 +169,7 @@ def take_hits(ctx: TurnContext, battle: NavalBattle, side: NavalSide, orders: Ba
     for nation in nations:
         first = orders.casualty.get(nation, ())
         for _ in range(quota[nation]):
-            mine = [s for s in side.ships if s.unit.nation == nation]
+            mine = [s for s in side.ships if s.unit.nation == nation and not (ships_only and s.unit.kind in AIR_UNITS)]
             if not mine:
                 break
 
@@ -213,8 +235,8 @@ def fight(
         side, ships, why = free
         other = b if side is a else a
         battle.free = why
-        hits = roll(ctx, battle, side, ships, f"free round ({why})", first_round=False)
-        take_hits(ctx, battle, other, orders[0] if other is a else orders[1], hits, first_round=False)
+        scored = hitters(ctx, battle, side, ships, f"free round ({why})", first_round=False)
+        strike(ctx, battle, other, orders[0] if other is a else orders[1], scored, first_round=False)
     while a.ships and b.ships:
         if battle.rounds >= MAX_ROUNDS:
             battle.ended = "round-limit"
@@ -222,19 +244,20 @@ def fight(
             break
         battle.rounds += 1
         one = battle.rounds == 1
-        a_hits = roll(ctx, battle, a, list(a.ships), f"round {battle.rounds}", one)
-        b_hits = roll(ctx, battle, b, list(b.ships), f"round {battle.rounds}", one)
-        take_hits(ctx, battle, b, orders[1], a_hits, one)
-        take_hits(ctx, battle, a, orders[0], b_hits, one)
+        a_hits = hitters(ctx, battle, a, list(a.ships), f"round {battle.rounds}", one)
+        b_hits = hitters(ctx, battle, b, list(b.ships), f"round {battle.rounds}", one)
+        strike(ctx, battle, b, orders[1], a_hits, one)
+        strike(ctx, battle, a, orders[0], b_hits, one)
         if not (a.ships and b.ships):
             battle.ended = "destroyed"
             break
-        for side, other, own in ((a, b, orders[0]), (b, a, orders[1])):
+        for index, (side, other, own) in enumerate(((a, b, orders[0]), (b, a, orders[1]))):
             if side.sought and own.conditions:
                 lost = sum(n for per in side.losses.values() for n in per.values())
                 kills = sum(n for per in other.losses.values() for n in per.values())
                 battle.withdrawn = withdrawal(own.conditions, battle.rounds, lost, kills)
                 if battle.withdrawn:
+                    battle.retreating = index
                     break
         if battle.withdrawn:
             battle.ended = "withdrawn"
