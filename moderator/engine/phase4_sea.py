@@ -148,6 +148,9 @@ def naval_movement(ctx: TurnContext) -> None:
         load(ctx, f, len(f.moves))
         f.moved_at = None
     intercept(ctx, sea, moving=False)
+    from moderator.engine import phase4_air_sea  # it reads this module's fleets
+
+    phase4_air_sea.air_strikes(ctx, sea)
     hold_zones(ctx, sea)
     for f in sea.fleets:
         if f.order >= 0:
@@ -358,7 +361,11 @@ def side_of(group: Sequence[Fleet], sought: bool) -> NavalSide:
 
 
 def orders_for(ctx: TurnContext, group: Sequence[Fleet], zone: str) -> BattleOrders:
-    nations = sorted({f.nation for f in group})
+    return battle_orders(ctx, sorted({f.nation for f in group}), zone)
+
+
+def battle_orders(ctx: TurnContext, nations: Sequence[str], zone: str) -> BattleOrders:
+    """The nations' casualty preferences and withdrawal conditions for a battle in `zone`."""
     conditions = tuple(o for n, _, o in ctx.orders_of(CombatCondition)
                        if n in nations and o.kind in ("rounds", "losses", "kills") and ctx.name(o.dest) == zone)
     return BattleOrders(casualty_preferences(ctx, nations, zone), conditions)
