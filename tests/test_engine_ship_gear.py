@@ -92,3 +92,20 @@ def test_submarines_attacking_a_task_force_with_sonar_lose_one() -> None:
                                     after_round=lambda b: "submarines-dive" if b.rounds >= 1 else None)
         assert sum(target.losses.get("britain", {}).values()) == lost, sonar
         assert battle.free == "submarines"
+
+
+def test_aircraft_attacking_a_radar_ship_lose_one() -> None:
+    # Radar: "Enemy planes receive -1 to their attack when radar is present": the fighter
+    # attacks at 2, against a radar battleship at 1, so its 2 misses.
+    for radar, damaged in ((False, 1), (True, 0)):
+        state = sea_state(britain=[("battleship", "North Sea", 1)], germany=[("fighter", "North Sea", 1)])
+        if radar:
+            mount(state, "britain", "battleship", "radar")
+        ctx = TurnContext(state.copy(), {}, WORLD, SCENARIO, dice_root=ScriptedDice([2, 10]))
+        bb = next(u for u in ctx.state.units if u.kind == "battleship")
+        ftr = next(u for u in ctx.state.units if u.kind == "fighter")
+        planes = NavalSide([Ship(ftr, "germany/aircraft", "attack")], sought=True)
+        ships = NavalSide([Ship(bb, "britain/A", "move")], sought=False)
+        naval_combat.fight(ctx, "North Sea", planes, ships, (BattleOrders(), BattleOrders()),
+                           after_round=lambda b: "aircraft-home")
+        assert bb.damage == damaged, radar

@@ -18,6 +18,10 @@ What the gear does at sea (Phase 4.2, Radar, Sonar):
   rules round the bombardment's 25% (destroyers 5 -> 7, battleships 3 -> 4, subs 1 -> 1).
 - Sonar: "all subs attacking a task force with a sonar unit in it receive -1 to their
   attack" (engine/naval_combat.py fire_value).
+- Radar: "Enemy planes receive -1 to their attack when radar is present": aircraft
+  attacking ships at sea against a side with a radar ship (fire_value). Not yet: "If on a
+  ship, that ship has a 50% chance of detecting them, and the ships have the option of
+  retreating to an adjacent sea zone".
 
 Readings: one radar and one sonar per ship (a second of the same kind adds nothing, so it
 goes to another ship of the kind, lowest id first); the gear goes on the ships of the
@@ -39,6 +43,7 @@ GEAR = "ship_gear"  # NationState.flags: ship unit id -> sorted gear kinds aboar
 GEAR_KINDS = ("radar", "sonar")
 SONAR_SHARE = (3, 2)  # 4.2: "or 50% if sonar is mounted": capability x 3/2, rounded down
 SONAR_PENALTY = 1  # Sonar: "all subs attacking a task force with a sonar unit in it receive -1"
+RADAR_PENALTY = 1  # Radar: "Enemy planes receive -1 to their attack when radar is present"
 
 
 def aboard(pos: Position, ship: Unit) -> tuple[str, ...]:

@@ -29,7 +29,9 @@ with the two sides; this module fights the rounds the rules' steps 4-7 describe:
   best defensive factor); when none sights, contact is lost and the battle ends.
 - Sonar: "all subs attacking a task force with a sonar unit in it receive -1 to their
   attack": submarines on a side that sought the battle, against a side with a sonar ship
-  (engine/gear_aboard.py; radar's +2 to the sighting is there too).
+  (engine/gear_aboard.py; radar's +2 to the sighting is there too). Radar: "Enemy planes
+  receive -1 to their attack when radar is present": aircraft against a side with a
+  radar ship.
 - Transports: "If at any time a transport is sunk while carrying troops, then whatever
   was being transported is also sunk."
 - Multinational sides (note after 4.6.1, "all combats--air, land or naval"): hits are
@@ -72,6 +74,7 @@ class NavalSide:
     sought: bool  # it sought the battle: attack values (step 4)
     fictive: bool = False
     against_sonar: bool = False  # the other side has sonar aboard: its submarines attack at -1 (Sonar)
+    against_radar: bool = False  # the other side has radar aboard: its aircraft attack at -1 (Radar)
     losses: dict[str, dict[str, int]] = field(default_factory=dict)
     damaged: dict[str, dict[str, int]] = field(default_factory=dict)
 
@@ -119,6 +122,8 @@ def fire_value(ctx: TurnContext, side: NavalSide, ship: Ship, first_round: bool)
         value = value * BOMBARD_SHARE[0] // BOMBARD_SHARE[1]
     if ship.unit.kind == "submarine" and side.sought and side.against_sonar:
         value = max(0, value - gear_aboard.SONAR_PENALTY)  # Sonar: attacking subs -1
+    if ship.unit.kind in AIR_UNITS and side.against_radar:
+        value = max(0, value - gear_aboard.RADAR_PENALTY)  # Radar: "Enemy planes receive -1 to their attack"
     return value
 
 
@@ -227,6 +232,8 @@ def fight(
     a, b = first, second
     a.against_sonar = gear_aboard.carries(ctx, [s.unit for s in b.ships], "sonar")
     b.against_sonar = gear_aboard.carries(ctx, [s.unit for s in a.ships], "sonar")
+    a.against_radar = gear_aboard.carries(ctx, [s.unit for s in b.ships], "radar")
+    b.against_radar = gear_aboard.carries(ctx, [s.unit for s in a.ships], "radar")
     if len(a.nations()) == 1 and len(b.nations()) > 1:
         a.fictive = True
     if len(b.nations()) == 1 and len(a.nations()) > 1:

@@ -40,7 +40,7 @@ from moderator.engine.context import TurnContext
 from moderator.engine.naval_combat import NavalBattle, NavalSide, Ship
 from moderator.engine.orders import move
 from moderator.engine.state import Unit
-from moderator.orders.model import Attack
+from moderator.orders.model import Attack, Move
 
 PHASE = "4.3"
 FUEL_GONE = "aircraft-home"
@@ -52,11 +52,24 @@ def air_strikes(ctx: TurnContext, sea: phase4_sea.Sea) -> None:
     for nation, index, order in ctx.orders_of(Attack):
         if not move.strikes_at_sea(ctx, order) or move.RULE.problem(ctx, nation, order) is not None:
             continue
+        if short(ctx, nation, index, order):
+            continue  # earlier moves of step 4.4 name these aircraft: refused there, never flown
         taken = [u for uc in order.units for u in ctx.free(nation, order.origin, uc.kind)[: uc.count]]
         ctx.claim(taken)  # the ids only: the order is counted in step 4.4, as the checker counts it
         planes[order.dest] += [(u, order.origin, index) for u in taken]
     for zone in sorted(planes):
         strike(ctx, sea, zone, planes[zone])
+
+
+def short(ctx: TurnContext, nation: str, index: int, order: Move) -> bool:
+    """Would step 4.4 find the aircraft named by the nation's earlier MOVE/ATTACK orders
+    (each unit does one thing a turn; the checker counts them in order)?"""
+    for uc in order.units:
+        before = sum(u.count for o in ctx.orders[nation][:index] if isinstance(o, Move) and o.origin == order.origin
+                     for u in o.units if u.kind == uc.kind)
+        if ctx.unclaimed(nation, order.origin, uc.kind) - before < uc.count:
+            return True
+    return False
 
 
 def strike(ctx: TurnContext, sea: phase4_sea.Sea, zone: str, flying: list[tuple[Unit, str, int]]) -> None:
