@@ -27,7 +27,7 @@ neighbour. --let-through: the defender's fighters let the attacking aircraft go 
 --break-off-after N / --break-off-losses N: the attacking aircraft leave the air combat
 after N rounds / when their losses exceed N, while interceptors remain (4.5 step 3).
 Aircraft that flew home for their fuel are reported apart: they do not hold
-the field. The numbers are exact (moderator.engine.odds).
+the field. The numbers are exact (moderator.engine.odds). --sea: a naval battle (moderator/analysis_naval.py).
 """
 
 from __future__ import annotations
@@ -37,6 +37,7 @@ import difflib
 import json
 import re
 
+from moderator import analysis_naval
 from moderator.engine import combat_land
 from moderator.engine.names import nation_guesses
 from moderator.engine.odds import Odds, odds_for
@@ -92,6 +93,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--rounds", type=int, help="withdraw after this many rounds")
     p.add_argument("--scenario", default="1914", help="scenario for unit statistics (default 1914)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
+    analysis_naval.add_arguments(p)
     p.set_defaults(func=run_odds)
 
 
@@ -203,6 +205,8 @@ def _nation(scenario: Scenario, name: str) -> str:
 
 
 def run_odds(args: argparse.Namespace) -> int:
+    if getattr(args, "sea", False):
+        return analysis_naval.run_naval(args)  # a naval battle (4.3)
     try:
         odds, battle = compute(args)
     except ValueError as exc:

@@ -250,6 +250,14 @@ def case_big_odds(data: Data) -> Callable[[], object]:
                             {"infantry": 30, "artillery": 5})
 
 
+def case_naval_odds(data: Data) -> Callable[[], object]:
+    from moderator.engine.naval_odds import naval_odds_for
+
+    # 4.3: ten ships a side, both patrolling (both attack), to the end of the exact chain.
+    return lambda: naval_odds_for(data.scenario, "britain", {"battleship": 4, "cruiser": 6}, "germany",
+                                  {"battleship": 3, "cruiser": 7}, defend_mission="patrol")
+
+
 def cases(data: Data, quick: bool = False) -> list[tuple[Case, Data]]:
     table = [
         Case("parse+check German turn (1914)", lambda: case_check(data), 25),
@@ -261,6 +269,7 @@ def cases(data: Data, quick: bool = False) -> list[tuple[Case, Data]]:
         Case("strategic max flow: Warsaw example", lambda: case_strategic(data), 51),
         Case("battle odds: 10 inf 2 art v 4 inf", lambda: case_odds(data), 25),
         Case("battle odds: 30i 10a 5f v 30i 5a", lambda: case_big_odds(data), 5),
+        Case("naval odds: 10 ships a side", lambda: case_naval_odds(data), 5),
     ]
     return [(c, data) for c in table]
 

@@ -48,6 +48,7 @@ class PendingBuild:
     place: str
     paid: int
     order: int  # position of the Build order in the nation's orders
+    on: str = ""  # radar or sonar: the kind of ship it is mounted on (engine/gear_aboard.py)
 
 
 @dataclass

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections import deque
 
-from moderator.engine import bolsheviks, manpower, technology
+from moderator.engine import bolsheviks, gear_aboard, manpower, technology
 from moderator.engine.context import PendingBuild, RailGroup, TurnContext
 from moderator.engine.phase4_strategic import passable
 from moderator.engine.placement import still_placeable
@@ -25,8 +25,12 @@ PHASE = "7"
 
 
 def place_new_units(ctx: TurnContext) -> None:
+    gear_aboard.drop_sunk(ctx)
     for build in ctx.builds:
-        place(ctx, build)
+        if build.on:  # radar or sonar going aboard a ship
+            gear_aboard.mount(ctx, build)
+        else:
+            place(ctx, build)
     ctx.builds.clear()
 
 
