@@ -32,7 +32,7 @@ from pathlib import Path
 SEATS = {"germany": "MOVE 2 inf FROM Ruhr TO Cologne", "france": "MOVE 2 inf FROM Paris TO Picardy",
          "russia": "MOVE 2 inf FROM Moscow TO Smolensk", "britain": "BUILD 1 inf AT London",
          "austria-hungary": "MOVE 2 inf FROM Vienna TO Bohemia", "italy": "BUILD 1 inf AT Rome",
-         "ottoman-empire": "BUILD 1 inf AT Constantinople"}
+         "ottoman": "BUILD 1 inf AT Constantinople"}
 
 
 @dataclass
