@@ -276,7 +276,17 @@ class Store:
             return list(s.exec(select(Game).order_by(Game.id)))
 
     def _update(self, table: type[T], key: object, changes: dict[str, Any]) -> T:
-        """Set fields of one row; KeyError if there is no such row."""
+        """Set fields of one row; KeyError if there is no such row. A message's row inside a
+        transaction is written with the transaction's next statement or its end, so the
+        several changes handling a mail makes go out as one UPDATE."""
+        current = self._tx.get()
+        if table is MailMessage and current is not None:
+            row = current.get(table, key)
+            if row is None:
+                raise KeyError(key)
+            for k, v in changes.items():
+                setattr(row, k, v)
+            return row
         with self.session() as s:
             row = s.get(table, key)
             if row is None:
