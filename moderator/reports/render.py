@@ -14,6 +14,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoes
 
 from moderator.engine.events import Event
 from moderator.orders.messages import text as problem_text
+from moderator.reports.intelligence import intelligence_lines
 
 TEMPLATES_DIR = Path(__file__).resolve().parents[2] / "templates"
 
@@ -31,6 +32,7 @@ def environment() -> Environment:
     env.filters["signed"] = lambda n: f"{n:+d}"
     env.filters["tech"] = tech_level
     env.globals["event_text"] = event_text
+    env.globals["intelligence_lines"] = intelligence_lines
     return env
 
 
