@@ -20,6 +20,7 @@ from moderator.engine.state import GameState
 from moderator.orders.echo import nation_words
 from moderator.reports.content import SIDE_NAMES, TurnInfo, alliance_report, bulletin, nation_report
 from moderator.reports.mapfiles import map_files
+from moderator.reports.neutrals import neutrals_known
 from moderator.reports.render import render
 from moderator.reports.visibility import View, alliance_members, alliance_view, nation_view, public_view
 from moderator.world.model import World
@@ -99,6 +100,7 @@ def nation_mail(state: GameState, events: Sequence[Event], scenario: Scenario, w
     names = namer(scenario)
     view = nation_view(state, scenario, list(events), nation, world)
     content = nation_report(world, view, info, names, nation_words(scenario))
+    content.neutrals = neutrals_known(scenario, view.sides, view.events, nation, names)
     text, html = render("report", r=content, map_src=f"cid:{MAP_CID}" if draw else "")
     png = draw(view, f"{info.title}, turn {info.resolved_turn}: {names(nation)}") if draw else b""
     return _report(nation, [nation], f"{info.title}: turn {info.resolved_turn} report for {names(nation)}",
