@@ -34,7 +34,7 @@ from matplotlib.text import Text  # noqa: E402
 from matplotlib.transforms import Bbox, IdentityTransform  # noqa: E402
 from PIL import Image  # noqa: E402
 
-from moderator.reports import mapnames, mapstory  # noqa: E402
+from moderator.reports import mapnames, mapstory, trenchlines  # noqa: E402
 from moderator.reports.geometry import MAPS_DIR, Geometry, PlaceShape, Rings  # noqa: E402
 from moderator.reports.sightings import Sighting  # noqa: E402
 from moderator.reports.visibility import UNIT_ABBREV  # noqa: E402
@@ -212,6 +212,8 @@ class MapOptions(TypedDict, total=False):
     sightings: place -> what the viewer knows of the enemy troops there (reports/sightings.py):
         a box in the colour of their band, with the exact troops where a roll saw them.
     story: the turn's moves, battles and captures the viewer may know (reports/mapstory.py).
+    trenches: (nation, place, facing, kind) of the trenches the viewer may know, each drawn
+        on the border it faces (reports/trenchlines.py).
     overview: the world map's pixels (RGB), shown small in a corner with this region outlined.
     bare: colours and borders only (no names, boxes or legend): the overview itself.
     """
@@ -223,6 +225,7 @@ class MapOptions(TypedDict, total=False):
     names: Mapping[str, str]
     sightings: Mapping[str, Sighting]
     story: Sequence[mapstory.Mark]
+    trenches: Sequence[tuple[str, str, str, str]]
     overview: np.ndarray | None
     bare: bool
 
@@ -278,9 +281,10 @@ def build_figure(geometry: Geometry, world: World, **options: Unpack[MapOptions]
         anchors = {p: at for p in sorted(places) if (at := _label_anchor(geometry.places[p], reg)) is not None}
         story = [m for m in story if m.dest in anchors and (not m.origin or m.origin in anchors)]
         mapstory.draw(ax, story, anchors, colors)
+    dug = trenchlines.draw(ax, geometry, options.get("trenches", ()), lambda run: _in_view(run, reg))
     entries = legend_entries(geometry, reg, controllers, colors, options.get("names", {}))
     notes = (_FEATURE_KEY + _unit_key(units) + _band_key(sightings) + mapstory.key(story)
-             + _off_map(geometry, reg, units))
+             + (trenchlines.KEY if dug else []) + _off_map(geometry, reg, units))
     corner = _draw_legend(fig, ax, entries, notes, land, unit_boxes)
     if overview is not None and region != "world":
         _draw_overview(fig, ax, overview, reg, corner, land, unit_boxes)
@@ -448,6 +452,17 @@ def _border_runs(polygons: Iterable[Rings], shift: float) -> list[list[tuple[flo
             if len(run) > 1:
                 runs.append(run)
     return runs
+
+
+def _in_view(run: Sequence[tuple[float, float]], reg: Region) -> list[list[tuple[float, float]]]:
+    """A lon/lat line projected for the region, once for each copy of the map it shows on."""
+    out = []
+    for shift in _shifts(reg):
+        xs = [x + shift for x, _ in run]
+        ys = [y for _, y in run]
+        if max(xs) >= reg.west and min(xs) <= reg.east and max(ys) >= reg.south and min(ys) <= reg.north:
+            out.append([(x, miller_y(y)) for x, y in zip(xs, ys, strict=True)])
+    return out
 
 
 def _label_anchor(place: PlaceShape, reg: Region) -> tuple[float, float] | None:
@@ -761,7 +776,8 @@ def _unit_key(units: Mapping[str, Mapping[str, int]]) -> list[str]:
     """What the unit abbreviations on this map stand for ("inf = infantry")."""
     words = {abbrev: _UNIT_WORDS.get(kind, kind) for kind, abbrev in UNIT_ABBREV.items()}
     used = {label.rsplit(" ", 1)[-1] for summary in units.values() for label in summary}
-    known = [f"{a} {words[a]}" for a in sorted(used, key=str.lower) if a in words]
+    known = [f"{a} {words[a]}" for a in sorted(used, key=str.lower) if a in words
+             and a.replace("-", " ") != words[a].replace("_", " ")]  # "super-trench" needs no key
     rows = [", ".join(known[i : i + 4]) for i in range(0, len(known), 4)]
     return ["Units:", *("   " + r for r in rows)] if rows else []
 
@@ -813,25 +829,29 @@ def _draw_legend(
     handles = [Patch(facecolor=c, edgecolor=LAND_EDGE, linewidth=0.5) for _, c in entries]
     labels = [label for label, _ in entries]
     columns = 1 if len(entries) <= LEGEND_ROWS else 2
-    renderer = fig.canvas.get_renderer()  # type: ignore[attr-defined]
+    fig_w, fig_h = fig.bbox.width, fig.bbox.height
+    # The legend as it stands in the upper left: every map of a region (each nation's, each
+    # alliance's, the bulletin's) has the same, so it is laid out and drawn once
+    # (_legend_pixels) and pasted; its box in another corner is the mirror image (the axes
+    # fill the figure and the padding is the same on every side). The Legend itself stays
+    # in the axes, not drawn, saying what the map's legend holds.
+    legend = _legend(ax, handles, labels, "upper left", columns)
+    legend.set_visible(False)
+    pixels, first = _legend_pixels(tuple(entries), columns, (fig_w, fig_h))
     best: tuple[float, int] | None = None
     chosen = LEGEND_CORNERS[0]
-    # Laid out once, in the upper left; its box in another corner is the mirror image (the
-    # axes fill the figure and the padding is the same on every side).
-    legend = _legend(ax, handles, labels, "upper left", columns)
-    first = legend.get_window_extent(renderer)
-    fig_w, fig_h = fig.bbox.width, fig.bbox.height
+    box = first
     for rank, corner in enumerate(LEGEND_CORNERS):
         xs = (first.x0, first.x1) if corner.endswith("left") else (fig_w - first.x1, fig_w - first.x0)
         ys = (first.y0, first.y1) if corner.startswith("upper") else (fig_h - first.y1, fig_h - first.y0)
-        box = Bbox.from_extents(xs[0], ys[0], xs[1], ys[1])
-        score = (_land_share(box, land) + 10.0 * sum(box.overlaps(b) for b in avoid), rank)
+        here = Bbox.from_extents(xs[0], ys[0], xs[1], ys[1])
+        score = (_land_share(here, land) + 10.0 * sum(here.overlaps(b) for b in avoid), rank)
         if best is None or score < best:
-            best, chosen = score, corner
+            best, chosen, box = score, corner, here
     legend.set_loc(chosen)  # type: ignore[arg-type]  # one of LEGEND_CORNERS
+    ax.add_artist(Pixels(pixels, round(box.x0) - LEGEND_MARGIN, round(box.y0) - LEGEND_MARGIN, 20))  # type: ignore[attr-defined]
     if not notes:
         return chosen
-    box = legend.get_window_extent(renderer)
     upper, left = chosen.startswith("upper"), chosen.endswith("left")
     ax.text(  # type: ignore[attr-defined]
         box.x0 if left else box.x1,
@@ -845,6 +865,52 @@ def _draw_legend(
         bbox={"boxstyle": "square,pad=0.4", "facecolor": "white", "edgecolor": LAND_EDGE, "linewidth": 0.8},
     )
     return chosen
+
+
+LEGEND_MARGIN = 2  # px kept around the legend's box when its pixels are cut out
+LEGENDS_KEPT = 8
+_LEGENDS: dict[tuple[tuple[tuple[str, str], ...], int, tuple[float, float]], tuple[np.ndarray, Bbox]] = {}
+
+
+def _legend_pixels(entries: tuple[tuple[str, str], ...], columns: int,
+                   size: tuple[float, float]) -> tuple[np.ndarray, Bbox]:
+    """The legend of `entries` drawn alone in the upper left of a transparent figure of
+    `size` px, cut out with LEGEND_MARGIN px around it (RGBA, bottom row first, as
+    BaseLayer), and its box there; drawn once per entries, kept for the turn's maps."""
+    key = (entries, columns, size)
+    hit = _LEGENDS.get(key)
+    if hit is None:
+        fig = Figure(figsize=(size[0] / DPI, size[1] / DPI), dpi=DPI)
+        canvas = FigureCanvasAgg(fig)
+        fig.patch.set_alpha(0.0)
+        ax = fig.add_axes((0.0, 0.0, 1.0, 1.0))
+        ax.set_axis_off()
+        handles = [Patch(facecolor=c, edgecolor=LAND_EDGE, linewidth=0.5) for _, c in entries]
+        legend = _legend(ax, handles, [label for label, _ in entries], "upper left", columns)
+        canvas.draw()
+        box = legend.get_window_extent(canvas.get_renderer())
+        rgba = np.asarray(canvas.buffer_rgba())[::-1]  # bottom row first
+        x0, y0 = max(round(box.x0) - LEGEND_MARGIN, 0), max(round(box.y0) - LEGEND_MARGIN, 0)
+        x1, y1 = round(box.x1) + LEGEND_MARGIN, round(box.y1) + LEGEND_MARGIN
+        hit = (np.ascontiguousarray(rgba[y0:y1, x0:x1]), box)
+        if len(_LEGENDS) >= LEGENDS_KEPT:
+            _LEGENDS.pop(next(iter(_LEGENDS)))
+        _LEGENDS[key] = hit
+    return hit
+
+
+class Pixels(Artist):
+    """Pixels (RGBA, bottom row first) drawn with their lower left corner at (x, y) px."""
+
+    def __init__(self, pixels: np.ndarray, x: int, y: int, zorder: float) -> None:
+        super().__init__()
+        self.pixels, self.x, self.y = pixels, x, y
+        self.set_zorder(zorder)
+
+    def draw(self, renderer: RendererBase) -> None:
+        gc = renderer.new_gc()
+        renderer.draw_image(gc, self.x, self.y, self.pixels)
+        gc.restore()
 
 
 OVERVIEW_SHARE = 0.22  # of the map's width: the world overview in a corner of a theatre map
