@@ -270,8 +270,9 @@ def build_figure(geometry: Geometry, world: World, **options: Unpack[MapOptions]
         ax.add_artist(BaseLayer(base.pixels, []))
         return fig
     features = map_features(world)
-    unit_boxes, placed = _draw_labels(fig, ax, geometry, reg, units, controllers, colors, sightings,
-                                     mapstory.glyphs(story), features)
+    unit_boxes, placed, labels = _draw_labels(fig, ax, geometry, reg, units, controllers, colors, sightings,
+                                             mapstory.glyphs(story), features)
+    fig.unit_labels = labels  # type: ignore[attr-defined]  # where each box went: tests read it
     pixels = base.pixels.copy()
     mapnames.paste(pixels, placed, DPI)
     ax.add_artist(BaseLayer(pixels, placed))
@@ -284,7 +285,7 @@ def build_figure(geometry: Geometry, world: World, **options: Unpack[MapOptions]
     dug = trenchlines.draw(ax, geometry, options.get("trenches", ()), lambda run: _in_view(run, reg))
     entries = legend_entries(geometry, reg, controllers, colors, options.get("names", {}))
     notes = (_FEATURE_KEY + _unit_key(units) + _band_key(sightings) + mapstory.key(story)
-             + (trenchlines.KEY if dug else []) + _off_map(geometry, reg, units))
+             + (trenchlines.KEY if dug else []) + _numbered_key(labels) + _off_map(geometry, reg, units))
     corner = _draw_legend(fig, ax, entries, notes, land, unit_boxes)
     if overview is not None and region != "world":
         _draw_overview(fig, ax, overview, reg, corner, land, unit_boxes)
@@ -491,11 +492,11 @@ def _draw_labels(
     sightings: Mapping[str, Sighting],
     marked: Mapping[str, str],
     features: Mapping[str, str],
-) -> tuple[list[Bbox], list[mapnames.PlacedName]]:
+) -> tuple[list[Bbox], list[mapnames.PlacedName], list[UnitLabel]]:
     """Names of places holding units or seen enemies, their boxes, then other names where they fit.
 
-    Returns the unit boxes' pixel extents (the legend keeps clear of them) and the other
-    names, placed, for the base layer to paste (reports/mapnames.py)."""
+    Returns the unit boxes' pixel extents (the legend keeps clear of them), the other
+    names, placed, for the base layer to paste (reports/mapnames.py), and where each box went."""
     renderer = fig.canvas.get_renderer()  # type: ignore[attr-defined]
     taken = mapnames.Occupied()
     placed: list[mapnames.PlacedName] = []
@@ -526,7 +527,8 @@ def _draw_labels(
                 text = "enemy, exactly:\n" + (_unit_text({UNIT_ABBREV.get(k, k): c for k, c in seen.units.items()})
                                               or "no troops")
             styles[name] = (text, face, ink, UNIT_EDGE, 1.2)
-    unit_boxes = _draw_unit_boxes(ax, renderer, reg, styles, shown, taken)
+    labels = _draw_unit_boxes(ax, renderer, geometry, reg, styles, shown, taken)
+    unit_boxes = [label.box for label in labels]
     # Other names: land first, biggest places first. A name that would overlap one already
     # placed tries a few nearby spots and is skipped only when none is free.
     order = sorted(geometry.places.values(), key=lambda p: (p.kind != "land", -_size_px(p, reg), p.name))
@@ -539,21 +541,48 @@ def _draw_labels(
             label = _free_name(place, reg, to_pixels.transform(at), taken, features.get(place.name, ""))
             if label is not None:
                 placed.append(label)
-    return unit_boxes, placed
+    return unit_boxes, placed, labels
+
+
+@dataclass(frozen=True)
+class UnitLabel:
+    """Where a place's unit (or enemy) box went: in its territory (`number` 0), or, where no
+    free spot in the territory holds it, a numbered marker at the place's point with the
+    box's text in the map's notes (`number` k)."""
+
+    place: str
+    text: str
+    box: Bbox  # pixels: the box, or the numbered marker
+    anchor: tuple[float, float]  # data coordinates: the place's label point
+    number: int = 0
+
+
+def _numbered_key(labels: Sequence[UnitLabel]) -> list[str]:
+    numbered = [label for label in labels if label.number]
+    if not numbered:
+        return []
+    lines = ["Numbered stacks (no room in their territory):"]
+    for label in numbered:
+        lines.append(f"   {label.number} {label.place}: " + "; ".join(x.strip() for x in label.text.split("\n")))
+    return lines
 
 
 def _draw_unit_boxes(
     ax: object,
     renderer: RendererBase,
+    geometry: Geometry,
     reg: Region,
     styles: Mapping[str, tuple[str, str, str, str, float]],
     shown: Mapping[str, tuple[float, float]],
     taken: mapnames.Occupied,
-) -> list[Bbox]:
+) -> list[UnitLabel]:
     """Boxes of unit counts (white) or of seen enemy bands (in the band's colour), each
     (text, face, ink, edge, edge width), hanging below their place's name. Where that spot is taken
-    a box moves beside or further below the point; when no spot is free it is drawn anyway:
-    units are the news and are never dropped for lack of room."""
+    a box moves beside or further below the point, always within its territory (its centre
+    inside the territory's outline). Where no free spot in the territory holds it (a small
+    territory, a crowded front), a numbered marker stands at the place's point and the box's
+    text goes to the map's notes under that number: units are the news and are never
+    dropped for lack of room, nor drawn over another territory."""
     font = max(reg.font * 1.2, UNIT_FONT_MIN)
     pad_px = 0.3 * font * DPI / 72  # the box's padding lies outside the text's own extent
     # Spots in rings further and further out: below the point, beside it, above its name.
@@ -566,10 +595,12 @@ def _draw_unit_boxes(
             (-side, down, "right", "top"),
             (0.0, 4.0 + 1.3 * reg.font + ring * 2.4 * font, "center", "bottom"),
         ]
-    boxes: list[Bbox] = []
+    labels: list[UnitLabel] = []
+    from_pixels = ax.transData.inverted()  # type: ignore[attr-defined]
     for name, at in shown.items():
         text, face, ink, edge, width = styles[name]
-        best: tuple[int, int, object, Bbox] | None = None
+        outline = _outline(geometry.places[name], reg, at)
+        kept: tuple[object, Bbox] | None = None
         for n, (dx, dy, ha, va) in enumerate(spots):
             artist = ax.annotate(  # type: ignore[attr-defined]
                 text,
@@ -598,20 +629,33 @@ def _draw_unit_boxes(
             # The box alone: a leader line may cross other labels without hiding them.
             artist.update_positions(renderer)
             box = Text.get_window_extent(artist, renderer).padded(pad_px)
-            clashes = taken.count(box)
-            if best is None or (clashes, n) < best[:2]:
-                if best is not None:
-                    best[2].remove()  # type: ignore[attr-defined]
-                best = (clashes, n, artist, box)
-            else:
-                artist.remove()
-            if clashes == 0:
+            centre = from_pixels.transform(((box.x0 + box.x1) / 2, (box.y0 + box.y1) / 2))
+            if not taken.count(box) and (outline is None or outline.contains_point(centre)):
+                kept = (artist, box)
                 break
-        # The spot with fewest clashes is kept even when none is free: units are never dropped.
-        assert best is not None
-        taken.add(best[3])
-        boxes.append(best[3])
-    return boxes
+            artist.remove()
+        if kept is not None:
+            taken.add(kept[1])
+            labels.append(UnitLabel(name, text, kept[1], at))
+            continue
+        number = sum(1 for label in labels if label.number) + 1
+        marker = ax.annotate(  # type: ignore[attr-defined]
+            str(number), xy=at, xytext=(0, -2.0), textcoords="offset points", ha="center", va="top",
+            fontsize=font, weight="bold", zorder=6, color=ink,
+            bbox={"boxstyle": "circle,pad=0.2", "facecolor": face, "edgecolor": UNIT_EDGE, "linewidth": 1.4})
+        marker.update_positions(renderer)
+        box = Text.get_window_extent(marker, renderer).padded(pad_px)
+        taken.add(box)
+        labels.append(UnitLabel(name, text, box, at, number))
+    return labels
+
+
+def _outline(place: PlaceShape, reg: Region, at: tuple[float, float]) -> MplPath | None:
+    """The place's outline in data coordinates, on the copy of the map its point `at` is on."""
+    for shift in _shifts(reg):
+        if abs(place.label[0] + shift - at[0]) < 1e-9:
+            return _projected(place.polygons, shift)[0]
+    return None
 
 
 def _unit_place_name(
