@@ -882,32 +882,44 @@ def _draw_legend(
     legend = _legend(ax, handles, labels, "upper left", columns)
     legend.set_visible(False)
     pixels, first = _legend_pixels(tuple(entries), columns, (fig_w, fig_h))
+    # The notes box hangs below the swatches (above them in a lower corner): the corner is
+    # chosen for the two together, so a long list of notes does not cover Scotland.
+    note = None
+    note_w = note_h = 0.0
+    if notes:
+        note = ax.text(  # type: ignore[attr-defined]
+            0, 0, "\n".join(notes), transform=IdentityTransform(),  # pixels, as the legend's box
+            fontsize=LEGEND_FONT * 0.9, zorder=20,
+            bbox={"boxstyle": "square,pad=0.4", "facecolor": "white", "edgecolor": LAND_EDGE, "linewidth": 0.8})
+        extent = note.get_window_extent(fig.canvas.get_renderer())  # type: ignore[attr-defined]
+        pad = 0.4 * LEGEND_FONT * 0.9 * DPI / 72
+        note_w, note_h = extent.width + 2 * pad, extent.height + 2 * pad
     best: tuple[float, int] | None = None
     chosen = LEGEND_CORNERS[0]
     box = first
     for rank, corner in enumerate(LEGEND_CORNERS):
-        xs = (first.x0, first.x1) if corner.endswith("left") else (fig_w - first.x1, fig_w - first.x0)
-        ys = (first.y0, first.y1) if corner.startswith("upper") else (fig_h - first.y1, fig_h - first.y0)
+        upper, left = corner.startswith("upper"), corner.endswith("left")
+        xs = (first.x0, first.x1) if left else (fig_w - first.x1, fig_w - first.x0)
+        ys = (first.y0, first.y1) if upper else (fig_h - first.y1, fig_h - first.y0)
         here = Bbox.from_extents(xs[0], ys[0], xs[1], ys[1])
-        score = (_land_share(here, land) + 10.0 * sum(here.overlaps(b) for b in avoid), rank)
+        parts = [here]
+        if note is not None:
+            nx0 = here.x0 if left else here.x1 - note_w
+            ny0 = here.y0 - 6 - note_h if upper else here.y1 + 6
+            parts.append(Bbox.from_bounds(nx0, ny0, note_w, note_h))
+        area = sum(b.width * b.height for b in parts) or 1.0
+        covered = sum(_land_share(b, land) * b.width * b.height for b in parts) / area
+        score = (covered + 10.0 * sum(b.overlaps(a) for b in parts for a in avoid), rank)
         if best is None or score < best:
             best, chosen, box = score, corner, here
     legend.set_loc(chosen)  # type: ignore[arg-type]  # one of LEGEND_CORNERS
     ax.add_artist(Pixels(pixels, round(box.x0) - LEGEND_MARGIN, round(box.y0) - LEGEND_MARGIN, 20))  # type: ignore[attr-defined]
-    if not notes:
+    if note is None:
         return chosen
     upper, left = chosen.startswith("upper"), chosen.endswith("left")
-    ax.text(  # type: ignore[attr-defined]
-        box.x0 if left else box.x1,
-        box.y0 - 6 if upper else box.y1 + 6,
-        "\n".join(notes),
-        transform=IdentityTransform(),  # pixels: the legend's box is measured in pixels
-        ha="left" if left else "right",
-        va="top" if upper else "bottom",
-        fontsize=LEGEND_FONT * 0.9,
-        zorder=20,
-        bbox={"boxstyle": "square,pad=0.4", "facecolor": "white", "edgecolor": LAND_EDGE, "linewidth": 0.8},
-    )
+    note.set_position((box.x0 if left else box.x1, box.y0 - 6 if upper else box.y1 + 6))
+    note.set_horizontalalignment("left" if left else "right")
+    note.set_verticalalignment("top" if upper else "bottom")
     return chosen
 
 
