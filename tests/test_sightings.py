@@ -85,3 +85,15 @@ def test_a_conquest_is_not_reported_as_a_sighting_but_enemies_in_own_land_are() 
     gs.new_unit("france", "infantry", "Liege")
     seen = {s.place: s for s in sightings(gs, scenario, world, ["germany"])}
     assert seen["Liege"].band == "black" and seen["Liege"].holder == "germany"
+
+
+def test_an_exact_look_at_an_empty_place_reads_no_enemy_troops() -> None:
+    from moderator.reports.build import nation_mail
+    from moderator.reports.content import TurnInfo
+
+    world, scenario, state = start()
+    gs = state.copy()
+    gs.nations["serbia"].flags["recon"] = {"Bosnia": {"seen": "exact", "units": {}}}
+    text = nation_mail(gs, [], scenario, world, TurnInfo("g", "War", 1, "Aug", 2, "Sep", "soon"), "serbia").text
+    line = next(x for x in text.splitlines() if x.startswith("- Bosnia ("))
+    assert line.endswith(": no enemy troops, seen from Serbia") and "exactly" not in line
