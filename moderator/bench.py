@@ -215,7 +215,8 @@ def case_turn_reports(data: Data, maps: bool = True) -> Callable[[], object]:
 
     def everything() -> int:
         reports = build_reports(state, events, data.scenario, data.world, info, seats,
-                                lambda view, title: draw_view(data.world, view, title) if maps else b"")
+                                lambda view, title: draw_view(data.world, view, title) if maps else b"",
+                                parallel=maps)
         render("moderator", title=info.title, game=info.game, resolved_turn=1, resolved_date=info.resolved_date,
                ordered=sorted(orders), missing=[], flags=[], waiting=[], missed={}, desk_by_mail=False,
                dice_count=0, sha256="", events=events, names=lambda n: n)

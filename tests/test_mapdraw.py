@@ -291,3 +291,43 @@ def test_an_enemy_seen_exactly_shows_its_troops_in_its_band_colour(tiny) -> None
     band = Sighting("Westland", "france", "red", "21+")
     texts = _texts(build_figure(geometry, world, sightings={"Eastland": exact, "Westland": band}))
     assert "enemy, exactly:\n2 art  7 inf" in texts and "enemy 21+" in texts
+
+
+def test_every_unit_box_sits_in_its_territory_or_is_numbered() -> None:
+    """Issue 13: labels never leave their territory. On the crowded alliance map over
+    Europe every place with units has its box with its centre inside the territory's
+    outline, or a numbered marker at the place's point (inside the territory) with its
+    text in the notes under that number; none is dropped."""
+    from matplotlib.path import Path as MplPath
+
+    from moderator.reports.mapdraw import _outline, miller_y
+    from moderator.reports.mapview import _geometry
+    from moderator.reports.visibility import alliance_view
+    from moderator.world.scenario import initial_state, load_scenario
+
+    world, scenario = load_world("1914", strict=False), load_scenario("1914")
+    state = initial_state(scenario, world, "labels")
+    view = alliance_view(state, scenario, [], "central", world)
+    geometry = _geometry("1914")
+    fig = build_figure(geometry, world, region="europe", units=view.map_units, control=view.control)
+    ax = fig.axes[0]
+    labels = fig.unit_labels
+    reg = REGIONS["europe"]
+    in_view = {p for p in view.map_units if view.map_units[p] and reg.west <= geometry.places[p].label[0] <= reg.east
+               and reg.south <= geometry.places[p].label[1] <= reg.north}
+    assert {label.place for label in labels} == in_view
+    notes = "\n".join(t.get_text() for t in ax.texts)
+    to_data = ax.transData.inverted()
+    for label in labels:
+        place = geometry.places[label.place]
+        outline = _outline(place, reg, label.anchor)
+        assert isinstance(outline, MplPath)
+        assert label.anchor == (place.label[0], miller_y(place.label[1]))
+        assert outline.contains_point(label.anchor), label.place  # the anchor lies in the territory
+        if label.number:
+            assert f"   {label.number} {label.place}: " in notes
+        else:
+            centre = to_data.transform(((label.box.x0 + label.box.x1) / 2, (label.box.y0 + label.box.y1) / 2))
+            assert outline.contains_point(centre), label.place
+    numbers = sorted(label.number for label in labels if label.number)
+    assert numbers == list(range(1, len(numbers) + 1))

@@ -62,3 +62,21 @@ def test_every_event_code_gives_marks_without_failing() -> None:
         for args in SCHEMA.samples(code):
             mapstory.marks([Event(code, "4.4", (), dict(args))])
             mapstory.marks([Event(code, "4.4", (), {})])
+
+
+def test_a_task_forces_course_is_one_arrow_a_leg_for_its_nation_only() -> None:
+    """4.2: the task-force event's path, zone by zone; a patrol that stayed draws nothing."""
+    from moderator.reports.mapstory import SAIL
+    from moderator.reports.visibility import nation_view
+    from tests import engine_fixture as fx
+
+    sailed = Event("task-force", "4.2", ("britain",), {"nation": "britain", "order": 0, "tf": "Home Fleet",
+                                                       "path": ["North Sea", "North Sea", "English Channel",
+                                                                "Bay of Biscay"],
+                                                       "ships": {"battleship": 2}, "troops": {}})
+    stayed = Event("task-force", "4.2", ("britain",), {"nation": "britain", "order": 1, "tf": "Patrol",
+                                                       "path": ["Baltic Sea"], "ships": {"cruiser": 1}, "troops": {}})
+    assert mapstory.marks([sailed, stayed]) == [Mark(SAIL, "britain", "English Channel", "Bay of Biscay"),
+                                                Mark(SAIL, "britain", "North Sea", "English Channel")]
+    assert "task force" in mapstory.key(mapstory.marks([sailed]))[0]
+    assert mapstory.marks(nation_view(fx.state(), fx.scenario(), [sailed], "germany").events) == []

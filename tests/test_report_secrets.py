@@ -117,14 +117,14 @@ def with_seen(theirs: dict[str, Any], seen_units: list[tuple[str, str, str, int]
 
 class MapInputs:
     """A map renderer that draws nothing and keeps what it was given: the units, the
-    public control, the enemy bands and the turn's story (arrows and markers)."""
+    public control, the enemy bands, the turn's story (arrows and markers) and the trenches."""
 
     def __init__(self) -> None:
         self.given: list[tuple[str, Any, Any, Any]] = []
 
     def __call__(self, view: View, title: str) -> bytes:
         self.given.append((title, view.map_units, view.control, [(s.place, s.band, s.units) for s in view.sightings],
-                           mapstory.marks(view.events)))
+                           mapstory.marks(view.events), view.trenches))
         return b""
 
 

@@ -64,3 +64,36 @@ def test_combat_espionage_and_a_reconnaissance_hit_give_exact_numbers() -> None:
         assert seen[near[0]].units is None and seen[near[0]].band == "red"  # what the roll recorded
     assert seen[near[-1]].units == {"artillery": 1, "infantry": 2}  # troops, not the coastal defence
     assert "Vienna" not in seen  # no Serbian unit looks into Vienna
+
+
+def test_a_conquest_is_not_reported_as_a_sighting_but_enemies_in_own_land_are() -> None:
+    """Phase 3.3 looks before Phase 4 conquers: Germany's record of Liege (a band, then
+    Belgian) is stale once Germany holds Liege and no enemy stands there; an enemy unit
+    standing in land the side holds is still reported (with what the roll recorded)."""
+    world, scenario, state = start()
+    gs = state.copy()
+    ger = gs.nations["germany"]
+    ger.at_war_with = sorted({*ger.at_war_with, "belgium", "france"})
+    gs.nations["belgium"].at_war_with = ["germany"]
+    gs.nations["france"].at_war_with = sorted({*gs.nations["france"].at_war_with, "germany"})
+    assert "Liege" in {s.place for s in sightings(gs, scenario, world, ["germany"])}  # Belgian land: looked into
+    gs.control["Liege"] = "germany"
+    for u in [u for u in gs.units if u.location == "Liege"]:
+        gs.units.remove(u)
+    ger.flags["recon"] = {"Liege": {"seen": "band", "band": "black"}}
+    assert "Liege" not in {s.place for s in sightings(gs, scenario, world, ["germany"])}
+    gs.new_unit("france", "infantry", "Liege")
+    seen = {s.place: s for s in sightings(gs, scenario, world, ["germany"])}
+    assert seen["Liege"].band == "black" and seen["Liege"].holder == "germany"
+
+
+def test_an_exact_look_at_an_empty_place_reads_no_enemy_troops() -> None:
+    from moderator.reports.build import nation_mail
+    from moderator.reports.content import TurnInfo
+
+    world, scenario, state = start()
+    gs = state.copy()
+    gs.nations["serbia"].flags["recon"] = {"Bosnia": {"seen": "exact", "units": {}}}
+    text = nation_mail(gs, [], scenario, world, TurnInfo("g", "War", 1, "Aug", 2, "Sep", "soon"), "serbia").text
+    line = next(x for x in text.splitlines() if x.startswith("- Bosnia ("))
+    assert line.endswith(": no enemy troops, seen from Serbia") and "exactly" not in line

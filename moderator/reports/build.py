@@ -8,6 +8,7 @@ database here: the service sends what this returns.
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -20,6 +21,8 @@ from moderator.engine.state import GameState
 from moderator.orders.echo import nation_words
 from moderator.reports.content import SIDE_NAMES, TurnInfo, alliance_report, bulletin, nation_report
 from moderator.reports.mapfiles import map_files
+from moderator.reports.mapjobs import Job, draw_all
+from moderator.reports.neutrals import neutrals_known
 from moderator.reports.render import render
 from moderator.reports.visibility import View, alliance_members, alliance_view, nation_view, public_view
 from moderator.world.model import World
@@ -49,10 +52,13 @@ class Report:
 MapRenderer = Callable[[View, str], "bytes | Image.Image"]  # (view, title) -> the map (PNG or pixels)
 
 
-def _report(audience: str, nations: list[str], subject: str, text: str, html: str, png: bytes | Image.Image,
-            data: dict[str, Any]) -> Report:
-    full, inline = map_files(png)
-    return Report(audience, nations, subject, text, html, full, data, inline)
+def _no_map() -> bytes:
+    return b""
+
+
+def _report(audience: str, nations: list[str], subject: str, text: str, html: str, data: dict[str, Any]) -> Report:
+    """A report whose map is drawn later (mapjobs.draw_all fills png and png_inline)."""
+    return Report(audience, nations, subject, text, html, b"", data)
 
 
 def namer(scenario: Scenario) -> Callable[[str], str]:
@@ -64,14 +70,19 @@ def namer(scenario: Scenario) -> Callable[[str], str]:
 
 def build_reports(state: GameState, events: Sequence[Event], scenario: Scenario, world: World,
                   info: TurnInfo, nations: Sequence[str], draw: MapRenderer, *,
-                  bulletin_too: bool = True) -> list[Report]:
+                  bulletin_too: bool = True, parallel: bool = False) -> list[Report]:
     """Reports for the seated `nations`, for each alliance that has a seated member, and
-    (bulletin_too) the public bulletin for every seated nation."""
+    (bulletin_too) the public bulletin for every seated nation. The words first, then
+    every map: `parallel`, in worker processes (reports/mapjobs.py; worth it only when
+    `draw` really draws)."""
     names = namer(scenario)
     events = list(events)
-    out = []
+    out: list[Report] = []
+    jobs: list[Job] = []
     for nation in sorted(nations):
-        out.append(nation_mail(state, events, scenario, world, info, nation, draw))
+        report, job = _nation_parts(state, events, scenario, world, info, nation, draw)
+        out.append(report)
+        jobs.append(job)
     for side in ("central", "allied"):
         members = alliance_members(state, side)
         seated = [n for n in members if n in nations]
@@ -83,23 +94,37 @@ def build_reports(state: GameState, events: Sequence[Event], scenario: Scenario,
         text, html = render("alliance", r=content, map_src=f"cid:{MAP_CID}")
         out.append(_report(view.audience, seated,
                            f"{info.title}: turn {info.resolved_turn} status of the {SIDE_NAMES[side]}",
-                           text, html, draw(view, title), content.to_json()))
+                           text, html, content.to_json()))
+        jobs.append(functools.partial(draw, view, title))
     if bulletin_too and nations:
         view = public_view(state, events)
         news = bulletin(view, events, info, names)
         text, html = render("bulletin", r=news, map_src=f"cid:{MAP_CID}")
         out.append(_report(PUBLIC, sorted(nations), f"{info.title}: turn {info.resolved_turn} news (public bulletin)",
-                           text, html, draw(view, f"{info.title}, turn {info.resolved_turn}"), news.to_json()))
+                           text, html, news.to_json()))
+        jobs.append(functools.partial(draw, view, f"{info.title}, turn {info.resolved_turn}"))
+    for report, (full, inline) in zip(out, draw_all(jobs, None if parallel else 1), strict=True):
+        report.png, report.png_inline = full, inline
     return out
+
+
+def _nation_parts(state: GameState, events: Sequence[Event], scenario: Scenario, world: World, info: TurnInfo,
+                  nation: str, draw: MapRenderer | None) -> tuple[Report, Job]:
+    """One nation's report without its map, and the job that draws the map."""
+    names = namer(scenario)
+    view = nation_view(state, scenario, list(events), nation, world)
+    content = nation_report(world, view, info, names, nation_words(scenario))
+    content.neutrals = neutrals_known(scenario, view.sides, view.events, nation, names)
+    text, html = render("report", r=content, map_src=f"cid:{MAP_CID}" if draw else "")
+    report = _report(nation, [nation], f"{info.title}: turn {info.resolved_turn} report for {names(nation)}",
+                     text, html, content.to_json())
+    job = functools.partial(draw, view, f"{info.title}, turn {info.resolved_turn}: {names(nation)}") if draw else _no_map
+    return report, job
 
 
 def nation_mail(state: GameState, events: Sequence[Event], scenario: Scenario, world: World, info: TurnInfo,
                 nation: str, draw: MapRenderer | None = None) -> Report:
     """One nation's own report; without `draw`, no map (the JSON and text tools need none)."""
-    names = namer(scenario)
-    view = nation_view(state, scenario, list(events), nation, world)
-    content = nation_report(world, view, info, names, nation_words(scenario))
-    text, html = render("report", r=content, map_src=f"cid:{MAP_CID}" if draw else "")
-    png = draw(view, f"{info.title}, turn {info.resolved_turn}: {names(nation)}") if draw else b""
-    return _report(nation, [nation], f"{info.title}: turn {info.resolved_turn} report for {names(nation)}",
-                   text, html, png, content.to_json())
+    report, job = _nation_parts(state, events, scenario, world, info, nation, draw)
+    report.png, report.png_inline = map_files(job())
+    return report

@@ -30,6 +30,7 @@ from moderator.engine.phase8_income import apply_income_rule
 from moderator.engine.state import UNIT_KINDS, GameState, NationState
 from moderator.orders.echo import name as order_name
 from moderator.orders.vocab import UNIT_ECHO
+from moderator.reports.neutrals import NeutralKnown
 from moderator.reports.sightings import Sighting
 from moderator.reports.visibility import NationStatus, View
 from moderator.world.model import World
@@ -169,6 +170,7 @@ class NationReport(ReportHeader):
     # (passive reconnaissance goes to the observing allies, 3.3), its allies' doings it shares.
     shared: list[Told] = field(default_factory=list)
     intelligence: list[Told] = field(default_factory=list)  # what its recon and espionage learned (INTELLIGENCE)
+    neutrals: list[NeutralKnown] = field(default_factory=list)  # what it knows of the neutrals (reports/neutrals.py)
 
 
 @dataclass(kw_only=True)

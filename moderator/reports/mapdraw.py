@@ -34,7 +34,7 @@ from matplotlib.text import Text  # noqa: E402
 from matplotlib.transforms import Bbox, IdentityTransform  # noqa: E402
 from PIL import Image  # noqa: E402
 
-from moderator.reports import mapnames, mapstory  # noqa: E402
+from moderator.reports import mapnames, mapstory, trenchlines  # noqa: E402
 from moderator.reports.geometry import MAPS_DIR, Geometry, PlaceShape, Rings  # noqa: E402
 from moderator.reports.sightings import Sighting  # noqa: E402
 from moderator.reports.visibility import UNIT_ABBREV  # noqa: E402
@@ -212,6 +212,8 @@ class MapOptions(TypedDict, total=False):
     sightings: place -> what the viewer knows of the enemy troops there (reports/sightings.py):
         a box in the colour of their band, with the exact troops where a roll saw them.
     story: the turn's moves, battles and captures the viewer may know (reports/mapstory.py).
+    trenches: (nation, place, facing, kind) of the trenches the viewer may know, each drawn
+        on the border it faces (reports/trenchlines.py).
     overview: the world map's pixels (RGB), shown small in a corner with this region outlined.
     bare: colours and borders only (no names, boxes or legend): the overview itself.
     """
@@ -223,6 +225,7 @@ class MapOptions(TypedDict, total=False):
     names: Mapping[str, str]
     sightings: Mapping[str, Sighting]
     story: Sequence[mapstory.Mark]
+    trenches: Sequence[tuple[str, str, str, str]]
     overview: np.ndarray | None
     bare: bool
 
@@ -267,8 +270,9 @@ def build_figure(geometry: Geometry, world: World, **options: Unpack[MapOptions]
         ax.add_artist(BaseLayer(base.pixels, []))
         return fig
     features = map_features(world)
-    unit_boxes, placed = _draw_labels(fig, ax, geometry, reg, units, controllers, colors, sightings,
-                                     mapstory.glyphs(story), features)
+    unit_boxes, placed, labels = _draw_labels(fig, ax, geometry, reg, units, controllers, colors, sightings,
+                                             mapstory.glyphs(story), features)
+    fig.unit_labels = labels  # type: ignore[attr-defined]  # where each box went: tests read it
     pixels = base.pixels.copy()
     mapnames.paste(pixels, placed, DPI)
     ax.add_artist(BaseLayer(pixels, placed))
@@ -278,9 +282,10 @@ def build_figure(geometry: Geometry, world: World, **options: Unpack[MapOptions]
         anchors = {p: at for p in sorted(places) if (at := _label_anchor(geometry.places[p], reg)) is not None}
         story = [m for m in story if m.dest in anchors and (not m.origin or m.origin in anchors)]
         mapstory.draw(ax, story, anchors, colors)
+    dug = trenchlines.draw(ax, geometry, options.get("trenches", ()), lambda run: _in_view(run, reg))
     entries = legend_entries(geometry, reg, controllers, colors, options.get("names", {}))
     notes = (_FEATURE_KEY + _unit_key(units) + _band_key(sightings) + mapstory.key(story)
-             + _off_map(geometry, reg, units))
+             + (trenchlines.KEY if dug else []) + _numbered_key(labels) + _off_map(geometry, reg, units))
     corner = _draw_legend(fig, ax, entries, notes, land, unit_boxes)
     if overview is not None and region != "world":
         _draw_overview(fig, ax, overview, reg, corner, land, unit_boxes)
@@ -450,6 +455,17 @@ def _border_runs(polygons: Iterable[Rings], shift: float) -> list[list[tuple[flo
     return runs
 
 
+def _in_view(run: Sequence[tuple[float, float]], reg: Region) -> list[list[tuple[float, float]]]:
+    """A lon/lat line projected for the region, once for each copy of the map it shows on."""
+    out = []
+    for shift in _shifts(reg):
+        xs = [x + shift for x, _ in run]
+        ys = [y for _, y in run]
+        if max(xs) >= reg.west and min(xs) <= reg.east and max(ys) >= reg.south and min(ys) <= reg.north:
+            out.append([(x, miller_y(y)) for x, y in zip(xs, ys, strict=True)])
+    return out
+
+
 def _label_anchor(place: PlaceShape, reg: Region) -> tuple[float, float] | None:
     for shift in _shifts(reg):
         x = place.label[0] + shift
@@ -476,11 +492,11 @@ def _draw_labels(
     sightings: Mapping[str, Sighting],
     marked: Mapping[str, str],
     features: Mapping[str, str],
-) -> tuple[list[Bbox], list[mapnames.PlacedName]]:
+) -> tuple[list[Bbox], list[mapnames.PlacedName], list[UnitLabel]]:
     """Names of places holding units or seen enemies, their boxes, then other names where they fit.
 
-    Returns the unit boxes' pixel extents (the legend keeps clear of them) and the other
-    names, placed, for the base layer to paste (reports/mapnames.py)."""
+    Returns the unit boxes' pixel extents (the legend keeps clear of them), the other
+    names, placed, for the base layer to paste (reports/mapnames.py), and where each box went."""
     renderer = fig.canvas.get_renderer()  # type: ignore[attr-defined]
     taken = mapnames.Occupied()
     placed: list[mapnames.PlacedName] = []
@@ -511,7 +527,8 @@ def _draw_labels(
                 text = "enemy, exactly:\n" + (_unit_text({UNIT_ABBREV.get(k, k): c for k, c in seen.units.items()})
                                               or "no troops")
             styles[name] = (text, face, ink, UNIT_EDGE, 1.2)
-    unit_boxes = _draw_unit_boxes(ax, renderer, reg, styles, shown, taken)
+    labels = _draw_unit_boxes(ax, renderer, geometry, reg, styles, shown, taken)
+    unit_boxes = [label.box for label in labels]
     # Other names: land first, biggest places first. A name that would overlap one already
     # placed tries a few nearby spots and is skipped only when none is free.
     order = sorted(geometry.places.values(), key=lambda p: (p.kind != "land", -_size_px(p, reg), p.name))
@@ -524,21 +541,48 @@ def _draw_labels(
             label = _free_name(place, reg, to_pixels.transform(at), taken, features.get(place.name, ""))
             if label is not None:
                 placed.append(label)
-    return unit_boxes, placed
+    return unit_boxes, placed, labels
+
+
+@dataclass(frozen=True)
+class UnitLabel:
+    """Where a place's unit (or enemy) box went: in its territory (`number` 0), or, where no
+    free spot in the territory holds it, a numbered marker at the place's point with the
+    box's text in the map's notes (`number` k)."""
+
+    place: str
+    text: str
+    box: Bbox  # pixels: the box, or the numbered marker
+    anchor: tuple[float, float]  # data coordinates: the place's label point
+    number: int = 0
+
+
+def _numbered_key(labels: Sequence[UnitLabel]) -> list[str]:
+    numbered = [label for label in labels if label.number]
+    if not numbered:
+        return []
+    lines = ["Numbered stacks (no room in their territory):"]
+    for label in numbered:
+        lines.append(f"   {label.number} {label.place}: " + "; ".join(x.strip() for x in label.text.split("\n")))
+    return lines
 
 
 def _draw_unit_boxes(
     ax: object,
     renderer: RendererBase,
+    geometry: Geometry,
     reg: Region,
     styles: Mapping[str, tuple[str, str, str, str, float]],
     shown: Mapping[str, tuple[float, float]],
     taken: mapnames.Occupied,
-) -> list[Bbox]:
+) -> list[UnitLabel]:
     """Boxes of unit counts (white) or of seen enemy bands (in the band's colour), each
     (text, face, ink, edge, edge width), hanging below their place's name. Where that spot is taken
-    a box moves beside or further below the point; when no spot is free it is drawn anyway:
-    units are the news and are never dropped for lack of room."""
+    a box moves beside or further below the point, always within its territory (its centre
+    inside the territory's outline). Where no free spot in the territory holds it (a small
+    territory, a crowded front), a numbered marker stands at the place's point and the box's
+    text goes to the map's notes under that number: units are the news and are never
+    dropped for lack of room, nor drawn over another territory."""
     font = max(reg.font * 1.2, UNIT_FONT_MIN)
     pad_px = 0.3 * font * DPI / 72  # the box's padding lies outside the text's own extent
     # Spots in rings further and further out: below the point, beside it, above its name.
@@ -551,10 +595,12 @@ def _draw_unit_boxes(
             (-side, down, "right", "top"),
             (0.0, 4.0 + 1.3 * reg.font + ring * 2.4 * font, "center", "bottom"),
         ]
-    boxes: list[Bbox] = []
+    labels: list[UnitLabel] = []
+    from_pixels = ax.transData.inverted()  # type: ignore[attr-defined]
     for name, at in shown.items():
         text, face, ink, edge, width = styles[name]
-        best: tuple[int, int, object, Bbox] | None = None
+        outline = _outline(geometry.places[name], reg, at)
+        kept: tuple[object, Bbox] | None = None
         for n, (dx, dy, ha, va) in enumerate(spots):
             artist = ax.annotate(  # type: ignore[attr-defined]
                 text,
@@ -583,20 +629,33 @@ def _draw_unit_boxes(
             # The box alone: a leader line may cross other labels without hiding them.
             artist.update_positions(renderer)
             box = Text.get_window_extent(artist, renderer).padded(pad_px)
-            clashes = taken.count(box)
-            if best is None or (clashes, n) < best[:2]:
-                if best is not None:
-                    best[2].remove()  # type: ignore[attr-defined]
-                best = (clashes, n, artist, box)
-            else:
-                artist.remove()
-            if clashes == 0:
+            centre = from_pixels.transform(((box.x0 + box.x1) / 2, (box.y0 + box.y1) / 2))
+            if not taken.count(box) and (outline is None or outline.contains_point(centre)):
+                kept = (artist, box)
                 break
-        # The spot with fewest clashes is kept even when none is free: units are never dropped.
-        assert best is not None
-        taken.add(best[3])
-        boxes.append(best[3])
-    return boxes
+            artist.remove()
+        if kept is not None:
+            taken.add(kept[1])
+            labels.append(UnitLabel(name, text, kept[1], at))
+            continue
+        number = sum(1 for label in labels if label.number) + 1
+        marker = ax.annotate(  # type: ignore[attr-defined]
+            str(number), xy=at, xytext=(0, -2.0), textcoords="offset points", ha="center", va="top",
+            fontsize=font, weight="bold", zorder=6, color=ink,
+            bbox={"boxstyle": "circle,pad=0.2", "facecolor": face, "edgecolor": UNIT_EDGE, "linewidth": 1.4})
+        marker.update_positions(renderer)
+        box = Text.get_window_extent(marker, renderer).padded(pad_px)
+        taken.add(box)
+        labels.append(UnitLabel(name, text, box, at, number))
+    return labels
+
+
+def _outline(place: PlaceShape, reg: Region, at: tuple[float, float]) -> MplPath | None:
+    """The place's outline in data coordinates, on the copy of the map its point `at` is on."""
+    for shift in _shifts(reg):
+        if abs(place.label[0] + shift - at[0]) < 1e-9:
+            return _projected(place.polygons, shift)[0]
+    return None
 
 
 def _unit_place_name(
@@ -761,7 +820,8 @@ def _unit_key(units: Mapping[str, Mapping[str, int]]) -> list[str]:
     """What the unit abbreviations on this map stand for ("inf = infantry")."""
     words = {abbrev: _UNIT_WORDS.get(kind, kind) for kind, abbrev in UNIT_ABBREV.items()}
     used = {label.rsplit(" ", 1)[-1] for summary in units.values() for label in summary}
-    known = [f"{a} {words[a]}" for a in sorted(used, key=str.lower) if a in words]
+    known = [f"{a} {words[a]}" for a in sorted(used, key=str.lower) if a in words
+             and a.replace("-", " ") != words[a].replace("_", " ")]  # "super-trench" needs no key
     rows = [", ".join(known[i : i + 4]) for i in range(0, len(known), 4)]
     return ["Units:", *("   " + r for r in rows)] if rows else []
 
@@ -813,38 +873,100 @@ def _draw_legend(
     handles = [Patch(facecolor=c, edgecolor=LAND_EDGE, linewidth=0.5) for _, c in entries]
     labels = [label for label, _ in entries]
     columns = 1 if len(entries) <= LEGEND_ROWS else 2
-    renderer = fig.canvas.get_renderer()  # type: ignore[attr-defined]
+    fig_w, fig_h = fig.bbox.width, fig.bbox.height
+    # The legend as it stands in the upper left: every map of a region (each nation's, each
+    # alliance's, the bulletin's) has the same, so it is laid out and drawn once
+    # (_legend_pixels) and pasted; its box in another corner is the mirror image (the axes
+    # fill the figure and the padding is the same on every side). The Legend itself stays
+    # in the axes, not drawn, saying what the map's legend holds.
+    legend = _legend(ax, handles, labels, "upper left", columns)
+    legend.set_visible(False)
+    pixels, first = _legend_pixels(tuple(entries), columns, (fig_w, fig_h))
+    # The notes box hangs below the swatches (above them in a lower corner): the corner is
+    # chosen for the two together, so a long list of notes does not cover Scotland.
+    note = None
+    note_w = note_h = 0.0
+    if notes:
+        note = ax.text(  # type: ignore[attr-defined]
+            0, 0, "\n".join(notes), transform=IdentityTransform(),  # pixels, as the legend's box
+            fontsize=LEGEND_FONT * 0.9, zorder=20,
+            bbox={"boxstyle": "square,pad=0.4", "facecolor": "white", "edgecolor": LAND_EDGE, "linewidth": 0.8})
+        extent = note.get_window_extent(fig.canvas.get_renderer())  # type: ignore[attr-defined]
+        pad = 0.4 * LEGEND_FONT * 0.9 * DPI / 72
+        note_w, note_h = extent.width + 2 * pad, extent.height + 2 * pad
     best: tuple[float, int] | None = None
     chosen = LEGEND_CORNERS[0]
-    # Laid out once, in the upper left; its box in another corner is the mirror image (the
-    # axes fill the figure and the padding is the same on every side).
-    legend = _legend(ax, handles, labels, "upper left", columns)
-    first = legend.get_window_extent(renderer)
-    fig_w, fig_h = fig.bbox.width, fig.bbox.height
+    box = first
     for rank, corner in enumerate(LEGEND_CORNERS):
-        xs = (first.x0, first.x1) if corner.endswith("left") else (fig_w - first.x1, fig_w - first.x0)
-        ys = (first.y0, first.y1) if corner.startswith("upper") else (fig_h - first.y1, fig_h - first.y0)
-        box = Bbox.from_extents(xs[0], ys[0], xs[1], ys[1])
-        score = (_land_share(box, land) + 10.0 * sum(box.overlaps(b) for b in avoid), rank)
+        upper, left = corner.startswith("upper"), corner.endswith("left")
+        xs = (first.x0, first.x1) if left else (fig_w - first.x1, fig_w - first.x0)
+        ys = (first.y0, first.y1) if upper else (fig_h - first.y1, fig_h - first.y0)
+        here = Bbox.from_extents(xs[0], ys[0], xs[1], ys[1])
+        parts = [here]
+        if note is not None:
+            nx0 = here.x0 if left else here.x1 - note_w
+            ny0 = here.y0 - 6 - note_h if upper else here.y1 + 6
+            parts.append(Bbox.from_bounds(nx0, ny0, note_w, note_h))
+        area = sum(b.width * b.height for b in parts) or 1.0
+        covered = sum(_land_share(b, land) * b.width * b.height for b in parts) / area
+        score = (covered + 10.0 * sum(b.overlaps(a) for b in parts for a in avoid), rank)
         if best is None or score < best:
-            best, chosen = score, corner
+            best, chosen, box = score, corner, here
     legend.set_loc(chosen)  # type: ignore[arg-type]  # one of LEGEND_CORNERS
-    if not notes:
+    ax.add_artist(Pixels(pixels, round(box.x0) - LEGEND_MARGIN, round(box.y0) - LEGEND_MARGIN, 20))  # type: ignore[attr-defined]
+    if note is None:
         return chosen
-    box = legend.get_window_extent(renderer)
     upper, left = chosen.startswith("upper"), chosen.endswith("left")
-    ax.text(  # type: ignore[attr-defined]
-        box.x0 if left else box.x1,
-        box.y0 - 6 if upper else box.y1 + 6,
-        "\n".join(notes),
-        transform=IdentityTransform(),  # pixels: the legend's box is measured in pixels
-        ha="left" if left else "right",
-        va="top" if upper else "bottom",
-        fontsize=LEGEND_FONT * 0.9,
-        zorder=20,
-        bbox={"boxstyle": "square,pad=0.4", "facecolor": "white", "edgecolor": LAND_EDGE, "linewidth": 0.8},
-    )
+    note.set_position((box.x0 if left else box.x1, box.y0 - 6 if upper else box.y1 + 6))
+    note.set_horizontalalignment("left" if left else "right")
+    note.set_verticalalignment("top" if upper else "bottom")
     return chosen
+
+
+LEGEND_MARGIN = 2  # px kept around the legend's box when its pixels are cut out
+LEGENDS_KEPT = 8
+_LEGENDS: dict[tuple[tuple[tuple[str, str], ...], int, tuple[float, float]], tuple[np.ndarray, Bbox]] = {}
+
+
+def _legend_pixels(entries: tuple[tuple[str, str], ...], columns: int,
+                   size: tuple[float, float]) -> tuple[np.ndarray, Bbox]:
+    """The legend of `entries` drawn alone in the upper left of a transparent figure of
+    `size` px, cut out with LEGEND_MARGIN px around it (RGBA, bottom row first, as
+    BaseLayer), and its box there; drawn once per entries, kept for the turn's maps."""
+    key = (entries, columns, size)
+    hit = _LEGENDS.get(key)
+    if hit is None:
+        fig = Figure(figsize=(size[0] / DPI, size[1] / DPI), dpi=DPI)
+        canvas = FigureCanvasAgg(fig)
+        fig.patch.set_alpha(0.0)
+        ax = fig.add_axes((0.0, 0.0, 1.0, 1.0))
+        ax.set_axis_off()
+        handles = [Patch(facecolor=c, edgecolor=LAND_EDGE, linewidth=0.5) for _, c in entries]
+        legend = _legend(ax, handles, [label for label, _ in entries], "upper left", columns)
+        canvas.draw()
+        box = legend.get_window_extent(canvas.get_renderer())
+        rgba = np.asarray(canvas.buffer_rgba())[::-1]  # bottom row first
+        x0, y0 = max(round(box.x0) - LEGEND_MARGIN, 0), max(round(box.y0) - LEGEND_MARGIN, 0)
+        x1, y1 = round(box.x1) + LEGEND_MARGIN, round(box.y1) + LEGEND_MARGIN
+        hit = (np.ascontiguousarray(rgba[y0:y1, x0:x1]), box)
+        if len(_LEGENDS) >= LEGENDS_KEPT:
+            _LEGENDS.pop(next(iter(_LEGENDS)))
+        _LEGENDS[key] = hit
+    return hit
+
+
+class Pixels(Artist):
+    """Pixels (RGBA, bottom row first) drawn with their lower left corner at (x, y) px."""
+
+    def __init__(self, pixels: np.ndarray, x: int, y: int, zorder: float) -> None:
+        super().__init__()
+        self.pixels, self.x, self.y = pixels, x, y
+        self.set_zorder(zorder)
+
+    def draw(self, renderer: RendererBase) -> None:
+        gc = renderer.new_gc()
+        renderer.draw_image(gc, self.x, self.y, self.pixels)
+        gc.restore()
 
 
 OVERVIEW_SHARE = 0.22  # of the map's width: the world overview in a corner of a theatre map

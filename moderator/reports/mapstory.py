@@ -16,6 +16,7 @@ from matplotlib import patheffects
 from moderator.engine.events import Event
 
 MOVE, RAIL, ATTACK, BATTLE, CAPTURE = "move", "rail", "attack", "battle", "capture"
+SAIL = "sail"  # a task force's course at sea (4.2), one mark a leg
 ARROW_EDGE = "#222222"
 BATTLE_COLOUR = "#d7191c"
 BATTLE_GLYPH, CAPTURE_GLYPH = "\u2694", "\u2691"  # crossed swords, a flag (DejaVu Sans has both)
@@ -23,7 +24,7 @@ BATTLE_GLYPH, CAPTURE_GLYPH = "\u2694", "\u2691"  # crossed swords, a flag (Deja
 
 @dataclass(frozen=True, order=True)
 class Mark:
-    kind: str  # MOVE, RAIL, ATTACK (arrows origin -> dest), BATTLE, CAPTURE (at dest)
+    kind: str  # MOVE, RAIL, ATTACK, SAIL (arrows origin -> dest), BATTLE, CAPTURE (at dest)
     nation: str  # whose move or attack; the new holder of a capture; "" for a battle
     origin: str  # "" for a marker
     dest: str
@@ -45,6 +46,11 @@ def marks(events: Iterable[Event]) -> list[Mark]:
             for origin in a.get("origins") or ():
                 if isinstance(origin, str) and origin != a["territory"] and isinstance(a.get("attacker"), str):
                     out.add(Mark(ATTACK, a["attacker"], origin, a["territory"]))
+        elif e.code == "task-force" and _has(a, "nation") and isinstance(a.get("path"), list):
+            path = [p for p in a["path"] if isinstance(p, str)]
+            for here, there in zip(path, path[1:], strict=False):
+                if here != there:
+                    out.add(Mark(SAIL, a["nation"], here, there))
         elif e.code == "captured" and _has(a, "territory", "holder"):
             out.add(Mark(CAPTURE, a["holder"], "", a["territory"]))
     return sorted(out)
@@ -62,6 +68,8 @@ def key(found: Sequence[Mark]) -> list[str]:
         words.append("\u2192 move or attack")
     if RAIL in kinds:
         words.append("\u21e2 by rail")
+    if SAIL in kinds:
+        words.append("\u00b7\u00b7\u2192 task force at sea")
     if BATTLE in kinds:
         words.append(f"{BATTLE_GLYPH} battle")
     if CAPTURE in kinds:
@@ -72,17 +80,20 @@ def key(found: Sequence[Mark]) -> list[str]:
 def draw(ax: object, found: Sequence[Mark], at: Mapping[str, tuple[float, float]],
          colors: Mapping[str, str]) -> None:
     """Arrows between label points (`at`: place -> data coordinates), in the mover's colour
-    edged dark, dashed by rail; one whose place is not on this map is left out (the report's
-    text tells it). Battles and captures are marked on the place's name (glyphs)."""
+    edged dark, dashed by rail, dotted and straight for a task force's legs at sea (one
+    arrow a leg, so its course shows zone by zone); one whose place is not on this map is
+    left out (the report's text tells it). Battles and captures are marked on the place's
+    name (glyphs)."""
     for m in found:
-        if m.kind not in (MOVE, RAIL, ATTACK) or m.origin not in at or m.dest not in at:
+        if m.kind not in (MOVE, RAIL, ATTACK, SAIL) or m.origin not in at or m.dest not in at:
             continue
         colour = colors.get(m.nation, "#555555")
         ax.annotate(  # type: ignore[attr-defined]
             "", xy=at[m.dest], xytext=at[m.origin], zorder=5.4,
             arrowprops={"arrowstyle": "-|>,head_length=0.8,head_width=0.45", "color": colour,
-                        "linewidth": 4.5 if m.kind == ATTACK else 3.5, "shrinkA": 6, "shrinkB": 9,
-                        "linestyle": (0, (4, 2)) if m.kind == RAIL else "solid",
+                        "linewidth": 4.5 if m.kind == ATTACK else 3.0 if m.kind == SAIL else 3.5,
+                        "shrinkA": 6, "shrinkB": 9,
+                        "linestyle": (0, (4, 2)) if m.kind == RAIL else (0, (1, 1.5)) if m.kind == SAIL else "solid",
                         "connectionstyle": "arc3,rad=0.12",
                         "path_effects": [patheffects.withStroke(linewidth=6.5 if m.kind == ATTACK else 5.5,
                                                                 foreground=ARROW_EDGE)]},

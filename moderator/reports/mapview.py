@@ -87,7 +87,7 @@ def draw_view(world: World, view: View, title: str, scenario: str = "1914", regi
         _geometry(scenario), world, "pixels", control=view.control, units=view.map_units, region=chosen,
         title=title, names=_names(scenario),
         sightings={s.place: s for s in view.sightings if not view.map_units.get(s.place)},
-        story=mapstory.marks(view.events),
+        story=mapstory.marks(view.events), trenches=view.trenches,
         overview=None if chosen == "world" else overview(world, view.control, scenario))
 
 

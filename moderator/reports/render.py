@@ -14,6 +14,8 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoes
 
 from moderator.engine.events import Event
 from moderator.orders.messages import text as problem_text
+from moderator.reports.intelligence import intelligence_lines
+from moderator.reports.neutrals import neutral_lines
 
 TEMPLATES_DIR = Path(__file__).resolve().parents[2] / "templates"
 
@@ -31,6 +33,8 @@ def environment() -> Environment:
     env.filters["signed"] = lambda n: f"{n:+d}"
     env.filters["tech"] = tech_level
     env.globals["event_text"] = event_text
+    env.globals["intelligence_lines"] = intelligence_lines
+    env.globals["neutral_lines"] = neutral_lines
     return env
 
 

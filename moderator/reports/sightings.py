@@ -14,7 +14,9 @@ look into, the colour band of the enemy troops there - never their kinds or exac
   chance); a unit at sea looks at its own sea zone (passive_sea);
 - a place is reported when an enemy (a nation at war with a watcher's nation) holds it
   or has units in it; the band counts every enemy unit there (troops: not trenches,
-  industry or ports).
+  industry or ports);
+- a place the audience's side holds with no enemy in it now is not reported, whatever
+  Phase 3.3 recorded there before the turn's conquests.
 
 Exact numbers come from a roll: Phase 3.3 (engine/phase3_passive_recon.py) rolls passive
 reconnaissance for each group of allies at war and records, in every member's
@@ -154,6 +156,12 @@ def sightings(state: GameState, scenario: Scenario, world: World, watchers: list
     for place in sorted(looked):
         holder, by = state.control.get(place, ""), sorted(looked[place])
         entry = record.get(place)
+        if place not in spied and not counts.get(place) and any(state.allies(holder, n) for n in watchers):
+            # Phase 3.3 looked before Phase 4's conquests: a recorded look at land the
+            # side now holds, with no enemy left there, is stale (Germany's report
+            # listed its own Liege as "0-5 enemy units"). Enemies standing in the side's
+            # own land are still reported.
+            continue
         if place in spied:
             out.append(_exact_sighting(place, holder, spied[place], by))
         elif entry is not None and entry.get("seen") == "exact":

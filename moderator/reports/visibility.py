@@ -21,7 +21,7 @@ from moderator.world.scenario_model import Scenario
 UNIT_ABBREV = {
     "infantry": "inf", "artillery": "art", "tank": "tank", "aa": "AA", "rocket": "rkt",
     "fighter": "ftr", "bomber": "bmb", "battleship": "BB", "cruiser": "DD", "transport": "TR",
-    "carrier": "CV", "submarine": "SS",
+    "carrier": "CV", "submarine": "SS", "super_trench": "super-trench",  # one word: a space starts a nation prefix
 }
 
 
@@ -57,6 +57,18 @@ class View:
     turn: int = 0  # the turn about to be played (income schedules count from it)
     sides: dict[str, str] = field(default_factory=dict)  # public: every nation's camp
     sightings: list[Sighting] = field(default_factory=list)  # what its units see of the enemy (3.3)
+    trenches: list[tuple[str, str, str, str]] = field(default_factory=list)  # members' (nation, place, facing, kind)
+
+
+def _trenches(state: GameState, members: list[str]) -> list[tuple[str, str, str, str]]:
+    """The members' trenches with the territory each faces (NationState.flags["trench_facing"])."""
+    out = []
+    for n in members:
+        facing = state.nations[n].flags.get("trench_facing", {}) if n in state.nations else {}
+        for u in state.nation_units(n):
+            if u.kind in ("trench", "super_trench") and isinstance(facing, dict) and facing.get(u.id):
+                out.append((n, u.location, str(facing[u.id]), u.kind))
+    return sorted(set(out))
 
 
 def _status(state: GameState, scenario: Scenario, nation: str) -> NationStatus:
@@ -126,6 +138,7 @@ def nation_view(state: GameState, scenario: Scenario, events: list[Event], natio
         turn=state.turn,
         sides=_sides(state),
         sightings=sightings(state, scenario, world, [nation], seen) if world is not None else [],
+        trenches=_trenches(state, [nation]),
     )
 
 
@@ -152,6 +165,7 @@ def alliance_view(state: GameState, scenario: Scenario, events: list[Event], sid
         turn=state.turn,
         sides=_sides(state),
         sightings=sightings(state, scenario, world, members, seen) if world is not None else [],
+        trenches=_trenches(state, members),
     )
 
 

@@ -353,7 +353,8 @@ def build_all_reports(svc: Service, game: Game, resolved_turn: int, res: Resolut
 
     def build(nations: list[str]) -> list[Report]:
         return build_reports(res.state, res.events, scenario, world, info, nations,
-                             lambda view, title: draw_view(world, view, title) if svc.maps else b"")
+                             lambda view, title: draw_view(world, view, title) if svc.maps else b"",
+                             parallel=svc.maps)  # maps in worker processes (reports/mapjobs.py)
 
     try:
         return build(seats), []
