@@ -128,6 +128,9 @@ def test_the_leak_check_finds_what_a_report_may_not_show() -> None:
     assert leaks({**honest, "stacks": [{"place": "Paris", "units": {"infantry": 3}}]})
     assert leaks({**honest, "sightings": [{"place": "Vladivostok", "units": None}]})
     assert leaks({**honest, "kind": "bulletin", "news": [{**told, "code": "espionage", "args": {"nation": "france"}}]})
+    the_map = dict(game.state.control)  # names: {} above, so ids name the holders
+    assert leaks({**honest, "control": the_map}) == []
+    assert leaks({**honest, "control": {**the_map, "Paris": "germany"}})  # a map that is not the public one
 
 
 def test_the_bots_strike_land_and_spy() -> None:
@@ -214,5 +217,24 @@ def test_a_mail_bot_plays_under_fog_of_war() -> None:
     assert by[("germany", "Cologne", "artillery")] == 1
     assert sum(n for (w, _, _), n in by.items() if w == "germany") == BAND_GUESS["yellow"] + 3
     assert seen.nations["france"].saved == 7 and seen.nations["france"].at_war_with == ["germany"]
-    assert seen.control == game.state.control  # the public map
+    assert seen.control == game.state.control  # no map in the report: the service's (older reports)
+    report["control"] = {**{t: game.scenario.nations[n].name for t, n in game.state.control.items()},
+                         "Alsace-Lorraine": "French Empire"}
+    report["sheet"]["holdings"] = [{"territory": "Paris", "incorporated": None}]
+    seen = fogged(game.state, "france", report, alliance, names)
+    assert seen.control == {**game.state.control, "Alsace-Lorraine": "france"}  # the report's public map
+    assert "Paris" not in seen.incorporated  # its own land's incorporation: its sheet's holdings
     assert game.state.nations["france"].saved != 7  # the service's position is not touched
+
+
+def test_the_nation_report_carries_the_public_map() -> None:
+    """report.json holds who holds each land territory (the public map), holders named as
+    the report names nations: a player's tool (and a mail bot) reads control from it."""
+    from moderator.reports.build import TurnInfo, nation_mail
+
+    game = played()
+    info = TurnInfo("g", "G", 1, "August 1914", 2, "September 1914", "soon")
+    data = nation_mail(game.state, [], game.scenario, game.world, info, "serbia").data
+    names = {nid: n.name for nid, n in game.scenario.nations.items()}
+    assert data["control"] == {t: names[n] for t, n in sorted(game.state.control.items())}
+    assert data["control"]["Serbia"] == names[game.state.control["Serbia"]]
