@@ -31,7 +31,7 @@ def test_the_options_cover_the_plays_order_types() -> None:
     from moderator.orders import model as m
 
     assert {m.Attack, m.Move, m.Build, m.Research, m.Influence, m.BuildTrench, m.TaskForce} <= offered
-    assert [name for name, _ in PLAYS][:3] == ["declare", "defend", "attack"]
+    assert [name for name, _ in PLAYS][:4] == ["declare", "statecraft", "defend", "attack"]
 
 
 def test_a_bot_turn_is_text_the_checker_keeps_whole() -> None:
@@ -191,6 +191,24 @@ def test_a_refused_bot_order_says_whose_bug_it_is() -> None:
     meant = [m.Build("infantry", 1, "Berlin")]
     assert whose_bug(Turn("germany", "BUILD 1 inf AT Berlin\n", meant, [])).startswith("checker")
     assert whose_bug(Turn("germany", "BUILD 2 inf AT Berlin\n", meant, [])).startswith("echo or parser")
+    # the text names a nation as orders do, the bot's order by its id: the same order (the soak's turn 13)
+    told = [m.Influence("venezuela", "allied")]
+    assert whose_bug(Turn("france", "INFLUENCE Venezuela TOWARD Allies\n", told, [])).startswith("checker")
+
+
+def test_a_bot_never_attacks_with_artillery_alone() -> None:
+    """4.4: only infantry or tanks take land; an attack of artillery alone on land a fogged
+    bot believed held but was empty was refused by the service (the soak, turns 13-26)."""
+    from moderator.orders import model as m
+
+    game = opening()
+    state = game.state.copy()
+    konigsberg = [u for u in state.units if u.location == "Konigsberg" and u.kind != "artillery"]
+    state.units = [u for u in state.units if u not in konigsberg]
+    seat = Seat(state, game.world, game.scenario, "germany")
+    assert seat.land_stacks()["Konigsberg"]["artillery"] and seat.enemy("Bialystok")
+    assert not [o for o in options(seat, m.Attack) if isinstance(o, m.Attack) and o.origin == "Konigsberg"]
+    assert [o for o in options(seat, m.Attack) if isinstance(o, m.Attack)]  # elsewhere, with infantry
 
 
 def test_a_mail_bot_plays_under_fog_of_war() -> None:
@@ -238,3 +256,44 @@ def test_the_nation_report_carries_the_public_map() -> None:
     names = {nid: n.name for nid, n in game.scenario.nations.items()}
     assert data["control"] == {t: names[n] for t, n in sorted(game.state.control.items())}
     assert data["control"]["Serbia"] == names[game.state.control["Serbia"]]
+
+
+def test_the_bots_statecraft_support_and_fortification() -> None:
+    """bots/statecraft.py: the orders of a nation's politics and of its support plays,
+    each proposed by its options and kept by the checker: a conquered Serbia offers its
+    surrender and goes into exile, Germany makes peace with a neutral minor it fights,
+    plunders the complex of land it has held long enough, coaxes Italy, blockades and
+    declares submarine warfare, supports its attacks with artillery, defends with its
+    complexes, fits sonar; neutrals join when they may, or gear up."""
+    import random
+
+    from moderator.bots.bot import Draft, _checked
+    from moderator.bots.statecraft import fortify, statecraft, support
+    from moderator.orders import model as m
+
+    game = opening()
+    state = game.state.copy()
+    state.turn = 5
+    for place in game.world.home_of("serbia"):  # Serbia conquered
+        state.control[place] = "austria-hungary"
+    state.control["Lille"], state.incorporated["Lille"] = "germany", 2  # held and incorporated since turn 2
+    for a, b in (("germany", "belgium"),):  # a local war with a neutral minor
+        state.nations[a].at_war_with = sorted({*state.nations[a].at_war_with, b})
+        state.nations[b].at_war_with = sorted({*state.nations[b].at_war_with, a})
+    state.new_unit("germany", "submarine", "North Sea")
+    state.new_unit("germany", "battleship", "Middle Atlantic")  # the zone of France's blockade (1.4)
+    state.nations["germany"].saved = 400
+    state.nations["germany"].tech["sonar"] = 1
+    written: set[type] = set()
+    for nation in ("serbia", "germany", "britain", "usa", "austria-hungary"):
+        seat = Seat(state, game.world, game.scenario, nation)
+        for seed in (*range(8), 31):  # 31: a draw under a tenth first (coaxing Italy)
+            draft = Draft(seat, random.Random(seed), budget=seat.saved)
+            draft.targets.add("Bialystok")  # attacked this turn: Konigsberg's artillery supports it
+            for play_ in (statecraft, support, fortify):
+                play_(draft)
+            kept, dropped = _checked(draft.orders, nation, state, game.world, game.scenario)
+            assert [code for _, code in dropped if code != "over-budget"] == [], (nation, dropped)
+            written |= {type(o) for o in kept}
+    assert {m.OfferSurrender, m.Exile, m.Peace, m.Plunder, m.CoaxItaly, m.Blockade, m.SubWarfare,
+            m.ArtillerySupport, m.DefendWith, m.JoinSide, m.BuildShipGear, m.Note} <= written, written

@@ -14,6 +14,10 @@ draft, keeping track of the units it has given orders and a rough budget:
 * money     - incorporate held land, research, influence neutrals, spy, give to allies,
               special options now and then; then builds with what is left (infantry
               where the threat is, artillery, tanks and fighters when it has them);
+* statecraft, support, fortify (bots/statecraft.py) - joining a side, gearing up,
+              coaxing, peace, surrender and its votes, exile, blockades, passages,
+              submarine warfare, notes; artillery support, complexes and ports defending,
+              plunder, transfers; home trenches, radar and sonar;
 * navy      - now and then, a task force on patrol;
 * shuffle   - idle troops of quiet places toward the front.
 
@@ -35,9 +39,11 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from moderator.bots import statecraft
 from moderator.bots.options import FIGHTING, Seat, options, units
 from moderator.engine import manpower
 from moderator.engine.check import check_orders
+from moderator.engine.combat_land import CAPTURERS
 from moderator.engine.odds import odds_for
 from moderator.engine.state import GameState
 from moderator.orders import model as m
@@ -241,7 +247,7 @@ def declare(d: Draft) -> None:
         for place in sorted(s.land_stacks()):
             free = Counter({k: n for k, n in d.free(place).items() if k in FIGHTING})
             free["infantry"] -= 1  # one stays
-            going = units(+free)
+            going = units(+free) if any(free[k] > 0 for k in CAPTURERS) else ()  # 4.4: who can take land
             for dest in s.neighbours(place):
                 if not going or s.state.controller(dest) != o.target or s.world.is_strait(place, dest):
                     continue
@@ -353,7 +359,8 @@ def casualties(d: Draft) -> None:
 Play = Callable[[Draft], None]
 
 PLAYS: tuple[tuple[str, Play], ...] = (
-    ("declare", declare), ("defend", defend), ("attack", attack), ("invade", invade), ("fire", fire),
+    ("declare", declare), ("statecraft", statecraft.statecraft), ("defend", defend), ("attack", attack),
+    ("invade", invade), ("fire", fire), ("support", statecraft.support), ("fortify", statecraft.fortify),
     ("money", money), ("navy", navy), ("shuffle", shuffle), ("casualties", casualties),
 )
 

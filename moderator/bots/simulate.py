@@ -278,8 +278,9 @@ def whose_bug(turn: Turn) -> str:
     from moderator.orders import parse_orders
     from moderator.orders.echo import normalize_order
 
-    read = [normalize_order(o) for o in parse_orders(turn.text).orders]
-    meant = [normalize_order(o) for o in turn.orders]
+    # Case aside: the text names nations as the orders do ("Venezuela"), the bot's orders by id.
+    read = [normalize_order(o).lower() for o in parse_orders(turn.text).orders]
+    meant = [normalize_order(o).lower() for o in turn.orders]
     if read != meant:
         wrong = next((f"{a!r} read back as {b!r}" for a, b in zip(meant, read, strict=False) if a != b),
                      f"{len(meant)} orders read back as {len(read)}")
