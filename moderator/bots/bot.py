@@ -17,9 +17,12 @@ draft, keeping track of the units it has given orders and a rough budget:
 * statecraft, support, fortify (bots/statecraft.py) - joining a side, gearing up,
               coaxing, peace, surrender and its votes, exile, blockades, passages,
               submarine warfare, notes; artillery support, complexes and ports defending,
-              plunder, transfers; home trenches, radar and sonar;
+              plunder, transfers; home trenches, radar and sonar; hunt: submarines
+              intercepting, warships detecting submarines;
 * navy      - now and then, a task force on patrol;
-* shuffle   - idle troops of quiet places toward the front.
+* shuffle   - idle troops of quiet places toward the front;
+* deploy    - at turn 0 of a game with a deployment turn, the only play (DEPLOYMENT): the
+              units still to place, at the threatened borders and beside its fleet.
 
 The draft is checked by the order checker on the whole batch (as a careful player runs
 `moderator check`): orders it refuses (the money ran out after the checker's own
@@ -45,7 +48,7 @@ from moderator.engine import manpower
 from moderator.engine.check import check_orders
 from moderator.engine.combat_land import CAPTURERS
 from moderator.engine.odds import odds_for
-from moderator.engine.state import GameState
+from moderator.engine.state import SEA_UNITS, GameState
 from moderator.orders import model as m
 from moderator.orders.echo import nation_words, normalize_order
 from moderator.world.model import World
@@ -352,16 +355,42 @@ def shuffle(d: Draft) -> None:
         moved += 1
 
 
+def deploy(d: Draft) -> None:
+    """Initial Deployment (turn 0): land units and aircraft spread over the three most
+    threatened places of the nation's own land (its cities first where nothing threatens),
+    ships to the sea next to its land where most of its ships already are and no enemy's."""
+    s = d.seat
+    places: dict[str, list[str]] = {}
+    for o in options(s, m.Deploy):
+        assert isinstance(o, m.Deploy)
+        places.setdefault(o.units[0].kind, []).append(o.place)
+    for kind, where in sorted(places.items()):
+        count = next(o.units[0].count for o in options(s, m.Deploy) if isinstance(o, m.Deploy)
+                     and o.units[0].kind == kind)
+        if kind in SEA_UNITS:
+            calm = [z for z in where if not s.foes_at(z)] or where
+            best = [max(calm, key=lambda z: (sum(s.stacks.get(z, Counter()).values()), z))]
+        else:
+            best = sorted(where, key=lambda p: (-s.threat(p), not s.world.territories[p].city, p))[:3]
+        for i, place in enumerate(best):
+            n = count // len(best) + (1 if i < count % len(best) else 0)
+            if n:
+                d.take(m.Deploy(units({kind: n}), place))
+
+
 def casualties(d: Draft) -> None:
     d.orders.extend(options(d.seat, m.CasualtyOrder)[:1])
 
 
 Play = Callable[[Draft], None]
 
+# Turn 0 of a game with a deployment turn is DEPLOY orders only (Initial Deployment).
+DEPLOYMENT: tuple[tuple[str, Play], ...] = (("deploy", deploy),)
+
 PLAYS: tuple[tuple[str, Play], ...] = (
     ("declare", declare), ("statecraft", statecraft.statecraft), ("defend", defend), ("attack", attack),
     ("invade", invade), ("fire", fire), ("support", statecraft.support), ("fortify", statecraft.fortify),
-    ("money", money), ("navy", navy), ("shuffle", shuffle), ("casualties", casualties),
+    ("money", money), ("hunt", statecraft.hunt), ("navy", navy), ("shuffle", shuffle), ("casualties", casualties),
 )
 
 
@@ -374,7 +403,7 @@ def play(state: GameState, world: World, scenario: Scenario, nation: str, seed: 
     seat = Seat(state, world, scenario, nation)
     rng = random.Random(f"bot/{seed}/{nation}/{state.turn}")
     draft = Draft(seat, rng, budget=seat.saved)
-    for _, run in PLAYS:
+    for _, run in DEPLOYMENT if state.turn == 0 else PLAYS:
         run(draft)
     kept, dropped = _checked(draft.orders, nation, state, world, scenario)
     words = nation_words(scenario)

@@ -22,6 +22,7 @@ from functools import cached_property
 from moderator.engine.combat_land import CAPTURERS
 from moderator.engine.context import Position
 from moderator.engine.orders.task_forces import SURFACE
+from moderator.engine.phase0_deploy import free_counts
 from moderator.engine.phase4_strategic import rail_region
 from moderator.engine.resolve import default_ruleset
 from moderator.engine.ruleset import Ruleset
@@ -151,6 +152,14 @@ def units(counts: Counter[str] | dict[str, int]) -> tuple[m.UnitCount, ...]:
 
 
 # ---- proposers: one per order type ---------------------------------------------------------
+
+
+def deploys(s: Seat) -> list[m.Order]:
+    """DEPLOY (Initial Deployment, turn 0): each kind still to place, all of it, at each of
+    the nation's own land (land units and aircraft) or the seas next to it (ships)."""
+    seas = sorted({nb for p in s.own for nb in s.neighbours(p) if not s.land(nb)})
+    return [m.Deploy(units({kind: n}), place) for kind, n in sorted(free_counts(s.state, s.nation).items())
+            for place in (seas if kind in SEA_UNITS else s.own)]
 
 
 def moves(s: Seat) -> list[m.Order]:
@@ -460,6 +469,24 @@ def passages(s: Seat) -> list[m.Order]:
             if p.controllers and s.enemies() and any(s.state.controller(t) == s.nation for t in p.controllers)]
 
 
+def sub_detections(s: Seat) -> list[m.Order]:
+    """DETECT SUBS (4.2.9): the ships of a zone that can detect hunt where they are."""
+    from moderator.engine.orders.submarines import DETECTION
+
+    out: list[m.Order] = []
+    for zone, stack in sorted(s.sea_stacks().items()):
+        hunters = Counter({k: n for k, n in stack.items() if k in DETECTION and k != "submarine"})
+        if hunters:
+            out.append(m.SubDetection(zone, units(hunters)))
+    return out
+
+
+def sub_interceptions(s: Seat) -> list[m.Order]:
+    """INTERCEPT (4.2.10): the submarines of a zone lie in wait for what passes."""
+    return [m.SubInterception(stack["submarine"], zone) for zone, stack in sorted(s.sea_stacks().items())
+            if stack["submarine"]]
+
+
 def notes(s: Seat) -> list[m.Order]:
     """NOTE (to the moderator)."""
     return [m.Note(f"{s.nation} bot: turn {s.state.turn} played by a bot")]
@@ -468,6 +495,7 @@ def notes(s: Seat) -> list[m.Order]:
 Proposer = Callable[[Seat], Sequence[m.Order]]
 
 OPTIONS: dict[type[m.Order], Proposer] = {
+    m.Deploy: deploys,
     m.DeclareWar: declarations, m.Influence: influences, m.SpecialOption: special_options,
     m.Research: researches, m.Upgrade: upgrades, m.Build: builds, m.BuildTrench: trenches, m.Espionage: espionage,
     m.CounterEspionage: counter_espionage, m.Recon: recons, m.Repair: repairs,
@@ -479,7 +507,7 @@ OPTIONS: dict[type[m.Order], Proposer] = {
     m.BuildShipGear: ship_gear, m.Plunder: plunders, m.Transfer: transfers, m.Peace: peaces,
     m.OfferSurrender: surrenders, m.SurrenderVote: surrender_votes, m.Exile: exiles, m.JoinSide: joins,
     m.GearUp: gear_ups, m.CoaxItaly: coaxes, m.Blockade: blockades, m.SubWarfare: sub_warfare,
-    m.ClosePassage: passages, m.Note: notes,
+    m.ClosePassage: passages, m.Note: notes, m.SubDetection: sub_detections, m.SubInterception: sub_interceptions,
 }
 
 

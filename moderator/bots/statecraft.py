@@ -18,7 +18,10 @@ plays of bot.py do; the draft is checked whole by the checker before it is writt
                outnumbers is plundered (Phase 5); now and then, money of a separated
                treasury goes home (Phase 8);
 * fortify    - now and then, trenches around a threatened home city, and radar or sonar
-               once researched (Trenches, Technology).
+               once researched (Trenches, Technology);
+* hunt       - submarines lie in wait in their zone for passing task forces (4.2.10), and
+               now and then the warships of a zone off enemy coast hunt submarines there
+               (4.2.9) instead of sailing.
 """
 
 from __future__ import annotations
@@ -88,6 +91,20 @@ def fortify(d: Draft) -> None:
             d.take(threatened[0], cost=15)
     if d.rng.random() < 0.2 and d.budget >= 30:
         _first(d, m.BuildShipGear, cost=10)
+
+
+def hunt(d: Draft) -> None:
+    s = d.seat
+    for o in options(s, m.SubInterception):
+        assert isinstance(o, m.SubInterception)
+        counts = (m.UnitCount("submarine", o.count),)
+        if d.fits(o.zone, counts):
+            d.take(o, o.zone, counts)
+    for o in options(s, m.SubDetection):
+        assert isinstance(o, m.SubDetection)
+        off_enemy_coast = any(s.land(p) and s.enemy(p) for p in s.neighbours(o.zone))
+        if off_enemy_coast and d.rng.random() < 0.2 and d.fits(o.zone, o.units):
+            d.take(o, o.zone, o.units)
 
 
 def _first(d: Draft, kind: type[m.Order], cost: int = 0) -> None:
