@@ -56,7 +56,7 @@ def statecraft(d: Draft) -> None:
     held = [p for p in home if s.state.controller(p) == s.nation]
     if home and len(held) * 4 < len(home):
         _first(d, m.OfferSurrender)
-    if not held:
+    if home and not held:  # conquered (the Bolsheviks have no home land to lose)
         _first(d, m.Exile)
     for kind, chance in ((m.Blockade, 0.3), (m.ClosePassage, 0.1), (m.SubWarfare, 0.05), (m.Note, 0.02)):
         if d.rng.random() < chance:
