@@ -76,7 +76,7 @@ bench: $(STAMP) $(BENCH_VENV)/.installed
 SOAK_FLAGS ?= --no-maps
 soak: $(STAMP)
 	rm -rf var/soak
-	$(BIN)/moderator simulate --turns 26 --seed 1914 --seats all --mail $(SOAK_FLAGS) --dir var/soak --summary var/soak/summary.txt
+	$(BIN)/moderator simulate --turns 26 --seed 1914 --seats all --mail --deployment $(SOAK_FLAGS) --dir var/soak --summary var/soak/summary.txt
 
 demo-clean:
 	rm -rf var/demo

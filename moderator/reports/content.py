@@ -171,6 +171,9 @@ class NationReport(ReportHeader):
     shared: list[Told] = field(default_factory=list)
     intelligence: list[Told] = field(default_factory=list)  # what its recon and espionage learned (INTELLIGENCE)
     neutrals: list[NeutralKnown] = field(default_factory=list)  # what it knows of the neutrals (reports/neutrals.py)
+    # The public map (the game's map is published after every update): who holds each land
+    # territory, by the holder's name, so a player's tool needs nothing but its report.json.
+    control: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(kw_only=True)
@@ -340,7 +343,12 @@ def nation_report(world: World, view: View, info: TurnInfo, names: Names, words:
         sheet=sheet(world, status, view.turn, names), actions=actions, battles=battles, rulings=rulings,
         news=news, shared=shared, stacks=stack_list,
         order_block=order_block(info, status.name, status, stack_list, words(nation) if words else None),
-        sightings=seen(view, names), intelligence=intelligence)
+        sightings=seen(view, names), intelligence=intelligence, control=public_map(view, names))
+
+
+def public_map(view: View, names: Names) -> dict[str, str]:
+    """Who holds each land territory (the view's public control map), holders named."""
+    return {t: names(n) for t, n in sorted(view.control.items())}
 
 
 def alliance_report(world: World, view: View, info: TurnInfo, names: Names, side: str) -> AllianceReport:
