@@ -73,6 +73,8 @@ SCHEMA = EventSchema([
          nation=NATION, side=TEXT),
     spec("peace-offered", "both nations and moderator", "Phase 1.5: a peace one side wrote and the other did not",
          nation=NATION, target=NATION),
+    spec("passage-closed", "public", "Phase 1.4: a holder closed a strait or canal to nations (none named: to every "
+         "nation), or opened it", nation=NATION, passage=TEXT, barred=NATIONS, closed=BOOL),
     spec("peace-made", "public", "Local War, Austro-Hungarian option #1: two nations made peace",
          nations=NATIONS),
     spec("government-in-exile", "public", "Conquest: a conquered nation's government goes into exile with an "
