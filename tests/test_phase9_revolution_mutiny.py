@@ -141,7 +141,41 @@ def test_the_bolsheviks_win_when_russia_holds_no_city_and_no_soldier() -> None:
     assert end.args["winner"] == "bolsheviks"
     assert all(new.control[t] == "bolsheviks" for t in ("Minsk", "Vilna", "Riga"))
     assert [u.nation for u in new.units if u.kind == "cruiser"] == ["bolsheviks"]  # ships go to the winner
-    assert flags(events, "bolsheviks-won")
+    (wars,) = of(events, "bolshevik-wars")  # nobody else holds Russian land: no war yet
+    assert wars.args == {"nations": [], "why": "reunify"} and not flags(events, "bolsheviks-won")
+
+
+def test_after_winning_the_bolsheviks_fight_the_conquerors_then_russias_old_foes() -> None:
+    # "they may then selectively target and attack any nations which had conquered any
+    # Russian territories ... If and only if, all that has been achieved will the Bolshevik
+    # player then seek to continue any wars Russia had been in at the time of the
+    # Revolution's start".
+    s = state(10, stage=2, units=[("bolsheviks", "infantry", "Moscow", 2), ("germany", "infantry", "Warsaw", 1)])
+    s.nations["bolsheviks"].flags[phase9_revolution.AT_RISING] = ["austria", "germany"]
+    for t in ("Kiev", "Moscow", "Minsk", "Vilna", "Riga"):
+        s.control[t] = "bolsheviks"
+    s.control["Warsaw"] = "germany"
+    won, events = run(s, {}, [])
+    assert [e.args for e in of(events, "bolshevik-wars")] == [{"nations": ["germany"], "why": "reunify"}]
+    assert won.at_war("bolsheviks", "germany") and not won.at_war("bolsheviks", "austria")
+    won.turn += 1
+    _, events = run(won, {}, [])  # Warsaw still German: Russia's old wars wait
+    assert not of(events, "bolshevik-wars")
+    won.control["Warsaw"] = "bolsheviks"
+    again, events = run(won, {}, [])
+    assert [e.args for e in of(events, "bolshevik-wars")] == [{"nations": ["austria"], "why": "reunified"}]
+    assert again.at_war("bolsheviks", "austria") and again.at_war("austria", "bolsheviks")
+    assert again.nations["bolsheviks"].flags[phase9_revolution.REUNIFIED] == won.turn
+    again.turn += 1
+    _, events = run(again, {}, [])  # once
+    assert not of(events, "bolshevik-wars")
+
+
+def test_the_rising_records_russias_wars() -> None:
+    s = state(9, stage=1)
+    s.nations["russia"].at_war_with = ["austria", "germany"]
+    new, _ = run(s, {}, [1])  # the second hit: the rising (no unit built, no die more)
+    assert new.nations["bolsheviks"].flags[phase9_revolution.AT_RISING] == ["austria", "germany"]
 
 
 def test_the_revolution_rate_by_year_through_the_engine() -> None:
