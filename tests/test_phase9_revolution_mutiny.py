@@ -237,6 +237,46 @@ def test_a_disastrous_mutiny_disbands_75_percent_and_the_second_territory_rebels
     assert flag.args["details"]["went"] == {"infantry": 1}
 
 
+def test_disastrous_rebels_become_the_mutineers_at_war_with_their_nation() -> None:
+    # "the moderator will control these units as if they belonged to a minor nation who was
+    # brought into the war against the mutineers home nation. If the Mutinying forces
+    # successfully capture the nation's capital they will force the government to offer its
+    # foes a surrender": Moscow, the capital, rebels (the second territory picked).
+    s = past_the_limit()
+    fx.add_units(s, "russia", "infantry", "Moscow", 1)
+    s.nations["mutineers"] = NationState("mutineers", saved=0, manpower_limit=0, side="neutral",
+                                         flags={"active": False})
+    s.nations["russia"].at_war_with = ["germany"]
+    s.nations["germany"].at_war_with = ["russia"]
+    rebel_infantry = next(u.id for u in s.units_at("Moscow", "russia"))
+    s.nations["russia"].flags["built_at"] = {rebel_infantry: {"improved_weapons": 1}}
+    rebels = Nation("mutineers", "Mutineers", "minor", "neutral", playable=False, active=False)
+    russia = replace(scenario().nations["russia"], capital="Moscow")
+    with_rebels = replace(scenario(), nations={**scenario().nations, "mutineers": rebels, "russia": russia})
+    dice = ScriptedDice({"9": [2, 8, 1, 0]}, s.turn)
+    new, events = resolve(s, BUILD, fx.world(), with_rebels, dice)
+    first, second = of(events, "mutiny")
+    assert second.args["place"] == "Moscow" and second.args["rebelled"]
+    assert not flags(events, "mutiny-rebels")
+    assert not new.units_at("Moscow", "russia") and len(new.units_at("Moscow", "mutineers")) == 2
+    reds = new.nations["mutineers"]
+    assert "active" not in reds.flags and reds.at_war_with == ["russia"]
+    assert new.at_war("russia", "mutineers") and new.control["Moscow"] == "mutineers"
+    assert "Moscow" not in new.incorporated  # conquered land: nothing until incorporated
+    assert reds.flags["built_at"][rebel_infantry] == {"improved_weapons": 1}  # they fight as they did
+    assert rebel_infantry not in new.nations["russia"].flags["built_at"]
+    (captured,) = [e for e in events if e.code == "captured" and e.args["territory"] == "Moscow"]
+    assert captured.seen_by == () and captured.args["nation"] == "mutineers"
+    (taken,) = of(events, "mutineers-took-capital")
+    assert taken.args == {"nation": "russia", "capital": "Moscow"}
+    (offer,) = of(events, "surrender-offered")
+    assert offer.args == {"nation": "russia", "to": ["germany", "mutineers"]}
+    assert new.nations["russia"].flags["surrender_offer"] == s.turn
+    new.turn += 1
+    _, events = resolve(new, {}, fx.world(), with_rebels, ScriptedDice({}, new.turn))
+    assert not of(events, "mutineers-took-capital")  # one offer, answered this turn
+
+
 def test_a_mutiny_after_two_provinces_mutinied_may_start_a_socialist_revolution() -> None:
     s = past_the_limit()
     s.nations["russia"].flags[phase9_mutiny.AFFECTED] = ["Minsk", "Riga"]

@@ -239,6 +239,8 @@ SCHEMA = EventSchema([
          "nations holding Russian land (why: reunify), and, once Russia's start land is all theirs, with Russia's "
          "foes at the rising still on the map (why: reunified)", nations=NATIONS, why=CODE),
     spec("revolution-defections", "public", "Phase 9: Russian units built this turn defected (8-10)", units=INT),
+    spec("mutineers-took-capital", "public", "Phase 9, Mutinies: the Mutineers hold the nation's capital; it "
+         "offers its foes a surrender", nation=NATION, capital=PLACE),
     spec("mutiny", "nation and moderator", "Phase 9, Mutinies: units disbanded (or rebelled) in a territory",
          nation=NATION, severity=CODE, place=PLACE, units=UNITS, rebelled=BOOL),
     spec("starvation", "the nation and the moderator", "Phase 9, Starvation Rule: the enemy cordon held a "
