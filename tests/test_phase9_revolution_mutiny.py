@@ -99,6 +99,43 @@ def test_the_rising_turns_new_units_on_1_to_7_and_places_them_where_no_russian_s
     assert flag.args["details"]["went"] == {"infantry": 2} and flag.args["details"]["place"] == "Kiev"
 
 
+def everywhere_russian() -> GameState:
+    """Russian troops in every territory of Russia's start: one each, three in Moscow."""
+    s = state(8, stage=1, units=[("russia", "infantry", t, 1) for t in ("Kiev", "Minsk", "Riga", "Vilna", "Warsaw")]
+              + [("russia", "infantry", "Moscow", 3)])
+    return s
+
+
+def test_revolutionaries_with_nowhere_free_attack_and_take_the_territory() -> None:
+    # "If no such territories exist, then the moderator will pick a Russian territory which
+    # the revolutionaries will attack. If they succeed in the attack, the territory becomes
+    # rebel-owned": the default is Kiev, of the fewest Russian units the most valuable.
+    orders = {"russia": [m.Build("infantry", 2, "Moscow")]}
+    # The second hit, both new units turn; the battle: two attackers hit (3 or less), the
+    # defender (5) and Kiev's city (1) miss.
+    new, events = run(everywhere_russian(), orders, [1, 1, 2, 1, 3, 6, 2])
+    (battle,) = of(events, "battle")
+    assert battle.args["territory"] == "Kiev" and battle.args["origins"] == ["Moscow"]
+    assert battle.args["captured"] and battle.args["losses"]["russia"] == {"infantry": 1}
+    assert new.control["Kiev"] == "bolsheviks" and fx.count(new, "bolsheviks", "infantry", "Kiev") == 2
+    (flag,) = flags(events, "revolutionaries-attacked")
+    assert flag.args["details"]["place"] == "Kiev" and flag.args["details"]["won"]
+    assert phase9_revolution.stage_of(new) == 2
+
+
+def test_revolutionaries_beaten_in_their_attack_crush_the_revolution() -> None:
+    # "If they fail, the revolution is crushed then and there."
+    orders = {"russia": [m.Build("infantry", 1, "Moscow")]}
+    # The second hit, the unit turns; the battle: the attacker misses, the defender hits.
+    new, events = run(everywhere_russian(), orders, [1, 1, 10, 5, 10])
+    assert not of(events, "battle")[0].args["captured"]
+    assert new.control["Kiev"] == "russia" and not [u for u in new.units if u.nation == "bolsheviks"]
+    (end,) = of(events, "revolution-ended")
+    assert end.args["winner"] == "russia" and phase9_revolution.stage_of(new) == phase9_revolution.ENDED
+    assert "bolsheviks" not in new.nations["russia"].at_war_with
+    assert not flags(events, "revolutionaries-attacked")[0].args["details"]["won"]
+
+
 def test_after_the_rising_new_russian_units_defect_on_8_to_10() -> None:
     s = state(9, stage=2)
     fx.add_units(s, "bolsheviks", "infantry", "Vilna", 1)  # the civil war goes on

@@ -22,8 +22,11 @@ them." On later turns "any units the Russian player tries to build have a chance
 defect ... on an 8-10 it defects". Defaults (each flagged for the moderator to change by
 ruling): the units go to the Russia-held territory of Russia's start with no Russian
 units of the highest resource value (then by name), which the Bolsheviks then hold; when
-there is none, the revolutionaries stay where they were built and the moderator picks
-the territory they attack. The Bolsheviks inherit Russia's technology, are at war with
+there is none, "the moderator will pick a Russian territory which the revolutionaries
+will attack. If they succeed in the attack, the territory becomes rebel-owned. If they
+fail, the revolution is crushed then and there": the Russia-held territory of Russia's
+start with the fewest Russian units (then the most valuable, then by name), the battle
+fought at once with step 9's dice; beaten, the civil war is over, Russia the winner. The Bolsheviks inherit Russia's technology, are at war with
 Russia, come on the board, receive the fund and from the next Phase 8 draw double from
 the Russian lands they hold. From the turn after the rising, each Phase 9 first asks
 whether the civil war is over (the Bolsheviks without units, or Russia without a city of
@@ -44,7 +47,7 @@ home keeps their units inside Russia's start land (engine/bolsheviks.py outside_
 
 from __future__ import annotations
 
-from moderator.engine import chances
+from moderator.engine import chances, combat_land, conquest
 from moderator.engine.context import TurnContext
 from moderator.engine.orders.records import option_used
 from moderator.engine.phase6_incorporation import territory_yield
@@ -119,11 +122,56 @@ def empty_territory(ctx: TurnContext) -> str | None:
     return sorted(free, key=lambda t: (-ctx.place(t).value, t))[0]
 
 
+def weakest_territory(ctx: TurnContext) -> str | None:
+    """The default target of revolutionaries with nowhere free to go: the Russia-held
+    territory of Russia's start with the fewest Russian units, then the most valuable,
+    then by name."""
+    held = [t for t in ctx.world.home_of(RUSSIA) if ctx.controller(t) == RUSSIA]
+    if not held:
+        return None
+    return min(held, key=lambda t: (len([u for u in ctx.units_at(t, RUSSIA) if u.kind in LAND_UNITS + AIR_UNITS]),
+                                    -ctx.place(t).value, t))
+
+
+def revolutionaries_attack(ctx: TurnContext, units: list[Unit]) -> None:
+    """"If no such territories exist, then the moderator will pick a Russian territory which
+    the revolutionaries will attack. If they succeed in the attack, the territory becomes
+    rebel-owned. If they fail, the revolution is crushed then and there." The default
+    target (weakest_territory, flagged: the moderator may rule otherwise); the battle is
+    fought at once, with step 9's dice, by the land and air units that turned (ships stay
+    at sea, Bolshevik)."""
+    target = weakest_territory(ctx)
+    army = [u for u in units if u.kind in LAND_UNITS + AIR_UNITS]
+    if target is None or not army:
+        return
+    origins = sorted({u.location for u in army} - {target})
+    for u in army:
+        u.location = target
+    defenders = [u for u in ctx.units_at(target, RUSSIA) if u.kind in LAND_UNITS + AIR_UNITS]
+    battle = combat_land.fight(ctx, target, origins, BOLSHEVIKS, army, defenders)
+    won = bool(combat_land.survivors(battle)) and not combat_land.defenders_left(battle)
+    if won:
+        conquest.take_territory(ctx, target, BOLSHEVIKS, PHASE)
+    combat_land.battle_event(ctx, battle, won)
+    ctx.flag(PHASE, "revolutionaries-attacked", BOLSHEVIKS, place=target, won=won,
+             default=(f"no Russian territory was free of Russian troops: the revolutionaries attacked {target}, "
+                      "the Russian territory with the fewest Russian units"))
+    if not won:
+        crushed = {u.id for u in ctx.state.units if u.nation == BOLSHEVIKS and u.location == target}
+        ctx.state.units = [u for u in ctx.state.units if u.id not in crushed]  # the revolution is crushed
+        end_civil_war(ctx, RUSSIA)
+
+
 def go_over(ctx: TurnContext, units: list[Unit], why: str) -> None:
     """Units that become Bolshevik, placed by the documented default (flagged)."""
     if not units:
         return
     place = empty_territory(ctx)
+    if place is None and why == "revolutionaries-placed":
+        for u in units:
+            u.nation = BOLSHEVIKS
+        revolutionaries_attack(ctx, units)
+        return
     for u in units:
         u.nation = BOLSHEVIKS
         if place is not None and u.kind in LAND_UNITS + ("fighter", "bomber"):
