@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections import deque
 
-from moderator.engine import bolsheviks, manpower, technology
+from moderator.engine import bolsheviks, manpower, phase7_new_ships, technology
 from moderator.engine.context import PendingBuild, RailGroup, TurnContext
 from moderator.engine.phase4_strategic import passable
 from moderator.engine.placement import still_placeable
@@ -28,6 +28,7 @@ def place_new_units(ctx: TurnContext) -> None:
     for build in ctx.builds:
         place(ctx, build)
     ctx.builds.clear()
+    phase7_new_ships.new_ships_attack(ctx)  # rule 6: new ships meeting enemy ships attack them
 
 
 def place(ctx: TurnContext, build: PendingBuild) -> None:
