@@ -324,6 +324,27 @@ def test_a_mutiny_after_two_provinces_mutinied_may_start_a_socialist_revolution(
     assert flag.args["details"]["provinces"] == ["Minsk", "Riga", "Warsaw"]
 
 
+def test_a_socialist_revolution_hands_the_mutinied_provinces_to_the_mutineers() -> None:
+    # "all units that are affected by mutinies defect to the rebel army ... those armies
+    # occupy and incorporate the province(s) they are in"
+    s = past_the_limit()
+    fx.add_units(s, "russia", "infantry", "Minsk", 2)
+    s.nations["russia"].flags[phase9_mutiny.AFFECTED] = ["Minsk", "Riga"]
+    s.nations["mutineers"] = NationState("mutineers", saved=0, manpower_limit=0, side="neutral",
+                                         flags={"active": False})
+    rebels = Nation("mutineers", "Mutineers", "minor", "neutral", playable=False, active=False)
+    with_rebels = replace(scenario(), nations={**scenario().nations, "mutineers": rebels})
+    # a mutiny (1), small (1) in Warsaw (the third of Minsk, Moscow, Warsaw), the revolution (5)
+    new, events = resolve(s, BUILD, fx.world(), with_rebels, ScriptedDice({"9": [1, 1, 2, 5]}, s.turn))
+    assert len(new.units_at("Warsaw", "mutineers")) == 6 and not new.units_at("Warsaw", "russia")
+    assert fx.count(new, "mutineers", "infantry", "Minsk") == 2 and not new.units_at("Minsk", "russia")
+    assert new.control["Warsaw"] == new.control["Minsk"] == "mutineers" and new.control["Riga"] == "russia"
+    assert new.incorporated["Warsaw"] == new.incorporated["Minsk"] == s.turn  # "occupy and incorporate"
+    assert new.at_war("russia", "mutineers") and new.control["Moscow"] == "russia"
+    (flag,) = flags(events, "socialist-revolution")
+    assert flag.args["details"]["provinces"] == ["Minsk", "Riga", "Warsaw"]
+
+
 def test_a_first_mutiny_does_not_roll_for_revolution() -> None:
     s = past_the_limit()
     s.nations["russia"].flags[phase9_mutiny.AFFECTED] = ["Minsk"]

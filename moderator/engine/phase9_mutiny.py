@@ -34,8 +34,15 @@ war with them, that nation offers surrender to every nation it is at war with (a
 in the next turn's Phase 1.3, engine/surrender.py), unless it has surrendered before or
 an offer waits; once while they hold it (again if they take it again). "If two mutinies occur or two provinces are affected by mutinies ... then
 on any subsequent turns it happens again, there is a chance for socialist revolution in
-that country. On roll of 1-5": rolled; a revolution is flagged for the moderator (who
-then hands the mutinied provinces to a revolutionary seat).
+that country. On roll of 1-5, a revolution will happen, and all units that are affected by
+mutinies defect to the rebel army, any rebel army left from disastrous mutiny in previoues
+turns join in. Such army is controlled by Bolshevik player or another free player and
+those armies occupy and incorporate the province(s) they are in" (`revolution`): the
+nation's land and air units in every province struck by its mutinies so far become the
+Mutineers' (with their values, as rebels do), who take those of the provinces the nation
+held and have incorporated every one of them they hold with troops; the Mutineers already
+on the map are that army. Who commands it
+(the Bolshevik player or another) is the moderator's to rule: flagged.
 """
 
 from __future__ import annotations
@@ -114,9 +121,26 @@ def mutiny(ctx: TurnContext, nation: str) -> None:
     before = list(flags.get(AFFECTED, []))
     flags[AFFECTED] = [*before, *places]
     if len(before) >= 2 and chances.mutiny_revolution(ctx.dice):
-        ctx.flag(PHASE, "socialist-revolution", nation, provinces=sorted(set(before + places)),
-                 default="the mutinied provinces and their units go to a revolutionary army the moderator "
-                 "or a free player commands; nothing is moved until the moderator rules")
+        revolution(ctx, nation, sorted(set(before + places)))
+
+
+def revolution(ctx: TurnContext, nation: str, provinces: list[str]) -> None:
+    """The socialist revolution after repeated mutinies (see the module docstring)."""
+    if REBELS not in ctx.state.nations:
+        ctx.flag(PHASE, "socialist-revolution", nation, provinces=provinces,
+                 default="this scenario has no Mutineers: the mutinied provinces and their units go to a "
+                 "revolutionary army the moderator or a free player commands; nothing is moved until the "
+                 "moderator rules")
+        return
+    for place in provinces:
+        units = [u for u in ctx.units_at(place, nation) if u.kind in KINDS]
+        if units:
+            rebel(ctx, nation, place, units)
+        if ctx.controller(place) == REBELS and ctx.units_at(place, REBELS):
+            ctx.state.incorporated[place] = ctx.turn  # "occupy and incorporate the province(s) they are in"
+    ctx.flag(PHASE, "socialist-revolution", nation, provinces=provinces,
+             default="the units in the mutinied provinces defected to the Mutineers, who hold and have "
+             "incorporated the provinces; give their command to the Bolshevik player or a free player")
 
 
 def rebel(ctx: TurnContext, nation: str, place: str, units: list[Unit]) -> bool:
