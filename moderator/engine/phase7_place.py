@@ -8,7 +8,8 @@ infantry count against the manpower limit (Manpower limits).
 Strategic moves (Phase 4.1.3) end here: units reach their destination if the whole path
 is still friendly; otherwise they stop in the last friendly territory before the first
 lost one ("if the path to destination is cut ... units end movement near the province
-where the path is cut"). Not yet: end of rebasing and of reconnaissance missions.
+where the path is cut"). Rebasing aircraft land with them (engine/orders/rebase.py);
+units on a reconnaissance mission never left their place (engine/orders/recon.py).
 """
 
 from __future__ import annotations
