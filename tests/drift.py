@@ -103,6 +103,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
+from moderator.engine import treasuries
 from moderator.engine.check import Verdict, check_orders
 from moderator.engine.context import MODERATOR, Position, TurnContext
 from moderator.engine.dice import Dice
@@ -1099,10 +1100,13 @@ def ruling_batch(v: View) -> list[Proposal]:
     mine = [u for u in v.state.units if u.nation == nid]
     here = v.sample(mine, 3)
     n = v.rng.randint(1, 3)
+    apart = [t for _, g in treasuries.separated(Position(v.state, {}, v.world, v.game.scenario), nid) for t in g]
     out: list[Proposal] = [
         r.SetValue("saved", nid, v.rng.randint(0, 60)), r.SetValue("saved", other, -v.rng.randint(1, 9), relative=True),
         r.SetValue("standing", other, v.rng.choice((-11, -3, 4, 10, 12))),
         r.SetValue("manpower_limit", nid, v.rng.randint(0, 40)),
+        r.SetHeld(nid, v.pick(apart or ["Berlin"])[0], v.rng.randint(-3, 20), v.rng.random() < 0.5),  # 3.1
+        r.SetHeld(nid, v.pick(v.lands())[0], v.rng.randint(0, 9)),  # most often the mainland's or not held
         r.SetTech(v.pick(TECHNOLOGIES)[0], nid, v.rng.randint(0, 5)), r.SetFlag("drift", other, v.rng.randint(0, 9)),
         r.SetSide(other, v.pick(("neutral", *SIDES))[0]),
         r.SetIncome(other, ("half", "full", "rules", "fixed:20", "percent:60")[len(other) % 5]),  # draws no die

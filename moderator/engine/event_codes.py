@@ -216,8 +216,9 @@ SCHEMA = EventSchema([
          nation=NATION, order=INT, origin=PLACE, dest=PLACE, end=PLACE, units=UNITS),
     spec("strategic-cut-short", "nation", "Phase 7: a rail move's path was cut; the units stopped short",
          nation=NATION, order=INT, origin=PLACE, dest=PLACE, end=PLACE, units=UNITS),
-    spec("income", "nation", "Phase 8: resources collected",
-         nation=NATION, full=INT, rule=TEXT, amount=INT, saved=INT),
+    spec("income", "nation", "Phase 8: resources collected; saved is the mainland's treasury, kept_apart what "
+         "of the amount stayed in territories separated from it (3.1)",
+         nation=NATION, full=INT, rule=TEXT, amount=INT, saved=INT, kept_apart=INT),
     spec("income-held-apart", "nation", "Phase 8 (3.1): the share of the income kept in territories separated "
          "from the mainland (amounts), and what each of their treasuries holds now (held)",
          nation=NATION, amounts=MONEY, held=MONEY),
@@ -241,7 +242,12 @@ SCHEMA = EventSchema([
          stage=INT, fund=INT, units=INT),
     spec("revolution-ended", "public", "Phase 9: the Russian civil war is over; the winner takes the loser's "
          "Russian land, ports, complexes and ships", winner=NATION, territories=PLACES),
+    spec("bolshevik-wars", "public", "Phase 9: after winning the civil war the Bolsheviks are at war with the "
+         "nations holding Russian land (why: reunify), and, once Russia's start land is all theirs, with Russia's "
+         "foes at the rising still on the map (why: reunified)", nations=NATIONS, why=CODE),
     spec("revolution-defections", "public", "Phase 9: Russian units built this turn defected (8-10)", units=INT),
+    spec("mutineers-took-capital", "public", "Phase 9, Mutinies: the Mutineers hold the nation's capital; it "
+         "offers its foes a surrender", nation=NATION, capital=PLACE),
     spec("mutiny", "nation and moderator", "Phase 9, Mutinies: units disbanded (or rebelled) in a territory",
          nation=NATION, severity=CODE, place=PLACE, units=UNITS, rebelled=BOOL),
     spec("starvation", "the nation and the moderator", "Phase 9, Starvation Rule: the enemy cordon held a "

@@ -52,7 +52,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from moderator.engine import fuel, gear_aboard, naval_combat, naval_retreat, phase4_naval
+from moderator.engine import fuel, gear_aboard, naval_combat, naval_retreat, phase3_recon_missions, phase4_naval
 from moderator.engine.combat_orders import BattleOrders, casualty_preferences
 from moderator.engine.context import TurnContext
 from moderator.engine.naval_combat import NavalSide, Ship
@@ -247,9 +247,20 @@ def seeks(a: Fleet, b: Fleet) -> bool:
 
 
 def sighting(ctx: TurnContext, seeker: Fleet, other: Fleet, zone: str, why: str = "contact") -> bool:
-    factors = phase4_naval.aggressive_factors(seeker_kinds(ctx, seeker.ships), [u.kind for u in other.ships],
+    factors = phase4_naval.aggressive_factors(*sides_in(ctx, seeker, other, zone),
                                               radar=gear_aboard.carries(ctx, seeker.ships, "radar"))
     return phase4_naval.engages(factors, ctx.dice, f"{why} in {zone}: {seeker.key} sights {other.key}")
+
+
+def sides_in(ctx: TurnContext, seeker: Fleet, other: Fleet, zone: str) -> tuple[list[str], list[str]]:
+    """The kinds whose factors count: each task force's, with the units its side sent on a
+    reconnaissance mission to the zone this turn (3.3: they "help own TF ... to engage
+    enemy or avoid detection"; engine/phase3_recon_missions.py helping_at_sea)."""
+    def helpers(nation: str) -> list[Unit]:
+        return [u for u in phase3_recon_missions.helping_at_sea(ctx, nation, zone) if u.kind in phase4_naval.RECON_FACTORS]
+
+    return (seeker_kinds(ctx, [*seeker.ships, *helpers(seeker.nation)]),
+            [u.kind for u in [*other.ships, *helpers(other.nation)]])
 
 
 def seeker_kinds(ctx: TurnContext, ships: Sequence[Unit]) -> list[str]:
@@ -258,8 +269,8 @@ def seeker_kinds(ctx: TurnContext, ships: Sequence[Unit]) -> list[str]:
     return [u.kind for u in ships if not (u.damage and naval_combat.hits_to_kill(ctx, u) - u.damage <= 1)]
 
 
-def chance(ctx: TurnContext, seeker: Fleet, other: Fleet) -> float:
-    factors = phase4_naval.aggressive_factors(seeker_kinds(ctx, seeker.ships), [u.kind for u in other.ships],
+def chance(ctx: TurnContext, seeker: Fleet, other: Fleet, zone: str) -> float:
+    factors = phase4_naval.aggressive_factors(*sides_in(ctx, seeker, other, zone),
                                               radar=gear_aboard.carries(ctx, seeker.ships, "radar"))
     return float(phase4_naval.contact_chance(factors))
 
@@ -282,7 +293,7 @@ def contact(ctx: TurnContext, sea: Sea, zone: str, first_point: bool) -> None:
             continue
         if seeks(b, a) and first_point and a.path[0] == b.path[0] == zone and len(a.path) == len(b.path) == 1:
             # Guideline 3: sharing the zone from the start, one roll, with the lower chance.
-            low = min((a, b), key=lambda f: (chance(ctx, f, by_key[other_key(f, a, b)]), f.key))
+            low = min((a, b), key=lambda f: (chance(ctx, f, by_key[other_key(f, a, b)], zone), f.key))
             high = b if low is a else a
             done |= {(a.key, b.key), (b.key, a.key)}
             if sighting(ctx, low, high, zone):

@@ -89,7 +89,8 @@ class Sheet:
     side: str
     standing: int | None  # a neutral's diplomatic standing; None for nations at war
     at_war_with: list[str]
-    saved: int
+    saved: int  # the mainland's treasury
+    held_apart: dict[str, int]  # 3.1: the treasuries of separated territories, by the territory keeping each
     income_rule: str
     income_full: int  # the coming Phase 8's full income (before the income rule)
     income: int  # what the coming Phase 8 collects, if nothing changes hands
@@ -237,7 +238,7 @@ def sheet(world: World, status: NationStatus, turn: int, names: Names) -> Sheet:
         nation=status.nation, name=status.name, side=status.side,
         standing=status.standing if status.side == "neutral" else None,
         at_war_with=[names(n) for n in status.at_war_with],
-        saved=status.saved, income_rule=status.income_rule, income_full=full, income=income,
+        saved=status.saved, held_apart=dict(status.held_apart), income_rule=status.income_rule, income_full=full, income=income,
         holdings=held, manpower_limit=status.manpower_limit, manpower_used=used,
         manpower_left=max(status.manpower_limit - used, 0), tech=dict(status.tech),
         units=status.units, damaged=status.damaged,
