@@ -52,7 +52,14 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from moderator.engine import fuel, gear_aboard, naval_combat, naval_retreat, phase3_recon_missions, phase4_naval
+from moderator.engine import (
+    fuel,
+    gear_aboard,
+    naval_combat,
+    naval_retreat,
+    phase3_recon_missions,
+    phase4_naval,
+)
 from moderator.engine.combat_orders import BattleOrders, casualty_preferences
 from moderator.engine.context import TurnContext
 from moderator.engine.naval_combat import NavalSide, Ship
