@@ -115,20 +115,37 @@ def test_only_infantry_or_tanks_go_into_empty_enemy_land_in_both() -> None:
     # Found: ATTACK 1 art (or aa, or fighters) into empty hostile land was kept by the
     # checker and refused "cannot-capture" by the engine. Phase 4.4: "Only infantry or
     # tanks can capture territories"; Artillery: "cannot accompany units moving in enemy
-    # territory". Now problem() says so, for both.
+    # territory". Now problem() says so, for both. The checker may not ask whether anyone
+    # defends the place (that is what reconnaissance is for: move.undefended), so it keeps
+    # the order with its "if-undefended" note, and the engine refuses it as the moves begin.
     game = opening()
     cmp = judged(game, "germany", m.Attack(one("artillery"), "Cologne", "Luxembourg"),
                  m.Move(one("fighter"), "Cologne", "Luxembourg"), m.Move(inf(1), "Cologne", "Luxembourg"),
                  m.Move(one("artillery"), "Cologne", "Luxembourg"))
-    assert codes(cmp, 0) == ["cannot-capture"] and refused(cmp, 0) == ["cannot-capture"]
-    assert codes(cmp, 1) == ["cannot-capture"] and refused(cmp, 1) == ["cannot-capture"]
+    assert "if-undefended" in codes(cmp, 0) and refused(cmp, 0) == ["cannot-capture"]
+    assert "if-undefended" in codes(cmp, 1) and refused(cmp, 1) == ["cannot-capture"]
     # Land moves are resolved together (Phase 4, guidelines 1-2), each judged as the
     # moves begin: the infantry's capture comes too late for the artillery to follow.
-    assert codes(cmp, 3) == ["cannot-capture"] and refused(cmp, 3) == ["cannot-capture"]
-    assert cmp.state.controller("Luxembourg") == "germany"
+    assert "if-undefended" in codes(cmp, 3) and refused(cmp, 3) == ["cannot-capture"]
+    assert cmp.state.controller("Luxembourg") == "germany" and not cmp.drifts
     # Artillery-only attacks on defended land stay legal (it fires from home).
     cmp = judged(game, "germany", m.Attack(one("artillery", 2), "Cologne", "Liege"))
     assert cmp.verdicts[0].kept and refused(cmp, 0) == [] and len(cmp.mine("battle")) == 1
+
+
+def test_the_checker_says_the_same_of_an_attack_whoever_defends_the_place() -> None:
+    # Found by the bots' soak: ATTACK with artillery alone was refused "cannot-capture" by
+    # the checker only where the target had no enemy units, so a CHECK mail told a player
+    # whether Liege was defended: what reconnaissance is for (3.3). The verdict is now the
+    # same either way; the engine still refuses the order where nobody defends the place.
+    defended = opening()
+    empty = opening()
+    empty.state.units = [u for u in empty.state.units if u.location != "Liege"]
+    attack = m.Attack(one("artillery", 2), "Cologne", "Liege")
+    said = [[(p.severity, p.code) for p in judged(g, "germany", attack).verdicts[0].problems] for g in (defended, empty)]
+    assert said[0] == said[1] and ("warning", "if-undefended") in said[0]
+    assert refused(judged(empty, "germany", attack), 0) == ["cannot-capture"]
+    assert refused(judged(defended, "germany", attack), 0) == []
 
 
 def test_the_harness_sees_every_position() -> None:
@@ -190,8 +207,8 @@ def test_every_land_move_is_judged_as_the_moves_begin() -> None:
     cmp = judged(game, "usa", m.Attack(inf(1), "East Coast", "Quebec"), m.Attack(inf(1), "East Coast", "Maritimes"),
                  m.Move(one("artillery", 2), "East Coast", "Maritimes"),
                  m.Attack(one("artillery", 2), "East Coast", "Quebec"))
-    assert codes(cmp, 2) == ["cannot-capture"] and refused(cmp, 2) == ["cannot-capture"]
-    assert cmp.verdicts[3].kept and refused(cmp, 3) == []
+    assert "if-undefended" in codes(cmp, 2) and refused(cmp, 2) == ["cannot-capture"]
+    assert refused(cmp, 3) == [] and not cmp.drifts
     assert [e.args["territory"] for e in cmp.mine("battle")] == ["Quebec"]
     assert cmp.state.controller("Maritimes") == "usa"
 
@@ -516,7 +533,7 @@ def test_the_sweep_covers_every_order_type_with_a_home() -> None:
     assert {m.Attack, m.Move} <= kept
     # The rules the drifts above were about, met in the sweep too.
     assert {"if-captured", "gift-half", "over-budget", "build-cut", "manpower", "infantry-no-city", "smove-cut",
-            "terrain-barred", "out-of-range", "no-fuel-home", "cannot-capture", "air-at-sea", "not-enough-units",
+            "terrain-barred", "out-of-range", "no-fuel-home", "if-undefended", "air-at-sea", "not-enough-units",
             "deploy-too-many", "deployment-turn", "deployment-over", "condition-twice", "war-ally",
             "option-side", "ruling-not-moderator", "support-nothing", "influence-twice", "subs-retracted",
             "exile-not-conquered", "plunder-too-soon", "tf-unknown", "invasion-not-loaded", "gear-no-ship",

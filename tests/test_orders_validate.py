@@ -50,7 +50,8 @@ def test_ships_do_not_walk_and_land_units_do_not_swim() -> None:
 
 
 def test_fighter_range_and_fuel() -> None:
-    assert codes("MOVE 2 ftr FROM Ruhr TO Verdun") == []  # 2 fuel there, 1 round, back in 1 (fuel 4)
+    # 2 fuel there, 1 round, back in 1 (fuel 4); fighters alone cannot take Verdun (4.4)
+    assert codes("MOVE 2 ftr FROM Ruhr TO Verdun") == [("warning", "if-undefended")]
     # Fighters: fuel there, one round, and back to a friend (1 into land, 2 into or out of a sea zone).
     assert ("error", "no-fuel-home") in codes("ATTACK 2 ftr FROM Ruhr TO Paris")
     # The same fuel rule for bombing (4.1.1) and, with twice the fuel, for rebasing (4.1.2).

@@ -140,10 +140,29 @@ def fighting_problem(pos: Position, nation: str, order: Move) -> Problem | None:
     if why is not None:
         return why
     kinds = {u.kind for u in order.units}
-    if attack and not kinds & combat_land.CAPTURERS and not enemy_units(pos, nation, order.dest):
+    if attack and not kinds & combat_land.CAPTURERS and undefended(pos, nation, order.dest):
         # 4.4: "Only infantry or tanks can capture territories"; nothing else may go in.
         return problem("cannot-capture", order.dest, place=order.dest)
     return None
+
+
+def undefended(pos: Position, nation: str, place: str) -> bool:
+    """Is `place` empty of units that would fight `nation`, as far as this rule may ask?
+
+    The engine asks as the moves begin. The checker may not: which enemy units stand in
+    a place is what reconnaissance and espionage reveal (3.2, 3.3), and a receipt that
+    refused an attack by artillery or aircraft "because nobody defends Liege" would tell
+    the player for free. So the checker answers no, and remarks() warns instead
+    ("if-undefended") in words that hold whatever stands there."""
+    return not pos.checking and not enemy_units(pos, nation, place)
+
+
+def capture_warning(pos: Position, nation: str, place: str, kinds: set[str]) -> list[Problem]:
+    """The checker's word on an attack that cannot take its target (4.4), said the same
+    whether or not anyone defends it (see undefended)."""
+    if pos.checking and not kinds & combat_land.CAPTURERS:
+        return [warning("if-undefended", place, place=place)]
+    return []
 
 
 def at_sea(pos: Position, order: Move) -> bool:
@@ -181,6 +200,8 @@ class MoveRule(OrderRule[Move]):
             out.append(warning("strait-units", order.dest, kinds=sorted(kinds - combat_land.STRAIT_ATTACKERS)))
         if not attack and isinstance(order, Attack):
             out.append(warning("attack-friendly", order.dest, place=order.dest))
+        if attack:
+            out += capture_warning(pos, nation, order.dest, kinds)
         return out
 
     def commit(self, ctx: TurnContext, nation: str, index: int, order: Move) -> None:

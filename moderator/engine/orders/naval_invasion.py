@@ -36,7 +36,7 @@ from moderator.engine import phase4_land
 from moderator.engine.combat_land import CAPTURERS
 from moderator.engine.context import Position, TurnContext
 from moderator.engine.orders.base import OrderRule
-from moderator.engine.orders.move import NEVER_ATTACK, enemy_units
+from moderator.engine.orders.move import NEVER_ATTACK, capture_warning, undefended
 from moderator.engine.orders.task_forces import TaskForceRecord
 from moderator.engine.problems import Problem, problem, warning
 from moderator.engine.state import Unit
@@ -75,14 +75,15 @@ class NavalInvasionRule(OrderRule[NavalInvasion]):
         kinds = {u.kind for u in order.units}
         if kinds & NO_INVASION and invades(pos, nation, order.dest):
             return problem("invasion-tanks", order.dest, kinds=sorted(kinds & NO_INVASION))
-        if invades(pos, nation, order.dest) and not kinds & CAPTURERS and not enemy_units(pos, nation, order.dest):
-            # 4.4: "Only infantry or tanks can capture territories" (the land side refuses the rest)
-            return problem("cannot-capture", order.dest, place=order.dest)
         carried = aboard(pos, nation, order.origin)
         for uc in order.units:
             if carried[uc.kind] < uc.count:
                 return problem("invasion-not-loaded", order.origin, kind=uc.kind, count=uc.count,
                                aboard=carried[uc.kind], zone=order.origin)
+        if invades(pos, nation, order.dest) and not kinds & CAPTURERS and undefended(pos, nation, order.dest):
+            # 4.4: "Only infantry or tanks can capture territories" (the land side refuses the
+            # rest), asked last: the checker does not ask who defends the coast (move.undefended)
+            return problem("cannot-capture", order.dest, place=order.dest)
         return None
 
     def remarks(self, pos: Position, nation: str, order: NavalInvasion) -> list[Problem]:
@@ -95,7 +96,7 @@ class NavalInvasionRule(OrderRule[NavalInvasion]):
         kinds = {u.kind for u in order.units}
         if kinds & NEVER_ATTACK:
             out.append(warning("never-attack", kinds=sorted(kinds & NEVER_ATTACK)))
-        return out
+        return out + capture_warning(pos, nation, order.dest, kinds)
 
     def commit(self, ctx: TurnContext, nation: str, index: int, order: NavalInvasion) -> None:
         """The troops go ashore: taken off the task forces in the zone, in name order; the
