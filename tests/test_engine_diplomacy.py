@@ -326,6 +326,11 @@ def test_join_peace_and_exile() -> None:
             conquered.control[place] = "france"
     assert codes("GOVERNMENT IN EXILE WITH Austria", state=conquered) == []
 
+    def red_ally(state: GameState) -> None:  # found by the bots: the Bolsheviks hold no land of their own
+        state.nations["bolsheviks"].side = state.nations["germany"].side = "central"
+
+    assert errors(codes_1914("GOVERNMENT IN EXILE WITH Germany", "Bolsheviks", opening(red_ally))) == ["exile-no-homeland"]
+
 
 def test_a_neutral_britain_declares_no_war_on_a_neutral() -> None:
     assert errors(codes("DECLARE WAR ON Belgium", "Britain")) == ["war-neutral-on-neutral"]

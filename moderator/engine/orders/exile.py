@@ -35,6 +35,10 @@ class ExileRule(Referred[Exile]):
     def problem(self, pos: Position, nation: str, order: Exile) -> Problem | None:
         if order.host == nation or not pos.allies(nation, order.host):
             return problem("exile-host", order.host, host=order.host)
+        if not any(t.owner == nation for t in pos.world.lands()):
+            # Conquest: a nation is conquered when its own territories are taken; one that
+            # began with none (the Bolsheviks, the Mutineers) has no homeland to lose.
+            return problem("exile-no-homeland")
         held = supply_centres_held(pos, nation)
         if held:
             return problem("exile-not-conquered", held=len(held), example=held[0])
