@@ -64,7 +64,10 @@ $(BENCH_VENV)/.installed:
 	$(BENCH_VENV)/bin/pip install -q diplomacy
 	touch $@
 
+# The intake bench runs its burst on the embedded server, then on Dovecot fed by Postfix
+# where integration-servers can install them (else it says why it did not).
 bench: $(STAMP) $(BENCH_VENV)/.installed
+	-@$(MAKE) --no-print-directory integration-servers
 	MODERATOR_BENCH_DIPLOMACY=$(BENCH_VENV)/bin/python $(BIN)/python -m moderator.bench
 	$(BIN)/python -m moderator.intake_bench
 
@@ -73,7 +76,7 @@ bench: $(STAMP) $(BENCH_VENV)/.installed
 SOAK_FLAGS ?= --no-maps
 soak: $(STAMP)
 	rm -rf var/soak
-	$(BIN)/moderator simulate --turns 26 --seed 1914 --seats all --mail $(SOAK_FLAGS) --dir var/soak --summary var/soak/summary.txt
+	$(BIN)/moderator simulate --turns 26 --seed 1914 --seats all --mail --deployment $(SOAK_FLAGS) --dir var/soak --summary var/soak/summary.txt
 
 demo-clean:
 	rm -rf var/demo

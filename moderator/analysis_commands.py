@@ -2,7 +2,10 @@
 
     moderator odds --attacker germany --attack "6 inf, 2 art" --defender france \
         --defend "4 inf" [--territory Verdun] [--city] [--strait] [--beach] [--trench | --super-trench]
-        [--air-distance N] [--strike] [--support N] [--rounds N] [--json]
+        [--air-distance N] [--strike] [--support N [--support-one-round]] [--rounds N]
+        [--attacker-tech "fighters 2, weapons 1"] [--defender-tech ...]
+        [--disengage-after N] [--disengage-losses N] [--let-through]
+        [--break-off-after N] [--break-off-losses N] [--json]
 
 Unit statistics come from the scenario (Scenario.stats, per nation); --territory takes a
 real map name (aliases and any capitalisation work) and brings its city and special
@@ -14,8 +17,17 @@ attack by aircraft alone meets defenders at -3 unless AA or a trench (Fighters);
 defenders' fighters intercept attacking aircraft in air combat first (4.5). --strike:
 three tactical strike points on the territory give attacking infantry +1 (4.1.1).
 --support N: N artillery of the defender next door protect the territory (Artillery:
-SUPPORT, with their attack value, never a casualty). The
-numbers are exact (moderator.engine.odds).
+SUPPORT, with their attack value, never a casualty); --support-one-round: their own home
+is attacked by land too, so they support one round and go home. --attacker-tech and
+--defender-tech: technology levels ("Improved Fighters 2": the fighter table of 4.5 and
+the fuel; "weapons 1": infantry values), the scenario's start levels otherwise.
+--disengage-after N / --disengage-losses N: the defenders disengage after N rounds / when
+their losses exceed N (4.6), their infantry, tanks and aircraft leaving for a friendly
+neighbour. --let-through: the defender's fighters let the attacking aircraft go (4.5);
+--break-off-after N / --break-off-losses N: the attacking aircraft leave the air combat
+after N rounds / when their losses exceed N, while interceptors remain (4.5 step 3).
+Aircraft that flew home for their fuel are reported apart: they do not hold
+the field. The numbers are exact (moderator.engine.odds). --sea: a naval battle (moderator/analysis_naval.py).
 """
 
 from __future__ import annotations
@@ -25,12 +37,13 @@ import difflib
 import json
 import re
 
+from moderator import analysis_naval
 from moderator.engine import combat_land
 from moderator.engine.names import nation_guesses
 from moderator.engine.odds import Odds, odds_for
 from moderator.engine.orders import move as move_order
 from moderator.orders.checker import resolve_nation_id
-from moderator.orders.vocab import LAND, UNIT_INDEX
+from moderator.orders.vocab import LAND, TECH_INDEX, TECHNOLOGIES, UNIT_INDEX
 from moderator.world.model import fold
 from moderator.world.scenario_model import Scenario
 
@@ -39,7 +52,7 @@ OUTCOME_TEXT = {
     "cleared": "defenders destroyed, nothing left to capture",
     "both_destroyed": "both sides destroyed",
     "repulsed": "attackers destroyed",
-    "stopped": "called off (artillery alone, fuel, --rounds)",
+    "stopped": "called off (artillery alone, fuel, --rounds, break off)",
 }
 
 
@@ -66,9 +79,21 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help="three or more tactical strike points on the territory this turn: attacking infantry +1 (4.1.1)")
     p.add_argument("--support", type=int, default=0,
                    help="artillery of the defender next door supporting the territory (Artillery: SUPPORT)")
+    p.add_argument("--support-one-round", action="store_true",
+                   help="the supporting artillery's own home is attacked too: it supports one round (Artillery)")
+    p.add_argument("--attacker-tech", default="", help='attacker\'s technology levels, e.g. "fighters 2, weapons 1"')
+    p.add_argument("--defender-tech", default="", help="defender's technology levels")
+    p.add_argument("--disengage-after", type=int, help="the defenders disengage after this many rounds (4.6)")
+    p.add_argument("--disengage-losses", type=int, help="the defenders disengage when their losses exceed this")
+    p.add_argument("--let-through", action="store_true",
+                   help="the defender's fighters let the attacking aircraft go: no air combat (4.5)")
+    p.add_argument("--break-off-after", type=int, help="the attacking aircraft leave the air combat after N rounds")
+    p.add_argument("--break-off-losses", type=int,
+                   help="the attacking aircraft leave the air combat when their losses exceed N")
     p.add_argument("--rounds", type=int, help="withdraw after this many rounds")
     p.add_argument("--scenario", default="1914", help="scenario for unit statistics (default 1914)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
+    analysis_naval.add_arguments(p)
     p.set_defaults(func=run_odds)
 
 
@@ -87,6 +112,23 @@ def parse_units(text: str) -> dict[str, int]:
         if kind not in LAND and kind not in ("fighter", "bomber"):
             raise ValueError(f"{kind} does not fight in land combat (Phase 4.6)")
         out[kind] = out.get(kind, 0) + int(m.group(1) or 1)
+    return out
+
+
+def parse_tech(text: str) -> dict[str, int]:
+    """'fighters 2, Improved Weapons 1' -> {'improved_fighters': 2, 'improved_weapons': 1}."""
+    out: dict[str, int] = {}
+    for piece in (p.strip() for p in re.split(r"[,;+]", text)):
+        if not piece:
+            continue
+        m = re.fullmatch(r"(.+?)\s+(\d+)", piece)
+        tid = TECH_INDEX.get(fold(m.group(1))) if m else None
+        if m is None or tid is None:
+            raise ValueError(f"not a technology and level: {piece!r} (e.g. \"Improved Fighters 2\")")
+        level, most = int(m.group(2)), TECHNOLOGIES[tid][1]
+        if level > most:
+            raise ValueError(f"{TECHNOLOGIES[tid][0]} has {most} advance{'s' if most != 1 else ''}, not {level}")
+        out[tid] = level
     return out
 
 
@@ -122,15 +164,35 @@ def compute(args: argparse.Namespace) -> tuple[Odds, dict[str, object]]:
         territory, city = name, city or world.territories[name].city
     trench = "super_trench" if getattr(args, "super_trench", False) else "trench" if getattr(args, "trench", False) else None
     distance = getattr(args, "air_distance", 1)
+    tech = {n: levels for n, levels in ((attacker, parse_tech(getattr(args, "attacker_tech", ""))),
+                                        (defender, parse_tech(getattr(args, "defender_tech", "")))) if levels}
+    disengage = [(kind, value) for kind, value in (("rounds", getattr(args, "disengage_after", None)),
+                                                   ("losses", getattr(args, "disengage_losses", None)))
+                 if value is not None]
+    if any(kind == "rounds" and value < 1 for kind, value in disengage):
+        raise ValueError("defenders fight at least one round before they may disengage (4.6)")
+    break_off = [(kind, value) for kind, value in (("rounds", getattr(args, "break_off_after", None)),
+                                                   ("losses", getattr(args, "break_off_losses", None)))
+                 if value is not None]
+    if any(kind == "rounds" and value < 1 for kind, value in break_off):
+        raise ValueError("aircraft fight at least one round of air combat before they may break off (4.5)")
+    let_through = bool(getattr(args, "let_through", False))
+    one_round = bool(getattr(args, "support_one_round", False))
+    if one_round and not getattr(args, "support", 0):
+        raise ValueError("--support-one-round needs --support N")
     odds = odds_for(scenario, attacker, attack, defender, defend, territory=territory, city=city,
                     strait=args.strait, max_rounds=args.rounds, world=world, trench=trench, air_distance=distance,
                     beach=getattr(args, "beach", False), strike=getattr(args, "strike", False),
-                    support=getattr(args, "support", 0))
+                    support=getattr(args, "support", 0), support_rounds=1 if one_round else None,
+                    tech=tech, disengage=disengage, let_through=let_through, break_off=break_off)
     battle = {"attacker": attacker, "attack": attack, "defender": defender, "defend": defend,
               "territory": territory or None, "typed": args.territory, "city": city, "strait": bool(args.strait),
               "max_rounds": args.rounds, "trench": trench, "air_distance": distance,
               "beach": bool(getattr(args, "beach", False)), "strike": bool(getattr(args, "strike", False)),
-              "support": getattr(args, "support", 0)}
+              "support": getattr(args, "support", 0), "support_one_round": one_round,
+              "tech": {n: dict(sorted(levels.items())) for n, levels in sorted(tech.items())},
+              "disengage": [f"{kind}:{value}" for kind, value in disengage], "let_through": let_through,
+              "break_off": [f"{kind}:{value}" for kind, value in break_off]}
     return odds, battle
 
 
@@ -143,6 +205,8 @@ def _nation(scenario: Scenario, name: str) -> str:
 
 
 def run_odds(args: argparse.Namespace) -> int:
+    if getattr(args, "sea", False):
+        return analysis_naval.run_naval(args)  # a naval battle (4.3)
     try:
         odds, battle = compute(args)
     except ValueError as exc:
@@ -160,6 +224,18 @@ def _units_text(units: object) -> str:
     return ", ".join(f"{n} {k}" for k, n in sorted(units.items())) or "nothing"
 
 
+def _listed(items: object) -> str:
+    return ", ".join(str(x) for x in items) if isinstance(items, list) else ""
+
+
+def _tech_text(tech: object) -> str:
+    """{'germany': {'improved_fighters': 2}} -> 'germany: Improved Fighters 2'."""
+    if not isinstance(tech, dict):
+        return ""
+    return "; ".join(f"{n}: " + ", ".join(f"{TECHNOLOGIES[t][0]} {v}" for t, v in levels.items())
+                     for n, levels in tech.items())
+
+
 def render(odds: Odds, battle: dict[str, object]) -> str:
     where = str(battle["territory"] or "an unnamed territory")
     if battle["typed"] and fold(str(battle["typed"])) != fold(where):
@@ -167,7 +243,12 @@ def render(odds: Odds, battle: dict[str, object]) -> str:
     notes = [w for w, on in (("city", battle["city"]), ("across a strait", battle["strait"]),
                              ("landing from the sea", battle.get("beach")),
                              ("three tactical strike points", battle.get("strike")),
-                             (f"{battle.get('support')} artillery supporting from next door", battle.get("support")),
+                             (f"{battle.get('support')} artillery supporting from next door"
+                              + (" for one round" if battle.get("support_one_round") else ""), battle.get("support")),
+                             (f"defenders disengage at {_listed(battle.get('disengage'))}", battle.get("disengage")),
+                             (f"technology {_tech_text(battle.get('tech'))}", battle.get("tech")),
+                             ("the defender's fighters let the aircraft through", battle.get("let_through")),
+                             (f"aircraft break off at {_listed(battle.get('break_off'))}", battle.get("break_off")),
                              ((str(battle.get("trench") or "").replace("_", " ")), battle.get("trench"))) if on]
     lines = [
         f"Battle at {where}{' (' + ', '.join(notes) + ')' if notes else ''}:",
@@ -182,6 +263,9 @@ def render(odds: Odds, battle: dict[str, object]) -> str:
         "",
         f"  expected losses: attacker {odds.attacker_losses:.2f} of {odds.attackers}, "
         f"defender {odds.defender_losses:.2f} of {odds.defenders}",
+        f"  at the end: attackers holding the field {odds.attackers_left:.2f}"
+        + (f", aircraft flown home {odds.flown_home:.2f}" if odds.flown_home else "")
+        + (f"; defenders escaped {odds.defenders_escaped:.2f}" if odds.defenders_escaped else ""),
         f"  rounds: mean {odds.expected_rounds:.2f}",
     ]
     shown = [(r, p) for r, p in sorted(odds.rounds.items()) if p >= 0.0005]

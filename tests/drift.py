@@ -103,6 +103,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
+from moderator.engine import treasuries
 from moderator.engine.check import Verdict, check_orders
 from moderator.engine.context import MODERATOR, Position, TurnContext
 from moderator.engine.dice import Dice
@@ -1056,6 +1057,22 @@ def breakthroughs(v: View) -> list[Proposal]:
     return out
 
 
+def air_choices(v: View) -> list[Proposal]:
+    """LET THROUGH and BREAK OFF AIR COMBAT (4.5): fighters letting attackers go where they
+    stand and where there are none, at sea; aircraft attacking a hostile neighbour with a
+    condition to leave its air combat, the same twice, and a condition with no attack."""
+    out: list[Proposal] = []
+    fighters = v.stacks(("fighter",))
+    out += [m.LetPass(p) for p in v.pick(fighters, 2) + v.pick(v.lands(), 1) + v.pick(v.seas(), 1)]
+    targets = [(p, d) for p in fighters for d in v.neighbours(p) if v.hostile(d)]
+    for place, dest in v.pick(targets, 1):  # fighters only: the bombers stay free for the raids' generator
+        kind = v.pick(("rounds", "losses", "kills"))[0]
+        out.append(Chain((m.Attack(some(v, fighters[place]), place, dest), m.AirRetreat(dest, kind, 1))))
+        out.append(m.AirRetreat(dest, kind, 2))
+    out += [m.AirRetreat(p, "rounds", 1) for p in v.pick(v.lands(), 1)]
+    return out
+
+
 def defences(v: View) -> list[Proposal]:
     """DEFEND WITH INDUSTRY|PORT|AA (Industrial complexes, Ports): where the nation holds
     a complex or port, where it does not, land it does not hold."""
@@ -1083,10 +1100,13 @@ def ruling_batch(v: View) -> list[Proposal]:
     mine = [u for u in v.state.units if u.nation == nid]
     here = v.sample(mine, 3)
     n = v.rng.randint(1, 3)
+    apart = [t for _, g in treasuries.separated(Position(v.state, {}, v.world, v.game.scenario), nid) for t in g]
     out: list[Proposal] = [
         r.SetValue("saved", nid, v.rng.randint(0, 60)), r.SetValue("saved", other, -v.rng.randint(1, 9), relative=True),
         r.SetValue("standing", other, v.rng.choice((-11, -3, 4, 10, 12))),
         r.SetValue("manpower_limit", nid, v.rng.randint(0, 40)),
+        r.SetHeld(nid, v.pick(apart or ["Berlin"])[0], v.rng.randint(-3, 20), v.rng.random() < 0.5),  # 3.1
+        r.SetHeld(nid, v.pick(v.lands())[0], v.rng.randint(0, 9)),  # most often the mainland's or not held
         r.SetTech(v.pick(TECHNOLOGIES)[0], nid, v.rng.randint(0, 5)), r.SetFlag("drift", other, v.rng.randint(0, 9)),
         r.SetSide(other, v.pick(("neutral", *SIDES))[0]),
         r.SetIncome(other, ("half", "full", "rules", "fixed:20", "percent:60")[len(other) % 5]),  # draws no die
@@ -1122,7 +1142,7 @@ GENERATORS: dict[str, Callable[[View], Sequence[Proposal]]] = {
     # Phase 4 at sea and in the air
     "bombing": bombings, "rocket": rocket_fire, "rebase": rebases, "task-force": task_forces,
     "invasion": naval_invasions, "sub-hunt": submarine_hunts, "support": artillery_support,
-    "defend": defences, "breakthrough": breakthroughs,
+    "defend": defences, "breakthrough": breakthroughs, "air-choice": air_choices,
     # the moderator's rulings (a player's are refused)
     "ruling": rulings,
 }

@@ -19,7 +19,7 @@ def test_every_option_is_allowed_by_its_home() -> None:
         for nation in ("germany", "france", "russia", "britain", "serbia", "usa"):
             seat = Seat(game.state, game.world, game.scenario, nation)
             for kind in OPTIONS:
-                for order in options(seat, kind)[:4]:
+                for order in options(seat, kind)[:2]:
                     verdict = check_orders([order], nation, game.state, game.world, game.scenario)[0]
                     assert verdict.kept, (nation, order, verdict.problems)
 
@@ -31,7 +31,7 @@ def test_the_options_cover_the_plays_order_types() -> None:
     from moderator.orders import model as m
 
     assert {m.Attack, m.Move, m.Build, m.Research, m.Influence, m.BuildTrench, m.TaskForce} <= offered
-    assert [name for name, _ in PLAYS][:3] == ["declare", "defend", "attack"]
+    assert [name for name, _ in PLAYS][:4] == ["declare", "statecraft", "defend", "attack"]
 
 
 def test_a_bot_turn_is_text_the_checker_keeps_whole() -> None:
@@ -128,6 +128,9 @@ def test_the_leak_check_finds_what_a_report_may_not_show() -> None:
     assert leaks({**honest, "stacks": [{"place": "Paris", "units": {"infantry": 3}}]})
     assert leaks({**honest, "sightings": [{"place": "Vladivostok", "units": None}]})
     assert leaks({**honest, "kind": "bulletin", "news": [{**told, "code": "espionage", "args": {"nation": "france"}}]})
+    the_map = dict(game.state.control)  # names: {} above, so ids name the holders
+    assert leaks({**honest, "control": the_map}) == []
+    assert leaks({**honest, "control": {**the_map, "Paris": "germany"}})  # a map that is not the public one
 
 
 def test_the_bots_strike_land_and_spy() -> None:
@@ -165,11 +168,13 @@ def test_the_simulate_command_prints_and_writes_its_summary(tmp_path, capsys) ->
 
     out = tmp_path / "summary.txt"
     code = main(["simulate", "--turns", "1", "--seed", "cli", "--seats", "serbia,austria-hungary",
-                 "--summary", str(out), "--dir", str(tmp_path / "game")])
+                 "--deployment", "--summary", str(out), "--dir", str(tmp_path / "game")])
     printed = capsys.readouterr()
     assert code == 0, printed.out
     assert "Result: OK" in printed.out and out.read_text(encoding="utf-8") == printed.out
-    assert "turn 1/1" in printed.err  # the progress bar
+    assert "turn 2/2" in printed.err  # the progress bar: the deployment turn, then turn 1
+    assert "deployment turn first" in printed.out and "Deploy " in printed.out  # the bots deployed
+    assert "Replay: 2 of 2 turns identical" in printed.out
     assert (tmp_path / "game" / "simulate.db").exists()
 
 
@@ -188,6 +193,24 @@ def test_a_refused_bot_order_says_whose_bug_it_is() -> None:
     meant = [m.Build("infantry", 1, "Berlin")]
     assert whose_bug(Turn("germany", "BUILD 1 inf AT Berlin\n", meant, [])).startswith("checker")
     assert whose_bug(Turn("germany", "BUILD 2 inf AT Berlin\n", meant, [])).startswith("echo or parser")
+    # the text names a nation as orders do, the bot's order by its id: the same order (the soak's turn 13)
+    told = [m.Influence("venezuela", "allied")]
+    assert whose_bug(Turn("france", "INFLUENCE Venezuela TOWARD Allies\n", told, [])).startswith("checker")
+
+
+def test_a_bot_never_attacks_with_artillery_alone() -> None:
+    """4.4: only infantry or tanks take land; an attack of artillery alone on land a fogged
+    bot believed held but was empty was refused by the service (the soak, turns 13-26)."""
+    from moderator.orders import model as m
+
+    game = opening()
+    state = game.state.copy()
+    konigsberg = [u for u in state.units if u.location == "Konigsberg" and u.kind != "artillery"]
+    state.units = [u for u in state.units if u not in konigsberg]
+    seat = Seat(state, game.world, game.scenario, "germany")
+    assert seat.land_stacks()["Konigsberg"]["artillery"] and seat.enemy("Bialystok")
+    assert not [o for o in options(seat, m.Attack) if isinstance(o, m.Attack) and o.origin == "Konigsberg"]
+    assert [o for o in options(seat, m.Attack) if isinstance(o, m.Attack)]  # elsewhere, with infantry
 
 
 def test_a_mail_bot_plays_under_fog_of_war() -> None:
@@ -214,5 +237,90 @@ def test_a_mail_bot_plays_under_fog_of_war() -> None:
     assert by[("germany", "Cologne", "artillery")] == 1
     assert sum(n for (w, _, _), n in by.items() if w == "germany") == BAND_GUESS["yellow"] + 3
     assert seen.nations["france"].saved == 7 and seen.nations["france"].at_war_with == ["germany"]
-    assert seen.control == game.state.control  # the public map
+    assert seen.control == game.state.control  # no map in the report: the service's (older reports)
+    report["control"] = {**{t: game.scenario.nations[n].name for t, n in game.state.control.items()},
+                         "Alsace-Lorraine": "French Empire"}
+    report["sheet"]["holdings"] = [{"territory": "Paris", "incorporated": None}]
+    seen = fogged(game.state, "france", report, alliance, names)
+    assert seen.control == {**game.state.control, "Alsace-Lorraine": "france"}  # the report's public map
+    assert "Paris" not in seen.incorporated  # its own land's incorporation: its sheet's holdings
     assert game.state.nations["france"].saved != 7  # the service's position is not touched
+
+
+def test_the_nation_report_carries_the_public_map() -> None:
+    """report.json holds who holds each land territory (the public map), holders named as
+    the report names nations: a player's tool (and a mail bot) reads control from it."""
+    from moderator.reports.build import TurnInfo, nation_mail
+
+    game = played()
+    info = TurnInfo("g", "G", 1, "August 1914", 2, "September 1914", "soon")
+    data = nation_mail(game.state, [], game.scenario, game.world, info, "serbia").data
+    names = {nid: n.name for nid, n in game.scenario.nations.items()}
+    assert data["control"] == {t: names[n] for t, n in sorted(game.state.control.items())}
+    assert data["control"]["Serbia"] == names[game.state.control["Serbia"]]
+
+
+def test_the_bots_statecraft_support_and_fortification() -> None:
+    """bots/statecraft.py: the orders of a nation's politics and of its support plays,
+    each proposed by its options and kept by the checker: a conquered Serbia offers its
+    surrender and goes into exile, Germany makes peace with a neutral minor it fights,
+    plunders the complex of land it has held long enough, coaxes Italy, blockades and
+    declares submarine warfare, supports its attacks with artillery, defends with its
+    complexes, fits sonar, its submarine lies in wait and its battleship hunts submarines
+    off France; neutrals join when they may, or gear up."""
+    import random
+
+    from moderator.bots.bot import Draft, _checked
+    from moderator.bots.statecraft import fortify, hunt, statecraft, support
+    from moderator.orders import model as m
+
+    game = opening()
+    state = game.state.copy()
+    state.turn = 5
+    for place in game.world.home_of("serbia"):  # Serbia conquered
+        state.control[place] = "austria-hungary"
+    state.control["Lille"], state.incorporated["Lille"] = "germany", 2  # held and incorporated since turn 2
+    for a, b in (("germany", "belgium"),):  # a local war with a neutral minor
+        state.nations[a].at_war_with = sorted({*state.nations[a].at_war_with, b})
+        state.nations[b].at_war_with = sorted({*state.nations[b].at_war_with, a})
+    state.new_unit("germany", "submarine", "North Sea")
+    state.new_unit("germany", "battleship", "Middle Atlantic")  # the zone of France's blockade (1.4)
+    state.nations["germany"].saved = 400
+    state.nations["germany"].tech["sonar"] = 1
+    written: set[type] = set()
+    for nation in ("serbia", "germany", "britain", "usa", "austria-hungary"):
+        seat = Seat(state, game.world, game.scenario, nation)
+        for seed in (*range(8), 31):  # 31: a draw under a tenth first (coaxing Italy)
+            draft = Draft(seat, random.Random(seed), budget=seat.saved)
+            draft.targets.add("Bialystok")  # attacked this turn: Konigsberg's artillery supports it
+            for play_ in (statecraft, support, fortify, hunt):
+                play_(draft)
+            kept, dropped = _checked(draft.orders, nation, state, game.world, game.scenario)
+            assert [code for _, code in dropped if code != "over-budget"] == [], (nation, dropped)
+            written |= {type(o) for o in kept}
+    assert {m.OfferSurrender, m.Exile, m.Peace, m.Plunder, m.CoaxItaly, m.Blockade, m.SubWarfare,
+            m.ArtillerySupport, m.DefendWith, m.JoinSide, m.BuildShipGear, m.Note, m.SubInterception,
+            m.SubDetection} <= written, written
+
+
+def test_a_bot_deploys_everything_at_turn_0() -> None:
+    """Initial Deployment: at turn 0 a bot writes DEPLOY orders only, placing every unit
+    still to deploy; the checker keeps them all."""
+    from collections import Counter
+
+    from moderator.engine.phase0_deploy import free_counts
+    from moderator.orders import model as m
+    from tests.drift import deployment
+
+    game = deployment()
+    for nation in ("germany", "france", "britain", "russia"):
+        turn = play(game.state, game.world, game.scenario, nation, "d", header={"nation": nation, "turn": "0"})
+        assert turn.orders and all(isinstance(o, m.Deploy) for o in turn.orders), nation
+        assert turn.dropped == [], (nation, turn.dropped)
+        placed: Counter[str] = Counter()
+        for o in turn.orders:
+            assert isinstance(o, m.Deploy)
+            placed.update({uc.kind: uc.count for uc in o.units})
+        assert placed == free_counts(game.state, nation), nation
+        checked = check_text(turn.text, nation, game.state, game.world, game.scenario)
+        assert [d for d in checked.diagnostics if d.severity == "error"] == [], nation

@@ -1,6 +1,8 @@
 """`make run`'s demo: its ready-made orders are clean for every demo seat (but Russia's
 deliberate typo), and a whole demo turn runs to its reports."""
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -67,3 +69,37 @@ def test_demo_runs_a_whole_turn(tmp_path: Path, capsys: pytest.CaptureFixture[st
     resolved = resolved if resolved.tzinfo else resolved.replace(tzinfo=UTC)
     assert abs(printed - (resolved + timedelta(seconds=6))) < timedelta(minutes=1), due
     assert any(part.get_filename() == "report.json" for part in report.iter_attachments())
+
+
+def _demo_until_banner(root: Path) -> subprocess.Popen[str]:
+    """The demo in its own process (its own main thread, where signals land), once it is up."""
+
+    launcher = ("import sys; from pathlib import Path; from moderator.service.demo import run_demo; "
+                "sys.exit(run_demo(Path(sys.argv[1]), deadline_seconds=600, poll_seconds=1, robots=False, "
+                "ports=(0, 0)))")
+    process = subprocess.Popen([sys.executable, "-c", launcher, str(root)], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+    assert process.stdout is not None
+    for line in process.stdout:
+        if "=== moderator demo" in line:
+            return process
+    process.wait(10)
+    raise AssertionError(f"the demo did not start: {process.stderr.read() if process.stderr else ''}")
+
+
+@pytest.mark.parametrize("signum", ["SIGTERM", pytest.param("SIGINT", marks=pytest.mark.slow)])
+def test_the_demo_stops_cleanly_on_sigterm_as_on_ctrl_c(tmp_path: Path, signum: str) -> None:
+    """`make run` under a service manager or `kill`: SIGTERM stops the daemon and the mail
+    server and exits 0, as Ctrl-C (SIGINT) does, with no traceback."""
+    import signal
+
+    process = _demo_until_banner(tmp_path / "demo")
+    try:
+        process.send_signal(getattr(signal, signum))
+        out, err = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    assert process.returncode == 0, err
+    assert "stopping" in out and "Traceback" not in err

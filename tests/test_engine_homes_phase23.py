@@ -13,12 +13,13 @@ from dataclasses import replace
 
 import pytest
 
-from moderator.engine import check
+from moderator.engine import check, gear_aboard
 from moderator.engine.check import Verdict, check_orders
 from moderator.engine.conquest import take_territory
-from moderator.engine.context import TurnContext
+from moderator.engine.context import PendingBuild, TurnContext
 from moderator.engine.dice import Dice, ScriptedDice
 from moderator.engine.events import Event
+from moderator.engine.gear_aboard import GEAR
 from moderator.engine.orders.trenches import FACING
 from moderator.engine.placement import has_industry, map_facility
 from moderator.engine.resolve import resolve
@@ -274,7 +275,7 @@ def test_capture_destroys_the_trenches_and_radar_of_the_territory() -> None:
 # ---- Phase 3.1 radar and sonar -----------------------------------------------------------
 
 
-def test_radar_on_land_is_placed_in_phase_7_gear_on_ships_is_referred(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_radar_on_land_and_sonar_on_a_ship_are_placed_in_phase_7(monkeypatch: pytest.MonkeyPatch) -> None:
     s = fx.state([("germany", "cruiser", "Baltic Sea", 1)], saved=40)
     s.nations["germany"].tech.update(radar=1, sonar=1)
     orders: list[m.Order] = [m.BuildShipGear("radar", "Berlin"), m.BuildShipGear("sonar", "Baltic Sea", "cruiser"),
@@ -283,9 +284,25 @@ def test_radar_on_land_is_placed_in_phase_7_gear_on_ships_is_referred(monkeypatc
     assert errors(verdicts) == ["gear-no-ship"]  # one cruiser, one piece of gear
     saved, events = same_treasury(monkeypatch, s, "germany", orders)
     assert saved == 40 - 18 - 13 + income(events, "germany")
-    assert referred(events) == [("BuildShipGear", 13, "gear-on-ship")]
-    new, _ = run(s, {"germany": orders})
+    assert referred(events) == []
+    new, events = run(s, {"germany": orders})
     assert [u.location for u in new.units if u.kind == "radar"] == ["Berlin"]
+    cruiser = next(u for u in new.units if u.kind == "cruiser")
+    assert new.nations["germany"].flags[GEAR] == {cruiser.id: ["sonar"]}
+    assert [(e.args["kind"], e.args["place"]) for e in events if e.code == "placed"] == [
+        ("radar", "Berlin"), ("sonar", "Baltic Sea")]
+
+
+def test_gear_for_a_ship_gone_by_phase_7_is_lost_and_sunk_ships_lose_theirs() -> None:
+    s = fx.state([("germany", "cruiser", "Baltic Sea", 2)])
+    first, second = sorted((u for u in s.units if u.kind == "cruiser"), key=lambda u: u.id)
+    s.nations["germany"].flags[GEAR] = {first.id: ["sonar"], "germany-battleship-9999": ["radar"]}  # one sunk
+    ctx = TurnContext(s.copy(), {}, fx.world(), scenario(), dice_root=Dice("gear", 1))
+    gear_aboard.drop_sunk(ctx)
+    for _ in range(2):  # the first cruiser has sonar already: the second takes one, then none is left
+        gear_aboard.mount(ctx, PendingBuild("germany", "sonar", 1, "Baltic Sea", 13, 0, on="cruiser"))
+    assert ctx.state.nations["germany"].flags[GEAR] == {first.id: ["sonar"], second.id: ["sonar"]}
+    assert [e.code for e in ctx.events] == ["placed", "build-lost"]
 
 
 @pytest.mark.parametrize("order,code", [

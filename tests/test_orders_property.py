@@ -78,6 +78,8 @@ ORDERS = st.one_of(
     st.builds(m.CasualtyOrder, st.lists(st.sampled_from(v.MOBILE), min_size=1, max_size=4).map(tuple), st.none() | name),
     st.builds(m.ArtillerySupport, count, name, name),
     st.builds(m.Breakthrough, count, name, name),
+    st.builds(m.LetPass, name),
+    st.builds(m.AirRetreat, name, st.sampled_from(["rounds", "losses", "kills"]), count),
     st.builds(m.DefendWith, st.sampled_from(["industry", "port", "aa"]), name),
     st.builds(m.RocketFire, count, name, name, st.sampled_from(["city", "industry", "units"])),
     st.builds(m.TaskForce, tf_name, name, units(st.sampled_from(v.SEA))),

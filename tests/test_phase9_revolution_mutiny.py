@@ -99,6 +99,43 @@ def test_the_rising_turns_new_units_on_1_to_7_and_places_them_where_no_russian_s
     assert flag.args["details"]["went"] == {"infantry": 2} and flag.args["details"]["place"] == "Kiev"
 
 
+def everywhere_russian() -> GameState:
+    """Russian troops in every territory of Russia's start: one each, three in Moscow."""
+    s = state(8, stage=1, units=[("russia", "infantry", t, 1) for t in ("Kiev", "Minsk", "Riga", "Vilna", "Warsaw")]
+              + [("russia", "infantry", "Moscow", 3)])
+    return s
+
+
+def test_revolutionaries_with_nowhere_free_attack_and_take_the_territory() -> None:
+    # "If no such territories exist, then the moderator will pick a Russian territory which
+    # the revolutionaries will attack. If they succeed in the attack, the territory becomes
+    # rebel-owned": the default is Kiev, of the fewest Russian units the most valuable.
+    orders = {"russia": [m.Build("infantry", 2, "Moscow")]}
+    # The second hit, both new units turn; the battle: two attackers hit (3 or less), the
+    # defender (5) and Kiev's city (1) miss.
+    new, events = run(everywhere_russian(), orders, [1, 1, 2, 1, 3, 6, 2])
+    (battle,) = of(events, "battle")
+    assert battle.args["territory"] == "Kiev" and battle.args["origins"] == ["Moscow"]
+    assert battle.args["captured"] and battle.args["losses"]["russia"] == {"infantry": 1}
+    assert new.control["Kiev"] == "bolsheviks" and fx.count(new, "bolsheviks", "infantry", "Kiev") == 2
+    (flag,) = flags(events, "revolutionaries-attacked")
+    assert flag.args["details"]["place"] == "Kiev" and flag.args["details"]["won"]
+    assert phase9_revolution.stage_of(new) == 2
+
+
+def test_revolutionaries_beaten_in_their_attack_crush_the_revolution() -> None:
+    # "If they fail, the revolution is crushed then and there."
+    orders = {"russia": [m.Build("infantry", 1, "Moscow")]}
+    # The second hit, the unit turns; the battle: the attacker misses, the defender hits.
+    new, events = run(everywhere_russian(), orders, [1, 1, 10, 5, 10])
+    assert not of(events, "battle")[0].args["captured"]
+    assert new.control["Kiev"] == "russia" and not [u for u in new.units if u.nation == "bolsheviks"]
+    (end,) = of(events, "revolution-ended")
+    assert end.args["winner"] == "russia" and phase9_revolution.stage_of(new) == phase9_revolution.ENDED
+    assert "bolsheviks" not in new.nations["russia"].at_war_with
+    assert not flags(events, "revolutionaries-attacked")[0].args["details"]["won"]
+
+
 def test_after_the_rising_new_russian_units_defect_on_8_to_10() -> None:
     s = state(9, stage=2)
     fx.add_units(s, "bolsheviks", "infantry", "Vilna", 1)  # the civil war goes on
@@ -141,7 +178,41 @@ def test_the_bolsheviks_win_when_russia_holds_no_city_and_no_soldier() -> None:
     assert end.args["winner"] == "bolsheviks"
     assert all(new.control[t] == "bolsheviks" for t in ("Minsk", "Vilna", "Riga"))
     assert [u.nation for u in new.units if u.kind == "cruiser"] == ["bolsheviks"]  # ships go to the winner
-    assert flags(events, "bolsheviks-won")
+    (wars,) = of(events, "bolshevik-wars")  # nobody else holds Russian land: no war yet
+    assert wars.args == {"nations": [], "why": "reunify"} and not flags(events, "bolsheviks-won")
+
+
+def test_after_winning_the_bolsheviks_fight_the_conquerors_then_russias_old_foes() -> None:
+    # "they may then selectively target and attack any nations which had conquered any
+    # Russian territories ... If and only if, all that has been achieved will the Bolshevik
+    # player then seek to continue any wars Russia had been in at the time of the
+    # Revolution's start".
+    s = state(10, stage=2, units=[("bolsheviks", "infantry", "Moscow", 2), ("germany", "infantry", "Warsaw", 1)])
+    s.nations["bolsheviks"].flags[phase9_revolution.AT_RISING] = ["austria", "germany"]
+    for t in ("Kiev", "Moscow", "Minsk", "Vilna", "Riga"):
+        s.control[t] = "bolsheviks"
+    s.control["Warsaw"] = "germany"
+    won, events = run(s, {}, [])
+    assert [e.args for e in of(events, "bolshevik-wars")] == [{"nations": ["germany"], "why": "reunify"}]
+    assert won.at_war("bolsheviks", "germany") and not won.at_war("bolsheviks", "austria")
+    won.turn += 1
+    _, events = run(won, {}, [])  # Warsaw still German: Russia's old wars wait
+    assert not of(events, "bolshevik-wars")
+    won.control["Warsaw"] = "bolsheviks"
+    again, events = run(won, {}, [])
+    assert [e.args for e in of(events, "bolshevik-wars")] == [{"nations": ["austria"], "why": "reunified"}]
+    assert again.at_war("bolsheviks", "austria") and again.at_war("austria", "bolsheviks")
+    assert again.nations["bolsheviks"].flags[phase9_revolution.REUNIFIED] == won.turn
+    again.turn += 1
+    _, events = run(again, {}, [])  # once
+    assert not of(events, "bolshevik-wars")
+
+
+def test_the_rising_records_russias_wars() -> None:
+    s = state(9, stage=1)
+    s.nations["russia"].at_war_with = ["austria", "germany"]
+    new, _ = run(s, {}, [1])  # the second hit: the rising (no unit built, no die more)
+    assert new.nations["bolsheviks"].flags[phase9_revolution.AT_RISING] == ["austria", "germany"]
 
 
 def test_the_revolution_rate_by_year_through_the_engine() -> None:
@@ -203,12 +274,73 @@ def test_a_disastrous_mutiny_disbands_75_percent_and_the_second_territory_rebels
     assert flag.args["details"]["went"] == {"infantry": 1}
 
 
+def test_disastrous_rebels_become_the_mutineers_at_war_with_their_nation() -> None:
+    # "the moderator will control these units as if they belonged to a minor nation who was
+    # brought into the war against the mutineers home nation. If the Mutinying forces
+    # successfully capture the nation's capital they will force the government to offer its
+    # foes a surrender": Moscow, the capital, rebels (the second territory picked).
+    s = past_the_limit()
+    fx.add_units(s, "russia", "infantry", "Moscow", 1)
+    s.nations["mutineers"] = NationState("mutineers", saved=0, manpower_limit=0, side="neutral",
+                                         flags={"active": False})
+    s.nations["russia"].at_war_with = ["germany"]
+    s.nations["germany"].at_war_with = ["russia"]
+    rebel_infantry = next(u.id for u in s.units_at("Moscow", "russia"))
+    s.nations["russia"].flags["built_at"] = {rebel_infantry: {"improved_weapons": 1}}
+    rebels = Nation("mutineers", "Mutineers", "minor", "neutral", playable=False, active=False)
+    russia = replace(scenario().nations["russia"], capital="Moscow")
+    with_rebels = replace(scenario(), nations={**scenario().nations, "mutineers": rebels, "russia": russia})
+    dice = ScriptedDice({"9": [2, 8, 1, 0]}, s.turn)
+    new, events = resolve(s, BUILD, fx.world(), with_rebels, dice)
+    first, second = of(events, "mutiny")
+    assert second.args["place"] == "Moscow" and second.args["rebelled"]
+    assert not flags(events, "mutiny-rebels")
+    assert not new.units_at("Moscow", "russia") and len(new.units_at("Moscow", "mutineers")) == 2
+    reds = new.nations["mutineers"]
+    assert "active" not in reds.flags and reds.at_war_with == ["russia"]
+    assert new.at_war("russia", "mutineers") and new.control["Moscow"] == "mutineers"
+    assert "Moscow" not in new.incorporated  # conquered land: nothing until incorporated
+    assert reds.flags["built_at"][rebel_infantry] == {"improved_weapons": 1}  # they fight as they did
+    assert rebel_infantry not in new.nations["russia"].flags["built_at"]
+    (captured,) = [e for e in events if e.code == "captured" and e.args["territory"] == "Moscow"]
+    assert captured.seen_by == () and captured.args["nation"] == "mutineers"
+    (taken,) = of(events, "mutineers-took-capital")
+    assert taken.args == {"nation": "russia", "capital": "Moscow"}
+    (offer,) = of(events, "surrender-offered")
+    assert offer.args == {"nation": "russia", "to": ["germany", "mutineers"]}
+    assert new.nations["russia"].flags["surrender_offer"] == s.turn
+    new.turn += 1
+    _, events = resolve(new, {}, fx.world(), with_rebels, ScriptedDice({}, new.turn))
+    assert not of(events, "mutineers-took-capital")  # one offer, answered this turn
+
+
 def test_a_mutiny_after_two_provinces_mutinied_may_start_a_socialist_revolution() -> None:
     s = past_the_limit()
     s.nations["russia"].flags[phase9_mutiny.AFFECTED] = ["Minsk", "Riga"]
     _, events = run(s, BUILD, [1, 1, 1, 6])  # 6: no revolution
     assert not flags(events, "socialist-revolution")
     _, events = run(s, BUILD, [1, 1, 1, 5])  # "On roll of 1-5 on a D10, a revolution will happen"
+    (flag,) = flags(events, "socialist-revolution")
+    assert flag.args["details"]["provinces"] == ["Minsk", "Riga", "Warsaw"]
+
+
+def test_a_socialist_revolution_hands_the_mutinied_provinces_to_the_mutineers() -> None:
+    # "all units that are affected by mutinies defect to the rebel army ... those armies
+    # occupy and incorporate the province(s) they are in"
+    s = past_the_limit()
+    fx.add_units(s, "russia", "infantry", "Minsk", 2)
+    s.nations["russia"].flags[phase9_mutiny.AFFECTED] = ["Minsk", "Riga"]
+    s.nations["mutineers"] = NationState("mutineers", saved=0, manpower_limit=0, side="neutral",
+                                         flags={"active": False})
+    rebels = Nation("mutineers", "Mutineers", "minor", "neutral", playable=False, active=False)
+    with_rebels = replace(scenario(), nations={**scenario().nations, "mutineers": rebels})
+    # a mutiny (1), small (1) in Warsaw (the third of Minsk, Moscow, Warsaw), the revolution (5)
+    new, events = resolve(s, BUILD, fx.world(), with_rebels, ScriptedDice({"9": [1, 1, 2, 5]}, s.turn))
+    assert len(new.units_at("Warsaw", "mutineers")) == 6 and not new.units_at("Warsaw", "russia")
+    assert fx.count(new, "mutineers", "infantry", "Minsk") == 2 and not new.units_at("Minsk", "russia")
+    assert new.control["Warsaw"] == new.control["Minsk"] == "mutineers" and new.control["Riga"] == "russia"
+    assert new.incorporated["Warsaw"] == new.incorporated["Minsk"] == s.turn  # "occupy and incorporate"
+    assert new.at_war("russia", "mutineers") and new.control["Moscow"] == "russia"
     (flag,) = flags(events, "socialist-revolution")
     assert flag.args["details"]["provinces"] == ["Minsk", "Riga", "Warsaw"]
 

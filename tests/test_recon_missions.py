@@ -186,3 +186,29 @@ def test_the_reports_list_what_recon_and_espionage_learned_to_those_who_learned_
     assert "reconnaissance and agents learned" not in texts["russia"]  # nothing learned: no section
     alliance = texts["alliance:central"]
     assert "== What the members' reconnaissance and agents learned ==" in alliance and "Russia 3 infantry" in alliance
+
+
+def test_the_units_of_a_mission_at_sea_help_their_sides_task_forces_sight_and_hide() -> None:
+    # 3.3: "the side doing reconaissance may help own TF in the same sea zone to engage enemy
+    # or avoid detection (check reconaissance table)": the mission's units that came through
+    # add their aggressive factors to their side's sighting and their defensive factor to
+    # its task forces' cover, in that zone only; a unit shot down helps no one.
+    from moderator.engine import phase4_sea
+
+    s = fx.state([("russia", "battleship", "Baltic Sea", 1), ("germany", "cruiser", "Baltic Sea", 2),
+                  ("russia", "bomber", "Riga", 1), ("germany", "fighter", "Berlin", 1)])
+    ctx = TurnContext(s, {}, fx.world(), fx.scenario())
+    ships = {n: [u for u in s.units if u.nation == n and u.location == "Baltic Sea"] for n in ("russia", "germany")}
+    russian = phase4_sea.Fleet("russia", "D", ships["russia"], "Baltic Sea", "patrol")
+    german = phase4_sea.Fleet("germany", "E", ships["germany"], "Baltic Sea", "escort")
+    assert phase4_sea.sides_in(ctx, russian, german, "Baltic Sea") == (["battleship"], ["cruiser", "cruiser"])
+    bomber = next(u for u in s.units if u.kind == "bomber")
+    fighter = next(u for u in s.units if u.kind == "fighter")
+    missions.send(ctx, "russia", 0, "Riga", "Baltic Sea", [bomber])
+    missions.send(ctx, "germany", 0, "Berlin", "Posen", [fighter])  # over land: no help at sea
+    assert phase4_sea.sides_in(ctx, russian, german, "Baltic Sea") == (["battleship", "bomber"], ["cruiser", "cruiser"])
+    assert phase4_sea.sides_in(ctx, german, russian, "Baltic Sea") == (["cruiser", "cruiser"], ["battleship", "bomber"])
+    assert math.isclose(phase4_sea.chance(ctx, russian, german, "Baltic Sea"), 1 - 0.9 * 0.8)  # 3-2=1, 4-2=2
+    assert math.isclose(phase4_sea.chance(ctx, german, russian, "Baltic Sea"), 1 - 0.7 * 0.7)  # the bomber's cover
+    s.units.remove(bomber)  # shot down in 3.3.1
+    assert phase4_sea.sides_in(ctx, russian, german, "Baltic Sea") == (["battleship"], ["cruiser", "cruiser"])

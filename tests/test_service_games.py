@@ -56,3 +56,19 @@ def test_reports_can_be_sent_without_maps(tmp_path: Path) -> None:
     assert loaded.maps is False and svc.maps is False
     cfg.write_text(f'[service]\ndatabase = "sqlite:///{tmp_path / "x.db"}"\n', encoding="utf-8")
     assert load_config(cfg).maps is True
+
+
+def test_the_daemon_publishes_to_the_configured_site_folder(tmp_path: Path) -> None:
+    """`[site] dir`: the Service `moderator run` (and every verb) works with is given the
+    folder, so each resolution publishes the game's public page there (service/site.py)."""
+    import argparse
+
+    from moderator.service.commands import _service
+
+    cfg = tmp_path / "moderator.toml"
+    cfg.write_text(f'[service]\ndatabase = "sqlite:///{tmp_path / "x.db"}"\n[site]\ndir = "{tmp_path / "public"}"\n',
+                   encoding="utf-8")
+    svc, loaded = _service(argparse.Namespace(config=cfg))
+    assert loaded.site == tmp_path / "public" and svc.site_dir == tmp_path / "public"
+    cfg.write_text(f'[service]\ndatabase = "sqlite:///{tmp_path / "x.db"}"\n', encoding="utf-8")
+    assert _service(argparse.Namespace(config=cfg))[0].site_dir is None

@@ -469,7 +469,7 @@ def test_a_full_disk_while_storing_loses_nothing(setup: tuple[EmbeddedMailServer
     def full(*args: object, **kwargs: object) -> None:
         raise sqlite3.OperationalError("database or disk is full")
 
-    monkeypatch.setattr(svc.store, "store_incoming", full)
+    monkeypatch.setattr(svc.store, "store_incoming_batch", full)
     with pytest.raises(sqlite3.OperationalError):
         poll(svc)
     monkeypatch.undo()

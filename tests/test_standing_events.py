@@ -1,12 +1,15 @@
-"""The third points table, row 5 (engine/standing_events.py): unrestricted submarine
-warfare costs the declarer's side points with every neutral, more the first turn."""
+"""The third points table (engine/standing_events.py): a strait or canal closed (rows 1-4)
+and unrestricted submarine warfare (row 5, more the first turn) cost the closer's or the
+declarer's side points with every neutral."""
 
 from __future__ import annotations
 
 from collections import Counter
 
-from moderator.engine import standing_events
+from moderator.engine import standing_events, wars
+from moderator.engine.context import TurnContext
 from moderator.engine.dice import Dice
+from moderator.engine.passages import CLOSED
 from tests.test_neutral_triggers import context
 
 
@@ -42,4 +45,69 @@ def test_the_draws_are_uniform_over_their_range() -> None:
         ctx.state.nations["germany"].flags["unrestricted_subs"] = "allied"
         standing_events.submarine_warfare(ctx, "9")
         seen[ctx.state.nations["usa"].standing] += 1
+    assert all(70 <= seen[k] <= 130 for k in (0, 1, 2)), seen  # 100 each, within 4 sigma (8.2)
+
+
+# ---- rows 1-4: closed straits and canals ------------------------------------------------------
+def closing(ctx: TurnContext, nation: str, passage: str, barred: list[str] | None = None) -> None:
+    ctx.state.nations[nation].flags[CLOSED] = {passage: barred or []}
+
+
+def drawn(ctx: TurnContext) -> dict[str, str]:
+    return {r.purpose: r.dice for r in ctx.dice_root.log if "closed by" in r.purpose}
+
+
+def test_a_main_war_closer_costs_its_side_the_row_every_turn_it_stands() -> None:
+    ctx = context()
+    ctx.dice_root = Dice("rows-1-4", 1)
+    closing(ctx, "britain", "Strait of Gibraltar", ["germany"])  # a closing to some nations counts too
+    ctx.state.nations["britain"].side = "allied"
+    standing_events.closed_passages(ctx, "9")
+    first = drawn(ctx)
+    assert first["Kingdom of Spain's points: Strait of Gibraltar closed by British Empire (neutrals' points)"] == "0-2"
+    assert first["Kingdom of Italy's points: Strait of Gibraltar closed by British Empire (neutrals' points)"] == "0-2"
+    assert not any(p.startswith("Republic of China's") for p in first)  # China: 0
+    assert all(e.args["change"] < 0 for e in ctx.events if e.code == "points")  # away from the Allies
+    ctx.dice_root.log.clear()
+    standing_events.closed_passages(ctx, "9")
+    assert drawn(ctx) == first  # "All values are considered after each turn"
+
+
+def test_a_neutral_closers_turns_are_owed_until_it_joins_then_answered_against_its_side() -> None:
+    ctx = context()
+    ctx.dice_root = Dice("owed", 1)
+    closing(ctx, "ottoman", "Bosporus-Dardanelles")
+    standing_events.closed_passages(ctx, "9")
+    standing_events.closed_passages(ctx, "9")
+    assert drawn(ctx) == {} and not [e for e in ctx.events if e.code == "points"]
+    assert ctx.state.nations["ottoman"].flags[standing_events.CLOSINGS_OWED] == ["Bosporus-Dardanelles"] * 2
+    wars.join(ctx, "ottoman", "central", "1.5", why="points")
+    italy = [r for r in ctx.dice_root.log if r.purpose.startswith("Kingdom of Italy's points: Bosporus")]
+    assert len(italy) == 2 and all(r.dice == "0-1" for r in italy)
+    assert standing_events.CLOSINGS_OWED not in ctx.state.nations["ottoman"].flags
+    moved = [e for e in ctx.events if e.code == "points" and e.args["why"] == "passage-closed"]
+    assert moved and all(e.args["change"] > 0 for e in moved)  # against the Central Powers
+
+
+def test_a_closing_lapses_with_the_passage_and_passages_without_a_row_cost_nothing() -> None:
+    ctx = context()
+    ctx.dice_root = Dice("lapse", 1)
+    ctx.state.nations["germany"].flags[CLOSED] = {"Kiel Canal": []}  # no row in the table
+    closing(ctx, "britain", "Suez Canal")
+    ctx.state.nations["britain"].side = "allied"
+    ctx.state.control["Suez Canal"] = "ottoman"  # Britain no longer holds the canal
+    standing_events.closed_passages(ctx, "9")
+    assert drawn(ctx) == {}
+
+
+def test_a_closing_draws_are_uniform_over_their_range() -> None:
+    """Row 2, Italy "0-2": a number drawn between 0 and 2, fixed seeds."""
+    seen: Counter[int] = Counter()
+    for seed in range(300):
+        ctx = context()
+        ctx.dice_root = Dice(f"rows-1-4/{seed}", 1)
+        closing(ctx, "britain", "Strait of Gibraltar")
+        ctx.state.nations["britain"].side = "allied"
+        standing_events.closed_passages(ctx, "9")
+        seen[-ctx.state.nations["italy"].standing] += 1
     assert all(70 <= seen[k] <= 130 for k in (0, 1, 2)), seen  # 100 each, within 4 sigma (8.2)

@@ -43,6 +43,61 @@ def test_a_message_fetched_twice_is_stored_once(tmp_path: Path) -> None:
     assert len(store.messages("in")) == 2
 
 
+def test_a_fetched_batch_is_stored_as_one_by_one_would(tmp_path: Path) -> None:
+    """store_incoming_batch (the intake's two queries a batch) knows a message the way
+    store_incoming does: by (UIDVALIDITY, UID) with the same bytes, else by its bytes; a
+    second copy inside the batch finds the first; each new one has its first attempt counted."""
+    from datetime import UTC, datetime, timedelta
+
+    from moderator.store.db import Incoming
+
+    store = Store.at(tmp_path / "m.db")
+    old, _ = store.store_incoming(b"old", uid=7, uidvalidity=100)
+    reused, _ = store.store_incoming(b"before the reset", uid=8, uidvalidity=100)
+    now = datetime.now(UTC)
+    with store.transaction():
+        stored = store.store_incoming_batch([
+            Incoming(b"old", 7, 100),  # fetched again
+            Incoming(b"old", 1, 200),  # after a UIDVALIDITY reset: its bytes
+            Incoming(b"new one", 8, 100),  # a UID reused for other bytes (the mailbox was rebuilt)
+            Incoming(b"twice", 9, 100),
+            Incoming(b"twice", 10, 100),  # the server delivered it twice
+        ], now, timedelta(minutes=2))
+    assert stored[:2] == [(old, False), (old, False)]
+    assert stored[2][1] and stored[2][0] != reused
+    assert stored[3][1] and stored[4] == (stored[3][0], False)
+    assert [m.attempts for m in store.messages("in", "new")] == [0, 0, 1, 1]
+    with store.transaction():  # the same batch again: nothing new
+        assert [new for _, new in store.store_incoming_batch([Incoming(b"new one", 8, 100)], now,
+                                                             timedelta(minutes=2))] == [False]
+
+
+def test_reads_kept_for_a_transaction_are_forgotten_when_it_writes_them(tmp_path: Path) -> None:
+    """Inside a transaction the game, seats, settings, snapshot key and rulings are read once
+    (a burst of mail asks for them on every message); a write of any of them, or a savepoint
+    rolled back, makes the next read go to the database again."""
+    import pytest
+
+    store = Store.at(tmp_path / "m.db")
+    store.create_game("g1", "1914")
+    with store.transaction():
+        assert store.game("g1").turn == 1 and store.seats("g1") == [] and store.setting("k") is None
+        store.update_game("g1", turn=2)
+        store.add_seat("g1", "france", "a@x", "one")
+        store.set_setting("k", "v")
+        store.add_rulings("g1", 2, ["NOTE x"], applies="now", source="test")
+        assert store.game("g1").turn == 2 and [s.email for s in store.seats("g1")] == ["a@x"]
+        assert store.setting("k") == "v" and len(store.rulings("g1", 2, "now")) == 1
+        assert store.snapshot_key("g1", 2) is None
+        store.save_snapshot("g1", 2, "{}")
+        assert store.snapshot_key("g1", 2) is not None
+        with pytest.raises(ZeroDivisionError), store.savepoint():
+            store.set_setting("k", "undone")
+            assert store.setting("k") == "undone"
+            _ = 1 / 0
+        assert store.setting("k") == "v"
+
+
 def test_a_unit_of_work_is_all_or_nothing(tmp_path: Path) -> None:
     import pytest
 

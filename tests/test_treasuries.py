@@ -92,3 +92,50 @@ def test_a_colony_builds_from_its_own_treasury() -> None:
     trade = sum(int(a["amount"]) for a in events_of(events, "us-trade"))  # 3.1: the mainland's
     assert new.nations["germany"].saved == saved + inc["amount"] - sum(kept.values()) + trade  # type: ignore[union-attr]
     assert new.nations["germany"].flags[treasuries.HELD]["German East Africa"] == 4 + kept["German East Africa"]  # type: ignore[index]
+
+
+def test_the_moderator_sets_a_separated_treasury_by_ruling() -> None:
+    # SET SAVED OF Germany sets the mainland's; with AT, the treasury of the place's group.
+    from moderator.engine.dice import Dice
+    from moderator.engine.resolve import apply_rulings
+    from moderator.orders.checker import check_rulings
+
+    s = riga_cut_off(saved=50)
+    s.nations["germany"].flags[treasuries.HELD] = {"Riga": 3}
+    checked = check_rulings("SET SAVED OF Germany AT Riga TO 12\nADJUST TREASURY OF Germany IN Riga BY -2\n"
+                            "SET SAVED OF Germany TO 40\n", s, fx.world(), fx.scenario())
+    assert [d.render() for d in checked.diagnostics] == []
+    new, events = apply_rulings(s, checked.orders, fx.world(), fx.scenario(), Dice("now", 1))
+    assert new.nations["germany"].flags[treasuries.HELD] == {"Riga": 10} and new.nations["germany"].saved == 40
+    ruled = [e.args["details"] for e in events if e.code == "ruling"]
+    assert ruled[:2] == [{"field": "saved", "place": "Riga", "before": 3, "after": 12},
+                         {"field": "saved", "place": "Riga", "before": 12, "after": 10}]
+    refused = check_rulings("SET SAVED OF Germany AT Posen TO 5\nSET SAVED OF Germany AT Warsaw TO 5\n"
+                            "ADJUST SAVED OF Germany AT Riga BY -4\n", s, fx.world(), fx.scenario())
+    assert [d.code for d in refused.diagnostics] == ["ruling-held-mainland", "ruling-held-not-held",
+                                                     "ruling-held-negative"]
+    assert "Posen is joined to Germany's mainland" in refused.diagnostics[0].message
+
+
+def test_the_report_shows_what_stayed_apart_and_each_separated_treasury() -> None:
+    # The income event says how much of the amount stayed overseas (the saved figure is the
+    # mainland's); the nation's status (text, HTML, JSON) lists every separated treasury,
+    # and so does the position a bot reads (Position.held_apart).
+    from moderator.reports.build import nation_mail
+    from moderator.reports.content import TurnInfo
+
+    s = riga_cut_off(saved=0)
+    s.nations["germany"].flags[treasuries.HELD] = {"Riga": 3}
+    new, events = resolve(s, {}, fx.world(), fx.scenario(), ScriptedDice({}, 1))
+    (inc,) = events_of(events, "income")
+    assert inc["kept_apart"] == 2 and inc["saved"] == new.nations["germany"].saved
+    info = TurnInfo("g1", "War", 1, "August 1914", 2, "October 1914", "Friday")
+    report = nation_mail(new, events, fx.scenario(), fx.world(), info, "germany")
+    assert (f"collected {inc['amount']} resources (full value {inc['full']}, income rule \"full\"), 2 of them kept "
+            f"in territories separated from the mainland (3.1); saved resources on the mainland now {inc['saved']}."
+            ) in report.text
+    assert (f"Treasury: {inc['saved']} resources saved on the mainland; kept apart in separated territories (3.1): "
+            "Riga 5.") in report.text
+    assert "Riga <b>5</b>" in report.html
+    assert report.data["sheet"]["held_apart"] == {"Riga": 5}
+    assert TurnContext(new, {}, fx.world(), fx.scenario()).held_apart("germany") == {"Riga": 5}

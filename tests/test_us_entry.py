@@ -115,7 +115,7 @@ def test_surrender_and_refusal_move_the_entry_by_the_side() -> None:
 def test_the_track_is_bounded_for_every_event_and_the_economic_roll() -> None:
     ctx = context([9])
     ctx.state.nations["usa"].standing = 9
-    ctx.emit("income", "8", ("france",), nation="france", full=0, rule="full", amount=50, saved=0)
+    ctx.emit("income", "8", ("france",), nation="france", full=0, rule="full", amount=50, saved=0, kept_apart=0)
     phase9_neutrals.us_economic_roll(ctx.__class__(ctx.state, {}, ctx.world, ctx.scenario,
                                                     dice_root=ScriptedDice([9, 2], 1), events=ctx.events))
     assert entry(ctx) == points.CAMP  # 9 + 2 stops at the Allied camp

@@ -14,8 +14,15 @@ draft, keeping track of the units it has given orders and a rough budget:
 * money     - incorporate held land, research, influence neutrals, spy, give to allies,
               special options now and then; then builds with what is left (infantry
               where the threat is, artillery, tanks and fighters when it has them);
+* statecraft, support, fortify (bots/statecraft.py) - joining a side, gearing up,
+              coaxing, peace, surrender and its votes, exile, blockades, passages,
+              submarine warfare, notes; artillery support, complexes and ports defending,
+              plunder, transfers; home trenches, radar and sonar; hunt: submarines
+              intercepting, warships detecting submarines;
 * navy      - now and then, a task force on patrol;
-* shuffle   - idle troops of quiet places toward the front.
+* shuffle   - idle troops of quiet places toward the front;
+* deploy    - at turn 0 of a game with a deployment turn, the only play (DEPLOYMENT): the
+              units still to place, at the threatened borders and beside its fleet.
 
 The draft is checked by the order checker on the whole batch (as a careful player runs
 `moderator check`): orders it refuses (the money ran out after the checker's own
@@ -35,11 +42,13 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from moderator.bots import statecraft
 from moderator.bots.options import FIGHTING, Seat, options, units
 from moderator.engine import manpower
 from moderator.engine.check import check_orders
+from moderator.engine.combat_land import CAPTURERS
 from moderator.engine.odds import odds_for
-from moderator.engine.state import GameState
+from moderator.engine.state import SEA_UNITS, GameState
 from moderator.orders import model as m
 from moderator.orders.echo import nation_words, normalize_order
 from moderator.world.model import World
@@ -241,7 +250,7 @@ def declare(d: Draft) -> None:
         for place in sorted(s.land_stacks()):
             free = Counter({k: n for k, n in d.free(place).items() if k in FIGHTING})
             free["infantry"] -= 1  # one stays
-            going = units(+free)
+            going = units(+free) if any(free[k] > 0 for k in CAPTURERS) else ()  # 4.4: who can take land
             for dest in s.neighbours(place):
                 if not going or s.state.controller(dest) != o.target or s.world.is_strait(place, dest):
                     continue
@@ -346,15 +355,42 @@ def shuffle(d: Draft) -> None:
         moved += 1
 
 
+def deploy(d: Draft) -> None:
+    """Initial Deployment (turn 0): land units and aircraft spread over the three most
+    threatened places of the nation's own land (its cities first where nothing threatens),
+    ships to the sea next to its land where most of its ships already are and no enemy's."""
+    s = d.seat
+    places: dict[str, list[str]] = {}
+    for o in options(s, m.Deploy):
+        assert isinstance(o, m.Deploy)
+        places.setdefault(o.units[0].kind, []).append(o.place)
+    for kind, where in sorted(places.items()):
+        count = next(o.units[0].count for o in options(s, m.Deploy) if isinstance(o, m.Deploy)
+                     and o.units[0].kind == kind)
+        if kind in SEA_UNITS:
+            calm = [z for z in where if not s.foes_at(z)] or where
+            best = [max(calm, key=lambda z: (sum(s.stacks.get(z, Counter()).values()), z))]
+        else:
+            best = sorted(where, key=lambda p: (-s.threat(p), not s.world.territories[p].city, p))[:3]
+        for i, place in enumerate(best):
+            n = count // len(best) + (1 if i < count % len(best) else 0)
+            if n:
+                d.take(m.Deploy(units({kind: n}), place))
+
+
 def casualties(d: Draft) -> None:
     d.orders.extend(options(d.seat, m.CasualtyOrder)[:1])
 
 
 Play = Callable[[Draft], None]
 
+# Turn 0 of a game with a deployment turn is DEPLOY orders only (Initial Deployment).
+DEPLOYMENT: tuple[tuple[str, Play], ...] = (("deploy", deploy),)
+
 PLAYS: tuple[tuple[str, Play], ...] = (
-    ("declare", declare), ("defend", defend), ("attack", attack), ("invade", invade), ("fire", fire),
-    ("money", money), ("navy", navy), ("shuffle", shuffle), ("casualties", casualties),
+    ("declare", declare), ("statecraft", statecraft.statecraft), ("defend", defend), ("attack", attack),
+    ("invade", invade), ("fire", fire), ("support", statecraft.support), ("fortify", statecraft.fortify),
+    ("money", money), ("hunt", statecraft.hunt), ("navy", navy), ("shuffle", shuffle), ("casualties", casualties),
 )
 
 
@@ -367,7 +403,7 @@ def play(state: GameState, world: World, scenario: Scenario, nation: str, seed: 
     seat = Seat(state, world, scenario, nation)
     rng = random.Random(f"bot/{seed}/{nation}/{state.turn}")
     draft = Draft(seat, rng, budget=seat.saved)
-    for _, run in PLAYS:
+    for _, run in DEPLOYMENT if state.turn == 0 else PLAYS:
         run(draft)
     kept, dropped = _checked(draft.orders, nation, state, world, scenario)
     words = nation_words(scenario)

@@ -24,6 +24,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help="through the embedded IMAP/SMTP server and the real daemon (slower)")
     p.add_argument("--no-maps", dest="maps", action="store_false",
                    help="--mail: reports without their map (drawing a map takes seconds per seat and turn)")
+    p.add_argument("--deployment", action="store_true",
+                   help="open with the deployment turn (turn 0: the bots DEPLOY the free half of their units)")
     p.add_argument("--dir", type=Path, help="keep the database and the mail here (default: a temporary folder)")
     p.add_argument("--summary", type=Path, help="also write the summary to this file")
     p.set_defaults(func=run_simulate)
@@ -35,7 +37,8 @@ def run_simulate(args: argparse.Namespace) -> int:
     def progress(line: str) -> None:
         print(line, file=sys.stderr, flush=True)
 
-    summary = simulate(args.turns, str(args.seed), seats, mail=args.mail, root=args.dir, maps=args.maps, progress=progress)
+    summary = simulate(args.turns, str(args.seed), seats, mail=args.mail, root=args.dir, maps=args.maps, progress=progress,
+                       deployment=args.deployment)
     text = summary.text()
     print(text, end="")
     if args.summary:

@@ -13,8 +13,12 @@ position a bot plans on from exactly that:
 * of every other nation, only what a sighting shows: its exact units, or for a band the
   troops a player would guess (BAND_GUESS: infantry, the band's middle); the rest of the
   world's armies are unknown to it and absent from its position;
-* who holds and has incorporated which land, the camps and the wars between others: the
-  public map and news, taken from the service's position.
+* who holds which land: the public map, from the report's `control` (reports/content.py);
+  which of its own land is incorporated, from its sheet's holdings, and its allies' from
+  the alliance report's sheets;
+* the camps, the wars between others and the incorporation of others' land: public news
+  (the bulletin's camps, declarations and incorporations), taken from the service's
+  position.
 
 So a bot's threats and odds are estimates, as a player's are; its orders still go through
 the service's checker on the true position, and one refused there is counted like any
@@ -47,14 +51,18 @@ def fogged(state: GameState, nation: str, report: Mapping[str, Any], alliance: M
         ns.tech = {str(k): int(v) for k, v in sheet["tech"].items() if v}
     if "at_war_with" in sheet:
         ns.at_war_with = sorted(by_name.get(n, n) for n in sheet["at_war_with"])
+    if "control" in report:  # the public map
+        out.control = {t: by_name.get(str(holder), str(holder)) for t, holder in report["control"].items()}
     known = {nation}
     units: list[Unit] = [u for u in out.units if u.nation == nation]
+    _incorporated(out, nation, sheet)
     for other in (alliance or {}).get("sheets") or []:
         member = str(other.get("nation", ""))
         if member in known or member not in out.nations:
             continue
         known.add(member)
         units += _counted(out, member, other.get("units") or {})
+        _incorporated(out, member, other)
     for seen in report.get("sightings") or []:
         holder = by_name.get(str(seen.get("holder") or ""), str(seen.get("holder") or ""))
         if holder in known or holder not in out.nations:
@@ -64,6 +72,17 @@ def fogged(state: GameState, nation: str, report: Mapping[str, Any], alliance: M
         units += _counted(out, holder, {seen["place"]: guess})
     out.units = units
     return out
+
+
+def _incorporated(state: GameState, nation: str, sheet: Mapping[str, Any]) -> None:
+    """The incorporation of `nation`'s land as its sheet's holdings tell it (Phase 6)."""
+    if "holdings" not in sheet:
+        return
+    for t in [t for t, holder in state.control.items() if holder == nation]:
+        state.incorporated.pop(t, None)
+    for h in sheet["holdings"]:
+        if h.get("incorporated") is not None:
+            state.incorporated[str(h["territory"])] = int(h["incorporated"])
 
 
 def _counted(state: GameState, nation: str, places: Mapping[str, Mapping[str, int]]) -> list[Unit]:

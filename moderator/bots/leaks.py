@@ -12,6 +12,7 @@ units; everyone the common news; Phase 3.3: units see into the places next to th
 * a bulletin tells public events only;
 * a sheet is a reader's own (a nation's report: its own; an alliance's: its members');
 * a stack is the reader's own units where they stand;
+* the map (`control`, who holds each land) is the position's public one;
 * a sighting looks into a place a unit of the readers' side stands in or next to, or one
   an event of their side named (espionage's combat intelligence, a RECON mission) (3.3:
   "Reconaissance value is calculated for all allied units": a nation's report shows what
@@ -99,6 +100,10 @@ def report_leaks(data: Mapping[str, Any], readers: Sequence[str], names: Mapping
         for stack in data.get("stacks") or []:
             if Counter(stack.get("units") or {}) != mine.get(stack.get("place"), Counter()):
                 out.append(f"a stack that is not its own units: {stack.get('place')} {stack.get('units')}")
+    public = {t: names.get(n, n) for t, n in state.control.items()}
+    for t, holder in sorted((data.get("control") or {}).items()):
+        if public.get(t) != holder:  # the public map is the position's: anything else is not public
+            out.append(f"a map that is not the public one: {t} held by {holder}, the position has {public.get(t)}")
     places = looked_into(state, world, watchers or readers)
     shared = set(watchers or readers)  # 3.3: the side's reconnaissance and espionage are shared
     named = {str(e.get("args", {}).get(k)) for e in events

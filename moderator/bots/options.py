@@ -19,8 +19,10 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
+from moderator.engine.combat_land import CAPTURERS
 from moderator.engine.context import Position
 from moderator.engine.orders.task_forces import SURFACE
+from moderator.engine.phase0_deploy import free_counts
 from moderator.engine.phase4_strategic import rail_region
 from moderator.engine.resolve import default_ruleset
 from moderator.engine.ruleset import Ruleset
@@ -152,6 +154,14 @@ def units(counts: Counter[str] | dict[str, int]) -> tuple[m.UnitCount, ...]:
 # ---- proposers: one per order type ---------------------------------------------------------
 
 
+def deploys(s: Seat) -> list[m.Order]:
+    """DEPLOY (Initial Deployment, turn 0): each kind still to place, all of it, at each of
+    the nation's own land (land units and aircraft) or the seas next to it (ships)."""
+    seas = sorted({nb for p in s.own for nb in s.neighbours(p) if not s.land(nb)})
+    return [m.Deploy(units({kind: n}), place) for kind, n in sorted(free_counts(s.state, s.nation).items())
+            for place in (seas if kind in SEA_UNITS else s.own)]
+
+
 def moves(s: Seat) -> list[m.Order]:
     """MOVE (4.4): a land stack's fighting units to a friendly neighbour (all but one
     infantry, which keeps the place)."""
@@ -168,13 +178,15 @@ def moves(s: Seat) -> list[m.Order]:
 
 
 def attacks(s: Seat) -> list[m.Order]:
-    """ATTACK (4.4, 4.6): a stack's fighting units (one infantry stays) on enemy land next door."""
+    """ATTACK (4.4, 4.6): a stack's fighting units (one infantry stays) on enemy land next
+    door, never without infantry or tanks: artillery alone cannot take land (4.4), and
+    where the land is empty the checker refuses it, which a bot under fog cannot foresee."""
     out: list[m.Order] = []
     for place, stack in sorted(s.land_stacks().items()):
         going = Counter(stack)
         if s.threat(place) or s.world.territories[place].city:
             going["infantry"] -= 1
-        if not +going:
+        if not any(going[k] > 0 for k in CAPTURERS):
             continue
         for dest in s.neighbours(place):
             if s.land(dest) and s.enemy(dest):
@@ -333,9 +345,18 @@ def repairs(s: Seat) -> list[m.Order]:
 
 
 def special_options(s: Seat) -> list[m.Order]:
-    """OPTION n (1.5): the options of the nation's table that take no arguments."""
+    """OPTION n (1.5): every option of the nation's table, with the arguments it needs (a
+    target nation, an amount: its minimum or 5, a side: its own or, neutral, either)."""
     table = s.scenario.diplomacy.options_for(s.nation, s.side)
-    return [m.SpecialOption(n) for n in sorted(table or {})]
+    out: list[m.Order] = []
+    for n, spec in sorted((table or {}).items()):
+        targets: list[str | None] = [x for x in sorted(s.state.nations) if x != s.nation] \
+            if "target" in spec.needs else [None]
+        amount = max(spec.amount_min, 5) if "amount" in spec.needs else None
+        sides: list[str | None] = ([s.side] if s.side != "neutral" else ["allied", "central"]) \
+            if "toward" in spec.needs else [None]
+        out += [m.SpecialOption(n, target=t, amount=amount, toward=w) for t in targets for w in sides]
+    return out
 
 
 def casualties(s: Seat) -> list[m.Order]:
@@ -353,9 +374,128 @@ def rebases(s: Seat) -> list[m.Order]:
     return out
 
 
+def artillery_supports(s: Seat) -> list[m.Order]:
+    """ARTILLERY SUPPORT (Artillery, 4.6): a stack's artillery fires into enemy land next door."""
+    return [m.ArtillerySupport(stack["artillery"], place, dest)
+            for place, stack in sorted(s.land_stacks(("artillery",)).items())
+            for dest in s.neighbours(place) if s.land(dest) and s.enemy(dest)]
+
+
+def defences(s: Seat) -> list[m.Order]:
+    """DEFEND WITH (Industrial complexes, Ports): the complex or port of threatened held land."""
+    return [m.DefendWith(kind, place) for place in s.held if s.land(place) and s.threat(place)
+            for kind in ("industry", "port")]
+
+
+def home_trenches(s: Seat) -> list[m.Order]:
+    """BUILD HOME TRENCHES (Trenches): the nation's own cities."""
+    return [m.BuildHomeTrenches(p) for p in s.own if s.world.territories[p].city]
+
+
+def ship_gear(s: Seat) -> list[m.Order]:
+    """BUILD RADAR|SONAR (Technology): radar in its cities, sonar or radar on its ships."""
+    out: list[m.Order] = []
+    out += [m.BuildShipGear("radar", p) for p in s.own if s.world.territories[p].city][:2]
+    for zone, stack in sorted(s.sea_stacks().items()):
+        out += [m.BuildShipGear(gear, zone, ship) for ship in sorted(stack) for gear in ("sonar", "radar")]
+    return out
+
+
+def plunders(s: Seat) -> list[m.Order]:
+    """PLUNDER (Phase 5): the complexes and ports of conquered, incorporated land."""
+    return [m.Plunder(kind, p) for p in s.held if s.land(p) and s.world.territories[p].owner != s.nation
+            for kind in ("industry", "port")]
+
+
+def transfers(s: Seat) -> list[m.Order]:
+    """TRANSFER (Phase 8, separated treasuries): a treasury's money to the capital's land."""
+    home = [p for p in s.own if s.world.territories[p].city][:1]
+    return [m.Transfer(5, p, home[0]) for p in s.held if home and s.land(p) and p != home[0]]
+
+
+def peaces(s: Seat) -> list[m.Order]:
+    """PEACE (1.1): every enemy (its home refuses the main war's enemies)."""
+    return [m.Peace(e) for e in s.enemies()]
+
+
+def surrenders(s: Seat) -> list[m.Order]:
+    """SURRENDER (1.3): to all its enemies."""
+    return [m.OfferSurrender(tuple(s.enemies()))] if s.enemies() else []
+
+
+def surrender_votes(s: Seat) -> list[m.Order]:
+    """ACCEPT SURRENDER (1.3): an enemy whose offer is on the table (public news)."""
+    from moderator.engine.surrender import OFFER
+
+    return [m.SurrenderVote(n, True) for n, ns in sorted(s.state.nations.items())
+            if n != s.nation and ns.flags.get(OFFER) is not None]
+
+
+def exiles(s: Seat) -> list[m.Order]:
+    """EXILE (Conquered nations): with each ally as host."""
+    return [m.Exile(a) for a in s.allies()]
+
+
+def joins(s: Seat) -> list[m.Order]:
+    """JOIN (1.2): a neutral joins either side (its home says when the points allow it)."""
+    return [m.JoinSide(side) for side in ("allied", "central")]
+
+
+def gear_ups(s: Seat) -> list[m.Order]:
+    """GEAR UP (Neutral majors)."""
+    return [m.GearUp()]
+
+
+def coaxes(s: Seat) -> list[m.Order]:
+    """COAX ITALY (Italy)."""
+    return [m.CoaxItaly()]
+
+
+def blockades(s: Seat) -> list[m.Order]:
+    """BLOCKADE (1.4): each enemy, of its ports or of its US trade."""
+    return [m.Blockade(e, us_trade=trade) for e in s.enemies() for trade in (False, True)]
+
+
+def sub_warfare(s: Seat) -> list[m.Order]:
+    """UNRESTRICTED SUBMARINE WARFARE (1.4): on the enemy side, with submarines at sea."""
+    subs = any(stack["submarine"] for stack in s.sea_stacks().values())
+    enemy_side = {"allied": "central", "central": "allied"}.get(s.side)
+    return [m.SubWarfare(enemy_side)] if subs and enemy_side else []
+
+
+def passages(s: Seat) -> list[m.Order]:
+    """CLOSE passage (Straits and canals, 1.4): a passage it holds, to its enemies."""
+    return [m.ClosePassage(p.name, tuple(s.enemies())) for p in s.world.passages
+            if p.controllers and s.enemies() and any(s.state.controller(t) == s.nation for t in p.controllers)]
+
+
+def sub_detections(s: Seat) -> list[m.Order]:
+    """DETECT SUBS (4.2.9): the ships of a zone that can detect hunt where they are."""
+    from moderator.engine.orders.submarines import DETECTION
+
+    out: list[m.Order] = []
+    for zone, stack in sorted(s.sea_stacks().items()):
+        hunters = Counter({k: n for k, n in stack.items() if k in DETECTION and k != "submarine"})
+        if hunters:
+            out.append(m.SubDetection(zone, units(hunters)))
+    return out
+
+
+def sub_interceptions(s: Seat) -> list[m.Order]:
+    """INTERCEPT (4.2.10): the submarines of a zone lie in wait for what passes."""
+    return [m.SubInterception(stack["submarine"], zone) for zone, stack in sorted(s.sea_stacks().items())
+            if stack["submarine"]]
+
+
+def notes(s: Seat) -> list[m.Order]:
+    """NOTE (to the moderator)."""
+    return [m.Note(f"{s.nation} bot: turn {s.state.turn} played by a bot")]
+
+
 Proposer = Callable[[Seat], Sequence[m.Order]]
 
 OPTIONS: dict[type[m.Order], Proposer] = {
+    m.Deploy: deploys,
     m.DeclareWar: declarations, m.Influence: influences, m.SpecialOption: special_options,
     m.Research: researches, m.Upgrade: upgrades, m.Build: builds, m.BuildTrench: trenches, m.Espionage: espionage,
     m.CounterEspionage: counter_espionage, m.Recon: recons, m.Repair: repairs,
@@ -363,6 +503,11 @@ OPTIONS: dict[type[m.Order], Proposer] = {
     m.RocketFire: rocket_fires,
     m.Attack: attacks, m.Move: moves, m.CasualtyOrder: casualties,
     m.Incorporate: incorporations, m.Gift: gifts,
+    m.ArtillerySupport: artillery_supports, m.DefendWith: defences, m.BuildHomeTrenches: home_trenches,
+    m.BuildShipGear: ship_gear, m.Plunder: plunders, m.Transfer: transfers, m.Peace: peaces,
+    m.OfferSurrender: surrenders, m.SurrenderVote: surrender_votes, m.Exile: exiles, m.JoinSide: joins,
+    m.GearUp: gear_ups, m.CoaxItaly: coaxes, m.Blockade: blockades, m.SubWarfare: sub_warfare,
+    m.ClosePassage: passages, m.Note: notes, m.SubDetection: sub_detections, m.SubInterception: sub_interceptions,
 }
 
 

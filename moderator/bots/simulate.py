@@ -161,22 +161,25 @@ def _quiet(_: str) -> None:
 
 def simulate(turns: int, seed: str, seats: list[str] | None = None, *, mail: bool = False,
              root: Path | None = None, maps: bool = True, progress: Callable[[str], None] = _quiet,
-             say: Callable[[str], None] = _quiet) -> Summary:
+             say: Callable[[str], None] = _quiet, deployment: bool = False) -> Summary:
     """Play `turns` turns of a new 1914 game with bots on `seats` (default: every playable
-    nation); seated nations without a bot (seats given) miss their turns."""
+    nation); seated nations without a bot (seats given) miss their turns. With
+    `deployment`, the game opens with its deployment turn (turn 0, Initial Deployment:
+    the bots DEPLOY) before those turns."""
     with tempfile.TemporaryDirectory(prefix="moderator-simulate-") as tmp:
         where = root or Path(tmp)
         where.mkdir(parents=True, exist_ok=True)
         if mail:
-            return _mail_run(turns, seed, seats, where, maps, progress, say)
+            return _mail_run(turns, seed, seats, where, maps, progress, say, deployment)
         svc = Service(store=Store.at(where / "simulate.db"), say=say)
-        return _direct_run(svc, turns, seed, seats, progress)
+        return _direct_run(svc, turns, seed, seats, progress, deployment)
 
 
-def _setup(svc: Service, seed: str, seats: list[str] | None) -> tuple[list[str], list[str]]:
+def _setup(svc: Service, seed: str, seats: list[str] | None,
+           deployment: bool = False) -> tuple[list[str], list[str]]:
     """The game and its seats: every playable nation is seated; bots play `seats`."""
     game = new_game(svc, GAME, "1914", title="Bots' war", seed=f"simulate/{seed}",
-                    deadline=svc.clock() + timedelta(days=10))
+                    deadline=svc.clock() + timedelta(days=10), deployment=deployment)
     everyone = playable(svc)
     for nation in everyone:
         svc.store.add_seat(game.id, nation, f"{nation}@{DOMAIN}", seat_password(nation), player=f"bot {nation}")
@@ -205,9 +208,10 @@ def _bot_turn(svc: Service, nation: str, seed: str, summary: Summary, password: 
 
 
 def _direct_run(svc: Service, turns: int, seed: str, seats: list[str] | None,
-                progress: Callable[[str], None]) -> Summary:
-    everyone, bots = _setup(svc, seed, seats)
-    summary = Summary("direct", seed, bots)
+                progress: Callable[[str], None], deployment: bool = False) -> Summary:
+    everyone, bots = _setup(svc, seed, seats, deployment)
+    summary = Summary("direct" + (", deployment turn first" if deployment else ""), seed, bots)
+    turns += deployment  # turn 0 first
     for n in range(turns):
         game = svc.game(GAME)
         texts = {}
@@ -278,8 +282,9 @@ def whose_bug(turn: Turn) -> str:
     from moderator.orders import parse_orders
     from moderator.orders.echo import normalize_order
 
-    read = [normalize_order(o) for o in parse_orders(turn.text).orders]
-    meant = [normalize_order(o) for o in turn.orders]
+    # Case aside: the text names nations as the orders do ("Venezuela"), the bot's orders by id.
+    read = [normalize_order(o).lower() for o in parse_orders(turn.text).orders]
+    meant = [normalize_order(o).lower() for o in turn.orders]
     if read != meant:
         wrong = next((f"{a!r} read back as {b!r}" for a, b in zip(meant, read, strict=False) if a != b),
                      f"{len(meant)} orders read back as {len(read)}")
@@ -297,7 +302,7 @@ def _progress_line(summary: Summary, done: int, total: int) -> str:
 def _finish(svc: Service, summary: Summary) -> None:
     """Events, review items, replay of every turn, victory."""
     game = svc.game(GAME)
-    for turn in range(1, game.turn):
+    for turn in range(0, game.turn):  # turn 0: a deployment turn, if the game had one
         if svc.store.turn_record(GAME, turn) is None:
             continue
         with timed(summary, "replay"):
@@ -326,7 +331,7 @@ RECEIPT = re.compile(r"Receipt: .*, turn (\d+) \((\d+) orders?, (\d+) errors?\)"
 
 
 def _mail_run(turns: int, seed: str, seats: list[str] | None, root: Path, maps: bool,
-              progress: Callable[[str], None], say: Callable[[str], None]) -> Summary:
+              progress: Callable[[str], None], say: Callable[[str], None], deployment: bool = False) -> Summary:
     from moderator.mail.server import EmbeddedMailServer
     from moderator.service.daemon import Daemon
 
@@ -336,8 +341,10 @@ def _mail_run(turns: int, seed: str, seats: list[str] | None, root: Path, maps: 
         svc = Service(store=Store.at(root / "simulate.db"),
                       mail=server.client_config(MODERATOR_ADDRESS, users[MODERATOR_ADDRESS], UMPIRE), say=say,
                       next_deadline=lambda now, _game: now + timedelta(days=10), maps=maps)
-        _, bots = _setup(svc, seed, seats)
-        summary = Summary("mail" if maps else "mail, reports without maps", seed, bots)
+        _, bots = _setup(svc, seed, seats, deployment)
+        summary = Summary(("mail" if maps else "mail, reports without maps")
+                          + (", deployment turn first" if deployment else ""), seed, bots)
+        turns += deployment  # turn 0 first
         boxes = {n: Mailbox(server.imap_port, f"{n}@{DOMAIN}", users[f"{n}@{DOMAIN}"]) for n in everyone}
         daemon = Daemon(svc, poll_seconds=0.25, deadline_seconds=0.25, countdown_seconds=0)
         daemon.start()

@@ -6,6 +6,10 @@ step gets its home's problem() on the position as the earlier orders left it; a 
 order is committed (paid, its units claimed, its war declared) before the next one is
 looked at. Steps whose own work is deterministic (Phase 8 income) run as in the engine,
 so a GIFT paid in Phase 8.1 meets the treasury after income, as it will in the turn.
+With `whole_table=False` the walk stops at the last step holding one of the orders: nothing
+after it can change a verdict, so a receipt's check of a mail without GIFT or TRANSFER does
+not pay for everyone's income. The whole walk is the default: the drift harness reads the
+scratch copy's treasuries after the whole table.
 
 Where the engine will roll dice or meet other nations' orders, the checker takes the
 order's best outcome for granted (its home's assume(): an attack takes its target, a
@@ -41,7 +45,7 @@ class Verdict:
 
 
 def check_orders(orders: Sequence[Order], nation: str, state: GameState, world: World, scenario: Scenario,
-                 ruleset: Ruleset | None = None) -> list[Verdict]:
+                 ruleset: Ruleset | None = None, *, whole_table: bool = True) -> list[Verdict]:
     """One verdict per order, in the order written."""
     rs = ruleset or default_ruleset()
     table = rs.table(state.turn)
@@ -58,7 +62,13 @@ def check_orders(orders: Sequence[Order], nation: str, state: GameState, world: 
         if i not in verdicts and rs.step_of(table, order) is None:
             known = rs.rule_for_type(type(order)) is not None
             verdicts[i] = Verdict(i, order, False, [wrong_table(state.turn) if known else problem("no-home")])
-    for step in table:
+    # The steps after the last one holding an order still to judge cannot change a verdict:
+    # only verdicts wanted, they are not walked (a mail without GIFT or TRANSFER then does not
+    # pay for Phase 8 income on every nation, most of a mail's check).
+    last = len(table) - 1 if whole_table else max(
+        (n for n, step in enumerate(table)
+         if any(i not in verdicts and isinstance(order, step.orders) for i, order in enumerate(canon))), default=-1)
+    for step in table[:last + 1]:
         ctx.step = step
         for i, order in enumerate(canon):
             if i in verdicts or not isinstance(order, step.orders):

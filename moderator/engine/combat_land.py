@@ -205,6 +205,7 @@ class Battle:
     disengaged: list[Fighter] = field(default_factory=list)  # defenders that left alive by their conditions (4.6)
     disengaged_by: dict[str, str] = field(default_factory=dict)  # defending nation -> its condition met
     spent: dict[str, int] = field(default_factory=dict)  # aircraft that left before the end -> rounds fought
+    air_retreated: dict[str, str] = field(default_factory=dict)  # attacking nation -> its BREAK OFF condition met (4.5)
 
 
 def penalty(side: Side, f: Fighter) -> int:
@@ -376,9 +377,11 @@ def depart(battle: Battle, side: Side) -> None:
         battle.departed.append(f)
 
 
-def interceptors(side: Side) -> list[Fighter]:
-    """The defenders' fighters (4.5: "the enemy fighters have the option of intercepting")."""
-    return [f for f in side.real() if f.kind == "fighter" and not f.support]
+def interceptors(side: Side, let_pass: Collection[str] = frozenset()) -> list[Fighter]:
+    """The defenders' fighters that intercept (4.5: "the enemy fighters have the option of
+    intercepting or letting them go"): all but those of the nations in `let_pass`
+    (LET THROUGH, engine/orders/interception.py)."""
+    return [f for f in side.real() if f.kind == "fighter" and not f.support and f.nation not in let_pass]
 
 
 def air_battle(ctx: TurnContext, battle: Battle) -> Battle | None:
@@ -386,7 +389,7 @@ def air_battle(ctx: TurnContext, battle: Battle) -> Battle | None:
     is none (no attacking aircraft or no intercepting fighters). Its sides hold the land
     battle's own fighters; its fictive units are its own (note after 4.6.1: "all combats")."""
     planes = [f for f in battle.attack.real() if f.kind in AIR]
-    guards = interceptors(battle.defend)
+    guards = interceptors(battle.defend, battle.orders.let_pass)
     if not planes or not guards:
         return None
     air = Battle(battle.territory, battle.origins, battle.attacker, False, None, Side("attacker", planes),
@@ -428,16 +431,42 @@ def air_goes_on(air: Battle) -> bool:
 
 def air_combat(ctx: TurnContext, battle: Battle) -> None:
     """4.5 inside a land battle: rounds of air combat until one side has no plane left in
-    it. Then the aircraft that came across a super trench go home (Super Trench: "they
-    may only battle the aircraft there and not the land units")."""
+    it, or the attackers retreat (break_off). Then the aircraft that came across a super
+    trench go home (Super Trench: "they may only battle the aircraft there and not the
+    land units")."""
     air = air_battle(ctx, battle)
     while air is not None and air_goes_on(air):
         air_round(ctx, battle, air)
+        if air_goes_on(air):
+            break_off(battle, air)
     for f in air_only(battle.attack):
         battle.attack.fighters.remove(f)
         battle.departed.append(f)
         if f.unit is not None:
             battle.spent[f.unit.id] = battle.air_rounds
+
+
+def break_off(battle: Battle, air: Battle) -> None:
+    """4.5 step 3: "The attacking player may now decide to retreat and end the battle. If
+    he chooses to remain and the intercepting player still has fighters remaining, then
+    repeat steps 1-3." After an air round with interceptors left, an attacking nation whose
+    BREAK OFF AIR COMBAT condition is met (combat_orders.withdrawal: air rounds, its
+    aircraft downed, interceptors downed) takes its aircraft out: they fly home with the
+    fuel they have and fight no ground round (Battle.air_retreated)."""
+    kills = real_losses(air.defend)
+    for nation in air.attack.nations():
+        own = battle.orders.air_retreat.get(nation, ())
+        lost = sum(n for k, n in air.attack.losses.get(nation, {}).items() if k not in VIRTUAL)
+        why = withdrawal(own, air.rounds, lost, kills) if own else None
+        if why is None:
+            continue
+        battle.air_retreated[nation] = why
+        for f in [f for f in air.attack.real() if f.nation == nation]:
+            air.attack.fighters.remove(f)
+            battle.attack.fighters.remove(f)
+            battle.departed.append(f)
+            if f.unit is not None:
+                battle.spent[f.unit.id] = air.rounds
 
 
 def air_only(side: Side) -> list[Fighter]:

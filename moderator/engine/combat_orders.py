@@ -10,6 +10,9 @@
   defenders remain. Checked after each round, so there is always one round first
   (Phase 4 guideline 1). "max-defenders" needs reconnaissance reports and goes to the
   moderator (engine/orders/conditions.py).
+- 4.5 Air Combat (engine/orders/interception.py): the defending nations whose fighters let
+  the attacking aircraft go (LET THROUGH), and each attacking nation's conditions for its
+  aircraft to leave the air combat (BREAK OFF AIR COMBAT), checked after each air round.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from moderator.engine.context import TurnContext
+from moderator.engine.orders import interception
 from moderator.orders.model import CasualtyOrder, CombatCondition
 
 WITHDRAWALS = ("rounds", "losses", "kills")
@@ -29,6 +33,8 @@ class BattleOrders:
     conditions: tuple[CombatCondition, ...] = ()  # the attacker's, for this territory
     by_nation: dict[str, tuple[CombatCondition, ...]] = field(default_factory=dict)  # each allied attacker's
     defending: dict[str, tuple[CombatCondition, ...]] = field(default_factory=dict)  # each defender's (4.6)
+    let_pass: frozenset[str] = frozenset()  # 4.5: nations whose fighters here do not intercept (LET THROUGH)
+    air_retreat: dict[str, tuple[CombatCondition, ...]] = field(default_factory=dict)  # 4.5: BREAK OFF AIR COMBAT
 
 
 def casualty_preferences(ctx: TurnContext, nations: Sequence[str], territory: str) -> dict[str, tuple[str, ...]]:
@@ -50,8 +56,11 @@ def for_battle(ctx: TurnContext, attackers: Sequence[str], nations: Sequence[str
     by_nation = {a: own_conditions(ctx, a, territory) for a in sorted(set(attackers))}
     conditions = tuple(c for a in sorted(by_nation) for c in by_nation[a])
     defending = {d: own_conditions(ctx, d, territory) for d in sorted(set(nations) - set(attackers))}
+    air = {a: interception.retreat_conditions(ctx, a, territory) for a in sorted(set(attackers))}
     return BattleOrders(casualty_preferences(ctx, nations, territory), conditions, by_nation,
-                        {d: c for d, c in defending.items() if c})
+                        {d: c for d, c in defending.items() if c},
+                        interception.passing(ctx, territory) & (set(nations) - set(attackers)),
+                        {a: c for a, c in air.items() if c})
 
 
 def own_conditions(ctx: TurnContext, nation: str, territory: str) -> tuple[CombatCondition, ...]:

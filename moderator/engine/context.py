@@ -48,6 +48,7 @@ class PendingBuild:
     place: str
     paid: int
     order: int  # position of the Build order in the nation's orders
+    on: str = ""  # radar or sonar: the kind of ship it is mounted on (engine/gear_aboard.py)
 
 
 @dataclass
@@ -110,6 +111,13 @@ class Position:
 
     def saved(self, nid: str) -> int:
         return self.nation(nid).saved
+
+    def held_apart(self, nid: str) -> dict[str, int]:
+        """The treasuries of the nation's territories separated from its mainland, by the
+        territory keeping each (3.1; engine/treasuries.py); saved() is the mainland's."""
+        from moderator.engine import treasuries  # treasuries reads positions
+
+        return treasuries.held(self, nid)
 
     def tech(self, nid: str, tech: str) -> int:
         return self.nation(nid).tech.get(tech, 0)

@@ -73,6 +73,8 @@ SCHEMA = EventSchema([
          nation=NATION, side=TEXT),
     spec("peace-offered", "both nations and moderator", "Phase 1.5: a peace one side wrote and the other did not",
          nation=NATION, target=NATION),
+    spec("passage-closed", "public", "Phase 1.4: a holder closed a strait or canal to nations (none named: to every "
+         "nation), or opened it", nation=NATION, passage=TEXT, barred=NATIONS, closed=BOOL),
     spec("peace-made", "public", "Local War, Austro-Hungarian option #1: two nations made peace",
          nations=NATIONS),
     spec("government-in-exile", "public", "Conquest: a conquered nation's government goes into exile with an "
@@ -182,6 +184,11 @@ SCHEMA = EventSchema([
     spec("us-trade-sunk", "the receiver and the submarines'", "Phase 4.7: submarines in a receiver's home "
          "waters sank `sunk` of its `amount` of US trade (1-5 each, at most the trade)", nation=NATION,
          by=NATIONS, zones=PLACES, submarines=INT, amount=INT, sunk=INT),
+    spec("air-retreat", "participants", "Phase 4.5: an attacking nation's aircraft broke off the air combat by "
+         "its BREAK OFF AIR COMBAT condition and flew home (no ground round, no bombing)",
+         nation=NATION, territory=PLACE, condition=TEXT, rounds=INT, units=UNITS),
+    spec("let-through", "nation", "Phase 4.5: the nation's fighters let the attacking aircraft go by (LET THROUGH)",
+         nation=NATION, territory=PLACE, units=UNITS),
     spec("aircraft-landed", "nation", "Phase 4.6: aircraft left a battle and landed away from home (fuel)",
          nation=NATION, place=PLACE, battle=PLACE, units=UNITS),
     spec("units-fell-back", "nation", "Phase 4.4: attackers whose home was taken meanwhile fell back (or were lost)",
@@ -209,8 +216,9 @@ SCHEMA = EventSchema([
          nation=NATION, order=INT, origin=PLACE, dest=PLACE, end=PLACE, units=UNITS),
     spec("strategic-cut-short", "nation", "Phase 7: a rail move's path was cut; the units stopped short",
          nation=NATION, order=INT, origin=PLACE, dest=PLACE, end=PLACE, units=UNITS),
-    spec("income", "nation", "Phase 8: resources collected",
-         nation=NATION, full=INT, rule=TEXT, amount=INT, saved=INT),
+    spec("income", "nation", "Phase 8: resources collected; saved is the mainland's treasury, kept_apart what "
+         "of the amount stayed in territories separated from it (3.1)",
+         nation=NATION, full=INT, rule=TEXT, amount=INT, saved=INT, kept_apart=INT),
     spec("income-held-apart", "nation", "Phase 8 (3.1): the share of the income kept in territories separated "
          "from the mainland (amounts), and what each of their treasuries holds now (held)",
          nation=NATION, amounts=MONEY, held=MONEY),
@@ -234,7 +242,12 @@ SCHEMA = EventSchema([
          stage=INT, fund=INT, units=INT),
     spec("revolution-ended", "public", "Phase 9: the Russian civil war is over; the winner takes the loser's "
          "Russian land, ports, complexes and ships", winner=NATION, territories=PLACES),
+    spec("bolshevik-wars", "public", "Phase 9: after winning the civil war the Bolsheviks are at war with the "
+         "nations holding Russian land (why: reunify), and, once Russia's start land is all theirs, with Russia's "
+         "foes at the rising still on the map (why: reunified)", nations=NATIONS, why=CODE),
     spec("revolution-defections", "public", "Phase 9: Russian units built this turn defected (8-10)", units=INT),
+    spec("mutineers-took-capital", "public", "Phase 9, Mutinies: the Mutineers hold the nation's capital; it "
+         "offers its foes a surrender", nation=NATION, capital=PLACE),
     spec("mutiny", "nation and moderator", "Phase 9, Mutinies: units disbanded (or rebelled) in a territory",
          nation=NATION, severity=CODE, place=PLACE, units=UNITS, rebelled=BOOL),
     spec("starvation", "the nation and the moderator", "Phase 9, Starvation Rule: the enemy cordon held a "

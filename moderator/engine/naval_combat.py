@@ -27,6 +27,11 @@ with the two sides; this module fights the rounds the rules' steps 4-7 describe:
   enemy so the battle can end": after each round every side that sought the battle rolls
   its sighting again (its surviving ships' aggressive factors against the other side's
   best defensive factor); when none sights, contact is lost and the battle ends.
+- Sonar: "all subs attacking a task force with a sonar unit in it receive -1 to their
+  attack": submarines on a side that sought the battle, against a side with a sonar ship
+  (engine/gear_aboard.py; radar's +2 to the sighting is there too). Radar: "Enemy planes
+  receive -1 to their attack when radar is present": aircraft against a side with a
+  radar ship.
 - Transports: "If at any time a transport is sunk while carrying troops, then whatever
   was being transported is also sunk."
 - Multinational sides (note after 4.6.1, "all combats--air, land or naval"): hits are
@@ -43,11 +48,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from moderator.engine import phase4_naval
+from moderator.engine import gear_aboard, phase4_naval
 from moderator.engine.casualty_shares import share
 from moderator.engine.combat_orders import BattleOrders, withdrawal
 from moderator.engine.context import TurnContext
-from moderator.engine.state import Unit
+from moderator.engine.state import AIR_UNITS, Unit
 
 PHASE = "4.3"
 MAX_ROUNDS = 100  # safety net; a flag is raised if a battle ever gets there
@@ -68,6 +73,8 @@ class NavalSide:
     ships: list[Ship]
     sought: bool  # it sought the battle: attack values (step 4)
     fictive: bool = False
+    against_sonar: bool = False  # the other side has sonar aboard: its submarines attack at -1 (Sonar)
+    against_radar: bool = False  # the other side has radar aboard: its aircraft attack at -1 (Radar)
     losses: dict[str, dict[str, int]] = field(default_factory=dict)
     damaged: dict[str, dict[str, int]] = field(default_factory=dict)
 
@@ -92,6 +99,7 @@ class NavalBattle:
     free: str | None = None  # why a side had a free round ("escort", "submarines", "detection")
     ended: str = ""  # "destroyed", "contact-lost", "withdrawn", "submarines-dive", "round-limit"
     withdrawn: str | None = None
+    retreating: int | None = None  # the index in `sides` of the side that withdrew (step 6)
     nations: tuple[list[str], list[str]] = ([], [])  # each side's nations as the battle began
 
 
@@ -102,6 +110,8 @@ def hits_to_kill(ctx: TurnContext, unit: Unit) -> int:
 def fire_value(ctx: TurnContext, side: NavalSide, ship: Ship, first_round: bool) -> int:
     """A ship's number on the D10 this round (steps 4-5, 4.2.1, 4.2.3)."""
     stats = ctx.scenario.stats(ship.unit.nation, ship.unit.kind)
+    if ship.unit.kind in AIR_UNITS:  # aircraft hunting at sea: their values with their technology
+        stats = ctx.stats(ship.unit.nation, ship.unit.kind) or stats  # as phase4_land reads them
     if side.sought:
         value = 0 if ship.unit.damage and stats.hits > 1 else stats.attack  # damaged: may not attack
     else:
@@ -110,25 +120,48 @@ def fire_value(ctx: TurnContext, side: NavalSide, ship: Ship, first_round: bool)
         return 0  # 4.2.1: cannot fight back during the first round
     if first_round and ship.mission == "bombard" and ship.unit.kind == "battleship":
         value = value * BOMBARD_SHARE[0] // BOMBARD_SHARE[1]
+    if ship.unit.kind == "submarine" and side.sought and side.against_sonar:
+        value = max(0, value - gear_aboard.SONAR_PENALTY)  # Sonar: attacking subs -1
+    if ship.unit.kind in AIR_UNITS and side.against_radar:
+        value = max(0, value - gear_aboard.RADAR_PENALTY)  # Radar: "Enemy planes receive -1 to their attack"
     return value
 
 
 def roll(ctx: TurnContext, battle: NavalBattle, side: NavalSide, ships: Sequence[Ship], label: str,
          first_round: bool) -> int:
-    hits = 0
+    return len(hitters(ctx, battle, side, ships, label, first_round))
+
+
+def hitters(ctx: TurnContext, battle: NavalBattle, side: NavalSide, ships: Sequence[Ship], label: str,
+            first_round: bool) -> list[Ship]:
+    """The ships (and aircraft) that score a hit this round: one D10 each, in order."""
+    out = []
     for s in ships:
         value = fire_value(ctx, side, s, first_round)
         if value <= 0:
             continue
         purpose = f"naval combat in {battle.zone} {label}: {s.unit.nation} {s.unit.kind}"
         if ctx.dice.d10(purpose) <= value:
-            hits += 1
-    return hits
+            out.append(s)
+    return out
+
+
+def strike(ctx: TurnContext, battle: NavalBattle, side: NavalSide, orders: BattleOrders, scored: Sequence[Ship],
+           first_round: bool) -> None:
+    """Step 5's last sentence: "hits scored by submarines can only be applied to ships"; the
+    other hits go to any ship or aircraft of the side. Against ships alone it is one count."""
+    if not any(s.unit.kind in AIR_UNITS for s in side.ships):
+        take_hits(ctx, battle, side, orders, len(scored), first_round)
+        return
+    subs = sum(1 for s in scored if s.unit.kind == "submarine")
+    take_hits(ctx, battle, side, orders, len(scored) - subs, first_round)
+    take_hits(ctx, battle, side, orders, subs, first_round, ships_only=True)
 
 
 def take_hits(ctx: TurnContext, battle: NavalBattle, side: NavalSide, orders: BattleOrders, hits: int,
-              first_round: bool) -> None:
-    """Step 5: one hit removes a ship, or damages a battleship or carrier."""
+              first_round: bool, ships_only: bool = False) -> None:
+    """Step 5: one hit removes a ship (or an aircraft), or damages a battleship or carrier.
+    ships_only: the submarines' hits, never applied to aircraft."""
     if hits and side.fictive:
         side.fictive = False  # the multinational note's fictive unit goes first
         hits -= 1
@@ -141,7 +174,7 @@ def take_hits(ctx: TurnContext, battle: NavalBattle, side: NavalSide, orders: Ba
     for nation in nations:
         first = orders.casualty.get(nation, ())
         for _ in range(quota[nation]):
-            mine = [s for s in side.ships if s.unit.nation == nation]
+            mine = [s for s in side.ships if s.unit.nation == nation and not (ships_only and s.unit.kind in AIR_UNITS)]
             if not mine:
                 break
 
@@ -169,12 +202,18 @@ def sink(ctx: TurnContext, unit: Unit) -> None:
     ctx.state.units = [u for u in ctx.state.units if u.id != unit.id]
 
 
-def sights(ctx: TurnContext, battle: NavalBattle, seeker: NavalSide, other: NavalSide) -> bool:
-    """4.2: does the side that sought the battle keep contact? Its ships' aggressive factors
-    against the other side's best defensive factor; a battleship or carrier with one hit
-    left has none ("cannot use aggresive reconaissance factor")."""
+def contact_factors(ctx: TurnContext, seeker: NavalSide, other: NavalSide) -> list[int]:
+    """4.2: the sighting numbers of a side that sought the battle, after a round: its ships'
+    aggressive factors against the other side's best defensive factor; a battleship or
+    carrier with one hit left has none ("cannot use aggresive reconaissance factor")."""
     kinds = [s.unit.kind for s in seeker.ships if not (s.unit.damage + 1 >= hits_to_kill(ctx, s.unit) > 1)]
-    factors = phase4_naval.aggressive_factors(kinds, other.kinds())
+    return phase4_naval.aggressive_factors(kinds, other.kinds(),
+                                           radar=gear_aboard.carries(ctx, [s.unit for s in seeker.ships], "radar"))
+
+
+def sights(ctx: TurnContext, battle: NavalBattle, seeker: NavalSide, other: NavalSide) -> bool:
+    """4.2: does the side that sought the battle keep contact? (contact_factors, rolled)"""
+    factors = contact_factors(ctx, seeker, other)
     return phase4_naval.engages(factors, ctx.dice, f"naval combat in {battle.zone} round {battle.rounds}: contact")
 
 
@@ -191,6 +230,10 @@ def fight(
     battle = NavalBattle(zone, (first, second), len(ctx.dice.log), orders,
                          nations=(first.nations(), second.nations()))
     a, b = first, second
+    a.against_sonar = gear_aboard.carries(ctx, [s.unit for s in b.ships], "sonar")
+    b.against_sonar = gear_aboard.carries(ctx, [s.unit for s in a.ships], "sonar")
+    a.against_radar = gear_aboard.carries(ctx, [s.unit for s in b.ships], "radar")
+    b.against_radar = gear_aboard.carries(ctx, [s.unit for s in a.ships], "radar")
     if len(a.nations()) == 1 and len(b.nations()) > 1:
         a.fictive = True
     if len(b.nations()) == 1 and len(a.nations()) > 1:
@@ -199,8 +242,8 @@ def fight(
         side, ships, why = free
         other = b if side is a else a
         battle.free = why
-        hits = roll(ctx, battle, side, ships, f"free round ({why})", first_round=False)
-        take_hits(ctx, battle, other, orders[0] if other is a else orders[1], hits, first_round=False)
+        scored = hitters(ctx, battle, side, ships, f"free round ({why})", first_round=False)
+        strike(ctx, battle, other, orders[0] if other is a else orders[1], scored, first_round=False)
     while a.ships and b.ships:
         if battle.rounds >= MAX_ROUNDS:
             battle.ended = "round-limit"
@@ -208,19 +251,20 @@ def fight(
             break
         battle.rounds += 1
         one = battle.rounds == 1
-        a_hits = roll(ctx, battle, a, list(a.ships), f"round {battle.rounds}", one)
-        b_hits = roll(ctx, battle, b, list(b.ships), f"round {battle.rounds}", one)
-        take_hits(ctx, battle, b, orders[1], a_hits, one)
-        take_hits(ctx, battle, a, orders[0], b_hits, one)
+        a_hits = hitters(ctx, battle, a, list(a.ships), f"round {battle.rounds}", one)
+        b_hits = hitters(ctx, battle, b, list(b.ships), f"round {battle.rounds}", one)
+        strike(ctx, battle, b, orders[1], a_hits, one)
+        strike(ctx, battle, a, orders[0], b_hits, one)
         if not (a.ships and b.ships):
             battle.ended = "destroyed"
             break
-        for side, other, own in ((a, b, orders[0]), (b, a, orders[1])):
+        for index, (side, other, own) in enumerate(((a, b, orders[0]), (b, a, orders[1]))):
             if side.sought and own.conditions:
                 lost = sum(n for per in side.losses.values() for n in per.values())
                 kills = sum(n for per in other.losses.values() for n in per.values())
                 battle.withdrawn = withdrawal(own.conditions, battle.rounds, lost, kills)
                 if battle.withdrawn:
+                    battle.retreating = index
                     break
         if battle.withdrawn:
             battle.ended = "withdrawn"

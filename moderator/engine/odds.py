@@ -40,14 +40,17 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from moderator.engine import combat_land, combat_orders, fuel
+from moderator.engine import combat_land, combat_orders, fuel, technology
 from moderator.engine.combat_land import Battle, Fighter, Front, Side
 from moderator.engine.context import TurnContext
 from moderator.engine.dice import Dice
-from moderator.engine.state import GameState, Unit
+from moderator.engine.phase4_land import DISENGAGING
+from moderator.engine.state import AIR_UNITS, LAND_UNITS, SEA_UNITS, GameState, NationState, Unit
+from moderator.orders.model import CombatCondition
 from moderator.world.model import World
 from moderator.world.scenario_model import Scenario
 
+ALL_KINDS = (*LAND_UNITS, *AIR_UNITS, *SEA_UNITS)
 PRUNE = 1e-16  # drop a state whose probability is below this (tracked in Odds.pruned)
 OUTCOMES = ("captured", "cleared", "both_destroyed", "repulsed", "stopped")
 
@@ -72,6 +75,13 @@ class Odds:
     defender_losses: float = 0.0
     rounds: dict[int, float] = field(default_factory=dict)  # rounds fought -> probability
     pruned: float = 0.0
+    # Apart from the outcome: the expected attacking units still in the battle at its end
+    # (those holding the field), aircraft that left it alive for their fuel (flown home:
+    # they count in no outcome as holding the field), defenders that disengaged (4.6) or
+    # supported one round from next door and went home.
+    attackers_left: float = 0.0
+    flown_home: float = 0.0
+    defenders_escaped: float = 0.0
 
     @property
     def attacker_wins(self) -> float:
@@ -93,6 +103,8 @@ class Odds:
             "attacker_losses": self.attacker_losses, "defender_losses": self.defender_losses,
             "rounds": {str(r): p for r, p in sorted(self.rounds.items())},
             "expected_rounds": self.expected_rounds, "pruned": self.pruned,
+            "attackers_left": self.attackers_left, "flown_home": self.flown_home,
+            "defenders_escaped": self.defenders_escaped,
         }
 
 
@@ -153,6 +165,8 @@ class _Chain:
         self.hits: dict[tuple[str, int], list[float]] = {}
         self.after: dict[tuple[str, int, int], int] = {}
         self.gone: dict[tuple[int, int, int], int] = {}
+        self.gone_d: dict[tuple[str, int, int], int] = {}
+        self.escaped: dict[tuple[int, int, int], int] = {}
         self.start = {role: self.intern(role, (tuple(range(len(fs))), ())) for role, fs in self.pool.items()}
         # real units that can be lost (not artillery supporting from next door)
         self.start_real = {role: sum(1 for f in fs if not f.virtual and not f.support) for role, fs in self.pool.items()}
@@ -205,6 +219,44 @@ class _Chain:
                 "attacker", (tuple(i for i in alive if i not in out), tuple(sorted((*left, *out)))))
         return self.gone[state, rnd, air_rounds]
 
+    def depart_defenders(self, state: int, rnd: int) -> int:
+        """The defenders after round `rnd`: artillery supporting from a home that is itself
+        attacked goes home after its one round (combat_land.fight_rounds: depart)."""
+        if ("d", state, rnd) not in self.gone_d:
+            alive, left = self.keys["defender"][state]
+            out = {self.where["defender"][id(f)] for f in combat_land.leaving(self.side("defender", state), rnd)}
+            self.gone_d["d", state, rnd] = state if not out else self.intern(
+                "defender", (tuple(i for i in alive if i not in out), tuple(sorted((*left, *out)))))
+        return self.gone_d["d", state, rnd]
+
+    def lost_by(self, role: str, state: int) -> dict[str, dict[str, int]]:
+        """Real units each nation of the side lost, as Side.losses counts them."""
+        alive, left = self.keys[role][state]
+        kept = {*alive, *left}
+        out: dict[str, dict[str, int]] = {}
+        for i, f in enumerate(self.pool[role]):
+            if i not in kept and not f.virtual and not f.support:
+                out.setdefault(f.nation, {})
+                out[f.nation][f.kind] = out[f.nation].get(f.kind, 0) + 1
+        return out
+
+    def disengage(self, a: int, d: int, rnd: int) -> int:
+        """The defenders after their conditions are read (4.6), by combat_land.disengage
+        itself on the battle in state (a, d): those that disengage leave it alive."""
+        if not self.battle.orders.defending:
+            return d
+        if (a, d, rnd) not in self.escaped:
+            att, dfn = self.side("attacker", a), self.side("defender", d)
+            att.losses, dfn.losses = self.lost_by("attacker", a), self.lost_by("defender", d)
+            now = dataclasses.replace(self.battle, attack=att, defend=dfn, rounds=rnd, disengaged=[],
+                                      disengaged_by={})
+            combat_land.disengage(now)
+            alive, left = self.keys["defender"][d]
+            out = {self.where["defender"][id(f)] for f in now.disengaged}
+            self.escaped[a, d, rnd] = d if not out else self.intern(
+                "defender", (tuple(i for i in alive if i not in out), tuple(sorted((*left, *out)))))
+        return self.escaped[a, d, rnd]
+
     def grounded(self, state: int) -> int:
         """The attackers after the air combat, the aircraft that fight no ground round
         (behind a super trench) gone home (combat_land.air_combat)."""
@@ -220,14 +272,16 @@ class _Chain:
         return self.intern(role, (tuple(i for i in alive if id(self.pool[role][i]) not in lost), left))
 
     def losses(self, role: str, state: int) -> int:
-        return self.start_real[role] - len(self.side(role, state).targets()) - len(self.keys[role][state][1])
+        """Real units lost: not those that left the battle alive (fuel, disengaging)."""
+        left = sum(1 for i in self.keys[role][state][1] if not self.pool[role][i].support)
+        return self.start_real[role] - len(self.side(role, state).targets()) - left
 
 
 def battle_odds(
     scenario: Scenario, territory: str, attacker: str, attackers: Sequence[Unit], defenders: Sequence[Unit],
     *, holder: str | None = None, city: bool = False, across: Collection[str] = frozenset(),
     orders: combat_orders.BattleOrders | None = None, max_rounds: int | None = None,
-    world: World | None = None, front: Front | None = None,
+    world: World | None = None, front: Front | None = None, tech: Mapping[str, Mapping[str, int]] | None = None,
 ) -> Odds:
     """Exact odds of combat_land.fight(ctx, territory, ..., attacker, attackers, defenders, across, orders).
 
@@ -236,10 +290,11 @@ def battle_odds(
     max_rounds: the attacker withdraws after that many rounds (a "rounds" condition).
     front: the trenches crossed, the rounds aircraft may fight (phase4_land works them
     out on the map); `across` is merged into it.
+    tech: nation -> technology -> level, its units' levels (values, fuel, the fighter table).
     """
     holder = holder or (defenders[0].nation if defenders else None)
     probe = _ProbeDice()  # the context only serves unit statistics and this probe
-    ctx = TurnContext(GameState("odds", scenario.id, 1), {}, world or World({}, {}), scenario, dice_root=probe)
+    ctx = TurnContext(_levels(scenario, tech or {}), {}, world or World({}, {}), scenario, dice_root=probe)
     front = front or Front()
     front = dataclasses.replace(front, across=front.across | frozenset(across))
     battle = combat_land.setup(None, territory, [], attacker, attackers, defenders, holder, city, front, orders)
@@ -269,15 +324,31 @@ def battle_odds(
             _step(chain, a, d, k, mass, nxt, rnd)
         going = {}
         for (a, d, k), mass in sorted(nxt.items()):
+            if not _over(chain, battle, a, d, rnd, limit):
+                d = chain.disengage(a, d, rnd)  # 4.6: the defenders' conditions, after the attackers'
+                if not chain.side("defender", d).standing():
+                    _finish(chain, odds, a, d, rnd, mass)
+                    continue
             if _over(chain, battle, a, d, rnd, limit):
                 _finish(chain, odds, a, d, rnd, mass)
             elif mass < PRUNE:
                 odds.pruned += mass
             else:
-                going[a, d, k] = mass
+                going[a, d, k] = going.get((a, d, k), 0.0) + mass
         if not going:
             break
     return odds
+
+
+def _levels(scenario: Scenario, tech: Mapping[str, Mapping[str, int]]) -> GameState:
+    """A state whose nations have these technology levels, their deployed units too
+    (technology.UPGRADED: the levels the engine reads for a unit already on the map)."""
+    state = GameState("odds", scenario.id, 1)
+    for nation in tech:
+        known = _known(scenario, nation, tech)
+        state.nations[nation] = NationState(nation, tech=dict(known), flags={
+            technology.UPGRADED: {kind: dict(known) for kind in ALL_KINDS}})
+    return state
 
 
 def _air(chain: _Chain, battle: Battle, a: int, d: int, mass: float,
@@ -305,7 +376,7 @@ def _air(chain: _Chain, battle: Battle, a: int, d: int, mass: float,
             if role == "attacker":
                 planes = [f for f in main.real() if f.kind in combat_land.AIR]
             else:
-                planes = [f for f in combat_land.interceptors(main)
+                planes = [f for f in combat_land.interceptors(main, battle.orders.let_pass)
                           if (stats := ctx.stats(f.nation, f.kind, f.unit)) is not None and stats.fuel > k]
             mark = fictive[role]
             memo[role, state, k, virtual] = Side(role, [mark, *planes] if virtual and mark is not None else planes)
@@ -323,6 +394,34 @@ def _air(chain: _Chain, battle: Battle, a: int, d: int, mass: float,
         lost = {id(f) for f in s.fighters if not f.virtual and id(f) not in kept}
         return chain.without(role, state, lost), any(f.virtual for f in copy.fighters)
 
+    def lost(role: str, state: int, since: int) -> dict[str, dict[str, int]]:
+        """Each nation's real units lost since state `since` (the air combat's own losses)."""
+        now, before = chain.lost_by(role, state), chain.lost_by(role, since)
+        return {n: {"aircraft": sum(v.values()) - sum(before.get(n, {}).values())} for n, v in now.items()}
+
+    broken: dict[tuple[int, int, int], int] = {}
+
+    def break_off(sa: int, sd: int, k: int) -> int:
+        """The attackers after air round k, those whose BREAK OFF condition is met gone home
+        (combat_land.break_off itself, on the air combat in this state)."""
+        if not battle.orders.air_retreat:
+            return sa
+        if (sa, sd, k) not in broken:
+            att, dfn = side("attacker", sa, k, False), side("defender", sd, k, False)
+            broken[sa, sd, k] = sa
+            if att.real() and dfn.real():
+                now = dataclasses.replace(battle, attack=chain.side("attacker", sa), departed=[], spent={},
+                                          air_retreated={})
+                combat_land.break_off(now, dataclasses.replace(
+                    air, attack=Side("attacker", list(att.real()), lost("attacker", sa, a)),
+                    defend=Side("defender", list(dfn.real()), lost("defender", sd, d)), rounds=k))
+                out_ = {chain.where["attacker"][id(f)] for f in now.departed}
+                if out_:
+                    alive, left = chain.keys["attacker"][sa]
+                    broken[sa, sd, k] = chain.intern("attacker", (tuple(i for i in alive if i not in out_),
+                                                                  tuple(sorted((*left, *out_)))))
+        return broken[sa, sd, k]
+
     while live:
         nxt: dict[Key, float] = {}
         for (sa, sd, k, va, vd), m in sorted(live.items()):
@@ -339,7 +438,7 @@ def _air(chain: _Chain, battle: Battle, a: int, d: int, mass: float,
                     if y == 0.0:
                         continue
                     sa2, va2 = struck("attacker", sa, att, hd)
-                    then = (chain.depart(sa2, 0, k + 1), sd2, k + 1, va2, vd2)
+                    then = (break_off(chain.depart(sa2, 0, k + 1), sd2, k + 1), sd2, k + 1, va2, vd2)
                     nxt[then] = nxt.get(then, 0.0) + m * x * y
         live = {}
         for then, m in nxt.items():
@@ -353,15 +452,18 @@ def _step(chain: _Chain, a: int, d: int, k: int, mass: float, out: dict[tuple[in
           rnd: int) -> None:
     """One round from (a, d): both sides fire at once, then each takes its casualties;
     then the attackers out of fuel leave (k: the air rounds their fuel paid for first)."""
+    # The attackers' state after each number of hits does not depend on the defenders' fate:
+    # worked out once per round and state, not once per pair of hit counts.
+    struck = [(chain.depart(chain.hit("attacker", a, hd), rnd, k), y)
+              for hd, y in enumerate(chain.hit_dist("defender", d)) if y != 0.0]
     for ha, x in enumerate(chain.hit_dist("attacker", a)):
         if x == 0.0:
             continue
-        d2 = chain.hit("defender", d, ha)
-        for hd, y in enumerate(chain.hit_dist("defender", d)):
-            if y == 0.0:
-                continue
-            key = (chain.depart(chain.hit("attacker", a, hd), rnd, k), d2, k)
-            out[key] = out.get(key, 0.0) + mass * x * y
+        d2 = chain.depart_defenders(chain.hit("defender", d, ha), rnd)
+        weight = mass * x
+        for a2, y in struck:
+            key = (a2, d2, k)
+            out[key] = out.get(key, 0.0) + weight * y
 
 
 def _over(chain: _Chain, battle: Battle, a: int, d: int, rnd: int, limit: int, before_first: bool = False) -> bool:
@@ -391,6 +493,9 @@ def _finish(chain: _Chain, odds: Odds, a: int, d: int, rnd: int, mass: float) ->
     odds.rounds[rnd] = odds.rounds.get(rnd, 0.0) + mass
     odds.attacker_losses += mass * chain.losses("attacker", a)
     odds.defender_losses += mass * chain.losses("defender", d)
+    odds.attackers_left += mass * len(att.targets())
+    odds.flown_home += mass * sum(1 for f in chain.departed("attacker", a) if f.kind in combat_land.AIR)
+    odds.defenders_escaped += mass * sum(1 for f in chain.departed("defender", d) if not f.support)
 
 
 def make_units(nation: str, counts: Mapping[str, int], tag: str) -> list[Unit]:
@@ -405,10 +510,45 @@ def odds_for(
     scenario: Scenario, attacker: str, attack: Mapping[str, int], defender: str, defend: Mapping[str, int],
     *, territory: str = "", city: bool = False, strait: bool = False, max_rounds: int | None = None,
     world: World | None = None, trench: str | None = None, air_distance: int = 1, beach: bool = False,
-    strike: bool = False, support: int = 0,
+    strike: bool = False, support: int = 0, support_rounds: int | None = None,
+    tech: Mapping[str, Mapping[str, int]] | None = None,
+    disengage: Sequence[tuple[str, int]] = (), let_through: bool = False, break_off: Sequence[tuple[str, int]] = (),
 ) -> Odds:
     """Odds of `attack` (kind -> count) of `attacker` against `defend` of `defender`,
     who holds `territory` (it only matters for special terrain, terrain.py: pass the `world`).
+    The battle is set up by matchup() (its arguments explained there); max_rounds: the
+    attacker withdraws after that many rounds."""
+    if beach and max_rounds:
+        raise ValueError("beach landers cannot withdraw (4.6.1): leave out the rounds")
+    mu = matchup(scenario, attacker, attack, defender, defend, territory=territory, strait=strait, trench=trench,
+                 air_distance=air_distance, beach=beach, strike=strike, support=support,
+                 support_rounds=support_rounds, tech=tech, disengage=disengage, let_through=let_through,
+                 break_off=break_off)
+    return battle_odds(scenario, territory, attacker, mu.attackers, mu.defenders, holder=defender, city=city,
+                       max_rounds=max_rounds, world=world, front=mu.front, tech=mu.tech, orders=mu.orders)
+
+
+@dataclass(frozen=True)
+class Matchup:
+    """A battle as `moderator odds` describes it: the stand-in units, what their approach
+    brings (combat_land.Front), the defenders' conditions and the technology levels. The
+    tests fight the same with combat_land.fight() to check the odds against the engine."""
+
+    attackers: list[Unit]
+    defenders: list[Unit]
+    front: Front
+    orders: combat_orders.BattleOrders | None
+    tech: Mapping[str, Mapping[str, int]]
+
+
+def matchup(
+    scenario: Scenario, attacker: str, attack: Mapping[str, int], defender: str, defend: Mapping[str, int],
+    *, territory: str = "", strait: bool = False, trench: str | None = None, air_distance: int = 1,
+    beach: bool = False, strike: bool = False, support: int = 0, support_rounds: int | None = None,
+    tech: Mapping[str, Mapping[str, int]] | None = None, disengage: Sequence[tuple[str, int]] = (),
+    let_through: bool = False, break_off: Sequence[tuple[str, int]] = (),
+) -> Matchup:
+    """The battle of `attack` (kind -> count) of `attacker` against `defend` of `defender`.
     strait: every attacker crosses a strait (Straits). trench: "trench" or "super_trench",
     a trench of the defender facing the attackers (behind a super trench aircraft cannot
     fight, so they are left out). air_distance: the fuel the aircraft spend to get there
@@ -418,18 +558,27 @@ def odds_for(
     or more were scored on the territory this turn (4.1.1: attacking infantry +1). support:
     the defender's artillery next door protecting the territory (Artillery: SUPPORT; it
     fires with its attack value, is never a casualty, and the battle ends when no other
-    defender is left)."""
-    if beach and (attack.get("tank") or max_rounds):
-        raise ValueError("tanks may not take part in a naval invasion, and beach landers cannot withdraw")
+    defender is left); support_rounds=1: their own home is attacked by land from elsewhere,
+    so they support one round and go home (Artillery). tech: nation -> technology -> level
+    (fighter levels for the fighter table, Improved Weapons, fuel ...). disengage: the
+    defender's conditions ("rounds" | "losses" | "kills", n), read after each round (4.6):
+    when one is met its infantry, tanks and aircraft leave for a friendly neighbour.
+    let_through: the defender's fighters let the attacking aircraft go (4.5, LET THROUGH).
+    break_off: the attacker's conditions for leaving the air combat (4.5, BREAK OFF AIR
+    COMBAT: "rounds" | "losses" | "kills", n)."""
+    if beach and attack.get("tank"):
+        raise ValueError("tanks may not take part in a naval invasion (4.6.1)")
     guarded = bool(defend.get("fighter"))  # Super Trench: aircraft "may only battle the aircraft there"
     if trench == combat_land.SUPER_TRENCH and not guarded:
         attack = {k: n for k, n in attack.items() if k not in combat_land.AIR}
     attackers = make_units(attacker, attack, "a")
     defenders = make_units(defender, defend, "d")
     helpers = make_units(defender, {"artillery": support}, "s") if support else []
-    rounds = {}
+    rounds = {u.id: support_rounds for u in helpers if support_rounds is not None}
+    levels = tech or {}
     for u in attackers:
-        stats = scenario.stats(attacker, u.kind)
+        stats = technology.values(scenario, attacker, u.kind, _known(scenario, attacker, levels)) \
+            or scenario.stats(attacker, u.kind)
         if u.kind in combat_land.AIR:
             rounds[u.id] = ((stats.fuel or 0) - 2 * air_distance) // fuel.ROUND
             if rounds[u.id] < 1:
@@ -445,6 +594,19 @@ def odds_for(
         support=frozenset(u.id for u in helpers),
         air_only=frozenset(u.id for u in attackers if u.kind in combat_land.AIR)
         if trench == combat_land.SUPER_TRENCH else frozenset(),
+        retreat={u.id: "a friendly neighbour" for u in defenders if u.kind in DISENGAGING} if disengage else {},
     )
-    return battle_odds(scenario, territory, attacker, attackers, [*defenders, *helpers], holder=defender, city=city,
-                       max_rounds=max_rounds, world=world, front=front)
+    orders = combat_orders.BattleOrders(
+        defending={defender: tuple(CombatCondition(territory, kind, value) for kind, value in disengage)}
+        if disengage else {},
+        let_pass=frozenset({defender}) if let_through else frozenset(),
+        air_retreat={attacker: tuple(CombatCondition(territory, kind, value) for kind, value in break_off)}
+        if break_off else {},
+    ) if disengage or let_through or break_off else None
+    return Matchup(attackers, [*defenders, *helpers], front, orders, levels)
+
+
+def _known(scenario: Scenario, nation: str, tech: Mapping[str, Mapping[str, int]]) -> dict[str, int]:
+    """The nation's levels: the scenario's start, raised by `tech`."""
+    start = scenario.nations.get(nation)
+    return {**(dict(start.tech) if start is not None else {}), **tech.get(nation, {})}

@@ -72,6 +72,18 @@ def fly_missions(ctx: TurnContext) -> None:
         fly(ctx, mission)
 
 
+def helping_at_sea(ctx: TurnContext, nation: str, zone: str) -> list[Unit]:
+    """The units of this turn's missions to sea zone `zone` by the nation or its allies that
+    came through the fire: "the side doing reconaissance may help own TF in the same sea
+    zone to engage enemy or avoid detection (check reconaissance table)" (3.3); "Aircrafts
+    in reconaissance mission on the sea can ... increase the chance for own task forces
+    survival and to avoid combat or to engage enemy task force". Phase 4.2's contact adds
+    their factors (engine/phase4_sea.py); they do not fight."""
+    ids = {i for m in ctx.memo.get(MISSIONS, []) if m.target == zone
+           and (m.nation == nation or ctx.allies(m.nation, nation)) for i in m.unit_ids}
+    return sorted((u for u in ctx.state.units if u.id in ids), key=lambda u: u.id) if ids else []
+
+
 def can_fire(shooter: str, target: str, at_sea: bool) -> bool:
     """Whether a defending unit of kind `shooter` may fire at a mission unit of kind `target`."""
     if target in AIR_UNITS:

@@ -16,7 +16,10 @@ The BOMB order's home (orders/bombing.py) checks the raid; raid() flies it:
    back without bombing; the interceptors fight over their own land, so only their tank
    limits them. "If the player has aircraft which are intercepted and successfully
    defeat or merely outlast ... the intercepting aircraft, then the mission ... may
-   continue".
+   continue". The target's fighters whose nation ordered LET THROUGH there do not
+   intercept; the raider's BREAK OFF AIR COMBAT condition, met after a round while
+   interceptors with fuel remain, sends the raiders home unbombed (4.5 step 3;
+   engine/orders/interception.py).
 3. The damage (4.1.1), by every plane that got through: industrial bombing "subtract 1D10
    resources from the target nation's saved resources" each (never below 0) or "1
    Manpower from their Manpower reserves" each; tactical bombing "1 Tactical Strike Point"
@@ -34,7 +37,9 @@ from collections.abc import Sequence
 
 from moderator.engine import fuel
 from moderator.engine.combat_air import dogfight_value
+from moderator.engine.combat_orders import withdrawal
 from moderator.engine.context import TurnContext
+from moderator.engine.orders import interception
 from moderator.engine.orders.move import landing_places
 from moderator.engine.state import Unit, kinds
 from moderator.orders.model import Bombing
@@ -54,9 +59,15 @@ def down(ctx: TurnContext, planes: list[Unit], hits: int) -> list[Unit]:
     return lost
 
 
+def tank_of(ctx: TurnContext, plane: Unit) -> int:
+    """The plane's fuel, by its own technology (Improved Fighters and Bombers add fuel)."""
+    stats = ctx.stats(plane.nation, plane.kind, plane)
+    return stats.fuel if stats is not None else 0
+
+
 def spare_rounds(ctx: TurnContext, plane: Unit, origin: str, target: str) -> int:
     """Air-combat rounds a raider can fight and still bomb and fly home (Fighters: fuel)."""
-    tank = ctx.scenario.stats(plane.nation, plane.kind).fuel
+    tank = tank_of(ctx, plane)
     out = fuel.cheapest(ctx.world, origin, target, limit=tank)
     back = fuel.to_nearest(ctx.world, target, landing_places(ctx, plane.nation), limit=tank)
     if out is None or back is None:
@@ -76,16 +87,24 @@ def raid(ctx: TurnContext, nation: str, index: int, order: Bombing, planes: Sequ
         if raiders and ctx.dice.d10(f"AA at {target}: {gun.nation} aa") <= value:
             aa_hits += 1
     lost += down(ctx, raiders, aa_hits)
-    guards = sorted((u for u in ctx.units_at(target) if u.kind == "fighter" and ctx.at_war(nation, u.nation)
-                     and u.id not in ctx.in_transit), key=lambda u: u.id)
+    shot_by_aa = len(lost)
+    fighters = [u for u in ctx.units_at(target) if u.kind == "fighter" and ctx.at_war(nation, u.nation)
+                and u.id not in ctx.in_transit]
+    passing = interception.passing(ctx, target)  # 4.5: "the option of intercepting or letting them go"
+    guards = sorted((u for u in fighters if u.nation not in passing), key=lambda u: u.id)
+    for other in sorted({u.nation for u in fighters} & passing):
+        ctx.tell(other, "let-through", PHASE, territory=target, units=kinds([u for u in fighters if u.nation == other]))
+    retreat = interception.retreat_conditions(ctx, nation, target)
+    broke_off: str | None = None
+    spare = {u.id: spare_rounds(ctx, u, order.origin, target) for u in raiders} if guards else {}
     rounds = 0
     turned_back: list[Unit] = []
     guards_lost: list[Unit] = []
     while raiders and guards:
-        able = [u for u in raiders if spare_rounds(ctx, u, order.origin, target) > rounds]
+        able = [u for u in raiders if spare[u.id] > rounds]
         turned_back += [u for u in raiders if u not in able]
         raiders = able
-        fit = [g for g in guards if ctx.scenario.stats(g.nation, "fighter").fuel > rounds]
+        fit = [g for g in guards if tank_of(ctx, g) > rounds]
         if not raiders or not fit:
             break
         rounds += 1
@@ -95,6 +114,13 @@ def raid(ctx: TurnContext, nation: str, index: int, order: Bombing, planes: Sequ
         g_hits = sum(ctx.dice.d10(f"{purpose}: {g.nation} fighter") <= dogfight_value(ctx, g, nation) for g in fit)
         guards_lost += down(ctx, guards, r_hits)
         lost += down(ctx, raiders, g_hits)
+        fighting = [g for g in guards if tank_of(ctx, g) > rounds]
+        broke_off = withdrawal(retreat, rounds, len(lost) - shot_by_aa, len(guards_lost)) if fighting and raiders else None
+        if broke_off:  # 4.5 step 3: "The attacking player may now decide to retreat" (BREAK OFF AIR COMBAT)
+            ctx.emit("air-retreat", PHASE, sorted({nation, *(g.nation for g in (*guards, *guards_lost))}),
+                     nation=nation, territory=target, condition=broke_off, rounds=rounds, units=kinds(raiders))
+            raiders = []  # they fly home unbombed: told by air-retreat, not "short of fuel"
+            break
     through = raiders
     damage = 0
     if order.aim == "industry" and holder:

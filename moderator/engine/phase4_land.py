@@ -269,6 +269,7 @@ def battle_for(ctx: TurnContext, dest: str, sides: list[list[Leg]], fronts: dict
     alive = combat_land.survivors(battle)
     captured = not combat_land.defenders_left(battle) and any(u.kind in combat_land.CAPTURERS for u in alive)
     combat_land.battle_event(ctx, battle, captured)
+    air_choices(ctx, battle, attackers, defenders)
     standing = {f.unit.id for f in battle.defend.fighters if f.unit is not None}
     for u in facilities:
         if u.id not in standing and u.id.startswith(MAP_FACILITY):
@@ -483,6 +484,23 @@ def advance(ctx: TurnContext, dest: str, legs: list[Leg]) -> None:
         for g in movers:
             counts[g.nation] += len(g.units)
         take_territory(ctx, dest, max(sorted(counts), key=lambda n: counts[n]), PHASE)
+
+
+def air_choices(ctx: TurnContext, battle: Battle, attackers: Sequence[Unit], defenders: Sequence[Unit]) -> None:
+    """4.5: what the orders of engine/orders/interception.py did in this battle: fighters
+    that let the attacking aircraft go (told to their nation), attacking aircraft that broke
+    off the air combat (told to everyone in the battle)."""
+    if any(u.kind in AIR for u in attackers):
+        for nation in sorted(battle.orders.let_pass):
+            held = [u for u in defenders if u.nation == nation and u.kind == "fighter"]
+            if held:
+                ctx.tell(nation, "let-through", combat_land.PHASE, territory=battle.territory, units=kinds(held))
+    seen = sorted({*battle.attackers, *battle.defending_nations})
+    for nation, why in sorted(battle.air_retreated.items()):
+        gone = [f.unit for f in battle.departed if f.unit is not None and f.nation == nation and f.kind in AIR
+                and f.unit.id in battle.spent]
+        ctx.emit("air-retreat", combat_land.PHASE, seen, nation=nation, territory=battle.territory, condition=why,
+                 rounds=max((battle.spent[u.id] for u in gone), default=battle.air_rounds), units=kinds(gone))
 
 
 def taker(ctx: TurnContext, battle: Battle, legs: Sequence[Leg]) -> str | None:

@@ -24,8 +24,8 @@ nation out together, so nothing depends on nation ids or the order of lines:
    own sighting of that enemy; if it sights, it joins with a free round (once per enemy:
    then "British are alerted"). Task forces linked by contacts fight one battle
    (naval_combat.fight): "If British fleet engages both fleet then they fight as it is
-   single battle". A side that withdraws (its conditional orders) goes back to the sea
-   zone it came from and stops; after contact is lost both go on with their missions
+   single battle". A side that withdraws (its conditional orders) goes to an allied or
+   empty sea zone (engine/naval_retreat.py) and stops; after contact is lost both go on with their missions
    (the rules let them choose; that is the default, flagged for the moderator).
 4. 4.2.10 Submarine interception: an INTERCEPT order's submarines attack the first enemy
    task force (by nation and name) doing the ordered mission that moves into or out of
@@ -36,8 +36,11 @@ nation out together, so nothing depends on nation ids or the order of lines:
    mission, roll their capability each (phase4_naval.DETECTION); those that find the
    submarines fight all enemy submarines in the zone, with a free round; the submarines
    use their defense value and dive after the first round ("After one round of combat
-   has concluded, either side may chose to disengage"; without aircraft they stay).
-   Aircraft flown in to hunt are the moderator's (air combat at sea).
+   has concluded, either side may chose to disengage"; without aircraft they stay, from
+   a force with aircraft they move to a neighbouring sea zone). Aircraft flown in to hunt
+   (DETECT ... FROM a land territory) fly 2 fuel a sea zone, fight the free round and the
+   first round as their fuel allows, are never hit by the submarines ("hits scored by
+   submarines can only be applied to ships") and fly home.
 
 Troops aboard move with their transports (their location is the sea zone) and sink with
 them (naval_combat). Landings are step 4.4's (orders/naval_invasion.py).
@@ -49,13 +52,21 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from moderator.engine import naval_combat, phase4_naval
+from moderator.engine import (
+    fuel,
+    gear_aboard,
+    naval_combat,
+    naval_retreat,
+    phase3_recon_missions,
+    phase4_naval,
+)
 from moderator.engine.combat_orders import BattleOrders, casualty_preferences
 from moderator.engine.context import TurnContext
 from moderator.engine.naval_combat import NavalSide, Ship
+from moderator.engine.orders.move import landing_places
 from moderator.engine.orders.submarines import DETECTION
 from moderator.engine.orders.task_forces import CARRIES, friendly_waters, troop_points
-from moderator.engine.state import Unit, kinds
+from moderator.engine.state import AIR_UNITS, SEA_UNITS, Unit, kinds
 from moderator.orders.model import (
     CombatCondition,
     NavalInvasion,
@@ -144,6 +155,9 @@ def naval_movement(ctx: TurnContext) -> None:
         load(ctx, f, len(f.moves))
         f.moved_at = None
     intercept(ctx, sea, moving=False)
+    from moderator.engine import phase4_air_sea  # it reads this module's fleets
+
+    phase4_air_sea.air_strikes(ctx, sea)
     hold_zones(ctx, sea)
     for f in sea.fleets:
         if f.order >= 0:
@@ -240,8 +254,20 @@ def seeks(a: Fleet, b: Fleet) -> bool:
 
 
 def sighting(ctx: TurnContext, seeker: Fleet, other: Fleet, zone: str, why: str = "contact") -> bool:
-    factors = phase4_naval.aggressive_factors(seeker_kinds(ctx, seeker.ships), [u.kind for u in other.ships])
+    factors = phase4_naval.aggressive_factors(*sides_in(ctx, seeker, other, zone),
+                                              radar=gear_aboard.carries(ctx, seeker.ships, "radar"))
     return phase4_naval.engages(factors, ctx.dice, f"{why} in {zone}: {seeker.key} sights {other.key}")
+
+
+def sides_in(ctx: TurnContext, seeker: Fleet, other: Fleet, zone: str) -> tuple[list[str], list[str]]:
+    """The kinds whose factors count: each task force's, with the units its side sent on a
+    reconnaissance mission to the zone this turn (3.3: they "help own TF ... to engage
+    enemy or avoid detection"; engine/phase3_recon_missions.py helping_at_sea)."""
+    def helpers(nation: str) -> list[Unit]:
+        return [u for u in phase3_recon_missions.helping_at_sea(ctx, nation, zone) if u.kind in phase4_naval.RECON_FACTORS]
+
+    return (seeker_kinds(ctx, [*seeker.ships, *helpers(seeker.nation)]),
+            [u.kind for u in [*other.ships, *helpers(other.nation)]])
 
 
 def seeker_kinds(ctx: TurnContext, ships: Sequence[Unit]) -> list[str]:
@@ -250,8 +276,9 @@ def seeker_kinds(ctx: TurnContext, ships: Sequence[Unit]) -> list[str]:
     return [u.kind for u in ships if not (u.damage and naval_combat.hits_to_kill(ctx, u) - u.damage <= 1)]
 
 
-def chance(ctx: TurnContext, seeker: Fleet, other: Fleet) -> float:
-    factors = phase4_naval.aggressive_factors(seeker_kinds(ctx, seeker.ships), [u.kind for u in other.ships])
+def chance(ctx: TurnContext, seeker: Fleet, other: Fleet, zone: str) -> float:
+    factors = phase4_naval.aggressive_factors(*sides_in(ctx, seeker, other, zone),
+                                              radar=gear_aboard.carries(ctx, seeker.ships, "radar"))
     return float(phase4_naval.contact_chance(factors))
 
 
@@ -273,7 +300,7 @@ def contact(ctx: TurnContext, sea: Sea, zone: str, first_point: bool) -> None:
             continue
         if seeks(b, a) and first_point and a.path[0] == b.path[0] == zone and len(a.path) == len(b.path) == 1:
             # Guideline 3: sharing the zone from the start, one roll, with the lower chance.
-            low = min((a, b), key=lambda f: (chance(ctx, f, by_key[other_key(f, a, b)]), f.key))
+            low = min((a, b), key=lambda f: (chance(ctx, f, by_key[other_key(f, a, b)], zone), f.key))
             high = b if low is a else a
             done |= {(a.key, b.key), (b.key, a.key)}
             if sighting(ctx, low, high, zone):
@@ -339,11 +366,9 @@ def battle(ctx: TurnContext, sea: Sea, zone: str, group: list[Fleet], sighted: s
     result = naval_combat.fight(ctx, zone, *sides, orders=orders, free=head)
     settle(ctx, group)
     naval_combat.battle_event(ctx, result, [f.key for f in group])
-    if result.ended == "withdrawn":
-        for fleets_of, side in ((first, sides[0]), (second, sides[1])):
-            if side.sought:
-                for f in fleets_of:
-                    back(f)
+    if result.ended == "withdrawn" and result.retreating is not None:
+        for f in (first, second)[result.retreating]:  # only the side that withdrew
+            back(ctx, f)
     elif result.ended == "contact-lost":
         ctx.flag(PHASE, "naval-contact-lost-missions-go-on", zone=zone, fleets=[f.key for f in group])
 
@@ -354,7 +379,11 @@ def side_of(group: Sequence[Fleet], sought: bool) -> NavalSide:
 
 
 def orders_for(ctx: TurnContext, group: Sequence[Fleet], zone: str) -> BattleOrders:
-    nations = sorted({f.nation for f in group})
+    return battle_orders(ctx, sorted({f.nation for f in group}), zone)
+
+
+def battle_orders(ctx: TurnContext, nations: Sequence[str], zone: str) -> BattleOrders:
+    """The nations' casualty preferences and withdrawal conditions for a battle in `zone`."""
     conditions = tuple(o for n, _, o in ctx.orders_of(CombatCondition)
                        if n in nations and o.kind in ("rounds", "losses", "kills") and ctx.name(o.dest) == zone)
     return BattleOrders(casualty_preferences(ctx, nations, zone), conditions)
@@ -368,10 +397,15 @@ def settle(ctx: TurnContext, group: Sequence[Fleet]) -> None:
         f.cargo = {t: [u for u in load if u.id in alive] for t, load in f.cargo.items() if t in alive}
 
 
-def back(f: Fleet) -> None:
-    """Step 6: a retreating task force goes back where it came from and stops."""
-    if f.came_from is not None and f.came_from != f.zone:
-        sail(f, f.came_from)
+def back(ctx: TurnContext, f: Fleet) -> None:
+    """Step 6: a retreating task force goes "into any allied occupied or empty sea zone"
+    (engine/naval_retreat.py) and stops."""
+    named = naval_retreat.named_zone(ctx, f.nation, f.zone)
+    dest = naval_retreat.retreat_zone(ctx, f.nation, f.zone, f.came_from, named)
+    if dest is None:
+        ctx.flag(naval_retreat.PHASE, "naval-retreat-nowhere", nation=f.nation, tf=f.name, zone=f.zone)
+    elif f.ships:
+        sail(f, dest)
     f.stopped = True
 
 
@@ -458,33 +492,105 @@ def dive(battle: naval_combat.NavalBattle) -> str | None:
 
 
 def detect_by_order(ctx: TurnContext, sea: Sea) -> None:
-    """4.2.9 DETECT orders of ships where they are (aircraft flown in are the moderator's)."""
+    """4.2.9 DETECT orders: ships where they are, aircraft flown in from land ("fighters
+    and bombers (assuming they have the range: fuel) may be flown into a sea zone")."""
     taken: set[str] = set()
     for nation, _, order in ctx.orders_of(SubDetection):
-        if order.origin is not None:
-            continue
+        where = order.origin or order.zone
         hunters: list[Unit] = []
         for uc in order.units:
             pool = sorted((u for u in ctx.state.units if u.nation == nation and u.kind == uc.kind
-                           and u.location == order.zone and u.id not in taken), key=lambda u: u.id)
+                           and u.location == where and u.id not in taken), key=lambda u: u.id)
             hunters += pool[: uc.count]
         taken.update(u.id for u in hunters)
-        detect(ctx, sea, nation, order.zone, hunters, f"{nation} detects")
+        rounds = {u.id: air_rounds(ctx, u, where, order.zone) for u in hunters if u.kind in AIR_UNITS}
+        fought = detect(ctx, sea, nation, order.zone, hunters, f"{nation} detects", rounds)
+        for u in hunters:
+            if u.kind in AIR_UNITS:
+                fly_home(ctx, u, where, order.zone, fought.get(u.id, 0))
 
 
-def detect(ctx: TurnContext, sea: Sea, nation: str, zone: str, hunters: Sequence[Unit], label: str) -> None:
+def air_rounds(ctx: TurnContext, plane: Unit, origin: str, zone: str) -> int:
+    """Fighters and Bombers: the rounds of combat a plane's fuel pays for in the sea zone
+    (2 a sea zone, 1 a round; Fighters) with enough left to reach friendly land."""
+    tank = (stats.fuel if (stats := ctx.stats(plane.nation, plane.kind)) else 0) or 0  # as phase4_land and the checker
+    out = fuel.cheapest(ctx.world, origin, zone, limit=tank)
+    back = fuel.to_nearest(ctx.world, zone, landing_places(ctx, plane.nation), limit=tank)
+    if out is None or back is None:
+        return 0
+    return max(0, (tank - out - back) // fuel.ROUND)
+
+
+def fly_home(ctx: TurnContext, plane: Unit, origin: str, zone: str, fought: int) -> None:
+    """After the hunt the aircraft fly back where they came from, or, when the fuel left
+    does not reach it, to the nearest friendly land (4.5 step 3: "flown to a friendly
+    controlled territory within range"); a plane shot down is already gone."""
+    if plane not in ctx.state.units:
+        return
+    tank = (stats.fuel if (stats := ctx.stats(plane.nation, plane.kind)) else 0) or 0  # as phase4_land and the checker
+    out = fuel.cheapest(ctx.world, origin, zone, limit=tank) or 0
+    left = tank - out - fought * fuel.ROUND
+    home = fuel.cheapest(ctx.world, zone, origin, limit=max(left, 0))
+    if home is not None and ctx.friendly(plane.nation, origin):
+        return  # back at its base: it never left it on the map
+    found = fuel.nearest(ctx.world, zone, landing_places(ctx, plane.nation), limit=max(left, 0))
+    if found is None:
+        naval_combat.sink(ctx, plane)
+        ctx.tell(plane.nation, "aircraft-lost", PHASE, battle=zone, units={plane.kind: 1})
+        return
+    plane.location = found[1]
+    ctx.tell(plane.nation, "aircraft-landed", PHASE, place=found[1], battle=zone, units={plane.kind: 1})
+
+
+def detect(ctx: TurnContext, sea: Sea, nation: str, zone: str, hunters: Sequence[Unit], label: str,
+           air: dict[str, int] | None = None) -> dict[str, int]:
+    """The hunt; returns the rounds each aircraft fought (air: the rounds its fuel pays for).
+
+    Aircraft fire in the free round, and stay for the first round when their fuel pays for
+    two; the submarines' hits go to ships only (4.3 step 5), so aircraft alone are never
+    hit. Submarines that break off from a force with aircraft "must move into an adjacent
+    sea zone" (dive_away)."""
+    air = air or {}
     subs = [u for u in ctx.state.units if u.kind == "submarine" and u.location == zone
             and ctx.at_war(nation, u.nation)]
-    able = [u for u in hunters if u.kind in DETECTION]
+    able = [u for u in hunters if u.kind in DETECTION and (u.kind not in AIR_UNITS or air.get(u.id, 0) >= 1)]
     if not subs or not able:
-        return
+        return {}
     found = [u for u in able
-             if ctx.dice.d10(f"submarine detection in {zone}: {nation} {u.kind}") <= DETECTION[u.kind]]
+             if ctx.dice.d10(f"submarine detection in {zone}: {nation} {u.kind}")
+             <= gear_aboard.detection(ctx, u, DETECTION[u.kind])]
     if not found:
-        return
-    own = NavalSide([Ship(u, label, "detect") for u in found], sought=True)
+        return {}
+    stay = [u for u in found if u.kind not in AIR_UNITS or air.get(u.id, 0) >= 2]
+    own = NavalSide([Ship(u, label, "detect") for u in stay], sought=True)
     them = NavalSide([Ship(u, f"{u.nation}/submarines", "dive") for u in subs], sought=False)
-    result = naval_combat.fight(ctx, zone, own, them, free=(own, list(own.ships), "detection"), after_round=dive)
+    first = [Ship(u, label, "detect") for u in found if u not in stay]
+    result = naval_combat.fight(ctx, zone, own, them, free=(own, [*own.ships, *first], "detection"), after_round=dive)
+    if not own.ships and them.ships and result.ended == "destroyed":
+        result.ended = "aircraft-home"  # aircraft whose fuel paid for the free round only
     for f in sea.fleets:
         settle(ctx, [f])
     naval_combat.battle_event(ctx, result, [f"{nation}/hunters", *sorted({s.fleet for s in them.ships})])
+    flown = [u for u in found if u.kind in AIR_UNITS]
+    if flown and result.ended == SUBS_DIVE:
+        dive_away(ctx, sea, [s.unit for s in them.ships], zone)
+    return {u.id: (2 if u in stay else 1) if result.rounds else 1 for u in flown}
+
+
+def dive_away(ctx: TurnContext, sea: Sea, subs: Sequence[Unit], zone: str) -> None:
+    """4.2.9: "If the detecting force has aircraft among the attacking force, then if the
+    submarines disengage, they must move into an adjacent sea zone." The owner's choice; the
+    default (flagged): the first by name of the neighbouring sea zones holding no ship of a
+    nation at war with it, else the first by name. Submarines in a task force go with it."""
+    in_tf = {u.id for f in sea.fleets for u in f.ships}
+    for nation in sorted({u.nation for u in subs}):
+        mine = [u for u in subs if u.nation == nation and u.id not in in_tf and u in ctx.state.units]
+        seas = sorted(n for n in ctx.world.neighbours(zone) if ctx.is_sea(n))
+        if not mine or not seas:
+            continue
+        quiet = [z for z in seas if not any(ctx.at_war(nation, u.nation) for u in ctx.units_at(z)
+                                            if u.kind in SEA_UNITS)]
+        dest = (quiet or seas)[0]
+        for u in mine:
+            u.location = dest
+        ctx.flag(PHASE, "submarines-dived-away", nation=nation, zone=zone, dest=dest, count=len(mine))

@@ -8,14 +8,15 @@ infantry count against the manpower limit (Manpower limits).
 Strategic moves (Phase 4.1.3) end here: units reach their destination if the whole path
 is still friendly; otherwise they stop in the last friendly territory before the first
 lost one ("if the path to destination is cut ... units end movement near the province
-where the path is cut"). Not yet: end of rebasing and of reconnaissance missions.
+where the path is cut"). Rebasing aircraft land with them (engine/orders/rebase.py);
+units on a reconnaissance mission never left their place (engine/orders/recon.py).
 """
 
 from __future__ import annotations
 
 from collections import deque
 
-from moderator.engine import bolsheviks, manpower, technology
+from moderator.engine import bolsheviks, gear_aboard, manpower, phase7_new_ships, technology
 from moderator.engine.context import PendingBuild, RailGroup, TurnContext
 from moderator.engine.phase4_strategic import passable
 from moderator.engine.placement import still_placeable
@@ -25,9 +26,14 @@ PHASE = "7"
 
 
 def place_new_units(ctx: TurnContext) -> None:
+    gear_aboard.drop_sunk(ctx)
     for build in ctx.builds:
-        place(ctx, build)
+        if build.on:  # radar or sonar going aboard a ship
+            gear_aboard.mount(ctx, build)
+        else:
+            place(ctx, build)
     ctx.builds.clear()
+    phase7_new_ships.new_ships_attack(ctx)  # rule 6: new ships meeting enemy ships attack them
 
 
 def place(ctx: TurnContext, build: PendingBuild) -> None:

@@ -89,7 +89,8 @@ def collect_resources(ctx: TurnContext) -> None:
         collected = max(0, collected - ns.flags.pop("income_lost_at_sea", 0))  # 4.7: unrestricted submarine warfare
         collected -= surrender.tribute(ctx, nation, collected, PHASE)  # Surrender: a quarter to the victors
         treasuries.settle(ctx, nation)
-        ns.saved += treasuries.hold_apart(ctx, nation, collected, full)  # separated land keeps its share
+        home = treasuries.hold_apart(ctx, nation, collected, full)  # separated land keeps its share
+        ns.saved += home
         ctx.tell(nation, "income", PHASE, full=full, rule=rule,
-                 amount=collected, saved=ns.saved)
+                 amount=collected, saved=ns.saved, kept_apart=collected - home)
     collect_us_trade(ctx)

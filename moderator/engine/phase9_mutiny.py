@@ -19,17 +19,35 @@ trenches, complexes or ports). "Divided evenly among the various unit types": on
 each kind in turn (kinds in the rules' order), the newest units first, until the share
 is reached.
 
-Defaults flagged for the moderator: the rebels of a disastrous mutiny leave the nation
-(removed from the map; the moderator gives them to a rebel minor by ruling, ADD ... OF,
-since the engine has no rebel seat yet). "If two mutinies occur or two provinces are
-affected by mutinies ... then on any subsequent turns it happens again, there is a chance
-for socialist revolution in that country. On roll of 1-5": rolled; a revolution is
-flagged for the moderator (who then hands the mutinied provinces to a revolutionary seat).
+The rebels of a disastrous mutiny: "On the following turns the moderator will control
+these units as if they belonged to a minor nation who was brought into the war against the
+mutineers home nation." They become the Mutineers' (nations.toml [mutineers], a minor on
+no side that the moderator commands, on the board from the first such mutiny), keeping
+the values they had (their technology levels go with them); the Mutineers are at war with
+the nation, and take the territory if the nation held it (a capture: conquered land,
+yielding nothing until incorporated). One rebel nation for every mutiny, at war with
+each nation whose army rebelled. A scenario without Mutineers: the rebels leave the map
+and the moderator is told. "If the Mutinying forces successfully capture the nation's
+capital they will force the government to offer its foes a surrender, as per normal
+surrender rules": in the Phase 9 in which the Mutineers hold the capital of a nation at
+war with them, that nation offers surrender to every nation it is at war with (answered
+in the next turn's Phase 1.3, engine/surrender.py), unless it has surrendered before or
+an offer waits; once while they hold it (again if they take it again). "If two mutinies occur or two provinces are affected by mutinies ... then
+on any subsequent turns it happens again, there is a chance for socialist revolution in
+that country. On roll of 1-5, a revolution will happen, and all units that are affected by
+mutinies defect to the rebel army, any rebel army left from disastrous mutiny in previoues
+turns join in. Such army is controlled by Bolshevik player or another free player and
+those armies occupy and incorporate the province(s) they are in" (`revolution`): the
+nation's land and air units in every province struck by its mutinies so far become the
+Mutineers' (with their values, as rebels do), who take those of the provinces the nation
+held and have incorporated every one of them they hold with troops; the Mutineers already
+on the map are that army. Who commands it
+(the Bolshevik player or another) is the moderator's to rule: flagged.
 """
 
 from __future__ import annotations
 
-from moderator.engine import chances, manpower
+from moderator.engine import chances, conquest, manpower, surrender, technology
 from moderator.engine.context import MODERATOR, TurnContext
 from moderator.engine.state import AIR_UNITS, LAND_UNITS, Unit, kinds
 
@@ -37,6 +55,8 @@ PHASE = "9"
 AFFECTED = "mutiny_provinces"  # NationState.flags: provinces affected by mutinies so far
 SHARES = {"small": (25,), "large": (50, 50), "disastrous": (75, 100)}  # percent per territory picked
 KINDS = LAND_UNITS + AIR_UNITS
+REBELS = "mutineers"  # the rebels' nation (nations.toml)
+FORCED = "capital_surrender"  # NationState.flags of the Mutineers: {nation: turn its capital's loss forced an offer}
 
 
 def infantry_past_the_limit(ctx: TurnContext) -> list[str]:
@@ -87,25 +107,89 @@ def mutiny(ctx: TurnContext, nation: str) -> None:
         places.append(place)
         here = [u for u in ctx.units_at(place, nation) if u.kind in KINDS]
         gone = share(here, percent)
-        ids = {u.id for u in gone}
-        ctx.state.units = [u for u in ctx.state.units if u.id not in ids]
         rebels = percent == 100
+        if not rebels or not rebel(ctx, nation, place, gone):
+            ids = {u.id for u in gone}
+            ctx.state.units = [u for u in ctx.state.units if u.id not in ids]
         ctx.emit("mutiny", PHASE, (nation, MODERATOR), nation=nation, severity=severity, place=place,
                  units=kinds(gone), rebelled=rebels)
-        if rebels:
+        if rebels and REBELS not in ctx.state.nations:
             ctx.flag(PHASE, "mutiny-rebels", nation, place=place, went=kinds(gone),
-                     default="the rebels left the map; give them to a rebel minor at war with the nation "
-                     "(ADD ... OF) or put them back")
+                     default="the rebels left the map (this scenario has no Mutineers); give them to a rebel "
+                     "minor at war with the nation (ADD ... OF) or put them back")
     flags = ctx.state.nations[nation].flags
     before = list(flags.get(AFFECTED, []))
     flags[AFFECTED] = [*before, *places]
     if len(before) >= 2 and chances.mutiny_revolution(ctx.dice):
-        ctx.flag(PHASE, "socialist-revolution", nation, provinces=sorted(set(before + places)),
-                 default="the mutinied provinces and their units go to a revolutionary army the moderator "
-                 "or a free player commands; nothing is moved until the moderator rules")
+        revolution(ctx, nation, sorted(set(before + places)))
+
+
+def revolution(ctx: TurnContext, nation: str, provinces: list[str]) -> None:
+    """The socialist revolution after repeated mutinies (see the module docstring)."""
+    if REBELS not in ctx.state.nations:
+        ctx.flag(PHASE, "socialist-revolution", nation, provinces=provinces,
+                 default="this scenario has no Mutineers: the mutinied provinces and their units go to a "
+                 "revolutionary army the moderator or a free player commands; nothing is moved until the "
+                 "moderator rules")
+        return
+    for place in provinces:
+        units = [u for u in ctx.units_at(place, nation) if u.kind in KINDS]
+        if units:
+            rebel(ctx, nation, place, units)
+        if ctx.controller(place) == REBELS and ctx.units_at(place, REBELS):
+            ctx.state.incorporated[place] = ctx.turn  # "occupy and incorporate the province(s) they are in"
+    ctx.flag(PHASE, "socialist-revolution", nation, provinces=provinces,
+             default="the units in the mutinied provinces defected to the Mutineers, who hold and have "
+             "incorporated the provinces; give their command to the Bolshevik player or a free player")
+
+
+def rebel(ctx: TurnContext, nation: str, place: str, units: list[Unit]) -> bool:
+    """The units rebel: the Mutineers' from now on, at war with `nation`, holding `place`
+    if it was the nation's. False where the scenario has no Mutineers."""
+    reds = ctx.state.nations.get(REBELS)
+    if reds is None:
+        return False
+    reds.flags.pop("active", None)  # on the board from now on (scenario: active = false)
+    home = ctx.state.nations[nation]
+    levels = reds.flags.setdefault(technology.BUILT_AT, {})
+    for u in units:
+        levels[u.id] = technology.unit_levels(ctx, u)  # they fight as they did
+        home.flags.get(technology.BUILT_AT, {}).pop(u.id, None)
+        u.nation = REBELS
+    if nation not in reds.at_war_with:
+        reds.at_war_with = sorted([*reds.at_war_with, nation])
+        home.at_war_with = sorted({*home.at_war_with, REBELS})
+    if ctx.controller(place) == nation:
+        conquest.take_territory(ctx, place, REBELS, PHASE)
+    return True
+
+
+def capital_taken(ctx: TurnContext) -> None:
+    """A nation whose capital the Mutineers hold offers its foes a surrender."""
+    reds = ctx.state.nations.get(REBELS)
+    if reds is None:
+        return
+    forced = {str(k): int(v) for k, v in reds.flags.get(FORCED, {}).items()}
+    for nation in reds.at_war_with:
+        spec = ctx.scenario.nations.get(nation)
+        ns = ctx.state.nations.get(nation)
+        if spec is None or ns is None or spec.capital is None or ctx.controller(spec.capital) != REBELS:
+            forced.pop(nation, None)  # taken again later: a new offer
+            continue
+        if nation in forced or ns.flags.get(surrender.SURRENDERED) is not None \
+                or ns.flags.get(surrender.OFFER) is not None:
+            continue
+        forced[nation] = ctx.turn
+        surrender.offer(ctx, nation, tuple(ns.at_war_with))
+        ctx.emit("mutineers-took-capital", PHASE, (), nation=nation, capital=spec.capital)
+    if forced:
+        reds.flags[FORCED] = dict(sorted(forced.items()))
+    else:
+        reds.flags.pop(FORCED, None)
 
 
 def mutinies(ctx: TurnContext) -> None:
     for nation in infantry_past_the_limit(ctx):
         if chances.mutiny(ctx.dice):
             mutiny(ctx, nation)
+    capital_taken(ctx)

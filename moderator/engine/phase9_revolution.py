@@ -22,19 +22,32 @@ them." On later turns "any units the Russian player tries to build have a chance
 defect ... on an 8-10 it defects". Defaults (each flagged for the moderator to change by
 ruling): the units go to the Russia-held territory of Russia's start with no Russian
 units of the highest resource value (then by name), which the Bolsheviks then hold; when
-there is none, the revolutionaries stay where they were built and the moderator picks
-the territory they attack. The Bolsheviks inherit Russia's technology, are at war with
+there is none, "the moderator will pick a Russian territory which the revolutionaries
+will attack. If they succeed in the attack, the territory becomes rebel-owned. If they
+fail, the revolution is crushed then and there": the Russia-held territory of Russia's
+start with the fewest Russian units (then the most valuable, then by name), the battle
+fought at once with step 9's dice; beaten, the civil war is over, Russia the winner. The Bolsheviks inherit Russia's technology, are at war with
 Russia, come on the board, receive the fund and from the next Phase 8 draw double from
 the Russian lands they hold. From the turn after the rising, each Phase 9 first asks
 whether the civil war is over (the Bolsheviks without units, or Russia without a city of
 its start and without land units) and hands the winner the loser's Russian land, ports,
-complexes and ships (stage 3). The Bolshevik seat and, after their victory, their wars
-are the moderator's: flagged.
+complexes and ships (stage 3). The Bolshevik seat is the moderator's to give: flagged.
+
+After a Bolshevik victory (`bolshevik_wars`): "they may then selectively target and attack
+any nations which had conquered any Russian territories since the start of the war and
+strive to re-unify all of Russia's original territories. If and only if, all that has been
+achieved will the Bolshevik player then seek to continue any wars Russia had been in at
+the time of the Revolution's start". Read: at their victory they are at war with every
+nation holding land of Russia's start (whom to attack is theirs to choose); Russia's wars
+at the rising are recorded then (flags AT_RISING of the Bolsheviks), and in the first
+Phase 9 in which they hold every territory of Russia's start they are at war with each of
+those nations still on the map (holding land), once (flags REUNIFIED). Until then the Move
+home keeps their units inside Russia's start land (engine/bolsheviks.py outside_russia).
 """
 
 from __future__ import annotations
 
-from moderator.engine import chances
+from moderator.engine import chances, combat_land, conquest
 from moderator.engine.context import TurnContext
 from moderator.engine.orders.records import option_used
 from moderator.engine.phase6_incorporation import territory_yield
@@ -51,6 +64,8 @@ UNITS = LAND_UNITS + AIR_UNITS + SEA_UNITS  # what counts as "units remaining"
 INHERITED = SEA_UNITS + ("port", "industry")  # "Ports, Industrial Complexes, and Ships"
 FUND = "bolshevik_fund"  # NationState.flags of Russia: what is kept for the Bolsheviks until the rising
 GERMAN_SUPPORT, RUSSIAN_SUPPLY = 6, 3  # Germany option #6, Russia option #3
+AT_RISING = "russian_wars_at_rising"  # NationState.flags of the Bolsheviks: Russia's foes when they rose
+REUNIFIED = "reunified"  # NationState.flags of the Bolsheviks: the turn they held all of Russia's start land
 
 
 def stage(ctx: TurnContext) -> int:
@@ -107,11 +122,56 @@ def empty_territory(ctx: TurnContext) -> str | None:
     return sorted(free, key=lambda t: (-ctx.place(t).value, t))[0]
 
 
+def weakest_territory(ctx: TurnContext) -> str | None:
+    """The default target of revolutionaries with nowhere free to go: the Russia-held
+    territory of Russia's start with the fewest Russian units, then the most valuable,
+    then by name."""
+    held = [t for t in ctx.world.home_of(RUSSIA) if ctx.controller(t) == RUSSIA]
+    if not held:
+        return None
+    return min(held, key=lambda t: (len([u for u in ctx.units_at(t, RUSSIA) if u.kind in LAND_UNITS + AIR_UNITS]),
+                                    -ctx.place(t).value, t))
+
+
+def revolutionaries_attack(ctx: TurnContext, units: list[Unit]) -> None:
+    """"If no such territories exist, then the moderator will pick a Russian territory which
+    the revolutionaries will attack. If they succeed in the attack, the territory becomes
+    rebel-owned. If they fail, the revolution is crushed then and there." The default
+    target (weakest_territory, flagged: the moderator may rule otherwise); the battle is
+    fought at once, with step 9's dice, by the land and air units that turned (ships stay
+    at sea, Bolshevik)."""
+    target = weakest_territory(ctx)
+    army = [u for u in units if u.kind in LAND_UNITS + AIR_UNITS]
+    if target is None or not army:
+        return
+    origins = sorted({u.location for u in army} - {target})
+    for u in army:
+        u.location = target
+    defenders = [u for u in ctx.units_at(target, RUSSIA) if u.kind in LAND_UNITS + AIR_UNITS]
+    battle = combat_land.fight(ctx, target, origins, BOLSHEVIKS, army, defenders)
+    won = bool(combat_land.survivors(battle)) and not combat_land.defenders_left(battle)
+    if won:
+        conquest.take_territory(ctx, target, BOLSHEVIKS, PHASE)
+    combat_land.battle_event(ctx, battle, won)
+    ctx.flag(PHASE, "revolutionaries-attacked", BOLSHEVIKS, place=target, won=won,
+             default=(f"no Russian territory was free of Russian troops: the revolutionaries attacked {target}, "
+                      "the Russian territory with the fewest Russian units"))
+    if not won:
+        crushed = {u.id for u in ctx.state.units if u.nation == BOLSHEVIKS and u.location == target}
+        ctx.state.units = [u for u in ctx.state.units if u.id not in crushed]  # the revolution is crushed
+        end_civil_war(ctx, RUSSIA)
+
+
 def go_over(ctx: TurnContext, units: list[Unit], why: str) -> None:
     """Units that become Bolshevik, placed by the documented default (flagged)."""
     if not units:
         return
     place = empty_territory(ctx)
+    if place is None and why == "revolutionaries-placed":
+        for u in units:
+            u.nation = BOLSHEVIKS
+        revolutionaries_attack(ctx, units)
+        return
     for u in units:
         u.nation = BOLSHEVIKS
         if place is not None and u.kind in LAND_UNITS + ("fighter", "bomber"):
@@ -138,6 +198,7 @@ def rising(ctx: TurnContext) -> None:
     reds.saved += fund
     reds.flags.pop("active", None)  # on the board from now on (scenario: active = false)
     reds.tech = dict(russia.tech)  # "Bolshevik player inherites all technology advancement"
+    reds.flags[AT_RISING] = [n for n in russia.at_war_with if n != BOLSHEVIKS]  # the wars continued after victory
     for a, b in ((russia, reds), (reds, russia)):
         if b.id not in a.at_war_with:
             a.at_war_with = sorted([*a.at_war_with, b.id])
@@ -193,15 +254,42 @@ def end_civil_war(ctx: TurnContext, winner: str) -> None:
         ns.at_war_with = [n for n in ns.at_war_with if n != b]
     ctx.emit("revolution-ended", PHASE, (), winner=winner, territories=taken)
     if winner == BOLSHEVIKS:
-        ctx.flag(PHASE, "bolsheviks-won", BOLSHEVIKS,
-                 default="the Bolsheviks take over Russia's seat and wars: first against the nations that "
-                 "conquered Russian land, then Russia's wars at the revolution's start; by ruling")
+        conquerors = sorted({h for t in ctx.world.home_of(RUSSIA) if (h := ctx.controller(t)) is not None}
+                            - {RUSSIA, BOLSHEVIKS})
+        go_to_war(ctx, conquerors, "reunify")
+
+
+def go_to_war(ctx: TurnContext, foes: list[str], why: str) -> None:
+    """The Bolsheviks at war with `foes` (told to everyone: who is at war is public)."""
+    reds = ctx.state.nations[BOLSHEVIKS]
+    new = [n for n in foes if n in ctx.state.nations and n not in reds.at_war_with and n != BOLSHEVIKS]
+    for n in new:
+        reds.at_war_with = sorted([*reds.at_war_with, n])
+        other = ctx.state.nations[n]
+        other.at_war_with = sorted({*other.at_war_with, BOLSHEVIKS})
+    ctx.emit("bolshevik-wars", PHASE, (), nations=new, why=why)
+
+
+def bolshevik_wars(ctx: TurnContext) -> None:
+    """After their victory, once all of Russia's start land is theirs: Russia's wars at the
+    rising go on, against each of those nations still on the map."""
+    reds = ctx.state.nations.get(BOLSHEVIKS)
+    if reds is None or reds.flags.get(REUNIFIED) is not None:
+        return
+    if any(ctx.controller(t) != BOLSHEVIKS for t in ctx.world.home_of(RUSSIA)):
+        return
+    reds.flags[REUNIFIED] = ctx.turn
+    held = set(ctx.state.control.values())
+    go_to_war(ctx, [n for n in reds.flags.get(AT_RISING, []) if n in held], "reunified")
 
 
 def russian_revolution(ctx: TurnContext) -> None:
     if RUSSIA not in ctx.state.nations:
         return
     now = stage(ctx)
+    if now == ENDED and ctx.nation(RUSSIA).flags.get(WINNER) == BOLSHEVIKS:
+        bolshevik_wars(ctx)
+        return
     if now == 2 and BOLSHEVIKS in ctx.state.nations:
         winner = civil_war_winner(ctx)
         if winner is not None:

@@ -46,6 +46,7 @@ def special_rules(ctx: TurnContext) -> None:
     us_entry.us_allies_china(ctx, PHASE)  # US Entry 5: a later turn of Japan's war on China
     neutral_triggers.russian_fleet_left(ctx, PHASE)  # the Ottomans: 0-10 toward the CP, once
     neutral_triggers.paris_fallen(ctx, PHASE)  # Italy: 0-20 toward the CP and its leaning, once
+    standing_events.closed_passages(ctx, PHASE)  # the third table, rows 1-4
     standing_events.submarine_warfare(ctx, PHASE)  # the third table, row 5
     exile.liberation(ctx, PHASE)  # Conquest: a capital held two full turns ends an exile
     victory.victory_conditions(ctx)  # last: the table reads the turn's final position

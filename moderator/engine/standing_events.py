@@ -1,4 +1,4 @@
-"""The third points table of the Neutrals section, row 5 (Phase 9).
+"""The third points table of the Neutrals section, rows 1-5 (Phase 9).
 
 "Next table represent events that affect neutrals when some nations deliberately forbid
 pass through major straits, but some other events are here too. All values are
@@ -10,10 +10,16 @@ Italy 0-2 (0-1), Spain 0-1 (0-1), China 0-1 (0-1), USA 0-2 (0-1), distant minor 
 turns, other value is for first turn event takes effect." (Phase 1.4: "neutrals would not
 be happy that their trade fleet is geting sunk, too, so they will have 0-1 point per turn
 against the nation that declare it.")
-Not yet: rows 1-4 (closed straits and canals: CLOSE is the moderator's, nothing records
-a passage closed) and row 6, "More then 5 units of main war nations deployed in adjacent
-province" (whether the armies standing there at the start count each turn, or only a
-new deployment, is a reading still to make: the opening has several).
+Rows 1-4, a passage closed (Phase 1.4, CLOSE, recorded by engine/orders/declarations.py
+and read as engine/passages.py reads it; the rows: diplomacy.toml [[closing]]): "Panama canal is closed" 0 0 0 0-1 0-1 0-1 0-1,
+"Gibraltar strait is closed" 0-1 0-2 0-2 0 0-1 0-1 0-1, "Suez Canal is closed" 0-1 0-2
+0-1 0-1 n/a 0-1 0-1, "Bosporus-Dardanelle strait is closed" n/a 0-1 0-1 0 0-1 0-1 0-1
+(Ottoman, Italy, Spain, China, USA, distant minor, neighbouring neutral). "If nation is
+not in main war then effect is delayed until aggresive nation joins main war"; the
+example: "Ottoman Empire declares Bosporus-Dardanelle strait closed for any nation. All
+neutral nations except China gets 0-1 point against Ottoman Empire while Ottoman Empire
+is neutral, or 0-1 point against side the Ottoman Empire is a member."
+Not yet: row 6, "More then 5 units of main war nations deployed in adjacent province".
 
 Readings (docs/rules-coverage.md, "Readings of ambiguous rules"):
 * Row 5 is drawn in Phase 9 of every turn the declaration stands (flags
@@ -21,6 +27,14 @@ Readings (docs/rules-coverage.md, "Readings of ambiguous rules"):
   after; against the declarer's side, for every nation still neutral ("neighbouring" to
   the declarer, as the first table reads it: engine/reactions.py). The declarer's own
   first turn is kept in its flags (SUBS_SEEN) and forgotten when it retracts.
+* Rows 1-4 are drawn in Phase 9 of every turn a closing stands ("All values are
+  considered after each turn"): a closing of the passage to every nation or to some, by
+  a holder still holding one of its controlling lands (a closing stands while it does,
+  engine/passages.py); one draw a turn for each closer, whatever nations it names. The
+  closer takes none of its own row. A closer in the main war costs its side the points
+  at once; a neutral closer's turns of closing are kept (CLOSINGS_OWED) and drawn when it
+  joins a side, against that side, for the nations still neutral then (as the second
+  table's delayed answers, engine/reactions.py). "Neighbouring": to the closer.
 Every draw ends its purpose with points.PURPOSE and moves the points through points.move.
 """
 
@@ -28,21 +42,24 @@ from __future__ import annotations
 
 from moderator.engine import points, reactions
 from moderator.engine.context import TurnContext
+from moderator.engine.passages import CLOSED
 
 SUBS_SEEN = "unrestricted_subs_seen"  # NationState.flags of the declarer: the turn row 5 first applied
 FIRST = {"ottoman": 1, "italy": 2, "spain": 1, "china": 1, "usa": 2,
          reactions.DISTANT: 1, reactions.NEIGHBOURING: 1}
 LATER = {"ottoman": 1, "italy": 1, "spain": 1, "china": 1, "usa": 1,
          reactions.DISTANT: 1, reactions.NEIGHBOURING: 1}
+MAJORS = frozenset({"ottoman", "italy", "spain", "china", "usa"})  # the majors with a column of their own
+CLOSINGS_OWED = "closings_owed"  # NationState.flags of a neutral closer: [passage, ...], a turn each
 
 
 def column(ctx: TurnContext, neutral: str, subject: str) -> str:
     """The neutral's column: its own name for the majors with one, else neighbouring/distant."""
-    if neutral in FIRST and neutral not in (reactions.DISTANT, reactions.NEIGHBOURING):
+    if neutral in MAJORS:
         return neutral
     info = ctx.scenario.nations.get(neutral)
-    if info is None or info.kind != "minor":
-        return ""
+    if info is None or info.kind != "minor" or ctx.nation(neutral).flags.get("active") is False:
+        return ""  # no column, or not on the board yet (the Bolsheviks)
     return reactions.NEIGHBOURING if neutral in reactions.neighbours(ctx, subject) else reactions.DISTANT
 
 
@@ -68,3 +85,50 @@ def submarine_warfare(ctx: TurnContext, phase: str) -> None:
                                           f"warfare by {ctx.nation_name(nation)} {points.PURPOSE}")
                 points.move(ctx, neutral, away, amount, "unrestricted-submarine-warfare", phase)
 
+
+
+# ---- rows 1-4: closed straits and canals ------------------------------------------------------
+def rows(ctx: TurnContext) -> dict[str, dict[str, int]]:
+    """Rows 1-4 (diplomacy.toml [[closing]]): the passage -> the most points by column."""
+    return {c.passage: c.points for c in ctx.scenario.diplomacy.closings}
+
+
+def standing_closings(ctx: TurnContext) -> list[tuple[str, str]]:
+    """(closer, passage) for every closing of a passage with a row that stands this turn."""
+    out = []
+    table = rows(ctx)
+    for nation in sorted(ctx.state.nations):
+        for name in sorted(ctx.state.nations[nation].flags.get(CLOSED, {})):
+            passage = next((p for p in ctx.world.passages if p.name == name), None)
+            if name in table and passage and any(ctx.controller(t) == nation for t in passage.controllers):
+                out.append((nation, name))
+    return out
+
+
+def closed_passages(ctx: TurnContext, phase: str) -> None:
+    """Rows 1-4: each standing closing costs a main-war closer's side the row's points now;
+    a neutral closer's is owed until it joins (answer_closings)."""
+    for closer, name in standing_closings(ctx):
+        ns = ctx.state.nations[closer]
+        if ns.side in ("allied", "central"):
+            draw_closing(ctx, closer, name, ns.side, phase)
+        elif not ctx.checking:
+            ns.flags[CLOSINGS_OWED] = [*ns.flags.get(CLOSINGS_OWED, []), name]
+
+
+def answer_closings(ctx: TurnContext, nation: str, side: str, phase: str) -> None:
+    """engine/wars.py join: the closings `nation` made while neutral, answered against `side`."""
+    for name in ctx.state.nations[nation].flags.pop(CLOSINGS_OWED, []):
+        draw_closing(ctx, nation, name, side, phase)
+
+
+def draw_closing(ctx: TurnContext, closer: str, name: str, side: str, phase: str) -> None:
+    if ctx.checking:
+        return
+    away = "central" if side == "allied" else "allied"
+    for neutral in neutrals(ctx):
+        most = rows(ctx)[name].get(column(ctx, neutral, closer), 0) if neutral != closer else 0
+        if most:
+            amount = ctx.dice.between(0, most, f"{ctx.nation_name(neutral)}'s points: {name} closed by "
+                                      f"{ctx.nation_name(closer)} {points.PURPOSE}")
+            points.move(ctx, neutral, away, amount, "passage-closed", phase)

@@ -32,7 +32,7 @@ war both ways, as public news. Then:
 
 from __future__ import annotations
 
-from moderator.engine import neutral_triggers, reactions, us_entry
+from moderator.engine import neutral_triggers, reactions, standing_events, us_entry
 from moderator.engine.context import Position, TurnContext
 
 CAPTURED = "captured-from"  # ctx.done key: (CAPTURED, taker, loser) for every capture of the turn
@@ -78,6 +78,7 @@ def join(ctx: TurnContext, nation: str, side: str, phase: str, why: str, by: str
     neutral_triggers.on_join(ctx, nation, side, phase, why, by)  # the Ottomans: Arabia, Persia, Bulgaria
     if not ctx.checking:
         reactions.answer_aggressions(ctx, nation, side, phase)  # its own earlier wars, answered now
+        standing_events.answer_closings(ctx, nation, side, phase)  # its closings while neutral, too
 
 
 def make_peace(ctx: TurnContext, a: str, b: str, phase: str) -> None:

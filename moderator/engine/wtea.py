@@ -52,6 +52,7 @@ from moderator.engine.orders import (
     gift,
     incorporate,
     influence,
+    interception,
     move,
     naval_invasion,
     neutrals,
@@ -79,8 +80,10 @@ from moderator.engine.ruleset import Ruleset, Step
 from moderator.orders import model as m
 
 NAME = "wtea-1914"
-VERSION = 4  # 1: before "One rule, one home" (one dice stream per turn); 2: before issue 8 (neutrals);
-# 3: before separated treasuries, surrender, the US Entry events, air combat over land, landings in 4.4
+VERSION = 5  # 1: before "One rule, one home" (one dice stream per turn); 2: before issue 8 (neutrals);
+# 3: before separated treasuries, surrender, the US Entry events, air combat over land, landings in 4.4;
+# 4: before the Mutineers (a disastrous mutiny's rebels), the Bolsheviks' wars after their victory, and
+# reconnaissance missions at sea helping their side's task forces in 4.2, new ships attacking in Phase 7
 ROOT = Path(__file__).resolve().parents[2]
 
 RULES: tuple[OrderRule, ...] = (  # type: ignore[type-arg]
@@ -115,6 +118,7 @@ RULES: tuple[OrderRule, ...] = (  # type: ignore[type-arg]
     move.RULE,
     conditions.CONDITION,
     conditions.CASUALTIES,
+    *interception.RULES,
     artillery_support.RULE,
     defend.RULE,
     naval_invasion.RULE,

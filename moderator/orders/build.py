@@ -372,6 +372,14 @@ class Builder:
         return [dataclasses.replace(o, to=to) for o in self._conditions(self.name(c[0]), [c[2]])
                 if isinstance(o, m.CombatCondition)]
 
+    def b_let_pass(self, c: list) -> list[m.Order]:
+        return [m.LetPass(self.name(c[0]))]
+
+    def b_air_retreat(self, c: list) -> list[m.Order]:
+        place = self.name(c[0])
+        return [m.AirRetreat(place, o.kind, o.value) for o in self._conditions(place, [c[1]])
+                if isinstance(o, m.CombatCondition)]
+
     def b_casualties(self, c: list) -> list[m.Order]:
         kinds: list[str] = []
         for n in c[1].children:

@@ -61,7 +61,7 @@ def check(orders: list[m.Order], nation: str, state: GameState, world: World,
 
     kept: list[m.Order] = []
     diagnostics: list[Diagnostic] = []
-    for verdict in check_orders(orders, nid, state, world, scenario, ruleset):
+    for verdict in check_orders(orders, nid, state, world, scenario, ruleset, whole_table=False):
         if verdict.kept:
             kept.append(verdict.order)
         diagnostics.extend(diagnostic(verdict.order, p, name) for p in verdict.problems)

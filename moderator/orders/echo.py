@@ -37,6 +37,7 @@ above more than enemy units unit kills defenders destroyed killed are only shows
 defender enemies casualty order support defend fire tf taskforce task-force task force
 escort bombard load transport patrol dock carrier detect replenish subs submarines
 intercept invade land unload plunder incorporate transfer and x then deploy breakthrough
+let them aircraft through pass no interception do not break off disengage air combat
 """.split())
 
 
@@ -176,6 +177,9 @@ FORMATS: dict[type, Callable[..., str]] = {
     m.CasualtyOrder: _casualties,
     m.ArtillerySupport: lambda o: f"SUPPORT {o.count} art FROM {name(o.origin)} TO {name(o.dest)}",
     m.Breakthrough: lambda o: f"BREAKTHROUGH {o.count} tank FROM {name(o.origin)} TO {name(o.dest)}",
+    m.LetPass: lambda o: f"LET THROUGH AT {name(o.place)}",
+    m.AirRetreat: lambda o: _condition(m.CombatCondition(o.place, o.kind, o.value)).replace(
+        "WITHDRAW FROM", "BREAK OFF AIR COMBAT AT", 1),
     m.DefendWith: lambda o: f"DEFEND WITH {o.kind.upper()} AT {name(o.place)}",
     m.RocketFire: lambda o: f"FIRE {o.aim.upper()} {o.count} rkt FROM {name(o.origin)} AT {name(o.target)}",
     m.TaskForce: lambda o: f"TF {o.name} AT {name(o.location)}: {units(o.units)}",

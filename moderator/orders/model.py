@@ -478,6 +478,28 @@ class CombatCondition(Order):
 
 
 @dataclass(frozen=True)
+class LetPass(Order):
+    """4.5: the nation's fighters at `place` let attacking aircraft go ("the enemy
+    fighters have the option of intercepting or letting them go")."""
+
+    place: str = field(metadata=PLACE)
+    phase = 4
+
+
+@dataclass(frozen=True)
+class AirRetreat(Order):
+    """4.5 step 3: the nation's aircraft attacking or bombing `place` retreat from the air
+    combat there when the condition is met ("The attacking player may now decide to
+    retreat"): kind "rounds" after `value` rounds, "losses" when own aircraft lost exceed
+    `value`, "kills" once `value` interceptors are down."""
+
+    place: str = field(metadata=PLACE)
+    kind: str
+    value: int
+    phase = 4
+
+
+@dataclass(frozen=True)
 class CasualtyOrder(Order):
     """Conditional orders: the order in which own units are taken as losses, in one
     territory or (place None) everywhere."""

@@ -57,6 +57,18 @@ class SetValue(Ruling):
 
 
 @dataclass(frozen=True)
+class SetHeld(Ruling):
+    """SET SAVED OF <nation> AT <place> TO n, or ADJUST ... BY +-n: the treasury of a
+    territory separated from the nation's mainland (Phase 3.1; engine/treasuries.py), the
+    one of the group `place` belongs to. SET SAVED without AT sets the mainland's."""
+
+    nation: str = field(metadata=NATION)
+    place: str = field(default="", metadata=PLACE)
+    value: int = 0
+    relative: bool = False
+
+
+@dataclass(frozen=True)
 class SetTech(Ruling):
     tech: str
     nation: str = field(metadata=NATION)
@@ -141,7 +153,7 @@ class HandRoll(Ruling):
     result: int
 
 
-RULINGS = (SetValue, SetTech, SetFlag, SetSide, SetIncome, ChangeUnits, RemoveAll, MoveUnits, SetControl, SetWar, HandRoll)
+RULINGS = (SetValue, SetHeld, SetTech, SetFlag, SetSide, SetIncome, ChangeUnits, RemoveAll, MoveUnits, SetControl, SetWar, HandRoll)
 
 
 @lru_cache(maxsize=1)
@@ -159,6 +171,12 @@ class RulingBuilder(Builder):
         out: Ruling | None
         if kind in ("set_value", "adjust_value"):
             out = SetValue(FIELDS[str(c[0]).lower()], self.name(c[1]), int(str(c[2])), kind == "adjust_value")
+        elif kind in ("set_held", "adjust_held"):
+            if FIELDS[str(c[0]).lower()] != "saved":
+                self.error(c[0], f"only a treasury is kept apart in a territory (SAVED ... AT {self.name(c[2])}), "
+                                 f"not {str(c[0]).upper()}", "syntax")
+                return None
+            out = SetHeld(self.name(c[1]), self.name(c[2]), int(str(c[3])), kind == "adjust_held")
         elif kind == "set_tech":
             tech = v.tech_id(self.name(c[0]))
             if tech is None:
@@ -247,6 +265,10 @@ def normalize_ruling(r: m.Order) -> str:
         if r.relative:
             return f"ADJUST {word} OF {quoted(r.nation)} BY {r.value:+d}"
         return f"SET {word} OF {quoted(r.nation)} TO {r.value}"
+    if isinstance(r, SetHeld):
+        if r.relative:
+            return f"ADJUST SAVED OF {quoted(r.nation)} AT {quoted(r.place)} BY {r.value:+d}"
+        return f"SET SAVED OF {quoted(r.nation)} AT {quoted(r.place)} TO {r.value}"
     if isinstance(r, SetTech):
         return f"SET TECH {quoted(v.TECHNOLOGIES[r.tech][0])} OF {quoted(r.nation)} TO {r.level}"
     if isinstance(r, SetFlag):

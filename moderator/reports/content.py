@@ -89,7 +89,8 @@ class Sheet:
     side: str
     standing: int | None  # a neutral's diplomatic standing; None for nations at war
     at_war_with: list[str]
-    saved: int
+    saved: int  # the mainland's treasury
+    held_apart: dict[str, int]  # 3.1: the treasuries of separated territories, by the territory keeping each
     income_rule: str
     income_full: int  # the coming Phase 8's full income (before the income rule)
     income: int  # what the coming Phase 8 collects, if nothing changes hands
@@ -171,6 +172,9 @@ class NationReport(ReportHeader):
     shared: list[Told] = field(default_factory=list)
     intelligence: list[Told] = field(default_factory=list)  # what its recon and espionage learned (INTELLIGENCE)
     neutrals: list[NeutralKnown] = field(default_factory=list)  # what it knows of the neutrals (reports/neutrals.py)
+    # The public map (the game's map is published after every update): who holds each land
+    # territory, by the holder's name, so a player's tool needs nothing but its report.json.
+    control: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(kw_only=True)
@@ -234,7 +238,7 @@ def sheet(world: World, status: NationStatus, turn: int, names: Names) -> Sheet:
         nation=status.nation, name=status.name, side=status.side,
         standing=status.standing if status.side == "neutral" else None,
         at_war_with=[names(n) for n in status.at_war_with],
-        saved=status.saved, income_rule=status.income_rule, income_full=full, income=income,
+        saved=status.saved, held_apart=dict(status.held_apart), income_rule=status.income_rule, income_full=full, income=income,
         holdings=held, manpower_limit=status.manpower_limit, manpower_used=used,
         manpower_left=max(status.manpower_limit - used, 0), tech=dict(status.tech),
         units=status.units, damaged=status.damaged,
@@ -340,7 +344,12 @@ def nation_report(world: World, view: View, info: TurnInfo, names: Names, words:
         sheet=sheet(world, status, view.turn, names), actions=actions, battles=battles, rulings=rulings,
         news=news, shared=shared, stacks=stack_list,
         order_block=order_block(info, status.name, status, stack_list, words(nation) if words else None),
-        sightings=seen(view, names), intelligence=intelligence)
+        sightings=seen(view, names), intelligence=intelligence, control=public_map(view, names))
+
+
+def public_map(view: View, names: Names) -> dict[str, str]:
+    """Who holds each land territory (the view's public control map), holders named."""
+    return {t: names(n) for t, n in sorted(view.control.items())}
 
 
 def alliance_report(world: World, view: View, info: TurnInfo, names: Names, side: str) -> AllianceReport:

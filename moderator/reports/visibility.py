@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from moderator.engine.events import Event
 from moderator.engine.state import GameState
+from moderator.engine.treasuries import HELD
 from moderator.reports.sightings import Sighting, sightings
 from moderator.world.model import World
 from moderator.world.scenario_model import Scenario
@@ -42,6 +43,7 @@ class NationStatus:
     income_rule: str = "full"  # Phase 8: the share of its income a nation collects
     incorporated: dict[str, int] = field(default_factory=dict)  # own territory -> turn incorporated (Phase 6)
     damaged: dict[str, dict[str, int]] = field(default_factory=dict)  # location -> kind -> hits taken
+    held_apart: dict[str, int] = field(default_factory=dict)  # 3.1: treasuries of separated land, by territory
 
 
 @dataclass
@@ -96,7 +98,13 @@ def _status(state: GameState, scenario: Scenario, nation: str) -> NationStatus:
         income_rule=ns.income_rule,
         incorporated={t: state.incorporated[t] for t in territories if t in state.incorporated},
         damaged={loc: dict(sorted(c.items())) for loc, c in sorted(damaged.items())},
+        held_apart=treasuries_held(ns.flags.get(HELD)),
     )
+
+
+def treasuries_held(raw: object) -> dict[str, int]:
+    """The separated treasuries as the state keeps them (engine/treasuries.py)."""
+    return {str(k): int(v) for k, v in sorted(raw.items())} if isinstance(raw, dict) else {}
 
 
 def _to_deploy(items: object) -> dict[str, int]:

@@ -10,12 +10,16 @@ from __future__ import annotations
 
 import json
 import shutil
+import signal
 import smtplib
 import socket
+import threading
 import time
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
 from pathlib import Path
+from types import FrameType
 
 from moderator.mail.server import EmbeddedMailServer
 from moderator.service.context import Service
@@ -76,15 +80,41 @@ def run_demo(root: Path = Path("var/demo"), *, deadline_seconds: float = 150, po
              exit_after_turn: bool = False, robots: bool = True, ports: tuple[int, int] = (1143, 1025)) -> int:
     """`ports` are the IMAP and SMTP ports a user's mail client is told to use (0 lets the
     system pick one: tests running side by side)."""
-    fresh_start(root)
+    restore = _stop_on_sigterm()
     users = {MODERATOR: "moderator-demo", UMPIRE: "umpire-demo", **{f"{n}@{DOMAIN}": f"mail-{n}" for n in SEATS}}
     server = EmbeddedMailServer(root / "mail", imap_port=_free(ports[0]) if ports[0] else 0,
                                 smtp_port=_free(ports[1]) if ports[1] else 0, users=users)
-    server.start()
     try:
+        fresh_start(root)
+        server.start()
         return _run(root, server, users, deadline_seconds, poll_seconds, exit_after_turn, robots)
+    except KeyboardInterrupt:  # Ctrl-C, or SIGTERM (_stop_on_sigterm), at any point of the demo
+        _say("stopping")
+        return 0
     finally:
         server.stop()
+        restore()
+
+
+def _stop_on_sigterm() -> Callable[[], None]:
+    """SIGTERM (`kill`, a terminal closing, a service manager or container stopping the demo)
+    stops it as Ctrl-C does: the daemon and the mail server shut down and the demo exits 0,
+    instead of dying where it stood. A second SIGTERM while it stops is ignored. Returns
+    what puts the previous handler back (only the main thread may set one: elsewhere, as
+    in a test's thread, nothing is changed)."""
+    if threading.current_thread() is not threading.main_thread():
+        return lambda: None
+
+    def stop(_signum: int, _frame: FrameType | None) -> None:
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, stop)
+
+    def restore() -> None:
+        signal.signal(signal.SIGTERM, previous)
+
+    return restore
 
 
 def _run(root: Path, server: EmbeddedMailServer, users: dict[str, str], deadline_seconds: float,
@@ -125,7 +155,7 @@ def _run(root: Path, server: EmbeddedMailServer, users: dict[str, str], deadline
     daemon = Daemon(svc, poll_seconds=poll_seconds, deadline_seconds=2, countdown_seconds=30,
                     remind_before=timedelta(seconds=deadline_seconds / 2))
     daemon.start()
-    try:
+    try:  # Ctrl-C and SIGTERM stop the demo in run_demo; the daemon stops here first
         turn = 1
         while True:
             while not daemon.resolved.wait(1.0):
@@ -140,9 +170,6 @@ def _run(root: Path, server: EmbeddedMailServer, users: dict[str, str], deadline
             deadline = svc.game(GAME).deadline  # set by the resolution (Service.next_deadline)
             _say(f"The game goes on: turn {turn} is open until {deadline:%H:%M:%S} UTC. Mail orders "
                  f"(TURN {turn}) with `moderator submit`, or press Ctrl-C to stop.")
-    except KeyboardInterrupt:
-        _say("stopping")
-        return 0
     finally:
         daemon.stop()
 

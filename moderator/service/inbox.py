@@ -45,7 +45,7 @@ from moderator.service.context import Service
 from moderator.service.faults import crash_point
 from moderator.service.games import describe_deadline, nation_id, turn_label
 from moderator.service.help import asks_for_help, reference
-from moderator.store.db import verify_secret
+from moderator.store.db import Incoming, verify_secret
 from moderator.store.tables import Game
 
 _CHECK = re.compile(r"\bcheck\b", re.IGNORECASE)
@@ -117,12 +117,10 @@ def poll(svc: Service, on_handled: Callable[[Outcome], None] | None = None) -> l
         seen: set[int] = set()
         while batch := box.fetch_unseen(limit=FETCH_BATCH, skip=frozenset(seen)):
             seen.update(item.uid for item in batch)
-            with svc.store.transaction():
-                stored = [svc.store.store_incoming(item.raw, uid=item.uid, uidvalidity=item.uidvalidity,
-                                                   arrived=item.arrived, size=item.size) for item in batch]
-                for row_id, new in stored:
-                    if new:  # its first attempt counted (and on a shared database, leased to us)
-                        svc.store.claim_incoming(row_id, svc.clock(), CLAIM_LEASE)
+            with svc.store.transaction():  # each new one with its first attempt counted (and leased to us)
+                stored = svc.store.store_incoming_batch(
+                    [Incoming(item.raw, item.uid, item.uidvalidity, item.arrived, item.size) for item in batch],
+                    svc.clock(), CLAIM_LEASE)
             for _ in batch:
                 crash_point("intake.stored")
             fresh = [row_id for row_id, new in stored if new]
@@ -155,11 +153,11 @@ def handle_group(svc: Service, message_ids: list[int]) -> tuple[list[Outcome], l
     started = time.monotonic()
     try:
         with svc.store.transaction():
+            rows = svc.store.messages_by_id(message_ids)  # one query (kept: the session holds them weakly)
             for message_id in message_ids:
                 if outcomes and time.monotonic() - started >= GROUP_SECONDS:
                     break
-                row = svc.store.message(message_id)
-                assert row is not None
+                row = rows[message_id]
                 try:
                     with svc.store.savepoint():
                         if not svc.store.still_new(message_id):  # another daemon's lease ran out
@@ -474,10 +472,9 @@ def take_orders(svc: Service, game: Game, nation: str, text: str, *, check_only:
     normalized = normalize(kept, nations=nation_words(scenario))  # "DECLARE WAR ON Belgium", not the id
     if preface:  # a comment opening the stored orders: who gave them (service/proxy.py)
         normalized = f"{preface}\n{normalized}"
-    replaced = False
-    later = svc.store.later_written(game.id, nation, game.turn, written) if written and not check_only else None
+    replaced, later = False, None
     if not check_only:
-        _, replaced = svc.store.add_submission(
+        _, replaced, later = svc.store.submit(
             game.id, nation, game.turn, text=text if stored_text is None else stored_text, normalized=normalized,
             diagnostics=[dataclasses.asdict(d) for d in diagnostics], message=message, written=written)
         # Flags go to the receipt only: the resolution makes the review items (service/review.py),

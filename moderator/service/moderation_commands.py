@@ -25,6 +25,7 @@ from moderator.orders.messages import counted
 RULINGS_HELP = """\
 A ruling is one line (several: one per argument, or separated by ";"):
   SET SAVED OF France TO 40              ADJUST SAVED OF France BY -10
+  SET SAVED OF Germany AT Cameroon TO 5  (the treasury of land cut off from the mainland, 3.1)
   SET MANPOWER OF Germany TO 120         SET BUILT OF Germany TO 30
   SET POINTS OF Belgium TO 5             (a neutral's points, -10 .. +10)
   SET TECH Improved Weapons OF Germany TO 1

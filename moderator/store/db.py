@@ -13,9 +13,10 @@ import hmac
 import json
 import os
 import secrets
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, TypeVar
@@ -40,6 +41,17 @@ from moderator.store.tables import (
 
 _HASH_ITERATIONS = 120_000
 T = TypeVar("T", bound=SQLModel)
+M = TypeVar("M")
+_MEMO = "moderator-memo"  # Session.info key of Store._memo's reads
+# The tables whose rows Store._memo keeps for a transaction: a flush that writes any of them
+# forgets the memo.
+_MEMO_TABLES = (Game, Seat, Setting, Snapshot, Ruling)
+
+
+def _forget_settled_rows(session: Session, _context: Any, _instances: Any) -> None:
+    if _MEMO in session.info and any(isinstance(row, _MEMO_TABLES)
+                                     for row in (*session.new, *session.dirty, *session.deleted)):
+        del session.info[_MEMO]
 
 
 def utcnow() -> datetime:
@@ -95,6 +107,22 @@ def _aware(moment: datetime) -> datetime:
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
+@dataclass(frozen=True)
+class Incoming:
+    """A fetched message as store_incoming_batch() takes it."""
+
+    raw: bytes
+    uid: int | None = None
+    uidvalidity: int | None = None
+    arrived: datetime | None = None
+    size: int = 0
+
+
+def _row_id(row: MailMessage) -> int:
+    assert row.id is not None
+    return row.id
+
+
 class AlreadyRunning(RuntimeError):
     """Another daemon holds this database."""
 
@@ -146,6 +174,7 @@ class Store:
             return
         with Session(self.engine, expire_on_commit=False) as s:
             token = self._tx.set(s)
+            event.listen(s, "before_flush", _forget_settled_rows)
             try:
                 yield s
                 s.commit()
@@ -172,6 +201,7 @@ class Store:
             current.flush()
         except BaseException:
             nested.rollback()
+            current.info.pop(_MEMO, None)  # what was read inside it may have been undone
             raise
         nested.commit()
 
@@ -200,6 +230,21 @@ class Store:
             os.close(self._lock_fd)
             self._lock_fd = None
 
+    def _memo(self, key: tuple[object, ...], load: Callable[[], M]) -> M:
+        """`load()` once per transaction for the rows a burst of mail reads for every message
+        (the game, its seats, a setting, the snapshot's key, the rulings) but hardly ever
+        writes. Only on SQLite, whose transaction holds the database's write lock from its
+        BEGIN IMMEDIATE, so no other process changes a row meanwhile; this process's own
+        writes to those tables forget every memo (_forget_settled_rows), and so does a rolled
+        back savepoint. Outside a transaction, or on a shared database, it is `load()`."""
+        current = self._tx.get()
+        if current is None or self.shared:
+            return load()
+        memo = current.info.setdefault(_MEMO, {})
+        if key not in memo:
+            memo[key] = load()
+        return memo[key]  # type: ignore[no-any-return]
+
     def _insert(self, row: MailMessage | Submission | ReviewItem | Ruling) -> int:
         """Add one row and return its new id."""
         with self.session() as s:
@@ -220,15 +265,28 @@ class Store:
         return game
 
     def game(self, game_id: str) -> Game | None:
-        with self.session() as s:
-            return s.get(Game, game_id)
+        def load() -> Game | None:
+            with self.session() as s:
+                return s.get(Game, game_id)
+
+        return self._memo(("game", game_id), load)
 
     def games(self) -> list[Game]:
         with self.session() as s:
             return list(s.exec(select(Game).order_by(Game.id)))
 
     def _update(self, table: type[T], key: object, changes: dict[str, Any]) -> T:
-        """Set fields of one row; KeyError if there is no such row."""
+        """Set fields of one row; KeyError if there is no such row. A message's row inside a
+        transaction is written with the transaction's next statement or its end, so the
+        several changes handling a mail makes go out as one UPDATE."""
+        current = self._tx.get()
+        if table is MailMessage and current is not None:
+            row = current.get(table, key)
+            if row is None:
+                raise KeyError(key)
+            for k, v in changes.items():
+                setattr(row, k, v)
+            return row
         with self.session() as s:
             row = s.get(table, key)
             if row is None:
@@ -255,11 +313,14 @@ class Store:
         return seat
 
     def seats(self, game_id: str, active_only: bool = True) -> list[Seat]:
-        with self.session() as s:
-            q = select(Seat).where(Seat.game_id == game_id)
-            if active_only:
-                q = q.where(col(Seat.active).is_(True))
-            return list(s.exec(q.order_by(Seat.nation)))
+        def load() -> list[Seat]:
+            with self.session() as s:
+                q = select(Seat).where(Seat.game_id == game_id)
+                if active_only:
+                    q = q.where(col(Seat.active).is_(True))
+                return list(s.exec(q.order_by(Seat.nation)))
+
+        return list(self._memo(("seats", game_id, active_only), load))
 
     def seat(self, game_id: str, nation: str) -> Seat | None:
         return next((x for x in self.seats(game_id) if x.nation == nation), None)
@@ -296,6 +357,53 @@ class Store:
             assert row.id is not None
             return row.id, True
 
+    def store_incoming_batch(self, items: list[Incoming], now: datetime,
+                             lease: timedelta) -> list[tuple[int, bool]]:
+        """store_incoming() for a fetched batch, each new message claimed at once (its first
+        attempt counted, as claim_incoming() would: nobody else has seen its row yet). On
+        SQLite in two queries for the whole batch instead of two a message (the write lock is
+        held, so nothing can store the same message between the look and the insert); a
+        shared database takes them one at a time under its advisory locks."""
+        if self.shared:
+            one_by_one = [self.store_incoming(i.raw, uid=i.uid, uidvalidity=i.uidvalidity, arrived=i.arrived,
+                                              size=i.size) for i in items]
+            for row_id, new in one_by_one:
+                if new:
+                    self.claim_incoming(row_id, now, lease)
+            return one_by_one
+        digests = [hashlib.sha256(i.raw).hexdigest() for i in items]
+        with self.session() as s:
+            q = select(MailMessage.id, MailMessage.mailbox_uid, MailMessage.uidvalidity, MailMessage.sha256).where(
+                MailMessage.direction == "in")
+            by_uid: dict[tuple[int | None, int | None], tuple[int, str]] = {}
+            for validity in {i.uidvalidity for i in items if i.uid is not None and i.uidvalidity is not None}:
+                uids = [i.uid for i in items if i.uidvalidity == validity and i.uid is not None]
+                for found, uid, _, digest in s.exec(q.where(MailMessage.uidvalidity == validity,
+                                                             col(MailMessage.mailbox_uid).in_(uids))
+                                                     .order_by(col(MailMessage.id).desc())):
+                    by_uid[(uid, validity)] = (found or 0, digest)  # the first stored wins (descending order)
+            by_digest: dict[str, int] = {}
+            for found, _, _, digest in s.exec(q.where(col(MailMessage.sha256).in_(set(digests)))
+                                               .order_by(col(MailMessage.id).desc())):
+                by_digest[digest] = found or 0
+            stored: list[tuple[int | MailMessage, bool]] = []
+            added: dict[str, MailMessage] = {}  # new in this batch: a second copy in it finds the first
+            for item, digest in zip(items, digests, strict=True):
+                same = by_uid.get((item.uid, item.uidvalidity)) if item.uid is not None else None
+                if same is not None and same[1] in ("", digest):
+                    stored.append((same[0], False))
+                elif digest in by_digest or digest in added:
+                    stored.append((by_digest.get(digest) or added[digest], False))
+                else:
+                    row = added[digest] = MailMessage(
+                        direction="in", raw=item.raw, sha256=digest, mailbox_uid=item.uid,
+                        uidvalidity=item.uidvalidity, arrived=item.arrived, size=max(item.size, len(item.raw)),
+                        received=utcnow(), attempts=1)
+                    s.add(row)
+                    stored.append((row, True))
+            s.flush()
+            return [(ref if isinstance(ref, int) else _row_id(ref), new) for ref, new in stored]
+
     def earlier_with_message_id(self, message_id: str, before: int) -> MailMessage | None:
         """An earlier received message with this Message-ID (a replayed copy's original)."""
         if not message_id:
@@ -308,6 +416,12 @@ class Store:
     def message(self, row_id: int) -> MailMessage | None:
         with self.session() as s:
             return s.get(MailMessage, row_id)
+
+    def messages_by_id(self, row_ids: list[int]) -> dict[int, MailMessage]:
+        """These messages, in one query."""
+        with self.session() as s:
+            return {row.id: row for row in s.exec(select(MailMessage).where(col(MailMessage.id).in_(row_ids)))
+                    if row.id is not None}
 
     def message_statuses(self, row_ids: list[int]) -> dict[int, str]:
         """The status of each of these messages, in one query."""
@@ -373,12 +487,22 @@ class Store:
         """Store a submission; returns (id, replaced_earlier). A later one replaces the earlier,
         unless the earlier was written after it (`written`: mail delivered out of order): then
         the new one is kept for the record, not current, and replaced_earlier is False."""
+        sub_id, replaced, _ = self.submit(game_id, nation, turn, text=text, normalized=normalized,
+                                          diagnostics=diagnostics, message=message, written=written)
+        return sub_id, replaced
+
+    def submit(self, game_id: str, nation: str, turn: int, *, text: str, normalized: str,
+               diagnostics: list[dict[str, Any]], message: int | None,
+               written: datetime | None = None) -> tuple[int, bool, Submission | None]:
+        """add_submission(), also returning the seat's current submission that stays current
+        because it was written after this one (None if this one is put in place)."""
         with self.session() as s:
             earlier = list(s.exec(select(Submission).where(
                 Submission.game_id == game_id, Submission.nation == nation, Submission.turn == turn,
                 col(Submission.current).is_(True))))
-            current = written is None or not any(e.written is not None and _aware(e.written) > written
-                                                 for e in earlier)
+            later = next((e for e in earlier if written is not None and e.written is not None
+                          and _aware(e.written) > written), None)
+            current = later is None
             for e in earlier if current else []:
                 e.current = False
                 s.add(e)
@@ -388,15 +512,7 @@ class Store:
             s.add(sub)
             s.flush()
             assert sub.id is not None
-            return sub.id, current and bool(earlier)
-
-    def later_written(self, game_id: str, nation: str, turn: int, written: datetime) -> Submission | None:
-        """The seat's current submission for the turn if it was written after `written`."""
-        with self.session() as s:
-            row = s.exec(select(Submission).where(
-                Submission.game_id == game_id, Submission.nation == nation, Submission.turn == turn,
-                col(Submission.current).is_(True))).first()
-            return row if row is not None and row.written is not None and _aware(row.written) > written else None
+            return sub.id, current and bool(earlier), later
 
     def current_submissions(self, game_id: str, turn: int) -> dict[str, Submission]:
         with self.session() as s:
@@ -412,11 +528,14 @@ class Store:
     def snapshot_key(self, game_id: str, turn: int) -> tuple[int | None, datetime] | None:
         """What tells the snapshot snapshot() returns from any other: its row id and when it
         was made (a turn resolved again after a rollback may get the id of the deleted one)."""
-        with self.session() as s:
-            row = s.exec(select(Snapshot.id, Snapshot.created).where(Snapshot.game_id == game_id,
-                                                                      Snapshot.turn == turn)
-                         .order_by(col(Snapshot.id).desc())).first()
-            return None if row is None else (row[0], row[1])
+        def load() -> tuple[int | None, datetime] | None:
+            with self.session() as s:
+                row = s.exec(select(Snapshot.id, Snapshot.created).where(Snapshot.game_id == game_id,
+                                                                          Snapshot.turn == turn)
+                             .order_by(col(Snapshot.id).desc())).first()
+                return None if row is None else (row[0], row[1])
+
+        return self._memo(("snapshot key", game_id, turn), load)
 
     def snapshot(self, game_id: str, turn: int) -> str | None:
         with self.session() as s:
@@ -476,17 +595,23 @@ class Store:
 
     def rulings(self, game_id: str, turn: int, applies: str | None = None) -> list[Ruling]:
         """The rulings stored for `turn`, in the order they were given."""
-        with self.session() as s:
-            q = select(Ruling).where(Ruling.game_id == game_id, Ruling.turn == turn)
-            if applies:
-                q = q.where(Ruling.applies == applies)
-            return list(s.exec(q.order_by(col(Ruling.id))))
+        def load() -> list[Ruling]:
+            with self.session() as s:
+                q = select(Ruling).where(Ruling.game_id == game_id, Ruling.turn == turn)
+                if applies:
+                    q = q.where(Ruling.applies == applies)
+                return list(s.exec(q.order_by(col(Ruling.id))))
+
+        return list(self._memo(("rulings", game_id, turn, applies), load))
 
     # ---- settings of the installation ------------------------------------------------
     def setting(self, key: str) -> str | None:
-        with self.session() as s:
-            row = s.get(Setting, key)
-            return row.value if row else None
+        def load() -> str | None:
+            with self.session() as s:
+                row = s.get(Setting, key)
+                return row.value if row else None
+
+        return self._memo(("setting", key), load)
 
     def set_setting(self, key: str, value: str) -> None:
         with self.session() as s:
@@ -548,7 +673,10 @@ class Store:
         """Inside the transaction that handles a message: lock its row (waiting for another
         daemon's transaction on it, if any) and say whether it still waits to be handled."""
         with self.session() as s:
-            row = s.exec(select(MailMessage).where(MailMessage.id == row_id).with_for_update()).first()
+            if not self.shared:  # the transaction holds the write lock: the row as this session has it
+                row = s.get(MailMessage, row_id)
+            else:
+                row = s.exec(select(MailMessage).where(MailMessage.id == row_id).with_for_update()).first()
             return row is not None and row.status == "new"
 
     def claim_outgoing(self, now: datetime, lease: timedelta) -> list[MailMessage]:

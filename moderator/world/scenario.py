@@ -31,6 +31,7 @@ from moderator.world.scenario_model import (
     SIDES,
     TECH_VALUES,
     Aggression,
+    Closing,
     Condition,
     Diplomacy,
     Force,
@@ -227,7 +228,7 @@ _META_FIELDS = {"gifts", "id", "name", "ruleset", "start_year", "start_month", "
 
 # ---------------------------------------------------------------------------- diplomacy.toml
 _DIPLOMACY_KEYS = {"influence", "self_influence", "coax", "blockade", "us_trade", "submarine_warfare", "wars",
-                   "gear_up", "option", "drift", "reaction", "aggression"}
+                   "gear_up", "option", "drift", "reaction", "aggression", "closing"}
 _OPTION_KEYS = {f.name for f in fields(OptionRule)}
 _CONDITION_KEYS = {f.name for f in fields(Condition)}
 _SIDE_WORDS = ("central", "allied", "neutral", "war")
@@ -274,6 +275,14 @@ def load_diplomacy(path: Path) -> Diplomacy:
         if aggression.target not in ("major", "minor") or any(v < 0 for v in aggression.points.values()):
             raise ScenarioError(f"{where}: target is major or minor, points are 0 or more (always against the aggressor)")
         aggressions.append(aggression)
+    closings: list[Closing] = []
+    for i, entry in enumerate(raw.get("closing", ()), start=1):
+        where = f"{path}: closing #{i}"
+        _no_unknown(entry, {f.name for f in fields(Closing)}, where)
+        closing = Closing(**entry)
+        if any(v < 0 for v in closing.points.values()):
+            raise ScenarioError(f"{where}: points are 0 or more (always against the closer)")
+        closings.append(closing)
     selfi: dict[str, SelfInfluence] = {}
     for nid, entry in raw.get("self_influence", {}).items():
         _no_unknown(entry, {f.name for f in fields(SelfInfluence)}, f"{path}: [self_influence.{nid}]")
@@ -300,6 +309,7 @@ def load_diplomacy(path: Path) -> Diplomacy:
         drift=drift,
         reactions=tuple(reactions),
         aggressions=tuple(aggressions),
+        closings=tuple(closings),
         coax_nation=str(coax.get("nation", "")),
         coax_cost=int(coax.get("cost", 0)),
         coax_paid_to=str(coax.get("paid_to", "")),
@@ -712,6 +722,7 @@ def _check_diplomacy(scenario: Scenario, world: World, complete: bool) -> list[s
     nations += [("reaction", n) for r in d.reactions for n in (*r.points, *r.until_turn) if n not in columns]
     nations += [("reaction", r.nation) for r in d.reactions if r.nation != "minor"]
     nations += [("aggression", n) for a in d.aggressions for n in (a.nation, *a.points) if n not in columns]
+    nations += [("closing", n) for c in d.closings for n in c.points if n not in columns]
     nations += [("us_trade", n) for n in d.us_trade]
     nations += [("us_trade", n) for r in d.us_trade_routes for n in (r.to, r.subs_cut)]
     nations += [("us_trade", n) for n in (*d.us_trade_not_while_neutral, *d.us_trade_not_while_entry_negative)]
@@ -732,6 +743,9 @@ def _check_diplomacy(scenario: Scenario, world: World, complete: bool) -> list[s
     for where, place in places:
         if place and complete and world.resolve(place) is None:
             out.append(f"diplomacy.toml [{where}] names '{place}', which is not on the map.")
+    passages = {p.name for p in world.passages}
+    out += [f"diplomacy.toml [closing] names '{c.passage}', which is no passage of the map."
+            for c in d.closings if complete and c.passage not in passages]
     for nid, gear in sorted(d.gear_up.items()):
         try:
             apply_income_rule(gear.income_rule or "full", 100)

@@ -166,6 +166,18 @@ class Aggression:
 
 
 @dataclass(frozen=True)
+class Closing:
+    """One of rows 1-4 of the neutrals' third points table ("events that affect neutrals
+    when some nations deliberately forbid pass through major straits"): the most points
+    each neutral takes against the closer's side, by column (as in Reaction), each turn
+    the passage stays closed."""
+
+    passage: str  # the passage's name (maps/<map>/passages.csv)
+    points: dict[str, int]
+    title: str = ""
+
+
+@dataclass(frozen=True)
 class GearUpRule:
     """GEAR UP: a major neutral raises its war economy."""
 
@@ -210,6 +222,7 @@ class Diplomacy:
     drift: dict[str, PointsDrift] = field(default_factory=dict)  # every turn's points
     reactions: tuple[Reaction, ...] = ()  # the neutrals' response table to the main war
     aggressions: tuple[Aggression, ...] = ()  # ... and to a neutral's own wars
+    closings: tuple[Closing, ...] = ()  # ... and to a strait or canal closed
     coax_nation: str = ""  # Italy
     coax_cost: int = 0
     coax_paid_to: str = ""

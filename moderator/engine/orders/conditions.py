@@ -7,13 +7,14 @@ attack on its territory among the nation's orders, or (WITHDRAW FROM a territory
 nation defends: units there, or moving in) it is the defenders' disengagement (4.6:
 "both attacker and defender can choose to disengage"; WITHDRAW FROM a TO b names the
 neighbour they go to, else the engine picks one); beach landings cannot withdraw
-(4.6.1); one condition of a kind per territory. "Attack only if reconnaissance shows at
+(4.6.1); at sea, a task force's withdrawal from a naval battle (engine/naval_retreat.py); one condition of a kind per territory. "Attack only if reconnaissance shows at
 most n defenders" is decided on the nation's reconnaissance record of the turn when
 step 4.4 resolves the moves (engine/recon_conditions.py).
 """
 
 from __future__ import annotations
 
+from moderator.engine import naval_retreat
 from moderator.engine.combat_orders import WITHDRAWALS
 from moderator.engine.context import Position
 from moderator.engine.orders.base import OrderRule
@@ -29,6 +30,8 @@ class CombatConditionRule(OrderRule[CombatCondition]):
     section = PHASE
 
     def problem(self, pos: Position, nation: str, order: CombatCondition) -> Problem | None:
+        if pos.is_sea(order.dest):  # a naval battle's withdrawal (4.3 step 6)
+            return naval_retreat.condition_problem(pos, nation, order) or self.twice(pos, nation, order)
         attacks = [o for o in pos.orders.get(nation, ()) if isinstance(o, (Move, NavalInvasion))
                    and o.dest == order.dest]
         if not attacks and not (order.kind in WITHDRAWALS and defends(pos, nation, order.dest)):
@@ -40,6 +43,9 @@ class CombatConditionRule(OrderRule[CombatCondition]):
                 return problem("withdraw-to-attacker", order.dest, place=order.dest)
             if pos.is_sea(order.to) or not pos.adjacent(order.dest, order.to):
                 return problem("not-adjacent", order.to, origin=order.dest, dest=order.to)
+        return self.twice(pos, nation, order)
+
+    def twice(self, pos: Position, nation: str, order: CombatCondition) -> Problem | None:
         same = [o for o in pos.orders.get(nation, ()) if isinstance(o, CombatCondition)
                 and o.dest == order.dest and o.kind == order.kind]
         if same and same[0] is not order:

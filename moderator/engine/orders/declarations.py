@@ -26,8 +26,10 @@ the declarer is at war with; one ship of the right kind in one of the zones allo
 All free but the retraction (25, charged at once). A closing bars the ships of the nations
 it names from the passage in step 4.2 (engine/passages.py); a naval blockade cuts the
 target's US trade (engine/us_trade.py) and its transfers through the table's zones where
-the declarer has a surface ship (engine/sea_lanes.py). The neutrals' points stay the
-moderator's: the orders are referred.
+the declarer has a surface ship (engine/sea_lanes.py). A closing's points with the
+neutrals (the third points table, rows 1-4) and unrestricted submarine warfare's (row 5)
+are drawn in Phase 9 (engine/standing_events.py); CLOSE is resolved, the submarine
+declaration still referred.
 """
 
 from __future__ import annotations
@@ -45,9 +47,11 @@ PHASE = "1.4"
 
 # ---- straits and canals ----------------------------------------------------------------------
 class ClosePassageRule(Referred[ClosePassage]):
+    """Resolved by the engine: the closing bars ships in 4.2 (engine/passages.py) and costs
+    the closer points with the neutrals in every Phase 9 it stands (engine/standing_events.py)."""
+
     order = ClosePassage
     section = PHASE
-    why = "passage-referred"
 
     def problem(self, pos: Position, nation: str, order: ClosePassage) -> Problem | None:
         closable = [p for p in pos.world.passages if p.controllers]
@@ -58,6 +62,12 @@ class ClosePassageRule(Referred[ClosePassage]):
             return problem("passage-not-held", order.passage, passage=passage.name, places=list(passage.controllers))
         return once_per_turn(pos, (nation, "passage", passage.name), "passage-twice", order.passage,
                              passage=passage.name)
+
+    def execute(self, ctx: TurnContext, nation: str, index: int, order: ClosePassage) -> None:
+        self.settle(ctx, nation, index, order)
+        barred = sorted(n for t in order.nations if (n := nation_id(ctx.scenario, t)) is not None)
+        ctx.emit("passage-closed", PHASE, (), nation=nation, passage=order.passage, barred=barred,
+                 closed=order.close)  # a declaration: public
 
     def record(self, ctx: TurnContext, nation: str, order: ClosePassage) -> None:
         """The closing stands for later turns too (engine/passages.py reads it for naval

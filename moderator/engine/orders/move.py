@@ -18,8 +18,9 @@ This home judges each order on the position as the land moves begin and claims i
 (a unit moves once a turn), recording a Leg; every nation's legs are then resolved
 together by the step's own work, phase4_land.land_moves (Phase 4 guidelines 1-2: the
 defenders' own moves first, then one battle per attacked territory), so nothing depends
-on nation ids or the order of lines. Aircraft flying into or out of a sea zone go to the
-moderator (naval and air combat at sea are not automated yet).
+on nation ids or the order of lines. An ATTACK by aircraft from land on a sea zone is flown
+in the naval step (engine/phase4_air_sea.py); other flights into or out of a sea zone go
+to the moderator.
 """
 
 from __future__ import annotations
@@ -135,7 +136,7 @@ def fighting_problem(pos: Position, nation: str, order: Move) -> Problem | None:
     """What the turn's battles can change: whether the destination is enemy land, hence
     the aircraft's fuel home and who may go in."""
     attack = hostile(pos, nation, order.dest)
-    why = air_problem(pos, nation, order, attack)
+    why = air_problem(pos, nation, order, attack or strikes_at_sea(pos, order))  # fuel to fight at sea
     if why is not None:
         return why
     kinds = {u.kind for u in order.units}
@@ -149,6 +150,13 @@ def at_sea(pos: Position, order: Move) -> bool:
     return pos.is_sea(order.origin) or pos.is_sea(order.dest)
 
 
+def strikes_at_sea(pos: Position, order: Move) -> bool:
+    """An ATTACK by aircraft from land on the ships in a sea zone: flown in the naval step
+    (engine/phase4_air_sea.py), counted here."""
+    return (isinstance(order, Attack) and pos.is_sea(order.dest) and not pos.is_sea(order.origin)
+            and all(u.kind in AIR_UNITS for u in order.units))
+
+
 class MoveRule(OrderRule[Move]):
     order = Move
     section = PHASE
@@ -160,7 +168,7 @@ class MoveRule(OrderRule[Move]):
         kinds = {u.kind for u in order.units}
         out: list[Problem] = []
         if at_sea(pos, order):
-            return [flag("air-at-sea", order.dest, place=order.dest)]
+            return [] if strikes_at_sea(pos, order) else [flag("air-at-sea", order.dest, place=order.dest)]
         attack = hostile(pos, nation, order.dest)
         holder = pos.controller(order.dest)
         strangers = sorted({u.nation for u in enemy_units(pos, nation, order.dest)} | ({holder} if holder else set()))
@@ -182,6 +190,10 @@ class MoveRule(OrderRule[Move]):
             ctx.legs.append(Leg(nation, index, order, units, hostile(ctx, nation, order.dest)))
 
     def execute(self, ctx: TurnContext, nation: str, index: int, order: Move) -> None:
+        if strikes_at_sea(ctx, order):  # flown in step 4.3 (which claimed the aircraft); counted now
+            for uc in order.units:
+                ctx.claimed[(nation, order.origin, uc.kind)] += uc.count
+            return
         if at_sea(ctx, order):  # the moderator flies it; its aircraft have their order
             take_units(ctx, nation, order.origin, order.units)
             refer(ctx, nation, index, order, 0, "air-at-sea")

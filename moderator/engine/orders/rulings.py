@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from moderator.engine import points
+from moderator.engine import points, treasuries
 from moderator.engine.context import MODERATOR, Position, TurnContext
 from moderator.engine.neutral_income import RULES as RULES_RULE
 from moderator.engine.neutral_income import RULING
@@ -82,6 +82,41 @@ class SetValueRule(RulingRule):
         if order.value_field == "standing" and points.camp_of(ns.standing) and ns.side == "neutral":
             ns.flags.setdefault(points.REACHED, ctx.turn)  # Neutrals: no new local war after reaching 10
         return {"field": order.value_field, "before": before, "after": getattr(ns, order.value_field)}
+
+
+class SetHeldRule(RulingRule):
+    """The treasury of a separated territory (Phase 3.1: "Each province separated from the
+    mainland can hold resources"; engine/treasuries.py): the moderator's correction of what
+    a group keeps apart, as SET SAVED sets the mainland's."""
+
+    order = r.SetHeld
+
+    def check(self, pos: Position, order: r.SetHeld) -> Problem | None:
+        why = _nations(pos, order.nation)
+        if why is not None:
+            return why
+        if not pos.place(order.place).is_land or pos.controller(order.place) != order.nation:
+            return problem("ruling-held-not-held", order.place, nation=order.nation, place=order.place)
+        key = self._key(pos, order)
+        if key is None:
+            return problem("ruling-held-mainland", order.place, nation=order.nation, place=order.place)
+        value = treasuries.held(pos, order.nation).get(key, 0) + order.value if order.relative else order.value
+        if value < 0:
+            return problem("ruling-held-negative", order.place, place=key, value=value)
+        return None
+
+    @staticmethod
+    def _key(pos: Position, order: r.SetHeld) -> str | None:
+        return next((k for k, g in treasuries.separated(pos, order.nation) if order.place in g), None)
+
+    def apply(self, ctx: TurnContext, order: r.SetHeld) -> dict[str, Any]:
+        key = self._key(ctx, order)
+        assert key is not None  # check() refused it otherwise, on this same position
+        money = treasuries.held(ctx, order.nation)
+        before = money.get(key, 0)
+        money[key] = before + order.value if order.relative else order.value
+        treasuries.keep(ctx, order.nation, money)
+        return {"field": "saved", "place": key, "before": before, "after": money[key]}
 
 
 class SetTechRule(RulingRule):
@@ -299,5 +334,5 @@ class HandRollRule(RulingRule):
         return {"purpose": order.purpose, "result": order.result}
 
 
-RULES: tuple[RulingRule, ...] = (SetValueRule(), SetTechRule(), SetFlagRule(), SetSideRule(), SetIncomeRule(),
+RULES: tuple[RulingRule, ...] = (SetValueRule(), SetHeldRule(), SetTechRule(), SetFlagRule(), SetSideRule(), SetIncomeRule(),
                                  ChangeUnitsRule(), RemoveAllRule(), MoveUnitsRule(), SetControlRule(), SetWarRule(), HandRollRule())

@@ -10,8 +10,8 @@ placed on battleships or carriers"; Sonar: "placed on any ship".
 A radar on land is a unit like any other: paid now, placed in Phase 7 if the territory
 is still the nation's, destroyed when the territory is captured ("A radar unit is
 destroyed if ... the territory it is in is captured in combat"; engine/conquest.py).
-Gear mounted on a ship is paid now and referred to the moderator: it must follow its
-ship, and ships move and fight in the naval phases, which the moderator resolves.
+Gear on a ship is paid now and mounted in Phase 7 on a ship of that kind still in the
+sea zone (engine/gear_aboard.py, which also says what it does at sea).
 
 Readings: "any territory" for a land radar is any the nation controls (item 7 does not
 refer to item 1 as items 3-6 do); one piece of gear per ship ordered each turn, against
@@ -21,7 +21,7 @@ the ships of that kind in the sea zone when the turn began.
 from __future__ import annotations
 
 from moderator.engine.context import PendingBuild, Position, TurnContext
-from moderator.engine.orders.base import OrderRule, afford, refer
+from moderator.engine.orders.base import OrderRule, afford
 from moderator.engine.placement import map_facility
 from moderator.engine.problems import Problem, problem
 from moderator.orders.model import BuildShipGear
@@ -79,19 +79,14 @@ class ShipGearRule(OrderRule[BuildShipGear]):
     def commit(self, ctx: TurnContext, nation: str, index: int, order: BuildShipGear) -> None:
         cost = price(ctx, nation, order.kind)
         ctx.pay(nation, cost)
-        if order.ship is None:
-            ctx.builds.append(PendingBuild(nation, order.kind, 1, order.place, cost, index))
-        else:
+        ctx.builds.append(PendingBuild(nation, order.kind, 1, order.place, cost, index, on=order.ship or ""))
+        if order.ship is not None:
             ctx.tally[tally_key(nation, order)] += 1
 
     def execute(self, ctx: TurnContext, nation: str, index: int, order: BuildShipGear) -> None:
-        cost = price(ctx, nation, order.kind)
-        if order.ship is None:
-            self.commit(ctx, nation, index, order)
-            ctx.tell(nation, "built", PHASE, order=index, kind=order.kind, count=1, place=order.place, cost=cost)
-            return
-        ctx.tally[tally_key(nation, order)] += 1
-        refer(ctx, nation, index, order, cost, "gear-on-ship")
+        self.commit(ctx, nation, index, order)
+        ctx.tell(nation, "built", PHASE, order=index, kind=order.kind, count=1, place=order.place,
+                 cost=price(ctx, nation, order.kind))
 
 
 RULE = ShipGearRule()

@@ -28,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from moderator.engine.context import Position, TurnContext
-from moderator.engine.orders.base import OrderRule, missing_units, refer, take_units
+from moderator.engine.orders.base import OrderRule, missing_units, take_units
 from moderator.engine.orders.move import air_problem
 from moderator.engine.problems import Problem, problem
 from moderator.engine.state import AIR_UNITS
@@ -68,11 +68,8 @@ class SubDetectionRule(OrderRule[SubDetection]):
         take_units(ctx, nation, order.origin or order.zone, order.units, index)
 
     def execute(self, ctx: TurnContext, nation: str, index: int, order: SubDetection) -> None:
-        """Ships hunt in the naval step (phase4_sea.detect_by_order); aircraft flown in to
-        hunt need air combat at sea, which is the moderator's for now."""
+        """Ships, and aircraft flown in, hunt in the naval step (phase4_sea.detect_by_order)."""
         self.commit(ctx, nation, index, order)
-        if order.origin is not None:
-            refer(ctx, nation, index, order, 0, "air-at-sea")
 
 
 def submarines(order: SubInterception) -> tuple[UnitCount, ...]:

@@ -1,0 +1,114 @@
+"""The bot's plays beyond marching and building: statecraft, support and fortification.
+
+Each play picks among the legal options of a few order types (options.options: what the
+order's home allows as the turn begins) and adds them to the draft (bot.Draft), as the
+plays of bot.py do; the draft is checked whole by the checker before it is written.
+
+* statecraft - a neutral joins a side when its points allow (1.2), a neutral major gears
+               up now and then (Neutral majors), a nation coaxes Italy now and then; a
+               nation makes peace with a neutral it fights a local war with (1.1), accepts
+               an enemy's surrender on the table and offers its own when it has lost most
+               of its home land (1.3), goes into exile with an ally once conquered
+               (Conquered nations); blockades an enemy, closes a passage it holds to its
+               enemies, declares unrestricted submarine warfare (1.4), all now and then;
+               and, rarely, a NOTE to the moderator;
+* support    - free artillery next to land attacked this turn supports the attack, and
+               threatened complexes and ports defend (Artillery, Industrial complexes,
+               Ports; 4.6); the complex or port of conquered land the enemy next door
+               outnumbers is plundered (Phase 5); now and then, money of a separated
+               treasury goes home (Phase 8);
+* fortify    - now and then, trenches around a threatened home city, and radar or sonar
+               once researched (Trenches, Technology);
+* hunt       - submarines lie in wait in their zone for passing task forces (4.2.10), and
+               now and then the warships of a zone off enemy coast hunt submarines there
+               (4.2.9) instead of sailing.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from moderator.bots.options import options
+from moderator.orders import model as m
+
+if TYPE_CHECKING:  # bot.py holds the table of plays, these among them
+    from moderator.bots.bot import Draft
+
+
+def statecraft(d: Draft) -> None:
+    s = d.seat
+    if s.side == "neutral":
+        for o in options(s, m.JoinSide):
+            d.take(o)
+            return  # a nation joining has done its diplomacy for the turn
+        if d.rng.random() < 0.2:
+            _first(d, m.GearUp, cost=25)
+    elif d.rng.random() < 0.1:
+        _first(d, m.CoaxItaly, cost=20)
+    for o in options(s, m.SurrenderVote):
+        d.take(o)
+    minors = {n for n, info in s.scenario.nations.items() if info.kind == "minor"}
+    for o in options(s, m.Peace):  # a local war with a neutral minor ends after a while
+        assert isinstance(o, m.Peace)
+        if o.nation in minors and d.rng.random() < 0.15:
+            d.take(o)
+    home = s.world.home_of(s.nation)
+    held = [p for p in home if s.state.controller(p) == s.nation]
+    if home and len(held) * 4 < len(home):
+        _first(d, m.OfferSurrender)
+    if home and not held:  # conquered (the Bolsheviks have no home land to lose)
+        _first(d, m.Exile)
+    for kind, chance in ((m.Blockade, 0.3), (m.ClosePassage, 0.1), (m.SubWarfare, 0.05), (m.Note, 0.02)):
+        if d.rng.random() < chance:
+            _first(d, kind)
+
+
+def support(d: Draft) -> None:
+    s = d.seat
+    for o in options(s, m.ArtillerySupport):
+        assert isinstance(o, m.ArtillerySupport)
+        free = d.free(o.origin)["artillery"]
+        if o.dest in d.targets and free:
+            counts = (m.UnitCount("artillery", free),)
+            d.take(m.ArtillerySupport(free, o.origin, o.dest), o.origin, counts)
+    if d.rng.random() < 0.5:
+        for o in options(s, m.DefendWith)[:2]:
+            d.take(o)
+    for o in options(s, m.Plunder):  # conquered land it may not keep: its complex or port for money
+        assert isinstance(o, m.Plunder)
+        if s.threat(o.place) > sum(s.stacks.get(o.place, {}).values()):
+            d.take(o)
+    if d.rng.random() < 0.2:
+        _first(d, m.Transfer)
+
+
+def fortify(d: Draft) -> None:
+    s = d.seat
+    if d.rng.random() < 0.15 and d.budget >= 30:
+        threatened = [o for o in options(s, m.BuildHomeTrenches)
+                      if isinstance(o, m.BuildHomeTrenches) and s.threat(o.city)]
+        if threatened:
+            d.take(threatened[0], cost=15)
+    if d.rng.random() < 0.2 and d.budget >= 30:
+        _first(d, m.BuildShipGear, cost=10)
+
+
+def hunt(d: Draft) -> None:
+    s = d.seat
+    for o in options(s, m.SubInterception):
+        assert isinstance(o, m.SubInterception)
+        counts = (m.UnitCount("submarine", o.count),)
+        if d.fits(o.zone, counts):
+            d.take(o, o.zone, counts)
+    for o in options(s, m.SubDetection):
+        assert isinstance(o, m.SubDetection)
+        off_enemy_coast = any(s.land(p) and s.enemy(p) for p in s.neighbours(o.zone))
+        if off_enemy_coast and d.rng.random() < 0.2 and d.fits(o.zone, o.units):
+            d.take(o, o.zone, o.units)
+
+
+def _first(d: Draft, kind: type[m.Order], cost: int = 0) -> None:
+    """The first legal option of `kind`, if there is one."""
+    choices = options(d.seat, kind)
+    if choices:
+        d.take(choices[0], cost=cost)

@@ -1,0 +1,115 @@
+"""4.2-4.3: aircraft flown from land to attack the enemy's ships in a sea zone.
+
+4.2: "Aircraft being sent into a sea zone without any accompanying ships to attack an
+enemy fleet also move during naval movement." An ATTACK of fighters and bombers FROM a
+land territory TO a sea zone (engine/orders/move.py judges it, with the fuel: 2 a sea zone,
+1 a round, enough left to reach friendly land, "a minimum of 5 fuel points before they can
+enter into a sea zone for combat", Fighters) is flown here, when the ships have finished
+moving (phase4_sea.naval_movement), against every surface ship in the zone of a nation at
+war with the attacker:
+
+- 4.3 step 2: "Defending ships get to roll their defensive factors against any attacking
+  aircraft ... The attack removes one plane for each hit that is taken. Aircraft at this
+  stage do NOT get to roll": the ships' free round (naval_combat.fight's `free`).
+- Step 4-5: the aircraft roll their attack values, the ships their defense values; hits
+  remove ships (battleships and carriers take two), the ships' hits remove aircraft.
+- Fuel (Fighters; 4.5 step 3): each plane fights the rounds its fuel pays for; when none
+  is left the attack ends, and (step 6) "Retreating aircraft are subject to 1 round of
+  defensive fire as listed in step 2, but no AA fire": the ships fire once more at the
+  aircraft that leave with ships still afloat (by fuel, or by the attacker's WITHDRAW
+  condition for the sea zone). Contact is kept or lost as in any naval battle (4.2: the
+  aircraft's aggressive factors, fighters 2 and bombers 4, against the ships' best
+  defensive factor).
+- The aircraft then fly home, or to the nearest friendly land their fuel reaches
+  (phase4_sea.fly_home).
+
+Every attack on one sea zone is one battle: the attackers' aircraft together (allies,
+guideline 2, with the multinational note's sharing), ordered by nation and order.
+Not yet: step 1 (fighters aboard carriers, or from land, intercepting the attackers: air
+combat at sea) and step 3 (the ships' own AA); submarines are not attacked (they are
+found only by detection, 4.2.9).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from moderator.engine import naval_combat, phase4_naval, phase4_sea
+from moderator.engine.combat_orders import BattleOrders
+from moderator.engine.context import TurnContext
+from moderator.engine.naval_combat import NavalBattle, NavalSide, Ship
+from moderator.engine.orders import move
+from moderator.engine.state import Unit
+from moderator.orders.model import Attack, Move
+
+PHASE = "4.3"
+FUEL_GONE = "aircraft-home"
+
+
+def air_strikes(ctx: TurnContext, sea: phase4_sea.Sea) -> None:
+    """Every strike on a sea zone, zone by zone (by name)."""
+    planes: dict[str, list[tuple[Unit, str, int]]] = defaultdict(list)  # zone -> (plane, origin, index)
+    for nation, index, order in ctx.orders_of(Attack):
+        if not move.strikes_at_sea(ctx, order) or move.RULE.problem(ctx, nation, order) is not None:
+            continue
+        if short(ctx, nation, index, order):
+            continue  # earlier moves of step 4.4 name these aircraft: refused there, never flown
+        taken = [u for uc in order.units for u in ctx.free(nation, order.origin, uc.kind)[: uc.count]]
+        ctx.claim(taken)  # the ids only: the order is counted in step 4.4, as the checker counts it
+        planes[order.dest] += [(u, order.origin, index) for u in taken]
+    for zone in sorted(planes):
+        strike(ctx, sea, zone, planes[zone])
+
+
+def short(ctx: TurnContext, nation: str, index: int, order: Move) -> bool:
+    """Would step 4.4 find the aircraft named by the nation's earlier MOVE/ATTACK orders
+    (each unit does one thing a turn; the checker counts them in order)?"""
+    for uc in order.units:
+        before = sum(u.count for o in ctx.orders[nation][:index] if isinstance(o, Move) and o.origin == order.origin
+                     for u in o.units if u.kind == uc.kind)
+        if ctx.unclaimed(nation, order.origin, uc.kind) - before < uc.count:
+            return True
+    return False
+
+
+def strike(ctx: TurnContext, sea: phase4_sea.Sea, zone: str, flying: list[tuple[Unit, str, int]]) -> None:
+    lead = flying[0][0].nation
+    origins = {u.id: origin for u, origin, _ in flying}
+    rounds = {u.id: phase4_sea.air_rounds(ctx, u, origins[u.id], zone) for u, _, _ in flying}
+    ships = [u for u in ctx.units_at(zone) if u.kind in phase4_naval.SURFACE_SHIPS and ctx.at_war(lead, u.nation)]
+    if ships:
+        attackers = NavalSide([Ship(u, f"{u.nation}/aircraft", "attack") for u, _, _ in flying], sought=True)
+        fleets = {u.id: f.key for f in sea.fleets for u in f.ships}
+        defenders = NavalSide([Ship(u, fleets.get(u.id, f"{u.nation}/ships"), "defend") for u in ships],
+                              sought=False)
+        orders = (phase4_sea.battle_orders(ctx, attackers.nations(), zone),
+                  phase4_sea.battle_orders(ctx, defenders.nations(), zone))
+        gone: list[Ship] = []
+
+        def fuel_left(battle: NavalBattle) -> str | None:
+            for s in [s for s in attackers.ships if rounds[s.unit.id] <= battle.rounds]:
+                attackers.ships.remove(s)  # out of fuel: it leaves the battle
+                gone.append(s)
+            return FUEL_GONE if not attackers.ships else None
+
+        result = naval_combat.fight(ctx, zone, attackers, defenders, orders,
+                                    free=(defenders, list(defenders.ships), "defensive fire"), after_round=fuel_left)
+        attackers.ships += gone  # still flying: they leave together
+        if defenders.ships and attackers.ships and result.ended in (FUEL_GONE, "withdrawn"):
+            parting(ctx, result, defenders, attackers, orders[0])
+        for f in sea.fleets:
+            phase4_sea.settle(ctx, [f])
+        naval_combat.battle_event(ctx, result, [f"{lead}/aircraft", *sorted({s.fleet for s in defenders.ships}
+                                                                          | {fleets.get(u.id, "") for u in ships} - {""})])
+        fought = result.rounds
+    else:
+        fought = 0  # nothing to attack: they fly home
+    for u, origin, _ in flying:
+        phase4_sea.fly_home(ctx, u, origin, zone, min(fought, rounds[u.id]))
+
+
+def parting(ctx: TurnContext, battle: NavalBattle, ships: NavalSide, planes: NavalSide, orders: BattleOrders) -> None:
+    """Step 6: the ships' one round of defensive fire at the aircraft that leave."""
+    scored = naval_combat.hitters(ctx, battle, ships, list(ships.ships), "defensive fire at the leaving aircraft",
+                                  first_round=False)
+    naval_combat.strike(ctx, battle, planes, orders, scored, first_round=False)

@@ -1,0 +1,106 @@
+"""Exact naval odds (engine/naval_odds.py, `moderator odds --sea`): a closed form by hand,
+the engine's own battles (naval_combat.fight with seeded dice) agreeing with the chain,
+and the command line."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from moderator.engine import naval_combat
+from moderator.engine.combat_orders import BattleOrders
+from moderator.engine.context import TurnContext
+from moderator.engine.dice import Dice
+from moderator.engine.naval_combat import NavalSide
+from moderator.engine.naval_odds import OUTCOMES, naval_odds_for, task_force
+from moderator.engine.state import GameState
+from moderator.orders.model import CombatCondition
+from moderator.world.model import World
+from moderator.world.scenario import load_scenario
+from tests.test_engine_odds import run_cli
+
+SCEN = load_scenario("1914")
+
+
+def test_one_destroyer_against_one_transport_in_closed_form() -> None:
+    # A destroyer on patrol (attack a/10) and a transport on the move (defense t/10, not
+    # seeking). Each round: both sunk a*t, transport only a(1-t), destroyer only (1-a)t;
+    # both afloat (1-a)(1-t), and then the destroyer keeps contact on its 5 (transports
+    # lower nothing): the battle goes on with c = (1-a)(1-t)/2 each round.
+    a = SCEN.stats("france", "cruiser").attack / 10
+    t = SCEN.stats("austria", "transport").defense / 10
+    o = naval_odds_for(SCEN, "france", {"cruiser": 1}, "austria", {"transport": 1})
+    c = (1 - a) * (1 - t) / 2
+    assert o.outcomes["defenders_sunk"] == pytest.approx(a * (1 - t) / (1 - c), abs=1e-12)
+    assert o.outcomes["attackers_sunk"] == pytest.approx((1 - a) * t / (1 - c), abs=1e-12)
+    assert o.outcomes["both_sunk"] == pytest.approx(a * t / (1 - c), abs=1e-12)
+    assert o.outcomes["contact_lost"] == pytest.approx(c / (1 - c), abs=1e-12)
+    assert o.expected_rounds == pytest.approx(1 / (1 - c), abs=1e-9)
+
+
+def test_a_troop_transport_cannot_fire_in_the_first_round_and_rounds_end_it() -> None:
+    # 4.2.1: silent in the first round; --rounds 1: the attackers withdraw after it.
+    a = SCEN.stats("france", "cruiser").attack / 10
+    o = naval_odds_for(SCEN, "france", {"cruiser": 1}, "austria", {"transport": 1}, defend_mission="transport",
+                       max_rounds=1)
+    assert o.outcomes["defenders_sunk"] == pytest.approx(a, abs=1e-12)
+    assert o.outcomes["attackers_sunk"] == 0.0
+    assert o.outcomes["withdrawn"] == pytest.approx(1 - a, abs=1e-12)
+
+
+CASES = {
+    # both seek: attack values on both sides, battleships damaged before they sink
+    "patrols": (("france", {"battleship": 1, "cruiser": 2}, "patrol"), ("austria", {"battleship": 1, "cruiser": 1},
+                                                                        "patrol"), None, None),
+    # bombarding battleships at 25% in round 1, transports silent in it, a free round
+    "bombard-free": (("france", {"battleship": 2}, "bombard"), ("austria", {"cruiser": 1, "transport": 2},
+                                                                 "transport"), "attacker", None),
+    "withdraw": (("france", {"cruiser": 2}, "patrol"), ("austria", {"battleship": 1}, "move"), None, 2),
+}
+
+
+def simulate(name: str, n: int) -> dict[str, float]:
+    (att, attack, mission), (dfn, defend, defend_mission), free, rounds = CASES[name]
+    counts = dict.fromkeys(OUTCOMES, 0)
+    aggressive = defend_mission in ("patrol", "blockade", "bombard")
+    for i in range(n):
+        ctx = TurnContext(GameState("sim", SCEN.id, 1), {}, World({}, {}), SCEN, dice_root=Dice(f"naval-{name}", i))
+        a = NavalSide(task_force(att, attack, mission, "a"), sought=True)
+        d = NavalSide(task_force(dfn, defend, defend_mission, "d"), sought=aggressive)
+        conditions = (CombatCondition("Sea", "rounds", rounds),) if rounds else ()
+        battle = naval_combat.fight(ctx, "Sea", a, d, (BattleOrders({}, conditions), BattleOrders()),
+                                    free=(a, list(a.ships), "submarines") if free else None)
+        if battle.ended == "destroyed":
+            key = "both_sunk" if not (a.ships or d.ships) else "attackers_sunk" if not a.ships else "defenders_sunk"
+        else:
+            key = {"contact-lost": "contact_lost", "withdrawn": "withdrawn"}[battle.ended]
+        counts[key] += 1
+    return {k: c / n for k, c in counts.items()}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_engine_battles_match_the_exact_naval_odds(name: str) -> None:
+    (att, attack, mission), (dfn, defend, defend_mission), free, rounds = CASES[name]
+    expected = naval_odds_for(SCEN, att, attack, dfn, defend, attack_mission=mission, defend_mission=defend_mission,
+                              free=free, max_rounds=rounds)
+    assert sum(expected.outcomes.values()) + expected.pruned == pytest.approx(1.0, abs=1e-12)
+    n = 2000
+    seen = simulate(name, n)
+    for outcome, p in expected.outcomes.items():
+        sigma = (p * (1 - p) / n) ** 0.5
+        assert abs(seen[outcome] - p) <= 4.5 * sigma + 1.5 / n, (outcome, seen[outcome], p)
+
+
+def test_cli_naval_odds(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out = run_cli(["odds", "--sea", "--attacker", "Britain", "--attack", "2 bb, 4 dd", "--defender", "germany",
+                         "--defend", "1 bb, 2 dd, 3 tr", "--defend-mission", "transport", "--json"], capsys)
+    data = json.loads(out)
+    assert code == 0 and data["battle"]["defend"] == {"battleship": 1, "cruiser": 2, "transport": 3}
+    assert sum(data["odds"]["outcomes"].values()) + data["odds"]["pruned"] == pytest.approx(1.0)
+    code, text = run_cli(["odds", "--sea", "--attacker", "britain", "--attack", "1 dd", "--defender", "germany",
+                          "--defend", "1 ss", "--free"], capsys)
+    assert code == 0 and "every defending ship sunk" in text and "free round" in text
+    code, text = run_cli(["odds", "--sea", "--attacker", "britain", "--attack", "2 inf", "--defender", "germany",
+                          "--defend", "1 dd"], capsys)
+    assert code == 2 and "not a ship" in text
