@@ -157,7 +157,7 @@ def test_the_bots_strike_land_and_spy() -> None:
         for play_ in (invade, fire, money, navy):
             play_(draft)
         kept, dropped = _checked(draft.orders, "germany", state, game.world, game.scenario)
-        assert [code for _, code in dropped if code != "over-budget"] == [], dropped
+        assert [code for _, code in dropped if code not in ("over-budget", "build-cut")] == [], dropped
         written |= {type(o) for o in kept}
     assert {m.Bombing, m.RocketFire, m.NavalInvasion, m.TaskForceMission, m.Espionage, m.CounterEspionage,
             m.Research} <= written, written
@@ -296,7 +296,7 @@ def test_the_bots_statecraft_support_and_fortification() -> None:
             for play_ in (statecraft, support, fortify, hunt):
                 play_(draft)
             kept, dropped = _checked(draft.orders, nation, state, game.world, game.scenario)
-            assert [code for _, code in dropped if code != "over-budget"] == [], (nation, dropped)
+            assert [code for _, code in dropped if code not in ("over-budget", "build-cut")] == [], (nation, dropped)
             written |= {type(o) for o in kept}
     assert {m.OfferSurrender, m.Exile, m.Peace, m.Plunder, m.CoaxItaly, m.Blockade, m.SubWarfare,
             m.ArtillerySupport, m.DefendWith, m.JoinSide, m.BuildShipGear, m.Note, m.SubInterception,
@@ -324,3 +324,42 @@ def test_a_bot_deploys_everything_at_turn_0() -> None:
         assert placed == free_counts(game.state, nation), nation
         checked = check_text(turn.text, nation, game.state, game.world, game.scenario)
         assert [d for d in checked.diagnostics if d.severity == "error"] == [], nation
+
+
+def test_a_bot_trims_builds_the_treasury_cannot_pay() -> None:
+    """The checker warns "only N of the M can be bought" (Phase 3.1); a bot writes the N,
+    as a careful player would, rather than leave the cut to the resolution's default
+    (build-cut-default: a flag in the moderator's queue; 99 of them in one soak)."""
+    from moderator.bots.bot import _checked
+    from moderator.orders import model as m
+
+    game = opening()
+    state = game.state.copy()
+    state.nations["germany"].saved = 20
+    kept, dropped = _checked([m.Build("infantry", 50, "Berlin")], "germany", state, game.world, game.scenario)
+    assert [code for _, code in dropped] == ["build-cut"]
+    assert len(kept) == 1 and isinstance(kept[0], m.Build) and 0 < kept[0].count < 50
+    verdict = check_orders(kept, "germany", state, game.world, game.scenario)[0]
+    assert verdict.kept and not [p for p in verdict.problems if p.code == "build-cut"]
+
+
+def test_a_neutral_bot_keeps_to_the_side_it_leans_to() -> None:
+    """A neutral influencing itself (1.2) pushes toward the side its standing leans to,
+    so it drifts one way rather than back and forth (the soak's neutrals joined either
+    side at random)."""
+    import random
+
+    from moderator.bots.bot import Draft, money
+    from moderator.orders import model as m
+
+    game = opening()
+    for standing, side in ((3, "allied"), (-2, "central")):
+        state = game.state.copy()
+        state.nations["italy"].standing, state.nations["italy"].saved = standing, 200
+        seat = Seat(state, game.world, game.scenario, "italy")
+        pushed = set()
+        for seed in range(12):
+            draft = Draft(seat, random.Random(seed), budget=seat.saved)
+            money(draft)
+            pushed |= {o.toward for o in draft.orders if isinstance(o, m.Influence)}
+        assert pushed == {side}, (standing, pushed)

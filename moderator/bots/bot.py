@@ -37,6 +37,7 @@ should use it, a play here.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections import Counter
 from collections.abc import Callable
@@ -278,9 +279,17 @@ def money(d: Draft) -> None:
         if d.budget < 3 * price or d.rng.random() > chance:
             continue
         choices = options(s, kind)
+        if kind is m.Influence and s.side == "neutral":  # a neutral keeps to the side it leans to
+            choices = [o for o in choices if isinstance(o, m.Influence) and o.toward == leaning(s)] or choices
         if choices:
             d.take(d.rng.choice(choices), cost=price)
     build(d)
+
+
+def leaning(s: Seat) -> str | None:
+    """The side a neutral's standing leans to (1.2: -10 Central Powers .. +10 Allies), None if level."""
+    standing = s.state.nations[s.nation].standing
+    return "allied" if standing > 0 else "central" if standing < 0 else None
 
 
 def build(d: Draft) -> None:
@@ -412,16 +421,27 @@ def play(state: GameState, world: World, scenario: Scenario, nation: str, seed: 
     return Turn(nation, "\n".join(lines) + "\n", kept, dropped)
 
 
+def _trimmed(order: m.Order, count: int) -> m.Order:
+    assert isinstance(order, m.Build)
+    return dataclasses.replace(order, count=count)
+
+
 def _checked(orders: list[m.Order], nation: str, state: GameState, world: World,
              scenario: Scenario) -> tuple[list[m.Order], list[tuple[str, str]]]:
-    """The draft less what the checker refuses (until it refuses nothing)."""
+    """The draft less what the checker refuses (until it refuses nothing), its builds cut
+    to what the checker says can be bought (a cut left to the resolution is a default the
+    moderator is told of, Phase 3.1: a careful player trims the order instead)."""
     dropped: list[tuple[str, str]] = []
     for _ in range(6):
         verdicts = check_orders(orders, nation, state, world, scenario)
         refused = [v for v in verdicts if not v.kept]
-        if not refused:
+        cuts = {v.index: int(p.args["bought"]) for v in verdicts if v.kept and isinstance(orders[v.index], m.Build)
+                for p in v.problems if p.code == "build-cut"}
+        if not refused and not cuts:
             return orders, dropped
         gone = {v.index for v in refused}
         dropped += [(normalize_order(orders[v.index]), v.problems[0].code if v.problems else "?") for v in refused]
-        orders = [o for i, o in enumerate(orders) if i not in gone]
+        dropped += [(normalize_order(orders[i]), "build-cut") for i in sorted(cuts)]
+        orders = [_trimmed(o, cuts[i]) if i in cuts else o for i, o in enumerate(orders)
+                  if i not in gone and cuts.get(i, 1) > 0]
     return [], dropped + [(normalize_order(o), "gave-up") for o in orders]
