@@ -5,14 +5,11 @@ and the reminders 48 and 12 hours before it."""
 
 from __future__ import annotations
 
-import email
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
-from email import policy
 from pathlib import Path
 
 import pytest
-from imapclient import IMAPClient
 
 from moderator.cli import main
 from moderator.mail.server import EmbeddedMailServer
@@ -24,6 +21,7 @@ from moderator.service.reminders import send_reminders
 from moderator.service.sending import send_queued
 from moderator.service.turns import replay, resolve_game
 from moderator.store.db import Store
+from tests.mailbox import messages
 
 MOD, KAISER, JOFFRE = "moderator@t.local", "kaiser@t.local", "joffre@t.local"
 
@@ -35,13 +33,7 @@ def _orders(tmp_path: Path, text: str, name: str = "orders.txt") -> str:
 
 
 def _subjects(server: EmbeddedMailServer, address: str, password: str) -> list[str]:
-    with IMAPClient("127.0.0.1", port=server.imap_port, ssl=False) as client:
-        client.login(address, password)
-        client.select_folder("INBOX", readonly=True)
-        uids = client.search(["ALL"])
-        data = client.fetch(uids, [b"BODY.PEEK[]"]) if uids else {}
-    return [str(email.message_from_bytes(data[u][b"BODY[]"], policy=policy.default)["Subject"])
-            for u in sorted(data)]
+    return [str(m["Subject"]) for m in messages(server.imap_port, address, password)]
 
 
 # ---- rollback from the command line -------------------------------------------------------

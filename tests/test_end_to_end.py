@@ -5,18 +5,15 @@ gets its own report with a map, and nothing of another nation's."""
 
 from __future__ import annotations
 
-import email
 import json
 import smtplib
 import time
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
-from email import policy
 from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
-from imapclient import IMAPClient
 
 from moderator.mail.server import EmbeddedMailServer
 from moderator.service.context import Service
@@ -24,6 +21,7 @@ from moderator.service.daemon import Daemon
 from moderator.service.demo import sample_orders
 from moderator.service.games import new_game
 from moderator.store.db import Store
+from tests.mailbox import messages
 
 MOD = "moderator@test.local"
 UMPIRE = "umpire@test.local"
@@ -51,17 +49,7 @@ def _send(server: EmbeddedMailServer, sender: str, body: str, subject: str = "Or
 
 
 def _inbox(server: EmbeddedMailServer, address: str, password: str) -> list[EmailMessage]:
-    with IMAPClient("127.0.0.1", port=server.imap_port, ssl=False) as client:
-        client.login(address, password)
-        client.select_folder("INBOX", readonly=True)
-        uids = client.search(["ALL"])
-        data = client.fetch(uids, [b"BODY.PEEK[]"]) if uids else {}
-    out = []
-    for uid in sorted(data):
-        msg = email.message_from_bytes(data[uid][b"BODY[]"], policy=policy.default)
-        assert isinstance(msg, EmailMessage)
-        out.append(msg)
-    return out
+    return messages(server.imap_port, address, password)
 
 
 def _wait_for(predicate, timeout: float = 60.0) -> None:  # type: ignore[no-untyped-def]

@@ -16,13 +16,12 @@ from email import policy
 from email.message import EmailMessage
 from pathlib import Path
 
-from imapclient import IMAPClient
-
 from moderator.mail.server import EmbeddedMailServer
 from moderator.service.context import Service
 from moderator.service.daemon import Daemon
 from moderator.service.games import new_game
 from moderator.store.db import Store
+from tests.mailbox import messages
 
 MOD, UMPIRE = "m@t.local", "u@t.local"
 SEATS = {"germany": "k@t.local", "france": "f@t.local", "russia": "r@t.local", "britain": "b@t.local"}
@@ -43,13 +42,7 @@ def _wait(what: str, done, console: list[str], seconds: float = 180) -> None:  #
 
 
 def _inbox(server: EmbeddedMailServer, address: str) -> list[EmailMessage]:
-    with IMAPClient("127.0.0.1", port=server.imap_port, ssl=False) as client:
-        client.login(address, "pw")
-        client.select_folder("INBOX", readonly=True)
-        uids = client.search(["ALL"])
-        data = client.fetch(uids, [b"BODY.PEEK[]"]) if uids else {}
-    return [email.message_from_bytes(data[u][b"BODY[]"], policy=policy.default)  # type: ignore[misc]
-            for u in sorted(data)]
+    return messages(server.imap_port, address, "pw")
 
 
 def test_two_daemons_on_one_database_handle_each_mail_and_the_turn_once(postgres_url: str, tmp_path: Path) -> None:
