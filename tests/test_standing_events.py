@@ -111,3 +111,58 @@ def test_a_closing_draws_are_uniform_over_their_range() -> None:
         standing_events.closed_passages(ctx, "9")
         seen[-ctx.state.nations["italy"].standing] += 1
     assert all(70 <= seen[k] <= 130 for k in (0, 1, 2)), seen  # 100 each, within 4 sigma (8.2)
+
+
+# ---- row 6: troops massed on a neutral's border -----------------------------------------------
+def massed(ctx: TurnContext) -> list[str]:
+    return [r.purpose for r in ctx.dice_root.log if "troops massed" in r.purpose]
+
+
+def deploy(ctx: TurnContext, nation: str, place: str, n: int) -> None:
+    for _ in range(n):
+        ctx.state.new_unit(nation, "infantry", place)
+
+
+def test_the_opening_armies_on_a_border_are_no_deployment() -> None:
+    ctx = context()
+    ctx.dice_root = Dice("row-6/opening", 1)
+    standing_events.massed_on_borders(ctx, "9")  # 20 German units in Cologne beside Belgium, from the start
+    assert massed(ctx) == []
+
+
+def test_more_than_five_come_to_a_border_province_the_bordered_neutral_alone_draws_0_2() -> None:
+    ctx = context()
+    ctx.dice_root = Dice("row-6", 1)
+    deploy(ctx, "austria-hungary", "Trieste", 5)
+    standing_events.massed_on_borders(ctx, "9")
+    assert massed(ctx) == []  # five: not "more then 5"
+    deploy(ctx, "austria-hungary", "Trieste", 1)
+    standing_events.massed_on_borders(ctx, "9")
+    rolls = [r for r in ctx.dice_root.log if "troops massed" in r.purpose]
+    assert [(r.purpose, r.dice) for r in rolls] == [
+        ("Kingdom of Italy's points: Austro-Hungarian Empire's troops massed in Trieste (neutrals' points)", "0-2")]
+    assert all(e.args["change"] > 0 and e.args["why"] == "troops-massed" for e in ctx.events if e.code == "points")
+
+
+def test_one_draw_a_turn_for_each_nation_on_each_neutral_border_and_none_from_a_neutral() -> None:
+    ctx = context()
+    ctx.dice_root = Dice("row-6/two", 1)
+    deploy(ctx, "austria-hungary", "Trieste", 6)
+    deploy(ctx, "austria-hungary", "Innsbruck", 6)  # borders Italy and Switzerland
+    deploy(ctx, "britain", "Gibraltar", 6)  # a neutral British Empire is no main-war nation
+    standing_events.massed_on_borders(ctx, "9")
+    seen = massed(ctx)
+    assert len(seen) == 2, seen
+    assert any(p.startswith("Kingdom of Italy's") for p in seen) and any(p.startswith("Swiss Confederation's") for p in seen)
+
+
+def test_massed_troops_draws_are_uniform_over_their_range() -> None:
+    """Row 6, "0-2": a number drawn between 0 and 2, fixed seeds."""
+    seen: Counter[int] = Counter()
+    for seed in range(300):
+        ctx = context()
+        ctx.dice_root = Dice(f"row-6/{seed}", 1)
+        deploy(ctx, "austria-hungary", "Trieste", 6)
+        standing_events.massed_on_borders(ctx, "9")
+        seen[ctx.state.nations["italy"].standing] += 1
+    assert all(70 <= seen[k] <= 130 for k in (0, 1, 2)), seen  # 100 each, within 4 sigma (8.2)

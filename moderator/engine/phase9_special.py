@@ -48,5 +48,6 @@ def special_rules(ctx: TurnContext) -> None:
     neutral_triggers.paris_fallen(ctx, PHASE)  # Italy: 0-20 toward the CP and its leaning, once
     standing_events.closed_passages(ctx, PHASE)  # the third table, rows 1-4
     standing_events.submarine_warfare(ctx, PHASE)  # the third table, row 5
+    standing_events.massed_on_borders(ctx, PHASE)  # the third table, row 6
     exile.liberation(ctx, PHASE)  # Conquest: a capital held two full turns ends an exile
     victory.victory_conditions(ctx)  # last: the table reads the turn's final position

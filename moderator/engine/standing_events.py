@@ -1,4 +1,4 @@
-"""The third points table of the Neutrals section, rows 1-5 (Phase 9).
+"""The third points table of the Neutrals section (Phase 9).
 
 "Next table represent events that affect neutrals when some nations deliberately forbid
 pass through major straits, but some other events are here too. All values are
@@ -19,7 +19,8 @@ not in main war then effect is delayed until aggresive nation joins main war"; t
 example: "Ottoman Empire declares Bosporus-Dardanelle strait closed for any nation. All
 neutral nations except China gets 0-1 point against Ottoman Empire while Ottoman Empire
 is neutral, or 0-1 point against side the Ottoman Empire is a member."
-Not yet: row 6, "More then 5 units of main war nations deployed in adjacent province".
+Row 6, "More then 5 units of main war nations deployed in adjacent province": Ottoman
+0-2, Italy 0-2, Spain 0-2, China 0-2, USA 0-2, distant minor n/a, neighbouring neutral 0-2.
 
 Readings (docs/rules-coverage.md, "Readings of ambiguous rules"):
 * Row 5 is drawn in Phase 9 of every turn the declaration stands (flags
@@ -35,6 +36,15 @@ Readings (docs/rules-coverage.md, "Readings of ambiguous rules"):
   at once; a neutral closer's turns of closing are kept (CLOSINGS_OWED) and drawn when it
   joins a side, against that side, for the nations still neutral then (as the second
   table's delayed answers, engine/reactions.py). "Neighbouring": to the closer.
+* Row 6 (massed_on_borders): the event is a deployment, read in Phase 9: a main-war
+  nation's land units (not aircraft, not ships) in one land territory that borders a
+  still-neutral nation's land (what it holds now, not its own) come to more than 5 where
+  they were 5 or fewer as the turn began. The armies standing where the war found them
+  (the opening's Cologne, Alsace-Lorraine, Serbia) were deployed by no one in this war; a
+  stack that stays counts once, one that leaves and comes back counts again. The neutral
+  it borders takes the row (its own column for the majors, "neighbouring neutral" for a
+  minor; a distant minor n/a, so no other neutral), once a turn for each nation however
+  many of its provinces, against that nation's side.
 Every draw ends its purpose with points.PURPOSE and moves the points through points.move.
 """
 
@@ -43,6 +53,7 @@ from __future__ import annotations
 from moderator.engine import points, reactions
 from moderator.engine.context import TurnContext
 from moderator.engine.passages import CLOSED
+from moderator.engine.state import LAND_UNITS
 
 SUBS_SEEN = "unrestricted_subs_seen"  # NationState.flags of the declarer: the turn row 5 first applied
 FIRST = {"ottoman": 1, "italy": 2, "spain": 1, "china": 1, "usa": 2,
@@ -50,6 +61,8 @@ FIRST = {"ottoman": 1, "italy": 2, "spain": 1, "china": 1, "usa": 2,
 LATER = {"ottoman": 1, "italy": 1, "spain": 1, "china": 1, "usa": 1,
          reactions.DISTANT: 1, reactions.NEIGHBOURING: 1}
 MAJORS = frozenset({"ottoman", "italy", "spain", "china", "usa"})  # the majors with a column of their own
+MASSED = {"ottoman": 2, "italy": 2, "spain": 2, "china": 2, "usa": 2, reactions.NEIGHBOURING: 2}  # row 6
+MASS = 5  # "More then 5 units"
 CLOSINGS_OWED = "closings_owed"  # NationState.flags of a neutral closer: [passage, ...], a turn each
 
 
@@ -132,3 +145,47 @@ def draw_closing(ctx: TurnContext, closer: str, name: str, side: str, phase: str
             amount = ctx.dice.between(0, most, f"{ctx.nation_name(neutral)}'s points: {name} closed by "
                                       f"{ctx.nation_name(closer)} {points.PURPOSE}")
             points.move(ctx, neutral, away, amount, "passage-closed", phase)
+
+
+# ---- row 6: troops massed on a neutral's border -----------------------------------------------
+def land_force(ctx: TurnContext, nation: str, place: str, at_start: bool) -> int:
+    """The nation's land units at `place`, now or as the turn began."""
+    if at_start:
+        return sum(ctx.start[(nation, place, kind)] for kind in LAND_UNITS)
+    return sum(1 for u in ctx.units_at(place, nation) if u.kind in LAND_UNITS)
+
+
+def massed_against(ctx: TurnContext, neutral: str, lands: set[str]) -> list[tuple[str, str]]:
+    """(nation, province) for each main-war nation that came to mass more than 5 land units
+    this turn in a province bordering `lands` (the first such province of each nation)."""
+    border = sorted({n for t in lands for n in ctx.world.neighbours(t) if n not in lands and not ctx.is_sea(n)})
+    out: dict[str, str] = {}
+    for place in border:
+        for nation in sorted({u.nation for u in ctx.units_at(place)}):
+            if nation in out or ctx.nation(nation).side not in ("allied", "central"):
+                continue
+            if land_force(ctx, nation, place, False) > MASS >= land_force(ctx, nation, place, True):
+                out[nation] = place
+    return sorted(out.items())
+
+
+def massed_on_borders(ctx: TurnContext, phase: str) -> None:
+    """Row 6, for every still-neutral nation with a column."""
+    if ctx.checking:
+        return
+    lands: dict[str, set[str]] = {}
+    for place in ctx.world.territories:
+        holder = ctx.controller(place)
+        if holder is not None and not ctx.is_sea(place):
+            lands.setdefault(holder, set()).add(place)
+    for neutral in neutrals(ctx):
+        # its own column for a major; for a minor on the board, "neighbouring neutral"
+        col = neutral if neutral in MAJORS else reactions.NEIGHBOURING if column(ctx, neutral, neutral) else ""
+        most = MASSED.get(col, 0)
+        if not most or neutral not in lands:
+            continue
+        for nation, place in massed_against(ctx, neutral, lands[neutral]):
+            away = "central" if ctx.nation(nation).side == "allied" else "allied"
+            amount = ctx.dice.between(0, most, f"{ctx.nation_name(neutral)}'s points: {ctx.nation_name(nation)}'s "
+                                      f"troops massed in {place} {points.PURPOSE}")
+            points.move(ctx, neutral, away, amount, "troops-massed", phase)
