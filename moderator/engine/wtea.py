@@ -85,7 +85,8 @@ VERSION = 5  # 1: before "One rule, one home" (one dice stream per turn); 2: bef
 # 4: before the Mutineers (a disastrous mutiny's rebels), the Bolsheviks' wars after their victory, and
 # reconnaissance missions at sea helping their side's task forces in 4.2, new ships attacking in Phase 7,
 # radar and sonar aboard ships, aircraft striking ships and hunting submarines from land, naval retreat,
-# 4.5's LET THROUGH and BREAK OFF AIR COMBAT, closed straits costing points with the neutrals
+# 4.5's LET THROUGH and BREAK OFF AIR COMBAT, closed straits (CLOSE resolved) and troops massed on
+# a border costing points with the neutrals (the third points table, rows 1-4 and 6)
 ROOT = Path(__file__).resolve().parents[2]
 
 RULES: tuple[OrderRule, ...] = (  # type: ignore[type-arg]
