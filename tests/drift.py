@@ -1377,6 +1377,11 @@ def compare(game: Game, nation: str, orders: Sequence[m.Order], seed: str = "dri
     # differ by luck, and so may their treasuries (case 5 of DICE).
     us = scratch.get("usa")
     us_moved = us is not None and "usa" in after.nations and (us.standing < 0) != (after.nations["usa"].standing < 0)
+    # The sign that matters is the one at Phase 8 income: Phase 9's economic roll may bring
+    # the US Entry back to where the checker projects it by the end of the turn.
+    at_income = [e.args["standing"] for e in events if e.code == "points" and e.args.get("nation") == "usa"
+                 and "standing" in e.args and e.phase < "8"]
+    us_moved |= us is not None and bool(at_income) and (us.standing < 0) != (at_income[-1] < 0)
     us_luck = us_moved and nation in game.scenario.diplomacy.us_trade
     income = next((k for k, s in enumerate(table) if s.section == "8"), len(table))
     # The checker takes every research for a success (research.assume): an UPGRADE to the
