@@ -148,6 +148,10 @@ class Mailbox:
             if isinstance(arrived, datetime):
                 arrived = arrived.astimezone(UTC) if arrived.tzinfo else arrived.replace(tzinfo=UTC)
             raw = bytes(data[_BODY])
+            if not raw.strip():
+                # No message is empty: a server answers an empty body for one another client
+                # moved away as we fetched it (two daemons on one mailbox); it is not ours to store.
+                continue
             messages.append(FetchedMessage(uid, self._uidvalidity, self.config.folder, raw,
                                            arrived if isinstance(arrived, datetime) else None,
                                            # a whole message's size is its bytes (RFC822.SIZE counts

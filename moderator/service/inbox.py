@@ -153,11 +153,14 @@ def handle_group(svc: Service, message_ids: list[int]) -> tuple[list[Outcome], l
     started = time.monotonic()
     try:
         with svc.store.transaction():
-            rows = svc.store.messages_by_id(message_ids)  # one query (kept: the session holds them weakly)
+            # One query on SQLite (kept: the session holds them weakly); on a shared database each
+            # row is read when its turn comes, after the lease check another daemon may race.
+            rows = {} if svc.store.shared else svc.store.messages_by_id(message_ids)
             for message_id in message_ids:
                 if outcomes and time.monotonic() - started >= GROUP_SECONDS:
                     break
-                row = rows[message_id]
+                row = rows[message_id] if message_id in rows else svc.store.message(message_id)
+                assert row is not None
                 try:
                     with svc.store.savepoint():
                         if not svc.store.still_new(message_id):  # another daemon's lease ran out

@@ -278,9 +278,11 @@ class Store:
     def _update(self, table: type[T], key: object, changes: dict[str, Any]) -> T:
         """Set fields of one row; KeyError if there is no such row. A message's row inside a
         transaction is written with the transaction's next statement or its end, so the
-        several changes handling a mail makes go out as one UPDATE."""
+        several changes handling a mail makes go out as one UPDATE (on SQLite only, whose
+        transaction holds the write lock: on a shared database another daemon's claim may
+        come between, so each change is written at once, as before)."""
         current = self._tx.get()
-        if table is MailMessage and current is not None:
+        if table is MailMessage and current is not None and not self.shared:
             row = current.get(table, key)
             if row is None:
                 raise KeyError(key)
