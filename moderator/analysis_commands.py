@@ -36,6 +36,8 @@ import argparse
 import difflib
 import json
 import re
+from collections.abc import Callable
+from typing import Any
 
 from moderator import analysis_naval
 from moderator.engine import combat_land
@@ -205,17 +207,23 @@ def _nation(scenario: Scenario, name: str) -> str:
 
 
 def run_odds(args: argparse.Namespace) -> int:
-    if getattr(args, "sea", False):
-        return analysis_naval.run_naval(args)  # a naval battle (4.3)
+    if getattr(args, "sea", False):  # a naval battle (4.3)
+        return _print_odds(args, analysis_naval.compute, analysis_naval.render)
+    return _print_odds(args, compute, render)
+
+
+def _print_odds(args: argparse.Namespace, work: Callable[[argparse.Namespace], tuple[Any, dict[str, object]]],
+                show: Callable[[Any, dict[str, object]], str]) -> int:
+    """One battle's odds, as JSON for tools (--json) or as text; a bad argument says why."""
     try:
-        odds, battle = compute(args)
+        odds, battle = work(args)
     except ValueError as exc:
         print(f"moderator odds: {exc}")
         return 2
     if args.json:
         print(json.dumps({"battle": battle, "odds": odds.to_json()}, indent=1, sort_keys=True))
     else:
-        print(render(odds, battle))
+        print(show(odds, battle))
     return 0
 
 

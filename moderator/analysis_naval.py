@@ -17,7 +17,6 @@ with the engine's own naval combat code.
 from __future__ import annotations
 
 import argparse
-import json
 import re
 
 from moderator.engine.naval_odds import NavalOdds, naval_odds_for
@@ -83,19 +82,6 @@ def compute(args: argparse.Namespace) -> tuple[NavalOdds, dict[str, object]]:
               "defender": defender, "defend": defend, "defend_mission": args.defend_mission,
               "free": bool(args.free), "max_rounds": args.rounds}
     return odds, battle
-
-
-def run_naval(args: argparse.Namespace) -> int:
-    try:
-        odds, battle = compute(args)
-    except ValueError as exc:
-        print(f"moderator odds: {exc}")
-        return 2
-    if args.json:
-        print(json.dumps({"battle": battle, "odds": odds.to_json()}, indent=1, sort_keys=True))
-    else:
-        print(render(odds, battle))
-    return 0
 
 
 def _ships(units: object) -> str:
