@@ -288,6 +288,8 @@ class Store:
                 raise KeyError(key)
             for k, v in changes.items():
                 setattr(row, k, v)
+            if getattr(row, "direction", "in") != "in":  # outgoing mail: whether it was sent is never late
+                current.flush()
             return row
         with self.session() as s:
             row = s.get(table, key)
