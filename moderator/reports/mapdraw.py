@@ -271,7 +271,7 @@ def build_figure(geometry: Geometry, world: World, **options: Unpack[MapOptions]
         return fig
     features = map_features(world)
     unit_boxes, placed, labels = _draw_labels(fig, ax, geometry, reg, units, controllers, colors, sightings,
-                                             mapstory.glyphs(story), features)
+                                             mapstory.glyphs(story), features, mapstory.missions(story))
     fig.unit_labels = labels  # type: ignore[attr-defined]  # where each box went: tests read it
     pixels = base.pixels.copy()
     mapnames.paste(pixels, placed, DPI)
@@ -492,8 +492,10 @@ def _draw_labels(
     sightings: Mapping[str, Sighting],
     marked: Mapping[str, str],
     features: Mapping[str, str],
+    missions: Mapping[str, Sequence[tuple[str, str]]] = {},
 ) -> tuple[list[Bbox], list[mapnames.PlacedName], list[UnitLabel]]:
     """Names of places holding units or seen enemies, their boxes, then other names where they fit.
+    `missions`: zone -> (glyph, nation) of the task forces patrolling or blockading there.
 
     Returns the unit boxes' pixel extents (the legend keeps clear of them), the other
     names, placed, for the base layer to paste (reports/mapnames.py), and where each box went."""
@@ -502,8 +504,8 @@ def _draw_labels(
     placed: list[mapnames.PlacedName] = []
     named = {
         name: at
-        for name in sorted(set(units) | set(sightings) | set(marked))
-        if (units.get(name) or name in sightings or name in marked)
+        for name in sorted(set(units) | set(sightings) | set(marked) | set(missions))
+        if (units.get(name) or name in sightings or name in marked or name in missions)
         and name in geometry.places
         and (at := _label_anchor(geometry.places[name], reg)) is not None
     }
@@ -512,7 +514,8 @@ def _draw_labels(
     # are the places of the turn's battles and captures, with their marks.
     for name, at in named.items():
         _unit_place_name(ax, renderer, geometry.places[name], reg, at, taken,
-                         mark=marked.get(name, ""), suffix=features.get(name, ""))
+                         mark=marked.get(name, ""), suffix=features.get(name, ""),
+                         flags=[(glyph, colors.get(nation, UNIT_EDGE)) for glyph, nation in missions.get(name, ())])
     owners = unit_owners(units, controllers, colors)
     styles: dict[str, tuple[str, str, str, str, float]] = {}
     for name in shown:
@@ -668,11 +671,13 @@ def _unit_place_name(
     *,
     mark: str = "",
     suffix: str = "",
+    flags: Sequence[tuple[str, str]] = (),
 ) -> None:
     """The name of a place holding units, seen enemies or the turn's battle or capture, above
     its point (the box hangs below), moved up once if that spot is taken, drawn in any case.
     `mark`: the battle or capture there (mapstory glyphs), written before the name in bold
-    red, so it is never hidden under a unit box."""
+    red, so it is never hidden under a unit box. `flags`: (glyph, colour) of the task forces
+    patrolling or blockading there, written after the name, each in its nation's colour."""
     sea = place.kind == "sea"
     size = reg.font * (0.9 if sea else 1.0)
     spots = [(0.0, 2.5), (0.0, 2.5 + 1.2 * size)]
@@ -696,6 +701,15 @@ def _unit_place_name(
             artist.remove()
             continue
         taken.add(box)
+        x = box.x1 + 2.0
+        for glyph, colour in flags:  # large, thinly edged dark: a pale nation's colour still shows on the sea
+            flag = ax.annotate(  # type: ignore[attr-defined]
+                glyph, xy=(x, (box.y0 + box.y1) / 2), xycoords=IdentityTransform(), ha="left",
+                va="center", fontsize=size * 2.4, weight="bold", color=colour, zorder=6.5,
+                path_effects=[patheffects.withStroke(linewidth=1.0, foreground=UNIT_EDGE)])
+            extent = flag.get_window_extent(renderer)
+            taken.add(extent)
+            x = extent.x1 + 1.0
         return
 
 
