@@ -46,6 +46,7 @@ OCEAN = "#c9e3f2"  # water no sea zone claims
 SEA = "#dcedf7"  # sea zones: pale blue
 SEA_EDGE = "#6f9fc2"
 LAND_BACKGROUND = "#e3e0d8"  # land outside the game's territories
+PANEL = "#f7f6f2"  # the side panel of a map with no free corner: paper, not sea
 NEUTRAL = "#c8c8c8"  # a place with no known controller
 LAND_EDGE = "#404040"
 UNKNOWN_NATION = "#b0b0b0"
@@ -71,11 +72,14 @@ class Region:
     north: float
     font: float  # label size in points
     min_label_px: float  # labels need a place at least this many pixels across
+    # px of a panel left of the map for the legend, the notes and the overview: a region with
+    # no corner of open sea big enough for them (Europe: the notes box hid Scotland).
+    panel: int = 0
 
 
 REGIONS: dict[str, Region] = {
     "world": Region(-180, 180, -57, 80, 4.5, 55),
-    "europe": Region(-12, 62, 23, 67, 6.5, 0),  # Western/Eastern/Italian fronts and the Middle East
+    "europe": Region(-12, 62, 23, 67, 6.5, 0, panel=500),  # Western/Eastern/Italian fronts and the Middle East
     "british-isles": Region(-11, 5, 49, 61, 9, 0),
     "western-front": Region(-6, 18, 41, 57, 9, 0),
     "eastern-front": Region(12, 46, 40, 62, 8, 0),
@@ -104,8 +108,9 @@ def image_size(region: str) -> tuple[int, int]:
 
 
 def image_size_of(r: Region) -> tuple[int, int]:
+    """The map's WIDTH_PX and its side panel, if any; the height keeps the map's proportions."""
     height = WIDTH_PX * (miller_y(r.north) - miller_y(r.south)) / (r.east - r.west)
-    return WIDTH_PX, int(round(height))
+    return WIDTH_PX + r.panel, int(round(height))
 
 
 def _project_ring(ring: Sequence[tuple[float, float]], shift: float) -> list[tuple[float, float]]:
@@ -306,15 +311,19 @@ def build_figure(geometry: Geometry, world: World, **options: Unpack[MapOptions]
 
 
 def _blank(reg: Region) -> tuple[Figure, Axes]:
-    """A figure of the region's pixel size whose axes fill it, in projected lon/lat."""
+    """A figure of the region's pixel size whose axes fill it (right of its panel, if any),
+    in projected lon/lat."""
     width, height = image_size_of(reg)
     fig = Figure(figsize=(width / DPI, height / DPI), dpi=DPI)
     FigureCanvasAgg(fig)  # attach the Agg canvas: text extents are measured with its renderer
-    ax = fig.add_axes((0.0, 0.0, 1.0, 1.0))
+    ax = fig.add_axes((reg.panel / width, 0.0, 1.0 - reg.panel / width, 1.0))
     ax.set_xlim(reg.west, reg.east)
     ax.set_ylim(miller_y(reg.south), miller_y(reg.north))
     ax.set_axis_off()
-    fig.patch.set_facecolor(OCEAN)
+    fig.patch.set_facecolor(PANEL if reg.panel else OCEAN)
+    if reg.panel:  # the map's edge beside the panel
+        fig.add_artist(Rectangle((reg.panel / width, 0.0), 0.0, 1.0, transform=fig.transFigure,
+                                 edgecolor=LAND_EDGE, linewidth=1.0, fill=False))
     return fig, ax
 
 
@@ -351,7 +360,7 @@ def _base_layer(geometry: Geometry, region: str, controllers: Mapping[str, str |
         canvas.draw()
         pixels = np.ascontiguousarray(np.asarray(canvas.buffer_rgba())[::-1])
         packed = pixels[..., :3].astype(np.uint32) @ np.array([1 << 16, 1 << 8, 1], dtype=np.uint32)
-        water = np.isin(packed, [int(OCEAN[1:], 16), int(SEA[1:], 16)])
+        water = np.isin(packed, [int(OCEAN[1:], 16), int(SEA[1:], 16), int(PANEL[1:], 16)])  # free for the legend
         if len(_BASES) >= BASES_KEPT:
             _BASES.pop(next(iter(_BASES)))
         hit = (geometry, Base(pixels, ~water))
@@ -989,15 +998,17 @@ OVERVIEW_SHARE = 0.22  # of the map's width: the world overview in a corner of a
 def _draw_overview(fig: Figure, ax: object, pixels: np.ndarray, reg: Region, legend_corner: str,
                    land: np.ndarray, avoid: Sequence[Bbox]) -> None:
     """The world overview, small, in the corner (other than the legend's) that covers least
-    land and fewest unit boxes, with the drawn region outlined in red."""
+    land and fewest unit boxes, with the drawn region outlined in red; at the foot of the
+    side panel where the map has one."""
     world = REGIONS["world"]
     fig_w, fig_h = fig.bbox.width, fig.bbox.height
-    w_px = fig_w * OVERVIEW_SHARE
-    h_px = w_px * pixels.shape[0] / pixels.shape[1]
     pad = 8.0
+    w_px = reg.panel - 2 * pad if reg.panel else fig_w * OVERVIEW_SHARE
+    h_px = w_px * pixels.shape[0] / pixels.shape[1]
     best: tuple[float, int] | None = None
     chosen = (0.0, 0.0)
-    for rank, corner in enumerate(c for c in LEGEND_CORNERS if c != legend_corner):
+    corners = ["lower left"] if reg.panel else [c for c in LEGEND_CORNERS if c != legend_corner]
+    for rank, corner in enumerate(corners):
         x0 = pad if corner.endswith("left") else fig_w - pad - w_px
         y0 = fig_h - pad - h_px - 28 if corner.startswith("upper") else pad  # below the title
         box = Bbox.from_bounds(x0, y0, w_px, h_px)
