@@ -575,7 +575,9 @@ def _numbered_key(labels: Sequence[UnitLabel]) -> list[str]:
         return []
     lines = ["Numbered stacks (no room in their territory):"]
     for label in numbered:
-        lines.append(f"   {label.number} {label.place}: " + "; ".join(x.strip() for x in label.text.split("\n")))
+        parts = [x.strip() for x in label.text.split("\n")]  # "enemy, exactly:" runs on into its troops
+        joined = "".join(p + (" " if p.endswith(":") else "; ") for p in parts[:-1]) + parts[-1]
+        lines.append(f"   {label.number} {label.place}: {joined}")
     return lines
 
 
@@ -651,12 +653,31 @@ def _draw_unit_boxes(
             labels.append(UnitLabel(name, text, kept[1], at))
             continue
         number = sum(1 for label in labels if label.number) + 1
-        marker = ax.annotate(  # type: ignore[attr-defined]
-            str(number), xy=at, xytext=(0, -2.0), textcoords="offset points", ha="center", va="top",
-            fontsize=font, weight="bold", zorder=6, color=ink,
-            bbox={"boxstyle": "circle,pad=0.2", "facecolor": face, "edgecolor": UNIT_EDGE, "linewidth": 1.4})
-        marker.update_positions(renderer)
-        box = Text.get_window_extent(marker, renderer).padded(pad_px)
+        # The marker at the place's point, or where that is covered (a neighbour's box hangs
+        # over it), at the first free spot around it still in the territory: a marker drawn
+        # over another box would hide that box's figures.
+        step = 1.6 * font
+        for n, (dx, dy) in enumerate(((0.0, -2.0), (step, -2.0), (-step, -2.0), (0.0, step - 2.0),
+                                      (0.0, -step - 2.0), (step, step - 2.0), (-step, step - 2.0),
+                                      (step, -step - 2.0), (-step, -step - 2.0))):
+            marker = ax.annotate(  # type: ignore[attr-defined]
+                str(number), xy=at, xytext=(dx, dy), textcoords="offset points", ha="center", va="top",
+                fontsize=font, weight="bold", zorder=6, color=ink,
+                bbox={"boxstyle": "circle,pad=0.2", "facecolor": face, "edgecolor": UNIT_EDGE, "linewidth": 1.4})
+            marker.update_positions(renderer)
+            box = Text.get_window_extent(marker, renderer).padded(pad_px)
+            centre = from_pixels.transform(((box.x0 + box.x1) / 2, (box.y0 + box.y1) / 2))
+            if not taken.count(box) and (outline is None or outline.contains_point(centre)):
+                break
+            if n < 8:
+                marker.remove()
+            else:  # nowhere free: at the point after all
+                marker = ax.annotate(  # type: ignore[attr-defined]
+                    str(number), xy=at, xytext=(0, -2.0), textcoords="offset points", ha="center", va="top",
+                    fontsize=font, weight="bold", zorder=6, color=ink,
+                    bbox={"boxstyle": "circle,pad=0.2", "facecolor": face, "edgecolor": UNIT_EDGE, "linewidth": 1.4})
+                marker.update_positions(renderer)
+                box = Text.get_window_extent(marker, renderer).padded(pad_px)
         taken.add(box)
         labels.append(UnitLabel(name, text, box, at, number))
     return labels
