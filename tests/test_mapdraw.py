@@ -340,20 +340,21 @@ def test_every_unit_box_sits_in_its_territory_or_is_numbered() -> None:
     assert numbers == list(range(1, len(numbers) + 1))
 
 
-def test_on_europe_the_legend_notes_and_overview_stand_in_the_side_panel_hiding_no_land() -> None:
-    """The Europe map has no corner of open sea big enough: its legend, notes box (long here:
-    units off the map) and world overview stand in a panel left of the map, so none of them
-    hides Scotland or any other land."""
+@pytest.mark.parametrize("region", ["europe", "eastern-front", "italy-balkans"])
+def test_the_legend_notes_and_overview_stand_in_the_side_panel_hiding_no_land(region: str) -> None:
+    """The Europe map and the fronts have no corner of open sea big enough: their legend,
+    notes box (long here: units off the map) and world overview stand in a panel left of the
+    map, so none of them hides Scotland, Croatia or any other land."""
     import numpy as np
     from matplotlib.transforms import Bbox
 
     from moderator.reports.mapdraw import Pixels
 
     geometry, world = load_geometry("1914"), load_world("1914", strict=False)
-    panel = REGIONS["europe"].panel
-    assert panel > 0 and image_size("europe")[0] == panel + 2400
+    panel = REGIONS[region].panel
+    assert panel > 0 and image_size(region)[0] == panel + 2400
     far = {p: {"ger inf": 1} for p in ("Cameroon", "Togo", "Jiaozhou", "German East Africa", "Samoa")}
-    fig = build_figure(geometry, world, region="europe", units={**far, "Berlin": {"ger inf": 3}},
+    fig = build_figure(geometry, world, region=region, units={**far, "Berlin": {"ger inf": 3}},
                        overview=np.zeros((300, 640, 3), dtype=np.uint8))
     fig.canvas.draw()  # the notes' box is laid out as it is drawn
     renderer = fig.canvas.get_renderer()
@@ -366,4 +367,4 @@ def test_on_europe_the_legend_notes_and_overview_stand_in_the_side_panel_hiding_
     assert "Off this map:" in notes.get_text()
     for box in boxes:
         assert box.x0 >= 0 and box.x1 <= panel, box
-    assert ax.transData.transform((REGIONS["europe"].west, 0))[0] == pytest.approx(panel)
+    assert ax.transData.transform((REGIONS[region].west, 0))[0] == pytest.approx(panel)

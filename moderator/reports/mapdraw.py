@@ -77,17 +77,21 @@ class Region:
     panel: int = 0
 
 
+PANEL_PX = 500  # holds the two-column legend of the Europe map
+# The theatres whose corners are land (the fronts, the Middle East, Asia; Africa's one
+# corner of open sea is the overview's) have the panel; the world, the British Isles,
+# the Pacific and North America have open sea in their corners.
 REGIONS: dict[str, Region] = {
     "world": Region(-180, 180, -57, 80, 4.5, 55),
-    "europe": Region(-12, 62, 23, 67, 6.5, 0, panel=500),  # Western/Eastern/Italian fronts and the Middle East
+    "europe": Region(-12, 62, 23, 67, 6.5, 0, PANEL_PX),  # Western/Eastern/Italian fronts and the Middle East
     "british-isles": Region(-11, 5, 49, 61, 9, 0),
-    "western-front": Region(-6, 18, 41, 57, 9, 0),
-    "eastern-front": Region(12, 46, 40, 62, 8, 0),
-    "balkans": Region(12, 34, 33, 49, 8, 0),
-    "italy-balkans": Region(6, 32, 35, 48.5, 8, 0),
-    "middle-east": Region(24, 64, 10, 44, 7.5, 0),
-    "africa": Region(-20, 56, -36, 38, 6.5, 0),
-    "asia": Region(55, 155, -12, 60, 6, 0),
+    "western-front": Region(-6, 18, 41, 57, 9, 0, PANEL_PX),
+    "eastern-front": Region(12, 46, 40, 62, 8, 0, PANEL_PX),
+    "balkans": Region(12, 34, 33, 49, 8, 0, PANEL_PX),
+    "italy-balkans": Region(6, 32, 35, 48.5, 8, 0, PANEL_PX),
+    "middle-east": Region(24, 64, 10, 44, 7.5, 0, PANEL_PX),
+    "africa": Region(-20, 56, -36, 38, 6.5, 0, PANEL_PX),
+    "asia": Region(55, 155, -12, 60, 6, 0, PANEL_PX),
     "pacific": Region(95, 260, -50, 62, 6, 0),
     "north-america": Region(-170, -50, 5, 75, 6.5, 0),
 }
@@ -963,6 +967,7 @@ def _draw_legend(
     upper, left = chosen.startswith("upper"), chosen.endswith("left")
     note.set_position((box.x0 if left else box.x1, box.y0 - 6 if upper else box.y1 + 6))
     note.set_horizontalalignment("left" if left else "right")
+    note.set_multialignment("left")  # its lines read from the left in a right-hand corner too
     note.set_verticalalignment("top" if upper else "bottom")
     return chosen
 
