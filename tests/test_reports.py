@@ -217,3 +217,22 @@ def test_many_separated_treasuries_are_laid_out_two_to_a_line() -> None:
     assert rows[0].split() == ["Colony", "A", "0", "Colony", "B", "1"]
     html = env.from_string('{% import "_sheet.j2" as sh %}{{ sh.sheet_html(s, full=False) }}').render(s=sheet)
     assert html.count("<td>Colony") == 12 and html.count("<tr><td>Colony") == 4  # three to a row
+
+
+def test_unit_counts_are_written_in_the_right_number() -> None:
+    """Issue 13, words players read: "1 fighter", "3 fighters", "2 AA guns", "7 infantry",
+    in the status, the events and the sightings alike."""
+    from moderator.engine.events import Event
+    from moderator.reports.render import count_units, event_text
+
+    assert [count_units(1, "fighter"), count_units(3, "fighter"), count_units(2, "aa"), count_units(7, "infantry"),
+            count_units(1, "cruiser"), count_units(2, "trench")] == [
+        "1 fighter", "3 fighters", "2 AA guns", "7 infantry", "1 cruiser", "2 trenches"]
+    built = Event("built", "2", ("france",), {"nation": "france", "order": 0, "kind": "fighter", "count": 2,
+                                              "place": "Paris", "cost": 24})
+    assert "for 2 fighters to be placed at Paris" in event_text(built, str)
+    tf = Event("task-force", "4.2", ("france",), {"nation": "france", "order": 0, "tf": "1", "path": ["Gulf of Lyon"],
+                                                  "ships": {"battleship": 1, "cruiser": 2}, "troops": {},
+                                                  "mission": "blockade"})
+    assert event_text(tf, str) == ("Task force 1 (order 1, last task naval blockade): Gulf of Lyon; "
+                                   "1 battleship, 2 cruisers.")
