@@ -368,7 +368,8 @@ def _base_layer(geometry: Geometry, region: str, controllers: Mapping[str, str |
         if len(_BASES) >= BASES_KEPT:
             _BASES.pop(next(iter(_BASES)))
         hit = (geometry, Base(pixels, ~water))
-        _BASES[key] = hit
+    _BASES.pop(key, None)
+    _BASES[key] = hit  # the most recently used last: the oldest unused goes first
     return hit[1]
 
 
