@@ -251,7 +251,10 @@ def test_crowded_real_places_keep_every_unit_box() -> None:
     geometry, world = load_geometry("1914"), load_world("1914", strict=False)
     crowded = ["Brussels", "Cologne", "Liege", "Luxembourg", "Ruhr", "Strasbourg", "Lille", "Amsterdam"]
     units = {p: {"ger inf": 10 + i, "ger art": 2, "fra inf": 1} for i, p in enumerate(crowded)}
-    texts = _texts(build_figure(geometry, world, units=units, region="europe"))
+    fig = build_figure(geometry, world, units=units, region="europe")
+    texts = _texts(fig)
+    markers = sorted(int(t) for t in texts if t.isdigit())
+    assert markers == sorted(label.number for label in fig.unit_labels if label.number)  # each drawn once
     boxes = [t for t in texts if t.startswith(("fra:", "ger:"))]
     # A stack with no room in its territory is a numbered marker, its box a line of the notes.
     numbered = [m.group(2).replace("; ", "\n") for t in texts for line in t.splitlines()
@@ -338,6 +341,7 @@ def test_every_unit_box_sits_in_its_territory_or_is_numbered() -> None:
         assert outline.contains_point(centre), label.place
     numbers = sorted(label.number for label in labels if label.number)
     assert numbers == list(range(1, len(numbers) + 1))
+    assert sorted(int(t.get_text()) for t in ax.texts if t.get_text().isdigit()) == numbers  # one marker each
 
 
 @pytest.mark.parametrize("region", ["europe", "eastern-front", "italy-balkans"])

@@ -674,9 +674,8 @@ def _draw_unit_boxes(
             centre = from_pixels.transform(((box.x0 + box.x1) / 2, (box.y0 + box.y1) / 2))
             if not taken.count(box) and (outline is None or outline.contains_point(centre)):
                 break
-            if n < 8:
-                marker.remove()
-            else:  # nowhere free: at the point after all
+            marker.remove()
+            if n == 8:  # nowhere free: at the point after all
                 marker = ax.annotate(  # type: ignore[attr-defined]
                     str(number), xy=at, xytext=(0, -2.0), textcoords="offset points", ha="center", va="top",
                     fontsize=font, weight="bold", zorder=6, color=ink,
