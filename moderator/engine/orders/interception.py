@@ -24,8 +24,8 @@ combat is fought with the naval battles, which do not read them: kept with a war
 from __future__ import annotations
 
 from moderator.engine.context import Position
-from moderator.engine.orders.base import OrderRule
-from moderator.engine.problems import Problem, problem, warning
+from moderator.engine.orders.base import OrderRule, said_twice
+from moderator.engine.problems import Problem, warning
 from moderator.engine.state import AIR_UNITS
 from moderator.orders.model import AirRetreat, Bombing, CombatCondition, LetPass, Move
 
@@ -82,11 +82,7 @@ class AirRetreatRule(OrderRule[AirRetreat]):
     section = PHASE
 
     def problem(self, pos: Position, nation: str, order: AirRetreat) -> Problem | None:
-        same = [o for o in pos.orders.get(nation, ()) if isinstance(o, AirRetreat)
-                and o.place == order.place and o.kind == order.kind]
-        if same and same[0] is not order:
-            return problem("condition-twice", order.place, place=order.place)
-        return None
+        return said_twice(pos, nation, order, order.place)
 
     def remarks(self, pos: Position, nation: str, order: AirRetreat) -> list[Problem]:
         if pos.is_sea(order.place):
