@@ -262,8 +262,8 @@ def _handle(svc: Service, message_id: int, raw: bytes, arrived: datetime | None 
     if earlier is not None:
         # The same message again (a replayed copy, or a server delivering it twice): its orders
         # were taken (or refused) once, and a copy must not undo a seat's later orders.
-        svc.store.update_message(message_id, status="processed", note=f"a copy of message {earlier.id}: ignored")
-        return Outcome(message_id, "processed", f"a copy of message {earlier.id} (same Message-ID): ignored")
+        svc.store.update_message(message_id, status="processed", note=f"a copy of message {earlier}: ignored")
+        return Outcome(message_id, "processed", f"a copy of message {earlier} (same Message-ID): ignored")
     if asks_for_help(mail):
         text, html = reference()
         _queue_reply(svc, mail, None, [mail.sender], "The orders reference (HELP)", text, html)
@@ -535,7 +535,7 @@ def _queue_reply(svc: Service, mail: ExtractedMessage, game: Game | None, to: li
                  text: str, html: str) -> None:
     cfg = svc.require_mail()
     day_ago = svc.clock() - timedelta(days=1)
-    if svc.store.mail_to_since(mail.sender, day_ago) >= REPLIES_PER_DAY:
+    if svc.store.replies_answering(mail.sender, day_ago, REPLIES_PER_DAY) >= REPLIES_PER_DAY:
         note = f"{mail.sender} got {REPLIES_PER_DAY} replies within a day"
         if not any(r.summary.startswith(note) and _utc(r.created) >= day_ago for r in svc.store.reviews(status=None)):
             svc.store.add_review(game_id=game.id if game else None, turn=None, nation=None, kind="note",
@@ -545,11 +545,13 @@ def _queue_reply(svc: Service, mail: ExtractedMessage, game: Game | None, to: li
     msg = compose(sender=cfg.from_address, to=to, subject=reply_subject(subject) if mail.subject else subject,
                   text=text, html=html, date=svc.clock(), domain=cfg.message_id_domain,
                   in_reply_to=mail.message_id, references=mail.references, auto_submitted=AUTO_REPLIED)
-    queue(svc, msg, game.id if game else None, kind="reply")
+    queue(svc, msg, game.id if game else None, kind="reply", answers=mail.sender)
 
 
-def queue(svc: Service, msg: EmailMessage, game_id: str | None, kind: str = "") -> int:
+def queue(svc: Service, msg: EmailMessage, game_id: str | None, kind: str = "", answers: str = "") -> int:
     """Put a composed message in the outbox table; the send job delivers it. `kind`: "reply"
-    for an answer to a received mail (those are capped per address a day)."""
+    for an answer to a received mail, `answers` the address whose mail it answers (replies
+    are capped per address a day)."""
     return svc.store.queue_outgoing(bytes(msg), game_id=game_id, recipients=str(msg["To"]),
-                                    subject=str(msg["Subject"]), message_id=str(msg["Message-ID"]), kind=kind)
+                                    subject=str(msg["Subject"]), message_id=str(msg["Message-ID"]), kind=kind,
+                                    answers=answers)

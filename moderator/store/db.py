@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from sqlalchemy import Engine, event, text
+from sqlalchemy import select as sa_select
 from sqlmodel import Session, SQLModel, col, create_engine, select
 
 from moderator.store.migrate import migrate
@@ -408,14 +409,19 @@ class Store:
             s.flush()
             return [(ref if isinstance(ref, int) else _row_id(ref), new) for ref, new in stored]
 
-    def earlier_with_message_id(self, message_id: str, before: int) -> MailMessage | None:
-        """An earlier received message with this Message-ID (a replayed copy's original)."""
+    def earlier_with_message_id(self, message_id: str, before: int) -> int | None:
+        """The id of an earlier received message with this Message-ID (a replayed copy's
+        original). One indexed column read (SQLAlchemy Core: no row object is built), for
+        every mail; the rows before `before` are all written (the caller's own pending
+        changes are to `before` itself)."""
         if not message_id:
             return None
         with self.session() as s:
-            return s.exec(select(MailMessage).where(
-                MailMessage.direction == "in", MailMessage.message_id == message_id, col(MailMessage.id) < before)
-                .order_by(col(MailMessage.id))).first()
+            return s.connection().execute(  # type: ignore[no-any-return]
+                sa_select(col(MailMessage.id)).where(
+                    col(MailMessage.direction) == "in", col(MailMessage.message_id) == message_id,
+                    col(MailMessage.id) < before)
+                .order_by(col(MailMessage.id)).limit(1)).scalar()
 
     def message(self, row_id: int) -> MailMessage | None:
         with self.session() as s:
@@ -470,19 +476,23 @@ class Store:
                 q = q.where(AuthFailure.game_id == game_id, AuthFailure.nation == (nation or ""))
             return [r for r in s.exec(q.order_by(col(AuthFailure.id))) if _aware(r.at) >= since]
 
-    def mail_to_since(self, address: str, since: datetime, kind: str = "reply") -> int:
-        """How many outgoing mails of `kind` were queued for `address` since `since`."""
+    def replies_answering(self, address: str, since: datetime, limit: int) -> int:
+        """How many replies answering `address`'s mail were queued since `since`, counted up to
+        `limit` (the daily cap): through the `answers` index, reading at most `limit` rows
+        however long the address has played (ids grow with time, so the newest `limit`
+        replies hold every one since `since` if there are fewer than `limit` of them)."""
         with self.session() as s:
-            rows = s.exec(select(MailMessage.received).where(
-                MailMessage.direction == "out", MailMessage.kind == kind,
-                col(MailMessage.recipients).contains(address)))
-            return sum(1 for received in rows if _aware(received) >= since)
+            rows = s.connection().execute(
+                sa_select(col(MailMessage.received)).where(col(MailMessage.answers) == address.strip().lower())
+                .order_by(col(MailMessage.id).desc()).limit(limit))
+            return sum(1 for (received,) in rows if _aware(received) >= since)
 
     def queue_outgoing(self, raw: bytes, *, game_id: str | None, recipients: str, subject: str,
-                       message_id: str, kind: str = "") -> int:
+                       message_id: str, kind: str = "", answers: str = "") -> int:
+        """`answers`: for a reply, the address whose mail it answers (the daily cap counts by it)."""
         return self._insert(MailMessage(direction="out", game_id=game_id, raw=raw, recipients=recipients,
                                         subject=subject, message_id=message_id, status="queued",
-                                        received=utcnow(), kind=kind))
+                                        received=utcnow(), kind=kind, answers=answers.strip().lower()))
 
     # ---- orders ----------------------------------------------------------------
     def add_submission(self, game_id: str, nation: str, turn: int, *, text: str, normalized: str,
