@@ -32,7 +32,7 @@ from email.message import EmailMessage
 from typing import Any
 
 from moderator.mail.chatter import chatty_lines
-from moderator.mail.compose import AUTO_GENERATED, AUTO_REPLIED, compose, reply_subject
+from moderator.mail.compose import AUTO_GENERATED, AUTO_REPLIED, compose, compose_raw, reply_subject
 from moderator.mail.extract import ExtractedMessage, extract
 from moderator.mail.intake import Mailbox
 from moderator.mail.mask import mask_raw, mask_text
@@ -542,16 +542,16 @@ def _queue_reply(svc: Service, mail: ExtractedMessage, game: Game | None, to: li
                                  summary=f"{note}; further mail from it is handled but not answered until the "
                                          "day has passed (a mail loop, or someone flooding the moderator?)")
         return
-    msg = compose(sender=cfg.from_address, to=to, subject=reply_subject(subject) if mail.subject else subject,
-                  text=text, html=html, date=svc.clock(), domain=cfg.message_id_domain,
-                  in_reply_to=mail.message_id, references=mail.references, auto_submitted=AUTO_REPLIED)
-    queue(svc, msg, game.id if game else None, kind="reply", answers=mail.sender)
+    reply = compose_raw(sender=cfg.from_address, to=to, subject=reply_subject(subject) if mail.subject else subject,
+                        text=text, html=html, date=svc.clock(), domain=cfg.message_id_domain,
+                        in_reply_to=mail.message_id, references=mail.references, auto_submitted=AUTO_REPLIED)
+    svc.store.queue_outgoing(reply.raw, game_id=game.id if game else None, recipients=reply.to, subject=reply.subject,
+                             message_id=reply.message_id, kind="reply", answers=mail.sender)
 
 
-def queue(svc: Service, msg: EmailMessage, game_id: str | None, kind: str = "", answers: str = "") -> int:
+def queue(svc: Service, msg: EmailMessage, game_id: str | None, kind: str = "") -> int:
     """Put a composed message in the outbox table; the send job delivers it. `kind`: "reply"
-    for an answer to a received mail, `answers` the address whose mail it answers (replies
-    are capped per address a day)."""
+    for an answer to a received mail (those are capped per address a day; _queue_reply
+    queues them with the address they answer)."""
     return svc.store.queue_outgoing(bytes(msg), game_id=game_id, recipients=str(msg["To"]),
-                                    subject=str(msg["Subject"]), message_id=str(msg["Message-ID"]), kind=kind,
-                                    answers=answers)
+                                    subject=str(msg["Subject"]), message_id=str(msg["Message-ID"]), kind=kind)
