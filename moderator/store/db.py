@@ -22,7 +22,10 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from sqlalchemy import Engine, event, text
+from sqlalchemy import insert as sa_insert
 from sqlalchemy import select as sa_select
+from sqlalchemy import update as sa_update
+from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, SQLModel, col, create_engine, select
 
 from moderator.store.migrate import migrate
@@ -489,10 +492,17 @@ class Store:
 
     def queue_outgoing(self, raw: bytes, *, game_id: str | None, recipients: str, subject: str,
                        message_id: str, kind: str = "", answers: str = "") -> int:
-        """`answers`: for a reply, the address whose mail it answers (the daily cap counts by it)."""
-        return self._insert(MailMessage(direction="out", game_id=game_id, raw=raw, recipients=recipients,
-                                        subject=subject, message_id=message_id, status="queued",
-                                        received=utcnow(), kind=kind, answers=answers.strip().lower()))
+        """`answers`: for a reply, the address whose mail it answers (the daily cap counts by it).
+        One INSERT in SQLAlchemy Core (a receipt for every order mail): no row object to build
+        and flush; whoever reads the row later reads it from the database."""
+        table = MailMessage.__table__  # type: ignore[attr-defined]
+        with self.session() as s:
+            key = s.connection().execute(sa_insert(table).values(
+                direction="out", game_id=game_id, raw=raw, recipients=recipients, subject=subject,
+                message_id=message_id, status="queued", received=utcnow(), kind=kind,
+                answers=answers.strip().lower())).inserted_primary_key
+        assert key is not None
+        return int(key[0])
 
     # ---- orders ----------------------------------------------------------------
     def add_submission(self, game_id: str, nation: str, turn: int, *, text: str, normalized: str,
@@ -510,23 +520,30 @@ class Store:
                written: datetime | None = None) -> tuple[int, bool, Submission | None]:
         """add_submission(), also returning the seat's current submission that stays current
         because it was written after this one (None if this one is put in place)."""
+        # SQLAlchemy Core, not the ORM: one read, at most one UPDATE and one INSERT, and no
+        # row objects to build and flush (this runs for every order mail). Row objects of the
+        # seat's submissions this session already holds are told of the change.
+        table = Submission.__table__  # type: ignore[attr-defined]
         with self.session() as s:
-            earlier = list(s.exec(select(Submission).where(
-                Submission.game_id == game_id, Submission.nation == nation, Submission.turn == turn,
-                col(Submission.current).is_(True))))
-            later = next((e for e in earlier if written is not None and e.written is not None
-                          and _aware(e.written) > written), None)
+            conn = s.connection()
+            earlier = list(conn.execute(sa_select(table).where(
+                table.c.game_id == game_id, table.c.nation == nation, table.c.turn == turn,
+                table.c.current.is_(True))).mappings())
+            later = next((Submission(**e) for e in earlier if written is not None and e["written"] is not None
+                          and _aware(e["written"]) > written), None)
             current = later is None
-            for e in earlier if current else []:
-                e.current = False
-                s.add(e)
-            sub = Submission(game_id=game_id, nation=nation, turn=turn, text=text, normalized=normalized,
-                             diagnostics=json.dumps(diagnostics), message=message, created=utcnow(),
-                             written=written, current=current)
-            s.add(sub)
-            s.flush()
-            assert sub.id is not None
-            return sub.id, current and bool(earlier), later
+            if current and earlier:
+                ids = [e["id"] for e in earlier]
+                conn.execute(sa_update(table).where(table.c.id.in_(ids)).values(current=False))
+                for held in s.identity_map.values():
+                    if isinstance(held, Submission) and held.id in ids:
+                        set_committed_value(held, "current", False)
+            key = conn.execute(sa_insert(table).values(
+                game_id=game_id, nation=nation, turn=turn, text=text, normalized=normalized,
+                diagnostics=json.dumps(diagnostics), message=message, created=utcnow(), written=written,
+                current=current)).inserted_primary_key
+            assert key is not None
+            return int(key[0]), current and bool(earlier), later
 
     def current_submissions(self, game_id: str, turn: int) -> dict[str, Submission]:
         with self.session() as s:
