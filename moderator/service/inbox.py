@@ -381,11 +381,11 @@ def _refuse_stranger(svc: Service, message_id: int, mail: ExtractedMessage, game
     throttled sender), with the attempt recorded and the seat told."""
     now = svc.clock()
     name = svc.scenario(game).nations[nation].name
-    recent = svc.store.auth_failures(since=now - THROTTLE_WINDOW, sender=mail.sender)
-    if len(recent) >= THROTTLE_AFTER:
+    recent = svc.store.refused_attempts(mail.sender, now - THROTTLE_WINDOW, THROTTLE_AFTER)
+    if recent >= THROTTLE_AFTER:
         svc.store.update_message(message_id, status="processed", game_id=game.id,
-                                 note=f"throttled: {len(recent)} refused attempts from {mail.sender}")
-        return Outcome(message_id, "processed", f"ignored: {mail.sender} is throttled after {len(recent)} "
+                                 note=f"throttled: {recent} refused attempts from {mail.sender}")
+        return Outcome(message_id, "processed", f"ignored: {mail.sender} is throttled after {recent} "
                        "refused attempts")
     seat = svc.store.seat(game.id, nation)
     if seat is None or not secret or not verify_secret(secret, seat.secret_hash):
@@ -406,7 +406,7 @@ def _refuse_stranger(svc: Service, message_id: int, mail: ExtractedMessage, game
     if seat is not None and not svc.store.auth_failures(since=now - SEAT_NOTICE_EVERY, game_id=game.id,
                                                         nation=nation)[:-1]:
         _tell_seat(svc, game, seat.email, name, mail.sender, reason)
-    if len(recent) + 1 == THROTTLE_AFTER:
+    if recent + 1 == THROTTLE_AFTER:
         return _reply(svc, message_id, mail, game, headline[0], headline[1],
                       f"{headline[2]} After {THROTTLE_AFTER} refused attempts, mail from {mail.sender} is "
                       f"not answered for {int(THROTTLE_WINDOW.total_seconds() // 60)} minutes.")

@@ -479,6 +479,16 @@ class Store:
                 q = q.where(AuthFailure.game_id == game_id, AuthFailure.nation == (nation or ""))
             return [r for r in s.exec(q.order_by(col(AuthFailure.id))) if _aware(r.at) >= since]
 
+    def refused_attempts(self, sender: str, since: datetime, limit: int) -> int:
+        """How many refused attempts at a seat came from `sender` since `since`, counted up to
+        `limit` (the throttle's): asked for every order mail, so one indexed read of at most
+        `limit` rows in SQLAlchemy Core, newest first (ids grow with time)."""
+        table = AuthFailure.__table__  # type: ignore[attr-defined]
+        with self.session() as s:
+            rows = s.connection().execute(sa_select(table.c.at).where(table.c.sender == sender)
+                                          .order_by(table.c.id.desc()).limit(limit))
+            return sum(1 for (at,) in rows if _aware(at) >= since)
+
     def replies_answering(self, address: str, since: datetime, limit: int) -> int:
         """How many replies answering `address`'s mail were queued since `since`, counted up to
         `limit` (the daily cap): through the `answers` index, reading at most `limit` rows
