@@ -425,3 +425,32 @@ def test_the_navy_sails_to_blockade_and_then_blockades() -> None:
         kept, dropped = _checked(draft.orders, "france", state, game.world, game.scenario)
         assert len(kept) == len(draft.orders) and dropped == [], dropped
     assert sailed, "no French task force sailed toward a blockade zone"
+
+
+def test_a_bot_opens_war_only_on_a_minor_leaning_to_the_other_side() -> None:
+    """A minor attacked joins the other camp and moves the neutrals' points: the bots open
+    wars only on minors leaning against them (Germany on Belgium, whose history is the
+    invasion), never on a friendly one (Austria-Hungary on Bulgaria, -5) or a level one."""
+    from moderator.bots.history import lean
+
+    game = opening()
+    state = game.state
+    assert lean(state, "bulgaria") == "central" and lean(state, "romania") == "allied"
+    assert lean(state, "belgium") == "allied" and lean(state, "albania") is None
+    assert lean(state, "ottoman") == "central" and lean(state, "spain") is None
+    import random
+
+    from moderator.bots.bot import Draft, declare
+    from moderator.orders import model as m
+
+    opened: dict[str, set[str]] = {}
+    for nation in ("germany", "austria-hungary", "france", "serbia"):
+        seat = Seat(state, game.world, game.scenario, nation)
+        for seed in range(60):
+            draft = Draft(seat, random.Random(seed), budget=seat.saved)
+            declare(draft)
+            opened.setdefault(nation, set()).update(o.target for o in draft.orders if isinstance(o, m.DeclareWar))
+    assert "belgium" in opened["germany"], opened
+    for nation, targets in opened.items():
+        side = state.nations[nation].side
+        assert all(lean(state, t) not in (None, side) for t in targets), (nation, targets)

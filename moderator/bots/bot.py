@@ -10,7 +10,8 @@ draft, keeping track of the units it has given orders and a rough budget:
 * attack    - enemy land next door where the engine's own odds (engine/odds.py, what
               `moderator odds` prints) give the attack a good chance, with a withdrawal
               condition, and the incorporation of what it takes;
-* declare   - now and then, war on a weak neutral neighbour, with the attack that follows;
+* declare   - now and then, war on a weak neutral neighbour leaning to the other side,
+              with the attack that follows;
 * money     - incorporate held land, research, influence neutrals, spy, give to allies,
               special options now and then; then builds with what is left (infantry
               where the threat is, artillery, tanks and fighters when it has them);
@@ -241,15 +242,16 @@ def invade(d: Draft) -> None:
 
 
 def declare(d: Draft) -> None:
-    """Now and then a nation at war opens a front on a weak neutral minor next door."""
+    """Now and then a nation at war opens a front on a weak neutral minor next door that
+    leans to the other side (bots/history.py)."""
     s = d.seat
     if s.side == "neutral" or not s.enemies() or d.rng.random() > 0.1:
         return
     minors = {n for n, info in s.scenario.nations.items() if info.kind == "minor"}
     for o in options(s, m.DeclareWar):
         assert isinstance(o, m.DeclareWar)
-        if o.target not in minors:
-            continue
+        if o.target not in minors or history.lean(s.state, o.target) in (None, s.side):
+            continue  # only a minor leaning to the other side (bots/history.py)
         for place in sorted(s.land_stacks()):
             free = Counter({k: n for k, n in d.free(place).items() if k in FIGHTING})
             free["infantry"] -= 1  # one stays

@@ -8,7 +8,10 @@ neutrals each picked a side at random sent the USA, Italy and China to the Centr
 Powers). The majors at war then spend their influence on the neutrals that lean their
 way or not at all, and leave alone those that lean to the other side, so a long run
 shows the joins history suggests: Bulgaria and the Ottomans with the Central Powers,
-Italy, Romania, Greece, Portugal and the USA with the Allies.
+Italy, Romania, Greece, Portugal and the USA with the Allies. A nation opens a war only
+on a minor leaning to the other side (bot.declare): a minor attacked joins the other
+camp and moves every neutral's points, so a war on a friendly or level minor (Serbia on
+Albania, Austria-Hungary on Bulgaria) sent the US Entry to -10 in three turns.
 """
 
 from __future__ import annotations
@@ -34,6 +37,11 @@ HISTORY: dict[str, str | None] = {
     "china": "allied",
     # Spain: "Spain is not willing to start new war again".
     "spain": None,
+    # Belgium and Luxembourg start level ("dead neutral", nations.toml) but their history
+    # is the German invasion of August 1914: the Central Powers may march in, the Allies
+    # never open a war on them.
+    "belgium": "allied",
+    "luxembourg": "allied",
 }
 
 
