@@ -75,6 +75,8 @@ SCHEMA = EventSchema([
          nation=NATION, target=NATION),
     spec("passage-closed", "public", "Phase 1.4: a holder closed a strait or canal to nations (none named: to every "
          "nation), or opened it", nation=NATION, passage=TEXT, barred=NATIONS, closed=BOOL),
+    spec("blockade-declared", "public", "Phase 1.4: a nation declared this turn's naval blockade of an enemy, or "
+         "of the US trade to it", nation=NATION, target=NATION, us_trade=BOOL),
     spec("peace-made", "public", "Local War, Austro-Hungarian option #1: two nations made peace",
          nations=NATIONS),
     spec("government-in-exile", "public", "Conquest: a conquered nation's government goes into exile with an "

@@ -26,7 +26,7 @@ the declarer is at war with; one ship of the right kind in one of the zones allo
 All free but the retraction (25, charged at once). A closing bars the ships of the nations
 it names from the passage in step 4.2 (engine/passages.py); a naval blockade cuts the
 target's US trade (engine/us_trade.py) and its transfers through the table's zones where
-the declarer has a surface ship (engine/sea_lanes.py). A closing's points with the
+the declarer has a surface ship (engine/sea_lanes.py): resolved, told to all. A closing's points with the
 neutrals (the third points table, rows 1-4) and unrestricted submarine warfare's (row 5)
 are drawn in Phase 9 (engine/standing_events.py); CLOSE is resolved, the submarine
 declaration still referred.
@@ -161,9 +161,13 @@ def blockade_zones(pos: Position, order: Blockade) -> tuple[tuple[str, ...], tup
 
 
 class BlockadeRule(Referred[Blockade]):
+    """Resolved by the engine: the declaration is public (blockade-declared) and its effects
+    follow from it, the US trade cut (engine/us_trade.py, with the US Entry's outcry,
+    engine/us_entry.py) and the transfers cut (engine/sea_lanes.py); nothing is left to
+    the moderator (a soak of bots once sent 84 needless referrals to the queue)."""
+
     order = Blockade
     section = PHASE
-    why = "blockade-effect"
 
     def problem(self, pos: Position, nation: str, order: Blockade) -> Problem | None:
         target = order.target
@@ -193,6 +197,10 @@ class BlockadeRule(Referred[Blockade]):
     @staticmethod
     def _key(nation: str, order: Blockade) -> tuple[str, ...]:
         return (nation, "blockade", order.target, "us-trade" if order.us_trade else "naval")
+
+    def execute(self, ctx: TurnContext, nation: str, index: int, order: Blockade) -> None:
+        self.settle(ctx, nation, index, order)
+        ctx.emit("blockade-declared", PHASE, (), nation=nation, target=order.target, us_trade=order.us_trade)
 
     def record(self, ctx: TurnContext, nation: str, order: Blockade) -> None:
         ctx.use(self._key(nation, order))
