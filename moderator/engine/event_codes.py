@@ -148,10 +148,11 @@ SCHEMA = EventSchema([
     spec("strategic-cut", "nation", "Phase 4.1.3: rail capacity let fewer units go than ordered",
          nation=NATION, order=INT, origin=PLACE, dest=PLACE, ordered=INT, moving=INT),
     spec("air-raid", "the raider and the defenders", "Phase 4.1.1: a bombing raid: AA hits, rounds of air combat "
-         "with the interceptors (4.5), planes lost or turned back, those through and the damage (resources, "
-         "manpower or strike points)",
+         "with the interceptors (4.5) at the target and over the places on the way (via, intercepted_over), "
+         "planes lost or turned back, those through and the damage (resources, manpower or strike points)",
          nation=NATION, order=INT, target=PLACE, aim=CODE, holder=TEXT, aa_hits=INT, rounds=INT, lost=UNITS,
-         interceptors_lost=UNITS, turned_back=UNITS, through=UNITS, damage=INT, strike_points=INT),
+         interceptors_lost=UNITS, turned_back=UNITS, through=UNITS, damage=INT, strike_points=INT,
+         via=optional(PLACES), intercepted_over=optional(PLACES)),
     spec("rebasing", "nation", "Phase 4.1.2: aircraft took off to rebase (they land in Phase 7)",
          nation=NATION, order=INT, origin=PLACE, dest=PLACE, units=UNITS),
     spec("moved", "nation", "Phase 4.4: units moved", nation=NATION, order=INT, origin=PLACE, dest=PLACE,

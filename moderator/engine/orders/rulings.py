@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from moderator.engine import points, treasuries
+from moderator.engine import points, technology, treasuries
 from moderator.engine.context import MODERATOR, Position, TurnContext
 from moderator.engine.neutral_income import RULES as RULES_RULE
 from moderator.engine.neutral_income import RULING
@@ -215,7 +215,10 @@ class ChangeUnitsRule(RulingRule):
         ids: list[str] = []
         for uc in order.units:
             if order.action == "add":
-                ids += [ctx.state.new_unit(order.nation, uc.kind, order.place).id for _ in range(uc.count)]
+                for _ in range(uc.count):  # a unit added now is one the nation builds now: its levels (Phase 2.1)
+                    unit = ctx.state.new_unit(order.nation, uc.kind, order.place)
+                    technology.stamp(ctx, unit)
+                    ids.append(unit.id)
                 continue
             chosen = self._candidates(ctx, order, uc.kind)[-uc.count:]  # the newest first, by default
             ids += [u.id for u in chosen]
