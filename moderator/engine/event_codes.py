@@ -168,8 +168,9 @@ SCHEMA = EventSchema([
          territory=PLACE, origins=PLACES, attacker=NATION, attackers=NATIONS, defender=optional(NATION),
          defenders=NATIONS, rounds=INT, strait=BOOL, losses=LOSSES, captured=BOOL, withdrawn=optional(TEXT),
          clash=BOOL, air_rounds=INT, rolls=SPAN),
-    spec("task-force", "nation", "Phase 4.2: where a task force went, and what is left of it and its troops",
-         nation=NATION, order=INT, tf=TEXT, path=PLACES, ships=UNITS, troops=UNITS),
+    spec("task-force", "nation", "Phase 4.2: where a task force went, and what is left of it and its troops; "
+         "`mission` its last task (4.2.1-4.2.9: patrol, blockade, ...)",
+         nation=NATION, order=INT, tf=TEXT, path=PLACES, ships=UNITS, troops=UNITS, mission=CODE),
     spec("naval-battle", "participants", "Phase 4.3: a naval battle (task forces, submarines attacking or "
          "detected); `first`/`second` the sides' nations, `ended` why it stopped",
          zone=PLACE, fleets=TASK_FORCES, first=NATIONS, second=NATIONS, rounds=INT, free=TEXT, ended=CODE,
