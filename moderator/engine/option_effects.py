@@ -27,7 +27,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from moderator.engine import chances, neutral_triggers, points, wars
+from moderator.engine import chances, japan, neutral_triggers, points, wars
+from moderator.engine import us_entry as us_entry_events
 from moderator.engine.context import TurnContext
 from moderator.engine.orders.records import record_success
 from moderator.orders.model import SpecialOption
@@ -132,6 +133,49 @@ def japan_objects(ctx: TurnContext, nation: str, side: str) -> None:
     for target in targets:
         if target != JAPAN and not ctx.at_war(JAPAN, target):
             wars.begin(ctx, JAPAN, target, PHASE, surprise=False)
+
+
+def japan_war(ctx: TurnContext, nation: str, order: SpecialOption, spec: OptionRule) -> str:
+    """Japan 1, 2, 4, 5, 6: the wars of the option begun now (engine/japan.py targets);
+    option 4 with FULL WAR marks the full war with Russia (begun again after a won limited
+    war). The income they bring: engine/japan.py income_rule, read in Phase 8."""
+    flags = ctx.state.nations[JAPAN].flags
+    if spec.number == 4 and order.full:
+        flags.setdefault(japan.FULL_WAR_RUSSIA, ctx.turn)
+        if ctx.at_war(JAPAN, japan.RUSSIA):  # the limited war turned full: US Entry 4 now
+            us_entry_events.move(ctx, "allied", 2, "japan-war-on-russia", PHASE)
+    elif spec.number == 4 and not ctx.at_war(JAPAN, japan.RUSSIA):
+        flags[japan.LIMITED_RUSSIA] = ctx.turn  # the war begun below is the limited one
+    begun = False
+    for target in japan.targets(ctx, spec.number):
+        if target in ctx.state.nations and target != JAPAN and not ctx.at_war(JAPAN, target):
+            wars.begin(ctx, JAPAN, target, PHASE, surprise=False)
+            begun = True
+    return chances.SUCCESS if begun or order.full else chances.NOTHING
+
+
+def japan_suez(ctx: TurnContext, nation: str, order: SpecialOption, spec: OptionRule) -> str:
+    """Japan 3: its conditions are the option's requirements (at war with the Ottomans and
+    Austria-Hungary, a Central Power holding the Suez Canal); once played, its 10 a turn
+    last while both wars do (engine/japan.py income_rule)."""
+    return chances.SUCCESS
+
+
+def spain_war(ctx: TurnContext, nation: str, order: SpecialOption, spec: OptionRule) -> str:
+    """Spain 1 ("declare war on any minor neutral") and 3 ("declare war on any major neutral
+    nation, for free and only if hit 1 or 2 on D10 die"): the war begun at once, as a
+    DECLARE WAR would (engine/wars.py: public; the neutrals' second table). Reading: the
+    lock of a neutral that reached 10 points ("cannot declare new war against neutrals")
+    holds for the options too: nothing happens (the option is free or its cost is spent)."""
+    target = order.target
+    if target is None or target not in ctx.state.nations or ctx.at_war(nation, target):
+        return chances.NOTHING
+    if points.locked(ctx, nation) is not None:
+        return chances.NOTHING
+    if spec.number == 3 and not chances.spain_goes_to_war(ctx.dice):
+        return chances.NOTHING
+    wars.begin(ctx, nation, target, PHASE, surprise=False)
+    return chances.SUCCESS
 
 
 # ---- Italy -----------------------------------------------------------------------------------
@@ -249,6 +293,9 @@ def public_opinion(ctx: TurnContext, nation: str, order: SpecialOption, spec: Op
 
 
 EFFECTS: dict[str, Effect] = {
+    "japan-war": japan_war,
+    "japan-suez": japan_suez,
+    "spain-war": spain_war,
     "ottoman-trade-fiasco": ottoman_trade_fiasco,
     "us-propaganda": us_propaganda,
     "seek-chinese-favour": seek_chinese_favour,
