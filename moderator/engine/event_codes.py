@@ -75,6 +75,9 @@ SCHEMA = EventSchema([
          "cause (the neutrals' table rows 15-16)", nation=NATION, side=TEXT),
     spec("japan-full-production", "nation", "Japan: an original territory lost, Japan goes to full war production "
          "from the next Phase 8", nation=NATION, lost=PLACES),
+    spec("ottoman-civil-war", "public", "The Ottoman Empire: after its war on a Central Power, the German officers "
+         "rebelled (units by kind that became German, the battles fought, the land Germany occupies) or not (empty)",
+         rebelled=UNITS, battles=PLACES, occupied=PLACES),
     spec("italy-table", "Italy and moderator", "Italy: its table after the British Empire's unprovoked entry "
          "(roll 0: not rolled, Italy already 6 or more toward the Allies)", nation=NATION, roll=INT, outcome=CODE),
     spec("leaning-changed", "Italy and moderator", "Italy: a coaxing turned Italy's leaning to the side",

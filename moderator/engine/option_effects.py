@@ -135,23 +135,35 @@ def japan_objects(ctx: TurnContext, nation: str, side: str) -> None:
             wars.begin(ctx, JAPAN, target, PHASE, surprise=False)
 
 
+def declare_wars(ctx: TurnContext, nation: str, order: SpecialOption, spec: OptionRule) -> None:
+    """The wars an option declares without a roll (Japan 1, 2, 4, 5, 6; Spain 1), begun
+    when the option is committed: in the checker's projection as in the engine, like a
+    DECLARE WAR (the orders after it are judged at war). Japan 4 with FULL WAR marks the
+    full war with Russia (begun again after a won limited war; US Entry 4 then), without
+    it the war begun is the limited one (engine/japan.py). Spain: not once it reached 10
+    points ("cannot declare new war against neutrals")."""
+    if spec.effect == "japan-war":
+        flags = ctx.state.nations[JAPAN].flags
+        if spec.number == 4 and order.full:
+            flags.setdefault(japan.FULL_WAR_RUSSIA, ctx.turn)
+            if ctx.at_war(JAPAN, japan.RUSSIA):  # the limited war turned full: US Entry 4 now
+                us_entry_events.move(ctx, "allied", 2, "japan-war-on-russia", PHASE)
+        elif spec.number == 4 and not ctx.at_war(JAPAN, japan.RUSSIA):
+            flags[japan.LIMITED_RUSSIA] = ctx.turn  # the war begun below is the limited one
+        for enemy in japan.targets(ctx, spec.number):
+            if enemy in ctx.state.nations and enemy != JAPAN and not ctx.at_war(JAPAN, enemy):
+                wars.begin(ctx, JAPAN, enemy, PHASE, surprise=False)
+    elif spec.effect == "spain-war" and spec.number == 1:
+        minor = order.target
+        if (minor is not None and minor in ctx.state.nations and not ctx.at_war(nation, minor)
+                and points.locked(ctx, nation) is None):
+            wars.begin(ctx, nation, minor, PHASE, surprise=False)
+
+
 def japan_war(ctx: TurnContext, nation: str, order: SpecialOption, spec: OptionRule) -> str:
-    """Japan 1, 2, 4, 5, 6: the wars of the option begun now (engine/japan.py targets);
-    option 4 with FULL WAR marks the full war with Russia (begun again after a won limited
-    war). The income they bring: engine/japan.py income_rule, read in Phase 8."""
-    flags = ctx.state.nations[JAPAN].flags
-    if spec.number == 4 and order.full:
-        flags.setdefault(japan.FULL_WAR_RUSSIA, ctx.turn)
-        if ctx.at_war(JAPAN, japan.RUSSIA):  # the limited war turned full: US Entry 4 now
-            us_entry_events.move(ctx, "allied", 2, "japan-war-on-russia", PHASE)
-    elif spec.number == 4 and not ctx.at_war(JAPAN, japan.RUSSIA):
-        flags[japan.LIMITED_RUSSIA] = ctx.turn  # the war begun below is the limited one
-    begun = False
-    for target in japan.targets(ctx, spec.number):
-        if target in ctx.state.nations and target != JAPAN and not ctx.at_war(JAPAN, target):
-            wars.begin(ctx, JAPAN, target, PHASE, surprise=False)
-            begun = True
-    return chances.SUCCESS if begun or order.full else chances.NOTHING
+    """Japan 1, 2, 4, 5, 6: the wars were begun as the option was committed
+    (declare_wars); the income they bring: engine/japan.py income_rule, read in Phase 8."""
+    return chances.SUCCESS
 
 
 def japan_suez(ctx: TurnContext, nation: str, order: SpecialOption, spec: OptionRule) -> str:
@@ -162,17 +174,18 @@ def japan_suez(ctx: TurnContext, nation: str, order: SpecialOption, spec: Option
 
 
 def spain_war(ctx: TurnContext, nation: str, order: SpecialOption, spec: OptionRule) -> str:
-    """Spain 1 ("declare war on any minor neutral") and 3 ("declare war on any major neutral
-    nation, for free and only if hit 1 or 2 on D10 die"): the war begun at once, as a
-    DECLARE WAR would (engine/wars.py: public; the neutrals' second table). Reading: the
-    lock of a neutral that reached 10 points ("cannot declare new war against neutrals")
-    holds for the options too: nothing happens (the option is free or its cost is spent)."""
+    """Spain 1 ("declare war on any minor neutral": begun as the option was committed,
+    declare_wars) and 3 ("declare war on any major neutral nation, for free and only if hit
+    1 or 2 on D10 die"): the war begun as a DECLARE WAR would (engine/wars.py: public; the
+    neutrals' second table). Reading: the lock of a neutral that reached 10 points
+    ("cannot declare new war against neutrals") holds for the options too: nothing
+    happens (the option is free or its cost is spent)."""
     target = order.target
+    if spec.number == 1:
+        return chances.SUCCESS if target is not None and ctx.at_war(nation, target) else chances.NOTHING
     if target is None or target not in ctx.state.nations or ctx.at_war(nation, target):
         return chances.NOTHING
-    if points.locked(ctx, nation) is not None:
-        return chances.NOTHING
-    if spec.number == 3 and not chances.spain_goes_to_war(ctx.dice):
+    if points.locked(ctx, nation) is not None or not chances.spain_goes_to_war(ctx.dice):
         return chances.NOTHING
     wars.begin(ctx, nation, target, PHASE, surprise=False)
     return chances.SUCCESS

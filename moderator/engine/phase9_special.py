@@ -20,6 +20,7 @@ from moderator.engine import (
     exile,
     japan,
     neutral_triggers,
+    ottoman_civil_war,
     phase3_espionage,
     phase9_mutiny,
     phase9_neutrals,
@@ -50,6 +51,7 @@ def special_rules(ctx: TurnContext) -> None:
     neutral_triggers.paris_fallen(ctx, PHASE)  # Italy: 0-20 toward the CP and its leaning, once
     british_entry.fleet_and_provinces(ctx)  # the British Empire's causes to enter: the fleet, the provinces
     japan.end_of_turn(ctx)  # Japan: the limited war with Russia decided, an original territory lost
+    ottoman_civil_war.end_of_turn(ctx)  # the Ottomans' war on a Central Power begun by an attack
     standing_events.closed_passages(ctx, PHASE)  # the third table, rows 1-4
     standing_events.submarine_warfare(ctx, PHASE)  # the third table, row 5
     standing_events.massed_on_borders(ctx, PHASE)  # the third table, row 6

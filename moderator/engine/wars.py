@@ -35,7 +35,14 @@ war both ways, as public news. Then:
 
 from __future__ import annotations
 
-from moderator.engine import british_entry, neutral_triggers, reactions, standing_events, us_entry
+from moderator.engine import (
+    british_entry,
+    neutral_triggers,
+    ottoman_civil_war,
+    reactions,
+    standing_events,
+    us_entry,
+)
 from moderator.engine.context import Position, TurnContext
 
 CAPTURED = "captured-from"  # ctx.done key: (CAPTURED, taker, loser) for every capture of the turn
@@ -54,6 +61,7 @@ def begin(ctx: TurnContext, nation: str, target: str, phase: str, surprise: bool
         ctx.emit("war-declared", phase, (), nation=nation, target=target, surprise=surprise)  # public news
     us_entry.on_war(ctx, nation, target, phase, surprise)  # Japan's wars on Russia and China move the US Entry
     british_entry.on_war(ctx, nation, target, phase)  # a cause for the British Empire's entry
+    ottoman_civil_war.on_war(ctx, nation, target, phase)  # the Ottomans turning on the Central Powers
     attacker = ctx.state.nations[nation].side
     if attacker == "neutral" and nation == british_entry.BRITAIN and ctx.state.nations[target].side != "neutral":
         join(ctx, nation, opposite(ctx.state.nations[target].side), phase, why="declared", by=target)
