@@ -37,6 +37,7 @@ from __future__ import annotations
 
 from moderator.engine import (
     british_entry,
+    local_war_table,
     neutral_triggers,
     ottoman_civil_war,
     reactions,
@@ -67,7 +68,8 @@ def begin(ctx: TurnContext, nation: str, target: str, phase: str, surprise: bool
         join(ctx, nation, opposite(ctx.state.nations[target].side), phase, why="declared", by=target)
     elif ctx.state.nations[target].side == "neutral" and attacker != "neutral":
         camp = opposite(attacker)
-        reactions.react(ctx, "declares-war", attacker, target, phase, surprise=surprise)
+        if not local_war_table.declared(ctx, nation, target, phase, surprise):  # a neutral in a local war: its table
+            reactions.react(ctx, "declares-war", attacker, target, phase, surprise=surprise)
         enemies = sorted(e for e in ctx.state.nations[target].at_war_with if ctx.state.nations[e].side == camp)
         if enemies:
             if not ctx.checking:
