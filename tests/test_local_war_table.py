@@ -8,7 +8,7 @@ import functools
 from moderator.engine import local_war_table as lwt
 from moderator.engine import reactions, wars
 from moderator.engine.context import TurnContext
-from moderator.engine.dice import ScriptedDice
+from moderator.engine.dice import Dice, ScriptedDice
 from moderator.engine.state import GameState
 from moderator.world.loader import load_world
 from moderator.world.model import World
@@ -57,3 +57,23 @@ def test_a_main_war_attack_on_a_major_at_war_with_a_minor_ends_that_war() -> Non
     ctx.checking = True
     wars.begin(ctx, "france", "ottoman", "1.1", surprise=False)
     assert "italy" in ctx.state.nations["ottoman"].at_war_with  # a major B: the war goes on
+
+
+def test_a_major_keeping_on_its_war_owes_every_later_turn_answered_as_it_joins() -> None:
+    world, scenario, _ = real()
+    state = context(("ottoman", "italy")).state
+    ctx = TurnContext(state, {}, world, scenario, dice_root=Dice("local-war", state.turn))  # real draws
+    wars.begin(ctx, "france", "ottoman", "1.1", surprise=False)
+    lwt.turns_after(ctx)  # the declaration's own turn: nothing owed
+    assert lwt.TURNS_OWED not in ctx.state.nations["italy"].flags
+    ctx.state.turn += 1
+    lwt.turns_after(ctx)
+    ctx.state.turn += 1
+    lwt.turns_after(ctx)
+    assert ctx.state.nations["italy"].flags[lwt.TURNS_OWED] == 2
+    before = len(ctx.dice.log)
+    wars.join(ctx, "italy", "allied", "1.5", why="points")
+    drawn = [r for r in ctx.dice.log[before:] if "a local war kept on" in r.purpose]
+    neutrals = [n for n, ns in ctx.state.nations.items() if ns.side == "neutral" and lwt.column(ctx, n, "", []) != ""]
+    assert len(drawn) == 2 * len(neutrals) and all(r.dice == "0-1" for r in drawn)
+    assert lwt.TURNS_OWED not in ctx.state.nations["italy"].flags

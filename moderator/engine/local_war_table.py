@@ -29,8 +29,11 @@ attacked neutral's row of joining still follows ("events in rows below also appl
 "Neighbouring" is read against A, as in the first table. Japan, a neutral Britain and its
 dominions have no column. A in local wars with several neutrals: B is each of them (a
 major B's row for a major A when any B is a major). The first row (a war on a major A,
-B "n/a") is the first table's. Not drawn yet: the influence rows and the two columns of
-the turns after (the moderator's ADJUST POINTS rulings).
+B "n/a") is the first table's. The last column of the major-against-major row (every
+other neutral 0-1 against B for each later turn B keeps its war on A, drawn when B joins
+the main war): turns_after (Phase 9) and answer_turns (engine/wars.py join). Not drawn
+yet: the influence rows and the column "B against C each consecutive turn" (the
+moderator's ADJUST POINTS rulings).
 """
 
 from __future__ import annotations
@@ -45,6 +48,11 @@ MINOR_A = {INVOLVED: 7, ITALY_OTTOMANS: 3, USA_CHINA_SPAIN: 2, reactions.NEIGHBO
 MAJOR_A_MINOR_B = {ITALY_OTTOMANS: 5, USA_CHINA_SPAIN: 2, reactions.NEIGHBOURING: 3, reactions.DISTANT: 3}
 MAJOR_A_MAJOR_B = {INVOLVED: 7, ITALY_OTTOMANS: 3, USA_CHINA_SPAIN: 2, reactions.NEIGHBOURING: 3,
                    reactions.DISTANT: 3}
+
+
+GOES_ON = "local_war_goes_on"  # NationState.flags of B: the A it is still at war with (the last column)
+TURNS_OWED = "local_war_turns_owed"  # NationState.flags of B: later turns of that war, answered at its joining
+EACH_TURN = 1  # "Other neutrals each consecutive turn against B if still in war with A": 0-1
 
 
 def involved(ctx: TurnContext, target: str) -> list[str]:
@@ -86,6 +94,10 @@ def declared(ctx: TurnContext, nation: str, target: str, phase: str, surprise: b
                 ctx.state.nations[x].at_war_with = sorted(set(ctx.state.nations[x].at_war_with) - {y})
             if not ctx.checking:
                 ctx.emit("local-war-ended", phase, (), nations=sorted((target, b)), winners=[])
+    if row is MAJOR_A_MAJOR_B and not ctx.checking:  # the turns after: kept on B while its war on A lasts
+        for b in others:
+            flags = ctx.state.nations[b].flags
+            flags[GOES_ON] = dict(sorted({**flags.get(GOES_ON, {}), target: ctx.turn}.items()))
     if ctx.checking:
         return True  # the checker's projection draws no dice
     away = "central" if ctx.nation(nation).side == "allied" else "allied"
@@ -100,3 +112,40 @@ def declared(ctx: TurnContext, nation: str, target: str, phase: str, surprise: b
             amount *= 2  # Phase 1.1: "suffer double penalty for US entry"
         points.move(ctx, neutral, away, amount, "war-on-a-neutral-in-a-local-war", phase)
     return True
+
+
+def turns_after(ctx: TurnContext) -> None:
+    """Phase 9 of each later turn: B still neutral and still at war with A owes one more
+    turn ("the next and following turns Italy still in war with Ottomans. all neutrals can
+    have 0-1 point against Italy which will come in effect when Italy joins main war")."""
+    for b in sorted(ctx.state.nations):
+        flags = ctx.state.nations[b].flags
+        wars_on = {a: int(turn) for a, turn in flags.get(GOES_ON, {}).items() if ctx.at_war(b, a)}
+        if not wars_on or ctx.state.nations[b].side != "neutral":
+            flags.pop(GOES_ON, None)
+            continue
+        flags[GOES_ON] = wars_on
+        later = sum(1 for turn in wars_on.values() if turn < ctx.turn)  # "the next and following turns"
+        if later:
+            flags[TURNS_OWED] = int(flags.get(TURNS_OWED, 0)) + later
+
+
+def answer_turns(ctx: TurnContext, nation: str, side: str, phase: str) -> None:
+    """engine/wars.py join: B joined `side`; every still-neutral nation draws 0-1 against
+    it for each turn owed."""
+    flags = ctx.state.nations[nation].flags
+    owed = int(flags.pop(TURNS_OWED, 0))
+    flags.pop(GOES_ON, None)
+    if ctx.checking or not owed:
+        return
+    away = "central" if side == "allied" else "allied"
+    for _ in range(owed):
+        for neutral in sorted(ctx.state.nations):
+            if neutral == nation or ctx.state.nations[neutral].side != "neutral":
+                continue
+            if neutral not in GROUPS and (kind(ctx, neutral) != "minor"
+                                          or ctx.nation(neutral).flags.get("active") is False):
+                continue  # Japan, a neutral Britain, the dominions: no column
+            amount = ctx.dice.between(0, EACH_TURN, f"{ctx.nation_name(neutral)}'s points: a local war kept on "
+                                      f"by {ctx.nation_name(nation)} {points.PURPOSE}")
+            points.move(ctx, neutral, away, amount, "local-war-kept-on", phase)

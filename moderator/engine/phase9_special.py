@@ -19,6 +19,7 @@ from moderator.engine import (
     british_entry,
     exile,
     japan,
+    local_war_table,
     neutral_triggers,
     ottoman_civil_war,
     phase3_espionage,
@@ -52,6 +53,7 @@ def special_rules(ctx: TurnContext) -> None:
     british_entry.fleet_and_provinces(ctx)  # the British Empire's causes to enter: the fleet, the provinces
     japan.end_of_turn(ctx)  # Japan: the limited war with Russia decided, an original territory lost
     ottoman_civil_war.end_of_turn(ctx)  # the Ottomans' war on a Central Power begun by an attack
+    local_war_table.turns_after(ctx)  # a neutral keeping on its local war with a nation of the main war
     standing_events.closed_passages(ctx, PHASE)  # the third table, rows 1-4
     standing_events.submarine_warfare(ctx, PHASE)  # the third table, row 5
     standing_events.massed_on_borders(ctx, PHASE)  # the third table, row 6

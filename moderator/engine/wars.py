@@ -97,6 +97,7 @@ def join(ctx: TurnContext, nation: str, side: str, phase: str, why: str, by: str
     neutral_triggers.on_join(ctx, nation, side, phase, why, by)  # the Ottomans: Arabia, Persia, Bulgaria
     if not ctx.checking:
         reactions.answer_aggressions(ctx, nation, side, phase)  # its own earlier wars, answered now
+        local_war_table.answer_turns(ctx, nation, side, phase)  # a local war it kept on, answered now
         standing_events.answer_closings(ctx, nation, side, phase)  # its closings while neutral, too
 
 
