@@ -69,6 +69,17 @@ SCHEMA = EventSchema([
          nation=NATION, side=TEXT),
     spec("minor-ready", "a side", "Neutrals: a minor (not named) reached 10 points for the side; pick a player",
          side=TEXT),
+    spec("casus-belli", "nation and moderator", "British Empire (while neutral): an entry event gave the British "
+         "Empire a cause to join the side", nation=NATION, side=TEXT, cause=CODE),
+    spec("entry-unprovoked", "nation and moderator", "British Empire (while neutral): it joined the side without a "
+         "cause (the neutrals' table rows 15-16)", nation=NATION, side=TEXT),
+    spec("japan-full-production", "nation", "Japan: an original territory lost, Japan goes to full war production "
+         "from the next Phase 8", nation=NATION, lost=PLACES),
+    spec("ottoman-civil-war", "public", "The Ottoman Empire: after its war on a Central Power, the German officers "
+         "rebelled (units by kind that became German, the battles fought, the land Germany occupies) or not (empty)",
+         rebelled=UNITS, battles=PLACES, occupied=PLACES),
+    spec("italy-table", "Italy and moderator", "Italy: its table after the British Empire's unprovoked entry "
+         "(roll 0: not rolled, Italy already 6 or more toward the Allies)", nation=NATION, roll=INT, outcome=CODE),
     spec("leaning-changed", "Italy and moderator", "Italy: a coaxing turned Italy's leaning to the side",
          nation=NATION, side=TEXT),
     spec("peace-offered", "both nations and moderator", "Phase 1.5: a peace one side wrote and the other did not",
@@ -77,6 +88,9 @@ SCHEMA = EventSchema([
          "nation), or opened it", nation=NATION, passage=TEXT, barred=NATIONS, closed=BOOL),
     spec("blockade-declared", "public", "Phase 1.4: a nation declared this turn's naval blockade of an enemy, or "
          "of the US trade to it", nation=NATION, target=NATION, us_trade=BOOL),
+    spec("submarine-warfare-declared", "public", "Phase 1.4: a nation declared unrestricted submarine warfare "
+         "against a side or a nation (target: allied, central or a nation id), or retracted it for good (cost 25)",
+         nation=NATION, target=TEXT, retracted=BOOL, cost=INT),
     spec("peace-made", "public", "Local War, Austro-Hungarian option #1: two nations made peace",
          nations=NATIONS),
     spec("government-in-exile", "public", "Conquest: a conquered nation's government goes into exile with an "
