@@ -21,7 +21,7 @@ import re
 
 from moderator.engine.naval_odds import NavalOdds, naval_odds_for
 from moderator.engine.state import SEA_UNITS
-from moderator.orders.vocab import UNIT_INDEX
+from moderator.orders.vocab import UNIT_ECHO, UNIT_INDEX
 from moderator.world.model import fold
 
 MISSIONS = ("patrol", "blockade", "bombard", "escort", "move", "transport", "carrier", "dock", "intercept")
@@ -84,9 +84,15 @@ def compute(args: argparse.Namespace) -> tuple[NavalOdds, dict[str, object]]:
     return odds, battle
 
 
+# The rules' names of the ships (4.2's table: "Destroyers/cruisers (DD)" are one unit, the
+# engine's "cruiser"), with the abbreviation a player types, so "4 dd" reads back as typed.
+SHIP_NAMES = {"battleship": "battleship", "cruiser": "destroyer/cruiser", "transport": "transport",
+              "carrier": "carrier", "submarine": "submarine"}
+
+
 def _ships(units: object) -> str:
     assert isinstance(units, dict)
-    return ", ".join(f"{n} {k}" for k, n in sorted(units.items()))
+    return ", ".join(f"{n} {SHIP_NAMES.get(k, k)} ({UNIT_ECHO.get(k, k)})" for k, n in sorted(units.items()))
 
 
 def render(odds: NavalOdds, battle: dict[str, object]) -> str:
