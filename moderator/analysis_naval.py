@@ -20,6 +20,7 @@ import argparse
 
 from moderator.engine.naval_odds import NavalOdds, naval_odds_for
 from moderator.engine.state import SEA_UNITS
+from moderator.orders.vocab import UNIT_ECHO
 
 MISSIONS = ("patrol", "blockade", "bombard", "escort", "move", "transport", "carrier", "dock", "intercept")
 OUTCOME_TEXT = {
@@ -78,9 +79,15 @@ def compute(args: argparse.Namespace) -> tuple[NavalOdds, dict[str, object]]:
     return odds, battle
 
 
+# The rules' names of the ships (4.2's table: "Destroyers/cruisers (DD)" are one unit, the
+# engine's "cruiser"), with the abbreviation a player types, so "4 dd" reads back as typed.
+SHIP_NAMES = {"battleship": "battleship", "cruiser": "destroyer/cruiser", "transport": "transport",
+              "carrier": "carrier", "submarine": "submarine"}
+
+
 def _ships(units: object) -> str:
     assert isinstance(units, dict)
-    return ", ".join(f"{n} {k}" for k, n in sorted(units.items()))
+    return ", ".join(f"{n} {SHIP_NAMES.get(k, k)} ({UNIT_ECHO.get(k, k)})" for k, n in sorted(units.items()))
 
 
 def render(odds: NavalOdds, battle: dict[str, object]) -> str:

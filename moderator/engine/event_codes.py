@@ -189,6 +189,10 @@ SCHEMA = EventSchema([
          "detected); `first`/`second` the sides' nations, `ended` why it stopped",
          zone=PLACE, fleets=TASK_FORCES, first=NATIONS, second=NATIONS, rounds=INT, free=TEXT, ended=CODE,
          losses=LOSSES, damaged=LOSSES, withdrawn=optional(TEXT), rolls=SPAN),
+    spec("air-combat-at-sea", "participants", "Phase 4.3 step 1: fighters aboard carriers (or sent as cover) "
+         "intercepted aircraft striking ships (4.5): the rounds, the planes downed and those turned back short of fuel",
+         zone=PLACE, attackers=NATIONS, defenders=NATIONS, rounds=INT, lost=UNITS, interceptors_lost=UNITS,
+         turned_back=UNITS),
     spec("blockade-held", "the two nations", "Phase 4.2.6: a blockade sighted a task force leaving its zone "
          "and held it there", nation=NATION, tf=TEXT, zone=PLACE, dest=PLACE, by=NATION),
     spec("unrestricted-submarine-warfare", "the two nations", "Phase 1.4 with 4.7: submarines in the targeted "

@@ -17,8 +17,10 @@ battle they then fight no ground round, in a raid they do not bomb. Losses count
 nation's aircraft downed in the air combat, kills the interceptors downed.
 
 Neither order claims units or costs anything: the battles read them (combat_orders.
-for_battle; phase4_air.raid) through lets_pass() and retreat_conditions(). At sea, air
-combat is fought with the naval battles, which do not read them: kept with a warning.
+for_battle; phase4_air.raid; at sea, the air combat before a strike on ships, 4.3 step 1,
+engine/air_combat_sea.py) through passing() and retreat_conditions(). At sea the fighters
+that may let the strikers through are those aboard carriers in the zone (and those sent
+there as cover).
 """
 
 from __future__ import annotations
@@ -67,8 +69,6 @@ class LetPassRule(OrderRule[LetPass]):
     section = PHASE
 
     def remarks(self, pos: Position, nation: str, order: LetPass) -> list[Problem]:
-        if pos.is_sea(order.place):
-            return [warning("air-choice-at-sea", order.place, place=order.place)]
         here = pos.start[(nation, order.place, "fighter")]
         coming = any(isinstance(o, Move) and o.dest == order.place and any(u.kind == "fighter" for u in o.units)
                      for o in pos.orders.get(nation, ()))
@@ -85,8 +85,6 @@ class AirRetreatRule(OrderRule[AirRetreat]):
         return said_twice(pos, nation, order, order.place)
 
     def remarks(self, pos: Position, nation: str, order: AirRetreat) -> list[Problem]:
-        if pos.is_sea(order.place):
-            return [warning("air-choice-at-sea", order.place, place=order.place)]
         if not flies_in(pos, nation, order.place):
             return [warning("air-retreat-nothing", order.place, place=order.place)]
         return []
