@@ -16,6 +16,7 @@ from moderator.engine import air_combat_sea, phase4_sea
 from moderator.engine.context import TurnContext
 from moderator.engine.dice import Dice
 from moderator.engine.state import GameState
+from moderator.engine.technology import UPGRADED
 from moderator.world.scenario_model import Scenario
 from tests.test_engine_examples import within_four_sigma
 from tests.test_engine_naval import SCENARIO, WORLD, parsed_orders, sea_state
@@ -46,8 +47,10 @@ def strike_state(fighters: int = 1, fighter_level: int = 2, **germany: int) -> G
     levels of Improved Fighters read by the fighter table (combat_air)."""
     state = at_war(sea_state(britain=[("fighter", "London", fighters)],
                              germany=[(kind, "North Sea", n) for kind, n in germany.items()]))
-    state.nations["britain"].tech["improved_fighters"] = fighter_level
-    state.nations["germany"].tech["improved_fighters"] = 2
+    for nation, level in (("britain", fighter_level), ("germany", 2)):
+        state.nations[nation].tech["improved_fighters"] = level
+        # its fighters fight at their own level: those already fielded are upgraded (Phase 2.1)
+        state.nations[nation].flags[UPGRADED] = {"fighter": {"improved_fighters": level}}
     return state
 
 

@@ -36,7 +36,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from moderator.engine.combat_air import dogfight_value, fighter_level
+from moderator.engine.combat_air import dogfight_value, enemy_level
 from moderator.engine.combat_orders import withdrawal
 from moderator.engine.context import TurnContext
 from moderator.engine.orders import interception
@@ -83,11 +83,6 @@ def guards(ctx: TurnContext, zone: str, strikers: Sequence[str], cover: Sequence
     return sorted((u for u in out if u.nation not in passing), key=lambda u: u.id)
 
 
-def best_enemy(ctx: TurnContext, planes: Sequence[Unit]) -> str:
-    """The nation whose fighter level a plane faces: the other side's best (as over land)."""
-    return max({u.nation for u in planes}, key=lambda n: (fighter_level(ctx, n), n))
-
-
 def fight(ctx: TurnContext, zone: str, strikers: Sequence[Unit], spare: Mapping[str, int],
           guarding: Sequence[Unit], guard_rounds: Mapping[str, int]) -> AirCombat:
     """4.5 over the sea zone. spare: the rounds each striker's fuel pays for at sea (it keeps
@@ -107,7 +102,8 @@ def fight(ctx: TurnContext, zone: str, strikers: Sequence[Unit], spare: Mapping[
         for u in able:
             air.fought[u.id] = air.rounds
         purpose = f"air combat over {zone} round {air.rounds}"
-        them, us = best_enemy(ctx, fit), best_enemy(ctx, able)
+        # each plane's own row against the best fighter it meets (4.5, as over land)
+        them, us = enemy_level(ctx, fit), enemy_level(ctx, able)
         s_hits = sum(ctx.dice.d10(f"{purpose}: {u.nation} {u.kind}") <= dogfight_value(ctx, u, them) for u in able)
         g_hits = sum(ctx.dice.d10(f"{purpose}: {g.nation} fighter") <= dogfight_value(ctx, g, us) for g in fit)
         air.guards_lost += down(ctx, air.guards, s_hits)
