@@ -105,10 +105,14 @@ def _units(d: dict[str, int]) -> str:
     return ", ".join(count_units(n, kind) for kind, n in d.items()) or "no units"
 
 
+def _resources(n: int) -> str:
+    return f"{n} resource{'s' if n != 1 else ''}"
+
+
 def event_text(e: Event, names: Callable[[str], str]) -> str:
     """One event in plain English, from templates/events/<code>.j2 (one template per code)."""
     template = environment().get_template(f"events/{e.code}.j2")
-    return template.render(a=e.args, e=e, names=names, units=_units,
+    return template.render(a=e.args, e=e, names=names, units=_units, resources=_resources,
                            held_back=lambda r: HELD_BACK.get(r, r), withdrawal=withdrawal,
                            problem=lambda code, args: problem_text(code, args, names)).strip()
 
