@@ -103,8 +103,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.set_defaults(func=run_odds)
 
 
-def parse_units(text: str) -> dict[str, int]:
-    """'6 inf, 2 art' -> {'infantry': 6, 'artillery': 2}; a bare word counts one unit."""
+def parse_units(text: str, refuse: Callable[[str], str | None] | None = None) -> dict[str, int]:
+    """'6 inf, 2 art' -> {'infantry': 6, 'artillery': 2}; a bare word counts one unit.
+
+    `refuse(kind)` says why a kind has no place in this battle (None: it has);
+    by default only what fights in land combat (Phase 4.6) is taken.
+    """
+    refuse = refuse or _not_land_combat
     out: dict[str, int] = {}
     for piece in (p.strip() for p in re.split(r"[,;+]|\band\b", text)):
         if not piece:
@@ -115,10 +120,17 @@ def parse_units(text: str) -> dict[str, int]:
             guesses = difflib.get_close_matches(fold(m.group(2) if m else piece), sorted(UNIT_INDEX), n=3, cutoff=0.6)
             kinds = sorted({UNIT_INDEX[g] for g in guesses})
             raise ValueError(f"not a unit: {piece!r}" + (f" (did you mean {' or '.join(kinds)}?)" if kinds else ""))
-        if kind not in LAND and kind not in ("fighter", "bomber"):
-            raise ValueError(f"{kind} does not fight in land combat (Phase 4.6)")
+        why = refuse(kind)
+        if why:
+            raise ValueError(why)
         out[kind] = out.get(kind, 0) + int(m.group(1) or 1)
     return out
+
+
+def _not_land_combat(kind: str) -> str | None:
+    if kind not in LAND and kind not in ("fighter", "bomber"):
+        return f"{kind} does not fight in land combat (Phase 4.6)"
+    return None
 
 
 def parse_tech(text: str) -> dict[str, int]:

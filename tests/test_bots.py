@@ -363,3 +363,94 @@ def test_a_neutral_bot_keeps_to_the_side_it_leans_to() -> None:
             money(draft)
             pushed |= {o.toward for o in draft.orders if isinstance(o, m.Influence)}
         assert pushed == {side}, (standing, pushed)
+
+
+def test_a_level_neutral_leans_as_its_history_says() -> None:
+    """While its standing is level a neutral bot plays history (bots/history.py): Italy
+    (its `leaning` flag) and the USA push toward the Allies; the Ottomans, whose history
+    is the Central Powers', never push themselves toward the Allies (the only way their
+    self-influence goes); Spain stays out. The majors at war spend their influence on the
+    neutrals leaning their way or level: the Allies never on Bulgaria (-5)."""
+    import random
+
+    from moderator.bots.bot import Draft, money
+    from moderator.orders import model as m
+
+    game = opening()
+    state = game.state.copy()
+    for n in ("italy", "usa", "ottoman", "spain", "france"):
+        state.nations[n].saved = 300
+    pushed: dict[str, set[str | None]] = {}
+    for nation in ("italy", "usa", "ottoman", "spain", "france"):
+        seat = Seat(state, game.world, game.scenario, nation)
+        for seed in range(12):
+            draft = Draft(seat, random.Random(seed), budget=seat.saved)
+            money(draft)
+            pushed.setdefault(nation, set()).update(
+                o.toward if nation != "france" else o.target for o in draft.orders
+                if isinstance(o, m.Influence) or (isinstance(o, m.SpecialOption) and o.toward))
+    assert pushed["italy"] == {"allied"} and pushed["usa"] == {"allied"}, pushed
+    assert pushed["ottoman"] == set() and pushed["spain"] == set(), pushed
+    assert pushed["france"] and "bulgaria" not in pushed["france"], pushed
+
+
+def test_the_navy_sails_to_blockade_and_then_blockades() -> None:
+    """1.4: a blockade needs a surface ship in the target's zones. A French cruiser in the
+    Skagerrak lets France blockade Germany (and keeps it there on a BLOCKADE mission); a
+    French fleet a few zones away sails toward the Skagerrak instead. The checker keeps it all."""
+    import random
+
+    from moderator.bots.bot import Draft, _checked
+    from moderator.bots.naval import blockade
+    from moderator.orders import model as m
+
+    game = opening()
+    state = game.state.copy()
+    state.new_unit("france", "cruiser", "Skagerrak")
+    seat = Seat(state, game.world, game.scenario, "france")
+    draft = Draft(seat, random.Random(0), budget=seat.saved)
+    blockade(draft)
+    assert m.Blockade("germany") in draft.orders, draft.orders
+    assert any(isinstance(o, m.TaskForceMission) and o.mission == "blockade" for o in draft.orders)
+    kept, dropped = _checked(draft.orders, "france", state, game.world, game.scenario)
+    assert len(kept) == len(draft.orders) and dropped == [], dropped
+
+    state = game.state.copy()
+    seat = Seat(state, game.world, game.scenario, "france")
+    sailed = []
+    for seed in range(6):
+        draft = Draft(seat, random.Random(seed), budget=seat.saved)
+        blockade(draft)
+        sailed += [o for o in draft.orders if isinstance(o, m.TaskForceMission) and o.mission == "move"]
+        kept, dropped = _checked(draft.orders, "france", state, game.world, game.scenario)
+        assert len(kept) == len(draft.orders) and dropped == [], dropped
+    assert sailed, "no French task force sailed toward a blockade zone"
+
+
+def test_a_bot_opens_war_only_on_a_minor_leaning_to_the_other_side() -> None:
+    """A minor attacked joins the other camp and moves the neutrals' points: the bots open
+    wars only on minors leaning against them (Germany on Belgium, whose history is the
+    invasion), never on a friendly one (Austria-Hungary on Bulgaria, -5) or a level one."""
+    from moderator.bots.history import lean
+
+    game = opening()
+    state = game.state
+    assert lean(state, "bulgaria") == "central" and lean(state, "romania") == "allied"
+    assert lean(state, "belgium") == "allied" and lean(state, "albania") is None
+    assert lean(state, "ottoman") == "central" and lean(state, "spain") is None
+    import random
+
+    from moderator.bots.bot import Draft, declare
+    from moderator.orders import model as m
+
+    opened: dict[str, set[str]] = {}
+    for nation in ("germany", "austria-hungary", "france", "serbia"):
+        seat = Seat(state, game.world, game.scenario, nation)
+        for seed in range(60):
+            draft = Draft(seat, random.Random(seed), budget=seat.saved)
+            declare(draft)
+            opened.setdefault(nation, set()).update(o.target for o in draft.orders if isinstance(o, m.DeclareWar))
+    assert "belgium" in opened["germany"], opened
+    for nation, targets in opened.items():
+        side = state.nations[nation].side
+        assert all(lean(state, t) not in (None, side) for t in targets), (nation, targets)

@@ -99,3 +99,16 @@ def test_every_sentence_renders_with_its_arguments_missing_or_not() -> None:
 
     for code in catalogue():
         assert text(code, {})  # missing arguments fall back to plain words, never raise
+
+
+def test_an_argument_named_like_a_helper_is_the_argument() -> None:
+    """A problem's argument may share a name with a helper of the sentences (`units`, the
+    count of surrender-units-stranded): the argument wins and nothing raises. A bot's war
+    found it: the TypeError failed the whole resolution of the turn Serbia surrendered."""
+    from moderator.orders.messages import text
+
+    sentence = text("surrender-units-stranded", {"units": 2, "nation": "serbia", "place": "Bosnia"})
+    assert sentence.startswith("2 unit(s) of serbia stand in Bosnia"), sentence
+    helpers = {k: 1 for k in ("name", "unit", "units", "either", "technology", "plural")}
+    for code in catalogue():
+        assert text(code, helpers)

@@ -10,7 +10,8 @@ draft, keeping track of the units it has given orders and a rough budget:
 * attack    - enemy land next door where the engine's own odds (engine/odds.py, what
               `moderator odds` prints) give the attack a good chance, with a withdrawal
               condition, and the incorporation of what it takes;
-* declare   - now and then, war on a weak neutral neighbour, with the attack that follows;
+* declare   - now and then, war on a weak neutral neighbour leaning to the other side,
+              with the attack that follows;
 * money     - incorporate held land, research, influence neutrals, spy, give to allies,
               special options now and then; then builds with what is left (infantry
               where the threat is, artillery, tanks and fighters when it has them);
@@ -19,6 +20,8 @@ draft, keeping track of the units it has given orders and a rough budget:
               submarine warfare, notes; artillery support, complexes and ports defending,
               plunder, transfers; home trenches, radar and sonar; hunt: submarines
               intercepting, warships detecting submarines;
+* blockade  - (bots/naval.py) a blockade of each enemy where its ships are in the enemy's
+              zones (1.4), which stay there; else a task force sails toward them;
 * navy      - now and then, a task force on patrol;
 * shuffle   - idle troops of quiet places toward the front;
 * deploy    - at turn 0 of a game with a deployment turn, the only play (DEPLOYMENT): the
@@ -43,7 +46,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from moderator.bots import statecraft
+from moderator.bots import history, naval, statecraft
 from moderator.bots.options import FIGHTING, Seat, options, units
 from moderator.engine import manpower
 from moderator.engine.check import check_orders
@@ -239,15 +242,16 @@ def invade(d: Draft) -> None:
 
 
 def declare(d: Draft) -> None:
-    """Now and then a nation at war opens a front on a weak neutral minor next door."""
+    """Now and then a nation at war opens a front on a weak neutral minor next door that
+    leans to the other side (bots/history.py)."""
     s = d.seat
     if s.side == "neutral" or not s.enemies() or d.rng.random() > 0.1:
         return
     minors = {n for n, info in s.scenario.nations.items() if info.kind == "minor"}
     for o in options(s, m.DeclareWar):
         assert isinstance(o, m.DeclareWar)
-        if o.target not in minors:
-            continue
+        if o.target not in minors or history.lean(s.state, o.target) in (None, s.side):
+            continue  # only a minor leaning to the other side (bots/history.py)
         for place in sorted(s.land_stacks()):
             free = Counter({k: n for k, n in d.free(place).items() if k in FIGHTING})
             free["infantry"] -= 1  # one stays
@@ -278,18 +282,29 @@ def money(d: Draft) -> None:
     for kind, chance, price in paid:
         if d.budget < 3 * price or d.rng.random() > chance:
             continue
-        choices = options(s, kind)
-        if kind is m.Influence and s.side == "neutral":  # a neutral keeps to the side it leans to
-            choices = [o for o in choices if isinstance(o, m.Influence) and o.toward == leaning(s)] or choices
+        choices = leaning_choices(s, options(s, kind))
         if choices:
             d.take(d.rng.choice(choices), cost=price)
     build(d)
 
 
 def leaning(s: Seat) -> str | None:
-    """The side a neutral's standing leans to (1.2: -10 Central Powers .. +10 Allies), None if level."""
-    standing = s.state.nations[s.nation].standing
-    return "allied" if standing > 0 else "central" if standing < 0 else None
+    """The side a neutral seat leans to (bots/history.py: its standing, else its history)."""
+    return history.lean(s.state, s.nation)
+
+
+def leaning_choices(s: Seat, choices: list[m.Order]) -> list[m.Order]:
+    """What a bot playing history picks from: a neutral pushes itself (INFLUENCE SELF, an
+    option naming a side) only toward the side it leans to, none if it leans to neither;
+    a nation at war influences the neutrals leaning its way or level, not those leaning
+    to the other side (unless there are no others)."""
+    if s.side == "neutral":
+        side = leaning(s)
+        return [o for o in choices if not isinstance(o, (m.Influence, m.SpecialOption))
+                or o.toward is None or o.toward == side]
+    ours = [o for o in choices if not isinstance(o, m.Influence)
+            or history.lean(s.state, o.target) in (None, s.side)]
+    return ours or choices
 
 
 def build(d: Draft) -> None:
@@ -399,7 +414,8 @@ DEPLOYMENT: tuple[tuple[str, Play], ...] = (("deploy", deploy),)
 PLAYS: tuple[tuple[str, Play], ...] = (
     ("declare", declare), ("statecraft", statecraft.statecraft), ("defend", defend), ("attack", attack),
     ("invade", invade), ("fire", fire), ("support", statecraft.support), ("fortify", statecraft.fortify),
-    ("money", money), ("hunt", statecraft.hunt), ("navy", navy), ("shuffle", shuffle), ("casualties", casualties),
+    ("money", money), ("blockade", naval.blockade), ("hunt", statecraft.hunt), ("navy", navy), ("shuffle", shuffle),
+    ("casualties", casualties),
 )
 
 

@@ -99,10 +99,12 @@ def text(code: str, args: Mapping[str, Any], names: Callable[[str], str] | None 
     if msg is None:
         return plain
     try:
-        sentence = _template(code).render(**args, name=names or (lambda n: n), unit=lambda k: UNIT_ECHO.get(k, k),
-                                          units=_units, either=_either, technology=_technology,
-                                          plural=_plural)
-    except TemplateError:  # arguments the sentence does not expect: say it plainly, never fail a mail
+        helpers = dict(name=names or (lambda n: n), unit=lambda k: UNIT_ECHO.get(k, k), units=_units,
+                       either=_either, technology=_technology, plural=_plural)
+        # an argument named as a helper (surrender-units-stranded's `units`: a count) is the
+        # argument: passing both as keywords was a TypeError that failed a whole resolution
+        sentence = _template(code).render({**helpers, **args})
+    except (TemplateError, TypeError):  # arguments the sentence does not expect: say it plainly, never fail a mail
         return plain
     return f"{sentence} ({msg.rule})" if msg.rule and f"({msg.rule})" not in sentence else sentence
 

@@ -26,10 +26,11 @@ the declarer is at war with; one ship of the right kind in one of the zones allo
 All free but the retraction (25, charged at once). A closing bars the ships of the nations
 it names from the passage in step 4.2 (engine/passages.py); a naval blockade cuts the
 target's US trade (engine/us_trade.py) and its transfers through the table's zones where
-the declarer has a surface ship (engine/sea_lanes.py). A closing's points with the
+the declarer has a surface ship (engine/sea_lanes.py): resolved, told to all. A closing's points with the
 neutrals (the third points table, rows 1-4) and unrestricted submarine warfare's (row 5)
-are drawn in Phase 9 (engine/standing_events.py); CLOSE is resolved, the submarine
-declaration still referred.
+are drawn in Phase 9 (engine/standing_events.py); CLOSE and the submarine declaration
+(and its retraction) are resolved, the blockade is referred for its effects beyond the
+US trade and the transfers.
 """
 
 from __future__ import annotations
@@ -135,8 +136,16 @@ class SubWarfareRule(Referred[SubWarfare]):
     def cost(self, pos: Position, nation: str, order: SubWarfare) -> int:
         return pos.scenario.diplomacy.retract_subs_cost if order.retract else 0
 
-    def reason(self, pos: Position, nation: str, order: SubWarfare) -> str:
-        return "subs-retract-referred" if order.retract else "subs-neutrals"
+    def execute(self, ctx: TurnContext, nation: str, index: int, order: SubWarfare) -> None:
+        """Resolved: paid (the retraction's 25) and recorded; the declaration is public news.
+        What follows is the engine's: the damage in the targeted zones (step 4.7,
+        engine/phase4_submarine_warfare.py), the neutrals' row 5 in every Phase 9 it stands
+        (engine/standing_events.py), the US trade it cuts (engine/us_trade.py); a retraction
+        ends them all (the flag is gone), for good."""
+        self.settle(ctx, nation, index, order)
+        target = "" if order.retract else subs_target(ctx, order.target or "")
+        ctx.emit("submarine-warfare-declared", PHASE, (), nation=nation, target=str(target), retracted=order.retract,
+                 cost=self.cost(ctx, nation, order))
 
     def record(self, ctx: TurnContext, nation: str, order: SubWarfare) -> None:
         ctx.use((nation, "subs"))
@@ -161,9 +170,13 @@ def blockade_zones(pos: Position, order: Blockade) -> tuple[tuple[str, ...], tup
 
 
 class BlockadeRule(Referred[Blockade]):
+    """Resolved by the engine: the declaration is public (blockade-declared) and its effects
+    follow from it, the US trade cut (engine/us_trade.py, with the US Entry's outcry,
+    engine/us_entry.py) and the transfers cut (engine/sea_lanes.py); nothing is left to
+    the moderator (a soak of bots once sent 84 needless referrals to the queue)."""
+
     order = Blockade
     section = PHASE
-    why = "blockade-effect"
 
     def problem(self, pos: Position, nation: str, order: Blockade) -> Problem | None:
         target = order.target
@@ -193,6 +206,10 @@ class BlockadeRule(Referred[Blockade]):
     @staticmethod
     def _key(nation: str, order: Blockade) -> tuple[str, ...]:
         return (nation, "blockade", order.target, "us-trade" if order.us_trade else "naval")
+
+    def execute(self, ctx: TurnContext, nation: str, index: int, order: Blockade) -> None:
+        self.settle(ctx, nation, index, order)
+        ctx.emit("blockade-declared", PHASE, (), nation=nation, target=order.target, us_trade=order.us_trade)
 
     def record(self, ctx: TurnContext, nation: str, order: Blockade) -> None:
         ctx.use(self._key(nation, order))

@@ -1,0 +1,127 @@
+"""The bot's blockade play: warships sail to an enemy's blockade zones and blockade it.
+
+Phase 1.4: "If main war nation has at least one surface ship in above mentioned sea zones
+[the table: the targeted nation's sea zones], then she can declare Naval Blockade against
+target nation ... This option must be selected on a turn by turn basis." The declaration
+is made in Phase 1, before the ships move (4.2), so a bot first sails a task force there
+on one turn (MOVE, one sea zone per movement point, 4.2.7) and declares on the next, as
+long as a ship stays (the task force's BLOCKADE mission, 4.2.6: "TF stays in the same
+sea zone"). The same ships cut the US trade to that enemy where the Variable US Trade
+table names the zone (BLOCKADE US TRADE TO, while the US is neutral).
+
+A nation at war sends at most one task force a turn, and only one within a few sea zones
+of the target's zones (a fleet on the far side of the world stays where it is needed).
+"""
+
+from __future__ import annotations
+
+from collections import Counter, deque
+from typing import TYPE_CHECKING
+
+from moderator.bots.options import Seat, options, units
+from moderator.engine import passages
+from moderator.engine.orders.declarations import blockade_zones
+from moderator.engine.orders.task_forces import SURFACE
+from moderator.orders import model as m
+
+if TYPE_CHECKING:  # bot.py holds the table of plays, this among them
+    from moderator.bots.bot import Draft
+
+REACH = 6  # the farthest (in sea zones) a bot sends a task force to blockade
+
+
+def zones_of(s: Seat, target: str) -> tuple[list[str], tuple[str, ...]]:
+    """The target's blockade zones on the map (1.4's table) and the ships that count."""
+    table = blockade_zones(s.position, m.Blockade(target))
+    if table is None:
+        return [], ()
+    return [z for z in table[0] if z in s.world.territories], table[1]
+
+
+def sea_path(s: Seat, start: str, goals: set[str], kinds: set[str]) -> list[str] | None:
+    """The shortest way by sea from `start` to one of `goals` (the zones after `start`),
+    through no passage closed to these ships; None if there is none within REACH."""
+    back: dict[str, str | None] = {start: None}
+    queue = deque([(start, 0)])
+    while queue:
+        zone, steps = queue.popleft()
+        if zone in goals:
+            path = []
+            at: str | None = zone
+            while at is not None and at != start:
+                path.append(at)
+                at = back[at]
+            return path[::-1]
+        if steps >= REACH:
+            continue
+        for nb in s.neighbours(zone):
+            if nb in back or not s.world.territories[nb].is_sea:
+                continue
+            if passages.barred(s.position, s.nation, zone, nb, kinds) is not None:
+                continue
+            back[nb] = zone
+            queue.append((nb, steps + 1))
+    return None
+
+
+def blockade(d: Draft) -> None:
+    """Declare a blockade of each enemy where the nation has a ship in its zones (and keep
+    those ships there); else, now and then, send the nearest free task force toward one."""
+    s = d.seat
+    if s.side == "neutral":
+        return
+    declared = {(o.target, o.us_trade) for o in d.orders if isinstance(o, m.Blockade)}
+    wanting: list[tuple[str, list[str]]] = []
+    for target in s.enemies():
+        zones, ships = zones_of(s, target)
+        if not zones:
+            continue
+        there = [z for z in zones if any(s.stacks.get(z, Counter())[k] for k in ships)]
+        if not there:
+            wanting.append((target, zones))
+            continue
+        for us_trade in (False, True):
+            order = m.Blockade(target, us_trade=us_trade)
+            if (target, us_trade) not in declared and s.allowed(order):
+                d.take(order)
+        _stay(d, there[0])
+    if wanting and d.rng.random() < 0.5:
+        _sail(d, wanting)
+
+
+def _stay(d: Draft, zone: str) -> None:
+    """The surface warships in the zone form a task force on a BLOCKADE mission (4.2.6):
+    they stay, so the blockade can be declared again next turn."""
+    warships = {k: n for k, n in d.free(zone).items() if k in SURFACE and k != "transport"}
+    if not warships:
+        return
+    name, ships = d.task_force(), units(warships)
+    d.take(m.TaskForce(name, zone, ships), zone, ships)
+    d.orders.append(m.TaskForceMission(name, "blockade"))
+
+
+def _sail(d: Draft, wanting: list[tuple[str, list[str]]]) -> None:
+    """The free task force nearest to an enemy's blockade zones sails toward them, one
+    sea zone per movement point of its slowest ship."""
+    s = d.seat
+    best: tuple[int, str, m.TaskForce, list[str]] | None = None
+    for o in options(s, m.TaskForce):
+        assert isinstance(o, m.TaskForce)
+        if not d.fits(o.location, o.units):
+            continue
+        kinds = {u.kind for u in o.units}
+        for target, zones in wanting:
+            path = sea_path(s, o.location, set(zones), kinds)
+            if path and (best is None or (len(path), target) < (len(best[3]), best[1])):
+                best = (len(path), target, o, path)
+    if best is None:
+        return
+    _, _, o, path = best
+    speeds = [st.move for u in o.units if (st := s.position.stats(s.nation, u.kind)) is not None]
+    steps = path[:min(speeds, default=0)]
+    if not steps:
+        return
+    name = d.task_force()
+    d.take(m.TaskForce(name, o.location, o.units), o.location, o.units)
+    for zone in steps:
+        d.orders.append(m.TaskForceMission(name, "move", dest=zone))
