@@ -64,6 +64,8 @@ CASES: Sequence[tuple[str, dict[str, int], dict[str, int], dict[str, object]]] =
     # Two Russian AA guns fire their free roll at the German aircraft before the first round
     # (Anti Air Guns, 4.6), and their presence spares the defenders the all-air -3 (Fighters).
     ("aa-free-roll", {"fighter": 4}, {"aa": 2, "infantry": 1}, {}),
+    # Improved Russian AA guns: the free roll at 2, then once more at the aircraft every round.
+    ("improved-aa", {"fighter": 4, "infantry": 2}, {"aa": 2, "infantry": 2}, {"tech": {"russia": {"improved_aa": 1}}}),
     # A Russian radar in the territory: the German aircraft have -1 in the air and on the ground (Radar).
     ("radar", {"fighter": 3, "infantry": 2}, {"fighter": 2, "infantry": 2}, {"radar": True}),
 )
@@ -140,6 +142,18 @@ def test_the_aa_guns_free_roll_in_a_land_battle() -> None:
     o = odds.odds_for(SCEN, "germany", {"fighter": 1}, "russia", {"aa": 1, "infantry": 1})
     assert o.defender_losses == pytest.approx(0.9 * 0.2, abs=1e-12)
     assert o.attacker_losses == pytest.approx(0.1 + 0.9 * (1 - 0.5 * 0.9), abs=1e-12)
+
+
+def test_improved_aa_guns_fire_every_round() -> None:
+    # Improved Anti-Aircraft Guns: +1 defense and "fire once every round of an attack ... in
+    # addition to the one die roll they receive when aircraft first enter". One fighter (one
+    # round of fuel) against an infantry and an improved AA gun: shot down first 2 times in
+    # 10; else in the round the infantry (5), the gun as a defender (2) and the gun's fire at
+    # the aircraft (2) down it with 1 - 0.5 x 0.8 x 0.8; it hits at 2 meanwhile.
+    o = odds.odds_for(SCEN, "germany", {"fighter": 1}, "russia", {"aa": 1, "infantry": 1},
+                      tech={"russia": {"improved_aa": 1}})
+    assert o.attacker_losses == pytest.approx(0.2 + 0.8 * (1 - 0.5 * 0.8 * 0.8), abs=1e-12)
+    assert o.defender_losses == pytest.approx(0.8 * 0.2, abs=1e-12)
 
 
 def test_cli_takes_technology_disengagement_and_one_round_support(capsys: pytest.CaptureFixture[str]) -> None:

@@ -32,7 +32,8 @@ Special terrain (mountains, Gibraltar) comes from terrain.py: the map's features
   the attackers' penalties). Fixed when the battle starts.
 - Anti Air Guns / 4.6: before the first round each defending AA gun rolls one D10 at its
   defense value (Improved AA: +1) against the attacking aircraft; its hits take aircraft
-  only, the attackers' cheapest first. The attackers do not roll back.
+  only, the attackers' cheapest first. The attackers do not roll back. Improved AA guns
+  fire so again in every round while attacking aircraft are there (aa_round_fire).
 - Fuel (Fighters; 4.6 step 3): an attacking aircraft fights only as many rounds as its
   fuel allows with enough left to land (Front.rounds, worked out by phase4_land), then
   leaves the battle (Battle.departed) and flies home. Artillery firing from a territory
@@ -299,6 +300,32 @@ def aa_fire(ctx: TurnContext, battle: Battle) -> int:
         stats = ctx.stats(f.nation, f.kind, f.unit)  # Improved AA: +1 (engine/technology.py)
         value = stats.defense if stats else 0
         if ctx.dice.d10(f"anti-air fire at {battle.territory}: {f.nation} aa") <= value:
+            hits += 1
+    return hits
+
+
+IMPROVED_AA = "improved_aa"
+
+
+def aa_round_fire(ctx: TurnContext, territory: str, rounds: int, attack: Side, defend: Side) -> int:
+    """Improved Anti-Aircraft Guns: "Improved AA guns get to fire once every round of an
+    attack against the territory they are in. This is in addition to the one die roll they
+    receive when aircraft first enter the territory." Each defending AA gun of the
+    technology (its own level, engine/technology.py) rolls once more in every round while
+    attacking aircraft are in the battle, at its defense value; its hits take aircraft only,
+    as the free roll's (a reading: its roll as a defender in the round stays)."""
+    if not any(f.kind in AIR for f in attack.real()):
+        return 0
+    hits = 0
+    for f in (g for g in defend.real() if g.kind == "aa"):
+        assert f.unit is not None
+        from moderator.engine import technology  # technology reads a Position
+
+        if technology.unit_levels(ctx, f.unit).get(IMPROVED_AA, 0) < 1:
+            continue
+        stats = ctx.stats(f.nation, f.kind, f.unit)
+        value = stats.defense if stats else 0
+        if ctx.dice.d10(f"anti-air fire at {territory} round {rounds}: {f.nation} aa") <= value:
             hits += 1
     return hits
 
@@ -578,7 +605,10 @@ def fight_rounds(ctx: TurnContext, battle: Battle, battery: Sequence[shore_bomba
         if any(f.beach for f in battle.attack.real()):  # Battleships: every round of a beach landing
             a_hits += shore_bombardment.fire(ctx, battle.territory, battle.rounds, battery)
         d_hits = roll_side(ctx, battle, battle.defend)
+        aa_hits = 0 if battle.clash else aa_round_fire(ctx, battle.territory, battle.rounds, battle.attack,
+                                                         battle.defend)  # Improved AA
         take_casualties(ctx, battle, battle.defend, a_hits)
+        take_aircraft(ctx, battle, battle.attack, aa_hits)
         take_casualties(ctx, battle, battle.attack, d_hits)
         depart(battle, battle.attack)
         depart(battle, battle.defend)  # supporting artillery called home (Artillery)

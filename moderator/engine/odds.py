@@ -16,6 +16,8 @@ It is walked forward round by round, exactly as combat_land.fight() plays it:
   fighters are left, not only how many;
 - before the first round, the defenders' AA guns fire once at the attacking aircraft
   (combat_land.aa_fire, probed the same way; hits taken by combat_land.take_aircraft);
+  Improved AA guns again in every round (combat_land.aa_round_fire), their hits taken
+  before the round's other casualties, as the engine takes them;
 - then the air combat (4.5) when the defenders have fighters: its sides are built by
   combat_land.air_battle for each state the AA guns leave, rolled and hit by the same
   roll_side/take_casualties in air mode, round by round, the air rounds fought (fuel)
@@ -163,6 +165,7 @@ class _Chain:
         self.keys: dict[str, list[Key]] = {"attacker": [], "defender": []}
         self.ids: dict[str, dict[Key, int]] = {"attacker": {}, "defender": {}}
         self.hits: dict[tuple[str, int], list[float]] = {}
+        self.aa_hits: dict[tuple[int, int], list[float]] = {}
         self.after: dict[tuple[str, int, int], int] = {}
         self.gone: dict[tuple[int, int, int], int] = {}
         self.gone_d: dict[tuple[str, int, int], int] = {}
@@ -204,9 +207,22 @@ class _Chain:
 
     def aa(self, state: int, hits: int) -> int:
         """The attackers after the AA guns' free roll (aircraft only)."""
+        if hits == 0:
+            return state
         side = self.side("attacker", state)
         combat_land.take_aircraft(self.ctx, self.battle, side, hits)
-        return self.intern("attacker", (tuple(self.where["attacker"][id(f)] for f in side.fighters), ()))
+        return self.intern("attacker", (tuple(self.where["attacker"][id(f)] for f in side.fighters),
+                                        self.keys["attacker"][state][1]))
+
+    def aa_round(self, a: int, d: int, rnd: int) -> list[float]:
+        """The hits of the defenders' Improved AA guns in round `rnd` (combat_land.aa_round_fire, probed;
+        the same in every round)."""
+        if (a, d) not in self.aa_hits:
+            self.probe.seen = []
+            combat_land.aa_round_fire(self.ctx, self.battle.territory, rnd, self.side("attacker", a),
+                                      self.side("defender", d))
+            self.aa_hits[a, d] = _pmf(self.probe.seen)
+        return self.aa_hits[a, d]
 
     def depart(self, state: int, rnd: int, air_rounds: int = 0) -> int:
         """The attackers after round `rnd`, those out of fuel gone home (fuel spent in
@@ -454,7 +470,8 @@ def _step(chain: _Chain, a: int, d: int, k: int, mass: float, out: dict[tuple[in
     then the attackers out of fuel leave (k: the air rounds their fuel paid for first)."""
     # The attackers' state after each number of hits does not depend on the defenders' fate:
     # worked out once per round and state, not once per pair of hit counts.
-    struck = [(chain.depart(chain.hit("attacker", a, hd), rnd, k), y)
+    struck = [(chain.depart(chain.hit("attacker", chain.aa(a, ha), hd), rnd, k), y * z)
+              for ha, z in enumerate(chain.aa_round(a, d, rnd)) if z != 0.0  # Improved AA: aircraft first
               for hd, y in enumerate(chain.hit_dist("defender", d)) if y != 0.0]
     for ha, x in enumerate(chain.hit_dist("attacker", a)):
         if x == 0.0:
