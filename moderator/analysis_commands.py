@@ -5,7 +5,7 @@
         [--air-distance N] [--strike] [--support N [--support-one-round]] [--rounds N]
         [--attacker-tech "fighters 2, weapons 1"] [--defender-tech ...]
         [--disengage-after N] [--disengage-losses N] [--let-through]
-        [--break-off-after N] [--break-off-losses N] [--json]
+        [--break-off-after N] [--break-off-losses N] [--radar] [--json]
 
 Unit statistics come from the scenario (Scenario.stats, per nation); --territory takes a
 real map name (aliases and any capitalisation work) and brings its city and special
@@ -26,6 +26,8 @@ their losses exceed N (4.6), their infantry, tanks and aircraft leaving for a fr
 neighbour. --let-through: the defender's fighters let the attacking aircraft go (4.5);
 --break-off-after N / --break-off-losses N: the attacking aircraft leave the air combat
 after N rounds / when their losses exceed N, while interceptors remain (4.5 step 3).
+--radar: a radar of the defender stands in the territory: the attacking aircraft have -1
+in the air combat and on the ground (Radar).
 Aircraft that flew home for their fuel are reported apart: they do not hold
 the field. The numbers are exact (moderator.engine.odds). --sea: a naval battle (moderator/analysis_naval.py).
 """
@@ -92,6 +94,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--break-off-after", type=int, help="the attacking aircraft leave the air combat after N rounds")
     p.add_argument("--break-off-losses", type=int,
                    help="the attacking aircraft leave the air combat when their losses exceed N")
+    p.add_argument("--radar", action="store_true",
+                   help="a radar of the defender in the territory: attacking aircraft -1 (Radar)")
     p.add_argument("--rounds", type=int, help="withdraw after this many rounds")
     p.add_argument("--scenario", default="1914", help="scenario for unit statistics (default 1914)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
@@ -99,8 +103,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.set_defaults(func=run_odds)
 
 
-def parse_units(text: str) -> dict[str, int]:
-    """'6 inf, 2 art' -> {'infantry': 6, 'artillery': 2}; a bare word counts one unit."""
+def parse_units(text: str, refuse: Callable[[str], str | None] | None = None) -> dict[str, int]:
+    """'6 inf, 2 art' -> {'infantry': 6, 'artillery': 2}; a bare word counts one unit.
+
+    `refuse(kind)` says why a kind has no place in this battle (None: it has);
+    by default only what fights in land combat (Phase 4.6) is taken.
+    """
+    refuse = refuse or _not_land_combat
     out: dict[str, int] = {}
     for piece in (p.strip() for p in re.split(r"[,;+]|\band\b", text)):
         if not piece:
@@ -111,10 +120,17 @@ def parse_units(text: str) -> dict[str, int]:
             guesses = difflib.get_close_matches(fold(m.group(2) if m else piece), sorted(UNIT_INDEX), n=3, cutoff=0.6)
             kinds = sorted({UNIT_INDEX[g] for g in guesses})
             raise ValueError(f"not a unit: {piece!r}" + (f" (did you mean {' or '.join(kinds)}?)" if kinds else ""))
-        if kind not in LAND and kind not in ("fighter", "bomber"):
-            raise ValueError(f"{kind} does not fight in land combat (Phase 4.6)")
+        why = refuse(kind)
+        if why:
+            raise ValueError(why)
         out[kind] = out.get(kind, 0) + int(m.group(1) or 1)
     return out
+
+
+def _not_land_combat(kind: str) -> str | None:
+    if kind not in LAND and kind not in ("fighter", "bomber"):
+        return f"{kind} does not fight in land combat (Phase 4.6)"
+    return None
 
 
 def parse_tech(text: str) -> dict[str, int]:
@@ -186,7 +202,8 @@ def compute(args: argparse.Namespace) -> tuple[Odds, dict[str, object]]:
                     strait=args.strait, max_rounds=args.rounds, world=world, trench=trench, air_distance=distance,
                     beach=getattr(args, "beach", False), strike=getattr(args, "strike", False),
                     support=getattr(args, "support", 0), support_rounds=1 if one_round else None,
-                    tech=tech, disengage=disengage, let_through=let_through, break_off=break_off)
+                    tech=tech, disengage=disengage, let_through=let_through, break_off=break_off,
+                    radar=bool(getattr(args, "radar", False)))
     battle = {"attacker": attacker, "attack": attack, "defender": defender, "defend": defend,
               "territory": territory or None, "typed": args.territory, "city": city, "strait": bool(args.strait),
               "max_rounds": args.rounds, "trench": trench, "air_distance": distance,
@@ -194,7 +211,8 @@ def compute(args: argparse.Namespace) -> tuple[Odds, dict[str, object]]:
               "support": getattr(args, "support", 0), "support_one_round": one_round,
               "tech": {n: dict(sorted(levels.items())) for n, levels in sorted(tech.items())},
               "disengage": [f"{kind}:{value}" for kind, value in disengage], "let_through": let_through,
-              "break_off": [f"{kind}:{value}" for kind, value in break_off]}
+              "break_off": [f"{kind}:{value}" for kind, value in break_off],
+              "radar": bool(getattr(args, "radar", False))}
     return odds, battle
 
 
@@ -256,6 +274,7 @@ def render(odds: Odds, battle: dict[str, object]) -> str:
                              (f"defenders disengage at {_listed(battle.get('disengage'))}", battle.get("disengage")),
                              (f"technology {_tech_text(battle.get('tech'))}", battle.get("tech")),
                              ("the defender's fighters let the aircraft through", battle.get("let_through")),
+                             ("the defender's radar: aircraft -1", battle.get("radar")),
                              (f"aircraft break off at {_listed(battle.get('break_off'))}", battle.get("break_off")),
                              ((str(battle.get("trench") or "").replace("_", " ")), battle.get("trench"))) if on]
     lines = [

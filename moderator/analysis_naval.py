@@ -17,12 +17,10 @@ with the engine's own naval combat code.
 from __future__ import annotations
 
 import argparse
-import re
 
 from moderator.engine.naval_odds import NavalOdds, naval_odds_for
 from moderator.engine.state import SEA_UNITS
-from moderator.orders.vocab import UNIT_INDEX
-from moderator.world.model import fold
+from moderator.orders.vocab import UNIT_ECHO
 
 MISSIONS = ("patrol", "blockade", "bombard", "escort", "move", "transport", "carrier", "dock", "intercept")
 OUTCOME_TEXT = {
@@ -49,19 +47,16 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def parse_ships(text: str) -> dict[str, int]:
-    """'2 bb, 4 dd' -> {'battleship': 2, 'cruiser': 4}."""
-    out: dict[str, int] = {}
-    for piece in (p.strip() for p in re.split(r"[,;+]|\band\b", text)):
-        if not piece:
-            continue
-        m = re.fullmatch(r"(\d+)?\s*(.+)", piece)
-        kind = UNIT_INDEX.get(fold(m.group(2))) if m else None
-        if m is None or kind is None:
-            raise ValueError(f"not a unit: {piece!r}")
-        if kind not in SEA_UNITS:
-            raise ValueError(f"{kind} is not a ship: a naval battle (--sea) is fought by ships (4.3)")
-        out[kind] = out.get(kind, 0) + int(m.group(1) or 1)
-    return out
+    """'2 bb, 4 dd' -> {'battleship': 2, 'cruiser': 4} ("dd": destroyers are cruisers here)."""
+    from moderator.analysis_commands import parse_units
+
+    return parse_units(text, refuse=_not_a_ship)
+
+
+def _not_a_ship(kind: str) -> str | None:
+    if kind not in SEA_UNITS:
+        return f"{kind} is not a ship: a naval battle (--sea) is fought by ships (4.3)"
+    return None
 
 
 def compute(args: argparse.Namespace) -> tuple[NavalOdds, dict[str, object]]:
@@ -84,9 +79,15 @@ def compute(args: argparse.Namespace) -> tuple[NavalOdds, dict[str, object]]:
     return odds, battle
 
 
+# The rules' names of the ships (4.2's table: "Destroyers/cruisers (DD)" are one unit, the
+# engine's "cruiser"), with the abbreviation a player types, so "4 dd" reads back as typed.
+SHIP_NAMES = {"battleship": "battleship", "cruiser": "destroyer/cruiser", "transport": "transport",
+              "carrier": "carrier", "submarine": "submarine"}
+
+
 def _ships(units: object) -> str:
     assert isinstance(units, dict)
-    return ", ".join(f"{n} {k}" for k, n in sorted(units.items()))
+    return ", ".join(f"{n} {SHIP_NAMES.get(k, k)} ({UNIT_ECHO.get(k, k)})" for k, n in sorted(units.items()))
 
 
 def render(odds: NavalOdds, battle: dict[str, object]) -> str:

@@ -40,7 +40,7 @@ def test_the_robots_use_every_kind_of_order_the_engine_resolves() -> None:
     assert kinds >= {"DeclareWar", "Attack", "CombatCondition", "ArtillerySupport", "CasualtyOrder", "Incorporate",
                      "TaskForce", "TaskForceMission", "SubInterception", "NavalInvasion", "Recon", "Rebase",
                      "Build", "BuildTrench", "Move", "StrategicMove", "Research", "Espionage", "CounterEspionage",
-                     "Gift"}
+                     "Gift", "AirRetreat", "LetPass", "DefendWith", "SubDetection", "SubWarfare", "Transfer"}
 
 
 @pytest.mark.slow

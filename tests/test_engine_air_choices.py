@@ -7,6 +7,7 @@ of them."""
 from __future__ import annotations
 
 from moderator.engine.context import TurnContext
+from moderator.engine.technology import UPGRADED
 from moderator.orders.model import AirRetreat, Attack, LetPass
 from tests.test_engine_phase4_land import battles, land_step, position, rolls, units
 
@@ -25,6 +26,7 @@ def test_breaking_off_after_one_round_leaves_whenever_an_interceptor_is_left() -
     state = position(clear=["Plock"], add=[("russia", "fighter", "Plock", 2), ("russia", "infantry", "Plock", 1),
                                            ("germany", "fighter", "Konigsberg", 2)])  # and the one there
     state.nations["germany"].tech["improved_fighters"] = 2
+    state.nations["germany"].flags[UPGRADED] = {"fighter": {"improved_fighters": 2}}  # its fighters too (Phase 2.1)
     orders = {"germany": [Attack(units(fighter=3), "Konigsberg", "Plock"), AirRetreat("Plock", "rounds", 1)]}
     n, left = 300, 0
     for seed in range(n):
@@ -50,6 +52,7 @@ def test_breaking_off_on_losses_waits_for_the_loss() -> None:
     state = position(clear=["Plock"], add=[("russia", "fighter", "Plock", 2), ("russia", "infantry", "Plock", 1),
                                            ("germany", "fighter", "Konigsberg", 2)])
     state.nations["germany"].tech["improved_fighters"] = 2
+    state.nations["germany"].flags[UPGRADED] = {"fighter": {"improved_fighters": 2}}  # its fighters too (Phase 2.1)
     orders = {"germany": [Attack(units(fighter=3), "Konigsberg", "Plock"), AirRetreat("Plock", "losses", 0)]}
     n, first = 300, 0
     for seed in range(n):

@@ -11,6 +11,7 @@ from moderator.engine import combat_land, odds
 from moderator.engine.combat_land import Front
 from moderator.engine.context import TurnContext
 from moderator.engine.orders.trenches import FACING
+from moderator.engine.technology import UPGRADED
 from moderator.orders.model import Attack
 from tests.test_engine_phase4_land import SCEN, WORLD, battles, dig, land_step, position, rolls, units
 
@@ -69,6 +70,7 @@ def test_aircraft_in_an_air_combat_take_no_trench_penalty() -> None:
     state = position(clear=["Plock"], add=[("russia", "fighter", "Plock", 1), ("russia", "infantry", "Plock", 1),
                                            ("germany", "fighter", "Konigsberg", 1)])
     state.nations["germany"].tech["improved_fighters"] = 1  # fuel 4: two rounds
+    state.nations["germany"].flags[UPGRADED] = {"fighter": {"improved_fighters": 1}}  # its fighters too (Phase 2.1)
     trench = state.new_unit("russia", "trench", "Plock")
     state.nations["russia"].flags.setdefault(FACING, {})[trench.id] = "Konigsberg"
     gs = state.copy()

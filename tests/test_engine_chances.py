@@ -144,6 +144,20 @@ STATED = [
     yes_no("Spain resents US entry", ch.spain_resents_us, 1, 2),
     # Mutinies: "2 in 10 chance of a mutiny"; "1-4 ... small ... 5-7 ... large, and 8-10 a disastrous";
     # "On roll of 1-5 on a D10, a revolution will happen".
+    # Italy, the British Empire entering unprovoked: "1 ... 20 points for the Allied Powers side,
+    # 2-3 ... 4 No changes, 5-8 ... 9-10 Italy gets 20 points for the Central Powers side".
+    Stated(
+        "Italy's table after Britain's unprovoked entry",
+        lambda d: ch.italy_and_britain(d)[1],
+        {
+            ch.ALLIED_20: (Fraction(1, 10), faces(1, 1)),
+            ch.TOWARD_ALLIES: (Fraction(2, 10), faces(2, 3)),
+            ch.NO_CHANGE: (Fraction(1, 10), faces(4, 4)),
+            ch.TOWARD_CENTRAL: (Fraction(4, 10), faces(5, 8)),
+            ch.CENTRAL_20: (Fraction(2, 10), faces(9, 10)),
+        },
+    ),
+    yes_no("Spain's war on a major neutral", ch.spain_goes_to_war, 1, 2),
     yes_no("mutiny", ch.mutiny, 1, 2),
     Stated(
         "mutiny severity",

@@ -210,14 +210,18 @@ def test_unrestricted_submarine_warfare_and_its_retraction() -> None:
 def test_declaring_then_retracting_is_recorded_and_the_retraction_costs_25() -> None:
     new, events = run_fixture({"germany": "DECLARE UNRESTRICTED SUBMARINE WARFARE AGAINST Allies"})
     assert new.nations["germany"].flags["unrestricted_subs"] == "allied"
-    assert referred(events, "germany") == [("SubWarfare", 0, "subs-neutrals")]
+    assert referred(events, "germany") == []  # resolved: the damage, the neutrals' row 5, the US trade
+    [declared] = [e for e in events if e.code == "submarine-warfare-declared"]
+    assert (declared.args["target"], declared.args["retracted"], declared.seen_by) == ("allied", False, ())  # public
     before = new.nations["germany"].saved
     quiet, _ = run_fixture({}, new)
     later, events = run_fixture({"germany": "RETRACT UNRESTRICTED SUBMARINE WARFARE"}, new)
     assert later.nations["germany"].saved == quiet.nations["germany"].saved - 25 and before > 25
     assert "unrestricted_subs" not in later.nations["germany"].flags
     assert later.nations["germany"].flags["unrestricted_subs_retracted"] == new.turn
-    assert referred(events, "germany") == [("SubWarfare", 25, "subs-retract-referred")]
+    assert referred(events, "germany") == []
+    [retracted] = [e for e in events if e.code == "submarine-warfare-declared"]
+    assert (retracted.args["retracted"], retracted.args["cost"]) == (True, 25)
 
 
 def test_blockades_need_a_ship_in_the_zones_of_the_phase_1_4_table() -> None:
@@ -304,7 +308,13 @@ def test_join_peace_and_exile() -> None:
     assert codes_1914("JOIN Allies", "Italy", opening(at_ten)) == []  # Neutrals: 10 points for that side
     assert errors(codes_1914("JOIN Central Powers", "Italy", opening(at_ten))) == ["join-points"]
     assert codes_1914("JOIN Central Powers", "Japan") == []  # "except Japan and British Empire"
-    assert codes_1914("JOIN Allies", "Britain") == [("flag", "join-entry-events")]
+    assert codes_1914("JOIN Allies", "Britain") == [("warning", "join-unprovoked")]  # allowed, answered
+
+    def provoked(state: GameState) -> None:  # an entry event of the Allied list (engine/british_entry.py)
+        state.nations["britain"].flags["casus_belli"] = {"allied": ["attacked-belgium-or-denmark", 1]}
+
+    assert codes_1914("JOIN Allies", "Britain", opening(provoked)) == []
+    assert codes_1914("JOIN Central Powers", "Britain", opening(provoked)) == [("warning", "join-unprovoked")]
     assert errors(codes_1914("JOIN Allies", "Canada")) == ["join-with-parent"]
 
     def local_war(state: GameState) -> None:
@@ -334,7 +344,7 @@ def test_join_peace_and_exile() -> None:
 
 def test_a_neutral_britain_declares_no_war_on_a_neutral() -> None:
     assert errors(codes("DECLARE WAR ON Belgium", "Britain")) == ["war-neutral-on-neutral"]
-    assert codes("DECLARE WAR ON Germany", "Britain") == [("flag", "war-by-neutral")]  # joins unprovoked
+    assert codes("DECLARE WAR ON Germany", "Britain") == [("warning", "join-unprovoked")]  # its entry
     assert codes("DECLARE WAR ON Belgium", "Italy") == [("flag", "war-by-neutral")]  # a local war
 
 
@@ -358,9 +368,7 @@ def test_a_referred_order_is_charged_once_and_reported_with_its_cost() -> None:
     quiet, _ = run_fixture({})
     new, events = run_fixture({"germany": PHASE1})
     assert new.nations["germany"].saved == quiet.nations["germany"].saved - PHASE1_COST
-    assert referred(events, "germany") == [("SubWarfare", 0, "subs-neutrals")]  # the others resolved
-    phases = [e.phase for e in events if e.code == "order-referred"]
-    assert phases == ["1.4"]
+    assert referred(events, "germany") == []  # every one of them resolved
     # The Zimmerman note (German #4) is resolved: Germany learns what it did and its cost.
     [note] = [e for e in events if e.code == "option-outcome"]
     assert (note.args["number"], note.args["cost"], note.phase) == (4, 15, "1.5")
@@ -550,15 +558,22 @@ def test_only_a_neutral_britain_is_barred_from_war_on_neutrals_and_dominions_are
     assert codes_1914("DECLARE WAR ON Netherlands", "Australia") == [("flag", "war-by-neutral")]
 
 
-def test_war_options_are_referred_and_declare_no_war_themselves() -> None:
+def test_the_war_options_of_japan_and_spain_declare_their_wars() -> None:
     japan = opening(set_flags("japan", turn=2, geared_up=1))
     new, events = run_1914({"japan": "OPTION 1"}, japan)
-    assert referred(events, "japan") == [("SpecialOption", 0, "option-effect")]
-    assert "ottoman" not in new.nations["japan"].at_war_with
+    assert referred(events, "japan") == []  # engine/japan.py: the war, and its 10 a turn in Phase 8
+    assert "ottoman" in new.nations["japan"].at_war_with
+    assert any(e.code == "war-declared" and e.args["target"] == "ottoman" and not e.seen_by for e in events)
     spain = opening(set_flags("spain", turn=2, geared_up=1))
     new, events = run_1914({"spain": "OPTION 1 ON Portugal"}, spain)
-    assert referred(events, "spain") == [("SpecialOption", 0, "option-effect")]
-    assert "portugal" not in new.nations["spain"].at_war_with
+    assert referred(events, "spain") == []  # Spain 1: the war at once
+    assert "portugal" in new.nations["spain"].at_war_with
+    new, events = run_1914({"spain": "OPTION 3 ON Italy"}, spain)  # 1-2 on a D10
+    [outcome] = [e.args["outcome"] for e in events if e.code == "option-outcome"]
+    assert referred(events, "spain") == [] and ("italy" in new.nations["spain"].at_war_with) == (outcome == "success")
+    locked = opening(set_flags("spain", turn=2, geared_up=1, reached_ten=1))
+    new, events = run_1914({"spain": "OPTION 1 ON Portugal"}, locked)
+    assert "portugal" not in new.nations["spain"].at_war_with  # "cannot declare new war against neutrals"
     usa = opening(saving("usa", 40, turn=2, geared_up=1))
     new, events = run_1914({"usa": "OPTION 2 ON Mexico"}, usa)
     assert referred(events, "usa") == []  # US #2 is the Congress vote, rolled (engine/option_effects.py)

@@ -61,6 +61,11 @@ CASES: Sequence[tuple[str, dict[str, int], dict[str, int], dict[str, object]]] =
      {"tech": {"germany": {"improved_fighters": 2}}, "break_off": (("losses", 0),)}),
     # The Russian fighters let the German aircraft go: no air combat (4.5).
     ("let-through", {"fighter": 3, "infantry": 2}, {"fighter": 2, "infantry": 2}, {"let_through": True}),
+    # Two Russian AA guns fire their free roll at the German aircraft before the first round
+    # (Anti Air Guns, 4.6), and their presence spares the defenders the all-air -3 (Fighters).
+    ("aa-free-roll", {"fighter": 4}, {"aa": 2, "infantry": 1}, {}),
+    # A Russian radar in the territory: the German aircraft have -1 in the air and on the ground (Radar).
+    ("radar", {"fighter": 3, "infantry": 2}, {"fighter": 2, "infantry": 2}, {"radar": True}),
 )
 
 
@@ -115,6 +120,26 @@ def test_aircraft_flown_home_are_reported_apart() -> None:
     assert o.outcomes["cleared"] == pytest.approx(1 - 0.8**6, abs=1e-12)
     assert o.attackers_left == 0.0
     assert o.flown_home == pytest.approx(6 - 0.2, abs=1e-12)
+
+
+def test_odds_with_a_radar() -> None:
+    # Radar: "Enemy planes receive -1 to their attack when radar is present": six fighters
+    # (attack 2, one round of fuel) hit the lone infantry at 1, clearing it 1 - 0.9^6 of the
+    # time instead of 1 - 0.8^6; the infantry, at 5 - 3 against aircraft alone (the radar is
+    # no AA gun), downs a fighter 2 times in 10 either way.
+    o = odds.odds_for(SCEN, "germany", {"fighter": 6}, "russia", {"infantry": 1}, radar=True)
+    assert o.outcomes["cleared"] == pytest.approx(1 - 0.9**6, abs=1e-12)
+    assert o.attacker_losses == pytest.approx(0.2, abs=1e-12)
+
+
+def test_the_aa_guns_free_roll_in_a_land_battle() -> None:
+    # Anti Air Guns: "Each AA unit gets only one die roll against enemy planes entering the
+    # given territory ... Planes destroyed do not get to attack." One fighter (one round of
+    # fuel) against an infantry and an AA gun: shot down first 1 time in 10, else it hits at
+    # 2; the infantry (5: the AA gun spares it the all-air -3) and the gun (1) roll back.
+    o = odds.odds_for(SCEN, "germany", {"fighter": 1}, "russia", {"aa": 1, "infantry": 1})
+    assert o.defender_losses == pytest.approx(0.9 * 0.2, abs=1e-12)
+    assert o.attacker_losses == pytest.approx(0.1 + 0.9 * (1 - 0.5 * 0.9), abs=1e-12)
 
 
 def test_cli_takes_technology_disengagement_and_one_round_support(capsys: pytest.CaptureFixture[str]) -> None:

@@ -12,6 +12,7 @@ from moderator.engine.context import TurnContext
 from moderator.engine.dice import Dice
 from moderator.engine.event_codes import SCHEMA
 from moderator.engine.state import GameState
+from moderator.engine.technology import UPGRADED
 from moderator.orders.model import Bombing, LetPass, Order, UnitCount
 from tests.test_engine_phase4_land import SCEN, WORLD, position
 
@@ -80,3 +81,65 @@ def test_an_interceptor_stops_a_lone_bomber_unless_it_falls_first() -> None:
     for seed in range(50):
         event = raid((("fighter", 1),), 1, "tactical", f"raid-let-through-{seed}", [LetPass("Lodz")])
         assert event["rounds"] == 0 and event["through"] == {"bomber": 1}
+
+
+def fighter_raids(radar: bool, n: int) -> int:
+    """Two German fighters of level 1 (fuel 4: there, the run, back and one round to spare)
+    raid Lodz tactically; one Russian fighter of level 0 guards it, with a Russian radar or
+    not. How many times of n the guard falls in its one round."""
+    state = position(clear=["Lodz"], add=[("russia", "infantry", "Lodz", 1), ("russia", "fighter", "Lodz", 1),
+                                          ("germany", "fighter", "Silesia", 2),
+                                          *([("russia", "radar", "Lodz", 1)] if radar else [])])
+    state.nations["germany"].tech["improved_fighters"] = 1
+    state.nations["germany"].flags[UPGRADED] = {"fighter": {"improved_fighters": 1}}
+    order = Bombing("tactical", (UnitCount("fighter", 2),), "Silesia", "Lodz")
+    downed = 0
+    for seed in range(n):
+        ctx = TurnContext(state.copy(), {"germany": [order]}, WORLD, SCEN, dice_root=Dice(f"radar-{seed}", 1),
+                          schema=SCHEMA)
+        ctx.step = STEP
+        planes = [u for u in ctx.state.units if u.nation == "germany" and u.kind == "fighter"
+                  and u.location == "Silesia"]
+        phase4_air.raid(ctx, "germany", 0, order, planes)
+        (event,) = [e.args for e in ctx.events if e.code == "air-raid"]
+        assert event["rounds"] == 1
+        downed += bool(event["interceptors_lost"])
+    return downed
+
+
+def test_a_radar_lowers_the_raiders_air_combat_value() -> None:
+    # Radar: "Enemy planes receive -1 to their attack when radar is present". The raiders
+    # (level 1 against level 0: 2 in the table) hit at 1 over a Russian radar: the guard
+    # falls when either of two dice hits, 1 - 0.9^2 = 0.19; without the radar 1 - 0.8^2 = 0.36.
+    n = 400
+    assert abs(fighter_raids(True, n) / n - 0.19) < 4 * (0.19 * 0.81 / n) ** 0.5
+    assert abs(fighter_raids(False, n) / n - 0.36) < 4 * (0.36 * 0.64 / n) ** 0.5
+
+
+def test_a_raid_is_intercepted_on_its_way_as_often_as_the_dice_say() -> None:
+    # 4.5: "When aircraft move into a territory ... containing enemy fighters, the enemy
+    # fighters have the option of intercepting". Two German bombers of level 2 (fuel 6: one
+    # round to spare) fly from Silesia over Lodz to Warsaw; a Russian fighter at Lodz meets
+    # them on the way. The bombers (at 1) must down it in their one round, 1 - 0.9^2 = 0.19,
+    # or turn back; the fighter (at 2) downs one of them 2 times in 10.
+    state = position(clear=["Lodz"], add=[("russia", "infantry", "Lodz", 1), ("russia", "fighter", "Lodz", 1),
+                                          ("germany", "bomber", "Silesia", 2)])
+    state.units = [u for u in state.units if not (u.location == "Warsaw" and u.kind == "fighter")]
+    state.nations["germany"].tech["improved_bombers"] = 2
+    state.nations["germany"].flags[UPGRADED] = {"bomber": {"improved_bombers": 2}}
+    order = Bombing("city", (UnitCount("bomber", 2),), "Silesia", "Warsaw")
+    n, through, lost = 500, 0, 0
+    for seed in range(n):
+        ctx = TurnContext(state.copy(), {"germany": [order]}, WORLD, SCEN, dice_root=Dice(f"on-the-way-{seed}", 1),
+                          schema=SCHEMA)
+        ctx.step = STEP
+        planes = [u for u in ctx.state.units if u.nation == "germany" and u.kind == "bomber"
+                  and u.location == "Silesia"]
+        phase4_air.raid(ctx, "germany", 0, order, planes)
+        (event,) = [e.args for e in ctx.events if e.code == "air-raid"]
+        assert event["via"] == ["Lodz"] and event["intercepted_over"] == ["Lodz"] and event["rounds"] == 1
+        through += bool(event["through"])
+        lost += event["lost"].get("bomber", 0)
+        assert event["damage"] == sum(event["through"].values())
+    assert abs(through / n - 0.19) < 4 * (0.19 * 0.81 / n) ** 0.5
+    assert abs(lost / n - 0.2) < 4 * (0.16 / n) ** 0.5

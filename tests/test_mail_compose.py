@@ -115,3 +115,71 @@ def test_a_long_subject_reads_back_without_a_leading_space(subject: str) -> None
                    if not line.startswith(b"Message-ID")), head
         assert str(email.message_from_bytes(raw, policy=policy.default)["Subject"]) == subject
         assert extract(raw).subject == " ".join(subject.split())
+
+
+# ---- receipts written straight as bytes: the same bytes as compose() -----------------------
+RECEIPT_TEXTS = [
+    "Receipt for Germany, turn 1\n\nMOVE 2 inf FROM Ruhr TO Cologne\n",
+    "Armée française: 2 ordres\r\nune ligne\rune autre\n" + "x" * 120 + "\n",
+    "no newline at the end",
+    "",
+    "a line of exactly seventy-six characters, and then some more text to go over\n" + "=" * 80,
+    "--===============0000000000000000001==\nlooks like a boundary\n",
+    "ASCII but one line over nine hundred: " + "y" * 900,
+]
+
+
+def _normalized(raw: bytes) -> bytes:
+    import re
+
+    boundary = re.search(rb'boundary="([^"]+)"', raw)
+    assert boundary is not None
+    return raw.replace(boundary.group(1), b"BOUNDARY")
+
+
+@pytest.mark.parametrize("text", RECEIPT_TEXTS)
+@pytest.mark.parametrize(("subject", "to", "in_reply_to", "references", "direct"), [
+    ("Re: Orders", ["k@demo.local"], "<o2@demo.local>", ["<r1@demo.local>", "<o2@demo.local>"], True),
+    ("Receipt: German Empire, turn 1 (5 orders, 0 errors)", ["k@demo.local", "seat@demo.local"], None, [], True),
+    (REPORT_SUBJECTS[2], ["k@demo.local"], "<bench-7@t.local>", [], True),
+    ("Ünïcode subject", ["k@demo.local"], None, [], False),  # encoded: compose()'s own path
+    ("Re: x", ["Kaiser <k@demo.local>"], None, [], False),  # a display name: compose()'s own path
+    ("Re: x", ["k@demo.local"], "<a b@c>", [], False),  # an odd Message-ID: compose()'s own path
+    ("Re: x", ["k@demo.local"], "<x@y>", ["<" + "r" * 80 + "@demo.local>"], False),  # folded References
+])
+def test_compose_raw_writes_the_same_bytes_as_compose(text: str, subject: str, to: list[str], in_reply_to: str | None,
+                                                       references: list[str], direct: bool,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """The receipts' usual case is written straight (compose() is not called), and its bytes
+    are compose()'s but for the random boundary; anything else is compose()'s own."""
+    import moderator.mail.compose as composing
+    from moderator.mail.compose import compose_raw
+
+    called: list[str] = []
+    monkeypatch.setattr(composing, "compose", lambda **kw: called.append("compose") or compose(**kw))
+
+    html = f"<p>{text}</p>"
+    args = {"sender": "moderator@demo.local", "to": to, "subject": subject, "text": text, "html": html,
+            "date": WHEN, "domain": "demo.local", "in_reply_to": in_reply_to, "references": references,
+            "auto_submitted": AUTO_REPLIED, "message_id": "<fixed@demo.local>"}
+    composed = compose_raw(**args)  # type: ignore[arg-type]
+    assert called == ([] if direct else ["compose"])
+    standard = compose(**args)  # type: ignore[arg-type]
+    assert _normalized(composed.raw) == _normalized(bytes(standard))
+    assert (composed.to, composed.subject, composed.message_id) == (str(standard["To"]), str(standard["Subject"]),
+                                                                    "<fixed@demo.local>")
+    parsed = email.message_from_bytes(composed.raw, policy=policy.default)
+    plain, rich = parsed.get_body(("plain",)), parsed.get_body(("html",))
+    assert plain is not None and rich is not None
+    assert plain.get_content() == "\n".join(text.splitlines()) + "\n"  # type: ignore[attr-defined]
+    assert rich.get_content() == "\n".join(html.splitlines()) + "\n"  # type: ignore[attr-defined]
+
+
+def test_compose_raw_never_writes_a_newline_into_a_header() -> None:
+    """A header with a line break is never written straight: compose() refuses it, as before."""
+    from moderator.mail.compose import compose_raw
+
+    for subject, in_reply_to in (("Re: x\nBcc: victim@demo.local", None), ("Re: x", "<a@b>\nBcc: victim@demo.local")):
+        with pytest.raises(ValueError, match="linefeed"):
+            compose_raw(sender="m@demo.local", to=["k@demo.local"], subject=subject, text="t", html="<p>t</p>",
+                        date=WHEN, domain="demo.local", in_reply_to=in_reply_to)

@@ -332,8 +332,39 @@ def test_every_unit_box_sits_in_its_territory_or_is_numbered() -> None:
         assert outline.contains_point(label.anchor), label.place  # the anchor lies in the territory
         if label.number:
             assert f"   {label.number} {label.place}: " in notes
-        else:
-            centre = to_data.transform(((label.box.x0 + label.box.x1) / 2, (label.box.y0 + label.box.y1) / 2))
-            assert outline.contains_point(centre), label.place
+            # A marker hides no other box (it moves off a covered point, within the territory).
+            assert not any(label.box.overlaps(other.box) for other in labels if other is not label), label.place
+        centre = to_data.transform(((label.box.x0 + label.box.x1) / 2, (label.box.y0 + label.box.y1) / 2))
+        assert outline.contains_point(centre), label.place
     numbers = sorted(label.number for label in labels if label.number)
     assert numbers == list(range(1, len(numbers) + 1))
+
+
+@pytest.mark.parametrize("region", ["europe", "eastern-front", "italy-balkans"])
+def test_the_legend_notes_and_overview_stand_in_the_side_panel_hiding_no_land(region: str) -> None:
+    """The Europe map and the fronts have no corner of open sea big enough: their legend,
+    notes box (long here: units off the map) and world overview stand in a panel left of the
+    map, so none of them hides Scotland, Croatia or any other land."""
+    import numpy as np
+    from matplotlib.transforms import Bbox
+
+    from moderator.reports.mapdraw import Pixels
+
+    geometry, world = load_geometry("1914"), load_world("1914", strict=False)
+    panel = REGIONS[region].panel
+    assert panel > 0 and image_size(region)[0] == panel + 2400
+    far = {p: {"ger inf": 1} for p in ("Cameroon", "Togo", "Jiaozhou", "German East Africa", "Samoa")}
+    fig = build_figure(geometry, world, region=region, units={**far, "Berlin": {"ger inf": 3}},
+                       overview=np.zeros((300, 640, 3), dtype=np.uint8))
+    fig.canvas.draw()  # the notes' box is laid out as it is drawn
+    renderer = fig.canvas.get_renderer()
+    ax = fig.axes[0]
+    [notes] = [t for t in ax.texts if t.get_text().startswith("\u2605 capital")]
+    [legend] = [a for a in ax.artists if isinstance(a, Pixels)]
+    boxes = [notes.get_bbox_patch().get_window_extent(renderer),
+             Bbox.from_bounds(legend.x, legend.y, legend.pixels.shape[1], legend.pixels.shape[0]),
+             fig.axes[1].get_window_extent(renderer)]
+    assert "Off this map:" in notes.get_text()
+    for box in boxes:
+        assert box.x0 >= 0 and box.x1 <= panel, box
+    assert ax.transData.transform((REGIONS[region].west, 0))[0] == pytest.approx(panel)

@@ -65,7 +65,7 @@ def test_every_event_code_gives_marks_without_failing() -> None:
 
 
 def test_a_task_forces_course_is_one_arrow_a_leg_for_its_nation_only() -> None:
-    """4.2: the task-force event's path, zone by zone; a patrol that stayed draws nothing."""
+    """4.2: the task-force event's path, zone by zone; a task force that stayed draws no arrow."""
     from moderator.reports.mapstory import SAIL
     from moderator.reports.visibility import nation_view
     from tests import engine_fixture as fx
@@ -80,3 +80,48 @@ def test_a_task_forces_course_is_one_arrow_a_leg_for_its_nation_only() -> None:
                                                 Mark(SAIL, "britain", "North Sea", "English Channel")]
     assert "task force" in mapstory.key(mapstory.marks([sailed]))[0]
     assert mapstory.marks(nation_view(fx.state(), fx.scenario(), [sailed], "germany").events) == []
+
+
+def _task_force(mission: str, path: list[str], ships: dict[str, int]) -> Event:
+    return Event("task-force", "4.2", ("britain",), {"nation": "britain", "order": 0, "tf": "A", "path": path,
+                                                     "ships": ships, "troops": {}, "mission": mission})
+
+
+def test_a_patrol_or_blockade_is_marked_where_it_ended_even_without_moving() -> None:
+    """4.2.5, 4.2.6: a task force's last task, patrol or blockade, marked in the zone it ended
+    in; a patrol that sailed has its arrows too; other missions and sunk task forces no mark."""
+    from moderator.reports.mapstory import BLOCKADE, MISSION_GLYPHS, PATROL, SAIL
+
+    stayed = _task_force("patrol", ["North Sea"], {"cruiser": 2})
+    blockading = _task_force("blockade", ["Baltic Sea", "Baltic Sea"], {"battleship": 1})
+    sailed = _task_force("patrol", ["North Sea", "Norwegian Sea"], {"cruiser": 1})
+    assert mapstory.marks([stayed, blockading]) == [Mark(BLOCKADE, "britain", "", "Baltic Sea"),
+                                                    Mark(PATROL, "britain", "", "North Sea")]
+    assert mapstory.marks([sailed]) == [Mark(PATROL, "britain", "", "Norwegian Sea"),
+                                        Mark(SAIL, "britain", "North Sea", "Norwegian Sea")]
+    assert mapstory.marks([_task_force("move", ["North Sea"], {"cruiser": 1}),
+                           _task_force("patrol", ["North Sea"], {})]) == []
+    assert mapstory.missions(mapstory.marks([stayed, blockading])) == {
+        "North Sea": [(MISSION_GLYPHS[PATROL], "britain")], "Baltic Sea": [(MISSION_GLYPHS[BLOCKADE], "britain")]}
+    key = "\n".join(mapstory.key(mapstory.marks([stayed, blockading])))
+    assert "patrol" in key and "blockade" in key
+
+
+def test_a_patrol_that_stayed_shows_on_its_nations_map_in_its_colour() -> None:
+    """The glyph is written after the zone's name in the nation's colour; the zone is named
+    even with no unit box there (the map of a task force's owner always has its box too)."""
+    from matplotlib import colors as mcolors
+
+    from moderator.reports.geometry import load_geometry
+    from moderator.reports.mapdraw import build_figure, load_colors
+    from moderator.reports.mapstory import MISSION_GLYPHS, PATROL
+    from moderator.world.loader import load_world
+
+    geometry, world = load_geometry("1914"), load_world("1914", strict=False)
+    story = mapstory.marks([_task_force("patrol", ["North Sea"], {"cruiser": 2})])
+    fig = build_figure(geometry, world, region="british-isles", story=story)
+    texts = {t.get_text(): t for t in fig.axes[0].texts}
+    assert "North Sea" in texts
+    glyph = texts[MISSION_GLYPHS[PATROL]]
+    assert mcolors.to_hex(glyph.get_color()) == mcolors.to_hex(load_colors("1914")["britain"])
+    assert any("patrol" in t for t in texts)  # the notes box says what the glyph means

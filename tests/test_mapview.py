@@ -52,3 +52,18 @@ def test_every_theatre_map_carries_the_world_overview() -> None:
     first = mapview.overview(world, dict(state.control))
     assert mapview.overview(world, dict(state.control)) is first  # cached
     assert first.shape[1] == mapview.OVERVIEW_WIDTH and first.shape[2] == 3
+
+
+def test_news_of_a_capture_elsewhere_does_not_move_a_nations_map() -> None:
+    """Captures are public: Germany taking Liege is in Australia's view, and must not pull
+    Australia's map away from its own units in the Pacific; Germany's map weighs it."""
+    from moderator.engine.events import Event
+    from moderator.reports.mapview import weights
+
+    world, scenario = load_world("1914"), load_scenario("1914")
+    state = initial_state(scenario, world, "t")
+    taken = [Event("captured", "4.4", (), {"territory": t, "nation": "germany", "holder": "germany",
+                                          "previous": "belgium"}) for t in ("Liege", "Brussels", "Antwerp")]
+    quiet = region_for(world, nation_view(state, scenario, [], "australia", world))
+    assert region_for(world, nation_view(state, scenario, taken, "australia", world)) == quiet != "europe"
+    assert "Liege" in weights(world, nation_view(state, scenario, taken, "germany", world))

@@ -101,6 +101,8 @@ def test_cli_naval_odds(capsys: pytest.CaptureFixture[str]) -> None:
     code, text = run_cli(["odds", "--sea", "--attacker", "britain", "--attack", "1 dd", "--defender", "germany",
                           "--defend", "1 ss", "--free"], capsys)
     assert code == 0 and "every defending ship sunk" in text and "free round" in text
+    assert "britain: 1 destroyer/cruiser (dd) (patrol)" in text  # 4.2's "Destroyers/cruisers (DD)", as typed
+    assert "germany: 1 submarine (ss) (move)" in text
     code, text = run_cli(["odds", "--sea", "--attacker", "britain", "--attack", "2 inf", "--defender", "germany",
                           "--defend", "1 dd"], capsys)
     assert code == 2 and "not a ship" in text

@@ -198,3 +198,41 @@ def test_a_landing_battle_names_the_coastal_defence_unit() -> None:
         "rolls": [0, 0]})
     text = event_text(battle, lambda n: n.title())
     assert "Russia 1 coastal defence unit" in text and "1 coastal;" not in text and "1 coastal." not in text
+
+
+def test_many_separated_treasuries_are_laid_out_two_to_a_line() -> None:
+    """3.1: Germany's colonies each keep their own treasury; a dozen of them read as columns
+    (text) and a table (HTML), not as one long line."""
+    from moderator.reports.render import environment
+
+    apart = {f"Colony {chr(65 + i)}": i for i in range(12)}
+    sheet = dict(standing=None, at_war_with=[], saved=37, held_apart=apart, income=19, income_full=19,
+                 income_rule="full", manpower_used=1, manpower_limit=5, manpower_left=4, tech={}, holdings=[],
+                 units={}, unit_total=0, damaged={}, to_deploy={}, waiting_builds=[], rail_moves=[])
+    env = environment()
+    text = env.from_string('{% import "_sheet.j2" as sh %}{{ sh.sheet_text(s, full=False) }}').render(s=sheet)
+    rows = [line for line in text.splitlines() if line.startswith("  Colony")]
+    assert len(rows) == 6 and all(len(line) <= 80 for line in rows)
+    assert "66 more kept apart in 12 separated territories" in text
+    assert rows[0].split() == ["Colony", "A", "0", "Colony", "B", "1"]
+    html = env.from_string('{% import "_sheet.j2" as sh %}{{ sh.sheet_html(s, full=False) }}').render(s=sheet)
+    assert html.count("<td>Colony") == 12 and html.count("<tr><td>Colony") == 4  # three to a row
+
+
+def test_unit_counts_are_written_in_the_right_number() -> None:
+    """Issue 13, words players read: "1 fighter", "3 fighters", "2 AA guns", "7 infantry",
+    in the status, the events and the sightings alike."""
+    from moderator.engine.events import Event
+    from moderator.reports.render import count_units, event_text
+
+    assert [count_units(1, "fighter"), count_units(3, "fighter"), count_units(2, "aa"), count_units(7, "infantry"),
+            count_units(1, "cruiser"), count_units(2, "trench")] == [
+        "1 fighter", "3 fighters", "2 AA guns", "7 infantry", "1 cruiser", "2 trenches"]
+    built = Event("built", "2", ("france",), {"nation": "france", "order": 0, "kind": "fighter", "count": 2,
+                                              "place": "Paris", "cost": 24})
+    assert "for 2 fighters to be placed at Paris" in event_text(built, str)
+    tf = Event("task-force", "4.2", ("france",), {"nation": "france", "order": 0, "tf": "1", "path": ["Gulf of Lyon"],
+                                                  "ships": {"battleship": 1, "cruiser": 2}, "troops": {},
+                                                  "mission": "blockade"})
+    assert event_text(tf, str) == ("Task force 1 (order 1, last task naval blockade): Gulf of Lyon; "
+                                   "1 battleship, 2 cruisers.")

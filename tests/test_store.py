@@ -155,6 +155,29 @@ def test_later_submission_replaces_earlier(tmp_path: Path) -> None:
     assert store.current_submissions("g1", 1)["germany"].text == "b"
 
 
+def test_a_submission_inside_a_transaction_is_seen_by_the_rows_already_read(tmp_path: Path) -> None:
+    """submit() writes with SQLAlchemy Core: a submission the transaction already read as a
+    row object reads as replaced afterwards, and the one written later than the new mail
+    stays current (the new one kept for the record only)."""
+    from datetime import UTC, datetime
+
+    store = Store.at(tmp_path / "m.db")
+    store.create_game("g1", "1914")
+    noon, one = datetime(2026, 1, 1, 12, tzinfo=UTC), datetime(2026, 1, 1, 13, tzinfo=UTC)
+    first, _ = store.add_submission("g1", "germany", 1, text="a", normalized="a", diagnostics=[], message=None,
+                                    written=noon)
+    with store.transaction():
+        held = store.current_submissions("g1", 1)["germany"]
+        second, replaced, later = store.submit("g1", "germany", 1, text="b", normalized="b", diagnostics=[],
+                                               message=None, written=one)
+        assert (held.id, held.current, replaced, later) == (first, False, True, None)
+        assert store.current_submissions("g1", 1)["germany"].id == second
+        _, replaced, later = store.submit("g1", "germany", 1, text="c", normalized="c", diagnostics=[],
+                                          message=None, written=noon)
+        assert not replaced and later is not None and (later.id, later.text) == (second, "b")
+    assert store.current_submissions("g1", 1)["germany"].text == "b"
+
+
 def test_snapshot_round_trip_and_hash_format(tmp_path: Path) -> None:
     store = Store.at(tmp_path / "m.db")
     store.save_snapshot("g1", 2, '{"x": 1}\n')

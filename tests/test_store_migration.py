@@ -122,3 +122,27 @@ def test_every_migration_from_nothing_makes_the_models_schema(url: str) -> None:
         assert list(compare_metadata(MigrationContext.configure(conn), SQLModel.metadata)) == []
         assert "alembic_version" in inspect(conn).get_table_names()
     engine.dispose()
+
+
+def test_0004_indexes_the_mail_lookups_and_keeps_counting_the_replies_already_sent(url: str) -> None:
+    """A database at 0003 with replies already sent: after the upgrade each reply knows the
+    address it answered (the first recipient), so the daily cap still counts them, and the
+    lookups of every fetched mail have their indexes."""
+    engine = create_engine(url)
+    migrate(engine, to="0003")
+    with engine.begin() as conn:
+        for recipients, kind in (("K@t.local, seat@t.local", "reply"), ("all@t.local", ""), ("k@t.local", "reply")):
+            conn.execute(text("INSERT INTO mailmessage (direction, message_id, sender, recipients, subject, raw, "
+                              "status, note, received, kind) VALUES ('out', '', '', :to, 'Re', :raw, 'sent', '', "
+                              ":when, :kind)"), {"to": recipients, "raw": b"x", "when": WHEN, "kind": kind})
+    engine.dispose()
+    store = Store(url)
+    assert [a.split(":")[0] for a in store.upgraded] == ["0004"] and _schema_differences(store) == []
+    assert [m.answers for m in store.messages("out")] == ["k@t.local", "", "k@t.local"]
+    assert store.replies_answering("k@t.local", WHEN, limit=50) == 2
+    assert store.replies_answering("K@T.local ", WHEN, limit=1) == 1  # counted only as far as the cap
+    assert store.replies_answering("seat@t.local", WHEN, limit=50) == 0  # only copied in, not answered
+    with store.engine.connect() as conn:
+        indexes = {i["name"]: i["column_names"] for i in inspect(conn).get_indexes("mailmessage")}
+    assert indexes["ix_mailmessage_uidvalidity_uid"] == ["uidvalidity", "mailbox_uid"]
+    assert indexes["ix_mailmessage_answers"] == ["answers"]

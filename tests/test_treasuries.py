@@ -134,8 +134,8 @@ def test_the_report_shows_what_stayed_apart_and_each_separated_treasury() -> Non
     assert (f"collected {inc['amount']} resources (full value {inc['full']}, income rule \"full\"), 2 of them kept "
             f"in territories separated from the mainland (3.1); saved resources on the mainland now {inc['saved']}."
             ) in report.text
-    assert (f"Treasury: {inc['saved']} resources saved on the mainland; kept apart in separated territories (3.1): "
-            "Riga 5.") in report.text
-    assert "Riga <b>5</b>" in report.html
+    assert (f"Treasury: {inc['saved']} resources saved on the mainland; 5 more kept apart in 1 separated territory "
+            "(3.1: spent there, or sent by sea):\n  Riga                         5\n") in report.text
+    assert '<td>Riga</td><td align="right"><b>5</b></td>' in report.html
     assert report.data["sheet"]["held_apart"] == {"Riga": 5}
     assert TurnContext(new, {}, fx.world(), fx.scenario()).held_apart("germany") == {"Riga": 5}

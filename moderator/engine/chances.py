@@ -144,6 +144,25 @@ def court_italy(dice: Dice) -> bool:
     return _faces(dice, "France courts Italy (France Option #3)", 1, 2)
 
 
+ALLIED_20, TOWARD_ALLIES, NO_CHANGE, TOWARD_CENTRAL, CENTRAL_20 = (
+    "allied-20", "toward-allies", "no-change", "toward-central", "central-20")
+TWICE = "twice-allied"  # not rolled: Italy already 6 or more toward the Allies
+ITALY_AND_BRITAIN = ((1, ALLIED_20), (3, TOWARD_ALLIES), (4, NO_CHANGE), (8, TOWARD_CENTRAL), (10, CENTRAL_20))
+
+
+def italy_and_britain(dice: Dice) -> tuple[int, str]:
+    """Italy, the British Empire entering unprovoked: 1 twenty points for the Allies, 2-3
+    toward the Allies, 4 no change, 5-8 toward the Central Powers, 9-10 twenty points for
+    the Central Powers. Returns the face and the outcome."""
+    face = dice.d10("Italy's table: the British Empire entered unprovoked (Italy)")
+    return face, next(name for top, name in ITALY_AND_BRITAIN if face <= top)
+
+
+def spain_goes_to_war(dice: Dice) -> bool:
+    """Spain, option 3: war on a major neutral "only if hit 1 or 2 on D10 die"."""
+    return _faces(dice, "Spain declares war on a major neutral (Spain, option 3)", 1, 2)
+
+
 def spanish_relations(dice: Dice) -> bool:
     """France Option #1: Spain normalises relations on "7-10"."""
     return _faces(dice, "Spanish relations (France Option #1)", 7, 10)

@@ -70,9 +70,13 @@ Special terrain (mountains, Gibraltar) comes from terrain.py: the map's features
   with fuel left fight the ground rounds ("only ... if those aircraft still have two or
   more fuel points remaining after any air battles"); the interceptors then defend in
   the ground rounds at their defense value (4.6 step 1). Shared casualties and the
-  fictive unit as in any combat (note after 4.6.1). A fighter's value is read against
-  the highest fighter level among the other side's nations in the air combat, fixed
-  when it starts (a reading). Super Trench: "Aircraft can, however, attack across a
+  fictive unit as in any combat (note after 4.6.1). A fighter's value is read at its
+  own level against the highest level among the other side's fighters in the air
+  combat, fixed when it starts (a reading; combat_air).
+- Radar (Radar: "Enemy planes receive -1 to their attack when radar is present"): a
+  radar of the defenders in the territory (Front.radar) gives the attacking aircraft -1
+  in the ground rounds (with the other penalties, the floor of 1 after them) and in the
+  air combat. Super Trench: "Aircraft can, however, attack across a
   super trench if there are defending aircraft in the territory, but they may only
   battle the aircraft there and not the land units": such aircraft (Front.air_only)
   fight the air combat, then go home before the ground rounds.
@@ -86,7 +90,7 @@ from dataclasses import dataclass, field
 
 from moderator.engine import shore_bombardment, terrain
 from moderator.engine.casualty_shares import share
-from moderator.engine.combat_air import dogfight_value, fighter_level
+from moderator.engine.combat_air import RADAR_PENALTY, dogfight_value, enemy_level
 from moderator.engine.combat_orders import BattleOrders, withdrawal
 from moderator.engine.context import TurnContext
 from moderator.engine.state import AIR_UNITS, LAND_UNITS, Unit
@@ -129,6 +133,7 @@ class Front:
     strike: int = 0  # 4.1.1: +1 to attacking infantry after three tactical strike points (phase4_air.strike_bonus)
     retreat: Mapping[str, str] = field(default_factory=dict)  # defending unit id -> where it may disengage to (4.6)
     air_only: frozenset[str] = frozenset()  # aircraft that fight only the air combat (behind a super trench)
+    radar: bool = False  # a radar of the defenders stands in the territory (Radar: enemy planes -1)
 
 
 @dataclass
@@ -199,7 +204,8 @@ class Battle:
     beach: bool = False  # some attackers land from the sea: the coastal defence unit stands (4.6.1)
     air: bool = False  # an air combat (4.5): planes only, at their air-combat values
     air_rounds: int = 0  # rounds of air combat fought before the ground rounds (4.5)
-    air_enemy: dict[str, str] = field(default_factory=dict)  # side role -> the enemy nation its fighters face (4.5)
+    air_level: dict[str, int] = field(default_factory=dict)  # side role -> the fighter level it faces (4.5)
+    radar: bool = False  # Front.radar: the attackers' aircraft have -1 (Radar)
     strike: int = 0  # 4.1.1: the tactical strike points' bonus to attacking infantry (Front.strike)
     retreat: Mapping[str, str] = field(default_factory=dict)  # Front.retreat
     disengaged: list[Fighter] = field(default_factory=list)  # defenders that left alive by their conditions (4.6)
@@ -228,7 +234,7 @@ def value_of(ctx: TurnContext, battle: Battle, side: Side, f: Fighter) -> int:
         return 1 if f.kind in ("coastal", "city") else 0
     if battle.air:  # 4.5: the fighter table, bombers at 1
         assert f.unit is not None
-        return dogfight_value(ctx, f.unit, battle.air_enemy.get(side.role, f.nation))
+        return dogfight_value(ctx, f.unit, battle.air_level.get(side.role, 0), battle.radar and side.role == "attacker")
     stats = ctx.stats(f.nation, f.kind, f.unit)  # the unit's technology (engine/technology.py)
     assert stats is not None
     if side.role == "attacker":
@@ -239,7 +245,7 @@ def value_of(ctx: TurnContext, battle: Battle, side: Side, f: Fighter) -> int:
             return max(1, value - points) if points and value else value
         if f.kind == "infantry":
             value += battle.strike  # 4.1.1: "any infantry attacking that territory ... receives a +1"
-        points = penalty(side, f)
+        points = penalty(side, f) + (RADAR_PENALTY if battle.radar and f.kind in AIR else 0)
         return max(1, value - points) if points and value > 0 else value  # never below 1 (4.6)
     if f.support:
         return stats.attack  # Artillery: "protect any designated adjacent province by using its attack rating"
@@ -395,7 +401,8 @@ def air_battle(ctx: TurnContext, battle: Battle) -> Battle | None:
     air = Battle(battle.territory, battle.origins, battle.attacker, False, None, Side("attacker", planes),
                  Side("defender", guards), orders=battle.orders, air=True)
     for side, other in ((air.attack, air.defend), (air.defend, air.attack)):
-        air.air_enemy[side.role] = max(other.nations(), key=lambda n: (fighter_level(ctx, n), n))
+        air.air_level[side.role] = enemy_level(ctx, [f.unit for f in other.real() if f.unit is not None])
+    air.radar = battle.radar
     add_fictive(air.attack, air.defend)
     return air
 
@@ -504,6 +511,7 @@ def setup(ctx: TurnContext | None, territory: str, origins: Sequence[str], attac
         beach=beach,
         strike=front.strike,
         retreat=front.retreat,
+        radar=front.radar,
     )
     if (strait or beach) and holder:
         battle.defend.fighters.insert(0, Fighter(holder, "coastal"))  # Straits; 4.6.1

@@ -69,6 +69,17 @@ SCHEMA = EventSchema([
          nation=NATION, side=TEXT),
     spec("minor-ready", "a side", "Neutrals: a minor (not named) reached 10 points for the side; pick a player",
          side=TEXT),
+    spec("casus-belli", "nation and moderator", "British Empire (while neutral): an entry event gave the British "
+         "Empire a cause to join the side", nation=NATION, side=TEXT, cause=CODE),
+    spec("entry-unprovoked", "nation and moderator", "British Empire (while neutral): it joined the side without a "
+         "cause (the neutrals' table rows 15-16)", nation=NATION, side=TEXT),
+    spec("japan-full-production", "nation", "Japan: an original territory lost, Japan goes to full war production "
+         "from the next Phase 8", nation=NATION, lost=PLACES),
+    spec("ottoman-civil-war", "public", "The Ottoman Empire: after its war on a Central Power, the German officers "
+         "rebelled (units by kind that became German, the battles fought, the land Germany occupies) or not (empty)",
+         rebelled=UNITS, battles=PLACES, occupied=PLACES),
+    spec("italy-table", "Italy and moderator", "Italy: its table after the British Empire's unprovoked entry "
+         "(roll 0: not rolled, Italy already 6 or more toward the Allies)", nation=NATION, roll=INT, outcome=CODE),
     spec("leaning-changed", "Italy and moderator", "Italy: a coaxing turned Italy's leaning to the side",
          nation=NATION, side=TEXT),
     spec("peace-offered", "both nations and moderator", "Phase 1.5: a peace one side wrote and the other did not",
@@ -77,6 +88,9 @@ SCHEMA = EventSchema([
          "nation), or opened it", nation=NATION, passage=TEXT, barred=NATIONS, closed=BOOL),
     spec("blockade-declared", "public", "Phase 1.4: a nation declared this turn's naval blockade of an enemy, or "
          "of the US trade to it", nation=NATION, target=NATION, us_trade=BOOL),
+    spec("submarine-warfare-declared", "public", "Phase 1.4: a nation declared unrestricted submarine warfare "
+         "against a side or a nation (target: allied, central or a nation id), or retracted it for good (cost 25)",
+         nation=NATION, target=TEXT, retracted=BOOL, cost=INT),
     spec("peace-made", "public", "Local War, Austro-Hungarian option #1: two nations made peace",
          nations=NATIONS),
     spec("government-in-exile", "public", "Conquest: a conquered nation's government goes into exile with an "
@@ -148,10 +162,11 @@ SCHEMA = EventSchema([
     spec("strategic-cut", "nation", "Phase 4.1.3: rail capacity let fewer units go than ordered",
          nation=NATION, order=INT, origin=PLACE, dest=PLACE, ordered=INT, moving=INT),
     spec("air-raid", "the raider and the defenders", "Phase 4.1.1: a bombing raid: AA hits, rounds of air combat "
-         "with the interceptors (4.5), planes lost or turned back, those through and the damage (resources, "
-         "manpower or strike points)",
+         "with the interceptors (4.5) at the target and over the places on the way (via, intercepted_over), "
+         "planes lost or turned back, those through and the damage (resources, manpower or strike points)",
          nation=NATION, order=INT, target=PLACE, aim=CODE, holder=TEXT, aa_hits=INT, rounds=INT, lost=UNITS,
-         interceptors_lost=UNITS, turned_back=UNITS, through=UNITS, damage=INT, strike_points=INT),
+         interceptors_lost=UNITS, turned_back=UNITS, through=UNITS, damage=INT, strike_points=INT,
+         via=optional(PLACES), intercepted_over=optional(PLACES)),
     spec("rebasing", "nation", "Phase 4.1.2: aircraft took off to rebase (they land in Phase 7)",
          nation=NATION, order=INT, origin=PLACE, dest=PLACE, units=UNITS),
     spec("moved", "nation", "Phase 4.4: units moved", nation=NATION, order=INT, origin=PLACE, dest=PLACE,
@@ -167,12 +182,17 @@ SCHEMA = EventSchema([
          territory=PLACE, origins=PLACES, attacker=NATION, attackers=NATIONS, defender=optional(NATION),
          defenders=NATIONS, rounds=INT, strait=BOOL, losses=LOSSES, captured=BOOL, withdrawn=optional(TEXT),
          clash=BOOL, air_rounds=INT, rolls=SPAN),
-    spec("task-force", "nation", "Phase 4.2: where a task force went, and what is left of it and its troops",
-         nation=NATION, order=INT, tf=TEXT, path=PLACES, ships=UNITS, troops=UNITS),
+    spec("task-force", "nation", "Phase 4.2: where a task force went, and what is left of it and its troops; "
+         "`mission` its last task (4.2.1-4.2.9: patrol, blockade, ...)",
+         nation=NATION, order=INT, tf=TEXT, path=PLACES, ships=UNITS, troops=UNITS, mission=CODE),
     spec("naval-battle", "participants", "Phase 4.3: a naval battle (task forces, submarines attacking or "
          "detected); `first`/`second` the sides' nations, `ended` why it stopped",
          zone=PLACE, fleets=TASK_FORCES, first=NATIONS, second=NATIONS, rounds=INT, free=TEXT, ended=CODE,
          losses=LOSSES, damaged=LOSSES, withdrawn=optional(TEXT), rolls=SPAN),
+    spec("air-combat-at-sea", "participants", "Phase 4.3 step 1: fighters aboard carriers (or sent as cover) "
+         "intercepted aircraft striking ships (4.5): the rounds, the planes downed and those turned back short of fuel",
+         zone=PLACE, attackers=NATIONS, defenders=NATIONS, rounds=INT, lost=UNITS, interceptors_lost=UNITS,
+         turned_back=UNITS),
     spec("blockade-held", "the two nations", "Phase 4.2.6: a blockade sighted a task force leaving its zone "
          "and held it there", nation=NATION, tf=TEXT, zone=PLACE, dest=PLACE, by=NATION),
     spec("unrestricted-submarine-warfare", "the two nations", "Phase 1.4 with 4.7: submarines in the targeted "

@@ -100,6 +100,17 @@ def russian_fleet_left(ctx: TurnContext, phase: str) -> None:
 
 
 # ---- Italy -------------------------------------------------------------------------------------
+def leaning(ctx: TurnContext, nation: str) -> str:
+    """The side the nation leans to: flags["leaning"] when set (a coaxing, Paris, Trieste or
+    Marseille given, Italy's table after Britain's unprovoked entry, a SET FLAG ruling),
+    else the scenario's (nations.toml)."""
+    flagged = ctx.nation(nation).flags.get("leaning")
+    if flagged in ("allied", "central"):
+        return str(flagged)
+    info = ctx.scenario.nations.get(nation)
+    return info.leaning if info is not None and info.leaning else ""
+
+
 def paris_fallen(ctx: TurnContext, phase: str) -> None:
     """Phase 9: the first turn a Central Power holds Paris."""
     italy = ctx.state.nations.get(ITALY)

@@ -513,6 +513,7 @@ def odds_for(
     strike: bool = False, support: int = 0, support_rounds: int | None = None,
     tech: Mapping[str, Mapping[str, int]] | None = None,
     disengage: Sequence[tuple[str, int]] = (), let_through: bool = False, break_off: Sequence[tuple[str, int]] = (),
+    radar: bool = False,
 ) -> Odds:
     """Odds of `attack` (kind -> count) of `attacker` against `defend` of `defender`,
     who holds `territory` (it only matters for special terrain, terrain.py: pass the `world`).
@@ -523,7 +524,7 @@ def odds_for(
     mu = matchup(scenario, attacker, attack, defender, defend, territory=territory, strait=strait, trench=trench,
                  air_distance=air_distance, beach=beach, strike=strike, support=support,
                  support_rounds=support_rounds, tech=tech, disengage=disengage, let_through=let_through,
-                 break_off=break_off)
+                 break_off=break_off, radar=radar)
     return battle_odds(scenario, territory, attacker, mu.attackers, mu.defenders, holder=defender, city=city,
                        max_rounds=max_rounds, world=world, front=mu.front, tech=mu.tech, orders=mu.orders)
 
@@ -546,7 +547,7 @@ def matchup(
     *, territory: str = "", strait: bool = False, trench: str | None = None, air_distance: int = 1,
     beach: bool = False, strike: bool = False, support: int = 0, support_rounds: int | None = None,
     tech: Mapping[str, Mapping[str, int]] | None = None, disengage: Sequence[tuple[str, int]] = (),
-    let_through: bool = False, break_off: Sequence[tuple[str, int]] = (),
+    let_through: bool = False, break_off: Sequence[tuple[str, int]] = (), radar: bool = False,
 ) -> Matchup:
     """The battle of `attack` (kind -> count) of `attacker` against `defend` of `defender`.
     strait: every attacker crosses a strait (Straits). trench: "trench" or "super_trench",
@@ -565,7 +566,8 @@ def matchup(
     when one is met its infantry, tanks and aircraft leave for a friendly neighbour.
     let_through: the defender's fighters let the attacking aircraft go (4.5, LET THROUGH).
     break_off: the attacker's conditions for leaving the air combat (4.5, BREAK OFF AIR
-    COMBAT: "rounds" | "losses" | "kills", n)."""
+    COMBAT: "rounds" | "losses" | "kills", n). radar: a radar of the defender stands in the
+    territory (Radar: the attacking aircraft have -1, in the air combat and on the ground)."""
     if beach and attack.get("tank"):
         raise ValueError("tanks may not take part in a naval invasion (4.6.1)")
     guarded = bool(defend.get("fighter"))  # Super Trench: aircraft "may only battle the aircraft there"
@@ -595,6 +597,7 @@ def matchup(
         air_only=frozenset(u.id for u in attackers if u.kind in combat_land.AIR)
         if trench == combat_land.SUPER_TRENCH else frozenset(),
         retreat={u.id: "a friendly neighbour" for u in defenders if u.kind in DISENGAGING} if disengage else {},
+        radar=radar,
     )
     orders = combat_orders.BattleOrders(
         defending={defender: tuple(CombatCondition(territory, kind, value) for kind, value in disengage)}

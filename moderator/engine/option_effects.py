@@ -27,7 +27,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from moderator.engine import chances, neutral_triggers, points, wars
+from moderator.engine import chances, japan, neutral_triggers, points, wars
+from moderator.engine import us_entry as us_entry_events
 from moderator.engine.context import TurnContext
 from moderator.engine.orders.records import record_success
 from moderator.orders.model import SpecialOption
@@ -132,6 +133,62 @@ def japan_objects(ctx: TurnContext, nation: str, side: str) -> None:
     for target in targets:
         if target != JAPAN and not ctx.at_war(JAPAN, target):
             wars.begin(ctx, JAPAN, target, PHASE, surprise=False)
+
+
+def declare_wars(ctx: TurnContext, nation: str, order: SpecialOption, spec: OptionRule) -> None:
+    """The wars an option declares without a roll (Japan 1, 2, 4, 5, 6; Spain 1), begun
+    when the option is committed: in the checker's projection as in the engine, like a
+    DECLARE WAR (the orders after it are judged at war). Japan 4 with FULL WAR marks the
+    full war with Russia (begun again after a won limited war; US Entry 4 then), without
+    it the war begun is the limited one (engine/japan.py). Spain: not once it reached 10
+    points ("cannot declare new war against neutrals")."""
+    if spec.effect == "japan-war":
+        flags = ctx.state.nations[JAPAN].flags
+        if spec.number == 4 and order.full:
+            flags.setdefault(japan.FULL_WAR_RUSSIA, ctx.turn)
+            if ctx.at_war(JAPAN, japan.RUSSIA):  # the limited war turned full: US Entry 4 now
+                us_entry_events.move(ctx, "allied", 2, "japan-war-on-russia", PHASE)
+        elif spec.number == 4 and not ctx.at_war(JAPAN, japan.RUSSIA):
+            flags[japan.LIMITED_RUSSIA] = ctx.turn  # the war begun below is the limited one
+        for enemy in japan.targets(ctx, spec.number):
+            if enemy in ctx.state.nations and enemy != JAPAN and not ctx.at_war(JAPAN, enemy):
+                wars.begin(ctx, JAPAN, enemy, PHASE, surprise=False)
+    elif spec.effect == "spain-war" and spec.number == 1:
+        minor = order.target
+        if (minor is not None and minor in ctx.state.nations and not ctx.at_war(nation, minor)
+                and points.locked(ctx, nation) is None):
+            wars.begin(ctx, nation, minor, PHASE, surprise=False)
+
+
+def japan_war(ctx: TurnContext, nation: str, order: SpecialOption, spec: OptionRule) -> str:
+    """Japan 1, 2, 4, 5, 6: the wars were begun as the option was committed
+    (declare_wars); the income they bring: engine/japan.py income_rule, read in Phase 8."""
+    return chances.SUCCESS
+
+
+def japan_suez(ctx: TurnContext, nation: str, order: SpecialOption, spec: OptionRule) -> str:
+    """Japan 3: its conditions are the option's requirements (at war with the Ottomans and
+    Austria-Hungary, a Central Power holding the Suez Canal); once played, its 10 a turn
+    last while both wars do (engine/japan.py income_rule)."""
+    return chances.SUCCESS
+
+
+def spain_war(ctx: TurnContext, nation: str, order: SpecialOption, spec: OptionRule) -> str:
+    """Spain 1 ("declare war on any minor neutral": begun as the option was committed,
+    declare_wars) and 3 ("declare war on any major neutral nation, for free and only if hit
+    1 or 2 on D10 die"): the war begun as a DECLARE WAR would (engine/wars.py: public; the
+    neutrals' second table). Reading: the lock of a neutral that reached 10 points
+    ("cannot declare new war against neutrals") holds for the options too: nothing
+    happens (the option is free or its cost is spent)."""
+    target = order.target
+    if spec.number == 1:
+        return chances.SUCCESS if target is not None and ctx.at_war(nation, target) else chances.NOTHING
+    if target is None or target not in ctx.state.nations or ctx.at_war(nation, target):
+        return chances.NOTHING
+    if points.locked(ctx, nation) is not None or not chances.spain_goes_to_war(ctx.dice):
+        return chances.NOTHING
+    wars.begin(ctx, nation, target, PHASE, surprise=False)
+    return chances.SUCCESS
 
 
 # ---- Italy -----------------------------------------------------------------------------------
@@ -249,6 +306,9 @@ def public_opinion(ctx: TurnContext, nation: str, order: SpecialOption, spec: Op
 
 
 EFFECTS: dict[str, Effect] = {
+    "japan-war": japan_war,
+    "japan-suez": japan_suez,
+    "spain-war": spain_war,
     "ottoman-trade-fiasco": ottoman_trade_fiasco,
     "us-propaganda": us_propaganda,
     "seek-chinese-favour": seek_chinese_favour,

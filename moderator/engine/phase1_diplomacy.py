@@ -16,28 +16,24 @@ i.e. Italy is leaning toward Central Powers side"). Reading: rolled in Phase 1.2
 every turn, after the players' attempts; Italy's leaning is NationState.flags["leaning"]
 when set (a moderator's ruling after Paris falls, a coaxing; Trieste or Marseille given:
 engine/option_effects.py), else the scenario's. French #3: "0-4 points each turn instead
-0-3" toward the Allies once it succeeded (flags["courted"]).
+0-3" toward the Allies once it succeeded (flags["courted"]). After the British Empire's
+unprovoked entry Italy may be "twice attracted" toward the side it leans to
+(engine/british_entry.py italy_table): its points of the turn are drawn twice while it
+leans so.
 """
 
 from __future__ import annotations
 
-from moderator.engine import neutral_triggers, points
+from moderator.engine import british_entry, neutral_triggers, points
 from moderator.engine import surrender as surrenders
 from moderator.engine.context import MODERATOR, TurnContext
+from moderator.engine.neutral_triggers import leaning  # Italy's leaning: its home is there
 from moderator.engine.option_effects import COURTED
 from moderator.engine.orders import peace
 from moderator.engine.orders.neutrals import COAXED
 
 PHASE = "1.2"
 SWAYED = "coaxed"  # NationState.flags of Italy: the turn a coaxing first turned its leaning (0-4 a turn since)
-
-
-def leaning(ctx: TurnContext, nation: str) -> str:
-    flagged = ctx.nation(nation).flags.get("leaning")
-    if flagged in ("allied", "central"):
-        return str(flagged)
-    info = ctx.scenario.nations.get(nation)
-    return info.leaning if info is not None and info.leaning else ""
 
 
 def coaxing(ctx: TurnContext) -> None:
@@ -80,8 +76,11 @@ def diplomatic_influence(ctx: TurnContext) -> None:
         if nation == neutral_triggers.ITALY:  # the provinces lost: "1 point more per turn toward ..."
             bonus = neutral_triggers.italy_lean_bonus(ctx)
             most = max(0, most + (bonus if toward == "allied" else -bonus))
-        amount = ctx.dice.between(0, most, f"{ctx.nation_name(nation)}'s points of the turn {points.PURPOSE}")
-        points.move(ctx, nation, toward, amount, "drift", PHASE)
+        # Italy's table after Britain's unprovoked entry: "twice attracted" toward the side it leans to
+        draws = 2 if flags.get(british_entry.TWICE) == toward else 1
+        for _ in range(draws):
+            amount = ctx.dice.between(0, most, f"{ctx.nation_name(nation)}'s points of the turn {points.PURPOSE}")
+            points.move(ctx, nation, toward, amount, "drift", PHASE)
 
 
 def surrender(ctx: TurnContext) -> None:

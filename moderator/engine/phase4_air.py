@@ -6,6 +6,9 @@ The BOMB order's home (orders/bombing.py) checks the raid; raid() flies it:
    the given territory ... The AA roll against aircraft happens before any other
    combat. Planes destroyed do not get to attack": each AA gun of the target's side in
    the territory rolls once at its defense value; a hit downs one plane.
+0. On the way (4.5, the same words below): the raid flies the way engine/air_route.py
+   finds; over every land territory on it with enemy fighters they intercept as at the
+   target (intercept()), before the raid reaches the target's AA guns.
 2. Interception (4.5): "When aircraft move into a territory ... containing enemy fighters,
    the enemy fighters have the option of intercepting ... (default)". Air combat rounds:
    both sides roll one D10 per aircraft, fighters at their value in the fighter
@@ -34,15 +37,16 @@ re-base, or participate in combat on any turn it does a bombing mission."
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 
-from moderator.engine import fuel
-from moderator.engine.combat_air import dogfight_value
+from moderator.engine import air_route, fuel
+from moderator.engine.combat_air import dogfight_value, enemy_level, radar_against
 from moderator.engine.combat_orders import withdrawal
 from moderator.engine.context import TurnContext
 from moderator.engine.orders import interception
 from moderator.engine.orders.move import landing_places
 from moderator.engine.state import Unit, kinds
-from moderator.orders.model import Bombing
+from moderator.orders.model import Bombing, CombatCondition
 
 PHASE = "4.1.1"
 STRIKES_FOR_BONUS = 3  # 4.1.1: "If three or more Tactical Strike Points are scored"
@@ -75,53 +79,98 @@ def spare_rounds(ctx: TurnContext, plane: Unit, origin: str, target: str) -> int
     return max(0, tank - out - back - fuel.ROUND)
 
 
+@dataclass
+class Flight:
+    """A raid on its way: the planes still flying and what befell the others."""
+
+    raiders: list[Unit]
+    spare: dict[str, int]  # unit id -> air-combat rounds its fuel allows over the whole raid
+    rounds: int = 0  # air-combat rounds fought so far, wherever (a fuel point each)
+    lost: list[Unit] = field(default_factory=list)
+    turned_back: list[Unit] = field(default_factory=list)
+    guards_lost: list[Unit] = field(default_factory=list)
+    fought: set[str] = field(default_factory=set)  # nations whose fighters intercepted or let it go
+    over: list[str] = field(default_factory=list)  # places on the way where it was intercepted
+
+
+def guards_at(ctx: TurnContext, nation: str, place: str) -> list[Unit]:
+    """Enemy fighters at `place` that may intercept (not those passing through on rails)."""
+    return [u for u in ctx.units_at(place) if u.kind == "fighter" and ctx.at_war(nation, u.nation)
+            and u.id not in ctx.in_transit]
+
+
+def intercept(ctx: TurnContext, nation: str, place: str, flight: Flight,
+              retreat: tuple[CombatCondition, ...]) -> None:
+    """4.5 over `place`: its enemy fighters intercept (unless their nation lets the raid
+    through) and air-combat rounds follow while both sides have planes in it: the raiders
+    while their fuel leaves the run and the way home (else they turn back), the
+    interceptors while their tank lasts. After a round with interceptors left, the raider's
+    BREAK OFF AIR COMBAT condition (per air combat: its rounds, the raider's planes downed
+    in it, the interceptors downed) sends the raiders home unbombed."""
+    fighters = guards_at(ctx, nation, place)
+    passing = interception.passing(ctx, place)  # 4.5: "the option of intercepting or letting them go"
+    guards = sorted((u for u in fighters if u.nation not in passing), key=lambda u: u.id)
+    for other in sorted({u.nation for u in fighters} & passing):
+        ctx.tell(other, "let-through", PHASE, territory=place, units=kinds([u for u in fighters if u.nation == other]))
+    flight.fought |= {u.nation for u in fighters}
+    against_raiders, against_guards = enemy_level(ctx, guards), enemy_level(ctx, flight.raiders)  # fixed as it starts
+    radar = radar_against(ctx, place, nation)
+    here = 0
+    lost: list[Unit] = []
+    killed: list[Unit] = []
+    while flight.raiders and guards:
+        able = [u for u in flight.raiders if flight.spare[u.id] > flight.rounds]
+        flight.turned_back += [u for u in flight.raiders if u not in able]
+        flight.raiders = able
+        fit = [g for g in guards if tank_of(ctx, g) > here]
+        if not flight.raiders or not fit:
+            break
+        here += 1
+        flight.rounds += 1
+        purpose = f"air combat over {place} round {here}"
+        r_hits = sum(ctx.dice.d10(f"{purpose}: {nation} {u.kind}") <= dogfight_value(ctx, u, against_raiders, radar)
+                     for u in flight.raiders)
+        g_hits = sum(ctx.dice.d10(f"{purpose}: {g.nation} fighter") <= dogfight_value(ctx, g, against_guards)
+                     for g in fit)
+        killed += down(ctx, guards, r_hits)
+        lost += down(ctx, flight.raiders, g_hits)
+        fighting = [g for g in guards if tank_of(ctx, g) > here]
+        why = withdrawal(retreat, here, len(lost), len(killed)) if fighting and flight.raiders else None
+        if why:  # 4.5 step 3: "The attacking player may now decide to retreat" (BREAK OFF AIR COMBAT)
+            ctx.emit("air-retreat", PHASE, sorted({nation, *(g.nation for g in (*guards, *killed))}),
+                     nation=nation, territory=place, condition=why, rounds=here, units=kinds(flight.raiders))
+            flight.raiders = []  # they fly home unbombed: told by air-retreat, not "short of fuel"
+    flight.lost += lost
+    flight.guards_lost += killed
+
+
 def raid(ctx: TurnContext, nation: str, index: int, order: Bombing, planes: Sequence[Unit]) -> None:
     target = order.target
     holder = ctx.controller(target) or ""
-    raiders = list(planes)
-    lost: list[Unit] = []
+    flight = Flight(list(planes), {u.id: spare_rounds(ctx, u, order.origin, target) for u in planes})
+    retreat = interception.retreat_conditions(ctx, nation, target)
+    tank = max((tank_of(ctx, u) for u in planes), default=0)
+    places = air_route.way(ctx.world, order.origin, target, lambda p: bool(guards_at(ctx, nation, p)), tank)
+    via = air_route.passed(places) if places is not None else []
+    for place in via:  # 4.5: "When aircraft move into a territory ... containing enemy fighters"
+        if not flight.raiders:
+            break
+        if ctx.is_sea(place) or not guards_at(ctx, nation, place):
+            continue  # at sea, fighters fight with the naval battles
+        before = flight.rounds
+        intercept(ctx, nation, place, flight, (*interception.retreat_conditions(ctx, nation, place), *retreat))
+        if flight.rounds > before:
+            flight.over.append(place)
     aa = [u for u in ctx.units_at(target) if u.kind == "aa" and ctx.at_war(nation, u.nation)]
     aa_hits = 0
     for gun in sorted(aa, key=lambda u: u.id):
         value = ctx.scenario.stats(gun.nation, "aa").defense
-        if raiders and ctx.dice.d10(f"AA at {target}: {gun.nation} aa") <= value:
+        if flight.raiders and ctx.dice.d10(f"AA at {target}: {gun.nation} aa") <= value:
             aa_hits += 1
-    lost += down(ctx, raiders, aa_hits)
-    shot_by_aa = len(lost)
-    fighters = [u for u in ctx.units_at(target) if u.kind == "fighter" and ctx.at_war(nation, u.nation)
-                and u.id not in ctx.in_transit]
-    passing = interception.passing(ctx, target)  # 4.5: "the option of intercepting or letting them go"
-    guards = sorted((u for u in fighters if u.nation not in passing), key=lambda u: u.id)
-    for other in sorted({u.nation for u in fighters} & passing):
-        ctx.tell(other, "let-through", PHASE, territory=target, units=kinds([u for u in fighters if u.nation == other]))
-    retreat = interception.retreat_conditions(ctx, nation, target)
-    broke_off: str | None = None
-    spare = {u.id: spare_rounds(ctx, u, order.origin, target) for u in raiders} if guards else {}
-    rounds = 0
-    turned_back: list[Unit] = []
-    guards_lost: list[Unit] = []
-    while raiders and guards:
-        able = [u for u in raiders if spare[u.id] > rounds]
-        turned_back += [u for u in raiders if u not in able]
-        raiders = able
-        fit = [g for g in guards if tank_of(ctx, g) > rounds]
-        if not raiders or not fit:
-            break
-        rounds += 1
-        purpose = f"air combat over {target} round {rounds}"
-        r_hits = sum(ctx.dice.d10(f"{purpose}: {nation} {u.kind}") <= dogfight_value(ctx, u, holder or guards[0].nation)
-                     for u in raiders)
-        g_hits = sum(ctx.dice.d10(f"{purpose}: {g.nation} fighter") <= dogfight_value(ctx, g, nation) for g in fit)
-        guards_lost += down(ctx, guards, r_hits)
-        lost += down(ctx, raiders, g_hits)
-        fighting = [g for g in guards if tank_of(ctx, g) > rounds]
-        broke_off = withdrawal(retreat, rounds, len(lost) - shot_by_aa, len(guards_lost)) if fighting and raiders else None
-        if broke_off:  # 4.5 step 3: "The attacking player may now decide to retreat" (BREAK OFF AIR COMBAT)
-            ctx.emit("air-retreat", PHASE, sorted({nation, *(g.nation for g in (*guards, *guards_lost))}),
-                     nation=nation, territory=target, condition=broke_off, rounds=rounds, units=kinds(raiders))
-            raiders = []  # they fly home unbombed: told by air-retreat, not "short of fuel"
-            break
-    through = raiders
+    flight.lost += down(ctx, flight.raiders, aa_hits)
+    if flight.raiders:
+        intercept(ctx, nation, target, flight, retreat)
+    through = flight.raiders
     damage = 0
     if order.aim == "industry" and holder:
         rolled = sum(ctx.dice.d10(f"industrial bombing of {target}: {nation} bomber") for _ in through)
@@ -134,11 +183,12 @@ def raid(ctx: TurnContext, nation: str, index: int, order: Bombing, planes: Sequ
         damage = len(through)
         key = ("strike", target)
         ctx.memo[key] = ctx.memo.get(key, 0) + damage
-    seen = sorted({nation, *(u.nation for u in (*aa, *guards, *guards_lost))} | ({holder} if holder else set()))
+    seen = sorted({nation, *flight.fought, *(u.nation for u in aa)} | ({holder} if holder else set()))
     ctx.emit("air-raid", PHASE, seen, nation=nation, order=index, target=target, aim=order.aim, holder=holder,
-             aa_hits=aa_hits, rounds=rounds, lost=kinds(lost), interceptors_lost=kinds(guards_lost),
-             turned_back=kinds(turned_back), through=kinds(through), damage=damage,
-             strike_points=ctx.memo.get(("strike", target), 0) if order.aim == "tactical" else 0)
+             aa_hits=aa_hits, rounds=flight.rounds, lost=kinds(flight.lost),
+             interceptors_lost=kinds(flight.guards_lost), turned_back=kinds(flight.turned_back), through=kinds(through),
+             damage=damage, strike_points=ctx.memo.get(("strike", target), 0) if order.aim == "tactical" else 0,
+             via=via, intercepted_over=flight.over)
 
 
 def strike_bonus(ctx: TurnContext, territory: str) -> int:

@@ -25,21 +25,25 @@ war with the attacker:
 
 Every attack on one sea zone is one battle: the attackers' aircraft together (allies,
 guideline 2, with the multinational note's sharing), ordered by nation and order.
-Not yet: step 1 (fighters aboard carriers, or from land, intercepting the attackers: air
-combat at sea) and step 3 (the ships' own AA); submarines are not attacked (they are
-found only by detection, 4.2.9).
+- Step 1: "Any fighter stationed aboard undamaged aircraft carriers may attempt to
+  intercept any aircraft in the attacking force and engage in air combat": the air combat
+  comes first (engine/air_combat_sea.py); the strikers that get past it attack, and the
+  interceptors left defend with the ships in the rounds (step 4: "defending ships and
+  planes roll for defense"), not in the ships' free fire of steps 2 and 6.
+Not yet: fighters sent from land as cover intercepting, and step 3 (the ships' own AA);
+submarines are not attacked (they are found only by detection, 4.2.9).
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
 
-from moderator.engine import naval_combat, phase4_naval, phase4_sea
+from moderator.engine import air_combat_sea, naval_combat, phase4_naval, phase4_sea
 from moderator.engine.combat_orders import BattleOrders
 from moderator.engine.context import TurnContext
 from moderator.engine.naval_combat import NavalBattle, NavalSide, Ship
 from moderator.engine.orders import move
-from moderator.engine.state import Unit
+from moderator.engine.state import AIR_UNITS, Unit
 from moderator.orders.model import Attack, Move
 
 PHASE = "4.3"
@@ -77,23 +81,40 @@ def strike(ctx: TurnContext, sea: phase4_sea.Sea, zone: str, flying: list[tuple[
     origins = {u.id: origin for u, origin, _ in flying}
     rounds = {u.id: phase4_sea.air_rounds(ctx, u, origins[u.id], zone) for u, _, _ in flying}
     ships = [u for u in ctx.units_at(zone) if u.kind in phase4_naval.SURFACE_SHIPS and ctx.at_war(lead, u.nation)]
+    planes = [u for u, _, _ in flying]
+    fought = dict.fromkeys(rounds, 0)  # the rounds each plane fought, air and naval (its fuel)
+    attacking: list[Unit] = []
+    left: dict[str, int] = {}
+    covering: list[Unit] = []
     if ships:
-        attackers = NavalSide([Ship(u, f"{u.nation}/aircraft", "attack") for u, _, _ in flying], sought=True)
+        # Step 1: the carriers' fighters (and fighters sent as cover) intercept first.
+        guarding = air_combat_sea.guards(ctx, zone, sorted({u.nation for u in planes}), ())
+        air = air_combat_sea.fight(ctx, zone, planes, rounds, guarding,
+                                   {g.id: air_combat_sea.carrier_rounds(ctx, g) for g in guarding})
+        air_combat_sea.event(ctx, zone, air, planes)
+        fought.update(air.fought)
+        left = {u.id: rounds[u.id] - fought[u.id] for u in air.strikers}  # rounds still paid for at sea
+        attacking = [u for u in air.strikers if left[u.id] >= 1]
+        covering = [g for g in air.guards if g in ctx.state.units]  # step 4: "defending ships and planes"
+    if ships and attacking:
+        attackers = NavalSide([Ship(u, f"{u.nation}/aircraft", "attack") for u in attacking], sought=True)
         fleets = {u.id: f.key for f in sea.fleets for u in f.ships}
-        defenders = NavalSide([Ship(u, fleets.get(u.id, f"{u.nation}/ships"), "defend") for u in ships],
-                              sought=False)
+        defenders = NavalSide([Ship(u, fleets.get(u.id, f"{u.nation}/ships"), "defend") for u in ships]
+                              + [Ship(g, f"{g.nation}/aircraft", "defend") for g in covering], sought=False)
         orders = (phase4_sea.battle_orders(ctx, attackers.nations(), zone),
                   phase4_sea.battle_orders(ctx, defenders.nations(), zone))
         gone: list[Ship] = []
 
         def fuel_left(battle: NavalBattle) -> str | None:
-            for s in [s for s in attackers.ships if rounds[s.unit.id] <= battle.rounds]:
+            for s in [s for s in attackers.ships if left[s.unit.id] <= battle.rounds]:
                 attackers.ships.remove(s)  # out of fuel: it leaves the battle
                 gone.append(s)
             return FUEL_GONE if not attackers.ships else None
 
+        # Step 2: the ships alone fire first ("Defending ships get to roll their defensive factors").
+        firing = [s for s in defenders.ships if s.unit.kind not in AIR_UNITS]
         result = naval_combat.fight(ctx, zone, attackers, defenders, orders,
-                                    free=(defenders, list(defenders.ships), "defensive fire"), after_round=fuel_left)
+                                    free=(defenders, firing, "defensive fire"), after_round=fuel_left)
         attackers.ships += gone  # still flying: they leave together
         if defenders.ships and attackers.ships and result.ended in (FUEL_GONE, "withdrawn"):
             parting(ctx, result, defenders, attackers, orders[0])
@@ -101,15 +122,16 @@ def strike(ctx: TurnContext, sea: phase4_sea.Sea, zone: str, flying: list[tuple[
             phase4_sea.settle(ctx, [f])
         naval_combat.battle_event(ctx, result, [f"{lead}/aircraft", *sorted({s.fleet for s in defenders.ships}
                                                                           | {fleets.get(u.id, "") for u in ships} - {""})])
-        fought = result.rounds
-    else:
-        fought = 0  # nothing to attack: they fly home
+        for u in attacking:
+            fought[u.id] += min(result.rounds, left[u.id])
     for u, origin, _ in flying:
-        phase4_sea.fly_home(ctx, u, origin, zone, min(fought, rounds[u.id]))
+        phase4_sea.fly_home(ctx, u, origin, zone, fought[u.id])
 
 
 def parting(ctx: TurnContext, battle: NavalBattle, ships: NavalSide, planes: NavalSide, orders: BattleOrders) -> None:
-    """Step 6: the ships' one round of defensive fire at the aircraft that leave."""
-    scored = naval_combat.hitters(ctx, battle, ships, list(ships.ships), "defensive fire at the leaving aircraft",
+    """Step 6: the ships' one round of defensive fire at the aircraft that leave ("as listed
+    in step 2": the ships, not the planes guarding them)."""
+    firing = [s for s in ships.ships if s.unit.kind not in AIR_UNITS]
+    scored = naval_combat.hitters(ctx, battle, ships, firing, "defensive fire at the leaving aircraft",
                                   first_round=False)
     naval_combat.strike(ctx, battle, planes, orders, scored, first_round=False)

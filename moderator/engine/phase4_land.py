@@ -57,6 +57,7 @@ from collections import defaultdict
 from collections.abc import Collection, Iterable, Mapping, Sequence
 
 from moderator.engine import combat_land, combat_orders, fuel, phase4_air, recon_conditions, terrain, wars
+from moderator.engine.combat_air import radar_against
 from moderator.engine.combat_land import SUPER_TRENCH, TRENCH, Battle, Front
 from moderator.engine.conquest import seize, take_territory
 from moderator.engine.context import TurnContext
@@ -410,7 +411,8 @@ def front_of(ctx: TurnContext, dest: str, legs: list[Leg], shelled: dict[str, se
         if grounded:
             hold_back(ctx, leg, (), "no-fuel", grounded)
     return Front(frozenset(across), trenches, origins, {k: v for k, v in rounds.items() if v >= 1}, bool(dug),
-                 frozenset(beach), strike=phase4_air.strike_bonus(ctx, dest), air_only=frozenset(air_only))
+                 frozenset(beach), strike=phase4_air.strike_bonus(ctx, dest), air_only=frozenset(air_only),
+                 radar=radar_against(ctx, dest, nation))
 
 
 def front_facing(ctx: TurnContext, trench: Unit) -> bool:

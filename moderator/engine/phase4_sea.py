@@ -162,7 +162,7 @@ def naval_movement(ctx: TurnContext) -> None:
     for f in sea.fleets:
         if f.order >= 0:
             ctx.tell(f.nation, "task-force", PHASE, order=f.order, tf=f.name, path=f.path, ships=kinds(f.ships),
-                     troops=kinds(f.troops()))
+                     troops=kinds(f.troops()), mission=f.mission)
 
 
 # ---- the fleets --------------------------------------------------------------------------------

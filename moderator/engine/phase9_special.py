@@ -9,15 +9,19 @@ won't raise rebellion in the same turn"), the US economic roll, the Spanish garr
 Spanish-American relations and the rebellion of a conquered nation that rises
 (phase9_neutrals), the US Entry's events of the turn (us_entry: trade cut, conquests, the
 USA allying China), the Russian fleet gone from the Black Sea and Paris taken
-(neutral_triggers), the neutrals' third table (standing_events) and the liberation of
+(neutral_triggers), the British Empire's causes to enter the war (british_entry), the neutrals' third table (standing_events) and the liberation of
 governments in exile (exile); last, the Victory Conditions' table (victory).
 """
 
 from __future__ import annotations
 
 from moderator.engine import (
+    british_entry,
     exile,
+    japan,
+    local_war_table,
     neutral_triggers,
+    ottoman_civil_war,
     phase3_espionage,
     phase9_mutiny,
     phase9_neutrals,
@@ -46,6 +50,10 @@ def special_rules(ctx: TurnContext) -> None:
     us_entry.us_allies_china(ctx, PHASE)  # US Entry 5: a later turn of Japan's war on China
     neutral_triggers.russian_fleet_left(ctx, PHASE)  # the Ottomans: 0-10 toward the CP, once
     neutral_triggers.paris_fallen(ctx, PHASE)  # Italy: 0-20 toward the CP and its leaning, once
+    british_entry.fleet_and_provinces(ctx)  # the British Empire's causes to enter: the fleet, the provinces
+    japan.end_of_turn(ctx)  # Japan: the limited war with Russia decided, an original territory lost
+    ottoman_civil_war.end_of_turn(ctx)  # the Ottomans' war on a Central Power begun by an attack
+    local_war_table.turns_after(ctx)  # a neutral keeping on its local war with a nation of the main war
     standing_events.closed_passages(ctx, PHASE)  # the third table, rows 1-4
     standing_events.submarine_warfare(ctx, PHASE)  # the third table, row 5
     standing_events.massed_on_borders(ctx, PHASE)  # the third table, row 6

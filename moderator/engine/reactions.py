@@ -31,6 +31,9 @@ answer_aggressions() draws the other neutrals' points when it joins, against the
 joins, for those "still neutral in that time". "Limited wars are not affected with this
 rule" (the General note): China's wars on main-war nations draw nothing.
 
+Rows 15-16, the British Empire entering unprovoked (event "enters-unprovoked", drawn
+by engine/british_entry.py when it joins without a cause).
+
 Every draw goes through the running step's dice (Phase 1.1 for a declaration, Phase 1.5
 for a JOIN, Phase 4.4 for an attack without one), with the purpose ending in
 points.PURPOSE; the points move through engine/points.py (the neutral learns them, never
@@ -82,7 +85,7 @@ def column(pos: Position, row: Reaction | Aggression, neutral: str, subject: str
 
 def rows(pos: Position, event: str, side: str, nation: str = "") -> list[Reaction]:
     """The rows of the table for an event ("joins": of that nation, or "minor")."""
-    if event == "joins":
+    if event in ("joins", "enters-unprovoked"):
         info = pos.scenario.nations.get(nation)
         kind = info.kind if info is not None else ""
         wanted = {nation, "minor"} if kind == "minor" else {nation}
@@ -112,7 +115,7 @@ def react(ctx: TurnContext, event: str, side: str, subject: str, phase: str, sur
 
 def code(event: str) -> str:
     """The `why` of the points event (templates/events/points.j2)."""
-    return {"declares-war": "war-on-a-neutral", "joins": "a-nation-joined"}[event]
+    return {"declares-war": "war-on-a-neutral", "joins": "a-nation-joined", "enters-unprovoked": "britain-unprovoked"}[event]
 
 
 # ---- the second table: a neutral's own wars ------------------------------------------------

@@ -56,6 +56,15 @@ class Unit:
         object.__setattr__(self, name, value)
 
 
+def _unit_copy(unit: Unit) -> Unit:
+    """A copy of `unit` for a new state's list, its fields copied at once (a third of what
+    Unit() costs; the checker copies some 700 for every mail). No mark that units changed:
+    the copy goes into a new list, which no index of units by place was built from."""
+    twin = object.__new__(Unit)
+    object.__setattr__(twin, "__dict__", unit.__dict__.copy())  # the fields are plain values: a shallow copy
+    return twin
+
+
 # Each unit's change of place takes a fresh number from _TICKS into _MOVED; an index built
 # when _MOVED was v is valid while _MOVED is still v (each number is written once, so a
 # later change never writes v back, whatever the threads do).
@@ -142,7 +151,7 @@ class GameState:
                                   list(n.at_war_with), n.side, n.standing, n.income_rule,
                                   copy.deepcopy(n.flags) if n.flags else {})
                    for k, n in self.nations.items()}
-        units = [Unit(u.id, u.nation, u.kind, u.location, u.damage) for u in self.units]
+        units = [_unit_copy(u) for u in self.units]
         return GameState(self.game, self.scenario, self.turn, nations, dict(self.control),
                          dict(self.incorporated), units, self.next_unit)
 

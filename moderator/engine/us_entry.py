@@ -11,7 +11,8 @@ known only by themselves").
 1) "US Trade to Russia is cut off: + 0-2"                                 trade_cut_events
 2) "Naval blockade of US trade to Germany or Britain (as CP): 2 in 10 chance of - 0-2"
 3) "Naval blockade of US trade to Britain (as AP) or France: 2 in 10 chance of + 0-2"
-4) "Japan declares full war on Russia: + 0-2"                             on_war
+4) "Japan declares full war on Russia: + 0-2"     on_war (not option #4's limited war;
+   its FULL WAR: engine/option_effects.py japan_war)
 5) "Japan declares war on China (while China is neutral): - 0-4. Also, chance that USA
    will declare war on Japan (1-5 on D10 die)."                           on_war, us_allies_china
 6) "Zimmerman Note is discovered: + 0-4"            engine/option_effects.py zimmerman_note
@@ -48,7 +49,7 @@ Readings (docs/rules-coverage.md, "Readings of ambiguous rules"):
 
 from __future__ import annotations
 
-from moderator.engine import chances, points
+from moderator.engine import chances, japan, points
 from moderator.engine.context import Position, TurnContext
 
 USA, RUSSIA, JAPAN, CHINA = "usa", "russia", "japan", "china"
@@ -83,7 +84,7 @@ def on_war(ctx: TurnContext, nation: str, target: str, phase: str, surprise: boo
     """engine/wars.py begin calls this for every war begun."""
     if nation != JAPAN or ctx.checking:
         return
-    if target == RUSSIA:
+    if target == RUSSIA and not japan.limited_war_on_russia(ctx.state):  # option #4's limited war: not yet
         move(ctx, "allied", 2, "japan-war-on-russia", phase, double=surprise)
     elif target == CHINA and ctx.state.nations[CHINA].side == "neutral":
         move(ctx, "central", 4, "japan-war-on-china", phase, double=surprise)

@@ -16,6 +16,9 @@ war both ways, as public news. Then:
   told). A dominion that joins brings no one; an empire that joins brings its dominions
   (Major nations and colonies: they "follow the British Empire when British Empire join
   the main war"). A joining is public (Neutrals: "declarations and joinings are public").
+  A neutral British Empire's declaration of war on a nation of the main war is its entry
+  into the opposite camp (Italy: "If British Empire declares war on Austro-Hungary and
+  Germany unprovoked"); provoked or not: engine/british_entry.py.
 * **The other neutrals respond** (the Neutrals' first points table, engine/reactions.py):
   a side's declaration of war on a neutral, then the attacked neutral's joining (and any
   joining, by JOIN too), move every other neutral's points.
@@ -32,7 +35,15 @@ war both ways, as public news. Then:
 
 from __future__ import annotations
 
-from moderator.engine import neutral_triggers, reactions, standing_events, us_entry
+from moderator.engine import (
+    british_entry,
+    local_war_table,
+    neutral_triggers,
+    ottoman_civil_war,
+    reactions,
+    standing_events,
+    us_entry,
+)
 from moderator.engine.context import Position, TurnContext
 
 CAPTURED = "captured-from"  # ctx.done key: (CAPTURED, taker, loser) for every capture of the turn
@@ -50,10 +61,15 @@ def begin(ctx: TurnContext, nation: str, target: str, phase: str, surprise: bool
     if not ctx.checking:
         ctx.emit("war-declared", phase, (), nation=nation, target=target, surprise=surprise)  # public news
     us_entry.on_war(ctx, nation, target, phase, surprise)  # Japan's wars on Russia and China move the US Entry
+    british_entry.on_war(ctx, nation, target, phase)  # a cause for the British Empire's entry
+    ottoman_civil_war.on_war(ctx, nation, target, phase)  # the Ottomans turning on the Central Powers
     attacker = ctx.state.nations[nation].side
-    if ctx.state.nations[target].side == "neutral" and attacker != "neutral":
+    if attacker == "neutral" and nation == british_entry.BRITAIN and ctx.state.nations[target].side != "neutral":
+        join(ctx, nation, opposite(ctx.state.nations[target].side), phase, why="declared", by=target)
+    elif ctx.state.nations[target].side == "neutral" and attacker != "neutral":
         camp = opposite(attacker)
-        reactions.react(ctx, "declares-war", attacker, target, phase, surprise=surprise)
+        if not local_war_table.declared(ctx, nation, target, phase, surprise):  # a neutral in a local war: its table
+            reactions.react(ctx, "declares-war", attacker, target, phase, surprise=surprise)
         enemies = sorted(e for e in ctx.state.nations[target].at_war_with if ctx.state.nations[e].side == camp)
         if enemies:
             if not ctx.checking:
@@ -75,9 +91,13 @@ def join(ctx: TurnContext, nation: str, side: str, phase: str, why: str, by: str
             ctx.emit("joined", phase, (), nation=nid, side=side, why=why if nid == nation else "follows",
                      by=by if nid == nation else nation)
     reactions.react(ctx, "joins", side, nation, phase)  # the neutrals' table: its row of joining
+    if nation == british_entry.BRITAIN:
+        british_entry.entered(ctx, side, why, phase)  # unprovoked: rows 15-16, Italy's table
+    british_entry.on_join(ctx, nation, side, why, phase)  # a major joining the Central Powers: a cause
     neutral_triggers.on_join(ctx, nation, side, phase, why, by)  # the Ottomans: Arabia, Persia, Bulgaria
     if not ctx.checking:
         reactions.answer_aggressions(ctx, nation, side, phase)  # its own earlier wars, answered now
+        local_war_table.answer_turns(ctx, nation, side, phase)  # a local war it kept on, answered now
         standing_events.answer_closings(ctx, nation, side, phase)  # its closings while neutral, too
 
 

@@ -179,11 +179,18 @@ def _set_once(result: ParseResult, piece: Piece, what: str, old: object, new: ob
             "header-repeated"))
 
 
+@lru_cache(maxsize=4096)
+def _order_word_like(word: str) -> tuple[str, ...]:
+    """The order word `word` was probably meant to be. Kept per word: every mail's "Hello,"
+    and "Thanks!" would otherwise pay difflib's comparison with every order word again."""
+    return tuple(difflib.get_close_matches(word, list(EXAMPLES), n=1, cutoff=0.7))
+
+
 def _syntax_diagnostic(piece: Piece, exc: UnexpectedInput) -> Diagnostic:
     """A plain-English reason for an unreadable line, with a model order to copy."""
     first = piece.text.split()[0].lower().rstrip(":") if piece.text.split() else ""
     if first not in EXAMPLES:
-        guess = difflib.get_close_matches(first, list(EXAMPLES), n=1, cutoff=0.7)
+        guess = _order_word_like(first)
         hint = f' Did you mean {guess[0].upper()}? e.g. "{EXAMPLES[guess[0]]}".' if guess else ""
         return Diagnostic(
             ERROR, piece.line, piece.column, piece.text.split()[0] if piece.text.split() else "",

@@ -193,7 +193,9 @@ class RulingBuilder(Builder):
         elif kind == "set_income":
             out = SetIncome(self.name(c[0]), str(c[1]).lower())
         elif kind in ("add", "remove", "damage", "repair"):
-            out = ChangeUnits(kind, self.units(c[0]), self.name(c[1]), self.name(c[2]))
+            # a land radar is a unit that stands in a territory (Radar; Phase 7 rule 7): it may be added or removed too
+            allowed = (*v.MOBILE, "radar") if kind in ("add", "remove") else v.MOBILE
+            out = ChangeUnits(kind, self.units(c[0], allowed), self.name(c[1]), self.name(c[2]))
         elif kind == "remove_all":
             out = RemoveAll(self.kind(c[0]), self.name(c[1]), self.name(c[2]))
         elif kind == "move":

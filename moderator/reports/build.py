@@ -22,6 +22,7 @@ from moderator.orders.echo import nation_words
 from moderator.reports.content import SIDE_NAMES, TurnInfo, alliance_report, bulletin, nation_report
 from moderator.reports.mapfiles import map_files
 from moderator.reports.mapjobs import Job, draw_all
+from moderator.reports.mapview import region_for
 from moderator.reports.neutrals import neutrals_known
 from moderator.reports.render import render
 from moderator.reports.visibility import View, alliance_members, alliance_view, nation_view, public_view
@@ -79,10 +80,12 @@ def build_reports(state: GameState, events: Sequence[Event], scenario: Scenario,
     events = list(events)
     out: list[Report] = []
     jobs: list[Job] = []
+    regions: list[str] = []  # the region each map will be drawn on (mapview.region_for)
     for nation in sorted(nations):
-        report, job = _nation_parts(state, events, scenario, world, info, nation, draw)
+        report, job, view = _nation_parts(state, events, scenario, world, info, nation, draw)
         out.append(report)
         jobs.append(job)
+        regions.append(region_for(world, view))
     for side in ("central", "allied"):
         members = alliance_members(state, side)
         seated = [n for n in members if n in nations]
@@ -96,6 +99,7 @@ def build_reports(state: GameState, events: Sequence[Event], scenario: Scenario,
                            f"{info.title}: turn {info.resolved_turn} status of the {SIDE_NAMES[side]}",
                            text, html, content.to_json()))
         jobs.append(functools.partial(draw, view, title))
+        regions.append(region_for(world, view))
     if bulletin_too and nations:
         view = public_view(state, events)
         news = bulletin(view, events, info, names)
@@ -103,14 +107,19 @@ def build_reports(state: GameState, events: Sequence[Event], scenario: Scenario,
         out.append(_report(PUBLIC, sorted(nations), f"{info.title}: turn {info.resolved_turn} news (public bulletin)",
                            text, html, news.to_json()))
         jobs.append(functools.partial(draw, view, f"{info.title}, turn {info.resolved_turn}"))
-    for report, (full, inline) in zip(out, draw_all(jobs, None if parallel else 1), strict=True):
-        report.png, report.png_inline = full, inline
+        regions.append(region_for(world, view))
+    # Drawn region by region: a region's base layer is drawn once and reused by its next
+    # maps while it is still in mapdraw's small cache (a turn's maps span up to eleven regions).
+    order = sorted(range(len(jobs)), key=lambda i: (regions[i], i))
+    drawn = draw_all([jobs[i] for i in order], None if parallel else 1)
+    for i, files in zip(order, drawn, strict=True):
+        out[i].png, out[i].png_inline = files
     return out
 
 
 def _nation_parts(state: GameState, events: Sequence[Event], scenario: Scenario, world: World, info: TurnInfo,
-                  nation: str, draw: MapRenderer | None) -> tuple[Report, Job]:
-    """One nation's report without its map, and the job that draws the map."""
+                  nation: str, draw: MapRenderer | None) -> tuple[Report, Job, View]:
+    """One nation's report without its map, the job that draws the map, and its view."""
     names = namer(scenario)
     view = nation_view(state, scenario, list(events), nation, world)
     content = nation_report(world, view, info, names, nation_words(scenario))
@@ -119,12 +128,12 @@ def _nation_parts(state: GameState, events: Sequence[Event], scenario: Scenario,
     report = _report(nation, [nation], f"{info.title}: turn {info.resolved_turn} report for {names(nation)}",
                      text, html, content.to_json())
     job = functools.partial(draw, view, f"{info.title}, turn {info.resolved_turn}: {names(nation)}") if draw else _no_map
-    return report, job
+    return report, job, view
 
 
 def nation_mail(state: GameState, events: Sequence[Event], scenario: Scenario, world: World, info: TurnInfo,
                 nation: str, draw: MapRenderer | None = None) -> Report:
     """One nation's own report; without `draw`, no map (the JSON and text tools need none)."""
-    report, job = _nation_parts(state, events, scenario, world, info, nation, draw)
+    report, job, _ = _nation_parts(state, events, scenario, world, info, nation, draw)
     report.png, report.png_inline = map_files(job())
     return report

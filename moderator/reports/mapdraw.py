@@ -46,6 +46,7 @@ OCEAN = "#c9e3f2"  # water no sea zone claims
 SEA = "#dcedf7"  # sea zones: pale blue
 SEA_EDGE = "#6f9fc2"
 LAND_BACKGROUND = "#e3e0d8"  # land outside the game's territories
+PANEL = "#f7f6f2"  # the side panel of a map with no free corner: paper, not sea
 NEUTRAL = "#c8c8c8"  # a place with no known controller
 LAND_EDGE = "#404040"
 UNKNOWN_NATION = "#b0b0b0"
@@ -71,19 +72,26 @@ class Region:
     north: float
     font: float  # label size in points
     min_label_px: float  # labels need a place at least this many pixels across
+    # px of a panel left of the map for the legend, the notes and the overview: a region with
+    # no corner of open sea big enough for them (Europe: the notes box hid Scotland).
+    panel: int = 0
 
 
+PANEL_PX = 500  # holds the two-column legend of the Europe map
+# The theatres whose corners are land (the fronts, the Middle East, Asia; Africa's one
+# corner of open sea is the overview's) have the panel; the world, the British Isles,
+# the Pacific and North America have open sea in their corners.
 REGIONS: dict[str, Region] = {
     "world": Region(-180, 180, -57, 80, 4.5, 55),
-    "europe": Region(-12, 62, 23, 67, 6.5, 0),  # Western/Eastern/Italian fronts and the Middle East
+    "europe": Region(-12, 62, 23, 67, 6.5, 0, PANEL_PX),  # Western/Eastern/Italian fronts and the Middle East
     "british-isles": Region(-11, 5, 49, 61, 9, 0),
-    "western-front": Region(-6, 18, 41, 57, 9, 0),
-    "eastern-front": Region(12, 46, 40, 62, 8, 0),
-    "balkans": Region(12, 34, 33, 49, 8, 0),
-    "italy-balkans": Region(6, 32, 35, 48.5, 8, 0),
-    "middle-east": Region(24, 64, 10, 44, 7.5, 0),
-    "africa": Region(-20, 56, -36, 38, 6.5, 0),
-    "asia": Region(55, 155, -12, 60, 6, 0),
+    "western-front": Region(-6, 18, 41, 57, 9, 0, PANEL_PX),
+    "eastern-front": Region(12, 46, 40, 62, 8, 0, PANEL_PX),
+    "balkans": Region(12, 34, 33, 49, 8, 0, PANEL_PX),
+    "italy-balkans": Region(6, 32, 35, 48.5, 8, 0, PANEL_PX),
+    "middle-east": Region(24, 64, 10, 44, 7.5, 0, PANEL_PX),
+    "africa": Region(-20, 56, -36, 38, 6.5, 0, PANEL_PX),
+    "asia": Region(55, 155, -12, 60, 6, 0, PANEL_PX),
     "pacific": Region(95, 260, -50, 62, 6, 0),
     "north-america": Region(-170, -50, 5, 75, 6.5, 0),
 }
@@ -104,8 +112,9 @@ def image_size(region: str) -> tuple[int, int]:
 
 
 def image_size_of(r: Region) -> tuple[int, int]:
+    """The map's WIDTH_PX and its side panel, if any; the height keeps the map's proportions."""
     height = WIDTH_PX * (miller_y(r.north) - miller_y(r.south)) / (r.east - r.west)
-    return WIDTH_PX, int(round(height))
+    return WIDTH_PX + r.panel, int(round(height))
 
 
 def _project_ring(ring: Sequence[tuple[float, float]], shift: float) -> list[tuple[float, float]]:
@@ -271,7 +280,7 @@ def build_figure(geometry: Geometry, world: World, **options: Unpack[MapOptions]
         return fig
     features = map_features(world)
     unit_boxes, placed, labels = _draw_labels(fig, ax, geometry, reg, units, controllers, colors, sightings,
-                                             mapstory.glyphs(story), features)
+                                             mapstory.glyphs(story), features, mapstory.missions(story))
     fig.unit_labels = labels  # type: ignore[attr-defined]  # where each box went: tests read it
     pixels = base.pixels.copy()
     mapnames.paste(pixels, placed, DPI)
@@ -306,15 +315,19 @@ def build_figure(geometry: Geometry, world: World, **options: Unpack[MapOptions]
 
 
 def _blank(reg: Region) -> tuple[Figure, Axes]:
-    """A figure of the region's pixel size whose axes fill it, in projected lon/lat."""
+    """A figure of the region's pixel size whose axes fill it (right of its panel, if any),
+    in projected lon/lat."""
     width, height = image_size_of(reg)
     fig = Figure(figsize=(width / DPI, height / DPI), dpi=DPI)
     FigureCanvasAgg(fig)  # attach the Agg canvas: text extents are measured with its renderer
-    ax = fig.add_axes((0.0, 0.0, 1.0, 1.0))
+    ax = fig.add_axes((reg.panel / width, 0.0, 1.0 - reg.panel / width, 1.0))
     ax.set_xlim(reg.west, reg.east)
     ax.set_ylim(miller_y(reg.south), miller_y(reg.north))
     ax.set_axis_off()
-    fig.patch.set_facecolor(OCEAN)
+    fig.patch.set_facecolor(PANEL if reg.panel else OCEAN)
+    if reg.panel:  # the map's edge beside the panel
+        fig.add_artist(Rectangle((reg.panel / width, 0.0), 0.0, 1.0, transform=fig.transFigure,
+                                 edgecolor=LAND_EDGE, linewidth=1.0, fill=False))
     return fig, ax
 
 
@@ -351,11 +364,12 @@ def _base_layer(geometry: Geometry, region: str, controllers: Mapping[str, str |
         canvas.draw()
         pixels = np.ascontiguousarray(np.asarray(canvas.buffer_rgba())[::-1])
         packed = pixels[..., :3].astype(np.uint32) @ np.array([1 << 16, 1 << 8, 1], dtype=np.uint32)
-        water = np.isin(packed, [int(OCEAN[1:], 16), int(SEA[1:], 16)])
+        water = np.isin(packed, [int(OCEAN[1:], 16), int(SEA[1:], 16), int(PANEL[1:], 16)])  # free for the legend
         if len(_BASES) >= BASES_KEPT:
             _BASES.pop(next(iter(_BASES)))
         hit = (geometry, Base(pixels, ~water))
-        _BASES[key] = hit
+    _BASES.pop(key, None)
+    _BASES[key] = hit  # the most recently used last: the oldest unused goes first
     return hit[1]
 
 
@@ -492,8 +506,10 @@ def _draw_labels(
     sightings: Mapping[str, Sighting],
     marked: Mapping[str, str],
     features: Mapping[str, str],
+    missions: Mapping[str, Sequence[tuple[str, str]]] = {},
 ) -> tuple[list[Bbox], list[mapnames.PlacedName], list[UnitLabel]]:
     """Names of places holding units or seen enemies, their boxes, then other names where they fit.
+    `missions`: zone -> (glyph, nation) of the task forces patrolling or blockading there.
 
     Returns the unit boxes' pixel extents (the legend keeps clear of them), the other
     names, placed, for the base layer to paste (reports/mapnames.py), and where each box went."""
@@ -502,8 +518,8 @@ def _draw_labels(
     placed: list[mapnames.PlacedName] = []
     named = {
         name: at
-        for name in sorted(set(units) | set(sightings) | set(marked))
-        if (units.get(name) or name in sightings or name in marked)
+        for name in sorted(set(units) | set(sightings) | set(marked) | set(missions))
+        if (units.get(name) or name in sightings or name in marked or name in missions)
         and name in geometry.places
         and (at := _label_anchor(geometry.places[name], reg)) is not None
     }
@@ -512,7 +528,8 @@ def _draw_labels(
     # are the places of the turn's battles and captures, with their marks.
     for name, at in named.items():
         _unit_place_name(ax, renderer, geometry.places[name], reg, at, taken,
-                         mark=marked.get(name, ""), suffix=features.get(name, ""))
+                         mark=marked.get(name, ""), suffix=features.get(name, ""),
+                         flags=[(glyph, colors.get(nation, UNIT_EDGE)) for glyph, nation in missions.get(name, ())])
     owners = unit_owners(units, controllers, colors)
     styles: dict[str, tuple[str, str, str, str, float]] = {}
     for name in shown:
@@ -563,7 +580,9 @@ def _numbered_key(labels: Sequence[UnitLabel]) -> list[str]:
         return []
     lines = ["Numbered stacks (no room in their territory):"]
     for label in numbered:
-        lines.append(f"   {label.number} {label.place}: " + "; ".join(x.strip() for x in label.text.split("\n")))
+        parts = [x.strip() for x in label.text.split("\n")]  # "enemy, exactly:" runs on into its troops
+        joined = "".join(p + (" " if p.endswith(":") else "; ") for p in parts[:-1]) + parts[-1]
+        lines.append(f"   {label.number} {label.place}: {joined}")
     return lines
 
 
@@ -639,12 +658,31 @@ def _draw_unit_boxes(
             labels.append(UnitLabel(name, text, kept[1], at))
             continue
         number = sum(1 for label in labels if label.number) + 1
-        marker = ax.annotate(  # type: ignore[attr-defined]
-            str(number), xy=at, xytext=(0, -2.0), textcoords="offset points", ha="center", va="top",
-            fontsize=font, weight="bold", zorder=6, color=ink,
-            bbox={"boxstyle": "circle,pad=0.2", "facecolor": face, "edgecolor": UNIT_EDGE, "linewidth": 1.4})
-        marker.update_positions(renderer)
-        box = Text.get_window_extent(marker, renderer).padded(pad_px)
+        # The marker at the place's point, or where that is covered (a neighbour's box hangs
+        # over it), at the first free spot around it still in the territory: a marker drawn
+        # over another box would hide that box's figures.
+        step = 1.6 * font
+        for n, (dx, dy) in enumerate(((0.0, -2.0), (step, -2.0), (-step, -2.0), (0.0, step - 2.0),
+                                      (0.0, -step - 2.0), (step, step - 2.0), (-step, step - 2.0),
+                                      (step, -step - 2.0), (-step, -step - 2.0))):
+            marker = ax.annotate(  # type: ignore[attr-defined]
+                str(number), xy=at, xytext=(dx, dy), textcoords="offset points", ha="center", va="top",
+                fontsize=font, weight="bold", zorder=6, color=ink,
+                bbox={"boxstyle": "circle,pad=0.2", "facecolor": face, "edgecolor": UNIT_EDGE, "linewidth": 1.4})
+            marker.update_positions(renderer)
+            box = Text.get_window_extent(marker, renderer).padded(pad_px)
+            centre = from_pixels.transform(((box.x0 + box.x1) / 2, (box.y0 + box.y1) / 2))
+            if not taken.count(box) and (outline is None or outline.contains_point(centre)):
+                break
+            if n < 8:
+                marker.remove()
+            else:  # nowhere free: at the point after all
+                marker = ax.annotate(  # type: ignore[attr-defined]
+                    str(number), xy=at, xytext=(0, -2.0), textcoords="offset points", ha="center", va="top",
+                    fontsize=font, weight="bold", zorder=6, color=ink,
+                    bbox={"boxstyle": "circle,pad=0.2", "facecolor": face, "edgecolor": UNIT_EDGE, "linewidth": 1.4})
+                marker.update_positions(renderer)
+                box = Text.get_window_extent(marker, renderer).padded(pad_px)
         taken.add(box)
         labels.append(UnitLabel(name, text, box, at, number))
     return labels
@@ -668,11 +706,13 @@ def _unit_place_name(
     *,
     mark: str = "",
     suffix: str = "",
+    flags: Sequence[tuple[str, str]] = (),
 ) -> None:
     """The name of a place holding units, seen enemies or the turn's battle or capture, above
     its point (the box hangs below), moved up once if that spot is taken, drawn in any case.
     `mark`: the battle or capture there (mapstory glyphs), written before the name in bold
-    red, so it is never hidden under a unit box."""
+    red, so it is never hidden under a unit box. `flags`: (glyph, colour) of the task forces
+    patrolling or blockading there, written after the name, each in its nation's colour."""
     sea = place.kind == "sea"
     size = reg.font * (0.9 if sea else 1.0)
     spots = [(0.0, 2.5), (0.0, 2.5 + 1.2 * size)]
@@ -696,6 +736,15 @@ def _unit_place_name(
             artist.remove()
             continue
         taken.add(box)
+        x = box.x1 + 2.0
+        for glyph, colour in flags:  # large, thinly edged dark: a pale nation's colour still shows on the sea
+            flag = ax.annotate(  # type: ignore[attr-defined]
+                glyph, xy=(x, (box.y0 + box.y1) / 2), xycoords=IdentityTransform(), ha="left",
+                va="center", fontsize=size * 2.4, weight="bold", color=colour, zorder=6.5,
+                path_effects=[patheffects.withStroke(linewidth=1.0, foreground=UNIT_EDGE)])
+            extent = flag.get_window_extent(renderer)
+            taken.add(extent)
+            x = extent.x1 + 1.0
         return
 
 
@@ -919,6 +968,7 @@ def _draw_legend(
     upper, left = chosen.startswith("upper"), chosen.endswith("left")
     note.set_position((box.x0 if left else box.x1, box.y0 - 6 if upper else box.y1 + 6))
     note.set_horizontalalignment("left" if left else "right")
+    note.set_multialignment("left")  # its lines read from the left in a right-hand corner too
     note.set_verticalalignment("top" if upper else "bottom")
     return chosen
 
@@ -975,15 +1025,17 @@ OVERVIEW_SHARE = 0.22  # of the map's width: the world overview in a corner of a
 def _draw_overview(fig: Figure, ax: object, pixels: np.ndarray, reg: Region, legend_corner: str,
                    land: np.ndarray, avoid: Sequence[Bbox]) -> None:
     """The world overview, small, in the corner (other than the legend's) that covers least
-    land and fewest unit boxes, with the drawn region outlined in red."""
+    land and fewest unit boxes, with the drawn region outlined in red; at the foot of the
+    side panel where the map has one."""
     world = REGIONS["world"]
     fig_w, fig_h = fig.bbox.width, fig.bbox.height
-    w_px = fig_w * OVERVIEW_SHARE
-    h_px = w_px * pixels.shape[0] / pixels.shape[1]
     pad = 8.0
+    w_px = reg.panel - 2 * pad if reg.panel else fig_w * OVERVIEW_SHARE
+    h_px = w_px * pixels.shape[0] / pixels.shape[1]
     best: tuple[float, int] | None = None
     chosen = (0.0, 0.0)
-    for rank, corner in enumerate(c for c in LEGEND_CORNERS if c != legend_corner):
+    corners = ["lower left"] if reg.panel else [c for c in LEGEND_CORNERS if c != legend_corner]
+    for rank, corner in enumerate(corners):
         x0 = pad if corner.endswith("left") else fig_w - pad - w_px
         y0 = fig_h - pad - h_px - 28 if corner.startswith("upper") else pad  # below the title
         box = Bbox.from_bounds(x0, y0, w_px, h_px)

@@ -16,7 +16,7 @@ import io
 import numpy as np
 from PIL import Image
 
-INLINE_WIDTH = 1200  # px: readable in a mail window; the attached map has every pixel
+INLINE_WIDTH = 1200  # px, about: readable in a mail window; the attached map has every pixel
 SAMPLE_STEP = 3  # colours are counted on every third pixel each way: flat fills dominate anyway
 
 
@@ -94,17 +94,16 @@ def _encode(img: Image.Image) -> bytes:
 
 
 def map_files(picture: bytes | Image.Image, inline_width: int = INLINE_WIDTH) -> tuple[bytes, bytes]:
-    """(full, inline): the map as a palette PNG, and a copy at most `inline_width` px wide in
-    the same palette. Empty in, empty out (reports built without maps)."""
+    """(full, inline): the map as a palette PNG, and a copy about `inline_width` px wide in
+    the same palette (a whole fraction of the full width: a map with a side panel, 2900 px,
+    gives 1450). Empty in, empty out (reports built without maps)."""
     if isinstance(picture, bytes) and not picture:
         return b"", b""
     rgb = _rgb(picture)
     palette = palette_of(rgb)
     full = _encode(indexed(rgb, palette))
-    if rgb.width <= inline_width:
+    factor = round(rgb.width / inline_width)
+    if factor < 2:
         return full, full
-    if rgb.width % inline_width == 0:  # a whole factor (2400 -> 1200): average blocks, ten times quicker
-        small = rgb.reduce(rgb.width // inline_width)
-    else:
-        small = rgb.resize((inline_width, round(rgb.height * inline_width / rgb.width)), Image.Resampling.LANCZOS)
+    small = rgb.reduce(factor)  # blocks averaged: ten times quicker than a Lanczos resize, as sharp at 1/2
     return full, _encode(indexed(small, palette))

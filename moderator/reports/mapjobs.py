@@ -62,7 +62,9 @@ def draw_all(jobs: Sequence[Job], processes: int | None = None) -> list[tuple[by
         _JOBS = ()
         return [first, *(map_files(job()) for job in jobs[1:])]
     try:
-        rest = pool.map_async(_run, range(1, len(jobs)), chunksize=1).get(TIMEOUT)
+        # Two maps at a time: jobs come sorted by region (reports/build.py), so a worker mostly
+        # gets two maps of one region and draws that region's base layer once for both.
+        rest = pool.map_async(_run, range(1, len(jobs)), chunksize=2).get(TIMEOUT)
     except multiprocessing.TimeoutError:
         rest = [map_files(job()) for job in jobs[1:]]
     finally:

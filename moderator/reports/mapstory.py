@@ -17,15 +17,19 @@ from moderator.engine.events import Event
 
 MOVE, RAIL, ATTACK, BATTLE, CAPTURE = "move", "rail", "attack", "battle", "capture"
 SAIL = "sail"  # a task force's course at sea (4.2), one mark a leg
+PATROL, BLOCKADE = "patrol", "blockade"  # a task force's last task (4.2.5, 4.2.6), at the zone it ended in
 ARROW_EDGE = "#222222"
 BATTLE_COLOUR = "#d7191c"
 BATTLE_GLYPH, CAPTURE_GLYPH = "\u2694", "\u2691"  # crossed swords, a flag (DejaVu Sans has both)
+# A bullseye for a patrol (it seeks the enemy), a barred circle for a blockade (it bars the
+# zone): written after the zone's name in the task force's colour.
+MISSION_GLYPHS = {PATROL: "\u25ce", BLOCKADE: "\u2298"}
 
 
 @dataclass(frozen=True, order=True)
 class Mark:
-    kind: str  # MOVE, RAIL, ATTACK, SAIL (arrows origin -> dest), BATTLE, CAPTURE (at dest)
-    nation: str  # whose move or attack; the new holder of a capture; "" for a battle
+    kind: str  # MOVE, RAIL, ATTACK, SAIL (arrows origin -> dest), BATTLE, CAPTURE, PATROL, BLOCKADE (at dest)
+    nation: str  # whose move, attack or task force; the new holder of a capture; "" for a battle
     origin: str  # "" for a marker
     dest: str
 
@@ -51,6 +55,10 @@ def marks(events: Iterable[Event]) -> list[Mark]:
             for here, there in zip(path, path[1:], strict=False):
                 if here != there:
                     out.add(Mark(SAIL, a["nation"], here, there))
+            # Its mission where it ended: a patrol or blockade that never left its zone
+            # draws no arrow, and is still the news of the sea (4.2.5, 4.2.6).
+            if path and a.get("mission") in MISSION_GLYPHS and a.get("ships"):
+                out.add(Mark(str(a["mission"]), a["nation"], "", path[-1]))
         elif e.code == "captured" and _has(a, "territory", "holder"):
             out.add(Mark(CAPTURE, a["holder"], "", a["territory"]))
     return sorted(out)
@@ -74,7 +82,12 @@ def key(found: Sequence[Mark]) -> list[str]:
         words.append(f"{BATTLE_GLYPH} battle")
     if CAPTURE in kinds:
         words.append(f"{CAPTURE_GLYPH} captured")
-    return ["This turn: " + ", ".join(words)] if words else []
+    if PATROL in kinds:
+        words.append(f"{MISSION_GLYPHS[PATROL]} task force on patrol")
+    if BLOCKADE in kinds:
+        words.append(f"{MISSION_GLYPHS[BLOCKADE]} blockade")
+    rows = [", ".join(words[i:i + 3]) for i in range(0, len(words), 3)]  # short lines: a narrow box
+    return ["This turn: " + rows[0], *("   " + r for r in rows[1:])] if rows else []
 
 
 def draw(ax: object, found: Sequence[Mark], at: Mapping[str, tuple[float, float]],
@@ -108,4 +121,14 @@ def glyphs(found: Sequence[Mark]) -> dict[str, str]:
             glyph = BATTLE_GLYPH if m.kind == BATTLE else CAPTURE_GLYPH
             if glyph not in out.get(m.dest, ""):
                 out[m.dest] = (out.get(m.dest, "") + glyph) if m.kind == CAPTURE else glyph + out.get(m.dest, "")
+    return out
+
+
+def missions(found: Sequence[Mark]) -> dict[str, list[tuple[str, str]]]:
+    """Zone -> (glyph, nation) of each patrol and blockade ending there, written after the
+    zone's name in the nation's colour (one nation's patrol beside another's blockade)."""
+    out: dict[str, list[tuple[str, str]]] = {}
+    for m in found:
+        if m.kind in MISSION_GLYPHS:
+            out.setdefault(m.dest, []).append((MISSION_GLYPHS[m.kind], m.nation))
     return out

@@ -54,8 +54,11 @@ def weights(world: World, view: View) -> dict[str, float]:
             out[loc] = out.get(loc, 0) + sum(kinds.values())
     for s in view.sightings:
         out[s.place] = out.get(s.place, 0) + FRONT_WEIGHT
+    ours = {status.nation for status in view.statuses}
     for m in mapstory.marks(view.events):
-        if m.kind != mapstory.CAPTURE or view.statuses:  # the public map: captures are no theatre
+        # A capture is public news: it draws a map only to its capturer (Australia's map stays
+        # in the Pacific when Germany takes Liege), and no public map to a theatre.
+        if m.kind != mapstory.CAPTURE or m.nation in ours:
             out[m.dest] = out.get(m.dest, 0) + BATTLE_WEIGHT
     if not out:
         for status in view.statuses:

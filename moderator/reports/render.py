@@ -33,6 +33,7 @@ def environment() -> Environment:
     env.filters["signed"] = lambda n: f"{n:+d}"
     env.filters["tech"] = tech_level
     env.globals["event_text"] = event_text
+    env.globals["count_units"] = count_units
     env.globals["intelligence_lines"] = intelligence_lines
     env.globals["neutral_lines"] = neutral_lines
     return env
@@ -81,14 +82,37 @@ VIRTUAL_NAMES = {"coastal": "coastal defence unit", "city": "city defence", "fic
                  "boat": "port defence boat"}
 
 
+# The Units table's names, singular and plural ("1 fighter", "3 fighters"; infantry and
+# artillery are the same in both); a kind not listed is written as it is.
+UNIT_WORDS = {
+    "tank": ("tank", "tanks"), "aa": ("AA gun", "AA guns"), "rocket": ("rocket", "rockets"),
+    "fighter": ("fighter", "fighters"), "bomber": ("bomber", "bombers"),
+    "battleship": ("battleship", "battleships"), "cruiser": ("cruiser", "cruisers"),
+    "transport": ("transport", "transports"), "carrier": ("aircraft carrier", "aircraft carriers"),
+    "submarine": ("submarine", "submarines"), "trench": ("trench", "trenches"),
+    "super_trench": ("super trench", "super trenches"),
+    **{kind: (name, name + "s") for kind, name in VIRTUAL_NAMES.items()},
+}
+
+
+def count_units(n: int, kind: str) -> str:
+    """"1 fighter", "3 fighters", "7 infantry": a count of one kind of unit in words."""
+    one, many = UNIT_WORDS.get(kind, (kind, kind))
+    return f"{n} {one if n == 1 else many}"
+
+
 def _units(d: dict[str, int]) -> str:
-    return ", ".join(f"{n} {VIRTUAL_NAMES.get(kind, kind)}" for kind, n in d.items()) or "no units"
+    return ", ".join(count_units(n, kind) for kind, n in d.items()) or "no units"
+
+
+def _resources(n: int) -> str:
+    return f"{n} resource{'s' if n != 1 else ''}"
 
 
 def event_text(e: Event, names: Callable[[str], str]) -> str:
     """One event in plain English, from templates/events/<code>.j2 (one template per code)."""
     template = environment().get_template(f"events/{e.code}.j2")
-    return template.render(a=e.args, e=e, names=names, units=_units,
+    return template.render(a=e.args, e=e, names=names, units=_units, resources=_resources,
                            held_back=lambda r: HELD_BACK.get(r, r), withdrawal=withdrawal,
                            problem=lambda code, args: problem_text(code, args, names)).strip()
 

@@ -5,8 +5,11 @@ that uses the orders the engine resolves by itself: a declaration of war, an att
 a withdrawal condition, artillery support and a casualty order, an incorporation counting
 on that attack, a fleet on patrol (task forces and naval combat, 4.2-4.3), submarines
 lying in wait (4.2.3), a landing from transports (4.6), fighters striking, scouting and
-rebasing (3.3, 4.1), builds, a trench, moves, a rail move, research, espionage and
-counter-espionage, influence and a gift. Candidates are proposed from the position, then
+rebasing (3.3, 4.1), air combat choices (letting enemy aircraft through, breaking off,
+4.5), a factory defending its land, a hunt for submarines (4.2 DETECT), a blockade where
+ships allow and Germany's unrestricted submarine warfare (1.4), builds, a trench, moves, a
+rail move, research, espionage and counter-espionage, influence, a gift and money sent
+home from a separated treasury (Phase 8). Candidates are proposed from the position, then
 run through the checker, and only those the rules keep are written: a demo never mails an
 order the receipt would refuse (except Russia's deliberate typo, which shows the "did you
 mean" answer). Each candidate is a list of alternatives of which the first that keeps the
@@ -26,6 +29,9 @@ from moderator.world.model import World
 from moderator.world.scenario_model import Scenario
 
 GAME = "demo"
+# Warnings that an order would do nothing (no aircraft to let through or to break off):
+# the demo leaves such an order out rather than confuse its reader.
+IDLE = frozenset({"let-pass-no-fighters", "air-retreat-nothing"})
 # Where a demo nation opens the war, as it did in August 1914.
 DECLARATIONS = {"germany": "Belgium"}
 
@@ -47,7 +53,7 @@ def sample_orders(state: GameState, world: World, nation: str, scenario: Scenari
         for candidate in alternatives:
             trial = lines + [candidate]
             checked = check_text("\n".join(trial), nation, state, world, scenario)
-            if not any(d.severity == "error" for d in checked.diagnostics):
+            if not any(d.severity == "error" or d.code in IDLE for d in checked.diagnostics):
                 lines = trial
                 break
     if with_mistake:
@@ -80,6 +86,7 @@ def _candidates(state: GameState, world: World, scenario: Scenario, nation: str)
         attacked = attacked or order.split(" TO ")[1].split(" WITHDRAW")[0]
     yield from _navy(state, world, nation)
     yield from _air(state, world, nation, attacked)
+    yield from _choices(state, world, scenario, nation)
     capital = next((t.name for t in world.lands() if t.owner == nation and t.capital), None)
     if capital:
         yield [f"BUILD 1 inf AT {capital}"]
@@ -101,6 +108,7 @@ def _candidates(state: GameState, world: World, scenario: Scenario, nation: str)
     factory = next((t.name for t in world.lands() if t.owner == nation and t.industry), None)
     if factory:
         yield [f"BUILD 1 art AT {factory}"]
+    yield from _money(state, world, scenario, nation)
     yield ["CASUALTIES: art, inf"]
 
 
@@ -160,13 +168,44 @@ def _air(state: GameState, world: World, nation: str, attacked: str | None) -> I
     else joining the attack: air combat in the land battle, 4.5), scouting an enemy
     neighbour (active reconnaissance, 3.3) and rebasing to the front (4.1.2)."""
     fields = sorted({u.location for u in state.nation_units(nation) if u.kind == "fighter"})
-    if attacked:
+    if attacked and fields:
         yield ([f"BOMB TACTICAL 1 ftr FROM {f} TO {attacked}" for f in fields]
                + [f"ATTACK 1 ftr FROM {f} TO {attacked}" for f in fields])
+        yield [f"BREAK OFF AIR COMBAT AT {attacked} AFTER 1 ROUND"]
     yield [f"RECON 1 ftr FROM {f} TO {d}" for f in fields for d in sorted(world.neighbours(f))
            if world.territories[d].is_land and state.at_war(nation, state.controller(d) or "")]
     yield [f"REBASE 1 ftr FROM {f} TO {d}" for f in fields for d in sorted(world.neighbours(f))
            if world.territories[d].is_land and state.controller(d) == nation]
+
+
+def _choices(state: GameState, world: World, scenario: Scenario, nation: str) -> Iterator[list[str]]:
+    """What a player decides about the enemy's moves: fighters at home letting enemy aircraft
+    through (4.5), the factory nearest the front defending its land (4.6), a warship hunting
+    submarines (4.2 DETECT), a naval blockade of an enemy (1.4) and, for Germany as in 1917,
+    unrestricted submarine warfare (1.4)."""
+    fields = sorted(f for f in {u.location for u in state.nation_units(nation) if u.kind == "fighter"}
+                    if _count(state, nation, f, "fighter") >= 2)
+    yield [f"LET THROUGH AT {f}" for f in fields]
+    foes = set(state.nations[nation].at_war_with)
+    front = [t.name for t in world.lands() if t.owner == nation and t.industry
+             and any(state.controller(d) in foes for d in world.neighbours(t.name))]
+    yield [f"DEFEND WITH INDUSTRY AT {f}" for f in sorted(front)]
+    zones = sorted({u.location for u in state.nation_units(nation) if u.kind == "cruiser"})
+    yield [f"DETECT SUBS IN {z} WITH 1 dd" for z in zones]
+    yield [f"BLOCKADE {scenario.nations[f].name}" for f in sorted(foes)]
+    if nation == "germany":
+        yield ["DECLARE UNRESTRICTED SUBMARINE WARFARE AGAINST Allies"]
+
+
+def _money(state: GameState, world: World, scenario: Scenario, nation: str) -> Iterator[list[str]]:
+    """Money home from a separated treasury (Phase 8 TRANSFER), as much as it holds."""
+    from moderator.engine.context import Position
+    from moderator.engine.treasuries import separated
+
+    capital = next((t.name for t in world.lands() if t.owner == nation and t.capital), None)
+    pos = Position(state, {}, world, scenario, checking=True)
+    if capital:
+        yield [f"TRANSFER {n} FROM {key} TO {capital}" for key, _group in separated(pos, nation) for n in (5, 3, 2, 1)]
 
 
 def _moves(state: GameState, world: World, nation: str) -> Iterator[str]:

@@ -32,7 +32,7 @@ from email.message import EmailMessage
 from typing import Any
 
 from moderator.mail.chatter import chatty_lines
-from moderator.mail.compose import AUTO_GENERATED, AUTO_REPLIED, compose, reply_subject
+from moderator.mail.compose import AUTO_GENERATED, AUTO_REPLIED, compose, compose_raw, reply_subject
 from moderator.mail.extract import ExtractedMessage, extract
 from moderator.mail.intake import Mailbox
 from moderator.mail.mask import mask_raw, mask_text
@@ -262,8 +262,8 @@ def _handle(svc: Service, message_id: int, raw: bytes, arrived: datetime | None 
     if earlier is not None:
         # The same message again (a replayed copy, or a server delivering it twice): its orders
         # were taken (or refused) once, and a copy must not undo a seat's later orders.
-        svc.store.update_message(message_id, status="processed", note=f"a copy of message {earlier.id}: ignored")
-        return Outcome(message_id, "processed", f"a copy of message {earlier.id} (same Message-ID): ignored")
+        svc.store.update_message(message_id, status="processed", note=f"a copy of message {earlier}: ignored")
+        return Outcome(message_id, "processed", f"a copy of message {earlier} (same Message-ID): ignored")
     if asks_for_help(mail):
         text, html = reference()
         _queue_reply(svc, mail, None, [mail.sender], "The orders reference (HELP)", text, html)
@@ -381,11 +381,11 @@ def _refuse_stranger(svc: Service, message_id: int, mail: ExtractedMessage, game
     throttled sender), with the attempt recorded and the seat told."""
     now = svc.clock()
     name = svc.scenario(game).nations[nation].name
-    recent = svc.store.auth_failures(since=now - THROTTLE_WINDOW, sender=mail.sender)
-    if len(recent) >= THROTTLE_AFTER:
+    recent = svc.store.refused_attempts(mail.sender, now - THROTTLE_WINDOW, THROTTLE_AFTER)
+    if recent >= THROTTLE_AFTER:
         svc.store.update_message(message_id, status="processed", game_id=game.id,
-                                 note=f"throttled: {len(recent)} refused attempts from {mail.sender}")
-        return Outcome(message_id, "processed", f"ignored: {mail.sender} is throttled after {len(recent)} "
+                                 note=f"throttled: {recent} refused attempts from {mail.sender}")
+        return Outcome(message_id, "processed", f"ignored: {mail.sender} is throttled after {recent} "
                        "refused attempts")
     seat = svc.store.seat(game.id, nation)
     if seat is None or not secret or not verify_secret(secret, seat.secret_hash):
@@ -406,7 +406,7 @@ def _refuse_stranger(svc: Service, message_id: int, mail: ExtractedMessage, game
     if seat is not None and not svc.store.auth_failures(since=now - SEAT_NOTICE_EVERY, game_id=game.id,
                                                         nation=nation)[:-1]:
         _tell_seat(svc, game, seat.email, name, mail.sender, reason)
-    if len(recent) + 1 == THROTTLE_AFTER:
+    if recent + 1 == THROTTLE_AFTER:
         return _reply(svc, message_id, mail, game, headline[0], headline[1],
                       f"{headline[2]} After {THROTTLE_AFTER} refused attempts, mail from {mail.sender} is "
                       f"not answered for {int(THROTTLE_WINDOW.total_seconds() // 60)} minutes.")
@@ -535,21 +535,23 @@ def _queue_reply(svc: Service, mail: ExtractedMessage, game: Game | None, to: li
                  text: str, html: str) -> None:
     cfg = svc.require_mail()
     day_ago = svc.clock() - timedelta(days=1)
-    if svc.store.mail_to_since(mail.sender, day_ago) >= REPLIES_PER_DAY:
+    if svc.store.replies_answering(mail.sender, day_ago, REPLIES_PER_DAY) >= REPLIES_PER_DAY:
         note = f"{mail.sender} got {REPLIES_PER_DAY} replies within a day"
         if not any(r.summary.startswith(note) and _utc(r.created) >= day_ago for r in svc.store.reviews(status=None)):
             svc.store.add_review(game_id=game.id if game else None, turn=None, nation=None, kind="note",
                                  summary=f"{note}; further mail from it is handled but not answered until the "
                                          "day has passed (a mail loop, or someone flooding the moderator?)")
         return
-    msg = compose(sender=cfg.from_address, to=to, subject=reply_subject(subject) if mail.subject else subject,
-                  text=text, html=html, date=svc.clock(), domain=cfg.message_id_domain,
-                  in_reply_to=mail.message_id, references=mail.references, auto_submitted=AUTO_REPLIED)
-    queue(svc, msg, game.id if game else None, kind="reply")
+    reply = compose_raw(sender=cfg.from_address, to=to, subject=reply_subject(subject) if mail.subject else subject,
+                        text=text, html=html, date=svc.clock(), domain=cfg.message_id_domain,
+                        in_reply_to=mail.message_id, references=mail.references, auto_submitted=AUTO_REPLIED)
+    svc.store.queue_outgoing(reply.raw, game_id=game.id if game else None, recipients=reply.to, subject=reply.subject,
+                             message_id=reply.message_id, kind="reply", answers=mail.sender)
 
 
 def queue(svc: Service, msg: EmailMessage, game_id: str | None, kind: str = "") -> int:
     """Put a composed message in the outbox table; the send job delivers it. `kind`: "reply"
-    for an answer to a received mail (those are capped per address a day)."""
+    for an answer to a received mail (those are capped per address a day; _queue_reply
+    queues them with the address they answer)."""
     return svc.store.queue_outgoing(bytes(msg), game_id=game_id, recipients=str(msg["To"]),
                                     subject=str(msg["Subject"]), message_id=str(msg["Message-ID"]), kind=kind)

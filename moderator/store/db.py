@@ -22,6 +22,10 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from sqlalchemy import Engine, event, text
+from sqlalchemy import insert as sa_insert
+from sqlalchemy import select as sa_select
+from sqlalchemy import update as sa_update
+from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, SQLModel, col, create_engine, select
 
 from moderator.store.migrate import migrate
@@ -408,14 +412,19 @@ class Store:
             s.flush()
             return [(ref if isinstance(ref, int) else _row_id(ref), new) for ref, new in stored]
 
-    def earlier_with_message_id(self, message_id: str, before: int) -> MailMessage | None:
-        """An earlier received message with this Message-ID (a replayed copy's original)."""
+    def earlier_with_message_id(self, message_id: str, before: int) -> int | None:
+        """The id of an earlier received message with this Message-ID (a replayed copy's
+        original). One indexed column read (SQLAlchemy Core: no row object is built), for
+        every mail; the rows before `before` are all written (the caller's own pending
+        changes are to `before` itself)."""
         if not message_id:
             return None
         with self.session() as s:
-            return s.exec(select(MailMessage).where(
-                MailMessage.direction == "in", MailMessage.message_id == message_id, col(MailMessage.id) < before)
-                .order_by(col(MailMessage.id))).first()
+            return s.connection().execute(  # type: ignore[no-any-return]
+                sa_select(col(MailMessage.id)).where(
+                    col(MailMessage.direction) == "in", col(MailMessage.message_id) == message_id,
+                    col(MailMessage.id) < before)
+                .order_by(col(MailMessage.id)).limit(1)).scalar()
 
     def message(self, row_id: int) -> MailMessage | None:
         with self.session() as s:
@@ -470,19 +479,40 @@ class Store:
                 q = q.where(AuthFailure.game_id == game_id, AuthFailure.nation == (nation or ""))
             return [r for r in s.exec(q.order_by(col(AuthFailure.id))) if _aware(r.at) >= since]
 
-    def mail_to_since(self, address: str, since: datetime, kind: str = "reply") -> int:
-        """How many outgoing mails of `kind` were queued for `address` since `since`."""
+    def refused_attempts(self, sender: str, since: datetime, limit: int) -> int:
+        """How many refused attempts at a seat came from `sender` since `since`, counted up to
+        `limit` (the throttle's): asked for every order mail, so one indexed read of at most
+        `limit` rows in SQLAlchemy Core, newest first (ids grow with time)."""
+        table = AuthFailure.__table__  # type: ignore[attr-defined]
         with self.session() as s:
-            rows = s.exec(select(MailMessage.received).where(
-                MailMessage.direction == "out", MailMessage.kind == kind,
-                col(MailMessage.recipients).contains(address)))
-            return sum(1 for received in rows if _aware(received) >= since)
+            rows = s.connection().execute(sa_select(table.c.at).where(table.c.sender == sender)
+                                          .order_by(table.c.id.desc()).limit(limit))
+            return sum(1 for (at,) in rows if _aware(at) >= since)
+
+    def replies_answering(self, address: str, since: datetime, limit: int) -> int:
+        """How many replies answering `address`'s mail were queued since `since`, counted up to
+        `limit` (the daily cap): through the `answers` index, reading at most `limit` rows
+        however long the address has played (ids grow with time, so the newest `limit`
+        replies hold every one since `since` if there are fewer than `limit` of them)."""
+        with self.session() as s:
+            rows = s.connection().execute(
+                sa_select(col(MailMessage.received)).where(col(MailMessage.answers) == address.strip().lower())
+                .order_by(col(MailMessage.id).desc()).limit(limit))
+            return sum(1 for (received,) in rows if _aware(received) >= since)
 
     def queue_outgoing(self, raw: bytes, *, game_id: str | None, recipients: str, subject: str,
-                       message_id: str, kind: str = "") -> int:
-        return self._insert(MailMessage(direction="out", game_id=game_id, raw=raw, recipients=recipients,
-                                        subject=subject, message_id=message_id, status="queued",
-                                        received=utcnow(), kind=kind))
+                       message_id: str, kind: str = "", answers: str = "") -> int:
+        """`answers`: for a reply, the address whose mail it answers (the daily cap counts by it).
+        One INSERT in SQLAlchemy Core (a receipt for every order mail): no row object to build
+        and flush; whoever reads the row later reads it from the database."""
+        table = MailMessage.__table__  # type: ignore[attr-defined]
+        with self.session() as s:
+            key = s.connection().execute(sa_insert(table).values(
+                direction="out", game_id=game_id, raw=raw, recipients=recipients, subject=subject,
+                message_id=message_id, status="queued", received=utcnow(), kind=kind,
+                answers=answers.strip().lower())).inserted_primary_key
+        assert key is not None
+        return int(key[0])
 
     # ---- orders ----------------------------------------------------------------
     def add_submission(self, game_id: str, nation: str, turn: int, *, text: str, normalized: str,
@@ -500,23 +530,30 @@ class Store:
                written: datetime | None = None) -> tuple[int, bool, Submission | None]:
         """add_submission(), also returning the seat's current submission that stays current
         because it was written after this one (None if this one is put in place)."""
+        # SQLAlchemy Core, not the ORM: one read, at most one UPDATE and one INSERT, and no
+        # row objects to build and flush (this runs for every order mail). Row objects of the
+        # seat's submissions this session already holds are told of the change.
+        table = Submission.__table__  # type: ignore[attr-defined]
         with self.session() as s:
-            earlier = list(s.exec(select(Submission).where(
-                Submission.game_id == game_id, Submission.nation == nation, Submission.turn == turn,
-                col(Submission.current).is_(True))))
-            later = next((e for e in earlier if written is not None and e.written is not None
-                          and _aware(e.written) > written), None)
+            conn = s.connection()
+            earlier = list(conn.execute(sa_select(table).where(
+                table.c.game_id == game_id, table.c.nation == nation, table.c.turn == turn,
+                table.c.current.is_(True))).mappings())
+            later = next((Submission(**e) for e in earlier if written is not None and e["written"] is not None
+                          and _aware(e["written"]) > written), None)
             current = later is None
-            for e in earlier if current else []:
-                e.current = False
-                s.add(e)
-            sub = Submission(game_id=game_id, nation=nation, turn=turn, text=text, normalized=normalized,
-                             diagnostics=json.dumps(diagnostics), message=message, created=utcnow(),
-                             written=written, current=current)
-            s.add(sub)
-            s.flush()
-            assert sub.id is not None
-            return sub.id, current and bool(earlier), later
+            if current and earlier:
+                ids = [e["id"] for e in earlier]
+                conn.execute(sa_update(table).where(table.c.id.in_(ids)).values(current=False))
+                for held in s.identity_map.values():
+                    if isinstance(held, Submission) and held.id in ids:
+                        set_committed_value(held, "current", False)
+            key = conn.execute(sa_insert(table).values(
+                game_id=game_id, nation=nation, turn=turn, text=text, normalized=normalized,
+                diagnostics=json.dumps(diagnostics), message=message, created=utcnow(), written=written,
+                current=current)).inserted_primary_key
+            assert key is not None
+            return int(key[0]), current and bool(earlier), later
 
     def current_submissions(self, game_id: str, turn: int) -> dict[str, Submission]:
         with self.session() as s:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import BigInteger, text
+from sqlalchemy import BigInteger, Index, text
 from sqlmodel import Field, SQLModel
 
 # The ruleset of games and turns stored before rulesets were recorded (issue 7): the War
@@ -107,6 +107,12 @@ class MailMessage(SQLModel, table=True):
     # Out: "reply" for a receipt or an answer to a received mail (capped per address a day:
     # service/inbox.py REPLIES_PER_DAY), "" for reports, reminders and notices.
     kind: str = Field(default="", sa_column_kwargs=_old_rows(""))
+    # Out, a reply: the address whose mail it answers (lower case; "" otherwise). The daily
+    # reply cap counts by it through its index, instead of a LIKE over every recipient list.
+    answers: str = Field(default="", index=True, sa_column_kwargs=_old_rows(""))
+
+    # In: a fetched message is looked up by its place on the server (UIDVALIDITY, UID) first.
+    __table_args__ = (Index("ix_mailmessage_uidvalidity_uid", "uidvalidity", "mailbox_uid"),)
 
 
 class AuthFailure(SQLModel, table=True):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import difflib
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 LAND = "land"
 SEA = "sea"
@@ -23,8 +24,10 @@ SECTIONS = {
 }
 
 
+@lru_cache(maxsize=1 << 16)
 def fold(name: str) -> str:
-    """Case- and punctuation-insensitive key for matching names typed by players."""
+    """Case- and punctuation-insensitive key for matching names typed by players. Kept per
+    name: checking one order mail folds some seventy names, mostly the same ones."""
     return "".join(ch for ch in name.lower() if ch.isalnum())
 
 

@@ -264,8 +264,8 @@ def load_diplomacy(path: Path) -> Diplomacy:
         where = f"{path}: reaction #{i}"
         _no_unknown(entry, {f.name for f in fields(Reaction)}, where)
         reaction = Reaction(**entry)
-        if reaction.event not in ("declares-war", "joins") or reaction.side not in ("allied", "central"):
-            raise ScenarioError(f"{where}: event is declares-war or joins, side allied or central")
+        if reaction.event not in ("declares-war", "joins", "enters-unprovoked") or reaction.side not in ("allied", "central"):
+            raise ScenarioError(f"{where}: event is declares-war, joins or enters-unprovoked, side allied or central")
         reactions.append(reaction)
     aggressions: list[Aggression] = []
     for i, entry in enumerate(raw.get("aggression", ()), start=1):

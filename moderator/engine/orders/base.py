@@ -17,7 +17,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 from moderator.engine.context import MODERATOR, Position, TurnContext
 from moderator.engine.problems import Problem, problem
 from moderator.engine.state import Unit
-from moderator.orders.model import Order, UnitCount
+from moderator.orders.model import AirRetreat, CombatCondition, Order, UnitCount
 
 OrderT = TypeVar("OrderT", bound=Order)
 
@@ -113,3 +113,14 @@ def refer(ctx: TurnContext, nation: str, index: int, order: Order, cost: int, wh
     phase = ctx.step.section if ctx.step else ""
     ctx.emit("order-referred", phase, (nation, MODERATOR), nation=nation, order=index,
              text=order.span.text, type=type(order).__name__, cost=cost, why=why)
+
+
+def said_twice(pos: Position, nation: str, order: CombatCondition | AirRetreat, place: str) -> Problem | None:
+    """One condition of a kind per place: the second line saying the same is refused, so a
+    player is never left guessing which of two values counts (the battle conditions of 4.3
+    and 4.6, the air combat choices of 4.5)."""
+    same = [o for o in pos.orders.get(nation, ()) if type(o) is type(order) and o.kind == order.kind
+            and (o.dest if isinstance(o, CombatCondition) else o.place) == place]
+    if same and same[0] is not order:
+        return problem("condition-twice", place, place=place)
+    return None

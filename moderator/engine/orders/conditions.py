@@ -17,7 +17,7 @@ from __future__ import annotations
 from moderator.engine import naval_retreat
 from moderator.engine.combat_orders import WITHDRAWALS
 from moderator.engine.context import Position
-from moderator.engine.orders.base import OrderRule
+from moderator.engine.orders.base import OrderRule, said_twice
 from moderator.engine.orders.move import MOVABLE, hostile
 from moderator.engine.problems import Problem, problem, warning
 from moderator.orders.model import CasualtyOrder, CombatCondition, Move, NavalInvasion
@@ -46,11 +46,7 @@ class CombatConditionRule(OrderRule[CombatCondition]):
         return self.twice(pos, nation, order)
 
     def twice(self, pos: Position, nation: str, order: CombatCondition) -> Problem | None:
-        same = [o for o in pos.orders.get(nation, ()) if isinstance(o, CombatCondition)
-                and o.dest == order.dest and o.kind == order.kind]
-        if same and same[0] is not order:
-            return problem("condition-twice", order.dest, place=order.dest)
-        return None
+        return said_twice(pos, nation, order, order.dest)
 
     def remarks(self, pos: Position, nation: str, order: CombatCondition) -> list[Problem]:
         if order.kind not in WITHDRAWALS:

@@ -28,8 +28,9 @@ it names from the passage in step 4.2 (engine/passages.py); a naval blockade cut
 target's US trade (engine/us_trade.py) and its transfers through the table's zones where
 the declarer has a surface ship (engine/sea_lanes.py): resolved, told to all. A closing's points with the
 neutrals (the third points table, rows 1-4) and unrestricted submarine warfare's (row 5)
-are drawn in Phase 9 (engine/standing_events.py); CLOSE is resolved, the submarine
-declaration still referred.
+are drawn in Phase 9 (engine/standing_events.py); CLOSE and the submarine declaration
+(and its retraction) are resolved, the blockade is referred for its effects beyond the
+US trade and the transfers.
 """
 
 from __future__ import annotations
@@ -135,8 +136,16 @@ class SubWarfareRule(Referred[SubWarfare]):
     def cost(self, pos: Position, nation: str, order: SubWarfare) -> int:
         return pos.scenario.diplomacy.retract_subs_cost if order.retract else 0
 
-    def reason(self, pos: Position, nation: str, order: SubWarfare) -> str:
-        return "subs-retract-referred" if order.retract else "subs-neutrals"
+    def execute(self, ctx: TurnContext, nation: str, index: int, order: SubWarfare) -> None:
+        """Resolved: paid (the retraction's 25) and recorded; the declaration is public news.
+        What follows is the engine's: the damage in the targeted zones (step 4.7,
+        engine/phase4_submarine_warfare.py), the neutrals' row 5 in every Phase 9 it stands
+        (engine/standing_events.py), the US trade it cuts (engine/us_trade.py); a retraction
+        ends them all (the flag is gone), for good."""
+        self.settle(ctx, nation, index, order)
+        target = "" if order.retract else subs_target(ctx, order.target or "")
+        ctx.emit("submarine-warfare-declared", PHASE, (), nation=nation, target=str(target), retracted=order.retract,
+                 cost=self.cost(ctx, nation, order))
 
     def record(self, ctx: TurnContext, nation: str, order: SubWarfare) -> None:
         ctx.use((nation, "subs"))

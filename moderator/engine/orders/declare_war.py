@@ -19,7 +19,7 @@ table (answered when it joins the main war).
 
 from __future__ import annotations
 
-from moderator.engine import points, surrender, wars
+from moderator.engine import british_entry, points, surrender, wars
 from moderator.engine.context import Position, TurnContext
 from moderator.engine.orders.base import OrderRule
 from moderator.engine.problems import Problem, flag, problem, warning
@@ -56,6 +56,9 @@ class DeclareWarRule(OrderRule[DeclareWar]):
         if pos.at_war(nation, order.target):
             return [warning("already-at-war", order.target, target=order.target)]
         if pos.nation(nation).side == "neutral":
+            camp = wars.opposite(pos.nation(order.target).side)
+            if nation == british_entry.BRITAIN and camp:  # its declaration is its entry (engine/wars.py)
+                return [] if british_entry.provoked(pos, camp) else [warning("join-unprovoked", order.target, side=camp)]
             return [flag("war-by-neutral", order.target, target=order.target)]
         return []
 

@@ -17,15 +17,17 @@ battle they then fight no ground round, in a raid they do not bomb. Losses count
 nation's aircraft downed in the air combat, kills the interceptors downed.
 
 Neither order claims units or costs anything: the battles read them (combat_orders.
-for_battle; phase4_air.raid) through lets_pass() and retreat_conditions(). At sea, air
-combat is fought with the naval battles, which do not read them: kept with a warning.
+for_battle; phase4_air.raid; at sea, the air combat before a strike on ships, 4.3 step 1,
+engine/air_combat_sea.py) through passing() and retreat_conditions(). At sea the fighters
+that may let the strikers through are those aboard carriers in the zone (and those sent
+there as cover).
 """
 
 from __future__ import annotations
 
 from moderator.engine.context import Position
-from moderator.engine.orders.base import OrderRule
-from moderator.engine.problems import Problem, problem, warning
+from moderator.engine.orders.base import OrderRule, said_twice
+from moderator.engine.problems import Problem, warning
 from moderator.engine.state import AIR_UNITS
 from moderator.orders.model import AirRetreat, Bombing, CombatCondition, LetPass, Move
 
@@ -67,8 +69,6 @@ class LetPassRule(OrderRule[LetPass]):
     section = PHASE
 
     def remarks(self, pos: Position, nation: str, order: LetPass) -> list[Problem]:
-        if pos.is_sea(order.place):
-            return [warning("air-choice-at-sea", order.place, place=order.place)]
         here = pos.start[(nation, order.place, "fighter")]
         coming = any(isinstance(o, Move) and o.dest == order.place and any(u.kind == "fighter" for u in o.units)
                      for o in pos.orders.get(nation, ()))
@@ -82,15 +82,9 @@ class AirRetreatRule(OrderRule[AirRetreat]):
     section = PHASE
 
     def problem(self, pos: Position, nation: str, order: AirRetreat) -> Problem | None:
-        same = [o for o in pos.orders.get(nation, ()) if isinstance(o, AirRetreat)
-                and o.place == order.place and o.kind == order.kind]
-        if same and same[0] is not order:
-            return problem("condition-twice", order.place, place=order.place)
-        return None
+        return said_twice(pos, nation, order, order.place)
 
     def remarks(self, pos: Position, nation: str, order: AirRetreat) -> list[Problem]:
-        if pos.is_sea(order.place):
-            return [warning("air-choice-at-sea", order.place, place=order.place)]
         if not flies_in(pos, nation, order.place):
             return [warning("air-retreat-nothing", order.place, place=order.place)]
         return []

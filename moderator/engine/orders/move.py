@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from moderator.engine import bolsheviks, combat_land, fuel, terrain
+from moderator.engine import bolsheviks, combat_land, fuel, surrender, terrain
 from moderator.engine.context import Position, TurnContext
 from moderator.engine.orders.base import OrderRule, missing_units, refer, take_units
 from moderator.engine.problems import Problem, flag, problem, warning
@@ -181,7 +181,8 @@ class MoveRule(OrderRule[Move]):
     section = PHASE
 
     def problem(self, pos: Position, nation: str, order: Move) -> Problem | None:
-        return standing_problem(pos, nation, order) or fighting_problem(pos, nation, order)
+        return (standing_problem(pos, nation, order) or fighting_problem(pos, nation, order)
+                or (surrender.attack_barred(pos, nation, order.dest) if hostile(pos, nation, order.dest) else None))
 
     def remarks(self, pos: Position, nation: str, order: Move) -> list[Problem]:
         kinds = {u.kind for u in order.units}

@@ -28,8 +28,9 @@ of Central Powers or Allied Powers"; "If she is below 10 points, neutral nation 
 join main war by will until 10 points are reached again". Judged on the points as the
 turn began (engine/points.py ready_to_join; China: "can join the main war at will in the
 following turn"); Japan and the British Empire join without points (diplomacy.toml
-[wars] join_without_points), the British Empire flagged (provoked or unprovoked is the
-moderator's: the entry events and Italy's table). Refused: a nation already in the main
+[wars] join_without_points); the British Empire's entry without a cause from the list of
+the side it joins is unprovoked (engine/british_entry.py: the receipt warns, the
+neutrals answer it). Refused: a nation already in the main
 war; the Ottomans and China "engaged in a minor war" ("can not enter the primary war"); a
 dominion, which follows the British Empire ("nor they can join the main war without
 British Empire"). The joining itself (and the dominions following): engine/wars.py join.
@@ -37,12 +38,12 @@ British Empire"). The joining itself (and the dominions following): engine/wars.
 
 from __future__ import annotations
 
-from moderator.engine import chances, wars
+from moderator.engine import british_entry, chances, wars
 from moderator.engine.context import MODERATOR, Position, TurnContext
 from moderator.engine.orders.base import OrderRule, afford, once_per_turn
 from moderator.engine.orders.records import Referred, geared, record
 from moderator.engine.points import ready_to_join
-from moderator.engine.problems import Problem, flag, problem
+from moderator.engine.problems import Problem, problem, warning
 from moderator.orders.model import CoaxItaly, GearUp, JoinSide
 
 PHASE = "1.5"
@@ -161,8 +162,8 @@ class JoinSideRule(OrderRule[JoinSide]):
         return None  # a second JOIN meets "already-joined": the first has made the nation a member
 
     def remarks(self, pos: Position, nation: str, order: JoinSide) -> list[Problem]:
-        if nation in pos.scenario.diplomacy.join_without_points and nation in pos.scenario.diplomacy.no_war_on_neutrals:
-            return [flag("join-entry-events", side=order.side)]  # the British Empire: provoked or not
+        if nation == british_entry.BRITAIN and not british_entry.provoked(pos, order.side):
+            return [warning("join-unprovoked", side=order.side)]  # allowed: the neutrals answer it
         return []
 
     def commit(self, ctx: TurnContext, nation: str, index: int, order: JoinSide) -> None:

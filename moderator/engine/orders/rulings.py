@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from moderator.engine import points, treasuries
+from moderator.engine import points, technology, treasuries
 from moderator.engine.context import MODERATOR, Position, TurnContext
 from moderator.engine.neutral_income import RULES as RULES_RULE
 from moderator.engine.neutral_income import RULING
@@ -181,6 +181,15 @@ class SetIncomeRule(RulingRule):
         return {"before": before, "after": order.rule}
 
 
+def may_stand(pos: Position, kind: str, place: str) -> bool:
+    """Ships at sea, other units on land; fighters at sea too: aboard carriers (Aircraft
+    Carriers: "an aircraft carrier allows extended aerial operations for a limited number
+    of fighters"; how many is the moderator's ruling to make)."""
+    if pos.is_sea(place):
+        return kind in SEA_UNITS or kind == "fighter"
+    return kind not in SEA_UNITS
+
+
 class ChangeUnitsRule(RulingRule):
     order = r.ChangeUnits
 
@@ -189,7 +198,7 @@ class ChangeUnitsRule(RulingRule):
         if why is not None:
             return why
         for uc in order.units:
-            if (uc.kind in SEA_UNITS) != pos.is_sea(order.place):
+            if not may_stand(pos, uc.kind, order.place):
                 return problem("ruling-place", order.place, kind=uc.kind, place=order.place)
             if order.action == "add":
                 if pos.stats(order.nation, uc.kind) is None:
@@ -215,7 +224,10 @@ class ChangeUnitsRule(RulingRule):
         ids: list[str] = []
         for uc in order.units:
             if order.action == "add":
-                ids += [ctx.state.new_unit(order.nation, uc.kind, order.place).id for _ in range(uc.count)]
+                for _ in range(uc.count):  # a unit added now is one the nation builds now: its levels (Phase 2.1)
+                    unit = ctx.state.new_unit(order.nation, uc.kind, order.place)
+                    technology.stamp(ctx, unit)
+                    ids.append(unit.id)
                 continue
             chosen = self._candidates(ctx, order, uc.kind)[-uc.count:]  # the newest first, by default
             ids += [u.id for u in chosen]
@@ -261,7 +273,7 @@ class MoveUnitsRule(RulingRule):
         if why is not None:
             return why
         for uc in order.units:
-            if (uc.kind in SEA_UNITS) != pos.is_sea(order.dest):
+            if not may_stand(pos, uc.kind, order.dest):
                 return problem("ruling-place", order.dest, kind=uc.kind, place=order.dest)
             have = pos.count(order.nation, order.origin, uc.kind)
             if have < uc.count:

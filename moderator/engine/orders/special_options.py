@@ -34,7 +34,7 @@ from __future__ import annotations
 from typing import Any
 
 from moderator.engine.context import MODERATOR, Position, TurnContext
-from moderator.engine.option_effects import EFFECTS, give
+from moderator.engine.option_effects import EFFECTS, declare_wars, give
 from moderator.engine.orders import influence as inf
 from moderator.engine.orders import neutrals
 from moderator.engine.orders.base import afford, once_per_turn
@@ -221,6 +221,7 @@ class SpecialOptionRule(Referred[SpecialOption]):
         spec = spec_for(ctx, nation, order)
         assert isinstance(spec, OptionRule)
         give(ctx, nation, spec.gives, spec.receiver)  # "give the territory of Hong Kong back to China"
+        declare_wars(ctx, nation, order, spec)  # Japan's and Spain's wars without a roll
 
     def record(self, ctx: TurnContext, nation: str, order: SpecialOption) -> None:
         spec = spec_for(ctx, nation, order)

@@ -1,0 +1,132 @@
+"""Aircraft at sea (engine/phase4_air_sea.py, engine/air_combat_sea.py, the hunts of
+engine/phase4_sea.py): the chances the rules state, counted over turns with fixed seeds,
+and the carriers' fighters (4.3 step 1) where the catalog cases do not reach.
+
+The exact dice of each case are the catalog's (tests/catalog/resolve/naval-aircraft-*.txt,
+naval-carrier-fighters-*.txt, naval-strikers-break-off-the-air-combat.txt); here the same
+steps are played many times and counted against the chances computed from the rules' values.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from functools import cache
+
+from moderator.engine import air_combat_sea, phase4_sea
+from moderator.engine.context import TurnContext
+from moderator.engine.dice import Dice
+from moderator.engine.state import GameState
+from moderator.engine.technology import UPGRADED
+from moderator.world.scenario_model import Scenario
+from tests.test_engine_examples import within_four_sigma
+from tests.test_engine_naval import SCENARIO, WORLD, parsed_orders, sea_state
+from tests.test_engine_ship_gear import hunt, hunters
+
+STRIKE = "ATTACK 1 ftr FROM London TO North Sea"
+
+
+def at_war(state: GameState) -> GameState:
+    state.nations["britain"].at_war_with = ["germany"]
+    state.nations["germany"].at_war_with = ["britain"]
+    return state
+
+
+@cache
+def scenario(fuel: int) -> Scenario:
+    """The small test scenario with fighters of that fuel (5: "naval ready") and carriers
+    holding 2 fighters, as the 1914 scenario's ("Aircraft carriers at the lowest technology
+    level can carry 2 fighter units")."""
+    default = dict(SCENARIO.units["default"])
+    default["fighter"] = dataclasses.replace(default["fighter"], fuel=fuel)
+    default["carrier"] = dataclasses.replace(default["carrier"], capacity=2)
+    return dataclasses.replace(SCENARIO, units={**SCENARIO.units, "default": default})
+
+
+def strike_state(fighters: int = 1, fighter_level: int = 2, **germany: int) -> GameState:
+    """British fighters in London, German units in the North Sea (kind -> count); the
+    levels of Improved Fighters read by the fighter table (combat_air)."""
+    state = at_war(sea_state(britain=[("fighter", "London", fighters)],
+                             germany=[(kind, "North Sea", n) for kind, n in germany.items()]))
+    for nation, level in (("britain", fighter_level), ("germany", 2)):
+        state.nations[nation].tech["improved_fighters"] = level
+        # its fighters fight at their own level: those already fielded are upgraded (Phase 2.1)
+        state.nations[nation].flags[UPGRADED] = {"fighter": {"improved_fighters": level}}
+    return state
+
+
+def strike(state: GameState, orders: str, dice: Dice, fuel: int = 5) -> TurnContext:
+    ctx = TurnContext(state.copy(), {"britain": parsed_orders(orders)}, WORLD, scenario(fuel), dice_root=dice)
+    phase4_sea.naval_movement(ctx)
+    return ctx
+
+
+def count(ctx: TurnContext, nation: str, kind: str) -> int:
+    return sum(1 for u in ctx.state.units if u.nation == nation and u.kind == kind)
+
+
+def test_a_fighter_striking_a_cruiser_sinks_and_falls_as_often_as_the_steps_say() -> None:
+    # A fighter of fuel 5 has one round at sea (2 in, 2 back). 4.3 step 2: the cruiser's
+    # defensive fire (defense 3) downs it 30% of the time; else one round (the fighter
+    # attacks at 2, the cruiser defends at 3), then, both afloat, the cruiser fires once
+    # more as it leaves (step 6). Cruiser sunk: 0.7 x 0.2 = 14%; fighter lost:
+    # 0.3 + 0.7 x (0.3 + 0.7 x 0.8 x 0.3) = 62.76%.
+    state = strike_state(cruiser=1)
+    trials = 1200
+    sunk = lost = 0
+    for seed in range(trials):
+        ctx = strike(state, STRIKE, Dice("air-strike-rate", seed))
+        sunk += count(ctx, "germany", "cruiser") == 0
+        lost += count(ctx, "britain", "fighter") == 0
+    assert within_four_sigma(sunk, trials, 0.14)
+    assert within_four_sigma(lost, trials, 0.3 + 0.7 * (0.3 + 0.7 * 0.8 * 0.3))
+
+
+def test_a_destroyer_hunting_a_submarine_finds_and_sinks_it_as_often_as_4_2_9_says() -> None:
+    # 4.2.9: a destroyer detects on 1-5 (50%); it then has a free round and the first round
+    # at its attack 4, the submarine firing back in the first round at its defense 2, then
+    # diving. Submarine sunk: 0.5 x (0.4 + 0.6 x 0.4) = 32%; destroyer sunk: 0.5 x 0.6 x 0.2 = 6%.
+    trials = 1200
+    found = subs = ships = 0
+    for seed in range(trials):
+        ctx = hunt(hunters(False), Dice("hunt-rate", seed))
+        found += any(e.code == "naval-battle" for e in ctx.events)
+        subs += count(ctx, "germany", "submarine") == 0
+        ships += count(ctx, "britain", "cruiser") == 0
+    assert within_four_sigma(found, trials, 0.5)
+    assert within_four_sigma(subs, trials, 0.32)
+    assert within_four_sigma(ships, trials, 0.06)
+
+
+def test_strikers_reach_the_ships_past_a_carriers_fighter_as_often_as_they_down_it() -> None:
+    # 4.3 step 1 with 4.5: two British fighters of level 3 (fuel 6: two rounds at sea) meet
+    # the German fighter of level 2 aboard the carrier: one air round, keeping one for the
+    # ships. They go on only when they down it (value 2 each: 1 - 0.8^2 = 36%); the German
+    # fighter downs one at 1 (10%). Otherwise they turn back with the guard still up.
+    state = strike_state(fighters=2, fighter_level=3, carrier=1, fighter=1)
+    trials = 1200
+    through = downed = 0
+    for seed in range(trials):
+        ctx = strike(state, STRIKE.replace("1 ftr", "2 ftr"), Dice("carrier-guard-rate", seed), fuel=6)
+        air = next(e for e in ctx.events if e.code == "air-combat-at-sea")
+        through += any(e.code == "naval-battle" for e in ctx.events)
+        downed += air.args["lost"].get("fighter", 0)
+    assert within_four_sigma(through, trials, 0.36)
+    assert within_four_sigma(downed, trials, 0.1)
+
+
+def test_only_undamaged_carriers_launch_and_only_as_many_fighters_as_they_hold() -> None:
+    # Aircraft Carriers: "can carry 2 fighter units"; "A damaged carrier cannot launch fighters".
+    state = strike_state(carrier=1, fighter=3)
+    ctx = TurnContext(state.copy(), {}, WORLD, scenario(5))
+    assert len(air_combat_sea.carrier_fighters(ctx, "North Sea", "germany")) == 2
+    next(u for u in ctx.state.units if u.kind == "carrier").damage = 1
+    assert air_combat_sea.carrier_fighters(ctx, "North Sea", "germany") == []
+    assert air_combat_sea.guards(ctx, "North Sea", ["britain"], ()) == []
+
+
+def test_strikers_with_no_ships_to_attack_meet_no_interceptors() -> None:
+    # Without surface ships of an enemy in the zone there is no strike and no air combat.
+    state = strike_state(fighter=1)
+    ctx = strike(state, STRIKE, Dice("no-ships", 0))
+    assert not [e for e in ctx.events if e.code in ("air-combat-at-sea", "naval-battle")]
+    assert count(ctx, "britain", "fighter") == 1 and ctx.dice.log == []

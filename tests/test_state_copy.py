@@ -1,0 +1,39 @@
+"""GameState.copy(), which the checker makes of the position for every order mail: the same
+state, written out, and independent of the original (units, nations, control), with each
+state's index of units by place right after either one's units move."""
+
+from __future__ import annotations
+
+from moderator.engine.state import GameState, NationState, Unit
+
+
+def _state() -> GameState:
+    nations = {"germany": NationState("germany", saved=30, tech={"tanks": 1}, at_war_with=["france"], side="central",
+                                      flags={"offers": [{"to": "france"}]}),
+               "france": NationState("france", saved=20, side="allied")}
+    units = [Unit("germany-infantry-00001", "germany", "infantry", "Ruhr"),
+             Unit("germany-battleship-00002", "germany", "battleship", "North Sea", damage=1),
+             Unit("france-infantry-00003", "france", "infantry", "Paris")]
+    return GameState("g", "1914", 3, nations, {"Ruhr": "germany", "Paris": "france"}, {}, units, 4)
+
+
+def test_a_copy_is_the_same_state_and_changes_nothing_of_the_original() -> None:
+    original = _state()
+    before = original.dumps()
+    twin = original.copy()
+    assert twin.dumps() == before and twin == original
+    assert all(a is not b and a == b for a, b in zip(original.units, twin.units, strict=True))
+    assert [u.id for u in original.units_at("Ruhr")] == ["germany-infantry-00001"]
+    assert [u.id for u in twin.units_at("Ruhr")] == ["germany-infantry-00001"]
+    twin.units[0].location = "Belgium"
+    twin.units[1].damage = 2
+    twin.nations["germany"].tech["tanks"] = 2
+    twin.nations["germany"].flags["offers"].append({"to": "russia"})
+    twin.control["Ruhr"] = "france"
+    twin.new_unit("france", "infantry", "Ruhr")
+    assert original.dumps() == before
+    assert [u.id for u in original.units_at("Ruhr")] == ["germany-infantry-00001"]
+    assert [u.id for u in twin.units_at("Ruhr")] == ["france-infantry-00004"]
+    assert [u.id for u in twin.units_at("Belgium")] == ["germany-infantry-00001"]
+    original.units[2].location = "Ruhr"  # the original's own index follows its units too
+    assert [u.id for u in original.units_at("Ruhr")] == ["germany-infantry-00001", "france-infantry-00003"]
