@@ -344,18 +344,21 @@ def test_a_bot_trims_builds_the_treasury_cannot_pay() -> None:
 
 
 def test_a_neutral_bot_keeps_to_the_side_it_leans_to() -> None:
-    """A neutral influencing itself (1.2) pushes toward the side its standing leans to,
-    so it drifts one way rather than back and forth (the soak's neutrals joined either
-    side at random)."""
+    """A neutral major influencing itself (1.2) pushes toward the side it leans to, so it
+    moves one way rather than back and forth (the soak's neutrals joined either side at
+    random), whatever its points: Italy toward the Allies while its `leaning` flag says so
+    (as it begins), toward the Central Powers once the game turned the flag."""
     import random
 
     from moderator.bots.bot import Draft, money
     from moderator.orders import model as m
 
     game = opening()
-    for standing, side in ((3, "allied"), (-2, "central")):
+    for standing, flag, side in ((-2, None, "allied"), (3, "central", "central")):
         state = game.state.copy()
         state.nations["italy"].standing, state.nations["italy"].saved = standing, 200
+        if flag:
+            state.nations["italy"].flags["leaning"] = flag
         seat = Seat(state, game.world, game.scenario, "italy")
         pushed = set()
         for seed in range(12):

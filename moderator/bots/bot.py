@@ -275,6 +275,7 @@ def money(d: Draft) -> None:
             d.take(o, cost=price)
     for o in options(s, m.Repair):
         d.take(o)
+    push_self(d)
     paid: list[tuple[type[m.Order], float, int]] = [
         (m.Research, 0.7, 10), (m.Upgrade, 0.2, 15), (m.Influence, 0.6, 10), (m.Espionage, 0.25, 5),
         (m.CounterEspionage, 0.1, 1), (m.SpecialOption, 0.1, 15), (m.Gift, 0.15, s.saved // 10),
@@ -286,6 +287,22 @@ def money(d: Draft) -> None:
         if choices:
             d.take(d.rng.choice(choices), cost=price)
     build(d)
+
+
+def push_self(d: Draft) -> None:
+    """A neutral major's player works toward the side it wants (bots/history.py): most
+    turns, INFLUENCE SELF or its option that moves its own standing (US option #4, the
+    public opinion campaign) toward that side, when its home allows it."""
+    s = d.seat
+    side = leaning(s) if s.side == "neutral" else None
+    if side is None or d.budget < 30 or d.rng.random() > 0.6:
+        return
+    mine: list[m.Influence | m.SpecialOption] = [
+        o for o in options(s, m.Influence) if isinstance(o, m.Influence) and o.target == s.nation]
+    mine += [o for o in options(s, m.SpecialOption) if isinstance(o, m.SpecialOption) and o.target is None]
+    choices = [o for o in mine if getattr(o, "toward", None) == side]
+    if choices:
+        d.take(choices[0], cost=15)
 
 
 def leaning(s: Seat) -> str | None:

@@ -1,11 +1,11 @@
-"""Which side a neutral leans to, as the bots play it: the game's standing first, then
-the side the rules' history points to.
+"""Which side a neutral leans to, as the bots play it: a neutral major's player wants the
+side the rules' history points to; a minor leans as its standing shows.
 
 A neutral's standing (Phase 1.2: -10 Central Powers .. +10 Allies; the US Entry for the
-USA) is what the game says; while it is level, a bot playing history pushes toward the
-side its nation's section of the rules suggests, not a coin's side (a soak whose
-neutrals each picked a side at random sent the USA, Italy and China to the Central
-Powers). The majors at war then spend their influence on the neutrals that lean their
+USA) is what the game's events make of it; a bot seated on a neutral major pushes it
+toward the side its nation's section of the rules suggests, not a coin's side nor the
+drift of the points (soaks whose neutrals followed either sent the USA and China to the
+Central Powers). The majors at war then spend their influence on the neutrals that lean their
 way or not at all, and leave alone those that lean to the other side, so a long run
 shows the joins history suggests: Bulgaria and the Ottomans with the Central Powers,
 Italy, Romania, Greece, Portugal and the USA with the Allies. A nation opens a war only
@@ -45,13 +45,18 @@ HISTORY: dict[str, str | None] = {
 }
 
 
+MAJORS = frozenset({"italy", "ottoman", "usa", "japan", "britain", "china", "spain"})
+
+
 def lean(state: GameState, nation: str) -> str | None:
-    """The side `nation` leans to: its standing's sign, else its `leaning` flag (Italy),
-    else its history (HISTORY), else None (level and no history: a minor dead neutral)."""
+    """The side `nation` leans to. A neutral major: its `leaning` flag (Italy's, which the
+    game turns), else its history (its player wants that side, whatever the points drift:
+    a USA following its drifting US Entry joined the Central Powers in a soak). Another
+    nation: its standing's sign, else its history, else None (a level dead neutral)."""
     ns = state.nations[nation]
+    flagged = ns.flags.get("leaning")
+    if nation in MAJORS:
+        return str(flagged) if flagged in ("allied", "central") else HISTORY.get(nation)
     if ns.standing:
         return "allied" if ns.standing > 0 else "central"
-    flagged = ns.flags.get("leaning")
-    if flagged in ("allied", "central"):
-        return str(flagged)
     return HISTORY.get(nation)
