@@ -10,9 +10,9 @@ fighters though fighters may still land on it".
 The interceptors (guards) of an air strike on a sea zone (engine/phase4_air_sea.py) are
 the fighters of the nations at war with the strikers standing in the zone with their own
 undamaged carriers there, at most the carriers' capacity (lowest ids first), and the
-fighters the caller names as sent to the zone as cover (4.2: "Aircraft may be sent into
-a sea zone during naval movement and assigned to a task force as cover"; flying them
-there from land is not yet automated: such a MOVE goes to the moderator). A nation that ordered LET THROUGH AT the sea zone lets the strikers
+fighters those nations sent to the zone as cover from land this turn (4.2: "Aircraft may
+be sent into a sea zone during naval movement and assigned to a task force as cover": a
+MOVE of aircraft to the sea zone, engine/phase4_air_sea.py). A nation that ordered LET THROUGH AT the sea zone lets the strikers
 go by (4.5: "the enemy fighters have the option of intercepting or letting them go").
 
 The air combat is 4.5's, as in a bombing raid (engine/phase4_air.py raid): rounds in
@@ -56,6 +56,7 @@ class AirCombat:
     rounds: int = 0
     broke_off: dict[str, list[Unit]] = field(default_factory=dict)  # nation -> aircraft gone home
     fought: dict[str, int] = field(default_factory=dict)  # striker id -> air rounds it fought (its fuel)
+    guard_fought: dict[str, int] = field(default_factory=dict)  # guard id -> air rounds it fought
     lost: list[Unit] = field(default_factory=list)  # strikers downed
     turned_back: list[Unit] = field(default_factory=list)  # strikers whose fuel ran short of the guards
     guards_lost: list[Unit] = field(default_factory=list)
@@ -101,6 +102,8 @@ def fight(ctx: TurnContext, zone: str, strikers: Sequence[Unit], spare: Mapping[
         air.rounds += 1
         for u in able:
             air.fought[u.id] = air.rounds
+        for g in fit:
+            air.guard_fought[g.id] = air.rounds
         purpose = f"air combat over {zone} round {air.rounds}"
         # each plane's own row against the best fighter it meets (4.5, as over land)
         them, us = enemy_level(ctx, fit), enemy_level(ctx, able)

@@ -30,13 +30,20 @@ guideline 2, with the multinational note's sharing), ordered by nation and order
   comes first (engine/air_combat_sea.py); the strikers that get past it attack, and the
   interceptors left defend with the ships in the rounds (step 4: "defending ships and
   planes roll for defense"), not in the ships' free fire of steps 2 and 6.
-Not yet: fighters sent from land as cover intercepting, and step 3 (the ships' own AA);
+  The fighters sent from land as cover (a MOVE of aircraft to the sea zone; 4.2: "Aircraft
+  may be sent into a sea zone during naval movement and assigned to a task force as
+  cover"; step 1: "all protecting fighters from land can fight attacking aircrafts")
+  intercept too, with the fuel that still takes them home; the cover flies home when the
+  zone's strikes are over.
+Not yet: step 3 (the ships' own AA); cover aircraft joining a battle with submarines
+("If subs attack that task force, the aircraft may then participate in the battle");
 submarines are not attacked (they are found only by detection, 4.2.9).
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Sequence
 
 from moderator.engine import air_combat_sea, naval_combat, phase4_naval, phase4_sea
 from moderator.engine.combat_orders import BattleOrders
@@ -51,18 +58,23 @@ FUEL_GONE = "aircraft-home"
 
 
 def air_strikes(ctx: TurnContext, sea: phase4_sea.Sea) -> None:
-    """Every strike on a sea zone, zone by zone (by name)."""
+    """Every strike on a sea zone, zone by zone (by name), with the cover flown there."""
     planes: dict[str, list[tuple[Unit, str, int]]] = defaultdict(list)  # zone -> (plane, origin, index)
-    for nation, index, order in ctx.orders_of(Attack):
-        if not move.strikes_at_sea(ctx, order) or move.RULE.problem(ctx, nation, order) is not None:
+    cover: dict[str, list[tuple[Unit, str, int]]] = defaultdict(list)
+    for nation, index, order in ctx.orders_of(Move):
+        if not move.flies_to_sea(ctx, order) or move.RULE.problem(ctx, nation, order) is not None:
             continue
         if short(ctx, nation, index, order):
             continue  # earlier moves of step 4.4 name these aircraft: refused there, never flown
         taken = [u for uc in order.units for u in ctx.free(nation, order.origin, uc.kind)[: uc.count]]
         ctx.claim(taken)  # the ids only: the order is counted in step 4.4, as the checker counts it
-        planes[order.dest] += [(u, order.origin, index) for u in taken]
+        (planes if isinstance(order, Attack) else cover)[order.dest] += [(u, order.origin, index) for u in taken]
+    fought: dict[str, int] = {}  # cover plane id -> rounds of air combat
     for zone in sorted(planes):
-        strike(ctx, sea, zone, planes[zone])
+        fought.update(strike(ctx, sea, zone, planes[zone], cover.get(zone, [])))
+    for zone in sorted(cover):  # the cover flies home when the strikes are over
+        for u, origin, _ in cover[zone]:
+            phase4_sea.fly_home(ctx, u, origin, zone, fought.get(u.id, 0))
 
 
 def short(ctx: TurnContext, nation: str, index: int, order: Move) -> bool:
@@ -76,7 +88,9 @@ def short(ctx: TurnContext, nation: str, index: int, order: Move) -> bool:
     return False
 
 
-def strike(ctx: TurnContext, sea: phase4_sea.Sea, zone: str, flying: list[tuple[Unit, str, int]]) -> None:
+def strike(ctx: TurnContext, sea: phase4_sea.Sea, zone: str, flying: list[tuple[Unit, str, int]],
+           cover: Sequence[tuple[Unit, str, int]] = ()) -> dict[str, int]:
+    """One strike on the zone's ships; returns the rounds of air combat each cover plane fought."""
     lead = flying[0][0].nation
     origins = {u.id: origin for u, origin, _ in flying}
     rounds = {u.id: phase4_sea.air_rounds(ctx, u, origins[u.id], zone) for u, _, _ in flying}
@@ -88,9 +102,11 @@ def strike(ctx: TurnContext, sea: phase4_sea.Sea, zone: str, flying: list[tuple[
     covering: list[Unit] = []
     if ships:
         # Step 1: the carriers' fighters (and fighters sent as cover) intercept first.
-        guarding = air_combat_sea.guards(ctx, zone, sorted({u.nation for u in planes}), ())
+        guarding = air_combat_sea.guards(ctx, zone, sorted({u.nation for u in planes}), [u for u, _, _ in cover])
+        flown = {u.id: origin for u, origin, _ in cover}  # from land: they keep the fuel to fly back
         air = air_combat_sea.fight(ctx, zone, planes, rounds, guarding,
-                                   {g.id: air_combat_sea.carrier_rounds(ctx, g) for g in guarding})
+                                   {g.id: phase4_sea.air_rounds(ctx, g, flown[g.id], zone) if g.id in flown
+                                    else air_combat_sea.carrier_rounds(ctx, g) for g in guarding})
         air_combat_sea.event(ctx, zone, air, planes)
         fought.update(air.fought)
         left = {u.id: rounds[u.id] - fought[u.id] for u in air.strikers}  # rounds still paid for at sea
@@ -126,6 +142,7 @@ def strike(ctx: TurnContext, sea: phase4_sea.Sea, zone: str, flying: list[tuple[
             fought[u.id] += min(result.rounds, left[u.id])
     for u, origin, _ in flying:
         phase4_sea.fly_home(ctx, u, origin, zone, fought[u.id])
+    return dict(air.guard_fought) if ships else {}
 
 
 def parting(ctx: TurnContext, battle: NavalBattle, ships: NavalSide, planes: NavalSide, orders: BattleOrders) -> None:

@@ -19,8 +19,9 @@ This home judges each order on the position as the land moves begin and claims i
 together by the step's own work, phase4_land.land_moves (Phase 4 guidelines 1-2: the
 defenders' own moves first, then one battle per attacked territory), so nothing depends
 on nation ids or the order of lines. An ATTACK by aircraft from land on a sea zone is flown
-in the naval step (engine/phase4_air_sea.py); other flights into or out of a sea zone go
-to the moderator.
+in the naval step (engine/phase4_air_sea.py), and so is a MOVE of aircraft from land to a
+sea zone (cover for the ships there); other flights into or out of a sea zone (aircraft
+flying off a carrier) go to the moderator.
 """
 
 from __future__ import annotations
@@ -136,7 +137,7 @@ def fighting_problem(pos: Position, nation: str, order: Move) -> Problem | None:
     """What the turn's battles can change: whether the destination is enemy land, hence
     the aircraft's fuel home and who may go in."""
     attack = hostile(pos, nation, order.dest)
-    why = air_problem(pos, nation, order, attack or strikes_at_sea(pos, order))  # fuel to fight at sea
+    why = air_problem(pos, nation, order, attack or flies_to_sea(pos, order))  # fuel to fight at sea
     if why is not None:
         return why
     kinds = {u.kind for u in order.units}
@@ -169,11 +170,23 @@ def at_sea(pos: Position, order: Move) -> bool:
     return pos.is_sea(order.origin) or pos.is_sea(order.dest)
 
 
-def strikes_at_sea(pos: Position, order: Move) -> bool:
-    """An ATTACK by aircraft from land on the ships in a sea zone: flown in the naval step
+def flies_to_sea(pos: Position, order: Move) -> bool:
+    """Aircraft alone flown from land into a sea zone: flown in the naval step
     (engine/phase4_air_sea.py), counted here."""
-    return (isinstance(order, Attack) and pos.is_sea(order.dest) and not pos.is_sea(order.origin)
-            and all(u.kind in AIR_UNITS for u in order.units))
+    return pos.is_sea(order.dest) and not pos.is_sea(order.origin) and all(u.kind in AIR_UNITS for u in order.units)
+
+
+def strikes_at_sea(pos: Position, order: Move) -> bool:
+    """An ATTACK by aircraft from land on the ships in a sea zone (4.2: "Aircraft being
+    sent into a sea zone without any accompanying ships to attack an enemy fleet")."""
+    return isinstance(order, Attack) and flies_to_sea(pos, order)
+
+
+def covers_at_sea(pos: Position, order: Move) -> bool:
+    """A MOVE of aircraft from land to a sea zone: cover for the ships there (4.2: "Aircraft
+    may be sent into a sea zone during naval movement and assigned to a task force as
+    cover"); like a strike, it needs the fuel to fight a round there and fly back."""
+    return not isinstance(order, Attack) and flies_to_sea(pos, order)
 
 
 class MoveRule(OrderRule[Move]):
@@ -188,7 +201,7 @@ class MoveRule(OrderRule[Move]):
         kinds = {u.kind for u in order.units}
         out: list[Problem] = []
         if at_sea(pos, order):
-            return [] if strikes_at_sea(pos, order) else [flag("air-at-sea", order.dest, place=order.dest)]
+            return [] if flies_to_sea(pos, order) else [flag("air-at-sea", order.dest, place=order.dest)]
         attack = hostile(pos, nation, order.dest)
         holder = pos.controller(order.dest)
         strangers = sorted({u.nation for u in enemy_units(pos, nation, order.dest)} | ({holder} if holder else set()))
@@ -212,7 +225,7 @@ class MoveRule(OrderRule[Move]):
             ctx.legs.append(Leg(nation, index, order, units, hostile(ctx, nation, order.dest)))
 
     def execute(self, ctx: TurnContext, nation: str, index: int, order: Move) -> None:
-        if strikes_at_sea(ctx, order):  # flown in step 4.3 (which claimed the aircraft); counted now
+        if flies_to_sea(ctx, order):  # flown in step 4.3 (which claimed the aircraft); counted now
             for uc in order.units:
                 ctx.claimed[(nation, order.origin, uc.kind)] += uc.count
             return
