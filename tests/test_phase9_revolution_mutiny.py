@@ -341,8 +341,48 @@ def test_a_socialist_revolution_hands_the_mutinied_provinces_to_the_mutineers() 
     assert new.control["Warsaw"] == new.control["Minsk"] == "mutineers" and new.control["Riga"] == "russia"
     assert new.incorporated["Warsaw"] == new.incorporated["Minsk"] == s.turn  # "occupy and incorporate"
     assert new.at_war("russia", "mutineers") and new.control["Moscow"] == "russia"
-    (flag,) = flags(events, "socialist-revolution")
-    assert flag.args["details"]["provinces"] == ["Minsk", "Riga", "Warsaw"]
+    (rising,) = of(events, "socialist-revolution")
+    assert rising.args == {"nation": "russia", "provinces": ["Minsk", "Riga", "Warsaw"]} and rising.seen_by == ()
+    # "Such army is controlled by Bolshevik player or another free player": the Bolsheviks
+    # are not on the board (no Russian rising yet), so their player commands it.
+    (command,) = of(events, "rebels-command")
+    assert command.args == {"nation": "bolsheviks", "rebels": "mutineers", "revolted": "russia"}
+    assert command.seen_by == ("bolsheviks", MODERATOR)
+    assert phase9_mutiny.commander_of(new, "mutineers") == "bolsheviks" and not flags(events, "socialist-revolution")
+
+
+def with_mutineers(s: GameState) -> Scenario:
+    s.nations["mutineers"] = NationState("mutineers", saved=0, manpower_limit=0, side="neutral",
+                                         flags={"active": False})
+    rebels = Nation("mutineers", "Mutineers", "minor", "neutral", playable=False, active=False)
+    return replace(scenario(), nations={**scenario().nations, "mutineers": rebels})
+
+
+def test_disastrous_rebels_are_the_moderators_to_command() -> None:
+    # "On the following turns the moderator will control these units"
+    s = past_the_limit()
+    new, _ = resolve(s, BUILD, fx.world(), with_mutineers(s), ScriptedDice({"9": [2, 8, 1, 0]}, s.turn))
+    assert new.nations["mutineers"].flags[phase9_mutiny.COMMANDER] == MODERATOR
+    assert phase9_mutiny.commander_of(new, "mutineers") is None
+
+
+def test_a_bolshevik_player_busy_with_the_civil_war_leaves_the_revolution_to_another_free_player() -> None:
+    # The Russian rising has put the Bolsheviks on the board: "another free player", whom
+    # the moderator picks (a referral); the moderator commands the army until then.
+    s = past_the_limit()
+    s.nations["germany"].manpower_limit, s.nations["germany"].infantry_built = 0, 5
+    s.nations["russia"].manpower_limit = 100
+    fx.add_units(s, "germany", "infantry", "Berlin", 2)
+    fx.add_units(s, "bolsheviks", "infantry", "Kiev", 1)
+    s.nations["germany"].flags[phase9_mutiny.AFFECTED] = ["Silesia", "Posen"]
+    orders = {"germany": [m.Build("infantry", 1, "Berlin")]}
+    # a mutiny (1), small (1) in Berlin (the only German land with units), the revolution (5)
+    new, events = resolve(s, orders, fx.world(), with_mutineers(s), ScriptedDice({"9": [1, 1, 0, 5]}, s.turn))
+    assert of(events, "socialist-revolution") and not of(events, "rebels-command")
+    (flag,) = flags(events, "revolution-free-player")
+    assert flag.args["nation"] == "germany" and flag.args["details"]["provinces"] == ["Berlin", "Posen", "Silesia"]
+    assert phase9_mutiny.commander_of(new, "mutineers") is None
+    assert new.control["Berlin"] == "mutineers" and new.at_war("germany", "mutineers")
 
 
 def test_a_first_mutiny_does_not_roll_for_revolution() -> None:

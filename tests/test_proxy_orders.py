@@ -134,3 +134,26 @@ def test_the_moderator_enters_a_seats_orders_by_mail_with_the_desk_password(
     assert any(s.startswith("Re: Entered Receipt: Austro-Hungarian Empire") for s in back), back
     assert "entered" not in wrong.summary and svc.store.current_submissions("g", 1)["austria-hungary"].id == sub.id
     assert all(desk.encode() not in m.raw for m in svc.store.messages(direction="in"))  # masked once handled
+
+
+def test_the_commander_of_a_revolutionary_army_orders_it_with_a_proxy_line(
+        game: tuple[EmbeddedMailServer, Service]) -> None:
+    # Phase 9, Mutinies: "Such army is controlled by Bolshevik player or another free
+    # player". The Mutineers have no seat; the nation that commands them (the engine's
+    # record, phase9_mutiny.COMMANDER) gives their orders from its own seat.
+    server, svc = game
+    svc.store.add_seat("g", "bolsheviks", "lenin@t.local", "bpw")
+    _send(server, "lenin@t.local", "GAME g\nNATION Bolsheviks\nPASSWORD bpw\nPROXY FOR Mutineers\nNOTE hold\n")
+    (before,) = poll(svc)
+    assert "Mutineers has no player in g" in before.summary, before.summary
+    state = svc.state(svc.game("g"))
+    state.nations["mutineers"].flags["commander"] = "bolsheviks"
+    svc.store.save_snapshot("g", state.turn, state.dumps())
+    _send(server, "lenin@t.local", "GAME g\nNATION Bolsheviks\nPASSWORD bpw\nPROXY FOR Mutineers\nNOTE we hold\n")
+    (after,) = poll(svc)
+    assert after.status == "processed" and "proxy orders by Bolsheviks" in after.summary, after.summary
+    assert is_proxy(svc.store.current_submissions("g", 1)["mutineers"].normalized)
+    # The German player commands nothing of theirs.
+    _send(server, KAISER, "GAME g\nNATION Germany\nPASSWORD kpw\nPROXY FOR Mutineers\nNOTE hold\n")
+    (refused,) = poll(svc)
+    assert "has no player in g" in refused.summary

@@ -270,6 +270,12 @@ SCHEMA = EventSchema([
     spec("revolution-defections", "public", "Phase 9: Russian units built this turn defected (8-10)", units=INT),
     spec("mutineers-took-capital", "public", "Phase 9, Mutinies: the Mutineers hold the nation's capital; it "
          "offers its foes a surrender", nation=NATION, capital=PLACE),
+    spec("socialist-revolution", "public", "Phase 9, Mutinies: repeated mutinies started a socialist revolution; "
+         "the units in the provinces struck defected to the Mutineers, who hold and incorporate them",
+         nation=NATION, provinces=PLACES),
+    spec("rebels-command", "the commander and the moderator", "Phase 9, Mutinies: 'Such army is controlled by "
+         "Bolshevik player or another free player': the nation's player commands the rebels (PROXY FOR)",
+         nation=NATION, rebels=NATION, revolted=NATION),
     spec("mutiny", "nation and moderator", "Phase 9, Mutinies: units disbanded (or rebelled) in a territory",
          nation=NATION, severity=CODE, place=PLACE, units=UNITS, rebelled=BOOL),
     spec("starvation", "the nation and the moderator", "Phase 9, Starvation Rule: the enemy cordon held a "

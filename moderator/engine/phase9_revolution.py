@@ -31,7 +31,8 @@ Russia, come on the board, receive the fund and from the next Phase 8 draw doubl
 the Russian lands they hold. From the turn after the rising, each Phase 9 first asks
 whether the civil war is over (the Bolsheviks without units, or Russia without a city of
 its start and without land units) and hands the winner the loser's Russian land, ports,
-complexes and ships (stage 3). The Bolshevik seat is the moderator's to give: flagged.
+complexes and ships (stage 3). Who commands the Bolsheviks: the player seated on them,
+else the moderator ("either the moderator or a player specifically designated").
 
 After a Bolshevik victory (`bolshevik_wars`): "they may then selectively target and attack
 any nations which had conquered any Russian territories since the start of the war and
