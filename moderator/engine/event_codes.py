@@ -279,7 +279,8 @@ SCHEMA = EventSchema([
     spec("mutiny", "nation and moderator", "Phase 9, Mutinies: units disbanded (or rebelled) in a territory",
          nation=NATION, severity=CODE, place=PLACE, units=UNITS, rebelled=BOOL),
     spec("starvation", "the nation and the moderator", "Phase 9, Starvation Rule: the enemy cordon held a "
-         "second turn or more; the manpower limit falls", nation=NATION, turns=INT, lost=INT, manpower=INT),
+         "second turn or more; the manpower limit falls (of `pool`, the nation whose limit its infantry count against, "
+         "when not its own)", nation=NATION, turns=INT, lost=INT, manpower=INT, pool=optional(NATION)),
     spec("starvation-ended", "the nation and the moderator", "Phase 9, Starvation Rule: the cordon is broken",
          nation=NATION, turns=INT),
     spec("victory-standing", "the moderator; everyone from the historical end", "Victory Conditions: a major "
