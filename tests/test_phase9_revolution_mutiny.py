@@ -99,6 +99,40 @@ def test_the_rising_turns_new_units_on_1_to_7_and_places_them_where_no_russian_s
     assert flag.args["details"]["went"] == {"infantry": 2} and flag.args["details"]["place"] == "Kiev"
 
 
+def test_revolutionaries_left_alone_in_their_territory_stay_and_take_it() -> None:
+    # "strategically place those units into one or more Russian territories which do not
+    # have any Russian troops on them": the default, flagged, judges after the units have
+    # turned: Moscow, where all its new units turned, is free (and the most valuable), so
+    # they stay; Kiev's new unit stands beside an old Russian one and goes to Moscow.
+    s = state(8, stage=1, units=[("russia", "infantry", "Kiev", 1)])
+    orders = {"russia": [m.Build("infantry", 2, "Moscow"), m.Build("infantry", 1, "Kiev")]}
+    new, events = run(s, orders, [1, 1, 1, 1])
+    assert fx.count(new, "bolsheviks", "infantry", "Moscow") == 3 and not new.units_at("Moscow", "russia")
+    assert fx.count(new, "russia", "infantry", "Kiev") == 1 and not new.units_at("Kiev", "bolsheviks")
+    assert new.control["Moscow"] == "bolsheviks" and new.control["Kiev"] == "russia"
+    assert new.incorporated["Moscow"] == 0  # "it remains incorporated towards Russia in general"
+    (captured,) = [e for e in events if e.code == "captured" and e.phase == "9"]
+    assert captured.args["territory"] == "Moscow" and captured.args["nation"] == "bolsheviks"
+    (flag,) = flags(events, "revolutionaries-placed")
+    assert flag.args["details"]["place"] == "Moscow" and flag.args["details"]["went"] == {"infantry": 3}
+
+
+def test_defectors_join_the_bolshevik_players_own_new_units() -> None:
+    # "The Bolshevik player should be certain to leave instructions with the moderator where
+    # to place any units gained in this fashion": the defectors are "added to the Bolshevik
+    # player's newly built units", so they go where he placed his own this turn (Vilna), not
+    # to the default (Kiev); nothing is referred.
+    s = state(9, stage=2)
+    fx.add_units(s, "bolsheviks", "infantry", "Vilna", 1)
+    s.control["Vilna"] = "bolsheviks"
+    s.nations["bolsheviks"].saved = 20
+    orders = {"russia": [m.Build("infantry", 2, "Moscow")], "bolsheviks": [m.Build("infantry", 1, "Vilna")]}
+    new, events = run(s, orders, [9, 3])
+    assert fx.count(new, "bolsheviks", "infantry", "Vilna") == 3 and not new.units_at("Kiev", "bolsheviks")
+    assert fx.count(new, "russia", "infantry", "Moscow") == 1
+    assert not flags(events, "defectors-placed")
+
+
 def everywhere_russian() -> GameState:
     """Russian troops in every territory of Russia's start: one each, three in Moscow."""
     s = state(8, stage=1, units=[("russia", "infantry", t, 1) for t in ("Kiev", "Minsk", "Riga", "Vilna", "Warsaw")]

@@ -124,9 +124,8 @@ def count(ctx: TurnContext, nation: str, key: str, first: int, held: bool) -> No
         pool = ctx.state.nations[owner]
         lost = min(loss(first, turns), pool.manpower_limit)
         pool.manpower_limit -= lost
-        extra = {"pool": owner} if owner != nation else {}
         ctx.emit("starvation", PHASE, told, nation=nation, turns=turns, lost=lost, manpower=pool.manpower_limit,
-                 **extra)
+                 pool=owner if owner != nation else None)
 
 
 def starvation(ctx: TurnContext) -> None:
