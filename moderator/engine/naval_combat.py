@@ -48,7 +48,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from moderator.engine import gear_aboard, phase4_naval
+from moderator.engine import battlefield, gear_aboard, phase4_naval
 from moderator.engine.casualty_shares import share
 from moderator.engine.combat_orders import BattleOrders, withdrawal
 from moderator.engine.context import TurnContext
@@ -229,6 +229,7 @@ def fight(
     of a battle (submarines diving after the first round of a detection)."""
     battle = NavalBattle(zone, (first, second), len(ctx.dice.log), orders,
                          nations=(first.nations(), second.nations()))
+    battlefield.fought(ctx, [s.unit for s in first.ships], [s.unit for s in second.ships])  # Phase 2.1
     a, b = first, second
     a.against_sonar = gear_aboard.carries(ctx, [s.unit for s in b.ships], "sonar")
     b.against_sonar = gear_aboard.carries(ctx, [s.unit for s in a.ships], "sonar")
