@@ -446,3 +446,15 @@ def test_mutiny_rate_and_severity_through_the_engine() -> None:
     assert abs(mutinies / n - 0.2) < 4 * sigma, mutinies
     for name, p in (("small", 0.4), ("large", 0.3), ("disastrous", 0.3)):
         assert abs(severity[name] / mutinies - p) < 4 * (p * (1 - p) / mutinies) ** 0.5, severity
+
+
+def test_the_moderator_is_asked_for_a_free_player_once() -> None:
+    # A later revolution joins the same army: no second referral while it waits.
+    s = past_the_limit()
+    scen = with_mutineers(s)
+    fx.add_units(s, "bolsheviks", "infantry", "Kiev", 1)  # the Bolshevik player is busy
+    ctx = TurnContext(s, {}, fx.world(), scen)
+    phase9_mutiny.revolution(ctx, "russia", ["Warsaw"])
+    phase9_mutiny.revolution(ctx, "russia", ["Minsk", "Warsaw"])
+    assert len([e for e in ctx.events if e.code == "moderator-flag"]) == 1
+    assert len([e for e in ctx.events if e.code == "socialist-revolution"]) == 2

@@ -69,6 +69,7 @@ REBELS = "mutineers"  # the rebels' nation (nations.toml)
 FORCED = "capital_surrender"  # NationState.flags of the Mutineers: {nation: turn its capital's loss forced an offer}
 COMMANDER = "commander"  # NationState.flags of the Mutineers: MODERATOR or the nation whose player commands them
 BOLSHEVIKS = "bolsheviks"  # the Bolshevik player's nation (Phase 9, The Russian Revolution)
+ASKED = "free_player_asked"  # NationState.flags of the Mutineers: the turn the moderator was asked for a free player
 
 
 def infantry_past_the_limit(ctx: TurnContext) -> list[str]:
@@ -162,10 +163,13 @@ def revolution(ctx: TurnContext, nation: str, provinces: list[str]) -> None:
         commander = bolshevik_player_free(ctx, nation)
     if commander is None:
         reds.flags[COMMANDER] = MODERATOR
-        ctx.flag(PHASE, "revolution-free-player", nation, provinces=provinces,
-                 default="the Bolshevik player is fighting the Russian civil war: seat another free player from "
-                 "the replacement pool on the Mutineers; the moderator commands them until then")
+        if reds.flags.get(ASKED) is None:  # asked once: later revolutions join the same army
+            reds.flags[ASKED] = ctx.turn
+            ctx.flag(PHASE, "revolution-free-player", nation, provinces=provinces,
+                     default="the Bolshevik player is fighting the Russian civil war: seat another free player "
+                     "from the replacement pool on the Mutineers; the moderator commands them until then")
         return
+    reds.flags.pop(ASKED, None)
     reds.flags[COMMANDER] = commander
     ctx.emit("rebels-command", PHASE, (commander, MODERATOR), nation=commander, rebels=REBELS, revolted=nation)
 
