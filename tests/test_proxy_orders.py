@@ -157,3 +157,22 @@ def test_the_commander_of_a_revolutionary_army_orders_it_with_a_proxy_line(
     _send(server, KAISER, "GAME g\nNATION Germany\nPASSWORD kpw\nPROXY FOR Mutineers\nNOTE hold\n")
     (refused,) = poll(svc)
     assert "has no player in g" in refused.summary
+
+
+def test_the_commander_of_a_revolutionary_army_gets_its_report(game: tuple[EmbeddedMailServer, Service]) -> None:
+    # He orders it, so he is sent what it sees: its report goes to his seat's address.
+    _, svc = game
+    svc.store.add_seat("g", "bolsheviks", "lenin@t.local", "bpw")
+    state = svc.state(svc.game("g"))
+    reds = state.nations["mutineers"]
+    reds.flags["commander"] = "bolsheviks"
+    reds.flags.pop("active", None)
+    reds.at_war_with = ["russia"]
+    state.nations["russia"].at_war_with = sorted([*state.nations["russia"].at_war_with, "mutineers"])
+    state.control["Warsaw"] = "mutineers"
+    state.new_unit("mutineers", "infantry", "Warsaw")
+    svc.store.save_snapshot("g", state.turn, state.dumps())
+    resolve_game(svc, "g")
+    to_lenin = [m.subject for m in svc.store.messages(direction="out") if m.recipients == "lenin@t.local"]
+    assert sorted(s.split(": turn 1 ")[1] for s in to_lenin) == [
+        "news (public bulletin)", "report for Bolsheviks", "report for Mutineers"], to_lenin
