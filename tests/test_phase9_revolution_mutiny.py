@@ -335,6 +335,7 @@ def test_disastrous_rebels_become_the_mutineers_at_war_with_their_nation() -> No
     assert new.at_war("russia", "mutineers") and new.control["Moscow"] == "mutineers"
     assert "Moscow" not in new.incorporated  # conquered land: nothing until incorporated
     assert reds.flags["built_at"][rebel_infantry] == {"improved_weapons": 1}  # they fight as they did
+    assert reds.flags["fights_as"][rebel_infantry] == "russia"  # with Russia's unit values
     assert rebel_infantry not in new.nations["russia"].flags["built_at"]
     (captured,) = [e for e in events if e.code == "captured" and e.args["territory"] == "Moscow"]
     assert captured.seen_by == () and captured.args["nation"] == "mutineers"
@@ -458,3 +459,19 @@ def test_the_moderator_is_asked_for_a_free_player_once() -> None:
     phase9_mutiny.revolution(ctx, "russia", ["Minsk", "Warsaw"])
     assert len([e for e in ctx.events if e.code == "moderator-flag"]) == 1
     assert len([e for e in ctx.events if e.code == "socialist-revolution"]) == 2
+
+
+def test_rebels_fight_with_their_countrys_unit_values() -> None:
+    # "they fight with the same value as the units belonging to the same country": a rebel
+    # from an army whose infantry defend at 6 still defends at 6 as a Mutineer.
+    base = scenario()
+    serbian = {"infantry": replace(fx.STATS["infantry"], defense=6)}
+    rebels = Nation("mutineers", "Mutineers", "minor", "neutral", playable=False)
+    scen = replace(base, nations={**base.nations, "mutineers": rebels}, units={**base.units, "russia": serbian})
+    s = state(2, units=[("mutineers", "infantry", "Warsaw", 1)])
+    s.nations["mutineers"] = NationState("mutineers", side="neutral")
+    (rebel,) = s.units_at("Warsaw", "mutineers")
+    ctx = TurnContext(s, {}, fx.world(), scen)
+    assert ctx.stats("mutineers", "infantry", rebel).defense == 5  # the Mutineers' own (default) values
+    s.nations["mutineers"].flags["fights_as"] = {rebel.id: "russia"}
+    assert ctx.stats("mutineers", "infantry", rebel).defense == 6

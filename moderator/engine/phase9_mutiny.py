@@ -23,7 +23,8 @@ The rebels of a disastrous mutiny: "On the following turns the moderator will co
 these units as if they belonged to a minor nation who was brought into the war against the
 mutineers home nation." They become the Mutineers' (nations.toml [mutineers], a minor on
 no side that the moderator commands, on the board from the first such mutiny), keeping
-the values they had (their technology levels go with them); the Mutineers are at war with
+the values they had (their technology levels go with them, and their country's unit values:
+technology.FIGHTS_AS); the Mutineers are at war with
 the nation, and take the territory if the nation held it (a capture: conquered land,
 yielding nothing until incorporated). One rebel nation for every mutiny, at war with
 each nation whose army rebelled. A scenario without Mutineers: the rebels leave the map
@@ -202,10 +203,14 @@ def rebel(ctx: TurnContext, nation: str, place: str, units: list[Unit]) -> bool:
     reds.flags.setdefault(COMMANDER, MODERATOR)  # "the moderator will control these units"
     home = ctx.state.nations[nation]
     levels = reds.flags.setdefault(technology.BUILT_AT, {})
+    alive = {u.id for u in ctx.state.units if u.nation == REBELS}
+    origin = {uid: n for uid, n in reds.flags.get(technology.FIGHTS_AS, {}).items() if uid in alive}
     for u in units:
-        levels[u.id] = technology.unit_levels(ctx, u)  # they fight as they did
+        levels[u.id] = technology.unit_levels(ctx, u)  # they fight as they did: the levels ...
+        origin[u.id] = technology.values_of(ctx, u)  # ... and the values of their country's units
         home.flags.get(technology.BUILT_AT, {}).pop(u.id, None)
         u.nation = REBELS
+    reds.flags[technology.FIGHTS_AS] = dict(sorted(origin.items()))
     if nation not in reds.at_war_with:
         reds.at_war_with = sorted([*reds.at_war_with, nation])
         home.at_war_with = sorted({*home.at_war_with, REBELS})

@@ -46,6 +46,7 @@ UPGRADED = "upgraded"  # NationState.flags: unit kind -> {technology: level} its
 UPGRADING = "upgrading"  # NationState.flags: unit kind -> levels paid for in 2.2, theirs from Phase 7
 RESEARCHED = "researched"  # NationState.flags: technology -> level obtained in 2.1, the nation's from Phase 7
 BUILT_AT = "built_at"  # NationState.flags: unit id -> levels, for units built behind their kind
+FIGHTS_AS = "fights_as"  # NationState.flags: unit id -> the nation whose unit values it keeps (rebels)
 MECHANIZATION = "troop_mechanization"  # "the moderator will increase the manpower limit ... by 30%"
 MECHANIZATION_PERCENT = 30
 
@@ -155,8 +156,17 @@ def unit_levels(pos: Position, unit: Unit) -> dict[str, int]:
 def stats(pos: Position, nation: str, kind: str, unit: Unit | None = None) -> UnitStats | None:
     """The values of `unit` (a deployed unit), or of a `kind` unit `nation` builds now."""
     if unit is not None:
-        return values(pos.scenario, unit.nation, unit.kind, unit_levels(pos, unit), base_price(pos, unit.nation, unit.kind))
+        owner = values_of(pos, unit)
+        return values(pos.scenario, owner, unit.kind, unit_levels(pos, unit), base_price(pos, owner, unit.kind))
     return values(pos.scenario, nation, kind, pos.nation(nation).tech, base_price(pos, nation, kind))
+
+
+def values_of(pos: Position, unit: Unit) -> str:
+    """Whose unit values a deployed unit has: its nation's, or, for a unit that changed
+    sides keeping them (NationState.flags[FIGHTS_AS]: the Mutineers' rebels "fight with the
+    same value as the units belonging to the same country", Phase 9), its old nation's."""
+    found = pos.nation(unit.nation).flags.get(FIGHTS_AS, {}).get(unit.id)
+    return str(found) if found and found in pos.scenario.nations else unit.nation
 
 
 SUPPLIED_ARMY = ("russia", 3, "infantry", 6)  # Russian Empire option #3: nation, option, kind, price
