@@ -124,13 +124,6 @@ def free_territories(ctx: TurnContext, bolshevik_held: bool) -> list[str]:
     return sorted(free, key=lambda t: (-ctx.place(t).value, t))
 
 
-def empty_territory(ctx: TurnContext) -> str | None:
-    """The default place of revolutionaries: the most valuable Russia-held territory of
-    Russia's start with no Russian units (then by name)."""
-    free = free_territories(ctx, bolshevik_held=False)
-    return free[0] if free else None
-
-
 def weakest_territory(ctx: TurnContext) -> str | None:
     """The default target of revolutionaries with nowhere free to go: the Russia-held
     territory of Russia's start with the fewest Russian units, then the most valuable,
