@@ -125,13 +125,17 @@ def test_spain_influences_itself_on_9_or_10_for_0_3_once_boosted() -> None:
     assert new.nations["spain"].standing == 0 and of(events, "influence-attempt", success=False)
 
 
-def test_china_rolling_zero_twice_is_flagged_for_the_split() -> None:
+def test_china_rolling_zero_twice_splits_it_into_two_blocks() -> None:
     geared = opening(lambda s: (s.nations["china"].flags.update(geared_up=1), setattr(s, "turn", 2)))
     once, events = turn({"china": "INFLUENCE SELF TOWARD CP"}, [0, *QUIET], geared)
-    assert not of(events, "moderator-flag", reason="self-influence-zero-twice")
+    assert not of(events, "china-split") and "split" not in once.nations["china"].flags
     once.nations["china"].saved = 30
-    _, events = turn({"china": "INFLUENCE SELF TOWARD CP"}, [0, *QUIET], once)
-    assert of(events, "moderator-flag", reason="self-influence-zero-twice")
+    once.nations["china"].standing = -3
+    twice, events = turn({"china": "INFLUENCE SELF TOWARD CP"}, [0, *QUIET], once)
+    [split] = of(events, "china-split")
+    assert (split.args["side"], split.args["standing"], split.seen_by) == ("central", -3, ("china", "moderator"))
+    flags = twice.nations["china"].flags
+    assert (flags["republic_leans"], flags["opposition_points"], twice.nations["china"].standing) == ("central", -3, -3)
 
 
 # ---- the points of the turn ------------------------------------------------------------------

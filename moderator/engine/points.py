@@ -50,9 +50,14 @@ def camp_of(standing: int) -> str:
     return ""
 
 
-def move(ctx: TurnContext, nation: str, toward: str, amount: int, why: str, phase: str) -> None:
-    """Move the nation `amount` points toward `toward` ("allied"/"central")."""
+def move(ctx: TurnContext, nation: str, toward: str, amount: int, why: str, phase: str, both: bool = True) -> None:
+    """Move the nation `amount` points toward `toward` ("allied"/"central"). A China split
+    into two blocks moves both tracks (engine/china_split.py), unless `both` is False."""
+    from moderator.engine import china_split
+
     ns = ctx.state.nations[nation]
+    if both and china_split.split(ctx, nation):
+        china_split.move_opposition(ctx, nation, toward, amount, why, phase)
     before = ns.standing
     ns.standing = max(-CAMP, min(CAMP, before + sign(toward) * amount))
     if ctx.checking or ns.standing == before:
@@ -93,6 +98,12 @@ def locked(pos: Position, nation: str) -> int | None:
     return int(turn) if turn is not None else None
 
 
-def ready_to_join(pos: Position, nation: str) -> str:
-    """The camp the nation's points had reached when the turn began, or ""."""
-    return camp_of(pos.standing_at_start.get(nation, pos.nation(nation).standing))
+def ready_to_join(pos: Position, nation: str, side: str = "") -> str:
+    """The camp the nation's points had reached when the turn began, or "". A China split
+    into two blocks may join the camp either track had reached (`side`, when it names one
+    of them; engine/china_split.py)."""
+    camp = camp_of(pos.standing_at_start.get(nation, pos.nation(nation).standing))
+    other = pos.opposition_at_start.get(nation)
+    if side and other is not None and camp != side and camp_of(other) == side:
+        return side
+    return camp

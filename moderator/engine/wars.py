@@ -37,6 +37,7 @@ from __future__ import annotations
 
 from moderator.engine import (
     british_entry,
+    china_split,
     local_war_table,
     neutral_triggers,
     ottoman_civil_war,
@@ -120,6 +121,8 @@ def note_capture(ctx: TurnContext, taker: str, loser: str | None) -> None:
 def ends_on_capture(pos: Position, a: str, b: str) -> bool:
     """Is the war between a and b one that a single capture ends (local or limited war)?"""
     sa, sb = pos.nation(a).side, pos.nation(b).side
+    if china_split.in_civil_war(pos, a, b):
+        return False  # China's civil war lasts "until the end of hostilities"
     if sa == "neutral" and sb == "neutral":
         return True  # Local War
     limited = pos.scenario.diplomacy.ends_on_capture

@@ -30,13 +30,13 @@ The cost is charged when Phase 1.2 runs, then the engine rolls (Phase 1.2: 9-10,
 target_points, geared_points). The influencer learns whether it succeeded, never the
 points; the target learns the points, never who (influence is anonymous). Italy, and
 Italy's own "Italian influence", stay the moderator's (referred): the cases the rules
-leave undefined. China rolling 0 twice in a row on its self-influence is flagged (the
-split of China: the moderator's).
+leave undefined. China rolling 0 twice in a row on its self-influence splits it into two
+blocks (engine/china_split.py).
 """
 
 from __future__ import annotations
 
-from moderator.engine import chances, points
+from moderator.engine import chances, china_split, points
 from moderator.engine.context import MODERATOR, Position, TurnContext
 from moderator.engine.orders.base import afford, once_per_turn
 from moderator.engine.orders.records import Referred, geared, geared_before, option_succeeded, option_used
@@ -194,13 +194,18 @@ def resolve_self_influence(ctx: TurnContext, nation: str, index: int, toward: st
              success=success)
     if not success:
         return
+    if china_split.split(ctx, nation):  # two blocks: each draws for its own side
+        china_split.self_influence(ctx, nation, rule.points, PHASE)
+        return
     amount = ctx.dice.between(0, rule.points, "self-influence points (the neutral's section)")
     points.move(ctx, nation, side, amount, "self-influence", PHASE)
     flags = ctx.state.nations[nation].flags
-    if rule.split_on_two_zeros and amount == 0 and flags.get("self_influence_zero"):
+    if rule.split_on_two_zeros and amount == 0 and flags.get("self_influence_zero") and side:
         # China: "if China were to roll 0 twice in a row, and if still neutral, then the
         # tidings in China will cause political elements to try to join both sides"
-        ctx.flag(PHASE, "self-influence-zero-twice", nation=nation)
+        flags.pop("self_influence_zero", None)
+        china_split.begin_split(ctx, nation, side, PHASE)
+        return
     if amount == 0:
         flags["self_influence_zero"] = True
     else:
