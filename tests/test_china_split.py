@@ -148,3 +148,14 @@ def test_an_imperial_victory_hands_china_to_the_emperor_and_his_side() -> None:
     assert ctx.state.controller("Beijing") == CHINA and ctx.state.nations[CHINA].standing == -10
     assert of(ctx.events, "china-civil-war-ended", winner=EMPIRE, side="central")
     assert of(ctx.events, "moderator-flag", reason="china-civil-war-ended")
+
+
+def test_a_peace_both_factions_make_ends_the_civil_war_and_the_capitals_holder_wins() -> None:
+    ctx = context(split_state(10, -10, units=[("infantry", "Beijing"), ("infantry", "Yunnan")]), [9, 1])
+    cs.end_of_turn(ctx)
+    assert ctx.state.controller("Beijing") == EMPIRE and ctx.state.controller("Yunnan") == CHINA
+    cs.end_of_turn(ctx)
+    assert not of(ctx.events, "china-civil-war-ended")  # both hold land and fight on
+    wars.make_peace(ctx, CHINA, EMPIRE, "1.1")
+    cs.end_of_turn(ctx)
+    assert of(ctx.events, "china-civil-war-ended", winner=EMPIRE, side="central")

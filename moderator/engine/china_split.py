@@ -45,7 +45,8 @@ Readings (docs/rules-coverage.md, "Readings of ambiguous rules"):
   (a war with a neutral, diplomacy.toml no_join_in_local_war).
 * **Income**: both collect in full while the civil war lasts (engine/neutral_income.py).
 * **The end of hostilities**: Phase 9 of the turn one faction holds no land of China's
-  homeland. The winner "takes the charge over China": every imperial unit and land
+  homeland, or of a turn the two made peace (PEACE WITH, both; the holder of Beijing, the
+  capital, wins then). The winner "takes the charge over China": every imperial unit and land
   becomes China's again (land the Empire had not incorporated is reincorporated), China's
   points stand at the winner's camp (it may JOIN that side from the next turn), its
   income is its geared 60% again, and if the Empire won the moderator hands China's seat
@@ -199,8 +200,12 @@ def decided(ctx: TurnContext) -> None:
     china, empire = ctx.state.nations[CHINA], ctx.state.nations[EMPIRE]
     republic, imperial = homeland_held(ctx, CHINA), homeland_held(ctx, EMPIRE)
     if republic and imperial:
-        return
-    winner = EMPIRE if imperial else CHINA
+        if ctx.at_war(CHINA, EMPIRE):
+            return
+        # a peace both wrote ended the hostilities: the capital's holder takes China
+        winner = EMPIRE if ctx.controller(ctx.scenario.nations[CHINA].capital or "") == EMPIRE else CHINA
+    else:
+        winner = EMPIRE if imperial else CHINA
     side = str((empire if winner == EMPIRE else china).flags.get(LEANS, ""))
     levels = china.flags.setdefault(technology.BUILT_AT, {})
     for unit in [u for u in ctx.state.units if u.nation == EMPIRE]:
