@@ -488,7 +488,7 @@ def test_per_turn_limits_of_the_declarations_join_peace_and_exile() -> None:
         if holder == "germany":
             conquered.control[place] = "france"
     assert errors(codes("GOVERNMENT IN EXILE WITH Austria\nGOVERNMENT IN EXILE WITH Austria",
-                        state=conquered)) == ["exile-twice"]
+                        state=conquered)) == ["exile-already"]  # the first made the exile
 
 
 def test_options_without_a_stated_limit_may_be_used_twice_and_the_once_options_once() -> None:
