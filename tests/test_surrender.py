@@ -118,6 +118,10 @@ def test_an_offer_waits_a_turn_and_a_second_one_is_refused_meanwhile() -> None:
 def test_units_withdraw_to_the_nearest_land_still_held_or_the_moderator_is_told() -> None:
     ctx = context()
     assert surrender.nearest_held(ctx, "serbia", "Bosnia") in ctx.world.home_of("serbia")
+    # "by the fastest routes possible": troops march home over land, not over the sea
+    assert surrender.nearest_held(ctx, "germany", "Brest") == "Cologne"  # over the sea: Bremen
+    assert surrender.nearest_held(ctx, "austria-hungary", "Rome") == "Innsbruck"  # over the Adriatic: Croatia
+    assert surrender.nearest_held(ctx, "germany", "London") == "Bremen"  # an island: by sea
     for place in ctx.world.home_of("serbia"):
         ctx.state.control[place] = "austria-hungary"
     ctx.state.control["Bosnia"] = "serbia"
