@@ -36,7 +36,9 @@ Readings (docs/rules-coverage.md, "Readings of ambiguous rules"):
   nation has no vote); accepted when those who ACCEPT weigh more than half of the side.
   Any other offer (a neutral's, in a local war) is answered by each nation it names (or,
   naming none, each nation at war with it) for itself: those who accept make peace.
-* **The units in the land that reverts** go to the nearest land the surrendering nation
+* **The units in the land that reverts**, and in any other land of the victors (an ally of
+  the loser holding it: 1.3 "troops on territories which belonged to the opposing side"),
+  go to the nearest land the surrendering nation
   controls ("by the fastest routes possible", 1.3), at once: counted in steps over land,
   or over land and sea where no land route reaches any; ties by name; with none, they
   stay and the moderator is told (flag `surrender-units-stranded`).
@@ -167,6 +169,13 @@ def terms(ctx: TurnContext, loser: str, victors: list[str], leaning: str = "") -
         if not ctx.checking:
             ctx.emit("territory-reverted", PHASE, (), place=place, nation=owner, by=loser)
         withdraw(ctx, loser, place)
+    # 1.3: "If the nation has any troops on territories which belonged to the opposing side,
+    # then the player must begin removing all troops from those territories": those an ally
+    # of the loser holds too.
+    for place in sorted({u.location for u in ctx.state.units if u.nation == loser}):
+        info = ctx.world.territories.get(place)
+        if info is not None and not ctx.is_sea(place) and info.owner in victors and place not in back:
+            withdraw(ctx, loser, place)
     us_entry.surrendered(ctx, loser, PHASE, leaning)
 
 
