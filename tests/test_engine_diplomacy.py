@@ -462,7 +462,11 @@ def test_china_raises_its_economy_before_it_influences_itself_and_italy_pays_10(
     assert codes_1914("INFLUENCE SELF TOWARD Allies", "China", geared) == []
     quiet, _ = run_1914({})
     new, events = run_1914({"italy": "INFLUENCE SELF TOWARD Allies"})
-    assert referred(events, "italy") == [("Influence", 10, "self-influence-roll")]
+    assert referred(events, "italy") == []  # "Italian influence" is never defined: resolved by default, flagged
+    [attempt] = [e for e in events if e.code == "influence-attempt" and e.args["target"] == "italy"]
+    [flagged] = [e for e in events if e.code == "moderator-flag" and e.args["reason"] == "self-influence-default"]
+    assert flagged.args["details"]["success"] == attempt.args["success"]
+    assert (flagged.args["details"]["most"], flagged.args["details"]["on"]) == (3, 9)  # as Spain's
     assert new.nations["italy"].saved == quiet.nations["italy"].saved - 10
 
 
