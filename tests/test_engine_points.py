@@ -189,6 +189,26 @@ def test_a_non_player_minor_at_ten_is_announced_to_its_side_not_named() -> None:
     assert new.nations["portugal"].side == "neutral"  # until a player takes it and JOINs
 
 
+def test_a_minor_bouncing_at_its_camp_is_announced_once_and_again_after_coming_back_to_the_middle() -> None:
+    from moderator.engine import points
+
+    world, scenario = real()
+    ctx = TurnContext(opening(change(portugal=9)), {}, world, scenario, dice_root=Dice("bounce", 1))
+
+    def announced() -> int:
+        return len(of(ctx.events, "moderator-flag", reason="minor-ready-replacement-pool"))
+
+    points.move(ctx, "portugal", "allied", 1, "drift", "9")
+    points.move(ctx, "portugal", "central", 1, "drift", "9")
+    points.move(ctx, "portugal", "allied", 1, "drift", "9")  # 10, 9, 10: told once
+    assert announced() == 1 and len(of(ctx.events, "minor-ready")) == 1
+    points.move(ctx, "portugal", "central", 10, "drift", "9")  # back to 0
+    points.move(ctx, "portugal", "allied", 10, "drift", "9")  # the camp again: news
+    assert announced() == 2
+    points.move(ctx, "portugal", "central", 20, "drift", "9")  # the other camp: news
+    assert [e.args["side"] for e in of(ctx.events, "minor-ready")] == ["allied", "allied", "central"]
+
+
 # ---- the stated ranges, measured -------------------------------------------------------------
 def test_the_points_of_the_turn_are_uniform_over_their_ranges() -> None:
     """Ottomans 0-7, Italy 0-3 ("random number is drawn between 0 and ..."): 800 seeded turns."""
