@@ -92,6 +92,8 @@ def join(ctx: TurnContext, nation: str, side: str, phase: str, why: str, by: str
             ctx.emit("joined", phase, (), nation=nid, side=side, why=why if nid == nation else "follows",
                      by=by if nid == nation else nation)
     reactions.react(ctx, "joins", side, nation, phase)  # the neutrals' table: its row of joining
+    if why == "points":
+        local_war_table.influenced_joined(ctx, nation, side, phase)  # a minor in a local war, influenced in
     if nation == british_entry.BRITAIN:
         british_entry.entered(ctx, side, why, phase)  # unprovoked: rows 15-16, Italy's table
     british_entry.on_join(ctx, nation, side, why, phase)  # a major joining the Central Powers: a cause
