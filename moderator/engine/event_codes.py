@@ -78,6 +78,16 @@ SCHEMA = EventSchema([
     spec("ottoman-civil-war", "public", "The Ottoman Empire: after its war on a Central Power, the German officers "
          "rebelled (units by kind that became German, the battles fought, the land Germany occupies) or not (empty)",
          rebelled=UNITS, battles=PLACES, occupied=PLACES),
+    spec("china-split", "nation and moderator", "China: its self-influence drew 0 twice in a row; two blocks, the "
+         "republic's leaning to the side, the other to the other side, both from the standing", nation=NATION,
+         side=TEXT, standing=INT),
+    spec("opposition-points", "nation and moderator", "China: the points of its other bloc moved (side: the bloc's)",
+         nation=NATION, change=INT, standing=INT, side=TEXT, why=CODE),
+    spec("china-civil-war", "public", "China: both blocks at their camps; units by kind that went to the Emperor, the "
+         "clashes fought, the land the Empire holds, the sides the republic and the Empire lean to",
+         went=UNITS, battles=PLACES, held=PLACES, republic=TEXT, empire=TEXT),
+    spec("china-civil-war-ended", "public", "China: one faction holds no land of China; the winner takes China over "
+         "and may join the side it leans to", winner=NATION, side=TEXT),
     spec("italy-table", "Italy and moderator", "Italy: its table after the British Empire's unprovoked entry "
          "(roll 0: not rolled, Italy already 6 or more toward the Allies)", nation=NATION, roll=INT, outcome=CODE),
     spec("leaning-changed", "Italy and moderator", "Italy: a coaxing turned Italy's leaning to the side",

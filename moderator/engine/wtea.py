@@ -80,7 +80,7 @@ from moderator.engine.ruleset import Ruleset, Step
 from moderator.orders import model as m
 
 NAME = "wtea-1914"
-VERSION = 6  # 1: before "One rule, one home" (one dice stream per turn); 2: before issue 8 (neutrals);
+VERSION = 7  # 1: before "One rule, one home" (one dice stream per turn); 2: before issue 8 (neutrals);
 # 3: before separated treasuries, surrender, the US Entry events, air combat over land, landings in 4.4;
 # 4: before the Mutineers (a disastrous mutiny's rebels), the Bolsheviks' wars after their victory, and
 # reconnaissance missions at sea helping their side's task forces in 4.2, new ships attacking in Phase 7,
@@ -89,6 +89,7 @@ VERSION = 6  # 1: before "One rule, one home" (one dice stream per turn); 2: bef
 # a border costing points with the neutrals (the third points table, rows 1-4 and 6)
 # 5: before the socialist revolution's army was given to the Bolshevik player (issue 9), starvation of
 # nations without manpower, colony land without a city and the revolutionaries' placement
+# 6: before China's split into two blocks and its civil war (a new nation, china_empire)
 ROOT = Path(__file__).resolve().parents[2]
 
 RULES: tuple[OrderRule, ...] = (  # type: ignore[type-arg]
