@@ -25,6 +25,7 @@ from moderator.engine import (
     phase3_espionage,
     phase3_passive_recon,
     phase3_recon_missions,
+    phase4_air,
     phase4_land,
     phase4_local_wars,
     phase4_naval,
@@ -156,7 +157,7 @@ PHASES: tuple[Step, ...] = (
     # The RECON missions the 3.3 orders sent, after the passive looks, in their own dice stream.
     Step("3.3.1", "active reconnaissance missions", phase3_recon_missions.fly_missions),
     Step("3.4", "repairing ships", phase3_build.repair_ships, _orders("3.4")),
-    Step("4.1.1", "industrial and tactical bombing", orders=_orders("4.1.1")),
+    Step("4.1.1", "industrial and tactical bombing", phase4_air.fly_pending, _orders("4.1.1")),
     Step("4.1.2", "rebasing of aircraft", orders=_orders("4.1.2")),
     Step("4.1.3", "strategic movement", orders=_orders("4.1.3")),
     Step("4.2", "naval movement", orders=_orders("4.2")),
