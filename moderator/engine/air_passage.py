@@ -31,7 +31,7 @@ not intercept (they are away).
 One air combat (4.5 steps 1-3): rounds in which both sides roll one D10 a plane, fighters
 at their value in the fighter table (combat_air: their own level against the highest
 level they face), bombers at 1, a radar of the guards' side giving the flyers -1; each hit
-downs a plane, the cheapest first. "Each plane removes 1 fuel point": a flyer fights on
+downs a plane: the kinds its nation's CASUALTIES order names first, then the cheapest. "Each plane removes 1 fuel point": a flyer fights on
 while its fuel keeps what its mission needs after (Flight.spare; else it turns back), a
 guard while its tank lasts. After a round with guards left, a nation's BREAK OFF AIR
 COMBAT condition at the place or at its goal (engine/orders/interception.py) sends that
@@ -46,7 +46,7 @@ from dataclasses import dataclass, field
 from moderator.engine import fuel
 from moderator.engine.casualty_shares import share
 from moderator.engine.combat_air import dogfight_value, enemy_level, radar_against
-from moderator.engine.combat_orders import withdrawal
+from moderator.engine.combat_orders import casualty_preferences, withdrawal
 from moderator.engine.context import TurnContext
 from moderator.engine.orders import interception
 from moderator.engine.state import Unit, kinds
@@ -66,9 +66,14 @@ def tank_of(ctx: TurnContext, plane: Unit) -> int:
     return stats.fuel if stats is not None else 0
 
 
-def down(ctx: TurnContext, planes: list[Unit], hits: int) -> list[Unit]:
-    """Remove `hits` planes, cheapest first; returns those lost."""
-    order = sorted(planes, key=lambda u: (ctx.scenario.stats(u.nation, u.kind).cost, u.kind, u.id))
+def down(ctx: TurnContext, planes: list[Unit], hits: int, first: Sequence[str] = ()) -> list[Unit]:
+    """Remove `hits` planes, the kinds in `first` (the owner's CASUALTIES order) first, then
+    the cheapest; returns those lost."""
+    def rank(u: Unit) -> tuple[int, int, str, str]:
+        return (list(first).index(u.kind) if u.kind in first else len(first),
+                ctx.scenario.stats(u.nation, u.kind).cost, u.kind, u.id)
+
+    order = sorted(planes, key=rank)
     lost = order[:hits]
     for u in lost:
         planes.remove(u)
@@ -77,15 +82,18 @@ def down(ctx: TurnContext, planes: list[Unit], hits: int) -> list[Unit]:
     return lost
 
 
-def shared_down(ctx: TurnContext, planes: Sequence[Unit], hits: int, value: Mapping[str, int]) -> list[Unit]:
+def shared_down(ctx: TurnContext, planes: Sequence[Unit], hits: int, value: Mapping[str, int],
+                place: str) -> list[Unit]:
     """`hits` among planes of several nations: each nation's share of their combined
-    air-combat values (unit id -> value; Phase 4 guideline 2), then the cheapest first
-    within a nation."""
+    air-combat values (unit id -> value; Phase 4 guideline 2), then within a nation as its
+    CASUALTIES order for `place` (or everywhere) says, else the cheapest first."""
     nations = sorted({u.nation for u in planes})
     strength = {n: sum(max(1, value.get(u.id, 1)) for u in planes if u.nation == n) for n in nations}
     count = {n: sum(1 for u in planes if u.nation == n) for n in nations}
     quota = share(hits, strength, count)
-    return [u for n in nations for u in down(ctx, [p for p in planes if p.nation == n], quota.get(n, 0))]
+    first = casualty_preferences(ctx, nations, place)
+    return [u for n in nations for u in down(ctx, [p for p in planes if p.nation == n], quota.get(n, 0),
+                                             first.get(n, ()))]
 
 
 @dataclass
@@ -219,9 +227,9 @@ def air_combat(ctx: TurnContext, place: str, group: list[Flight], spent: dict[st
             fictive_guard, f_hits = False, f_hits - 1
         if fictive_flyer and g_hits:
             fictive_flyer, g_hits = False, g_hits - 1
-        killed += shared_down(ctx, guards, f_hits, guard_value)
+        killed += shared_down(ctx, guards, f_hits, guard_value, place)
         guards = [g for g in guards if g not in killed]
-        downed = {u.id for u in shared_down(ctx, flying, g_hits, flyer_value)}
+        downed = {u.id for u in shared_down(ctx, flying, g_hits, flyer_value, place)}
         for f in group:
             mine = [u for u in f.planes if u.id in downed]
             f.planes = [u for u in f.planes if u.id not in downed]

@@ -34,8 +34,8 @@ once all of step 4.1.1's orders are in, fly_pending() flies every raid together:
    each, "If three or more ... any infantry attacking that territory that turn receives a
    +1" (the points are kept in ctx.memo[("strike", territory)] for land combat).
 
-Casualties are the owner's choice; the default downs the cheapest plane first, then by
-kind and id. The planes that survive stay at their base: "The aircraft cannot move,
+Casualties are the owner's choice (its CASUALTIES order for the place, or everywhere);
+the default downs the cheapest plane first, then by kind and id. The planes that survive stay at their base: "The aircraft cannot move,
 re-base, or participate in combat on any turn it does a bombing mission."
 """
 
@@ -124,7 +124,7 @@ def fly_raids(ctx: TurnContext, orders: Sequence[tuple[str, int, Bombing, list[U
             value = ctx.scenario.stats(gun.nation, "aa").defense
             if ctx.dice.d10(f"AA at {target}: {gun.nation} aa") <= value:
                 hits += 1
-        downed = {u.id for u in shared_down(ctx, raiders, hits, {})}
+        downed = {u.id for u in shared_down(ctx, raiders, hits, {}, target)}
         for f in arriving:
             r = by_flight[id(f)]
             r.aa_nations = frozenset(u.nation for u in aa)
