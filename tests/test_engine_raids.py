@@ -230,3 +230,20 @@ def test_the_raids_do_not_depend_on_the_order_of_nations_or_lines() -> None:
                  ctx.state.nations["russia"].manpower_limit, ctx.memo.get(("strike", "Lodz"), 0)) for ctx in runs]
         assert seen[0] == seen[1] == seen[2]
         assert {tuple(e.args["via"]) for e in runs[0].events if e.code == "air-raid"} == {("Lodz",), ()}
+
+
+def test_a_fighter_busy_with_another_order_does_not_intercept() -> None:
+    # 3.3: "Units used in reconaissance mission cannot be used in combat in phase 4 as
+    # neither attackers or defenders": a Russian fighter claimed by such an order (any order
+    # of the turn) lets the raid by; unclaimed, it intercepts.
+    state = bombers([("russia", "fighter", "Lodz", 1), ("germany", "bomber", "Silesia", 2)])
+    order = Bombing("city", (UnitCount("bomber", 2),), "Silesia", "Warsaw")
+    for busy in (True, False):
+        ctx = TurnContext(state.copy(), {"germany": [order]}, WORLD, SCEN, dice_root=Dice("busy", 1), schema=SCHEMA)
+        ctx.step = STEP
+        if busy:
+            ctx.claim([u for u in ctx.state.units if u.location == "Lodz" and u.kind == "fighter"])
+        bombing.RULE.execute(ctx, "germany", 0, order)
+        phase4_air.fly_pending(ctx)
+        (event,) = [e.args for e in ctx.events if e.code == "air-raid"]
+        assert (event["intercepted_over"], event["rounds"]) == (([], 0) if busy else (["Lodz"], 1))

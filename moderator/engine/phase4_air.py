@@ -84,7 +84,7 @@ def plan(ctx: TurnContext, nation: str, index: int, order: Bombing, planes: Sequ
     """The raid on the position as the step's raids begin: its way, its fuel."""
     target = order.target
     tank = max((tank_of(ctx, u) for u in planes), default=0)
-    places = air_route.way(ctx.world, order.origin, target, lambda p: bool(guards_at(ctx, nation, p)), tank)
+    places = air_route.way(ctx.world, order.origin, target, lambda p: bool(guards_at(ctx, nation, p, ctx.moved)), tank)
     key = (nation, order.origin, target, order.aim, min((u.id for u in planes), default=""))
     spare = {u.id: spare_rounds(ctx, u, order.origin, target) for u in planes}
     retreat = interception.retreat_conditions(ctx, nation, target)
@@ -111,7 +111,9 @@ def raid(ctx: TurnContext, nation: str, index: int, order: Bombing, planes: Sequ
 def fly_raids(ctx: TurnContext, orders: Sequence[tuple[str, int, Bombing, list[Unit]]]) -> None:
     raids = sorted((plan(ctx, *o) for o in orders), key=lambda r: r.flight.key)
     by_flight = {id(r.flight): r for r in raids}
-    away = {u.id for r in raids for u in r.flight.planes}  # raiders do not intercept other raids
+    # Raiders do not intercept other raids, nor do units busy with another order this turn
+    # (a reconnaissance mission's: "cannot be used in combat in phase 4", 3.3).
+    away = {u.id for r in raids for u in r.flight.planes} | set(ctx.moved)
 
     def aa_fire(ctx: TurnContext, arriving: list[Flight], target: str) -> None:
         """Anti Air Guns: each gun at the target rolls once against all the raids arriving
