@@ -473,17 +473,27 @@ def _step(chain: _Chain, a: int, d: int, k: int, mass: float, out: dict[tuple[in
     Returns the mass of the outcomes below PRUNE, dropped as they arise."""
     # The attackers' state after each number of hits does not depend on the defenders' fate:
     # worked out once per round and state, not once per pair of hit counts.
-    struck = [(chain.depart(chain.hit("attacker", chain.aa(a, ha), hd), rnd, k), y * z)
-              for ha, z in enumerate(chain.aa_round(a, d, rnd)) if z != 0.0  # Improved AA: aircraft first
-              for hd, y in enumerate(chain.hit_dist("defender", d)) if y != 0.0]
+    # Hit counts leading to the same state are merged first (more hits than units, say):
+    # the pairs below are the bulk of the time.
+    struck: dict[int, float] = {}
+    for ha, z in enumerate(chain.aa_round(a, d, rnd)):  # Improved AA: aircraft first
+        if z == 0.0:
+            continue
+        for hd, y in enumerate(chain.hit_dist("defender", d)):
+            if y != 0.0:
+                a2 = chain.depart(chain.hit("attacker", chain.aa(a, ha), hd), rnd, k)
+                struck[a2] = struck.get(a2, 0.0) + y * z
     dropped = 0.0
+    weights: dict[int, float] = {}
     for ha, x in enumerate(chain.hit_dist("attacker", a)):
         weight = mass * x
-        if weight < PRUNE:  # all it leads to is below PRUNE: skip its pairs (the bulk of the time is here)
+        if weight < PRUNE:  # all it leads to is below PRUNE: skip its pairs
             dropped += weight
             continue
         d2 = chain.depart_defenders(chain.hit("defender", d, ha), rnd)
-        for a2, y in struck:
+        weights[d2] = weights.get(d2, 0.0) + weight
+    for d2, weight in weights.items():
+        for a2, y in struck.items():
             m = weight * y
             if m < PRUNE:
                 dropped += m
