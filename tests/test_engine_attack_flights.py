@@ -4,10 +4,17 @@ with fixed seeds, against what the rules make of them."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+
+from moderator.engine import phase4_land
+from moderator.engine.context import TurnContext
+from moderator.engine.dice import Dice
+from moderator.engine.event_codes import SCHEMA
+from moderator.engine.orders import move
 from moderator.engine.state import GameState
 from moderator.engine.technology import UPGRADED
-from moderator.orders.model import Attack, LetPass, Order
-from tests.test_engine_phase4_land import battles, land_step, position, units
+from moderator.orders.model import Attack, LetPass, Move, Order
+from tests.test_engine_phase4_land import SCEN, STEP, WORLD, battles, land_step, position, rolls, units
 
 
 def warsaw_raid(guards: int) -> GameState:
@@ -62,3 +69,52 @@ def test_fighters_letting_it_through_do_not_intercept() -> None:
         assert not [e for e in ctx.events if e.code == "attack-intercepted"]
         assert [e.args["territory"] for e in ctx.events if e.code == "let-through"] == ["Lodz"]
         assert len(battles(ctx)) == 1
+
+
+def step_in_order(state: GameState, orders: Mapping[str, Sequence[Order]], seed: str,
+                  nations: Sequence[str]) -> TurnContext:
+    """Step 4.4 with the nations' orders carried out in the order `nations` gives."""
+    ctx = TurnContext(state.copy(), {n: list(o) for n, o in orders.items()}, WORLD, SCEN, dice_root=Dice(seed, 1),
+                      schema=SCHEMA)
+    ctx.step = STEP
+    for nation in nations:
+        for i, order in enumerate(orders[nation]):
+            if isinstance(order, Move):
+                assert move.RULE.problem(ctx, nation, order) is None
+                move.RULE.execute(ctx, nation, i, order)
+    phase4_land.land_moves(ctx)
+    return ctx
+
+
+def told(ctx: TurnContext) -> list[str]:
+    """The step's events, the lines' numbers aside, in a fixed order (a guideline-1 move is
+    told in the order the moves were given; what is told is the same)."""
+    return sorted(repr((e.code, e.seen_by, sorted((k, v) for k, v in e.args.items() if k != "order")))
+                  for e in ctx.events)
+
+
+def test_allied_attacks_meet_the_interceptors_together_in_any_order() -> None:
+    # German fighters from Silesia and Austro-Hungarian ones from Krakow attack Warsaw, both
+    # over Lodz (Lublin is guarded too; Lodz comes first by name) at the same time: one air
+    # combat there, then one battle at Warsaw. Nations and lines in any order: the same.
+    state = position(clear=["Warsaw"], add=[("russia", "infantry", "Warsaw", 2), ("russia", "fighter", "Lodz", 2),
+                                            ("russia", "fighter", "Lublin", 1), ("germany", "fighter", "Silesia", 2),
+                                            ("austria-hungary", "fighter", "Krakow", 2)])
+    for nation in ("germany", "austria-hungary"):
+        state.nations[nation].tech["improved_fighters"] = 3
+        state.nations[nation].flags[UPGRADED] = {"fighter": {"improved_fighters": 3}}
+    orders: dict[str, list[Order]] = {
+        "germany": [Attack(units(fighter=2), "Silesia", "Warsaw"), Move(units(infantry=1), "Silesia", "Posen")],
+        "austria-hungary": [Attack(units(fighter=2), "Krakow", "Warsaw")]}
+    shuffled = {n: list(reversed(o)) for n, o in orders.items()}
+    for seed in range(10):
+        runs = [step_in_order(state, orders, f"allied-{seed}", ["austria-hungary", "germany"]),
+                step_in_order(state, shuffled, f"allied-{seed}", ["germany", "austria-hungary"])]
+        seen = [([(r.purpose, r.result) for r in ctx.dice.log],
+                 told(ctx),
+                 sorted((u.id, u.location) for u in ctx.state.units)) for ctx in runs]
+        assert seen[0] == seen[1]
+        met = [e.args for e in runs[0].events if e.code == "attack-intercepted"]
+        assert sorted(e["nation"] for e in met) == ["austria-hungary", "germany"]
+        assert all(e["intercepted_over"] == ["Lodz"] for e in met)
+        assert rolls(runs[0], "air combat over Lodz round 1: russia fighter") == 2  # one combat: each guard once

@@ -68,7 +68,7 @@ def on_the_way(ctx: TurnContext, legs: Sequence[Leg], away: Collection[str],
     if not flights:
         return
     air_passage.fly(ctx, [f for _, f in flights], away)
-    for leg, f in flights:
+    for leg, f in sorted(flights, key=lambda lf: lf[1].key):  # told in the flights' order, never the lines
         gone = {u.id for u in (*f.lost, *f.turned_back, *f.broke_off)}
         leg.units = [u for u in leg.units if u.id not in gone]
         for u in f.planes:
