@@ -219,6 +219,11 @@ SCHEMA = EventSchema([
     spec("air-retreat", "participants", "Phase 4.5: an attacking nation's aircraft broke off the air combat by "
          "its BREAK OFF AIR COMBAT condition and flew home (no ground round, no bombing)",
          nation=NATION, territory=PLACE, condition=TEXT, rounds=INT, units=UNITS),
+    spec("attack-intercepted", "the attacker and the interceptors", "Phase 4.5: enemy fighters met attacking "
+         "aircraft over the places on their way to a battle further than next door (via, intercepted_over): "
+         "rounds of air combat, planes lost, turned back short of fuel or broken off, those that flew on",
+         nation=NATION, order=INT, dest=PLACE, via=PLACES, intercepted_over=PLACES, rounds=INT, lost=UNITS,
+         interceptors_lost=UNITS, turned_back=UNITS, broke_off=UNITS, through=UNITS),
     spec("let-through", "nation", "Phase 4.5: the nation's fighters let the attacking aircraft go by (LET THROUGH)",
          nation=NATION, territory=PLACE, units=UNITS),
     spec("aircraft-landed", "nation", "Phase 4.6: aircraft left a battle and landed away from home (fuel)",
