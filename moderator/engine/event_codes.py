@@ -188,7 +188,7 @@ SCHEMA = EventSchema([
     spec("naval-battle", "participants", "Phase 4.3: a naval battle (task forces, submarines attacking or "
          "detected); `first`/`second` the sides' nations, `ended` why it stopped",
          zone=PLACE, fleets=TASK_FORCES, first=NATIONS, second=NATIONS, rounds=INT, free=TEXT, ended=CODE,
-         losses=LOSSES, damaged=LOSSES, withdrawn=optional(TEXT), rolls=SPAN),
+         losses=LOSSES, damaged=LOSSES, withdrawn=optional(TEXT), aa=INT, rolls=SPAN),
     spec("air-combat-at-sea", "participants", "Phase 4.3 step 1: fighters aboard carriers (or sent as cover) "
          "intercepted aircraft striking ships (4.5): the rounds, the planes downed and those turned back short of fuel",
          zone=PLACE, attackers=NATIONS, defenders=NATIONS, rounds=INT, lost=UNITS, interceptors_lost=UNITS,

@@ -35,7 +35,15 @@ guideline 2, with the multinational note's sharing), ordered by nation and order
   cover"; step 1: "all protecting fighters from land can fight attacking aircrafts")
   intercept too, with the fuel that still takes them home; the cover flies home when the
   zone's strikes are over.
-Not yet: step 3 (the ships' own AA); cover aircraft joining a battle with submarines
+- Step 3: "Any AA guns on the ships get to fire at the planes that are going to attack"
+  (ships_aa): after the ships' free fire, each gun aboard (gear_aboard.guns) rolls one
+  D10 at the nation's AA value (Improved AA: 2), its hits taking planes only. Anti Air
+  Guns: "Ships with AA guns mounted ... use AA guns then as though the AA were placed in
+  provinces--one roll for each gun before air attack and then the ships fire during each
+  round of combat as usual": once, before the rounds (a reading: not again each round as
+  improved guns on land do; step 7 repeats steps 4-7 only), and step 6 says "no AA fire"
+  at leaving aircraft.
+Not yet: cover aircraft joining a battle with submarines
 ("If subs attack that task force, the aircraft may then participate in the battle");
 submarines are not attacked (they are found only by detection, 4.2.9).
 """
@@ -45,7 +53,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 
-from moderator.engine import air_combat_sea, naval_combat, phase4_naval, phase4_sea
+from moderator.engine import air_combat_sea, gear_aboard, naval_combat, phase4_naval, phase4_sea
 from moderator.engine.combat_orders import BattleOrders
 from moderator.engine.context import TurnContext
 from moderator.engine.naval_combat import NavalBattle, NavalSide, Ship
@@ -129,8 +137,13 @@ def strike(ctx: TurnContext, sea: phase4_sea.Sea, zone: str, flying: list[tuple[
 
         # Step 2: the ships alone fire first ("Defending ships get to roll their defensive factors").
         firing = [s for s in defenders.ships if s.unit.kind not in AIR_UNITS]
+
+        def step_3(battle: NavalBattle) -> None:
+            ships_aa(ctx, battle, defenders, attackers, orders[0])
+
         result = naval_combat.fight(ctx, zone, attackers, defenders, orders,
-                                    free=(defenders, firing, "defensive fire"), after_round=fuel_left)
+                                    free=(defenders, firing, "defensive fire"), after_round=fuel_left,
+                                    opening=step_3)
         attackers.ships += gone  # still flying: they leave together
         if defenders.ships and attackers.ships and result.ended in (FUEL_GONE, "withdrawn"):
             parting(ctx, result, defenders, attackers, orders[0])
@@ -143,6 +156,25 @@ def strike(ctx: TurnContext, sea: phase4_sea.Sea, zone: str, flying: list[tuple[
     for u, origin, _ in flying:
         phase4_sea.fly_home(ctx, u, origin, zone, fought[u.id])
     return dict(air.guard_fought) if ships else {}
+
+
+def ships_aa(ctx: TurnContext, battle: NavalBattle, ships: NavalSide, planes: NavalSide,
+             orders: BattleOrders) -> None:
+    """4.3 step 3: one D10 for each AA gun aboard the ships still afloat, a hit at or under
+    the nation's AA value (Anti Air Guns: "as though the AA were placed in provinces");
+    the hits take planes only (step 5: "Hits scored by AA guns can only be used to destroy
+    planes"), the owner's casualty order among them, else the cheapest first."""
+    hits = 0
+    for s in ships.ships:
+        if s.unit.kind in AIR_UNITS:
+            continue
+        stats = ctx.stats(s.unit.nation, "aa")
+        value = stats.defense if stats else 0
+        for _ in range(gear_aboard.guns(ctx, s.unit)):
+            if ctx.dice.d10(f"naval combat in {battle.zone} AA fire: {s.unit.nation} aa aboard {s.unit.kind}") <= value:
+                hits += 1
+    battle.aa_hits += hits
+    naval_combat.take_hits(ctx, battle, planes, orders, hits, first_round=False)
 
 
 def parting(ctx: TurnContext, battle: NavalBattle, ships: NavalSide, planes: NavalSide, orders: BattleOrders) -> None:

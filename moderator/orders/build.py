@@ -266,8 +266,14 @@ class Builder:
                 self.error(node, "sonar is mounted on a ship: BUILD SONAR ON dd AT North Sea", "sonar-ship")
                 return []
             return [m.BuildShipGear(u.kind, place, ship_kind)] * u.count
+        if u.kind == "aa" and ship is not None:  # Improved Anti-Aircraft Guns: "may also be put on ships"
+            ship_kind = v.unit_kind(self.name(ship))
+            if ship_kind not in v.SEA:
+                self.error(ship, "AA guns go ON a ship type: bb, cv, dd or tr", "wrong-unit")
+                return []
+            return [m.BuildShipGear(u.kind, place, ship_kind)] * u.count
         if ship is not None:
-            self.error(ship, "ON <ship> is only for radar and sonar", "syntax")
+            self.error(ship, "ON <ship> is only for radar, sonar and AA guns", "syntax")
             return []
         return [m.Build(u.kind, u.count, place)]
 

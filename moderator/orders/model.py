@@ -252,9 +252,10 @@ class BuildHomeTrenches(Order):
 @dataclass(frozen=True)
 class BuildShipGear(Order):
     """Radar (18) / sonar (13) mounted on a ship in a sea zone next to an own port, or
-    radar in a land territory (Phase 7, item 7)."""
+    radar in a land territory (Phase 7, item 7); an improved AA gun on a ship (Improved
+    Anti-Aircraft Guns: "may also be put on ships")."""
 
-    kind: str  # "radar" | "sonar"
+    kind: str  # "radar" | "sonar" | "aa"
     place: str = field(metadata=PLACE)
     ship: str | None = None  # ship kind it is mounted on, None for a land radar
     phase = 3
