@@ -211,6 +211,13 @@ SCHEMA = EventSchema([
          nation=NATION, territory=PLACE, condition=TEXT, rounds=INT, units=UNITS),
     spec("let-through", "nation", "Phase 4.5: the nation's fighters let the attacking aircraft go by (LET THROUGH)",
          nation=NATION, territory=PLACE, units=UNITS),
+    spec("let-through-unused", "nation", "Phase 4.5: a LET THROUGH order whose fighters met no attacking aircraft "
+         "at the place", nation=NATION, order=INT, territory=PLACE),
+    spec("air-retreat-unused", "nation", "Phase 4.5: a BREAK OFF AIR COMBAT order whose aircraft met no "
+         "interceptors at the place", nation=NATION, order=INT, territory=PLACE),
+    spec("submarines-not-found", "nation", "Phase 4.2.9: a submarine hunt (a DETECT order, or a task force on "
+         "a detect mission: `tf`) found nothing to fight; the same whether submarines were there or not",
+         nation=NATION, order=INT, zone=PLACE, units=UNITS, tf=TEXT),
     spec("aircraft-landed", "nation", "Phase 4.6: aircraft left a battle and landed away from home (fuel)",
          nation=NATION, place=PLACE, battle=PLACE, units=UNITS),
     spec("units-fell-back", "nation", "Phase 4.4: attackers whose home was taken meanwhile fell back (or were lost)",

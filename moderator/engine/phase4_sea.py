@@ -148,7 +148,7 @@ def naval_movement(ctx: TurnContext) -> None:
         intercept(ctx, sea, moving=True)
         for f in sea.fleets:
             if f.ships and not f.stopped and k < len(f.moves) and f.mission == "detect":
-                detect(ctx, sea, f.nation, f.zone, list(f.ships), f"{f.key} detects")
+                detect(ctx, sea, f.nation, f.zone, list(f.ships), f"{f.key} detects", told=(f.order, f.name))
         for zone in sorted({f.zone for f in sea.fleets if f.ships}):
             contact(ctx, sea, zone, first_point=k == 0)
     for f in sea.fleets:
@@ -495,7 +495,7 @@ def detect_by_order(ctx: TurnContext, sea: Sea) -> None:
     """4.2.9 DETECT orders: ships where they are, aircraft flown in from land ("fighters
     and bombers (assuming they have the range: fuel) may be flown into a sea zone")."""
     taken: set[str] = set()
-    for nation, _, order in ctx.orders_of(SubDetection):
+    for nation, index, order in ctx.orders_of(SubDetection):
         where = order.origin or order.zone
         hunters: list[Unit] = []
         for uc in order.units:
@@ -504,7 +504,7 @@ def detect_by_order(ctx: TurnContext, sea: Sea) -> None:
             hunters += pool[: uc.count]
         taken.update(u.id for u in hunters)
         rounds = {u.id: air_rounds(ctx, u, where, order.zone) for u in hunters if u.kind in AIR_UNITS}
-        fought = detect(ctx, sea, nation, order.zone, hunters, f"{nation} detects", rounds)
+        fought = detect(ctx, sea, nation, order.zone, hunters, f"{nation} detects", rounds, told=(index, ""))
         for u in hunters:
             if u.kind in AIR_UNITS:
                 fly_home(ctx, u, where, order.zone, fought.get(u.id, 0))
@@ -543,8 +543,12 @@ def fly_home(ctx: TurnContext, plane: Unit, origin: str, zone: str, fought: int)
 
 
 def detect(ctx: TurnContext, sea: Sea, nation: str, zone: str, hunters: Sequence[Unit], label: str,
-           air: dict[str, int] | None = None) -> dict[str, int]:
+           air: dict[str, int] | None = None, told: tuple[int, str] = (-1, "")) -> dict[str, int]:
     """The hunt; returns the rounds each aircraft fought (air: the rounds its fuel pays for).
+
+    A hunt that finds nothing to fight is told to the nation (submarines-not-found, with
+    `told`: the order's position and the task force's name, "" for a DETECT order) in the
+    same words whether submarines were there and escaped every roll or there were none.
 
     Aircraft fire in the free round, and stay for the first round when their fuel pays for
     two; the submarines' hits go to ships only (4.3 step 5), so aircraft alone are never
@@ -555,12 +559,12 @@ def detect(ctx: TurnContext, sea: Sea, nation: str, zone: str, hunters: Sequence
             and ctx.at_war(nation, u.nation)]
     able = [u for u in hunters if u.kind in DETECTION and (u.kind not in AIR_UNITS or air.get(u.id, 0) >= 1)]
     if not subs or not able:
-        return {}
+        return nothing_found(ctx, nation, zone, hunters, told)
     found = [u for u in able
              if ctx.dice.d10(f"submarine detection in {zone}: {nation} {u.kind}")
              <= gear_aboard.detection(ctx, u, DETECTION[u.kind])]
     if not found:
-        return {}
+        return nothing_found(ctx, nation, zone, hunters, told)
     stay = [u for u in found if u.kind not in AIR_UNITS or air.get(u.id, 0) >= 2]
     own = NavalSide([Ship(u, label, "detect") for u in stay], sought=True)
     them = NavalSide([Ship(u, f"{u.nation}/submarines", "dive") for u in subs], sought=False)
@@ -575,6 +579,15 @@ def detect(ctx: TurnContext, sea: Sea, nation: str, zone: str, hunters: Sequence
     if flown and result.ended == SUBS_DIVE:
         dive_away(ctx, sea, [s.unit for s in them.ships], zone)
     return {u.id: (2 if u in stay else 1) if result.rounds else 1 for u in flown}
+
+
+def nothing_found(ctx: TurnContext, nation: str, zone: str, hunters: Sequence[Unit],
+                  told: tuple[int, str]) -> dict[str, int]:
+    """The hunt's outcome when nothing was found: one sentence for both ways it happens,
+    so the report never says whether submarines were there."""
+    if hunters:
+        ctx.tell(nation, "submarines-not-found", PHASE, order=told[0], zone=zone, units=kinds(hunters), tf=told[1])
+    return {}
 
 
 def dive_away(ctx: TurnContext, sea: Sea, subs: Sequence[Unit], zone: str) -> None:

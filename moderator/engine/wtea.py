@@ -25,6 +25,7 @@ from moderator.engine import (
     phase3_espionage,
     phase3_passive_recon,
     phase3_recon_missions,
+    phase4_air_choices,
     phase4_land,
     phase4_local_wars,
     phase4_naval,
@@ -168,6 +169,8 @@ PHASES: tuple[Step, ...] = (
     Step("4.6.1", "naval invasions; the end of won local wars", phase4_local_wars.invasions_then_peace,
          _orders("4.6.1"), assume=phase4_local_wars.assume_invasions_then_peace),
     Step("4.7", "submarine warfare", phase4_submarine_warfare.submarine_warfare),
+    # 4.5's choices told when they met nothing, once every fight of Phase 4 is over
+    Step("4.5", "LET THROUGH and BREAK OFF AIR COMBAT that met no aircraft", phase4_air_choices.unused),
     Step("5", "plunder", orders=_orders("5")),
     Step("6", "incorporation", orders=_orders("6")),
     Step("7.0", "units finish upgrading", phase7_technology.finish_upgrades),
