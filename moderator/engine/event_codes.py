@@ -193,6 +193,12 @@ SCHEMA = EventSchema([
          "intercepted aircraft striking ships (4.5): the rounds, the planes downed and those turned back short of fuel",
          zone=PLACE, attackers=NATIONS, defenders=NATIONS, rounds=INT, lost=UNITS, interceptors_lost=UNITS,
          turned_back=UNITS),
+    spec("task-force-turned-back", "nation", "Phase 4.2: contact was lost in a naval battle and the task force, "
+         "by its nation's WITHDRAW ... IF CONTACT LOST, cancelled its mission and went back (`dest`: where it stopped)",
+         nation=NATION, tf=TEXT, zone=PLACE, dest=PLACE),
+    spec("radar-retreat", "nation", "Radar: a radar ship sighted aircraft coming to strike the nation's ships, "
+         "which retreated by its WITHDRAW ... IF RADAR WARNS (`dest`: where they went)",
+         nation=NATION, zone=PLACE, dest=PLACE, ships=UNITS),
     spec("blockade-held", "the two nations", "Phase 4.2.6: a blockade sighted a task force leaving its zone "
          "and held it there", nation=NATION, tf=TEXT, zone=PLACE, dest=PLACE, by=NATION),
     spec("unrestricted-submarine-warfare", "the two nations", "Phase 1.4 with 4.7: submarines in the targeted "

@@ -22,6 +22,8 @@ war with the attacker:
   defensive factor).
 - The aircraft then fly home, or to the nearest friendly land their fuel reaches
   (phase4_sea.fly_home).
+- Radar: "If on a ship, that ship has a 50% chance of detecting them, and the ships have
+  the option of retreating to an adjacent sea zone" (radar_warning), before step 1.
 
 Every attack on one sea zone is one battle: the attackers' aircraft together (allies,
 guideline 2, with the multinational note's sharing), ordered by nation and order.
@@ -58,11 +60,12 @@ from moderator.engine.combat_orders import BattleOrders
 from moderator.engine.context import TurnContext
 from moderator.engine.naval_combat import NavalBattle, NavalSide, Ship
 from moderator.engine.orders import move
-from moderator.engine.state import AIR_UNITS, Unit
-from moderator.orders.model import Attack, Move
+from moderator.engine.state import AIR_UNITS, Unit, kinds
+from moderator.orders.model import Attack, CombatCondition, Move
 
 PHASE = "4.3"
 FUEL_GONE = "aircraft-home"
+RADAR_SIGHTS = 5  # Radar: "that ship has a 50% chance of detecting them": 1-5 on a D10
 
 
 def air_strikes(ctx: TurnContext, sea: phase4_sea.Sea) -> None:
@@ -102,6 +105,7 @@ def strike(ctx: TurnContext, sea: phase4_sea.Sea, zone: str, flying: list[tuple[
     lead = flying[0][0].nation
     origins = {u.id: origin for u, origin, _ in flying}
     rounds = {u.id: phase4_sea.air_rounds(ctx, u, origins[u.id], zone) for u, _, _ in flying}
+    radar_warning(ctx, sea, zone, [u for u, _, _ in flying])
     ships = [u for u in ctx.units_at(zone) if u.kind in phase4_naval.SURFACE_SHIPS and ctx.at_war(lead, u.nation)]
     planes = [u for u, _, _ in flying]
     fought = dict.fromkeys(rounds, 0)  # the rounds each plane fought, air and naval (its fuel)
@@ -156,6 +160,37 @@ def strike(ctx: TurnContext, sea: phase4_sea.Sea, zone: str, flying: list[tuple[
     for u, origin, _ in flying:
         phase4_sea.fly_home(ctx, u, origin, zone, fought[u.id])
     return dict(air.guard_fought) if ships else {}
+
+
+def radar_warning(ctx: TurnContext, sea: phase4_sea.Sea, zone: str, strikers: Sequence[Unit]) -> None:
+    """Radar: "If on a ship, that ship has a 50% chance of detecting them, and the ships have
+    the option of retreating to an adjacent sea zone." Before the strike, each nation at war
+    with the strikers whose orders take that option (WITHDRAW FROM the zone IF RADAR WARNS)
+    rolls for each of its radar ships there, 1-5 on a D10; when one sights the aircraft, its
+    task forces in the zone retreat as a withdrawing task force does (engine/naval_retreat.py:
+    the TO zone if open, else where they came from, else the first open neighbour) and stop.
+    The carriers' fighters go with their carriers; the strike meets the ships left."""
+    attackers = sorted({u.nation for u in strikers})
+    here = sorted({u.nation for u in ctx.units_at(zone) if u.kind in phase4_naval.SURFACE_SHIPS})
+    for nation in here:
+        if not any(ctx.at_war(nation, a) for a in attackers) or not warned_by_radar(ctx, nation, zone):
+            continue
+        radars = sorted((u for u in ctx.units_at(zone, nation) if "radar" in gear_aboard.aboard(ctx, u)),
+                        key=lambda u: u.id)
+        seen = [u for u in radars
+                if ctx.dice.d10(f"radar in {zone}: {nation} {u.kind} watches for aircraft") <= RADAR_SIGHTS]
+        if not seen:
+            continue
+        for f in [f for f in sea.fleets if f.nation == nation and f.zone == zone and f.ships]:
+            ships = kinds(f.ships)
+            phase4_sea.back(ctx, f)
+            if f.zone != zone:
+                ctx.tell(nation, "radar-retreat", PHASE, zone=zone, dest=f.zone, ships=ships)
+
+
+def warned_by_radar(ctx: TurnContext, nation: str, zone: str) -> bool:
+    return any(n == nation and c.kind == "radar" and ctx.name(c.dest) == zone
+               for n, _, c in ctx.orders_of(CombatCondition))
 
 
 def ships_aa(ctx: TurnContext, battle: NavalBattle, ships: NavalSide, planes: NavalSide,

@@ -25,8 +25,11 @@ nation out together, so nothing depends on nation ids or the order of lines:
    then "British are alerted"). Task forces linked by contacts fight one battle
    (naval_combat.fight): "If British fleet engages both fleet then they fight as it is
    single battle". A side that withdraws (its conditional orders) goes to an allied or
-   empty sea zone (engine/naval_retreat.py) and stops; after contact is lost both go on with their missions
-   (the rules let them choose; that is the default, flagged for the moderator).
+   empty sea zone (engine/naval_retreat.py) and stops. After contact is lost (4.2: "both
+   TF can choose to disengage and to continue their mission or to cancel mission and
+   return to the sea zone from where they came. That must be explained to moderator")
+   a nation's task forces go on with their missions, unless its orders say WITHDRAW FROM
+   the zone IF CONTACT LOST: then they go back to the zone they came from and stop.
 4. 4.2.10 Submarine interception: an INTERCEPT order's submarines attack the first enemy
    task force (by nation and name) doing the ordered mission that moves into or out of
    their zone, or that will unload troops there (a landing written for it); they have a
@@ -98,6 +101,7 @@ class Fleet:
     stopped: bool = False
     moved_at: str | None = None  # the zone it left at this point
     cargo: dict[str, list[Unit]] = field(default_factory=dict)  # transport id -> troops aboard
+    planes: list[Unit] = field(default_factory=list)  # fighters aboard its carriers (they sail with them)
 
     @property
     def key(self) -> str:
@@ -191,7 +195,25 @@ def fleets(ctx: TurnContext) -> list[Fleet]:
         f = Fleet(nation, f"{zone} (no orders)", sorted(ships, key=lambda u: u.id), zone, "", path=[zone])
         f.mission = standing_mission(ctx, f)
         out.append(f)
+    board(ctx, out)
     return out
+
+
+def board(ctx: TurnContext, fleets: Sequence[Fleet]) -> None:
+    """Aircraft Carriers: the fighters in a sea zone are aboard their nation's carriers
+    there, as many as each holds (its capacity with its technology); each task force with
+    carriers takes the fighters of its nation in its zone up to its carriers' room, lowest
+    ids first, task forces in order (those the orders formed, by nation and name, first)."""
+    taken: set[str] = set()
+    for f in fleets:
+        room = sum((stats.capacity if (stats := ctx.stats(f.nation, "carrier", u)) else 0)
+                   for u in f.ships if u.kind == "carrier")
+        if not room:
+            continue
+        free = sorted((u for u in ctx.state.units_at(f.zone, f.nation) if u.kind == "fighter" and u.id not in taken),
+                      key=lambda u: u.id)
+        f.planes = free[:room]
+        taken.update(u.id for u in f.planes)
 
 
 def standing_mission(ctx: TurnContext, f: Fleet) -> str:
@@ -203,8 +225,11 @@ def standing_mission(ctx: TurnContext, f: Fleet) -> str:
 
 
 def sail(f: Fleet, dest: str) -> None:
-    """Guideline 5: one sea zone at a time; the troops aboard go with their transports."""
-    for u in (*f.ships, *f.troops()):
+    """Guideline 5: one sea zone at a time; the troops aboard go with their transports, the
+    fighters aboard with their carriers (while the task force has one)."""
+    if not any(u.kind == "carrier" for u in f.ships):
+        f.planes = []
+    for u in (*f.ships, *f.troops(), *f.planes):
         u.location = dest
     f.zone = dest
     f.path.append(dest)
@@ -370,7 +395,28 @@ def battle(ctx: TurnContext, sea: Sea, zone: str, group: list[Fleet], sighted: s
         for f in (first, second)[result.retreating]:  # only the side that withdrew
             back(ctx, f)
     elif result.ended == "contact-lost":
-        ctx.flag(PHASE, "naval-contact-lost-missions-go-on", zone=zone, fleets=[f.key for f in group])
+        for f in group:
+            if turns_back(ctx, f.nation, zone):
+                go_back(ctx, f)
+
+
+def turns_back(ctx: TurnContext, nation: str, zone: str) -> bool:
+    """4.2: after contact is lost "both TF can choose to disengage and to continue their
+    mission or to cancel mission and return to the sea zone from where they came. That
+    must be explained to moderator": WITHDRAW FROM <zone> IF CONTACT LOST is the second
+    choice, for every task force of the nation in a battle there; without it, the first."""
+    return any(n == nation and c.kind == "contact-lost" and ctx.name(c.dest) == zone
+               for n, _, c in ctx.orders_of(CombatCondition))
+
+
+def go_back(ctx: TurnContext, f: Fleet) -> None:
+    """The mission cancelled: back to the zone it came from at its last move (a task force
+    that has not moved stays), and no further step this turn."""
+    zone = f.zone
+    if f.came_from is not None and f.came_from != f.zone and f.ships:
+        sail(f, f.came_from)
+    f.stopped = True
+    ctx.tell(f.nation, "task-force-turned-back", PHASE, tf=f.name, zone=zone, dest=f.zone)
 
 
 def side_of(group: Sequence[Fleet], sought: bool) -> NavalSide:
