@@ -108,3 +108,21 @@ def test_the_fighters_aboard_sail_with_their_carrier() -> None:
     phase4_sea.naval_movement(ctx)
     assert where(ctx, "germany", "carrier") == ["English Channel"]
     assert where(ctx, "germany", "fighter") == ["English Channel", "English Channel", "North Sea"]
+
+
+def test_a_damaged_carrier_launches_no_fighters_and_a_full_one_takes_no_new_ones() -> None:
+    # Aircraft Carriers: "A damaged carrier cannot launch fighters though fighters may still
+    # land on it"; fighters built onto carriers only up to their room.
+    from moderator.engine import placement
+    from moderator.engine.orders import move
+
+    state = sea_state(germany=[("carrier", "North Sea", 1), ("fighter", "North Sea", 2)])
+    ctx = TurnContext(state.copy(), {}, WORLD, scenario(5))
+    fly = m.Move((m.UnitCount("fighter", 1),), "North Sea", "Kiel")
+    assert move.flies_off(ctx, "germany", fly) and move.launch_problem(ctx, "germany", fly) is None
+    next(u for u in ctx.state.units if u.kind == "carrier").damage = 1
+    refused = move.launch_problem(ctx, "germany", fly)
+    assert refused is not None and refused.code == "carrier-cannot-launch"
+    assert placement.carrier_room(ctx, "germany", "North Sea") == 0  # damaged, still full: 2 of 2
+    full = placement.placement(ctx, "germany", "fighter", "North Sea")
+    assert isinstance(full, placement.Problem) and full.code in ("carrier-no-room", "carrier-no-industry")

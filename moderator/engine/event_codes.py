@@ -193,6 +193,8 @@ SCHEMA = EventSchema([
          "intercepted aircraft striking ships (4.5): the rounds, the planes downed and those turned back short of fuel",
          zone=PLACE, attackers=NATIONS, defenders=NATIONS, rounds=INT, lost=UNITS, interceptors_lost=UNITS,
          turned_back=UNITS),
+    spec("aircraft-aboard", "nation", "Aircraft Carriers: fighters sent to a sea zone (MOVE) landed aboard the "
+         "nation's carriers there instead of flying home", nation=NATION, order=INT, zone=PLACE, units=UNITS),
     spec("task-force-turned-back", "nation", "Phase 4.2: contact was lost in a naval battle and the task force, "
          "by its nation's WITHDRAW ... IF CONTACT LOST, cancelled its mission and went back (`dest`: where it stopped)",
          nation=NATION, tf=TEXT, zone=PLACE, dest=PLACE),

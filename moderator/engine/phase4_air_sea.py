@@ -36,7 +36,9 @@ guideline 2, with the multinational note's sharing), ordered by nation and order
   may be sent into a sea zone during naval movement and assigned to a task force as
   cover"; step 1: "all protecting fighters from land can fight attacking aircrafts")
   intercept too, with the fuel that still takes them home; the cover flies home when the
-  zone's strikes are over.
+  zone's strikes are over, unless its fighters can land aboard their nation's carriers
+  there (their room, damaged ones too: "fighters may still land on it"): then they stay
+  aboard (Aircraft Carriers: "an aircraft carrier allows extended aerial operations").
 - Step 3: "Any AA guns on the ships get to fire at the planes that are going to attack"
   (ships_aa): after the ships' free fire, each gun aboard (gear_aboard.guns) rolls one
   D10 at the nation's AA value (Improved AA: 2), its hits taking planes only. Anti Air
@@ -60,6 +62,7 @@ from moderator.engine.combat_orders import BattleOrders
 from moderator.engine.context import TurnContext
 from moderator.engine.naval_combat import NavalBattle, NavalSide, Ship
 from moderator.engine.orders import move
+from moderator.engine.placement import carrier_room
 from moderator.engine.state import AIR_UNITS, Unit, kinds
 from moderator.orders.model import Attack, CombatCondition, Move
 
@@ -83,9 +86,16 @@ def air_strikes(ctx: TurnContext, sea: phase4_sea.Sea) -> None:
     fought: dict[str, int] = {}  # cover plane id -> rounds of air combat
     for zone in sorted(planes):
         fought.update(strike(ctx, sea, zone, planes[zone], cover.get(zone, [])))
-    for zone in sorted(cover):  # the cover flies home when the strikes are over
-        for u, origin, _ in cover[zone]:
-            phase4_sea.fly_home(ctx, u, origin, zone, fought.get(u.id, 0))
+    for zone in sorted(cover):  # the cover lands aboard its carriers there, or flies home, when the strikes are over
+        aboard: dict[tuple[str, int], list[Unit]] = defaultdict(list)
+        for u, origin, index in cover[zone]:
+            if u.kind == "fighter" and u in ctx.state.units and carrier_room(ctx, u.nation, zone) > 0:
+                u.location = zone  # Aircraft Carriers: "an aircraft carrier allows extended aerial operations"
+                aboard[(u.nation, index)].append(u)
+            else:
+                phase4_sea.fly_home(ctx, u, origin, zone, fought.get(u.id, 0))
+        for (nation, index), landed in sorted(aboard.items()):
+            ctx.tell(nation, "aircraft-aboard", PHASE, order=index, zone=zone, units=kinds(landed))
 
 
 def short(ctx: TurnContext, nation: str, index: int, order: Move) -> bool:

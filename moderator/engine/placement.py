@@ -12,6 +12,12 @@ building is lost"). One module, read by both.
    nation has an industrial complex; 5) artillery in a city without one, for 10 more;
    6) ships in a sea zone next to a port the nation owns; 8) colonies: a city of a major
    colony builds at most its value per turn, of a minor colony half of it (rounded up).
+Aircraft Carriers: "Fighters may be built DIRECTLY onto a carrier if it is in a sea zone
+adjacent to a territory with an industrial complex controlled by the carrier's nation",
+fighters of fuel 5 at least ("a fighter needs 5 fuel points before it can be used on an
+Aircraft carrier"), as many as the nation's carriers there have room for (their capacity
+less the fighters aboard and those already bought for the zone this turn; damaged ones
+too: "fighters may still land on it").
 Industrial complexes and ports themselves: "In a territory originally held by the
 nation" and "Territory under the nation's current control"; a port needs a coast.
 """
@@ -115,6 +121,8 @@ def placement(pos: Position, nation: str, kind: str, place: str) -> Placement | 
         if own_port_beside(pos, nation, place) is None:
             return problem("place-no-port", place, place=place)
         return Placement()
+    if kind == "fighter" and pos.is_sea(place):
+        return onto_carrier(pos, nation, place)
     if kind not in LAND_UNITS and kind not in AIR_UNITS and kind not in FACILITIES:
         return problem("cannot-build", kind=kind)
     if kind == "infantry":  # Phase 9: Bolshevik infantry in Russian land without Russian troops
@@ -143,6 +151,34 @@ def placement(pos: Position, nation: str, kind: str, place: str) -> Placement | 
     return problem("place-no-industry", place, kind=kind, place=place)
 
 
+CARRIER_FUEL = 5  # Fighters: "a fighter needs 5 fuel points before it can be used on an Aircraft Carrier"
+
+
+def carrier_room(pos: Position, nation: str, sea: str) -> int:
+    """Fighters the nation's carriers in the zone can still take: their capacity (with its
+    technology) less the fighters of the nation in the zone."""
+    here = pos.units_at(sea, nation)
+    room = sum((stats.capacity if (stats := pos.stats(nation, "carrier", u)) else 0) for u in here if u.kind == "carrier")
+    return max(0, room - sum(1 for u in here if u.kind == "fighter"))
+
+
+def industry_beside(pos: Position, nation: str, sea: str) -> bool:
+    return any(has_industry(pos, nation, land) for land in pos.world.neighbours(sea) if pos.place(land).is_land)
+
+
+def onto_carrier(pos: Position, nation: str, sea: str) -> Placement | Problem:
+    """Fighters built directly onto the nation's carriers in a sea zone (Aircraft Carriers)."""
+    stats = pos.stats(nation, "fighter")
+    if stats is None or stats.fuel < CARRIER_FUEL:
+        return problem("carrier-fighter-fuel", fuel=stats.fuel if stats else 0)
+    if not industry_beside(pos, nation, sea):
+        return problem("carrier-no-industry", sea, place=sea)
+    room = carrier_room(pos, nation, sea) - pending(pos, nation, sea, "fighter")
+    if room <= 0:
+        return problem("carrier-no-room", sea, place=sea)
+    return Placement(room=room)
+
+
 def _infantry(pos: Position, nation: str, place: str, room: int | None) -> Placement | Problem:
     terr = pos.place(place)
     if terr.city:
@@ -159,6 +195,8 @@ def _infantry(pos: Position, nation: str, place: str, room: int | None) -> Place
 def still_placeable(pos: Position, nation: str, kind: str, place: str) -> bool:
     """Phase 7: is the place of a paid build still the nation's? (Only what the turn can
     have changed: control of the territory, or of the port beside the sea zone.)"""
+    if pos.place(place).is_sea and kind == "fighter":  # onto a carrier still there, with room
+        return industry_beside(pos, nation, place) and carrier_room(pos, nation, place) > 0
     if pos.place(place).is_sea:
         return own_port_beside(pos, nation, place) is not None
     return pos.controller(place) == nation or bolsheviks.may_rise(pos, nation, kind, place)
