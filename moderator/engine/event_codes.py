@@ -198,11 +198,19 @@ SCHEMA = EventSchema([
     spec("naval-battle", "participants", "Phase 4.3: a naval battle (task forces, submarines attacking or "
          "detected); `first`/`second` the sides' nations, `ended` why it stopped",
          zone=PLACE, fleets=TASK_FORCES, first=NATIONS, second=NATIONS, rounds=INT, free=TEXT, ended=CODE,
-         losses=LOSSES, damaged=LOSSES, withdrawn=optional(TEXT), rolls=SPAN),
+         losses=LOSSES, damaged=LOSSES, withdrawn=optional(TEXT), aa=INT, rolls=SPAN),
     spec("air-combat-at-sea", "participants", "Phase 4.3 step 1: fighters aboard carriers (or sent as cover) "
          "intercepted aircraft striking ships (4.5): the rounds, the planes downed and those turned back short of fuel",
          zone=PLACE, attackers=NATIONS, defenders=NATIONS, rounds=INT, lost=UNITS, interceptors_lost=UNITS,
          turned_back=UNITS),
+    spec("aircraft-aboard", "nation", "Aircraft Carriers: fighters sent to a sea zone (MOVE) landed aboard the "
+         "nation's carriers there instead of flying home", nation=NATION, order=INT, zone=PLACE, units=UNITS),
+    spec("task-force-turned-back", "nation", "Phase 4.2: contact was lost in a naval battle and the task force, "
+         "by its nation's WITHDRAW ... IF CONTACT LOST, cancelled its mission and went back (`dest`: where it stopped)",
+         nation=NATION, tf=TEXT, zone=PLACE, dest=PLACE),
+    spec("radar-retreat", "nation", "Radar: a radar ship sighted aircraft coming to strike the nation's ships, "
+         "which retreated by its WITHDRAW ... IF RADAR WARNS (`dest`: where they went)",
+         nation=NATION, zone=PLACE, dest=PLACE, ships=UNITS),
     spec("blockade-held", "the two nations", "Phase 4.2.6: a blockade sighted a task force leaving its zone "
          "and held it there", nation=NATION, tf=TEXT, zone=PLACE, dest=PLACE, by=NATION),
     spec("unrestricted-submarine-warfare", "the two nations", "Phase 1.4 with 4.7: submarines in the targeted "
@@ -226,6 +234,13 @@ SCHEMA = EventSchema([
          interceptors_lost=UNITS, turned_back=UNITS, broke_off=UNITS, through=UNITS),
     spec("let-through", "nation", "Phase 4.5: the nation's fighters let the attacking aircraft go by (LET THROUGH)",
          nation=NATION, territory=PLACE, units=UNITS),
+    spec("let-through-unused", "nation", "Phase 4.5: a LET THROUGH order whose fighters met no attacking aircraft "
+         "at the place", nation=NATION, order=INT, territory=PLACE),
+    spec("air-retreat-unused", "nation", "Phase 4.5: a BREAK OFF AIR COMBAT order whose aircraft met no "
+         "interceptors at the place", nation=NATION, order=INT, territory=PLACE),
+    spec("submarines-not-found", "nation", "Phase 4.2.9: a submarine hunt (a DETECT order, or a task force on "
+         "a detect mission: `tf`) found nothing to fight; the same whether submarines were there or not",
+         nation=NATION, order=INT, zone=PLACE, units=UNITS, tf=TEXT),
     spec("aircraft-landed", "nation", "Phase 4.6: aircraft left a battle and landed away from home (fuel)",
          nation=NATION, place=PLACE, battle=PLACE, units=UNITS),
     spec("units-fell-back", "nation", "Phase 4.4: attackers whose home was taken meanwhile fell back (or were lost)",
