@@ -80,13 +80,14 @@ from moderator.engine.ruleset import Ruleset, Step
 from moderator.orders import model as m
 
 NAME = "wtea-1914"
-VERSION = 5  # 1: before "One rule, one home" (one dice stream per turn); 2: before issue 8 (neutrals);
+VERSION = 6  # 1: before "One rule, one home" (one dice stream per turn); 2: before issue 8 (neutrals);
 # 3: before separated treasuries, surrender, the US Entry events, air combat over land, landings in 4.4;
 # 4: before the Mutineers (a disastrous mutiny's rebels), the Bolsheviks' wars after their victory, and
 # reconnaissance missions at sea helping their side's task forces in 4.2, new ships attacking in Phase 7,
 # radar and sonar aboard ships, aircraft striking ships and hunting submarines from land, naval retreat,
 # 4.5's LET THROUGH and BREAK OFF AIR COMBAT, closed straits (CLOSE resolved) and troops massed on
-# a border costing points with the neutrals (the third points table, rows 1-4 and 6)
+# a border costing points with the neutrals (the third points table, rows 1-4 and 6);
+# 5: before each land battle's participants were told its forces as they saw them (battle-forces)
 ROOT = Path(__file__).resolve().parents[2]
 
 RULES: tuple[OrderRule, ...] = (  # type: ignore[type-arg]
