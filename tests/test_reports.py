@@ -236,3 +236,20 @@ def test_unit_counts_are_written_in_the_right_number() -> None:
                                                   "mission": "blockade"})
     assert event_text(tf, str) == ("Task force 1 (order 1, last task naval blockade): Gulf of Lyon; "
                                    "1 battleship, 2 cruisers.")
+
+
+def test_the_separated_treasuries_income_names_each_territory_once() -> None:
+    """3.1, Phase 8: on the first turn every separated treasury holds just what it collected;
+    the line lists each territory once, and a treasury's total only where it differs."""
+    from moderator.engine.events import Event
+    from moderator.reports.render import event_text
+
+    def told(held: dict[str, int]) -> str:
+        return event_text(Event("income-held-apart", "8", ("britain",), {
+            "nation": "britain", "amounts": {"Egypt": 20, "Malta": 1}, "held": held}), str)
+
+    first = told({"Egypt": 20, "Malta": 1})
+    assert first.count("Egypt") == 1 and first.count("Malta") == 1
+    assert "(3.1): Egypt 20, Malta 1. Send it home with TRANSFER." in first
+    later = told({"Egypt": 35, "Malta": 1, "Aden": 3})
+    assert "Egypt 20 (its treasury now 35), Malta 1; the other separated treasuries hold Aden 3." in later
