@@ -14,6 +14,7 @@ from moderator.orders.model import Move, UnitCount
 from moderator.reports.build import nation_mail
 from moderator.reports.content import TurnInfo
 from tests import engine_fixture as fx
+from tests.report_text import says
 
 INFO = TurnInfo("g", "Forces War", 4, "April 1915", 5, "June 1915", "soon")
 
@@ -80,7 +81,7 @@ def test_the_report_lists_the_forces_under_the_battle() -> None:
     new, events = fight(minsk())
     text = nation_mail(new, events, fx.scenario(), fx.world(), INFO, "russia").text
     battle = text.index("- Battle at Minsk")
-    line = "  - Forces at Minsk as Russia saw them: France 1 infantry; Russia 1 infantry; against them 0-5 enemy " \
-           "units (black)."
-    assert text.index(line) > battle
+    assert text.index("\n  - Forces at Minsk as Russia saw them: France 1 infantry;") > battle  # under it
+    assert says(text, "Forces at Minsk as Russia saw them: France 1 infantry; Russia 1 infantry; against them 0-5 "
+                      "enemy units (black).")
     assert "as Germany saw them" not in text  # Germany's view is Germany's
