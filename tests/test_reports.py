@@ -276,3 +276,25 @@ def test_the_text_part_is_wrapped_at_78_but_never_the_order_block() -> None:
     assert wrap("- " + "word " * 30) == "- " + ("word " * 15).strip() + "\n  " + ("word " * 15).strip()
     assert wrap("(run `moderator review list --game g1` now) " + "x" * 60).startswith(
         "(run `moderator review list --game g1` now)\n")
+
+
+def test_the_inline_map_links_to_the_full_size_map_attached() -> None:
+    """Issue 13: the HTML part's map is the small copy; a click on it (or on the caption's
+    link) opens the full-size map.png attached to the mail; written as files, both are map.png."""
+    from PIL import Image
+
+    from moderator.mail.compose import Attachment, compose
+    from moderator.reports.build import with_map
+
+    report = nation_mail(position(), events(), fx.scenario(), fx.world(), INFO, "germany",
+                         lambda view, title: Image.new("RGB", (2400, 1200), "white"))
+    assert '<a href="cid:FULL-MAP-CID"><img src="cid:MAP-CID"' in report.html
+    assert "click it for the full size" in report.html
+    mailed = with_map(report.html, "cid:small@x", "cid:big@x")
+    assert '<a href="cid:big@x"><img src="cid:small@x"' in mailed and "MAP-CID" not in mailed
+    assert '<a href="map.png"><img src="map.png"' in with_map(report.html)
+    from datetime import UTC, datetime
+    msg = compose(sender="m@x", to=["p@x"], subject="s", text="t", html=mailed, date=datetime(2026, 1, 1, tzinfo=UTC),
+                  domain="x", attachments=[Attachment("map.png", report.png, "image", "png", "big@x")])
+    [full] = [p for p in msg.walk() if p.get_filename() == "map.png"]
+    assert full["Content-ID"] == "<big@x>" and full.get_content_disposition() == "attachment"
