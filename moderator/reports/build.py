@@ -122,7 +122,7 @@ def build_reports(state: GameState, events: Sequence[Event], scenario: Scenario,
     # Drawn region by region: a region's base layer is drawn once and reused by its next
     # maps while it is still in mapdraw's small cache (a turn's maps span up to eleven regions).
     order = sorted(range(len(jobs)), key=lambda i: (regions[i], i))
-    drawn = draw_all([jobs[i] for i in order], None if parallel else 1)
+    drawn = draw_all([jobs[i] for i in order], None if parallel else 1, [regions[i] for i in order])
     for i, files in zip(order, drawn, strict=True):
         out[i].png, out[i].png_inline = files
     return out
