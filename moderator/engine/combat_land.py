@@ -89,7 +89,7 @@ import dataclasses
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from moderator.engine import battlefield, shore_bombardment, terrain
+from moderator.engine import battle_forces, battlefield, shore_bombardment, terrain
 from moderator.engine.casualty_shares import share
 from moderator.engine.combat_air import RADAR_PENALTY, dogfight_value, enemy_level
 from moderator.engine.combat_orders import BattleOrders, withdrawal
@@ -713,7 +713,8 @@ def defenders_left(battle: Battle) -> bool:
 
 
 def battle_event(ctx: TurnContext, battle: Battle, captured: bool) -> None:
-    """BattleFought: seen by every nation that fought in it."""
+    """BattleFought: seen by every nation that fought in it; then each of them is told the
+    forces as it saw them (battle_forces)."""
     attackers = sorted({battle.attacker, *battle.attackers})
     participants = sorted({*attackers, *battle.defending_nations})
     ctx.emit(
@@ -733,6 +734,7 @@ def battle_event(ctx: TurnContext, battle: Battle, captured: bool) -> None:
         air_rounds=battle.air_rounds,
         rolls=[battle.first_roll, len(ctx.dice.log)],
     )
+    battle_forces.tell_forces(ctx, battle, attackers, participants)  # each participant's view of the forces
 
 
 def losses_by_nation(battle: Battle, participants: Sequence[str]) -> dict[str, dict[str, int]]:

@@ -192,6 +192,10 @@ SCHEMA = EventSchema([
          territory=PLACE, origins=PLACES, attacker=NATION, attackers=NATIONS, defender=optional(NATION),
          defenders=NATIONS, rounds=INT, strait=BOOL, losses=LOSSES, captured=BOOL, withdrawn=optional(TEXT),
          clash=BOOL, air_rounds=INT, rolls=SPAN),
+    spec("battle-forces", "nation", "Phase 4.6: a land battle's forces as one participant saw them "
+         "(engine/battle_forces.py): its side's exactly, by nation; the enemy's as its reconnaissance of the "
+         "place recorded them (`seen` exact: `enemy`), else their colour `band` (3.2.2.4)",
+         nation=NATION, territory=PLACE, role=CODE, own=LOSSES, seen=CODE, enemy=LOSSES, band=TEXT),
     spec("task-force", "nation", "Phase 4.2: where a task force went, and what is left of it and its troops; "
          "`mission` its last task (4.2.1-4.2.9: patrol, blockade, ...)",
          nation=NATION, order=INT, tf=TEXT, path=PLACES, ships=UNITS, troops=UNITS, mission=CODE),

@@ -27,7 +27,7 @@ from moderator.engine.state import GameState
 from moderator.mail.compose import AUTO_GENERATED, Attachment, compose, inline_image
 from moderator.orders import parse_orders
 from moderator.orders.messages import counted
-from moderator.reports.build import MAP_CID, Report, TurnInfo, build_reports
+from moderator.reports.build import Report, TurnInfo, build_reports, with_map
 from moderator.reports.mapview import draw_view
 from moderator.reports.render import render
 from moderator.service.context import Service
@@ -230,7 +230,7 @@ def write_report_files(root: Path, game_id: str, turn: int, reports: list[Report
         where = folder / report.audience.replace(":", "-")
         where.mkdir(parents=True, exist_ok=True)
         (where / "report.txt").write_text(report.text, encoding="utf-8")
-        (where / "report.html").write_text(report.html.replace(f"cid:{MAP_CID}", "map.png"), encoding="utf-8")
+        (where / "report.html").write_text(with_map(report.html), encoding="utf-8")
         (where / "report.json").write_bytes(report.json_bytes())
         if report.png:
             (where / "map.png").write_bytes(report.png)
@@ -450,8 +450,9 @@ def _queue_report(svc: Service, game: Game, report: Report, to: str) -> None:
     if report.png:
         image = inline_image(f"map-{report.audience.replace(':', '-')}", report.png_inline or report.png,
                              cfg.message_id_domain)
-        images, html = [image], html.replace(f"cid:{MAP_CID}", image.src)
-        attachments.insert(0, Attachment("map.png", report.png, "image", "png"))  # every pixel, to zoom in
+        full = inline_image(f"map-full-{report.audience.replace(':', '-')}", report.png, cfg.message_id_domain)
+        images, html = [image], with_map(html, image.src, full.src)  # the inline map links to the full one
+        attachments.insert(0, Attachment("map.png", report.png, "image", "png", full.content_id))  # every pixel
     msg = compose(sender=cfg.from_address, to=[to], subject=report.subject, text=report.text,
                   html=html, images=images, attachments=attachments, date=svc.clock(),
                   domain=cfg.message_id_domain, auto_submitted=AUTO_GENERATED)
