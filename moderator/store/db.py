@@ -50,6 +50,9 @@ _MEMO = "moderator-memo"  # Session.info key of Store._memo's reads
 # The tables whose rows Store._memo keeps for a transaction: a flush that writes any of them
 # forgets the memo.
 _MEMO_TABLES = (Game, Seat, Setting, Snapshot, Ruling)
+# The PostgreSQL advisory lock of the daemon that fetches from the mailbox (Store.mailbox_turn):
+# a fixed number of our own, the digits of "WTEA" in ASCII.
+_MAILBOX_LOCK = 0x57544541
 
 
 def _forget_settled_rows(session: Session, _context: Any, _instances: Any) -> None:
@@ -365,18 +368,20 @@ class Store:
             assert row.id is not None
             return row.id, True
 
-    def store_incoming_batch(self, items: list[Incoming], now: datetime,
-                             lease: timedelta) -> list[tuple[int, bool]]:
+    def store_incoming_batch(self, items: list[Incoming], now: datetime, lease: timedelta,
+                             claim: bool = True) -> list[tuple[int, bool]]:
         """store_incoming() for a fetched batch, each new message claimed at once (its first
-        attempt counted, as claim_incoming() would: nobody else has seen its row yet). On
-        SQLite in two queries for the whole batch instead of two a message (the write lock is
-        held, so nothing can store the same message between the look and the insert); a
-        shared database takes them one at a time under its advisory locks."""
+        attempt counted, as claim_incoming() would: nobody else has seen its row yet) unless
+        `claim` is False (several daemons: each takes them when it is free to handle them,
+        claim_incoming_chunk). On SQLite in two queries for the whole batch instead of two a
+        message (the write lock is held, so nothing can store the same message between the
+        look and the insert); a shared database takes them one at a time under its advisory
+        locks."""
         if self.shared:
             one_by_one = [self.store_incoming(i.raw, uid=i.uid, uidvalidity=i.uidvalidity, arrived=i.arrived,
                                               size=i.size) for i in items]
             for row_id, new in one_by_one:
-                if new:
+                if new and claim:
                     self.claim_incoming(row_id, now, lease)
             return one_by_one
         digests = [hashlib.sha256(i.raw).hexdigest() for i in items]
@@ -406,7 +411,7 @@ class Store:
                     row = added[digest] = MailMessage(
                         direction="in", raw=item.raw, sha256=digest, mailbox_uid=item.uid,
                         uidvalidity=item.uidvalidity, arrived=item.arrived, size=max(item.size, len(item.raw)),
-                        received=utcnow(), attempts=1)
+                        received=utcnow(), attempts=1 if claim else 0)
                     s.add(row)
                     stored.append((row, True))
             s.flush()
@@ -709,6 +714,58 @@ class Store:
             row.next_attempt = now + lease if self.shared else None
             s.add(row)
             return row
+
+    def claim_incoming_chunk(self, now: datetime, lease: timedelta, limit: int,
+                             passed: frozenset[int] = frozenset()) -> list[MailMessage]:
+        """Take up to `limit` stored messages waiting to be handled, oldest first, in a short
+        transaction of its own: what several daemons on one database share a burst with (each
+        takes a few at a time just before handling them, so the work goes to whoever is free).
+        Rows another daemon has locked are passed by (SKIP LOCKED), and so are rows leased to
+        it and the ids in `passed` (tried by the caller in this poll already). Each row's
+        attempt is counted and it is leased for `lease`, as claim_incoming() does. A message
+        tried before (a failure, or a daemon that died while handling it) is taken alone, so
+        a mail that kills the process is counted, and set aside, without the others of its
+        chunk."""
+        table = MailMessage
+        with self.session() as s:
+            q = select(table).where(table.direction == "in", table.status == "new",
+                                    (col(table.next_attempt).is_(None)) | (col(table.next_attempt) <= now))
+            if passed:
+                q = q.where(col(table.id).not_in(passed))
+            rows = list(s.exec(q.order_by(col(table.id)).limit(limit).with_for_update(skip_locked=True)))
+            if rows and rows[0].attempts:
+                rows = rows[:1]
+            else:
+                rows = [r for r in rows if not r.attempts][:limit]  # the untried ones (a tried one waits its turn)
+            for row in rows:
+                row.attempts += 1
+                row.next_attempt = now + lease if self.shared else None
+                s.add(row)
+            return rows
+
+    @contextmanager
+    def mailbox_turn(self) -> Iterator[bool]:
+        """Whether this process may fetch from the mailbox now: on a shared database one daemon
+        at a time does (a PostgreSQL session advisory lock, held on a connection of its own
+        for the block and freed with it, or when the process dies), so a burst is fetched and
+        stored once rather than by every daemon, and the others handle what it stores
+        (claim_incoming_chunk). Always True on SQLite (one daemon: its flock)."""
+        if not self.shared:
+            yield True
+            return
+        with self.engine.connect() as conn:
+            mine = bool(conn.execute(text("SELECT pg_try_advisory_lock(:key)"), {"key": _MAILBOX_LOCK}).scalar())
+            conn.commit()  # the lock is the session's: it outlives this transaction
+            try:
+                yield mine
+            finally:
+                if mine:
+                    try:
+                        conn.execute(text("SELECT pg_advisory_unlock(:key)"), {"key": _MAILBOX_LOCK})
+                        conn.commit()
+                    except Exception:
+                        conn.invalidate()  # never back to the pool holding the lock
+                        raise
 
     def still_new(self, row_id: int) -> bool:
         """Inside the transaction that handles a message: lock its row (waiting for another
