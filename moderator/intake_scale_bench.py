@@ -165,6 +165,15 @@ def _check_exactly_once(store: Any, messages: int) -> None:
     receipts = [m for m in store.messages("out") if m.kind == "reply"]
     if len(receipts) != len(received) or len({m.answers + m.subject + m.message_id for m in receipts}) != len(receipts):
         raise RuntimeError(f"{len(receipts)} receipts for {len(received)} mails")
+    from sqlmodel import select
+
+    from moderator.store.tables import Submission
+
+    with store.session() as session:  # one current submission a seat: never two (Store.submit's lock)
+        rows = list(session.exec(select(Submission.nation).where(Submission.game_id == "bench",
+                                                                 Submission.current == True)))  # noqa: E712
+    if len(rows) != len(set(rows)):
+        raise RuntimeError(f"seats with more than one current submission: {sorted(rows)}")
     current = store.current_submissions("bench", 1)
     last = {nation: max(n for n in range(messages) if n % len(SEATS) == i) for i, nation in enumerate(SEATS)}
     wrong = [nation for nation, sub in current.items() if f"NOTE mail {last[nation]}" not in sub.text]

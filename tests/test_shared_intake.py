@@ -132,3 +132,29 @@ def test_a_mail_that_keeps_failing_is_set_aside_without_its_chunk(shared: tuple[
     by_id = {o.message: o.status for o in outcomes}
     assert by_id == {bad: "failed", good[0]: "processed", good[1]: "processed"}
     assert any(f"message {bad} could not be handled" in r.summary for r in a.store.reviews())
+
+
+def test_two_daemons_submitting_for_one_seat_at_once_leave_one_current(shared: tuple[EmbeddedMailServer, Service,
+                                                                                    Service]) -> None:
+    """Each daemon's transaction reads the seat's current orders and puts its own in their
+    place: the second waits for the first to commit (Store.submit's lock), so the seat never
+    has two current submissions, and the one written last stands."""
+    _, a, b = shared
+    t0 = datetime.now(UTC)
+
+    def submit(store: Store, n: int) -> None:
+        store.submit("g", "germany", 1, text=f"NOTE {n}", normalized=f"NOTE {n}", diagnostics=[], message=None,
+                     written=t0 + timedelta(seconds=n))
+
+    with a.store.transaction():
+        submit(a.store, 1)
+        second = threading.Thread(target=lambda: submit(b.store, 2))
+        second.start()
+        second.join(timeout=1.0)
+        assert second.is_alive()  # waiting for the first transaction's commit
+    second.join(timeout=30)
+    assert not second.is_alive()
+    with a.store.session() as session:
+        current = [r[0] for r in session.connection().execute(
+            text("SELECT text FROM submission WHERE nation = 'germany' AND current"))]
+    assert current == ["NOTE 2"]

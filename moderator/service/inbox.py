@@ -197,10 +197,11 @@ def _handle_chunk(svc: Service, rows: list[MailMessage]) -> list[Outcome]:
                                    f"{row.attempts - 1} attempts were interrupted (the process died)"))
         else:
             fresh[row.id] = row
-    ids = list(fresh)
-    while ids:
-        handled, ids = handle_group(svc, ids, fresh)
-        outcomes.extend(handled)
+    for message_id in fresh:
+        # One transaction a mail: two of a seat's mails handled by two daemons at once wait for
+        # each other (Store.submit's lock), and with several seats' mails in one transaction
+        # two daemons could each wait for the other (a deadlock, one group rolled back).
+        outcomes.extend(handle_group(svc, [message_id], fresh)[0])
     return outcomes
 
 

@@ -21,7 +21,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, TypeVar
 
-from sqlalchemy import Engine, event, text
+from sqlalchemy import Engine, event, func, text
 from sqlalchemy import insert as sa_insert
 from sqlalchemy import select as sa_select
 from sqlalchemy import update as sa_update
@@ -541,6 +541,12 @@ class Store:
         table = Submission.__table__  # type: ignore[attr-defined]
         with self.session() as s:
             conn = s.connection()
+            if self.shared:
+                # Two daemons taking two mails of one seat at once: the second waits here for the
+                # first to commit, then reads its submission as the current one (without the lock
+                # both would read the same earlier one and leave two current).
+                key = f"submission|{game_id}|{nation}|{turn}"  # (`text` here is the orders)
+                conn.execute(sa_select(func.pg_advisory_xact_lock(func.hashtextextended(key, 0))))
             earlier = list(conn.execute(sa_select(table).where(
                 table.c.game_id == game_id, table.c.nation == nation, table.c.turn == turn,
                 table.c.current.is_(True))).mappings())
