@@ -545,8 +545,8 @@ class Store:
                 # Two daemons taking two mails of one seat at once: the second waits here for the
                 # first to commit, then reads its submission as the current one (without the lock
                 # both would read the same earlier one and leave two current).
-                key = f"submission|{game_id}|{nation}|{turn}"  # (`text` here is the orders)
-                conn.execute(sa_select(func.pg_advisory_xact_lock(func.hashtextextended(key, 0))))
+                seat_turn = f"submission|{game_id}|{nation}|{turn}"  # (`text` here is the orders)
+                conn.execute(sa_select(func.pg_advisory_xact_lock(func.hashtextextended(seat_turn, 0))))
             earlier = list(conn.execute(sa_select(table).where(
                 table.c.game_id == game_id, table.c.nation == nation, table.c.turn == turn,
                 table.c.current.is_(True))).mappings())
