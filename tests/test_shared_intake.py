@@ -127,7 +127,7 @@ def test_a_mail_that_keeps_failing_is_set_aside_without_its_chunk(shared: tuple[
     a.store.update_message(bad, attempts=MAX_ATTEMPTS, next_attempt=None)
     from moderator.service import inbox
 
-    monkeypatch.setattr(inbox, "_fetch_shared", lambda svc, drain: drain())  # the stored mail only
+    monkeypatch.setattr(inbox, "_fetch_shared", lambda svc, drain: drain(None))  # the stored mail only
     outcomes = poll(b)
     by_id = {o.message: o.status for o in outcomes}
     assert by_id == {bad: "failed", good[0]: "processed", good[1]: "processed"}
@@ -158,3 +158,27 @@ def test_two_daemons_submitting_for_one_seat_at_once_leave_one_current(shared: t
         current = [r[0] for r in session.connection().execute(
             text("SELECT text FROM submission WHERE nation = 'germany' AND current"))]
     assert current == ["NOTE 2"]
+
+
+def test_two_daemons_storing_the_same_batch_store_it_once(shared: tuple[EmbeddedMailServer, Service,
+                                                                       Service]) -> None:
+    """A batch is stored in one INSERT after a look for each message: the second storer waits
+    for the first's commit (the batch's locks, taken in one order) and then finds them all."""
+    _, a, b = shared
+    batch = [Incoming(_order_mail(n), uid=n, uidvalidity=1) for n in range(5)]
+    found: list[list[tuple[int, bool]]] = []
+
+    def store_again() -> None:
+        with b.store.transaction():
+            found.append(b.store.store_incoming_batch(list(reversed(batch)), datetime.now(UTC), CLAIM_LEASE))
+
+    with a.store.transaction():
+        first = a.store.store_incoming_batch(batch, datetime.now(UTC), CLAIM_LEASE, claim=False)
+        second = threading.Thread(target=store_again)
+        second.start()
+        second.join(timeout=1.0)
+        assert second.is_alive()  # waiting for the first storer's commit
+    second.join(timeout=30)
+    assert all(new for _, new in first)
+    assert found == [[(row_id, False) for row_id, _ in reversed(first)]]
+    assert len(a.store.messages("in")) == 5

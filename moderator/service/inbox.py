@@ -163,19 +163,24 @@ def _poll_shared(svc: Service, done: Callable[[Outcome], None]) -> None:
     done, then looks at the mailbox itself (mail may have come since)."""
     passed: set[int] = set()  # tried in this poll and still "new" (they failed): next poll
 
-    def drain() -> None:
-        """Handle the stored messages free to take, a chunk at a time, until none is left."""
-        while chunk := svc.store.claim_incoming_chunk(svc.clock(), CLAIM_LEASE, CLAIM_CHUNK, frozenset(passed)):
+    def drain(chunks: int | None = None) -> None:
+        """Handle the stored messages free to take, a chunk at a time, until none is left
+        (or after `chunks` chunks)."""
+        while chunks is None or chunks > 0:
+            chunk = svc.store.claim_incoming_chunk(svc.clock(), CLAIM_LEASE, CLAIM_CHUNK, frozenset(passed))
+            if not chunk:
+                return
             for outcome in _handle_chunk(svc, chunk):
                 if outcome.status == "new":
                     passed.add(outcome.message)
                 if outcome.status != ELSEWHERE:
                     done(outcome)
                 crash_point("intake.handled")
+            chunks = None if chunks is None else chunks - 1
 
     helping_until = time.monotonic() + HELP_FOR
     while True:
-        drain()
+        drain(None)
         with svc.store.mailbox_turn() as mine:
             if mine:
                 _fetch_shared(svc, drain)
@@ -205,15 +210,19 @@ def _handle_chunk(svc: Service, rows: list[MailMessage]) -> list[Outcome]:
     return outcomes
 
 
-def _fetch_shared(svc: Service, drain: Callable[[], None]) -> None:
+def _fetch_shared(svc: Service, drain: Callable[[int | None], None]) -> None:
     """The fetching daemon's part of _poll_shared: each fetched batch stored (unclaimed) in
-    one transaction, then handled with the others' help (drain), then its mailbox copies
-    filed away once handled. A copy whose message another daemon is still handling stays
-    until it is done: at the end of the poll, or else the next poll (which fetches it
-    again, finds it stored, and files it), so it is filed in the folder its outcome calls for."""
+    one transaction; between batches the fetcher handles one chunk, so the first receipts
+    leave at once while storing keeps ahead of the handling (the other daemons always find
+    stored mail to take); once the mailbox is empty it handles what is left with them. The
+    mailbox copies are filed away once their messages are handled; one that another daemon
+    is still handling when the poll ends stays (the next poll fetches it again, finds it
+    stored, and files it), so each is filed in the folder its outcome calls for."""
     with Mailbox(svc.require_mail()) as box:
         seen: set[int] = set()
-        waiting: dict[int, FetchedMessage] = {}  # stored message id -> its copy in the mailbox
+        # stored message id -> where its copy is in the mailbox (the bytes are not kept: memory
+        # stays bounded however far storing runs ahead)
+        waiting: dict[int, FetchedMessage] = {}
         while batch := box.fetch_unseen(limit=FETCH_BATCH, skip=frozenset(seen)):
             seen.update(item.uid for item in batch)
             with svc.store.transaction():
@@ -222,11 +231,13 @@ def _fetch_shared(svc: Service, drain: Callable[[], None]) -> None:
                     svc.clock(), CLAIM_LEASE, claim=False)
             for _ in batch:
                 crash_point("intake.stored")
-            drain()
-            waiting.update((row_id, item) for item, (row_id, _) in zip(batch, stored, strict=True))
+            waiting.update((row_id, dataclasses.replace(item, raw=b""))
+                           for item, (row_id, _) in zip(batch, stored, strict=True))
+            del batch
+            drain(1)
             _file_settled(svc, box, waiting)
             crash_point("intake.filed")
-        drain()
+        drain(None)
         _file_settled(svc, box, waiting)
 
 
