@@ -182,3 +182,43 @@ def test_two_daemons_storing_the_same_batch_store_it_once(shared: tuple[Embedded
     assert all(new for _, new in first)
     assert found == [[(row_id, False) for row_id, _ in reversed(first)]]
     assert len(a.store.messages("in")) == 5
+
+
+def test_a_fetcher_killed_with_9_lets_go_of_the_mailbox_and_its_mail_is_handled_after_the_lease(
+        shared: tuple[EmbeddedMailServer, Service, Service], postgres_url: str) -> None:
+    """A daemon killed while it fetches (holding the mailbox) and handles (holding a chunk of
+    stored mail): the lock goes with its connection, so another daemon fetches at once; the
+    chunk it had taken waits out its lease, then the other daemon handles each mail once."""
+    import signal
+    import subprocess
+    import sys
+
+    _, a, b = shared
+    ids = _store(a.store, range(3))
+    script = ("import sys, time\nfrom datetime import UTC, datetime\nfrom moderator.store.db import Store\n"
+              "from moderator.service.inbox import CLAIM_LEASE\n"
+              f"store = Store({postgres_url!r})\n"
+              "with store.mailbox_turn() as mine:\n"
+              "    taken = store.claim_incoming_chunk(datetime.now(UTC), CLAIM_LEASE, 5)\n"
+              "    print(mine, len(taken), flush=True)\n"
+              "    time.sleep(600)\n")
+    dying = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+    try:
+        assert dying.stdout is not None and dying.stdout.readline().split() == ["True", "3"]
+        with b.store.mailbox_turn() as mine:
+            assert not mine  # the living fetcher has it
+    finally:
+        dying.send_signal(signal.SIGKILL)
+        dying.wait(timeout=30)
+    until = time.monotonic() + 30
+    while True:  # the server notices the dead connection at once (the socket is closed)
+        with b.store.mailbox_turn() as mine:
+            if mine:
+                break
+        assert time.monotonic() < until, "the killed fetcher's lock was never freed"
+        time.sleep(0.1)
+    assert poll(b) == []  # its chunk is leased: not taken before the lease ends
+    b.clock = lambda: datetime.now(UTC) + CLAIM_LEASE + timedelta(seconds=1)
+    outcomes = poll(b)
+    assert sorted(o.message for o in outcomes) == ids and all(o.status == "processed" for o in outcomes)
+    assert len([m for m in a.store.messages("out") if m.kind == "reply"]) == 3
