@@ -50,9 +50,6 @@ _MEMO = "moderator-memo"  # Session.info key of Store._memo's reads
 # The tables whose rows Store._memo keeps for a transaction: a flush that writes any of them
 # forgets the memo.
 _MEMO_TABLES = (Game, Seat, Setting, Snapshot, Ruling)
-# The PostgreSQL advisory lock of the daemon that fetches from the mailbox (Store.mailbox_turn):
-# a fixed number of our own, the digits of "WTEA" in ASCII.
-_MAILBOX_LOCK = 0x57544541
 
 
 def _forget_settled_rows(session: Session, _context: Any, _instances: Any) -> None:
@@ -753,22 +750,38 @@ class Store:
     @contextmanager
     def mailbox_turn(self) -> Iterator[bool]:
         """Whether this process may fetch from the mailbox now: on a shared database one daemon
-        at a time does (a PostgreSQL session advisory lock, held on a connection of its own
-        for the block and freed with it, or when the process dies), so a burst is fetched and
-        stored once rather than by every daemon, and the others handle what it stores
-        (claim_incoming_chunk). Always True on SQLite (one daemon: its flock)."""
+        at a time does, so a burst is fetched and stored once rather than by every daemon, and
+        the others handle what it stores (claim_incoming_chunk). Always True on SQLite (one
+        daemon: its flock)."""
+        with self._process_lock("mailbox") as mine:
+            yield mine
+
+    @contextmanager
+    def resolving(self, game_id: str) -> Iterator[bool]:
+        """Whether this process may resolve `game_id` now (held for the whole resolution, the
+        commit included): on a shared database one daemon at a time. A game "resolving" whose
+        lock is free was left so by a daemon that died (reopen_abandoned). Always True on SQLite."""
+        with self._process_lock(f"resolving|{game_id}") as mine:
+            yield mine
+
+    @contextmanager
+    def _process_lock(self, name: str) -> Iterator[bool]:
+        """A PostgreSQL session advisory lock named `name`, tried without waiting and held on a
+        connection of its own for the block: freed at its end, or when the process dies (the
+        server drops the dead connection's locks), so a daemon killed with -9 never keeps it."""
         if not self.shared:
             yield True
             return
+        key = {"key": f"moderator|{name}"}
         with self.engine.connect() as conn:
-            mine = bool(conn.execute(text("SELECT pg_try_advisory_lock(:key)"), {"key": _MAILBOX_LOCK}).scalar())
+            mine = bool(conn.execute(text("SELECT pg_try_advisory_lock(hashtextextended(:key, 1))"), key).scalar())
             conn.commit()  # the lock is the session's: it outlives this transaction
             try:
                 yield mine
             finally:
                 if mine:
                     try:
-                        conn.execute(text("SELECT pg_advisory_unlock(:key)"), {"key": _MAILBOX_LOCK})
+                        conn.execute(text("SELECT pg_advisory_unlock(hashtextextended(:key, 1))"), key)
                         conn.commit()
                     except Exception:
                         conn.invalidate()  # never back to the pool holding the lock
