@@ -191,8 +191,9 @@ def _poll_shared(svc: Service, done: Callable[[Outcome], None]) -> None:
 
 
 def _handle_chunk(svc: Service, rows: list[MailMessage]) -> list[Outcome]:
-    """Handle messages claimed by claim_incoming_chunk (their attempt counted): in one
-    transaction (handle_group), or set aside if they were tried too often already."""
+    """Handle messages claimed by claim_incoming_chunk (their attempt counted), each in a
+    transaction of its own (handle_group of one), or set aside if they were tried too often
+    already."""
     outcomes: list[Outcome] = []
     fresh: dict[int, MailMessage] = {}
     for row in rows:
