@@ -115,6 +115,16 @@ class AlreadyResolved(RuntimeError):
 
 
 def resolve_game(svc: Service, game_id: str) -> Resolution:
+    """_resolve_game() while holding the game's resolution lock (Store.resolving): on a shared
+    database the daemon that resolves the game holds it until the turn is committed or has
+    failed; AlreadyResolved if another process holds it."""
+    with svc.store.resolving(game_id) as mine:
+        if not mine:
+            raise AlreadyResolved(f"{game_id} is being resolved by another process")
+        return _resolve_game(svc, game_id)
+
+
+def _resolve_game(svc: Service, game_id: str) -> Resolution:
     """Resolve the current turn of a game, store everything, queue the reports.
 
     One unit of work (issue 11): the turn is computed and its reports built in memory,
@@ -466,13 +476,19 @@ def due_games(svc: Service) -> list[Game]:
 
 
 def recover_interrupted(svc: Service) -> list[str]:
-    """At daemon start (holding the database's daemon lock): a game left "resolving" was
-    being resolved by a process that died before committing, so nothing of that resolution
-    was stored; it is open again, and resolved at the next deadline check if its deadline
-    has passed (exactly once: the turn advances only in the commit)."""
+    """A game left "resolving" by a process that died before committing (nothing of that
+    resolution was stored) is open again, and resolved at the next deadline check if its
+    deadline has passed (exactly once: the turn advances only in the commit). At daemon
+    start; on a shared database also at every deadline check, since the other daemons go on
+    running: a game whose resolution lock (Store.resolving) is free has nobody resolving it."""
     reopened = []
     for g in svc.store.games():
-        if g.status == "resolving":
+        if g.status != "resolving":
+            continue
+        with svc.store.resolving(g.id) as free, svc.store.transaction():
+            game = svc.store.lock_game(g.id) if free else None
+            if game is None or game.status != "resolving":
+                continue  # being resolved by a living process, or finished meanwhile
             corrected = svc.store.turn_record(g.id, g.turn) is not None  # a correction, not a deadline's
             svc.store.update_game(g.id, status=CORRECTING if corrected else "open")
             reopened.append(g.id)
