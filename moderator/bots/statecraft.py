@@ -10,7 +10,8 @@ plays of bot.py do; the draft is checked whole by the checker before it is writt
                an enemy's surrender on the table and offers its own when it has lost most
                of its home land (1.3), goes into exile with an ally once conquered
                (Conquered nations); blockades an enemy, closes a passage it holds to its
-               enemies, declares unrestricted submarine warfare (1.4), all now and then;
+               enemies, declares unrestricted submarine warfare (1.4) once its side
+               courts no neutral major any more, all now and then;
                and, rarely, a NOTE to the moderator;
 * support    - free artillery next to land attacked this turn supports the attack, and
                threatened complexes and ports defend (Artillery, Industrial complexes,
@@ -28,6 +29,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from moderator.bots import history
 from moderator.bots.options import options
 from moderator.orders import model as m
 
@@ -59,7 +61,7 @@ def statecraft(d: Draft) -> None:
     if home and not held:  # conquered (the Bolsheviks have no home land to lose)
         _first(d, m.Exile)
     for kind, chance in ((m.Blockade, 0.3), (m.ClosePassage, 0.1), (m.SubWarfare, 0.05), (m.Note, 0.02)):
-        if d.rng.random() < chance:
+        if d.rng.random() < chance and not (kind is m.SubWarfare and _courting(d)):
             _first(d, kind)
 
 
@@ -105,6 +107,13 @@ def hunt(d: Draft) -> None:
         off_enemy_coast = any(s.land(p) and s.enemy(p) for p in s.neighbours(o.zone))
         if off_enemy_coast and d.rng.random() < 0.2 and d.fits(o.zone, o.units):
             d.take(o, o.zone, o.units)
+
+
+def _courting(d: Draft) -> bool:
+    """Its side still wants a neutral major in (bots/history.py courted): no unrestricted
+    submarine warfare, which costs it 0-1 point a turn with every neutral (1.4)."""
+    s = d.seat
+    return s.side != "neutral" and bool(history.courted(s.state, s.side))
 
 
 def _first(d: Draft, kind: type[m.Order], cost: int = 0) -> None:
