@@ -532,3 +532,28 @@ def test_no_submarine_warfare_while_the_side_courts_a_neutral_major() -> None:
     state.nations["ottoman"].side = "central"
     assert courted(state, "central") == []
     assert declared(Seat(state, game.world, game.scenario, "germany")) > 0
+
+
+def test_a_neutral_joins_only_the_side_it_leans_to() -> None:
+    """JOIN is the player's choice once the points allow it (1.2): the USA at -10 may join
+    the Central Powers, but its bot wants the Allies (bots/history.py) and waits, as a
+    player would; at +10 it joins the Allies. Spain, whose history keeps it out, joins
+    neither (a soak's USA joined the Central Powers at turn 4 and China followed)."""
+    import random
+
+    from moderator.bots.bot import Draft
+    from moderator.bots.statecraft import statecraft
+    from moderator.orders import model as m
+
+    game = opening()
+    for nation, standing, wanted in (("usa", -10, None), ("usa", 10, "allied"), ("spain", -10, None)):
+        state = game.state.copy()
+        state.nations[nation].standing = standing
+        seat = Seat(state, game.world, game.scenario, nation)
+        assert options(seat, m.JoinSide), (nation, standing)  # the rules would let it
+        joined = set()
+        for seed in range(6):
+            draft = Draft(seat, random.Random(seed), budget=seat.saved)
+            statecraft(draft)
+            joined |= {o.side for o in draft.orders if isinstance(o, m.JoinSide)}
+        assert joined == ({wanted} if wanted else set()), (nation, standing, joined)
