@@ -73,6 +73,10 @@ def test_a_short_war_in_process() -> None:
     assert summary.written == summary.accepted > 0
     assert summary.replays == {1: True, 2: True}
     assert summary.ok and "Result: OK" in summary.text()
+    # who joined, per side: the British Empire by its rules at turn 1, its dominions with it
+    assert (1, "britain", "allied") in summary.joins, summary.joins
+    assert "Who joined which side (nation turn): allied " in summary.text()
+    assert summary.joins_text().startswith("allied ") and "britain 1" in summary.joins_text()
 
 
 # The in-suite soak: bots on both sides of the war and a neutral; every other playable
