@@ -384,7 +384,7 @@ def test_a_neutral_bot_keeps_to_the_side_it_leans_to() -> None:
         assert draft.orders == [], draft.orders
 
 
-def test_italy_never_orders_the_self_influence_the_moderator_must_rule_on() -> None:
+def test_no_bot_orders_an_influence_the_moderator_must_rule_on() -> None:
     """"Italian influence (option 2 at Italian option list)" is named once (Austro-Hungarian
     option #2) and never defined: no chance, no points, and "leaned twice" hints at the
     coaxing's affiliation rather than points. The engine refers it (`self-influence-roll`,
@@ -393,7 +393,7 @@ def test_italy_never_orders_the_self_influence_the_moderator_must_rule_on() -> N
     of d08d659 referred it three times), and leaves Italy to its 0-3 a turn."""
     import random
 
-    from moderator.bots.bot import Draft, money, referred_self
+    from moderator.bots.bot import Draft, money, referred_influence
     from moderator.orders import model as m
 
     game = opening()
@@ -402,13 +402,24 @@ def test_italy_never_orders_the_self_influence_the_moderator_must_rule_on() -> N
     seat = Seat(state, game.world, game.scenario, "italy")
     selfish = [o for kind in (m.Influence, m.SpecialOption) for o in options(seat, kind)
                if getattr(o, "target", None) in (None, "italy") and getattr(o, "toward", None)]
-    assert selfish and all(referred_self(seat, o) for o in selfish), selfish  # it may: the checker keeps it
+    assert selfish and all(referred_influence(seat, o) for o in selfish), selfish  # it may: the checker keeps it
     for seed in range(20):
         draft = Draft(seat, random.Random(seed), budget=seat.saved)
         money(draft)
         assert not [o for o in draft.orders if isinstance(o, (m.Influence, m.SpecialOption))], draft.orders
     usa = Seat(state, game.world, game.scenario, "usa")  # a rolled self-influence is not referred
-    assert not any(referred_self(usa, o) for o in options(usa, m.SpecialOption))
+    assert not any(referred_influence(usa, o) for o in options(usa, m.SpecialOption))
+    # nor does a nation at war write an influence attempt on Italy, the moderator's too
+    # (Austro-Hungarian option #2; a soak with seed 3 referred one)
+    state.nations["france"].saved = 300
+    france = Seat(state, game.world, game.scenario, "france")
+    on_italy = [o for o in options(france, m.Influence) if isinstance(o, m.Influence) and o.target == "italy"]
+    assert on_italy and all(referred_influence(france, o) for o in on_italy)
+    assert not any(referred_influence(france, o) for o in options(france, m.Influence) if o not in on_italy)
+    for seed in range(30):
+        draft = Draft(france, random.Random(seed), budget=france.saved)
+        money(draft)
+        assert not [o for o in draft.orders if isinstance(o, m.Influence) and o.target == "italy"], seed
 
 
 def test_a_level_neutral_leans_as_its_history_says() -> None:

@@ -312,21 +312,27 @@ def push_self(d: Draft) -> None:
     mine: list[m.Influence | m.SpecialOption] = [
         o for o in options(s, m.Influence) if isinstance(o, m.Influence) and o.target == s.nation]
     mine += [o for o in options(s, m.SpecialOption) if isinstance(o, m.SpecialOption) and o.target is None]
-    choices = [o for o in mine if getattr(o, "toward", None) == side and not referred_self(s, o)]
+    choices = [o for o in mine if getattr(o, "toward", None) == side and not referred_influence(s, o)]
     if choices:
         d.take(choices[0], cost=15)
 
 
-def referred_self(s: Seat, o: m.Order) -> bool:
-    """A self-influence (INFLUENCE SELF, or the option that is the same thing) its home
-    refers to the moderator rather than rolls: Italy's, whose rule is undefined."""
+def referred_influence(s: Seat, o: m.Order) -> bool:
+    """An influence attempt (INFLUENCE, INFLUENCE SELF, or an option that is the same
+    thing) its home refers to the moderator rather than rolls: Italy's own "Italian
+    influence", whose rule is undefined, and an attempt on Italy, which only the
+    Austro-Hungarian option #2 case opens (engine/orders/influence.py `referred`). A bot
+    cannot foresee the ruling, so it never writes them."""
     if isinstance(o, m.SpecialOption):
         spec = spec_for(s.position, s.nation, o)
-        if not isinstance(spec, OptionRule) or spec.kind != "self-influence":
+        if not isinstance(spec, OptionRule) or spec.kind not in ("self-influence", "influence"):
             return False
-    elif not isinstance(o, m.Influence) or o.target != s.nation:
+        target = s.nation if spec.kind == "self-influence" else o.target
+    elif isinstance(o, m.Influence):
+        target = o.target
+    else:
         return False
-    return influence.referred(s.position, s.nation, s.nation)
+    return target is not None and influence.referred(s.position, s.nation, target)
 
 
 def leaning(s: Seat) -> str | None:
@@ -338,12 +344,13 @@ def leaning_choices(s: Seat, choices: list[m.Order]) -> list[m.Order]:
     """What a bot playing history picks from: a neutral pushes itself (INFLUENCE SELF, an
     option naming a side) only toward the side it leans to, none if it leans to neither;
     a nation at war influences the neutrals leaning its way or level, not those leaning
-    to the other side (unless there are no others). No neutral orders a self-influence
-    the moderator would have to rule on (referred_self)."""
+    to the other side (unless there are no others). None writes an influence the
+    moderator would have to rule on (referred_influence)."""
+    choices = [o for o in choices if not referred_influence(s, o)]
     if s.side == "neutral":
         side = leaning(s)
         return [o for o in choices if not isinstance(o, (m.Influence, m.SpecialOption))
-                or ((o.toward is None or o.toward == side) and not referred_self(s, o))]
+                or o.toward is None or o.toward == side]
     ours = [o for o in choices if not isinstance(o, m.Influence)
             or history.lean(s.state, o.target) in (None, s.side)]
     return ours or choices
