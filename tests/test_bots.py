@@ -418,7 +418,7 @@ def test_no_bot_orders_an_influence_the_moderator_must_rule_on() -> None:
 
 def test_a_level_neutral_leans_as_its_history_says() -> None:
     """While its standing is level a neutral bot plays history (bots/history.py): Italy
-    (its `leaning` flag; but its self-influence is the moderator's, so it writes none) and
+    (its `leaning` flag; its self-influence resolved by the engine's default) and
     the USA push toward the Allies; the Ottomans, whose history
     is the Central Powers', never push themselves toward the Allies (the only way their
     self-influence goes); Spain stays out. The majors at war spend their influence on the
@@ -441,7 +441,7 @@ def test_a_level_neutral_leans_as_its_history_says() -> None:
             pushed.setdefault(nation, set()).update(
                 o.toward if nation != "france" else o.target for o in draft.orders
                 if isinstance(o, m.Influence) or (isinstance(o, m.SpecialOption) and o.toward))
-    assert pushed["italy"] == set() and pushed["usa"] == {"allied"}, pushed  # Italy's is referred
+    assert pushed["italy"] == {"allied"} and pushed["usa"] == {"allied"}, pushed
     assert pushed["ottoman"] == set() and pushed["spain"] == set(), pushed
     assert pushed["france"] and "bulgaria" not in pushed["france"], pushed
 
