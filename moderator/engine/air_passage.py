@@ -227,7 +227,7 @@ def air_combat(ctx: TurnContext, place: str, group: list[Flight], spent: dict[st
             fictive_guard, f_hits = False, f_hits - 1
         if fictive_flyer and g_hits:
             fictive_flyer, g_hits = False, g_hits - 1
-        killed += shared_down(ctx, guards, f_hits, guard_value, place)
+        killed += shared_down(ctx, fit, f_hits, guard_value, place)  # only guards in the air can be hit
         guards = [g for g in guards if g not in killed]
         downed = {u.id for u in shared_down(ctx, flying, g_hits, flyer_value, place)}
         for f in group:
