@@ -158,12 +158,13 @@ def test_aircraft_sent_to_the_moderator_have_their_order_in_the_engine_too() -> 
     # Found: a flight out of a sea zone (aircraft aboard a carrier) goes to the moderator;
     # the checker claimed its aircraft (commit), the engine did not, so a second order
     # naming the same aircraft was refused by the checker and referred again by the
-    # engine. Each unit does one thing a turn.
+    # engine. Each unit does one thing a turn. (A MOVE off a carrier to friendly land is
+    # now flown by the engine; an ATTACK from a carrier is still referred.)
     game = opening()
     game.state.new_unit("britain", "carrier", "North Sea")
     for _ in range(2):
         game.state.new_unit("britain", "fighter", "North Sea")
-    cmp = judged(game, "britain", m.Move(one("fighter", 2), "North Sea", "London"),
+    cmp = judged(game, "britain", m.Attack(one("fighter", 2), "North Sea", "London"),
                  m.Move(one("fighter", 1), "North Sea", "Edinburgh"))
     assert codes(cmp, 0) == ["air-at-sea"] and [e.args["order"] for e in cmp.mine("order-referred")] == [0]
     assert codes(cmp, 1) == ["not-enough-units"] and refused(cmp, 1) == ["not-enough-units"]
