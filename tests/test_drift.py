@@ -446,7 +446,7 @@ def test_referred_orders_are_charged_at_once_in_both() -> None:
     assert [e.args["cost"] for e in cmp.mine("order-referred")] == [7] and [e.args["count"] for e in cmp.mine("built")] == [4]
     assert cmp.projected == cmp.state.nations["germany"].saved == 30 - 7 - 20 + drift_income(game, "germany")
     # With today's homes: every referral of the opening's NOTE and at-sea flights costs 0.
-    cmp = judged(conquest(), "britain", m.Note("hello"), m.Move(one("fighter"), "North Sea", "London"))
+    cmp = judged(conquest(), "britain", m.Note("hello"), m.Attack(one("fighter"), "North Sea", "London"))
     assert [(e.args["why"], e.args["cost"]) for e in cmp.mine("order-referred")] == [("note", 0), ("air-at-sea", 0)]
 
 
