@@ -48,7 +48,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from moderator.engine import gear_aboard, phase4_naval
+from moderator.engine import battlefield, gear_aboard, phase4_naval
 from moderator.engine.casualty_shares import share
 from moderator.engine.combat_orders import BattleOrders, withdrawal
 from moderator.engine.context import TurnContext
@@ -232,6 +232,7 @@ def fight(
     caller's fire after the free round and before the first (4.3 step 3, the ships' AA)."""
     battle = NavalBattle(zone, (first, second), len(ctx.dice.log), orders,
                          nations=(first.nations(), second.nations()))
+    battlefield.fought(ctx, [s.unit for s in first.ships], [s.unit for s in second.ships])  # Phase 2.1
     a, b = first, second
     a.against_sonar = gear_aboard.carries(ctx, [s.unit for s in b.ships], "sonar")
     b.against_sonar = gear_aboard.carries(ctx, [s.unit for s in a.ships], "sonar")
