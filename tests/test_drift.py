@@ -22,6 +22,7 @@ from moderator.orders import model as m
 from moderator.orders.echo import normalize_order
 from tests import drift
 from tests.drift import Comparison, Game, compare, conquest, opening
+from tests.report_text import flat
 
 
 def orders(*written: m.Order) -> list[m.Order]:
@@ -462,7 +463,7 @@ def test_strategic_arrived_renders_its_units() -> None:
     info = TurnInfo("drift", "Drift", 1, "August 1914", 2, "October 1914", "soon")
     reports = build_reports(cmp.state, cmp.events, game.scenario, game.world, info, ["russia"], lambda v, t: b"")
     text = next(r.text for r in reports if r.audience == "russia")
-    lines = [x for x in text.splitlines() if "arrived by rail at Petrograd from Moscow" in x]
+    lines = [x for x in map(flat, text.split("\n- ")) if "arrived by rail at Petrograd from Moscow" in x]  # wrapped
     assert len(lines) == 2 and any("artillery" in x for x in lines) and any("infantry" in x for x in lines)
 
 

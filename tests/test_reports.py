@@ -274,6 +274,8 @@ def test_the_text_part_is_wrapped_at_78_but_never_the_order_block() -> None:
     assert "\n#   Warsaw (4 inf) borders Kiev (Russia), Minsk (Russia), Vilna (Russia)\n" in germany
     assert "\n# Orders of Germany for turn 3 (December 1914), due Friday 10 December 1926, 23:59 UTC.\n" in germany
     assert wrap("- " + "word " * 30) == "- " + ("word " * 15).strip() + "\n  " + ("word " * 15).strip()
+    camps = wrap("  Allied Powers: " + "Kingdom of Somewhere, " * 6).splitlines()
+    assert camps[0].startswith("  Allied Powers: ") and all(x.startswith("    ") and x[4] != " " for x in camps[1:])
     assert wrap("(run `moderator review list --game g1` now) " + "x" * 60).startswith(
         "(run `moderator review list --game g1` now)\n")
 

@@ -17,6 +17,7 @@ from moderator.cli import main
 from moderator.engine.dice import LEGACY_SCHEME, Dice
 from moderator.service.context import Service
 from moderator.store.db import Store
+from tests.report_text import flat
 
 
 # ---- the documented function, as a player would write it (docs/dice.md) --------------------
@@ -120,7 +121,7 @@ def test_the_reports_reveal_the_seed_and_commit_to_the_next(resolved: Service, t
     svc = resolved
     game = svc.game("g1")
     wrapped = (tmp_path / "reports" / "g1" / "turn-1" / "germany" / "report.txt").read_text()
-    text = " ".join(wrapped.split())  # the text part is wrapped at 78: read it across line breaks
+    text = flat(wrapped)  # the text part is wrapped at 78 characters
     assert f"Dice of turn 1: seed {seed_of_turn(game.seed, 1)}." in text
     assert f"its SHA-256 is {hashlib.sha256(seed_of_turn(game.seed, 2).encode()).hexdigest()}" in text
     assert seed_of_turn(game.seed, 1) in wrapped  # never broken inside, so it can be copied

@@ -68,7 +68,8 @@ def verbatim(text: str) -> str:
 
 def wrap(text: str, width: int = WIDTH) -> str:
     """Every line longer than `width` broken at spaces, continuation lines indented under
-    the bullet's text or the table row's second column; verbatim lines kept as they are."""
+    the bullet's text or the table row's second column (an indented line's two further
+    in); verbatim lines kept as they are."""
     out = []
     for line in text.split("\n"):
         if line.startswith(NOWRAP):
@@ -79,6 +80,8 @@ def wrap(text: str, width: int = WIDTH) -> str:
             continue
         column, bullet = _COLUMN.match(line), _BULLET.match(line)
         lead = column.group(1) if column and len(column.group(1)) <= width // 2 else bullet.group(0) if bullet else ""
+        if lead and not lead.strip() and not column:
+            lead += "  "  # an indented line ("  Allied Powers: ..."): its continuation further in
         out += [part.replace(GLUE, " ") for part in textwrap.wrap(
             _glued(line), width, subsequent_indent=" " * len(lead), break_long_words=False,
             break_on_hyphens=False)] or [line]
