@@ -134,3 +134,70 @@ def test_the_moderator_enters_a_seats_orders_by_mail_with_the_desk_password(
     assert any(s.startswith("Re: Entered Receipt: Austro-Hungarian Empire") for s in back), back
     assert "entered" not in wrong.summary and svc.store.current_submissions("g", 1)["austria-hungary"].id == sub.id
     assert all(desk.encode() not in m.raw for m in svc.store.messages(direction="in"))  # masked once handled
+
+
+def test_the_commander_of_a_revolutionary_army_orders_it_with_a_proxy_line(
+        game: tuple[EmbeddedMailServer, Service]) -> None:
+    # Phase 9, Mutinies: "Such army is controlled by Bolshevik player or another free
+    # player". The Mutineers have no seat; the nation that commands them (the engine's
+    # record, phase9_mutiny.COMMANDER) gives their orders from its own seat.
+    server, svc = game
+    svc.store.add_seat("g", "bolsheviks", "lenin@t.local", "bpw")
+    _send(server, "lenin@t.local", "GAME g\nNATION Bolsheviks\nPASSWORD bpw\nPROXY FOR Mutineers\nNOTE hold\n")
+    (before,) = poll(svc)
+    assert "Mutineers has no player in g" in before.summary, before.summary
+    state = svc.state(svc.game("g"))
+    state.nations["mutineers"].flags["commander"] = "bolsheviks"
+    svc.store.save_snapshot("g", state.turn, state.dumps())
+    _send(server, "lenin@t.local", "GAME g\nNATION Bolsheviks\nPASSWORD bpw\nPROXY FOR Mutineers\nNOTE we hold\n")
+    (after,) = poll(svc)
+    assert after.status == "processed" and "proxy orders by Bolsheviks" in after.summary, after.summary
+    assert is_proxy(svc.store.current_submissions("g", 1)["mutineers"].normalized)
+    # The German player commands nothing of theirs.
+    _send(server, KAISER, "GAME g\nNATION Germany\nPASSWORD kpw\nPROXY FOR Mutineers\nNOTE hold\n")
+    (refused,) = poll(svc)
+    assert "has no player in g" in refused.summary
+
+
+def test_the_commander_of_a_revolutionary_army_gets_its_report(game: tuple[EmbeddedMailServer, Service]) -> None:
+    # He orders it, so he is sent what it sees: its report goes to his seat's address.
+    _, svc = game
+    svc.store.add_seat("g", "bolsheviks", "lenin@t.local", "bpw")
+    state = svc.state(svc.game("g"))
+    reds = state.nations["mutineers"]
+    reds.flags["commander"] = "bolsheviks"
+    reds.flags.pop("active", None)
+    reds.at_war_with = ["russia"]
+    state.nations["russia"].at_war_with = sorted([*state.nations["russia"].at_war_with, "mutineers"])
+    state.control["Warsaw"] = "mutineers"
+    state.new_unit("mutineers", "infantry", "Warsaw")
+    svc.store.save_snapshot("g", state.turn, state.dumps())
+    resolve_game(svc, "g")
+    to_lenin = [m.subject for m in svc.store.messages(direction="out") if m.recipients == "lenin@t.local"]
+    assert sorted(s.split(": turn 1 ")[1] for s in to_lenin) == [
+        "news (public bulletin)", "report for Bolsheviks", "report for Mutineers"], to_lenin
+def test_the_host_of_a_government_in_exile_commands_its_forces_and_comes_first(
+        game: tuple[EmbeddedMailServer, Service]) -> None:
+    """Conquest: "The host then assumes command of the forces of the "government in exile"
+    ... and will remain under the host's control until the conquered nation is liberated"."""
+    from moderator.service.rulings import NOW, adjust
+
+    server, svc = game
+    done = adjust(svc, svc.game("g"), "SET FLAG exile_host OF Austria-Hungary TO germany", applies=NOW, source="test")
+    assert not done.errors
+    _send(server, FRANZ, f"GAME g\nNATION Austria-Hungary\nPASSWORD apw\n{AUSTRIAN_ORDERS}\n")
+    (own,) = poll(svc)
+    assert own.status == "processed" and not is_proxy(svc.store.current_submissions("g", 1)["austria-hungary"].normalized)
+    # The host's orders replace the seat's own, though the player sent some.
+    _send(server, KAISER, "GAME g\nNATION Germany\nPASSWORD kpw\nPROXY FOR Austria-Hungary\nNOTE hold\n")
+    (host,) = poll(svc)
+    sub = svc.store.current_submissions("g", 1)["austria-hungary"]
+    assert "proxy orders by German Empire" in host.summary and is_proxy(sub.normalized) and "hold" in sub.normalized
+    assert any(b"the host of its government in exile" in m.raw for m in svc.store.messages(direction="out"))
+    # From then on the seat's own orders are refused, and so is another ally's proxy.
+    _send(server, FRANZ, "GAME g\nNATION Austria-Hungary\nPASSWORD apw\nNOTE my own\n")
+    _send(server, JOFFRE, "GAME g\nNATION France\nPASSWORD fpw\nPROXY FOR Austria-Hungary\nNOTE hold\n")
+    refused, other = poll(svc)
+    assert "German Empire has given Austro-Hungarian Empire's orders" in refused.summary, refused
+    assert "German Empire has given" in other.summary  # any other proxy too
+    assert svc.store.current_submissions("g", 1)["austria-hungary"].id == sub.id

@@ -452,6 +452,8 @@ def _handle(svc: Service, message_id: int, raw: bytes, arrived: datetime | None 
                       f"Change the TURN line to TURN {game.turn}.")
     if proxy_for is not None:
         return proxy.accept(svc, message_id, mail, game, nation, proxy_for, text, check_only)  # type: ignore[no-any-return]
+    if (by_host := proxy.host_commands(svc, game, nation)) is not None:  # a government in exile's host ordered
+        return _reply(svc, message_id, mail, game, *by_host)
     return _accept(svc, message_id, mail, game, nation, parsed, check_only, seat.email, text,
                    written_at(mail.date, arrived or svc.clock()))
 
