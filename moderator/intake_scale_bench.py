@@ -3,11 +3,12 @@ burst taken by several intake processes at once, on one PostgreSQL database and 
 mailbox fed by Postfix: how far the intake scales out beyond one core.
 
 Several daemons on one PostgreSQL database is how the moderator scales out (a SQLite file has
-one daemon, its flock): each message is taken by exactly one of them (a row lock and a lease,
-store/db.py "several daemons on one database"), and which of a seat's orders stand does not
-depend on who handled what first (the one written last stands: service/inbox.py written_at).
-The bench checks both after the burst: every mail handled once, with one receipt each, and
-every seat's current orders those of its last mail.
+one daemon, its flock): one of them at a time fetches and stores, and each takes a few stored
+messages at a time just before handling them (row locks and a lease, store/db.py "several
+daemons on one database"; service/inbox.py _poll_shared), and which of a seat's orders stand
+does not depend on who handled what first (the one written last stands: service/inbox.py
+written_at). The bench checks both after the burst: every mail handled once, with one receipt
+each, every seat with one current submission, that of its last mail.
 
 Each worker is a process of its own (spawned, so nothing is shared but the database and the
 mailbox), which pays its one-time costs (the grammar, the map, the 1914 position, the seats'

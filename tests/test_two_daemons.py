@@ -152,3 +152,29 @@ def test_a_turn_whose_daemon_was_killed_mid_resolution_is_taken_over_by_a_runnin
     resolve_game(svc, "g")
     assert svc.store.game("g").turn == 2 and len(svc.store.turn_records("g", 1)) == 1  # type: ignore[union-attr]
     svc.store.engine.dispose()
+
+
+def test_a_turn_is_claimed_only_once_the_orders_going_in_are_committed(postgres_url: str) -> None:
+    """A daemon taking a mail's orders holds the game (FOR SHARE) until they are committed;
+    another daemon claiming the turn at its deadline waits for that, so the resolution reads
+    those orders, and a mail handled after the claim is told the turn is being resolved."""
+    svc = Service(store=Store(postgres_url), say=lambda s: None, maps=False)
+    other = Store(postgres_url)
+    new_game(svc, "g", deadline=datetime.now(UTC) + timedelta(days=1))
+    claimed: list[bool] = []
+    with svc.store.transaction():
+        game = svc.store.hold_game("g")
+        assert game is not None and game.status == "open"
+        svc.store.submit("g", "germany", 1, text="NOTE in time", normalized="NOTE in time", diagnostics=[],
+                         message=None)
+        claim = threading.Thread(target=lambda: claimed.append(other.claim_turn("g", 1)))
+        claim.start()
+        claim.join(timeout=1.0)
+        assert claim.is_alive()  # the resolution waits for these orders
+    claim.join(timeout=30)
+    assert claimed == [True]
+    assert list(svc.store.current_submissions("g", 1)) == ["germany"]  # committed before the claim
+    with svc.store.transaction():
+        assert svc.store.hold_game("g").status == "resolving"  # type: ignore[union-attr]
+    other.engine.dispose()
+    svc.store.engine.dispose()

@@ -415,6 +415,12 @@ def _handle(svc: Service, message_id: int, raw: bytes, arrived: datetime | None 
         return _reply(svc, message_id, mail, None, f"There is no game called {named!r}." if named
                       else "Your orders do not say which game they are for.",
                       f"Games run by this moderator: {known}.", "Write the game's name on a GAME line.")
+    if svc.store.shared:
+        # Another daemon may be about to resolve this turn: the game's row is held (FOR SHARE)
+        # until this mail commits, so its resolution takes the turn either before (this mail
+        # is told the turn is being resolved) or after these orders are in (and reads them),
+        # never between reading the game here and committing the orders.
+        game = svc.store.hold_game(game.id) or game
     scenario = svc.scenario(game)
     nation = nation_id(scenario, getattr(header, "nation", None) or "")
     if nation is None:

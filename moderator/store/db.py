@@ -814,14 +814,22 @@ class Store:
 
     def claim_turn(self, game_id: str, turn: int) -> bool:
         """Mark the game's turn as being resolved, unless another process is resolving it or
-        it has moved on: True if this process took it."""
+        it has moved on: True if this process took it. Waits for the transactions holding the
+        game (hold_game: mails whose orders are going in) to commit first."""
         with self.session() as s:
-            game = s.exec(select(Game).where(Game.id == game_id).with_for_update(skip_locked=True)).first()
+            game = s.exec(select(Game).where(Game.id == game_id).with_for_update()).first()
             if game is None or game.turn != turn or (game.status == "resolving" and self.shared):
                 return False  # (SQLite: one daemon; "resolving" there is a crashed resolution, taken over)
             game.status = "resolving"
             s.add(game)
             return True
+
+    def hold_game(self, game_id: str) -> Game | None:
+        """Inside a transaction: the game's row as it is now, held until the transaction ends
+        against a change (FOR SHARE: others may read and hold it too, claim_turn waits)."""
+        with self.session() as s:
+            return s.exec(select(Game).where(Game.id == game_id).with_for_update(read=True)
+                          .execution_options(populate_existing=True)).first()
 
     def lock_game(self, game_id: str) -> Game | None:
         """Inside a transaction: the game's row, locked until the transaction ends (another
