@@ -385,32 +385,21 @@ def test_a_neutral_bot_keeps_to_the_side_it_leans_to() -> None:
 
 
 def test_no_bot_orders_an_influence_the_moderator_must_rule_on() -> None:
-    """"Italian influence (option 2 at Italian option list)" is named once (Austro-Hungarian
-    option #2) and never defined: no chance, no points, and "leaned twice" hints at the
-    coaxing's affiliation rather than points. The engine refers it (`self-influence-roll`,
-    docs/rules-coverage.md); a bot cannot play a ruling it cannot foresee, so Italy's bot
-    never writes it, as INFLUENCE SELF or as its option #2, whatever its money (the soak
-    of d08d659 referred it three times), and leaves Italy to its 0-3 a turn."""
+    """A bot cannot play a ruling it cannot foresee: it never writes an influence its home
+    refers to the moderator (engine/orders/influence.py `referred`). An attempt on Italy by
+    a nation at war is referred (Austro-Hungarian option #2; an in-process war with seed 3
+    referred one): France never writes it. Italy's own "Italian influence", which the
+    rules never define, is written exactly when the engine resolves it (by a default)
+    rather than refers it (the soak of d08d659 referred it three times), and then only
+    toward the side Italy leans to."""
     import random
 
     from moderator.bots.bot import Draft, money, referred_influence
+    from moderator.engine.orders import influence
     from moderator.orders import model as m
 
     game = opening()
     state = game.state.copy()
-    state.nations["italy"].saved = 300
-    seat = Seat(state, game.world, game.scenario, "italy")
-    selfish = [o for kind in (m.Influence, m.SpecialOption) for o in options(seat, kind)
-               if getattr(o, "target", None) in (None, "italy") and getattr(o, "toward", None)]
-    assert selfish and all(referred_influence(seat, o) for o in selfish), selfish  # it may: the checker keeps it
-    for seed in range(20):
-        draft = Draft(seat, random.Random(seed), budget=seat.saved)
-        money(draft)
-        assert not [o for o in draft.orders if isinstance(o, (m.Influence, m.SpecialOption))], draft.orders
-    usa = Seat(state, game.world, game.scenario, "usa")  # a rolled self-influence is not referred
-    assert not any(referred_influence(usa, o) for o in options(usa, m.SpecialOption))
-    # nor does a nation at war write an influence attempt on Italy, the moderator's too
-    # (Austro-Hungarian option #2; a soak with seed 3 referred one)
     state.nations["france"].saved = 300
     france = Seat(state, game.world, game.scenario, "france")
     on_italy = [o for o in options(france, m.Influence) if isinstance(o, m.Influence) and o.target == "italy"]
@@ -420,12 +409,27 @@ def test_no_bot_orders_an_influence_the_moderator_must_rule_on() -> None:
         draft = Draft(france, random.Random(seed), budget=france.saved)
         money(draft)
         assert not [o for o in draft.orders if isinstance(o, m.Influence) and o.target == "italy"], seed
+    usa = Seat(state, game.world, game.scenario, "usa")  # a rolled self-influence is not referred
+    assert not any(referred_influence(usa, o) for o in options(usa, m.SpecialOption))
+
+    state.nations["italy"].saved = 300
+    italy = Seat(state, game.world, game.scenario, "italy")
+    referred = influence.referred(italy.position, "italy", "italy")
+    selfish = [o for kind in (m.Influence, m.SpecialOption) for o in options(italy, kind)
+               if getattr(o, "target", None) in (None, "italy") and getattr(o, "toward", None)]
+    assert selfish and all(referred_influence(italy, o) == referred for o in selfish), selfish
+    written: set[str | None] = set()
+    for seed in range(20):
+        draft = Draft(italy, random.Random(seed), budget=italy.saved)
+        money(draft)
+        written |= {o.toward for o in draft.orders if isinstance(o, (m.Influence, m.SpecialOption))}
+    assert written == (set() if referred else {"allied"}), (referred, written)
 
 
 def test_a_level_neutral_leans_as_its_history_says() -> None:
     """While its standing is level a neutral bot plays history (bots/history.py): Italy
-    (its `leaning` flag; but its self-influence is the moderator's, so it writes none) and
-    the USA push toward the Allies; the Ottomans, whose history
+    (its `leaning` flag; none while the engine refers its self-influence to the moderator)
+    and the USA push toward the Allies; the Ottomans, whose history
     is the Central Powers', never push themselves toward the Allies (the only way their
     self-influence goes); Spain stays out. The majors at war spend their influence on the
     neutrals leaning their way or level: the Allies never on Bulgaria (-5)."""
@@ -447,7 +451,11 @@ def test_a_level_neutral_leans_as_its_history_says() -> None:
             pushed.setdefault(nation, set()).update(
                 o.toward if nation != "france" else o.target for o in draft.orders
                 if isinstance(o, m.Influence) or (isinstance(o, m.SpecialOption) and o.toward))
-    assert pushed["italy"] == set() and pushed["usa"] == {"allied"}, pushed  # Italy's is referred
+    from moderator.engine.orders import influence
+
+    italy_referred = influence.referred(Seat(state, game.world, game.scenario, "italy").position, "italy", "italy")
+    assert pushed["italy"] == (set() if italy_referred else {"allied"}), pushed  # a referred one is never written
+    assert pushed["usa"] == {"allied"}, pushed
     assert pushed["ottoman"] == set() and pushed["spain"] == set(), pushed
     assert pushed["france"] and "bulgaria" not in pushed["france"], pushed
 
