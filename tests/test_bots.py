@@ -385,26 +385,21 @@ def test_a_neutral_bot_keeps_to_the_side_it_leans_to() -> None:
 
 
 def test_no_bot_orders_an_influence_the_moderator_must_rule_on() -> None:
-    """An influence attempt the engine refers (engine/orders/influence.py `referred`) is a
-    ruling a bot cannot foresee, so it never writes one. Italy's own "Italian influence"
-    is no longer among them: the engine resolves it by a default (as Spain's, flagged for
-    the moderator to see: docs/rules-coverage.md), so Italy's bot may push itself."""
+    """A bot cannot play a ruling it cannot foresee: it never writes an influence its home
+    refers to the moderator (engine/orders/influence.py `referred`). An attempt on Italy by
+    a nation at war is referred (Austro-Hungarian option #2; an in-process war with seed 3
+    referred one): France never writes it. Italy's own "Italian influence", which the
+    rules never define, is written exactly when the engine resolves it (by a default)
+    rather than refers it (the soak of d08d659 referred it three times), and then only
+    toward the side Italy leans to."""
     import random
 
     from moderator.bots.bot import Draft, money, referred_influence
+    from moderator.engine.orders import influence
     from moderator.orders import model as m
 
     game = opening()
     state = game.state.copy()
-    state.nations["italy"].saved = 300
-    seat = Seat(state, game.world, game.scenario, "italy")
-    selfish = [o for kind in (m.Influence, m.SpecialOption) for o in options(seat, kind)
-               if getattr(o, "target", None) in (None, "italy") and getattr(o, "toward", None)]
-    assert selfish and not any(referred_influence(seat, o) for o in selfish), selfish
-    usa = Seat(state, game.world, game.scenario, "usa")  # a rolled self-influence is not referred
-    assert not any(referred_influence(usa, o) for o in options(usa, m.SpecialOption))
-    # nor does a nation at war write an influence attempt on Italy, the moderator's too
-    # (Austro-Hungarian option #2; a soak with seed 3 referred one)
     state.nations["france"].saved = 300
     france = Seat(state, game.world, game.scenario, "france")
     on_italy = [o for o in options(france, m.Influence) if isinstance(o, m.Influence) and o.target == "italy"]
@@ -414,12 +409,27 @@ def test_no_bot_orders_an_influence_the_moderator_must_rule_on() -> None:
         draft = Draft(france, random.Random(seed), budget=france.saved)
         money(draft)
         assert not [o for o in draft.orders if isinstance(o, m.Influence) and o.target == "italy"], seed
+    usa = Seat(state, game.world, game.scenario, "usa")  # a rolled self-influence is not referred
+    assert not any(referred_influence(usa, o) for o in options(usa, m.SpecialOption))
+
+    state.nations["italy"].saved = 300
+    italy = Seat(state, game.world, game.scenario, "italy")
+    referred = influence.referred(italy.position, "italy", "italy")
+    selfish = [o for kind in (m.Influence, m.SpecialOption) for o in options(italy, kind)
+               if getattr(o, "target", None) in (None, "italy") and getattr(o, "toward", None)]
+    assert selfish and all(referred_influence(italy, o) == referred for o in selfish), selfish
+    written: set[str | None] = set()
+    for seed in range(20):
+        draft = Draft(italy, random.Random(seed), budget=italy.saved)
+        money(draft)
+        written |= {o.toward for o in draft.orders if isinstance(o, (m.Influence, m.SpecialOption))}
+    assert written == (set() if referred else {"allied"}), (referred, written)
 
 
 def test_a_level_neutral_leans_as_its_history_says() -> None:
     """While its standing is level a neutral bot plays history (bots/history.py): Italy
-    (its `leaning` flag; its self-influence resolved by the engine's default) and
-    the USA push toward the Allies; the Ottomans, whose history
+    (its `leaning` flag; none while the engine refers its self-influence to the moderator)
+    and the USA push toward the Allies; the Ottomans, whose history
     is the Central Powers', never push themselves toward the Allies (the only way their
     self-influence goes); Spain stays out. The majors at war spend their influence on the
     neutrals leaning their way or level: the Allies never on Bulgaria (-5)."""
@@ -441,7 +451,11 @@ def test_a_level_neutral_leans_as_its_history_says() -> None:
             pushed.setdefault(nation, set()).update(
                 o.toward if nation != "france" else o.target for o in draft.orders
                 if isinstance(o, m.Influence) or (isinstance(o, m.SpecialOption) and o.toward))
-    assert pushed["italy"] == {"allied"} and pushed["usa"] == {"allied"}, pushed
+    from moderator.engine.orders import influence
+
+    italy_referred = influence.referred(Seat(state, game.world, game.scenario, "italy").position, "italy", "italy")
+    assert pushed["italy"] == (set() if italy_referred else {"allied"}), pushed  # a referred one is never written
+    assert pushed["usa"] == {"allied"}, pushed
     assert pushed["ottoman"] == set() and pushed["spain"] == set(), pushed
     assert pushed["france"] and "bulgaria" not in pushed["france"], pushed
 

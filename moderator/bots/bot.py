@@ -301,9 +301,10 @@ def push_self(d: Draft) -> None:
 
     It pushes with as little as 10 in hand (the price of US option #4): a threshold of 30
     left the USA's campaign to six turns of a 26-turn soak, too few to hold its US Entry
-    against the drift of the joins and the submarine warfare. Self-influence the engine
-    refers to the moderator (none in 1914 since Italy's got its default: engine/orders/
-    influence.py `referred`) is never ordered: a bot cannot foresee a ruling."""
+    against the drift of the joins and the submarine warfare. A self-influence the engine
+    refers to the moderator (referred_influence: Italy's "Italian influence", which the
+    rules never define, unless the engine gives it a default) is never ordered: a bot
+    cannot foresee a ruling, and Italy has its 0-3 a turn toward the side it leans to."""
     s = d.seat
     side = leaning(s) if s.side == "neutral" else None
     if side is None or d.budget < PUSH_SELF_BUDGET or d.rng.random() > 0.6:
@@ -318,9 +319,10 @@ def push_self(d: Draft) -> None:
 
 def referred_influence(s: Seat, o: m.Order) -> bool:
     """An influence attempt (INFLUENCE, INFLUENCE SELF, or an option that is the same
-    thing) its home refers to the moderator rather than rolls: an attempt on Italy, which
-    only the Austro-Hungarian option #2 case opens (engine/orders/influence.py `referred`). A bot
-    cannot foresee the ruling, so it never writes them."""
+    thing) its home refers to the moderator rather than rolls: Italy's own "Italian
+    influence" while the engine refers it (its rule is undefined), and an attempt on
+    Italy, which only the Austro-Hungarian option #2 case opens (engine/orders/influence.py
+    `referred`). A bot cannot foresee the ruling, so it never writes them."""
     if isinstance(o, m.SpecialOption):
         spec = spec_for(s.position, s.nation, o)
         if not isinstance(spec, OptionRule) or spec.kind not in ("self-influence", "influence"):
