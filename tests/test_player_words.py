@@ -126,3 +126,17 @@ def test_a_receipt_counts_one_error_as_one(mail: tuple[EmbeddedMailServer, Servi
     [outcome] = poll(svc)
     assert "1 error" in outcome.summary and "1 errors" not in outcome.summary
     assert "DECLARE WAR ON Belgium" in svc.store.current_submissions("g", 1)["germany"].normalized
+
+
+def test_units_gone_before_their_order_are_told_in_words_not_as_only_0() -> None:
+    """An order whose units were lost before it ran (a transport sunk under them) said
+    "only 0 of 1 infantry were at Baltic Sea"; it says that none were there any more."""
+    from moderator.engine.events import Event
+    from moderator.reports.render import event_text
+
+    def told(present: int) -> str:
+        return event_text(Event("units-missing", "4.2", ("germany",), {
+            "order": 11, "kind": "infantry", "place": "Baltic Sea", "ordered": 3, "present": present}), str)
+
+    assert told(0) == "Order 12: none of the 3 infantry it named were at Baltic Sea any more."
+    assert told(2) == "Order 12: only 2 of 3 infantry were at Baltic Sea, and only those went."
