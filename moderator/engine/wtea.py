@@ -87,11 +87,8 @@ VERSION = 6  # 1: before "One rule, one home" (one dice stream per turn); 2: bef
 # radar and sonar aboard ships, aircraft striking ships and hunting submarines from land, naval retreat,
 # 4.5's LET THROUGH and BREAK OFF AIR COMBAT, closed straits (CLOSE resolved) and troops massed on
 # a border costing points with the neutrals (the third points table, rows 1-4 and 6)
-# 5: before issue 9's remainder: the socialist revolution's army given to the Bolshevik player,
-# starvation of nations without manpower, colony land without a city and ships against colony
-# allowances, the revolutionaries' placement, trenches against reconnaissance over the border they
-# face, research at 9 after meeting the level in battle, Russian option #3's infantry at 6,
-# Afghanistan's rebels attacking the occupiers, rebels keeping their country's unit values
+# 5: before the socialist revolution's army was given to the Bolshevik player (issue 9), starvation of
+# nations without manpower, colony land without a city and the revolutionaries' placement
 ROOT = Path(__file__).resolve().parents[2]
 
 RULES: tuple[OrderRule, ...] = (  # type: ignore[type-arg]
