@@ -100,6 +100,7 @@ STATED = [
     # Ottoman Empire: "There is a 7 in 10 chance"; units: "a 4 in 10 chance that it will ... rebel".
     yes_no("Ottoman civil war", ch.ottoman_civil_war, 1, 7),
     yes_no("Ottoman unit rebels", ch.ottoman_unit_rebels, 1, 4),
+    yes_no("Chinese unit turns imperial", ch.chinese_unit_turns_imperial, 7, 10),
     # France Option #5 / A-H Option #2: "4 in 10 chance (7, 8, 9 and 10 ...) ... 1 in 10 chance (1 ...)".
     three_way("seek Italy's favour", ch.seek_italy_favour, (7, 10), (1, 1)),
     # Italy: "10% chance (1 on D10 die)" and "20% chance (1-2 on D10)".

@@ -400,7 +400,9 @@ def test_options_pay_the_receivers_the_rules_name_at_once() -> None:
     new, events = run_fixture({"france": "OPTION 2 20"})
     assert new.nations["france"].saved == quiet.nations["france"].saved - 25
     assert new.nations["russia"].saved == quiet.nations["russia"].saved + 20
-    assert referred(events, "france") == [("SpecialOption", 25, "option-effect")]
+    assert referred(events, "france") == []  # nothing left to roll: resolved
+    [told] = [e for e in events if e.code == "option-outcome"]
+    assert (told.args["number"], told.args["outcome"], told.args["cost"]) == (2, "delivered", 25)
     # German #6 from turn 7: the 12 "are kept by Bolshevik player".
     turn7 = opening(set_flags("germany", turn=7))
     base, _ = run_1914({}, turn7)
@@ -408,6 +410,18 @@ def test_options_pay_the_receivers_the_rules_name_at_once() -> None:
     assert after.nations["germany"].saved == base.nations["germany"].saved - 12
     assert after.nations["bolsheviks"].saved == base.nations["bolsheviks"].saved + 12
     assert after.nations["germany"].flags["options_used"] == {"6": 7}
+    assert referred(events, "germany") == []
+
+
+def test_russia_properly_supplying_its_army_pays_6_for_infantry_from_the_turn_it_plays_it() -> None:
+    base, _ = run_1914({"russia": "BUILD 2 inf AT Moscow"})
+    after, events = run_1914({"russia": "OPTION 3\nBUILD 2 inf AT Moscow"})
+    assert after.nations["russia"].saved == base.nations["russia"].saved - 2 * 1  # 6 each, not 5
+    assert referred(events, "russia") == []
+    assert [e.args["outcome"] for e in events if e.code == "option-outcome"] == ["adopted"]
+    later, _ = run_1914({"russia": "BUILD 1 inf AT Moscow"}, after)
+    again, _ = run_1914({}, after)
+    assert later.nations["russia"].saved == again.nations["russia"].saved - 6  # "for the remainder of the war"
 
 
 def test_gear_up_is_recorded_for_the_turns_that_follow() -> None:
@@ -462,7 +476,11 @@ def test_china_raises_its_economy_before_it_influences_itself_and_italy_pays_10(
     assert codes_1914("INFLUENCE SELF TOWARD Allies", "China", geared) == []
     quiet, _ = run_1914({})
     new, events = run_1914({"italy": "INFLUENCE SELF TOWARD Allies"})
-    assert referred(events, "italy") == [("Influence", 10, "self-influence-roll")]
+    assert referred(events, "italy") == []  # "Italian influence" is never defined: resolved by default, flagged
+    [attempt] = [e for e in events if e.code == "influence-attempt" and e.args["target"] == "italy"]
+    [flagged] = [e for e in events if e.code == "moderator-flag" and e.args["reason"] == "self-influence-default"]
+    assert flagged.args["details"]["success"] == attempt.args["success"]
+    assert (flagged.args["details"]["most"], flagged.args["details"]["on"]) == (3, 9)  # as Spain's
     assert new.nations["italy"].saved == quiet.nations["italy"].saved - 10
 
 
@@ -488,7 +506,7 @@ def test_per_turn_limits_of_the_declarations_join_peace_and_exile() -> None:
         if holder == "germany":
             conquered.control[place] = "france"
     assert errors(codes("GOVERNMENT IN EXILE WITH Austria\nGOVERNMENT IN EXILE WITH Austria",
-                        state=conquered)) == ["exile-twice"]
+                        state=conquered)) == ["exile-already"]  # the first made the exile
 
 
 def test_options_without_a_stated_limit_may_be_used_twice_and_the_once_options_once() -> None:

@@ -125,13 +125,17 @@ def test_spain_influences_itself_on_9_or_10_for_0_3_once_boosted() -> None:
     assert new.nations["spain"].standing == 0 and of(events, "influence-attempt", success=False)
 
 
-def test_china_rolling_zero_twice_is_flagged_for_the_split() -> None:
+def test_china_rolling_zero_twice_splits_it_into_two_blocks() -> None:
     geared = opening(lambda s: (s.nations["china"].flags.update(geared_up=1), setattr(s, "turn", 2)))
     once, events = turn({"china": "INFLUENCE SELF TOWARD CP"}, [0, *QUIET], geared)
-    assert not of(events, "moderator-flag", reason="self-influence-zero-twice")
+    assert not of(events, "china-split") and "split" not in once.nations["china"].flags
     once.nations["china"].saved = 30
-    _, events = turn({"china": "INFLUENCE SELF TOWARD CP"}, [0, *QUIET], once)
-    assert of(events, "moderator-flag", reason="self-influence-zero-twice")
+    once.nations["china"].standing = -3
+    twice, events = turn({"china": "INFLUENCE SELF TOWARD CP"}, [0, *QUIET], once)
+    [split] = of(events, "china-split")
+    assert (split.args["side"], split.args["standing"], split.seen_by) == ("central", -3, ("china", "moderator"))
+    flags = twice.nations["china"].flags
+    assert (flags["republic_leans"], flags["opposition_points"], twice.nations["china"].standing) == ("central", -3, -3)
 
 
 # ---- the points of the turn ------------------------------------------------------------------
@@ -183,6 +187,26 @@ def test_a_non_player_minor_at_ten_is_announced_to_its_side_not_named() -> None:
     [flagged] = of(events, "moderator-flag", reason="minor-ready-replacement-pool")
     assert flagged.args["nation"] == "portugal"
     assert new.nations["portugal"].side == "neutral"  # until a player takes it and JOINs
+
+
+def test_a_minor_bouncing_at_its_camp_is_announced_once_and_again_after_coming_back_to_the_middle() -> None:
+    from moderator.engine import points
+
+    world, scenario = real()
+    ctx = TurnContext(opening(change(portugal=9)), {}, world, scenario, dice_root=Dice("bounce", 1))
+
+    def announced() -> int:
+        return len(of(ctx.events, "moderator-flag", reason="minor-ready-replacement-pool"))
+
+    points.move(ctx, "portugal", "allied", 1, "drift", "9")
+    points.move(ctx, "portugal", "central", 1, "drift", "9")
+    points.move(ctx, "portugal", "allied", 1, "drift", "9")  # 10, 9, 10: told once
+    assert announced() == 1 and len(of(ctx.events, "minor-ready")) == 1
+    points.move(ctx, "portugal", "central", 10, "drift", "9")  # back to 0
+    points.move(ctx, "portugal", "allied", 10, "drift", "9")  # the camp again: news
+    assert announced() == 2
+    points.move(ctx, "portugal", "central", 20, "drift", "9")  # the other camp: news
+    assert [e.args["side"] for e in of(ctx.events, "minor-ready")] == ["allied", "allied", "central"]
 
 
 # ---- the stated ranges, measured -------------------------------------------------------------

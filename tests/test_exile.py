@@ -33,3 +33,19 @@ def test_the_capital_held_for_the_turn_and_two_full_turns_more_liberates() -> No
         exile.liberation(ctx, "9")
     assert exile.host_of(ctx.state, "serbia") is None
     assert [e.args["nation"] for e in ctx.events if e.code == "liberated"] == ["serbia"]
+
+
+def test_an_exiled_government_declares_no_second_exile_and_the_exile_is_no_flag() -> None:
+    from tests.test_engine_diplomacy import codes_1914, errors, opening
+
+    def conquered(state):  # type: ignore[no-untyped-def]
+        for place in ("Serbia", "Macedonia"):
+            state.control[place] = "austria-hungary"
+
+    state = opening(conquered)
+    assert codes_1914("GOVERNMENT IN EXILE WITH Russia", "Serbia", state) == []
+    state.nations["serbia"].flags[exile.HOST] = "russia"
+    assert errors(codes_1914("GOVERNMENT IN EXILE WITH France", "Serbia", state)) == ["exile-already"]
+    ctx = context()
+    exile.declare(ctx, "serbia", "russia")
+    assert [e.code for e in ctx.events] == ["government-in-exile"]  # the host commands: nothing to review

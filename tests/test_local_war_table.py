@@ -77,3 +77,48 @@ def test_a_major_keeping_on_its_war_owes_every_later_turn_answered_as_it_joins()
     neutrals = [n for n, ns in ctx.state.nations.items() if ns.side == "neutral" and lwt.column(ctx, n, "", []) != ""]
     assert len(drawn) == 2 * len(neutrals) and all(r.dice == "0-1" for r in drawn)
     assert lwt.TURNS_OWED not in ctx.state.nations["italy"].flags
+
+
+# ---- the influence rows ---------------------------------------------------------------------------
+def seeded(*wars_between: tuple[str, str]) -> TurnContext:
+    ctx = context(*wars_between)
+    ctx.dice_root = Dice("influenced", ctx.state.turn)
+    return ctx
+
+
+def test_a_minor_favourable_to_its_new_side_brings_the_others_toward_it_and_its_enemy_against() -> None:
+    ctx = seeded(("italy", "bulgaria"))
+    assert ctx.scenario.nations["bulgaria"].standing < 0  # favourable to the Central Powers at start
+    ctx.state.nations["bulgaria"].standing = -10
+    wars.join(ctx, "bulgaria", "central", "1.5", why="points")
+    moved = {e.args["nation"]: e.args["change"] for e in ctx.events
+             if e.code == "points" and e.args["why"] == "local-war-minor-influenced"}
+    assert moved.get("italy", 0) >= 0 and all(c <= 0 for n, c in moved.items() if n != "italy")  # "toward CP"
+    assert max(-c for n, c in moved.items() if n != "italy") <= 1 and moved  # 0-1
+    rolled = [r for r in ctx.dice.log if "influenced into the main war" in r.purpose]
+    assert {(r.purpose.split("'s points")[0], r.dice) for r in rolled} >= {("Kingdom of Italy", "0-6"),
+                                                                          ("Kingdom of Spain", "0-1")}
+
+
+def test_the_war_going_on_costs_the_involved_neutral_0_3_a_turn_and_owes_the_others_0_1_against_it() -> None:
+    ctx = seeded(("italy", "switzerland"))
+    ctx.state.nations["switzerland"].standing = -10
+    wars.join(ctx, "switzerland", "central", "1.5", why="points")
+    lwt.turns_after(ctx)  # the same turn: "each consecutive turn" begins with the next
+    assert not [r for r in ctx.dice.log if "goes on" in r.purpose]
+    ctx.state.turn += 1
+    lwt.turns_after(ctx)
+    [later] = [r for r in ctx.dice.log if "goes on" in r.purpose]
+    assert later.dice == "0-3" and later.purpose.startswith("Kingdom of Italy's points")
+    assert ctx.state.nations["italy"].flags[lwt.TURNS_OWED] == 1  # the others' 0-1 against Italy, when it joins
+    wars.make_peace(ctx, "italy", "switzerland", "1.1")
+    ctx.state.turn += 1
+    lwt.turns_after(ctx)
+    assert len([r for r in ctx.dice.log if "goes on" in r.purpose]) == 1  # the war is over
+    assert lwt.AGAINST not in ctx.state.nations["italy"].flags
+
+
+def test_a_join_by_attack_or_by_a_nations_own_rules_draws_no_influence_row() -> None:
+    ctx = seeded(("italy", "switzerland"))
+    wars.join(ctx, "switzerland", "central", "1.1", why="attacked", by="france")
+    assert not [r for r in ctx.dice.log if "influenced into the main war" in r.purpose]

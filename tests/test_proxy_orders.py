@@ -176,3 +176,28 @@ def test_the_commander_of_a_revolutionary_army_gets_its_report(game: tuple[Embed
     to_lenin = [m.subject for m in svc.store.messages(direction="out") if m.recipients == "lenin@t.local"]
     assert sorted(s.split(": turn 1 ")[1] for s in to_lenin) == [
         "news (public bulletin)", "report for Bolsheviks", "report for Mutineers"], to_lenin
+def test_the_host_of_a_government_in_exile_commands_its_forces_and_comes_first(
+        game: tuple[EmbeddedMailServer, Service]) -> None:
+    """Conquest: "The host then assumes command of the forces of the "government in exile"
+    ... and will remain under the host's control until the conquered nation is liberated"."""
+    from moderator.service.rulings import NOW, adjust
+
+    server, svc = game
+    done = adjust(svc, svc.game("g"), "SET FLAG exile_host OF Austria-Hungary TO germany", applies=NOW, source="test")
+    assert not done.errors
+    _send(server, FRANZ, f"GAME g\nNATION Austria-Hungary\nPASSWORD apw\n{AUSTRIAN_ORDERS}\n")
+    (own,) = poll(svc)
+    assert own.status == "processed" and not is_proxy(svc.store.current_submissions("g", 1)["austria-hungary"].normalized)
+    # The host's orders replace the seat's own, though the player sent some.
+    _send(server, KAISER, "GAME g\nNATION Germany\nPASSWORD kpw\nPROXY FOR Austria-Hungary\nNOTE hold\n")
+    (host,) = poll(svc)
+    sub = svc.store.current_submissions("g", 1)["austria-hungary"]
+    assert "proxy orders by German Empire" in host.summary and is_proxy(sub.normalized) and "hold" in sub.normalized
+    assert any(b"the host of its government in exile" in m.raw for m in svc.store.messages(direction="out"))
+    # From then on the seat's own orders are refused, and so is another ally's proxy.
+    _send(server, FRANZ, "GAME g\nNATION Austria-Hungary\nPASSWORD apw\nNOTE my own\n")
+    _send(server, JOFFRE, "GAME g\nNATION France\nPASSWORD fpw\nPROXY FOR Austria-Hungary\nNOTE hold\n")
+    refused, other = poll(svc)
+    assert "German Empire has given Austro-Hungarian Empire's orders" in refused.summary, refused
+    assert "German Empire has given" in other.summary  # any other proxy too
+    assert svc.store.current_submissions("g", 1)["austria-hungary"].id == sub.id

@@ -181,7 +181,8 @@ def test_revolution_schedule(scen: Scenario) -> None:
 
 def test_bolsheviks(scen: Scenario) -> None:
     """Phase 9: not active at start; infantry cost 4, attack 3, defense 6; otherwise Russia's."""
-    assert [n for n in scen.nations.values() if not n.active] == [scen.nations["bolsheviks"], scen.nations["mutineers"]]
+    assert [n for n in scen.nations.values() if not n.active] == [
+        scen.nations["bolsheviks"], scen.nations["china_empire"], scen.nations["mutineers"]]
     assert not scen.nations["mutineers"].playable  # Phase 9, Mutinies: "the moderator will control these units"
     inf = scen.stats("bolsheviks", "infantry")
     assert (inf.cost, inf.attack, inf.defense) == (4, 3, 6)
@@ -259,7 +260,7 @@ def test_objective_weights(scen: Scenario) -> None:
             assert o.weight == 100  # the Bolsheviks' table gives the army 100%
             continue
         assert o.weight == expected[o.kind], o
-    majors = {n.id for n in scen.nations.values() if n.kind == "major"}
+    majors = {n.id for n in scen.nations.values() if n.kind == "major" and n.active}  # not China's Empire
     assert majors <= {o.nation for o in scen.objectives}
 
 

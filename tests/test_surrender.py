@@ -118,9 +118,27 @@ def test_an_offer_waits_a_turn_and_a_second_one_is_refused_meanwhile() -> None:
 def test_units_withdraw_to_the_nearest_land_still_held_or_the_moderator_is_told() -> None:
     ctx = context()
     assert surrender.nearest_held(ctx, "serbia", "Bosnia") in ctx.world.home_of("serbia")
+    # "by the fastest routes possible": troops march home over land, not over the sea
+    assert surrender.nearest_held(ctx, "germany", "Brest") == "Cologne"  # over the sea: Bremen
+    assert surrender.nearest_held(ctx, "austria-hungary", "Rome") == "Innsbruck"  # over the Adriatic: Croatia
+    assert surrender.nearest_held(ctx, "germany", "London") == "Bremen"  # an island: by sea
     for place in ctx.world.home_of("serbia"):
         ctx.state.control[place] = "austria-hungary"
     ctx.state.control["Bosnia"] = "serbia"
     ctx.state.new_unit("serbia", "infantry", "Bosnia")
     surrender.terms(ctx, "serbia", ["austria-hungary"])
     assert [e.args["reason"] for e in ctx.events if e.code == "moderator-flag"] == ["surrender-units-stranded"]
+
+
+def test_the_losers_troops_leave_the_victors_land_its_allies_hold_too() -> None:
+    """1.3: "If the nation has any troops on territories which belonged to the opposing
+    side, then the player must begin removing all troops from those territories"."""
+    ctx = context()
+    war(ctx, "germany", "serbia")
+    ctx.state.control["Serbia"] = "austria-hungary"  # Austria holds Belgrade's land, Germans stand in it
+    ctx.state.new_unit("germany", "infantry", "Serbia")
+    surrender.terms(ctx, "germany", ["serbia"])
+    assert ctx.state.controller("Serbia") == "austria-hungary"  # not the loser's: it stays with its holder
+    assert not ctx.state.units_at("Serbia", "germany")
+    [gone] = [e for e in ctx.events if e.code == "units-withdrawn"]
+    assert (gone.args["place"], gone.args["to"]) == ("Serbia", surrender.nearest_held(ctx, "germany", "Serbia"))

@@ -129,6 +129,12 @@ def ottoman_unit_rebels(dice: Dice) -> bool:
     return dice.chance(4, "Ottoman unit rebels (Ottoman Empire)")
 
 
+def chinese_unit_turns_imperial(dice: Dice) -> bool:
+    """China: in the civil war "on 1-6 units remain as republican units ..., and on 7-10
+    units become imperial units"."""
+    return _faces(dice, "Chinese unit turns imperial (China)", 7, 10)
+
+
 def seek_italy_favour(dice: Dice) -> str:
     """France Option #5 / Austria-Hungary Option #2: 7-10 SUCCESS (4 in 10), 1 BACKFIRE (1 in 10)."""
     return _split(dice.d10("Seek Italy's favour"), (7, 10), (1, 1))

@@ -82,6 +82,7 @@ class Position:
     memo: dict[tuple[str, ...], Any] = field(default_factory=dict, kw_only=True)  # answers valid for the key's inputs
     start: Counter[tuple[str, str, str]] = field(default_factory=Counter, kw_only=True, init=False)
     standing_at_start: dict[str, int] = field(default_factory=dict, kw_only=True, init=False)  # neutrals' points
+    opposition_at_start: dict[str, int] = field(default_factory=dict, kw_only=True, init=False)  # China's other bloc
 
     def __post_init__(self) -> None:
         # The units each nation had where, as the turn began: what its orders may name.
@@ -89,6 +90,8 @@ class Position:
             self.start[(u.nation, u.location, u.kind)] += 1
         # The points each neutral had as the turn began: what JOIN is judged on (points.py).
         self.standing_at_start.update((nid, ns.standing) for nid, ns in self.state.nations.items())
+        self.opposition_at_start.update((nid, int(ns.flags["opposition_points"])) for nid, ns in self.state.nations.items()
+                                        if ns.flags.get("opposition_points") is not None)  # engine/china_split.py
 
     @property
     def turn(self) -> int:

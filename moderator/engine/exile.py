@@ -17,9 +17,10 @@ liberated again."
 What the engine does (GOVERNMENT IN EXILE WITH <host>, engine/orders/exile.py judges it):
 the exile is public news and kept in the nation's flags (HOST, SINCE); in Phase 8 the
 host collects the income of the land the exiled nation still holds, as its own
-(merge_incomes); in Phase 9 the capital's holder is looked at (liberation). The host's
-command of the exiled units is the moderator's (flag `exile-command`: the seat's orders
-for those units are the host's to write).
+(merge_incomes); in Phase 9 the capital's holder is looked at (liberation). The host
+commands the exiled units by writing the exiled seat's orders (PROXY FOR the exiled
+nation: service/proxy.py), which come before the seat player's own; the exile is told to
+all, so the host knows.
 
 Reading (docs/rules-coverage.md): "allied controlled for two full turns" is counted at
 the end of each turn (Phase 9): the capital held by the nation or an ally at the end of
@@ -45,7 +46,6 @@ def declare(ctx: TurnContext, nation: str, host: str) -> None:
     flags.pop(HELD, None)
     if not ctx.checking:
         ctx.emit("government-in-exile", PHASE, (), nation=nation, host=host)  # public news
-        ctx.flag(PHASE, "exile-command", nation=nation, host=host)
 
 
 def host_of(state: GameState, nation: str) -> str | None:

@@ -31,9 +31,25 @@ dominions have no column. A in local wars with several neutrals: B is each of th
 major B's row for a major A when any B is a major). The first row (a war on a major A,
 B "n/a") is the first table's. The last column of the major-against-major row (every
 other neutral 0-1 against B for each later turn B keeps its war on A, drawn when B joins
-the main war): turns_after (Phase 9) and answer_turns (engine/wars.py join). Not drawn
-yet: the influence rows and the column "B against C each consecutive turn" (the
-moderator's ADJUST POINTS rulings).
+the main war): turns_after (Phase 9) and answer_turns (engine/wars.py join).
+
+The influence rows (influenced_joined), read against their example ("Italy is in war with
+Switzerland, Central Powers succesfully influenced Switzerland and Switzerland joins the
+Central Powers: Italy gets 0-6 points against Central Powers, if favorable to CP, all
+neutrals get 0-1 points toward Central Powers, if not favorable, all neutrals get 0-2
+points against Central Powers. If Italy continues war against Switzerland, then Italy can
+have 0-3 points against Central Powers each turn the local war lasts, but all other
+neutrals will have 0-1 point against Italy in the same time"):
+* "Main war nations (C) succesfully influence minor nation (A) involved in local war (if
+  favorable to C)": A n/a, B 0-6 against C, Italy/Ottomans, USA/China/Spain, neighbouring
+  and distant minors 0-1 toward C; B 0-3 against C each later turn it is still at war
+  with A; the other neutrals 0-1 against B each such turn.
+* "(if not favorable to C)": the same, but the others 0-2 against C.
+Readings: the row is drawn when A, a minor in a local war, joins C's camp by its points
+(the example's "influenced ... and joins"); "favorable to C" is A's starting stand
+(nations.toml `standing`: favourable to the side, -5 or +5); B's 0-3 is its own points,
+drawn in Phase 9 of each later turn while B is neutral and at war with A; the others'
+0-1 against B is owed and drawn when B joins (as the major-against-major row's).
 """
 
 from __future__ import annotations
@@ -50,8 +66,14 @@ MAJOR_A_MAJOR_B = {INVOLVED: 7, ITALY_OTTOMANS: 3, USA_CHINA_SPAIN: 2, reactions
                    reactions.DISTANT: 3}
 
 
+INFLUENCED = {INVOLVED: 6, ITALY_OTTOMANS: 1, USA_CHINA_SPAIN: 1, reactions.NEIGHBOURING: 1, reactions.DISTANT: 1}
+INFLUENCED_NOT_FAVOURABLE = {INVOLVED: 6, ITALY_OTTOMANS: 2, USA_CHINA_SPAIN: 2, reactions.NEIGHBOURING: 2,
+                             reactions.DISTANT: 2}
+B_EACH_TURN = 3  # "B against C each consecutive turn if B is still in war with A": 0-3
+
 GOES_ON = "local_war_goes_on"  # NationState.flags of B: the A it is still at war with (the last column)
 TURNS_OWED = "local_war_turns_owed"  # NationState.flags of B: later turns of that war, answered at its joining
+AGAINST = "local_war_against"  # NationState.flags of B: {A: C's side}, B's 0-3 a turn against it (influence rows)
 EACH_TURN = 1  # "Other neutrals each consecutive turn against B if still in war with A": 0-1
 
 
@@ -114,10 +136,57 @@ def declared(ctx: TurnContext, nation: str, target: str, phase: str, surprise: b
     return True
 
 
+def influenced_joined(ctx: TurnContext, nation: str, side: str, phase: str) -> None:
+    """engine/wars.py join: the minor `nation` (A) joined `side` (C's) by its points while
+    in a local war: the influence rows (see the module docstring)."""
+    others = involved(ctx, nation)
+    if not others or kind(ctx, nation) != "minor" or ctx.checking:
+        return
+    start = ctx.scenario.nations[nation].standing if nation in ctx.scenario.nations else 0
+    favourable = start * points.sign(side) > 0
+    row = INFLUENCED if favourable else INFLUENCED_NOT_FAVOURABLE
+    away = "central" if side == "allied" else "allied"
+    why = f"{ctx.nation_name(nation)}, in a local war, influenced into the main war"
+    for neutral in sorted(ctx.state.nations):
+        if neutral == nation or ctx.state.nations[neutral].side != "neutral":
+            continue
+        col = column(ctx, neutral, nation, others)
+        most = row.get(col, 0)
+        if not most:
+            continue
+        amount = ctx.dice.between(0, most, f"{ctx.nation_name(neutral)}'s points: {why} {points.PURPOSE}")
+        toward = side if favourable and col != INVOLVED else away  # "toward Central Powers" / "against"
+        points.move(ctx, neutral, toward, amount, "local-war-minor-influenced", phase)
+    for b in others:  # the turns after, while B keeps its war on A
+        flags = ctx.state.nations[b].flags
+        flags[GOES_ON] = dict(sorted({**flags.get(GOES_ON, {}), nation: ctx.turn}.items()))
+        flags[AGAINST] = dict(sorted({**flags.get(AGAINST, {}), nation: side}.items()))
+
+
+def b_against_c(ctx: TurnContext, phase: str) -> None:
+    """Phase 9 of each later turn: B, still neutral and at war with the influenced A, draws
+    0-3 against A's side ("Italy can have 0-3 points against Central Powers each turn the
+    local war lasts")."""
+    for b in sorted(ctx.state.nations):
+        flags = ctx.state.nations[b].flags
+        against = {a: side for a, side in flags.get(AGAINST, {}).items() if ctx.at_war(b, a)}
+        if not against or ctx.state.nations[b].side != "neutral":
+            flags.pop(AGAINST, None)
+            continue
+        flags[AGAINST] = against
+        for a, side in sorted(against.items()):
+            if int(flags.get(GOES_ON, {}).get(a, ctx.turn)) >= ctx.turn:
+                continue  # "each consecutive turn": from the turn after the joining
+            amount = ctx.dice.between(0, B_EACH_TURN, f"{ctx.nation_name(b)}'s points: its local war on "
+                                      f"{ctx.nation_name(a)} goes on {points.PURPOSE}")
+            points.move(ctx, b, "central" if side == "allied" else "allied", amount, "local-war-goes-on", phase)
+
+
 def turns_after(ctx: TurnContext) -> None:
     """Phase 9 of each later turn: B still neutral and still at war with A owes one more
     turn ("the next and following turns Italy still in war with Ottomans. all neutrals can
     have 0-1 point against Italy which will come in effect when Italy joins main war")."""
+    b_against_c(ctx, "9")
     for b in sorted(ctx.state.nations):
         flags = ctx.state.nations[b].flags
         wars_on = {a: int(turn) for a, turn in flags.get(GOES_ON, {}).items() if ctx.at_war(b, a)}

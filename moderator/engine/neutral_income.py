@@ -16,8 +16,10 @@ scenario's (nations.toml `income_rule`), raised by its gear-up (GEAR UP, diploma
 * A minor neutral at war with anyone: in full (Phase 8 note, "involved in war with
   other neutrals").
 * A moderator's ruling (SET INCOME OF x TO rule) overrides all of these until it is
-  lifted (SET INCOME OF x TO rules): the US at war, China's civil war are the moderator's
+  lifted (SET INCOME OF x TO rules): the US at war is the moderator's
   (NationState.flags["income_ruling"]).
+* China's civil war: the Republic and the Empire collect in full while it lasts
+  (engine/china_split.py).
 * Japan: its options' wars and its full production (engine/japan.py income_rule).
 
 The rule's arithmetic (fractions rounded up, percentages rounded down) is
@@ -26,7 +28,7 @@ phase8_income.apply_income_rule.
 
 from __future__ import annotations
 
-from moderator.engine import japan
+from moderator.engine import china_split, japan
 from moderator.engine.state import GameState
 from moderator.world.scenario_model import Scenario
 
@@ -42,6 +44,8 @@ def income_rule(state: GameState, scenario: Scenario, nation: str) -> str:
         return ruled
     if ns.side != "neutral":
         return "full"
+    if china_split.collects_in_full_state(state, nation):
+        return "full"  # China's civil war: "both sides collect full amount of resources"
     if nation == japan.JAPAN:
         return japan.income_rule(state, ns.income_rule)  # Japan: its options' wars, never by war_income
     info = scenario.nations.get(nation)

@@ -305,7 +305,26 @@ def public_opinion(ctx: TurnContext, nation: str, order: SpecialOption, spec: Op
     return outcome
 
 
+DELIVERED, ADOPTED = "delivered", "adopted"  # outcomes of the options without dice
+
+
+def gift(ctx: TurnContext, nation: str, order: SpecialOption, spec: OptionRule) -> str:
+    """French #2, Russian #1 (a gift at full value), Russian #2 (5 to Serbia), German #6
+    (12 kept by the Bolsheviks): the home handed the money on as it charged the option;
+    nothing is left to roll (German #6's +1 to the revolution roll: engine/phase9_revolution.py)."""
+    return DELIVERED
+
+
+def properly_supply(ctx: TurnContext, nation: str, order: SpecialOption, spec: OptionRule) -> str:
+    """Russian #3: "its infantry will cost 6 resources for the remainder of the war"
+    (engine/technology.py base_price reads the option's use) and the revolution's roll is 1 in
+    10 less likely (engine/phase9_revolution.py)."""
+    return ADOPTED
+
+
 EFFECTS: dict[str, Effect] = {
+    "gift": gift,
+    "properly-supply": properly_supply,
     "japan-war": japan_war,
     "japan-suez": japan_suez,
     "spain-war": spain_war,

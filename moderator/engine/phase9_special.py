@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from moderator.engine import (
     british_entry,
+    china_split,
     exile,
     japan,
     local_war_table,
@@ -53,6 +54,7 @@ def special_rules(ctx: TurnContext) -> None:
     british_entry.fleet_and_provinces(ctx)  # the British Empire's causes to enter: the fleet, the provinces
     japan.end_of_turn(ctx)  # Japan: the limited war with Russia decided, an original territory lost
     ottoman_civil_war.end_of_turn(ctx)  # the Ottomans' war on a Central Power begun by an attack
+    china_split.end_of_turn(ctx)  # China: its two blocks at their camps begin a civil war; its end
     local_war_table.turns_after(ctx)  # a neutral keeping on its local war with a nation of the main war
     standing_events.closed_passages(ctx, PHASE)  # the third table, rows 1-4
     standing_events.submarine_warfare(ctx, PHASE)  # the third table, row 5

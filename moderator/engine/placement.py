@@ -21,6 +21,12 @@ building is lost"). One module, read by both.
    out of: a port of the nation's outside any colony beside the zone first (no allowance),
    else a colony city's port, else the first colony port beside it by name
    (`built_out_of`, `colony_city`, `colony_room`).
+Aircraft Carriers: "Fighters may be built DIRECTLY onto a carrier if it is in a sea zone
+adjacent to a territory with an industrial complex controlled by the carrier's nation",
+fighters of fuel 5 at least ("a fighter needs 5 fuel points before it can be used on an
+Aircraft carrier"), as many as the nation's carriers there have room for (their capacity
+less the fighters aboard and those already bought for the zone this turn; damaged ones
+too: "fighters may still land on it").
 Industrial complexes and ports themselves: "In a territory originally held by the
 nation" and "Territory under the nation's current control"; a port needs a coast.
 """
@@ -172,6 +178,8 @@ def placement(pos: Position, nation: str, kind: str, place: str) -> Placement | 
             return problem("colony-allowance", place, place=port, colony=pos.place(port).colony,
                            allowance=pos.place(port).value)
         return Placement(room=room)
+    if kind == "fighter" and pos.is_sea(place):
+        return onto_carrier(pos, nation, place)
     if kind not in LAND_UNITS and kind not in AIR_UNITS and kind not in FACILITIES:
         return problem("cannot-build", kind=kind)
     if kind == "infantry":  # Phase 9: Bolshevik infantry in Russian land without Russian troops
@@ -200,6 +208,34 @@ def placement(pos: Position, nation: str, kind: str, place: str) -> Placement | 
     return problem("place-no-industry", place, kind=kind, place=place)
 
 
+CARRIER_FUEL = 5  # Fighters: "a fighter needs 5 fuel points before it can be used on an Aircraft Carrier"
+
+
+def carrier_room(pos: Position, nation: str, sea: str) -> int:
+    """Fighters the nation's carriers in the zone can still take: their capacity (with its
+    technology) less the fighters of the nation in the zone."""
+    here = pos.units_at(sea, nation)
+    room = sum((stats.capacity if (stats := pos.stats(nation, "carrier", u)) else 0) for u in here if u.kind == "carrier")
+    return max(0, room - sum(1 for u in here if u.kind == "fighter"))
+
+
+def industry_beside(pos: Position, nation: str, sea: str) -> bool:
+    return any(has_industry(pos, nation, land) for land in pos.world.neighbours(sea) if pos.place(land).is_land)
+
+
+def onto_carrier(pos: Position, nation: str, sea: str) -> Placement | Problem:
+    """Fighters built directly onto the nation's carriers in a sea zone (Aircraft Carriers)."""
+    stats = pos.stats(nation, "fighter")
+    if stats is None or stats.fuel < CARRIER_FUEL:
+        return problem("carrier-fighter-fuel", fuel=stats.fuel if stats else 0)
+    if not industry_beside(pos, nation, sea):
+        return problem("carrier-no-industry", sea, place=sea)
+    room = carrier_room(pos, nation, sea) - pending(pos, nation, sea, "fighter")
+    if room <= 0:
+        return problem("carrier-no-room", sea, place=sea)
+    return Placement(room=room)
+
+
 def _infantry(pos: Position, nation: str, place: str, room: int | None) -> Placement | Problem:
     terr = pos.place(place)
     if terr.city:
@@ -216,6 +252,8 @@ def _infantry(pos: Position, nation: str, place: str, room: int | None) -> Place
 def still_placeable(pos: Position, nation: str, kind: str, place: str) -> bool:
     """Phase 7: is the place of a paid build still the nation's? (Only what the turn can
     have changed: control of the territory, or of the port beside the sea zone.)"""
+    if pos.place(place).is_sea and kind == "fighter":  # onto a carrier still there, with room
+        return industry_beside(pos, nation, place) and carrier_room(pos, nation, place) > 0
     if pos.place(place).is_sea:
         return own_port_beside(pos, nation, place) is not None
     return pos.controller(place) == nation or bolsheviks.may_rise(pos, nation, kind, place)

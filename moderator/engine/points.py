@@ -19,7 +19,9 @@ Reaching a camp (Neutrals):
   and then they can choose a player from the replacement pool ... Influenting side,
   however, wouldn't know which nation is going to join them": the side's nations are told
   that a minor is ready (not which), the moderator is told which (a flag: the
-  replacement pool, Replacement Pool).
+  replacement pool, Replacement Pool). A minor bouncing at the camp (-10, -9, -10: the
+  two sides' unrestricted submarine warfare draw against each other every turn) is
+  announced once; it is announced again only after its points came back to 0 or past.
 
 Who sees what: "All things and events affecting major neutrals would be known only by
 themselves"; influence is anonymous to the target. A change of points is told to the
@@ -32,6 +34,7 @@ from moderator.engine.context import MODERATOR, Position, TurnContext
 
 CAMP = 10  # Phase 1.2: the Allied Power Camp (10), the Central Power Camp (-10)
 REACHED = "reached_ten"  # NationState.flags: the turn a camp was first reached (the local-war lock)
+READY_TOLD = "ready_told"  # NationState.flags of a non-player minor: the camp its side was told it reached
 # Every draw of a neutral's points (the points of the turn, the response tables) ends its
 # purpose so: the dice log reads plainly, and the resolution catalog can script them apart.
 PURPOSE = "(neutrals' points)"
@@ -50,13 +53,21 @@ def camp_of(standing: int) -> str:
     return ""
 
 
-def move(ctx: TurnContext, nation: str, toward: str, amount: int, why: str, phase: str) -> None:
-    """Move the nation `amount` points toward `toward` ("allied"/"central")."""
+def move(ctx: TurnContext, nation: str, toward: str, amount: int, why: str, phase: str, both: bool = True) -> None:
+    """Move the nation `amount` points toward `toward` ("allied"/"central"). A China split
+    into two blocks moves both tracks (engine/china_split.py), unless `both` is False."""
+    from moderator.engine import china_split
+
     ns = ctx.state.nations[nation]
+    if both and china_split.split(ctx, nation):
+        china_split.move_opposition(ctx, nation, toward, amount, why, phase)
     before = ns.standing
     ns.standing = max(-CAMP, min(CAMP, before + sign(toward) * amount))
     if ctx.checking or ns.standing == before:
         return  # nothing moved (a roll of 0, or already at the camp): the dice log has the roll
+    told = ns.flags.get(READY_TOLD)
+    if told and ns.standing * sign(str(told)) <= 0:
+        ns.flags.pop(READY_TOLD)  # pulled back to the middle or beyond: reaching the camp again is news
     ctx.emit("points", phase, (nation, MODERATOR), nation=nation, change=ns.standing - before,
              standing=ns.standing, why=why)
     reached(ctx, nation, before, phase)
@@ -80,6 +91,9 @@ def reached(ctx: TurnContext, nation: str, before: int, phase: str) -> None:
     ns.flags.setdefault(REACHED, ctx.turn)
     info = ctx.scenario.nations.get(nation)
     if info is not None and not info.playable and not ns.flags.get("player"):
+        if ns.flags.get(READY_TOLD) == camp:
+            return  # back at the camp it was announced at, never pulled back to the middle: told already
+        ns.flags[READY_TOLD] = camp
         side = sorted(nid for nid, other in ctx.state.nations.items() if other.side == camp)
         ctx.emit("minor-ready", phase, tuple(side), side=camp)  # which minor: only the moderator knows
         ctx.flag(phase, "minor-ready-replacement-pool", nation=nation, side=camp)
@@ -93,6 +107,12 @@ def locked(pos: Position, nation: str) -> int | None:
     return int(turn) if turn is not None else None
 
 
-def ready_to_join(pos: Position, nation: str) -> str:
-    """The camp the nation's points had reached when the turn began, or ""."""
-    return camp_of(pos.standing_at_start.get(nation, pos.nation(nation).standing))
+def ready_to_join(pos: Position, nation: str, side: str = "") -> str:
+    """The camp the nation's points had reached when the turn began, or "". A China split
+    into two blocks may join the camp either track had reached (`side`, when it names one
+    of them; engine/china_split.py)."""
+    camp = camp_of(pos.standing_at_start.get(nation, pos.nation(nation).standing))
+    other = pos.opposition_at_start.get(nation)
+    if side and other is not None and camp != side and camp_of(other) == side:
+        return side
+    return camp

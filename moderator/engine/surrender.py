@@ -36,8 +36,11 @@ Readings (docs/rules-coverage.md, "Readings of ambiguous rules"):
   nation has no vote); accepted when those who ACCEPT weigh more than half of the side.
   Any other offer (a neutral's, in a local war) is answered by each nation it names (or,
   naming none, each nation at war with it) for itself: those who accept make peace.
-* **The units in the land that reverts** go to the nearest land the surrendering nation
-  controls, counted in steps over the map (land and sea), ties by name; with none, they
+* **The units in the land that reverts**, and in any other land of the victors (an ally of
+  the loser holding it: 1.3 "troops on territories which belonged to the opposing side"),
+  go to the nearest land the surrendering nation
+  controls ("by the fastest routes possible", 1.3), at once: counted in steps over land,
+  or over land and sea where no land route reaches any; ties by name; with none, they
   stay and the moderator is told (flag `surrender-units-stranded`).
 * **Tribute**: a quarter (rounded up) of what the surrendering nation collects in Phase 8,
   from the turn of the surrender for 12 turns, shared equally by the victors not at war
@@ -166,6 +169,13 @@ def terms(ctx: TurnContext, loser: str, victors: list[str], leaning: str = "") -
         if not ctx.checking:
             ctx.emit("territory-reverted", PHASE, (), place=place, nation=owner, by=loser)
         withdraw(ctx, loser, place)
+    # 1.3: "If the nation has any troops on territories which belonged to the opposing side,
+    # then the player must begin removing all troops from those territories": those an ally
+    # of the loser holds too.
+    for place in sorted({u.location for u in ctx.state.units if u.nation == loser}):
+        info = ctx.world.territories.get(place)
+        if info is not None and not ctx.is_sea(place) and info.owner in victors and place not in back:
+            withdraw(ctx, loser, place)
     us_entry.surrendered(ctx, loser, PHASE, leaning)
 
 
@@ -186,7 +196,13 @@ def withdraw(ctx: TurnContext, nation: str, place: str) -> None:
 
 
 def nearest_held(pos: Position, nation: str, start: str) -> str | None:
-    """The nearest land `nation` controls, in steps over the map; ties by name."""
+    """The nearest land `nation` controls, "by the fastest routes" (1.3): in steps over
+    land (troops march home: Germans in Brest go to Cologne, not over the sea to Bremen),
+    else, when no land route reaches any, in steps over land and sea; ties by name."""
+    return _nearest(pos, nation, start, by_sea=False) or _nearest(pos, nation, start, by_sea=True)
+
+
+def _nearest(pos: Position, nation: str, start: str, by_sea: bool) -> str | None:
     seen, frontier = {start}, [start]
     while frontier:
         found = sorted(t for t in frontier if t != start and not pos.is_sea(t) and pos.controller(t) == nation)
@@ -195,7 +211,7 @@ def nearest_held(pos: Position, nation: str, start: str) -> str | None:
         nxt: list[str] = []
         for t in frontier:
             for n in sorted(pos.world.neighbours(t)):
-                if n not in seen:
+                if n not in seen and (by_sea or not pos.is_sea(n)):
                     seen.add(n)
                     nxt.append(n)
         frontier = nxt

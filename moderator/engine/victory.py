@@ -397,8 +397,9 @@ def table(state: GameState, world: World, scenario: Scenario) -> list[Standing]:
 
 def contenders(pos: Position) -> list[str]:
     """"Only major nations can win the war, minor nations can only be second"."""
-    return sorted(n for n in pos.state.nations
-                  if (spec := pos.scenario.nations.get(n)) is not None and spec.kind == "major")
+    return sorted(n for n in pos.state.nations  # not a faction off the board (China's Empire)
+                  if (spec := pos.scenario.nations.get(n)) is not None and spec.kind == "major"
+                  and pos.nation(n).flags.get("active") is not False)
 
 
 def standings(pos: Position) -> list[Standing]:

@@ -37,6 +37,7 @@ from __future__ import annotations
 
 from moderator.engine import (
     british_entry,
+    china_split,
     local_war_table,
     neutral_triggers,
     ottoman_civil_war,
@@ -91,6 +92,8 @@ def join(ctx: TurnContext, nation: str, side: str, phase: str, why: str, by: str
             ctx.emit("joined", phase, (), nation=nid, side=side, why=why if nid == nation else "follows",
                      by=by if nid == nation else nation)
     reactions.react(ctx, "joins", side, nation, phase)  # the neutrals' table: its row of joining
+    if why == "points":
+        local_war_table.influenced_joined(ctx, nation, side, phase)  # a minor in a local war, influenced in
     if nation == british_entry.BRITAIN:
         british_entry.entered(ctx, side, why, phase)  # unprovoked: rows 15-16, Italy's table
     british_entry.on_join(ctx, nation, side, why, phase)  # a major joining the Central Powers: a cause
@@ -120,6 +123,8 @@ def note_capture(ctx: TurnContext, taker: str, loser: str | None) -> None:
 def ends_on_capture(pos: Position, a: str, b: str) -> bool:
     """Is the war between a and b one that a single capture ends (local or limited war)?"""
     sa, sb = pos.nation(a).side, pos.nation(b).side
+    if china_split.in_civil_war(pos, a, b):
+        return False  # China's civil war lasts "until the end of hostilities"
     if sa == "neutral" and sb == "neutral":
         return True  # Local War
     limited = pos.scenario.diplomacy.ends_on_capture

@@ -23,6 +23,14 @@ replace the proxy's. A later proxy (from any ally) replaces an earlier one. The 
 to the ally and to the seat's player. A seat with proxy orders has not missed the turn (the
 moderator plays no default orders for it: service/missed.py).
 
+A government in exile (Conquest: "The host then assumes command of the forces of the
+"government in exile" ... and will remain under the host's control until the conquered
+nation is liberated"): its host writes the exiled seat's orders the same way, PROXY FOR the
+exiled nation, whether or not the seat has a player and whether or not the seat's player
+has sent orders; the host's come first. The exiled seat's own orders, and any other ally's
+proxy, are refused once the host's are in, and the host's replace them whenever they come
+(`host_commands`).
+
 The moderator gives a seat's orders by mail from the moderator's address with the seat's
 GAME and NATION lines and the desk password (`moderator review secret`) on the PASSWORD
 line: they are entered as `moderator enter` enters them (the seat's receipt says so), and
@@ -60,12 +68,40 @@ def is_proxy(normalized: str) -> bool:
     return normalized.startswith(PROXY_MARKER.split("{", 1)[0])
 
 
+def exile_host(svc: Service, game: Game, nation: str) -> str | None:
+    """The host commanding `nation`'s forces while its government is in exile, or None."""
+    from moderator.engine.exile import host_of
+
+    return host_of(svc.position(game), nation)
+
+
+def host_commands(svc: Service, game: Game, nation: str) -> tuple[str, str, str] | None:
+    """Why orders for the exiled `nation` from anyone but its host are refused now (its
+    host's orders for the turn are in), or None."""
+    host = exile_host(svc, game, nation)
+    own = svc.store.current_submissions(game.id, game.turn).get(nation)
+    if host is None or own is None or not is_proxy(own.normalized):
+        return None
+    scenario = svc.scenario(game)
+    host_name, name = scenario.nations[host].name, scenario.nations[nation].name
+    if PROXY_MARKER.format(giver=host_name) not in own.normalized:
+        return None
+    return (f"{host_name} has given {name}'s orders for turn {game.turn}, so these were not taken.",
+            f"{name}'s government is in exile: {host_name}, its host, commands its forces until its "
+            "liberation (Conquest).",
+            f"Ask {host_name} to change its orders for {name}.")
+
+
 def refusal(svc: Service, game: Game, giver: str, proxied: str) -> tuple[str, str, str] | None:
     """Why `giver` may not give `proxied` orders now (headline, explanation, hint), or None."""
     scenario = svc.scenario(game)
     name, giver_name = scenario.nations[proxied].name, scenario.nations[giver].name
     if commander_of(svc.position(game), proxied) == giver:
         return None  # the army the giver's player commands (Phase 9, Mutinies: the socialist revolution)
+    if exile_host(svc, game, proxied) == giver:
+        return None  # the host commands an exiled nation's forces, the seat's player or not
+    if (by_host := host_commands(svc, game, proxied)) is not None:
+        return by_host
     if svc.store.seat(game.id, proxied) is None:
         return (f"{name} has no player in {game.id}, so nobody can give it proxy orders.",
                 "Proxy orders stand in for an allied player who has not sent orders.",
@@ -108,8 +144,12 @@ def accept(svc: Service, message_id: int, mail: ExtractedMessage, game: Game, gi
     marker = PROXY_MARKER.format(giver=giver_name)
     receipt = take_orders(svc, game, proxied, text, check_only=check_only, stored_text=mask_text(mail.text),
                           message=message_id, parsed=parse_orders(text), preface=marker)
-    note = (f"Proxy orders for {name}, given by {giver_name} as its ally. They stand for {name}'s player, whose "
-            "own orders, if they come before the deadline, replace them.")
+    if exile_host(svc, game, proxied) == giver:
+        note = (f"Orders for {name}, given by {giver_name}, the host of its government in exile, which commands "
+                f"its forces (Conquest); they replace any orders {name} had for this turn.")
+    else:
+        note = (f"Proxy orders for {name}, given by {giver_name} as its ally. They stand for {name}'s player, "
+                "whose own orders, if they come before the deadline, replace them.")
     seats = [s.email for s in (svc.store.seat(game.id, giver), svc.store.seat(game.id, proxied)) if s is not None]
     recipients = list(dict.fromkeys([mail.sender, *seats]))
     _queue_reply(svc, mail, game, recipients, f"Proxy {receipt.subject}", f"{note}\n\n{receipt.text}",

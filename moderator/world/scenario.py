@@ -598,7 +598,7 @@ def _check_one_nation(n: Nation, scenario: Scenario, world: World, complete: boo
             out.append(f"Nation '{n.id}' starts with {tech} at level {level}; it has {known[tech]} advances.")
     if n.capital is not None:
         out += _check_capital(n, world, complete)
-    elif n.kind == "major":
+    elif n.kind == "major" and n.active:  # a faction entering by a special rule holds no land at start
         out.append(f"Major nation '{n.id}' has no capital.")
     return out
 

@@ -123,8 +123,8 @@ class SelfInfluence:
     geared: bool = False  # only after the nation's gear-up, on an earlier turn
     points: int = 0  # 0-points toward the side
     succeeds_on: int = 0  # the least D10 face that succeeds; 0: no roll
-    split_on_two_zeros: bool = False  # China: two 0s in a row split the nation (flagged)
-    review: str = ""
+    split_on_two_zeros: bool = False  # China: two 0s in a row split the nation (engine/china_split.py)
+    review: str = ""  # the rules leave it undefined: resolved by these numbers as a default, flagged
 
 
 @dataclass(frozen=True)

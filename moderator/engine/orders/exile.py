@@ -8,7 +8,8 @@ name a host nation for its armed forces. The host nation must be an ally."
 Settled by the position: the host is an ally (not the nation itself), and the nation
 holds none of the territories it owned at the start (the map's owners). Free. The engine
 keeps the exile (engine/exile.py: the host collects the land the nation still holds, the
-liberation); the host taking command of the exiled forces is the moderator's (flagged).
+liberation); the host commands the exiled forces by writing the exiled seat's orders
+(PROXY FOR, service/proxy.py). A second exile before the liberation is refused.
 """
 
 from __future__ import annotations
@@ -39,6 +40,9 @@ class ExileRule(Referred[Exile]):
             # Conquest: a nation is conquered when its own territories are taken; one that
             # began with none (the Bolsheviks, the Mutineers) has no homeland to lose.
             return problem("exile-no-homeland")
+        host = exile.host_of(pos.state, nation)
+        if host is not None:  # "will remain under the host's control until the conquered nation is liberated"
+            return problem("exile-already", order.host, host=host)
         held = supply_centres_held(pos, nation)
         if held:
             return problem("exile-not-conquered", held=len(held), example=held[0])

@@ -28,15 +28,16 @@ The cost is charged when Phase 1.2 runs, then the engine rolls (Phase 1.2: 9-10,
 0-3 on a 9-10, China 0-2) and moves the target's points (engine/points.py): 0-8 (Phase
 1.2), Spain 0-3 and 0-5 once boosted, China 0-3 (diplomacy.toml [influence] points,
 target_points, geared_points). The influencer learns whether it succeeded, never the
-points; the target learns the points, never who (influence is anonymous). Italy, and
-Italy's own "Italian influence", stay the moderator's (referred): the cases the rules
-leave undefined. China rolling 0 twice in a row on its self-influence is flagged (the
-split of China: the moderator's).
+points; the target learns the points, never who (influence is anonymous). Influence on
+Italy stays the moderator's (referred: whether Italy is "considered neutral" after the
+Austro-Hungarian #2 case); Italy's own "Italian influence", never defined, is resolved as
+Spain's (10, 9-10, 0-3) by default and flagged (`self-influence-default`). China rolling 0 twice in a row on its self-influence splits it into two
+blocks (engine/china_split.py).
 """
 
 from __future__ import annotations
 
-from moderator.engine import chances, points
+from moderator.engine import chances, china_split, points
 from moderator.engine.context import MODERATOR, Position, TurnContext
 from moderator.engine.orders.base import afford, once_per_turn
 from moderator.engine.orders.records import Referred, geared, geared_before, option_succeeded, option_used
@@ -158,10 +159,10 @@ def worth(pos: Position, target: str) -> int:
 
 
 def referred(pos: Position, nation: str, target: str) -> bool:
-    """The cases the moderator resolves: Italy (Austro-Hungarian #2), Italian self-influence."""
+    """The case the moderator resolves: influence on Italy (Austro-Hungarian #2). Italian
+    self-influence, undefined, is resolved by a default and flagged (resolve_self_influence)."""
     if target == nation:
-        rule = pos.scenario.diplomacy.self_influence.get(nation)
-        return rule is None or bool(rule.review)
+        return pos.scenario.diplomacy.self_influence.get(nation) is None
     return target in pos.scenario.diplomacy.influence.review_majors
 
 
@@ -192,15 +193,23 @@ def resolve_self_influence(ctx: TurnContext, nation: str, index: int, toward: st
         success = ctx.dice.d10("self-influence (the neutral's section)") >= rule.succeeds_on
     ctx.emit("influence-attempt", PHASE, (nation, MODERATOR), nation=nation, order=index, target=nation,
              success=success)
+    if rule.review:  # the rules leave it undefined: the default above, for the moderator to review
+        ctx.flag(PHASE, "self-influence-default", nation, why=rule.review, success=success, side=side,
+                 cost=rule.cost, most=rule.points, on=rule.succeeds_on)
     if not success:
+        return
+    if china_split.split(ctx, nation):  # two blocks: each draws for its own side
+        china_split.self_influence(ctx, nation, rule.points, PHASE)
         return
     amount = ctx.dice.between(0, rule.points, "self-influence points (the neutral's section)")
     points.move(ctx, nation, side, amount, "self-influence", PHASE)
     flags = ctx.state.nations[nation].flags
-    if rule.split_on_two_zeros and amount == 0 and flags.get("self_influence_zero"):
+    if rule.split_on_two_zeros and amount == 0 and flags.get("self_influence_zero") and side:
         # China: "if China were to roll 0 twice in a row, and if still neutral, then the
         # tidings in China will cause political elements to try to join both sides"
-        ctx.flag(PHASE, "self-influence-zero-twice", nation=nation)
+        flags.pop("self_influence_zero", None)
+        china_split.begin_split(ctx, nation, side, PHASE)
+        return
     if amount == 0:
         flags["self_influence_zero"] = True
     else:

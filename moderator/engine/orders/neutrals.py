@@ -157,7 +157,7 @@ class JoinSideRule(OrderRule[JoinSide]):
             local = sorted(e for e in me.at_war_with if pos.nation(e).side == "neutral")
             if local:
                 return problem("join-in-local-war", enemy=local[0])
-        if nation not in pos.scenario.diplomacy.join_without_points and ready_to_join(pos, nation) != order.side:
+        if nation not in pos.scenario.diplomacy.join_without_points and ready_to_join(pos, nation, order.side) != order.side:
             return problem("join-points", side=order.side, standing=pos.standing_at_start.get(nation, me.standing))
         return None  # a second JOIN meets "already-joined": the first has made the nation a member
 
