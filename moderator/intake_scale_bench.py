@@ -3,11 +3,12 @@ burst taken by several intake processes at once, on one PostgreSQL database and 
 mailbox fed by Postfix: how far the intake scales out beyond one core.
 
 Several daemons on one PostgreSQL database is how the moderator scales out (a SQLite file has
-one daemon, its flock): each message is taken by exactly one of them (a row lock and a lease,
-store/db.py "several daemons on one database"), and which of a seat's orders stand does not
-depend on who handled what first (the one written last stands: service/inbox.py written_at).
-The bench checks both after the burst: every mail handled once, with one receipt each, and
-every seat's current orders those of its last mail.
+one daemon, its flock): one of them at a time fetches and stores, and each takes a few stored
+messages at a time just before handling them (row locks and a lease, store/db.py "several
+daemons on one database"; service/inbox.py _poll_shared), and which of a seat's orders stand
+does not depend on who handled what first (the one written last stands: service/inbox.py
+written_at). The bench checks both after the burst: every mail handled once, with one receipt
+each, every seat with one current submission, that of its last mail.
 
 Each worker is a process of its own (spawned, so nothing is shared but the database and the
 mailbox), which pays its one-time costs (the grammar, the map, the 1914 position, the seats'
@@ -66,7 +67,7 @@ def _worker(url: str, mail: Any, index: int, ready: Any, go: Any, results: Any) 
     from moderator.store.db import Store, verify_secret
 
     inbox.REPLIES_PER_DAY = 1_000_000  # a burst from seven seats is no mail loop
-    svc = Service(store=Store(url), mail=mail, say=lambda s: None)
+    svc = Service(store=Store(url), mail=mail, say=lambda s: print(f"worker {index}: {s}", file=sys.stderr))
     game = svc.store.game("bench")
     assert game is not None
     svc.checking_position(game)
@@ -77,6 +78,11 @@ def _worker(url: str, mail: Any, index: int, ready: Any, go: Any, results: Any) 
     go.wait()
     cpu = time.process_time()
     outcomes = inbox.poll(svc)
+    for outcome in outcomes:
+        if outcome.status != "processed":  # a failed attempt: say why (the bench then fails)
+            row = svc.store.message(outcome.message)
+            print(f"worker {index}: mail {outcome.message} {outcome.status}: {outcome.summary} "
+                  f"({row.note if row else ''})", file=sys.stderr)
     results.put((index, len(outcomes), time.process_time() - cpu, time.perf_counter()))
 
 
@@ -155,10 +161,20 @@ def _check_exactly_once(store: Any, messages: int) -> None:
     received = store.messages("in")
     if len(received) != messages + WARM_UP or any(m.status != "processed" for m in received):
         raise RuntimeError(f"{len(received)} mails stored for {messages + WARM_UP}, "
-                           f"{sum(m.status != 'processed' for m in received)} not processed")
+                           f"{sum(m.status != 'processed' for m in received)} not processed: "
+                           + "; ".join(f"{m.id} {m.status} {m.note}" for m in received if m.status != "processed"))
     receipts = [m for m in store.messages("out") if m.kind == "reply"]
     if len(receipts) != len(received) or len({m.answers + m.subject + m.message_id for m in receipts}) != len(receipts):
         raise RuntimeError(f"{len(receipts)} receipts for {len(received)} mails")
+    from sqlmodel import select
+
+    from moderator.store.tables import Submission
+
+    with store.session() as session:  # one current submission a seat: never two (Store.submit's lock)
+        rows = list(session.exec(select(Submission.nation).where(Submission.game_id == "bench",
+                                                                 Submission.current == True)))  # noqa: E712
+    if len(rows) != len(set(rows)):
+        raise RuntimeError(f"seats with more than one current submission: {sorted(rows)}")
     current = store.current_submissions("bench", 1)
     last = {nation: max(n for n in range(messages) if n % len(SEATS) == i) for i, nation in enumerate(SEATS)}
     wrong = [nation for nation, sub in current.items() if f"NOTE mail {last[nation]}" not in sub.text]

@@ -494,6 +494,8 @@ def air_moves(v: View) -> list[m.Order]:
     for place in v.pick(stacks, 3):
         for dest in v.pick(v.neighbours(place), 1) + v.pick(v.within(place, 3), 2):
             out.append(m.Move(some(v, stacks[place]), place, dest))
+    for place in sorted(p for p in stacks if v.sea(p) and stacks[p].get("fighter"))[:1]:
+        out.append(m.Attack(units(fighter=1), place, sorted(v.neighbours(place))[0]))  # from a carrier: referred
     return out
 
 

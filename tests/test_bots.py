@@ -73,6 +73,10 @@ def test_a_short_war_in_process() -> None:
     assert summary.written == summary.accepted > 0
     assert summary.replays == {1: True, 2: True}
     assert summary.ok and "Result: OK" in summary.text()
+    # who joined, per side: the British Empire by its rules at turn 1, its dominions with it
+    assert (1, "britain", "allied") in summary.joins, summary.joins
+    assert "Who joined which side (nation turn): allied " in summary.text()
+    assert summary.joins_text().startswith("allied ") and "britain 1" in summary.joins_text()
 
 
 # The in-suite soak: bots on both sides of the war and a neutral; every other playable
@@ -287,6 +291,7 @@ def test_the_bots_statecraft_support_and_fortification() -> None:
     state.new_unit("germany", "battleship", "Middle Atlantic")  # the zone of France's blockade (1.4)
     state.nations["germany"].saved = 400
     state.nations["germany"].tech["sonar"] = 1
+    state.nations["ottoman"].side = "central"  # no neutral major the Central Powers court: submarine warfare
     written: set[type] = set()
     for nation in ("serbia", "germany", "britain", "usa", "austria-hungary"):
         seat = Seat(state, game.world, game.scenario, nation)
@@ -344,33 +349,87 @@ def test_a_bot_trims_builds_the_treasury_cannot_pay() -> None:
 
 
 def test_a_neutral_bot_keeps_to_the_side_it_leans_to() -> None:
-    """A neutral major influencing itself (1.2) pushes toward the side it leans to, so it
-    moves one way rather than back and forth (the soak's neutrals joined either side at
-    random), whatever its points: Italy toward the Allies while its `leaning` flag says so
-    (as it begins), toward the Central Powers once the game turned the flag."""
+    """A neutral major pushing itself pushes toward the side it leans to, so it moves one
+    way rather than back and forth (the soak's neutrals joined either side at random),
+    whatever its points: the USA's public opinion campaign (option #4) toward the Allies
+    as its history says, toward the Central Powers once its `leaning` flag says so; and
+    with as little as 10 in hand (a threshold of 30 left the campaign to 6 turns of a
+    26-turn soak, and the USA drifted to the Central Powers)."""
     import random
 
-    from moderator.bots.bot import Draft, money
+    from moderator.bots.bot import PUSH_SELF_BUDGET, Draft, push_self
     from moderator.orders import model as m
 
     game = opening()
-    for standing, flag, side in ((-2, None, "allied"), (3, "central", "central")):
+    assert PUSH_SELF_BUDGET == 10
+    for standing, flag, saved, side in ((-2, None, 200, "allied"), (3, "central", 200, "central"),
+                                        (0, None, 10, "allied")):
         state = game.state.copy()
-        state.nations["italy"].standing, state.nations["italy"].saved = standing, 200
+        state.nations["usa"].standing, state.nations["usa"].saved = standing, saved
         if flag:
-            state.nations["italy"].flags["leaning"] = flag
-        seat = Seat(state, game.world, game.scenario, "italy")
-        pushed = set()
+            state.nations["usa"].flags["leaning"] = flag
+        seat = Seat(state, game.world, game.scenario, "usa")
+        pushed = []
         for seed in range(12):
             draft = Draft(seat, random.Random(seed), budget=seat.saved)
-            money(draft)
-            pushed |= {o.toward for o in draft.orders if isinstance(o, m.Influence)}
-        assert pushed == {side}, (standing, pushed)
+            push_self(draft)
+            pushed += [o.toward for o in draft.orders if isinstance(o, m.SpecialOption)]
+        assert pushed and set(pushed) == {side}, (standing, flag, saved, pushed)
+    state = game.state.copy()
+    state.nations["usa"].saved = 9
+    seat = Seat(state, game.world, game.scenario, "usa")
+    for seed in range(12):
+        draft = Draft(seat, random.Random(seed), budget=seat.saved)
+        push_self(draft)
+        assert draft.orders == [], draft.orders
+
+
+def test_no_bot_orders_an_influence_the_moderator_must_rule_on() -> None:
+    """A bot cannot play a ruling it cannot foresee: it never writes an influence its home
+    refers to the moderator (engine/orders/influence.py `referred`). An attempt on Italy by
+    a nation at war is referred (Austro-Hungarian option #2; an in-process war with seed 3
+    referred one): France never writes it. Italy's own "Italian influence", which the
+    rules never define, is written exactly when the engine resolves it (by a default)
+    rather than refers it (the soak of d08d659 referred it three times), and then only
+    toward the side Italy leans to."""
+    import random
+
+    from moderator.bots.bot import Draft, money, referred_influence
+    from moderator.engine.orders import influence
+    from moderator.orders import model as m
+
+    game = opening()
+    state = game.state.copy()
+    state.nations["france"].saved = 300
+    france = Seat(state, game.world, game.scenario, "france")
+    on_italy = [o for o in options(france, m.Influence) if isinstance(o, m.Influence) and o.target == "italy"]
+    assert on_italy and all(referred_influence(france, o) for o in on_italy)
+    assert not any(referred_influence(france, o) for o in options(france, m.Influence) if o not in on_italy)
+    for seed in range(30):
+        draft = Draft(france, random.Random(seed), budget=france.saved)
+        money(draft)
+        assert not [o for o in draft.orders if isinstance(o, m.Influence) and o.target == "italy"], seed
+    usa = Seat(state, game.world, game.scenario, "usa")  # a rolled self-influence is not referred
+    assert not any(referred_influence(usa, o) for o in options(usa, m.SpecialOption))
+
+    state.nations["italy"].saved = 300
+    italy = Seat(state, game.world, game.scenario, "italy")
+    referred = influence.referred(italy.position, "italy", "italy")
+    selfish = [o for kind in (m.Influence, m.SpecialOption) for o in options(italy, kind)
+               if getattr(o, "target", None) in (None, "italy") and getattr(o, "toward", None)]
+    assert selfish and all(referred_influence(italy, o) == referred for o in selfish), selfish
+    written: set[str | None] = set()
+    for seed in range(20):
+        draft = Draft(italy, random.Random(seed), budget=italy.saved)
+        money(draft)
+        written |= {o.toward for o in draft.orders if isinstance(o, (m.Influence, m.SpecialOption))}
+    assert written == (set() if referred else {"allied"}), (referred, written)
 
 
 def test_a_level_neutral_leans_as_its_history_says() -> None:
     """While its standing is level a neutral bot plays history (bots/history.py): Italy
-    (its `leaning` flag) and the USA push toward the Allies; the Ottomans, whose history
+    (its `leaning` flag; none while the engine refers its self-influence to the moderator)
+    and the USA push toward the Allies; the Ottomans, whose history
     is the Central Powers', never push themselves toward the Allies (the only way their
     self-influence goes); Spain stays out. The majors at war spend their influence on the
     neutrals leaning their way or level: the Allies never on Bulgaria (-5)."""
@@ -392,7 +451,11 @@ def test_a_level_neutral_leans_as_its_history_says() -> None:
             pushed.setdefault(nation, set()).update(
                 o.toward if nation != "france" else o.target for o in draft.orders
                 if isinstance(o, m.Influence) or (isinstance(o, m.SpecialOption) and o.toward))
-    assert pushed["italy"] == {"allied"} and pushed["usa"] == {"allied"}, pushed
+    from moderator.engine.orders import influence
+
+    italy_referred = influence.referred(Seat(state, game.world, game.scenario, "italy").position, "italy", "italy")
+    assert pushed["italy"] == (set() if italy_referred else {"allied"}), pushed  # a referred one is never written
+    assert pushed["usa"] == {"allied"}, pushed
     assert pushed["ottoman"] == set() and pushed["spain"] == set(), pushed
     assert pushed["france"] and "bulgaria" not in pushed["france"], pushed
 
@@ -457,3 +520,63 @@ def test_a_bot_opens_war_only_on_a_minor_leaning_to_the_other_side() -> None:
     for nation, targets in opened.items():
         side = state.nations[nation].side
         assert all(lean(state, t) not in (None, side) for t in targets), (nation, targets)
+
+
+def test_no_submarine_warfare_while_the_side_courts_a_neutral_major() -> None:
+    """1.4: unrestricted submarine warfare costs its declarer 0-1 point a turn with every
+    neutral. While a neutral major leaning its way is still out (bots/history.py courted:
+    the Ottomans for the Central Powers; Italy, the USA and China for the Allies) a side's
+    bots do not declare it; once none is left, they do now and then."""
+    import random
+
+    from moderator.bots.history import courted
+    from moderator.bots.statecraft import statecraft
+    from moderator.orders import model as m
+
+    game = opening()
+    state = game.state.copy()
+    state.new_unit("germany", "submarine", "North Sea")
+    assert courted(state, "central") == ["ottoman"]
+    assert courted(state, "allied") == ["britain", "china", "italy", "japan", "usa"]  # August 1914
+    seat = Seat(state, game.world, game.scenario, "germany")
+    assert options(seat, m.SubWarfare)
+
+    def declared(seat: Seat) -> int:
+        from moderator.bots.bot import Draft
+
+        count = 0
+        for seed in range(100):
+            draft = Draft(seat, random.Random(seed), budget=seat.saved)
+            statecraft(draft)
+            count += any(isinstance(o, m.SubWarfare) for o in draft.orders)
+        return count
+
+    assert declared(seat) == 0
+    state.nations["ottoman"].side = "central"
+    assert courted(state, "central") == []
+    assert declared(Seat(state, game.world, game.scenario, "germany")) > 0
+
+
+def test_a_neutral_joins_only_the_side_it_leans_to() -> None:
+    """JOIN is the player's choice once the points allow it (1.2): the USA at -10 may join
+    the Central Powers, but its bot wants the Allies (bots/history.py) and waits, as a
+    player would; at +10 it joins the Allies. Spain, whose history keeps it out, joins
+    neither (a soak's USA joined the Central Powers at turn 4 and China followed)."""
+    import random
+
+    from moderator.bots.bot import Draft
+    from moderator.bots.statecraft import statecraft
+    from moderator.orders import model as m
+
+    game = opening()
+    for nation, standing, wanted in (("usa", -10, None), ("usa", 10, "allied"), ("spain", -10, None)):
+        state = game.state.copy()
+        state.nations[nation].standing = standing
+        seat = Seat(state, game.world, game.scenario, nation)
+        assert options(seat, m.JoinSide), (nation, standing)  # the rules would let it
+        joined = set()
+        for seed in range(6):
+            draft = Draft(seat, random.Random(seed), budget=seat.saved)
+            statecraft(draft)
+            joined |= {o.side for o in draft.orders if isinstance(o, m.JoinSide)}
+        assert joined == ({wanted} if wanted else set()), (nation, standing, joined)

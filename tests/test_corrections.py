@@ -22,6 +22,7 @@ from moderator.service.sending import send_queued
 from moderator.service.turns import replay, resolve_game
 from moderator.store.db import Store
 from tests.mailbox import messages
+from tests.report_text import flat
 
 MOD, KAISER, JOFFRE = "moderator@t.local", "kaiser@t.local", "joffre@t.local"
 
@@ -73,6 +74,7 @@ def test_rollback_reopens_the_last_turn_and_resolve_publishes_the_correction(
     first, second = svc.store.turn_records("g1", 1)
     assert second.corrects == first.id
     report = (tmp_path / "reports" / "g1" / "turn-1" / "germany" / "report.txt").read_text()
+    report = flat(report)  # the text part is wrapped at 78 characters
     assert "CORRECTION: turn 1 was resolved again after a correction. This report replaces the one sent on" in report
 
     assert main(["replay", "--game", "g1", "--turn", "1"]) == 0

@@ -113,3 +113,40 @@ def test_a_server_without_idle_is_polled(tmp_path: Path, monkeypatch: pytest.Mon
             assert time.monotonic() < limit, console
             time.sleep(0.1)
         assert not daemon.idling.is_set()
+
+
+def test_idle_is_issued_again_before_servers_drop_it_and_still_hears_new_mail(tmp_path: Path,
+                                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """IDLE is re-issued every `renew` seconds on the same connection (servers may drop an
+    IDLE after 30 minutes, RFC 2177: 25 minutes in the daemon, one second here), and mail
+    that arrives after a renewal still wakes the poll."""
+    import threading
+    import time
+
+    from imapclient import IMAPClient
+
+    from moderator.mail import idle
+    from moderator.mail.server import EmbeddedMailServer
+
+    monkeypatch.setattr(idle, "CHECK", 0.2)
+    issued: list[int] = []
+    original = IMAPClient.idle
+    monkeypatch.setattr(IMAPClient, "idle", lambda self: (issued.append(id(self)), original(self))[1])
+    with EmbeddedMailServer(tmp_path / "mail", users={"m@t.local": "m", "k@t.local": "k"}) as server:
+        woken, stop, said = threading.Event(), threading.Event(), []
+        watcher = threading.Thread(target=idle.watch, args=(server.client_config("m@t.local", "m"), woken.set, stop,
+                                                            said.append), kwargs={"renew": 1.0}, daemon=True)
+        watcher.start()
+        try:
+            limit = time.monotonic() + 60
+            while len(issued) < 3:
+                assert time.monotonic() < limit and watcher.is_alive(), said
+                time.sleep(0.1)
+            woken.clear()  # (the wake-up every new connection gives)
+            with smtplib.SMTP("127.0.0.1", server.smtp_port) as smtp:
+                smtp.sendmail("k@t.local", ["m@t.local"], b"From: k@t.local\r\nSubject: x\r\n\r\nNOTE hello\r\n")
+            assert woken.wait(30), said
+        finally:
+            stop.set()
+            watcher.join(timeout=30)
+    assert len(set(issued)) == 1 and said == []  # one connection throughout, never broken

@@ -28,6 +28,7 @@ from moderator.store.db import Store
 from moderator.world.model import World
 from moderator.world.scenario import initial_state
 from moderator.world.scenario_model import Scenario
+from tests.report_text import flat
 
 
 @functools.cache
@@ -202,6 +203,7 @@ def test_the_new_events_have_words_in_the_reports() -> None:
     text, _ = render("moderator", title="t", game="g", resolved_turn=0, resolved_date="x", ordered=[], missing=[],
                      flags=[], dice_count=0, sha256="0", events=wanted,
                      names=lambda n: scenario.nations[n].name if n in scenario.nations else n)
+    text = flat(text)  # the moderator's copy is wrapped at 78 characters
     assert "German Empire deployed 5 infantry at Posen (Initial Deployment)." in text
     assert "that no DEPLOY order placed now stand at their starting place" in text
     assert "Moderator's decision needed" in text and "Baltic Sea" in text

@@ -13,6 +13,7 @@ import pytest
 
 from moderator.cli import main
 from moderator.service.demo import _free, fresh_start
+from tests.report_text import flat
 
 
 def _orders(tmp_path: Path, text: str, name: str = "orders.txt") -> str:
@@ -48,7 +49,7 @@ def test_resolve_without_mail_writes_the_reports_and_says_where(config: Path, tm
     assert sorted(p.name for p in folder.iterdir()) == ["alliance-allied", "alliance-central", "france", "germany",
                                                         "public"]
     germany = folder / "germany"
-    assert "turn 1 (August 1914) has been resolved" in (germany / "report.txt").read_text()
+    assert "turn 1 (August 1914) has been resolved" in flat((germany / "report.txt").read_text())  # wrapped at 78
     assert json.loads((germany / "report.json").read_text())["kind"] == "nation"
     assert (germany / "map.png").read_bytes()[:4] == b"\x89PNG"
     assert 'src="map.png"' in (germany / "report.html").read_text()

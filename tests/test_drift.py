@@ -22,6 +22,7 @@ from moderator.orders import model as m
 from moderator.orders.echo import normalize_order
 from tests import drift
 from tests.drift import Comparison, Game, compare, conquest, opening
+from tests.report_text import flat
 
 
 def orders(*written: m.Order) -> list[m.Order]:
@@ -158,12 +159,13 @@ def test_aircraft_sent_to_the_moderator_have_their_order_in_the_engine_too() -> 
     # Found: a flight out of a sea zone (aircraft aboard a carrier) goes to the moderator;
     # the checker claimed its aircraft (commit), the engine did not, so a second order
     # naming the same aircraft was refused by the checker and referred again by the
-    # engine. Each unit does one thing a turn.
+    # engine. Each unit does one thing a turn. (A MOVE off a carrier to friendly land is
+    # now flown by the engine; an ATTACK from a carrier is still referred.)
     game = opening()
     game.state.new_unit("britain", "carrier", "North Sea")
     for _ in range(2):
         game.state.new_unit("britain", "fighter", "North Sea")
-    cmp = judged(game, "britain", m.Move(one("fighter", 2), "North Sea", "London"),
+    cmp = judged(game, "britain", m.Attack(one("fighter", 2), "North Sea", "London"),
                  m.Move(one("fighter", 1), "North Sea", "Edinburgh"))
     assert codes(cmp, 0) == ["air-at-sea"] and [e.args["order"] for e in cmp.mine("order-referred")] == [0]
     assert codes(cmp, 1) == ["not-enough-units"] and refused(cmp, 1) == ["not-enough-units"]
@@ -445,7 +447,7 @@ def test_referred_orders_are_charged_at_once_in_both() -> None:
     assert [e.args["cost"] for e in cmp.mine("order-referred")] == [7] and [e.args["count"] for e in cmp.mine("built")] == [4]
     assert cmp.projected == cmp.state.nations["germany"].saved == 30 - 7 - 20 + drift_income(game, "germany")
     # With today's homes: every referral of the opening's NOTE and at-sea flights costs 0.
-    cmp = judged(conquest(), "britain", m.Note("hello"), m.Move(one("fighter"), "North Sea", "London"))
+    cmp = judged(conquest(), "britain", m.Note("hello"), m.Attack(one("fighter"), "North Sea", "London"))
     assert [(e.args["why"], e.args["cost"]) for e in cmp.mine("order-referred")] == [("note", 0), ("air-at-sea", 0)]
 
 
@@ -461,7 +463,7 @@ def test_strategic_arrived_renders_its_units() -> None:
     info = TurnInfo("drift", "Drift", 1, "August 1914", 2, "October 1914", "soon")
     reports = build_reports(cmp.state, cmp.events, game.scenario, game.world, info, ["russia"], lambda v, t: b"")
     text = next(r.text for r in reports if r.audience == "russia")
-    lines = [x for x in text.splitlines() if "arrived by rail at Petrograd from Moscow" in x]
+    lines = [x for x in map(flat, text.split("\n- ")) if "arrived by rail at Petrograd from Moscow" in x]  # wrapped
     assert len(lines) == 2 and any("artillery" in x for x in lines) and any("infantry" in x for x in lines)
 
 

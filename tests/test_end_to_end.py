@@ -114,6 +114,7 @@ def test_one_turn_end_to_end(world_of_mail: tuple[EmbeddedMailServer, Service, l
         [full] = [p for p in own.walk() if p.get_filename() == "map.png"]
         assert full.get_content()[25] == 3 and len(full.get_content()) > len(pngs[0].get_content())
         assert len(full.get_content()) < 600_000
+        assert f'<a href="cid:{full["Content-ID"].strip("<>")}"><img src="cid:' in html.get_content()  # click: full size
         [data] = [p for p in own.walk() if p.get_filename() == "report.json"]
         assert json.loads(data.get_content())["nation"] == nation
         assert any("news (public bulletin)" in str(m["Subject"]) for m in mails)

@@ -13,7 +13,7 @@ from dataclasses import replace
 
 import pytest
 
-from moderator.engine import check, gear_aboard
+from moderator.engine import battlefield, check, gear_aboard
 from moderator.engine.check import Verdict, check_orders
 from moderator.engine.conquest import take_territory
 from moderator.engine.context import PendingBuild, TurnContext
@@ -114,15 +114,33 @@ def test_research_costs_7_when_the_camp_has_it_but_never_for_the_basic_levels(mo
     assert [cost for _, cost in attempts(events)] == [10]
 
 
-def test_research_met_on_the_battlefield_is_charged_10_and_flagged(monkeypatch: pytest.MonkeyPatch) -> None:
-    s = fx.state()
-    s.nations["russia"].tech["improved_artillery"] = 1  # an enemy of Germany holds the level
+def test_research_met_on_the_battlefield_costs_9(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Phase 2.1: "Nations that meet advanced weaponry on the battlefield at the hands of the
+    # enemy ... can spend only 9 resources to research that technology."
+    s = fx.state(units=[("germany", "infantry", "Posen", 3), ("russia", "artillery", "Warsaw", 1)])
+    s.nations["russia"].tech["improved_artillery"] = 1
+    s.nations["russia"].flags["upgraded"] = {"artillery": {"improved_artillery": 1}}  # fielded, not only researched
     verdicts, _ = project(monkeypatch, s, "germany", [m.Research("improved_artillery")])
-    assert [(p.code, p.severity) for p in verdicts[0].problems] == [("research-battlefield", "flag")]
+    assert [p.code for v in verdicts for p in v.problems] == []  # nothing to refer any more
     _, events = run(s, {"germany": [m.Research("improved_artillery")]})
-    assert [cost for _, cost in attempts(events)] == [10]
-    flagged = [e.args for e in events if e.code == "moderator-flag"]
-    assert [(f["reason"], f["details"]["enemies"]) for f in flagged] == [("research-battlefield", ["russia"])]
+    assert [cost for _, cost in attempts(events)] == [10]  # held by the enemy, not yet met: 10
+    # Germany attacks Warsaw and meets the improved artillery there; the next turn it pays 9.
+    new, events = run(s, {"germany": [m.Move((m.UnitCount("infantry", 3),), "Posen", "Warsaw")]})
+    assert any(e.code == "battle" for e in events)
+    assert new.nations["germany"].flags.get(battlefield.MET, {}).get("improved_artillery", 0) == 1
+    assert new.nations["russia"].flags.get(battlefield.MET, {}).get("improved_weapons", 0) == 0  # the German infantry carry nothing new
+    new.turn += 1
+    _, events = run(new, {"germany": [m.Research("improved_artillery")]})
+    assert [cost for _, cost in attempts(events)] == [9]
+    assert not [e for e in events if e.code == "moderator-flag" and e.args["reason"] == "research-battlefield"]
+
+
+def test_research_of_a_level_only_researched_by_the_enemy_is_not_met() -> None:
+    # Researched but never upgraded: the units in battle do not carry it.
+    s = fx.state(units=[("germany", "infantry", "Posen", 3), ("russia", "artillery", "Warsaw", 1)])
+    s.nations["russia"].tech["improved_artillery"] = 1
+    new, _ = run(s, {"germany": [m.Move((m.UnitCount("infantry", 3),), "Posen", "Warsaw")]})
+    assert new.nations["germany"].flags.get(battlefield.MET, {}).get("improved_artillery", 0) == 0
 
 
 def test_research_refusals(monkeypatch: pytest.MonkeyPatch) -> None:

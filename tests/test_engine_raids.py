@@ -4,13 +4,14 @@ fighter table's values, against what the rules make of them."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 
 from moderator.engine import phase4_air, wtea
 from moderator.engine.context import TurnContext
 from moderator.engine.dice import Dice
 from moderator.engine.event_codes import SCHEMA
+from moderator.engine.orders import bombing
 from moderator.engine.state import GameState
 from moderator.engine.technology import UPGRADED
 from moderator.orders.model import Bombing, LetPass, Order, UnitCount
@@ -143,3 +144,106 @@ def test_a_raid_is_intercepted_on_its_way_as_often_as_the_dice_say() -> None:
         assert event["damage"] == sum(event["through"].values())
     assert abs(through / n - 0.19) < 4 * (0.19 * 0.81 / n) ** 0.5
     assert abs(lost / n - 0.2) < 4 * (0.16 / n) ** 0.5
+
+
+# ---- every raid of the step at once (Phase 4: "Each can happen in the same time") -----------
+
+
+def raid_step(state: GameState, orders: Mapping[str, Sequence[Order]], seed: str,
+              nations: Sequence[str] | None = None) -> TurnContext:
+    """Step 4.1.1 as resolve() runs it, the nations' orders carried out in the order
+    `nations` gives (resolve() sorts them; here any order, to show it does not matter)."""
+    ctx = TurnContext(state.copy(), {n: list(o) for n, o in orders.items()}, WORLD, SCEN, dice_root=Dice(seed, 1),
+                      schema=SCHEMA)
+    ctx.step = STEP
+    for nation in nations or sorted(orders):
+        for i, order in enumerate(orders[nation]):
+            assert bombing.RULE.problem(ctx, nation, order) is None
+            bombing.RULE.execute(ctx, nation, i, order)
+    if STEP.run is not None:
+        STEP.run(ctx)
+    return ctx
+
+
+def bombers(add: Sequence[tuple[str, str, str, int]], clear_warsaw: bool = True) -> GameState:
+    """The opening with Russia's fighters at Warsaw gone (if asked), `add` added, and the
+    Central Powers' bombers at level 2 (industrial bombing; 6 fuel)."""
+    state = position(add=add)
+    if clear_warsaw:
+        state.units = [u for u in state.units if not (u.location == "Warsaw" and u.kind == "fighter")]
+    for nation in ("germany", "austria-hungary"):
+        state.nations[nation].tech["improved_bombers"] = 2
+        state.nations[nation].flags[UPGRADED] = {"bomber": {"improved_bombers": 2}}
+    return state
+
+
+def test_two_raids_over_one_place_meet_its_fighter_together() -> None:
+    # Two German raids of one bomber each (6 fuel: one round to spare) fly from Silesia
+    # over Lodz to Warsaw at the same time; one Russian fighter at Lodz meets both in one
+    # air combat: the bombers (at 1) down it with either of two dice, 0.19, and both get
+    # through when it also misses (at 2): 0.19 x 0.8 = 0.152. Flown one after the other
+    # (the first raid alone, then the second against what is left) both would get through
+    # only 0.1 x 0.8 = 0.08 of the time.
+    state = bombers([("russia", "fighter", "Lodz", 1), ("germany", "bomber", "Silesia", 2)])
+    orders = {"germany": [Bombing("city", (UnitCount("bomber", 1),), "Silesia", "Warsaw"),
+                          Bombing("tactical", (UnitCount("bomber", 1),), "Silesia", "Warsaw")]}
+    n, both, guard_down = 800, 0, 0
+    for seed in range(n):
+        ctx = raid_step(state, orders, f"together-{seed}")
+        events = [e.args for e in ctx.events if e.code == "air-raid"]
+        assert [e["intercepted_over"] for e in events] == [["Lodz"], ["Lodz"]]
+        assert rolls_of(ctx, "air combat over Lodz round 1: russia fighter") == 1  # one combat, one die a round
+        both += all(e["through"] for e in events)
+        guard_down += bool(events[0]["interceptors_lost"])
+    assert abs(both / n - 0.152) < 4 * (0.152 * 0.848 / n) ** 0.5
+    assert abs(guard_down / n - 0.19) < 4 * (0.19 * 0.81 / n) ** 0.5
+
+
+def rolls_of(ctx: TurnContext, purpose: str) -> int:
+    return sum(1 for r in ctx.dice.log if r.purpose == purpose)
+
+
+def without_line(args: dict) -> dict:  # type: ignore[type-arg]
+    return {k: v for k, v in args.items() if k != "order"}
+
+
+def test_the_raids_do_not_depend_on_the_order_of_nations_or_lines() -> None:
+    # Germany's raid from Silesia passes over Lodz to Warsaw while Germany's from Posen and
+    # Austria-Hungary's from Krakow bomb Lodz itself, all at the same time (one fuel point
+    # out): Lodz's AA gun and fighters meet them together. Carried out in any order of
+    # nations and lines, the same dice fall for the same purposes and the same happens.
+    state = bombers([("russia", "fighter", "Lodz", 2), ("russia", "aa", "Lodz", 1), ("russia", "infantry", "Lodz", 1),
+                     ("germany", "bomber", "Silesia", 2), ("germany", "bomber", "Posen", 2),
+                     ("austria-hungary", "bomber", "Krakow", 2)])
+    orders: dict[str, list[Order]] = {
+        "germany": [Bombing("city", (UnitCount("bomber", 2),), "Silesia", "Warsaw"),
+                    Bombing("tactical", (UnitCount("bomber", 2),), "Posen", "Lodz")],
+        "austria-hungary": [Bombing("tactical", (UnitCount("bomber", 2),), "Krakow", "Lodz")]}
+    shuffled = {n: list(reversed(o)) for n, o in orders.items()}
+    for seed in range(12):
+        runs = [raid_step(state, orders, f"order-{seed}", ["austria-hungary", "germany"]),
+                raid_step(state, orders, f"order-{seed}", ["germany", "austria-hungary"]),
+                raid_step(state, shuffled, f"order-{seed}", ["germany", "austria-hungary"])]
+        seen = [([(r.purpose, r.result) for r in ctx.dice.log],
+                 [(e.code, e.seen_by, without_line(e.args)) for e in ctx.events],
+                 sorted((u.id, u.location) for u in ctx.state.units),
+                 ctx.state.nations["russia"].manpower_limit, ctx.memo.get(("strike", "Lodz"), 0)) for ctx in runs]
+        assert seen[0] == seen[1] == seen[2]
+        assert {tuple(e.args["via"]) for e in runs[0].events if e.code == "air-raid"} == {("Lodz",), ()}
+
+
+def test_a_fighter_busy_with_another_order_does_not_intercept() -> None:
+    # 3.3: "Units used in reconaissance mission cannot be used in combat in phase 4 as
+    # neither attackers or defenders": a Russian fighter claimed by such an order (any order
+    # of the turn) lets the raid by; unclaimed, it intercepts.
+    state = bombers([("russia", "fighter", "Lodz", 1), ("germany", "bomber", "Silesia", 2)])
+    order = Bombing("city", (UnitCount("bomber", 2),), "Silesia", "Warsaw")
+    for busy in (True, False):
+        ctx = TurnContext(state.copy(), {"germany": [order]}, WORLD, SCEN, dice_root=Dice("busy", 1), schema=SCHEMA)
+        ctx.step = STEP
+        if busy:
+            ctx.claim([u for u in ctx.state.units if u.location == "Lodz" and u.kind == "fighter"])
+        bombing.RULE.execute(ctx, "germany", 0, order)
+        phase4_air.fly_pending(ctx)
+        (event,) = [e.args for e in ctx.events if e.code == "air-raid"]
+        assert (event["intercepted_over"], event["rounds"]) == (([], 0) if busy else (["Lodz"], 1))

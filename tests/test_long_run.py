@@ -45,7 +45,7 @@ def test_twenty_six_turns_bring_revolution_mutiny_starvation_and_a_victory_table
     # Mutinies follow infantry bought past the limit (2 in 10 a turn: some in 26 turns).
     assert "mutiny" in codes
     # Starvation: none on the first turn of the cordon, then 3, 6, 12, ... off the limit.
-    # (Britain's: rebels holding encircled land starve too, with no manpower to lose.)
+    # (Britain's only: rebels with no manpower of their own to lose are not counted.)
     losses = [e.args["lost"] for e in events if e.code == "starvation" and e.args["nation"] == "britain"]
     assert losses[:3] == [3, 6, 12], losses
     assert manpower[1] == manpower[0] and manpower[2] == manpower[0] - 3

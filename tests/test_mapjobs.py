@@ -34,3 +34,15 @@ def test_a_drawing_error_in_a_worker_reaches_the_caller() -> None:
 
 def test_no_maps_no_work() -> None:
     assert draw_all([lambda: b""] * 3, processes=2) == [(b"", b"")] * 3
+
+
+def test_a_regions_maps_go_to_one_worker_together() -> None:
+    """Each worker task is a whole region's maps (its base layer drawn once in all), the
+    largest regions first; the files come back in the jobs' order all the same."""
+    from moderator.reports.mapjobs import tasks
+
+    groups = ["africa", "asia", "asia", "europe", "europe", "europe", "world"]
+    assert tasks(len(groups), groups) == [(3, 4, 5), (1, 2), (6,)]  # job 0 is the parent's
+    assert tasks(6, None) == [(1, 2), (3, 4), (5,)]
+    jobs = [functools.partial(picture, n) for n in range(7)]
+    assert draw_all(jobs, processes=2, groups=groups) == [map_files(picture(n)) for n in range(7)]

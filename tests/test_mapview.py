@@ -67,3 +67,19 @@ def test_news_of_a_capture_elsewhere_does_not_move_a_nations_map() -> None:
     quiet = region_for(world, nation_view(state, scenario, [], "australia", world))
     assert region_for(world, nation_view(state, scenario, taken, "australia", world)) == quiet != "europe"
     assert "Liege" in weights(world, nation_view(state, scenario, taken, "germany", world))
+
+
+def test_australia_and_new_zealand_are_drawn_on_australasia_not_the_whole_pacific() -> None:
+    """Issue 13: Australia's map was the Pacific from Siam to California, nine tenths ocean;
+    Australasia holds its units and holdings and New Zealand's, and far less open sea."""
+    from moderator.reports.mapdraw import REGIONS
+    from moderator.reports.mapview import _inside
+
+    world, scenario = load_world("1914"), load_scenario("1914")
+    state = initial_state(scenario, world, "t")
+    for nation in ("australia", "new-zealand"):
+        assert region_for(world, nation_view(state, scenario, [], nation, world)) == "australasia"
+        held = [t for t, n in state.control.items() if n == nation]
+        assert held and all(_inside("australasia", *world.territories[t].label) for t in held), nation
+    a, p = REGIONS["australasia"], REGIONS["pacific"]
+    assert (a.east - a.west) * (a.north - a.south) < 0.3 * (p.east - p.west) * (p.north - p.south)

@@ -75,6 +75,21 @@ def test_a_trench_halves_every_border() -> None:
     assert seen["percent"] == 25 and seen["seen"] == "band"  # 1-(1-34.39%/2)(1-19%/2) = 25.06%
 
 
+def test_a_trench_covers_only_the_border_it_faces() -> None:
+    # 3.3: "If A and B of nation 1 are bordering province C of nation 2, and C has trench
+    # against A and not against B, then trenches will reduce effectiveness only for units
+    # in A": Warsaw's trench faces Posen (A, 4 infantry), not Silesia (B, 2 infantry).
+    s = example()
+    (trench,) = fx.add_units(s, "russia", "trench", "Warsaw", 1)
+    s.nations["russia"].flags["trench_facing"] = {trench.id: "Posen"}
+    _, events = run(s, [329, 1000, 1000])
+    seen = report(events, "Warsaw", CENTRAL)
+    assert seen["percent"] == 33 and seen["seen"] == "exact"  # 1-(1-34.39%/2)(1-19%) = 32.93%: hits on 329
+    s.nations["russia"].flags["trench_facing"] = {trench.id: "Silesia"}
+    _, events = run(s, [1, 1000, 1000])
+    assert report(events, "Warsaw", CENTRAL)["percent"] == 41  # facing B instead: 1-(1-34.39%)(1-19%/2) = 40.6%
+
+
 def test_the_countermeasure_shows_a_false_colour_even_on_a_hit() -> None:
     mask = {"russia": [m.CounterEspionage("recon", place="Warsaw")]}  # 3.2.2.4, succeeds on 1-5
     _, events = run(example(), [1, 1000, 1000], mask, {"3.2": [4]})

@@ -149,3 +149,35 @@ def test_encircled_land_starves_as_japan_and_ends_when_a_neutral_is_in_reach() -
     ctx.state.control["Konigsberg"] = "belgium"  # a neutral's land next to Riga
     phase9_starvation.starvation(ctx)
     assert of(ctx, "starvation-ended")[0].args == {"nation": "russia", "turns": 3}
+
+
+def test_a_nation_without_manpower_of_its_own_starves_its_pool_and_one_without_any_does_not() -> None:
+    from dataclasses import replace
+
+    from moderator.engine.state import NationState
+    from moderator.world.scenario_model import Nation
+    from tests import engine_fixture as fx
+
+    # The Bolsheviks' infantry "count against Russia's total manpower limit": shut in on the
+    # fixture map (Russia's land, German and Austrian neighbours), they starve Russia's limit.
+    # The Mutineers (a limit of 0) have nothing to lose: no count, nothing told.
+    base = fx.scenario()
+    nations = {**base.nations,
+               "bolsheviks": Nation("bolsheviks", "Bolsheviks", "minor", "neutral", manpower_pool="russia"),
+               "mutineers": Nation("mutineers", "Mutineers", "minor", "neutral", playable=False)}
+    s = fx.state()
+    s.nations["russia"].at_war_with = []  # only the Bolsheviks' land is at stake
+    for t in ("Kiev", "Minsk"):
+        s.control[t] = "bolsheviks"
+    s.control["Vilna"] = "mutineers"
+    s.nations["bolsheviks"] = NationState("bolsheviks", side="neutral", at_war_with=["germany"])
+    s.nations["mutineers"] = NationState("mutineers", side="neutral", at_war_with=["germany"])
+    ctx = TurnContext(s, {}, fx.world(), replace(base, nations=nations))
+    for _ in range(3):
+        phase9_starvation.starvation(ctx)
+    found = [(e.args["nation"], e.args["lost"], e.args.get("pool"), e.seen_by) for e in of(ctx, "starvation")]
+    assert found == [("bolsheviks", 1, "russia", ("bolsheviks", "russia", MODERATOR)),
+                     ("bolsheviks", 2, "russia", ("bolsheviks", "russia", MODERATOR))]
+    assert ctx.state.nations["russia"].manpower_limit == 50 - 3
+    assert ctx.state.nations["bolsheviks"].manpower_limit == 0
+    assert phase9_starvation.ENCIRCLED not in ctx.state.nations["mutineers"].flags

@@ -99,6 +99,40 @@ def test_the_rising_turns_new_units_on_1_to_7_and_places_them_where_no_russian_s
     assert flag.args["details"]["went"] == {"infantry": 2} and flag.args["details"]["place"] == "Kiev"
 
 
+def test_revolutionaries_left_alone_in_their_territory_stay_and_take_it() -> None:
+    # "strategically place those units into one or more Russian territories which do not
+    # have any Russian troops on them": the default, flagged, judges after the units have
+    # turned: Moscow, where all its new units turned, is free (and the most valuable), so
+    # they stay; Kiev's new unit stands beside an old Russian one and goes to Moscow.
+    s = state(8, stage=1, units=[("russia", "infantry", "Kiev", 1)])
+    orders = {"russia": [m.Build("infantry", 2, "Moscow"), m.Build("infantry", 1, "Kiev")]}
+    new, events = run(s, orders, [1, 1, 1, 1])
+    assert fx.count(new, "bolsheviks", "infantry", "Moscow") == 3 and not new.units_at("Moscow", "russia")
+    assert fx.count(new, "russia", "infantry", "Kiev") == 1 and not new.units_at("Kiev", "bolsheviks")
+    assert new.control["Moscow"] == "bolsheviks" and new.control["Kiev"] == "russia"
+    assert new.incorporated["Moscow"] == 0  # "it remains incorporated towards Russia in general"
+    (captured,) = [e for e in events if e.code == "captured" and e.phase == "9"]
+    assert captured.args["territory"] == "Moscow" and captured.args["nation"] == "bolsheviks"
+    (flag,) = flags(events, "revolutionaries-placed")
+    assert flag.args["details"]["place"] == "Moscow" and flag.args["details"]["went"] == {"infantry": 3}
+
+
+def test_defectors_join_the_bolshevik_players_own_new_units() -> None:
+    # "The Bolshevik player should be certain to leave instructions with the moderator where
+    # to place any units gained in this fashion": the defectors are "added to the Bolshevik
+    # player's newly built units", so they go where he placed his own this turn (Vilna), not
+    # to the default (Kiev); nothing is referred.
+    s = state(9, stage=2)
+    fx.add_units(s, "bolsheviks", "infantry", "Vilna", 1)
+    s.control["Vilna"] = "bolsheviks"
+    s.nations["bolsheviks"].saved = 20
+    orders = {"russia": [m.Build("infantry", 2, "Moscow")], "bolsheviks": [m.Build("infantry", 1, "Vilna")]}
+    new, events = run(s, orders, [9, 3])
+    assert fx.count(new, "bolsheviks", "infantry", "Vilna") == 3 and not new.units_at("Kiev", "bolsheviks")
+    assert fx.count(new, "russia", "infantry", "Moscow") == 1
+    assert not flags(events, "defectors-placed")
+
+
 def everywhere_russian() -> GameState:
     """Russian troops in every territory of Russia's start: one each, three in Moscow."""
     s = state(8, stage=1, units=[("russia", "infantry", t, 1) for t in ("Kiev", "Minsk", "Riga", "Vilna", "Warsaw")]
@@ -301,6 +335,7 @@ def test_disastrous_rebels_become_the_mutineers_at_war_with_their_nation() -> No
     assert new.at_war("russia", "mutineers") and new.control["Moscow"] == "mutineers"
     assert "Moscow" not in new.incorporated  # conquered land: nothing until incorporated
     assert reds.flags["built_at"][rebel_infantry] == {"improved_weapons": 1}  # they fight as they did
+    assert reds.flags["fights_as"][rebel_infantry] == "russia"  # with Russia's unit values
     assert rebel_infantry not in new.nations["russia"].flags["built_at"]
     (captured,) = [e for e in events if e.code == "captured" and e.args["territory"] == "Moscow"]
     assert captured.seen_by == () and captured.args["nation"] == "mutineers"
@@ -341,8 +376,48 @@ def test_a_socialist_revolution_hands_the_mutinied_provinces_to_the_mutineers() 
     assert new.control["Warsaw"] == new.control["Minsk"] == "mutineers" and new.control["Riga"] == "russia"
     assert new.incorporated["Warsaw"] == new.incorporated["Minsk"] == s.turn  # "occupy and incorporate"
     assert new.at_war("russia", "mutineers") and new.control["Moscow"] == "russia"
-    (flag,) = flags(events, "socialist-revolution")
-    assert flag.args["details"]["provinces"] == ["Minsk", "Riga", "Warsaw"]
+    (rising,) = of(events, "socialist-revolution")
+    assert rising.args == {"nation": "russia", "provinces": ["Minsk", "Riga", "Warsaw"]} and rising.seen_by == ()
+    # "Such army is controlled by Bolshevik player or another free player": the Bolsheviks
+    # are not on the board (no Russian rising yet), so their player commands it.
+    (command,) = of(events, "rebels-command")
+    assert command.args == {"nation": "bolsheviks", "rebels": "mutineers", "revolted": "russia"}
+    assert command.seen_by == ("bolsheviks", MODERATOR)
+    assert phase9_mutiny.commander_of(new, "mutineers") == "bolsheviks" and not flags(events, "socialist-revolution")
+
+
+def with_mutineers(s: GameState) -> Scenario:
+    s.nations["mutineers"] = NationState("mutineers", saved=0, manpower_limit=0, side="neutral",
+                                         flags={"active": False})
+    rebels = Nation("mutineers", "Mutineers", "minor", "neutral", playable=False, active=False)
+    return replace(scenario(), nations={**scenario().nations, "mutineers": rebels})
+
+
+def test_disastrous_rebels_are_the_moderators_to_command() -> None:
+    # "On the following turns the moderator will control these units"
+    s = past_the_limit()
+    new, _ = resolve(s, BUILD, fx.world(), with_mutineers(s), ScriptedDice({"9": [2, 8, 1, 0]}, s.turn))
+    assert new.nations["mutineers"].flags[phase9_mutiny.COMMANDER] == MODERATOR
+    assert phase9_mutiny.commander_of(new, "mutineers") is None
+
+
+def test_a_bolshevik_player_busy_with_the_civil_war_leaves_the_revolution_to_another_free_player() -> None:
+    # The Russian rising has put the Bolsheviks on the board: "another free player", whom
+    # the moderator picks (a referral); the moderator commands the army until then.
+    s = past_the_limit()
+    s.nations["germany"].manpower_limit, s.nations["germany"].infantry_built = 0, 5
+    s.nations["russia"].manpower_limit = 100
+    fx.add_units(s, "germany", "infantry", "Berlin", 2)
+    fx.add_units(s, "bolsheviks", "infantry", "Kiev", 1)
+    s.nations["germany"].flags[phase9_mutiny.AFFECTED] = ["Silesia", "Posen"]
+    orders = {"germany": [m.Build("infantry", 1, "Berlin")]}
+    # a mutiny (1), small (1) in Berlin (the only German land with units), the revolution (5)
+    new, events = resolve(s, orders, fx.world(), with_mutineers(s), ScriptedDice({"9": [1, 1, 0, 5]}, s.turn))
+    assert of(events, "socialist-revolution") and not of(events, "rebels-command")
+    (flag,) = flags(events, "revolution-free-player")
+    assert flag.args["nation"] == "germany" and flag.args["details"]["provinces"] == ["Berlin", "Posen", "Silesia"]
+    assert phase9_mutiny.commander_of(new, "mutineers") is None
+    assert new.control["Berlin"] == "mutineers" and new.at_war("germany", "mutineers")
 
 
 def test_a_first_mutiny_does_not_roll_for_revolution() -> None:
@@ -372,3 +447,31 @@ def test_mutiny_rate_and_severity_through_the_engine() -> None:
     assert abs(mutinies / n - 0.2) < 4 * sigma, mutinies
     for name, p in (("small", 0.4), ("large", 0.3), ("disastrous", 0.3)):
         assert abs(severity[name] / mutinies - p) < 4 * (p * (1 - p) / mutinies) ** 0.5, severity
+
+
+def test_the_moderator_is_asked_for_a_free_player_once() -> None:
+    # A later revolution joins the same army: no second referral while it waits.
+    s = past_the_limit()
+    scen = with_mutineers(s)
+    fx.add_units(s, "bolsheviks", "infantry", "Kiev", 1)  # the Bolshevik player is busy
+    ctx = TurnContext(s, {}, fx.world(), scen)
+    phase9_mutiny.revolution(ctx, "russia", ["Warsaw"])
+    phase9_mutiny.revolution(ctx, "russia", ["Minsk", "Warsaw"])
+    assert len([e for e in ctx.events if e.code == "moderator-flag"]) == 1
+    assert len([e for e in ctx.events if e.code == "socialist-revolution"]) == 2
+
+
+def test_rebels_fight_with_their_countrys_unit_values() -> None:
+    # "they fight with the same value as the units belonging to the same country": a rebel
+    # from an army whose infantry defend at 6 still defends at 6 as a Mutineer.
+    base = scenario()
+    serbian = {"infantry": replace(fx.STATS["infantry"], defense=6)}
+    rebels = Nation("mutineers", "Mutineers", "minor", "neutral", playable=False)
+    scen = replace(base, nations={**base.nations, "mutineers": rebels}, units={**base.units, "russia": serbian})
+    s = state(2, units=[("mutineers", "infantry", "Warsaw", 1)])
+    s.nations["mutineers"] = NationState("mutineers", side="neutral")
+    (rebel,) = s.units_at("Warsaw", "mutineers")
+    ctx = TurnContext(s, {}, fx.world(), scen)
+    assert ctx.stats("mutineers", "infantry", rebel).defense == 5  # the Mutineers' own (default) values
+    s.nations["mutineers"].flags["fights_as"] = {rebel.id: "russia"}
+    assert ctx.stats("mutineers", "infantry", rebel).defense == 6

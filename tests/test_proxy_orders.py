@@ -136,6 +136,46 @@ def test_the_moderator_enters_a_seats_orders_by_mail_with_the_desk_password(
     assert all(desk.encode() not in m.raw for m in svc.store.messages(direction="in"))  # masked once handled
 
 
+def test_the_commander_of_a_revolutionary_army_orders_it_with_a_proxy_line(
+        game: tuple[EmbeddedMailServer, Service]) -> None:
+    # Phase 9, Mutinies: "Such army is controlled by Bolshevik player or another free
+    # player". The Mutineers have no seat; the nation that commands them (the engine's
+    # record, phase9_mutiny.COMMANDER) gives their orders from its own seat.
+    server, svc = game
+    svc.store.add_seat("g", "bolsheviks", "lenin@t.local", "bpw")
+    _send(server, "lenin@t.local", "GAME g\nNATION Bolsheviks\nPASSWORD bpw\nPROXY FOR Mutineers\nNOTE hold\n")
+    (before,) = poll(svc)
+    assert "Mutineers has no player in g" in before.summary, before.summary
+    state = svc.state(svc.game("g"))
+    state.nations["mutineers"].flags["commander"] = "bolsheviks"
+    svc.store.save_snapshot("g", state.turn, state.dumps())
+    _send(server, "lenin@t.local", "GAME g\nNATION Bolsheviks\nPASSWORD bpw\nPROXY FOR Mutineers\nNOTE we hold\n")
+    (after,) = poll(svc)
+    assert after.status == "processed" and "proxy orders by Bolsheviks" in after.summary, after.summary
+    assert is_proxy(svc.store.current_submissions("g", 1)["mutineers"].normalized)
+    # The German player commands nothing of theirs.
+    _send(server, KAISER, "GAME g\nNATION Germany\nPASSWORD kpw\nPROXY FOR Mutineers\nNOTE hold\n")
+    (refused,) = poll(svc)
+    assert "has no player in g" in refused.summary
+
+
+def test_the_commander_of_a_revolutionary_army_gets_its_report(game: tuple[EmbeddedMailServer, Service]) -> None:
+    # He orders it, so he is sent what it sees: its report goes to his seat's address.
+    _, svc = game
+    svc.store.add_seat("g", "bolsheviks", "lenin@t.local", "bpw")
+    state = svc.state(svc.game("g"))
+    reds = state.nations["mutineers"]
+    reds.flags["commander"] = "bolsheviks"
+    reds.flags.pop("active", None)
+    reds.at_war_with = ["russia"]
+    state.nations["russia"].at_war_with = sorted([*state.nations["russia"].at_war_with, "mutineers"])
+    state.control["Warsaw"] = "mutineers"
+    state.new_unit("mutineers", "infantry", "Warsaw")
+    svc.store.save_snapshot("g", state.turn, state.dumps())
+    resolve_game(svc, "g")
+    to_lenin = [m.subject for m in svc.store.messages(direction="out") if m.recipients == "lenin@t.local"]
+    assert sorted(s.split(": turn 1 ")[1] for s in to_lenin) == [
+        "news (public bulletin)", "report for Bolsheviks", "report for Mutineers"], to_lenin
 def test_the_host_of_a_government_in_exile_commands_its_forces_and_comes_first(
         game: tuple[EmbeddedMailServer, Service]) -> None:
     """Conquest: "The host then assumes command of the forces of the "government in exile"

@@ -19,6 +19,7 @@ from moderator.orders import model as m
 from moderator.world.scenario import load_scenario
 from moderator.world.scenario_model import Scenario
 from tests import engine_fixture as fx
+from tests.report_text import flat
 
 REAL = load_scenario("1914")
 MISS = 1000  # a per-mille recon roll that misses any chance under certainty
@@ -177,7 +178,7 @@ def test_the_reports_list_what_recon_and_espionage_learned_to_those_who_learned_
     texts = {r.audience: r.text for r in build_reports(s, events, scenario(), fx.world(), info,
                                                         ["germany", "austria", "russia"], lambda v, t: b"")}
     germany = texts["germany"]
-    section = germany.split("== What your reconnaissance and agents learned ==")[1].split("==")[0]
+    section = flat(germany.split("== What your reconnaissance and agents learned ==")[1].split("==")[0])
     assert "mission from Posen to Warsaw (1 infantry, 50%): Russia 3 infantry" in section
     assert "Reconnaissance of Warsaw (19%)" in section and "built this turn: 2 infantry" in section
     assert "Reconnaissance" not in germany.split("== News")[1].split("== Your orders")[0]  # not public news

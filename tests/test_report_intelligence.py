@@ -11,6 +11,7 @@ from moderator.engine.events import Event
 from moderator.reports.build import nation_mail
 from moderator.reports.content import TurnInfo
 from tests import engine_fixture as fx
+from tests.report_text import flat
 
 CENTRAL = ("austria", "germany")
 
@@ -30,7 +31,7 @@ def test_the_misses_are_one_line_grouped_by_band_and_the_hits_keep_theirs() -> N
     info = TurnInfo("g1", "War", 1, "August 1914", 2, "October 1914", "soon")
     report = nation_mail(state, events, fx.scenario(), fx.world(), info, "germany")
     section = report.text.split("== What your reconnaissance and agents learned ==\n")[1].split("\n\n")[0]
-    lines = section.splitlines()
+    lines = [flat(x) for x in section.split("\n- ")]  # one bullet each, wrapped at 78 characters
     assert len(lines) == 3, section
     assert lines[0] == ("- Reconnaissance missed 3 places, colour band only (the chance of a hit in brackets): "
                         "red (21 or more): Kovno (40%); black (0-5): Lodz (25%), Warsaw (19%).")

@@ -15,6 +15,7 @@ from moderator.world.loader import load_world
 from moderator.world.model import World
 from moderator.world.scenario import initial_state, load_scenario
 from moderator.world.scenario_model import Scenario
+from tests.report_text import flat
 
 INFO = TurnInfo("g", "War", 1, "August 1914", 2, "October 1914", "soon")
 
@@ -28,7 +29,8 @@ def start() -> tuple[World, Scenario, GameState]:
 def section(state: GameState, events: list[Event], nation: str = "germany") -> str:
     world, scenario, _ = start()
     text = nation_mail(state, events, scenario, world, INFO, nation).text
-    return text.split("== What you know of the neutrals ==\n")[1].split("\n\n")[0]
+    part = text.split("== What you know of the neutrals ==\n")[1].split("\n\n")[0]
+    return "\n".join(flat(bullet) for bullet in part.split("\n- ")).replace("\n", "\n- ")  # one line each, unwrapped
 
 
 def spied(nation: str, target: str, standing: int) -> Event:

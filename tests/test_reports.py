@@ -23,6 +23,7 @@ from moderator.reports.render import render
 from moderator.service.games import nation_id
 from moderator.world.scenario import load_scenario
 from tests import engine_fixture as fx
+from tests.report_text import flat, says
 
 GOLDEN = Path(__file__).parent / "golden" / "reports"
 INFO = TurnInfo("g1", "Golden War", 2, "October 1914", 3, "December 1914", "Friday 10 December 1926, 23:59 UTC",
@@ -61,6 +62,9 @@ def events() -> list[Event]:
             "defenders": ["russia"], "rounds": 2, "strait": False,
             "losses": {"germany": {"infantry": 2}, "russia": {"infantry": 5}}, "captured": True,
             "withdrawn": None, "rolls": [0, 14]}),
+        Event("battle-forces", "4.6", g, {"nation": "germany", "territory": "Warsaw", "role": "attacker",
+                                          "own": {"germany": {"artillery": 2, "infantry": 8}}, "seen": "band",
+                                          "enemy": {}, "band": "yellow"}),
         Event("captured", "4.4", (), {"territory": "Warsaw", "nation": "germany", "holder": "germany",
                                       "previous": "russia"}),
         Event("battle", "4.6", ("austria", "russia"), {
@@ -106,7 +110,8 @@ def test_each_report_kind_reads_as_its_golden_file(audience: str) -> None:
 
 
 def test_a_nation_report_holds_what_a_player_needs_for_the_next_turn() -> None:
-    text = reports()["germany"]
+    raw = reports()["germany"]
+    text = flat(raw)  # the text part is wrapped at 78 characters
     assert "Treasury: 37 resources saved." in text
     assert "Warsaw" in text and "0 (nothing yet); 1 from turn 6; 2 from turn 12" in text  # Phase 6 table
     assert "12 infantry built of a limit of 50; 38 left" in text
@@ -116,8 +121,8 @@ def test_a_nation_report_holds_what_a_player_needs_for_the_next_turn() -> None:
     assert "Order 3 (MOVE 3 inf FROM Berlin TO Paris) was not carried out" in text
     assert "The moderator ruled: SET SAVED OF Germany TO 37" in text
     assert "Friday 10 December 1926" in text and "Wednesday 3 December 1926" in text
-    assert "#   Posen (2 art, 6 inf) borders Minsk (Russia)" not in text  # Posen borders no Russian land
-    assert "#   Warsaw (4 inf) borders Kiev (Russia), Minsk (Russia), Vilna (Russia)" in text
+    assert "#   Posen (2 art, 6 inf) borders Minsk (Russia)" not in raw  # Posen borders no Russian land
+    assert "#   Warsaw (4 inf) borders Kiev (Russia), Minsk (Russia), Vilna (Russia)" in raw  # the block: never wrapped
     assert "no orders" not in text.lower()
     belgium = reports()["belgium"]
     assert "You sent no orders this turn" in belgium and "Battle at" not in belgium
@@ -145,7 +150,7 @@ def test_the_json_is_the_same_report() -> None:
     assert data["kind"] == "nation" and data["nation"] == "germany"
     for key in ("actions", "battles", "rulings", "news", "shared"):
         for told in data[key]:
-            assert told["text"] in report.text
+            assert says(report.text, told["text"])
             assert "rolls" not in told["args"]  # the dice log is the moderator's
     for place, kinds in data["sheet"]["units"].items():
         units_part = report.text.split("\nUnits (", 1)[1]
@@ -236,3 +241,62 @@ def test_unit_counts_are_written_in_the_right_number() -> None:
                                                   "mission": "blockade"})
     assert event_text(tf, str) == ("Task force 1 (order 1, last task naval blockade): Gulf of Lyon; "
                                    "1 battleship, 2 cruisers.")
+
+
+def test_the_separated_treasuries_income_names_each_territory_once() -> None:
+    """3.1, Phase 8: on the first turn every separated treasury holds just what it collected;
+    the line lists each territory once, and a treasury's total only where it differs."""
+    from moderator.engine.events import Event
+    from moderator.reports.render import event_text
+
+    def told(held: dict[str, int]) -> str:
+        return event_text(Event("income-held-apart", "8", ("britain",), {
+            "nation": "britain", "amounts": {"Egypt": 20, "Malta": 1}, "held": held}), str)
+
+    first = told({"Egypt": 20, "Malta": 1})
+    assert first.count("Egypt") == 1 and first.count("Malta") == 1
+    assert "(3.1): Egypt 20, Malta 1. Send it home with TRANSFER." in first
+    later = told({"Egypt": 35, "Malta": 1, "Aden": 3})
+    assert "Egypt 20 (its treasury now 35), Malta 1; the other separated treasuries hold Aden 3." in later
+
+
+def test_the_text_part_is_wrapped_at_78_but_never_the_order_block() -> None:
+    """Issue 13: long lines of the text part are broken at 78 characters, a bullet's
+    continuation indented under its text; the order block the player mails back is kept
+    line for line (its comment lines must stay comments), and so is a command to copy."""
+    from moderator.reports.render import wrap
+
+    for audience, text in reports().items():
+        for line in text.splitlines():
+            if not line.startswith("#"):
+                assert len(line) <= 78 or " " not in line.strip(), (audience, line)
+    germany = reports()["germany"]
+    assert "\n#   Warsaw (4 inf) borders Kiev (Russia), Minsk (Russia), Vilna (Russia)\n" in germany
+    assert "\n# Orders of Germany for turn 3 (December 1914), due Friday 10 December 1926, 23:59 UTC.\n" in germany
+    assert wrap("- " + "word " * 30) == "- " + ("word " * 15).strip() + "\n  " + ("word " * 15).strip()
+    camps = wrap("  Allied Powers: " + "Kingdom of Somewhere, " * 6).splitlines()
+    assert camps[0].startswith("  Allied Powers: ") and all(x.startswith("    ") and x[4] != " " for x in camps[1:])
+    assert wrap("(run `moderator review list --game g1` now) " + "x" * 60).startswith(
+        "(run `moderator review list --game g1` now)\n")
+
+
+def test_the_inline_map_links_to_the_full_size_map_attached() -> None:
+    """Issue 13: the HTML part's map is the small copy; a click on it (or on the caption's
+    link) opens the full-size map.png attached to the mail; written as files, both are map.png."""
+    from PIL import Image
+
+    from moderator.mail.compose import Attachment, compose
+    from moderator.reports.build import with_map
+
+    report = nation_mail(position(), events(), fx.scenario(), fx.world(), INFO, "germany",
+                         lambda view, title: Image.new("RGB", (2400, 1200), "white"))
+    assert '<a href="cid:FULL-MAP-CID"><img src="cid:MAP-CID"' in report.html
+    assert "click it for the full size" in report.html
+    mailed = with_map(report.html, "cid:small@x", "cid:big@x")
+    assert '<a href="cid:big@x"><img src="cid:small@x"' in mailed and "MAP-CID" not in mailed
+    assert '<a href="map.png"><img src="map.png"' in with_map(report.html)
+    from datetime import UTC, datetime
+    msg = compose(sender="m@x", to=["p@x"], subject="s", text="t", html=mailed, date=datetime(2026, 1, 1, tzinfo=UTC),
+                  domain="x", attachments=[Attachment("map.png", report.png, "image", "png", "big@x")])
+    [full] = [p for p in msg.walk() if p.get_filename() == "map.png"]
+    assert full["Content-ID"] == "<big@x>" and full.get_content_disposition() == "attachment"

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from moderator.cli import main
+from tests.report_text import flat
 
 
 def test_a_game_from_creation_to_replay(config: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -44,7 +45,7 @@ def test_a_game_from_creation_to_replay(config: Path, tmp_path: Path, capsys: py
     out_dir = tmp_path / "report"
     assert main(["report", "--game", "g1", "--nation", "Germany", "--out", str(out_dir)]) == 0
     assert (out_dir / "map.png").read_bytes()[:4] == b"\x89PNG"
-    assert "turn 1 (August 1914) has been resolved" in (out_dir / "report.txt").read_text()
+    assert "turn 1 (August 1914) has been resolved" in flat((out_dir / "report.txt").read_text())  # wrapped at 78
     assert "You sent no orders this turn" in (out_dir / "report.txt").read_text()  # only checked, never sent
     capsys.readouterr()
     assert main(["report", "--game", "g1", "--nation", "Germany", "--json"]) == 0

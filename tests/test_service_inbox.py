@@ -82,6 +82,17 @@ def test_late_orders_are_refused_with_the_reason(setup: tuple[EmbeddedMailServer
     assert b"deadline for turn 1 of g has passed" in svc.store.messages(direction="out")[-1].raw
 
 
+def test_orders_for_another_turn_are_refused_with_the_reason(setup: tuple[EmbeddedMailServer, Service]) -> None:
+    """A submission for an old turn (a resent mail, a stale copy) or a turn to come is refused."""
+    server, svc = setup
+    svc.store.update_game("g", turn=2)
+    _send(server, ORDERS)  # TURN 1
+    [outcome] = poll(svc)
+    assert outcome.status == "processed" and svc.store.current_submissions("g", 1) == {}
+    assert svc.store.current_submissions("g", 2) == {}
+    assert b"These orders are for turn 1, but game g is at turn 2" in svc.store.messages(direction="out")[-1].raw
+
+
 def test_orders_that_reached_the_server_before_the_deadline_count_however_late_they_are_read(
         setup: tuple[EmbeddedMailServer, Service]) -> None:
     import time

@@ -112,3 +112,69 @@ def test_two_daemons_on_one_database_handle_each_mail_and_the_turn_once(postgres
             assert len(reports) == 1, (nation, [str(m["Subject"]) for m in reports])
         assert sum("resolved g turn 1" in line for line in console) == 1, console
         store.engine.dispose()
+
+
+def test_a_turn_whose_daemon_was_killed_mid_resolution_is_taken_over_by_a_running_one(postgres_url: str) -> None:
+    """The daemon resolving a turn holds the game's resolution lock until it commits; killed
+    with -9, it leaves the game "resolving" and the lock goes with its connection. A daemon
+    still running sees that at its next deadline check (recover_interrupted): the turn is
+    open again and resolved once. While the resolver lives, nobody reopens its turn."""
+    import signal
+    import subprocess
+    import sys
+
+    from moderator.service.turns import AlreadyResolved, recover_interrupted, resolve_game
+
+    svc = Service(store=Store(postgres_url), say=lambda s: None, maps=False)
+    new_game(svc, "g", deadline=datetime.now(UTC) - timedelta(seconds=1))
+    script = ("import time\nfrom moderator.store.db import Store\n"
+              f"store = Store({postgres_url!r})\n"
+              "with store.resolving('g') as mine:\n"
+              "    print(mine, store.claim_turn('g', 1), flush=True)\n"
+              "    time.sleep(600)\n")
+    dying = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+    try:
+        assert dying.stdout is not None and dying.stdout.readline().split() == ["True", "True"]
+        assert recover_interrupted(svc) == [] and svc.store.game("g").status == "resolving"  # type: ignore[union-attr]
+        try:
+            resolve_game(svc, "g")
+            raise AssertionError("resolved a turn another process is resolving")
+        except AlreadyResolved:
+            pass
+    finally:
+        dying.send_signal(signal.SIGKILL)
+        dying.wait(timeout=30)
+    until = time.monotonic() + 30
+    while not (reopened := recover_interrupted(svc)):
+        assert time.monotonic() < until, "the killed resolver's lock was never freed"
+        time.sleep(0.1)
+    assert reopened == ["g"] and svc.store.game("g").status == "open"  # type: ignore[union-attr]
+    resolve_game(svc, "g")
+    assert svc.store.game("g").turn == 2 and len(svc.store.turn_records("g", 1)) == 1  # type: ignore[union-attr]
+    svc.store.engine.dispose()
+
+
+def test_a_turn_is_claimed_only_once_the_orders_going_in_are_committed(postgres_url: str) -> None:
+    """A daemon taking a mail's orders holds the game (FOR SHARE) until they are committed;
+    another daemon claiming the turn at its deadline waits for that, so the resolution reads
+    those orders, and a mail handled after the claim is told the turn is being resolved."""
+    svc = Service(store=Store(postgres_url), say=lambda s: None, maps=False)
+    other = Store(postgres_url)
+    new_game(svc, "g", deadline=datetime.now(UTC) + timedelta(days=1))
+    claimed: list[bool] = []
+    with svc.store.transaction():
+        game = svc.store.hold_game("g")
+        assert game is not None and game.status == "open"
+        svc.store.submit("g", "germany", 1, text="NOTE in time", normalized="NOTE in time", diagnostics=[],
+                         message=None)
+        claim = threading.Thread(target=lambda: claimed.append(other.claim_turn("g", 1)))
+        claim.start()
+        claim.join(timeout=1.0)
+        assert claim.is_alive()  # the resolution waits for these orders
+    claim.join(timeout=30)
+    assert claimed == [True]
+    assert list(svc.store.current_submissions("g", 1)) == ["germany"]  # committed before the claim
+    with svc.store.transaction():
+        assert svc.store.hold_game("g").status == "resolving"  # type: ignore[union-attr]
+    other.engine.dispose()
+    svc.store.engine.dispose()

@@ -17,6 +17,7 @@ from moderator.cli import main
 from moderator.engine.dice import LEGACY_SCHEME, Dice
 from moderator.service.context import Service
 from moderator.store.db import Store
+from tests.report_text import flat
 
 
 # ---- the documented function, as a player would write it (docs/dice.md) --------------------
@@ -119,9 +120,11 @@ def test_verify_finds_a_tampered_roll(resolved: Service, capsys: pytest.CaptureF
 def test_the_reports_reveal_the_seed_and_commit_to_the_next(resolved: Service, tmp_path: Path) -> None:
     svc = resolved
     game = svc.game("g1")
-    text = (tmp_path / "reports" / "g1" / "turn-1" / "germany" / "report.txt").read_text()
+    wrapped = (tmp_path / "reports" / "g1" / "turn-1" / "germany" / "report.txt").read_text()
+    text = flat(wrapped)  # the text part is wrapped at 78 characters
     assert f"Dice of turn 1: seed {seed_of_turn(game.seed, 1)}." in text
     assert f"its SHA-256 is {hashlib.sha256(seed_of_turn(game.seed, 2).encode()).hexdigest()}" in text
+    assert seed_of_turn(game.seed, 1) in wrapped  # never broken inside, so it can be copied
     bulletin = json.loads((tmp_path / "reports" / "g1" / "turn-1" / "public" / "report.json").read_text())
     assert bulletin["dice_seed"] == seed_of_turn(game.seed, 1)
 

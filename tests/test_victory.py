@@ -185,8 +185,8 @@ def test_an_objective_as_allied_counts_only_on_that_side() -> None:
 def test_the_ruleset_gives_the_moderator_the_table_of_any_position() -> None:
     world, scenario, start = real()
     table = ruleset().victory(start, world, scenario)  # type: ignore[misc]
-    assert {r.nation for r in table} == {n for n, spec in scenario.nations.items()  # not China's Empire, off the board
-                                         if spec.kind == "major" and n in start.nations and spec.active}
+    assert {r.nation for r in table} == {n for n, spec in scenario.nations.items()  # not China's Empire, off
+                                         if spec.kind == "major" and n in start.nations and spec.active}  # the board
     germany = next(r for r in table if r.nation == "germany")
     assert germany.army == victory.best_army(Position(start, {}, world, scenario), "germany") > 0
 

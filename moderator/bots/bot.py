@@ -52,11 +52,13 @@ from moderator.engine import manpower
 from moderator.engine.check import check_orders
 from moderator.engine.combat_land import CAPTURERS
 from moderator.engine.odds import odds_for
+from moderator.engine.orders import influence
+from moderator.engine.orders.special_options import spec_for
 from moderator.engine.state import SEA_UNITS, GameState
 from moderator.orders import model as m
 from moderator.orders.echo import nation_words, normalize_order
 from moderator.world.model import World
-from moderator.world.scenario_model import Scenario
+from moderator.world.scenario_model import OptionRule, Scenario
 
 GOOD_ODDS = 0.65  # an attack the bot makes: the attacker wins at least this often
 SAFE_ODDS = 0.85  # the odds of an attack that opens a war on a neutral
@@ -289,20 +291,48 @@ def money(d: Draft) -> None:
     build(d)
 
 
+PUSH_SELF_BUDGET = 10  # the least a neutral keeps in hand to push itself (the cheapest push costs 10)
+
+
 def push_self(d: Draft) -> None:
     """A neutral major's player works toward the side it wants (bots/history.py): most
     turns, INFLUENCE SELF or its option that moves its own standing (US option #4, the
-    public opinion campaign) toward that side, when its home allows it."""
+    public opinion campaign) toward that side, when its home allows it.
+
+    It pushes with as little as 10 in hand (the price of US option #4): a threshold of 30
+    left the USA's campaign to six turns of a 26-turn soak, too few to hold its US Entry
+    against the drift of the joins and the submarine warfare. A self-influence the engine
+    refers to the moderator (referred_influence: Italy's "Italian influence", which the
+    rules never define, unless the engine gives it a default) is never ordered: a bot
+    cannot foresee a ruling, and Italy has its 0-3 a turn toward the side it leans to."""
     s = d.seat
     side = leaning(s) if s.side == "neutral" else None
-    if side is None or d.budget < 30 or d.rng.random() > 0.6:
+    if side is None or d.budget < PUSH_SELF_BUDGET or d.rng.random() > 0.6:
         return
     mine: list[m.Influence | m.SpecialOption] = [
         o for o in options(s, m.Influence) if isinstance(o, m.Influence) and o.target == s.nation]
     mine += [o for o in options(s, m.SpecialOption) if isinstance(o, m.SpecialOption) and o.target is None]
-    choices = [o for o in mine if getattr(o, "toward", None) == side]
+    choices = [o for o in mine if getattr(o, "toward", None) == side and not referred_influence(s, o)]
     if choices:
         d.take(choices[0], cost=15)
+
+
+def referred_influence(s: Seat, o: m.Order) -> bool:
+    """An influence attempt (INFLUENCE, INFLUENCE SELF, or an option that is the same
+    thing) its home refers to the moderator rather than rolls: Italy's own "Italian
+    influence" while the engine refers it (its rule is undefined), and an attempt on
+    Italy, which only the Austro-Hungarian option #2 case opens (engine/orders/influence.py
+    `referred`). A bot cannot foresee the ruling, so it never writes them."""
+    if isinstance(o, m.SpecialOption):
+        spec = spec_for(s.position, s.nation, o)
+        if not isinstance(spec, OptionRule) or spec.kind not in ("self-influence", "influence"):
+            return False
+        target = s.nation if spec.kind == "self-influence" else o.target
+    elif isinstance(o, m.Influence):
+        target = o.target
+    else:
+        return False
+    return target is not None and influence.referred(s.position, s.nation, target)
 
 
 def leaning(s: Seat) -> str | None:
@@ -314,7 +344,9 @@ def leaning_choices(s: Seat, choices: list[m.Order]) -> list[m.Order]:
     """What a bot playing history picks from: a neutral pushes itself (INFLUENCE SELF, an
     option naming a side) only toward the side it leans to, none if it leans to neither;
     a nation at war influences the neutrals leaning its way or level, not those leaning
-    to the other side (unless there are no others)."""
+    to the other side (unless there are no others). None writes an influence the
+    moderator would have to rule on (referred_influence)."""
+    choices = [o for o in choices if not referred_influence(s, o)]
     if s.side == "neutral":
         side = leaning(s)
         return [o for o in choices if not isinstance(o, (m.Influence, m.SpecialOption))

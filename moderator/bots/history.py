@@ -60,3 +60,15 @@ def lean(state: GameState, nation: str) -> str | None:
     if ns.standing:
         return "allied" if ns.standing > 0 else "central"
     return HISTORY.get(nation)
+
+
+def courted(state: GameState, side: str) -> list[str]:
+    """The neutral majors still out of the war that `side` wants in: those leaning its way.
+
+    1.4: "neutrals would not be happy that their trade fleet is getting sunk, too, so they
+    will have 0-1 point per turn against the nation that declare it". A side's bots keep
+    from unrestricted submarine warfare while one of these is undecided (bots/statecraft.py):
+    in the soak of d08d659 both sides declared it, and its points, with the joins, carried
+    the USA and China to the Central Powers."""
+    return sorted(n for n in MAJORS if n in state.nations and state.nations[n].side == "neutral"
+                  and lean(state, n) == side)

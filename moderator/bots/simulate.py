@@ -83,6 +83,7 @@ class Summary:
     dropped: Counter[str] = field(default_factory=Counter)  # drafts the bots' own check refused, by code
     kinds: Counter[str] = field(default_factory=Counter)  # orders the bots wrote, by type
     events: Counter[str] = field(default_factory=Counter)
+    joins: list[tuple[int, str, str]] = field(default_factory=list)  # (turn, nation, side) of each `joined` event
     reviews: dict[int, Counter[str]] = field(default_factory=dict)  # turn -> kind -> items
     seconds: defaultdict[str, float] = field(default_factory=lambda: defaultdict(float))  # phase -> seconds, all turns
     mails: Counter[str] = field(default_factory=Counter)  # kind of mail delivered to seats -> count
@@ -105,6 +106,13 @@ class Summary:
                     or self.strange_reviews
                     or not all(self.replays.values()))
 
+    def joins_text(self) -> str:
+        """The joins per side, in the order they came: whether the neutrals played history."""
+        by_side: dict[str, list[str]] = {}
+        for turn, nation, side in self.joins:
+            by_side.setdefault(side, []).append(f"{nation} {turn}")
+        return "; ".join(f"{side} {len(who)}: {', '.join(who)}" for side, who in sorted(by_side.items()))
+
     def text(self) -> str:
         per_turn = {k: v / max(self.turns, 1) for k, v in self.seconds.items()}
         lines = [
@@ -118,6 +126,7 @@ class Summary:
             "Events: " + ", ".join(f"{c} {self.events[c]}" for c in HEADLINES),
             "Nations joined, revolutions, mutinies, rebellions, victories: "
             + ", ".join(f"{c} {self.events[c]}" for c in POLITICS),
+            "Who joined which side (nation turn): " + (self.joins_text() or "nobody"),
             "Mail delivered to the seats: " + (", ".join(f"{k} {n}" for k, n in sorted(self.mails.items()))
                                                or "none (direct mode sends no mail)"),
             "Time per turn (resolution: the engine and the commit; reports: building them): " + ", ".join(f"{k} {v:.2f} s" for k, v in sorted(per_turn.items())),
@@ -251,7 +260,9 @@ def peak_memory_mb() -> float:
 def _count_events(svc: Service, summary: Summary, turn: int) -> None:
     record = svc.store.turn_record(GAME, turn)
     if record is not None:
-        summary.events.update(e["code"] for e in json.loads(record.events))
+        events = json.loads(record.events)
+        summary.events.update(e["code"] for e in events)
+        summary.joins += [(turn, e["args"]["nation"], e["args"]["side"]) for e in events if e["code"] == "joined"]
 
 
 def victory_table(result: Any) -> str:

@@ -4,14 +4,15 @@ Each play picks among the legal options of a few order types (options.options: w
 order's home allows as the turn begins) and adds them to the draft (bot.Draft), as the
 plays of bot.py do; the draft is checked whole by the checker before it is written.
 
-* statecraft - a neutral joins a side when its points allow (1.2), a neutral major gears
-               up now and then (Neutral majors), a nation coaxes Italy now and then; a
-               nation makes peace with a neutral it fights a local war with (1.1), accepts
-               an enemy's surrender on the table and offers its own when it has lost most
-               of its home land (1.3), goes into exile with an ally once conquered
-               (Conquered nations); blockades an enemy, closes a passage it holds to its
-               enemies, declares unrestricted submarine warfare (1.4), all now and then;
-               and, rarely, a NOTE to the moderator;
+* statecraft - a neutral joins the side it leans to (bots/history.py) when its points
+               allow (1.2), a neutral major gears up now and then (Neutral majors), a
+               nation coaxes Italy now and then; a nation makes peace with a neutral it
+               fights a local war with (1.1), accepts an enemy's surrender on the table
+               and offers its own when it has lost most of its home land (1.3), goes
+               into exile with an ally once conquered (Conquered nations); blockades an
+               enemy, closes a passage it holds to its enemies, declares unrestricted
+               submarine warfare (1.4) once its side courts no neutral major any more,
+               all now and then; and, rarely, a NOTE to the moderator;
 * support    - free artillery next to land attacked this turn supports the attack, and
                threatened complexes and ports defend (Artillery, Industrial complexes,
                Ports; 4.6); the complex or port of conquered land the enemy next door
@@ -28,6 +29,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from moderator.bots import history
 from moderator.bots.options import options
 from moderator.orders import model as m
 
@@ -38,9 +40,15 @@ if TYPE_CHECKING:  # bot.py holds the table of plays, these among them
 def statecraft(d: Draft) -> None:
     s = d.seat
     if s.side == "neutral":
+        wanted = history.lean(s.state, s.nation)
         for o in options(s, m.JoinSide):
-            d.take(o)
-            return  # a nation joining has done its diplomacy for the turn
+            # JOIN is the player's choice ("can join the main war by will", Neutrals): a
+            # bot joins only the side its history wants (bots/history.py). Joining any
+            # side its points allowed sent the USA (US Entry -10 after the Ottomans and
+            # Bulgaria joined) and then China to the Central Powers by turn 5.
+            if isinstance(o, m.JoinSide) and o.side == wanted:
+                d.take(o)
+                return  # a nation joining has done its diplomacy for the turn
         if d.rng.random() < 0.2:
             _first(d, m.GearUp, cost=25)
     elif d.rng.random() < 0.1:
@@ -59,7 +67,7 @@ def statecraft(d: Draft) -> None:
     if home and not held:  # conquered (the Bolsheviks have no home land to lose)
         _first(d, m.Exile)
     for kind, chance in ((m.Blockade, 0.3), (m.ClosePassage, 0.1), (m.SubWarfare, 0.05), (m.Note, 0.02)):
-        if d.rng.random() < chance:
+        if d.rng.random() < chance and not (kind is m.SubWarfare and _courting(d)):
             _first(d, kind)
 
 
@@ -105,6 +113,13 @@ def hunt(d: Draft) -> None:
         off_enemy_coast = any(s.land(p) and s.enemy(p) for p in s.neighbours(o.zone))
         if off_enemy_coast and d.rng.random() < 0.2 and d.fits(o.zone, o.units):
             d.take(o, o.zone, o.units)
+
+
+def _courting(d: Draft) -> bool:
+    """Its side still wants a neutral major in (bots/history.py courted): no unrestricted
+    submarine warfare, which costs it 0-1 point a turn with every neutral (1.4)."""
+    s = d.seat
+    return s.side != "neutral" and bool(history.courted(s.state, s.side))
 
 
 def _first(d: Draft, kind: type[m.Order], cost: int = 0) -> None:

@@ -89,7 +89,7 @@ import dataclasses
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from moderator.engine import shore_bombardment, terrain
+from moderator.engine import battle_forces, battlefield, shore_bombardment, terrain
 from moderator.engine.casualty_shares import share
 from moderator.engine.combat_air import RADAR_PENALTY, dogfight_value, enemy_level
 from moderator.engine.combat_orders import BattleOrders, withdrawal
@@ -137,7 +137,7 @@ class Front:
     radar: bool = False  # a radar of the defenders stands in the territory (Radar: enemy planes -1)
 
 
-@dataclass
+@dataclass(eq=False)  # one unit in one battle: compared by identity (list.remove is hot in odds.py)
 class Fighter:
     nation: str
     kind: str  # a unit kind, or "city" / "coastal" / "fictive" / "boat"
@@ -149,6 +149,7 @@ class Fighter:
     beach: bool = False  # landed from the sea (4.6.1): beach-landing penalty, never withdraws
     support: bool = False  # artillery next door protecting the territory (Artillery): never a casualty
     air_only: bool = False  # behind a super trench: it fights the defenders' aircraft only (Super Trench)
+    cost: int | None = field(default=None, repr=False)  # its price, read once (the default casualty order)
 
     @property
     def virtual(self) -> bool:
@@ -343,7 +344,9 @@ def take_aircraft(ctx: TurnContext, battle: Battle, side: Side, hits: int) -> No
 
 def _rank(ctx: TurnContext, first: tuple[str, ...], f: Fighter) -> tuple[int, int, str, str]:
     rank = first.index(f.kind) if f.kind in first else len(first)
-    return rank, cost_of(ctx, f), f.kind, f.unit.id if f.unit else ""
+    if f.cost is None:  # a unit's price does not change during its battle; odds ranks it thousands of times
+        f.cost = cost_of(ctx, f)
+    return rank, f.cost, f.kind, f.unit.id if f.unit else ""
 
 
 def take_casualties(ctx: TurnContext, battle: Battle, side: Side, hits: int) -> None:
@@ -520,6 +523,8 @@ def setup(ctx: TurnContext | None, territory: str, origins: Sequence[str], attac
     and every naval invasion will face a 1 defense factor coastal defense unit"; one
     however the attackers come), the fictive unit (note after 4.6.1) and whether the
     attack is all air (Fighters)."""
+    if ctx is not None:
+        battlefield.fought(ctx, attackers, defenders)  # Phase 2.1: the weaponry each side meets
     strait = any(u.id in front.across for u in attackers)
     beach = any(u.id in front.beach for u in attackers)
     all_air = bool(attackers) and all(u.kind in AIR for u in attackers)
@@ -708,7 +713,8 @@ def defenders_left(battle: Battle) -> bool:
 
 
 def battle_event(ctx: TurnContext, battle: Battle, captured: bool) -> None:
-    """BattleFought: seen by every nation that fought in it."""
+    """BattleFought: seen by every nation that fought in it; then each of them is told the
+    forces as it saw them (battle_forces)."""
     attackers = sorted({battle.attacker, *battle.attackers})
     participants = sorted({*attackers, *battle.defending_nations})
     ctx.emit(
@@ -728,6 +734,7 @@ def battle_event(ctx: TurnContext, battle: Battle, captured: bool) -> None:
         air_rounds=battle.air_rounds,
         rolls=[battle.first_roll, len(ctx.dice.log)],
     )
+    battle_forces.tell_forces(ctx, battle, attackers, participants)  # each participant's view of the forces
 
 
 def losses_by_nation(battle: Battle, participants: Sequence[str]) -> dict[str, dict[str, int]]:

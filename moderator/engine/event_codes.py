@@ -193,17 +193,29 @@ SCHEMA = EventSchema([
          territory=PLACE, origins=PLACES, attacker=NATION, attackers=NATIONS, defender=optional(NATION),
          defenders=NATIONS, rounds=INT, strait=BOOL, losses=LOSSES, captured=BOOL, withdrawn=optional(TEXT),
          clash=BOOL, air_rounds=INT, rolls=SPAN),
+    spec("battle-forces", "nation", "Phase 4.6: a land battle's forces as one participant saw them "
+         "(engine/battle_forces.py): its side's exactly, by nation; the enemy's as its reconnaissance of the "
+         "place recorded them (`seen` exact: `enemy`), else their colour `band` (3.2.2.4)",
+         nation=NATION, territory=PLACE, role=CODE, own=LOSSES, seen=CODE, enemy=LOSSES, band=TEXT),
     spec("task-force", "nation", "Phase 4.2: where a task force went, and what is left of it and its troops; "
          "`mission` its last task (4.2.1-4.2.9: patrol, blockade, ...)",
          nation=NATION, order=INT, tf=TEXT, path=PLACES, ships=UNITS, troops=UNITS, mission=CODE),
     spec("naval-battle", "participants", "Phase 4.3: a naval battle (task forces, submarines attacking or "
          "detected); `first`/`second` the sides' nations, `ended` why it stopped",
          zone=PLACE, fleets=TASK_FORCES, first=NATIONS, second=NATIONS, rounds=INT, free=TEXT, ended=CODE,
-         losses=LOSSES, damaged=LOSSES, withdrawn=optional(TEXT), rolls=SPAN),
+         losses=LOSSES, damaged=LOSSES, withdrawn=optional(TEXT), aa=INT, rolls=SPAN),
     spec("air-combat-at-sea", "participants", "Phase 4.3 step 1: fighters aboard carriers (or sent as cover) "
          "intercepted aircraft striking ships (4.5): the rounds, the planes downed and those turned back short of fuel",
          zone=PLACE, attackers=NATIONS, defenders=NATIONS, rounds=INT, lost=UNITS, interceptors_lost=UNITS,
          turned_back=UNITS),
+    spec("aircraft-aboard", "nation", "Aircraft Carriers: fighters sent to a sea zone (MOVE) landed aboard the "
+         "nation's carriers there instead of flying home", nation=NATION, order=INT, zone=PLACE, units=UNITS),
+    spec("task-force-turned-back", "nation", "Phase 4.2: contact was lost in a naval battle and the task force, "
+         "by its nation's WITHDRAW ... IF CONTACT LOST, cancelled its mission and went back (`dest`: where it stopped)",
+         nation=NATION, tf=TEXT, zone=PLACE, dest=PLACE),
+    spec("radar-retreat", "nation", "Radar: a radar ship sighted aircraft coming to strike the nation's ships, "
+         "which retreated by its WITHDRAW ... IF RADAR WARNS (`dest`: where they went)",
+         nation=NATION, zone=PLACE, dest=PLACE, ships=UNITS),
     spec("blockade-held", "the two nations", "Phase 4.2.6: a blockade sighted a task force leaving its zone "
          "and held it there", nation=NATION, tf=TEXT, zone=PLACE, dest=PLACE, by=NATION),
     spec("unrestricted-submarine-warfare", "the two nations", "Phase 1.4 with 4.7: submarines in the targeted "
@@ -220,8 +232,20 @@ SCHEMA = EventSchema([
     spec("air-retreat", "participants", "Phase 4.5: an attacking nation's aircraft broke off the air combat by "
          "its BREAK OFF AIR COMBAT condition and flew home (no ground round, no bombing)",
          nation=NATION, territory=PLACE, condition=TEXT, rounds=INT, units=UNITS),
+    spec("attack-intercepted", "the attacker and the interceptors", "Phase 4.5: enemy fighters met attacking "
+         "aircraft over the places on their way to a battle further than next door (via, intercepted_over): "
+         "rounds of air combat, planes lost, turned back short of fuel or broken off, those that flew on",
+         nation=NATION, order=INT, dest=PLACE, via=PLACES, intercepted_over=PLACES, rounds=INT, lost=UNITS,
+         interceptors_lost=UNITS, turned_back=UNITS, broke_off=UNITS, through=UNITS),
     spec("let-through", "nation", "Phase 4.5: the nation's fighters let the attacking aircraft go by (LET THROUGH)",
          nation=NATION, territory=PLACE, units=UNITS),
+    spec("let-through-unused", "nation", "Phase 4.5: a LET THROUGH order whose fighters met no attacking aircraft "
+         "at the place", nation=NATION, order=INT, territory=PLACE),
+    spec("air-retreat-unused", "nation", "Phase 4.5: a BREAK OFF AIR COMBAT order whose aircraft met no "
+         "interceptors at the place", nation=NATION, order=INT, territory=PLACE),
+    spec("submarines-not-found", "nation", "Phase 4.2.9: a submarine hunt (a DETECT order, or a task force on "
+         "a detect mission: `tf`) found nothing to fight; the same whether submarines were there or not",
+         nation=NATION, order=INT, zone=PLACE, units=UNITS, tf=TEXT),
     spec("aircraft-landed", "nation", "Phase 4.6: aircraft left a battle and landed away from home (fuel)",
          nation=NATION, place=PLACE, battle=PLACE, units=UNITS),
     spec("units-fell-back", "nation", "Phase 4.4: attackers whose home was taken meanwhile fell back (or were lost)",
@@ -281,10 +305,17 @@ SCHEMA = EventSchema([
     spec("revolution-defections", "public", "Phase 9: Russian units built this turn defected (8-10)", units=INT),
     spec("mutineers-took-capital", "public", "Phase 9, Mutinies: the Mutineers hold the nation's capital; it "
          "offers its foes a surrender", nation=NATION, capital=PLACE),
+    spec("socialist-revolution", "public", "Phase 9, Mutinies: repeated mutinies started a socialist revolution; "
+         "the units in the provinces struck defected to the Mutineers, who hold and incorporate them",
+         nation=NATION, provinces=PLACES),
+    spec("rebels-command", "the commander and the moderator", "Phase 9, Mutinies: 'Such army is controlled by "
+         "Bolshevik player or another free player': the nation's player commands the rebels (PROXY FOR)",
+         nation=NATION, rebels=NATION, revolted=NATION),
     spec("mutiny", "nation and moderator", "Phase 9, Mutinies: units disbanded (or rebelled) in a territory",
          nation=NATION, severity=CODE, place=PLACE, units=UNITS, rebelled=BOOL),
     spec("starvation", "the nation and the moderator", "Phase 9, Starvation Rule: the enemy cordon held a "
-         "second turn or more; the manpower limit falls", nation=NATION, turns=INT, lost=INT, manpower=INT),
+         "second turn or more; the manpower limit falls (of `pool`, the nation whose limit its infantry count against, "
+         "when not its own)", nation=NATION, turns=INT, lost=INT, manpower=INT, pool=optional(NATION)),
     spec("starvation-ended", "the nation and the moderator", "Phase 9, Starvation Rule: the cordon is broken",
          nation=NATION, turns=INT),
     spec("victory-standing", "the moderator; everyone from the historical end", "Victory Conditions: a major "

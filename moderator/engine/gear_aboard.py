@@ -19,9 +19,13 @@ What the gear does at sea (Phase 4.2, Radar, Sonar):
 - Sonar: "all subs attacking a task force with a sonar unit in it receive -1 to their
   attack" (engine/naval_combat.py fire_value).
 - Radar: "Enemy planes receive -1 to their attack when radar is present": aircraft
-  attacking ships at sea against a side with a radar ship (fire_value). Not yet: "If on a
-  ship, that ship has a 50% chance of detecting them, and the ships have the option of
-  retreating to an adjacent sea zone".
+  attacking ships at sea against a side with a radar ship (fire_value). "If on a ship,
+  that ship has a 50% chance of detecting them, and the ships have the option of
+  retreating to an adjacent sea zone": engine/phase4_air_sea.py radar_warning.
+- AA guns (Improved Anti-Aircraft Guns: "may also be put on ships. Battleships and
+  carriers may hold 2 improved AA guns, while cruisers and transports may carry 1"):
+  4.3 step 3, "Any AA guns on the ships get to fire at the planes that are going to
+  attack" (engine/phase4_air_sea.py ships_aa).
 
 Readings: one radar and one sonar per ship (a second of the same kind adds nothing, so it
 goes to another ship of the kind, lowest id first); the gear goes on the ships of the
@@ -40,7 +44,7 @@ from moderator.engine.state import Unit
 
 PHASE = "7"
 GEAR = "ship_gear"  # NationState.flags: ship unit id -> sorted gear kinds aboard
-GEAR_KINDS = ("radar", "sonar")
+GEAR_KINDS = ("radar", "sonar", "aa")
 SONAR_SHARE = (3, 2)  # 4.2: "or 50% if sonar is mounted": capability x 3/2, rounded down
 SONAR_PENALTY = 1  # Sonar: "all subs attacking a task force with a sonar unit in it receive -1"
 RADAR_PENALTY = 1  # Radar: "Enemy planes receive -1 to their attack when radar is present"
@@ -62,15 +66,26 @@ def mount(ctx: TurnContext, build: PendingBuild) -> None:
     flags = ctx.state.nations[build.nation].flags
     record: dict[str, list[str]] = {k: list(v) for k, v in flags.get(GEAR, {}).items()}
     ships = sorted((u for u in ctx.state.units_at(build.place, build.nation)
-                    if u.kind == build.on and build.kind not in record.get(u.id, ())), key=lambda u: u.id)
+                    if u.kind == build.on and room(record.get(u.id, ()), build)), key=lambda u: u.id)
     if not ships or not still_placeable(ctx, build.nation, build.kind, build.place):
         ctx.tell(build.nation, "build-lost", PHASE, kind=build.kind, count=build.count,
                  place=build.place, paid=build.paid)
         return
     ship = ships[0]
-    record[ship.id] = sorted({*record.get(ship.id, ()), build.kind})
+    record[ship.id] = sorted([*record.get(ship.id, ()), build.kind])
     flags[GEAR] = dict(sorted(record.items()))
     ctx.tell(build.nation, "placed", PHASE, kind=build.kind, count=build.count, place=build.place)
+
+
+def room(aboard_now: Iterable[str], build: PendingBuild) -> bool:
+    """Is there room on the ship for the gear? One radar and one sonar; AA guns up to the
+    ship's AA_ROOM (2 on battleships and carriers, 1 on cruisers and transports)."""
+    from moderator.engine.orders.ship_gear import AA_ROOM
+
+    now = list(aboard_now)
+    if build.kind == "aa":
+        return now.count("aa") < AA_ROOM.get(build.on, 0)
+    return build.kind not in now
 
 
 def drop_sunk(ctx: TurnContext) -> None:
@@ -85,6 +100,11 @@ def drop_sunk(ctx: TurnContext) -> None:
             ns.flags[GEAR] = kept
         else:
             del ns.flags[GEAR]
+
+
+def guns(pos: Position, ship: Unit) -> int:
+    """The AA guns aboard a ship."""
+    return aboard(pos, ship).count("aa")
 
 
 def detection(pos: Position, ship: Unit, capability: int) -> int:

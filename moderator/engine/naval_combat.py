@@ -48,7 +48,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from moderator.engine import gear_aboard, phase4_naval
+from moderator.engine import battlefield, gear_aboard, phase4_naval
 from moderator.engine.casualty_shares import share
 from moderator.engine.combat_orders import BattleOrders, withdrawal
 from moderator.engine.context import TurnContext
@@ -99,6 +99,7 @@ class NavalBattle:
     free: str | None = None  # why a side had a free round ("escort", "submarines", "detection")
     ended: str = ""  # "destroyed", "contact-lost", "withdrawn", "submarines-dive", "round-limit"
     withdrawn: str | None = None
+    aa_hits: int = 0  # planes downed by the ships' AA guns (4.3 step 3)
     retreating: int | None = None  # the index in `sides` of the side that withdrew (step 6)
     nations: tuple[list[str], list[str]] = ([], [])  # each side's nations as the battle began
 
@@ -222,13 +223,16 @@ def fight(
     orders: tuple[BattleOrders, BattleOrders] = (BattleOrders(), BattleOrders()),
     free: tuple[NavalSide, list[Ship], str] | None = None,
     after_round: Callable[[NavalBattle], str | None] | None = None,
+    opening: Callable[[NavalBattle], None] | None = None,
 ) -> NavalBattle:
     """Fight the battle to its end; sunk ships (and their cargo) leave ctx.state.
 
     free: (side, its ships that fire alone first, why). after_round: the caller's own end
-    of a battle (submarines diving after the first round of a detection)."""
+    of a battle (submarines diving after the first round of a detection). opening: the
+    caller's fire after the free round and before the first (4.3 step 3, the ships' AA)."""
     battle = NavalBattle(zone, (first, second), len(ctx.dice.log), orders,
                          nations=(first.nations(), second.nations()))
+    battlefield.fought(ctx, [s.unit for s in first.ships], [s.unit for s in second.ships])  # Phase 2.1
     a, b = first, second
     a.against_sonar = gear_aboard.carries(ctx, [s.unit for s in b.ships], "sonar")
     b.against_sonar = gear_aboard.carries(ctx, [s.unit for s in a.ships], "sonar")
@@ -244,6 +248,8 @@ def fight(
         battle.free = why
         scored = hitters(ctx, battle, side, ships, f"free round ({why})", first_round=False)
         strike(ctx, battle, other, orders[0] if other is a else orders[1], scored, first_round=False)
+    if opening is not None and a.ships and b.ships:
+        opening(battle)
     while a.ships and b.ships:
         if battle.rounds >= MAX_ROUNDS:
             battle.ended = "round-limit"
@@ -291,4 +297,4 @@ def battle_event(ctx: TurnContext, battle: NavalBattle, fleets: Sequence[str]) -
     ctx.emit("naval-battle", PHASE, participants, zone=battle.zone, fleets=list(fleets),
              first=battle.nations[0], second=battle.nations[1],
              rounds=battle.rounds, free=battle.free or "", ended=battle.ended, losses=losses, damaged=damaged,
-             withdrawn=battle.withdrawn, rolls=[battle.first_roll, len(ctx.dice.log)])
+             withdrawn=battle.withdrawn, aa=battle.aa_hits, rolls=[battle.first_roll, len(ctx.dice.log)])

@@ -22,12 +22,18 @@ from moderator.engine.state import SEA_UNITS
 from moderator.orders.model import CombatCondition
 
 PHASE = "4.3"
+# Conditions read at sea only: WITHDRAW FROM <zone> IF CONTACT LOST (4.2: after contact is
+# lost, "cancel mission and return to the sea zone from where they came") and IF RADAR
+# WARNS (Radar: "the ships have the option of retreating to an adjacent sea zone").
+SEA_ONLY = ("contact-lost", "radar")
 
 
 def condition_problem(pos: Position, nation: str, order: CombatCondition) -> Problem | None:
     """A withdrawal condition on a sea zone (the land checks are conditions.py's)."""
     if order.kind == "max-defenders" or not sails(pos, nation, order.dest):
         return problem("condition-no-attack", order.dest, place=order.dest)
+    if order.kind == "contact-lost" and order.to is not None:
+        return problem("contact-lost-goes-back", order.to, place=order.dest)
     if order.to is not None and (not pos.is_sea(order.to) or not pos.adjacent(order.dest, order.to)):
         return problem("not-adjacent", order.to, origin=order.dest, dest=order.to)
     return None

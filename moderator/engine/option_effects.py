@@ -350,7 +350,7 @@ def gift(ctx: TurnContext, nation: str, order: SpecialOption, spec: OptionRule) 
 
 def properly_supply(ctx: TurnContext, nation: str, order: SpecialOption, spec: OptionRule) -> str:
     """Russian #3: "its infantry will cost 6 resources for the remainder of the war"
-    (engine/orders/build.py prices reads the option's use) and the revolution's roll is 1 in
+    (engine/technology.py base_price reads the option's use) and the revolution's roll is 1 in
     10 less likely (engine/phase9_revolution.py)."""
     return ADOPTED
 

@@ -12,9 +12,11 @@ For every group of allies at war (a nation and the nations of its side; a neutra
 alone), sorted, and every place next to the group's units that holds enemy units or is
 enemy land (a land territory: the group's units in the neighbouring land and, for ships,
 sea zones; a sea zone: the group's units in it), the chance is phase3_recon's formula over
-those borders, the target's trench or super trench covering every border (the map has no
-trench facing), and "Trenches (alone, without other units present)" seeing only where they
-stand alone. One per-mille roll (phase3_recon.roll_recon) in step 3.3 per target with a
+those borders, each border under the target's trench or super trench that faces it ("C has
+trench against A and not against B, then trenches will reduce effectiveness only for units
+in A and not for units in B"; a trench whose facing is not recorded, as one a ruling adds,
+covers every border; none faces the sea), and "Trenches (alone, without other units
+present)" seeing only where they stand alone. One per-mille roll (phase3_recon.roll_recon) in step 3.3 per target with a
 chance: a hit shows the exact enemy units, a miss their colour band. A province masked by
 the reconnaissance countermeasure (3.2.2.4, NationState.flags["masked"] of an enemy holding
 or standing in it) shows a false colour whatever the roll: the next band (black, yellow,
@@ -31,7 +33,8 @@ from collections.abc import Iterable
 from fractions import Fraction
 
 from moderator.engine import phase3_recon
-from moderator.engine.context import TurnContext
+from moderator.engine.context import Position, TurnContext
+from moderator.engine.orders.trenches import facing_of
 from moderator.engine.phase3_espionage import MASKED
 from moderator.engine.state import AIR_UNITS, LAND_UNITS, SEA_UNITS, Unit, kinds
 
@@ -71,7 +74,11 @@ def watchers(units: list[Unit]) -> dict[str, int]:
     return kinds(u for u in units if u.kind == phase3_recon.TRENCH)
 
 
-def cover(units: Iterable[Unit]) -> str:
+def cover(units: Iterable[Unit], pos: Position | None = None, watcher: str | None = None) -> str:
+    """The cover of the units' trenches: against a look from `watcher` (with `pos`), only
+    the trenches facing it or facing nowhere recorded; without, any trench."""
+    if pos is not None and watcher is not None:
+        units = [u for u in units if facing_of(pos, u) in (None, watcher)]
     present = {u.kind for u in units}
     if phase3_recon.SUPER_TRENCH in present:
         return phase3_recon.SUPER_TRENCH
@@ -93,8 +100,7 @@ def chance(ctx: TurnContext, by_place: dict[str, list[Unit]], place: str, there:
     if ctx.is_sea(place):
         return phase3_recon.border_chance(table, watchers(by_place.get(place, [])), phase3_recon.OPEN,
                                           phase3_recon.SEA)
-    shield = cover(there)
-    borders = [phase3_recon.border_chance(table, watchers(by_place[n]), shield, phase3_recon.LAND)
+    borders = [phase3_recon.border_chance(table, watchers(by_place[n]), cover(there, ctx, n), phase3_recon.LAND)
                for n in sorted(ctx.world.neighbours(place)) if n in by_place]
     return phase3_recon.any_hit(borders)
 

@@ -1,6 +1,7 @@
 """Phase 4.1.1 bombing raids: AA fire, interception by fighters (4.5), then the damage.
 
-The BOMB order's home (orders/bombing.py) checks the raid; raid() flies it:
+The BOMB order's home (orders/bombing.py) checks the raid and queues it (execute());
+once all of step 4.1.1's orders are in, fly_pending() flies every raid together:
 
 1. AA (Anti Air Guns): "Each AA unit gets only one die roll against enemy planes entering
    the given territory ... The AA roll against aircraft happens before any other
@@ -8,7 +9,11 @@ The BOMB order's home (orders/bombing.py) checks the raid; raid() flies it:
    the territory rolls once at its defense value; a hit downs one plane.
 0. On the way (4.5, the same words below): the raid flies the way engine/air_route.py
    finds; over every land territory on it with enemy fighters they intercept as at the
-   target (intercept()), before the raid reaches the target's AA guns.
+   target, before the raid reaches the target's AA guns (engine/air_passage.py).
+   Every raid of the step flies at once (fly_raids): raids over one place at one time
+   meet its fighters together, and raids on one target at one time its AA guns, each gun
+   rolling once against them all ("this is not one die role per plane"); the result
+   never depends on the order of nations or of lines.
 2. Interception (4.5): "When aircraft move into a territory ... containing enemy fighters,
    the enemy fighters have the option of intercepting ... (default)". Air combat rounds:
    both sides roll one D10 per aircraft, fighters at their value in the fighter
@@ -29,44 +34,29 @@ The BOMB order's home (orders/bombing.py) checks the raid; raid() flies it:
    each, "If three or more ... any infantry attacking that territory that turn receives a
    +1" (the points are kept in ctx.memo[("strike", territory)] for land combat).
 
-Casualties are the owner's choice; the default downs the cheapest plane first, then by
-kind and id. The planes that survive stay at their base: "The aircraft cannot move,
+Casualties are the owner's choice (its CASUALTIES order for the place, or everywhere);
+the default downs the cheapest plane first, then by kind and id. The planes that survive stay at their base: "The aircraft cannot move,
 re-base, or participate in combat on any turn it does a bombing mission."
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
-from moderator.engine import air_route, fuel
-from moderator.engine.combat_air import dogfight_value, enemy_level, radar_against
-from moderator.engine.combat_orders import withdrawal
+from moderator.engine import air_passage, air_route, fuel
+from moderator.engine.air_passage import Flight, down, guards_at, shared_down, tank_of
 from moderator.engine.context import TurnContext
 from moderator.engine.orders import interception
 from moderator.engine.orders.move import landing_places
 from moderator.engine.state import Unit, kinds
-from moderator.orders.model import Bombing, CombatCondition
+from moderator.orders.model import Bombing
 
 PHASE = "4.1.1"
 STRIKES_FOR_BONUS = 3  # 4.1.1: "If three or more Tactical Strike Points are scored"
+PENDING = ("raids",)  # ctx.memo: the step's raids, flown together once all its orders are in
 
-
-def down(ctx: TurnContext, planes: list[Unit], hits: int) -> list[Unit]:
-    """Remove `hits` planes, cheapest first; returns those lost."""
-    order = sorted(planes, key=lambda u: (ctx.scenario.stats(u.nation, u.kind).cost, u.kind, u.id))
-    lost = order[:hits]
-    for u in lost:
-        planes.remove(u)
-    gone = {u.id for u in lost}
-    ctx.state.units = [u for u in ctx.state.units if u.id not in gone]
-    return lost
-
-
-def tank_of(ctx: TurnContext, plane: Unit) -> int:
-    """The plane's fuel, by its own technology (Improved Fighters and Bombers add fuel)."""
-    stats = ctx.stats(plane.nation, plane.kind, plane)
-    return stats.fuel if stats is not None else 0
+__all__ = ["down", "tank_of", "raid", "fly_raids", "fly_pending", "strike_bonus"]  # down, tank_of: air_combat_sea
 
 
 def spare_rounds(ctx: TurnContext, plane: Unit, origin: str, target: str) -> int:
@@ -80,100 +70,83 @@ def spare_rounds(ctx: TurnContext, plane: Unit, origin: str, target: str) -> int
 
 
 @dataclass
-class Flight:
-    """A raid on its way: the planes still flying and what befell the others."""
-
-    raiders: list[Unit]
-    spare: dict[str, int]  # unit id -> air-combat rounds its fuel allows over the whole raid
-    rounds: int = 0  # air-combat rounds fought so far, wherever (a fuel point each)
-    lost: list[Unit] = field(default_factory=list)
-    turned_back: list[Unit] = field(default_factory=list)
-    guards_lost: list[Unit] = field(default_factory=list)
-    fought: set[str] = field(default_factory=set)  # nations whose fighters intercepted or let it go
-    over: list[str] = field(default_factory=list)  # places on the way where it was intercepted
+class Raid:
+    nation: str
+    index: int
+    order: Bombing
+    holder: str  # the target's holder as the raids begin
+    flight: Flight
+    aa_hits: int = 0
+    aa_nations: frozenset[str] = frozenset()
 
 
-def guards_at(ctx: TurnContext, nation: str, place: str) -> list[Unit]:
-    """Enemy fighters at `place` that may intercept (not those passing through on rails)."""
-    return [u for u in ctx.units_at(place) if u.kind == "fighter" and ctx.at_war(nation, u.nation)
-            and u.id not in ctx.in_transit]
+def plan(ctx: TurnContext, nation: str, index: int, order: Bombing, planes: Sequence[Unit]) -> Raid:
+    """The raid on the position as the step's raids begin: its way, its fuel."""
+    target = order.target
+    tank = max((tank_of(ctx, u) for u in planes), default=0)
+    places = air_route.way(ctx.world, order.origin, target, lambda p: bool(guards_at(ctx, nation, p, ctx.moved)), tank)
+    key = (nation, order.origin, target, order.aim, min((u.id for u in planes), default=""))
+    spare = {u.id: spare_rounds(ctx, u, order.origin, target) for u in planes}
+    retreat = interception.retreat_conditions(ctx, nation, target)
+    flight = air_passage.flight(ctx, nation, key, planes, places or [order.origin, target], spare, retreat,
+                                goal=True)
+    return Raid(nation, index, order, ctx.controller(target) or "", flight)
 
 
-def intercept(ctx: TurnContext, nation: str, place: str, flight: Flight,
-              retreat: tuple[CombatCondition, ...]) -> None:
-    """4.5 over `place`: its enemy fighters intercept (unless their nation lets the raid
-    through) and air-combat rounds follow while both sides have planes in it: the raiders
-    while their fuel leaves the run and the way home (else they turn back), the
-    interceptors while their tank lasts. After a round with interceptors left, the raider's
-    BREAK OFF AIR COMBAT condition (per air combat: its rounds, the raider's planes downed
-    in it, the interceptors downed) sends the raiders home unbombed."""
-    fighters = guards_at(ctx, nation, place)
-    passing = interception.passing(ctx, place)  # 4.5: "the option of intercepting or letting them go"
-    guards = sorted((u for u in fighters if u.nation not in passing), key=lambda u: u.id)
-    for other in sorted({u.nation for u in fighters} & passing):
-        ctx.tell(other, "let-through", PHASE, territory=place, units=kinds([u for u in fighters if u.nation == other]))
-    flight.fought |= {u.nation for u in fighters}
-    against_raiders, against_guards = enemy_level(ctx, guards), enemy_level(ctx, flight.raiders)  # fixed as it starts
-    radar = radar_against(ctx, place, nation)
-    here = 0
-    lost: list[Unit] = []
-    killed: list[Unit] = []
-    while flight.raiders and guards:
-        able = [u for u in flight.raiders if flight.spare[u.id] > flight.rounds]
-        flight.turned_back += [u for u in flight.raiders if u not in able]
-        flight.raiders = able
-        fit = [g for g in guards if tank_of(ctx, g) > here]
-        if not flight.raiders or not fit:
-            break
-        here += 1
-        flight.rounds += 1
-        purpose = f"air combat over {place} round {here}"
-        r_hits = sum(ctx.dice.d10(f"{purpose}: {nation} {u.kind}") <= dogfight_value(ctx, u, against_raiders, radar)
-                     for u in flight.raiders)
-        g_hits = sum(ctx.dice.d10(f"{purpose}: {g.nation} fighter") <= dogfight_value(ctx, g, against_guards)
-                     for g in fit)
-        killed += down(ctx, guards, r_hits)
-        lost += down(ctx, flight.raiders, g_hits)
-        fighting = [g for g in guards if tank_of(ctx, g) > here]
-        why = withdrawal(retreat, here, len(lost), len(killed)) if fighting and flight.raiders else None
-        if why:  # 4.5 step 3: "The attacking player may now decide to retreat" (BREAK OFF AIR COMBAT)
-            ctx.emit("air-retreat", PHASE, sorted({nation, *(g.nation for g in (*guards, *killed))}),
-                     nation=nation, territory=place, condition=why, rounds=here, units=kinds(flight.raiders))
-            flight.raiders = []  # they fly home unbombed: told by air-retreat, not "short of fuel"
-    flight.lost += lost
-    flight.guards_lost += killed
+def execute(ctx: TurnContext, nation: str, index: int, order: Bombing, planes: Sequence[Unit]) -> None:
+    """The BOMB order's part: the raid waits for the others of the step (fly_pending)."""
+    ctx.memo.setdefault(PENDING, []).append((nation, index, order, list(planes)))
+
+
+def fly_pending(ctx: TurnContext) -> None:
+    """Step 4.1.1's own work: every raid ordered in it, flown together."""
+    fly_raids(ctx, ctx.memo.pop(PENDING, []))
 
 
 def raid(ctx: TurnContext, nation: str, index: int, order: Bombing, planes: Sequence[Unit]) -> None:
-    target = order.target
-    holder = ctx.controller(target) or ""
-    flight = Flight(list(planes), {u.id: spare_rounds(ctx, u, order.origin, target) for u in planes})
-    retreat = interception.retreat_conditions(ctx, nation, target)
-    tank = max((tank_of(ctx, u) for u in planes), default=0)
-    places = air_route.way(ctx.world, order.origin, target, lambda p: bool(guards_at(ctx, nation, p)), tank)
-    via = air_route.passed(places) if places is not None else []
-    for place in via:  # 4.5: "When aircraft move into a territory ... containing enemy fighters"
-        if not flight.raiders:
-            break
-        if ctx.is_sea(place) or not guards_at(ctx, nation, place):
-            continue  # at sea, fighters fight with the naval battles
-        before = flight.rounds
-        intercept(ctx, nation, place, flight, (*interception.retreat_conditions(ctx, nation, place), *retreat))
-        if flight.rounds > before:
-            flight.over.append(place)
-    aa = [u for u in ctx.units_at(target) if u.kind == "aa" and ctx.at_war(nation, u.nation)]
-    aa_hits = 0
-    for gun in sorted(aa, key=lambda u: u.id):
-        value = ctx.scenario.stats(gun.nation, "aa").defense
-        if flight.raiders and ctx.dice.d10(f"AA at {target}: {gun.nation} aa") <= value:
-            aa_hits += 1
-    flight.lost += down(ctx, flight.raiders, aa_hits)
-    if flight.raiders:
-        intercept(ctx, nation, target, flight, retreat)
-    through = flight.raiders
+    """One raid flown alone."""
+    fly_raids(ctx, [(nation, index, order, list(planes))])
+
+
+def fly_raids(ctx: TurnContext, orders: Sequence[tuple[str, int, Bombing, list[Unit]]]) -> None:
+    raids = sorted((plan(ctx, *o) for o in orders), key=lambda r: r.flight.key)
+    by_flight = {id(r.flight): r for r in raids}
+    # Raiders do not intercept other raids, nor do units busy with another order this turn
+    # (a reconnaissance mission's: "cannot be used in combat in phase 4", 3.3).
+    away = {u.id for r in raids for u in r.flight.planes} | set(ctx.moved)
+
+    def aa_fire(ctx: TurnContext, arriving: list[Flight], target: str) -> None:
+        """Anti Air Guns: each gun at the target rolls once against all the raids arriving
+        at one time; its hits down raiders, shared by nation, the cheapest first."""
+        raiders = [u for f in arriving for u in f.planes]
+        aa = sorted((u for u in ctx.units_at(target) if u.kind == "aa"
+                     and any(ctx.at_war(f.nation, u.nation) for f in arriving)), key=lambda u: u.id)
+        hits = 0
+        for gun in aa:
+            value = ctx.scenario.stats(gun.nation, "aa").defense
+            if ctx.dice.d10(f"AA at {target}: {gun.nation} aa") <= value:
+                hits += 1
+        downed = {u.id for u in shared_down(ctx, raiders, hits, {}, target)}
+        for f in arriving:
+            r = by_flight[id(f)]
+            r.aa_nations = frozenset(u.nation for u in aa)
+            mine = [u for u in f.planes if u.id in downed]
+            r.aa_hits = len(mine)
+            f.lost += mine
+            f.planes = [u for u in f.planes if u.id not in downed]
+
+    air_passage.fly(ctx, [r.flight for r in raids], away, aa_fire)
+    for r in raids:
+        damage_and_report(ctx, r)
+
+
+def damage_and_report(ctx: TurnContext, r: Raid) -> None:
+    """4.1.1: the damage of every plane that got through, and the raid's event."""
+    flight, target, order, holder = r.flight, r.order.target, r.order, r.holder
+    through = flight.planes
     damage = 0
     if order.aim == "industry" and holder:
-        rolled = sum(ctx.dice.d10(f"industrial bombing of {target}: {nation} bomber") for _ in through)
+        rolled = sum(ctx.dice.d10(f"industrial bombing of {target}: {r.nation} bomber") for _ in through)
         damage = min(rolled, max(ctx.state.nations[holder].saved, 0))
         ctx.state.nations[holder].saved -= damage
     elif order.aim == "city" and holder:
@@ -183,12 +156,12 @@ def raid(ctx: TurnContext, nation: str, index: int, order: Bombing, planes: Sequ
         damage = len(through)
         key = ("strike", target)
         ctx.memo[key] = ctx.memo.get(key, 0) + damage
-    seen = sorted({nation, *flight.fought, *(u.nation for u in aa)} | ({holder} if holder else set()))
-    ctx.emit("air-raid", PHASE, seen, nation=nation, order=index, target=target, aim=order.aim, holder=holder,
-             aa_hits=aa_hits, rounds=flight.rounds, lost=kinds(flight.lost),
+    seen = sorted({r.nation, *flight.fought, *r.aa_nations} | ({holder} if holder else set()))
+    ctx.emit("air-raid", PHASE, seen, nation=r.nation, order=r.index, target=target, aim=order.aim, holder=holder,
+             aa_hits=r.aa_hits, rounds=flight.rounds, lost=kinds(flight.lost),
              interceptors_lost=kinds(flight.guards_lost), turned_back=kinds(flight.turned_back), through=kinds(through),
              damage=damage, strike_points=ctx.memo.get(("strike", target), 0) if order.aim == "tactical" else 0,
-             via=via, intercepted_over=flight.over)
+             via=flight.via, intercepted_over=[p for p in flight.over if p != target])
 
 
 def strike_bonus(ctx: TurnContext, territory: str) -> int:

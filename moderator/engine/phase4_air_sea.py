@@ -22,6 +22,8 @@ war with the attacker:
   defensive factor).
 - The aircraft then fly home, or to the nearest friendly land their fuel reaches
   (phase4_sea.fly_home).
+- Radar: "If on a ship, that ship has a 50% chance of detecting them, and the ships have
+  the option of retreating to an adjacent sea zone" (radar_warning), before step 1.
 
 Every attack on one sea zone is one battle: the attackers' aircraft together (allies,
 guideline 2, with the multinational note's sharing), ordered by nation and order.
@@ -34,8 +36,18 @@ guideline 2, with the multinational note's sharing), ordered by nation and order
   may be sent into a sea zone during naval movement and assigned to a task force as
   cover"; step 1: "all protecting fighters from land can fight attacking aircrafts")
   intercept too, with the fuel that still takes them home; the cover flies home when the
-  zone's strikes are over.
-Not yet: step 3 (the ships' own AA); cover aircraft joining a battle with submarines
+  zone's strikes are over, unless its fighters can land aboard their nation's carriers
+  there (their room, damaged ones too: "fighters may still land on it"): then they stay
+  aboard (Aircraft Carriers: "an aircraft carrier allows extended aerial operations").
+- Step 3: "Any AA guns on the ships get to fire at the planes that are going to attack"
+  (ships_aa): after the ships' free fire, each gun aboard (gear_aboard.guns) rolls one
+  D10 at the nation's AA value (Improved AA: 2), its hits taking planes only. Anti Air
+  Guns: "Ships with AA guns mounted ... use AA guns then as though the AA were placed in
+  provinces--one roll for each gun before air attack and then the ships fire during each
+  round of combat as usual": once, before the rounds (a reading: not again each round as
+  improved guns on land do; step 7 repeats steps 4-7 only), and step 6 says "no AA fire"
+  at leaving aircraft.
+Not yet: cover aircraft joining a battle with submarines
 ("If subs attack that task force, the aircraft may then participate in the battle");
 submarines are not attacked (they are found only by detection, 4.2.9).
 """
@@ -45,16 +57,18 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 
-from moderator.engine import air_combat_sea, naval_combat, phase4_naval, phase4_sea
+from moderator.engine import air_combat_sea, gear_aboard, naval_combat, phase4_naval, phase4_sea
 from moderator.engine.combat_orders import BattleOrders
 from moderator.engine.context import TurnContext
 from moderator.engine.naval_combat import NavalBattle, NavalSide, Ship
 from moderator.engine.orders import move
-from moderator.engine.state import AIR_UNITS, Unit
-from moderator.orders.model import Attack, Move
+from moderator.engine.placement import carrier_room
+from moderator.engine.state import AIR_UNITS, Unit, kinds
+from moderator.orders.model import Attack, CombatCondition, Move
 
 PHASE = "4.3"
 FUEL_GONE = "aircraft-home"
+RADAR_SIGHTS = 5  # Radar: "that ship has a 50% chance of detecting them": 1-5 on a D10
 
 
 def air_strikes(ctx: TurnContext, sea: phase4_sea.Sea) -> None:
@@ -72,9 +86,16 @@ def air_strikes(ctx: TurnContext, sea: phase4_sea.Sea) -> None:
     fought: dict[str, int] = {}  # cover plane id -> rounds of air combat
     for zone in sorted(planes):
         fought.update(strike(ctx, sea, zone, planes[zone], cover.get(zone, [])))
-    for zone in sorted(cover):  # the cover flies home when the strikes are over
-        for u, origin, _ in cover[zone]:
-            phase4_sea.fly_home(ctx, u, origin, zone, fought.get(u.id, 0))
+    for zone in sorted(cover):  # the cover lands aboard its carriers there, or flies home, when the strikes are over
+        aboard: dict[tuple[str, int], list[Unit]] = defaultdict(list)
+        for u, origin, index in cover[zone]:
+            if u.kind == "fighter" and u in ctx.state.units and carrier_room(ctx, u.nation, zone) > 0:
+                u.location = zone  # Aircraft Carriers: "an aircraft carrier allows extended aerial operations"
+                aboard[(u.nation, index)].append(u)
+            else:
+                phase4_sea.fly_home(ctx, u, origin, zone, fought.get(u.id, 0))
+        for (nation, index), landed in sorted(aboard.items()):
+            ctx.tell(nation, "aircraft-aboard", PHASE, order=index, zone=zone, units=kinds(landed))
 
 
 def short(ctx: TurnContext, nation: str, index: int, order: Move) -> bool:
@@ -94,6 +115,7 @@ def strike(ctx: TurnContext, sea: phase4_sea.Sea, zone: str, flying: list[tuple[
     lead = flying[0][0].nation
     origins = {u.id: origin for u, origin, _ in flying}
     rounds = {u.id: phase4_sea.air_rounds(ctx, u, origins[u.id], zone) for u, _, _ in flying}
+    radar_warning(ctx, sea, zone, [u for u, _, _ in flying])
     ships = [u for u in ctx.units_at(zone) if u.kind in phase4_naval.SURFACE_SHIPS and ctx.at_war(lead, u.nation)]
     planes = [u for u, _, _ in flying]
     fought = dict.fromkeys(rounds, 0)  # the rounds each plane fought, air and naval (its fuel)
@@ -129,8 +151,13 @@ def strike(ctx: TurnContext, sea: phase4_sea.Sea, zone: str, flying: list[tuple[
 
         # Step 2: the ships alone fire first ("Defending ships get to roll their defensive factors").
         firing = [s for s in defenders.ships if s.unit.kind not in AIR_UNITS]
+
+        def step_3(battle: NavalBattle) -> None:
+            ships_aa(ctx, battle, defenders, attackers, orders[0])
+
         result = naval_combat.fight(ctx, zone, attackers, defenders, orders,
-                                    free=(defenders, firing, "defensive fire"), after_round=fuel_left)
+                                    free=(defenders, firing, "defensive fire"), after_round=fuel_left,
+                                    opening=step_3)
         attackers.ships += gone  # still flying: they leave together
         if defenders.ships and attackers.ships and result.ended in (FUEL_GONE, "withdrawn"):
             parting(ctx, result, defenders, attackers, orders[0])
@@ -143,6 +170,56 @@ def strike(ctx: TurnContext, sea: phase4_sea.Sea, zone: str, flying: list[tuple[
     for u, origin, _ in flying:
         phase4_sea.fly_home(ctx, u, origin, zone, fought[u.id])
     return dict(air.guard_fought) if ships else {}
+
+
+def radar_warning(ctx: TurnContext, sea: phase4_sea.Sea, zone: str, strikers: Sequence[Unit]) -> None:
+    """Radar: "If on a ship, that ship has a 50% chance of detecting them, and the ships have
+    the option of retreating to an adjacent sea zone." Before the strike, each nation at war
+    with the strikers whose orders take that option (WITHDRAW FROM the zone IF RADAR WARNS)
+    rolls for each of its radar ships there, 1-5 on a D10; when one sights the aircraft, its
+    task forces in the zone retreat as a withdrawing task force does (engine/naval_retreat.py:
+    the TO zone if open, else where they came from, else the first open neighbour) and stop.
+    The carriers' fighters go with their carriers; the strike meets the ships left."""
+    attackers = sorted({u.nation for u in strikers})
+    here = sorted({u.nation for u in ctx.units_at(zone) if u.kind in phase4_naval.SURFACE_SHIPS})
+    for nation in here:
+        if not any(ctx.at_war(nation, a) for a in attackers) or not warned_by_radar(ctx, nation, zone):
+            continue
+        radars = sorted((u for u in ctx.units_at(zone, nation) if "radar" in gear_aboard.aboard(ctx, u)),
+                        key=lambda u: u.id)
+        seen = [u for u in radars
+                if ctx.dice.d10(f"radar in {zone}: {nation} {u.kind} watches for aircraft") <= RADAR_SIGHTS]
+        if not seen:
+            continue
+        for f in [f for f in sea.fleets if f.nation == nation and f.zone == zone and f.ships]:
+            ships = kinds(f.ships)
+            phase4_sea.back(ctx, f)
+            if f.zone != zone:
+                ctx.tell(nation, "radar-retreat", PHASE, zone=zone, dest=f.zone, ships=ships)
+
+
+def warned_by_radar(ctx: TurnContext, nation: str, zone: str) -> bool:
+    return any(n == nation and c.kind == "radar" and ctx.name(c.dest) == zone
+               for n, _, c in ctx.orders_of(CombatCondition))
+
+
+def ships_aa(ctx: TurnContext, battle: NavalBattle, ships: NavalSide, planes: NavalSide,
+             orders: BattleOrders) -> None:
+    """4.3 step 3: one D10 for each AA gun aboard the ships still afloat, a hit at or under
+    the nation's AA value (Anti Air Guns: "as though the AA were placed in provinces");
+    the hits take planes only (step 5: "Hits scored by AA guns can only be used to destroy
+    planes"), the owner's casualty order among them, else the cheapest first."""
+    hits = 0
+    for s in ships.ships:
+        if s.unit.kind in AIR_UNITS:
+            continue
+        stats = ctx.stats(s.unit.nation, "aa")
+        value = stats.defense if stats else 0
+        for _ in range(gear_aboard.guns(ctx, s.unit)):
+            if ctx.dice.d10(f"naval combat in {battle.zone} AA fire: {s.unit.nation} aa aboard {s.unit.kind}") <= value:
+                hits += 1
+    battle.aa_hits += hits
+    naval_combat.take_hits(ctx, battle, planes, orders, hits, first_round=False)
 
 
 def parting(ctx: TurnContext, battle: NavalBattle, ships: NavalSide, planes: NavalSide, orders: BattleOrders) -> None:

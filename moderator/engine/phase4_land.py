@@ -56,7 +56,16 @@ import dataclasses
 from collections import defaultdict
 from collections.abc import Collection, Iterable, Mapping, Sequence
 
-from moderator.engine import combat_land, combat_orders, fuel, phase4_air, recon_conditions, terrain, wars
+from moderator.engine import (
+    attack_flights,
+    combat_land,
+    combat_orders,
+    fuel,
+    phase4_air,
+    recon_conditions,
+    terrain,
+    wars,
+)
 from moderator.engine.combat_air import radar_against
 from moderator.engine.combat_land import SUPER_TRENCH, TRENCH, Battle, Front
 from moderator.engine.conquest import seize, take_territory
@@ -158,6 +167,9 @@ def land_moves(ctx: TurnContext) -> None:
             ctx.tell(leg.nation, "moved", PHASE, order=leg.index, origin=leg.origin, dest=leg.dest,
                      units=kinds(leg.units))
     raids = [g for g in legs if g.attack and g.units]
+    busy = {uid for uid in ctx.moved if uid not in in_legs} - artillery_ids(ctx)  # another order's units
+    flying = {u.id for g in raids for u in g.units if u.kind not in STAYS_AT_HOME}
+    attack_flights.on_the_way(ctx, raids, flying | busy, lambda leg, u: air_rounds(ctx, leg, u))  # 4.5 on the way
     by_dest: dict[str, list[Leg]] = defaultdict(list)
     for g in raids:
         by_dest[g.dest].append(g)
@@ -166,8 +178,7 @@ def land_moves(ctx: TurnContext) -> None:
     for dest in sorted(by_dest):  # on the position before any battle: who faces which trench, fuel
         sides = groups(ctx, by_dest[dest])
         plans[dest] = (sides, {id(grp): front_of(ctx, dest, grp, shelled) for grp in sides})
-    away = {u.id for g in raids for u in g.units if u.kind not in STAYS_AT_HOME}
-    away |= {uid for uid in ctx.moved if uid not in in_legs} - artillery_ids(ctx)  # busy elsewhere
+    away = {u.id for g in raids for u in g.units if u.kind not in STAYS_AT_HOME} | busy
     for dest in sorted(plans):
         battle_for(ctx, dest, *plans[dest], away, supporters(dest, helpers, shelled), attacked=set(plans))
     fall_back(ctx, raids)
@@ -432,7 +443,7 @@ def air_rounds(ctx: TurnContext, leg: Leg, unit: Unit) -> int:
     back = fuel.to_nearest(ctx.world, leg.dest, landing_places(ctx, unit.nation), limit=tank)
     if out is None or back is None:
         return 0
-    return max(0, (tank - out - back) // fuel.ROUND)
+    return max(0, (tank - out - back) // fuel.ROUND - attack_flights.spent_on_the_way(ctx, unit))
 
 
 def clash(ctx: TurnContext, dest: str, first: list[Leg], second: list[Leg], fronts: dict[int, Front]) -> list[Leg]:
@@ -535,7 +546,8 @@ def land(ctx: TurnContext, battle: Battle, legs: Sequence[Leg], planes: Sequence
         tank = stats.fuel if stats else 0
         out = fuel.cheapest(ctx.world, leg.origin, leg.dest, limit=tank) or 0
         fought = battle.spent.get(plane.id, battle.rounds + battle.air_rounds)
-        left = tank - out - min(fought, front.rounds.get(plane.id, 0)) * fuel.ROUND
+        fought = min(fought, front.rounds.get(plane.id, 0)) + attack_flights.spent_on_the_way(ctx, plane)
+        left = tank - out - fought * fuel.ROUND
         places = landing_places(ctx, plane.nation)
         if leg.origin in places and (fuel.cheapest(ctx.world, leg.dest, leg.origin, limit=max(left, 0)) is not None):
             plane.location = leg.origin

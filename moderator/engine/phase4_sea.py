@@ -25,8 +25,11 @@ nation out together, so nothing depends on nation ids or the order of lines:
    then "British are alerted"). Task forces linked by contacts fight one battle
    (naval_combat.fight): "If British fleet engages both fleet then they fight as it is
    single battle". A side that withdraws (its conditional orders) goes to an allied or
-   empty sea zone (engine/naval_retreat.py) and stops; after contact is lost both go on with their missions
-   (the rules let them choose; that is the default, flagged for the moderator).
+   empty sea zone (engine/naval_retreat.py) and stops. After contact is lost (4.2: "both
+   TF can choose to disengage and to continue their mission or to cancel mission and
+   return to the sea zone from where they came. That must be explained to moderator")
+   a nation's task forces go on with their missions, unless its orders say WITHDRAW FROM
+   the zone IF CONTACT LOST: then they go back to the zone they came from and stop.
 4. 4.2.10 Submarine interception: an INTERCEPT order's submarines attack the first enemy
    task force (by nation and name) doing the ordered mission that moves into or out of
    their zone, or that will unload troops there (a landing written for it); they have a
@@ -98,6 +101,7 @@ class Fleet:
     stopped: bool = False
     moved_at: str | None = None  # the zone it left at this point
     cargo: dict[str, list[Unit]] = field(default_factory=dict)  # transport id -> troops aboard
+    planes: list[Unit] = field(default_factory=list)  # fighters aboard its carriers (they sail with them)
 
     @property
     def key(self) -> str:
@@ -148,7 +152,7 @@ def naval_movement(ctx: TurnContext) -> None:
         intercept(ctx, sea, moving=True)
         for f in sea.fleets:
             if f.ships and not f.stopped and k < len(f.moves) and f.mission == "detect":
-                detect(ctx, sea, f.nation, f.zone, list(f.ships), f"{f.key} detects")
+                detect(ctx, sea, f.nation, f.zone, list(f.ships), f"{f.key} detects", told=(f.order, f.name))
         for zone in sorted({f.zone for f in sea.fleets if f.ships}):
             contact(ctx, sea, zone, first_point=k == 0)
     for f in sea.fleets:
@@ -191,7 +195,25 @@ def fleets(ctx: TurnContext) -> list[Fleet]:
         f = Fleet(nation, f"{zone} (no orders)", sorted(ships, key=lambda u: u.id), zone, "", path=[zone])
         f.mission = standing_mission(ctx, f)
         out.append(f)
+    board(ctx, out)
     return out
+
+
+def board(ctx: TurnContext, fleets: Sequence[Fleet]) -> None:
+    """Aircraft Carriers: the fighters in a sea zone are aboard their nation's carriers
+    there, as many as each holds (its capacity with its technology); each task force with
+    carriers takes the fighters of its nation in its zone up to its carriers' room, lowest
+    ids first, task forces in order (those the orders formed, by nation and name, first)."""
+    taken: set[str] = set()
+    for f in fleets:
+        room = sum((stats.capacity if (stats := ctx.stats(f.nation, "carrier", u)) else 0)
+                   for u in f.ships if u.kind == "carrier")
+        if not room:
+            continue
+        free = sorted((u for u in ctx.state.units_at(f.zone, f.nation) if u.kind == "fighter" and u.id not in taken),
+                      key=lambda u: u.id)
+        f.planes = free[:room]
+        taken.update(u.id for u in f.planes)
 
 
 def standing_mission(ctx: TurnContext, f: Fleet) -> str:
@@ -203,8 +225,11 @@ def standing_mission(ctx: TurnContext, f: Fleet) -> str:
 
 
 def sail(f: Fleet, dest: str) -> None:
-    """Guideline 5: one sea zone at a time; the troops aboard go with their transports."""
-    for u in (*f.ships, *f.troops()):
+    """Guideline 5: one sea zone at a time; the troops aboard go with their transports, the
+    fighters aboard with their carriers (while the task force has one)."""
+    if not any(u.kind == "carrier" for u in f.ships):
+        f.planes = []
+    for u in (*f.ships, *f.troops(), *f.planes):
         u.location = dest
     f.zone = dest
     f.path.append(dest)
@@ -370,7 +395,28 @@ def battle(ctx: TurnContext, sea: Sea, zone: str, group: list[Fleet], sighted: s
         for f in (first, second)[result.retreating]:  # only the side that withdrew
             back(ctx, f)
     elif result.ended == "contact-lost":
-        ctx.flag(PHASE, "naval-contact-lost-missions-go-on", zone=zone, fleets=[f.key for f in group])
+        for f in group:
+            if turns_back(ctx, f.nation, zone):
+                go_back(ctx, f)
+
+
+def turns_back(ctx: TurnContext, nation: str, zone: str) -> bool:
+    """4.2: after contact is lost "both TF can choose to disengage and to continue their
+    mission or to cancel mission and return to the sea zone from where they came. That
+    must be explained to moderator": WITHDRAW FROM <zone> IF CONTACT LOST is the second
+    choice, for every task force of the nation in a battle there; without it, the first."""
+    return any(n == nation and c.kind == "contact-lost" and ctx.name(c.dest) == zone
+               for n, _, c in ctx.orders_of(CombatCondition))
+
+
+def go_back(ctx: TurnContext, f: Fleet) -> None:
+    """The mission cancelled: back to the zone it came from at its last move (a task force
+    that has not moved stays), and no further step this turn."""
+    zone = f.zone
+    if f.came_from is not None and f.came_from != f.zone and f.ships:
+        sail(f, f.came_from)
+    f.stopped = True
+    ctx.tell(f.nation, "task-force-turned-back", PHASE, tf=f.name, zone=zone, dest=f.zone)
 
 
 def side_of(group: Sequence[Fleet], sought: bool) -> NavalSide:
@@ -495,7 +541,7 @@ def detect_by_order(ctx: TurnContext, sea: Sea) -> None:
     """4.2.9 DETECT orders: ships where they are, aircraft flown in from land ("fighters
     and bombers (assuming they have the range: fuel) may be flown into a sea zone")."""
     taken: set[str] = set()
-    for nation, _, order in ctx.orders_of(SubDetection):
+    for nation, index, order in ctx.orders_of(SubDetection):
         where = order.origin or order.zone
         hunters: list[Unit] = []
         for uc in order.units:
@@ -504,7 +550,7 @@ def detect_by_order(ctx: TurnContext, sea: Sea) -> None:
             hunters += pool[: uc.count]
         taken.update(u.id for u in hunters)
         rounds = {u.id: air_rounds(ctx, u, where, order.zone) for u in hunters if u.kind in AIR_UNITS}
-        fought = detect(ctx, sea, nation, order.zone, hunters, f"{nation} detects", rounds)
+        fought = detect(ctx, sea, nation, order.zone, hunters, f"{nation} detects", rounds, told=(index, ""))
         for u in hunters:
             if u.kind in AIR_UNITS:
                 fly_home(ctx, u, where, order.zone, fought.get(u.id, 0))
@@ -543,8 +589,12 @@ def fly_home(ctx: TurnContext, plane: Unit, origin: str, zone: str, fought: int)
 
 
 def detect(ctx: TurnContext, sea: Sea, nation: str, zone: str, hunters: Sequence[Unit], label: str,
-           air: dict[str, int] | None = None) -> dict[str, int]:
+           air: dict[str, int] | None = None, told: tuple[int, str] = (-1, "")) -> dict[str, int]:
     """The hunt; returns the rounds each aircraft fought (air: the rounds its fuel pays for).
+
+    A hunt that finds nothing to fight is told to the nation (submarines-not-found, with
+    `told`: the order's position and the task force's name, "" for a DETECT order) in the
+    same words whether submarines were there and escaped every roll or there were none.
 
     Aircraft fire in the free round, and stay for the first round when their fuel pays for
     two; the submarines' hits go to ships only (4.3 step 5), so aircraft alone are never
@@ -555,12 +605,12 @@ def detect(ctx: TurnContext, sea: Sea, nation: str, zone: str, hunters: Sequence
             and ctx.at_war(nation, u.nation)]
     able = [u for u in hunters if u.kind in DETECTION and (u.kind not in AIR_UNITS or air.get(u.id, 0) >= 1)]
     if not subs or not able:
-        return {}
+        return nothing_found(ctx, nation, zone, hunters, told)
     found = [u for u in able
              if ctx.dice.d10(f"submarine detection in {zone}: {nation} {u.kind}")
              <= gear_aboard.detection(ctx, u, DETECTION[u.kind])]
     if not found:
-        return {}
+        return nothing_found(ctx, nation, zone, hunters, told)
     stay = [u for u in found if u.kind not in AIR_UNITS or air.get(u.id, 0) >= 2]
     own = NavalSide([Ship(u, label, "detect") for u in stay], sought=True)
     them = NavalSide([Ship(u, f"{u.nation}/submarines", "dive") for u in subs], sought=False)
@@ -575,6 +625,15 @@ def detect(ctx: TurnContext, sea: Sea, nation: str, zone: str, hunters: Sequence
     if flown and result.ended == SUBS_DIVE:
         dive_away(ctx, sea, [s.unit for s in them.ships], zone)
     return {u.id: (2 if u in stay else 1) if result.rounds else 1 for u in flown}
+
+
+def nothing_found(ctx: TurnContext, nation: str, zone: str, hunters: Sequence[Unit],
+                  told: tuple[int, str]) -> dict[str, int]:
+    """The hunt's outcome when nothing was found: one sentence for both ways it happens,
+    so the report never says whether submarines were there."""
+    if hunters:
+        ctx.tell(nation, "submarines-not-found", PHASE, order=told[0], zone=zone, units=kinds(hunters), tf=told[1])
+    return {}
 
 
 def dive_away(ctx: TurnContext, sea: Sea, subs: Sequence[Unit], zone: str) -> None:

@@ -15,11 +15,12 @@ units on a reconnaissance mission never left their place (engine/orders/recon.py
 from __future__ import annotations
 
 from collections import deque
+from dataclasses import replace
 
 from moderator.engine import bolsheviks, gear_aboard, manpower, phase7_new_ships, technology
 from moderator.engine.context import PendingBuild, RailGroup, TurnContext
 from moderator.engine.phase4_strategic import passable
-from moderator.engine.placement import still_placeable
+from moderator.engine.placement import carrier_room, still_placeable
 from moderator.engine.state import kinds
 
 PHASE = "7"
@@ -44,6 +45,12 @@ def place(ctx: TurnContext, build: PendingBuild) -> None:
                  place=build.place, paid=build.paid)
         return
     bolsheviks.rise_in(ctx, build.nation, build.kind, build.place)  # Phase 9: Russia-held land taken
+    if build.kind == "fighter" and ctx.is_sea(build.place):  # onto carriers: as many as they hold now
+        room = carrier_room(ctx, build.nation, build.place)
+        if room < build.count:
+            ctx.tell(build.nation, "build-lost", PHASE, kind=build.kind, count=build.count - room,
+                     place=build.place, paid=build.paid * (build.count - room) // build.count)
+            build = replace(build, count=room, paid=build.paid * room // build.count)
     for _ in range(build.count):
         technology.stamp(ctx, ctx.state.new_unit(build.nation, build.kind, build.place))  # its levels
     if build.kind == "infantry":  # Manpower limits: counted when built, against the nation's pool

@@ -23,7 +23,8 @@ The rebels of a disastrous mutiny: "On the following turns the moderator will co
 these units as if they belonged to a minor nation who was brought into the war against the
 mutineers home nation." They become the Mutineers' (nations.toml [mutineers], a minor on
 no side that the moderator commands, on the board from the first such mutiny), keeping
-the values they had (their technology levels go with them); the Mutineers are at war with
+the values they had (their technology levels go with them, and their country's unit values:
+technology.FIGHTS_AS); the Mutineers are at war with
 the nation, and take the territory if the nation held it (a capture: conquered land,
 yielding nothing until incorporated). One rebel nation for every mutiny, at war with
 each nation whose army rebelled. A scenario without Mutineers: the rebels leave the map
@@ -41,15 +42,25 @@ those armies occupy and incorporate the province(s) they are in" (`revolution`):
 nation's land and air units in every province struck by its mutinies so far become the
 Mutineers' (with their values, as rebels do), who take those of the provinces the nation
 held and have incorporated every one of them they hold with troops; the Mutineers already
-on the map are that army. Who commands it
-(the Bolshevik player or another) is the moderator's to rule: flagged.
+on the map are that army.
+
+Who commands the Mutineers (NationState.flags[COMMANDER], `commander_of`): the rebels of a
+disastrous mutiny, the moderator ("the moderator will control these units"); from a
+socialist revolution on, a player: "Such army is controlled by Bolshevik player or another
+free player". The Bolshevik player takes it while free, that is while the Bolsheviks have
+no war of their own (no unit, no land: before the Russian rising or after losing the civil
+war); the commander sends the Mutineers' orders from his own seat with a PROXY FOR
+Mutineers line (service/proxy.py). A Bolshevik player busy with the Russian civil war
+leaves "another free player", whom only the moderator can pick from the replacement pool:
+that stays a referral (flag `revolution-free-player`), the moderator commanding the army
+until then. A commander once given keeps the army (later revolutions join it).
 """
 
 from __future__ import annotations
 
 from moderator.engine import chances, conquest, manpower, surrender, technology
 from moderator.engine.context import MODERATOR, TurnContext
-from moderator.engine.state import AIR_UNITS, LAND_UNITS, Unit, kinds
+from moderator.engine.state import AIR_UNITS, LAND_UNITS, GameState, Unit, kinds
 
 PHASE = "9"
 AFFECTED = "mutiny_provinces"  # NationState.flags: provinces affected by mutinies so far
@@ -57,6 +68,9 @@ SHARES = {"small": (25,), "large": (50, 50), "disastrous": (75, 100)}  # percent
 KINDS = LAND_UNITS + AIR_UNITS
 REBELS = "mutineers"  # the rebels' nation (nations.toml)
 FORCED = "capital_surrender"  # NationState.flags of the Mutineers: {nation: turn its capital's loss forced an offer}
+COMMANDER = "commander"  # NationState.flags of the Mutineers: MODERATOR or the nation whose player commands them
+BOLSHEVIKS = "bolsheviks"  # the Bolshevik player's nation (Phase 9, The Russian Revolution)
+ASKED = "free_player_asked"  # NationState.flags of the Mutineers: the turn the moderator was asked for a free player
 
 
 def infantry_past_the_limit(ctx: TurnContext) -> list[str]:
@@ -138,9 +152,45 @@ def revolution(ctx: TurnContext, nation: str, provinces: list[str]) -> None:
             rebel(ctx, nation, place, units)
         if ctx.controller(place) == REBELS and ctx.units_at(place, REBELS):
             ctx.state.incorporated[place] = ctx.turn  # "occupy and incorporate the province(s) they are in"
-    ctx.flag(PHASE, "socialist-revolution", nation, provinces=provinces,
-             default="the units in the mutinied provinces defected to the Mutineers, who hold and have "
-             "incorporated the provinces; give their command to the Bolshevik player or a free player")
+    reds = ctx.state.nations[REBELS]
+    reds.flags.pop("active", None)  # on the board even where no unit was left to defect
+    if nation not in reds.at_war_with:
+        reds.at_war_with = sorted([*reds.at_war_with, nation])
+        home = ctx.state.nations[nation]
+        home.at_war_with = sorted({*home.at_war_with, REBELS})
+    ctx.emit("socialist-revolution", PHASE, (), nation=nation, provinces=provinces)
+    commander = reds.flags.get(COMMANDER)
+    if commander in (None, MODERATOR):
+        commander = bolshevik_player_free(ctx, nation)
+    if commander is None:
+        reds.flags[COMMANDER] = MODERATOR
+        if reds.flags.get(ASKED) is None:  # asked once: later revolutions join the same army
+            reds.flags[ASKED] = ctx.turn
+            ctx.flag(PHASE, "revolution-free-player", nation, provinces=provinces,
+                     default="the Bolshevik player is fighting the Russian civil war: seat another free player "
+                     "from the replacement pool on the Mutineers; the moderator commands them until then")
+        return
+    reds.flags.pop(ASKED, None)
+    reds.flags[COMMANDER] = commander
+    ctx.emit("rebels-command", PHASE, (commander, MODERATOR), nation=commander, rebels=REBELS, revolted=nation)
+
+
+def bolshevik_player_free(ctx: TurnContext, nation: str) -> str | None:
+    """The Bolshevik player, if the scenario has one and he has no war of his own: the
+    Bolsheviks have no unit and hold no land (and are not the nation in revolution)."""
+    if BOLSHEVIKS not in ctx.state.nations or nation == BOLSHEVIKS:
+        return None
+    if any(u.nation == BOLSHEVIKS for u in ctx.state.units) or BOLSHEVIKS in ctx.state.control.values():
+        return None
+    return BOLSHEVIKS
+
+
+def commander_of(state: GameState, nation: str) -> str | None:
+    """The nation whose player gives `nation`'s orders besides its own seat (the
+    Mutineers' after a socialist revolution), or None."""
+    ns = state.nations.get(nation)
+    found = ns.flags.get(COMMANDER) if ns is not None else None
+    return str(found) if found and found != MODERATOR else None
 
 
 def rebel(ctx: TurnContext, nation: str, place: str, units: list[Unit]) -> bool:
@@ -150,12 +200,17 @@ def rebel(ctx: TurnContext, nation: str, place: str, units: list[Unit]) -> bool:
     if reds is None:
         return False
     reds.flags.pop("active", None)  # on the board from now on (scenario: active = false)
+    reds.flags.setdefault(COMMANDER, MODERATOR)  # "the moderator will control these units"
     home = ctx.state.nations[nation]
     levels = reds.flags.setdefault(technology.BUILT_AT, {})
+    alive = {u.id for u in ctx.state.units if u.nation == REBELS}
+    origin = {uid: n for uid, n in reds.flags.get(technology.FIGHTS_AS, {}).items() if uid in alive}
     for u in units:
-        levels[u.id] = technology.unit_levels(ctx, u)  # they fight as they did
+        levels[u.id] = technology.unit_levels(ctx, u)  # they fight as they did: the levels ...
+        origin[u.id] = technology.values_of(ctx, u)  # ... and the values of their country's units
         home.flags.get(technology.BUILT_AT, {}).pop(u.id, None)
         u.nation = REBELS
+    reds.flags[technology.FIGHTS_AS] = dict(sorted(origin.items()))
     if nation not in reds.at_war_with:
         reds.at_war_with = sorted([*reds.at_war_with, nation])
         home.at_war_with = sorted({*home.at_war_with, REBELS})

@@ -24,15 +24,16 @@ the Central Powers' camp at -10, not at -20); "less than 2 infantry in each of t
 two territories" is broken when either has fewer than 2; Afghanistan's rebels are the
 D10 less 2 (the "minimum of zero" only means something for a subtraction). A rebellion
 against a conquered land without occupying land units frees it (the rebels hold it, "any war state with former
-owners cease"); against the occupier's units the battle is the moderator's (flagged).
+owners cease"); against the occupiers' units the rebels attack at once (`rebels_attack`, a land battle in step 9
+with step 9's dice, as the Ottoman civil war and the Russian revolutionaries fight theirs): won, the land is free.
 """
 
 from __future__ import annotations
 
-from moderator.engine import chances, points
+from moderator.engine import chances, combat_land, points
 from moderator.engine.context import TurnContext
 from moderator.engine.orders.records import option_succeeded
-from moderator.engine.state import LAND_UNITS
+from moderator.engine.state import AIR_UNITS, LAND_UNITS
 
 PHASE = "9"
 USA, SPAIN, FRANCE, JAPAN = "usa", "spain", "france", "japan"
@@ -124,18 +125,45 @@ def rebellion(ctx: TurnContext, nation: str) -> None:
     if rebels == 0:
         ctx.emit("rebellion", PHASE, (), nation=nation, rebels=0, freed=False)
         return
-    occupiers = [u for t in home for u in ctx.units_at(t) if u.nation != nation and u.kind in LAND_UNITS]
-    if occupiers:
-        ctx.emit("rebellion", PHASE, (), nation=nation, rebels=rebels, freed=False)
-        ctx.flag(PHASE, "rebels-attack", nation, rebels=rebels, holders=holders,
-                 default="the rebels attack the occupiers: the moderator resolves the battle and ADDs the "
-                 "rebel infantry if they win")
+    occupied = [t for t in home if any(u.nation != nation and u.kind in LAND_UNITS for u in ctx.units_at(t))]
+    if not occupied:
+        for _ in range(rebels):
+            ctx.state.new_unit(nation, "infantry", home[0])
+        free(ctx, nation, home, holders, rebels)
         return
+    standing = rebels_attack(ctx, nation, occupied[0], rebels)
+    if standing:
+        free(ctx, nation, home, holders, standing)
+
+
+def rebels_attack(ctx: TurnContext, nation: str, target: str, rebels: int) -> int:
+    """The rebels rise in the occupied territory and "act as attackers" against the
+    occupiers' land and air units there, the battle fought at once with step 9's dice.
+    The rebels left standing when they won (the nation's units); 0 when beaten: the
+    survivors, if any, lay down their arms and the land stays conquered."""
+    army = [ctx.state.new_unit(nation, "infantry", target) for _ in range(rebels)]
+    defenders = [u for u in ctx.units_at(target) if u.nation != nation and u.kind in LAND_UNITS + AIR_UNITS]
+    ns = ctx.state.nations[nation]
+    for other in sorted({u.nation for u in defenders} - set(ns.at_war_with)):  # the rising is a war on them
+        ns.at_war_with = sorted([*ns.at_war_with, other])
+        them = ctx.state.nations[other]
+        them.at_war_with = sorted({*them.at_war_with, nation})
+    battle = combat_land.fight(ctx, target, [], nation, army, defenders)
+    won = bool(combat_land.survivors(battle)) and not combat_land.defenders_left(battle)
+    combat_land.battle_event(ctx, battle, won)
+    if not won:
+        ids = {u.id for u in army}
+        ctx.state.units = [u for u in ctx.state.units if u.id not in ids]
+        ctx.emit("rebellion", PHASE, (), nation=nation, rebels=rebels, freed=False)
+        return 0
+    return len(combat_land.survivors(battle))
+
+
+def free(ctx: TurnContext, nation: str, home: list[str], holders: list[str], rebels: int) -> None:
+    """The rebellion succeeded: the land is the nation's again, `rebels` infantry on it."""
     ns = ctx.state.nations[nation]
     for t in home:
         ctx.state.control[t] = nation
-    for _ in range(rebels):
-        ctx.state.new_unit(nation, "infantry", home[0])
     for h in holders:  # "any war state with former owners cease"
         ns.at_war_with = [n for n in ns.at_war_with if n != h]
         other = ctx.state.nations.get(h)

@@ -19,10 +19,11 @@ The rising: "the moderator will roll a D10 for every Russian unit built that tur
 1-7 the unit will become a revolutionary. The moderator will then strategically place
 those units into one or more Russian territories which do not have any Russian troops on
 them." On later turns "any units the Russian player tries to build have a chance to
-defect ... on an 8-10 it defects". Defaults (each flagged for the moderator to change by
-ruling): the units go to the Russia-held territory of Russia's start with no Russian
-units of the highest resource value (then by name), which the Bolsheviks then hold; when
-there is none, "the moderator will pick a Russian territory which the revolutionaries
+defect ... on an 8-10 it defects". Where they go: go_over (defectors join the Bolshevik
+player's own new units; the revolutionaries, and defectors he gave no units to join, go
+by a default flagged for the moderator to change by ruling: into the territories of
+Russia's start free of Russian troops, which the Bolsheviks then hold). When none is free
+at the rising, "the moderator will pick a Russian territory which the revolutionaries
 will attack. If they succeed in the attack, the territory becomes rebel-owned. If they
 fail, the revolution is crushed then and there": the Russia-held territory of Russia's
 start with the fewest Russian units (then the most valuable, then by name), the battle
@@ -31,7 +32,8 @@ Russia, come on the board, receive the fund and from the next Phase 8 draw doubl
 the Russian lands they hold. From the turn after the rising, each Phase 9 first asks
 whether the civil war is over (the Bolsheviks without units, or Russia without a city of
 its start and without land units) and hands the winner the loser's Russian land, ports,
-complexes and ships (stage 3). The Bolshevik seat is the moderator's to give: flagged.
+complexes and ships (stage 3). Who commands the Bolsheviks: the player seated on them,
+else the moderator ("either the moderator or a player specifically designated").
 
 After a Bolshevik victory (`bolshevik_wars`): "they may then selectively target and attack
 any nations which had conquered any Russian territories since the start of the war and
@@ -47,7 +49,7 @@ home keeps their units inside Russia's start land (engine/bolsheviks.py outside_
 
 from __future__ import annotations
 
-from moderator.engine import chances, combat_land, conquest
+from moderator.engine import chances, combat_land, conquest, technology
 from moderator.engine.context import TurnContext
 from moderator.engine.orders.records import option_used
 from moderator.engine.phase6_incorporation import territory_yield
@@ -112,14 +114,14 @@ def built_this_turn(ctx: TurnContext, nation: str) -> list[Unit]:
     return sorted({u.id: u for u in out}.values(), key=lambda u: u.id)
 
 
-def empty_territory(ctx: TurnContext) -> str | None:
-    """The default place of revolutionaries: a Russia-held territory of Russia's start with
-    no Russian units, the highest resource value first, then by name."""
+def free_territories(ctx: TurnContext, bolshevik_held: bool) -> list[str]:
+    """The Russian territories "which do not have any Russian troops on them": of Russia's
+    start, held by Russia (and by the Bolsheviks, for the defectors: "These can be
+    territories already under Bolshevik control"), the most valuable first, then by name."""
+    holders = (RUSSIA, BOLSHEVIKS) if bolshevik_held else (RUSSIA,)
     free = [t for t in ctx.world.home_of(RUSSIA)
-            if ctx.controller(t) == RUSSIA and not ctx.units_at(t, RUSSIA)]
-    if not free:
-        return None
-    return sorted(free, key=lambda t: (-ctx.place(t).value, t))[0]
+            if ctx.controller(t) in holders and not ctx.units_at(t, RUSSIA)]
+    return sorted(free, key=lambda t: (-ctx.place(t).value, t))
 
 
 def weakest_territory(ctx: TurnContext) -> str | None:
@@ -162,29 +164,83 @@ def revolutionaries_attack(ctx: TurnContext, units: list[Unit]) -> None:
         end_civil_war(ctx, RUSSIA)
 
 
+def turn_bolshevik(ctx: TurnContext, units: list[Unit]) -> None:
+    """The units are the Bolsheviks' from now on, with the levels they were built at."""
+    russia, reds = ctx.state.nations[RUSSIA], ctx.state.nations[BOLSHEVIKS]
+    for u in units:
+        levels = russia.flags.get(technology.BUILT_AT, {}).pop(u.id, None)
+        if levels is not None:
+            reds.flags.setdefault(technology.BUILT_AT, {})[u.id] = levels
+        u.nation = BOLSHEVIKS
+
+
+def bolshevik_builds(ctx: TurnContext) -> dict[str, dict[str, int]]:
+    """Where the Bolshevik player placed his own new units this turn: {place: {kind: n}}
+    (land only), his standing instructions for the units that defect to him."""
+    out: dict[str, dict[str, int]] = {}
+    for e in ctx.events:
+        if e.code == "placed" and e.phase == "7" and e.args["nation"] == BOLSHEVIKS \
+                and not ctx.is_sea(e.args["place"]):
+            kinds = out.setdefault(e.args["place"], {})
+            kinds[e.args["kind"]] = kinds.get(e.args["kind"], 0) + e.args["count"]
+    return out
+
+
+def instructed_place(builds: dict[str, dict[str, int]], kind: str) -> str | None:
+    """Where a defector of `kind` joins the Bolsheviks' new units: where they placed the
+    most of its kind (then by name), else the most new units of any kind."""
+    def best(count: dict[str, int]) -> str | None:
+        return min(count, key=lambda t: (-count[t], t)) if count else None
+
+    return best({t: k[kind] for t, k in builds.items() if k.get(kind)}) \
+        or best({t: sum(k.values()) for t, k in builds.items()})
+
+
 def go_over(ctx: TurnContext, units: list[Unit], why: str) -> None:
-    """Units that become Bolshevik, placed by the documented default (flagged)."""
+    """Units that become Bolshevik: the rising's revolutionaries ("The moderator will then
+    strategically place those units into one or more Russian territories which do not have
+    any Russian troops on them") or later defectors ("The Bolshevik player should be
+    certain to leave instructions with the moderator where to place any units gained in
+    this fashion"). Ships stay at sea, Bolshevik. The land and air units:
+
+    * defectors join the Bolshevik player's own new units of the turn (instructed_place):
+      no referral; without any, the default below, flagged;
+    * the default (revolutionaries always, flagged: the moderator's strategy): a unit
+      already standing in a free territory (free once the units have turned) stays there,
+      the others go to the most valuable free territory; with no free territory,
+      revolutionaries attack (revolutionaries_attack) and defectors stay where built.
+
+    Every Russia-held territory they stand in is taken for the Bolsheviks (a capture, the
+    incorporation kept: engine/bolsheviks.py keeps_incorporation)."""
     if not units:
         return
-    place = empty_territory(ctx)
-    if place is None and why == "revolutionaries-placed":
-        for u in units:
-            u.nation = BOLSHEVIKS
+    turn_bolshevik(ctx, units)
+    army = [u for u in units if u.kind in LAND_UNITS + AIR_UNITS]
+    revolutionaries = why == "revolutionaries-placed"
+    free = free_territories(ctx, bolshevik_held=not revolutionaries)
+    if revolutionaries and army and not free:
         revolutionaries_attack(ctx, units)
         return
-    for u in units:
-        u.nation = BOLSHEVIKS
-        if place is not None and u.kind in LAND_UNITS + ("fighter", "bomber"):
-            u.location = place
-    if place is not None:
-        ctx.state.control[place] = BOLSHEVIKS
+    builds = {} if revolutionaries else bolshevik_builds(ctx)
+    instructed = bool(builds)
+    for u in army:
+        if instructed:
+            u.location = instructed_place(builds, u.kind) or u.location
+        elif u.location not in free and free:
+            u.location = free[0]
+    places = sorted({u.location for u in army})
+    for place in places:
+        if ctx.controller(place) == RUSSIA and not ctx.units_at(place, RUSSIA):
+            conquest.take_territory(ctx, place, BOLSHEVIKS, PHASE)
+    if instructed:
+        return
     kinds: dict[str, int] = {}
     for u in units:
         kinds[u.kind] = kinds.get(u.kind, 0) + 1
-    ctx.flag(PHASE, why, BOLSHEVIKS, went=dict(sorted(kinds.items())), place=place or "",
-             default=("placed in the Russian territory without Russian troops of the highest value"
-                      if place else "no Russian territory is free of Russian troops: they stay where they "
-                      "were built; the moderator picks the territory they attack"))
+    ctx.flag(PHASE, why, BOLSHEVIKS, went=dict(sorted(kinds.items())), place=", ".join(places),
+             default=("a unit standing in a Russian territory without Russian troops stays, the others go to the "
+                      "most valuable such territory, which the Bolsheviks then hold" if free else
+                      "no Russian territory is free of Russian troops: they stay where they were built"))
 
 
 def rising(ctx: TurnContext) -> None:

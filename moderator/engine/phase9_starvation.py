@@ -25,10 +25,19 @@ is counted as in Japan case" (1, doubling). Reading: a nation at war without a c
 own starves when no territory it holds reaches a neutral nation's land through land held by
 it or its allies without enemy units and sea zones without enemy warships
 (NationState.flags[ENCIRCLED] counts the turns).
+
+Nations without a manpower limit of their own (Manpower limits; `manpower.pool`): the
+manpower starvation takes is the limit the nation's infantry count against, so a starving
+Bolshevik Russia lowers Russia's limit ("any infantry built by either faction will count
+against Russia's total manpower limit"), and the starving nation and the pool's owner are
+both told. A nation whose pool has no manpower at all (the Mutineers: a limit of 0, all
+their infantry at double cost) has nothing starvation could take: its cordon is not
+counted and nothing is told (a limit cannot fall below 0).
 """
 
 from __future__ import annotations
 
+from moderator.engine import manpower
 from moderator.engine.context import MODERATOR, TurnContext
 from moderator.engine.state import SEA_UNITS
 
@@ -85,28 +94,38 @@ def encirclement(ctx: TurnContext) -> None:
         ns = ctx.state.nations[nation]
         if spec is None or spec.starvation_cordon or not ns.at_war_with:
             continue
-        if not any(h == nation for h in ctx.state.control.values()):
+        if not any(h == nation for h in ctx.state.control.values()) or not has_manpower(ctx, nation):
             continue
         count(ctx, nation, ENCIRCLED, ENCIRCLED_LOSS, held=not reaches_a_neutral(ctx, nation))
 
 
+def has_manpower(ctx: TurnContext, nation: str) -> bool:
+    """Whether the limit the nation's infantry count against has any manpower to lose."""
+    owner = manpower.pool(ctx, nation)
+    return owner in ctx.state.nations and ctx.state.nations[owner].manpower_limit > 0
+
+
 def count(ctx: TurnContext, nation: str, key: str, first: int, held: bool) -> None:
-    """One more turn of a cordon (held) or its end, and the manpower it costs."""
+    """One more turn of a cordon (held) or its end, and the manpower it costs (from the
+    limit the nation's infantry count against)."""
     ns = ctx.state.nations[nation]
+    owner = manpower.pool(ctx, nation)
+    told = tuple(dict.fromkeys((nation, owner, MODERATOR)))
     before = int(ns.flags.get(key, 0))
     if not held:
         if before:
             ns.flags.pop(key)
             if before >= 2:
-                ctx.emit("starvation-ended", PHASE, (nation, MODERATOR), nation=nation, turns=before)
+                ctx.emit("starvation-ended", PHASE, told, nation=nation, turns=before)
         return
     turns = before + 1
     ns.flags[key] = turns
     if turns >= 2:
-        lost = min(loss(first, turns), ns.manpower_limit)
-        ns.manpower_limit -= lost
-        ctx.emit("starvation", PHASE, (nation, MODERATOR), nation=nation, turns=turns, lost=lost,
-                 manpower=ns.manpower_limit)
+        pool = ctx.state.nations[owner]
+        lost = min(loss(first, turns), pool.manpower_limit)
+        pool.manpower_limit -= lost
+        ctx.emit("starvation", PHASE, told, nation=nation, turns=turns, lost=lost, manpower=pool.manpower_limit,
+                 pool=owner if owner != nation else None)
 
 
 def starvation(ctx: TurnContext) -> None:

@@ -12,6 +12,21 @@ building is lost"). One module, read by both.
    nation has an industrial complex; 5) artillery in a city without one, for 10 more;
    6) ships in a sea zone next to a port the nation owns; 8) colonies: a city of a major
    colony builds at most its value per turn, of a minor colony half of it (rounded up).
+   Rule 8 speaks of city territories: colony land without a city takes infantry by rule 3
+   alone (at most its value, as anywhere outside a city), and what is built out of an
+   industrial complex or a port there ("any builds made out of one of these facilities
+   must be subtracted from the build allowance of a city from that colony") counts against
+   the colony's most valuable city the nation holds (then by name): none held, nothing is
+   built out of it. Ships count against the allowance of the colony port they are built
+   out of: a port of the nation's outside any colony beside the zone first (no allowance),
+   else a colony city's port, else the first colony port beside it by name
+   (`built_out_of`, `colony_city`, `colony_room`).
+Aircraft Carriers: "Fighters may be built DIRECTLY onto a carrier if it is in a sea zone
+adjacent to a territory with an industrial complex controlled by the carrier's nation",
+fighters of fuel 5 at least ("a fighter needs 5 fuel points before it can be used on an
+Aircraft carrier"), as many as the nation's carriers there have room for (their capacity
+less the fighters aboard and those already bought for the zone this turn; damaged ones
+too: "fighters may still land on it").
 Industrial complexes and ports themselves: "In a territory originally held by the
 nation" and "Territory under the nation's current control"; a port needs a coast.
 """
@@ -97,13 +112,56 @@ def pending(pos: Position, nation: str, place: str, kind: str | None = None) -> 
                and (kind is None or b.kind == kind))
 
 
-def colony_room(pos: Position, nation: str, place: str) -> int | None:
-    """Rule 8: builds left this turn in a colony's territory, or None outside colonies."""
+def allowance(pos: Position, city: str) -> int:
+    """Rule 8: a major colony's city builds its value a turn, a minor colony's half (rounded up)."""
+    terr = pos.place(city)
+    return terr.value if terr.colony == "major" else -(-terr.value // 2)
+
+
+def built_out_of(pos: Position, nation: str, kind: str, place: str) -> str | None:
+    """The colony territory a build of `kind` for `place` is made out of (rule 8), or None:
+    the place itself in a colony (infantry outside a city excepted: rule 3 places it, no
+    facility); for a ship, its port (a port outside colonies first: no allowance)."""
+    if pos.is_sea(place):
+        ports = [land for land in sorted(pos.world.neighbours(place))
+                 if has_port(pos, nation, land) and home_land_problem(pos, nation, land) is None]
+        # a port outside colonies first (no allowance), then a colony city's own port, then by name
+        ports.sort(key=lambda land: (bool(pos.place(land).colony), not pos.place(land).city))
+        return ports[0] if ports and pos.place(ports[0]).colony else None
     terr = pos.place(place)
-    if not terr.colony:
+    if not terr.colony or (not terr.city and kind in ("infantry", *FACILITIES)):
+        return None  # outside a city: rule 3's infantry, and the facilities themselves, are built out of nothing
+    return place
+
+
+def colony_city(pos: Position, nation: str, place: str) -> str | None:
+    """The city whose allowance a build out of the colony territory `place` counts against:
+    the place if a city, else the colony's most valuable city the nation holds (then by name)."""
+    terr = pos.place(place)
+    if terr.city:
+        return place
+    cities = [t for t in pos.world.home_of(terr.owner) if pos.place(t).colony == terr.colony
+              and pos.place(t).city and pos.controller(t) == nation] if terr.owner else []
+    return min(cities, key=lambda t: (-pos.place(t).value, t)) if cities else None
+
+
+def colony_room(pos: Position, nation: str, place: str, kind: str) -> int | None:
+    """Rule 8: units of `kind` the colony can still build this turn for `place` (a territory
+    or a sea zone), or None where rule 8 sets no limit."""
+    source = built_out_of(pos, nation, kind, place)
+    if source is None:
         return None
-    allowance = terr.value if terr.colony == "major" else -(-terr.value // 2)
-    return max(0, allowance - pending(pos, nation, place))
+    city = colony_city(pos, nation, source)
+    if city is None:
+        return 0
+    used = 0
+    for b in pos.builds:
+        if b.nation != nation:
+            continue
+        other = built_out_of(pos, nation, b.kind, b.place)
+        if other is not None and colony_city(pos, nation, other) == city:
+            used += b.count
+    return max(0, allowance(pos, city) - used)
 
 
 def placement(pos: Position, nation: str, kind: str, place: str) -> Placement | Problem:
@@ -114,7 +172,14 @@ def placement(pos: Position, nation: str, kind: str, place: str) -> Placement | 
             return problem("place-ship-land", place, seas=seas)
         if own_port_beside(pos, nation, place) is None:
             return problem("place-no-port", place, place=place)
-        return Placement()
+        room = colony_room(pos, nation, place, kind)
+        if room == 0:
+            port = built_out_of(pos, nation, kind, place) or place
+            return problem("colony-allowance", place, place=port, colony=pos.place(port).colony,
+                           allowance=pos.place(port).value)
+        return Placement(room=room)
+    if kind == "fighter" and pos.is_sea(place):
+        return onto_carrier(pos, nation, place)
     if kind not in LAND_UNITS and kind not in AIR_UNITS and kind not in FACILITIES:
         return problem("cannot-build", kind=kind)
     if kind == "infantry":  # Phase 9: Bolshevik infantry in Russian land without Russian troops
@@ -126,7 +191,7 @@ def placement(pos: Position, nation: str, kind: str, place: str) -> Placement | 
     why = home_land_problem(pos, nation, place)
     if why is not None:
         return why
-    room = colony_room(pos, nation, place)
+    room = colony_room(pos, nation, place, kind)
     if room == 0:
         return problem("colony-allowance", place, place=place, colony=pos.place(place).colony,
                        allowance=pos.place(place).value)
@@ -141,6 +206,34 @@ def placement(pos: Position, nation: str, kind: str, place: str) -> Placement | 
     if kind == "artillery" and pos.place(place).city:
         return Placement(CITY_ARTILLERY_EXTRA, room)
     return problem("place-no-industry", place, kind=kind, place=place)
+
+
+CARRIER_FUEL = 5  # Fighters: "a fighter needs 5 fuel points before it can be used on an Aircraft Carrier"
+
+
+def carrier_room(pos: Position, nation: str, sea: str) -> int:
+    """Fighters the nation's carriers in the zone can still take: their capacity (with its
+    technology) less the fighters of the nation in the zone."""
+    here = pos.units_at(sea, nation)
+    room = sum((stats.capacity if (stats := pos.stats(nation, "carrier", u)) else 0) for u in here if u.kind == "carrier")
+    return max(0, room - sum(1 for u in here if u.kind == "fighter"))
+
+
+def industry_beside(pos: Position, nation: str, sea: str) -> bool:
+    return any(has_industry(pos, nation, land) for land in pos.world.neighbours(sea) if pos.place(land).is_land)
+
+
+def onto_carrier(pos: Position, nation: str, sea: str) -> Placement | Problem:
+    """Fighters built directly onto the nation's carriers in a sea zone (Aircraft Carriers)."""
+    stats = pos.stats(nation, "fighter")
+    if stats is None or stats.fuel < CARRIER_FUEL:
+        return problem("carrier-fighter-fuel", fuel=stats.fuel if stats else 0)
+    if not industry_beside(pos, nation, sea):
+        return problem("carrier-no-industry", sea, place=sea)
+    room = carrier_room(pos, nation, sea) - pending(pos, nation, sea, "fighter")
+    if room <= 0:
+        return problem("carrier-no-room", sea, place=sea)
+    return Placement(room=room)
 
 
 def _infantry(pos: Position, nation: str, place: str, room: int | None) -> Placement | Problem:
@@ -159,6 +252,8 @@ def _infantry(pos: Position, nation: str, place: str, room: int | None) -> Place
 def still_placeable(pos: Position, nation: str, kind: str, place: str) -> bool:
     """Phase 7: is the place of a paid build still the nation's? (Only what the turn can
     have changed: control of the territory, or of the port beside the sea zone.)"""
+    if pos.place(place).is_sea and kind == "fighter":  # onto a carrier still there, with room
+        return industry_beside(pos, nation, place) and carrier_room(pos, nation, place) > 0
     if pos.place(place).is_sea:
         return own_port_beside(pos, nation, place) is not None
     return pos.controller(place) == nation or bolsheviks.may_rise(pos, nation, kind, place)

@@ -46,6 +46,7 @@ UPGRADED = "upgraded"  # NationState.flags: unit kind -> {technology: level} its
 UPGRADING = "upgrading"  # NationState.flags: unit kind -> levels paid for in 2.2, theirs from Phase 7
 RESEARCHED = "researched"  # NationState.flags: technology -> level obtained in 2.1, the nation's from Phase 7
 BUILT_AT = "built_at"  # NationState.flags: unit id -> levels, for units built behind their kind
+FIGHTS_AS = "fights_as"  # NationState.flags: unit id -> the nation whose unit values it keeps (rebels)
 MECHANIZATION = "troop_mechanization"  # "the moderator will increase the manpower limit ... by 30%"
 MECHANIZATION_PERCENT = 30
 
@@ -76,30 +77,35 @@ def discounted(cost: int, percent: int) -> int:
     return cost - (-(-cost * percent // 100))
 
 
-_VALUES: dict[tuple[int, str, str, tuple[tuple[str, int], ...]], tuple[Scenario, UnitStats | None]] = {}
+_VALUES: dict[tuple[int, str, str, tuple[tuple[str, int], ...], int | None], tuple[Scenario, UnitStats | None]] = {}
 _VALUES_KEPT = 4096  # answers kept (a game asks a few dozen; the tests make many scenarios)
 
 
-def values(scenario: Scenario, nation: str, kind: str, levels: Mapping[str, int]) -> UnitStats | None:
+def values(scenario: Scenario, nation: str, kind: str, levels: Mapping[str, int],
+           base_cost: int | None = None) -> UnitStats | None:
     """A `kind` unit of `nation` at these technology levels; None if the nation has no such unit.
+    `base_cost`: the price before technology when not the scenario's (base_price).
     Asked for every unit in every battle and table, so answers are kept per scenario (a
     frozen object: the entry holds it, so its id cannot be reused while the entry lives)."""
-    key = (id(scenario), nation, kind, tuple(sorted(levels.items())))
+    key = (id(scenario), nation, kind, tuple(sorted(levels.items())), base_cost)
     hit = _VALUES.get(key)
     if hit is not None and hit[0] is scenario:
         return hit[1]
     if len(_VALUES) >= _VALUES_KEPT:
         _VALUES.clear()
-    found = _values(scenario, nation, kind, levels)
+    found = _values(scenario, nation, kind, levels, base_cost)
     _VALUES[key] = (scenario, found)
     return found
 
 
-def _values(scenario: Scenario, nation: str, kind: str, levels: Mapping[str, int]) -> UnitStats | None:
+def _values(scenario: Scenario, nation: str, kind: str, levels: Mapping[str, int],
+            base_cost: int | None = None) -> UnitStats | None:
     try:
         base = scenario.stats(nation, kind)
     except KeyError:
         return None
+    if base_cost is not None:
+        base = dataclasses.replace(base, cost=base_cost)
     changed: dict[str, int] = {}
     for tech in technologies(scenario, kind):
         level = levels.get(tech.id, 0)
@@ -150,8 +156,32 @@ def unit_levels(pos: Position, unit: Unit) -> dict[str, int]:
 def stats(pos: Position, nation: str, kind: str, unit: Unit | None = None) -> UnitStats | None:
     """The values of `unit` (a deployed unit), or of a `kind` unit `nation` builds now."""
     if unit is not None:
-        return values(pos.scenario, unit.nation, unit.kind, unit_levels(pos, unit))
-    return values(pos.scenario, nation, kind, pos.nation(nation).tech)
+        owner = values_of(pos, unit)
+        return values(pos.scenario, owner, unit.kind, unit_levels(pos, unit), base_price(pos, owner, unit.kind))
+    return values(pos.scenario, nation, kind, pos.nation(nation).tech, base_price(pos, nation, kind))
+
+
+def values_of(pos: Position, unit: Unit) -> str:
+    """Whose unit values a deployed unit has: its nation's, or, for a unit that changed
+    sides keeping them (NationState.flags[FIGHTS_AS]: the Mutineers' rebels "fight with the
+    same value as the units belonging to the same country", Phase 9), its old nation's."""
+    found = pos.nation(unit.nation).flags.get(FIGHTS_AS, {}).get(unit.id)
+    return str(found) if found and found in pos.scenario.nations else unit.nation
+
+
+SUPPLIED_ARMY = ("russia", 3, "infantry", 6)  # Russian Empire option #3: nation, option, kind, price
+
+
+def base_price(pos: Position, nation: str, kind: str) -> int | None:
+    """A price before technology that is not the scenario's: Russian Empire option #3,
+    Properly Supply the Army, "its infantry will cost 6 resources for the remainder of the
+    war" from the turn the option is used (Phase 1.5 comes before the builds of 3.1)."""
+    from moderator.engine.orders.records import option_used  # the order homes read technology
+
+    who, number, what, price = SUPPLIED_ARMY
+    if nation != who or kind != what or nation not in pos.state.nations:
+        return None
+    return price if option_used(pos, nation, number) is not None else None
 
 
 def level(pos: Position, nation: str, tech: str) -> int:

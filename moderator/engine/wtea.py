@@ -25,6 +25,8 @@ from moderator.engine import (
     phase3_espionage,
     phase3_passive_recon,
     phase3_recon_missions,
+    phase4_air,
+    phase4_air_choices,
     phase4_land,
     phase4_local_wars,
     phase4_naval,
@@ -80,14 +82,20 @@ from moderator.engine.ruleset import Ruleset, Step
 from moderator.orders import model as m
 
 NAME = "wtea-1914"
-VERSION = 6  # 1: before "One rule, one home" (one dice stream per turn); 2: before issue 8 (neutrals);
+VERSION = 11  # 1: before "One rule, one home" (one dice stream per turn); 2: before issue 8 (neutrals);
 # 3: before separated treasuries, surrender, the US Entry events, air combat over land, landings in 4.4;
 # 4: before the Mutineers (a disastrous mutiny's rebels), the Bolsheviks' wars after their victory, and
 # reconnaissance missions at sea helping their side's task forces in 4.2, new ships attacking in Phase 7,
 # radar and sonar aboard ships, aircraft striking ships and hunting submarines from land, naval retreat,
 # 4.5's LET THROUGH and BREAK OFF AIR COMBAT, closed straits (CLOSE resolved) and troops massed on
-# a border costing points with the neutrals (the third points table, rows 1-4 and 6); 5: before China's
-# split into two blocks and its civil war (a new nation, china_empire)
+# a border costing points with the neutrals (the third points table, rows 1-4 and 6)
+# 5: before the socialist revolution's army was given to the Bolshevik player (issue 9), starvation of
+# nations without manpower, colony land without a city and the revolutionaries' placement
+# 6: before China's split into two blocks and its civil war (a new nation, china_empire)
+# 7: before every raid of 4.1.1 flew at once (air_passage) and attacking aircraft were intercepted on the way
+# 8: before the ships' AA guns (4.3 step 3), radar warnings at sea and the sea's order outcomes
+# 9: before each land battle's participants were told its forces as they saw them (battle-forces)
+# 10: before only the interceptors still in the air (fuel left) could be hit in an air combat on the way
 ROOT = Path(__file__).resolve().parents[2]
 
 RULES: tuple[OrderRule, ...] = (  # type: ignore[type-arg]
@@ -157,7 +165,7 @@ PHASES: tuple[Step, ...] = (
     # The RECON missions the 3.3 orders sent, after the passive looks, in their own dice stream.
     Step("3.3.1", "active reconnaissance missions", phase3_recon_missions.fly_missions),
     Step("3.4", "repairing ships", phase3_build.repair_ships, _orders("3.4")),
-    Step("4.1.1", "industrial and tactical bombing", orders=_orders("4.1.1")),
+    Step("4.1.1", "industrial and tactical bombing", phase4_air.fly_pending, _orders("4.1.1")),
     Step("4.1.2", "rebasing of aircraft", orders=_orders("4.1.2")),
     Step("4.1.3", "strategic movement", orders=_orders("4.1.3")),
     Step("4.2", "naval movement", orders=_orders("4.2")),
@@ -168,6 +176,8 @@ PHASES: tuple[Step, ...] = (
     Step("4.6.1", "naval invasions; the end of won local wars", phase4_local_wars.invasions_then_peace,
          _orders("4.6.1"), assume=phase4_local_wars.assume_invasions_then_peace),
     Step("4.7", "submarine warfare", phase4_submarine_warfare.submarine_warfare),
+    # 4.5's choices told when they met nothing, once every fight of Phase 4 is over
+    Step("4.5", "LET THROUGH and BREAK OFF AIR COMBAT that met no aircraft", phase4_air_choices.unused),
     Step("5", "plunder", orders=_orders("5")),
     Step("6", "incorporation", orders=_orders("6")),
     Step("7.0", "units finish upgrading", phase7_technology.finish_upgrades),

@@ -54,6 +54,7 @@ class Attachment:
     data: bytes
     maintype: str = "application"
     subtype: str = "octet-stream"
+    content_id: str | None = None  # without angle brackets: a cid: link in the HTML part may open it
 
 
 class _SubjectFolding(EmailPolicy):
@@ -146,7 +147,8 @@ def compose(
                 disposition="inline", filename=image.filename,
             )
     for item in attachments:
-        message.add_attachment(item.data, maintype=item.maintype, subtype=item.subtype, filename=item.filename)
+        message.add_attachment(item.data, maintype=item.maintype, subtype=item.subtype, filename=item.filename,
+                               cid=f"<{item.content_id}>" if item.content_id else None)
     return message
 
 

@@ -266,8 +266,14 @@ class Builder:
                 self.error(node, "sonar is mounted on a ship: BUILD SONAR ON dd AT North Sea", "sonar-ship")
                 return []
             return [m.BuildShipGear(u.kind, place, ship_kind)] * u.count
+        if u.kind == "aa" and ship is not None:  # Improved Anti-Aircraft Guns: "may also be put on ships"
+            ship_kind = v.unit_kind(self.name(ship))
+            if ship_kind not in v.SEA:
+                self.error(ship, "AA guns go ON a ship type: bb, cv, dd or tr", "wrong-unit")
+                return []
+            return [m.BuildShipGear(u.kind, place, ship_kind)] * u.count
         if ship is not None:
-            self.error(ship, "ON <ship> is only for radar and sonar", "syntax")
+            self.error(ship, "ON <ship> is only for radar, sonar and AA guns", "syntax")
             return []
         return [m.Build(u.kind, u.count, place)]
 
@@ -352,7 +358,8 @@ class Builder:
         out: list[m.Order] = []
         for node in nodes:
             kind = {"c_rounds": "rounds", "c_losses": "losses", "c_kills": "kills",
-                    "c_defenders": "max-defenders"}[str(node.data)]
+                    "c_defenders": "max-defenders", "c_contact_lost": "contact-lost",
+                    "c_radar": "radar"}[str(node.data)]
             ints = [t for t in node.children if isinstance(t, Token) and t.type == "INT"]
             value = self.number(ints[0]) if ints else 0
             if kind == "rounds" and value < 1:
@@ -377,6 +384,10 @@ class Builder:
 
     def b_air_retreat(self, c: list) -> list[m.Order]:
         place = self.name(c[0])
+        if str(c[1].data) in ("c_contact_lost", "c_radar"):
+            self.error(c[1], "BREAK OFF AIR COMBAT takes AFTER n ROUNDS, IF LOSSES EXCEED n or WHEN n KILLS",
+                       "syntax")
+            return []
         return [m.AirRetreat(place, o.kind, o.value) for o in self._conditions(place, [c[1]])
                 if isinstance(o, m.CombatCondition)]
 

@@ -72,6 +72,8 @@ def _condition(o: m.CombatCondition) -> str:
         "losses": f"WITHDRAW FROM {d} IF LOSSES EXCEED {o.value}",
         "kills": f"WITHDRAW FROM {d} WHEN {o.value} ENEMY UNITS DESTROYED",
         "max-defenders": f"ATTACK ON {d} ONLY IF AT MOST {o.value} DEFENDERS",
+        "contact-lost": f"WITHDRAW FROM {d} IF CONTACT LOST",
+        "radar": f"WITHDRAW FROM {d} IF RADAR WARNS",
     }[o.kind]
 
 

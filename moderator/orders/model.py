@@ -252,9 +252,10 @@ class BuildHomeTrenches(Order):
 @dataclass(frozen=True)
 class BuildShipGear(Order):
     """Radar (18) / sonar (13) mounted on a ship in a sea zone next to an own port, or
-    radar in a land territory (Phase 7, item 7)."""
+    radar in a land territory (Phase 7, item 7); an improved AA gun on a ship (Improved
+    Anti-Aircraft Guns: "may also be put on ships")."""
 
-    kind: str  # "radar" | "sonar"
+    kind: str  # "radar" | "sonar" | "aa"
     place: str = field(metadata=PLACE)
     ship: str | None = None  # ship kind it is mounted on, None for a land radar
     phase = 3
@@ -468,7 +469,11 @@ class CombatCondition(Order):
     kind "rounds": withdraw after `value` rounds; "losses": withdraw when own losses
     exceed `value`; "kills": withdraw when `value` enemy units are destroyed and
     defenders remain; "max-defenders": attack only if reconnaissance shows at most
-    `value` defenders. `to`: where defenders that disengage from `dest` go (4.6)."""
+    `value` defenders. At sea only: "contact-lost": when a naval battle in `dest` ends
+    with contact lost, the nation's task forces in it cancel their missions and go back
+    where they came from (4.2); "radar": when a radar ship of the nation sights aircraft
+    coming to strike its ships, they retreat to a neighbouring sea zone (Radar).
+    `to`: where defenders that disengage from `dest` go (4.6), or ships that retreat."""
 
     dest: str = field(metadata=PLACE)
     kind: str

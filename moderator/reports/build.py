@@ -29,9 +29,20 @@ from moderator.reports.visibility import View, alliance_members, alliance_view, 
 from moderator.world.model import World
 from moderator.world.scenario_model import Scenario
 
-__all__ = ["MAP_CID", "Report", "TurnInfo", "build_reports", "PUBLIC"]
+__all__ = ["MAP_CID", "FULL_MAP_CID", "Report", "TurnInfo", "build_reports", "PUBLIC", "with_map"]
 
-MAP_CID = "MAP-CID"  # placeholder the service swaps for the real Content-ID
+# Placeholders in a report's HTML the service swaps for the real Content-IDs (with_map): the
+# inline copy shown in the mail, and the full-size map attached (map.png), which the inline
+# copy links to so a click opens it at every pixel.
+MAP_CID = "MAP-CID"
+FULL_MAP_CID = "FULL-MAP-CID"
+MAP_FILE = "map.png"
+
+
+def with_map(html: str, inline: str = MAP_FILE, full: str = MAP_FILE) -> str:
+    """`html` referring to the inline map as `inline` and to the full-size one as `full`
+    (the mail's cid: URLs; both "map.png" where the report is written as files)."""
+    return html.replace(f"cid:{FULL_MAP_CID}", full).replace(f"cid:{MAP_CID}", inline)
 PUBLIC = "public"  # the audience of the bulletin
 
 
@@ -41,7 +52,7 @@ class Report:
     nations: list[str]  # whose seats receive it
     subject: str
     text: str
-    html: str  # refers to the inline map as MAP_CID
+    html: str  # refers to the inline map as MAP_CID, the full-size one as FULL_MAP_CID (with_map)
     png: bytes  # the full-size map (palette PNG), attached
     data: dict[str, Any]  # the same content for players' tools (report.json)
     png_inline: bytes = b""  # the narrower copy shown in the HTML part
@@ -94,7 +105,7 @@ def build_reports(state: GameState, events: Sequence[Event], scenario: Scenario,
         view = alliance_view(state, scenario, events, side, world)
         content = alliance_report(world, view, info, names, side)
         title = f"{info.title}, turn {info.resolved_turn}: {SIDE_NAMES[side]}"
-        text, html = render("alliance", r=content, map_src=f"cid:{MAP_CID}")
+        text, html = render("alliance", r=content, map_src=f"cid:{MAP_CID}", full_src=f"cid:{FULL_MAP_CID}")
         out.append(_report(view.audience, seated,
                            f"{info.title}: turn {info.resolved_turn} status of the {SIDE_NAMES[side]}",
                            text, html, content.to_json()))
@@ -103,7 +114,7 @@ def build_reports(state: GameState, events: Sequence[Event], scenario: Scenario,
     if bulletin_too and nations:
         view = public_view(state, events)
         news = bulletin(view, events, info, names)
-        text, html = render("bulletin", r=news, map_src=f"cid:{MAP_CID}")
+        text, html = render("bulletin", r=news, map_src=f"cid:{MAP_CID}", full_src=f"cid:{FULL_MAP_CID}")
         out.append(_report(PUBLIC, sorted(nations), f"{info.title}: turn {info.resolved_turn} news (public bulletin)",
                            text, html, news.to_json()))
         jobs.append(functools.partial(draw, view, f"{info.title}, turn {info.resolved_turn}"))
@@ -111,7 +122,7 @@ def build_reports(state: GameState, events: Sequence[Event], scenario: Scenario,
     # Drawn region by region: a region's base layer is drawn once and reused by its next
     # maps while it is still in mapdraw's small cache (a turn's maps span up to eleven regions).
     order = sorted(range(len(jobs)), key=lambda i: (regions[i], i))
-    drawn = draw_all([jobs[i] for i in order], None if parallel else 1)
+    drawn = draw_all([jobs[i] for i in order], None if parallel else 1, [regions[i] for i in order])
     for i, files in zip(order, drawn, strict=True):
         out[i].png, out[i].png_inline = files
     return out
@@ -124,7 +135,7 @@ def _nation_parts(state: GameState, events: Sequence[Event], scenario: Scenario,
     view = nation_view(state, scenario, list(events), nation, world)
     content = nation_report(world, view, info, names, nation_words(scenario))
     content.neutrals = neutrals_known(scenario, view.sides, view.events, nation, names)
-    text, html = render("report", r=content, map_src=f"cid:{MAP_CID}" if draw else "")
+    text, html = render("report", r=content, map_src=f"cid:{MAP_CID}" if draw else "", full_src=f"cid:{FULL_MAP_CID}")
     report = _report(nation, [nation], f"{info.title}: turn {info.resolved_turn} report for {names(nation)}",
                      text, html, content.to_json())
     job = functools.partial(draw, view, f"{info.title}, turn {info.resolved_turn}: {names(nation)}") if draw else _no_map

@@ -80,7 +80,7 @@ class Region:
 PANEL_PX = 500  # holds the two-column legend of the Europe map
 # The theatres whose corners are land (the fronts, the Middle East, Asia; Africa's one
 # corner of open sea is the overview's) have the panel; the world, the British Isles,
-# the Pacific and North America have open sea in their corners.
+# the Pacific, Australasia and North America have open sea in their corners.
 REGIONS: dict[str, Region] = {
     "world": Region(-180, 180, -57, 80, 4.5, 55),
     "europe": Region(-12, 62, 23, 67, 6.5, 0, PANEL_PX),  # Western/Eastern/Italian fronts and the Middle East
@@ -93,6 +93,9 @@ REGIONS: dict[str, Region] = {
     "africa": Region(-20, 56, -36, 38, 6.5, 0, PANEL_PX),
     "asia": Region(55, 155, -12, 60, 6, 0, PANEL_PX),
     "pacific": Region(95, 260, -50, 62, 6, 0),
+    # Australia, New Zealand and the islands between them and the Indies (Samoa at 188): the
+    # Pacific's other nine tenths are open ocean an Australian map has nothing to show on.
+    "australasia": Region(95, 190, -50, 6, 8, 0),
     "north-america": Region(-170, -50, 5, 75, 6.5, 0),
 }
 

@@ -5,7 +5,8 @@ Drawing is matplotlib and Pillow in pure CPU, under the GIL: threads would not h
 the maps are drawn in forked worker processes, one per core the process may use. The
 parent draws the first map itself before forking, so the workers inherit what it warmed
 (the projected shapes, the region's base layer, the world overview) instead of each
-building them again. A worker returns the encoded files (reports/mapfiles.py), so only
+building them again, and each worker takes a whole region's maps at a time (`groups`),
+so every region's base layer is drawn once in all, not once per worker that meets it. A worker returns the encoded files (reports/mapfiles.py), so only
 bytes cross back. The same inputs give the same bytes whichever process drew them.
 
 Anything unusual draws in this process instead, one map after another: one core, a
@@ -44,12 +45,26 @@ def workers() -> int:
         return os.cpu_count() or 1
 
 
-def _run(index: int) -> tuple[bytes, bytes]:
-    return map_files(_JOBS[index]())
+def _run(indices: tuple[int, ...]) -> list[tuple[int, tuple[bytes, bytes]]]:
+    return [(i, map_files(_JOBS[i]())) for i in indices]
 
 
-def draw_all(jobs: Sequence[Job], processes: int | None = None) -> list[tuple[bytes, bytes]]:
-    """(full, inline) PNGs of every job's map, in the jobs' order."""
+def tasks(count: int, groups: Sequence[str] | None) -> list[tuple[int, ...]]:
+    """Jobs 1..count-1 (job 0 is the parent's) as the workers' tasks: the jobs of each group
+    (a region) together, the largest groups first so the last task to finish is a small one;
+    without groups, two jobs at a time."""
+    if groups is None:
+        return [tuple(range(i, min(i + 2, count))) for i in range(1, count, 2)]
+    by_group: dict[str, list[int]] = {}
+    for i in range(1, count):
+        by_group.setdefault(groups[i], []).append(i)
+    return sorted((tuple(v) for v in by_group.values()), key=lambda t: (-len(t), t))
+
+
+def draw_all(jobs: Sequence[Job], processes: int | None = None,
+             groups: Sequence[str] | None = None) -> list[tuple[bytes, bytes]]:
+    """(full, inline) PNGs of every job's map, in the jobs' order; `groups` names each job's
+    region (jobs of one region share its base layer: one worker draws them all)."""
     count = workers() if processes is None else processes
     if count < 2 or len(jobs) < 3:
         return [map_files(job()) for job in jobs]
@@ -62,9 +77,9 @@ def draw_all(jobs: Sequence[Job], processes: int | None = None) -> list[tuple[by
         _JOBS = ()
         return [first, *(map_files(job()) for job in jobs[1:])]
     try:
-        # Two maps at a time: jobs come sorted by region (reports/build.py), so a worker mostly
-        # gets two maps of one region and draws that region's base layer once for both.
-        rest = pool.map_async(_run, range(1, len(jobs)), chunksize=2).get(TIMEOUT)
+        done = pool.map_async(_run, tasks(len(jobs), groups), chunksize=1).get(TIMEOUT)
+        files = dict(pair for task in done for pair in task)
+        rest = [files[i] for i in range(1, len(jobs))]
     except multiprocessing.TimeoutError:
         rest = [map_files(job()) for job in jobs[1:]]
     finally:

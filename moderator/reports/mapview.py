@@ -19,9 +19,10 @@ from moderator.world.scenario import load_scenario
 # Regions a report may be drawn on; the smallest (in degrees) holding most of what the
 # audience cares about is chosen, "world" is the fallback. The theatres of issue 13:
 # the British Isles, the Western and Eastern Fronts, Italy and the Balkans, the Middle
-# East, Africa, the Pacific; Europe and the continents for audiences spread wider.
+# East, Africa, the Pacific (Australasia for the nations there); Europe and the continents
+# for audiences spread wider.
 REPORT_REGIONS = ("british-isles", "western-front", "eastern-front", "italy-balkans", "middle-east",
-                  "europe", "africa", "north-america", "asia", "pacific", "world")
+                  "europe", "africa", "north-america", "asia", "australasia", "pacific", "world")
 COVERAGE = 0.8  # share of the audience's weight a region must hold to be chosen
 FRONT_WEIGHT = 3  # a place where the audience's units see the enemy weighs as much as 3 units
 BATTLE_WEIGHT = 5  # a battle it fought, or a move it made, as 5

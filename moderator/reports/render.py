@@ -6,6 +6,8 @@ Words live in the templates; this module only prepares plain data for them.
 from __future__ import annotations
 
 import functools
+import re
+import textwrap
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -36,7 +38,54 @@ def environment() -> Environment:
     env.globals["count_units"] = count_units
     env.globals["intelligence_lines"] = intelligence_lines
     env.globals["neutral_lines"] = neutral_lines
+    env.globals["verbatim"] = verbatim
     return env
+
+
+# The text part of the turn's reports is wrapped at 78 characters (RFC 5322 2.1.1's
+# recommended line length: what a plain mail reader shows without scrolling), a bullet's
+# or a table row's continuation lines indented under its text. What the reader mails back
+# is never wrapped: the order block's comment lines would lose their "#" and stop parsing.
+WIDTH = 78
+WRAPPED = frozenset({"report", "alliance", "bulletin", "moderator"})
+NOWRAP = "\x1e"  # starts a line the wrapper leaves as it is (verbatim); removed after
+_BULLET = re.compile(r"\s*(?:[-*] )?")
+_COLUMN = re.compile(r"(\s+\S.*?\s{2,})\S")  # an indented table row: the second column's start
+_GLUED = re.compile(r"(?<=\d\d:\d\d) (?=UTC)")  # a deadline's time stays with its zone
+_COMMAND = re.compile(r"`[^`\n]*`")  # a command to copy (`moderator review list --game g1`): one piece
+GLUE = "\x1f"  # a space no line is broken at (not whitespace to textwrap); a space again after
+
+
+def _glued(line: str) -> str:
+    line = _COMMAND.sub(lambda m: m.group(0).replace(" ", GLUE), line)
+    return _GLUED.sub(GLUE, line)
+
+
+def verbatim(text: str) -> str:
+    """`text` marked so that wrap() leaves every line of it alone (the order block)."""
+    return "\n".join(NOWRAP + line if line else line for line in text.split("\n"))
+
+
+def wrap(text: str, width: int = WIDTH) -> str:
+    """Every line longer than `width` broken at spaces, continuation lines indented under
+    the bullet's text or the table row's second column (an indented line's two further
+    in); verbatim lines kept as they are."""
+    out = []
+    for line in text.split("\n"):
+        if line.startswith(NOWRAP):
+            out.append(line[len(NOWRAP):])
+            continue
+        if len(line) <= width:
+            out.append(line)
+            continue
+        column, bullet = _COLUMN.match(line), _BULLET.match(line)
+        lead = column.group(1) if column and len(column.group(1)) <= width // 2 else bullet.group(0) if bullet else ""
+        if lead and not lead.strip() and not column:
+            lead += "  "  # an indented line ("  Allied Powers: ..."): its continuation further in
+        out += [part.replace(GLUE, " ") for part in textwrap.wrap(
+            _glued(line), width, subsequent_indent=" " * len(lead), break_long_words=False,
+            break_on_hyphens=False)] or [line]
+    return "\n".join(out)
 
 
 def tech_level(tid: str, level: int) -> str:
@@ -118,8 +167,11 @@ def event_text(e: Event, names: Callable[[str], str]) -> str:
 
 
 def render(name: str, **context: Any) -> tuple[str, str]:
-    """Render `<name>.txt.j2` and `<name>.html.j2` with the same context: (text, html)."""
+    """Render `<name>.txt.j2` and `<name>.html.j2` with the same context: (text, html); the
+    text of the turn's reports wrapped (wrap)."""
     env = environment()
     text = env.get_template(f"{name}.txt.j2").render(**context)
+    if name in WRAPPED:
+        text = wrap(text)
     html = env.get_template(f"{name}.html.j2").render(**context)
     return text, html

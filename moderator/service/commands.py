@@ -385,7 +385,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     content as JSON (--json) for players' tools."""
     from moderator.engine.events import Event
     from moderator.engine.state import GameState
-    from moderator.reports.build import nation_mail
+    from moderator.reports.build import nation_mail, with_map
     from moderator.reports.mapview import draw_view
     from moderator.service.games import nation_id
     from moderator.service.turns import ordered_in, turn_info
@@ -411,7 +411,7 @@ def cmd_report(args: argparse.Namespace) -> int:
         return 0
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "report.txt").write_text(report.text, encoding="utf-8")
-    (args.out / "report.html").write_text(report.html.replace("cid:MAP-CID", "map.png"), encoding="utf-8")
+    (args.out / "report.html").write_text(with_map(report.html), encoding="utf-8")
     (args.out / "report.json").write_bytes(report.json_bytes())
     (args.out / "map.png").write_bytes(report.png)
     print(f"wrote {args.out / 'report.txt'}, report.html, report.json and map.png for {nation}, turn {turn}")

@@ -6,7 +6,8 @@ over the same game; a job that fails is reported and the daemon keeps running.
 
 At start (issue 11): the daemon takes the database's daemon lock (a second daemon on the
 same database refuses to start), reopens a turn a killed predecessor left "resolving"
-(nothing of it was committed), and runs the deadline check at once, so a deadline that
+(nothing of it was committed; on PostgreSQL, where other daemons run on, at every deadline
+check too, turns.recover_interrupted), and runs the deadline check at once, so a deadline that
 passed while it was down resolves exactly once, right away. A turn whose resolution
 fails stays open and is retried with growing pauses (RETRY_AFTER).
 
@@ -113,6 +114,8 @@ class Daemon:
         self._send()
 
     def _deadlines(self) -> None:
+        if self.svc.store.shared:  # a turn another daemon was resolving when it died
+            self._reopen_interrupted()
         send_reminders(self.svc, self.remind_before)
         now = self.svc.clock()
         if due_games(self.svc):
@@ -139,6 +142,11 @@ class Daemon:
             self.resolved.set()
         self._send()
 
+    def _reopen_interrupted(self) -> None:
+        for game_id in recover_interrupted(self.svc):
+            self.svc.say(f"{game_id}: the last resolution was interrupted before it was stored; the turn is open "
+                         "again and is resolved at its deadline")
+
     def _send(self) -> None:
         sent, failed = send_queued(self.svc)
         if sent or failed:
@@ -153,9 +161,7 @@ class Daemon:
     def start(self) -> None:
         """Start the jobs; AlreadyRunning if another daemon holds the database."""
         self.svc.store.lock_for_daemon()
-        for game_id in recover_interrupted(self.svc):
-            self.svc.say(f"{game_id}: the last resolution was interrupted before it was stored; the turn is open "
-                         "again and is resolved at its deadline")
+        self._reopen_interrupted()
         s = self.scheduler
         start = self.svc.clock()
         s.add_job(self.poll_job, "interval", seconds=self.poll_seconds, id="poll", next_run_time=start)

@@ -34,7 +34,7 @@ from typing import Any
 from moderator.mail.chatter import chatty_lines
 from moderator.mail.compose import AUTO_GENERATED, AUTO_REPLIED, compose, compose_raw, reply_subject
 from moderator.mail.extract import ExtractedMessage, extract
-from moderator.mail.intake import Mailbox
+from moderator.mail.intake import FetchedMessage, Mailbox
 from moderator.mail.mask import mask_raw, mask_text
 from moderator.orders import check, normalize, parse_orders
 from moderator.orders.echo import nation_words
@@ -46,7 +46,7 @@ from moderator.service.faults import crash_point
 from moderator.service.games import describe_deadline, nation_id, turn_label
 from moderator.service.help import asks_for_help, reference
 from moderator.store.db import Incoming, verify_secret
-from moderator.store.tables import Game
+from moderator.store.tables import Game, MailMessage
 
 _CHECK = re.compile(r"\bcheck\b", re.IGNORECASE)
 
@@ -72,6 +72,14 @@ SEAT_NOTICE_EVERY = timedelta(hours=1)
 # takes the message after it. ELSEWHERE: the outcome for a message another daemon has.
 CLAIM_LEASE = timedelta(minutes=2)
 ELSEWHERE = "elsewhere"
+# On a shared database one daemon fetches and stores the mail (Store.mailbox_turn) and every
+# daemon takes CLAIM_CHUNK stored messages at a time to handle (Store.claim_incoming_chunk):
+# few enough that a burst is shared out evenly, enough that the claim's own transaction is a
+# small part of a mail's cost. A daemon that finds another fetching handles what that one
+# stores, looking every HELP_PAUSE seconds, until the fetcher is done (at most HELP_FOR).
+CLAIM_CHUNK = 5
+HELP_PAUSE = 0.05
+HELP_FOR = 120.0
 
 
 @dataclass
@@ -108,6 +116,9 @@ def poll(svc: Service, on_handled: Callable[[Outcome], None] | None = None) -> l
         if on_handled is not None:
             on_handled(outcome)
 
+    if svc.store.shared:
+        _poll_shared(svc, done)
+        return outcomes
     for row in svc.store.messages(direction="in", status="new"):
         assert row.id is not None
         outcome = handle_stored(svc, row.id)
@@ -142,20 +153,122 @@ def poll(svc: Service, on_handled: Callable[[Outcome], None] | None = None) -> l
     return outcomes
 
 
-def handle_group(svc: Service, message_ids: list[int]) -> tuple[list[Outcome], list[int]]:
+def _poll_shared(svc: Service, done: Callable[[Outcome], None]) -> None:
+    """poll() with other daemons on the same database (PostgreSQL). Exactly once holds as on
+    SQLite (stored once, handled in one transaction with its receipt, filed away after), and
+    the work is shared out: one daemon at a time fetches and stores (Store.mailbox_turn), the
+    stored mail left unclaimed; every daemon, the fetcher too, takes a few stored messages at
+    a time (Store.claim_incoming_chunk) just before handling them, so whoever is free takes
+    the next ones. A daemon that finds another fetching handles what it stores until it is
+    done, then looks at the mailbox itself (mail may have come since)."""
+    passed: set[int] = set()  # tried in this poll and still "new" (they failed): next poll
+
+    def drain(chunks: int | None = None) -> None:
+        """Handle the stored messages free to take, a chunk at a time, until none is left
+        (or after `chunks` chunks)."""
+        while chunks is None or chunks > 0:
+            chunk = svc.store.claim_incoming_chunk(svc.clock(), CLAIM_LEASE, CLAIM_CHUNK, frozenset(passed))
+            if not chunk:
+                return
+            for outcome in _handle_chunk(svc, chunk):
+                if outcome.status == "new":
+                    passed.add(outcome.message)
+                if outcome.status != ELSEWHERE:
+                    done(outcome)
+                crash_point("intake.handled")
+            chunks = None if chunks is None else chunks - 1
+
+    helping_until = time.monotonic() + HELP_FOR
+    while True:
+        drain(None)
+        with svc.store.mailbox_turn() as mine:
+            if mine:
+                _fetch_shared(svc, drain)
+                return
+        if time.monotonic() >= helping_until:
+            return
+        time.sleep(HELP_PAUSE)  # another daemon is fetching: handle what it stores
+
+
+def _handle_chunk(svc: Service, rows: list[MailMessage]) -> list[Outcome]:
+    """Handle messages claimed by claim_incoming_chunk (their attempt counted), each in a
+    transaction of its own (handle_group of one), or set aside if they were tried too often
+    already."""
+    outcomes: list[Outcome] = []
+    fresh: dict[int, MailMessage] = {}
+    for row in rows:
+        assert row.id is not None
+        if row.attempts > MAX_ATTEMPTS:  # as in handle_stored: every attempt died with its process
+            outcomes.append(_shunt(svc, row.id, row.attempts - 1, "the daemon stopped while handling it",
+                                   f"{row.attempts - 1} attempts were interrupted (the process died)"))
+        else:
+            fresh[row.id] = row
+    for message_id in fresh:
+        # One transaction a mail: two of a seat's mails handled by two daemons at once wait for
+        # each other (Store.submit's lock), and with several seats' mails in one transaction
+        # two daemons could each wait for the other (a deadlock, one group rolled back).
+        outcomes.extend(handle_group(svc, [message_id], fresh)[0])
+    return outcomes
+
+
+def _fetch_shared(svc: Service, drain: Callable[[int | None], None]) -> None:
+    """The fetching daemon's part of _poll_shared: each fetched batch stored (unclaimed) in
+    one transaction; between batches the fetcher handles one chunk, so the first receipts
+    leave at once while storing keeps ahead of the handling (the other daemons always find
+    stored mail to take); once the mailbox is empty it handles what is left with them. The
+    mailbox copies are filed away once their messages are handled; one that another daemon
+    is still handling when the poll ends stays (the next poll fetches it again, finds it
+    stored, and files it), so each is filed in the folder its outcome calls for."""
+    with Mailbox(svc.require_mail()) as box:
+        seen: set[int] = set()
+        # stored message id -> where its copy is in the mailbox (the bytes are not kept: memory
+        # stays bounded however far storing runs ahead)
+        waiting: dict[int, FetchedMessage] = {}
+        while batch := box.fetch_unseen(limit=FETCH_BATCH, skip=frozenset(seen)):
+            seen.update(item.uid for item in batch)
+            with svc.store.transaction():
+                stored = svc.store.store_incoming_batch(
+                    [Incoming(item.raw, item.uid, item.uidvalidity, item.arrived, item.size) for item in batch],
+                    svc.clock(), CLAIM_LEASE, claim=False)
+            for _ in batch:
+                crash_point("intake.stored")
+            waiting.update((row_id, dataclasses.replace(item, raw=b""))
+                           for item, (row_id, _) in zip(batch, stored, strict=True))
+            del batch
+            drain(1)
+            _file_settled(svc, box, waiting)
+            crash_point("intake.filed")
+        drain(None)
+        _file_settled(svc, box, waiting)
+
+
+def _file_settled(svc: Service, box: Mailbox, waiting: dict[int, FetchedMessage]) -> None:
+    """File away the mailbox copies of the messages in `waiting` that are no longer "new"
+    (robots' mail into the quarantine folder, the rest as processed); keep the others."""
+    statuses = svc.store.message_statuses(list(waiting))
+    settled = {row_id: item for row_id, item in waiting.items() if statuses.get(row_id, "new") != "new"}
+    box.quarantine([item for row_id, item in settled.items() if statuses[row_id] == "quarantined"])
+    box.acknowledge([item for row_id, item in settled.items() if statuses[row_id] != "quarantined"])
+    for row_id in settled:
+        del waiting[row_id]
+
+
+def handle_group(svc: Service, message_ids: list[int],
+                 claimed: dict[int, MailMessage] | None = None) -> tuple[list[Outcome], list[int]]:
     """Handle freshly stored messages (their first attempt counted) in one transaction, each
     in its own savepoint: what handle_stored does for one, with one commit for the group.
     The group ends after GROUP_SECONDS (at least one mail), so the first receipts of a burst
     are committed, and can be sent, within that time. Returns the outcomes and the ids not
     reached. Never raises: a mail that fails is rolled back alone and left "new" for the next
-    poll; a commit that fails (a full disk) leaves the whole group "new"."""
+    poll; a commit that fails (a full disk) leaves the whole group "new". `claimed`: the
+    rows as the claim read them (not read again)."""
     outcomes: list[Outcome] = []
     started = time.monotonic()
     try:
         with svc.store.transaction():
             # One query on SQLite (kept: the session holds them weakly); on a shared database each
             # row is read when its turn comes, after the lease check another daemon may race.
-            rows = {} if svc.store.shared else svc.store.messages_by_id(message_ids)
+            rows = claimed or ({} if svc.store.shared else svc.store.messages_by_id(message_ids))
             for message_id in message_ids:
                 if outcomes and time.monotonic() - started >= GROUP_SECONDS:
                     break
@@ -302,6 +415,12 @@ def _handle(svc: Service, message_id: int, raw: bytes, arrived: datetime | None 
         return _reply(svc, message_id, mail, None, f"There is no game called {named!r}." if named
                       else "Your orders do not say which game they are for.",
                       f"Games run by this moderator: {known}.", "Write the game's name on a GAME line.")
+    if svc.store.shared:
+        # Another daemon may be about to resolve this turn: the game's row is held (FOR SHARE)
+        # until this mail commits, so its resolution takes the turn either before (this mail
+        # is told the turn is being resolved) or after these orders are in (and reads them),
+        # never between reading the game here and committing the orders.
+        game = svc.store.hold_game(game.id) or game
     scenario = svc.scenario(game)
     nation = nation_id(scenario, getattr(header, "nation", None) or "")
     if nation is None:

@@ -35,6 +35,10 @@ The moderator gives a seat's orders by mail from the moderator's address with th
 GAME and NATION lines and the desk password (`moderator review secret`) on the PASSWORD
 line: they are entered as `moderator enter` enters them (the seat's receipt says so), and
 the moderator gets the receipt back.
+
+A player who commands another nation's army by the rules (the Bolshevik player the
+Mutineers after a socialist revolution: phase9_mutiny.commander_of) gives its orders the
+same way, with a PROXY FOR line, whether or not that nation has a seat and at any time.
 """
 
 from __future__ import annotations
@@ -42,6 +46,7 @@ from __future__ import annotations
 import re
 from html import escape
 
+from moderator.engine.phase9_mutiny import commander_of
 from moderator.mail.extract import ExtractedMessage
 from moderator.service.context import Service
 from moderator.service.games import nation_id
@@ -91,6 +96,8 @@ def refusal(svc: Service, game: Game, giver: str, proxied: str) -> tuple[str, st
     """Why `giver` may not give `proxied` orders now (headline, explanation, hint), or None."""
     scenario = svc.scenario(game)
     name, giver_name = scenario.nations[proxied].name, scenario.nations[giver].name
+    if commander_of(svc.position(game), proxied) == giver:
+        return None  # the army the giver's player commands (Phase 9, Mutinies: the socialist revolution)
     if exile_host(svc, game, proxied) == giver:
         return None  # the host commands an exiled nation's forces, the seat's player or not
     if (by_host := host_commands(svc, game, proxied)) is not None:

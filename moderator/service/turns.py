@@ -20,13 +20,14 @@ from typing import Any
 from moderator.engine import missed_turn
 from moderator.engine.dice import DICE_SCHEME, VERIFIABLE_SCHEME, Dice, commitment, recompute, turn_seed
 from moderator.engine.events import Event
+from moderator.engine.phase9_mutiny import commander_of
 from moderator.engine.resolve import resolve
 from moderator.engine.ruleset import Ruleset
 from moderator.engine.state import GameState
 from moderator.mail.compose import AUTO_GENERATED, Attachment, compose, inline_image
 from moderator.orders import parse_orders
 from moderator.orders.messages import counted
-from moderator.reports.build import MAP_CID, Report, TurnInfo, build_reports
+from moderator.reports.build import Report, TurnInfo, build_reports, with_map
 from moderator.reports.mapview import draw_view
 from moderator.reports.render import render
 from moderator.service.context import Service
@@ -114,6 +115,16 @@ class AlreadyResolved(RuntimeError):
 
 
 def resolve_game(svc: Service, game_id: str) -> Resolution:
+    """_resolve_game() while holding the game's resolution lock (Store.resolving): on a shared
+    database the daemon that resolves the game holds it until the turn is committed or has
+    failed; AlreadyResolved if another process holds it."""
+    with svc.store.resolving(game_id) as mine:
+        if not mine:
+            raise AlreadyResolved(f"{game_id} is being resolved by another process")
+        return _resolve_game(svc, game_id)
+
+
+def _resolve_game(svc: Service, game_id: str) -> Resolution:
     """Resolve the current turn of a game, store everything, queue the reports.
 
     One unit of work (issue 11): the turn is computed and its reports built in memory,
@@ -178,7 +189,7 @@ def resolve_game(svc: Service, game_id: str) -> Resolution:
             # Orders the moderator must resolve and defaults the engine chose: each waits for a decision.
             items = items_from_resolution(svc, game, turn, res.events)
             if svc.mail is not None:
-                queued = queue_reports(svc, game, reports)
+                queued = queue_reports(svc, game, reports, res.state)
                 try:
                     queue_moderator_copy(svc, game, turn, res, ordered=sorted(subs), missing=missing, items=items,
                                          correction=correction)
@@ -229,7 +240,7 @@ def write_report_files(root: Path, game_id: str, turn: int, reports: list[Report
         where = folder / report.audience.replace(":", "-")
         where.mkdir(parents=True, exist_ok=True)
         (where / "report.txt").write_text(report.text, encoding="utf-8")
-        (where / "report.html").write_text(report.html.replace(f"cid:{MAP_CID}", "map.png"), encoding="utf-8")
+        (where / "report.html").write_text(with_map(report.html), encoding="utf-8")
         (where / "report.json").write_bytes(report.json_bytes())
         if report.png:
             (where / "map.png").write_bytes(report.png)
@@ -347,7 +358,7 @@ def build_all_reports(svc: Service, game: Game, resolved_turn: int, res: Resolut
     template that chokes on one event) does not take the others' reports with it.
     `game` is the game as it will be once the turn is committed (its next deadline)."""
     scenario, world = svc.scenario(game), svc.world(game)
-    seats = sorted(s.nation for s in svc.store.seats(game.id))
+    seats = sorted(report_addresses(svc, game, res.state))
     info = turn_info(svc, game, resolved_turn, ordered=ordered, updated=updated, dice_scheme=dice_scheme,
                      correction=correction)
 
@@ -376,12 +387,31 @@ def build_all_reports(svc: Service, game: Game, resolved_turn: int, res: Resolut
     return list(by_audience.values()), failed
 
 
-def queue_reports(svc: Service, game: Game, reports: list[Report]) -> int:
-    seats = {s.nation: s for s in svc.store.seats(game.id)}
+def report_addresses(svc: Service, game: Game, state: GameState) -> dict[str, str]:
+    """Each nation whose report is mailed, and to whom: every seat's to its player, and a
+    nation without a seat that a seat's player commands by the rules (the Mutineers after a
+    socialist revolution: phase9_mutiny.commander_of) to that player, who orders it."""
+    seats = {s.nation: s.email for s in svc.store.seats(game.id)}
+    out = dict(seats)
+    for nation in sorted(state.nations):
+        commander = commander_of(state, nation)
+        if nation not in seats and commander in seats:
+            out[nation] = seats[commander]
+    return out
+
+
+def queue_reports(svc: Service, game: Game, reports: list[Report], state: GameState | None = None) -> int:
+    seats = {s.nation: s.email for s in svc.store.seats(game.id)}
+    addresses = report_addresses(svc, game, state) if state is not None else seats
     count = 0
     for report in reports:
+        sent: set[str] = set()
         for nation in report.nations:
-            _queue_report(svc, game, report, seats[nation].email)
+            to = addresses.get(nation)
+            if to is None or (nation not in seats and to in sent):  # a commander gets one copy of a shared report
+                continue
+            _queue_report(svc, game, report, to)
+            sent.add(to)
             count += 1
     return count
 
@@ -430,8 +460,9 @@ def _queue_report(svc: Service, game: Game, report: Report, to: str) -> None:
     if report.png:
         image = inline_image(f"map-{report.audience.replace(':', '-')}", report.png_inline or report.png,
                              cfg.message_id_domain)
-        images, html = [image], html.replace(f"cid:{MAP_CID}", image.src)
-        attachments.insert(0, Attachment("map.png", report.png, "image", "png"))  # every pixel, to zoom in
+        full = inline_image(f"map-full-{report.audience.replace(':', '-')}", report.png, cfg.message_id_domain)
+        images, html = [image], with_map(html, image.src, full.src)  # the inline map links to the full one
+        attachments.insert(0, Attachment("map.png", report.png, "image", "png", full.content_id))  # every pixel
     msg = compose(sender=cfg.from_address, to=[to], subject=report.subject, text=report.text,
                   html=html, images=images, attachments=attachments, date=svc.clock(),
                   domain=cfg.message_id_domain, auto_submitted=AUTO_GENERATED)
@@ -445,13 +476,19 @@ def due_games(svc: Service) -> list[Game]:
 
 
 def recover_interrupted(svc: Service) -> list[str]:
-    """At daemon start (holding the database's daemon lock): a game left "resolving" was
-    being resolved by a process that died before committing, so nothing of that resolution
-    was stored; it is open again, and resolved at the next deadline check if its deadline
-    has passed (exactly once: the turn advances only in the commit)."""
+    """A game left "resolving" by a process that died before committing (nothing of that
+    resolution was stored) is open again, and resolved at the next deadline check if its
+    deadline has passed (exactly once: the turn advances only in the commit). At daemon
+    start; on a shared database also at every deadline check, since the other daemons go on
+    running: a game whose resolution lock (Store.resolving) is free has nobody resolving it."""
     reopened = []
     for g in svc.store.games():
-        if g.status == "resolving":
+        if g.status != "resolving":
+            continue
+        with svc.store.resolving(g.id) as free, svc.store.transaction():
+            game = svc.store.lock_game(g.id) if free else None
+            if game is None or game.status != "resolving":
+                continue  # being resolved by a living process, or finished meanwhile
             corrected = svc.store.turn_record(g.id, g.turn) is not None  # a correction, not a deadline's
             svc.store.update_game(g.id, status=CORRECTING if corrected else "open")
             reopened.append(g.id)

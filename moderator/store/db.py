@@ -21,7 +21,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, TypeVar
 
-from sqlalchemy import Engine, event, text
+from sqlalchemy import Engine, event, func, text
 from sqlalchemy import insert as sa_insert
 from sqlalchemy import select as sa_select
 from sqlalchemy import update as sa_update
@@ -365,22 +365,24 @@ class Store:
             assert row.id is not None
             return row.id, True
 
-    def store_incoming_batch(self, items: list[Incoming], now: datetime,
-                             lease: timedelta) -> list[tuple[int, bool]]:
+    def store_incoming_batch(self, items: list[Incoming], now: datetime, lease: timedelta,
+                             claim: bool = True) -> list[tuple[int, bool]]:
         """store_incoming() for a fetched batch, each new message claimed at once (its first
-        attempt counted, as claim_incoming() would: nobody else has seen its row yet). On
-        SQLite in two queries for the whole batch instead of two a message (the write lock is
-        held, so nothing can store the same message between the look and the insert); a
-        shared database takes them one at a time under its advisory locks."""
-        if self.shared:
-            one_by_one = [self.store_incoming(i.raw, uid=i.uid, uidvalidity=i.uidvalidity, arrived=i.arrived,
-                                              size=i.size) for i in items]
-            for row_id, new in one_by_one:
-                if new:
-                    self.claim_incoming(row_id, now, lease)
-            return one_by_one
+        attempt counted, as claim_incoming() would: nobody else has seen its row yet) unless
+        `claim` is False (several daemons: each takes them when it is free to handle them,
+        claim_incoming_chunk). In two queries for the whole batch and one INSERT, instead of
+        three statements a message: nothing else can store the same message between the look
+        and the insert (on SQLite the transaction holds the write lock; on a shared database
+        the batch's messages are locked first, by their SHA-256, as store_incoming() locks one,
+        in one statement and in one order for everyone, so two storers never wait on each other
+        in a circle)."""
         digests = [hashlib.sha256(i.raw).hexdigest() for i in items]
         with self.session() as s:
+            if self.shared and digests:
+                s.connection().execute(text(
+                    "SELECT pg_advisory_xact_lock(hashtextextended(k, 0)) "
+                    "FROM (SELECT unnest(CAST(:keys AS text[])) AS k ORDER BY 1) AS sorted"),
+                    {"keys": sorted(set(digests))})
             q = select(MailMessage.id, MailMessage.mailbox_uid, MailMessage.uidvalidity, MailMessage.sha256).where(
                 MailMessage.direction == "in")
             by_uid: dict[tuple[int | None, int | None], tuple[int, str]] = {}
@@ -406,7 +408,8 @@ class Store:
                     row = added[digest] = MailMessage(
                         direction="in", raw=item.raw, sha256=digest, mailbox_uid=item.uid,
                         uidvalidity=item.uidvalidity, arrived=item.arrived, size=max(item.size, len(item.raw)),
-                        received=utcnow(), attempts=1)
+                        received=utcnow(), attempts=1 if claim else 0,
+                        next_attempt=now + lease if claim and self.shared else None)
                     s.add(row)
                     stored.append((row, True))
             s.flush()
@@ -536,6 +539,12 @@ class Store:
         table = Submission.__table__  # type: ignore[attr-defined]
         with self.session() as s:
             conn = s.connection()
+            if self.shared:
+                # Two daemons taking two mails of one seat at once: the second waits here for the
+                # first to commit, then reads its submission as the current one (without the lock
+                # both would read the same earlier one and leave two current).
+                seat_turn = f"submission|{game_id}|{nation}|{turn}"  # (`text` here is the orders)
+                conn.execute(sa_select(func.pg_advisory_xact_lock(func.hashtextextended(seat_turn, 0))))
             earlier = list(conn.execute(sa_select(table).where(
                 table.c.game_id == game_id, table.c.nation == nation, table.c.turn == turn,
                 table.c.current.is_(True))).mappings())
@@ -710,6 +719,74 @@ class Store:
             s.add(row)
             return row
 
+    def claim_incoming_chunk(self, now: datetime, lease: timedelta, limit: int,
+                             passed: frozenset[int] = frozenset()) -> list[MailMessage]:
+        """Take up to `limit` stored messages waiting to be handled, oldest first, in a short
+        transaction of its own: what several daemons on one database share a burst with (each
+        takes a few at a time just before handling them, so the work goes to whoever is free).
+        Rows another daemon has locked are passed by (SKIP LOCKED), and so are rows leased to
+        it and the ids in `passed` (tried by the caller in this poll already). Each row's
+        attempt is counted and it is leased for `lease`, as claim_incoming() does. A message
+        tried before (a failure, or a daemon that died while handling it) is taken alone, so
+        a mail that kills the process is counted, and set aside, without the others of its
+        chunk."""
+        table = MailMessage
+        with self.session() as s:
+            q = select(table).where(table.direction == "in", table.status == "new",
+                                    (col(table.next_attempt).is_(None)) | (col(table.next_attempt) <= now))
+            if passed:
+                q = q.where(col(table.id).not_in(passed))
+            rows = list(s.exec(q.order_by(col(table.id)).limit(limit).with_for_update(skip_locked=True)))
+            if rows and rows[0].attempts:
+                rows = rows[:1]
+            else:
+                rows = [r for r in rows if not r.attempts][:limit]  # the untried ones (a tried one waits its turn)
+            for row in rows:
+                row.attempts += 1
+                row.next_attempt = now + lease if self.shared else None
+                s.add(row)
+            return rows
+
+    @contextmanager
+    def mailbox_turn(self) -> Iterator[bool]:
+        """Whether this process may fetch from the mailbox now: on a shared database one daemon
+        at a time does, so a burst is fetched and stored once rather than by every daemon, and
+        the others handle what it stores (claim_incoming_chunk). Always True on SQLite (one
+        daemon: its flock)."""
+        with self._process_lock("mailbox") as mine:
+            yield mine
+
+    @contextmanager
+    def resolving(self, game_id: str) -> Iterator[bool]:
+        """Whether this process may resolve `game_id` now (held for the whole resolution, the
+        commit included): on a shared database one daemon at a time. A game "resolving" whose
+        lock is free was left so by a daemon that died (reopen_abandoned). Always True on SQLite."""
+        with self._process_lock(f"resolving|{game_id}") as mine:
+            yield mine
+
+    @contextmanager
+    def _process_lock(self, name: str) -> Iterator[bool]:
+        """A PostgreSQL session advisory lock named `name`, tried without waiting and held on a
+        connection of its own for the block: freed at its end, or when the process dies (the
+        server drops the dead connection's locks), so a daemon killed with -9 never keeps it."""
+        if not self.shared:
+            yield True
+            return
+        key = {"key": f"moderator|{name}"}
+        with self.engine.connect() as conn:
+            mine = bool(conn.execute(text("SELECT pg_try_advisory_lock(hashtextextended(:key, 1))"), key).scalar())
+            conn.commit()  # the lock is the session's: it outlives this transaction
+            try:
+                yield mine
+            finally:
+                if mine:
+                    try:
+                        conn.execute(text("SELECT pg_advisory_unlock(hashtextextended(:key, 1))"), key)
+                        conn.commit()
+                    except Exception:
+                        conn.invalidate()  # never back to the pool holding the lock
+                        raise
+
     def still_new(self, row_id: int) -> bool:
         """Inside the transaction that handles a message: lock its row (waiting for another
         daemon's transaction on it, if any) and say whether it still waits to be handled."""
@@ -737,14 +814,22 @@ class Store:
 
     def claim_turn(self, game_id: str, turn: int) -> bool:
         """Mark the game's turn as being resolved, unless another process is resolving it or
-        it has moved on: True if this process took it."""
+        it has moved on: True if this process took it. Waits for the transactions holding the
+        game (hold_game: mails whose orders are going in) to commit first."""
         with self.session() as s:
-            game = s.exec(select(Game).where(Game.id == game_id).with_for_update(skip_locked=True)).first()
+            game = s.exec(select(Game).where(Game.id == game_id).with_for_update()).first()
             if game is None or game.turn != turn or (game.status == "resolving" and self.shared):
                 return False  # (SQLite: one daemon; "resolving" there is a crashed resolution, taken over)
             game.status = "resolving"
             s.add(game)
             return True
+
+    def hold_game(self, game_id: str) -> Game | None:
+        """Inside a transaction: the game's row as it is now, held until the transaction ends
+        against a change (FOR SHARE: others may read and hold it too, claim_turn waits)."""
+        with self.session() as s:
+            return s.exec(select(Game).where(Game.id == game_id).with_for_update(read=True)
+                          .execution_options(populate_existing=True)).first()
 
     def lock_game(self, game_id: str) -> Game | None:
         """Inside a transaction: the game's row, locked until the transaction ends (another

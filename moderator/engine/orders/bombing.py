@@ -14,8 +14,8 @@ combat in the same way as fighters"; engine/fuel.py through move.air_problem): t
 one round over the target, and back to friendly land. Reading: the bombing run counts
 as the round of combat.
 
-The raid itself (AA fire, interception by the target's fighters, the damage) is flown
-by engine/phase4_air.py raid().
+The raid itself (AA fire, interception on the way and by the target's fighters, the
+damage) is flown by engine/phase4_air.py, with every other raid of the step at once.
 """
 
 from __future__ import annotations
@@ -85,7 +85,7 @@ class BombingRule(OrderRule[Bombing]):
     def execute(self, ctx: TurnContext, nation: str, index: int, order: Bombing) -> None:
         planes = take_units(ctx, nation, order.origin, order.units, index)
         if planes:
-            phase4_air.raid(ctx, nation, index, order, planes)
+            phase4_air.execute(ctx, nation, index, order, planes)
 
 
 RULE = BombingRule()

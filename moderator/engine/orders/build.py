@@ -19,7 +19,6 @@ from __future__ import annotations
 from moderator.engine import manpower, treasuries
 from moderator.engine.context import PendingBuild, Position, TurnContext
 from moderator.engine.orders.base import OrderRule
-from moderator.engine.orders.records import option_used
 from moderator.engine.placement import Placement, placement
 from moderator.engine.problems import Problem, problem, warning
 from moderator.orders.model import Build
@@ -27,23 +26,12 @@ from moderator.orders.model import Build
 PHASE = "3.1"
 
 
-SUPPLIED = ("russia", 3, 1)  # Russian option #3: "its infantry will cost 6 resources" (5 + 1) "for the remainder of the war"
-
-
-def supplied_surcharge(pos: Position, nation: str) -> int:
-    """What Russian option #3 adds to each infantry unit once played (this turn or before):
-    6 for the 5 of the opening (units.toml), whatever technology adds on top kept."""
-    who, number, extra = SUPPLIED
-    return extra if nation == who and option_used(pos, who, number) is not None else 0
-
-
 def prices(pos: Position, nation: str, order: Build, where: Placement) -> list[int]:
     """The price of each unit ordered, in order, surcharges included."""
     stats = pos.stats(nation, order.kind)
     assert stats is not None
     if order.kind == "infantry":
-        base = stats.cost + supplied_surcharge(pos, nation)
-        return [p + where.extra for p in manpower.infantry_prices(pos, nation, base, order.count)]
+        return [p + where.extra for p in manpower.infantry_prices(pos, nation, stats.cost, order.count)]
     return [stats.cost + where.extra] * order.count
 
 

@@ -32,6 +32,8 @@ class CombatConditionRule(OrderRule[CombatCondition]):
     def problem(self, pos: Position, nation: str, order: CombatCondition) -> Problem | None:
         if pos.is_sea(order.dest):  # a naval battle's withdrawal (4.3 step 6)
             return naval_retreat.condition_problem(pos, nation, order) or self.twice(pos, nation, order)
+        if order.kind in naval_retreat.SEA_ONLY:
+            return problem("condition-sea-only", order.dest, place=order.dest)
         attacks = [o for o in pos.orders.get(nation, ()) if isinstance(o, (Move, NavalInvasion))
                    and o.dest == order.dest]
         if not attacks and not (order.kind in WITHDRAWALS and defends(pos, nation, order.dest)):
@@ -49,7 +51,7 @@ class CombatConditionRule(OrderRule[CombatCondition]):
         return said_twice(pos, nation, order, order.dest)
 
     def remarks(self, pos: Position, nation: str, order: CombatCondition) -> list[Problem]:
-        if order.kind not in WITHDRAWALS:
+        if order.kind not in WITHDRAWALS and order.kind not in naval_retreat.SEA_ONLY:
             return [warning("recon-condition", order.dest, place=order.dest, value=order.value)]
         return []
 

@@ -20,8 +20,12 @@ together by the step's own work, phase4_land.land_moves (Phase 4 guidelines 1-2:
 defenders' own moves first, then one battle per attacked territory), so nothing depends
 on nation ids or the order of lines. An ATTACK by aircraft from land on a sea zone is flown
 in the naval step (engine/phase4_air_sea.py), and so is a MOVE of aircraft from land to a
-sea zone (cover for the ships there); other flights into or out of a sea zone (aircraft
-flying off a carrier) go to the moderator.
+sea zone (cover for the ships there; fighters of that MOVE land aboard their nation's
+carriers there when these have room). A MOVE of fighters from a sea zone, off their
+carriers, to friendly land is flown off here (Aircraft Carriers: "A damaged carrier cannot
+launch fighters"; the fuel of any flight): they land there before the land battles, as
+the defenders' own moves come first (Phase 4 guideline 1). Other flights out of a sea
+zone (an attack from a carrier) go to the moderator.
 """
 
 from __future__ import annotations
@@ -32,7 +36,7 @@ from moderator.engine import bolsheviks, combat_land, fuel, surrender, terrain
 from moderator.engine.context import Position, TurnContext
 from moderator.engine.orders.base import OrderRule, missing_units, refer, take_units
 from moderator.engine.problems import Problem, flag, problem, warning
-from moderator.engine.state import AIR_UNITS, LAND_UNITS, Unit
+from moderator.engine.state import AIR_UNITS, LAND_UNITS, Unit, kinds
 from moderator.orders.model import Attack, Move, NavalInvasion
 from moderator.world.model import World
 
@@ -189,19 +193,39 @@ def covers_at_sea(pos: Position, order: Move) -> bool:
     return not isinstance(order, Attack) and flies_to_sea(pos, order)
 
 
+def flies_off(pos: Position, nation: str, order: Move) -> bool:
+    """A MOVE of fighters off their carriers in a sea zone to friendly land (Aircraft Carriers)."""
+    return (not isinstance(order, Attack) and pos.is_sea(order.origin) and not pos.is_sea(order.dest)
+            and all(u.kind == "fighter" for u in order.units) and not hostile(pos, nation, order.dest))
+
+
+def launch_problem(pos: Position, nation: str, order: Move) -> Problem | None:
+    """Aircraft Carriers: "A damaged carrier cannot launch fighters": the fighters the
+    nation's undamaged carriers in the zone hold."""
+    carriers = [u for u in pos.units_at(order.origin, nation) if u.kind == "carrier" and not u.damage]
+    room = sum((stats.capacity if (stats := pos.stats(nation, "carrier", u)) else 0) for u in carriers)
+    asked = sum(u.count for u in order.units)
+    if room < asked:
+        return problem("carrier-cannot-launch", order.origin, place=order.origin, room=room)
+    return None
+
+
 class MoveRule(OrderRule[Move]):
     order = Move
     section = PHASE
 
     def problem(self, pos: Position, nation: str, order: Move) -> Problem | None:
         return (standing_problem(pos, nation, order) or fighting_problem(pos, nation, order)
+                or (launch_problem(pos, nation, order) if flies_off(pos, nation, order) else None)
                 or (surrender.attack_barred(pos, nation, order.dest) if hostile(pos, nation, order.dest) else None))
 
     def remarks(self, pos: Position, nation: str, order: Move) -> list[Problem]:
         kinds = {u.kind for u in order.units}
         out: list[Problem] = []
         if at_sea(pos, order):
-            return [] if flies_to_sea(pos, order) else [flag("air-at-sea", order.dest, place=order.dest)]
+            if flies_to_sea(pos, order) or flies_off(pos, nation, order):
+                return []
+            return [flag("air-at-sea", order.dest, place=order.dest)]
         attack = hostile(pos, nation, order.dest)
         holder = pos.controller(order.dest)
         strangers = sorted({u.nation for u in enemy_units(pos, nation, order.dest)} | ({holder} if holder else set()))
@@ -228,6 +252,12 @@ class MoveRule(OrderRule[Move]):
         if flies_to_sea(ctx, order):  # flown in step 4.3 (which claimed the aircraft); counted now
             for uc in order.units:
                 ctx.claimed[(nation, order.origin, uc.kind)] += uc.count
+            return
+        if flies_off(ctx, nation, order):  # off the carriers: they land before the land battles
+            planes = take_units(ctx, nation, order.origin, order.units, index)
+            for u in planes:
+                u.location = order.dest
+            ctx.tell(nation, "moved", PHASE, order=index, origin=order.origin, dest=order.dest, units=kinds(planes))
             return
         if at_sea(ctx, order):  # the moderator flies it; its aircraft have their order
             take_units(ctx, nation, order.origin, order.units)

@@ -17,10 +17,10 @@ level is the nation's from Phase 7 (technology.py); an UPGRADE of the same turn 
 The price (Phase 2.1): "Nations that are in same camp as the nation(s) that obtained a
 technology advancement, can spend only 7 resources to research that technology" -- the
 level being researched, held by a nation of the same side. "Nations that meet advanced
-weaponry on the battlefield at the hands of the enemy ... can spend only 9": whether
-they met it is the moderator's judgement, so the engine charges 10 and flags the
-attempt when an enemy holds that level (the moderator may hand 1 back). The levels
-"always at 10" are the scenario's (technologies.toml `full_price`).
+weaponry on the battlefield at the hands of the enemy ... can spend only 9": the level
+being researched, met in an enemy unit's hands in a battle of this game (engine/
+battlefield.py). The levels "always at 10" are the scenario's (technologies.toml
+`full_price`).
 
 The checker takes a success for granted (assume()): an UPGRADE to the level in the same
 turn is kept with an "if-researched" note; if the roll fails the engine tells the nation
@@ -30,16 +30,17 @@ priced and built with the levels of the turn's start either way.
 
 from __future__ import annotations
 
-from moderator.engine import chances, technology
+from moderator.engine import battlefield, chances, technology
 from moderator.engine.context import MODERATOR, Position, TurnContext
 from moderator.engine.orders.base import OrderRule, afford, once_per_turn
-from moderator.engine.problems import Problem, flag, problem
+from moderator.engine.problems import Problem, problem
 from moderator.orders.model import Research
 from moderator.orders.vocab import TECHNOLOGIES
 
 PHASE = "2.1"
 PRICE = 10  # "It costs 10 resources per attempt"
 CAMP_PRICE = 7  # "same camp as the nation(s) that obtained a technology advancement"
+BATTLEFIELD_PRICE = 9  # "meet advanced weaponry on the battlefield at the hands of the enemy"
 SPIED = "spied"  # NationState.flags: technology -> level its industrial espionage saw (3.2.1.3)
 
 
@@ -70,19 +71,14 @@ def camp_holders(pos: Position, nation: str, tech: str) -> list[str]:
 
 
 def price(pos: Position, nation: str, tech: str) -> int:
-    """10, or 7 when a nation of the same camp holds the level (Phase 2.1)."""
-    if always_full_price(pos, tech, next_level(pos, nation, tech)):
-        return PRICE
-    return CAMP_PRICE if camp_holders(pos, nation, tech) else PRICE
-
-
-def enemy_holders(pos: Position, nation: str, tech: str) -> list[str]:
-    """Enemies holding the level: the nation may have met it on the battlefield (9), when
-    the price is not already lower."""
+    """10; 7 when a nation of the same camp holds the level; 9 when the nation has met it
+    on the battlefield (Phase 2.1)."""
     level = next_level(pos, nation, tech)
-    if always_full_price(pos, tech, level) or price(pos, nation, tech) < PRICE:
-        return []
-    return sorted(o for o in pos.state.nations if pos.at_war(nation, o) and pos.tech(o, tech) >= level)
+    if always_full_price(pos, tech, level):
+        return PRICE
+    if camp_holders(pos, nation, tech):
+        return CAMP_PRICE
+    return BATTLEFIELD_PRICE if battlefield.met(pos, nation, tech) >= level else PRICE
 
 
 def key_for(pos: Position, nation: str, tech: str) -> tuple[str, ...]:
@@ -122,12 +118,6 @@ class ResearchRule(OrderRule[Research]):
             return twice
         return afford(pos, nation, price(pos, nation, order.tech), "this research attempt")
 
-    def remarks(self, pos: Position, nation: str, order: Research) -> list[Problem]:
-        enemies = enemy_holders(pos, nation, order.tech)
-        if enemies:
-            return [flag("research-battlefield", tech=order.tech, enemies=enemies)]
-        return []
-
     def commit(self, ctx: TurnContext, nation: str, index: int, order: Research) -> None:
         ctx.pay(nation, price(ctx, nation, order.tech))
         ctx.use(key(ctx, nation, order))
@@ -141,10 +131,7 @@ class ResearchRule(OrderRule[Research]):
         cost = price(ctx, nation, order.tech)
         level = next_level(ctx, nation, order.tech)
         bonus = spied(ctx, nation, order.tech)
-        battlefield = enemy_holders(ctx, nation, order.tech)
         self.commit(ctx, nation, index, order)
-        if battlefield:  # the moderator judges whether it was met, and may hand 1 back
-            ctx.flag(PHASE, "research-battlefield", nation, tech=order.tech, enemies=battlefield, paid=cost)
         if chances.research(ctx.dice, bonus, who=f"{nation}, {order.tech} {level}"):
             group = obtain(ctx, nation, order.tech, level)
             ctx.emit("researched", PHASE, (*group, MODERATOR), nation=nation, order=index, tech=order.tech,

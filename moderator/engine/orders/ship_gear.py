@@ -13,6 +13,12 @@ destroyed if ... the territory it is in is captured in combat"; engine/conquest.
 Gear on a ship is paid now and mounted in Phase 7 on a ship of that kind still in the
 sea zone (engine/gear_aboard.py, which also says what it does at sea).
 
+Improved Anti-Aircraft Guns: "Improved AA guns may also be put on ships. Battleships and
+carriers may hold 2 improved AA guns, while cruisers and transports may carry 1." BUILD AA
+ON <ship> AT <sea zone> needs that technology, pays the nation's AA gun and is mounted in
+Phase 7 like the other gear (a reading: the rules name no place for it, so it goes aboard
+where radar and sonar go, beside an own port); the guns fire in 4.3 step 3.
+
 Readings: "any territory" for a land radar is any the nation controls (item 7 does not
 refer to item 1 as items 3-6 do); one piece of gear per ship ordered each turn, against
 the ships of that kind in the sea zone when the turn began.
@@ -29,6 +35,10 @@ from moderator.orders.model import BuildShipGear
 PHASE = "3.1"
 PRICES = {"radar": 18, "sonar": 13}  # Phase 3.1 (the scenario's units.toml when it has them)
 RADAR_SHIPS = ("battleship", "carrier")  # Radar: "may be placed on battleships or carriers"
+# Improved Anti-Aircraft Guns: "Battleships and carriers may hold 2 improved AA guns, while
+# cruisers and transports may carry 1."
+AA_ROOM = {"battleship": 2, "carrier": 2, "cruiser": 1, "transport": 1}
+TECH = {"radar": "radar", "sonar": "sonar", "aa": "improved_aa"}
 
 
 def price(pos: Position, nation: str, kind: str) -> int:
@@ -47,7 +57,16 @@ def port_beside(pos: Position, nation: str, sea: str) -> str | None:
 
 
 def tally_key(nation: str, order: BuildShipGear) -> tuple[str, ...]:
-    return ("gear", nation, order.place, order.ship or "")
+    return ("gear", nation, order.place, order.ship or "", order.kind if order.kind == "aa" else "")
+
+
+def aa_room(pos: Position, nation: str, place: str, ship: str) -> int:
+    """The AA guns still to be put on the nation's ships of that kind in the zone (each its
+    AA_ROOM less the guns it carries), counted on the units there now."""
+    from moderator.engine.gear_aboard import aboard
+
+    return sum(max(0, AA_ROOM[ship] - aboard(pos, u).count("aa"))
+               for u in pos.units_at(place, nation) if u.kind == ship)
 
 
 class ShipGearRule(OrderRule[BuildShipGear]):
@@ -55,8 +74,8 @@ class ShipGearRule(OrderRule[BuildShipGear]):
     section = PHASE
 
     def problem(self, pos: Position, nation: str, order: BuildShipGear) -> Problem | None:
-        if pos.tech(nation, order.kind) < 1:
-            return problem("needs-tech", kind=order.kind, tech=order.kind)
+        if pos.tech(nation, TECH[order.kind]) < 1:
+            return problem("needs-tech", kind=order.kind, tech=TECH[order.kind])
         place = order.place
         if order.ship is None:
             if pos.is_sea(place):
@@ -66,13 +85,19 @@ class ShipGearRule(OrderRule[BuildShipGear]):
         else:
             if order.kind == "radar" and order.ship not in RADAR_SHIPS:
                 return problem("radar-ship", kind=order.ship)
+            if order.kind == "aa" and order.ship not in AA_ROOM:
+                return problem("aa-ship", kind=order.ship)
             if not pos.is_sea(place):
                 seas = [n for n in sorted(pos.world.neighbours(place)) if pos.is_sea(n)]
                 return problem("place-ship-land", order.place, seas=seas)
             if port_beside(pos, nation, place) is None:
                 return problem("gear-no-port", order.place, place=place)
             ships = pos.start[(nation, place, order.ship)]
-            if ships <= pos.tally[tally_key(nation, order)]:
+            if order.kind == "aa":
+                room = aa_room(pos, nation, place, order.ship)
+                if room <= pos.tally[tally_key(nation, order)]:
+                    return problem("aa-no-room", order.place, kind=order.ship, place=place, room=room)
+            elif ships <= pos.tally[tally_key(nation, order)]:
                 return problem("gear-no-ship", order.place, kind=order.ship, place=place, have=ships)
         return afford(pos, nation, price(pos, nation, order.kind), order.kind)
 

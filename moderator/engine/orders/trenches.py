@@ -18,7 +18,9 @@ the territory it protects, built when step 3.1 runs; the territory it faces is k
 NationState.flags["trench_facing"] (unit id -> territory). Capturing the territory
 destroys it (Trenches; engine/conquest.py), which is how "the money intended to be spent
 may be lost if the territory ... is lost during the turn" (Phase 3.1) plays out for a
-trench. Trenches do not change combat or reconnaissance yet (combat_land, phase3_recon).
+trench. What trenches do: land combat (engine/combat_land.py, engine/phase4_land.py front_of),
+rockets (engine/rocket_fire.py) and reconnaissance over the border they face
+(engine/phase3_passive_recon.py cover).
 
 Readings: "belong to the same nation" is the nation's own infantry in a territory it
 holds (conquered land included: the home-city rule alone says "not available for

@@ -1,0 +1,120 @@
+"""Aircraft attacking from further than next door meet the enemy fighters on their way
+(4.4 with 4.5; engine/attack_flights.py over engine/air_passage.py), on the real 1914 map
+with fixed seeds, against what the rules make of them."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from moderator.engine import phase4_land
+from moderator.engine.context import TurnContext
+from moderator.engine.dice import Dice
+from moderator.engine.event_codes import SCHEMA
+from moderator.engine.orders import move
+from moderator.engine.state import GameState
+from moderator.engine.technology import UPGRADED
+from moderator.orders.model import Attack, LetPass, Move, Order
+from tests.test_engine_phase4_land import SCEN, STEP, WORLD, battles, land_step, position, rolls, units
+
+
+def warsaw_raid(guards: int) -> GameState:
+    """A German fighter of level 3 (fuel 6: two rounds after 2 out and 2 back) at Silesia;
+    Warsaw held by one Russian infantry; `guards` Russian fighters (level 0) at Lodz."""
+    state = position(clear=["Warsaw"], add=[("germany", "fighter", "Silesia", 1), ("russia", "infantry", "Warsaw", 1),
+                                            ("russia", "fighter", "Lodz", guards)])
+    state.nations["germany"].tech["improved_fighters"] = 3
+    state.nations["germany"].flags[UPGRADED] = {"fighter": {"improved_fighters": 3}}
+    return state
+
+
+ORDER: list[Order] = [Attack(units(fighter=1), "Silesia", "Warsaw")]
+
+
+def test_an_attacking_fighter_meets_the_interceptor_on_its_way() -> None:
+    # The German fighter (at 2 against level 0) and the Russian one (at 1 against level 3)
+    # fight one round over Lodz; the German has fuel for that round and one in the battle,
+    # so it flies on only if the interceptor fell and it lives: 0.2 x 0.9 = 0.18; it falls
+    # 1 time in 10; otherwise it turns back short of fuel, and no battle is fought.
+    state = warsaw_raid(1)
+    n, reached, lost = 500, 0, 0
+    for seed in range(n):
+        ctx = land_step(state, {"germany": ORDER}, f"on-the-way-{seed}")
+        (event,) = [e.args for e in ctx.events if e.code == "attack-intercepted"]
+        assert event["via"] == ["Lodz"] and event["intercepted_over"] == ["Lodz"] and event["rounds"] == 1
+        fought = battles(ctx)
+        assert bool(fought) == bool(event["through"])
+        if fought:
+            reached += 1
+            assert fought[0]["rounds"] == 1  # its other round was spent over Lodz
+        lost += bool(event["lost"])
+        home = [u for u in ctx.state.units if u.nation == "germany" and u.kind == "fighter" and u.location == "Silesia"]
+        fell = bool(event["lost"]) or bool(fought and fought[0]["losses"]["germany"])  # on the way or in the battle
+        assert len(home) == 1 - fell
+    assert abs(reached / n - 0.18) < 4 * (0.18 * 0.82 / n) ** 0.5
+    assert abs(lost / n - 0.1) < 4 * (0.09 / n) ** 0.5
+
+
+def test_without_interceptors_on_the_way_the_fighter_fights_both_rounds() -> None:
+    for seed in range(20):
+        ctx = land_step(warsaw_raid(0), {"germany": ORDER}, f"free-{seed}")
+        assert not [e for e in ctx.events if e.code == "attack-intercepted"]
+        (battle,) = battles(ctx)
+        ended = battle["losses"].get("russia") or battle["losses"].get("germany")  # someone fell: it stops
+        assert battle["rounds"] == 2 or (battle["rounds"] == 1 and ended)
+
+
+def test_fighters_letting_it_through_do_not_intercept() -> None:
+    for seed in range(20):
+        ctx = land_step(warsaw_raid(2), {"germany": ORDER, "russia": [LetPass("Lodz")]}, f"let-{seed}")
+        assert not [e for e in ctx.events if e.code == "attack-intercepted"]
+        assert [e.args["territory"] for e in ctx.events if e.code == "let-through"] == ["Lodz"]
+        assert len(battles(ctx)) == 1
+
+
+def step_in_order(state: GameState, orders: Mapping[str, Sequence[Order]], seed: str,
+                  nations: Sequence[str]) -> TurnContext:
+    """Step 4.4 with the nations' orders carried out in the order `nations` gives."""
+    ctx = TurnContext(state.copy(), {n: list(o) for n, o in orders.items()}, WORLD, SCEN, dice_root=Dice(seed, 1),
+                      schema=SCHEMA)
+    ctx.step = STEP
+    for nation in nations:
+        for i, order in enumerate(orders[nation]):
+            if isinstance(order, Move):
+                assert move.RULE.problem(ctx, nation, order) is None
+                move.RULE.execute(ctx, nation, i, order)
+    phase4_land.land_moves(ctx)
+    return ctx
+
+
+def told(ctx: TurnContext) -> list[str]:
+    """The step's events, the lines' numbers aside, in a fixed order (a guideline-1 move is
+    told in the order the moves were given; what is told is the same)."""
+    return sorted(repr((e.code, e.seen_by, sorted((k, v) for k, v in e.args.items() if k != "order")))
+                  for e in ctx.events)
+
+
+def test_allied_attacks_meet_the_interceptors_together_in_any_order() -> None:
+    # German fighters from Silesia and Austro-Hungarian ones from Krakow attack Warsaw, both
+    # over Lodz (Lublin is guarded too; Lodz comes first by name) at the same time: one air
+    # combat there, then one battle at Warsaw. Nations and lines in any order: the same.
+    state = position(clear=["Warsaw"], add=[("russia", "infantry", "Warsaw", 2), ("russia", "fighter", "Lodz", 2),
+                                            ("russia", "fighter", "Lublin", 1), ("germany", "fighter", "Silesia", 2),
+                                            ("austria-hungary", "fighter", "Krakow", 2)])
+    for nation in ("germany", "austria-hungary"):
+        state.nations[nation].tech["improved_fighters"] = 3
+        state.nations[nation].flags[UPGRADED] = {"fighter": {"improved_fighters": 3}}
+    orders: dict[str, list[Order]] = {
+        "germany": [Attack(units(fighter=2), "Silesia", "Warsaw"), Move(units(infantry=1), "Silesia", "Posen")],
+        "austria-hungary": [Attack(units(fighter=2), "Krakow", "Warsaw")]}
+    shuffled = {n: list(reversed(o)) for n, o in orders.items()}
+    for seed in range(10):
+        runs = [step_in_order(state, orders, f"allied-{seed}", ["austria-hungary", "germany"]),
+                step_in_order(state, shuffled, f"allied-{seed}", ["germany", "austria-hungary"])]
+        seen = [([(r.purpose, r.result) for r in ctx.dice.log],
+                 told(ctx),
+                 sorted((u.id, u.location) for u in ctx.state.units)) for ctx in runs]
+        assert seen[0] == seen[1]
+        met = [e.args for e in runs[0].events if e.code == "attack-intercepted"]
+        assert sorted(e["nation"] for e in met) == ["austria-hungary", "germany"]
+        assert all(e["intercepted_over"] == ["Lodz"] for e in met)
+        assert rolls(runs[0], "air combat over Lodz round 1: russia fighter") == 2  # one combat: each guard once

@@ -1,0 +1,86 @@
+"""Strikes and hunts at sea played many times with fixed seeds, counted against the chances
+computed from the rules' values (4.2.9 detection capabilities, 4.2.10 interception with
+the submarines' free attack, 4.3's rounds), so a wrong die, a missing free round or a hit
+on the wrong side shows as a rate outside four standard deviations. The exact dice of
+each rule are the catalog's (naval-aircraft-hunt-submarines*.txt, naval-submarines-
+intercept.txt); tests/test_engine_air_at_sea.py counts the strikes on ships and the
+destroyer's hunt, tests/test_engine_ship_aa.py the ships' AA and
+tests/test_engine_sea_choices.py the radar's warning."""
+
+from __future__ import annotations
+
+from moderator.engine import phase4_sea
+from moderator.engine.context import TurnContext
+from moderator.engine.dice import Dice
+from moderator.engine.orders import task_forces
+from moderator.engine.state import GameState
+from moderator.orders import model as m
+from tests.test_engine_air_at_sea import at_war, count, scenario
+from tests.test_engine_examples import within_four_sigma
+from tests.test_engine_naval import WORLD, parsed_orders, sea_state
+
+TRIALS = 1500
+
+
+def turn(state: GameState, orders: dict[str, str], dice: Dice, fuel: int = 5) -> TurnContext:
+    """The naval step with the nations' orders (task forces committed through their homes)."""
+    parsed = {n: parsed_orders(text) for n, text in orders.items()}
+    ctx = TurnContext(state.copy(), parsed, WORLD, scenario(fuel), dice_root=dice)
+    for nation in sorted(parsed):
+        for i, order in enumerate(parsed[nation]):
+            if isinstance(order, (m.TaskForce, m.TaskForceMission)):
+                rule = task_forces.FORM if isinstance(order, m.TaskForce) else task_forces.MISSION
+                rule.execute(ctx, nation, i, order)
+    phase4_sea.naval_movement(ctx)
+    return ctx
+
+
+def found(ctx: TurnContext) -> bool:
+    return any(e.code == "naval-battle" for e in ctx.events)
+
+
+def test_a_fighter_hunting_from_land_finds_a_submarine_one_time_in_five() -> None:
+    # 4.2.9: fighters detect on 1-2. A fighter of fuel 5 flies 2 into the North Sea and keeps
+    # 2 to fly back: it fires only in the free round ("The units that detect subs have a free
+    # round"), at its attack 2. Found 20%; sunk 0.2 x 0.2 = 4%; the fighter is never hit
+    # (submarines' hits "can only be applied to ships").
+    state = at_war(sea_state(britain=[("fighter", "London", 1)], germany=[("submarine", "North Sea", 1)]))
+    seen = sunk = lost = 0
+    for seed in range(TRIALS):
+        ctx = turn(state, {"britain": "DETECT SUBS IN North Sea WITH 1 ftr FROM London"}, Dice("fighter-hunt", seed))
+        seen += found(ctx)
+        sunk += count(ctx, "germany", "submarine") == 0
+        lost += count(ctx, "britain", "fighter") == 0
+    assert within_four_sigma(seen, TRIALS, 0.2)
+    assert within_four_sigma(sunk, TRIALS, 0.04)
+    assert lost == 0
+
+
+def test_a_bomber_hunting_sinks_or_drives_off_the_submarine_as_its_two_rounds_say() -> None:
+    # Bombers detect on 1-3; fuel 6 pays the free round and round 1 at attack 3. Found:
+    # sunk 0.3 x (1 - 0.7^2) = 15.3%; else the submarine breaks off after the round and,
+    # the hunters having aircraft, "must move into an adjacent sea zone": 0.3 x 0.49 = 14.7%.
+    state = at_war(sea_state(britain=[("bomber", "London", 1)], germany=[("submarine", "North Sea", 1)]))
+    sunk = away = 0
+    for seed in range(TRIALS):
+        ctx = turn(state, {"britain": "DETECT SUBS IN North Sea WITH 1 bmb FROM London"}, Dice("bomber-hunt", seed))
+        sunk += count(ctx, "germany", "submarine") == 0
+        away += any(u.kind == "submarine" and u.location != "North Sea" for u in ctx.state.units)
+    assert within_four_sigma(sunk, TRIALS, 0.3 * (1 - 0.7 ** 2))
+    assert within_four_sigma(away, TRIALS, 0.3 * 0.7 ** 2)
+
+
+def test_an_intercepting_submarine_sinks_a_passing_cruiser_as_its_free_attack_and_round_say() -> None:
+    # 4.2.10: the submarine attacks the cruiser's task force leaving its zone, with a free
+    # attack (note after 4.3) at its attack 2, then one round (the cruiser defends at 3),
+    # then dives. Cruiser sunk: 0.2 + 0.8 x 0.2 = 36%; submarine sunk: 0.8 x 0.3 = 24%.
+    state = at_war(sea_state(britain=[("cruiser", "North Sea", 1)], germany=[("submarine", "North Sea", 1)]))
+    orders = {"britain": "TF C AT North Sea: 1 dd\nTF C MOVE TO English Channel",
+              "germany": "INTERCEPT WITH 1 ss IN North Sea"}
+    cruisers = subs = 0
+    for seed in range(TRIALS):
+        ctx = turn(state, orders, Dice("sub-intercept", seed))
+        cruisers += count(ctx, "britain", "cruiser") == 0
+        subs += count(ctx, "germany", "submarine") == 0
+    assert within_four_sigma(cruisers, TRIALS, 0.36)
+    assert within_four_sigma(subs, TRIALS, 0.24)
