@@ -165,3 +165,25 @@ def test_the_ottoman_trade_fiasco() -> None:
     new, events = play("britain", "OPTION 1", [5], allied)
     assert moved(events, "ottoman") == [5]  # 0-6 toward the Allies
     assert any(e.code == "moderator-flag" and e.args["reason"] == "option-battleship-to-ottomans" for e in events)
+
+
+def irish_ready(state: GameState) -> None:
+    state.nations["britain"].side = "allied"
+    state.new_unit("germany", "submarine", "Irish Sea")
+
+
+def test_the_irish_rebel_on_9_10_with_1d10_infantry_and_support_britain_on_1_then_no_more_attempts() -> None:
+    from tests.test_engine_diplomacy import codes_1914, errors
+
+    new, events = play("germany", "OPTION 3", [5], with_(irish_ready))  # 2-8: nothing, try again
+    assert outcome(events) == "nothing" and codes_1914("OPTION 3", "Germany", new) == []
+    before = opening().nations["britain"].manpower_limit
+    new, events = play("germany", "OPTION 3", [1], with_(irish_ready))  # 1: the Irish learn of it
+    assert outcome(events) == "backfire" and new.nations["britain"].manpower_limit == before + 20
+    assert [e.args["after"] - e.args["before"] for e in events if e.code == "manpower-raised"] == [20]
+    assert errors(codes_1914("OPTION 3", "Germany", new)) == ["option-settled"]  # "no further attempts"
+    new, events = play("germany", "OPTION 3", [10, 7], with_(irish_ready))  # 9-10: they rise, 1D10 infantry
+    assert outcome(events) == "success"
+    [rising] = [e for e in events if e.code == "moderator-flag" and e.args["reason"] == "irish-rebellion"]
+    assert (rising.args["details"]["infantry"], rising.args["details"]["artillery"]) == (7, 1)
+    assert errors(codes_1914("OPTION 3", "Germany", new)) == ["option-settled"]

@@ -188,7 +188,7 @@ def civil_war(ctx: TurnContext, leans: str) -> None:
              republic=leans, empire=other(leans))  # public news
     ctx.flag(PHASE, "china-civil-war", EMPIRE, held=held,
              default="the Chinese Empire's units are the moderator's until a player from the replacement pool "
-             "takes its seat (SET FLAG player OF china_empire TO <name>)")
+             "takes its seat (moderator seat add --nation china_empire)")
 
 
 def homeland_held(ctx: TurnContext, nation: str) -> bool:

@@ -305,6 +305,39 @@ def public_opinion(ctx: TurnContext, nation: str, order: SpecialOption, spec: Op
     return outcome
 
 
+BRITAIN, IRISH_LANDS = "britain", ("Ireland", "Northern Ireland")
+IRISH_SUPPORT = 20  # "Britain will get +20 to its manpower limit for the British Isles"
+
+
+def irish_rebellion(ctx: TurnContext, nation: str, order: SpecialOption, spec: OptionRule) -> str:
+    """German #3: "there is a 2 in 10 chance that Ireland will rebel against Britain ...
+    there is also a 1 in 10 chance that the Irish people will learn of Germany's meddling
+    and further support the British war effort (on a 1 the Irish support the Brits, on a 9
+    or 10 they rebel). If this happens, Britain will get +20 to its manpower limit for the
+    British Isles. Once one or the other result happens, no further attempts may be made"
+    (the option's `unsettled` condition). The rebellion: "1D10 infantry units and 1
+    artillery unit ... The German player gets to place these forces in Ireland's two
+    territories however they chose", then they attack the British there: the dice are
+    rolled here; the placement is the German player's and the rebels' side the moderator's
+    (flag `irish-rebellion`: ADD them to a rebel minor at war with Britain, which attacks)."""
+    outcome = chances.irish_rebellion(ctx.dice)
+    if outcome == chances.NOTHING:
+        return outcome
+    record_success(ctx, nation, spec.number)  # settled either way
+    if outcome == chances.BACKFIRE:
+        if BRITAIN in ctx.state.nations:
+            ctx.state.nations[BRITAIN].manpower_limit += IRISH_SUPPORT
+            ctx.tell(BRITAIN, "manpower-raised", PHASE, before=ctx.state.nations[BRITAIN].manpower_limit - IRISH_SUPPORT,
+                     after=ctx.state.nations[BRITAIN].manpower_limit, why="irish-support")
+        return outcome
+    rebels = ctx.dice.between(1, 10, "Irish rebels' infantry (German option #3)")
+    ctx.flag(PHASE, "irish-rebellion", nation, infantry=rebels, artillery=1, places=list(IRISH_LANDS),
+             default="nothing placed: the German player says how the rebels split between Ireland and Northern "
+             "Ireland; ADD them to a rebel minor at war with Britain and let them attack the British there "
+             "(the Irish rebels are the attackers)")
+    return outcome
+
+
 DELIVERED, ADOPTED = "delivered", "adopted"  # outcomes of the options without dice
 
 
@@ -323,6 +356,7 @@ def properly_supply(ctx: TurnContext, nation: str, order: SpecialOption, spec: O
 
 
 EFFECTS: dict[str, Effect] = {
+    "irish-rebellion": irish_rebellion,
     "gift": gift,
     "properly-supply": properly_supply,
     "japan-war": japan_war,

@@ -84,6 +84,7 @@ class Condition:
     geared: str = ""  # "earlier": geared up on an earlier turn; "done": geared up
     revolution: bool = False  # the moderator rolls for the Russian Revolution
     used: int = 0  # the nation used this option of its own on an earlier turn
+    unsettled: bool = False  # the option's roll has not yet succeeded or backfired (German #3)
 
 
 @dataclass(frozen=True)

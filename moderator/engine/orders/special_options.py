@@ -38,7 +38,7 @@ from moderator.engine.option_effects import EFFECTS, declare_wars, give
 from moderator.engine.orders import influence as inf
 from moderator.engine.orders import neutrals
 from moderator.engine.orders.base import afford, once_per_turn
-from moderator.engine.orders.records import Referred, geared, option_used, record_option
+from moderator.engine.orders.records import Referred, geared, option_succeeded, option_used, record_option
 from moderator.engine.problems import Problem, flag, problem
 from moderator.orders.model import SpecialOption
 from moderator.world.scenario_model import Condition, OptionRule
@@ -89,6 +89,8 @@ def condition_problem(pos: Position, nation: str, spec: OptionRule, c: Condition
             return problem("option-gear-up", **about, this_turn=turn == pos.turn, earlier=c.geared == "earlier")
     if c.revolution and pos.turn < pos.scenario.revolution_start_turn:
         return problem("option-too-early", **about, turn=pos.scenario.revolution_start_turn)
+    if c.unsettled and (turn := option_succeeded(pos, nation, spec.number)) is not None:
+        return problem("option-settled", **about, turn=turn)
     if c.used:
         turn = option_used(pos, nation, c.used)
         if turn is None or turn >= pos.turn:
