@@ -44,6 +44,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from moderator.engine import fuel
+from moderator.engine.alliances import by_alliance
 from moderator.engine.casualty_shares import share
 from moderator.engine.combat_air import dogfight_value, enemy_level, radar_against
 from moderator.engine.combat_orders import casualty_preferences, withdrawal
@@ -147,15 +148,7 @@ def guards_at(ctx: TurnContext, nation: str, place: str, away: Collection[str] =
 
 def camps(ctx: TurnContext, flights: Sequence[Flight]) -> list[list[Flight]]:
     """The flights by alliance (allies fly as one side), by first nation id, then key."""
-    out: list[list[Flight]] = []
-    for f in sorted(flights, key=lambda f: (f.nation, f.key)):
-        for group in out:
-            if ctx.allies(group[0].nation, f.nation):
-                group.append(f)
-                break
-        else:
-            out.append([f])
-    return out
+    return by_alliance(ctx.state, flights, lambda f: f.nation, lambda f: f.key)
 
 
 AtGoal = Callable[[TurnContext, list[Flight], str], None]

@@ -66,6 +66,7 @@ from moderator.engine import (
     terrain,
     wars,
 )
+from moderator.engine.alliances import by_alliance
 from moderator.engine.combat_air import radar_against
 from moderator.engine.combat_land import SUPER_TRENCH, TRENCH, Battle, Front
 from moderator.engine.conquest import seize, take_territory
@@ -214,15 +215,7 @@ def hold_back(ctx: TurnContext, leg: Leg, kinds_out: Iterable[str], reason: str,
 
 def groups(ctx: TurnContext, legs: Sequence[Leg]) -> list[list[Leg]]:
     """The attackers by alliance (Cooperation: allies attack together), by first nation id."""
-    out: list[list[Leg]] = []
-    for leg in sorted(legs, key=lambda g: (g.nation, g.index)):
-        for grp in out:
-            if ctx.allies(grp[0].nation, leg.nation):
-                grp.append(leg)
-                break
-        else:
-            out.append([leg])
-    return out
+    return by_alliance(ctx.state, legs, lambda g: g.nation, lambda g: g.index)
 
 
 def supporters(dest: str, helpers: Sequence[Leg], shelled: dict[str, set[str]]) -> list[tuple[Unit, int | None]]:
