@@ -48,7 +48,8 @@ def test_an_old_shaped_event_falls_back_to_plain_words_and_is_collected(caplog: 
         assert event_text(e, str.title) == text  # outside a collector too: nothing raises
 
 
-def test_the_report_builds_and_the_moderator_sees_the_failure(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_report_builds_and_the_moderator_sees_the_failure(tmp_path: Any, monkeypatch: pytest.MonkeyPatch,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
     from datetime import UTC, datetime, timedelta
 
     from PIL import Image
@@ -84,3 +85,18 @@ def test_the_report_builds_and_the_moderator_sees_the_failure(tmp_path: Any, mon
     text = _text(copy.raw)
     assert f"#{item.id} event naval-battle" in text  # in the moderator's list of items for review
     assert "Naval battle: zone " in text  # and the event itself, in plain words
+
+    # The stored event, rendered again by `moderator report` for a player's tools: the JSON
+    # comes out, and the moderator running it is told on stderr.
+    import argparse
+    import json
+
+    from moderator.service import commands
+
+    monkeypatch.setattr(commands, "_service", lambda args, need_mail=False: (svc, None))
+    capsys.readouterr()
+    with strict_events(False):
+        assert commands.cmd_report(argparse.Namespace(game="g", nation="germany", turn=None, json=True)) == 0
+    printed = capsys.readouterr()
+    assert json.loads(printed.out)["kind"] == "nation"
+    assert "told in plain words (naval-battle: " in printed.err
