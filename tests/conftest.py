@@ -6,6 +6,17 @@ from pathlib import Path
 
 import pytest
 
+from moderator.reports.render import strict_events
+
+
+@pytest.fixture(autouse=True)
+def _event_templates_strict():  # type: ignore[no-untyped-def]
+    """Every test renders events strictly: a template that raises for an event the engine
+    emits fails the test loudly instead of falling back to plain words (render.event_text);
+    tests of the fallback open strict_events(False) themselves."""
+    with strict_events():
+        yield
+
 
 @pytest.fixture()
 def config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:

@@ -5,10 +5,12 @@ Words live in the templates; this module only prepares plain data for them.
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import logging
 import re
 import textwrap
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -158,12 +160,78 @@ def _resources(n: int) -> str:
     return f"{n} resource{'s' if n != 1 else ''}"
 
 
+log = logging.getLogger(__name__)
+
+# An event whose template raises (one stored before its template gained an argument, as
+# naval-battle's `aa` did) must not take the whole report with it: its line falls back to
+# plain words (fallback_text) and the failure is logged and collected for the moderator
+# (render_failures). The tests render strictly (strict_events): a template broken for the
+# events the engine emits today fails them loudly instead.
+_strict = False
+_failures: list[list[str]] = []  # the open render_failures() collectors, innermost last
+
+
+@contextlib.contextmanager
+def strict_events(on: bool = True) -> Iterator[None]:
+    """While open, an event template that raises raises (the tests); otherwise the event
+    is told by fallback_text."""
+    global _strict
+    before, _strict = _strict, on
+    try:
+        yield
+    finally:
+        _strict = before
+
+
+@contextlib.contextmanager
+def render_failures() -> Iterator[list[str]]:
+    """Collects "code: error" for every event that fell back to plain words while open
+    (each once), for the moderator's review list."""
+    found: list[str] = []
+    _failures.append(found)
+    try:
+        yield found
+    finally:
+        _failures.remove(found)
+
+
+def _plain(value: Any, names: Callable[[str], str]) -> str:
+    if isinstance(value, str):
+        return names(value)
+    if isinstance(value, dict):
+        return ", ".join(f"{_plain(k, names)} {_plain(v, names)}" for k, v in value.items()) or "none"
+    if isinstance(value, (list, tuple)):
+        return ", ".join(_plain(v, names) for v in value) or "none"
+    return str(value)
+
+
+def fallback_text(e: Event, names: Callable[[str], str]) -> str:
+    """An event in plain words from its code and the arguments every audience of it is
+    told anyway (report.json carries the same: content.tell), never the moderator-only
+    ones (the dice)."""
+    from moderator.reports.content import MODERATOR_ONLY_ARGS
+
+    shown = "; ".join(f"{k} {_plain(v, names)}" for k, v in e.args.items() if k not in MODERATOR_ONLY_ARGS)
+    return f"{e.code.replace('-', ' ').capitalize()}" + (f": {shown}" if shown else "") + "."
+
+
 def event_text(e: Event, names: Callable[[str], str]) -> str:
-    """One event in plain English, from templates/events/<code>.j2 (one template per code)."""
-    template = environment().get_template(f"events/{e.code}.j2")
-    return template.render(a=e.args, e=e, names=names, units=_units, resources=_resources,
-                           held_back=lambda r: HELD_BACK.get(r, r), withdrawal=withdrawal,
-                           problem=lambda code, args: problem_text(code, args, names)).strip()
+    """One event in plain English, from templates/events/<code>.j2 (one template per code);
+    plain words (fallback_text) if that template raises, unless strict_events is open."""
+    try:
+        template = environment().get_template(f"events/{e.code}.j2")
+        return template.render(a=e.args, e=e, names=names, units=_units, resources=_resources,
+                               held_back=lambda r: HELD_BACK.get(r, r), withdrawal=withdrawal,
+                               problem=lambda code, args: problem_text(code, args, names)).strip()
+    except Exception as exc:  # noqa: BLE001 - one event's words must not lose the report
+        if _strict:
+            raise
+        failure = f"{e.code}: {type(exc).__name__}: {exc}"
+        log.warning("event %s (phase %s) could not be rendered, told in plain words: %s", e.code, e.phase, failure)
+        for found in _failures:
+            if failure not in found:
+                found.append(failure)
+        return fallback_text(e, names)
 
 
 def render(name: str, **context: Any) -> tuple[str, str]:

@@ -387,6 +387,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     from moderator.engine.state import GameState
     from moderator.reports.build import nation_mail, with_map
     from moderator.reports.mapview import draw_view
+    from moderator.reports.render import render_failures
     from moderator.service.games import nation_id
     from moderator.service.turns import ordered_in, turn_info
 
@@ -405,7 +406,11 @@ def cmd_report(args: argparse.Namespace) -> int:
     info = turn_info(svc, game, turn, ordered=ordered_in(record), updated=record.resolved,
                      dice_scheme=record.dice_scheme)
     draw = None if args.json else (lambda view, title: draw_view(world, view, title))  # type: ignore[no-untyped-def]
-    report = nation_mail(GameState.loads(after), events, scenario, world, info, nation, draw)
+    with render_failures() as unrendered:  # events stored before their template changed
+        report = nation_mail(GameState.loads(after), events, scenario, world, info, nation, draw)
+    for line in unrendered:
+        print(f"note: an event's template could not render it, so it is told in plain words ({line})",
+              file=sys.stderr)
     if args.json:
         sys.stdout.write(report.json_bytes().decode())
         return 0

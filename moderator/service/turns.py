@@ -29,7 +29,7 @@ from moderator.orders import parse_orders
 from moderator.orders.messages import counted
 from moderator.reports.build import Report, TurnInfo, build_reports, with_map
 from moderator.reports.mapview import draw_view
-from moderator.reports.render import render
+from moderator.reports.render import render, render_failures
 from moderator.service.context import Service
 from moderator.service.corrections import CORRECTING, first_resolution, withdraw_items
 from moderator.service.faults import crash_point
@@ -161,10 +161,12 @@ def _resolve_game(svc: Service, game_id: str) -> Resolution:
                                         "ruleset_version": ruleset.version})
         reports: list[Report] = []
         failed: list[str] = []
+        unrendered: list[str] = []
         if svc.mail is not None or svc.reports_dir is not None:
             started = time.perf_counter()
-            reports, failed = build_all_reports(svc, after, turn, res, ordered=sorted(subs), updated=now,
-                                                dice_scheme=inputs.dice_scheme, correction=correction)
+            with render_failures() as unrendered:  # events told in plain words: the moderator is told
+                reports, failed = build_all_reports(svc, after, turn, res, ordered=sorted(subs), updated=now,
+                                                    dice_scheme=inputs.dice_scheme, correction=correction)
             svc.report_seconds += time.perf_counter() - started
             if correction:
                 for report in reports:
@@ -188,6 +190,7 @@ def _resolve_game(svc: Service, game_id: str) -> Resolution:
                                          problem="", ruleset=ruleset.name, ruleset_version=ruleset.version)
             # Orders the moderator must resolve and defaults the engine chose: each waits for a decision.
             items = items_from_resolution(svc, game, turn, res.events)
+            items += unrendered_items(svc, game, turn, unrendered)
             if svc.mail is not None:
                 queued = queue_reports(svc, game, reports, res.state)
                 try:
@@ -270,6 +273,21 @@ def mark_failed(svc: Service, game_id: str, turn: int, exc: BaseException) -> No
                           f"Resolving turn {turn} of {game_id} failed, so nothing of it was stored: the turn "
                           f"stays open and the daemon tries again.\n\n{problem}\n\n"
                           "`moderator game show` shows the last failure; `moderator review list` has it too.\n")
+
+
+def unrendered_items(svc: Service, game: Game, turn: int, unrendered: list[str]) -> list[str]:
+    """One review item per event code whose template raised while the reports were built
+    (render.event_text told those events in plain words, so every report went out): the
+    moderator fixes the template. Returns "#id summary" for the moderator's copy."""
+    out = []
+    for line in unrendered:
+        code = line.partition(":")[0]
+        summary = (f"event {code} of turn {turn} could not be put into words by templates/events/{code}.j2; "
+                   "the reports tell it in plain words from its arguments")
+        item_id = svc.store.add_review(game_id=game.id, turn=turn, nation=None, kind="event-unrendered",
+                                       summary=summary, detail=line)
+        out.append(f"#{item_id} {summary}")
+    return out
 
 
 def report_failures(svc: Service, game: Game, turn: int, failed: list[str]) -> None:
