@@ -21,10 +21,12 @@ from __future__ import annotations
 
 import argparse
 import multiprocessing
+import signal
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -141,6 +143,10 @@ def run(messages: int = 200, workers: int = 2, root: Path | None = None) -> Scal
                 start = time.perf_counter()
                 go.set()
                 done = [results.get(timeout=900) for _ in procs]
+            except BaseException:  # stopped (a signal, Ctrl-C) or failed: the workers go at once
+                for proc in procs:
+                    proc.kill()
+                raise
             finally:
                 for proc in procs:
                     proc.join(timeout=60)
@@ -182,6 +188,25 @@ def _check_exactly_once(store: Any, messages: int) -> None:
         raise RuntimeError(f"not the last mail's orders current for {wrong}")
 
 
+@contextmanager
+def _signals_stop_the_run() -> Iterator[None]:
+    """SIGTERM (a `kill`, a CI job's timeout) and SIGINT end the bench by an exception, so the
+    `finally` blocks of run() stop its PostgreSQL, Dovecot and Postfix and kill its workers
+    instead of leaving them running (SIGTERM's default ends the process without them). A
+    second signal while they stop is ignored, so it cannot cut the stopping short."""
+    def stop(signum: int, _frame: object) -> None:
+        for each in (signal.SIGTERM, signal.SIGINT):
+            signal.signal(each, signal.SIG_IGN)
+        raise SystemExit(128 + signum)
+
+    previous = {each: signal.signal(each, stop) for each in (signal.SIGTERM, signal.SIGINT)}
+    try:
+        yield
+    finally:
+        for each, handler in previous.items():
+            signal.signal(each, handler)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m moderator.intake_scale_bench",
                                      description=__doc__.split("\n")[0])
@@ -192,8 +217,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if why := missing():
         print(f"intake scale-out bench: not run here ({why})")
         return 1
-    for workers in args.workers:
-        print("\n".join(run(args.messages, workers).lines()))
+    with _signals_stop_the_run():
+        for workers in args.workers:
+            print("\n".join(run(args.messages, workers).lines()))
     return 0
 
 

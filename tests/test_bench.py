@@ -83,3 +83,33 @@ def test_the_latency_bench_times_each_mail_to_its_receipt(tmp_path: Path) -> Non
 
     times = intake_bench.latency(samples=2, root=tmp_path)
     assert len(times) == 2 and all(t > 0 for t in times)
+
+
+def test_sigterm_stops_the_scale_bench_through_its_finally_blocks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 11: `python -m moderator.intake_scale_bench` killed with SIGTERM used to end at once,
+    leaving its PostgreSQL, Dovecot and Postfix running; now the signal ends run() by an
+    exception, so its `finally` blocks (which stop them) run, and a second signal does not
+    cut them short."""
+    import os
+    import signal
+    import time
+
+    from moderator import intake_scale_bench
+
+    stopped: list[str] = []
+
+    def run(messages: int, workers: int) -> None:
+        try:
+            os.kill(os.getpid(), signal.SIGTERM)
+            time.sleep(30)  # never reached: the handler raises in this frame
+        finally:
+            os.kill(os.getpid(), signal.SIGTERM)  # a second one while stopping: ignored
+            stopped.append("servers")
+
+    monkeypatch.setattr(intake_scale_bench, "missing", lambda: "")
+    monkeypatch.setattr(intake_scale_bench, "run", run)
+    before = signal.getsignal(signal.SIGTERM)
+    with pytest.raises(SystemExit) as ended:
+        intake_scale_bench.main(["--workers", "1"])
+    assert ended.value.code == 128 + signal.SIGTERM and stopped == ["servers"]
+    assert signal.getsignal(signal.SIGTERM) is before  # the caller's handlers back

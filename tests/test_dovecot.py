@@ -285,16 +285,18 @@ def _delivered(rig: Rig, addresses: list[str], expected: int) -> Counter[str]:
 
 def _taken_once(rig: Rig, total: int, resent: int = 0, copies: int = 0) -> None:
     """Every order mail stored and handled once (`copies`: extra copies, recognised and
-    ignored), one receipt each, delivered once (`resent`: the re-sends a crash between
-    Postfix's 250 and our commit causes, with the same Message-ID), the last written counts."""
+    refused, each with a reply saying so), one receipt each, delivered once (`resent`: the
+    re-sends a crash between Postfix's 250 and our commit causes, with the same Message-ID),
+    the last written counts."""
     store = rig.svc.store
     received = store.messages(direction="in")
     assert len(received) == total + copies and {m.status for m in received} == {"processed"}
     receipts = store.messages(direction="out")
-    assert len(receipts) == total and {m.status for m in receipts} == {"sent"}
-    delivered = _delivered(rig, list(SEATS.values()), total + resent)
+    assert len(receipts) == total + copies and {m.status for m in receipts} == {"sent"}
+    assert sum("Not accepted" in m.subject for m in receipts) == copies
+    delivered = _delivered(rig, list(SEATS.values()), total + copies + resent)
     assert set(delivered) == {m.message_id for m in receipts}
-    assert sum(delivered.values()) == total + resent
+    assert sum(delivered.values()) == total + copies + resent
     current = store.current_submissions("g", 1)
     assert all(f"NOTE mail {PER_SEAT - 1}" in current[n].text for n in SEATS), {n: current[n].text for n in SEATS}
 

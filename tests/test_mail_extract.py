@@ -403,3 +403,21 @@ def test_any_ascii_header_reads_the_same_without_the_header_registry(name: str, 
         except Exception:  # noqa: BLE001 - as _header: the registry rejects some garbage, the raw value stands
             standard = raw[0]
         assert quick == " ".join(str(standard).split())
+
+
+@pytest.mark.parametrize("head", [
+    b"Message-ID: <plain.1@t.local>\r\n",
+    b"Message-ID:\r\n <folded.2@t.local>\r\n",
+    b"message-id: <lower.3@t.local> \n",
+    b"Message-ID: <first@t.local>\r\nMessage-ID: <second@t.local>\r\n",
+    b"X-Original-Message-ID: <other@t.local>\r\nMessage-ID: <mine@t.local>\r\n",
+    b"Message-ID: not-an-id\r\n",
+    b"",
+])
+def test_the_message_id_read_when_storing_is_the_one_extract_reads(head: bytes) -> None:
+    """Issue 11: the store keys copies by the Message-ID it reads from the header block when it
+    stores a mail; it must be the one extract() reads when the mail is handled."""
+    from moderator.mail.extract import message_id_of
+
+    raw = b"From: kaiser@t.local\r\nTo: moderator@t.local\r\n" + head + b"Subject: x\r\n\r\nGAME g\r\n"
+    assert message_id_of(raw) == (extract(raw).message_id or "")

@@ -321,6 +321,29 @@ def test_a_replayed_message_does_not_undo_later_orders(setup: tuple[EmbeddedMail
     assert "MOVE 1 inf" in svc.store.current_submissions("g", 1)["germany"].normalized
 
 
+def test_of_two_copies_with_one_message_id_the_first_stored_counts_whichever_is_handled_first(
+        setup: tuple[EmbeddedMailServer, Service]) -> None:
+    """Issue 11: the original's first attempt failed (or another daemon holds it), so its copy
+    (same Message-ID, other bytes: a forged or replayed one) is handled first. The copy is
+    refused with a reply saying why; the original, handled after it, counts."""
+    from moderator.service.inbox import handle_stored
+
+    _, svc = setup
+    original = _raw(ORDERS, message_id="<once@t.local>")
+    forged = _raw(ORDERS.replace("MOVE 2 inf", "MOVE 1 inf"), message_id="<once@t.local>")
+    first, _ = svc.store.store_incoming(original)
+    copy, _ = svc.store.store_incoming(forged)
+    assert svc.store.message(copy).message_id == "<once@t.local>"  # kept when stored, before handling
+    refused = handle_stored(svc, copy)
+    assert f"a copy of message {first}" in refused.summary and "told" in refused.summary
+    assert svc.store.current_submissions("g", 1) == {}
+    [reply] = svc.store.messages(direction="out")
+    assert "Not accepted" in reply.subject and "same Message-ID" in " ".join(_body(reply.raw).split())
+    assert handle_stored(svc, first).status == "processed"
+    assert "MOVE 2 inf" in svc.store.current_submissions("g", 1)["germany"].normalized
+    assert "a copy of message" not in (svc.store.message(first).note or "")
+
+
 def test_the_right_password_from_another_address_is_refused_and_the_seat_told(
         setup: tuple[EmbeddedMailServer, Service]) -> None:
     server, svc = setup

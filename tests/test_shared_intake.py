@@ -222,3 +222,45 @@ def test_a_fetcher_killed_with_9_lets_go_of_the_mailbox_and_its_mail_is_handled_
     outcomes = poll(b)
     assert sorted(o.message for o in outcomes) == ids and all(o.status == "processed" for o in outcomes)
     assert len([m for m in a.store.messages("out") if m.kind == "reply"]) == 3
+
+
+def test_two_copies_with_one_message_id_handled_at_once_by_two_daemons_count_once(
+        shared: tuple[EmbeddedMailServer, Service, Service]) -> None:
+    """Issue 11: an original and a forged copy (same Message-ID, other bytes) stored at once by
+    two daemons and handled at once, one by each. The first stored counts; the other is
+    refused with a reply, whichever daemon gets to its mail first (the store keeps each
+    Message-ID as it stores the mail, storers of one Message-ID one after the other)."""
+    from moderator.service.inbox import handle_stored
+
+    _, a, b = shared
+    original = _order_mail(1)
+    forged = original.replace(b"NOTE mail 1", b"NOTE mail forged")
+    gate = threading.Barrier(2)
+    stored: dict[str, int] = {}
+
+    def store(svc: Service, raw: bytes, name: str) -> None:
+        gate.wait()
+        with svc.store.transaction():
+            [(stored[name], _)] = svc.store.store_incoming_batch([Incoming(raw)], datetime.now(UTC), CLAIM_LEASE,
+                                                                 claim=False)
+
+    outcomes: dict[str, Outcome] = {}
+
+    def handle(svc: Service, name: str) -> None:
+        gate.wait()
+        outcomes[name] = handle_stored(svc, stored[name])
+
+    for job, args in ((store, ((a, original, "original"), (b, forged, "forged"))),
+                      (handle, ((a, "forged"), (b, "original")))):
+        threads = [threading.Thread(target=job, args=arg) for arg in args]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(timeout=60)
+    first, second = sorted(stored, key=stored.__getitem__)
+    assert outcomes[first].status == outcomes[second].status == "processed"
+    assert f"a copy of message {stored[first]}" in outcomes[second].summary
+    note = {"original": "NOTE mail 1", "forged": "NOTE mail forged"}[first]
+    assert note in a.store.current_submissions("g", 1)["germany"].text
+    replies = [m for m in a.store.messages("out") if m.kind == "reply"]
+    assert len(replies) == 2 and sum("Not accepted" in m.subject for m in replies) == 1

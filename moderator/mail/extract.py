@@ -173,6 +173,24 @@ def _raw_values(message: Message, name: str) -> list[str]:
     return [str(v) for k, v in message.raw_items() if k.lower() == name.lower()]
 
 
+_HEADER_END = re.compile(rb"\r?\n\r?\n")
+_PLAIN_MSG_ID_LINE = re.compile(rb"(?im)^message-id:[ \t]*(<[A-Za-z0-9!#$%&'*+/=?^_`{|}~.@-]+>)[ \t]*\r?$")
+
+
+def message_id_of(raw: bytes) -> str:
+    """The Message-ID of a raw message, read from its header block only, exactly as
+    extract() reads it (or "" if it has none): what the store keys a copy by when it
+    stores the message, before anything else is read. A plain one-line header is found
+    by a pattern; anything else (folded, encoded, two of them) goes through the parser."""
+    end = _HEADER_END.search(raw)
+    head = raw[:end.end()] if end else raw
+    plain = _PLAIN_MSG_ID_LINE.findall(head)
+    if len(plain) == 1 and head.lower().count(b"message-id") == 1:
+        return plain[0].decode("ascii")
+    message = BytesParser(policy=policy.default).parsebytes(head, headersonly=True)
+    return _first_msg_id(_header(message, "Message-ID")) or ""
+
+
 def _first_msg_id(value: str | None) -> str | None:
     if not value:
         return None

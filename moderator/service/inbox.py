@@ -373,10 +373,20 @@ def _handle(svc: Service, message_id: int, raw: bytes, arrived: datetime | None 
         return _quarantine(svc, message_id, mail, why)
     earlier = svc.store.earlier_with_message_id(mail.message_id or "", message_id)
     if earlier is not None:
-        # The same message again (a replayed copy, or a server delivering it twice): its orders
-        # were taken (or refused) once, and a copy must not undo a seat's later orders.
-        svc.store.update_message(message_id, status="processed", note=f"a copy of message {earlier}: ignored")
-        return Outcome(message_id, "processed", f"a copy of message {earlier} (same Message-ID): ignored")
+        # The same message again with other bytes (a replayed or forged copy, or one a server
+        # or a migration rewrote): the first stored counts, whichever is handled first (the
+        # store keeps each Message-ID when it stores the mail), and a copy never replaces a
+        # seat's orders. The sender is told, so a player who reused a Message-ID knows to
+        # send a new mail, and a seat whose old mail was replayed hears of it.
+        outcome = _reply(svc, message_id, mail, None, "This mail is a copy of one already received.",
+                         f"It carries the same Message-ID {mail.message_id} as a mail received before "
+                         f"(a copy of message {earlier}); only the first mail with a Message-ID is read, "
+                         "so nothing in this one was taken.",
+                         "To give new orders, write a new mail (not a resent or edited copy of an old one).")
+        svc.store.update_message(message_id, note=f"a copy of message {earlier} (same Message-ID): refused, "
+                                                  "the sender told")
+        return dataclasses.replace(outcome, summary=f"a copy of message {earlier} (same Message-ID): refused, "
+                                                    f"{mail.sender} told")
     if asks_for_help(mail):
         text, html = reference()
         _queue_reply(svc, mail, None, [mail.sender], "The orders reference (HELP)", text, html)

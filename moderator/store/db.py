@@ -28,6 +28,7 @@ from sqlalchemy import update as sa_update
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, SQLModel, col, create_engine, select
 
+from moderator.mail.extract import message_id_of
 from moderator.store.migrate import migrate
 from moderator.store.tables import (
     AuthFailure,
@@ -120,6 +121,12 @@ class Incoming:
     uidvalidity: int | None = None
     arrived: datetime | None = None
     size: int = 0
+
+
+def _storing_keys(digests: list[str], message_ids: list[str]) -> set[str]:
+    """The advisory lock keys a storer takes on a shared database: each message's SHA-256
+    (the same bytes fetched twice) and its Message-ID (a copy with other bytes)."""
+    return set(digests) | {f"message-id|{m}" for m in message_ids if m}
 
 
 def _row_id(row: MailMessage) -> int:
@@ -340,12 +347,17 @@ class Store:
         """Keep the raw message first; everything else about it comes later. Returns (row id,
         new?): a message already stored - the same (UIDVALIDITY, UID), or the same bytes
         (fetched again after the mailbox was rebuilt, or delivered twice) - is not stored again,
-        and its row is returned."""
+        and its row is returned. Its Message-ID is kept at once (read from the bytes if not
+        given): the first stored of several mails with one Message-ID is the one that counts
+        (earlier_with_message_id), whichever is handled first."""
         digest = hashlib.sha256(raw).hexdigest()
+        message_id = message_id or message_id_of(raw)
         with self.session() as s:
             if self.shared:  # daemons fetching the same mail at once: one stores it, the others find it
-                s.connection().execute(text("SELECT pg_advisory_xact_lock(hashtextextended(:key, 0))"),
-                                       {"key": digest})
+                s.connection().execute(text(
+                    "SELECT pg_advisory_xact_lock(hashtextextended(k, 0)) "
+                    "FROM (SELECT unnest(CAST(:keys AS text[])) AS k ORDER BY 1) AS sorted"),
+                    {"keys": sorted(_storing_keys([digest], [message_id]))})
             q = select(MailMessage).where(MailMessage.direction == "in")
             if uid is not None and uidvalidity is not None:
                 same = s.exec(q.where(MailMessage.mailbox_uid == uid, MailMessage.uidvalidity == uidvalidity)
@@ -375,14 +387,17 @@ class Store:
         and the insert (on SQLite the transaction holds the write lock; on a shared database
         the batch's messages are locked first, by their SHA-256, as store_incoming() locks one,
         in one statement and in one order for everyone, so two storers never wait on each other
-        in a circle)."""
+        in a circle). They are locked by their Message-ID too: of two copies with one
+        Message-ID and other bytes stored at once, the one stored second commits second, so
+        the copy always has the higher id and finds the first (earlier_with_message_id)."""
         digests = [hashlib.sha256(i.raw).hexdigest() for i in items]
+        message_ids = [message_id_of(i.raw) for i in items]
         with self.session() as s:
             if self.shared and digests:
                 s.connection().execute(text(
                     "SELECT pg_advisory_xact_lock(hashtextextended(k, 0)) "
                     "FROM (SELECT unnest(CAST(:keys AS text[])) AS k ORDER BY 1) AS sorted"),
-                    {"keys": sorted(set(digests))})
+                    {"keys": sorted(_storing_keys(digests, message_ids))})
             q = select(MailMessage.id, MailMessage.mailbox_uid, MailMessage.uidvalidity, MailMessage.sha256).where(
                 MailMessage.direction == "in")
             by_uid: dict[tuple[int | None, int | None], tuple[int, str]] = {}
@@ -398,7 +413,7 @@ class Store:
                 by_digest[digest] = found or 0
             stored: list[tuple[int | MailMessage, bool]] = []
             added: dict[str, MailMessage] = {}  # new in this batch: a second copy in it finds the first
-            for item, digest in zip(items, digests, strict=True):
+            for item, digest, message_id in zip(items, digests, message_ids, strict=True):
                 same = by_uid.get((item.uid, item.uidvalidity)) if item.uid is not None else None
                 if same is not None and same[1] in ("", digest):
                     stored.append((same[0], False))
@@ -408,7 +423,7 @@ class Store:
                     row = added[digest] = MailMessage(
                         direction="in", raw=item.raw, sha256=digest, mailbox_uid=item.uid,
                         uidvalidity=item.uidvalidity, arrived=item.arrived, size=max(item.size, len(item.raw)),
-                        received=utcnow(), attempts=1 if claim else 0,
+                        message_id=message_id, received=utcnow(), attempts=1 if claim else 0,
                         next_attempt=now + lease if claim and self.shared else None)
                     s.add(row)
                     stored.append((row, True))
@@ -417,7 +432,9 @@ class Store:
 
     def earlier_with_message_id(self, message_id: str, before: int) -> int | None:
         """The id of an earlier received message with this Message-ID (a replayed copy's
-        original). One indexed column read (SQLAlchemy Core: no row object is built), for
+        original): earlier as stored, not as handled, since each row has its Message-ID from
+        the moment it is stored, so the first stored is the original whichever is handled
+        first (its first attempt failed, or another daemon is handling it at the same time). One indexed column read (SQLAlchemy Core: no row object is built), for
         every mail; the rows before `before` are all written (the caller's own pending
         changes are to `before` itself)."""
         if not message_id:
