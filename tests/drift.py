@@ -174,7 +174,8 @@ def conquest() -> Game:
     Russia a German border province, all conquered and not incorporated, each with a
     garrison; Serbia's treasury is empty, Germany has reached its manpower limit and
     France's limit is 0; a British fighter stands in Brussels and a British carrier with
-    two fighters in the North Sea (flights out of a sea zone go to the moderator)."""
+    two fighters in the North Sea (an attack from it on land is flown by the engine, one
+    on a sea zone goes to the moderator)."""
     game = opening()
     state, world = game.state.copy(), game.world
     for nid in ("belgium", "britain"):
@@ -495,7 +496,9 @@ def air_moves(v: View) -> list[m.Order]:
         for dest in v.pick(v.neighbours(place), 1) + v.pick(v.within(place, 3), 2):
             out.append(m.Move(some(v, stacks[place]), place, dest))
     for place in sorted(p for p in stacks if v.sea(p) and stacks[p].get("fighter"))[:1]:
-        out.append(m.Attack(units(fighter=1), place, sorted(v.neighbours(place))[0]))  # from a carrier: referred
+        near = sorted(v.neighbours(place))
+        out.append(m.Attack(units(fighter=1), place, near[0]))  # from a carrier on land: flown by the engine
+        out += [m.Attack(units(fighter=1), place, d) for d in near if v.sea(d)][:1]  # on a sea zone: refused
     return out
 
 

@@ -155,17 +155,26 @@ def test_the_harness_sees_every_position() -> None:
         assert game.name == name and game.nations
 
 
+def at_sea_strike() -> Game:
+    """conquest() with sea-ready British fighters (fuel 5) and a German carrier with a
+    fighter in the English Channel: an ATTACK from the British carrier in the North Sea on
+    it is referred."""
+    game = conquest()
+    game.state.nations["britain"].tech["improved_fighters"] = 2
+    for kind in ("carrier", "fighter"):
+        game.state.new_unit("germany", kind, "English Channel")
+    return game
+
+
 def test_aircraft_sent_to_the_moderator_have_their_order_in_the_engine_too() -> None:
     # Found: a flight out of a sea zone (aircraft aboard a carrier) goes to the moderator;
     # the checker claimed its aircraft (commit), the engine did not, so a second order
     # naming the same aircraft was refused by the checker and referred again by the
-    # engine. Each unit does one thing a turn. (A MOVE off a carrier to friendly land is
-    # now flown by the engine; an ATTACK from a carrier is still referred.)
-    game = opening()
-    game.state.new_unit("britain", "carrier", "North Sea")
-    for _ in range(2):
-        game.state.new_unit("britain", "fighter", "North Sea")
-    cmp = judged(game, "britain", m.Attack(one("fighter", 2), "North Sea", "London"),
+    # engine. Each unit does one thing a turn. (A MOVE off a carrier to friendly land and
+    # an ATTACK from a carrier on land are now flown by the engine; an ATTACK from a
+    # carrier on another sea zone is still referred.)
+    game = at_sea_strike()  # the carrier with two fighters in the North Sea
+    cmp = judged(game, "britain", m.Attack(one("fighter", 2), "North Sea", "English Channel"),
                  m.Move(one("fighter", 1), "North Sea", "Edinburgh"))
     assert codes(cmp, 0) == ["air-at-sea"] and [e.args["order"] for e in cmp.mine("order-referred")] == [0]
     assert codes(cmp, 1) == ["not-enough-units"] and refused(cmp, 1) == ["not-enough-units"]
@@ -447,7 +456,8 @@ def test_referred_orders_are_charged_at_once_in_both() -> None:
     assert [e.args["cost"] for e in cmp.mine("order-referred")] == [7] and [e.args["count"] for e in cmp.mine("built")] == [4]
     assert cmp.projected == cmp.state.nations["germany"].saved == 30 - 7 - 20 + drift_income(game, "germany")
     # With today's homes: every referral of the opening's NOTE and at-sea flights costs 0.
-    cmp = judged(conquest(), "britain", m.Note("hello"), m.Attack(one("fighter"), "North Sea", "London"))
+    cmp = judged(at_sea_strike(), "britain", m.Note("hello"),
+                 m.Attack(one("fighter"), "North Sea", "English Channel"))
     assert [(e.args["why"], e.args["cost"]) for e in cmp.mine("order-referred")] == [("note", 0), ("air-at-sea", 0)]
 
 
@@ -535,7 +545,7 @@ def test_the_sweep_covers_every_order_type_with_a_home() -> None:
     assert {m.Attack, m.Move} <= kept
     # The rules the drifts above were about, met in the sweep too.
     assert {"if-captured", "gift-half", "over-budget", "build-cut", "manpower", "infantry-no-city", "smove-cut",
-            "terrain-barred", "out-of-range", "no-fuel-home", "if-undefended", "air-at-sea", "not-enough-units",
+            "terrain-barred", "out-of-range", "no-fuel-home", "if-undefended", "not-enough-units",
             "deploy-too-many", "deployment-turn", "deployment-over", "condition-twice", "war-ally",
             "option-side", "ruling-not-moderator", "support-nothing", "influence-twice", "subs-retracted",
             "exile-not-conquered", "plunder-too-soon", "tf-unknown", "invasion-not-loaded", "gear-no-ship",

@@ -29,7 +29,9 @@ neither on nation ids nor on the order of lines in a mail:
    leaves the battle and lands at home if its fuel still reaches it, else at the nearest
    friendly land in reach; with none, it is lost. Behind a super trench of the defenders
    facing enemy land, troops cannot be hit from the air (Super Trench): aircraft stay
-   home. Aircraft still fighting when the territory is taken land in it.
+   home. Aircraft still fighting when the territory is taken land in it. Fighters that
+   attacked off a carrier (Aircraft Carriers) count their carrier's zone as home: they
+   land back aboard while their nation's carriers there have room (berth).
 5. Survivors of a failed attack whose home was taken in another battle of the step fall
    back to the first friendly land next to it, or are lost (a reading).
 6. Units landing from transports (4.6.1, through land_from_sea: the seam for the naval
@@ -79,8 +81,10 @@ from moderator.engine.orders.move import (
     Leg,
     capturers,
     enemy_units,
+    from_carrier,
     hostile,
     landing_places,
+    returns,
     strait_between,
 )
 from moderator.engine.orders.trenches import facing_of
@@ -433,7 +437,7 @@ def air_rounds(ctx: TurnContext, leg: Leg, unit: Unit) -> int:
     stats = ctx.stats(unit.nation, unit.kind)
     tank = stats.fuel if stats else 0
     out = fuel.cheapest(ctx.world, leg.origin, leg.dest, limit=tank)
-    back = fuel.to_nearest(ctx.world, leg.dest, landing_places(ctx, unit.nation), limit=tank)
+    back = fuel.to_nearest(ctx.world, leg.dest, returns(ctx, unit.nation, leg.origin, carried(ctx, leg)), limit=tank)
     if out is None or back is None:
         return 0
     return max(0, (tank - out - back) // fuel.ROUND - attack_flights.spent_on_the_way(ctx, unit))
@@ -542,7 +546,14 @@ def land(ctx: TurnContext, battle: Battle, legs: Sequence[Leg], planes: Sequence
         fought = min(fought, front.rounds.get(plane.id, 0)) + attack_flights.spent_on_the_way(ctx, plane)
         left = tank - out - fought * fuel.ROUND
         places = landing_places(ctx, plane.nation)
-        if leg.origin in places and (fuel.cheapest(ctx.world, leg.dest, leg.origin, limit=max(left, 0)) is not None):
+        if carried(ctx, leg):  # off a carrier: back aboard if it is still there with room
+            if berth(ctx, plane, leg.origin) and fuel.cheapest(ctx.world, leg.dest, leg.origin,
+                                                               limit=max(left, 0)) is not None:
+                plane.location = leg.origin
+                ctx.tell(plane.nation, "aircraft-landed", combat_land.PHASE, place=leg.origin, battle=leg.dest,
+                         units={plane.kind: 1})
+                continue
+        elif leg.origin in places and (fuel.cheapest(ctx.world, leg.dest, leg.origin, limit=max(left, 0)) is not None):
             plane.location = leg.origin
             continue
         found = fuel.nearest(ctx.world, leg.dest, places, limit=max(left, 0))
@@ -553,6 +564,22 @@ def land(ctx: TurnContext, battle: Battle, legs: Sequence[Leg], planes: Sequence
         plane.location = found[1]
         ctx.tell(plane.nation, "aircraft-landed", combat_land.PHASE, place=found[1], battle=leg.dest,
                  units={plane.kind: 1})
+
+
+def carried(ctx: TurnContext, leg: Leg) -> bool:
+    """An ATTACK by fighters off their carriers (not a landing from the sea)."""
+    return not leg.beach and isinstance(leg.order, Move) and from_carrier(ctx, leg.order)
+
+
+def berth(ctx: TurnContext, plane: Unit, zone: str) -> bool:
+    """Aircraft Carriers: a fighter back from a land battle lands on its nation's carriers
+    in the zone it took off from, damaged ones too ("fighters may still land on it"), if
+    they have room for it beside the fighters still aboard (a sunk carrier has none)."""
+    here = ctx.units_at(zone, plane.nation)
+    room = sum((stats.capacity if (stats := ctx.stats(plane.nation, "carrier", u)) else 0)
+               for u in here if u.kind == "carrier")
+    aboard = sum(1 for u in here if u.kind == "fighter" and u.id != plane.id)
+    return plane.kind == "fighter" and aboard < room
 
 
 def fall_back(ctx: TurnContext, raids: Sequence[Leg]) -> None:

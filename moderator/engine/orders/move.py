@@ -24,8 +24,11 @@ sea zone (cover for the ships there; fighters of that MOVE land aboard their nat
 carriers there when these have room). A MOVE of fighters from a sea zone, off their
 carriers, to friendly land is flown off here (Aircraft Carriers: "A damaged carrier cannot
 launch fighters"; the fuel of any flight): they land there before the land battles, as
-the defenders' own moves come first (Phase 4 guideline 1). Other flights out of a sea
-zone (an attack from a carrier) go to the moderator.
+the defenders' own moves come first (Phase 4 guideline 1). An ATTACK by fighters off
+their carriers in a sea zone on land is a Leg like any other (from_carrier): the fighters
+take off from the zone, fight in the land battle with their fuel counted from the zone
+(2 out of it, "Fighters"), and fly back to their nation's carriers there, or to friendly
+land (phase4_land.land). Other flights out of a sea zone go to the moderator.
 """
 
 from __future__ import annotations
@@ -94,7 +97,8 @@ def landing_places(pos: Position, nation: str) -> list[str]:
 
 
 def air_problem(pos: Position, nation: str, order: Move, combat: bool) -> Problem | None:
-    """Fighters and Bombers: fuel to get there, a round of combat, and back to a friend."""
+    """Fighters and Bombers: fuel to get there, a round of combat, and back to a friend
+    (for fighters off a carrier: friendly land or back to the carrier's zone)."""
     for kind in sorted({u.kind for u in order.units if u.kind in AIR_UNITS}):
         stats = pos.stats(nation, kind)
         tank = stats.fuel if stats else 0
@@ -107,10 +111,17 @@ def air_problem(pos: Position, nation: str, order: Move, combat: bool) -> Proble
             continue
         if pos.is_sea(order.dest) and tank < SEA_COMBAT_FUEL:
             return problem("sea-combat-fuel", order.dest, kind=kind, fuel=tank)
-        back = fuel.to_nearest(pos.world, order.dest, landing_places(pos, nation), limit=tank)
+        back = fuel.to_nearest(pos.world, order.dest, returns(pos, nation, order.origin, from_carrier(pos, order)), limit=tank)
         if back is None or out + fuel.ROUND + back > tank:
             return problem("no-fuel-home", order.dest, kind=kind, dest=order.dest, fuel=tank)
     return None
+
+
+def returns(pos: Position, nation: str, origin: str, carried: bool) -> list[str]:
+    """Where aircraft flown from `origin` may come down: friendly land, and for fighters
+    off a carrier (`carried`) their carrier's zone (Aircraft Carriers; whether it still has
+    room when they come back is phase4_land.land's question)."""
+    return landing_places(pos, nation) + ([origin] if carried else [])
 
 
 def standing_problem(pos: Position, nation: str, order: Move) -> Problem | None:
@@ -199,6 +210,13 @@ def flies_off(pos: Position, nation: str, order: Move) -> bool:
             and all(u.kind == "fighter" for u in order.units) and not hostile(pos, nation, order.dest))
 
 
+def from_carrier(pos: Position, order: Move) -> bool:
+    """An ATTACK by fighters off their carriers in a sea zone on land (Aircraft Carriers:
+    "an aircraft carrier allows extended aerial operations"; 4.4-4.6): flown as a Leg."""
+    return (isinstance(order, Attack) and pos.is_sea(order.origin) and not pos.is_sea(order.dest)
+            and all(u.kind == "fighter" for u in order.units))
+
+
 def launch_problem(pos: Position, nation: str, order: Move) -> Problem | None:
     """Aircraft Carriers: "A damaged carrier cannot launch fighters": the fighters the
     nation's undamaged carriers in the zone hold."""
@@ -216,13 +234,14 @@ class MoveRule(OrderRule[Move]):
 
     def problem(self, pos: Position, nation: str, order: Move) -> Problem | None:
         return (standing_problem(pos, nation, order) or fighting_problem(pos, nation, order)
-                or (launch_problem(pos, nation, order) if flies_off(pos, nation, order) else None)
+                or (launch_problem(pos, nation, order)
+                    if flies_off(pos, nation, order) or from_carrier(pos, order) else None)
                 or (surrender.attack_barred(pos, nation, order.dest) if hostile(pos, nation, order.dest) else None))
 
     def remarks(self, pos: Position, nation: str, order: Move) -> list[Problem]:
         kinds = {u.kind for u in order.units}
         out: list[Problem] = []
-        if at_sea(pos, order):
+        if at_sea(pos, order) and not from_carrier(pos, order):
             if flies_to_sea(pos, order) or flies_off(pos, nation, order):
                 return []
             return [flag("air-at-sea", order.dest, place=order.dest)]
@@ -245,7 +264,7 @@ class MoveRule(OrderRule[Move]):
     def commit(self, ctx: TurnContext, nation: str, index: int, order: Move) -> None:
         """The units are claimed and the move waits for the others (phase4_land)."""
         units = take_units(ctx, nation, order.origin, order.units, None if ctx.checking else index)
-        if not at_sea(ctx, order):
+        if not at_sea(ctx, order) or from_carrier(ctx, order):
             ctx.legs.append(Leg(nation, index, order, units, hostile(ctx, nation, order.dest)))
 
     def execute(self, ctx: TurnContext, nation: str, index: int, order: Move) -> None:
@@ -259,7 +278,7 @@ class MoveRule(OrderRule[Move]):
                 u.location = order.dest
             ctx.tell(nation, "moved", PHASE, order=index, origin=order.origin, dest=order.dest, units=kinds(planes))
             return
-        if at_sea(ctx, order):  # the moderator flies it; its aircraft have their order
+        if at_sea(ctx, order) and not from_carrier(ctx, order):  # the moderator flies it; its aircraft have their order
             take_units(ctx, nation, order.origin, order.units)
             refer(ctx, nation, index, order, 0, "air-at-sea")
             return
