@@ -300,3 +300,21 @@ def test_the_inline_map_links_to_the_full_size_map_attached() -> None:
                   domain="x", attachments=[Attachment("map.png", report.png, "image", "png", "big@x")])
     [full] = [p for p in msg.walk() if p.get_filename() == "map.png"]
     assert full["Content-ID"] == "<big@x>" and full.get_content_disposition() == "attachment"
+
+
+def test_a_nation_in_a_camp_without_a_war_is_told_to_declare_one() -> None:
+    """A neutral that JOINs a camp is at war with nobody until it declares (Phase 1.1: "if the
+    player is not yet at war with that nation, then they must declare war"): its sheet says
+    so instead of a bare "At war with nobody", which read like a bug to a player."""
+    from moderator.reports.render import environment
+
+    sheet = dict(standing=None, at_war_with=[], saved=37, held_apart={}, income=19, income_full=19,
+                 income_rule="full", manpower_used=1, manpower_limit=5, manpower_left=4, tech={}, holdings=[],
+                 units={}, unit_total=0, damaged={}, to_deploy={}, waiting_builds=[], rail_moves=[])
+    env = environment()
+    for macro in ("sheet_text", "sheet_html"):
+        template = env.from_string('{% import "_sheet.j2" as sh %}{{ sh.' + macro + '(s, full=False) }}')
+        joined = " ".join(template.render(s={**sheet, "side": "allied"}).split())
+        assert "At war with nobody yet: joining a camp declares no war; DECLARE WAR ON a nation" in joined
+        neutral = " ".join(template.render(s={**sheet, "side": "neutral"}).split())
+        assert "At war with nobody." in neutral and "nobody yet" not in neutral
