@@ -19,6 +19,8 @@ import subprocess
 import tempfile
 import time
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -132,3 +134,19 @@ def start() -> PostgresServer:
             time.sleep(0.2)
     server.stop()
     raise RuntimeError("postgres did not accept connections within 60 s")
+
+
+@contextmanager
+def killed_after(script: str) -> Iterator[list[str]]:
+    """Run `script` in another Python process (a daemon that takes a lock and prints what it
+    got), yield the words of its first line, then kill it with -9: a crash, so the
+    tests see what its dead connection leaves behind."""
+    import sys
+
+    child = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+    try:
+        assert child.stdout is not None
+        yield child.stdout.readline().split()
+    finally:
+        child.send_signal(signal.SIGKILL)
+        child.wait(timeout=30)

@@ -22,6 +22,7 @@ from moderator.service.context import Service
 from moderator.service.games import new_game
 from moderator.service.inbox import CLAIM_LEASE, MAX_ATTEMPTS, Outcome, poll
 from moderator.store.db import Incoming, Store
+from tests.postgres import killed_after
 
 MOD, PLAYER = "moderator@t.local", "kaiser@t.local"
 
@@ -189,10 +190,6 @@ def test_a_fetcher_killed_with_9_lets_go_of_the_mailbox_and_its_mail_is_handled_
     """A daemon killed while it fetches (holding the mailbox) and handles (holding a chunk of
     stored mail): the lock goes with its connection, so another daemon fetches at once; the
     chunk it had taken waits out its lease, then the other daemon handles each mail once."""
-    import signal
-    import subprocess
-    import sys
-
     _, a, b = shared
     ids = _store(a.store, range(3))
     script = ("import sys, time\nfrom datetime import UTC, datetime\nfrom moderator.store.db import Store\n"
@@ -202,14 +199,10 @@ def test_a_fetcher_killed_with_9_lets_go_of_the_mailbox_and_its_mail_is_handled_
               "    taken = store.claim_incoming_chunk(datetime.now(UTC), CLAIM_LEASE, 5)\n"
               "    print(mine, len(taken), flush=True)\n"
               "    time.sleep(600)\n")
-    dying = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
-    try:
-        assert dying.stdout is not None and dying.stdout.readline().split() == ["True", "3"]
+    with killed_after(script) as said:
+        assert said == ["True", "3"]
         with b.store.mailbox_turn() as mine:
             assert not mine  # the living fetcher has it
-    finally:
-        dying.send_signal(signal.SIGKILL)
-        dying.wait(timeout=30)
     until = time.monotonic() + 30
     while True:  # the server notices the dead connection at once (the socket is closed)
         with b.store.mailbox_turn() as mine:

@@ -22,6 +22,7 @@ from moderator.service.daemon import Daemon
 from moderator.service.games import new_game
 from moderator.store.db import Store
 from tests.mailbox import messages
+from tests.postgres import killed_after
 
 MOD, UMPIRE = "m@t.local", "u@t.local"
 SEATS = {"germany": "k@t.local", "france": "f@t.local", "russia": "r@t.local", "britain": "b@t.local"}
@@ -119,10 +120,6 @@ def test_a_turn_whose_daemon_was_killed_mid_resolution_is_taken_over_by_a_runnin
     with -9, it leaves the game "resolving" and the lock goes with its connection. A daemon
     still running sees that at its next deadline check (recover_interrupted): the turn is
     open again and resolved once. While the resolver lives, nobody reopens its turn."""
-    import signal
-    import subprocess
-    import sys
-
     from moderator.service.turns import AlreadyResolved, recover_interrupted, resolve_game
 
     svc = Service(store=Store(postgres_url), say=lambda s: None, maps=False)
@@ -132,18 +129,14 @@ def test_a_turn_whose_daemon_was_killed_mid_resolution_is_taken_over_by_a_runnin
               "with store.resolving('g') as mine:\n"
               "    print(mine, store.claim_turn('g', 1), flush=True)\n"
               "    time.sleep(600)\n")
-    dying = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
-    try:
-        assert dying.stdout is not None and dying.stdout.readline().split() == ["True", "True"]
+    with killed_after(script) as said:
+        assert said == ["True", "True"]
         assert recover_interrupted(svc) == [] and svc.store.game("g").status == "resolving"  # type: ignore[union-attr]
         try:
             resolve_game(svc, "g")
             raise AssertionError("resolved a turn another process is resolving")
         except AlreadyResolved:
             pass
-    finally:
-        dying.send_signal(signal.SIGKILL)
-        dying.wait(timeout=30)
     until = time.monotonic() + 30
     while not (reopened := recover_interrupted(svc)):
         assert time.monotonic() < until, "the killed resolver's lock was never freed"
