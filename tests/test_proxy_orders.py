@@ -201,3 +201,22 @@ def test_the_host_of_a_government_in_exile_commands_its_forces_and_comes_first(
     assert "German Empire has given Austro-Hungarian Empire's orders" in refused.summary, refused
     assert "German Empire has given" in other.summary  # any other proxy too
     assert svc.store.current_submissions("g", 1)["austria-hungary"].id == sub.id
+
+
+def test_a_burst_of_proxy_and_plain_order_mails_reads_the_position_once(
+        game: tuple[EmbeddedMailServer, Service], monkeypatch: pytest.MonkeyPatch) -> None:
+    # Decoding the 1914 position costs some milliseconds: a proxy mail's checks (commander,
+    # exile host, alliance) and the check of its orders share one reading, plain order mails
+    # read it only to check their orders, and the reading is kept while the turn stays the same.
+    server, svc = game
+    reads: list[int] = []
+    position = svc.position
+    monkeypatch.setattr(svc, "position", lambda *a, **k: reads.append(1) or position(*a, **k))
+    for n in range(3):
+        _send(server, KAISER, f"GAME g\nNATION Germany\nPASSWORD kpw\nPROXY FOR Austria-Hungary\n"
+                              f"{AUSTRIAN_ORDERS}\nNOTE proxy {n}\n")
+        _send(server, JOFFRE, f"GAME g\nNATION France\nPASSWORD fpw\nNOTE own {n}\n")
+    outcomes = poll(svc)
+    assert [o.summary.split(":")[0] for o in outcomes] == ["proxy orders by German Empire", "receipt for French Empire, turn 1"] * 3, outcomes
+    assert len(reads) == 1
+    assert "NOTE proxy 2" in svc.store.current_submissions("g", 1)["austria-hungary"].text

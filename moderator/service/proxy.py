@@ -46,7 +46,9 @@ from __future__ import annotations
 import re
 from html import escape
 
+from moderator.engine.exile import host_of
 from moderator.engine.phase9_mutiny import commander_of
+from moderator.engine.state import GameState
 from moderator.mail.extract import ExtractedMessage
 from moderator.service.context import Service
 from moderator.service.games import nation_id
@@ -68,19 +70,16 @@ def is_proxy(normalized: str) -> bool:
     return normalized.startswith(PROXY_MARKER.split("{", 1)[0])
 
 
-def exile_host(svc: Service, game: Game, nation: str) -> str | None:
-    """The host commanding `nation`'s forces while its government is in exile, or None."""
-    from moderator.engine.exile import host_of
-
-    return host_of(svc.position(game), nation)
-
-
-def host_commands(svc: Service, game: Game, nation: str) -> tuple[str, str, str] | None:
+def host_commands(svc: Service, game: Game, nation: str, state: GameState | None = None) -> tuple[str, str, str] | None:
     """Why orders for the exiled `nation` from anyone but its host are refused now (its
-    host's orders for the turn are in), or None."""
-    host = exile_host(svc, game, nation)
+    host's orders for the turn are in), or None. `state`: the turn's position if the caller
+    has it; else it is read only when the seat's current orders are a proxy's (every plain
+    order mail comes here, and almost none needs the position)."""
     own = svc.store.current_submissions(game.id, game.turn).get(nation)
-    if host is None or own is None or not is_proxy(own.normalized):
+    if own is None or not is_proxy(own.normalized):
+        return None
+    host = host_of(state if state is not None else svc.checking_position(game), nation)
+    if host is None:
         return None
     scenario = svc.scenario(game)
     host_name, name = scenario.nations[host].name, scenario.nations[nation].name
@@ -92,21 +91,21 @@ def host_commands(svc: Service, game: Game, nation: str) -> tuple[str, str, str]
             f"Ask {host_name} to change its orders for {name}.")
 
 
-def refusal(svc: Service, game: Game, giver: str, proxied: str) -> tuple[str, str, str] | None:
-    """Why `giver` may not give `proxied` orders now (headline, explanation, hint), or None."""
+def refusal(svc: Service, game: Game, giver: str, proxied: str, state: GameState) -> tuple[str, str, str] | None:
+    """Why `giver` may not give `proxied` orders now (headline, explanation, hint), or None.
+    `state`: the turn's position, read only."""
     scenario = svc.scenario(game)
     name, giver_name = scenario.nations[proxied].name, scenario.nations[giver].name
-    if commander_of(svc.position(game), proxied) == giver:
+    if commander_of(state, proxied) == giver:
         return None  # the army the giver's player commands (Phase 9, Mutinies: the socialist revolution)
-    if exile_host(svc, game, proxied) == giver:
+    if host_of(state, proxied) == giver:
         return None  # the host commands an exiled nation's forces, the seat's player or not
-    if (by_host := host_commands(svc, game, proxied)) is not None:
+    if (by_host := host_commands(svc, game, proxied, state)) is not None:
         return by_host
     if svc.store.seat(game.id, proxied) is None:
         return (f"{name} has no player in {game.id}, so nobody can give it proxy orders.",
                 "Proxy orders stand in for an allied player who has not sent orders.",
                 "Remove the PROXY line to send orders for your own nation.")
-    state = svc.position(game)
     mine, theirs = state.nations.get(giver), state.nations.get(proxied)
     in_war = bool(theirs and theirs.side != "neutral" and theirs.at_war_with)
     if not (in_war and mine and state.allies(giver, proxied)):
@@ -137,14 +136,18 @@ def accept(svc: Service, message_id: int, mail: ExtractedMessage, game: Game, gi
                       f"It said {named!r}.", "Write PROXY FOR and the allied nation's name, e.g. PROXY FOR Austria-Hungary.")
     if proxied == giver:
         return _accept_own(svc, message_id, mail, game, giver, text, check_only)
-    why = refusal(svc, game, giver, proxied)
+    # The position these orders meet, read once for the mail (and kept for the next one while
+    # the turn, its snapshot and its rulings stay the same): the checks below and the check of
+    # the orders in take_orders all read it, none changes it.
+    state = svc.checking_position(game)
+    why = refusal(svc, game, giver, proxied, state)
     if why is not None:
         return _reply(svc, message_id, mail, game, *why)
     giver_name, name = scenario.nations[giver].name, scenario.nations[proxied].name
     marker = PROXY_MARKER.format(giver=giver_name)
     receipt = take_orders(svc, game, proxied, text, check_only=check_only, stored_text=mask_text(mail.text),
                           message=message_id, parsed=parse_orders(text), preface=marker)
-    if exile_host(svc, game, proxied) == giver:
+    if host_of(state, proxied) == giver:
         note = (f"Orders for {name}, given by {giver_name}, the host of its government in exile, which commands "
                 f"its forces (Conquest); they replace any orders {name} had for this turn.")
     else:
