@@ -6,7 +6,7 @@ changes nothing. On SQLite and on a real PostgreSQL server (tests/postgres.py)."
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -137,7 +137,7 @@ def test_0004_indexes_the_mail_lookups_and_keeps_counting_the_replies_already_se
                               ":when, :kind)"), {"to": recipients, "raw": b"x", "when": WHEN, "kind": kind})
     engine.dispose()
     store = Store(url)
-    assert [a.split(":")[0] for a in store.upgraded] == ["0004"] and _schema_differences(store) == []
+    assert [a.split(":")[0] for a in store.upgraded][:1] == ["0004"] and _schema_differences(store) == []
     assert [m.answers for m in store.messages("out")] == ["k@t.local", "", "k@t.local"]
     assert store.replies_answering("k@t.local", WHEN, limit=50) == 2
     assert store.replies_answering("K@T.local ", WHEN, limit=1) == 1  # counted only as far as the cap
@@ -146,3 +146,46 @@ def test_0004_indexes_the_mail_lookups_and_keeps_counting_the_replies_already_se
         indexes = {i["name"]: i["column_names"] for i in inspect(conn).get_indexes("mailmessage")}
     assert indexes["ix_mailmessage_uidvalidity_uid"] == ["uidvalidity", "mailbox_uid"]
     assert indexes["ix_mailmessage_answers"] == ["answers"]
+
+
+def test_0005_gives_mail_stored_before_message_ids_were_kept_its_message_id(url: str) -> None:
+    """A database at 0004 holding a mail stored the old way - its Message-ID written on the row
+    only when handled, and it was not handled yet (a crash between storing and handling): after
+    the upgrade the row has the Message-ID its bytes carry, so a copy with that Message-ID,
+    stored later and handled first, is refused as a copy, and the original counts."""
+    import hashlib
+
+    from moderator.mail.config import MailConfig, ServerConfig
+    from moderator.service.context import Service
+    from moderator.service.games import new_game
+    from moderator.service.inbox import handle_stored
+
+    def mail(orders: str, headers: str = "Message-ID: <once@t.local>\r\n") -> bytes:
+        return (f"From: kaiser@t.local\r\nTo: moderator@t.local\r\nSubject: Orders\r\n{headers}\r\n"
+                f"GAME g\r\nNATION Germany\r\nPASSWORD pw\r\n{orders}\r\n").encode()
+
+    engine = create_engine(url)
+    migrate(engine, to="0004")
+    original = mail("MOVE 2 inf FROM Ruhr TO Cologne")
+    with engine.begin() as conn:
+        for raw, status in ((original, "new"), (mail("NOTE no id", headers=""), "processed")):
+            conn.execute(text("INSERT INTO mailmessage (direction, message_id, sender, recipients, subject, raw, "
+                              "status, note, received, sha256, attempts) VALUES ('in', '', '', '', '', :raw, "
+                              ":status, '', :when, :digest, 1)"),
+                         {"raw": raw, "status": status, "when": WHEN, "digest": hashlib.sha256(raw).hexdigest()})
+    engine.dispose()
+    store = Store(url)
+    assert [a.split(":")[0] for a in store.upgraded] == ["0005"] and _schema_differences(store) == []
+    old, no_id = store.messages("in")
+    assert (old.message_id, no_id.message_id) == ("<once@t.local>", "")
+    server = ServerConfig("127.0.0.1", 1)
+    svc = Service(store=store, mail=MailConfig(server, server, "moderator@t.local", "moderator@t.local"),
+                  say=lambda s: None)
+    new_game(svc, "g", deadline=datetime.now(UTC) + timedelta(days=3))
+    svc.store.add_seat("g", "germany", "kaiser@t.local", "pw")
+    copy, new = svc.store.store_incoming(mail("MOVE 1 inf FROM Ruhr TO Cologne"))
+    assert new and old.id is not None
+    assert f"a copy of message {old.id}" in handle_stored(svc, copy).summary
+    assert svc.store.current_submissions("g", 1) == {}
+    assert handle_stored(svc, old.id).status == "processed"
+    assert "MOVE 2 inf" in svc.store.current_submissions("g", 1)["germany"].normalized
