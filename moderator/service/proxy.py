@@ -75,15 +75,15 @@ def host_commands(svc: Service, game: Game, nation: str, state: GameState | None
     host's orders for the turn are in), or None. `state`: the turn's position if the caller
     has it; else it is read only when the seat's current orders are a proxy's (every plain
     order mail comes here, and almost none needs the position)."""
-    own = svc.store.current_submissions(game.id, game.turn).get(nation)
-    if own is None or not is_proxy(own.normalized):
+    own = svc.store.current_orders(game.id, nation, game.turn)
+    if own is None or not is_proxy(own):
         return None
     host = host_of(state if state is not None else svc.checking_position(game), nation)
     if host is None:
         return None
     scenario = svc.scenario(game)
     host_name, name = scenario.nations[host].name, scenario.nations[nation].name
-    if PROXY_MARKER.format(giver=host_name) not in own.normalized:
+    if PROXY_MARKER.format(giver=host_name) not in own:
         return None
     return (f"{host_name} has given {name}'s orders for turn {game.turn}, so these were not taken.",
             f"{name}'s government is in exile: {host_name}, its host, commands its forces until its "
@@ -112,8 +112,8 @@ def refusal(svc: Service, game: Game, giver: str, proxied: str, state: GameState
         return (f"{giver_name} cannot give proxy orders for {name}.",
                 "Only allies in the main war give each other proxy orders (the same side, the seat at war).",
                 "Send orders for your own nation, or ask the moderator.")
-    own = svc.store.current_submissions(game.id, game.turn).get(proxied)
-    if own is not None and not is_proxy(own.normalized):
+    own = svc.store.current_orders(game.id, proxied, game.turn)
+    if own is not None and not is_proxy(own):
         return (f"{name}'s own orders for turn {game.turn} are in, so no proxy orders were taken.",
                 "Proxy orders stand in only for a player who has sent none; the player's own orders come first.",
                 "Nothing to do: the player has ordered.")

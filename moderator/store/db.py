@@ -21,7 +21,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, TypeVar
 
-from sqlalchemy import Engine, event, func, text
+from sqlalchemy import Engine, bindparam, event, func, text
 from sqlalchemy import insert as sa_insert
 from sqlalchemy import select as sa_select
 from sqlalchemy import update as sa_update
@@ -51,6 +51,32 @@ _MEMO = "moderator-memo"  # Session.info key of Store._memo's reads
 # The tables whose rows Store._memo keeps for a transaction: a flush that writes any of them
 # forgets the memo.
 _MEMO_TABLES = (Game, Seat, Setting, Snapshot, Ruling)
+
+
+# The statements every order mail runs, built once: SQLAlchemy builds a Core statement in
+# about 0.1 ms, four times what executing a built one through its compiled cache costs, and
+# an order mail ran eight of them (docs/benchmarks.md, issue 11 round 3).
+_MAILS = MailMessage.__table__  # type: ignore[attr-defined]
+_SUBMISSIONS = Submission.__table__  # type: ignore[attr-defined]
+_AUTH_FAILURES = AuthFailure.__table__  # type: ignore[attr-defined]
+_FIRST_WITH_MESSAGE_ID = (sa_select(_MAILS.c.id).where(_MAILS.c.direction == "in",
+                                                       _MAILS.c.message_id == bindparam("message_id"),
+                                                       _MAILS.c.id < bindparam("before"))
+                          .order_by(_MAILS.c.id).limit(1))
+_REFUSED_AT = (sa_select(_AUTH_FAILURES.c.at).where(_AUTH_FAILURES.c.sender == bindparam("sender"))
+               .order_by(_AUTH_FAILURES.c.id.desc()).limit(bindparam("limit")))
+_REPLIES_AT = (sa_select(_MAILS.c.received).where(_MAILS.c.answers == bindparam("answers"))
+               .order_by(_MAILS.c.id.desc()).limit(bindparam("limit")))
+_QUEUE_OUTGOING = sa_insert(_MAILS)
+_CURRENT_SUBMISSIONS = sa_select(_SUBMISSIONS).where(
+    _SUBMISSIONS.c.game_id == bindparam("game_id"), _SUBMISSIONS.c.nation == bindparam("nation"),
+    _SUBMISSIONS.c.turn == bindparam("turn"), _SUBMISSIONS.c.current.is_(True))
+_CURRENT_NORMALIZED = sa_select(_SUBMISSIONS.c.normalized).where(
+    _SUBMISSIONS.c.game_id == bindparam("game_id"), _SUBMISSIONS.c.nation == bindparam("nation"),
+    _SUBMISSIONS.c.turn == bindparam("turn"), _SUBMISSIONS.c.current.is_(True)).order_by(_SUBMISSIONS.c.id)
+_NOT_CURRENT = (sa_update(_SUBMISSIONS).where(_SUBMISSIONS.c.id.in_(bindparam("ids", expanding=True)))
+                .values(current=False))
+_ADD_SUBMISSION = sa_insert(_SUBMISSIONS)
 
 
 def _forget_settled_rows(session: Session, _context: Any, _instances: Any) -> None:
@@ -441,10 +467,7 @@ class Store:
             return None
         with self.session() as s:
             return s.connection().execute(  # type: ignore[no-any-return]
-                sa_select(col(MailMessage.id)).where(
-                    col(MailMessage.direction) == "in", col(MailMessage.message_id) == message_id,
-                    col(MailMessage.id) < before)
-                .order_by(col(MailMessage.id)).limit(1)).scalar()
+                _FIRST_WITH_MESSAGE_ID, {"message_id": message_id, "before": before}).scalar()
 
     def message(self, row_id: int) -> MailMessage | None:
         with self.session() as s:
@@ -503,10 +526,8 @@ class Store:
         """How many refused attempts at a seat came from `sender` since `since`, counted up to
         `limit` (the throttle's): asked for every order mail, so one indexed read of at most
         `limit` rows in SQLAlchemy Core, newest first (ids grow with time)."""
-        table = AuthFailure.__table__  # type: ignore[attr-defined]
         with self.session() as s:
-            rows = s.connection().execute(sa_select(table.c.at).where(table.c.sender == sender)
-                                          .order_by(table.c.id.desc()).limit(limit))
+            rows = s.connection().execute(_REFUSED_AT, {"sender": sender, "limit": limit})
             return sum(1 for (at,) in rows if _aware(at) >= since)
 
     def replies_answering(self, address: str, since: datetime, limit: int) -> int:
@@ -515,9 +536,7 @@ class Store:
         however long the address has played (ids grow with time, so the newest `limit`
         replies hold every one since `since` if there are fewer than `limit` of them)."""
         with self.session() as s:
-            rows = s.connection().execute(
-                sa_select(col(MailMessage.received)).where(col(MailMessage.answers) == address.strip().lower())
-                .order_by(col(MailMessage.id).desc()).limit(limit))
+            rows = s.connection().execute(_REPLIES_AT, {"answers": address.strip().lower(), "limit": limit})
             return sum(1 for (received,) in rows if _aware(received) >= since)
 
     def queue_outgoing(self, raw: bytes, *, game_id: str | None, recipients: str, subject: str,
@@ -525,9 +544,8 @@ class Store:
         """`answers`: for a reply, the address whose mail it answers (the daily cap counts by it).
         One INSERT in SQLAlchemy Core (a receipt for every order mail): no row object to build
         and flush; whoever reads the row later reads it from the database."""
-        table = MailMessage.__table__  # type: ignore[attr-defined]
         with self.session() as s:
-            key = s.connection().execute(sa_insert(table).values(
+            key = s.connection().execute(_QUEUE_OUTGOING, dict(
                 direction="out", game_id=game_id, raw=raw, recipients=recipients, subject=subject,
                 message_id=message_id, status="queued", received=utcnow(), kind=kind,
                 answers=answers.strip().lower())).inserted_primary_key
@@ -553,7 +571,6 @@ class Store:
         # SQLAlchemy Core, not the ORM: one read, at most one UPDATE and one INSERT, and no
         # row objects to build and flush (this runs for every order mail). Row objects of the
         # seat's submissions this session already holds are told of the change.
-        table = Submission.__table__  # type: ignore[attr-defined]
         with self.session() as s:
             conn = s.connection()
             if self.shared:
@@ -562,24 +579,30 @@ class Store:
                 # both would read the same earlier one and leave two current).
                 seat_turn = f"submission|{game_id}|{nation}|{turn}"  # (`text` here is the orders)
                 conn.execute(sa_select(func.pg_advisory_xact_lock(func.hashtextextended(seat_turn, 0))))
-            earlier = list(conn.execute(sa_select(table).where(
-                table.c.game_id == game_id, table.c.nation == nation, table.c.turn == turn,
-                table.c.current.is_(True))).mappings())
+            earlier = list(conn.execute(_CURRENT_SUBMISSIONS,
+                                        {"game_id": game_id, "nation": nation, "turn": turn}).mappings())
             later = next((Submission(**e) for e in earlier if written is not None and e["written"] is not None
                           and _aware(e["written"]) > written), None)
             current = later is None
             if current and earlier:
                 ids = [e["id"] for e in earlier]
-                conn.execute(sa_update(table).where(table.c.id.in_(ids)).values(current=False))
+                conn.execute(_NOT_CURRENT, {"ids": ids})
                 for held in s.identity_map.values():
                     if isinstance(held, Submission) and held.id in ids:
                         set_committed_value(held, "current", False)
-            key = conn.execute(sa_insert(table).values(
+            key = conn.execute(_ADD_SUBMISSION, dict(
                 game_id=game_id, nation=nation, turn=turn, text=text, normalized=normalized,
                 diagnostics=json.dumps(diagnostics), message=message, created=utcnow(), written=written,
                 current=current)).inserted_primary_key
             assert key is not None
             return int(key[0]), current and bool(earlier), later
+
+    def current_orders(self, game_id: str, nation: str, turn: int) -> str | None:
+        """The normalized text of the seat's current submission for `turn`, or None: one column
+        of one row, for every order mail (is the seat's current orders a proxy's?)."""
+        with self.session() as s:
+            return s.connection().execute(  # type: ignore[no-any-return]
+                _CURRENT_NORMALIZED, {"game_id": game_id, "nation": nation, "turn": turn}).scalar()
 
     def current_submissions(self, game_id: str, turn: int) -> dict[str, Submission]:
         with self.session() as s:
