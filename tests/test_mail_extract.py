@@ -421,3 +421,82 @@ def test_the_message_id_read_when_storing_is_the_one_extract_reads(head: bytes) 
 
     raw = b"From: kaiser@t.local\r\nTo: moderator@t.local\r\n" + head + b"Subject: x\r\n\r\nGAME g\r\n"
     assert message_id_of(raw) == (extract(raw).message_id or "")
+
+
+# ---- the MIME structure headers' parses kept between mails (issue 11, CPU per mail) ----------
+def _shapes() -> list[bytes]:
+    inner = EmailMessage()
+    inner["From"], inner["Subject"] = "kaiser@home.local", "Orders"
+    inner.set_content(OWN)
+    forwarded = EmailMessage()
+    forwarded["From"], forwarded["Subject"] = "kaiser@demo.local", "Fwd: Orders"
+    forwarded.set_content("Forwarding.")
+    forwarded.add_attachment(inner)
+    alternative = EmailMessage()
+    alternative["From"] = "kaiser@demo.local"
+    alternative.set_content(OWN)
+    alternative.add_alternative(f"<p>{OWN}</p>", subtype="html")
+    return [
+        _mail(ORDERS.encode()), _mail(base64.b64encode(ORDERS.encode()), cte="base64"),
+        _mail(quopri.encodestring(OWN.encode()), "text/plain; charset=UTF-8", "quoted-printable"),
+        _mail(OWN.encode("latin-1"), 'text/plain; charset="iso-8859-1"; format=flowed'),
+        _mail(OWN.encode("utf-16"), "text/plain; charset=utf-16", "binary"),
+        _mail(b"<p>x</p>", "TEXT/HTML; CHARSET=utf-8"), _mail(b"x", "text/plain; charset=x-klingon"),
+        _mail(b"x", "garbage"), _mail(b"x", "text/plain; charset=\"unterminated", "8bit"),
+        _mail(b"x", "multipart/report; report-type=delivery-status; boundary=zz"),
+        _mail(b"x", "application/octet-stream", extra="Content-Disposition: attachment; filename=a.txt\r\n"),
+        _with_attachment("Hi, attached.", OWN.encode("utf-16")),
+        _with_attachment("", OWN.encode("iso-8859-1"), charset="iso-8859-1"),
+        bytes(forwarded), bytes(alternative),
+    ]
+
+
+@pytest.mark.parametrize("raw", _shapes())
+def test_extract_reads_every_shape_the_same_with_the_kept_header_parses(raw: bytes,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    from email import policy as email_policy
+
+    import moderator.mail.extract as extracting
+
+    cold, warm = extract(raw), extract(raw)  # the second with every structure header already kept
+    monkeypatch.setattr(extracting, "_READING", email_policy.default)
+    assert cold == warm == extract(raw)
+
+
+@settings(max_examples=200, deadline=None)
+@given(content_type=st.lists(st.sampled_from([*"tex/plainhtmlmultipart;= \"'charsetutf-8boundaryBB()\\", "=?",
+                                              "text/plain", "; charset=", "utf-16", "multipart/mixed",
+                                              "; boundary=B"]), min_size=1, max_size=20).map("".join),
+       cte=st.sampled_from(["7bit", "base64", "quoted-printable", "8bit", "x-uu", "", "BASE64 "]),
+       disposition=st.sampled_from(["", "attachment", "inline", "attachment; filename=\"o.txt\"", "att;;="]))
+def test_extract_reads_any_structure_header_the_same_with_the_kept_parses(content_type: str, cte: str,
+                                                                          disposition: str) -> None:
+    from email import policy as email_policy
+
+    import moderator.mail.extract as extracting
+
+    extra = f"Content-Disposition: {disposition}\r\n" if disposition else ""
+    raw = _mail(b"--B\r\nContent-Type: text/plain\r\n\r\nGAME g\r\n--B--\r\n" if "boundary" in content_type
+                else ORDERS.encode(), content_type, cte, extra)
+    kept = extracting.extract(raw)
+    standard = extracting._READING
+    try:
+        extracting._READING = email_policy.default  # type: ignore[assignment]
+        assert extracting.extract(raw) == kept
+    finally:
+        extracting._READING = standard
+
+
+def test_only_short_structure_header_values_are_kept() -> None:
+    # Hostile mail with long MIME headers cannot fill the kept parses: only values up to
+    # _KEPT_VALUE characters are kept.
+    from moderator.mail.extract import _structure_header
+
+    _structure_header.cache_clear()  # room for more (earlier tests may have filled it)
+    extract(_mail(b"x", "text/plain; charset=utf-8"))  # the mail's other structure headers kept
+    before = _structure_header.cache_info().currsize
+    for n in range(5):
+        extract(_mail(b"x", f"text/plain; charset=utf-8; x-pad={n}{'a' * 300}"))
+    assert _structure_header.cache_info().currsize == before
+    extract(_mail(b"x", "text/plain; charset=utf-8; x-pad=short"))
+    assert _structure_header.cache_info().currsize == before + 1
