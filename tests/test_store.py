@@ -2,6 +2,8 @@
 
 from pathlib import Path
 
+import pytest
+
 from moderator.store.db import Store, hash_secret, verify_secret
 
 
@@ -193,3 +195,27 @@ def test_a_verified_password_is_remembered_but_a_wrong_one_never_passes() -> Non
     assert db.verify_secret("right", stored) and db.verify_secret("right", stored)  # the second from memory
     assert not db.verify_secret("wrong", stored) and not db.verify_secret("right", db.hash_secret("other"))
     assert not db.verify_secret("right", stored.replace("$", "$0", 1))  # another salt: the digest differs
+
+
+def test_a_message_row_changed_in_a_rolled_back_savepoint_reads_as_the_database_has_it(tmp_path: Path) -> None:
+    """update_message() inside a SQLite transaction writes one Core UPDATE and tells the row
+    object the session holds; a savepoint rolled back (one mail of a group failing) undoes
+    the change in the database, and the row object must not keep it."""
+    store = Store.at(tmp_path / "db")
+    row_id, _ = store.store_incoming(b"From: a@t.local\r\n\r\nx")
+    with store.transaction():
+        held = store.message(row_id)  # the row object the transaction's session holds (as a group's rows)
+        assert held is not None
+        store.update_message(row_id, status="processed", note="kept")
+        assert (held.status, held.note) == ("processed", "kept")
+        with pytest.raises(RuntimeError), store.savepoint():
+            store.update_message(row_id, status="failed", note="undone")
+            assert (held.status, held.note) == ("failed", "undone")
+            raise RuntimeError("the mail failed")
+        assert (held.status, held.note) == ("processed", "kept")
+        assert store.message(row_id) is held
+        assert store.message_statuses([row_id]) == {row_id: "processed"}
+        with pytest.raises(KeyError):
+            store.update_message(row_id + 100, status="processed")
+    row = store.message(row_id)
+    assert row is not None and (row.status, row.note) == ("processed", "kept")

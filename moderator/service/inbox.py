@@ -295,8 +295,8 @@ def handle_group(svc: Service, message_ids: list[int],
 def _handle_in_place(svc: Service, message_id: int, raw: bytes, arrived: datetime | None, size: int) -> Outcome:
     """_handle inside the caller's transaction, and the seat passwords masked once handled."""
     outcome = _handle(svc, message_id, raw, _utc(arrived) if arrived else None, size if size > len(raw) else 0)
-    if outcome.status != "new":
-        svc.store.update_message(message_id, raw=mask_raw(raw))  # seat passwords out
+    if outcome.status != "new" and (masked := mask_raw(raw)) != raw:
+        svc.store.update_message(message_id, raw=masked)  # seat passwords out
     return outcome
 
 
