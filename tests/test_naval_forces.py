@@ -1,8 +1,8 @@
 """Each nation that fought a naval battle is told its forces as it saw them
 (engine/naval_forces.py, the sea's sibling of the land battles' battle-forces): its own side
-exactly (ships and aircraft sunk, damaged or afloat, the troops aboard), the enemy as its
-reconnaissance record of the zone showed it (3.3), else the colour band (3.2.2.4); and its
-report lists that line under the naval battle."""
+exactly (ships and aircraft sunk, damaged or afloat, the troops aboard), the enemy as the
+colour band of what it fought (3.2.2.4); and its report lists that line under the naval
+battle."""
 
 from __future__ import annotations
 
@@ -56,7 +56,7 @@ def test_each_side_sees_its_own_forces_exactly_and_the_enemy_as_a_band() -> None
     assert all(e.seen_by == (e.args["nation"],) for e in ctx.events if e.code == "naval-forces")
     f = told["france"]  # the damaged battleship counts, and the troops aboard
     assert f["own"] == {"france": {"battleship": 1, "infantry": 2, "transport": 1}}
-    assert (f["role"], f["seen"], f["enemy"], f["band"]) == ("met", "band", {}, "black")
+    assert (f["role"], f["band"]) == ("met", "black")
     g = told["germany"]
     assert g["own"] == {"germany": {"cruiser": 1}} and g["role"] == "sought" and g["band"] == "black"
     codes = [e.code for e in ctx.events]
@@ -71,13 +71,26 @@ def test_sunk_ships_and_their_troops_still_count_among_the_forces() -> None:
     assert not [u for u in ctx.state.units if u.nation == "france"]
 
 
-def test_a_reconnaissance_record_of_the_zone_shows_the_enemy_exactly_or_its_colour() -> None:
+def test_a_phase_3_record_of_the_zone_does_not_stand_for_the_fleet_met_there() -> None:
+    # Reconnaissance looked at the zone before the task forces moved (3.3, then 4.2): the
+    # battle line tells the band of what was fought, not the stale record.
     s = north_sea()
-    s.nations["germany"].flags[KNOWN] = {"North Sea": {"seen": "exact", "units": {"france": {"battleship": 1}}}}
-    s.nations["france"].flags[KNOWN] = {"North Sea": {"seen": "band", "band": "yellow"}}  # a false colour
+    s.nations["germany"].flags[KNOWN] = {"North Sea": {"seen": "exact", "units": {"france": {"cruiser": 9}}}}
+    s.nations["france"].flags[KNOWN] = {"North Sea": {"seen": "band", "band": "red"}}
     told = forces(fight(s, DAMAGED).events)
-    assert (told["germany"]["seen"], told["germany"]["enemy"]) == ("exact", {"france": {"battleship": 1}})
-    assert (told["france"]["seen"], told["france"]["band"]) == ("band", "yellow")
+    assert told["germany"]["band"] == told["france"]["band"] == "black"
+    assert "enemy" not in told["germany"] and "seen" not in told["france"]
+
+
+def test_many_enemy_units_show_a_higher_band() -> None:
+    s = sea_state(france=[("cruiser", "North Sea", 6)], germany=[("cruiser", "North Sea", 1)])
+    ctx = TurnContext(s.copy(), {}, WORLD, SCENARIO, dice_root=ScriptedDice([10] * 8))  # all miss; contact lost
+    french = [Ship(u, "france/A", "patrol") for u in ctx.state.units if u.nation == "france"]
+    german = [Ship(u, "germany/B", "patrol") for u in ctx.state.units if u.nation == "germany"]
+    battle = naval_combat.fight(ctx, "North Sea", NavalSide(german, sought=True), NavalSide(french, sought=False))
+    naval_combat.battle_event(ctx, battle, ["germany/B", "france/A"])
+    told = forces(ctx.events)
+    assert (told["germany"]["band"], told["france"]["band"]) == ("yellow", "black")  # six cruisers: 6-20
 
 
 def test_the_report_lists_the_forces_under_the_naval_battle() -> None:

@@ -67,23 +67,15 @@ def tell_forces(ctx: TurnContext, battle: Battle, attackers: Sequence[str], part
         own, foes = (first, second) if nation in first else (second, first)
         mine = {n: forces.get(n, {}) for n in sorted(own)}
         troops = sum(c for n in foes for k, c in forces.get(n, {}).items() if k in UNIT_KINDS)
-        uses_record = nation in attackers and not battle.clash
-        seen, enemy, colour = as_seen(ctx, nation, battle.territory if uses_record else None, troops)
+        seen, enemy, colour = "band", {}, band(troops)
+        ns = ctx.state.nations.get(nation)
+        record = ns.flags.get(KNOWN, {}).get(battle.territory) if ns is not None else None
+        if nation in attackers and not battle.clash and isinstance(record, dict):
+            if record.get("seen") == "exact":
+                seen, colour = "exact", ""
+                enemy = {str(n): dict(k) for n, k in record.get("units", {}).items()}
+            else:
+                colour = str(record.get("band", colour))
         ctx.tell(nation, "battle-forces", PHASE, territory=battle.territory,
                  role="attacker" if nation in attackers else "defender", own=mine, seen=seen, enemy=enemy,
                  band=colour)
-
-
-def as_seen(ctx: TurnContext, nation: str, place: str | None,
-            troops: int) -> tuple[str, dict[str, dict[str, int]], str]:
-    """(seen, enemy, band): the enemy of a battle as `nation` saw it: its side's reconnaissance
-    record of `place` (3.3), "exact" with the units it saw or "band" with the colour it saw;
-    with no record (or no place to read), the colour band of the `troops` engaged (3.2.2.4).
-    Shared by the land battles (here) and the naval ones (engine/naval_forces.py)."""
-    ns = ctx.state.nations.get(nation)
-    record = ns.flags.get(KNOWN, {}).get(place) if ns is not None and place is not None else None
-    if not isinstance(record, dict):
-        return "band", {}, band(troops)
-    if record.get("seen") == "exact":
-        return "exact", {str(n): dict(k) for n, k in record.get("units", {}).items()}, ""
-    return "band", {}, str(record.get("band", band(troops)))

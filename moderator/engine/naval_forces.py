@@ -1,28 +1,29 @@
 """Phase 4.3: the forces of a naval battle as each nation that fought in it saw them.
 
-The sea's sibling of engine/battle_forces.py (the land battles' "battle-forces"), on the
-same rules: 3.3, "all data collected would be given to appropriate units in combat
-phase" (reconnaissance "on the sea" counts the enemy's ships in the zone), and the colour
-of the enemy otherwise (3.2.2.4: "0-5 is black, 6-20 is yellow, and over 21 is red").
-Each participant is told ("naval-forces"):
+The sea's sibling of engine/battle_forces.py (the land battles' "battle-forces"). Each
+participant is told ("naval-forces"):
 
 * its own side's forces exactly, by nation (allies beside it included): every ship and
   aircraft that fought, sunk, damaged or still afloat, and the troops aboard its
   transports (4.2.1: they sink with them);
-* the enemy as its side's reconnaissance record of the sea zone showed it
-  (NationState.flags[KNOWN]: the exact units seen in Phase 3.3, or the colour seen);
-* else the colour band of the enemy units engaged.
-Reading (docs/rules-coverage.md): both sides of a naval battle stand in the zone the
-record speaks of, so at sea the record serves every participant that has one (on land it
-serves the attackers only: the defenders' own place is not what they looked into).
+* the enemy as the colour band of the units it fought (3.2.2.4: "the size of the troops is
+  valued by the color of units (0-5 is black, 6-20 is yellow, and over 21 is red)").
+Reading (docs/rules-coverage.md): on land the attackers' reconnaissance record of the place
+shows the enemy (3.3: "all data collected would be given to appropriate units in combat
+phase"), since the defenders stood there when it was made. At sea the record is of the zone
+in Phase 3, before the task forces move (4.2): the fleet met there is mostly not the one
+seen, so the record would tell a player less than the battle itself ("black" for an empty
+zone the enemy sailed into). Every participant sees the band of what it fought; the exact
+size of an enemy fleet is never given, as no espionage reaches the sea (3.2.1.4 is of a
+"target province").
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from moderator.engine.battle_forces import as_seen
 from moderator.engine.context import TurnContext
+from moderator.engine.phase3_passive_recon import band
 from moderator.engine.state import UNIT_KINDS
 
 if TYPE_CHECKING:
@@ -56,6 +57,5 @@ def tell_forces(ctx: TurnContext, battle: NavalBattle) -> None:
         mine, theirs = forces[index], forces[1 - index]
         troops = sum(n for kinds in theirs.values() for kind, n in kinds.items() if kind in UNIT_KINDS)
         for nation in sorted({*battle.nations[index], *side.losses}):  # as naval-battle tells it
-            seen, enemy, colour = as_seen(ctx, nation, battle.zone, troops)
             ctx.tell(nation, "naval-forces", PHASE, zone=battle.zone,
-                     role="sought" if side.sought else "met", own=mine, seen=seen, enemy=enemy, band=colour)
+                     role="sought" if side.sought else "met", own=mine, band=band(troops))
