@@ -333,3 +333,9 @@ def test_every_map_title_names_the_game_the_turn_its_date_and_the_audience() -> 
         "Golden War, turn 2 (October 1914): Germany", "Golden War, turn 2 (October 1914): Russia",
         "Golden War, turn 2 (October 1914): Central Powers", "Golden War, turn 2 (October 1914): Allied Powers",
         "Golden War, turn 2 (October 1914)"])
+
+
+def test_damaged_ships_are_told_in_words_in_the_text_and_the_html() -> None:
+    report = nation_mail(position(), events(), fx.scenario(), fx.world(), INFO, "germany")
+    assert "1 cruiser (damaged: 1 hit on the cruiser)" in report.text
+    assert "1 cruiser (damaged: 1 hit on the cruiser)</td>" in report.html
