@@ -85,3 +85,13 @@ def test_the_report_lists_the_forces_under_the_battle() -> None:
     assert says(text, "Forces at Minsk as Russia saw them: France 1 infantry; Russia 1 infantry; against them 0-5 "
                       "enemy units (black).")
     assert "as Germany saw them" not in text  # Germany's view is Germany's
+
+
+def test_a_defender_with_only_the_places_own_defences_is_told_so() -> None:
+    # The demo's Estonia: a landing met only the coastal defence unit (4.6), no Russian unit.
+    from moderator.reports.render import event_text
+
+    e = Event("battle-forces", "4.6", ("russia",), {"nation": "russia", "territory": "Estonia", "role": "defender",
+                                                     "own": {"russia": {}}, "seen": "band", "enemy": {}, "band": "black"})
+    assert event_text(e, str.title) == ("Forces at Estonia as Russia saw them: Russia no units (only the place's own "
+                                        "defences fought); against them 0-5 enemy units (black).")

@@ -9,6 +9,7 @@ from __future__ import annotations
 import email
 import email.policy
 import logging
+import re
 from typing import Any
 
 import pytest
@@ -40,12 +41,33 @@ def test_an_old_shaped_event_falls_back_to_plain_words_and_is_collected(caplog: 
     with strict_events(False), render_failures() as failed, caplog.at_level(logging.WARNING):
         text = event_text(e, str.title)
         event_text(e, str.title)  # the same failure is collected once
-    assert text.startswith("Naval battle: zone "), text
+    assert text.startswith("Naval battle. Sea zone: "), text
     assert str(e.args["zone"]).title() in text and "4242" not in text  # never the moderator-only dice
     assert failed == [next(iter(failed))] and failed[0].startswith("naval-battle: ")
     assert "naval-battle" in caplog.text
     with strict_events(False):
         assert event_text(e, str.title) == text  # outside a collector too: nothing raises
+
+
+def test_the_plain_words_name_no_argument_key_and_no_nation_by_its_id() -> None:
+    """A player never reads the engine's keys (`tf`, `dest`, `kept_apart`) or ids (`germany`):
+    every code, with every sample of its arguments, in the real scenario's names."""
+    from moderator.reports.build import namer
+    from moderator.reports.fallback import LABELS
+    from moderator.reports.render import fallback_text
+    from moderator.world.scenario import load_scenario
+
+    names = namer(load_scenario("1914"))
+    for code in SCHEMA:
+        for args in SCHEMA.samples(code):
+            text = fallback_text(Event(code, "x", ("germany",), args), names)
+            assert "_" not in text and "germany" not in text and "=" not in text, (code, text)
+            labels = [part.split(":")[0].lower() for part in re.split(r"[.;] ", text) if ":" in part]
+            assert not set(labels) & {k for k in args if k in LABELS and LABELS[k] != k}, (code, text)
+    e = Event("task-force-turned-back", "4.2", ("germany",),
+              {"nation": "germany", "tf": "B", "zone": "North Sea", "dest": "Baltic Sea"})
+    assert fallback_text(e, names) == ("German Empire: task force turned back. Task force: B; sea zone: North Sea; "
+                                       "to: Baltic Sea.")
 
 
 def test_the_report_builds_and_the_moderator_sees_the_failure(tmp_path: Any, monkeypatch: pytest.MonkeyPatch,
@@ -80,11 +102,11 @@ def test_the_report_builds_and_the_moderator_sees_the_failure(tmp_path: Any, mon
     [item] = [r for r in svc.store.reviews("g") if r.kind == "event-unrendered"]
     assert "naval-battle" in item.summary and "damaged" in item.detail
     [report] = [m for s, m in out.items() if "report for German Empire" in s]
-    assert "Naval battle: zone " in _text(report.raw)  # the player's report tells it in plain words
+    assert "Naval battle. Sea zone: " in _text(report.raw)  # the player's report tells it in plain words
     [copy] = [m for s, m in out.items() if "(moderator's copy)" in s]
     text = _text(copy.raw)
     assert f"#{item.id} event naval-battle" in text  # in the moderator's list of items for review
-    assert "Naval battle: zone " in text  # and the event itself, in plain words
+    assert "Naval battle. Sea zone: " in text  # and the event itself, in plain words
 
     # The stored event, rendered again by `moderator report` for a player's tools: the JSON
     # comes out, and the moderator running it is told on stderr.

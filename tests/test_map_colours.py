@@ -61,3 +61,44 @@ def test_the_distance_is_cielab() -> None:
     assert colour_distance("#5b86d6", "#5b86d6") == 0.0
     # sRGB red is L*a*b* (53.24, 80.09, 67.20): 117.3 from black.
     assert colour_distance("#ff0000", "#000000") == __import__("pytest").approx(117.3, abs=0.1)
+
+
+# Machado, Oliveira & Fernandes (2009), severity 1.0, on linear sRGB: how a deuteranope
+# (green-blind) and a protanope (red-blind) see a colour; together about 6% of men.
+COLOUR_BLIND = {
+    "deuteranopia": ((0.367322, 0.860646, -0.227968), (0.280085, 0.672501, 0.047413),
+                     (-0.011820, 0.042940, 0.968881)),
+    "protanopia": ((0.152286, 1.052583, -0.204868), (0.114503, 0.786281, 0.099216),
+                   (-0.003882, -0.048116, 1.051998)),
+}
+
+
+def seen_by(colour: str, vision: str) -> str:
+    def linear(c: float) -> float:
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
+    def gamma(c: float) -> float:
+        c = min(max(c, 0.0), 1.0)
+        return 12.92 * c if c <= 0.0031308 else 1.055 * c ** (1 / 2.4) - 0.055
+
+    rgb = [linear(int(colour[i:i + 2], 16) / 255) for i in (1, 3, 5)]
+    return "#" + "".join(f"{round(gamma(sum(m * v for m, v in zip(row, rgb, strict=True))) * 255):02x}"
+                         for row in COLOUR_BLIND[vision])
+
+
+def test_britain_australia_and_new_zealand_are_told_apart_also_by_the_colour_blind() -> None:
+    # Round 3: the three were near-identical pinks (Australia and New Zealand 12.5 apart).
+    colours = load_colors("1914")
+    trio = ("britain", "australia", "new-zealand")
+    for a, b in itertools.combinations(trio, 2):
+        assert colour_distance(colours[a], colours[b]) >= NEIGHBOURS, (a, b)
+        for vision in COLOUR_BLIND:
+            assert colour_distance(seen_by(colours[a], vision), seen_by(colours[b], vision)) >= ANY_PAIR * 1.5, \
+                (a, b, vision)
+
+
+def test_the_colour_blind_simulation_keeps_grey_and_merges_red_with_green() -> None:
+    assert seen_by("#808080", "deuteranopia") == "#808080"
+    # The classic confusion: a red and a green of like lightness look alike to a deuteranope.
+    assert colour_distance(seen_by("#c86450", "deuteranopia"), seen_by("#7a8c3c", "deuteranopia")) < 12
+    assert colour_distance("#c86450", "#7a8c3c") > 40

@@ -267,6 +267,24 @@ def test_crowded_real_places_keep_every_unit_box() -> None:
     assert set(crowded) <= set(texts)
 
 
+def test_a_numbered_marker_never_covers_another_box_on_the_western_front() -> None:
+    """The demo's first turn (round 3): Strasbourg's marker stood over the French box of
+    Alsace-Lorraine, placed before it. The small places go first now, and a marker looks
+    further around its point (still in its territory) before it would cover anything."""
+    geometry, world = load_geometry("1914"), load_world("1914", strict=False)
+    units = {"Alsace-Lorraine": {"fra art": 2, "fra ftr": 1, "fra inf": 3, "fra trench": 1},
+             "Strasbourg": {"ger inf": 9, "ger trench": 1}, "Lille": {"fra art": 3, "fra inf": 6},
+             "Liege": {"ger inf": 15}, "Brussels": {"bel inf": 4}, "Champagne": {"fra art": 3, "fra inf": 9},
+             "Paris": {"fra aa": 1, "fra art": 3, "fra ftr": 3, "fra inf": 7}, "Luxembourg": {"ger inf": 4},
+             "Cologne": {"ger art": 3, "ger inf": 1}, "Amiens": {"fra inf": 2}}
+    labels = build_figure(geometry, world, units=units, region="europe").unit_labels
+    assert {label.place for label in labels} == set(units)
+    assert any(label.number for label in labels)  # crowded enough to need markers
+    covering = [(label.place, other.place) for label in labels if label.number
+                for other in labels if other is not label and label.box.overlaps(other.box)]
+    assert covering == []
+
+
 def test_capitals_cities_complexes_and_ports_follow_their_names() -> None:
     world = load_world("1914", strict=False)
     glyph = dict(FEATURE_GLYPHS)

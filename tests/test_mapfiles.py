@@ -48,3 +48,27 @@ def test_same_pixels_same_bytes_and_fewer_of_them() -> None:
     full, inline = map_files(rgba.getvalue())  # a PNG in works too
     assert len(full) < len(rgba.getvalue()) / 2 and len(inline) < len(full)
     assert map_files(b"") == (b"", b"")
+
+
+def test_a_colour_off_the_palette_takes_a_colour_next_to_its_nearest() -> None:
+    """An anti-aliased pixel is matched from its cell of the search grid (QUANTUM), not its
+    exact value: its palette colour is never more than 2 x sqrt(3) x QUANTUM / 2 further
+    from it than the exact nearest palette colour (the triangle inequality), and a palette
+    colour is itself."""
+    import numpy as np
+
+    from moderator.reports.mapfiles import QUANTUM, indexed, palette_of
+
+    rgb = picture()
+    palette = palette_of(rgb, colors=64)  # a short palette: many pixels are off it
+    got = np.asarray(indexed(rgb, palette).convert("RGB"), dtype=np.float64).reshape(-1, 3)
+    pixels = np.asarray(rgb, dtype=np.float64).reshape(-1, 3)
+    pal = np.array(palette, dtype=np.float64)
+    sample = np.unique(pixels, axis=0)
+    exact = np.sqrt(((sample[:, None, :] - pal[None, :, :]) ** 2).sum(axis=2)).min(axis=1)
+    first = {tuple(p): i for i, p in reversed(list(enumerate(pixels.tolist())))}
+    chosen = np.array([got[first[tuple(c)]] for c in sample.tolist()])
+    dist = np.sqrt(((sample - chosen) ** 2).sum(axis=1))
+    assert len(sample) > 1000 and (exact > 0).sum() > 500  # the test sees many off-palette colours
+    assert (dist <= exact + np.sqrt(3) * QUANTUM + 1e-9).all()
+    assert (dist[exact == 0] == 0).all()  # a palette colour keeps its value

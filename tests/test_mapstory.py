@@ -28,6 +28,14 @@ def test_each_event_gives_its_marks() -> None:
     assert mapstory.marks([MOVED, MOVED]) == mapstory.marks([MOVED])  # the same move once
 
 
+def test_fights_at_sea_and_raids_are_marked_where_they_were_fought() -> None:
+    naval = Event("naval-battle", "4.3", ("germany", "russia"), {"zone": "Baltic Sea", "fleets": []})
+    air = Event("air-combat-at-sea", "4.3", ("germany", "britain"), {"zone": "North Sea"})
+    raid = Event("air-raid", "4.1.1", ("germany", "britain"), {"nation": "germany", "target": "London"})
+    assert mapstory.marks([naval, air, raid]) == sorted([
+        Mark(BATTLE, "", "", "Baltic Sea"), Mark(BATTLE, "", "", "North Sea"), Mark(BATTLE, "", "", "London")])
+
+
 def test_battle_and_capture_are_written_on_the_name() -> None:
     glyphs = mapstory.glyphs(mapstory.marks([BATTLE_EV, TAKEN]))
     assert glyphs == {"Warsaw": mapstory.BATTLE_GLYPH + mapstory.CAPTURE_GLYPH}

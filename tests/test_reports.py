@@ -318,3 +318,24 @@ def test_a_nation_in_a_camp_without_a_war_is_told_to_declare_one() -> None:
         assert "At war with nobody yet: joining a camp declares no war; DECLARE WAR ON a nation" in joined
         neutral = " ".join(template.render(s={**sheet, "side": "neutral"}).split())
         assert "At war with nobody." in neutral and "nobody yet" not in neutral
+
+
+def test_every_map_title_names_the_game_the_turn_its_date_and_the_audience() -> None:
+    """Issue 13: "a legend and a title with game, turn and date" on every map."""
+    titles: list[str] = []
+
+    def draw(view: object, title: str) -> bytes:
+        titles.append(title)
+        return b""
+
+    build_reports(position(), events(), fx.scenario(), fx.world(), INFO, ["germany", "russia"], draw)
+    assert sorted(titles) == sorted([
+        "Golden War, turn 2 (October 1914): Germany", "Golden War, turn 2 (October 1914): Russia",
+        "Golden War, turn 2 (October 1914): Central Powers", "Golden War, turn 2 (October 1914): Allied Powers",
+        "Golden War, turn 2 (October 1914)"])
+
+
+def test_damaged_ships_are_told_in_words_in_the_text_and_the_html() -> None:
+    report = nation_mail(position(), events(), fx.scenario(), fx.world(), INFO, "germany")
+    assert "1 cruiser (damaged: 1 hit on the cruiser)" in report.text
+    assert "1 cruiser (damaged: 1 hit on the cruiser)</td>" in report.html

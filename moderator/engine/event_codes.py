@@ -204,6 +204,10 @@ SCHEMA = EventSchema([
          "detected); `first`/`second` the sides' nations, `ended` why it stopped",
          zone=PLACE, fleets=TASK_FORCES, first=NATIONS, second=NATIONS, rounds=INT, free=TEXT, ended=CODE,
          losses=LOSSES, damaged=LOSSES, withdrawn=optional(TEXT), aa=INT, rolls=SPAN),
+    spec("naval-forces", "nation", "Phase 4.3: a naval battle's forces as one participant saw them "
+         "(engine/naval_forces.py): its side's exactly, by nation (ships, aircraft, troops aboard); the enemy's "
+         "colour `band` (3.2.2.4); `role` sought (it sought the battle) or met",
+         nation=NATION, zone=PLACE, role=CODE, own=LOSSES, band=TEXT),
     spec("air-combat-at-sea", "participants", "Phase 4.3 step 1: fighters aboard carriers (or sent as cover) "
          "intercepted aircraft striking ships (4.5): the rounds, the planes downed and those turned back short of fuel",
          zone=PLACE, attackers=NATIONS, defenders=NATIONS, rounds=INT, lost=UNITS, interceptors_lost=UNITS,

@@ -48,7 +48,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from moderator.engine import battlefield, gear_aboard, phase4_naval
+from moderator.engine import battlefield, gear_aboard, naval_forces, phase4_naval
 from moderator.engine.casualty_shares import share
 from moderator.engine.combat_orders import BattleOrders, withdrawal
 from moderator.engine.context import TurnContext
@@ -298,3 +298,4 @@ def battle_event(ctx: TurnContext, battle: NavalBattle, fleets: Sequence[str]) -
              first=battle.nations[0], second=battle.nations[1],
              rounds=battle.rounds, free=battle.free or "", ended=battle.ended, losses=losses, damaged=damaged,
              withdrawn=battle.withdrawn, aa=battle.aa_hits, rolls=[battle.first_roll, len(ctx.dice.log)])
+    naval_forces.tell_forces(ctx, battle)  # each participant's view of the forces, under the battle

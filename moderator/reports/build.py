@@ -64,6 +64,13 @@ class Report:
 MapRenderer = Callable[[View, str], "bytes | Image.Image"]  # (view, title) -> the map (PNG or pixels)
 
 
+def map_title(info: TurnInfo, audience: str = "") -> str:
+    """A map's title: the game, the turn and its date (the map shows the position after
+    it), and whose map it is ("Demo 1914, turn 1 (August 1914): German Empire")."""
+    title = f"{info.title}, turn {info.resolved_turn} ({info.resolved_date})"
+    return f"{title}: {audience}" if audience else title
+
+
 def _no_map() -> bytes:
     return b""
 
@@ -104,7 +111,7 @@ def build_reports(state: GameState, events: Sequence[Event], scenario: Scenario,
             continue
         view = alliance_view(state, scenario, events, side, world)
         content = alliance_report(world, view, info, names, side)
-        title = f"{info.title}, turn {info.resolved_turn}: {SIDE_NAMES[side]}"
+        title = map_title(info, SIDE_NAMES[side])
         text, html = render("alliance", r=content, map_src=f"cid:{MAP_CID}", full_src=f"cid:{FULL_MAP_CID}")
         out.append(_report(view.audience, seated,
                            f"{info.title}: turn {info.resolved_turn} status of the {SIDE_NAMES[side]}",
@@ -117,7 +124,7 @@ def build_reports(state: GameState, events: Sequence[Event], scenario: Scenario,
         text, html = render("bulletin", r=news, map_src=f"cid:{MAP_CID}", full_src=f"cid:{FULL_MAP_CID}")
         out.append(_report(PUBLIC, sorted(nations), f"{info.title}: turn {info.resolved_turn} news (public bulletin)",
                            text, html, news.to_json()))
-        jobs.append(functools.partial(draw, view, f"{info.title}, turn {info.resolved_turn}"))
+        jobs.append(functools.partial(draw, view, map_title(info)))
         regions.append(region_for(world, view))
     # Drawn region by region: a region's base layer is drawn once and reused by its next
     # maps while it is still in mapdraw's small cache (a turn's maps span up to eleven regions).
@@ -138,7 +145,7 @@ def _nation_parts(state: GameState, events: Sequence[Event], scenario: Scenario,
     text, html = render("report", r=content, map_src=f"cid:{MAP_CID}" if draw else "", full_src=f"cid:{FULL_MAP_CID}")
     report = _report(nation, [nation], f"{info.title}: turn {info.resolved_turn} report for {names(nation)}",
                      text, html, content.to_json())
-    job = functools.partial(draw, view, f"{info.title}, turn {info.resolved_turn}: {names(nation)}") if draw else _no_map
+    job = functools.partial(draw, view, map_title(info, names(nation))) if draw else _no_map
     return report, job, view
 
 

@@ -619,7 +619,12 @@ def _draw_unit_boxes(
         ]
     labels: list[UnitLabel] = []
     from_pixels = ax.transData.inverted()  # type: ignore[attr-defined]
-    for name, at in shown.items():
+    # The smallest territories first: they have the fewest spots (often only a numbered
+    # marker at their point), and a large neighbour placed before them could cover that
+    # point, leaving the marker nowhere but over the neighbour's box; a large territory
+    # placed later still finds room elsewhere in itself.
+    for name in sorted(shown, key=lambda n: (_size_px(geometry.places[n], reg), n)):
+        at = shown[name]
         text, face, ink, edge, width = styles[name]
         outline = _outline(geometry.places[name], reg, at)
         kept: tuple[object, Bbox] | None = None
@@ -665,9 +670,9 @@ def _draw_unit_boxes(
         # over it), at the first free spot around it still in the territory: a marker drawn
         # over another box would hide that box's figures.
         step = 1.6 * font
-        for n, (dx, dy) in enumerate(((0.0, -2.0), (step, -2.0), (-step, -2.0), (0.0, step - 2.0),
-                                      (0.0, -step - 2.0), (step, step - 2.0), (-step, step - 2.0),
-                                      (step, -step - 2.0), (-step, -step - 2.0))):
+        around = [(0.0, -2.0)] + [(k * step * x, k * step * y - 2.0) for k in (1, 2, 3)
+                                  for x, y in ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, 1), (1, -1), (-1, -1))]
+        for n, (dx, dy) in enumerate(around):
             marker = ax.annotate(  # type: ignore[attr-defined]
                 str(number), xy=at, xytext=(dx, dy), textcoords="offset points", ha="center", va="top",
                 fontsize=font, weight="bold", zorder=6, color=ink,
@@ -678,7 +683,7 @@ def _draw_unit_boxes(
             if not taken.count(box) and (outline is None or outline.contains_point(centre)):
                 break
             marker.remove()
-            if n == 8:  # nowhere free: at the point after all
+            if n == len(around) - 1:  # nowhere free: at the point after all
                 marker = ax.annotate(  # type: ignore[attr-defined]
                     str(number), xy=at, xytext=(0, -2.0), textcoords="offset points", ha="center", va="top",
                     fontsize=font, weight="bold", zorder=6, color=ink,

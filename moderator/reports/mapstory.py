@@ -24,6 +24,7 @@ BATTLE_GLYPH, CAPTURE_GLYPH = "\u2694", "\u2691"  # crossed swords, a flag (Deja
 # A bullseye for a patrol (it seeks the enemy), a barred circle for a blockade (it bars the
 # zone): written after the zone's name in the task force's colour.
 MISSION_GLYPHS = {PATROL: "\u25ce", BLOCKADE: "\u2298"}
+AT_SEA = ("naval-battle", "air-combat-at-sea")  # the fights marked at their sea zone
 
 
 @dataclass(frozen=True, order=True)
@@ -50,6 +51,10 @@ def marks(events: Iterable[Event]) -> list[Mark]:
             for origin in a.get("origins") or ():
                 if isinstance(origin, str) and origin != a["territory"] and isinstance(a.get("attacker"), str):
                     out.add(Mark(ATTACK, a["attacker"], origin, a["territory"]))
+        elif e.code in AT_SEA and _has(a, "zone"):  # a fight at sea is a battle too (4.3)
+            out.add(Mark(BATTLE, "", "", a["zone"]))
+        elif e.code == "air-raid" and _has(a, "target"):  # a bombing raid, fought over its target (4.1.1)
+            out.add(Mark(BATTLE, "", "", a["target"]))
         elif e.code == "task-force" and _has(a, "nation") and isinstance(a.get("path"), list):
             path = [p for p in a["path"] if isinstance(p, str)]
             for here, there in zip(path, path[1:], strict=False):

@@ -18,6 +18,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoes
 
 from moderator.engine.events import Event
 from moderator.orders.messages import text as problem_text
+from moderator.reports.fallback import fallback_text as plain_words
 from moderator.reports.intelligence import intelligence_lines
 from moderator.reports.neutrals import neutral_lines
 
@@ -195,24 +196,11 @@ def render_failures() -> Iterator[list[str]]:
         _failures.remove(found)
 
 
-def _plain(value: Any, names: Callable[[str], str]) -> str:
-    if isinstance(value, str):
-        return names(value)
-    if isinstance(value, dict):
-        return ", ".join(f"{_plain(k, names)} {_plain(v, names)}" for k, v in value.items()) or "none"
-    if isinstance(value, (list, tuple)):
-        return ", ".join(_plain(v, names) for v in value) or "none"
-    return str(value)
-
-
 def fallback_text(e: Event, names: Callable[[str], str]) -> str:
-    """An event in plain words from its code and the arguments every audience of it is
-    told anyway (report.json carries the same: content.tell), never the moderator-only
-    ones (the dice)."""
+    """An event in plain words (reports/fallback.py), never the moderator-only arguments."""
     from moderator.reports.content import MODERATOR_ONLY_ARGS
 
-    shown = "; ".join(f"{k} {_plain(v, names)}" for k, v in e.args.items() if k not in MODERATOR_ONLY_ARGS)
-    return f"{e.code.replace('-', ' ').capitalize()}" + (f": {shown}" if shown else "") + "."
+    return plain_words(e, names, MODERATOR_ONLY_ARGS)
 
 
 def event_text(e: Event, names: Callable[[str], str]) -> str:
