@@ -720,3 +720,20 @@ def test_a_bot_gives_the_orders_of_the_army_its_player_commands() -> None:
     assert mailed.mails["proxy receipt"] == 3  # the Mutineers' to the Bolsheviks; Serbia's to Russia and Serbia
     assert mailed.mails["report"] == 18 + 1  # every seat's, and the Mutineers' to the Bolsheviks
     assert mailed.written == mailed.accepted > 0
+
+
+def test_the_summary_counts_the_variants_that_are_rules_of_their_own() -> None:
+    """The soak's "Orders by type" shows which of the engine's orders a war exercised: a
+    withdrawal condition by its kind (IF CONTACT LOST and IF RADAR WARNS are the sea's),
+    gear by what and where, an attack off a carrier apart from one on land."""
+    from moderator.bots.simulate import order_kind
+    from moderator.orders import model as m
+
+    fighter = (m.UnitCount("fighter", 1),)
+    assert order_kind(m.CombatCondition("Baltic Sea", "contact-lost", 0)) == "CombatCondition contact-lost"
+    assert order_kind(m.CombatCondition("Lithuania", "losses", 3)) == "CombatCondition losses"
+    assert order_kind(m.BuildShipGear("aa", "Baltic Sea", "cruiser")) == "BuildShipGear aa aboard"
+    assert order_kind(m.BuildShipGear("radar", "Berlin")) == "BuildShipGear radar"
+    assert order_kind(m.Attack(fighter, "Baltic Sea", "Lithuania")) == "Attack from the sea"
+    assert order_kind(m.Attack(fighter, "Konigsberg", "Lithuania")) == "Attack"
+    assert order_kind(m.Move(fighter, "Konigsberg", "West Prussia")) == "Move"

@@ -40,6 +40,7 @@ from typing import Any
 
 from moderator.bots.bot import Turn, play
 from moderator.bots.fog import fogged
+from moderator.orders.model import Order
 from moderator.service.context import Service
 from moderator.service.games import new_game
 from moderator.service.inbox import take_orders
@@ -205,6 +206,30 @@ def _setup(svc: Service, seed: str, seats: list[str] | None,
     return everyone, bots
 
 
+def order_kind(order: Order) -> str:
+    """What the summary counts an order as: its type, and for the types whose variants
+    are separate rules its variant (a withdrawal condition's kind: IF CONTACT LOST and IF
+    RADAR WARNS are the sea's; the gear put aboard or on land; an attack by fighters off
+    a carrier), so the counts show which of the engine's orders a war exercised."""
+    from moderator.orders import model as m
+
+    name = type(order).__name__
+    if isinstance(order, m.CombatCondition):
+        return f"{name} {order.kind}"
+    if isinstance(order, m.BuildShipGear):
+        return f"{name} {order.kind}" + (" aboard" if order.ship else "")
+    if isinstance(order, m.Attack) and _at_sea(order.origin):  # fighters off their carriers
+        return f"{name} from the sea"
+    return name
+
+
+def _at_sea(place: str) -> bool:
+    from moderator.world.loader import load_world
+
+    territory = load_world("1914").territories.get(place)  # simulate plays the 1914 scenario
+    return territory is not None and territory.is_sea
+
+
 def commanded(svc: Service, bots: list[str]) -> list[tuple[str, str]]:
     """(giver, nation): each nation whose orders a bot's player gives by the rules, from
     its own seat with a PROXY FOR line (service/proxy.py): the army of a socialist
@@ -241,7 +266,7 @@ def _bot_turn(svc: Service, nation: str, seed: str, summary: Summary, password: 
         state = fogged(state, nation, report["report"], report.get("alliance"), by_name)
     turn = play(state, svc.world(game), svc.scenario(game), nation, seed, header=header)
     summary.written += len(turn.orders)
-    summary.kinds.update(type(o).__name__ for o in turn.orders)
+    summary.kinds.update(order_kind(o) for o in turn.orders)
     summary.dropped.update(code for _, code in turn.dropped)
     return turn
 
