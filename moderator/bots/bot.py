@@ -9,7 +9,13 @@ draft, keeping track of the units it has given orders and a rough budget:
               reinforcements from quiet neighbours (on foot) and from far (by rail);
 * attack    - enemy land next door where the engine's own odds (engine/odds.py, what
               `moderator odds` prints) give the attack a good chance, with a withdrawal
-              condition, and the incorporation of what it takes;
+              condition, a breakthrough of its tanks with the 4th tank advance, and the
+              incorporation of what it takes;
+* fire      - rockets and bombers strike (a raid breaks off its air combat once half its
+              aircraft are down), now and then a reconnaissance mission;
+* carriers  - (bots/naval.py) with Aircraft Carriers: a carrier built, fighters built
+              onto it, its fighters joining the attacks on the coast of their zone;
+* let pass  - fighters outnumbered three to one by the enemy's aircraft let them through;
 * declare   - now and then, war on a weak neutral neighbour leaning to the other side,
               with the attack that follows;
 * money     - incorporate held land, research, influence neutrals, spy, give to allies,
@@ -18,10 +24,12 @@ draft, keeping track of the units it has given orders and a rough budget:
 * statecraft, support, fortify (bots/statecraft.py) - joining a side, gearing up,
               coaxing, peace, surrender and its votes, exile, blockades, passages,
               submarine warfare, notes; artillery support, complexes and ports defending,
-              plunder, transfers; home trenches, radar and sonar; hunt: submarines
+              plunder, transfers; home trenches, gear (AA, radar, sonar); hunt: submarines
               intercepting, warships detecting submarines;
 * blockade  - (bots/naval.py) a blockade of each enemy where its ships are in the enemy's
-              zones (1.4), which stay there; else a task force sails toward them;
+              zones (1.4), which stay there; else a task force sails toward them (going
+              back if contact is lost, unless a battleship leads it); ships with a radar
+              aboard off enemy coast retreat when it warns of a strike;
 * navy      - now and then, a task force on patrol;
 * shuffle   - idle troops of quiet places toward the front;
 * deploy    - at turn 0 of a game with a deployment turn, the only play (DEPLOYMENT): the
@@ -507,8 +515,8 @@ DEPLOYMENT: tuple[tuple[str, Play], ...] = (("deploy", deploy),)
 
 PLAYS: tuple[tuple[str, Play], ...] = (
     ("declare", declare), ("statecraft", statecraft.statecraft), ("defend", defend), ("attack", attack),
-    ("invade", invade), ("fire", fire), ("carriers", naval.carriers), ("let pass", let_pass), ("support", statecraft.support), ("fortify", statecraft.fortify),
-    ("money", money), ("blockade", naval.blockade), ("hunt", statecraft.hunt), ("navy", navy), ("shuffle", shuffle),
+    ("invade", invade), ("fire", fire), ("carriers", naval.carriers), ("let pass", let_pass),
+    ("support", statecraft.support), ("fortify", statecraft.fortify), ("money", money), ("blockade", naval.blockade), ("hunt", statecraft.hunt), ("navy", navy), ("shuffle", shuffle),
     ("casualties", casualties),
 )
 

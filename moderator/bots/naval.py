@@ -11,6 +11,11 @@ table names the zone (BLOCKADE US TRADE TO, while the US is neutral).
 
 A nation at war sends at most one task force a turn, and only one within a few sea zones
 of the target's zones (a fleet on the far side of the world stays where it is needed).
+
+The options of battle at sea go with it (`withdraw`): a task force without a battleship
+turns back after contact is lost (4.2), ships with a radar aboard off enemy coast retreat
+when it warns of a strike (Radar). And the carriers' play (`carriers`, Aircraft Carriers):
+a carrier built where the fleet is, fighters built onto it, its fighters in the attacks.
 """
 
 from __future__ import annotations
