@@ -593,8 +593,8 @@ def test_the_bots_use_what_their_technology_opens_in_the_air_and_at_sea() -> Non
     contact is lost (WITHDRAW IF CONTACT LOST). The checker keeps all of it."""
     import random
 
-    from moderator.bots.bot import Draft, _checked, attack, fire, let_pass, navy
-    from moderator.bots.naval import blockade
+    from moderator.bots.bot import Draft, _checked, attack, fire, let_pass
+    from moderator.bots.naval import blockade, radar_watch
     from moderator.bots.statecraft import fortify
     from moderator.engine.gear_aboard import GEAR
     from moderator.orders import model as m
@@ -612,10 +612,14 @@ def test_the_bots_use_what_their_technology_opens_in_the_air_and_at_sea() -> Non
     ship = state.new_unit("germany", "battleship", "Baltic Sea")
     germany.flags[GEAR] = {ship.id: ["radar"]}
     seat = Seat(state, game.world, game.scenario, "germany")
+    gear = options(seat, m.BuildShipGear)
+    assert m.BuildShipGear("aa", "Baltic Sea", "battleship") in gear
+    assert m.BuildShipGear("radar", "Baltic Sea", "battleship") not in gear  # it has one: a second is lost
+    assert m.BuildShipGear("radar", "Skagerrak", "battleship") in gear
     written: list[m.Order] = []
     for seed in range(10):
         draft = Draft(seat, random.Random(seed), budget=seat.saved)
-        for play_ in (attack, fire, let_pass, fortify, navy):
+        for play_ in (attack, fire, let_pass, fortify, radar_watch):
             play_(draft)
         kept, dropped = _checked(draft.orders, "germany", state, game.world, game.scenario)
         assert [code for _, code in dropped if code not in ("over-budget", "build-cut")] == [], dropped

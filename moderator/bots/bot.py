@@ -28,9 +28,10 @@ draft, keeping track of the units it has given orders and a rough budget:
               intercepting, warships detecting submarines;
 * blockade  - (bots/naval.py) a blockade of each enemy where its ships are in the enemy's
               zones (1.4), which stay there; else a task force sails toward them (going
-              back if contact is lost, unless a battleship leads it); ships with a radar
-              aboard off enemy coast retreat when it warns of a strike;
+              back if contact is lost, unless a battleship leads it);
 * navy      - now and then, a task force on patrol;
+* radar     - (bots/naval.py) ships with a radar aboard off enemy coast retreat when it
+              warns of a strike;
 * shuffle   - idle troops of quiet places toward the front;
 * deploy    - at turn 0 of a game with a deployment turn, the only play (DEPLOYMENT): the
               units still to place, at the threatened borders and beside its fleet.
@@ -466,7 +467,6 @@ def navy(d: Draft) -> None:
             d.orders.append(m.TaskForceMission(name, "blockade"))
         else:
             d.orders.append(m.TaskForceMission(name, "patrol"))
-        naval.radar_watch(d, o.location)
 
 
 def shuffle(d: Draft) -> None:
@@ -516,8 +516,9 @@ DEPLOYMENT: tuple[tuple[str, Play], ...] = (("deploy", deploy),)
 PLAYS: tuple[tuple[str, Play], ...] = (
     ("declare", declare), ("statecraft", statecraft.statecraft), ("defend", defend), ("attack", attack),
     ("invade", invade), ("fire", fire), ("carriers", naval.carriers), ("let pass", let_pass),
-    ("support", statecraft.support), ("fortify", statecraft.fortify), ("money", money), ("blockade", naval.blockade), ("hunt", statecraft.hunt), ("navy", navy), ("shuffle", shuffle),
-    ("casualties", casualties),
+    ("support", statecraft.support), ("fortify", statecraft.fortify), ("money", money),
+    ("blockade", naval.blockade), ("hunt", statecraft.hunt), ("navy", navy), ("radar", naval.radar_watch),
+    ("shuffle", shuffle), ("casualties", casualties),
 )
 
 

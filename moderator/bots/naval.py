@@ -104,7 +104,6 @@ def _stay(d: Draft, zone: str) -> None:
     name, ships = d.task_force(), units(warships)
     d.take(m.TaskForce(name, zone, ships), zone, ships)
     d.orders.append(m.TaskForceMission(name, "blockade"))
-    radar_watch(d, zone)
 
 
 def _sail(d: Draft, wanting: list[tuple[str, list[str]]]) -> None:
@@ -148,14 +147,15 @@ def withdraw(d: Draft, zone: str, kind: str) -> None:
         d.orders.append(m.CombatCondition(zone, kind, 0))
 
 
-def radar_watch(d: Draft, zone: str) -> None:
+def radar_watch(d: Draft) -> None:
     """Ships off enemy coast with a radar aboard (engine/gear_aboard.py) take the Radar
-    option: when the radar sights aircraft coming to strike them, they retreat (the
-    enemy's land is where the strikers fly from)."""
+    option, on a mission or not: when the radar sights aircraft coming to strike them,
+    they retreat (the enemy's land is where the strikers fly from)."""
     s = d.seat
-    radar = any("radar" in aboard(s.position, u) for u in s.state.units_at(zone, s.nation))
-    if radar and any(s.land(p) and s.enemy(p) for p in s.neighbours(zone)):
-        withdraw(d, zone, "radar")
+    for zone in sorted(s.sea_stacks()):
+        radar = any("radar" in aboard(s.position, u) for u in s.state.units_at(zone, s.nation))
+        if radar and any(s.land(p) and s.enemy(p) for p in s.neighbours(zone)):
+            withdraw(d, zone, "radar")
 
 
 CARRIER_TECH = "aircraft_carriers"

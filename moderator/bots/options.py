@@ -401,10 +401,17 @@ def ship_gear(s: Seat) -> list[m.Order]:
     """BUILD RADAR|SONAR|AA (Technology; Improved Anti-Aircraft Guns): radar in its cities;
     sonar, radar or an improved AA gun on its ships (the home refuses a ship kind that
     cannot carry the gear, a zone with no own port beside it, a ship with no room left)."""
+    from moderator.engine.gear_aboard import aboard
+
     out: list[m.Order] = []
     out += [m.BuildShipGear("radar", p) for p in s.own if s.world.territories[p].city][:2]
     for zone, stack in sorted(s.sea_stacks().items()):
-        out += [m.BuildShipGear(gear, zone, ship) for ship in sorted(stack) for gear in ("sonar", "radar", "aa")]
+        ships = [u for u in s.state.units_at(zone, s.nation) if u.kind in stack]
+        for ship in sorted(stack):
+            # A second radar or sonar has no room aboard (gear_aboard.room): it would be
+            # paid for and lost in Phase 7, which the checker does not foresee.
+            bare = {g for g in ("sonar", "radar") for u in ships if u.kind == ship and g not in aboard(s.position, u)}
+            out += [m.BuildShipGear(gear, zone, ship) for gear in ("sonar", "radar", "aa") if gear in bare or gear == "aa"]
     return out
 
 
