@@ -580,3 +580,164 @@ def test_a_neutral_joins_only_the_side_it_leans_to() -> None:
             statecraft(draft)
             joined |= {o.side for o in draft.orders if isinstance(o, m.JoinSide)}
         assert joined == ({wanted} if wanted else set()), (nation, standing, joined)
+
+
+def test_the_bots_use_what_their_technology_opens_in_the_air_and_at_sea() -> None:
+    """The orders the engine resolves that only a technology or a fleet opens: a German
+    bot with the 4th tank advance sends its tanks on through the land they take
+    (BREAKTHROUGH), breaks off a raid's air combat at half its planes lost, lets enemy
+    aircraft through where its lone fighter is outnumbered three to one (LET THROUGH), puts
+    improved AA guns on its cruisers (BUILD AA ON), and its radar battleship in the Baltic,
+    off Russia's coast, takes the Radar option (WITHDRAW IF RADAR WARNS); a French task
+    force without a battleship sailing toward Germany's blockade zones goes back if
+    contact is lost (WITHDRAW IF CONTACT LOST). The checker keeps all of it."""
+    import random
+
+    from moderator.bots.bot import Draft, _checked, attack, fire, let_pass
+    from moderator.bots.naval import blockade, radar_watch
+    from moderator.bots.statecraft import fortify
+    from moderator.engine.gear_aboard import GEAR
+    from moderator.orders import model as m
+
+    game = opening()
+    state = game.state.copy()
+    germany = state.nations["germany"]
+    germany.tech.update(tanks=4, improved_aa=1, radar=1, improved_bombers=1)
+    germany.saved = 400
+    for _ in range(8):
+        state.new_unit("germany", "tank", "Konigsberg")
+    for _ in range(3):
+        state.new_unit("russia", "fighter", "Plock")
+    state.new_unit("germany", "bomber", "Konigsberg")
+    ship = state.new_unit("germany", "battleship", "Baltic Sea")
+    germany.flags[GEAR] = {ship.id: ["radar"]}
+    seat = Seat(state, game.world, game.scenario, "germany")
+    gear = options(seat, m.BuildShipGear)
+    assert m.BuildShipGear("aa", "Baltic Sea", "battleship") in gear
+    assert m.BuildShipGear("radar", "Baltic Sea", "battleship") not in gear  # it has one: a second is lost
+    assert m.BuildShipGear("radar", "Skagerrak", "battleship") in gear
+    written: list[m.Order] = []
+    for seed in range(10):
+        draft = Draft(seat, random.Random(seed), budget=seat.saved)
+        for play_ in (attack, fire, let_pass, fortify, radar_watch):
+            play_(draft)
+        kept, dropped = _checked(draft.orders, "germany", state, game.world, game.scenario)
+        assert [code for _, code in dropped if code not in ("over-budget", "build-cut")] == [], dropped
+        written += kept
+    kinds = {type(o) for o in written}
+    assert {m.Breakthrough, m.AirRetreat, m.LetPass} <= kinds, kinds
+    assert any(isinstance(o, m.BuildShipGear) and o.kind == "aa" for o in written)
+    assert m.CombatCondition("Baltic Sea", "radar", 0) in written
+
+    state = game.state.copy()
+    state.new_unit("france", "cruiser", "Bay of Biscay")
+    seat = Seat(state, game.world, game.scenario, "france")
+    turned: list[m.Order] = []
+    for seed in range(10):
+        draft = Draft(seat, random.Random(seed), budget=seat.saved)
+        blockade(draft)
+        kept, dropped = _checked(draft.orders, "france", state, game.world, game.scenario)
+        assert len(kept) == len(draft.orders) and dropped == [], dropped
+        turned += [o for o in kept if isinstance(o, m.CombatCondition) and o.kind == "contact-lost"]
+    assert turned, "no French task force without a battleship wrote WITHDRAW IF CONTACT LOST"
+
+
+def test_a_bot_with_carriers_builds_them_fills_them_and_strikes_from_them() -> None:
+    """Aircraft Carriers: a German bot with the technology and money builds a carrier
+    beside its ports and complexes; fighters (Improved Fighters 2: fuel 5) are built onto
+    a carrier with room; the fighters aboard a carrier in the Baltic join the attack on
+    the coast of their zone. The checker keeps it all (the attack is flown by the engine)."""
+    import random
+
+    from moderator.bots.bot import Draft, _checked
+    from moderator.bots.naval import carriers
+    from moderator.orders import model as m
+
+    game = opening()
+    state = game.state.copy()
+    germany = state.nations["germany"]
+    germany.tech.update(aircraft_carriers=1, improved_fighters=2)
+    germany.saved = 400
+    seat = Seat(state, game.world, game.scenario, "germany")
+    built: list[m.Order] = []
+    for seed in range(10):
+        draft = Draft(seat, random.Random(seed), budget=seat.saved)
+        carriers(draft)
+        kept, dropped = _checked(draft.orders, "germany", state, game.world, game.scenario)
+        assert dropped == [] and len(kept) == len(draft.orders), dropped
+        built += [o for o in kept if isinstance(o, m.Build) and o.kind == "carrier"]
+    assert built and all(game.world.territories[o.place].is_sea for o in built), built
+
+    carrier_zone = "Baltic Sea"
+    state.new_unit("germany", "carrier", carrier_zone)
+    state.new_unit("germany", "fighter", carrier_zone)
+    seat = Seat(state, game.world, game.scenario, "germany")
+    draft = Draft(seat, random.Random(0), budget=seat.saved)
+    draft.targets.add("Lithuania")  # attacked this turn from Konigsberg
+    carriers(draft)
+    assert m.Attack((m.UnitCount("fighter", 1),), carrier_zone, "Lithuania") in draft.orders, draft.orders
+    assert m.Build("fighter", 1, carrier_zone) in draft.orders, draft.orders  # the carrier's second place
+    kept, dropped = _checked(draft.orders, "germany", state, game.world, game.scenario)
+    assert dropped == [] and len(kept) == len(draft.orders), dropped
+
+
+def _commanded_armies(svc) -> None:  # type: ignore[no-untyped-def]
+    """The opening position with a revolution's army the Bolsheviks command (Phase 9,
+    Mutinies: the Mutineers in Warsaw, at war with Russia) and Serbia's government in
+    exile in Russia (Conquest: its host commands its forces)."""
+    from moderator.bots.simulate import GAME
+    from moderator.engine.exile import HOST
+
+    game = svc.game(GAME)
+    state = svc.state(game)
+    reds = state.nations["mutineers"]
+    reds.flags["commander"] = "bolsheviks"
+    reds.flags.pop("active", None)
+    reds.at_war_with = ["russia"]
+    state.nations["russia"].at_war_with = sorted([*state.nations["russia"].at_war_with, "mutineers"])
+    for u in [u for u in state.units_at("Warsaw") if u.nation == "russia"]:
+        state.units.remove(u)
+    state.control["Warsaw"] = "mutineers"
+    for _ in range(4):
+        state.new_unit("mutineers", "infantry", "Warsaw")
+    state.nations["serbia"].flags[HOST] = "russia"
+    svc.store.save_snapshot(GAME, state.turn, state.dumps())
+
+
+def test_a_bot_gives_the_orders_of_the_army_its_player_commands() -> None:
+    """PROXY FOR (service/proxy.py): the Bolsheviks' bot orders the Mutineers' army from
+    its own seat, and Russia's bot the forces of Serbia's government in exile (Serbia's
+    own bot writes nothing: its host's orders come first); every order kept, in process
+    and through mail, where the Bolsheviks get the Mutineers' report (checked for leaks
+    as what the Mutineers saw) and each proxy receipt reaches the giver and the seat."""
+    bots = ["bolsheviks", "russia", "serbia"]
+    summary = simulate(1, "proxy", bots, start=_commanded_armies)
+    assert summary.ok and summary.refused == [], summary.text()
+    assert summary.proxies == {"bolsheviks for mutineers": 1, "russia for serbia": 1}, summary.proxies
+    assert "Orders given for a nation its player commands by the rules (PROXY FOR; turns): " \
+           "bolsheviks for mutineers 1, russia for serbia 1" in summary.text()
+
+    mailed = simulate(1, "proxy", bots, mail=True, maps=False, start=_commanded_armies)
+    assert mailed.ok and mailed.delivery == [] and mailed.leaks == [], mailed.text()
+    assert mailed.proxies == summary.proxies
+    assert mailed.mails["receipt"] == 2  # the Bolsheviks' and Russia's own orders
+    assert mailed.mails["proxy receipt"] == 3  # the Mutineers' to the Bolsheviks; Serbia's to Russia and Serbia
+    assert mailed.mails["report"] == 18 + 1  # every seat's, and the Mutineers' to the Bolsheviks
+    assert mailed.written == mailed.accepted > 0
+
+
+def test_the_summary_counts_the_variants_that_are_rules_of_their_own() -> None:
+    """The soak's "Orders by type" shows which of the engine's orders a war exercised: a
+    withdrawal condition by its kind (IF CONTACT LOST and IF RADAR WARNS are the sea's),
+    gear by what and where, an attack off a carrier apart from one on land."""
+    from moderator.bots.simulate import order_kind
+    from moderator.orders import model as m
+
+    fighter = (m.UnitCount("fighter", 1),)
+    assert order_kind(m.CombatCondition("Baltic Sea", "contact-lost", 0)) == "CombatCondition contact-lost"
+    assert order_kind(m.CombatCondition("Lithuania", "losses", 3)) == "CombatCondition losses"
+    assert order_kind(m.BuildShipGear("aa", "Baltic Sea", "cruiser")) == "BuildShipGear aa aboard"
+    assert order_kind(m.BuildShipGear("radar", "Berlin")) == "BuildShipGear radar"
+    assert order_kind(m.Attack(fighter, "Baltic Sea", "Lithuania")) == "Attack from the sea"
+    assert order_kind(m.Attack(fighter, "Konigsberg", "Lithuania")) == "Attack"
+    assert order_kind(m.Move(fighter, "Konigsberg", "West Prussia")) == "Move"

@@ -9,7 +9,13 @@ draft, keeping track of the units it has given orders and a rough budget:
               reinforcements from quiet neighbours (on foot) and from far (by rail);
 * attack    - enemy land next door where the engine's own odds (engine/odds.py, what
               `moderator odds` prints) give the attack a good chance, with a withdrawal
-              condition, and the incorporation of what it takes;
+              condition, a breakthrough of its tanks with the 4th tank advance, and the
+              incorporation of what it takes;
+* fire      - rockets and bombers strike (a raid breaks off its air combat once half its
+              aircraft are down), now and then a reconnaissance mission;
+* carriers  - (bots/naval.py) with Aircraft Carriers: a carrier built, fighters built
+              onto it, its fighters joining the attacks on the coast of their zone;
+* let pass  - fighters outnumbered three to one by the enemy's aircraft let them through;
 * declare   - now and then, war on a weak neutral neighbour leaning to the other side,
               with the attack that follows;
 * money     - incorporate held land, research, influence neutrals, spy, give to allies,
@@ -18,11 +24,14 @@ draft, keeping track of the units it has given orders and a rough budget:
 * statecraft, support, fortify (bots/statecraft.py) - joining a side, gearing up,
               coaxing, peace, surrender and its votes, exile, blockades, passages,
               submarine warfare, notes; artillery support, complexes and ports defending,
-              plunder, transfers; home trenches, radar and sonar; hunt: submarines
+              plunder, transfers; home trenches, gear (AA, radar, sonar); hunt: submarines
               intercepting, warships detecting submarines;
 * blockade  - (bots/naval.py) a blockade of each enemy where its ships are in the enemy's
-              zones (1.4), which stay there; else a task force sails toward them;
+              zones (1.4), which stay there; else a task force sails toward them (going
+              back if contact is lost, unless a battleship leads it);
 * navy      - now and then, a task force on patrol;
+* radar     - (bots/naval.py) ships with a radar aboard off enemy coast retreat when it
+              warns of a strike;
 * shuffle   - idle troops of quiet places toward the front;
 * deploy    - at turn 0 of a game with a deployment turn, the only play (DEPLOYMENT): the
               units still to place, at the threatened borders and beside its fleet.
@@ -48,11 +57,12 @@ from dataclasses import dataclass, field
 
 from moderator.bots import history, naval, statecraft
 from moderator.bots.options import FIGHTING, Seat, options, units
-from moderator.engine import manpower
+from moderator.engine import manpower, terrain
 from moderator.engine.check import check_orders
 from moderator.engine.combat_land import CAPTURERS
 from moderator.engine.odds import odds_for
 from moderator.engine.orders import influence
+from moderator.engine.orders.breakthrough import BREAKTHROUGH_LEVEL, TANK_TECH
 from moderator.engine.orders.special_options import spec_for
 from moderator.engine.state import SEA_UNITS, GameState
 from moderator.orders import model as m
@@ -183,12 +193,30 @@ def _launch(d: Draft, o: m.Attack) -> None:
     d.targets.add(o.dest)
     committed = sum(u.count for u in o.units)
     d.orders.append(m.CombatCondition(o.dest, "losses", max(committed // 2, 1)))
+    breakthrough(d, o)
     owner = d.seat.world.territories[o.dest].owner
     if owner == d.seat.nation or (owner and d.seat.state.allies(d.seat.nation, owner)):
         return  # its own land comes back incorporated; an ally's is liberated for the ally (Phase 4.4)
     if d.seat.world.territories[o.dest].is_land:
         d.orders.append(m.Incorporate(o.dest))
         d.budget -= 2 * d.seat.world.territories[o.dest].value
+
+
+def breakthrough(d: Draft, o: m.Attack) -> None:
+    """BREAKTHROUGH (Tanks, 4th advance: "the tank can go on to move into or attack a
+    second territory after successfully capturing the first"): with that advance, the
+    tanks of an attack go on into the most weakly held enemy land beyond, if the tanks
+    alone outnumber what the bot sees there two to one."""
+    s = d.seat
+    tanks = sum(u.count for u in o.units if u.kind == "tank")
+    if not tanks or s.state.nations[s.nation].tech.get(TANK_TECH, 0) < BREAKTHROUGH_LEVEL:
+        return
+    beyond = sorted((sum(s.defenders_at(p).values()), p) for p in s.neighbours(o.dest)
+                    if s.land(p) and s.enemy(p) and p not in d.targets and p != o.origin
+                    and terrain.may_enter(s.world, s.scenario, s.nation, "tank", p))
+    if beyond and beyond[0][0] * 2 <= tanks:
+        d.orders.append(m.Breakthrough(tanks, o.dest, beyond[0][1]))
+        d.targets.add(beyond[0][1])
 
 
 def fire(d: Draft) -> None:
@@ -207,12 +235,37 @@ def fire(d: Draft) -> None:
     for o, counts, _ in strikes:  # one strike from each place: the first of its ranking
         if d.fits(o.origin, counts):
             d.take(o, o.origin, counts)
+            if isinstance(o, m.Bombing):
+                break_off(d, o.target, counts)
     if d.rng.random() < 0.3:
         for o in options(s, m.Recon):
             assert isinstance(o, m.Recon)
             if o.target not in d.targets and d.fits(o.origin, o.units) and not s.threat(o.origin) > 3:
                 d.take(o, o.origin, o.units, cost=1)
                 break
+
+
+def break_off(d: Draft, place: str, planes: tuple[m.UnitCount, ...]) -> None:
+    """BREAK OFF AIR COMBAT AT <place> IF LOSSES EXCEED n (4.5 step 3: "The attacking
+    player may now decide to retreat"): a raid turns home once half its aircraft are
+    down in the air combat, rather than be shot out of the sky by the interceptors."""
+    if any(isinstance(o, m.AirRetreat) and o.place == place for o in d.orders):
+        return  # one condition of a kind per place (the checker's said_twice)
+    d.orders.append(m.AirRetreat(place, "losses", max(sum(u.count for u in planes) // 2, 1)))
+
+
+def let_pass(d: Draft) -> None:
+    """LET THROUGH AT <place> (4.5: "the enemy fighters have the option of intercepting or
+    letting them go"): a nation's few fighters where the enemy's aircraft within reach
+    (two links) outnumber them three to one do not climb to die in the air combat; they
+    still fight in the ground rounds if the land is attacked."""
+    s = d.seat
+    for o in options(s, m.LetPass):
+        assert isinstance(o, m.LetPass)
+        foes = sum(n for p in [o.place, *s.within(o.place, 2)] for k, n in s.foes_at(p).items()
+                   if k in ("fighter", "bomber"))
+        if foes >= 3 * s.stacks[o.place]["fighter"]:
+            d.orders.append(o)
 
 
 def invade(d: Draft) -> None:
@@ -462,9 +515,10 @@ DEPLOYMENT: tuple[tuple[str, Play], ...] = (("deploy", deploy),)
 
 PLAYS: tuple[tuple[str, Play], ...] = (
     ("declare", declare), ("statecraft", statecraft.statecraft), ("defend", defend), ("attack", attack),
-    ("invade", invade), ("fire", fire), ("support", statecraft.support), ("fortify", statecraft.fortify),
-    ("money", money), ("blockade", naval.blockade), ("hunt", statecraft.hunt), ("navy", navy), ("shuffle", shuffle),
-    ("casualties", casualties),
+    ("invade", invade), ("fire", fire), ("carriers", naval.carriers), ("let pass", let_pass),
+    ("support", statecraft.support), ("fortify", statecraft.fortify), ("money", money),
+    ("blockade", naval.blockade), ("hunt", statecraft.hunt), ("navy", navy), ("radar", naval.radar_watch),
+    ("shuffle", shuffle), ("casualties", casualties),
 )
 
 

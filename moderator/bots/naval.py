@@ -11,6 +11,11 @@ table names the zone (BLOCKADE US TRADE TO, while the US is neutral).
 
 A nation at war sends at most one task force a turn, and only one within a few sea zones
 of the target's zones (a fleet on the far side of the world stays where it is needed).
+
+The options of battle at sea go with it (`withdraw`): a task force without a battleship
+turns back after contact is lost (4.2), ships with a radar aboard off enemy coast retreat
+when it warns of a strike (Radar). And the carriers' play (`carriers`, Aircraft Carriers):
+a carrier built where the fleet is, fighters built onto it, its fighters in the attacks.
 """
 
 from __future__ import annotations
@@ -19,7 +24,8 @@ from collections import Counter, deque
 from typing import TYPE_CHECKING
 
 from moderator.bots.options import Seat, options, units
-from moderator.engine import passages
+from moderator.engine import passages, placement
+from moderator.engine.gear_aboard import aboard
 from moderator.engine.orders.declarations import blockade_zones
 from moderator.engine.orders.task_forces import SURFACE
 from moderator.orders import model as m
@@ -125,3 +131,65 @@ def _sail(d: Draft, wanting: list[tuple[str, list[str]]]) -> None:
     d.take(m.TaskForce(name, o.location, o.units), o.location, o.units)
     for zone in steps:
         d.orders.append(m.TaskForceMission(name, "move", dest=zone))
+    if not any(u.kind == "battleship" for u in o.units):
+        withdraw(d, steps[-1], "contact-lost")
+
+
+def withdraw(d: Draft, zone: str, kind: str) -> None:
+    """WITHDRAW FROM <zone> IF CONTACT LOST (4.2: "cancel mission and return to the sea
+    zone from where they came") or IF RADAR WARNS (Radar: "the ships have the option of
+    retreating to an adjacent sea zone"); one of a kind per zone, as the checker wants.
+
+    A task force without a battleship sailing toward an enemy's zones is the weaker
+    party when it meets a fleet: after contact is lost it goes back rather than sail on
+    into the fleet it lost (a battle line goes on)."""
+    if not any(isinstance(o, m.CombatCondition) and o.dest == zone and o.kind == kind for o in d.orders):
+        d.orders.append(m.CombatCondition(zone, kind, 0))
+
+
+def radar_watch(d: Draft) -> None:
+    """Ships off enemy coast with a radar aboard (engine/gear_aboard.py) take the Radar
+    option, on a mission or not: when the radar sights aircraft coming to strike them,
+    they retreat (the enemy's land is where the strikers fly from)."""
+    s = d.seat
+    for zone in sorted(s.sea_stacks()):
+        radar = any("radar" in aboard(s.position, u) for u in s.state.units_at(zone, s.nation))
+        if radar and any(s.land(p) and s.enemy(p) for p in s.neighbours(zone)):
+            withdraw(d, zone, "radar")
+
+
+CARRIER_TECH = "aircraft_carriers"
+
+
+def carriers(d: Draft) -> None:
+    """Aircraft Carriers, once researched: the fighters aboard the nation's carriers join
+    its attacks on the coast of their sea zone (an ATTACK from the zone: they take off,
+    fight and land back aboard); a carrier's free room takes new fighters built directly
+    onto it (beside an own industrial complex, fighters of fuel 5); and now and then a
+    nation with money to spare and no carrier yet builds one where its fleet is, in a zone
+    beside an own port and an own complex (so fighters can be built onto it)."""
+    s = d.seat
+    for zone in sorted(s.sea_stacks()):
+        fighters = d.free(zone)["fighter"]
+        coast = [p for p in s.neighbours(zone) if s.land(p) and p in d.targets]
+        if fighters and coast:
+            flight = units({"fighter": fighters})
+            d.take(m.Attack(flight, zone, coast[0]), zone, flight)
+    fighter = s.position.stats(s.nation, "fighter")
+    for zone, stack in sorted(s.sea_stacks().items()):
+        room = placement.carrier_room(s.position, s.nation, zone) if stack["carrier"] else 0
+        build = m.Build("fighter", room, zone)
+        if room and fighter is not None and d.budget >= 2 * fighter.cost * room and s.allowed(build):
+            d.take(build, cost=fighter.cost * room)
+    carrier = s.position.stats(s.nation, "carrier")
+    if (s.state.nations[s.nation].tech.get(CARRIER_TECH, 0) < 1 or carrier is None or d.rng.random() > 0.3
+            or d.budget < 2 * carrier.cost or any(u.kind == "carrier" for u in s.state.nation_units(s.nation))):
+        return
+    docks = {z for p in s.own for z in s.neighbours(p) if not s.land(z)} | set(s.sea_stacks())
+    fleet = sorted((z for z in docks if placement.industry_beside(s.position, s.nation, z)),
+                   key=lambda z: (-sum(s.stacks.get(z, Counter()).values()), z))
+    for zone in fleet:
+        build = m.Build("carrier", 1, zone)
+        if s.allowed(build):
+            d.take(build, cost=carrier.cost)
+            return

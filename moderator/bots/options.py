@@ -359,6 +359,11 @@ def special_options(s: Seat) -> list[m.Order]:
     return out
 
 
+def lets_pass(s: Seat) -> list[m.Order]:
+    """LET THROUGH (4.5): the nation's fighters on land let attacking aircraft go."""
+    return [m.LetPass(place) for place in sorted(s.land_stacks(("fighter",)))]
+
+
 def casualties(s: Seat) -> list[m.Order]:
     """CASUALTIES (4.6): cheap units fall first."""
     return [m.CasualtyOrder(("infantry", "artillery", "tank"))]
@@ -393,11 +398,20 @@ def home_trenches(s: Seat) -> list[m.Order]:
 
 
 def ship_gear(s: Seat) -> list[m.Order]:
-    """BUILD RADAR|SONAR (Technology): radar in its cities, sonar or radar on its ships."""
+    """BUILD RADAR|SONAR|AA (Technology; Improved Anti-Aircraft Guns): radar in its cities;
+    sonar, radar or an improved AA gun on its ships (the home refuses a ship kind that
+    cannot carry the gear, a zone with no own port beside it, a ship with no room left)."""
+    from moderator.engine.gear_aboard import aboard
+
     out: list[m.Order] = []
     out += [m.BuildShipGear("radar", p) for p in s.own if s.world.territories[p].city][:2]
     for zone, stack in sorted(s.sea_stacks().items()):
-        out += [m.BuildShipGear(gear, zone, ship) for ship in sorted(stack) for gear in ("sonar", "radar")]
+        ships = [u for u in s.state.units_at(zone, s.nation) if u.kind in stack]
+        for ship in sorted(stack):
+            # A second radar or sonar has no room aboard (gear_aboard.room): it would be
+            # paid for and lost in Phase 7, which the checker does not foresee.
+            bare = {g for g in ("sonar", "radar") for u in ships if u.kind == ship and g not in aboard(s.position, u)}
+            out += [m.BuildShipGear(gear, zone, ship) for gear in ("sonar", "radar", "aa") if gear in bare or gear == "aa"]
     return out
 
 
@@ -501,7 +515,7 @@ OPTIONS: dict[type[m.Order], Proposer] = {
     m.CounterEspionage: counter_espionage, m.Recon: recons, m.Repair: repairs,
     m.StrategicMove: strategic_moves, m.Rebase: rebases, m.TaskForce: task_forces, m.Bombing: bombings,
     m.RocketFire: rocket_fires,
-    m.Attack: attacks, m.Move: moves, m.CasualtyOrder: casualties,
+    m.Attack: attacks, m.Move: moves, m.CasualtyOrder: casualties, m.LetPass: lets_pass,
     m.Incorporate: incorporations, m.Gift: gifts,
     m.ArtillerySupport: artillery_supports, m.DefendWith: defences, m.BuildHomeTrenches: home_trenches,
     m.BuildShipGear: ship_gear, m.Plunder: plunders, m.Transfer: transfers, m.Peace: peaces,

@@ -40,6 +40,7 @@ from typing import Any
 
 from moderator.bots.bot import Turn, play
 from moderator.bots.fog import fogged
+from moderator.orders.model import Order
 from moderator.service.context import Service
 from moderator.service.games import new_game
 from moderator.service.inbox import take_orders
@@ -82,6 +83,7 @@ class Summary:
     refused: list[str] = field(default_factory=list)  # "turn n nation: receipt says ..." (bugs)
     dropped: Counter[str] = field(default_factory=Counter)  # drafts the bots' own check refused, by code
     kinds: Counter[str] = field(default_factory=Counter)  # orders the bots wrote, by type
+    proxies: Counter[str] = field(default_factory=Counter)  # "giver for nation" -> turns it gave the orders (PROXY FOR)
     events: Counter[str] = field(default_factory=Counter)
     joins: list[tuple[int, str, str]] = field(default_factory=list)  # (turn, nation, side) of each `joined` event
     reviews: dict[int, Counter[str]] = field(default_factory=dict)  # turn -> kind -> items
@@ -121,6 +123,8 @@ class Summary:
             f"Orders written by the bots: {self.written}; accepted by the service: {self.accepted}; "
             f"refused by the service: {len(self.refused)}",
             "Orders by type: " + ", ".join(f"{k} {n}" for k, n in sorted(self.kinds.items())),
+            "Orders given for a nation its player commands by the rules (PROXY FOR; turns): "
+            + (", ".join(f"{k} {n}" for k, n in sorted(self.proxies.items())) or "none"),
             "Drafts the bots' own check dropped before writing: "
             + (", ".join(f"{c} {n}" for c, n in sorted(self.dropped.items())) or "none"),
             "Events: " + ", ".join(f"{c} {self.events[c]}" for c in HEADLINES),
@@ -170,18 +174,21 @@ def _quiet(_: str) -> None:
 
 def simulate(turns: int, seed: str, seats: list[str] | None = None, *, mail: bool = False,
              root: Path | None = None, maps: bool = True, progress: Callable[[str], None] = _quiet,
-             say: Callable[[str], None] = _quiet, deployment: bool = False) -> Summary:
+             say: Callable[[str], None] = _quiet, deployment: bool = False,
+             start: Callable[[Service], None] | None = None) -> Summary:
     """Play `turns` turns of a new 1914 game with bots on `seats` (default: every playable
     nation); seated nations without a bot (seats given) miss their turns. With
     `deployment`, the game opens with its deployment turn (turn 0, Initial Deployment:
-    the bots DEPLOY) before those turns."""
+    the bots DEPLOY) before those turns. `start` may change the game once it is set up,
+    before the first turn (the tests open a war where a revolution's army or a
+    government in exile is already commanded by another seat)."""
     with tempfile.TemporaryDirectory(prefix="moderator-simulate-") as tmp:
         where = root or Path(tmp)
         where.mkdir(parents=True, exist_ok=True)
         if mail:
-            return _mail_run(turns, seed, seats, where, maps, progress, say, deployment)
+            return _mail_run(turns, seed, seats, where, maps, progress, say, deployment, start)
         svc = Service(store=Store.at(where / "simulate.db"), say=say)
-        return _direct_run(svc, turns, seed, seats, progress, deployment)
+        return _direct_run(svc, turns, seed, seats, progress, deployment, start)
 
 
 def _setup(svc: Service, seed: str, seats: list[str] | None,
@@ -199,42 +206,96 @@ def _setup(svc: Service, seed: str, seats: list[str] | None,
     return everyone, bots
 
 
+def order_kind(order: Order) -> str:
+    """What the summary counts an order as: its type, and for the types whose variants
+    are separate rules its variant (a withdrawal condition's kind: IF CONTACT LOST and IF
+    RADAR WARNS are the sea's; the gear put aboard or on land; an attack by fighters off
+    a carrier), so the counts show which of the engine's orders a war exercised."""
+    from moderator.orders import model as m
+
+    name = type(order).__name__
+    if isinstance(order, m.CombatCondition):
+        return f"{name} {order.kind}"
+    if isinstance(order, m.BuildShipGear):
+        return f"{name} {order.kind}" + (" aboard" if order.ship else "")
+    if isinstance(order, m.Attack) and _at_sea(order.origin):  # fighters off their carriers
+        return f"{name} from the sea"
+    return name
+
+
+def _at_sea(place: str) -> bool:
+    from moderator.world.loader import load_world
+
+    territory = load_world("1914").territories.get(place)  # simulate plays the 1914 scenario
+    return territory is not None and territory.is_sea
+
+
+def commanded(svc: Service, bots: list[str]) -> list[tuple[str, str]]:
+    """(giver, nation): each nation whose orders a bot's player gives by the rules, from
+    its own seat with a PROXY FOR line (service/proxy.py): the army of a socialist
+    revolution its commander orders (Phase 9, Mutinies: phase9_mutiny.commander_of), and a
+    government in exile's forces its host commands (Conquest: engine/exile.py). A nation
+    with no units left has nothing to order."""
+    from moderator.engine.exile import host_of
+    from moderator.engine.phase9_mutiny import commander_of
+
+    state = svc.position(svc.game(GAME))
+    out = []
+    for nation in sorted(state.nations):
+        giver = commander_of(state, nation) or host_of(state, nation)
+        if giver in bots and giver != nation and state.nation_units(nation):
+            out.append((giver, nation))
+    return out
+
+
 def _bot_turn(svc: Service, nation: str, seed: str, summary: Summary, password: bool,
-              report: dict[str, Any] | None = None) -> Turn:
+              report: dict[str, Any] | None = None, giver: str | None = None) -> Turn:
+    """`nation`'s orders by its bot; with `giver`, written by the giver's bot for it
+    (PROXY FOR `nation` from the giver's seat)."""
     game = svc.game(GAME)
-    header = {"game": GAME, "nation": nation, "turn": str(game.turn)}
+    writer = giver or nation
+    header = {"game": GAME, "nation": writer, "turn": str(game.turn)}
     if password:
-        header["password"] = seat_password(nation)
+        header["password"] = seat_password(writer)
+    if giver is not None:
+        header["proxy for"] = svc.scenario(game).nations[nation].name
+        summary.proxies[f"{giver} for {nation}"] += 1
     state = svc.position(game)
     if report is not None:
         by_name = {info.name: nid for nid, info in svc.scenario(game).nations.items()}
         state = fogged(state, nation, report["report"], report.get("alliance"), by_name)
     turn = play(state, svc.world(game), svc.scenario(game), nation, seed, header=header)
     summary.written += len(turn.orders)
-    summary.kinds.update(type(o).__name__ for o in turn.orders)
+    summary.kinds.update(order_kind(o) for o in turn.orders)
     summary.dropped.update(code for _, code in turn.dropped)
     return turn
 
 
 def _direct_run(svc: Service, turns: int, seed: str, seats: list[str] | None,
-                progress: Callable[[str], None], deployment: bool = False) -> Summary:
+                progress: Callable[[str], None], deployment: bool = False,
+                start: Callable[[Service], None] | None = None) -> Summary:
     everyone, bots = _setup(svc, seed, seats, deployment)
+    if start is not None:
+        start(svc)
     summary = Summary("direct" + (", deployment turn first" if deployment else ""), seed, bots)
     turns += deployment  # turn 0 first
     for n in range(turns):
         game = svc.game(GAME)
         texts = {}
+        proxied = commanded(svc, bots)
         with timed(summary, "bots"):
-            for nation in bots:
+            for nation in writers(bots, proxied):
                 texts[nation] = _bot_turn(svc, nation, seed, summary, password=False)
+            given = {(giver, nation): _bot_turn(svc, nation, seed, summary, password=False, giver=giver)
+                     for giver, nation in proxied}
         with timed(summary, "intake"):
             for nation, turn in texts.items():
                 with svc.store.transaction():
                     receipt = take_orders(svc, game, nation, turn.text)
-                summary.accepted += receipt.kept
-                if receipt.errors or receipt.kept != len(turn.orders):
-                    summary.refused.append(f"turn {game.turn} {nation}: {receipt.summary} ({whose_bug(turn)})\n"
-                                           f"{receipt.text}")
+                _receipted(summary, game.turn, nation, turn, receipt.kept, receipt.errors, receipt.summary,
+                           receipt.text)
+            for (giver, nation), turn in given.items():
+                _proxy_in_process(svc, summary, giver, nation, turn)
         try:
             with timed(summary, "resolution"):
                 resolve_game(svc, GAME)
@@ -246,6 +307,39 @@ def _direct_run(svc: Service, turns: int, seed: str, seats: list[str] | None,
         progress(_progress_line(summary, n + 1, turns))
     _finish(svc, summary)
     return summary
+
+
+def writers(bots: list[str], proxied: list[tuple[str, str]]) -> list[str]:
+    """The bots that write their own nation's orders: not a government in exile whose host
+    is a bot (the host's orders come first and replace its own: service/proxy.py)."""
+    return [b for b in bots if b not in {nation for _, nation in proxied}]
+
+
+def _receipted(summary: Summary, turn: int, nation: str, bot: Turn, kept: int, errors: int, headline: str,
+               text: str) -> None:
+    """A receipt's count against what the bot wrote: any order not kept is a bug."""
+    summary.accepted += kept
+    if errors or kept != len(bot.orders):
+        summary.refused.append(f"turn {turn} {nation}: {headline} ({whose_bug(bot)})\n{text}")
+
+
+def _proxy_in_process(svc: Service, summary: Summary, giver: str, nation: str, bot: Turn) -> None:
+    """Orders given for `nation` by `giver` in process, as service/proxy.py takes them from
+    a mail: the service's refusal if any (a bug: the rules give the giver that command),
+    else the nation's orders stored with the marker saying who gave them."""
+    from moderator.service import proxy
+
+    game = svc.game(GAME)
+    why = proxy.refusal(svc, game, giver, nation)
+    if why is not None:
+        summary.refused.append(f"turn {game.turn} {giver} for {nation}: proxy refused: {why[0]}")
+        return
+    text, _ = proxy.split(bot.text)
+    marker = proxy.PROXY_MARKER.format(giver=svc.scenario(game).nations[giver].name)
+    with svc.store.transaction():
+        receipt = take_orders(svc, game, nation, text, preface=marker)
+    _receipted(summary, game.turn, f"{giver} for {nation}", bot, receipt.kept, receipt.errors, receipt.summary,
+               receipt.text)
 
 
 def peak_memory_mb() -> float:
@@ -342,7 +436,8 @@ RECEIPT = re.compile(r"Receipt: .*, turn (\d+) \((\d+) orders?, (\d+) errors?\)"
 
 
 def _mail_run(turns: int, seed: str, seats: list[str] | None, root: Path, maps: bool,
-              progress: Callable[[str], None], say: Callable[[str], None], deployment: bool = False) -> Summary:
+              progress: Callable[[str], None], say: Callable[[str], None], deployment: bool = False,
+              start: Callable[[Service], None] | None = None) -> Summary:
     from moderator.mail.server import EmbeddedMailServer
     from moderator.service.daemon import Daemon
 
@@ -353,6 +448,8 @@ def _mail_run(turns: int, seed: str, seats: list[str] | None, root: Path, maps: 
                       mail=server.client_config(MODERATOR_ADDRESS, users[MODERATOR_ADDRESS], UMPIRE), say=say,
                       next_deadline=lambda now, _game: now + timedelta(days=10), maps=maps)
         _, bots = _setup(svc, seed, seats, deployment)
+        if start is not None:
+            start(svc)
         summary = Summary(("mail" if maps else "mail, reports without maps")
                           + (", deployment turn first" if deployment else ""), seed, bots)
         turns += deployment  # turn 0 first
@@ -384,29 +481,48 @@ def _mail_turn(svc: Service, smtp_port: int, daemon: Any, boxes: dict[str, Mailb
     (the position its bot plays comes from them: bots/fog.py), updated with this turn's."""
     game = svc.game(GAME)
     turn_no = game.turn
+    proxied = commanded(svc, bots)
     with timed(summary, "bots"):
         turns = {nation: _bot_turn(svc, nation, seed, summary, password=True, report=read.get(nation))
-                 for nation in bots}
+                 for nation in writers(bots, proxied)}
+        given = {(giver, nation): _bot_turn(svc, nation, seed, summary, password=True, report=read.get(nation),
+                                            giver=giver) for giver, nation in proxied}
+    # Receipts: one for a seat's own orders; a proxy receipt for orders given for another
+    # nation, to the giver and to that nation's seat if it has one (service/proxy.py).
+    wanted: Counter[str] = Counter(list(turns))
+    for giver, nation in proxied:
+        wanted[giver] += 1
+        if nation in everyone and nation != giver:
+            wanted[nation] += 1
     with timed(summary, "intake"):
         with smtplib.SMTP("127.0.0.1", smtp_port, timeout=30) as smtp:
-            for nation, turn in turns.items():
+            for writer, turn in [*turns.items(), *((g, t) for (g, _), t in given.items())]:
                 msg = EmailMessage()
-                msg["From"], msg["To"], msg["Subject"] = f"{nation}@{DOMAIN}", MODERATOR_ADDRESS, f"Orders turn {turn_no}"
+                msg["From"], msg["To"], msg["Subject"] = f"{writer}@{DOMAIN}", MODERATOR_ADDRESS, f"Orders turn {turn_no}"
                 msg.set_content(turn.text)
                 smtp.send_message(msg)
-        receipts = _wait({n: boxes[n] for n in bots}, lambda mails: any(_is_receipt(m) for m in mails), 120)
+        receipts = _wait({n: boxes[n] for n in wanted},
+                         lambda n, mails: sum(1 for m in mails if _is_receipt(m)) >= wanted[n], 120)
+        names = {info.name: nid for nid, info in svc.scenario(game).nations.items()}
         for nation, mails in receipts.items():
             got = [m for m in mails if _is_receipt(m)]
-            if len(got) != 1:
-                summary.delivery.append(f"turn {turn_no} {nation}: {len(got)} receipts")
-                continue
-            match = RECEIPT.search(str(got[0]["Subject"]))
-            kept, errors = (int(match.group(2)), int(match.group(3))) if match else (0, -1)
-            summary.accepted += kept
-            summary.mails["receipt"] += 1
-            if errors or kept != len(turns[nation].orders):
-                summary.refused.append(f"turn {turn_no} {nation}: {got[0]['Subject']} ({whose_bug(turns[nation])})\n"
-                                       f"{_text(got[0])}")
+            own = [m for m in got if not _is_proxy_receipt(m)]
+            if len(got) != wanted[nation] or len(own) != (nation in turns):
+                summary.delivery.append(f"turn {turn_no} {nation}: {len(own)} receipts and {len(got) - len(own)} "
+                                        f"proxy receipts, expected {int(nation in turns)} and "
+                                        f"{wanted[nation] - int(nation in turns)}")
+            summary.mails["receipt"] += len(own)
+            summary.mails["proxy receipt"] += len(got) - len(own)
+            for m in got:
+                match = RECEIPT.search(str(m["Subject"]))
+                kept, errors = (int(match.group(2)), int(match.group(3))) if match else (0, -1)
+                if not _is_proxy_receipt(m):
+                    bot, writer = turns.get(nation), nation
+                else:  # counted once, in the giver's box: "Proxy Receipt: <nation's name>, turn ..."
+                    about = names.get(str(m["Subject"]).split("Proxy Receipt: ", 1)[-1].split(",", 1)[0], "")
+                    bot, writer = given.get((nation, about)), f"{nation} for {about}"
+                if bot is not None:
+                    _receipted(summary, turn_no, writer, bot, kept, errors, str(m["Subject"]), _text(m))
     daemon.resolved.clear()
     svc.store.update_game(GAME, deadline=svc.clock() - timedelta(seconds=1))
     with timed(summary, "resolution"):
@@ -420,7 +536,7 @@ def _mail_turn(svc: Service, smtp_port: int, daemon: Any, boxes: dict[str, Mailb
     summary.seconds["resolution"] -= built
     with timed(summary, "sending"):
         expected = _expected_reports(svc, everyone)
-        reports = _wait(boxes, lambda mails: sum(1 for m in mails if not _is_receipt(m)) >= 2, 300)
+        reports = _wait(boxes, lambda _, mails: sum(1 for m in mails if not _is_receipt(m)) >= 2, 300)
         _settle(svc)
         for nation in everyone:
             reports[nation] += boxes[nation].new()
@@ -434,11 +550,14 @@ def _mail_turn(svc: Service, smtp_port: int, daemon: Any, boxes: dict[str, Mailb
             summary.delivery.append(f"turn {turn_no} {nation}: mail addressed to {wrong}")
         for m in mails:
             summary.leaks += _leaks(svc, turn_no, nation, m)
-        data = next((_report_json(m) for m in mails if _kind(m) == "report"), None)
-        if data is not None:
-            summary.report_mismatch += _held_to_position(svc, nation, data)
-            read[nation] = {"report": data, "alliance": next((_report_json(m) for m in mails
-                                                              if _kind(m) == "alliance"), None)}
+        alliance = next((_report_json(m) for m in mails if _kind(m) == "alliance"), None)
+        for data in (_report_json(m) for m in mails if _kind(m) == "report"):
+            if data is None:
+                continue
+            about = str(data.get("nation"))  # its own, or the report of an army it commands
+            if about == nation:
+                summary.report_mismatch += _held_to_position(svc, nation, data)
+            read[about] = {"report": data, "alliance": alliance if about == nation else None}
     return True
 
 
@@ -452,7 +571,11 @@ def _settle(svc: Service, timeout: float = 60) -> None:
 
 def _expected_reports(svc: Service, everyone: list[str]) -> dict[str, Counter[str]]:
     """Each seat's mails after a resolution: its report, the bulletin, and its alliance's
-    status when it is on a side."""
+    status when it is on a side; and the report of a nation without a seat that it
+    commands by the rules (service/turns.py report_addresses: the Mutineers' to the
+    player who commands them)."""
+    from moderator.engine.phase9_mutiny import commander_of
+
     state = svc.position(svc.game(GAME))
     out = {}
     for nation in everyone:
@@ -460,6 +583,10 @@ def _expected_reports(svc: Service, everyone: list[str]) -> dict[str, Counter[st
         if state.nations[nation].side != "neutral":
             kinds["alliance"] = 1
         out[nation] = kinds
+    for nation in sorted(state.nations):
+        commander = commander_of(state, nation)
+        if nation not in everyone and commander in out:
+            out[commander]["report"] += 1
     return out
 
 
@@ -473,6 +600,10 @@ def _kind(msg: EmailMessage) -> str:
 
 def _is_receipt(msg: EmailMessage) -> bool:
     return "Receipt:" in str(msg["Subject"])
+
+
+def _is_proxy_receipt(msg: EmailMessage) -> bool:
+    return "Proxy Receipt:" in str(msg["Subject"])  # "Re: Proxy Receipt: <nation>, turn ..."
 
 
 def _report_json(msg: EmailMessage) -> dict[str, Any] | None:
@@ -502,10 +633,15 @@ def _leaks(svc: Service, turn: int, nation: str, msg: EmailMessage) -> list[str]
         return []
     game = svc.game(GAME)
     state = svc.position(game)
-    side = state.nations[nation].side
-    if data.get("kind") == "nation" and data.get("nation") != nation:
-        return [f"turn {turn} {nation}: got the report of {data.get('nation')}"]
     readers = [nation]
+    if data.get("kind") == "nation" and data.get("nation") != nation:
+        from moderator.engine.phase9_mutiny import commander_of
+
+        about = str(data.get("nation"))
+        if commander_of(state, about) != nation or svc.store.seat(GAME, about) is not None:
+            return [f"turn {turn} {nation}: got the report of {data.get('nation')}"]
+        readers = [about]  # the army its player commands: what that army saw (service/turns.py)
+    side = state.nations[readers[0]].side
     side_members = sorted(n for n, ns in state.nations.items() if ns.side == side) if side != "neutral" else readers
     if data.get("kind") == "alliance":
         sides = {data.get("side")} | {sh.get("side") for sh in data.get("sheets", [])}
@@ -587,16 +723,17 @@ class Mailbox:
         return out
 
 
-def _wait(boxes: dict[str, Mailbox], enough: Callable[[list[EmailMessage]], bool],
+def _wait(boxes: dict[str, Mailbox], enough: Callable[[str, list[EmailMessage]], bool],
           timeout: float) -> dict[str, list[EmailMessage]]:
-    """New mail of each box, read until `enough` holds for every box (or time runs out)."""
+    """New mail of each box, read until `enough` (the box's nation, its mail) holds for
+    every box (or time runs out)."""
     got: dict[str, list[EmailMessage]] = {n: [] for n in boxes}
     end = time.monotonic() + timeout
     waiting = set(boxes)
     while waiting and time.monotonic() < end:
         for n in sorted(waiting):
             got[n] += boxes[n].new()
-            if enough(got[n]):
+            if enough(n, got[n]):
                 waiting.discard(n)
         if waiting:
             time.sleep(0.3)

@@ -18,8 +18,9 @@ plays of bot.py do; the draft is checked whole by the checker before it is writt
                Ports; 4.6); the complex or port of conquered land the enemy next door
                outnumbers is plundered (Phase 5); now and then, money of a separated
                treasury goes home (Phase 8);
-* fortify    - now and then, trenches around a threatened home city, and radar or sonar
-               once researched (Trenches, Technology);
+* fortify    - now and then, trenches around a threatened home city, and gear once
+               researched: on its ships first (an improved AA gun, radar, sonar), else
+               radar in a city (Trenches, Technology, Improved Anti-Aircraft Guns);
 * hunt       - submarines lie in wait in their zone for passing task forces (4.2.10), and
                now and then the warships of a zone off enemy coast hunt submarines there
                (4.2.9) instead of sailing.
@@ -31,6 +32,7 @@ from typing import TYPE_CHECKING
 
 from moderator.bots import history
 from moderator.bots.options import options
+from moderator.engine.orders import ship_gear
 from moderator.orders import model as m
 
 if TYPE_CHECKING:  # bot.py holds the table of plays, these among them
@@ -98,7 +100,11 @@ def fortify(d: Draft) -> None:
         if threatened:
             d.take(threatened[0], cost=15)
     if d.rng.random() < 0.2 and d.budget >= 30:
-        _first(d, m.BuildShipGear, cost=10)
+        gear = [o for o in options(s, m.BuildShipGear) if isinstance(o, m.BuildShipGear)]
+        aboard = [o for o in gear if o.ship is not None]  # the fleet first: its guns, radar and sonar
+        if aboard or gear:
+            o = d.rng.choice(aboard or gear)
+            d.take(o, cost=ship_gear.price(s.position, s.nation, o.kind))
 
 
 def hunt(d: Draft) -> None:
