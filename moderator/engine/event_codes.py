@@ -315,9 +315,11 @@ SCHEMA = EventSchema([
          nation=NATION, severity=CODE, place=PLACE, units=UNITS, rebelled=BOOL),
     spec("starvation", "the nation and the moderator", "Phase 9, Starvation Rule: the enemy cordon held a "
          "second turn or more; the manpower limit falls (of `pool`, the nation whose limit its infantry count against, "
-         "when not its own)", nation=NATION, turns=INT, lost=INT, manpower=INT, pool=optional(NATION)),
-    spec("starvation-ended", "the nation and the moderator", "Phase 9, Starvation Rule: the cordon is broken",
-         nation=NATION, turns=INT),
+         "when not its own; `land`: the shut-in territories that starve, none for an island cordon)",
+         nation=NATION, turns=INT, lost=INT, manpower=INT, pool=optional(NATION), land=optional(PLACES)),
+    spec("starvation-ended", "the nation and the moderator", "Phase 9, Starvation Rule: the cordon is broken "
+         "(`land`: the territories reached again, none for an island cordon)",
+         nation=NATION, turns=INT, land=optional(PLACES)),
     spec("victory-standing", "the moderator; everyone from the historical end", "Victory Conditions: a major "
          "nation's five criteria (percent), their geometric mean, its best army and naval force",
          nation=NATION, side=CODE, production_side=INT, production=INT, resources=INT, manpower=INT,
