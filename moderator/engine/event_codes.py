@@ -315,8 +315,10 @@ SCHEMA = EventSchema([
          nation=NATION, severity=CODE, place=PLACE, units=UNITS, rebelled=BOOL),
     spec("starvation", "the nation and the moderator", "Phase 9, Starvation Rule: the enemy cordon held a "
          "second turn or more; the manpower limit falls (of `pool`, the nation whose limit its infantry count against, "
-         "when not its own; `land`: the shut-in territories that starve, none for an island cordon)",
-         nation=NATION, turns=INT, lost=INT, manpower=INT, pool=optional(NATION), land=optional(PLACES)),
+         "when not its own; `land`: the shut-in territories that starve, none for an island cordon; `colonies`: "
+         "the colonies' limit fell, the pocket being all colonies)",
+         nation=NATION, turns=INT, lost=INT, manpower=INT, pool=optional(NATION), land=optional(PLACES),
+         colonies=optional(BOOL)),
     spec("starvation-ended", "the nation and the moderator", "Phase 9, Starvation Rule: the cordon is broken "
          "(`land`: the territories reached again, none for an island cordon)",
          nation=NATION, turns=INT, land=optional(PLACES)),

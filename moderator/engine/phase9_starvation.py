@@ -148,9 +148,11 @@ def told(ctx: TurnContext, nation: str) -> tuple[str, ...]:
 
 
 def has_manpower(ctx: TurnContext, nation: str) -> bool:
-    """Whether the limit the nation's infantry count against has any manpower to lose."""
+    """Whether the limits the nation's infantry count against (home, colonies') have any
+    manpower to lose."""
     owner = manpower.pool(ctx, nation)
-    return owner in ctx.state.nations and ctx.state.nations[owner].manpower_limit > 0
+    ns = ctx.state.nations.get(owner)
+    return ns is not None and (manpower.limit(ns, False) > 0 or manpower.limit(ns, True) > 0)
 
 
 def count(ctx: TurnContext, nation: str, key: str, first: int, held: bool) -> None:
@@ -171,13 +173,16 @@ def count(ctx: TurnContext, nation: str, key: str, first: int, held: bool) -> No
 
 def starve(ctx: TurnContext, nation: str, lost: int, turns: int, land: list[str] | None = None) -> None:
     """The manpower starvation takes, from the limit the nation's infantry count against
-    (`land`: the shut-in pocket that starves; None: the island home under its cordon)."""
+    (`land`: the shut-in pocket that starves; None: the island home under its cordon). A
+    pocket of colonies only starves the colonies' limit of a nation that has one ("the
+    regarded manpower limit", "territory's manpower limit"; engine/manpower.py)."""
     owner = manpower.pool(ctx, nation)
     pool = ctx.state.nations[owner]
-    lost = min(lost, pool.manpower_limit)
-    pool.manpower_limit -= lost
+    colonies = bool(land) and all(manpower.colonial(ctx, nation, t) for t in land or ())
+    lost = manpower.lower(pool, colonies, lost)
     ctx.emit("starvation", PHASE, told(ctx, nation), nation=nation, turns=turns, lost=lost,
-             manpower=pool.manpower_limit, pool=owner if owner != nation else None, land=land)
+             manpower=manpower.limit(pool, colonies), pool=owner if owner != nation else None, land=land,
+             colonies=colonies or None)
 
 
 def starvation(ctx: TurnContext) -> None:

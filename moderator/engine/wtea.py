@@ -98,7 +98,8 @@ VERSION = 14  # 1: before "One rule, one home" (one dice stream per turn); 2: be
 # 10: before only the interceptors still in the air (fuel left) could be hit in an air combat on the way
 # 11: before German option #3 (the Irish rebellion) was resolved by the engine (option-settled)
 # 12: before an ATTACK by fighters off a carrier on land was flown by the engine (not referred)
-# 13: before starvation of shut-in land counted per territory (pockets), not per nation
+# 13: before starvation of shut-in land counted per territory (pockets), not per nation, and the
+#     colonies' manpower limit was apart from the home one (builds, mutinies, starvation)
 ROOT = Path(__file__).resolve().parents[2]
 
 RULES: tuple[OrderRule, ...] = (  # type: ignore[type-arg]
