@@ -129,3 +129,18 @@ def test_a_shut_in_colony_starves_the_colonies_limit_and_the_home_land_the_home_
     assert (e.args["lost"], e.args["colonies"], e.args["manpower"]) == (1, True, 5)
     assert s.nations["germany"].flags[manpower.COLONIAL] == 5
     assert s.nations["germany"].manpower_limit == home
+
+
+def test_the_report_shows_the_colonies_limit_to_a_nation_that_has_one() -> None:
+    from moderator.reports.build import build_reports
+    from moderator.reports.content import TurnInfo
+    from tests.report_text import flat
+
+    world, scenario, _ = real()
+    s = france(colonial_built=5)
+    info = TurnInfo("t", "Test", 1, "August 1914", 2, "October 1914", "soon")
+    reports = {r.audience: r.text for r in build_reports(s, [], scenario, world, info, ["france", "russia"],
+                                                         lambda v, t: b"")}
+    assert "Colonies' manpower (infantry built in the colonies): 5 built of a limit of 12; 7 left" in flat(
+        reports["france"])
+    assert "Colonies' manpower" not in flat(reports["russia"])  # one limit for all its land
