@@ -12,6 +12,7 @@ from moderator.engine import manpower, phase9_mutiny, phase9_starvation, treasur
 from moderator.engine.check import check_orders
 from moderator.engine.context import TurnContext
 from moderator.engine.dice import Dice
+from moderator.engine.event_codes import SCHEMA
 from moderator.engine.events import Event
 from moderator.engine.resolve import resolve
 from moderator.engine.state import GameState
@@ -120,7 +121,7 @@ def test_a_shut_in_colony_starves_the_colonies_limit_and_the_home_land_the_home_
     s.nations["britain"].side = "allied"
     s.nations["britain"].at_war_with.append("germany")
     s.nations["germany"].at_war_with.append("britain")
-    ctx = TurnContext(s, {}, world, scenario)
+    ctx = TurnContext(s, {}, world, scenario, schema=SCHEMA)
     assert ["Togo"] in phase9_starvation.pockets(ctx, "germany")
     home = s.nations["germany"].manpower_limit
     for _ in range(2):

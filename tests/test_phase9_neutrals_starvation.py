@@ -9,6 +9,7 @@ import functools
 from moderator.engine import phase9_neutrals, phase9_starvation
 from moderator.engine.context import MODERATOR, TurnContext
 from moderator.engine.dice import ScriptedDice
+from moderator.engine.event_codes import SCHEMA
 from moderator.engine.events import Event
 from moderator.engine.state import GameState
 from moderator.world.loader import load_world
@@ -26,8 +27,10 @@ def real() -> tuple[World, Scenario, GameState]:
 
 
 def context(rolls: list[int] | None = None) -> TurnContext:
+    """The 1914 opening; its events checked against their declarations as a turn's are."""
     world, scenario, start = real()
-    return TurnContext(start.copy(), {}, world, scenario, dice_root=ScriptedDice(rolls or [], start.turn))
+    return TurnContext(start.copy(), {}, world, scenario, dice_root=ScriptedDice(rolls or [], start.turn),
+                       schema=SCHEMA)
 
 
 def war(ctx: TurnContext, a: str, b: str) -> None:
@@ -108,7 +111,7 @@ def test_the_us_economic_roll_moves_nothing_on_2_to_7() -> None:
 
 def test_the_us_economic_roll_counts_japan_with_the_allies_unless_at_war_with_them() -> None:
     ctx = context()
-    ctx.emit("income", "8", ("japan",), nation="japan", full=0, rule="full", amount=50, saved=0)
+    ctx.emit("income", "8", ("japan",), nation="japan", full=0, rule="full", amount=50, saved=0, kept_apart=0)
     assert phase9_neutrals.production(ctx) == {"allied": 50, "central": 0}
     war(ctx, "japan", "britain")
     assert phase9_neutrals.production(ctx) == {"allied": 0, "central": 0}
@@ -141,7 +144,7 @@ def test_encircled_land_starves_as_japan_and_ends_when_a_neutral_is_in_reach() -
 
     # On the fixture map Russia is shut in: its neighbours are German and Austrian, and the
     # Baltic only leads to German coasts; no neutral is in reach.
-    ctx = TurnContext(fx.state(), {}, fx.world(), fx.scenario())
+    ctx = TurnContext(fx.state(), {}, fx.world(), fx.scenario(), schema=SCHEMA)
     assert not phase9_starvation.reaches_a_neutral(ctx, "russia")
     assert phase9_starvation.reaches_a_neutral(ctx, "germany")  # Belgium borders Berlin
     russia = ["Kiev", "Minsk", "Moscow", "Riga", "Vilna", "Warsaw"]
@@ -167,7 +170,7 @@ def test_encircled_land_starves_per_territory_while_the_rest_of_the_nation_reach
     s = fx.state()
     s.control["Konigsberg"] = "belgium"
     s.new_unit("germany", "infantry", "Vilna")
-    ctx = TurnContext(s, {}, fx.world(), fx.scenario())
+    ctx = TurnContext(s, {}, fx.world(), fx.scenario(), schema=SCHEMA)
     assert phase9_starvation.pockets(ctx, "russia") == [pocket]
     for _ in range(3):
         phase9_starvation.starvation(ctx)
@@ -187,7 +190,7 @@ def test_a_nation_count_of_an_earlier_version_carries_over_to_its_pockets() -> N
 
     s = fx.state()
     s.nations["russia"].flags[phase9_starvation.OLD_COUNT] = 2  # saved before the count was per territory
-    ctx = TurnContext(s, {}, fx.world(), fx.scenario())
+    ctx = TurnContext(s, {}, fx.world(), fx.scenario(), schema=SCHEMA)
     phase9_starvation.starvation(ctx)
     assert [(e.args["turns"], e.args["lost"]) for e in of(ctx, "starvation")] == [(3, 2)]
     assert phase9_starvation.OLD_COUNT not in s.nations["russia"].flags
@@ -231,7 +234,7 @@ def test_a_nation_without_manpower_of_its_own_starves_its_pool_and_one_without_a
     s.control["Vilna"] = "mutineers"
     s.nations["bolsheviks"] = NationState("bolsheviks", side="neutral", at_war_with=["germany"])
     s.nations["mutineers"] = NationState("mutineers", side="neutral", at_war_with=["germany"])
-    ctx = TurnContext(s, {}, fx.world(), replace(base, nations=nations))
+    ctx = TurnContext(s, {}, fx.world(), replace(base, nations=nations), schema=SCHEMA)
     for _ in range(3):
         phase9_starvation.starvation(ctx)
     # Kiev and Minsk touch only Russian Moscow (not an ally) and the foe: two pockets, each

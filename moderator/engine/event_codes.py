@@ -130,8 +130,8 @@ SCHEMA = EventSchema([
     spec("upgrade-nothing-new", "nation", "Phase 2.2: an upgrade written after a research of the same turn "
          "that failed: nothing to buy, nothing charged", nation=NATION, order=INT, kind=KIND),
     spec("manpower-raised", "nation", "Phase 7: Troop Mechanization raised the manpower limit by 30%; Phase 1.5: "
-         "the Irish support the British war effort (+20, German option #3)",
-         nation=NATION, before=INT, after=INT, why=CODE),
+         "the Irish support the British war effort (+20, German option #3); `colonies`: the colonies' limit",
+         nation=NATION, before=INT, after=INT, why=CODE, colonies=optional(BOOL)),
     spec("upgraded", "nation", "Phase 2.2: every deployed unit of a kind upgraded to the nation's technology",
          nation=NATION, order=INT, kind=KIND, count=INT, cost=INT),
     # ---- Phase 3

@@ -163,7 +163,7 @@ def count(ctx: TurnContext, nation: str, key: str, first: int, held: bool) -> No
         if before:
             ns.flags.pop(key)
             if before >= 2:
-                ctx.emit("starvation-ended", PHASE, told(ctx, nation), nation=nation, turns=before)
+                ctx.emit("starvation-ended", PHASE, told(ctx, nation), nation=nation, turns=before, land=None)
         return
     turns = before + 1
     ns.flags[key] = turns
