@@ -1,4 +1,4 @@
-"""Phase 9, Starvation Rule: the island nations' sea cordons.
+"""Phase 9, Starvation Rule: the island nations' sea cordons, and every nation's shut-in land.
 
 "If enemies of British Empire can keep one or more submarines in every sea zone directly
 surrounding Britain (except Irish Sea) for two consecutive turns, then on the second turn
@@ -39,6 +39,8 @@ territories' (land taken into a starving pocket starves with it). A territory th
 reached again (or lost) leaves the count; a pocket that had starved is told it ended.
 The island nations' own cordon covers their home islands (Nation.starvation_land, a map
 group: the British Isles, the Japanese home islands), which the general rule leaves out.
+"Regarded manpower limit", "territory's manpower limit": a pocket all of colonies starves
+the colonies' limit of a nation that has one (engine/manpower.py), any other the home one.
 
 Nations without a manpower limit of their own (Manpower limits; `manpower.pool`): the
 manpower starvation takes is the limit the nation's infantry count against, so a starving
