@@ -9,6 +9,7 @@ import functools
 from moderator.engine import phase9_neutrals, phase9_starvation
 from moderator.engine.context import MODERATOR, TurnContext
 from moderator.engine.dice import ScriptedDice
+from moderator.engine.event_codes import SCHEMA
 from moderator.engine.events import Event
 from moderator.engine.state import GameState
 from moderator.world.loader import load_world
@@ -26,8 +27,10 @@ def real() -> tuple[World, Scenario, GameState]:
 
 
 def context(rolls: list[int] | None = None) -> TurnContext:
+    """The 1914 opening; its events checked against their declarations as a turn's are."""
     world, scenario, start = real()
-    return TurnContext(start.copy(), {}, world, scenario, dice_root=ScriptedDice(rolls or [], start.turn))
+    return TurnContext(start.copy(), {}, world, scenario, dice_root=ScriptedDice(rolls or [], start.turn),
+                       schema=SCHEMA)
 
 
 def war(ctx: TurnContext, a: str, b: str) -> None:
@@ -46,6 +49,8 @@ def test_the_cordons_are_sea_zones_of_the_map() -> None:
         for zone in scenario.nations[nation].starvation_cordon:
             assert not world.territories[zone].is_land, zone
             assert any(world.adjacent(zone, t) for t in world.home_of(nation)), zone
+        isles = world.groups[scenario.nations[nation].starvation_land]  # the home islands it starves
+        assert all(world.territories[t].owner == nation for t in isles)
 
 
 def test_britain_starves_from_the_second_turn_of_the_cordon_3_6_12_then_it_ends() -> None:
@@ -106,7 +111,7 @@ def test_the_us_economic_roll_moves_nothing_on_2_to_7() -> None:
 
 def test_the_us_economic_roll_counts_japan_with_the_allies_unless_at_war_with_them() -> None:
     ctx = context()
-    ctx.emit("income", "8", ("japan",), nation="japan", full=0, rule="full", amount=50, saved=0)
+    ctx.emit("income", "8", ("japan",), nation="japan", full=0, rule="full", amount=50, saved=0, kept_apart=0)
     assert phase9_neutrals.production(ctx) == {"allied": 50, "central": 0}
     war(ctx, "japan", "britain")
     assert phase9_neutrals.production(ctx) == {"allied": 0, "central": 0}
@@ -139,16 +144,73 @@ def test_encircled_land_starves_as_japan_and_ends_when_a_neutral_is_in_reach() -
 
     # On the fixture map Russia is shut in: its neighbours are German and Austrian, and the
     # Baltic only leads to German coasts; no neutral is in reach.
-    ctx = TurnContext(fx.state(), {}, fx.world(), fx.scenario())
+    ctx = TurnContext(fx.state(), {}, fx.world(), fx.scenario(), schema=SCHEMA)
     assert not phase9_starvation.reaches_a_neutral(ctx, "russia")
     assert phase9_starvation.reaches_a_neutral(ctx, "germany")  # Belgium borders Berlin
+    russia = ["Kiev", "Minsk", "Moscow", "Riga", "Vilna", "Warsaw"]
+    assert phase9_starvation.pockets(ctx, "russia") == [russia]  # one closed circle: one pocket
     for _ in range(3):
         phase9_starvation.starvation(ctx)
     assert [(e.args["nation"], e.args["lost"]) for e in of(ctx, "starvation")] == [("russia", 1), ("russia", 2)]
     assert ctx.state.nations["russia"].manpower_limit == 50 - 3
     ctx.state.control["Konigsberg"] = "belgium"  # a neutral's land next to Riga
     phase9_starvation.starvation(ctx)
-    assert of(ctx, "starvation-ended")[0].args == {"nation": "russia", "turns": 3}
+    assert of(ctx, "starvation-ended")[0].args == {"nation": "russia", "turns": 3, "land": russia}
+    assert phase9_starvation.POCKETS not in ctx.state.nations["russia"].flags
+
+
+def test_encircled_land_starves_per_territory_while_the_rest_of_the_nation_reaches_a_neutral() -> None:
+    from tests import engine_fixture as fx
+
+    # "all territories can suffer from starvation effect": Riga reaches Belgium's Konigsberg,
+    # and so does Vilna through it; a German army standing in Vilna shuts Warsaw, Minsk, Kiev
+    # and Moscow in (German and Austrian land all round). They starve as one pocket; Riga and
+    # Vilna do not.
+    pocket = ["Kiev", "Minsk", "Moscow", "Warsaw"]
+    s = fx.state()
+    s.control["Konigsberg"] = "belgium"
+    s.new_unit("germany", "infantry", "Vilna")
+    ctx = TurnContext(s, {}, fx.world(), fx.scenario(), schema=SCHEMA)
+    assert phase9_starvation.pockets(ctx, "russia") == [pocket]
+    for _ in range(3):
+        phase9_starvation.starvation(ctx)
+    found = [(e.args["nation"], e.args["land"], e.args["lost"]) for e in of(ctx, "starvation")]
+    assert found == [("russia", pocket, 1), ("russia", pocket, 2)]
+    assert ctx.state.nations["russia"].manpower_limit == 50 - 3
+    # The Germans leave Vilna: the pocket reaches the neutral again, its starvation ends.
+    s.units = [u for u in s.units if not (u.nation == "germany" and u.location == "Vilna")]
+    ctx.events.clear()
+    phase9_starvation.starvation(ctx)
+    assert [e.args for e in of(ctx, "starvation-ended")] == [{"nation": "russia", "turns": 3, "land": pocket}]
+    assert not of(ctx, "starvation")
+
+
+def test_a_nation_count_of_an_earlier_version_carries_over_to_its_pockets() -> None:
+    from tests import engine_fixture as fx
+
+    s = fx.state()
+    s.nations["russia"].flags[phase9_starvation.OLD_COUNT] = 2  # saved before the count was per territory
+    ctx = TurnContext(s, {}, fx.world(), fx.scenario(), schema=SCHEMA)
+    phase9_starvation.starvation(ctx)
+    assert [(e.args["turns"], e.args["lost"]) for e in of(ctx, "starvation")] == [(3, 2)]
+    assert phase9_starvation.OLD_COUNT not in s.nations["russia"].flags
+
+
+def test_the_british_isles_starve_by_their_cordon_only_and_the_colonies_by_the_general_rule() -> None:
+    world, _, _ = real()
+    ctx = context()
+    war(ctx, "britain", "germany")
+    for zone in world.groups["Seas around Britain"]:  # the Irish Sea too: the Isles reach nobody
+        ctx.state.new_unit("germany", "submarine", zone)
+    assert phase9_starvation.pockets(ctx, "britain") == []  # the Isles: the cordon's, not a pocket
+    # Malta shut in by German warships in every sea around it: a pocket of its own.
+    for zone in sorted(world.neighbours("Malta")):
+        ctx.state.new_unit("germany", "cruiser", zone)
+    assert phase9_starvation.pockets(ctx, "britain") == [["Malta"]]
+    for _ in range(2):
+        ctx.events.clear()
+        phase9_starvation.starvation(ctx)
+    assert sorted((e.args["land"] or [], e.args["lost"]) for e in of(ctx, "starvation")) == [([], 3), (["Malta"], 1)]
 
 
 def test_a_nation_without_manpower_of_its_own_starves_its_pool_and_one_without_any_does_not() -> None:
@@ -172,12 +234,16 @@ def test_a_nation_without_manpower_of_its_own_starves_its_pool_and_one_without_a
     s.control["Vilna"] = "mutineers"
     s.nations["bolsheviks"] = NationState("bolsheviks", side="neutral", at_war_with=["germany"])
     s.nations["mutineers"] = NationState("mutineers", side="neutral", at_war_with=["germany"])
-    ctx = TurnContext(s, {}, fx.world(), replace(base, nations=nations))
+    ctx = TurnContext(s, {}, fx.world(), replace(base, nations=nations), schema=SCHEMA)
     for _ in range(3):
         phase9_starvation.starvation(ctx)
-    found = [(e.args["nation"], e.args["lost"], e.args.get("pool"), e.seen_by) for e in of(ctx, "starvation")]
-    assert found == [("bolsheviks", 1, "russia", ("bolsheviks", "russia", MODERATOR)),
-                     ("bolsheviks", 2, "russia", ("bolsheviks", "russia", MODERATOR))]
-    assert ctx.state.nations["russia"].manpower_limit == 50 - 3
+    # Kiev and Minsk touch only Russian Moscow (not an ally) and the foe: two pockets, each
+    # starving apart (1, then 2).
+    found = [(e.args["nation"], e.args["land"], e.args["lost"], e.args.get("pool"), e.seen_by)
+             for e in of(ctx, "starvation")]
+    told = ("bolsheviks", "russia", MODERATOR)
+    assert found == [("bolsheviks", ["Kiev"], 1, "russia", told), ("bolsheviks", ["Minsk"], 1, "russia", told),
+                     ("bolsheviks", ["Kiev"], 2, "russia", told), ("bolsheviks", ["Minsk"], 2, "russia", told)]
+    assert ctx.state.nations["russia"].manpower_limit == 50 - 6
     assert ctx.state.nations["bolsheviks"].manpower_limit == 0
-    assert phase9_starvation.ENCIRCLED not in ctx.state.nations["mutineers"].flags
+    assert phase9_starvation.POCKETS not in ctx.state.nations["mutineers"].flags

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from moderator.engine import phase9_mutiny, phase9_revolution
+from moderator.engine import phase9_mutiny, phase9_revolution, phase9_starvation
 from moderator.engine.context import MODERATOR, TurnContext
 from moderator.engine.dice import Dice, ScriptedDice
 from moderator.engine.events import Event
@@ -289,6 +289,20 @@ def test_infantry_past_the_limit_risk_a_mutiny_2_in_10() -> None:
     assert moscow.args["units"] == {"infantry": 1}  # 50% of 1, rounded up
     assert fx.count(new, "russia", "infantry", "Warsaw") == 2 and fx.count(new, "russia", "artillery", "Warsaw") == 2
     assert new.nations["russia"].flags[phase9_mutiny.AFFECTED] == ["Warsaw", "Moscow"]
+
+
+def test_starvation_raises_no_mutiny_in_the_turn_it_takes_the_manpower() -> None:
+    # "Note that starvation effect won't raise rebellion in the same turn when manpower limit
+    # is exceeded if new units are raised": the mutiny check comes before the starvation.
+    s = past_the_limit(limit=3)  # 2 built of 3: one more at normal cost
+    shut_in = ["Kiev", "Minsk", "Moscow", "Riga", "Vilna", "Warsaw"]  # the fixture's Russia reaches no neutral
+    s.nations["russia"].flags[phase9_starvation.POCKETS] = dict.fromkeys(shut_in, 2)  # a third turn: -2
+    new, events = run(s, BUILD, [])  # no die scripted: a mutiny roll would fail the run
+    assert [e.args["lost"] for e in of(events, "starvation")] == [2]
+    assert (new.nations["russia"].infantry_built, new.nations["russia"].manpower_limit) == (3, 1)
+    # The next turn's infantry are past the lowered limit: the roll is due (a 3: none).
+    _, events = run(new, BUILD, [3])
+    assert not of(events, "mutiny")
 
 
 def test_a_small_mutiny_disbands_a_quarter_rounded_up() -> None:

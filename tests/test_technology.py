@@ -234,3 +234,13 @@ def test_troop_mechanization_raises_the_manpower_limit_by_30_percent() -> None:
                           ScriptedDice({"1.2": [0, 0], "2.1": [9], "3.3": MISSES, "9": [5]}, 1))
     assert new.nations["germany"].manpower_limit == 65
     assert [e.args["after"] for e in events if e.code == "manpower-raised"] == [65]
+
+
+def test_troop_mechanization_raises_the_colonies_limit_too() -> None:
+    s = fx.state(saved=30, manpower=50)
+    s.nations["germany"].flags["colonial_manpower"] = 6  # the colonies' limit (engine/manpower.py)
+    new, events = resolve(s, {"germany": [m.Research("troop_mechanization")]}, fx.world(), scenario(),
+                          ScriptedDice({"1.2": [0, 0], "2.1": [9], "3.3": MISSES, "9": [5]}, 1))
+    assert (new.nations["germany"].manpower_limit, new.nations["germany"].flags["colonial_manpower"]) == (65, 8)
+    raised = [(e.args["after"], e.args.get("colonies")) for e in events if e.code == "manpower-raised"]
+    assert raised == [(65, None), (8, True)]

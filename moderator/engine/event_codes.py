@@ -130,8 +130,8 @@ SCHEMA = EventSchema([
     spec("upgrade-nothing-new", "nation", "Phase 2.2: an upgrade written after a research of the same turn "
          "that failed: nothing to buy, nothing charged", nation=NATION, order=INT, kind=KIND),
     spec("manpower-raised", "nation", "Phase 7: Troop Mechanization raised the manpower limit by 30%; Phase 1.5: "
-         "the Irish support the British war effort (+20, German option #3)",
-         nation=NATION, before=INT, after=INT, why=CODE),
+         "the Irish support the British war effort (+20, German option #3); `colonies`: the colonies' limit",
+         nation=NATION, before=INT, after=INT, why=CODE, colonies=optional(BOOL)),
     spec("upgraded", "nation", "Phase 2.2: every deployed unit of a kind upgraded to the nation's technology",
          nation=NATION, order=INT, kind=KIND, count=INT, cost=INT),
     # ---- Phase 3
@@ -319,9 +319,13 @@ SCHEMA = EventSchema([
          nation=NATION, severity=CODE, place=PLACE, units=UNITS, rebelled=BOOL),
     spec("starvation", "the nation and the moderator", "Phase 9, Starvation Rule: the enemy cordon held a "
          "second turn or more; the manpower limit falls (of `pool`, the nation whose limit its infantry count against, "
-         "when not its own)", nation=NATION, turns=INT, lost=INT, manpower=INT, pool=optional(NATION)),
-    spec("starvation-ended", "the nation and the moderator", "Phase 9, Starvation Rule: the cordon is broken",
-         nation=NATION, turns=INT),
+         "when not its own; `land`: the shut-in territories that starve, none for an island cordon; `colonies`: "
+         "the colonies' limit fell, the pocket being all colonies)",
+         nation=NATION, turns=INT, lost=INT, manpower=INT, pool=optional(NATION), land=optional(PLACES),
+         colonies=optional(BOOL)),
+    spec("starvation-ended", "the nation and the moderator", "Phase 9, Starvation Rule: the cordon is broken "
+         "(`land`: the territories reached again, none for an island cordon)",
+         nation=NATION, turns=INT, land=optional(PLACES)),
     spec("victory-standing", "the moderator; everyone from the historical end", "Victory Conditions: a major "
          "nation's five criteria (percent), their geometric mean, its best army and naval force",
          nation=NATION, side=CODE, production_side=INT, production=INT, resources=INT, manpower=INT,

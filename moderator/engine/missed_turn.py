@@ -58,7 +58,7 @@ def purchases(pos: Position, nation: str) -> dict[tuple[str, str], int]:
     """(kind, place) -> count, bought in the 3:1:1 cycle within the budget."""
     money = budget(pos, nation)
     where = {k: place_for(pos, nation, k) for k in sorted(set(CYCLE))}
-    normal_infantry = manpower.normal_left(pos, nation)
+    normal_infantry = manpower.normal_left(pos, nation, where.get("infantry"))
     out: dict[tuple[str, str], int] = {}
     infantry = 0
     while True:

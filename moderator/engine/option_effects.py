@@ -328,7 +328,7 @@ def irish_rebellion(ctx: TurnContext, nation: str, order: SpecialOption, spec: O
         if BRITAIN in ctx.state.nations:
             ctx.state.nations[BRITAIN].manpower_limit += IRISH_SUPPORT
             ctx.tell(BRITAIN, "manpower-raised", PHASE, before=ctx.state.nations[BRITAIN].manpower_limit - IRISH_SUPPORT,
-                     after=ctx.state.nations[BRITAIN].manpower_limit, why="irish-support")
+                     after=ctx.state.nations[BRITAIN].manpower_limit, why="irish-support", colonies=None)
         return outcome
     rebels = ctx.dice.between(1, 10, "Irish rebels' infantry (German option #3)")
     ctx.flag(PHASE, "irish-rebellion", nation, infantry=rebels, artillery=1, places=list(IRISH_LANDS),

@@ -3,7 +3,8 @@
 Builds paid in Phase 3.1 are placed if their territory is still the nation's (Phase 7
 note: "if the territory where unit should be placed is lost during the turn, then money
 for building is lost but no manpower is lost because unit is not build"). Placed
-infantry count against the manpower limit (Manpower limits).
+infantry count against the manpower limit (Manpower limits; built in a colony, against the
+colonies' limit of a nation that has one: engine/manpower.py).
 
 Strategic moves (Phase 4.1.3) end here: units reach their destination if the whole path
 is still friendly; otherwise they stop in the last friendly territory before the first
@@ -53,8 +54,8 @@ def place(ctx: TurnContext, build: PendingBuild) -> None:
             build = replace(build, count=room, paid=build.paid * room // build.count)
     for _ in range(build.count):
         technology.stamp(ctx, ctx.state.new_unit(build.nation, build.kind, build.place))  # its levels
-    if build.kind == "infantry":  # Manpower limits: counted when built, against the nation's pool
-        ctx.state.nations[manpower.pool(ctx, build.nation)].infantry_built += build.count
+    if build.kind == "infantry":  # Manpower limits: counted when built, against the pool's home or colonies' limit
+        manpower.add_built(ctx, build.nation, build.place, build.count)
     ctx.tell(build.nation, "placed", PHASE, kind=build.kind, count=build.count, place=build.place)
 
 

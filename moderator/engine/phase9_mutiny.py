@@ -75,25 +75,27 @@ ASKED = "free_player_asked"  # NationState.flags of the Mutineers: the turn the 
 
 def infantry_past_the_limit(ctx: TurnContext) -> list[str]:
     """Nations that bought infantry this turn past their pool's manpower limit (Phase 3.1),
-    whether or not the infantry were placed."""
-    bought: dict[str, int] = {}
-    placed: dict[str, int] = {}
-    buyers: dict[str, set[str]] = {}
+    whether or not the infantry were placed: the home limit, or the colonies' for infantry
+    bought in a colony (engine/manpower.py): "no matter if the mutiny started because of
+    loss of manpower in colonies or in mainland", one roll either way."""
+    bought: dict[tuple[str, bool], int] = {}
+    placed: dict[tuple[str, bool], int] = {}
+    buyers: dict[tuple[str, bool], set[str]] = {}
     for e in ctx.events:
         if e.args.get("kind") != "infantry":
             continue
-        owner = manpower.pool(ctx, e.args["nation"])
+        key = (manpower.pool(ctx, e.args["nation"]), manpower.colonial(ctx, e.args["nation"], e.args.get("place")))
         if e.code == "built" and e.phase == "3.1":
-            bought[owner] = bought.get(owner, 0) + e.args["count"]
-            buyers.setdefault(owner, set()).add(e.args["nation"])
+            bought[key] = bought.get(key, 0) + e.args["count"]
+            buyers.setdefault(key, set()).add(e.args["nation"])
         elif e.code == "placed" and e.phase == "7":
-            placed[owner] = placed.get(owner, 0) + e.args["count"]
+            placed[key] = placed.get(key, 0) + e.args["count"]
     out: set[str] = set()
-    for owner, count in bought.items():
+    for (owner, colonies), count in bought.items():
         ns = ctx.nation(owner)
-        before = ns.infantry_built - placed.get(owner, 0)
-        if before + count > ns.manpower_limit:
-            out |= buyers[owner]
+        before = manpower.built(ns, colonies) - placed.get((owner, colonies), 0)
+        if before + count > manpower.limit(ns, colonies):
+            out |= buyers[(owner, colonies)]
     return sorted(out)
 
 

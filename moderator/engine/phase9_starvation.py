@@ -1,4 +1,4 @@
-"""Phase 9, Starvation Rule: the island nations' sea cordons.
+"""Phase 9, Starvation Rule: the island nations' sea cordons, and every nation's shut-in land.
 
 "If enemies of British Empire can keep one or more submarines in every sea zone directly
 surrounding Britain (except Irish Sea) for two consecutive turns, then on the second turn
@@ -18,13 +18,29 @@ starving one, other than a transport, is in it. NationState.flags[CORDON] counts
 consecutive turns held; on the n-th (n >= 2) the limit falls by loss * 2**(n-2), not below
 0 (British Isles only: the colonies' limit is apart, Nation.colonial_manpower).
 
-"Other nation's territories ... if they are completely surrounded by enemy forces (land
-and naval) so they cannot reach, directly of via allies, any of neutral nation in the world
-(Russia can do that even by using northern pass via Norwegian Sea). In such case starvation
-is counted as in Japan case" (1, doubling). Reading: a nation at war without a cordon of its
-own starves when no territory it holds reaches a neutral nation's land through land held by
-it or its allies without enemy units and sea zones without enemy warships
-(NationState.flags[ENCIRCLED] counts the turns).
+"Similar to Japan and British isles, all territories can suffer from starvation effect, if
+they are completely surrounded by enemy forces (land and naval) so they cannot reach,
+directly of via allies, any of neutral nation in the world (Russia can do that even by
+using northern pass via Norwegian Sea). In such case starvation is counted as in Japan case
+- on first turn of starvation effect (the second consecutive turn with completely closed
+circle around territory(ies)) regarded manpower limit will be reduced by 1 ... If on any
+turn at least one sea zone or territory around target territory don't prevent reaching to
+any neutral in the world, then starvation effect ends".
+
+Reading (chosen, docs/rules-coverage.md): per territory, not per nation. A territory a
+nation at war holds is shut in when no path leads from it to a neutral nation's land
+through land held by it or its allies without enemy units and sea zones without enemy
+warships (`pockets`). Territories shut in together (on one such path network: the
+"territory(ies)" of one closed circle) are one pocket: it starves as one, 1 the first
+turn (its second shut in), doubling after, whatever else the nation still reaches; two
+pockets of one nation starve apart. NationState.flags[POCKETS] keeps each shut-in
+territory's consecutive turns; a pocket's count is one more than the longest of its
+territories' (land taken into a starving pocket starves with it). A territory that is
+reached again (or lost) leaves the count; a pocket that had starved is told it ended.
+The island nations' own cordon covers their home islands (Nation.starvation_land, a map
+group: the British Isles, the Japanese home islands), which the general rule leaves out.
+"Regarded manpower limit", "territory's manpower limit": a pocket all of colonies starves
+the colonies' limit of a nation that has one (engine/manpower.py), any other the home one.
 
 Nations without a manpower limit of their own (Manpower limits; `manpower.pool`): the
 manpower starvation takes is the limit the nation's infantry count against, so a starving
@@ -43,7 +59,8 @@ from moderator.engine.state import SEA_UNITS
 
 PHASE = "9"
 CORDON = "cordon_turns"  # NationState.flags: consecutive turns the enemy cordon held
-ENCIRCLED = "encircled_turns"  # NationState.flags: consecutive turns it reached no neutral
+POCKETS = "encircled_land"  # NationState.flags: {territory shut in: its consecutive turns}
+OLD_COUNT = "encircled_turns"  # the per-nation count this replaced (VERSION 13): read once, then dropped
 ENCIRCLED_LOSS = 1  # "starvation is counted as in Japan case"
 WARSHIPS = tuple(k for k in SEA_UNITS if k != "transport")
 
@@ -58,9 +75,13 @@ def loss(first: int, turns: int) -> int:
     return first * 2 ** (turns - 2) if turns >= 2 else 0
 
 
-def reaches_a_neutral(ctx: TurnContext, nation: str) -> bool:
-    """Whether any land the nation holds reaches a neutral nation's land (see the docstring)."""
+def pockets(ctx: TurnContext, nation: str) -> list[list[str]]:
+    """The nation's land shut in from every neutral, in pockets (see the docstring): each
+    pocket sorted, the pockets by their first territory. Its island home under a cordon
+    of its own (Nation.starvation_land) is in no pocket, though paths lead through it."""
     friends = {nation} | {n for n in ctx.state.nations if ctx.state.allies(nation, n)}
+    spec = ctx.scenario.nations.get(nation)
+    isles = set(ctx.world.groups.get(spec.starvation_land, ())) if spec and spec.starvation_land else set()
     held = sorted(t for t, h in ctx.state.control.items() if h == nation)
 
     def hostile(place: str) -> bool:
@@ -72,60 +93,98 @@ def reaches_a_neutral(ctx: TurnContext, nation: str) -> bool:
         return (h is not None and h not in friends and not ctx.at_war(h, nation)
                 and ctx.state.nations[h].side == "neutral") if h in ctx.state.nations else False
 
-    seen, queue = set(held), list(held)
-    while queue:
-        here = queue.pop()
-        for nb in sorted(ctx.world.neighbours(here)):
-            if nb in seen:
-                continue
-            if not ctx.is_sea(nb) and neutral(nb):
-                return True
-            passable = (not hostile(nb)) and (ctx.is_sea(nb) or ctx.controller(nb) in friends)
-            if passable:
-                seen.add(nb)
-                queue.append(nb)
-    return False
+    out: list[list[str]] = []
+    done: set[str] = set()
+    for start in held:
+        if start in done:
+            continue
+        seen, queue, free = {start}, [start], False
+        while queue and not free:
+            here = queue.pop()
+            for nb in sorted(ctx.world.neighbours(here)):
+                if nb in seen:
+                    continue
+                if not ctx.is_sea(nb) and neutral(nb):
+                    free = True
+                    break
+                if not hostile(nb) and (ctx.is_sea(nb) or ctx.controller(nb) in friends):
+                    seen.add(nb)
+                    queue.append(nb)
+        mine = sorted(t for t in seen if ctx.controller(t) == nation)
+        done.update(mine)
+        if not free and set(mine) - isles:
+            out.append(sorted(set(mine) - isles))
+    return out
+
+
+def reaches_a_neutral(ctx: TurnContext, nation: str) -> bool:
+    """Whether none of the nation's land (outside its cordoned home islands) is shut in."""
+    return not pockets(ctx, nation)
 
 
 def encirclement(ctx: TurnContext) -> None:
-    """Every other nation at war: encircled land starves as Japan does (1, doubling)."""
+    """Every nation at war: each pocket of shut-in land starves as Japan does (1, doubling)."""
     for nation in sorted(ctx.state.nations):
-        spec = ctx.scenario.nations.get(nation)
         ns = ctx.state.nations[nation]
-        if spec is None or spec.starvation_cordon or not ns.at_war_with:
+        old = ns.flags.pop(OLD_COUNT, 0)
+        if nation not in ctx.scenario.nations or not ns.at_war_with or not has_manpower(ctx, nation):
+            ns.flags.pop(POCKETS, None)
             continue
-        if not any(h == nation for h in ctx.state.control.values()) or not has_manpower(ctx, nation):
-            continue
-        count(ctx, nation, ENCIRCLED, ENCIRCLED_LOSS, held=not reaches_a_neutral(ctx, nation))
+        before: dict[str, int] = dict(ns.flags.pop(POCKETS, {}))
+        now: dict[str, int] = {}
+        for pocket in pockets(ctx, nation):
+            turns = 1 + max([before.get(t, int(old)) for t in pocket])
+            now.update(dict.fromkeys(pocket, turns))
+            if turns >= 2:
+                starve(ctx, nation, loss(ENCIRCLED_LOSS, turns), turns, land=pocket)
+        if now:
+            ns.flags[POCKETS] = now
+        freed = sorted(t for t, n in before.items() if n >= 2 and t not in now and ctx.controller(t) == nation)
+        if freed:
+            ctx.emit("starvation-ended", PHASE, told(ctx, nation), nation=nation,
+                     turns=max(before[t] for t in freed), land=freed)
+
+
+def told(ctx: TurnContext, nation: str) -> tuple[str, ...]:
+    return tuple(dict.fromkeys((nation, manpower.pool(ctx, nation), MODERATOR)))
 
 
 def has_manpower(ctx: TurnContext, nation: str) -> bool:
-    """Whether the limit the nation's infantry count against has any manpower to lose."""
+    """Whether the limits the nation's infantry count against (home, colonies') have any
+    manpower to lose."""
     owner = manpower.pool(ctx, nation)
-    return owner in ctx.state.nations and ctx.state.nations[owner].manpower_limit > 0
+    ns = ctx.state.nations.get(owner)
+    return ns is not None and (manpower.limit(ns, False) > 0 or manpower.limit(ns, True) > 0)
 
 
 def count(ctx: TurnContext, nation: str, key: str, first: int, held: bool) -> None:
-    """One more turn of a cordon (held) or its end, and the manpower it costs (from the
-    limit the nation's infantry count against)."""
+    """One more turn of an island cordon (held) or its end, and the manpower it costs."""
     ns = ctx.state.nations[nation]
-    owner = manpower.pool(ctx, nation)
-    told = tuple(dict.fromkeys((nation, owner, MODERATOR)))
     before = int(ns.flags.get(key, 0))
     if not held:
         if before:
             ns.flags.pop(key)
             if before >= 2:
-                ctx.emit("starvation-ended", PHASE, told, nation=nation, turns=before)
+                ctx.emit("starvation-ended", PHASE, told(ctx, nation), nation=nation, turns=before, land=None)
         return
     turns = before + 1
     ns.flags[key] = turns
     if turns >= 2:
-        pool = ctx.state.nations[owner]
-        lost = min(loss(first, turns), pool.manpower_limit)
-        pool.manpower_limit -= lost
-        ctx.emit("starvation", PHASE, told, nation=nation, turns=turns, lost=lost, manpower=pool.manpower_limit,
-                 pool=owner if owner != nation else None)
+        starve(ctx, nation, loss(first, turns), turns)
+
+
+def starve(ctx: TurnContext, nation: str, lost: int, turns: int, land: list[str] | None = None) -> None:
+    """The manpower starvation takes, from the limit the nation's infantry count against
+    (`land`: the shut-in pocket that starves; None: the island home under its cordon). A
+    pocket of colonies only starves the colonies' limit of a nation that has one ("the
+    regarded manpower limit", "territory's manpower limit"; engine/manpower.py)."""
+    owner = manpower.pool(ctx, nation)
+    pool = ctx.state.nations[owner]
+    colonies = bool(land) and all(manpower.colonial(ctx, nation, t) for t in land or ())
+    lost = manpower.lower(pool, colonies, lost)
+    ctx.emit("starvation", PHASE, told(ctx, nation), nation=nation, turns=turns, lost=lost,
+             manpower=manpower.limit(pool, colonies), pool=owner if owner != nation else None, land=land,
+             colonies=colonies or None)
 
 
 def starvation(ctx: TurnContext) -> None:

@@ -13,7 +13,7 @@ attacks." One D10 per rocket, at the rocket's attack value (the scenario's stati
   enemy of its owner) nothing can be hit and no die is rolled; behind such a trench the
   rocket has -3 (Trenches, table of penalties; never below 1).
 - At a city (FIRE CITY): each hit lowers the holder's infantry maximum (manpower limit,
-  the pool it counts against: manpower.pool) by 1.
+  the pool it counts against: manpower.pool; a colony's city, the colonies' limit) by 1.
 - At an industrial complex (FIRE INDUSTRY): each hit takes 2 of the holder's saved
   resources; from the fourth rocket advance, 1D10 ("At the highest technological stage a
   rocket may reduce the enemy's saved resources by 1D10"). Never below 0.
@@ -76,8 +76,7 @@ def fire(ctx: TurnContext, nation: str, index: int, order: RocketFire, rockets: 
         ctx.state.units = [u for u in ctx.state.units if u.id not in gone]
     elif holder is not None and order.aim == "city":
         ns = ctx.state.nations[manpower.pool(ctx, holder)]
-        manpower_lost = min(hits, ns.manpower_limit)
-        ns.manpower_limit -= manpower_lost
+        manpower_lost = manpower.lower(ns, manpower.colonial(ctx, holder, place), hits)  # a colony's: the colonies'
     elif holder is not None:
         ns = ctx.state.nations[holder]
         for k in range(hits):

@@ -233,7 +233,10 @@ def take_effect(ctx: TurnContext) -> None:
     the nation's (Phase 2.2: "units will not be upgraded until phase 7"), for the units it
     builds from the next turn. Troop Mechanization raises the manpower limit by 30%
     (rounded up): "At the moment that a nation develops troop mechanization, the moderator
-    will increase the manpower limit of that nation by 30%"."""
+    will increase the manpower limit of that nation by 30%"; the colonies' limit of a nation
+    that has one (engine/manpower.py) is the nation's too, and rises alike (chosen)."""
+    from moderator.engine import manpower  # not at the top: this module stays below the context's imports
+
     for nid in sorted(ctx.state.nations):
         ns = ctx.state.nations[nid]
         for tech, new in sorted(ns.flags.pop(RESEARCHED, {}).items()):
@@ -243,4 +246,9 @@ def take_effect(ctx: TurnContext) -> None:
             if tech == MECHANIZATION:
                 before = ns.manpower_limit
                 ns.manpower_limit = before + -(-before * MECHANIZATION_PERCENT // 100)
-                ctx.tell(nid, "manpower-raised", PHASE, before=before, after=ns.manpower_limit, why=tech)
+                ctx.tell(nid, "manpower-raised", PHASE, before=before, after=ns.manpower_limit, why=tech, colonies=None)
+                if manpower.COLONIAL in ns.flags:
+                    before = manpower.limit(ns, True)
+                    ns.flags[manpower.COLONIAL] = before + -(-before * MECHANIZATION_PERCENT // 100)
+                    ctx.tell(nid, "manpower-raised", PHASE, before=before, after=manpower.limit(ns, True), why=tech,
+                             colonies=True)

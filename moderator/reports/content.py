@@ -105,6 +105,9 @@ class Sheet:
     to_deploy: dict[str, int]  # Initial Deployment: units still to place
     waiting_builds: list[dict[str, Any]]  # builds paid for, not placed (Phase 7); the state keeps none between turns
     rail_moves: list[dict[str, Any]]  # rail moves under way (Phase 4.1.3 -> 7); none between turns
+    colonial_limit: int | None = None  # the colonies' manpower limit (engine/manpower.py); None: one limit
+    colonial_used: int = 0
+    colonial_left: int = 0
 
 
 @dataclass
@@ -243,7 +246,9 @@ def sheet(world: World, status: NationStatus, turn: int, names: Names) -> Sheet:
         manpower_left=max(status.manpower_limit - used, 0), tech=dict(status.tech),
         units=status.units, damaged=status.damaged,
         unit_total=sum(n for k in status.units.values() for kind, n in k.items() if kind in UNIT_KINDS),
-        to_deploy=status.to_deploy, waiting_builds=[], rail_moves=[])
+        to_deploy=status.to_deploy, waiting_builds=[], rail_moves=[],
+        colonial_limit=status.colonial_limit, colonial_used=status.colonial_built,
+        colonial_left=max((status.colonial_limit or 0) - status.colonial_built, 0))
 
 
 def _echo_units(kinds: dict[str, int]) -> str:

@@ -12,6 +12,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from moderator.engine.events import Event
+from moderator.engine.manpower import COLONIAL, COLONIAL_BUILT
 from moderator.engine.state import GameState
 from moderator.engine.treasuries import HELD
 from moderator.reports.sightings import Sighting, sightings
@@ -44,6 +45,8 @@ class NationStatus:
     incorporated: dict[str, int] = field(default_factory=dict)  # own territory -> turn incorporated (Phase 6)
     damaged: dict[str, dict[str, int]] = field(default_factory=dict)  # location -> kind -> hits taken
     held_apart: dict[str, int] = field(default_factory=dict)  # 3.1: treasuries of separated land, by territory
+    colonial_limit: int | None = None  # the colonies' manpower limit, apart (engine/manpower.py); None: none
+    colonial_built: int = 0  # infantry built in the colonies
 
 
 @dataclass
@@ -89,6 +92,8 @@ def _status(state: GameState, scenario: Scenario, nation: str) -> NationStatus:
         saved=ns.saved,
         manpower_limit=ns.manpower_limit,
         infantry_built=ns.infantry_built,
+        colonial_limit=int(ns.flags[COLONIAL]) if COLONIAL in ns.flags else None,
+        colonial_built=int(ns.flags.get(COLONIAL_BUILT, 0)),
         at_war_with=sorted(ns.at_war_with),
         territories=territories,
         units={loc: dict(sorted(c.items())) for loc, c in sorted(units.items())},

@@ -341,6 +341,7 @@ class Nation:
     rebels_when_conquered: bool = False  # a rebellion may free it while conquered (Afghanistan, Phase 9)
     starvation_cordon: tuple[str, ...] = ()  # sea zones an enemy cordon starves it from (Phase 9)
     starvation_loss: int = 0  # manpower its first turn of starvation costs, doubling after (Phase 9)
+    starvation_land: str = ""  # the map group of the home islands the cordon starves (Phase 9)
     saved: int = 0  # saved resources at start
     income_rule: str = "full"  # how much of full income is collected at start, e.g. "half", "quarter", "fixed:15"
     standing: int = 0  # neutrals' diplomatic stand: -5 favourable to CP, 0, +5 favourable to AP

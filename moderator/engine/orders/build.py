@@ -8,7 +8,7 @@ during the turn." The order is paid now and checked against the placement rules 
 
 Prices: the unit's cost for the nation (units.toml), the placement surcharges (infantry
 outside a city, artillery in a city without a complex), and infantry past the manpower
-limit at twice the cost (moderator.engine.manpower).
+limit at twice the cost (moderator.engine.manpower: in a colony, the colonies' limit).
 Default where the rules are silent: when the treasury (or the place's room for this
 turn) covers fewer units than ordered, buy as many as it covers, in order, and say so
 in the receipt and the report; the moderator sees a flag.
@@ -31,7 +31,7 @@ def prices(pos: Position, nation: str, order: Build, where: Placement) -> list[i
     stats = pos.stats(nation, order.kind)
     assert stats is not None
     if order.kind == "infantry":
-        return [p + where.extra for p in manpower.infantry_prices(pos, nation, stats.cost, order.count)]
+        return [p + where.extra for p in manpower.infantry_prices(pos, nation, stats.cost, order.count, order.place)]
     return [stats.cost + where.extra] * order.count
 
 
@@ -77,9 +77,11 @@ class BuildRule(OrderRule[Build]):
         out: list[Problem] = []
         bought, _ = purchase(pos, nation, order, where)
         if order.kind == "infantry":
-            over = max(0, bought - manpower.normal_left(pos, nation))
+            over = max(0, bought - manpower.normal_left(pos, nation, order.place))
             if over:
-                out.append(warning("manpower", over=over, limit=pos.nation(manpower.pool(pos, nation)).manpower_limit))
+                colonies = manpower.colonial(pos, nation, order.place)
+                limit = manpower.limit(pos.nation(manpower.pool(pos, nation)), colonies)
+                out.append(warning("manpower", over=over, limit=limit, colonies=colonies))
             if where.extra:
                 out.append(warning("infantry-no-city", order.place, place=order.place, extra=where.extra))
         elif where.extra:
