@@ -187,3 +187,29 @@ def test_the_irish_rebel_on_9_10_with_1d10_infantry_and_support_britain_on_1_the
     [rising] = [e for e in events if e.code == "moderator-flag" and e.args["reason"] == "irish-rebellion"]
     assert (rising.args["details"]["infantry"], rising.args["details"]["artillery"]) == (7, 1)
     assert errors(codes_1914("OPTION 3", "Germany", new)) == ["option-settled"]
+
+
+def test_east_africa_supplies_last_the_turn_they_are_played() -> None:
+    """German #5: without the option German East Africa builds 2 units a turn (rule 8) from
+    its own (empty) treasury, artillery at rule 5's 10 more; with it 4, the artillery at 8
+    more, paid from home. Once a turn, and only while Germany holds German East Africa."""
+    from tests.test_engine_diplomacy import codes_1914, errors
+
+    def rich(state: GameState) -> None:
+        state.nations["germany"].saved = 100
+
+    builds = "BUILD 3 inf AT German East Africa\n"
+    assert errors(codes_1914(builds, "Germany", with_(rich))) == ["over-budget"]  # cut off, nothing there
+    found = codes_1914("OPTION 5\n" + builds, "Germany", with_(rich))
+    assert errors(found) == [] and ("warning", "build-cut") not in found
+    assert ("warning", "build-cut") in codes_1914("OPTION 5\nBUILD 5 inf AT German East Africa", "Germany", with_(rich))
+    assert errors(codes_1914("OPTION 5\nOPTION 5", "Germany", with_(rich))) == ["option-twice"]
+    new, events = play("germany", "OPTION 5\nBUILD 1 art AT German East Africa", [], with_(rich))
+    assert outcome(events) == "delivered"
+    assert [e.args["cost"] for e in events if e.code == "built"] == [16]  # 8 + 8, not 8 + 10
+
+    def lost(state: GameState) -> None:
+        rich(state)
+        state.control["German East Africa"] = "britain"
+
+    assert errors(codes_1914("OPTION 5", "Germany", with_(lost))) == ["option-holds"]

@@ -348,6 +348,13 @@ def gift(ctx: TurnContext, nation: str, order: SpecialOption, spec: OptionRule) 
     return DELIVERED
 
 
+def east_africa_supplies(ctx: TurnContext, nation: str, order: SpecialOption, spec: OptionRule) -> str:
+    """German #5: nothing to roll; the builds of this turn read that it was played
+    (engine/colony_supplies.py: two more units in German East Africa, its artillery for 8
+    more, the mainland's money)."""
+    return DELIVERED
+
+
 def properly_supply(ctx: TurnContext, nation: str, order: SpecialOption, spec: OptionRule) -> str:
     """Russian #3: "its infantry will cost 6 resources for the remainder of the war"
     (engine/technology.py base_price reads the option's use) and the revolution's roll is 1 in
@@ -359,6 +366,7 @@ EFFECTS: dict[str, Effect] = {
     "irish-rebellion": irish_rebellion,
     "gift": gift,
     "properly-supply": properly_supply,
+    "east-africa-supplies": east_africa_supplies,
     "japan-war": japan_war,
     "japan-suez": japan_suez,
     "spain-war": spain_war,

@@ -38,7 +38,14 @@ from moderator.engine.option_effects import EFFECTS, declare_wars, give
 from moderator.engine.orders import influence as inf
 from moderator.engine.orders import neutrals
 from moderator.engine.orders.base import afford, once_per_turn
-from moderator.engine.orders.records import Referred, geared, option_succeeded, option_used, record_option
+from moderator.engine.orders.records import (
+    Referred,
+    geared,
+    option_key,
+    option_succeeded,
+    option_used,
+    record_option,
+)
 from moderator.engine.problems import Problem, flag, problem
 from moderator.orders.model import SpecialOption
 from moderator.world.scenario_model import Condition, OptionRule
@@ -119,10 +126,6 @@ def cost(pos: Position, nation: str, spec: OptionRule, order: SpecialOption) -> 
     if spec.kind == "influence":
         return inf.influence_cost(pos, nation)
     return spec.cost + ((order.amount or 0) if spec.amount_spent else 0) + (spec.full_cost if order.full else 0)
-
-
-def option_key(nation: str, number: int) -> tuple[str, ...]:
-    return (nation, "option", str(number))
 
 
 class SpecialOptionRule(Referred[SpecialOption]):
@@ -229,8 +232,7 @@ class SpecialOptionRule(Referred[SpecialOption]):
         spec = spec_for(ctx, nation, order)
         assert isinstance(spec, OptionRule)
         record_option(ctx, nation, spec.number)
-        if spec.once == "turn":
-            ctx.use(option_key(nation, spec.number))
+        ctx.use(option_key(nation, spec.number))  # played this turn (once_per_turn reads it; German #5)
         if spec.kind == "gear-up":
             neutrals.record_gear_up(ctx, nation)
         elif spec.kind == "self-influence":
