@@ -98,7 +98,8 @@ VERSION = 14  # 1: before "One rule, one home" (one dice stream per turn); 2: be
 # 10: before only the interceptors still in the air (fuel left) could be hit in an air combat on the way
 # 11: before German option #3 (the Irish rebellion) was resolved by the engine (option-settled)
 # 12: before an ATTACK by fighters off a carrier on land was flown by the engine (not referred)
-# 13: before German option #5 (supplies to German East Africa) was resolved by the engine
+# 13: before German option #5 (supplies to German East Africa) was resolved by the engine and PEACE
+# between China's two factions in its civil war was refused
 ROOT = Path(__file__).resolve().parents[2]
 
 RULES: tuple[OrderRule, ...] = (  # type: ignore[type-arg]
