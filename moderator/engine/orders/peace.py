@@ -13,8 +13,9 @@ resources until the end of hostilities and after that the winner takes the charg
 China" (China). Reading: the rules end the civil war only with a winner; the cease of
 hostilities China may agree to is that of "any minor war with China", a war with another
 nation; a peace leaving two Chinas is the moderator's to rule (PEACE China AND
-china_empire: engine/china_split.py decided). Reading: one proposal per nation and enemy per turn, free. Both agree when each
-writes PEACE WITH the other in the same turn: the peace is made after every proposal of
+china_empire: engine/china_split.py decided).
+Reading: one proposal per nation and enemy per turn, free. Both agree when each writes
+PEACE WITH the other in the same turn: the peace is made after every proposal of
 Phase 1.5 (phase1_diplomacy.special_options, engine/wars.py make_peace), public news; a
 proposal the other side did not write is told to both.
 """
