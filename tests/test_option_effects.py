@@ -213,3 +213,30 @@ def test_east_africa_supplies_last_the_turn_they_are_played() -> None:
         state.control["German East Africa"] = "britain"
 
     assert errors(codes_1914("OPTION 5", "Germany", with_(lost))) == ["option-holds"]
+
+
+def test_the_german_player_places_the_irish_rebels_with_the_option() -> None:
+    """"The German player gets to place these forces in Ireland's two territories however
+    they chose": OPTION 3 [n] AT place, the artillery and n infantry there, the rest in the
+    other; without a place, all where the British have the fewest land units (flagged)."""
+    from tests.test_engine_diplomacy import codes_1914, errors
+
+    def placed(text: str, state: GameState | None = None) -> tuple[object, bool]:
+        _, events = play("germany", text, [10, 7], state or with_(irish_ready))  # they rise, 7 infantry
+        [rising] = [e for e in events if e.code == "moderator-flag" and e.args["reason"] == "irish-rebellion"]
+        return rising.args["details"]["placed"], rising.args["details"]["by_order"]
+
+    assert placed("OPTION 3 2 AT Northern Ireland") == (
+        {"Ireland": {"infantry": 5}, "Northern Ireland": {"artillery": 1, "infantry": 2}}, True)
+    assert placed("OPTION 3 AT Ireland") == ({"Ireland": {"artillery": 1, "infantry": 7}}, True)
+    assert placed("OPTION 3 0 IN Ireland") == ({"Ireland": {"artillery": 1}, "Northern Ireland": {"infantry": 7}}, True)
+    assert placed("OPTION 3 12 AT Ireland")[0] == {"Ireland": {"artillery": 1, "infantry": 7}}  # all there is
+
+    def guarded(state: GameState) -> None:
+        irish_ready(state)
+        state.units = [u for u in state.units if u.location not in ("Ireland", "Northern Ireland")]
+        state.new_unit("britain", "infantry", "Ireland")
+
+    assert placed("OPTION 3", with_(guarded)) == ({"Northern Ireland": {"artillery": 1, "infantry": 7}}, False)
+    assert errors(codes_1914("OPTION 3 AT Glasgow", "Germany", with_(irish_ready))) == ["option-place"]
+    assert errors(codes_1914("OPTION 2 AT Ireland", "Germany")) == ["option-place"]

@@ -31,6 +31,7 @@ from moderator.engine import chances, japan, neutral_triggers, points, wars
 from moderator.engine import us_entry as us_entry_events
 from moderator.engine.context import TurnContext
 from moderator.engine.orders.records import record_success
+from moderator.engine.state import LAND_UNITS
 from moderator.orders.model import SpecialOption
 from moderator.world.scenario_model import OptionRule
 
@@ -318,8 +319,9 @@ def irish_rebellion(ctx: TurnContext, nation: str, order: SpecialOption, spec: O
     (the option's `unsettled` condition). The rebellion: "1D10 infantry units and 1
     artillery unit ... The German player gets to place these forces in Ireland's two
     territories however they chose", then they attack the British there: the dice are
-    rolled here; the placement is the German player's and the rebels' side the moderator's
-    (flag `irish-rebellion`: ADD them to a rebel minor at war with Britain, which attacks)."""
+    rolled here and the placement is the German player's, written with the option
+    (irish_placement); the rebels themselves are the moderator's to put on the map (flag
+    `irish-rebellion`: ADD them to a rebel minor at war with Britain, which attacks)."""
     outcome = chances.irish_rebellion(ctx.dice)
     if outcome == chances.NOTHING:
         return outcome
@@ -331,11 +333,33 @@ def irish_rebellion(ctx: TurnContext, nation: str, order: SpecialOption, spec: O
                      after=ctx.state.nations[BRITAIN].manpower_limit, why="irish-support")
         return outcome
     rebels = ctx.dice.between(1, 10, "Irish rebels' infantry (German option #3)")
-    ctx.flag(PHASE, "irish-rebellion", nation, infantry=rebels, artillery=1, places=list(IRISH_LANDS),
-             default="nothing placed: the German player says how the rebels split between Ireland and Northern "
-             "Ireland; ADD them to a rebel minor at war with Britain and let them attack the British there "
-             "(the Irish rebels are the attackers)")
+    placed = irish_placement(ctx, order, rebels)
+    by_order = order.place is not None
+    ctx.flag(PHASE, "irish-rebellion", nation, infantry=rebels, artillery=1, placed=placed, by_order=by_order,
+             default=("placed as the German player wrote (OPTION 3 [n] AT place)" if by_order else
+                      "the German player named no place: all in the Irish territory with the fewest British land "
+                      "units") + "; ADD them to a rebel minor at war with Britain and let them attack the British "
+             "there (the Irish rebels are the attackers)")
     return outcome
+
+
+def irish_placement(ctx: TurnContext, order: SpecialOption, infantry: int) -> dict[str, dict[str, int]]:
+    """Where the rebels stand: {territory: {kind: n}}. "The German player gets to place
+    these forces in Ireland's two territories however they chose": OPTION 3 [n] AT place
+    puts the artillery and n of the infantry (all of them without n; the roll is not known
+    when the orders are written) there and the rest in the other territory. Without a
+    place, the default: all together where the British have the fewest land units (then
+    by name), where they stand the best chance."""
+    if order.place is not None:
+        there = order.place
+    else:
+        there = min(IRISH_LANDS, key=lambda t: (sum(1 for u in ctx.units_at(t, BRITAIN) if u.kind in LAND_UNITS), t))
+    with_guns = infantry if order.amount is None else min(order.amount, infantry)
+    placed = {there: {"artillery": 1, "infantry": with_guns}}
+    rest = infantry - with_guns
+    if rest:
+        placed[next(t for t in IRISH_LANDS if t != there)] = {"infantry": rest}
+    return {t: {k: n for k, n in kinds.items() if n} for t, kinds in sorted(placed.items())}
 
 
 DELIVERED, ADOPTED = "delivered", "adopted"  # outcomes of the options without dice

@@ -149,6 +149,8 @@ class SpecialOptionRule(Referred[SpecialOption]):
         why = target_problem(pos, nation, spec, order)
         if why is not None:
             return why
+        if order.place is not None and order.place not in spec.places:
+            return problem("option-place", order.place, **about, place=order.place, places=list(spec.places))
         if spec.amount_min and (order.amount or 0) < spec.amount_min:
             return problem("option-amount", **about, minimum=spec.amount_min)
         if spec.once == "game" and (used := option_used(pos, nation, spec.number)) is not None:
