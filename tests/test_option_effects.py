@@ -168,8 +168,10 @@ def test_the_ottoman_trade_fiasco() -> None:
 
 
 def irish_ready(state: GameState) -> None:
+    """Germany may play #3; no British troops in Ireland (no battle: the catalog fights one)."""
     state.nations["britain"].side = "allied"
     state.new_unit("germany", "submarine", "Irish Sea")
+    state.units = [u for u in state.units if u.location not in ("Ireland", "Northern Ireland")]
 
 
 def test_the_irish_rebel_on_9_10_with_1d10_infantry_and_support_britain_on_1_then_no_more_attempts() -> None:
@@ -222,9 +224,14 @@ def test_the_german_player_places_the_irish_rebels_with_the_option() -> None:
     from tests.test_engine_diplomacy import codes_1914, errors
 
     def placed(text: str, state: GameState | None = None) -> tuple[object, bool]:
-        _, events = play("germany", text, [10, 7], state or with_(irish_ready))  # they rise, 7 infantry
+        new, events = play("germany", text, [10, 7], state or with_(irish_ready))  # they rise, 7 infantry
         [rising] = [e for e in events if e.code == "moderator-flag" and e.args["reason"] == "irish-rebellion"]
-        return rising.args["details"]["placed"], rising.args["details"]["by_order"]
+        where = rising.args["details"]["placed"]
+        on_map = {t: {k: sum(1 for u in new.units_at(t, "irish-rebels") if u.kind == k) for k in kinds}
+                  for t, kinds in where.items()}
+        assert on_map == where and new.at_war("irish-rebels", "britain") and new.at_war("britain", "irish-rebels")
+        assert all(new.controller(t) == "irish-rebels" for t in where)  # no British troops there: theirs
+        return where, rising.args["details"]["by_order"]
 
     assert placed("OPTION 3 2 AT Northern Ireland") == (
         {"Ireland": {"infantry": 5}, "Northern Ireland": {"artillery": 1, "infantry": 2}}, True)

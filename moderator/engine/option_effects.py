@@ -27,11 +27,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from moderator.engine import chances, japan, neutral_triggers, points, wars
+from moderator.engine import chances, combat_land, conquest, japan, neutral_triggers, points, wars
 from moderator.engine import us_entry as us_entry_events
 from moderator.engine.context import TurnContext
 from moderator.engine.orders.records import record_success
-from moderator.engine.state import LAND_UNITS
+from moderator.engine.state import AIR_UNITS, LAND_UNITS
 from moderator.orders.model import SpecialOption
 from moderator.world.scenario_model import OptionRule
 
@@ -306,7 +306,7 @@ def public_opinion(ctx: TurnContext, nation: str, order: SpecialOption, spec: Op
     return outcome
 
 
-BRITAIN, IRISH_LANDS = "britain", ("Ireland", "Northern Ireland")
+BRITAIN, IRISH_LANDS, IRISH_REBELS = "britain", ("Ireland", "Northern Ireland"), "irish-rebels"
 IRISH_SUPPORT = 20  # "Britain will get +20 to its manpower limit for the British Isles"
 
 
@@ -320,8 +320,7 @@ def irish_rebellion(ctx: TurnContext, nation: str, order: SpecialOption, spec: O
     artillery unit ... The German player gets to place these forces in Ireland's two
     territories however they chose", then they attack the British there: the dice are
     rolled here and the placement is the German player's, written with the option
-    (irish_placement); the rebels themselves are the moderator's to put on the map (flag
-    `irish-rebellion`: ADD them to a rebel minor at war with Britain, which attacks)."""
+    (irish_placement); the rising (irish_rising) puts them on the map, attacking at once."""
     outcome = chances.irish_rebellion(ctx.dice)
     if outcome == chances.NOTHING:
         return outcome
@@ -335,12 +334,41 @@ def irish_rebellion(ctx: TurnContext, nation: str, order: SpecialOption, spec: O
     rebels = ctx.dice.between(1, 10, "Irish rebels' infantry (German option #3)")
     placed = irish_placement(ctx, order, rebels)
     by_order = order.place is not None
+    if IRISH_REBELS not in ctx.state.nations:  # a scenario without them: the moderator puts them on the map
+        ctx.flag(PHASE, "irish-rebellion", nation, infantry=rebels, artillery=1, placed=placed, by_order=by_order,
+                 default="this scenario has no Irish rebels: ADD them as placed to a rebel minor at war with Britain "
+                 "and let them attack the British there (the Irish rebels are the attackers)")
+        return outcome
+    irish_rising(ctx, placed, rebels)
     ctx.flag(PHASE, "irish-rebellion", nation, infantry=rebels, artillery=1, placed=placed, by_order=by_order,
              default=("placed as the German player wrote (OPTION 3 [n] AT place)" if by_order else
                       "the German player named no place: all in the Irish territory with the fewest British land "
-                      "units") + "; ADD them to a rebel minor at war with Britain and let them attack the British "
-             "there (the Irish rebels are the attackers)")
+                      "units") + "; they attacked at once; from now on the moderator commands the Irish rebels "
+             "(irish-rebels) as a minor at war with Britain")
     return outcome
+
+
+def irish_rising(ctx: TurnContext, placed: dict[str, dict[str, int]], infantry: int) -> None:
+    """The rebels on the map: the Irish Rebels' (nations.toml [irish-rebels], a minor the
+    moderator commands: the rules give the German player their placement only), at war
+    with Britain, "which immediately attack any British forces in the two Irish
+    territories ... treating the Irish rebels as attackers and the British forces there as
+    defenders", with step 1.5's dice; a territory they are left alone in is theirs."""
+    reds = ctx.state.nations[IRISH_REBELS]
+    reds.flags.pop("active", None)  # on the board from now on (scenario: active = false)
+    for a, b in ((IRISH_REBELS, BRITAIN), (BRITAIN, IRISH_REBELS)):
+        ctx.state.nations[a].at_war_with = sorted({*ctx.state.nations[a].at_war_with, b})
+    ctx.emit("irish-rising", PHASE, (), infantry=infantry, artillery=1, places=sorted(placed))  # public news
+    for place, kinds in sorted(placed.items()):
+        army = [ctx.state.new_unit(IRISH_REBELS, kind, place) for kind, n in sorted(kinds.items()) for _ in range(n)]
+        defenders = [u for u in ctx.units_at(place, BRITAIN) if u.kind in LAND_UNITS + AIR_UNITS]
+        won = True
+        if defenders:
+            battle = combat_land.fight(ctx, place, [], IRISH_REBELS, army, defenders)
+            won = bool(combat_land.survivors(battle)) and not combat_land.defenders_left(battle)
+            combat_land.battle_event(ctx, battle, won)
+        if won and ctx.controller(place) == BRITAIN:
+            conquest.take_territory(ctx, place, IRISH_REBELS, PHASE)
 
 
 def irish_placement(ctx: TurnContext, order: SpecialOption, infantry: int) -> dict[str, dict[str, int]]:

@@ -99,7 +99,8 @@ VERSION = 14  # 1: before "One rule, one home" (one dice stream per turn); 2: be
 # 11: before German option #3 (the Irish rebellion) was resolved by the engine (option-settled)
 # 12: before an ATTACK by fighters off a carrier on land was flown by the engine (not referred)
 # 13: before German option #5 (supplies to German East Africa) was resolved by the engine and PEACE
-# between China's two factions in its civil war was refused, and a minor ready for a camp flagged once per camp
+# between China's two factions in its civil war was refused, a minor ready for a camp flagged once per camp,
+# and the Irish rebels of German option #3 placed by the German player and put on the map (irish-rebels)
 ROOT = Path(__file__).resolve().parents[2]
 
 RULES: tuple[OrderRule, ...] = (  # type: ignore[type-arg]
