@@ -150,12 +150,17 @@ def test_an_imperial_victory_hands_china_to_the_emperor_and_his_side() -> None:
     assert of(ctx.events, "moderator-flag", reason="china-civil-war-ended")
 
 
-def test_a_peace_both_factions_make_ends_the_civil_war_and_the_capitals_holder_wins() -> None:
+def test_the_factions_cannot_make_peace_but_a_peace_the_moderator_rules_ends_it_for_the_capitals_holder() -> None:
+    """"until the end of hostilities and after that the winner takes the charge over China":
+    the civil war ends with a winner, so PEACE WITH between the factions is refused; a
+    peace the moderator rules ends it, the holder of Beijing winning."""
     ctx = context(split_state(10, -10, units=[("infantry", "Beijing"), ("infantry", "Yunnan")]), [9, 1])
     cs.end_of_turn(ctx)
     assert ctx.state.controller("Beijing") == EMPIRE and ctx.state.controller("Yunnan") == CHINA
     cs.end_of_turn(ctx)
     assert not of(ctx.events, "china-civil-war-ended")  # both hold land and fight on
+    assert errors(codes_1914("PEACE WITH Chinese Empire", "China", ctx.state)) == ["peace-civil-war"]
+    assert errors(codes_1914("PEACE WITH China", "china_empire", ctx.state)) == ["peace-civil-war"]
     wars.make_peace(ctx, CHINA, EMPIRE, "1.1")
     cs.end_of_turn(ctx)
     assert of(ctx.events, "china-civil-war-ended", winner=EMPIRE, side="central")

@@ -190,6 +190,8 @@ def test_a_non_player_minor_at_ten_is_announced_to_its_side_not_named() -> None:
 
 
 def test_a_minor_bouncing_at_its_camp_is_announced_once_and_again_after_coming_back_to_the_middle() -> None:
+    """The side is told again after the minor came back to 0; the moderator is asked once
+    per minor and camp (the same question of the replacement pool)."""
     from moderator.engine import points
 
     world, scenario = real()
@@ -203,10 +205,11 @@ def test_a_minor_bouncing_at_its_camp_is_announced_once_and_again_after_coming_b
     points.move(ctx, "portugal", "allied", 1, "drift", "9")  # 10, 9, 10: told once
     assert announced() == 1 and len(of(ctx.events, "minor-ready")) == 1
     points.move(ctx, "portugal", "central", 10, "drift", "9")  # back to 0
-    points.move(ctx, "portugal", "allied", 10, "drift", "9")  # the camp again: news
-    assert announced() == 2
-    points.move(ctx, "portugal", "central", 20, "drift", "9")  # the other camp: news
+    points.move(ctx, "portugal", "allied", 10, "drift", "9")  # the camp again: news for the side ...
+    assert len(of(ctx.events, "minor-ready")) == 2 and announced() == 1  # ... not a new question
+    points.move(ctx, "portugal", "central", 20, "drift", "9")  # the other camp: news, and a question
     assert [e.args["side"] for e in of(ctx.events, "minor-ready")] == ["allied", "allied", "central"]
+    assert [e.args["details"]["side"] for e in of(ctx.events, "moderator-flag")] == ["allied", "central"]
 
 
 # ---- the stated ranges, measured -------------------------------------------------------------

@@ -168,8 +168,10 @@ def test_the_ottoman_trade_fiasco() -> None:
 
 
 def irish_ready(state: GameState) -> None:
+    """Germany may play #3; no British troops in Ireland (no battle: the catalog fights one)."""
     state.nations["britain"].side = "allied"
     state.new_unit("germany", "submarine", "Irish Sea")
+    state.units = [u for u in state.units if u.location not in ("Ireland", "Northern Ireland")]
 
 
 def test_the_irish_rebel_on_9_10_with_1d10_infantry_and_support_britain_on_1_then_no_more_attempts() -> None:
@@ -187,3 +189,61 @@ def test_the_irish_rebel_on_9_10_with_1d10_infantry_and_support_britain_on_1_the
     [rising] = [e for e in events if e.code == "moderator-flag" and e.args["reason"] == "irish-rebellion"]
     assert (rising.args["details"]["infantry"], rising.args["details"]["artillery"]) == (7, 1)
     assert errors(codes_1914("OPTION 3", "Germany", new)) == ["option-settled"]
+
+
+def test_east_africa_supplies_last_the_turn_they_are_played() -> None:
+    """German #5: without the option German East Africa builds 2 units a turn (rule 8) from
+    its own (empty) treasury, artillery at rule 5's 10 more; with it 4, the artillery at 8
+    more, paid from home. Once a turn, and only while Germany holds German East Africa."""
+    from tests.test_engine_diplomacy import codes_1914, errors
+
+    def rich(state: GameState) -> None:
+        state.nations["germany"].saved = 100
+
+    builds = "BUILD 3 inf AT German East Africa\n"
+    assert errors(codes_1914(builds, "Germany", with_(rich))) == ["over-budget"]  # cut off, nothing there
+    found = codes_1914("OPTION 5\n" + builds, "Germany", with_(rich))
+    assert errors(found) == [] and ("warning", "build-cut") not in found
+    assert ("warning", "build-cut") in codes_1914("OPTION 5\nBUILD 5 inf AT German East Africa", "Germany", with_(rich))
+    assert errors(codes_1914("OPTION 5\nOPTION 5", "Germany", with_(rich))) == ["option-twice"]
+    new, events = play("germany", "OPTION 5\nBUILD 1 art AT German East Africa", [], with_(rich))
+    assert outcome(events) == "delivered"
+    assert [e.args["cost"] for e in events if e.code == "built"] == [16]  # 8 + 8, not 8 + 10
+
+    def lost(state: GameState) -> None:
+        rich(state)
+        state.control["German East Africa"] = "britain"
+
+    assert errors(codes_1914("OPTION 5", "Germany", with_(lost))) == ["option-holds"]
+
+
+def test_the_german_player_places_the_irish_rebels_with_the_option() -> None:
+    """"The German player gets to place these forces in Ireland's two territories however
+    they chose": OPTION 3 [n] AT place, the artillery and n infantry there, the rest in the
+    other; without a place, all where the British have the fewest land units (flagged)."""
+    from tests.test_engine_diplomacy import codes_1914, errors
+
+    def placed(text: str, state: GameState | None = None) -> tuple[object, bool]:
+        new, events = play("germany", text, [10, 7], state or with_(irish_ready))  # they rise, 7 infantry
+        [rising] = [e for e in events if e.code == "moderator-flag" and e.args["reason"] == "irish-rebellion"]
+        where = rising.args["details"]["placed"]
+        on_map = {t: {k: sum(1 for u in new.units_at(t, "irish-rebels") if u.kind == k) for k in kinds}
+                  for t, kinds in where.items()}
+        assert on_map == where and new.at_war("irish-rebels", "britain") and new.at_war("britain", "irish-rebels")
+        assert all(new.controller(t) == "irish-rebels" for t in where)  # no British troops there: theirs
+        return where, rising.args["details"]["by_order"]
+
+    assert placed("OPTION 3 2 AT Northern Ireland") == (
+        {"Ireland": {"infantry": 5}, "Northern Ireland": {"artillery": 1, "infantry": 2}}, True)
+    assert placed("OPTION 3 AT Ireland") == ({"Ireland": {"artillery": 1, "infantry": 7}}, True)
+    assert placed("OPTION 3 0 IN Ireland") == ({"Ireland": {"artillery": 1}, "Northern Ireland": {"infantry": 7}}, True)
+    assert placed("OPTION 3 12 AT Ireland")[0] == {"Ireland": {"artillery": 1, "infantry": 7}}  # all there is
+
+    def guarded(state: GameState) -> None:
+        irish_ready(state)
+        state.units = [u for u in state.units if u.location not in ("Ireland", "Northern Ireland")]
+        state.new_unit("britain", "infantry", "Ireland")
+
+    assert placed("OPTION 3", with_(guarded)) == ({"Northern Ireland": {"artillery": 1, "infantry": 7}}, False)
+    assert errors(codes_1914("OPTION 3 AT Glasgow", "Germany", with_(irish_ready))) == ["option-place"]
+    assert errors(codes_1914("OPTION 2 AT Ireland", "Germany")) == ["option-place"]

@@ -182,7 +182,7 @@ def test_revolution_schedule(scen: Scenario) -> None:
 def test_bolsheviks(scen: Scenario) -> None:
     """Phase 9: not active at start; infantry cost 4, attack 3, defense 6; otherwise Russia's."""
     assert [n for n in scen.nations.values() if not n.active] == [
-        scen.nations["bolsheviks"], scen.nations["china_empire"], scen.nations["mutineers"]]
+        scen.nations["bolsheviks"], scen.nations["china_empire"], scen.nations["irish-rebels"], scen.nations["mutineers"]]
     assert not scen.nations["mutineers"].playable  # Phase 9, Mutinies: "the moderator will control these units"
     inf = scen.stats("bolsheviks", "infantry")
     assert (inf.cost, inf.attack, inf.defense) == (4, 3, 6)

@@ -45,8 +45,9 @@ Readings (docs/rules-coverage.md, "Readings of ambiguous rules"):
   (a war with a neutral, diplomacy.toml no_join_in_local_war).
 * **Income**: both collect in full while the civil war lasts (engine/neutral_income.py).
 * **The end of hostilities**: Phase 9 of the turn one faction holds no land of China's
-  homeland, or of a turn the two made peace (PEACE WITH, both; the holder of Beijing, the
-  capital, wins then). The winner "takes the charge over China": every imperial unit and land
+  homeland. "The winner takes the charge over China": a PEACE WITH between the two is
+  refused (engine/orders/peace.py); a peace the moderator rules (PEACE China AND
+  china_empire) ends it too, the holder of Beijing, the capital, winning. The winner "takes the charge over China": every imperial unit and land
   becomes China's again (land the Empire had not incorporated is reincorporated), China's
   points stand at the winner's camp (it may JOIN that side from the next turn), its
   income is its geared 60% again, and if the Empire won the moderator hands China's seat
@@ -202,7 +203,7 @@ def decided(ctx: TurnContext) -> None:
     if republic and imperial:
         if ctx.at_war(CHINA, EMPIRE):
             return
-        # a peace both wrote ended the hostilities: the capital's holder takes China
+        # the moderator ruled a peace (the factions' own PEACE is refused): the capital's holder takes China
         winner = EMPIRE if ctx.controller(ctx.scenario.nations[CHINA].capital or "") == EMPIRE else CHINA
     else:
         winner = EMPIRE if imperial else CHINA

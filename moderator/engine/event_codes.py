@@ -119,6 +119,9 @@ SCHEMA = EventSchema([
          "income", nation=NATION, to=NATION, amount=INT),
     spec("option-outcome", "nation and moderator", "Phase 1.5: what a special option's roll did (not the points)",
          nation=NATION, order=INT, number=INT, title=TEXT, outcome=CODE, cost=INT),
+    spec("irish-rising", "public", "Phase 1.5, German option #3: Ireland rises against Britain; the rebels, "
+         "placed by the German player, attack the British there (the battles follow)",
+         infantry=INT, artillery=INT, places=PLACES),
     spec("territory-given", "public", "Phase 1.5: a special option gave a territory away, incorporated at once",
          nation=NATION, place=PLACE, to=NATION),
     # ---- Phase 2

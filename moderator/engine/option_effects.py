@@ -27,10 +27,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from moderator.engine import chances, japan, neutral_triggers, points, wars
+from moderator.engine import chances, combat_land, conquest, japan, neutral_triggers, points, wars
 from moderator.engine import us_entry as us_entry_events
 from moderator.engine.context import TurnContext
 from moderator.engine.orders.records import record_success
+from moderator.engine.state import AIR_UNITS, LAND_UNITS
 from moderator.orders.model import SpecialOption
 from moderator.world.scenario_model import OptionRule
 
@@ -305,7 +306,7 @@ def public_opinion(ctx: TurnContext, nation: str, order: SpecialOption, spec: Op
     return outcome
 
 
-BRITAIN, IRISH_LANDS = "britain", ("Ireland", "Northern Ireland")
+BRITAIN, IRISH_LANDS, IRISH_REBELS = "britain", ("Ireland", "Northern Ireland"), "irish-rebels"
 IRISH_SUPPORT = 20  # "Britain will get +20 to its manpower limit for the British Isles"
 
 
@@ -318,8 +319,8 @@ def irish_rebellion(ctx: TurnContext, nation: str, order: SpecialOption, spec: O
     (the option's `unsettled` condition). The rebellion: "1D10 infantry units and 1
     artillery unit ... The German player gets to place these forces in Ireland's two
     territories however they chose", then they attack the British there: the dice are
-    rolled here; the placement is the German player's and the rebels' side the moderator's
-    (flag `irish-rebellion`: ADD them to a rebel minor at war with Britain, which attacks)."""
+    rolled here and the placement is the German player's, written with the option
+    (irish_placement); the rising (irish_rising) puts them on the map, attacking at once."""
     outcome = chances.irish_rebellion(ctx.dice)
     if outcome == chances.NOTHING:
         return outcome
@@ -331,11 +332,62 @@ def irish_rebellion(ctx: TurnContext, nation: str, order: SpecialOption, spec: O
                      after=ctx.state.nations[BRITAIN].manpower_limit, why="irish-support", colonies=None)
         return outcome
     rebels = ctx.dice.between(1, 10, "Irish rebels' infantry (German option #3)")
-    ctx.flag(PHASE, "irish-rebellion", nation, infantry=rebels, artillery=1, places=list(IRISH_LANDS),
-             default="nothing placed: the German player says how the rebels split between Ireland and Northern "
-             "Ireland; ADD them to a rebel minor at war with Britain and let them attack the British there "
-             "(the Irish rebels are the attackers)")
+    placed = irish_placement(ctx, order, rebels)
+    by_order = order.place is not None
+    if IRISH_REBELS not in ctx.state.nations:  # a scenario without them: the moderator puts them on the map
+        ctx.flag(PHASE, "irish-rebellion", nation, infantry=rebels, artillery=1, placed=placed, by_order=by_order,
+                 default="this scenario has no Irish rebels: ADD them as placed to a rebel minor at war with Britain "
+                 "and let them attack the British there (the Irish rebels are the attackers)")
+        return outcome
+    irish_rising(ctx, placed, rebels)
+    ctx.flag(PHASE, "irish-rebellion", nation, infantry=rebels, artillery=1, placed=placed, by_order=by_order,
+             default=("placed as the German player wrote (OPTION 3 [n] AT place)" if by_order else
+                      "the German player named no place: all in the Irish territory with the fewest British land "
+                      "units") + "; they attacked at once; from now on the moderator commands the Irish rebels "
+             "(irish-rebels) as a minor at war with Britain")
     return outcome
+
+
+def irish_rising(ctx: TurnContext, placed: dict[str, dict[str, int]], infantry: int) -> None:
+    """The rebels on the map: the Irish Rebels' (nations.toml [irish-rebels], a minor the
+    moderator commands: the rules give the German player their placement only), at war
+    with Britain, "which immediately attack any British forces in the two Irish
+    territories ... treating the Irish rebels as attackers and the British forces there as
+    defenders", with step 1.5's dice; a territory they are left alone in is theirs."""
+    reds = ctx.state.nations[IRISH_REBELS]
+    reds.flags.pop("active", None)  # on the board from now on (scenario: active = false)
+    for a, b in ((IRISH_REBELS, BRITAIN), (BRITAIN, IRISH_REBELS)):
+        ctx.state.nations[a].at_war_with = sorted({*ctx.state.nations[a].at_war_with, b})
+    ctx.emit("irish-rising", PHASE, (), infantry=infantry, artillery=1, places=sorted(placed))  # public news
+    for place, kinds in sorted(placed.items()):
+        army = [ctx.state.new_unit(IRISH_REBELS, kind, place) for kind, n in sorted(kinds.items()) for _ in range(n)]
+        defenders = [u for u in ctx.units_at(place, BRITAIN) if u.kind in LAND_UNITS + AIR_UNITS]
+        won = True
+        if defenders:
+            battle = combat_land.fight(ctx, place, [], IRISH_REBELS, army, defenders)
+            won = bool(combat_land.survivors(battle)) and not combat_land.defenders_left(battle)
+            combat_land.battle_event(ctx, battle, won)
+        if won and ctx.controller(place) == BRITAIN:
+            conquest.take_territory(ctx, place, IRISH_REBELS, PHASE)
+
+
+def irish_placement(ctx: TurnContext, order: SpecialOption, infantry: int) -> dict[str, dict[str, int]]:
+    """Where the rebels stand: {territory: {kind: n}}. "The German player gets to place
+    these forces in Ireland's two territories however they chose": OPTION 3 [n] AT place
+    puts the artillery and n of the infantry (all of them without n; the roll is not known
+    when the orders are written) there and the rest in the other territory. Without a
+    place, the default: all together where the British have the fewest land units (then
+    by name), where they stand the best chance."""
+    if order.place is not None:
+        there = order.place
+    else:
+        there = min(IRISH_LANDS, key=lambda t: (sum(1 for u in ctx.units_at(t, BRITAIN) if u.kind in LAND_UNITS), t))
+    with_guns = infantry if order.amount is None else min(order.amount, infantry)
+    placed = {there: {"artillery": 1, "infantry": with_guns}}
+    rest = infantry - with_guns
+    if rest:
+        placed[next(t for t in IRISH_LANDS if t != there)] = {"infantry": rest}
+    return {t: {k: n for k, n in kinds.items() if n} for t, kinds in sorted(placed.items())}
 
 
 DELIVERED, ADOPTED = "delivered", "adopted"  # outcomes of the options without dice
@@ -345,6 +397,13 @@ def gift(ctx: TurnContext, nation: str, order: SpecialOption, spec: OptionRule) 
     """French #2, Russian #1 (a gift at full value), Russian #2 (5 to Serbia), German #6
     (12 kept by the Bolsheviks): the home handed the money on as it charged the option;
     nothing is left to roll (German #6's +1 to the revolution roll: engine/phase9_revolution.py)."""
+    return DELIVERED
+
+
+def east_africa_supplies(ctx: TurnContext, nation: str, order: SpecialOption, spec: OptionRule) -> str:
+    """German #5: nothing to roll; the builds of this turn read that it was played
+    (engine/colony_supplies.py: two more units in German East Africa, its artillery for 8
+    more, the mainland's money)."""
     return DELIVERED
 
 
@@ -359,6 +418,7 @@ EFFECTS: dict[str, Effect] = {
     "irish-rebellion": irish_rebellion,
     "gift": gift,
     "properly-supply": properly_supply,
+    "east-africa-supplies": east_africa_supplies,
     "japan-war": japan_war,
     "japan-suez": japan_suez,
     "spain-war": spain_war,

@@ -20,7 +20,9 @@ building is lost"). One module, read by both.
    built out of it. Ships count against the allowance of the colony port they are built
    out of: a port of the nation's outside any colony beside the zone first (no allowance),
    else a colony city's port, else the first colony port beside it by name
-   (`built_out_of`, `colony_city`, `colony_room`).
+   (`built_out_of`, `colony_city`, `colony_room`). German option #5 adds two units to
+   German East Africa's allowance and makes its artillery cheaper on the turn it is
+   played (engine/colony_supplies.py).
 Aircraft Carriers: "Fighters may be built DIRECTLY onto a carrier if it is in a sea zone
 adjacent to a territory with an industrial complex controlled by the carrier's nation",
 fighters of fuel 5 at least ("a fighter needs 5 fuel points before it can be used on an
@@ -35,7 +37,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from moderator.engine import bolsheviks
+from moderator.engine import bolsheviks, colony_supplies
 from moderator.engine.context import Position
 from moderator.engine.problems import Problem, problem
 from moderator.engine.state import AIR_UNITS, LAND_UNITS, SEA_UNITS
@@ -161,7 +163,7 @@ def colony_room(pos: Position, nation: str, place: str, kind: str) -> int | None
         other = built_out_of(pos, nation, b.kind, b.place)
         if other is not None and colony_city(pos, nation, other) == city:
             used += b.count
-    return max(0, allowance(pos, city) - used)
+    return max(0, allowance(pos, city) + colony_supplies.extra_room(pos, nation, city) - used)
 
 
 def placement(pos: Position, nation: str, kind: str, place: str) -> Placement | Problem:
@@ -204,7 +206,7 @@ def placement(pos: Position, nation: str, kind: str, place: str) -> Placement | 
     if has_industry(pos, nation, place):
         return Placement(room=room)
     if kind == "artillery" and pos.place(place).city:
-        return Placement(CITY_ARTILLERY_EXTRA, room)
+        return Placement(colony_supplies.artillery_extra(pos, nation, place, CITY_ARTILLERY_EXTRA), room)
     return problem("place-no-industry", place, kind=kind, place=place)
 
 

@@ -22,6 +22,9 @@ Reaching a camp (Neutrals):
   replacement pool, Replacement Pool). A minor bouncing at the camp (-10, -9, -10: the
   two sides' unrestricted submarine warfare draw against each other every turn) is
   announced once; it is announced again only after its points came back to 0 or past.
+  The moderator is asked once per minor and camp (flags READY_FLAGGED): the side's
+  choice from the pool is the same question when the minor comes back to that camp (a
+  player seated on it ends the questions: then it is the player's to JOIN).
 
 Who sees what: "All things and events affecting major neutrals would be known only by
 themselves"; influence is anonymous to the target. A change of points is told to the
@@ -35,6 +38,7 @@ from moderator.engine.context import MODERATOR, Position, TurnContext
 CAMP = 10  # Phase 1.2: the Allied Power Camp (10), the Central Power Camp (-10)
 REACHED = "reached_ten"  # NationState.flags: the turn a camp was first reached (the local-war lock)
 READY_TOLD = "ready_told"  # NationState.flags of a non-player minor: the camp its side was told it reached
+READY_FLAGGED = "ready_flagged"  # NationState.flags of a non-player minor: the camps the moderator was asked about
 # Every draw of a neutral's points (the points of the turn, the response tables) ends its
 # purpose so: the dice log reads plainly, and the resolution catalog can script them apart.
 PURPOSE = "(neutrals' points)"
@@ -96,7 +100,10 @@ def reached(ctx: TurnContext, nation: str, before: int, phase: str) -> None:
         ns.flags[READY_TOLD] = camp
         side = sorted(nid for nid, other in ctx.state.nations.items() if other.side == camp)
         ctx.emit("minor-ready", phase, tuple(side), side=camp)  # which minor: only the moderator knows
-        ctx.flag(phase, "minor-ready-replacement-pool", nation=nation, side=camp)
+        asked = list(ns.flags.get(READY_FLAGGED, []))
+        if camp not in asked:  # the moderator has this question once per minor and camp
+            ns.flags[READY_FLAGGED] = sorted([*asked, camp])
+            ctx.flag(phase, "minor-ready-replacement-pool", nation=nation, side=camp)
     else:
         ctx.tell(nation, "camp-reached", phase, side=camp)
 

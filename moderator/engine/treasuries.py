@@ -24,14 +24,16 @@ Readings (docs/rules-coverage.md, "Separated territories"):
   who "draw resources from any Russian territories they control", keep one treasury;
 * spending: units are paid from the treasury of the place they are built (a ship: of
   the nation's port beside the sea zone, the mainland's if one is there); everything
-  else (research, espionage, influence, gifts, ...) from the mainland's.
+  else (research, espionage, influence, gifts, ...) from the mainland's; on a turn German
+  option #5 sends supplies to German East Africa, the mainland pays what its own money
+  there does not cover (engine/colony_supplies.py).
 """
 
 from __future__ import annotations
 
 from collections import deque
 
-from moderator.engine import bolsheviks
+from moderator.engine import bolsheviks, colony_supplies
 from moderator.engine.context import Position, TurnContext
 from moderator.engine.phase6_incorporation import territory_yield
 
@@ -119,16 +121,33 @@ def treasury_of(pos: Position, nation: str, place: str) -> str | None:
     return next((k for k, g in apart if place in g), None)
 
 
+def mainland_helps(pos: Position, nation: str, key: str) -> bool:
+    """German option #5's supplies: the mainland may pay for what the separated group
+    keyed `key` builds this turn (engine/colony_supplies.py)."""
+    return any(k == key and colony_supplies.mainland_pays(pos, nation, g) for k, g in separated(pos, nation))
+
+
 def available(pos: Position, nation: str, place: str) -> int:
-    """What can be spent at `place`: its separated treasury, or the mainland's."""
+    """What can be spent at `place`: its separated treasury (and the mainland's, when it
+    sends supplies), or the mainland's."""
     key = treasury_of(pos, nation, place)
-    return pos.saved(nation) if key is None else held(pos, nation).get(key, 0)
+    if key is None:
+        return pos.saved(nation)
+    here = held(pos, nation).get(key, 0)
+    return here + max(pos.saved(nation), 0) if mainland_helps(pos, nation, key) else here
 
 
 def spend(ctx: TurnContext, nation: str, place: str, amount: int) -> None:
+    """Paid where `place` is paid from: a separated treasury spends its own money first,
+    the rest comes from the mainland's when it sends supplies."""
     key = treasury_of(ctx, nation, place)
     if key is None:
         ctx.pay(nation, amount)
+        return
+    here = held(ctx, nation).get(key, 0)
+    if mainland_helps(ctx, nation, key) and amount > here:
+        put(ctx, nation, key, -here)
+        ctx.pay(nation, amount - here)
     else:
         put(ctx, nation, key, -amount)
 

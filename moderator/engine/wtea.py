@@ -82,7 +82,7 @@ from moderator.engine.ruleset import Ruleset, Step
 from moderator.orders import model as m
 
 NAME = "wtea-1914"
-VERSION = 15  # 1: before "One rule, one home" (one dice stream per turn); 2: before issue 8 (neutrals);
+VERSION = 16  # 1: before "One rule, one home" (one dice stream per turn); 2: before issue 8 (neutrals);
 # 3: before separated treasuries, surrender, the US Entry events, air combat over land, landings in 4.4;
 # 4: before the Mutineers (a disastrous mutiny's rebels), the Bolsheviks' wars after their victory, and
 # reconnaissance missions at sea helping their side's task forces in 4.2, new ships attacking in Phase 7,
@@ -101,6 +101,9 @@ VERSION = 15  # 1: before "One rule, one home" (one dice stream per turn); 2: be
 # 13: before each naval battle's participants were told its forces as they saw them (naval-forces)
 # 14: before starvation of shut-in land counted per territory (pockets), not per nation, and the
 #     colonies' manpower limit was apart from the home one (builds, mutinies, starvation)
+# 15: before German option #5 (supplies to German East Africa) was resolved by the engine and PEACE
+# between China's two factions in its civil war was refused, a minor ready for a camp flagged once per camp,
+# and the Irish rebels of German option #3 placed by the German player and put on the map (irish-rebels)
 ROOT = Path(__file__).resolve().parents[2]
 
 RULES: tuple[OrderRule, ...] = (  # type: ignore[type-arg]

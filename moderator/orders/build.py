@@ -170,8 +170,11 @@ class Builder:
         amount: int | None = None
         toward: str | None = None
         full = False
+        place: str | None = None
         for arg in c[1:]:
-            if arg.data == "opt_target":
+            if arg.data == "opt_place":
+                place = self.name(arg.children[0])
+            elif arg.data == "opt_target":
                 target = self.name(arg.children[0])
             elif arg.data == "opt_toward":
                 toward = self.side(arg.children[0])
@@ -179,7 +182,7 @@ class Builder:
                 amount = self.number(arg.children[0])
             else:
                 full = True
-        return [m.SpecialOption(number, target, amount, toward, full)]
+        return [m.SpecialOption(number, target, amount, toward, full, place)]
 
     def b_gear_up(self, c: list) -> list[m.Order]:
         return [m.GearUp()]

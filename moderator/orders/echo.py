@@ -87,6 +87,8 @@ def _option(o: m.SpecialOption) -> str:
         parts.append(f"TOWARD {side(o.toward)}")
     if o.full:
         parts.append("FULL WAR")
+    if o.place is not None:
+        parts.append(f"AT {name(o.place)}")
     return " ".join(parts)
 
 

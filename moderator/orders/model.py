@@ -140,13 +140,16 @@ class SpecialOption(Order):
     """Phase 1.5: a nation's numbered special option (British 1-3, French 1-5, ...).
 
     The optional arguments cover every option: a target nation (US #2, #5), an amount
-    (US #3, French #2, Russian #1), a side (US #4/#5), `full` (Japan #4: full war)."""
+    (US #3, French #2, Russian #1), a side (US #4/#5), `full` (Japan #4: full war), a
+    place (German #3: where the Irish rebels are placed, `amount` of their infantry with
+    the artillery, the rest in the other Irish territory)."""
 
     number: int
     target: str | None = field(default=None, metadata=NATION)
     amount: int | None = None
     toward: str | None = None
     full: bool = False
+    place: str | None = field(default=None, metadata=PLACE)
     phase = 1
 
 

@@ -339,6 +339,7 @@ def _option(entry: dict[str, Any], i: int, path: Path) -> OptionRule:
     for key in ("requires", "full_requires"):
         values[key] = tuple(_condition(c, f"{where} {key}") for c in entry.get(key, ()))
     values["needs"] = tuple(entry.get("needs", ()))
+    values["places"] = tuple(entry.get("places", ()))
     try:
         option = OptionRule(**values)
     except TypeError as exc:

@@ -113,6 +113,7 @@ class OptionRule:
     review: str = ""  # what only the moderator can judge (kept, flagged)
     effect: str = ""  # how the engine resolves it (engine/option_effects.py EFFECTS); "" = referred
     gives: str = ""  # the territory it gives to `receiver`, at once and incorporated
+    places: tuple[str, ...] = ()  # where the order's AT may place what the option brings (German #3)
 
 
 @dataclass(frozen=True)

@@ -8,15 +8,21 @@ nation in the main war proposes peace only in a war with a neutral (Austria-Hung
 peace with Serbia is its option #1).
 
 Settled by the position: the two nations are at war, and not on opposite sides of the
-main war. Reading: one proposal per nation and enemy per turn, free. Both agree when each
-writes PEACE WITH the other in the same turn: the peace is made after every proposal of
+main war, nor China's two factions in its civil war: "both sides collect full amount of
+resources until the end of hostilities and after that the winner takes the charge over
+China" (China). Reading: the rules end the civil war only with a winner; the cease of
+hostilities China may agree to is that of "any minor war with China", a war with another
+nation; a peace leaving two Chinas is the moderator's to rule (PEACE China AND
+china_empire: engine/china_split.py decided).
+Reading: one proposal per nation and enemy per turn, free. Both agree when each writes
+PEACE WITH the other in the same turn: the peace is made after every proposal of
 Phase 1.5 (phase1_diplomacy.special_options, engine/wars.py make_peace), public news; a
 proposal the other side did not write is told to both.
 """
 
 from __future__ import annotations
 
-from moderator.engine import wars
+from moderator.engine import china_split, wars
 from moderator.engine.context import MODERATOR, Position, TurnContext
 from moderator.engine.orders.base import OrderRule, once_per_turn
 from moderator.engine.orders.records import opposite, side_word
@@ -40,6 +46,8 @@ class PeaceRule(OrderRule[Peace]):
         mine = side_word(pos.nation(nation).side)
         if mine and pos.nation(target).side == opposite(mine):
             return problem("peace-main-war", order.nation, target=target)
+        if china_split.in_civil_war(pos, nation, target):
+            return problem("peace-civil-war", order.nation, target=target)
         return once_per_turn(pos, (nation, "peace", target), "peace-twice", order.nation, target=target)
 
     def commit(self, ctx: TurnContext, nation: str, index: int, order: Peace) -> None:

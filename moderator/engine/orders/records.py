@@ -56,6 +56,17 @@ def option_used(pos: Position, nation: str, number: int) -> int | None:
     return int(turn) if turn is not None else None
 
 
+def option_key(nation: str, number: int) -> tuple[str, ...]:
+    """The per-turn key of a nation's special option (TurnContext.use): played this turn."""
+    return (nation, "option", str(number))
+
+
+def option_played(pos: Position, nation: str, number: int) -> bool:
+    """Has the nation played its special option `number` this turn (Phase 1.5 is done
+    before the builds of 3.1 read it)?"""
+    return pos.used(option_key(nation, number))
+
+
 def option_succeeded(pos: Position, nation: str, number: int) -> int | None:
     """The turn the nation's option `number` first succeeded (its roll), or None."""
     done = pos.nation(nation).flags.get(SUCCEEDED, {})

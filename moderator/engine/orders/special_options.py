@@ -38,7 +38,14 @@ from moderator.engine.option_effects import EFFECTS, declare_wars, give
 from moderator.engine.orders import influence as inf
 from moderator.engine.orders import neutrals
 from moderator.engine.orders.base import afford, once_per_turn
-from moderator.engine.orders.records import Referred, geared, option_succeeded, option_used, record_option
+from moderator.engine.orders.records import (
+    Referred,
+    geared,
+    option_key,
+    option_succeeded,
+    option_used,
+    record_option,
+)
 from moderator.engine.problems import Problem, flag, problem
 from moderator.orders.model import SpecialOption
 from moderator.world.scenario_model import Condition, OptionRule
@@ -121,10 +128,6 @@ def cost(pos: Position, nation: str, spec: OptionRule, order: SpecialOption) -> 
     return spec.cost + ((order.amount or 0) if spec.amount_spent else 0) + (spec.full_cost if order.full else 0)
 
 
-def option_key(nation: str, number: int) -> tuple[str, ...]:
-    return (nation, "option", str(number))
-
-
 class SpecialOptionRule(Referred[SpecialOption]):
     order = SpecialOption
     section = PHASE
@@ -146,6 +149,8 @@ class SpecialOptionRule(Referred[SpecialOption]):
         why = target_problem(pos, nation, spec, order)
         if why is not None:
             return why
+        if order.place is not None and order.place not in spec.places:
+            return problem("option-place", order.place, **about, place=order.place, places=list(spec.places))
         if spec.amount_min and (order.amount or 0) < spec.amount_min:
             return problem("option-amount", **about, minimum=spec.amount_min)
         if spec.once == "game" and (used := option_used(pos, nation, spec.number)) is not None:
@@ -229,8 +234,7 @@ class SpecialOptionRule(Referred[SpecialOption]):
         spec = spec_for(ctx, nation, order)
         assert isinstance(spec, OptionRule)
         record_option(ctx, nation, spec.number)
-        if spec.once == "turn":
-            ctx.use(option_key(nation, spec.number))
+        ctx.use(option_key(nation, spec.number))  # played this turn (once_per_turn reads it; German #5)
         if spec.kind == "gear-up":
             neutrals.record_gear_up(ctx, nation)
         elif spec.kind == "self-influence":
