@@ -118,3 +118,22 @@ def test_allied_attacks_meet_the_interceptors_together_in_any_order() -> None:
         assert sorted(e["nation"] for e in met) == ["austria-hungary", "germany"]
         assert all(e["intercepted_over"] == ["Lodz"] for e in met)
         assert rolls(runs[0], "air combat over Lodz round 1: russia fighter") == 2  # one combat: each guard once
+
+
+def test_aa_guns_on_the_way_fire_once_at_an_attacking_fighter() -> None:
+    # Anti Air Guns: "one die roll against enemy planes entering the given territory": the
+    # German fighter flying over Lodz to attack Warsaw meets the Russian gun there (at 1) and
+    # falls 1 time in 10; a gun's shot is no round of combat ("Fighters"), so the fighter
+    # that lives still has both its rounds for the battle. The battle's own AA guns are
+    # Warsaw's (none here).
+    state = warsaw_raid(0)
+    state.new_unit("russia", "aa", "Lodz")
+    n, downed = 600, 0
+    for seed in range(n):
+        ctx = land_step(state, {"germany": ORDER}, f"aa-way-{seed}")
+        (event,) = [e.args for e in ctx.events if e.code == "attack-intercepted"]
+        assert event["aa_over"] == ["Lodz"] and event["intercepted_over"] == [] and event["rounds"] == 0
+        assert rolls(ctx, "AA at Lodz: russia aa") == 1
+        downed += event["aa_hits"]
+        assert bool(battles(ctx)) == (event["aa_hits"] == 0)
+    assert abs(downed / n - 0.1) < 4 * (0.09 / n) ** 0.5

@@ -247,3 +247,35 @@ def test_a_fighter_busy_with_another_order_does_not_intercept() -> None:
         phase4_air.fly_pending(ctx)
         (event,) = [e.args for e in ctx.events if e.code == "air-raid"]
         assert (event["intercepted_over"], event["rounds"]) == (([], 0) if busy else (["Lodz"], 1))
+
+
+def test_aa_guns_fire_at_a_raid_flying_over_them() -> None:
+    # Anti Air Guns: "Each AA unit gets only one die roll against enemy planes entering the
+    # given territory": the raid from Silesia to Warsaw enters Lodz on its way, so the
+    # Russian gun there rolls once (at 1) against both bombers: one falls 1 time in 10, and
+    # no fighter being there, no air combat is fought.
+    state = bombers([("russia", "aa", "Lodz", 1), ("germany", "bomber", "Silesia", 2)])
+    state.units = [u for u in state.units if not (u.location == "Warsaw" and u.kind == "aa")]
+    orders: dict[str, list[Order]] = {"germany": [Bombing("city", (UnitCount("bomber", 2),), "Silesia", "Warsaw")]}
+    n, downed = 600, 0
+    for seed in range(n):
+        ctx = raid_step(state, orders, f"aa-on-the-way-{seed}")
+        (event,) = [e.args for e in ctx.events if e.code == "air-raid"]
+        assert event["via"] == ["Lodz"] and event["aa_over"] == ["Lodz"] and event["intercepted_over"] == []
+        assert rolls_of(ctx, "AA at Lodz: russia aa") == 1  # one roll a gun, not one a plane
+        downed += event["aa_hits"]
+        assert event["lost"].get("bomber", 0) == event["aa_hits"] and event["damage"] == 2 - event["aa_hits"]
+    assert abs(downed / n - 0.1) < 4 * (0.09 / n) ** 0.5
+
+
+def test_a_gun_not_at_war_with_the_raider_does_not_fire() -> None:
+    state = bombers([("russia", "aa", "Lodz", 1), ("germany", "bomber", "Silesia", 2)])
+    state.units = [u for u in state.units if not (u.location == "Warsaw" and u.kind == "aa")]
+    for u in state.units:
+        if u.location == "Lodz" and u.kind == "aa":
+            u.nation = "italy"  # neutral in 1914: at war with nobody
+    orders: dict[str, list[Order]] = {"germany": [Bombing("city", (UnitCount("bomber", 2),), "Silesia", "Warsaw")]}
+    for seed in range(5):
+        ctx = raid_step(state, orders, f"aa-neutral-{seed}")
+        (event,) = [e.args for e in ctx.events if e.code == "air-raid"]
+        assert event["aa_over"] == [] and rolls_of(ctx, "AA at Lodz: italy aa") == 0

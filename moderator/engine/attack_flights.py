@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Sequence
 
 from moderator.engine import air_passage, air_route
-from moderator.engine.air_passage import guards_at, tank_of
+from moderator.engine.air_passage import tank_of
 from moderator.engine.context import TurnContext
 from moderator.engine.orders import interception
 from moderator.engine.orders.move import Leg
@@ -43,8 +43,8 @@ def spent_on_the_way(ctx: TurnContext, plane: Unit) -> int:
 
 
 def guarded(ctx: TurnContext, nation: str, away: Collection[str]) -> Callable[[str], bool]:
-    """Whether enemy fighters of `nation` may intercept over a place (air_route's choice of way)."""
-    return lambda place: bool(guards_at(ctx, nation, place, away))
+    """Whether `nation`'s enemies' fighters or AA guns defend a place (air_route's choice of way)."""
+    return lambda place: air_passage.defended(ctx, nation, place, away)
 
 
 def on_the_way(ctx: TurnContext, legs: Sequence[Leg], away: Collection[str],
@@ -74,9 +74,10 @@ def on_the_way(ctx: TurnContext, legs: Sequence[Leg], away: Collection[str],
         for u in f.planes:
             if f.rounds:
                 ctx.memo[(SPENT, u.id)] = f.rounds
-        if f.over:
-            seen = sorted({leg.nation, *f.fought})
+        if f.over or f.aa_hits:
+            seen = sorted({leg.nation, *f.fought, *f.aa_by})
             ctx.emit("attack-intercepted", PHASE, seen, nation=leg.nation, order=leg.index, dest=leg.dest,
                      via=f.via, intercepted_over=f.over, rounds=f.rounds, lost=kinds(f.lost),
                      interceptors_lost=kinds(f.guards_lost), turned_back=kinds(f.turned_back),
-                     broke_off=kinds(f.broke_off), through=kinds(f.planes))
+                     broke_off=kinds(f.broke_off), through=kinds(f.planes),
+                     aa_over=list(f.aa_hits), aa_hits=sum(f.aa_hits.values()))
