@@ -275,3 +275,14 @@ def air_combat(ctx: TurnContext, place: str, group: list[Flight], spent: dict[st
     for f in group:
         if place in f.over:
             f.guards_lost += killed
+
+
+def tell_flight(ctx: TurnContext, f: Flight, order: int, origin: str, dest: str, rebase: bool) -> None:
+    """What befell a MOVE's or a REBASE's flight on its way, if anything did (flight-intercepted)."""
+    if not (f.over or f.aa_hits):
+        return
+    ctx.emit("flight-intercepted", phase(ctx), sorted({f.nation, *f.fought, *f.aa_by}), nation=f.nation,
+             order=order, origin=origin, dest=dest, rebase=rebase, via=f.via, intercepted_over=f.over,
+             aa_over=list(f.aa_hits), aa_hits=sum(f.aa_hits.values()), rounds=f.rounds, lost=kinds(f.lost),
+             interceptors_lost=kinds(f.guards_lost), turned_back=kinds(f.turned_back), broke_off=kinds(f.broke_off),
+             through=kinds(f.planes))

@@ -240,6 +240,13 @@ SCHEMA = EventSchema([
          nation=NATION, order=INT, dest=PLACE, via=PLACES, intercepted_over=PLACES, rounds=INT, lost=UNITS,
          interceptors_lost=UNITS, turned_back=UNITS, broke_off=UNITS, through=UNITS,
          aa_over=optional(PLACES), aa_hits=optional(INT)),
+    spec("flight-intercepted", "the flyer, the interceptors and the gunners", "Phase 4.5: aircraft moving to "
+         "friendly land (MOVE, step 4.4) or rebasing (REBASE, step 4.1.2) from further than next door met AA "
+         "guns (aa_over, aa_hits) or enemy fighters (intercepted_over) over the places on their way (via): "
+         "rounds of air combat, planes lost, turned back to their start short of fuel or broken off, those "
+         "that flew on", nation=NATION, order=INT, origin=PLACE, dest=PLACE, rebase=BOOL, via=PLACES,
+         intercepted_over=PLACES, aa_over=PLACES, aa_hits=INT, rounds=INT, lost=UNITS, interceptors_lost=UNITS,
+         turned_back=UNITS, broke_off=UNITS, through=UNITS),
     spec("let-through", "nation", "Phase 4.5: the nation's fighters let the attacking aircraft go by (LET THROUGH)",
          nation=NATION, territory=PLACE, units=UNITS),
     spec("let-through-unused", "nation", "Phase 4.5: a LET THROUGH order whose fighters met no attacking aircraft "
