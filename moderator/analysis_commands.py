@@ -5,7 +5,7 @@
         [--air-distance N] [--strike] [--support N [--support-one-round]] [--rounds N]
         [--attacker-tech "fighters 2, weapons 1"] [--defender-tech ...]
         [--disengage-after N] [--disengage-losses N] [--let-through]
-        [--break-off-after N] [--break-off-losses N] [--radar] [--json]
+        [--break-off-after N] [--break-off-losses N] [--radar] [--intercepted N] [--json]
 
 Unit statistics come from the scenario (Scenario.stats, per nation); --territory takes a
 real map name (aliases and any capitalisation work) and brings its city and special
@@ -27,7 +27,10 @@ neighbour. --let-through: the defender's fighters let the attacking aircraft go 
 --break-off-after N / --break-off-losses N: the attacking aircraft leave the air combat
 after N rounds / when their losses exceed N, while interceptors remain (4.5 step 3).
 --radar: a radar of the defender stands in the territory: the attacking aircraft have -1
-in the air combat and on the ground (Radar).
+in the air combat and on the ground (Radar). --intercepted N: N fighters of the defender
+intercept the attacking aircraft over one place on their way (4.5; --air-distance 2 or
+more): that air combat is the engine's, sampled with fixed seeds; the battle's odds are
+exact for each of its outcomes (engine/odds_on_the_way.py).
 Aircraft that flew home for their fuel are reported apart: they do not hold
 the field. The numbers are exact (moderator.engine.odds). --sea: a naval battle (moderator/analysis_naval.py).
 """
@@ -45,6 +48,7 @@ from moderator import analysis_naval
 from moderator.engine import combat_land
 from moderator.engine.names import nation_guesses
 from moderator.engine.odds import Odds, odds_for
+from moderator.engine.odds_on_the_way import intercepted_odds
 from moderator.engine.orders import move as move_order
 from moderator.orders.checker import resolve_nation_id
 from moderator.orders.vocab import LAND, TECH_INDEX, TECHNOLOGIES, UNIT_INDEX
@@ -96,6 +100,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help="the attacking aircraft leave the air combat when their losses exceed N")
     p.add_argument("--radar", action="store_true",
                    help="a radar of the defender in the territory: attacking aircraft -1 (Radar)")
+    p.add_argument("--intercepted", type=int, default=0,
+                   help="fighters of the defender intercepting the attacking aircraft on their way, over one "
+                        "place between (4.5; needs --air-distance 2 or more)")
     p.add_argument("--rounds", type=int, help="withdraw after this many rounds")
     p.add_argument("--scenario", default="1914", help="scenario for unit statistics (default 1914)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
@@ -198,12 +205,23 @@ def compute(args: argparse.Namespace) -> tuple[Odds, dict[str, object]]:
     one_round = bool(getattr(args, "support_one_round", False))
     if one_round and not getattr(args, "support", 0):
         raise ValueError("--support-one-round needs --support N")
-    odds = odds_for(scenario, attacker, attack, defender, defend, territory=territory, city=city,
-                    strait=args.strait, max_rounds=args.rounds, world=world, trench=trench, air_distance=distance,
-                    beach=getattr(args, "beach", False), strike=getattr(args, "strike", False),
-                    support=getattr(args, "support", 0), support_rounds=1 if one_round else None,
-                    tech=tech, disengage=disengage, let_through=let_through, break_off=break_off,
-                    radar=bool(getattr(args, "radar", False)))
+    setup: dict[str, Any] = dict(
+        territory=territory, strait=args.strait, trench=trench, air_distance=distance,
+        beach=getattr(args, "beach", False), strike=getattr(args, "strike", False),
+        support=getattr(args, "support", 0), support_rounds=1 if one_round else None,
+        tech=tech, disengage=disengage, let_through=let_through, break_off=break_off,
+        radar=bool(getattr(args, "radar", False)))
+    guards = getattr(args, "intercepted", 0) or 0
+    if guards < 0:
+        raise ValueError("--intercepted is a number of fighters, 0 or more")
+    if guards and distance < 2:
+        raise ValueError("--intercepted needs aircraft flying over a place between: --air-distance 2 or more")
+    if guards:  # 4.5 on the way: the engine's air combat, sampled, then the exact battle (odds_on_the_way)
+        odds = intercepted_odds(scenario, attacker, attack, defender, defend, guards, city=city,
+                                max_rounds=args.rounds, world=world, **setup)
+    else:
+        odds = odds_for(scenario, attacker, attack, defender, defend, city=city, max_rounds=args.rounds,
+                        world=world, **setup)
     battle = {"attacker": attacker, "attack": attack, "defender": defender, "defend": defend,
               "territory": territory or None, "typed": args.territory, "city": city, "strait": bool(args.strait),
               "max_rounds": args.rounds, "trench": trench, "air_distance": distance,
@@ -212,7 +230,7 @@ def compute(args: argparse.Namespace) -> tuple[Odds, dict[str, object]]:
               "tech": {n: dict(sorted(levels.items())) for n, levels in sorted(tech.items())},
               "disengage": [f"{kind}:{value}" for kind, value in disengage], "let_through": let_through,
               "break_off": [f"{kind}:{value}" for kind, value in break_off],
-              "radar": bool(getattr(args, "radar", False))}
+              "radar": bool(getattr(args, "radar", False)), "intercepted": guards}
     return odds, battle
 
 
@@ -275,6 +293,8 @@ def render(odds: Odds, battle: dict[str, object]) -> str:
                              (f"technology {_tech_text(battle.get('tech'))}", battle.get("tech")),
                              ("the defender's fighters let the aircraft through", battle.get("let_through")),
                              ("the defender's radar: aircraft -1", battle.get("radar")),
+                             (f"{battle.get('intercepted')} fighter(s) intercepting on the way, "
+                              "rounds 0: no aircraft arrived", battle.get("intercepted")),
                              (f"aircraft break off at {_listed(battle.get('break_off'))}", battle.get("break_off")),
                              ((str(battle.get("trench") or "").replace("_", " ")), battle.get("trench"))) if on]
     lines = [

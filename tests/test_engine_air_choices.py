@@ -78,3 +78,19 @@ def test_fighters_let_through_never_roll_in_the_air_and_defend_on_the_ground() -
         assert rolls(ctx, "land combat at Plock round 1: defender russia fighter") == 2
         (told,) = [e for e in ctx.events if e.code == "let-through"]
         assert told.seen_by == ("russia",) and told.args["units"] == {"fighter": 2}
+
+
+def test_a_break_off_met_on_the_way_is_not_told_unused() -> None:
+    # A BREAK OFF AIR COMBAT for a place flown over (or for the goal, read on the way too)
+    # met interceptors when a flight's event says it fought rounds there; not when it fought none.
+    from moderator.engine.events import Event
+    from moderator.engine.phase4_air_choices import air_combat_at
+
+    for code in ("attack-intercepted", "flight-intercepted"):
+        fought = Event(code, "4.4", ("germany",), {"nation": "germany", "dest": "Warsaw",
+                                                    "intercepted_over": ["Lodz"], "rounds": 1})
+        assert air_combat_at(fought, "germany", "Lodz") and air_combat_at(fought, "germany", "Warsaw")
+        assert not air_combat_at(fought, "germany", "Plock") and not air_combat_at(fought, "austria-hungary", "Lodz")
+        shot_at = Event(code, "4.4", ("germany",), {"nation": "germany", "dest": "Warsaw", "intercepted_over": [],
+                                                     "rounds": 0})
+        assert not air_combat_at(shot_at, "germany", "Warsaw")

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from moderator.engine import phase4_land
+from moderator.engine import attack_flights, phase4_land
 from moderator.engine.context import TurnContext
 from moderator.engine.dice import Dice
 from moderator.engine.event_codes import SCHEMA
@@ -118,3 +118,74 @@ def test_allied_attacks_meet_the_interceptors_together_in_any_order() -> None:
         assert sorted(e["nation"] for e in met) == ["austria-hungary", "germany"]
         assert all(e["intercepted_over"] == ["Lodz"] for e in met)
         assert rolls(runs[0], "air combat over Lodz round 1: russia fighter") == 2  # one combat: each guard once
+
+
+def test_aa_guns_on_the_way_fire_once_at_an_attacking_fighter() -> None:
+    # Anti Air Guns: "one die roll against enemy planes entering the given territory": the
+    # German fighter flying over Lodz to attack Warsaw meets the Russian gun there (at 1) and
+    # falls 1 time in 10; a gun's shot is no round of combat ("Fighters"), so the fighter
+    # that lives still has both its rounds for the battle. The battle's own AA guns are
+    # Warsaw's (none here).
+    state = warsaw_raid(0)
+    state.new_unit("russia", "aa", "Lodz")
+    n, downed = 600, 0
+    for seed in range(n):
+        ctx = land_step(state, {"germany": ORDER}, f"aa-way-{seed}")
+        (event,) = [e.args for e in ctx.events if e.code == "attack-intercepted"]
+        assert event["aa_over"] == ["Lodz"] and event["intercepted_over"] == [] and event["rounds"] == 0
+        assert rolls(ctx, "AA at Lodz: russia aa") == 1
+        downed += event["aa_hits"]
+        assert bool(battles(ctx)) == (event["aa_hits"] == 0)
+    assert abs(downed / n - 0.1) < 4 * (0.09 / n) ** 0.5
+
+
+# ---- aircraft moving to friendly land over enemy land (4.5: they "move into a territory") ------
+
+
+def german_warsaw(guards: int) -> GameState:
+    """warsaw_raid's German fighter (level 3, fuel 6) and `guards` Russian fighters at Lodz,
+    with Warsaw German and empty: the only way from Silesia there is over Lodz."""
+    state = warsaw_raid(guards)
+    state.units = [u for u in state.units if u.location != "Warsaw"]
+    state.control["Warsaw"] = "germany"
+    return state
+
+
+MOVE_ORDER: list[Order] = [Move(units(fighter=1), "Silesia", "Warsaw")]
+
+
+def test_a_fighter_moving_over_enemy_land_is_intercepted_as_often_as_the_dice_say() -> None:
+    # The move costs 2 of its 6 fuel: 4 rounds to spare. Each round the German (at 2) and the
+    # Russian (at 1) fire together: the German gets through once the guard falls while it
+    # lives, or when the guard's tank runs dry first ("merely outlast"); it turns back to
+    # Silesia when its own spare runs out first.
+    state = german_warsaw(1)
+    ctx0 = land_step(state, {"germany": MOVE_ORDER}, "tanks")
+    guard = next(u for u in ctx0.state.units if u.nation == "russia" and u.location == "Lodz" and u.kind == "fighter")
+    r_f, r_g = 4, attack_flights.tank_of(ctx0, guard)
+    p, q, n_both = 0.2, 0.1, 0.8 * 0.9
+    rounds = min(r_f, r_g)
+    reach = sum(n_both ** k * p * (1 - q) for k in range(rounds)) + (n_both ** rounds if r_g <= r_f else 0)
+    lost_p = sum(n_both ** k * q for k in range(rounds))
+    n, reached, lost = 600, 0, 0
+    for seed in range(n):
+        ctx = land_step(state, {"germany": MOVE_ORDER}, f"move-way-{seed}")
+        (event,) = [e.args for e in ctx.events if e.code == "flight-intercepted"]
+        assert event["via"] == ["Lodz"] and event["intercepted_over"] == ["Lodz"] and not event["rebase"]
+        where = [u.location for u in ctx.state.units if u.nation == "germany" and u.kind == "fighter"
+                 and u.location in ("Silesia", "Warsaw")]
+        reached += where == ["Warsaw"]
+        lost += not where
+        assert bool(event["through"]) == (where == ["Warsaw"])
+        assert bool(event["turned_back"]) == (where == ["Silesia"])
+    assert abs(reached / n - reach) < 4 * (reach * (1 - reach) / n) ** 0.5
+    assert abs(lost / n - lost_p) < 4 * (lost_p * (1 - lost_p) / n) ** 0.5
+
+
+def test_a_move_unguarded_or_let_through_just_lands() -> None:
+    for guards, orders in ((0, {"germany": MOVE_ORDER}),
+                           (2, {"germany": MOVE_ORDER, "russia": [LetPass("Lodz")]})):
+        ctx = land_step(german_warsaw(guards), orders, f"move-free-{guards}")
+        assert not [e for e in ctx.events if e.code == "flight-intercepted"]
+        assert [e.args["dest"] for e in ctx.events if e.code == "moved"] == ["Warsaw"]
+        assert any(u.location == "Warsaw" and u.kind == "fighter" for u in ctx.state.units)

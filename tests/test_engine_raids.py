@@ -247,3 +247,69 @@ def test_a_fighter_busy_with_another_order_does_not_intercept() -> None:
         phase4_air.fly_pending(ctx)
         (event,) = [e.args for e in ctx.events if e.code == "air-raid"]
         assert (event["intercepted_over"], event["rounds"]) == (([], 0) if busy else (["Lodz"], 1))
+
+
+def test_aa_guns_fire_at_a_raid_flying_over_them() -> None:
+    # Anti Air Guns: "Each AA unit gets only one die roll against enemy planes entering the
+    # given territory": the raid from Silesia to Warsaw enters Lodz on its way, so the
+    # Russian gun there rolls once (at 1) against both bombers: one falls 1 time in 10, and
+    # no fighter being there, no air combat is fought.
+    state = bombers([("russia", "aa", "Lodz", 1), ("germany", "bomber", "Silesia", 2)])
+    state.units = [u for u in state.units if not (u.location == "Warsaw" and u.kind == "aa")]
+    orders: dict[str, list[Order]] = {"germany": [Bombing("city", (UnitCount("bomber", 2),), "Silesia", "Warsaw")]}
+    n, downed = 600, 0
+    for seed in range(n):
+        ctx = raid_step(state, orders, f"aa-on-the-way-{seed}")
+        (event,) = [e.args for e in ctx.events if e.code == "air-raid"]
+        assert event["via"] == ["Lodz"] and event["aa_over"] == ["Lodz"] and event["intercepted_over"] == []
+        assert rolls_of(ctx, "AA at Lodz: russia aa") == 1  # one roll a gun, not one a plane
+        downed += event["aa_hits"]
+        assert event["lost"].get("bomber", 0) == event["aa_hits"] and event["damage"] == 2 - event["aa_hits"]
+    assert abs(downed / n - 0.1) < 4 * (0.09 / n) ** 0.5
+
+
+def test_a_gun_not_at_war_with_the_raider_does_not_fire() -> None:
+    state = bombers([("russia", "aa", "Lodz", 1), ("germany", "bomber", "Silesia", 2)])
+    state.units = [u for u in state.units if not (u.location == "Warsaw" and u.kind == "aa")]
+    for u in state.units:
+        if u.location == "Lodz" and u.kind == "aa":
+            u.nation = "italy"  # neutral in 1914: at war with nobody
+    orders: dict[str, list[Order]] = {"germany": [Bombing("city", (UnitCount("bomber", 2),), "Silesia", "Warsaw")]}
+    for seed in range(5):
+        ctx = raid_step(state, orders, f"aa-neutral-{seed}")
+        (event,) = [e.args for e in ctx.events if e.code == "air-raid"]
+        assert event["aa_over"] == [] and rolls_of(ctx, "AA at Lodz: italy aa") == 0
+
+
+def test_raids_of_nations_not_allied_meet_the_fighters_one_camp_after_the_other() -> None:
+    # The rules speak of allies fighting together (Phase 4 guideline 2) and of fighters
+    # intercepting "aircraft" entering their territory (4.5); of flights of two camps not
+    # allied to each other over one place at one time they say nothing. Our reading
+    # (docs/rules-coverage.md, "Flights at once"): they do not fight each other (neither
+    # intercepts: 4.5's interceptors are the territory's fighters); they meet the place's
+    # fighters in one air combat a camp, the camp of the first nation id first, the
+    # fighters' fuel spent in it kept for the next. Austria-Hungary is made a camp of its
+    # own; its raid from Krakow and Germany's from Silesia both pass over Lodz at once.
+    state = bombers([("russia", "fighter", "Lodz", 1), ("russia", "fighter", "Lublin", 1),
+                     ("germany", "bomber", "Silesia", 1), ("austria-hungary", "bomber", "Krakow", 1)])
+    state.nations["austria-hungary"].side = "alone"
+    assert not state.allies("germany", "austria-hungary")
+    orders: dict[str, list[Order]] = {"germany": [Bombing("city", (UnitCount("bomber", 1),), "Silesia", "Warsaw")],
+                                      "austria-hungary": [Bombing("city", (UnitCount("bomber", 1),), "Krakow", "Warsaw")]}
+    guard_rolls, second = 0, 0
+    for seed in range(40):
+        runs = [raid_step(state, orders, f"camps-{seed}", ["germany", "austria-hungary"]),
+                raid_step(state, orders, f"camps-{seed}", ["austria-hungary", "germany"])]
+        assert [(r.purpose, r.result) for r in runs[0].dice.log] == [(r.purpose, r.result) for r in runs[1].dice.log]
+        ctx = runs[0]
+        over_lodz = [r.purpose.rsplit(": ", 1)[1] for r in ctx.dice.log if r.purpose.startswith("air combat over Lodz")]
+        flyers = [who for who in over_lodz if who != "russia fighter"]
+        assert flyers[0] == "austria-hungary bomber"  # the first nation id's camp first
+        assert flyers == sorted(flyers)  # Austria-Hungary's combat over before Germany's begins
+        events = {e.args["nation"]: e.args for e in ctx.events if e.code == "air-raid"}
+        assert events["austria-hungary"]["intercepted_over"] == ["Lodz"]
+        guard_alive = not events["austria-hungary"]["interceptors_lost"]
+        assert ("germany bomber" in flyers) == guard_alive  # the Germans meet what is left of it
+        guard_rolls += over_lodz.count("russia fighter")
+        second += guard_alive
+    assert second and guard_rolls == 40 + second  # one combat a camp: the guard rolls once in each

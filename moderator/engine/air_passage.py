@@ -5,9 +5,9 @@ flight of a step at once.
 enemy fighters have the option of intercepting or letting them go. When an interception
 is chosen (default), air combat occurs." A bombing raid (4.1.1, engine/phase4_air.py)
 and the aircraft of an attack from further than next door (4.4, engine/phase4_land.py)
-fly the way engine/air_route.py finds and meet the fighters of every land territory on
-it (at sea, fighters fight with the naval battles); a raid meets those of its target too,
-after the AA guns there (the caller's at_goal). "If the player has aircraft which are
+fly the way engine/air_route.py finds and meet the AA guns, then the fighters, of every
+land territory on it (at sea, guns and fighters fight with the naval battles); a raid
+meets those of its target too. "If the player has aircraft which are
 intercepted and successfully defeat or merely outlast ... the intercepting aircraft, then
 the mission the aircraft had originally been sent on ... may continue, assuming those
 planes still have enough fuel points remaining to do so."
@@ -115,6 +115,8 @@ class Flight:
     guards_lost: list[Unit] = field(default_factory=list)
     fought: set[str] = field(default_factory=set)  # nations whose fighters intercepted or let it go
     over: list[str] = field(default_factory=list)  # places where it fought an air combat
+    aa_hits: dict[str, int] = field(default_factory=dict)  # place -> its planes the AA guns there downed
+    aa_by: set[str] = field(default_factory=set)  # nations whose AA guns fired at it
 
     @property
     def goal(self) -> str:
@@ -127,13 +129,14 @@ class Flight:
 
 
 def flight(ctx: TurnContext, nation: str, key: tuple[str, ...], planes: Sequence[Unit], way: Sequence[str],
-           spare: dict[str, int], retreat: tuple[CombatCondition, ...] = (), goal: bool = False) -> Flight:
+           spare: dict[str, int], retreat: tuple[CombatCondition, ...] = (), goal: bool = False,
+           double: Callable[[str], bool] | None = None) -> Flight:
     """A Flight with its stops: every place after the start (the goal only with `goal`),
-    at the fuel spent to reach it."""
+    at the fuel spent to reach it (`double`: a rebasing flight's places of double cost)."""
     f = Flight(nation, key, list(planes), list(way), spare, retreat)
     spent = 0
     for here, nxt in zip(way, way[1:], strict=False):
-        spent += fuel.step_cost(ctx.world.territories[here].is_sea, ctx.world.territories[nxt].is_sea)
+        spent += fuel.move_cost(ctx.world, here, nxt, double)
         if nxt != f.goal or goal:
             f.stops.append((spent, nxt))
     return f
@@ -146,28 +149,59 @@ def guards_at(ctx: TurnContext, nation: str, place: str, away: Collection[str] =
             and u.id not in ctx.in_transit and u.id not in away]
 
 
+def defended(ctx: TurnContext, nation: str, place: str, away: Collection[str] = frozenset()) -> bool:
+    """Whether enemy fighters may intercept or enemy AA guns fire at `nation`'s planes over
+    `place` (air_route's choice among ways of equal fuel: the commander picks the safer)."""
+    return bool(guards_at(ctx, nation, place, away)) or any(
+        u.kind == "aa" and ctx.at_war(nation, u.nation) and u.id not in ctx.in_transit for u in ctx.units_at(place))
+
+
 def camps(ctx: TurnContext, flights: Sequence[Flight]) -> list[list[Flight]]:
     """The flights by alliance (allies fly as one side), by first nation id, then key."""
     return by_alliance(ctx.state, flights, lambda f: f.nation, lambda f: f.key)
 
 
-AtGoal = Callable[[TurnContext, list[Flight], str], None]
-
-
-def fly(ctx: TurnContext, flights: Sequence[Flight], away: Collection[str] = frozenset(),
-        at_goal: AtGoal | None = None) -> None:
-    """Every flight of the step at once: the air combats over each place, by time then
-    place; at_goal(ctx, flights, place) first where flights reach their goal (a raid's AA)."""
+def fly(ctx: TurnContext, flights: Sequence[Flight], away: Collection[str] = frozenset()) -> None:
+    """Every flight of the step at once, by time then place: over each land place the AA
+    guns first, then the air combats."""
     spent: dict[str, int] = {}  # guard id -> air-combat rounds it fought this step
     for time, place in sorted({stop for f in flights for stop in f.stops}):
         here = [f for f in flights if f.planes and (time, place) in f.stops]
-        arriving = [f for f in here if f.goal == place]
-        if at_goal is not None and arriving:
-            at_goal(ctx, arriving, place)
         if ctx.is_sea(place):
-            continue  # at sea, fighters fight with the naval battles
+            continue  # at sea, ships' guns and fighters fight with the naval battles
+        anti_aircraft(ctx, place, here)
         for group in camps(ctx, [f for f in here if f.planes]):
             air_combat(ctx, place, group, spent, away)
+
+
+def anti_aircraft(ctx: TurnContext, place: str, flights: Sequence[Flight]) -> None:
+    """Anti Air Guns: "Each AA unit gets only one die roll against enemy planes entering
+    the given territory; this is not one die role per plane ... The AA roll against
+    aircraft happens before any other combat. Planes destroyed do not get to attack."
+    Every plane flying into a land territory enters it, whether it attacks there, bombs
+    there or flies on (a reading, docs/rules-coverage.md: ships' guns fire "only if
+    attacked", the guns on land at planes "entering"). Each gun there of a nation at war
+    with a flight rolls once against all the flights entering at one time, at its defense
+    value (Improved AA +1); its hits down planes of the nations at war with the guns,
+    shared by nation, the cheapest first. The guns of a place attacked by land are the
+    battle's (combat_land.aa_fire): an attack's goal is not one of its flight's stops."""
+    guns = sorted((u for u in ctx.units_at(place) if u.kind == "aa" and u.id not in ctx.in_transit
+                   and any(ctx.at_war(f.nation, u.nation) for f in flights)), key=lambda u: u.id)
+    if not guns:
+        return
+    targets = [f for f in flights if any(ctx.at_war(f.nation, g.nation) for g in guns)]
+    hits = 0
+    for gun in guns:
+        stats = ctx.stats(gun.nation, gun.kind, gun)
+        if ctx.dice.d10(f"AA at {place}: {gun.nation} aa") <= (stats.defense if stats else 0):
+            hits += 1
+    downed = {u.id for u in shared_down(ctx, [u for f in targets for u in f.planes], hits, {}, place)}
+    for f in targets:
+        mine = [u for u in f.planes if u.id in downed]
+        f.aa_hits[place] = f.aa_hits.get(place, 0) + len(mine)
+        f.aa_by |= {g.nation for g in guns}
+        f.lost += mine
+        f.planes = [u for u in f.planes if u.id not in downed]
 
 
 def air_combat(ctx: TurnContext, place: str, group: list[Flight], spent: dict[str, int],
@@ -241,3 +275,14 @@ def air_combat(ctx: TurnContext, place: str, group: list[Flight], spent: dict[st
     for f in group:
         if place in f.over:
             f.guards_lost += killed
+
+
+def tell_flight(ctx: TurnContext, f: Flight, order: int, origin: str, dest: str, rebase: bool) -> None:
+    """What befell a MOVE's or a REBASE's flight on its way, if anything did (flight-intercepted)."""
+    if not (f.over or f.aa_hits):
+        return
+    ctx.emit("flight-intercepted", phase(ctx), sorted({f.nation, *f.fought, *f.aa_by}), nation=f.nation,
+             order=order, origin=origin, dest=dest, rebase=rebase, via=f.via, intercepted_over=f.over,
+             aa_over=list(f.aa_hits), aa_hits=sum(f.aa_hits.values()), rounds=f.rounds, lost=kinds(f.lost),
+             interceptors_lost=kinds(f.guards_lost), turned_back=kinds(f.turned_back), broke_off=kinds(f.broke_off),
+             through=kinds(f.planes))

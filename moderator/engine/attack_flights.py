@@ -26,8 +26,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Sequence
 
-from moderator.engine import air_passage, air_route
-from moderator.engine.air_passage import guards_at, tank_of
+from moderator.engine import air_passage, air_route, fuel
+from moderator.engine.air_passage import tank_of
 from moderator.engine.context import TurnContext
 from moderator.engine.orders import interception
 from moderator.engine.orders.move import Leg
@@ -43,8 +43,20 @@ def spent_on_the_way(ctx: TurnContext, plane: Unit) -> int:
 
 
 def guarded(ctx: TurnContext, nation: str, away: Collection[str]) -> Callable[[str], bool]:
-    """Whether enemy fighters of `nation` may intercept over a place (air_route's choice of way)."""
-    return lambda place: bool(guards_at(ctx, nation, place, away))
+    """Whether `nation`'s enemies' fighters or AA guns defend a place (air_route's choice of way)."""
+    return lambda place: air_passage.defended(ctx, nation, place, away)
+
+
+def flown(ctx: TurnContext, leg: Leg, away: Collection[str]) -> list[str] | None:
+    """The way a leg's aircraft fly over other places to its goal, or None: no aircraft,
+    from next door (nothing between), carried by sea (they come by the coastal route,
+    4.6.1) or artillery's support."""
+    planes = [u for u in leg.units if u.kind in AIR_UNITS]
+    if not planes or leg.beach or leg.support:
+        return None
+    tank = max(tank_of(ctx, u) for u in planes)
+    way = air_route.way(ctx.world, leg.origin, leg.dest, guarded(ctx, leg.nation, away), tank)
+    return way if way is not None and len(way) > 2 else None
 
 
 def on_the_way(ctx: TurnContext, legs: Sequence[Leg], away: Collection[str],
@@ -54,15 +66,16 @@ def on_the_way(ctx: TurnContext, legs: Sequence[Leg], away: Collection[str],
     combat its fuel allows at the target). The legs keep the planes that arrive."""
     flights: list[tuple[Leg, air_passage.Flight]] = []
     for leg in legs:
+        way = flown(ctx, leg, away)
+        if way is None:
+            continue
         planes = [u for u in leg.units if u.kind in AIR_UNITS]
-        if not planes or leg.beach or leg.support or not leg.attack:
-            continue  # aircraft carried by sea come by the coastal route (4.6.1)
-        tank = max(tank_of(ctx, u) for u in planes)
-        way = air_route.way(ctx.world, leg.origin, leg.dest, guarded(ctx, leg.nation, away), tank)
-        if way is None or len(way) <= 2:
-            continue  # from next door: nothing between
         key = (leg.nation, leg.origin, leg.dest, min(u.id for u in planes))
-        spare = {u.id: rounds(leg, u) - 1 for u in planes}  # keep one round for the battle
+        if leg.attack:
+            spare = {u.id: rounds(leg, u) - 1 for u in planes}  # keep one round for the battle
+        else:  # a MOVE to friendly land: what its fuel leaves once there
+            cost = fuel.path_cost([ctx.is_sea(p) for p in way])
+            spare = {u.id: tank_of(ctx, u) - cost for u in planes}
         retreat = interception.retreat_conditions(ctx, leg.nation, leg.dest)
         flights.append((leg, air_passage.flight(ctx, leg.nation, key, planes, way, spare, retreat)))
     if not flights:
@@ -71,12 +84,16 @@ def on_the_way(ctx: TurnContext, legs: Sequence[Leg], away: Collection[str],
     for leg, f in sorted(flights, key=lambda lf: lf[1].key):  # told in the flights' order, never the lines
         gone = {u.id for u in (*f.lost, *f.turned_back, *f.broke_off)}
         leg.units = [u for u in leg.units if u.id not in gone]
+        if not leg.attack:  # those turned back or broken off are still at the start
+            air_passage.tell_flight(ctx, f, leg.index, leg.origin, leg.dest, rebase=False)
+            continue
         for u in f.planes:
             if f.rounds:
                 ctx.memo[(SPENT, u.id)] = f.rounds
-        if f.over:
-            seen = sorted({leg.nation, *f.fought})
+        if f.over or f.aa_hits:
+            seen = sorted({leg.nation, *f.fought, *f.aa_by})
             ctx.emit("attack-intercepted", PHASE, seen, nation=leg.nation, order=leg.index, dest=leg.dest,
                      via=f.via, intercepted_over=f.over, rounds=f.rounds, lost=kinds(f.lost),
                      interceptors_lost=kinds(f.guards_lost), turned_back=kinds(f.turned_back),
-                     broke_off=kinds(f.broke_off), through=kinds(f.planes))
+                     broke_off=kinds(f.broke_off), through=kinds(f.planes),
+                     aa_over=list(f.aa_hits), aa_hits=sum(f.aa_hits.values()))

@@ -175,12 +175,13 @@ SCHEMA = EventSchema([
          nation=NATION, order=INT, origin=PLACE, dest=PLACE, units=UNITS),
     spec("strategic-cut", "nation", "Phase 4.1.3: rail capacity let fewer units go than ordered",
          nation=NATION, order=INT, origin=PLACE, dest=PLACE, ordered=INT, moving=INT),
-    spec("air-raid", "the raider and the defenders", "Phase 4.1.1: a bombing raid: AA hits, rounds of air combat "
+    spec("air-raid", "the raider and the defenders", "Phase 4.1.1: a bombing raid: AA hits (at the target and "
+         "over the places on the way where guns fired, aa_over), rounds of air combat "
          "with the interceptors (4.5) at the target and over the places on the way (via, intercepted_over), "
          "planes lost or turned back, those through and the damage (resources, manpower or strike points)",
          nation=NATION, order=INT, target=PLACE, aim=CODE, holder=TEXT, aa_hits=INT, rounds=INT, lost=UNITS,
          interceptors_lost=UNITS, turned_back=UNITS, through=UNITS, damage=INT, strike_points=INT,
-         via=optional(PLACES), intercepted_over=optional(PLACES)),
+         via=optional(PLACES), intercepted_over=optional(PLACES), aa_over=optional(PLACES)),
     spec("rebasing", "nation", "Phase 4.1.2: aircraft took off to rebase (they land in Phase 7)",
          nation=NATION, order=INT, origin=PLACE, dest=PLACE, units=UNITS),
     spec("moved", "nation", "Phase 4.4: units moved", nation=NATION, order=INT, origin=PLACE, dest=PLACE,
@@ -240,10 +241,19 @@ SCHEMA = EventSchema([
          "its BREAK OFF AIR COMBAT condition and flew home (no ground round, no bombing)",
          nation=NATION, territory=PLACE, condition=TEXT, rounds=INT, units=UNITS),
     spec("attack-intercepted", "the attacker and the interceptors", "Phase 4.5: enemy fighters met attacking "
-         "aircraft over the places on their way to a battle further than next door (via, intercepted_over): "
+         "aircraft over the places on their way to a battle further than next door (via, intercepted_over), "
+         "or AA guns fired at them there (aa_over, aa_hits): "
          "rounds of air combat, planes lost, turned back short of fuel or broken off, those that flew on",
          nation=NATION, order=INT, dest=PLACE, via=PLACES, intercepted_over=PLACES, rounds=INT, lost=UNITS,
-         interceptors_lost=UNITS, turned_back=UNITS, broke_off=UNITS, through=UNITS),
+         interceptors_lost=UNITS, turned_back=UNITS, broke_off=UNITS, through=UNITS,
+         aa_over=optional(PLACES), aa_hits=optional(INT)),
+    spec("flight-intercepted", "the flyer, the interceptors and the gunners", "Phase 4.5: aircraft moving to "
+         "friendly land (MOVE, step 4.4) or rebasing (REBASE, step 4.1.2) from further than next door met AA "
+         "guns (aa_over, aa_hits) or enemy fighters (intercepted_over) over the places on their way (via): "
+         "rounds of air combat, planes lost, turned back to their start short of fuel or broken off, those "
+         "that flew on", nation=NATION, order=INT, origin=PLACE, dest=PLACE, rebase=BOOL, via=PLACES,
+         intercepted_over=PLACES, aa_over=PLACES, aa_hits=INT, rounds=INT, lost=UNITS, interceptors_lost=UNITS,
+         turned_back=UNITS, broke_off=UNITS, through=UNITS),
     spec("let-through", "nation", "Phase 4.5: the nation's fighters let the attacking aircraft go by (LET THROUGH)",
          nation=NATION, territory=PLACE, units=UNITS),
     spec("let-through-unused", "nation", "Phase 4.5: a LET THROUGH order whose fighters met no attacking aircraft "

@@ -58,6 +58,13 @@ def max_rounds(fuel: int, outbound: Sequence[bool], landing_is_sea: bool = False
 # ---- on the map ----------------------------------------------------------------------------
 
 
+def move_cost(world: World, here: str, nxt: str, double: Callable[[str], bool] | None = None) -> int:
+    """Fuel for the move here -> nxt (step_cost), twice it into or out of a place `double`
+    names (4.1.2)."""
+    step = step_cost(world.territories[here].is_sea, world.territories[nxt].is_sea)
+    return 2 * step if double is not None and (double(here) or double(nxt)) else step
+
+
 def cheapest(world: World, start: str, goal: str, limit: int = 40,
              avoid: Callable[[str], bool] | None = None,
              double: Callable[[str], bool] | None = None) -> int | None:
@@ -76,10 +83,7 @@ def cheapest(world: World, start: str, goal: str, limit: int = 40,
         for nxt in sorted(world.neighbours(here)):
             if avoid is not None and nxt != goal and avoid(nxt):
                 continue
-            step = step_cost(world.territories[here].is_sea, world.territories[nxt].is_sea)
-            if double is not None and (double(here) or double(nxt)):
-                step *= 2
-            c = cost + step
+            c = cost + move_cost(world, here, nxt, double)
             if c <= limit and c < best.get(nxt, limit + 1):
                 best[nxt] = c
                 heapq.heappush(heap, (c, nxt))

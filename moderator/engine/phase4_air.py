@@ -6,10 +6,10 @@ once all of step 4.1.1's orders are in, fly_pending() flies every raid together:
 1. AA (Anti Air Guns): "Each AA unit gets only one die roll against enemy planes entering
    the given territory ... The AA roll against aircraft happens before any other
    combat. Planes destroyed do not get to attack": each AA gun of the target's side in
-   the territory rolls once at its defense value; a hit downs one plane.
+   the territory rolls once at its defense value (Improved AA +1); a hit downs one plane.
 0. On the way (4.5, the same words below): the raid flies the way engine/air_route.py
-   finds; over every land territory on it with enemy fighters they intercept as at the
-   target, before the raid reaches the target's AA guns (engine/air_passage.py).
+   finds; over every land territory on it the AA guns fire and the enemy fighters
+   intercept as at the target, before the raid reaches the target (engine/air_passage.py).
    Every raid of the step flies at once (fly_raids): raids over one place at one time
    meet its fighters together, and raids on one target at one time its AA guns, each gun
    rolling once against them all ("this is not one die role per plane"); the result
@@ -45,7 +45,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from moderator.engine import air_passage, air_route, fuel
-from moderator.engine.air_passage import Flight, down, guards_at, shared_down, tank_of
+from moderator.engine.air_passage import Flight, down, tank_of
 from moderator.engine.context import TurnContext
 from moderator.engine.orders import interception
 from moderator.engine.orders.move import landing_places
@@ -84,7 +84,7 @@ def plan(ctx: TurnContext, nation: str, index: int, order: Bombing, planes: Sequ
     """The raid on the position as the step's raids begin: its way, its fuel."""
     target = order.target
     tank = max((tank_of(ctx, u) for u in planes), default=0)
-    places = air_route.way(ctx.world, order.origin, target, lambda p: bool(guards_at(ctx, nation, p, ctx.moved)), tank)
+    places = air_route.way(ctx.world, order.origin, target, lambda p: air_passage.defended(ctx, nation, p, ctx.moved), tank)
     key = (nation, order.origin, target, order.aim, min((u.id for u in planes), default=""))
     spare = {u.id: spare_rounds(ctx, u, order.origin, target) for u in planes}
     retreat = interception.retreat_conditions(ctx, nation, target)
@@ -110,33 +110,13 @@ def raid(ctx: TurnContext, nation: str, index: int, order: Bombing, planes: Sequ
 
 def fly_raids(ctx: TurnContext, orders: Sequence[tuple[str, int, Bombing, list[Unit]]]) -> None:
     raids = sorted((plan(ctx, *o) for o in orders), key=lambda r: r.flight.key)
-    by_flight = {id(r.flight): r for r in raids}
     # Raiders do not intercept other raids, nor do units busy with another order this turn
     # (a reconnaissance mission's: "cannot be used in combat in phase 4", 3.3).
     away = {u.id for r in raids for u in r.flight.planes} | set(ctx.moved)
 
-    def aa_fire(ctx: TurnContext, arriving: list[Flight], target: str) -> None:
-        """Anti Air Guns: each gun at the target rolls once against all the raids arriving
-        at one time; its hits down raiders, shared by nation, the cheapest first."""
-        raiders = [u for f in arriving for u in f.planes]
-        aa = sorted((u for u in ctx.units_at(target) if u.kind == "aa"
-                     and any(ctx.at_war(f.nation, u.nation) for f in arriving)), key=lambda u: u.id)
-        hits = 0
-        for gun in aa:
-            value = ctx.scenario.stats(gun.nation, "aa").defense
-            if ctx.dice.d10(f"AA at {target}: {gun.nation} aa") <= value:
-                hits += 1
-        downed = {u.id for u in shared_down(ctx, raiders, hits, {}, target)}
-        for f in arriving:
-            r = by_flight[id(f)]
-            r.aa_nations = frozenset(u.nation for u in aa)
-            mine = [u for u in f.planes if u.id in downed]
-            r.aa_hits = len(mine)
-            f.lost += mine
-            f.planes = [u for u in f.planes if u.id not in downed]
-
-    air_passage.fly(ctx, [r.flight for r in raids], away, aa_fire)
+    air_passage.fly(ctx, [r.flight for r in raids], away)  # the AA guns on the way and at the target too
     for r in raids:
+        r.aa_hits, r.aa_nations = sum(r.flight.aa_hits.values()), frozenset(r.flight.aa_by)
         damage_and_report(ctx, r)
 
 
@@ -161,7 +141,8 @@ def damage_and_report(ctx: TurnContext, r: Raid) -> None:
              aa_hits=r.aa_hits, rounds=flight.rounds, lost=kinds(flight.lost),
              interceptors_lost=kinds(flight.guards_lost), turned_back=kinds(flight.turned_back), through=kinds(through),
              damage=damage, strike_points=ctx.memo.get(("strike", target), 0) if order.aim == "tactical" else 0,
-             via=flight.via, intercepted_over=[p for p in flight.over if p != target])
+             via=flight.via, intercepted_over=[p for p in flight.over if p != target],
+             aa_over=[p for p in flight.aa_hits if p != target])
 
 
 def strike_bonus(ctx: TurnContext, territory: str) -> int:

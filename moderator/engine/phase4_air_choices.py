@@ -43,6 +43,9 @@ def air_combat_at(e: Event, nation: str, place: str) -> bool:
     if e.code == "air-raid":
         over = [a.get("target"), *(a.get("intercepted_over") or ())]
         return a.get("nation") == nation and place in over and a.get("rounds", 0) > 0
+    if e.code in ("attack-intercepted", "flight-intercepted"):  # on the way: its goal's conditions are read there too
+        over = [a.get("dest"), *(a.get("intercepted_over") or ())]
+        return a.get("nation") == nation and place in over and a.get("rounds", 0) > 0
     if e.code == "battle":
         return a.get("territory") == place and nation in a.get("attackers", ()) and a.get("air_rounds", 0) > 0
     return False

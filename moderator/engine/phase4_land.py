@@ -166,15 +166,21 @@ def land_moves(ctx: TurnContext) -> None:
             if strait_between(ctx.world, leg.origin, leg.dest):
                 hold_back(ctx, leg, MOVABLE - combat_land.STRAIT_ATTACKERS, "straits")
     helpers = [g for g in legs if g.support and not g.attack]  # protecting a friend next door
-    for leg in legs:  # guideline 1: the defenders' own moves first
-        if not leg.attack and not leg.support:
-            relocate(leg.units, leg.dest)
-            ctx.tell(leg.nation, "moved", PHASE, order=leg.index, origin=leg.origin, dest=leg.dest,
-                     units=kinds(leg.units))
     raids = [g for g in legs if g.attack and g.units]
     busy = {uid for uid in ctx.moved if uid not in in_legs} - artillery_ids(ctx)  # another order's units
     flying = {u.id for g in raids for u in g.units if u.kind not in STAYS_AT_HOME}
-    attack_flights.on_the_way(ctx, raids, flying | busy, lambda leg, u: air_rounds(ctx, leg, u))  # 4.5 on the way
+    moves = [g for g in legs if not g.attack and not g.support]
+    # Aircraft moving to friendly land over other places fly with the attacks' aircraft
+    # (4.5: they too "move into a territory" on their way); the rest deploy first.
+    aloft = [g for g in moves if attack_flights.flown(ctx, g, flying | busy) is not None]
+    flying |= {u.id for g in aloft for u in g.units}
+    for leg in moves:  # guideline 1: the defenders' own moves first
+        if all(leg is not g for g in aloft):
+            moved(ctx, leg)
+    attack_flights.on_the_way(ctx, [*raids, *aloft], flying | busy,
+                              lambda leg, u: air_rounds(ctx, leg, u))  # 4.5 on the way
+    for leg in aloft:  # they land before the battles, as the defenders' moves
+        moved(ctx, leg)
     by_dest: dict[str, list[Leg]] = defaultdict(list)
     for g in raids:
         by_dest[g.dest].append(g)
@@ -187,6 +193,12 @@ def land_moves(ctx: TurnContext) -> None:
     for dest in sorted(plans):
         battle_for(ctx, dest, *plans[dest], away, supporters(dest, helpers, shelled), attacked=set(plans))
     fall_back(ctx, raids)
+
+
+def moved(ctx: TurnContext, leg: Leg) -> None:
+    """A move into friendly land carried out (guideline 1), and told."""
+    relocate(leg.units, leg.dest)
+    ctx.tell(leg.nation, "moved", PHASE, order=leg.index, origin=leg.origin, dest=leg.dest, units=kinds(leg.units))
 
 
 def artillery_ids(ctx: TurnContext) -> set[str]:

@@ -30,6 +30,7 @@ from moderator.engine import (
     phase4_land,
     phase4_local_wars,
     phase4_naval,
+    phase4_rebase,
     phase4_submarine_warfare,
     phase7_place,
     phase7_repair,
@@ -82,7 +83,7 @@ from moderator.engine.ruleset import Ruleset, Step
 from moderator.orders import model as m
 
 NAME = "wtea-1914"
-VERSION = 16  # 1: before "One rule, one home" (one dice stream per turn); 2: before issue 8 (neutrals);
+VERSION = 17  # 1: before "One rule, one home" (one dice stream per turn); 2: before issue 8 (neutrals);
 # 3: before separated treasuries, surrender, the US Entry events, air combat over land, landings in 4.4;
 # 4: before the Mutineers (a disastrous mutiny's rebels), the Bolsheviks' wars after their victory, and
 # reconnaissance missions at sea helping their side's task forces in 4.2, new ships attacking in Phase 7,
@@ -104,6 +105,7 @@ VERSION = 16  # 1: before "One rule, one home" (one dice stream per turn); 2: be
 # 15: before German option #5 (supplies to German East Africa) was resolved by the engine and PEACE
 # between China's two factions in its civil war was refused, a minor ready for a camp flagged once per camp,
 # and the Irish rebels of German option #3 placed by the German player and put on the map (irish-rebels)
+# 16: before AA guns fired at planes flying over their territory, and MOVE and REBASE flights were intercepted
 ROOT = Path(__file__).resolve().parents[2]
 
 RULES: tuple[OrderRule, ...] = (  # type: ignore[type-arg]
@@ -174,7 +176,7 @@ PHASES: tuple[Step, ...] = (
     Step("3.3.1", "active reconnaissance missions", phase3_recon_missions.fly_missions),
     Step("3.4", "repairing ships", phase3_build.repair_ships, _orders("3.4")),
     Step("4.1.1", "industrial and tactical bombing", phase4_air.fly_pending, _orders("4.1.1")),
-    Step("4.1.2", "rebasing of aircraft", orders=_orders("4.1.2")),
+    Step("4.1.2", "rebasing of aircraft", phase4_rebase.fly_pending, _orders("4.1.2")),
     Step("4.1.3", "strategic movement", orders=_orders("4.1.3")),
     Step("4.2", "naval movement", orders=_orders("4.2")),
     Step("4.3", "naval combat", phase4_naval.naval_combat),

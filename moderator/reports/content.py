@@ -310,7 +310,8 @@ def seen(view: View, names: Names) -> list[Sighting]:
 # The fights a report lists under its battles: on land (4.6), at sea (4.3) and in the air (4.1.1;
 # 4.5 on the way to a land battle), each land or naval battle followed by its forces as the
 # reader saw them (engine/battle_forces.py, engine/naval_forces.py; the templates indent them).
-BATTLES = ("battle", "battle-forces", "naval-battle", "naval-forces", "air-raid", "attack-intercepted")
+BATTLES = ("battle", "battle-forces", "naval-battle", "naval-forces", "air-raid", "attack-intercepted",
+           "flight-intercepted")
 
 
 def _concerns(e: Event, nation: str) -> bool:

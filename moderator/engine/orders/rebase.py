@@ -19,7 +19,9 @@ territory", 4.1.2 that flying over an enemy province costs double; we follow 4.1
 phase's own rule. A sea zone is "enemy controlled" when ships of a nation at war with
 the rebasing nation are in it (sea zones have no holder on the map).
 
-The flight is carried out like a strategic move's arrival (phase7_place.end_strategic_moves,
+On its way the flight meets the AA guns and enemy fighters of the land it crosses, every
+rebasing flight of the step at once (engine/phase4_rebase.py, which builds the rail group
+of the planes that get through). The landing is carried out like a strategic move's arrival (phase7_place.end_strategic_moves,
 with the rail moves: 4.1.2 "The rebasing mission ends during phase 7"): the aircraft land
 at the destination if it is still friendly, else back at the origin, else at the nearest
 friendly land. They use no strategic capacity ("Units that are rebased are not counted
@@ -29,15 +31,16 @@ against province strategic allowance").
 from __future__ import annotations
 
 from moderator.engine import fuel, terrain
-from moderator.engine.context import Position, RailGroup, TurnContext
+from moderator.engine.context import Position, TurnContext
 from moderator.engine.orders.base import OrderRule, missing_units, take_units
 from moderator.engine.phase4_strategic import passable
 from moderator.engine.problems import Problem, problem
-from moderator.engine.state import AIR_UNITS, SEA_UNITS, kinds
+from moderator.engine.state import AIR_UNITS, SEA_UNITS
 from moderator.orders.model import Rebase
 
 PHASE = "4.1.2"
 RANGE_FACTOR = 2  # "Rebasing aircraft has double movement points"
+PENDING = ("rebases",)  # ctx.memo: the step's flights, flown together once all its orders are in
 SURFACE = frozenset(SEA_UNITS) - {"submarine"}
 
 
@@ -86,12 +89,11 @@ class RebaseRule(OrderRule[Rebase]):
         ctx.in_transit.update(u.id for u in flying)  # in the air until Phase 7: no defence (4.1.2)
 
     def execute(self, ctx: TurnContext, nation: str, index: int, order: Rebase) -> None:
+        """The aircraft take off; the step's flights leave together (fly_pending)."""
         flying = take_units(ctx, nation, order.origin, order.units, index)
         ctx.in_transit.update(u.id for u in flying)
-        if not flying:
-            return
-        ctx.rail.append(RailGroup(nation, tuple(u.id for u in flying), (order.origin, order.dest), index))
-        ctx.tell(nation, "rebasing", PHASE, order=index, origin=order.origin, dest=order.dest, units=kinds(flying))
+        if flying:
+            ctx.memo.setdefault(PENDING, []).append((nation, index, order, flying))  # phase4_rebase
 
 
 RULE = RebaseRule()
