@@ -82,7 +82,7 @@ from moderator.engine.ruleset import Ruleset, Step
 from moderator.orders import model as m
 
 NAME = "wtea-1914"
-VERSION = 13  # 1: before "One rule, one home" (one dice stream per turn); 2: before issue 8 (neutrals);
+VERSION = 14  # 1: before "One rule, one home" (one dice stream per turn); 2: before issue 8 (neutrals);
 # 3: before separated treasuries, surrender, the US Entry events, air combat over land, landings in 4.4;
 # 4: before the Mutineers (a disastrous mutiny's rebels), the Bolsheviks' wars after their victory, and
 # reconnaissance missions at sea helping their side's task forces in 4.2, new ships attacking in Phase 7,
@@ -98,6 +98,8 @@ VERSION = 13  # 1: before "One rule, one home" (one dice stream per turn); 2: be
 # 10: before only the interceptors still in the air (fuel left) could be hit in an air combat on the way
 # 11: before German option #3 (the Irish rebellion) was resolved by the engine (option-settled)
 # 12: before an ATTACK by fighters off a carrier on land was flown by the engine (not referred)
+# 13: before fighters off a carrier flew a MOVE into enemy land and strikes at other sea zones (not referred),
+# and cover from land joined battles with intercepting submarines
 ROOT = Path(__file__).resolve().parents[2]
 
 RULES: tuple[OrderRule, ...] = (  # type: ignore[type-arg]
