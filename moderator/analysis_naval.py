@@ -1,7 +1,8 @@
 """`moderator odds --sea`: exact odds of a naval battle between two task forces (4.2-4.3).
 
     moderator odds --sea --attacker britain --attack "2 bb, 4 dd" --defender germany \
-        --defend "1 bb, 2 dd, 3 tr" [--mission patrol] [--defend-mission transport] [--free] [--rounds N] [--json]
+        --defend "1 bb, 2 dd, 3 tr" [--mission patrol] [--defend-mission transport] [--free] [--rounds N] \
+        [--attacker-tech "battleships 3"] [--defender-tech ...] [--json]
 
 The attacking task force sighted the defending one (4.2) and fights with its attack
 values; the defenders fight with their defense values, or with their attack values too
@@ -60,7 +61,7 @@ def _not_a_ship(kind: str) -> str | None:
 
 
 def compute(args: argparse.Namespace) -> tuple[NavalOdds, dict[str, object]]:
-    from moderator.analysis_commands import _nation
+    from moderator.analysis_commands import _nation, parse_tech
     from moderator.world.scenario import load_scenario
 
     scenario = load_scenario(args.scenario)
@@ -70,12 +71,15 @@ def compute(args: argparse.Namespace) -> tuple[NavalOdds, dict[str, object]]:
         raise ValueError("a naval battle needs ships on both sides")
     if args.rounds is not None and args.rounds < 1:
         raise ValueError("--rounds is at least 1")
+    tech = {n: levels for n, levels in ((attacker, parse_tech(getattr(args, "attacker_tech", ""))),
+                                        (defender, parse_tech(getattr(args, "defender_tech", "")))) if levels}
     odds = naval_odds_for(scenario, attacker, attack, defender, defend, attack_mission=args.mission,
                           defend_mission=args.defend_mission, free="attacker" if args.free else None,
-                          max_rounds=args.rounds)
+                          max_rounds=args.rounds, tech=tech)
     battle = {"sea": True, "attacker": attacker, "attack": attack, "mission": args.mission,
               "defender": defender, "defend": defend, "defend_mission": args.defend_mission,
-              "free": bool(args.free), "max_rounds": args.rounds}
+              "free": bool(args.free), "max_rounds": args.rounds,
+              "tech": {n: dict(sorted(levels.items())) for n, levels in sorted(tech.items())}}
     return odds, battle
 
 
@@ -95,8 +99,12 @@ def render(odds: NavalOdds, battle: dict[str, object]) -> str:
         "Naval battle" + (" (the attackers fire a free round first)" if battle["free"] else "") + ":",
         f"  {battle['attacker']}: {_ships(battle['attack'])} ({battle['mission']})",
         f"  against {battle['defender']}: {_ships(battle['defend'])} ({battle['defend_mission']})",
-        "",
     ]
+    if battle.get("tech"):
+        from moderator.analysis_commands import _tech_text
+
+        lines.append(f"  technology {_tech_text(battle['tech'])}")
+    lines.append("")
     lines += [f"  {OUTCOME_TEXT[k]:<40} {p:7.2%}" for k, p in odds.outcomes.items() if p >= 0.00005 or k in (
         "defenders_sunk", "attackers_sunk", "contact_lost")]
     lines += [

@@ -6,7 +6,8 @@ round as naval_combat.fight() plays it, with the engine's own code for every par
 
 - the dice a side rolls in a round are read by running naval_combat.roll() itself with the
   land odds' probing dice (engine/odds.py), so attack or defense values (who sought the
-  battle, Step 4), damaged battleships not attacking, troop transports silent in the first
+  battle, Step 4) with the ships' technology (Improved Battleships 3 rolling twice when
+  attacking: naval_combat.attacks), damaged battleships not attacking, troop transports silent in the first
   round (4.2.1) and bombarding battleships at 25% in it (4.2.3) never drift from the
   engine;
 - hits are taken by naval_combat.take_hits() on a copy of the side (the owner's casualty
@@ -32,9 +33,9 @@ from moderator.engine import naval_combat, phase4_naval
 from moderator.engine.combat_orders import BattleOrders, withdrawal
 from moderator.engine.context import TurnContext
 from moderator.engine.naval_combat import NavalBattle, NavalSide, Ship
-from moderator.engine.odds import PRUNE, _pmf, _ProbeDice, make_units
+from moderator.engine.odds import PRUNE, _levels, _pmf, _ProbeDice, make_units
 from moderator.engine.phase4_sea import AGGRESSIVE
-from moderator.engine.state import GameState, Unit
+from moderator.engine.state import Unit
 from moderator.orders.model import CombatCondition
 from moderator.world.model import World
 from moderator.world.scenario_model import Scenario
@@ -159,13 +160,16 @@ class _Chain:
 def naval_battle_odds(
     scenario: Scenario, attackers: list[Ship], defenders: list[Ship], *, defenders_sought: bool = False,
     free: str | None = None, max_rounds: int | None = None, world: World | None = None,
+    tech: Mapping[str, Mapping[str, int]] | None = None,
 ) -> NavalOdds:
     """Exact odds of naval_combat.fight(ctx, zone, attackers' side, defenders' side): the
     attackers sought the battle (attack values), the defenders too when `defenders_sought`.
     free: "attacker" or "defender", the side that fires alone first. max_rounds: the
-    attacker withdraws after that many rounds (a "rounds" condition)."""
+    attacker withdraws after that many rounds (a "rounds" condition). tech: nation ->
+    technology -> level, its ships' levels (Improved Battleships' hits and second attack,
+    Improved Cruisers, ...: naval_combat.values)."""
     probe = _ProbeDice()
-    ctx = TurnContext(GameState("odds", scenario.id, 1), {}, world or World({}, {}), scenario, dice_root=probe)
+    ctx = TurnContext(_levels(scenario, tech or {}), {}, world or World({}, {}), scenario, dice_root=probe)
     conditions = (CombatCondition("", "rounds", max_rounds),) if max_rounds else ()
     orders = {"attacker": BattleOrders({}, conditions), "defender": BattleOrders()}
     chain = _Chain(ctx, probe, {"attacker": attackers, "defender": defenders},
@@ -238,12 +242,13 @@ def task_force(nation: str, counts: Mapping[str, int], mission: str, tag: str) -
 def naval_odds_for(
     scenario: Scenario, attacker: str, attack: Mapping[str, int], defender: str, defend: Mapping[str, int],
     *, attack_mission: str = "patrol", defend_mission: str = "move", free: str | None = None,
-    max_rounds: int | None = None,
+    max_rounds: int | None = None, tech: Mapping[str, Mapping[str, int]] | None = None,
 ) -> NavalOdds:
     """Odds of a task force of `attack` (kind -> count) on `attack_mission` that sighted one
     of `defend` on `defend_mission`; the defenders attack too when their mission is
     aggressive (4.2's list: patrol, blockade, bombard)."""
     return naval_battle_odds(scenario, task_force(attacker, attack, attack_mission, "a"),
                              task_force(defender, defend, defend_mission, "d"),
-                             defenders_sought=defend_mission in AGGRESSIVE, free=free, max_rounds=max_rounds)
+                             defenders_sought=defend_mission in AGGRESSIVE, free=free, max_rounds=max_rounds,
+                             tech=tech)
 

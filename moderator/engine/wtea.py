@@ -99,7 +99,8 @@ VERSION = 14  # 1: before "One rule, one home" (one dice stream per turn); 2: be
 # 11: before German option #3 (the Irish rebellion) was resolved by the engine (option-settled)
 # 12: before an ATTACK by fighters off a carrier on land was flown by the engine (not referred)
 # 13: before fighters off a carrier flew a MOVE into enemy land and strikes at other sea zones (not referred),
-# and cover from land joined battles with intercepting submarines
+# and cover from land joined battles with intercepting submarines, and ships fought with their technology
+# (Improved Battleships 3 rolling twice when it attacks)
 ROOT = Path(__file__).resolve().parents[2]
 
 RULES: tuple[OrderRule, ...] = (  # type: ignore[type-arg]
