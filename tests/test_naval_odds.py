@@ -125,6 +125,22 @@ def test_the_second_attack_in_the_exact_odds() -> None:
         assert o.attacker_damaged == pytest.approx(0.3, abs=1e-12)  # the cruiser's fire, whatever the battleship does
 
 
+def test_an_air_strike_on_ships_in_closed_form() -> None:
+    # A fighter (attack 2) of fuel 5 (one round) strikes a cruiser (defense 3): step 2 the
+    # cruiser's fire downs it 30%; else a round; both afloat, the cruiser fires again as
+    # it leaves (step 6). Cruiser sunk 0.7 x 0.2 = 14%; fighter lost 0.3 + 0.7 x (0.3 +
+    # 0.7 x 0.8 x 0.3) = 62.76% (as test_a_fighter_striking_a_cruiser_sinks_and_falls_as_often_as_the_steps_say
+    # counts the engine's). Two AA guns on a battleship (defense 7) at 2 in 10 (Improved
+    # AA): the fighter is downed before any round 1 - 0.3 x 0.8 x 0.8.
+    o = naval_odds_for(SCEN, "britain", {"fighter": 1}, "germany", {"cruiser": 1})
+    assert o.defender_losses == pytest.approx(0.14, abs=1e-12)
+    assert o.attacker_losses == pytest.approx(0.6276, abs=1e-12)
+    o = naval_odds_for(SCEN, "britain", {"fighter": 1}, "germany", {"battleship": 1}, aa=2)
+    assert o.rounds[0] == pytest.approx(1 - 0.3 * 0.8 * 0.8, abs=1e-12)
+    assert naval_odds_for(SCEN, "britain", {"fighter": 1}, "germany", {"battleship": 1}).rounds[0] == \
+        pytest.approx(0.7, abs=1e-12)
+
+
 def test_cli_naval_odds(capsys: pytest.CaptureFixture[str]) -> None:
     code, out = run_cli(["odds", "--sea", "--attacker", "Britain", "--attack", "2 bb, 4 dd", "--defender", "germany",
                          "--defend", "1 bb, 2 dd, 3 tr", "--defend-mission", "transport", "--json"], capsys)
@@ -139,6 +155,15 @@ def test_cli_naval_odds(capsys: pytest.CaptureFixture[str]) -> None:
     code, text = run_cli(["odds", "--sea", "--attacker", "britain", "--attack", "1 bb", "--defender", "germany",
                           "--defend", "1 dd", "--rounds", "1", "--attacker-tech", "Improved Battleships 3"], capsys)
     assert code == 0 and "technology britain: Improved Battleships 3" in text and "96.00%" in text
+    code, text = run_cli(["odds", "--sea", "--attacker", "britain", "--attack", "1 ftr", "--defender", "germany",
+                          "--defend", "1 dd"], capsys)
+    assert code == 0 and "Air strike on ships" in text and "9.80%" in text  # 14% sunk, 4.2% of it with the fighter
+    code, text = run_cli(["odds", "--sea", "--attacker", "britain", "--attack", "1 ftr, 1 dd", "--defender", "germany",
+                          "--defend", "1 dd"], capsys)
+    assert code == 2 and "aircraft only" in text
+    code, text = run_cli(["odds", "--sea", "--attacker", "britain", "--attack", "1 dd", "--defender", "germany",
+                          "--defend", "1 dd", "--aa", "1"], capsys)
+    assert code == 2 and "--aa" in text
     code, text = run_cli(["odds", "--sea", "--attacker", "britain", "--attack", "2 inf", "--defender", "germany",
                           "--defend", "1 dd"], capsys)
     assert code == 2 and "not a ship" in text
