@@ -1,7 +1,8 @@
 """`moderator odds --sea`: exact odds of a naval battle between two task forces (4.2-4.3).
 
     moderator odds --sea --attacker britain --attack "2 bb, 4 dd" --defender germany \
-        --defend "1 bb, 2 dd, 3 tr" [--mission patrol] [--defend-mission transport] [--free] [--rounds N] [--json]
+        --defend "1 bb, 2 dd, 3 tr" [--mission patrol] [--defend-mission transport] [--free] [--rounds N] \
+        [--attacker-tech "battleships 3"] [--defender-tech ...] [--json]
 
 The attacking task force sighted the defending one (4.2) and fights with its attack
 values; the defenders fight with their defense values, or with their attack values too
@@ -12,6 +13,13 @@ round first (submarines attacking, 4.3 note; an escort intercepting, 4.2.2). Aft
 round the sides that sought the battle roll to keep contact; --rounds N: the attackers
 withdraw after N rounds. The numbers are exact (moderator.engine.naval_odds), computed
 with the engine's own naval combat code.
+
+An air strike on ships (4.2-4.3; engine/phase4_air_sea.py): --attack names aircraft only
+("2 ftr, 1 bmb"): the ships fire first (step 2), --aa N AA guns aboard them fire once
+(step 3, Improved AA; 2 on battleships and carriers, 1 on cruisers and transports), the
+aircraft fight the rounds their fuel pays (--rounds, default 1: a fighter of fuel 5) and
+the ships fire once more as they leave (step 6). The carriers' fighters and cover
+intercepting first (step 1) are not modelled.
 """
 
 from __future__ import annotations
@@ -19,7 +27,7 @@ from __future__ import annotations
 import argparse
 
 from moderator.engine.naval_odds import NavalOdds, naval_odds_for
-from moderator.engine.state import SEA_UNITS
+from moderator.engine.state import AIR_UNITS, SEA_UNITS
 from moderator.orders.vocab import UNIT_ECHO
 
 MISSIONS = ("patrol", "blockade", "bombard", "escort", "move", "transport", "carrier", "dock", "intercept")
@@ -33,6 +41,9 @@ OUTCOME_TEXT = {
 }
 
 
+STRIKE_TEXT = {"attackers_sunk": "every aircraft downed", "withdrawn": "aircraft home, ships afloat (fuel)"}
+
+
 def add_arguments(p: argparse.ArgumentParser) -> None:
     """The naval options of `moderator odds` (--attack and --defend then name ships)."""
     p.add_argument("--sea", action="store_true", help="a naval battle between task forces (4.3): ships in "
@@ -44,13 +55,16 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "fights with attack values)")
     p.add_argument("--free", action="store_true",
                    help="with --sea: the attackers fire a free round first (subs attacking, an escort intercepting)")
+    p.add_argument("--aa", type=int, default=0,
+                   help="with --sea and aircraft attacking: the AA guns aboard the defending ships (4.3 step 3)")
 
 
-def parse_ships(text: str) -> dict[str, int]:
-    """'2 bb, 4 dd' -> {'battleship': 2, 'cruiser': 4} ("dd": destroyers are cruisers here)."""
+def parse_ships(text: str, aircraft: bool = False) -> dict[str, int]:
+    """'2 bb, 4 dd' -> {'battleship': 2, 'cruiser': 4} ("dd": destroyers are cruisers here);
+    with `aircraft`, fighters and bombers too (an air strike on ships)."""
     from moderator.analysis_commands import parse_units
 
-    return parse_units(text, refuse=_not_a_ship)
+    return parse_units(text, refuse=_not_a_ship_or_plane if aircraft else _not_a_ship)
 
 
 def _not_a_ship(kind: str) -> str | None:
@@ -59,30 +73,45 @@ def _not_a_ship(kind: str) -> str | None:
     return None
 
 
+def _not_a_ship_or_plane(kind: str) -> str | None:
+    return None if kind in AIR_UNITS else _not_a_ship(kind)
+
+
 def compute(args: argparse.Namespace) -> tuple[NavalOdds, dict[str, object]]:
-    from moderator.analysis_commands import _nation
+    from moderator.analysis_commands import _nation, parse_tech
     from moderator.world.scenario import load_scenario
 
     scenario = load_scenario(args.scenario)
     attacker, defender = _nation(scenario, args.attacker), _nation(scenario, args.defender)
-    attack, defend = parse_ships(args.attack), parse_ships(args.defend)
+    attack, defend = parse_ships(args.attack, aircraft=True), parse_ships(args.defend)
     if not attack or not defend:
         raise ValueError("a naval battle needs ships on both sides")
+    strike = set(attack) <= set(AIR_UNITS)
+    if set(attack) & set(AIR_UNITS) and not strike:
+        raise ValueError("aircraft strike ships alone (4.2: sent \"without any accompanying ships\"): "
+                         "give --attack aircraft only, or ships only")
+    if args.aa and not strike:
+        raise ValueError("--aa: the ships' AA guns fire at aircraft (4.3 step 3): --attack names aircraft")
+    if args.aa < 0:
+        raise ValueError("--aa is at least 0")
     if args.rounds is not None and args.rounds < 1:
         raise ValueError("--rounds is at least 1")
+    tech = {n: levels for n, levels in ((attacker, parse_tech(getattr(args, "attacker_tech", ""))),
+                                        (defender, parse_tech(getattr(args, "defender_tech", "")))) if levels}
     odds = naval_odds_for(scenario, attacker, attack, defender, defend, attack_mission=args.mission,
                           defend_mission=args.defend_mission, free="attacker" if args.free else None,
-                          max_rounds=args.rounds)
+                          max_rounds=args.rounds, tech=tech, aa=args.aa)
     battle = {"sea": True, "attacker": attacker, "attack": attack, "mission": args.mission,
               "defender": defender, "defend": defend, "defend_mission": args.defend_mission,
-              "free": bool(args.free), "max_rounds": args.rounds}
+              "free": bool(args.free), "max_rounds": args.rounds, "strike": strike, "aa": args.aa,
+              "tech": {n: dict(sorted(levels.items())) for n, levels in sorted(tech.items())}}
     return odds, battle
 
 
 # The rules' names of the ships (4.2's table: "Destroyers/cruisers (DD)" are one unit, the
 # engine's "cruiser"), with the abbreviation a player types, so "4 dd" reads back as typed.
 SHIP_NAMES = {"battleship": "battleship", "cruiser": "destroyer/cruiser", "transport": "transport",
-              "carrier": "carrier", "submarine": "submarine"}
+              "carrier": "carrier", "submarine": "submarine", "fighter": "fighter", "bomber": "bomber"}
 
 
 def _ships(units: object) -> str:
@@ -91,13 +120,22 @@ def _ships(units: object) -> str:
 
 
 def render(odds: NavalOdds, battle: dict[str, object]) -> str:
+    strike = bool(battle.get("strike"))
+    title = ("Air strike on ships (the ships fire first" + (f", {battle['aa']} AA guns aboard" if battle.get("aa") else "")
+             + f"; {battle['max_rounds'] or 1} round(s) of fuel)") if strike else \
+        "Naval battle" + (" (the attackers fire a free round first)" if battle["free"] else "")
     lines = [
-        "Naval battle" + (" (the attackers fire a free round first)" if battle["free"] else "") + ":",
-        f"  {battle['attacker']}: {_ships(battle['attack'])} ({battle['mission']})",
+        title + ":",
+        f"  {battle['attacker']}: {_ships(battle['attack'])}" + ("" if strike else f" ({battle['mission']})"),
         f"  against {battle['defender']}: {_ships(battle['defend'])} ({battle['defend_mission']})",
-        "",
     ]
-    lines += [f"  {OUTCOME_TEXT[k]:<40} {p:7.2%}" for k, p in odds.outcomes.items() if p >= 0.00005 or k in (
+    if battle.get("tech"):
+        from moderator.analysis_commands import _tech_text
+
+        lines.append(f"  technology {_tech_text(battle['tech'])}")
+    lines.append("")
+    texts = {**OUTCOME_TEXT, **(STRIKE_TEXT if strike else {})}
+    lines += [f"  {texts[k]:<40} {p:7.2%}" for k, p in odds.outcomes.items() if p >= 0.00005 or k in (
         "defenders_sunk", "attackers_sunk", "contact_lost")]
     lines += [
         "",

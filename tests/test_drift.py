@@ -157,8 +157,8 @@ def test_the_harness_sees_every_position() -> None:
 
 def at_sea_strike() -> Game:
     """conquest() with sea-ready British fighters (fuel 5) and a German carrier with a
-    fighter in the English Channel: an ATTACK from the British carrier in the North Sea on
-    it is referred."""
+    fighter in the English Channel, which the British carrier's fighters in the North Sea
+    may strike (engine/phase4_air_sea.py)."""
     game = conquest()
     game.state.nations["britain"].tech["improved_fighters"] = 2
     for kind in ("carrier", "fighter"):
@@ -170,13 +170,13 @@ def test_aircraft_sent_to_the_moderator_have_their_order_in_the_engine_too() -> 
     # Found: a flight out of a sea zone (aircraft aboard a carrier) goes to the moderator;
     # the checker claimed its aircraft (commit), the engine did not, so a second order
     # naming the same aircraft was refused by the checker and referred again by the
-    # engine. Each unit does one thing a turn. (A MOVE off a carrier to friendly land and
-    # an ATTACK from a carrier on land are now flown by the engine; an ATTACK from a
-    # carrier on another sea zone is still referred.)
+    # engine. Each unit does one thing a turn. (Flights off a carrier are now flown by
+    # the engine: an ATTACK from a carrier on another sea zone is a strike in step 4.3,
+    # whose aircraft step 4.4 counts as the checker does.)
     game = at_sea_strike()  # the carrier with two fighters in the North Sea
     cmp = judged(game, "britain", m.Attack(one("fighter", 2), "North Sea", "English Channel"),
                  m.Move(one("fighter", 1), "North Sea", "Edinburgh"))
-    assert codes(cmp, 0) == ["air-at-sea"] and [e.args["order"] for e in cmp.mine("order-referred")] == [0]
+    assert codes(cmp, 0) == [] and cmp.mine("order-referred") == []
     assert codes(cmp, 1) == ["not-enough-units"] and refused(cmp, 1) == ["not-enough-units"]
 
 
@@ -455,10 +455,11 @@ def test_referred_orders_are_charged_at_once_in_both() -> None:
     assert codes(cmp, 0) == ["build-cut"]  # the NOTE (step R) was paid before the BUILD (3.1)
     assert [e.args["cost"] for e in cmp.mine("order-referred")] == [7] and [e.args["count"] for e in cmp.mine("built")] == [4]
     assert cmp.projected == cmp.state.nations["germany"].saved == 30 - 7 - 20 + drift_income(game, "germany")
-    # With today's homes: every referral of the opening's NOTE and at-sea flights costs 0.
+    # With today's homes: every referral of the opening's NOTE costs 0 (a flight off a
+    # carrier at another sea zone is flown, not referred).
     cmp = judged(at_sea_strike(), "britain", m.Note("hello"),
                  m.Attack(one("fighter"), "North Sea", "English Channel"))
-    assert [(e.args["why"], e.args["cost"]) for e in cmp.mine("order-referred")] == [("note", 0), ("air-at-sea", 0)]
+    assert [(e.args["why"], e.args["cost"]) for e in cmp.mine("order-referred")] == [("note", 0)]
 
 
 def test_strategic_arrived_renders_its_units() -> None:

@@ -17,6 +17,7 @@ from moderator.engine.context import TurnContext
 from moderator.engine.dice import Dice
 from moderator.engine.state import GameState
 from moderator.engine.technology import UPGRADED
+from moderator.orders import model as m
 from moderator.world.scenario_model import Scenario
 from tests.test_engine_examples import within_four_sigma
 from tests.test_engine_naval import SCENARIO, WORLD, parsed_orders, sea_state
@@ -130,3 +131,69 @@ def test_strikers_with_no_ships_to_attack_meet_no_interceptors() -> None:
     ctx = strike(state, STRIKE, Dice("no-ships", 0))
     assert not [e for e in ctx.events if e.code in ("air-combat-at-sea", "naval-battle")]
     assert count(ctx, "britain", "fighter") == 1 and ctx.dice.log == []
+
+
+# ---- fighters flown off carriers at another sea zone (engine/orders/move.py carrier_strike) ----
+
+def carriers(britain: list[tuple[str, str, int]], germany: list[tuple[str, str, int]]) -> GameState:
+    state = at_war(sea_state(britain=britain, germany=germany))
+    for nation in ("britain", "germany"):
+        state.nations[nation].tech["improved_fighters"] = 2
+        state.nations[nation].flags[UPGRADED] = {"fighter": {"improved_fighters": 2}}
+    return state
+
+
+def judged(state: GameState, text: str, fuel: int = 5) -> str | None:
+    from moderator.engine.orders import move
+
+    order = parsed_orders(text)[0]
+    assert isinstance(order, m.Move)
+    why = move.RULE.problem(TurnContext(state.copy(), {}, WORLD, scenario(fuel)), "britain", order)
+    return why.code if why else None
+
+
+def test_fighters_off_a_carrier_may_strike_ships_or_aircraft_in_another_zone() -> None:
+    # Aircraft Carriers: "extended aerial operations"; Fighters: 2 out, a round, 2 back to
+    # the carrier = the 5 "before they can enter into a sea zone for combat". An ATTACK on a
+    # zone with enemy ships is a strike (it was refused as cannot-land); a MOVE is one only
+    # into a zone where enemy aircraft are (as a MOVE into enemy land is an attack).
+    mine = [("carrier", "English Channel", 1), ("fighter", "English Channel", 2)]
+    ships = carriers(mine, [("battleship", "North Sea", 1)])
+    assert judged(ships, "ATTACK 2 ftr FROM English Channel TO North Sea") is None
+    assert judged(ships, "MOVE 2 ftr FROM English Channel TO North Sea") == "cannot-land"
+    assert judged(ships, "ATTACK 2 ftr FROM English Channel TO North Sea", fuel=4) == "sea-combat-fuel"
+    planes = carriers(mine, [("carrier", "North Sea", 1), ("fighter", "North Sea", 1)])
+    assert judged(planes, "MOVE 2 ftr FROM English Channel TO North Sea") is None
+    next(u for u in ships.units if u.kind == "carrier").damage = 1  # "A damaged carrier cannot launch fighters"
+    assert judged(ships, "ATTACK 2 ftr FROM English Channel TO North Sea") == "carrier-cannot-launch"
+
+
+def test_fighters_away_on_a_strike_do_not_guard_their_own_zone() -> None:
+    # Each unit does one thing a turn: two carriers' fighters striking each other's zones
+    # at once meet no interceptor (both are away), whatever the dice, and each side's
+    # ships fight the other's fighters.
+    state = carriers([("carrier", "English Channel", 1), ("fighter", "English Channel", 2)],
+                     [("carrier", "North Sea", 1), ("fighter", "North Sea", 2)])
+    orders = {"britain": parsed_orders("ATTACK 2 ftr FROM English Channel TO North Sea"),
+              "germany": parsed_orders("ATTACK 2 ftr FROM North Sea TO English Channel")}
+    for seed in range(20):
+        ctx = TurnContext(state.copy(), orders, WORLD, scenario(5), dice_root=Dice("carrier-duel", seed))
+        phase4_sea.naval_movement(ctx)
+        assert not [e for e in ctx.events if e.code == "air-combat-at-sea"]
+        assert sorted(e.args["zone"] for e in ctx.events if e.code == "naval-battle") == ["English Channel", "North Sea"]
+
+
+def test_a_fighter_whose_carrier_is_gone_lands_on_friendly_land() -> None:
+    # Aircraft Carriers: back aboard its carrier when it is still there with room, damaged
+    # or not ("fighters may still land on it"); else, as any aircraft (4.5 step 3), to the
+    # nearest friendly land its fuel reaches: 5 - 2 out - 1 round leaves 2, London.
+    state = carriers([("carrier", "English Channel", 1), ("fighter", "English Channel", 1)], [])
+    for damaged, sunk, home in ((0, False, "English Channel"), (1, False, "English Channel"), (0, True, "London")):
+        ctx = TurnContext(state.copy(), {}, WORLD, scenario(5))
+        ship = next(u for u in ctx.state.units if u.kind == "carrier")
+        ship.damage = damaged
+        if sunk:
+            ctx.state.units.remove(ship)
+        plane = next(u for u in ctx.state.units if u.kind == "fighter")
+        phase4_sea.fly_home(ctx, plane, "English Channel", "North Sea", 1)
+        assert plane.location == home

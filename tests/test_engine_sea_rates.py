@@ -84,3 +84,32 @@ def test_an_intercepting_submarine_sinks_a_passing_cruiser_as_its_free_attack_an
         subs += count(ctx, "germany", "submarine") == 0
     assert within_four_sigma(cruisers, TRIALS, 0.36)
     assert within_four_sigma(subs, TRIALS, 0.24)
+
+
+def test_cover_over_the_task_force_fights_intercepting_submarines_until_its_fuel_is_spent() -> None:
+    # 4.2: cover "may then participate in the battle"; 4.2.10: the submarines "cannot
+    # retreat" while it has fuel. A fighter of fuel 6 over the North Sea (2 in, 2 back: 2
+    # rounds) covers a cruiser leaving it; a submarine intercepts: its free attack (s), then
+    # round 1 (the cruiser at c, the fighter at f; the submarine's hits go to ships only);
+    # it cannot dive, and keeps contact on its 1 (aggressive 2 less the cruiser's 2, or the
+    # fighter's 1: at least 1); round 2; then the fighter goes home and it dives.
+    sc = scenario(6)
+    s = sc.stats("germany", "submarine").attack / 10
+    c = sc.stats("britain", "cruiser").defense / 10
+    f = sc.stats("britain", "fighter").defense / 10
+    both = 1 - (1 - c) * (1 - f)
+    first = (1 - s) * both + s * f
+    with_cruiser = (1 - s) * (1 - both) * (1 - s)
+    fighter_alone = (1 - s) * (1 - both) * s + s * (1 - f)
+    sunk = first + 0.1 * (with_cruiser * both + fighter_alone * f)
+    state = at_war(sea_state(britain=[("cruiser", "North Sea", 1), ("fighter", "London", 1)],
+                             germany=[("submarine", "North Sea", 1)]))
+    orders = {"britain": "TF C AT North Sea: 1 dd\nTF C MOVE TO English Channel\nMOVE 1 ftr FROM London TO North Sea",
+              "germany": "INTERCEPT WITH 1 ss IN North Sea"}
+    subs = 0
+    for seed in range(TRIALS):
+        ctx = turn(state, orders, Dice("sub-intercept-cover", seed), fuel=6)
+        subs += count(ctx, "germany", "submarine") == 0
+        assert [u.location for u in ctx.state.units if u.kind == "fighter"] == ["London"]
+    assert within_four_sigma(subs, TRIALS, sunk)
+    assert sunk - 0.8 * 0.3 > 0.1  # without the cover: 24% (the test above); 4 sigma is about 0.05

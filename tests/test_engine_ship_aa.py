@@ -9,6 +9,8 @@ from __future__ import annotations
 import dataclasses
 from functools import cache
 
+import pytest
+
 from moderator.engine import gear_aboard, phase4_sea
 from moderator.engine.context import PendingBuild, TurnContext
 from moderator.engine.dice import Dice, ScriptedDice
@@ -117,3 +119,30 @@ def test_a_battleships_two_guns_down_a_striker_as_often_as_step_3_says() -> None
         battle = next(e for e in ctx.events if e.code == "naval-battle")
         before += battle.args["rounds"] == 0 and count(ctx, "britain", "fighter") == 0
     assert within_four_sigma(before, trials, 1 - (1 - d) * 0.8 * 0.8)
+
+
+def test_the_exact_odds_of_a_strike_match_the_engines_strikes() -> None:
+    # `moderator odds --sea` with aircraft attacking (engine/naval_odds.py): the ships'
+    # defensive fire, two AA guns aboard, the rounds the fuel pays (fuel 6: 2 in, 2 back,
+    # 2 rounds), contact rolled after the first, and the ships' fire at the leaving
+    # aircraft; played by the engine (phase4_air_sea.strike) with fixed seeds.
+    from moderator.engine.naval_odds import naval_odds_for
+
+    real = load_scenario("1914")
+    six = dataclasses.replace(scenario(6), technologies={"improved_aa": real.technologies["improved_aa"]})
+    state = guns(strike_state(fighters=2, battleship=1), "battleship", 2)
+    exact = naval_odds_for(six, "britain", {"fighter": 2}, "germany", {"battleship": 1}, max_rounds=2, aa=2)
+    assert sum(exact.outcomes.values()) + exact.pruned == pytest.approx(1.0, abs=1e-12)
+    trials = 1500
+    downed = lost = damaged = 0
+    for seed in range(trials):
+        ctx = TurnContext(state.copy(), {"britain": parsed_orders("ATTACK 2 ftr FROM London TO North Sea")}, WORLD,
+                          six, dice_root=Dice("strike-odds", seed))
+        phase4_sea.naval_movement(ctx)
+        left = count(ctx, "britain", "fighter")
+        downed += left == 0
+        lost += 2 - left
+        damaged += sum(1 for u in ctx.state.units if u.kind == "battleship" and u.damage)
+    assert within_four_sigma(downed, trials, exact.outcomes["attackers_sunk"] + exact.outcomes["both_sunk"])
+    assert within_four_sigma(damaged, trials, exact.defender_damaged)
+    assert abs(lost / trials - exact.attacker_losses) <= 4 / trials ** 0.5  # losses in 0..2: sigma at most 1

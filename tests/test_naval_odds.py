@@ -11,10 +11,10 @@ import pytest
 from moderator.engine import naval_combat
 from moderator.engine.combat_orders import BattleOrders
 from moderator.engine.context import TurnContext
-from moderator.engine.dice import Dice
+from moderator.engine.dice import Dice, ScriptedDice
 from moderator.engine.naval_combat import NavalSide
 from moderator.engine.naval_odds import OUTCOMES, naval_odds_for, task_force
-from moderator.engine.state import GameState
+from moderator.engine.odds import _levels
 from moderator.orders.model import CombatCondition
 from moderator.world.model import World
 from moderator.world.scenario import load_scenario
@@ -57,7 +57,11 @@ CASES = {
     "bombard-free": (("france", {"battleship": 2}, "bombard"), ("austria", {"cruiser": 1, "transport": 2},
                                                                  "transport"), "attacker", None),
     "withdraw": (("france", {"cruiser": 2}, "patrol"), ("austria", {"battleship": 1}, "move"), None, 2),
+    # Improved Battleships 3: the battleship (attack 8, 4 hits) rolls twice when it attacks;
+    # the Austrian patrol attacks it back, Improved Cruisers 1 (attack 4)
+    "second-attack": (("france", {"battleship": 1}, "patrol"), ("austria", {"cruiser": 3}, "patrol"), None, None),
 }
+TECH = {"second-attack": {"france": {"improved_battleships": 3}, "austria": {"improved_cruisers": 1}}}
 
 
 def simulate(name: str, n: int) -> dict[str, float]:
@@ -65,7 +69,7 @@ def simulate(name: str, n: int) -> dict[str, float]:
     counts = dict.fromkeys(OUTCOMES, 0)
     aggressive = defend_mission in ("patrol", "blockade", "bombard")
     for i in range(n):
-        ctx = TurnContext(GameState("sim", SCEN.id, 1), {}, World({}, {}), SCEN, dice_root=Dice(f"naval-{name}", i))
+        ctx = TurnContext(_levels(SCEN, TECH.get(name, {})), {}, World({}, {}), SCEN, dice_root=Dice(f"naval-{name}", i))
         a = NavalSide(task_force(att, attack, mission, "a"), sought=True)
         d = NavalSide(task_force(dfn, defend, defend_mission, "d"), sought=aggressive)
         conditions = (CombatCondition("Sea", "rounds", rounds),) if rounds else ()
@@ -83,13 +87,58 @@ def simulate(name: str, n: int) -> dict[str, float]:
 def test_engine_battles_match_the_exact_naval_odds(name: str) -> None:
     (att, attack, mission), (dfn, defend, defend_mission), free, rounds = CASES[name]
     expected = naval_odds_for(SCEN, att, attack, dfn, defend, attack_mission=mission, defend_mission=defend_mission,
-                              free=free, max_rounds=rounds)
+                              free=free, max_rounds=rounds, tech=TECH.get(name))
     assert sum(expected.outcomes.values()) + expected.pruned == pytest.approx(1.0, abs=1e-12)
     n = 2000
     seen = simulate(name, n)
     for outcome, p in expected.outcomes.items():
         sigma = (p * (1 - p) / n) ** 0.5
         assert abs(seen[outcome] - p) <= 4.5 * sigma + 1.5 / n, (outcome, seen[outcome], p)
+
+
+def test_a_battleship_with_the_third_advance_rolls_twice_when_it_attacks() -> None:
+    # Improved Battleships 3: "Second attack (2 attacks per combat round)" (the table's
+    # attack "2x"). The French battleship (7 +1 of the 2nd advance = 8; 2 +1 +1 = 4 hits)
+    # on patrol misses on 9, then sinks the Austrian cruiser with its second roll, 1; the
+    # cruiser (defense 3) misses on 9. Defending, the same battleship rolls once.
+    ctx = TurnContext(_levels(SCEN, {"france": {"improved_battleships": 3}}), {}, World({}, {}), SCEN,
+                      dice_root=ScriptedDice([9, 1, 9]))
+    a = NavalSide(task_force("france", {"battleship": 1}, "patrol", "a"), sought=True)
+    d = NavalSide(task_force("austria", {"cruiser": 1}, "move", "d"), sought=False)
+    assert naval_combat.hits_to_kill(ctx, a.ships[0].unit) == 4
+    battle = naval_combat.fight(ctx, "Sea", a, d)
+    assert battle.ended == "destroyed" and not d.ships and battle.rounds == 1
+    assert [r.purpose.split(": ", 1)[1] for r in ctx.dice.log] == ["france battleship", "france battleship again",
+                                                                    "austria cruiser"]
+    assert naval_combat.attacks(ctx, a, a.ships[0]) == 2
+    assert naval_combat.attacks(ctx, NavalSide(a.ships, sought=False), a.ships[0]) == 1
+
+
+def test_the_second_attack_in_the_exact_odds() -> None:
+    # One round (the attacker withdraws after it): the battleship sinks a lone cruiser on
+    # the move with 1 - 0.2^2 = 96% with the third advance, 80% (attack 8, one roll) with
+    # the second; the cruiser's defense (3) sinks nothing (the battleship takes 4 hits).
+    for level, sunk in ((3, 0.96), (2, 0.8)):
+        o = naval_odds_for(SCEN, "france", {"battleship": 1}, "austria", {"cruiser": 1}, max_rounds=1,
+                           tech={"france": {"improved_battleships": level}})
+        assert o.outcomes["defenders_sunk"] == pytest.approx(sunk, abs=1e-12)
+        assert o.attacker_damaged == pytest.approx(0.3, abs=1e-12)  # the cruiser's fire, whatever the battleship does
+
+
+def test_an_air_strike_on_ships_in_closed_form() -> None:
+    # A fighter (attack 2) of fuel 5 (one round) strikes a cruiser (defense 3): step 2 the
+    # cruiser's fire downs it 30%; else a round; both afloat, the cruiser fires again as
+    # it leaves (step 6). Cruiser sunk 0.7 x 0.2 = 14%; fighter lost 0.3 + 0.7 x (0.3 +
+    # 0.7 x 0.8 x 0.3) = 62.76% (as test_a_fighter_striking_a_cruiser_sinks_and_falls_as_often_as_the_steps_say
+    # counts the engine's). Two AA guns on a battleship (defense 7) at 2 in 10 (Improved
+    # AA): the fighter is downed before any round 1 - 0.3 x 0.8 x 0.8.
+    o = naval_odds_for(SCEN, "britain", {"fighter": 1}, "germany", {"cruiser": 1})
+    assert o.defender_losses == pytest.approx(0.14, abs=1e-12)
+    assert o.attacker_losses == pytest.approx(0.6276, abs=1e-12)
+    o = naval_odds_for(SCEN, "britain", {"fighter": 1}, "germany", {"battleship": 1}, aa=2)
+    assert o.rounds[0] == pytest.approx(1 - 0.3 * 0.8 * 0.8, abs=1e-12)
+    assert naval_odds_for(SCEN, "britain", {"fighter": 1}, "germany", {"battleship": 1}).rounds[0] == \
+        pytest.approx(0.7, abs=1e-12)
 
 
 def test_cli_naval_odds(capsys: pytest.CaptureFixture[str]) -> None:
@@ -103,6 +152,18 @@ def test_cli_naval_odds(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0 and "every defending ship sunk" in text and "free round" in text
     assert "britain: 1 destroyer/cruiser (dd) (patrol)" in text  # 4.2's "Destroyers/cruisers (DD)", as typed
     assert "germany: 1 submarine (ss) (move)" in text
+    code, text = run_cli(["odds", "--sea", "--attacker", "britain", "--attack", "1 bb", "--defender", "germany",
+                          "--defend", "1 dd", "--rounds", "1", "--attacker-tech", "Improved Battleships 3"], capsys)
+    assert code == 0 and "technology britain: Improved Battleships 3" in text and "96.00%" in text
+    code, text = run_cli(["odds", "--sea", "--attacker", "britain", "--attack", "1 ftr", "--defender", "germany",
+                          "--defend", "1 dd"], capsys)
+    assert code == 0 and "Air strike on ships" in text and "9.80%" in text  # 14% sunk, 4.2% of it with the fighter
+    code, text = run_cli(["odds", "--sea", "--attacker", "britain", "--attack", "1 ftr, 1 dd", "--defender", "germany",
+                          "--defend", "1 dd"], capsys)
+    assert code == 2 and "aircraft only" in text
+    code, text = run_cli(["odds", "--sea", "--attacker", "britain", "--attack", "1 dd", "--defender", "germany",
+                          "--defend", "1 dd", "--aa", "1"], capsys)
+    assert code == 2 and "--aa" in text
     code, text = run_cli(["odds", "--sea", "--attacker", "britain", "--attack", "2 inf", "--defender", "germany",
                           "--defend", "1 dd"], capsys)
     assert code == 2 and "not a ship" in text

@@ -64,10 +64,12 @@ class AirCombat:
 
 def carrier_fighters(ctx: TurnContext, zone: str, nation: str) -> list[Unit]:
     """The nation's fighters aboard its undamaged carriers in the zone (Aircraft Carriers:
-    the carriers' capacity, lowest ids first; "A damaged carrier cannot launch fighters")."""
+    the carriers' capacity, lowest ids first; "A damaged carrier cannot launch fighters"),
+    not those flown off this turn to strike another zone (each unit does one thing a turn)."""
     carriers = [u for u in ctx.state.units_at(zone, nation) if u.kind == "carrier" and not u.damage]
     room = sum((stats.capacity if (stats := ctx.stats(nation, "carrier", u)) else 0) for u in carriers)
-    planes = sorted((u for u in ctx.state.units_at(zone, nation) if u.kind == "fighter"), key=lambda u: u.id)
+    planes = sorted((u for u in ctx.state.units_at(zone, nation) if u.kind == "fighter" and u.id not in ctx.moved),
+                    key=lambda u: u.id)
     return planes[:room]
 
 

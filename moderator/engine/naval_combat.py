@@ -8,8 +8,12 @@ with the two sides; this module fights the rounds the rules' steps 4-7 describe:
   (it made the contact: an aggressive task force, an escort intercepting, submarines
   attacking, ships that detected submarines) rolls its attack values, the other side its
   defense values; when both sought it, both attack (reading, docs/rules-coverage.md).
+- Step 4 with Phase 2.1's table: every ship fights with its own technology levels
+  (values: Improved Battleships, Cruisers, Transports, Submarines, Carriers); Improved
+  Battleships 3's "Second attack (2 attacks per combat round)": two D10s for such a
+  battleship when its side attacks (attacks).
 - Step 5: one hit removes one ship, "except for Battleships and Aircraft Carriers, both
-  which can take two or more hits" (the scenario's `hits`); a damaged one is kept.
+  which can take two or more hits" (`hits`, with technology); a damaged one is kept.
   Battleships: "Damaged battleships may not attack or shore-bombard (attack/support value
   is 0), but may move and defend."
 - First round: 4.2.1 "Task forces in a troop transport mission ... cannot fight back
@@ -53,6 +57,7 @@ from moderator.engine.casualty_shares import share
 from moderator.engine.combat_orders import BattleOrders, withdrawal
 from moderator.engine.context import TurnContext
 from moderator.engine.state import AIR_UNITS, Unit
+from moderator.world.scenario_model import UnitStats
 
 PHASE = "4.3"
 MAX_ROUNDS = 100  # safety net; a flag is raised if a battle ever gets there
@@ -104,15 +109,25 @@ class NavalBattle:
     nations: tuple[list[str], list[str]] = ([], [])  # each side's nations as the battle began
 
 
+def values(ctx: TurnContext, unit: Unit) -> UnitStats:
+    """A ship's values with its own technology levels (Phase 2.1's Advancements table,
+    engine/technology.py: Improved Battleships' hits, attack and second attack, Improved
+    Cruisers, Transports, Submarines, Carriers' hits); aircraft's with their nation's
+    levels, as phase4_land reads them."""
+    if unit.kind in AIR_UNITS:
+        found = ctx.stats(unit.nation, unit.kind)
+    else:
+        found = ctx.stats(unit.nation, unit.kind, unit)
+    return found or ctx.scenario.stats(unit.nation, unit.kind)
+
+
 def hits_to_kill(ctx: TurnContext, unit: Unit) -> int:
-    return max(1, ctx.scenario.stats(unit.nation, unit.kind).hits)
+    return max(1, values(ctx, unit).hits)
 
 
 def fire_value(ctx: TurnContext, side: NavalSide, ship: Ship, first_round: bool) -> int:
     """A ship's number on the D10 this round (steps 4-5, 4.2.1, 4.2.3)."""
-    stats = ctx.scenario.stats(ship.unit.nation, ship.unit.kind)
-    if ship.unit.kind in AIR_UNITS:  # aircraft hunting at sea: their values with their technology
-        stats = ctx.stats(ship.unit.nation, ship.unit.kind) or stats  # as phase4_land reads them
+    stats = values(ctx, ship.unit)
     if side.sought:
         value = 0 if ship.unit.damage and stats.hits > 1 else stats.attack  # damaged: may not attack
     else:
@@ -141,10 +156,20 @@ def hitters(ctx: TurnContext, battle: NavalBattle, side: NavalSide, ships: Seque
         value = fire_value(ctx, side, s, first_round)
         if value <= 0:
             continue
-        purpose = f"naval combat in {battle.zone} {label}: {s.unit.nation} {s.unit.kind}"
-        if ctx.dice.d10(purpose) <= value:
-            out.append(s)
+        for n in range(attacks(ctx, side, s)):
+            purpose = f"naval combat in {battle.zone} {label}: {s.unit.nation} {s.unit.kind}" + (" again" if n else "")
+            if ctx.dice.d10(purpose) <= value:
+                out.append(s)  # a ship that hits twice is here twice
     return out
+
+
+def attacks(ctx: TurnContext, side: NavalSide, ship: Ship) -> int:
+    """The D10s a ship rolls: Improved Battleships 3, "Second attack (2 attacks per combat
+    round)" (the table: attack "2x"): a battleship with it rolls twice at its attack value
+    when its side attacks (it sought the battle: step 4), in every round and free round;
+    defending (and in the defensive fire at aircraft, steps 2 and 6) it rolls once, as the
+    table doubles only its attack (a reading, docs/rules-coverage.md)."""
+    return max(1, values(ctx, ship.unit).attacks) if side.sought and ship.unit.kind not in AIR_UNITS else 1
 
 
 def strike(ctx: TurnContext, battle: NavalBattle, side: NavalSide, orders: BattleOrders, scored: Sequence[Ship],
@@ -182,7 +207,7 @@ def take_hits(ctx: TurnContext, battle: NavalBattle, side: NavalSide, orders: Ba
             def key(s: Ship, first: tuple[str, ...] = first) -> tuple[int, int, int, str, str]:
                 rank = first.index(s.unit.kind) if s.unit.kind in first else len(first)
                 absorbs = 0 if s.unit.damage + 1 < hits_to_kill(ctx, s.unit) else 1
-                cost = ctx.scenario.stats(s.unit.nation, s.unit.kind).cost
+                cost = values(ctx, s.unit).cost
                 return rank, absorbs, cost, s.unit.kind, s.unit.id
 
             hit = min(mine, key=key)

@@ -6,7 +6,8 @@ round as naval_combat.fight() plays it, with the engine's own code for every par
 
 - the dice a side rolls in a round are read by running naval_combat.roll() itself with the
   land odds' probing dice (engine/odds.py), so attack or defense values (who sought the
-  battle, Step 4), damaged battleships not attacking, troop transports silent in the first
+  battle, Step 4) with the ships' technology (Improved Battleships 3 rolling twice when
+  attacking: naval_combat.attacks), damaged battleships not attacking, troop transports silent in the first
   round (4.2.1) and bombarding battleships at 25% in it (4.2.3) never drift from the
   engine;
 - hits are taken by naval_combat.take_hits() on a copy of the side (the owner's casualty
@@ -31,10 +32,12 @@ from typing import Any
 from moderator.engine import naval_combat, phase4_naval
 from moderator.engine.combat_orders import BattleOrders, withdrawal
 from moderator.engine.context import TurnContext
+from moderator.engine.gear_aboard import GEAR
 from moderator.engine.naval_combat import NavalBattle, NavalSide, Ship
-from moderator.engine.odds import PRUNE, _pmf, _ProbeDice, make_units
+from moderator.engine.odds import PRUNE, _levels, _pmf, _ProbeDice, make_units
+from moderator.engine.orders.ship_gear import AA_ROOM
 from moderator.engine.phase4_sea import AGGRESSIVE
-from moderator.engine.state import GameState, Unit
+from moderator.engine.state import AIR_UNITS, NationState, Unit
 from moderator.orders.model import CombatCondition
 from moderator.world.model import World
 from moderator.world.scenario_model import Scenario
@@ -159,13 +162,30 @@ class _Chain:
 def naval_battle_odds(
     scenario: Scenario, attackers: list[Ship], defenders: list[Ship], *, defenders_sought: bool = False,
     free: str | None = None, max_rounds: int | None = None, world: World | None = None,
+    tech: Mapping[str, Mapping[str, int]] | None = None, guns: Mapping[str, int] | None = None,
+    parting: bool = False,
 ) -> NavalOdds:
     """Exact odds of naval_combat.fight(ctx, zone, attackers' side, defenders' side): the
     attackers sought the battle (attack values), the defenders too when `defenders_sought`.
     free: "attacker" or "defender", the side that fires alone first. max_rounds: the
-    attacker withdraws after that many rounds (a "rounds" condition)."""
+    attacker withdraws after that many rounds (a "rounds" condition). tech: nation ->
+    technology -> level, its ships' levels (Improved Battleships' hits and second attack,
+    Improved Cruisers, ...: naval_combat.values).
+
+    An air strike on ships (engine/phase4_air_sea.py strike; the attackers are aircraft):
+    free="defender" is the ships' defensive fire (4.3 step 2); guns (defending ship id ->
+    AA guns aboard) fire once after it (step 3, phase4_air_sea.ships_aa); max_rounds is the
+    rounds the aircraft's fuel pays for, and with `parting` the ships fire once more at the
+    aircraft that leave with ships afloat (step 6, "withdrawn"). The carriers' fighters and
+    cover intercepting first (step 1) are not modelled."""
     probe = _ProbeDice()
-    ctx = TurnContext(GameState("odds", scenario.id, 1), {}, world or World({}, {}), scenario, dice_root=probe)
+    state = _levels(scenario, tech or {})
+    mounted = guns or {}
+    for ship in defenders:
+        if mounted.get(ship.unit.id):
+            gear = state.nations.setdefault(ship.unit.nation, NationState(ship.unit.nation)).flags.setdefault(GEAR, {})
+            gear[ship.unit.id] = ["aa"] * mounted[ship.unit.id]
+    ctx = TurnContext(state, {}, world or World({}, {}), scenario, dice_root=probe)
     conditions = (CombatCondition("", "rounds", max_rounds),) if max_rounds else ()
     orders = {"attacker": BattleOrders({}, conditions), "defender": BattleOrders()}
     chain = _Chain(ctx, probe, {"attacker": attackers, "defender": defenders},
@@ -182,6 +202,8 @@ def naval_battle_odds(
                 key = (a, struck) if other == "defender" else (struck, d)
                 after[key] = after.get(key, 0.0) + mass * p
         live = after
+    if guns:
+        live = aa_fire(chain, live)
     for (a, d), mass in list(live.items()):
         if not (a[0] and d[0]):  # fight()'s loop never starts: no round fought
             finish(chain, odds, a, d, 0, "destroyed", mass)
@@ -206,7 +228,8 @@ def naval_battle_odds(
             if not (a[0] and d[0]):
                 finish(chain, odds, a, d, rnd, "destroyed", mass)
             elif withdrawal(conditions, rnd, chain.lost("attacker", a), chain.lost("defender", d)):
-                finish(chain, odds, a, d, rnd, "withdrawn", mass)
+                for a2, p in chain.taking("attacker", a, d, False) if parting else [(a, 1.0)]:  # step 6
+                    finish(chain, odds, a2, d, rnd, "withdrawn" if a2[0] else "destroyed", mass * p)
             else:
                 keep = chain.kept(a, d)
                 finish(chain, odds, a, d, rnd, "contact_lost", mass * (1 - keep))
@@ -215,6 +238,23 @@ def naval_battle_odds(
                 elif keep:
                     live[a, d] = live.get((a, d), 0.0) + mass * keep
     return odds
+
+
+def aa_fire(chain: _Chain, live: Mapping[tuple[Key, Key], float]) -> dict[tuple[Key, Key], float]:
+    """4.3 step 3: the ships' AA guns, one D10 each, read from phase4_air_sea.ships_aa itself
+    with the probing dice; their hits go to the aircraft (take_hits)."""
+    from moderator.engine import phase4_air_sea  # it reads the naval step
+
+    out: dict[tuple[Key, Key], float] = {}
+    for (a, d), mass in live.items():
+        chain.probe.seen = []
+        if a[0] and d[0]:
+            phase4_air_sea.ships_aa(chain.ctx, chain.battle, chain.side("defender", d), chain.side("attacker", a),
+                                    chain.orders["attacker"])
+        for hits, p in enumerate(_pmf(chain.probe.seen)):
+            key = (chain.hit("attacker", a, hits, False), d)
+            out[key] = out.get(key, 0.0) + mass * p
+    return out
 
 
 def finish(chain: _Chain, odds: NavalOdds, a: Key, d: Key, rnd: int, how: str, mass: float) -> None:
@@ -238,12 +278,27 @@ def task_force(nation: str, counts: Mapping[str, int], mission: str, tag: str) -
 def naval_odds_for(
     scenario: Scenario, attacker: str, attack: Mapping[str, int], defender: str, defend: Mapping[str, int],
     *, attack_mission: str = "patrol", defend_mission: str = "move", free: str | None = None,
-    max_rounds: int | None = None,
+    max_rounds: int | None = None, tech: Mapping[str, Mapping[str, int]] | None = None, aa: int = 0,
 ) -> NavalOdds:
     """Odds of a task force of `attack` (kind -> count) on `attack_mission` that sighted one
     of `defend` on `defend_mission`; the defenders attack too when their mission is
-    aggressive (4.2's list: patrol, blockade, bombard)."""
-    return naval_battle_odds(scenario, task_force(attacker, attack, attack_mission, "a"),
-                             task_force(defender, defend, defend_mission, "d"),
-                             defenders_sought=defend_mission in AGGRESSIVE, free=free, max_rounds=max_rounds)
+    aggressive (4.2's list: patrol, blockade, bombard).
+
+    `attack` all aircraft: an air strike on the ships (naval_battle_odds): the ships'
+    defensive fire first, `aa` AA guns aboard them (Improved AA, the room of
+    ship_gear.AA_ROOM, the ships in order), max_rounds the rounds the fuel pays (1 if not
+    given: a fighter of fuel 5, "Fighters"), the ships' fire at the leaving aircraft."""
+    ships = task_force(defender, defend, defend_mission, "d")
+    if not set(attack) <= set(AIR_UNITS):
+        return naval_battle_odds(scenario, task_force(attacker, attack, attack_mission, "a"), ships,
+                                 defenders_sought=defend_mission in AGGRESSIVE, free=free, max_rounds=max_rounds,
+                                 tech=tech)
+    guns: dict[str, int] = {}
+    for s in ships:
+        guns[s.unit.id] = min(AA_ROOM.get(s.unit.kind, 0), aa - sum(guns.values()))
+    levels = {n: dict(v) for n, v in (tech or {}).items()}
+    if aa:  # Improved AA: "Improved AA guns may also be put on ships"
+        levels.setdefault(defender, {}).setdefault("improved_aa", 1)
+    return naval_battle_odds(scenario, task_force(attacker, attack, "attack", "a"), ships, free="defender",
+                             max_rounds=max_rounds or 1, tech=levels, guns=guns, parting=True)
 

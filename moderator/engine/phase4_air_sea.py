@@ -47,9 +47,10 @@ guideline 2, with the multinational note's sharing), ordered by nation and order
   round of combat as usual": once, before the rounds (a reading: not again each round as
   improved guns on land do; step 7 repeats steps 4-7 only), and step 6 says "no AA fire"
   at leaving aircraft.
-Not yet: cover aircraft joining a battle with submarines
-("If subs attack that task force, the aircraft may then participate in the battle");
-submarines are not attacked (they are found only by detection, 4.2.9).
+The cover also joins a battle when submarines intercept its task forces ("If subs attack
+that task force, the aircraft may then participate in the battle": phase4_sea.cover_over,
+with the cover taken as the naval step begins, take_flights); strikes do not attack
+submarines (they are found only by detection, 4.2.9).
 """
 
 from __future__ import annotations
@@ -71,18 +72,36 @@ FUEL_GONE = "aircraft-home"
 RADAR_SIGHTS = 5  # Radar: "that ship has a 50% chance of detecting them": 1-5 on a D10
 
 
-def air_strikes(ctx: TurnContext, sea: phase4_sea.Sea) -> None:
-    """Every strike on a sea zone, zone by zone (by name), with the cover flown there."""
-    planes: dict[str, list[tuple[Unit, str, int]]] = defaultdict(list)  # zone -> (plane, origin, index)
-    cover: dict[str, list[tuple[Unit, str, int]]] = defaultdict(list)
+Flight = tuple[Unit, str, int]  # (plane, origin, order index)
+
+
+def take_flights(ctx: TurnContext, sea: phase4_sea.Sea, from_land: bool) -> None:
+    """The aircraft of the MOVE/ATTACK orders flown in the naval step, in the orders' order,
+    into sea.strikes and sea.cover by zone: those from land as the step begins (the cover
+    is over its zone while the ships move, 4.2: "Aircraft may be sent into a sea zone
+    during naval movement and assigned to a task force as cover. If subs attack that task
+    force, the aircraft may then participate in the battle"), those off carriers once the
+    ships have moved (they take off from where they are then)."""
     for nation, index, order in ctx.orders_of(Move):
-        if not move.flies_to_sea(ctx, order) or move.RULE.problem(ctx, nation, order) is not None:
+        if ctx.is_sea(order.origin) == from_land:
+            continue
+        if not move.flown_at_sea(ctx, nation, order) or move.RULE.problem(ctx, nation, order) is not None:
             continue
         if short(ctx, nation, index, order):
             continue  # earlier moves of step 4.4 name these aircraft: refused there, never flown
         taken = [u for uc in order.units for u in ctx.free(nation, order.origin, uc.kind)[: uc.count]]
+        if not taken:
+            continue  # fighters that sailed away with their carrier
         ctx.claim(taken)  # the ids only: the order is counted in step 4.4, as the checker counts it
-        (planes if isinstance(order, Attack) else cover)[order.dest] += [(u, order.origin, index) for u in taken]
+        strikes = isinstance(order, Attack) or move.carrier_strike(ctx, nation, order)  # a MOVE at enemy aircraft
+        (sea.strikes if strikes else sea.cover).setdefault(order.dest, []).extend(
+            (u, order.origin, index) for u in taken)
+
+
+def air_strikes(ctx: TurnContext, sea: phase4_sea.Sea) -> None:
+    """Every strike on a sea zone, zone by zone (by name), with the cover flown there."""
+    take_flights(ctx, sea, from_land=False)
+    planes, cover = sea.strikes, sea.cover
     fought: dict[str, int] = {}  # cover plane id -> rounds of air combat
     for zone in sorted(planes):
         fought.update(strike(ctx, sea, zone, planes[zone], cover.get(zone, [])))
@@ -93,7 +112,7 @@ def air_strikes(ctx: TurnContext, sea: phase4_sea.Sea) -> None:
                 u.location = zone  # Aircraft Carriers: "an aircraft carrier allows extended aerial operations"
                 aboard[(u.nation, index)].append(u)
             else:
-                phase4_sea.fly_home(ctx, u, origin, zone, fought.get(u.id, 0))
+                phase4_sea.fly_home(ctx, u, origin, zone, fought.get(u.id, 0) + sea.cover_fought.get(u.id, 0))
         for (nation, index), landed in sorted(aboard.items()):
             ctx.tell(nation, "aircraft-aboard", PHASE, order=index, zone=zone, units=kinds(landed))
 
@@ -127,8 +146,8 @@ def strike(ctx: TurnContext, sea: phase4_sea.Sea, zone: str, flying: list[tuple[
         guarding = air_combat_sea.guards(ctx, zone, sorted({u.nation for u in planes}), [u for u, _, _ in cover])
         flown = {u.id: origin for u, origin, _ in cover}  # from land: they keep the fuel to fly back
         air = air_combat_sea.fight(ctx, zone, planes, rounds, guarding,
-                                   {g.id: phase4_sea.air_rounds(ctx, g, flown[g.id], zone) if g.id in flown
-                                    else air_combat_sea.carrier_rounds(ctx, g) for g in guarding})
+                                   {g.id: phase4_sea.air_rounds(ctx, g, flown[g.id], zone) - sea.cover_fought.get(g.id, 0)
+                                    if g.id in flown else air_combat_sea.carrier_rounds(ctx, g) for g in guarding})
         air_combat_sea.event(ctx, zone, air, planes)
         fought.update(air.fought)
         left = {u.id: rounds[u.id] - fought[u.id] for u in air.strikers}  # rounds still paid for at sea

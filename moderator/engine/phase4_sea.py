@@ -34,7 +34,9 @@ nation out together, so nothing depends on nation ids or the order of lines:
    task force (by nation and name) doing the ordered mission that moves into or out of
    their zone, or that will unload troops there (a landing written for it); they have a
    free attack, fight one round and then dive (the default: "If the attacking subs
-   attempt to retreat, the combat ends but the surviving subs remain").
+   attempt to retreat, the combat ends but the surviving subs remain"). Aircraft sent
+   from land as cover over the zone join the battle, and the submarines cannot dive
+   while one still has fuel (cover_over, until_cover_leaves).
 5. 4.2.9 Submarine detection: ships ordered to DETECT, and task forces on a detect
    mission, roll their capability each (phase4_naval.DETECTION); those that find the
    submarines fight all enemy submarines in the zone, with a free round; the submarines
@@ -52,7 +54,7 @@ them (naval_combat). Landings are step 4.4's (orders/naval_invasion.py).
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from moderator.engine import (
@@ -62,6 +64,7 @@ from moderator.engine import (
     naval_retreat,
     phase3_recon_missions,
     phase4_naval,
+    placement,
 )
 from moderator.engine.combat_orders import BattleOrders, casualty_preferences
 from moderator.engine.context import TurnContext
@@ -120,10 +123,16 @@ class Sea:
     spent: set[int] = field(default_factory=set)  # id() of INTERCEPT orders already used
     used_subs: set[str] = field(default_factory=set)
     held: set[tuple[str, str, str]] = field(default_factory=set)  # (zone, blockade, fleet): sighted leaving
+    strikes: dict[str, list[tuple[Unit, str, int]]] = field(default_factory=dict)  # zone -> (plane, origin, order)
+    cover: dict[str, list[tuple[Unit, str, int]]] = field(default_factory=dict)  # zone -> cover flown from land
+    cover_fought: dict[str, int] = field(default_factory=dict)  # cover plane id -> rounds fought against submarines
 
 
 def naval_movement(ctx: TurnContext) -> None:
+    from moderator.engine import phase4_air_sea  # it reads this module's fleets
+
     sea = Sea(fleets(ctx))
+    phase4_air_sea.take_flights(ctx, sea, from_land=True)
     for f in sea.fleets:
         named = set(ctx.task_forces[(f.nation, f.name)].troops) if f.order >= 0 else set()
         stow(ctx, f, [u for u in ctx.state.units_at(f.zone, f.nation) if u.kind in CARRIES and u.id in named])
@@ -159,8 +168,6 @@ def naval_movement(ctx: TurnContext) -> None:
         load(ctx, f, len(f.moves))
         f.moved_at = None
     intercept(ctx, sea, moving=False)
-    from moderator.engine import phase4_air_sea  # it reads this module's fleets
-
     phase4_air_sea.air_strikes(ctx, sea)
     hold_zones(ctx, sea)
     for f in sea.fleets:
@@ -519,10 +526,46 @@ def intercept(ctx: TurnContext, sea: Sea, moving: bool) -> None:
         sea.used_subs.update(u.id for u in subs)
         own = NavalSide([Ship(u, f"{nation}/submarines", "intercept") for u in subs], sought=True)
         them = side_of([target], sought=False)
+        cover = cover_over(ctx, sea, target, order.zone)
+        spare = {u.id: n for u, n in cover}
+        them.ships += [Ship(u, f"{u.nation}/aircraft", "cover") for u, _ in cover]
         result = naval_combat.fight(ctx, order.zone, own, them, orders=(BattleOrders(), orders_for(ctx, [target], order.zone)),
-                                    free=(own, list(own.ships), "submarines"), after_round=dive)
+                                    free=(own, list(own.ships), "submarines"), after_round=until_cover_leaves(them, spare))
+        for u, rounds in cover:
+            sea.cover_fought[u.id] = sea.cover_fought.get(u.id, 0) + min(result.rounds, rounds)
         settle(ctx, [target])
-        naval_combat.battle_event(ctx, result, [f"{nation}/submarines", target.key])
+        naval_combat.battle_event(ctx, result, [f"{nation}/submarines", target.key, *sorted({f"{u.nation}/aircraft" for u, _ in cover})])
+
+
+def cover_over(ctx: TurnContext, sea: Sea, target: Fleet, zone: str) -> list[tuple[Unit, int]]:
+    """4.2: "Aircraft may be sent into a sea zone during naval movement and assigned to a
+    task force as cover. If subs attack that task force, the aircraft may then participate
+    in the battle." Reading: the cover flown from land to the zone (a MOVE of aircraft to
+    it) covers the task forces of its nation and its allies there; each plane joins with
+    the rounds its fuel still pays for (2 a sea zone, 1 a round, enough to fly home), less
+    those fought against submarines earlier in the step."""
+    out: list[tuple[Unit, int]] = []
+    for u, origin, _ in sea.cover.get(zone, []):
+        if u in ctx.state.units and ctx.allies(u.nation, target.nation):
+            left = air_rounds(ctx, u, origin, zone) - sea.cover_fought.get(u.id, 0)
+            if left >= 1:
+                out.append((u, left))
+    return out
+
+
+def until_cover_leaves(them: NavalSide, spare: dict[str, int]) -> Callable[[naval_combat.NavalBattle], str | None]:
+    """4.2.10: "The intercepting subs cannot retreat if aircraft are assigned to the naval
+    task force, but once the aircraft are forced to return to land (due to lack of fuel
+    points), then the subs may retreat as usual": after each round the cover whose fuel is
+    spent leaves; the submarines dive (dive) once no cover is left in the battle."""
+    def after_round(battle: naval_combat.NavalBattle) -> str | None:
+        for s in [s for s in them.ships if s.unit.id in spare and spare[s.unit.id] <= battle.rounds]:
+            them.ships.remove(s)
+        if any(s.unit.id in spare for s in them.ships):
+            return None
+        return dive(battle)
+
+    return after_round
 
 
 def crosses(ctx: TurnContext, f: Fleet, zone: str, moving: bool) -> bool:
@@ -558,10 +601,12 @@ def detect_by_order(ctx: TurnContext, sea: Sea) -> None:
 
 def air_rounds(ctx: TurnContext, plane: Unit, origin: str, zone: str) -> int:
     """Fighters and Bombers: the rounds of combat a plane's fuel pays for in the sea zone
-    (2 a sea zone, 1 a round; Fighters) with enough left to reach friendly land."""
+    (2 a sea zone, 1 a round; Fighters) with enough left to reach friendly land, or, for a
+    fighter off a carrier (its origin a sea zone), its carrier's zone."""
     tank = (stats.fuel if (stats := ctx.stats(plane.nation, plane.kind)) else 0) or 0  # as phase4_land and the checker
     out = fuel.cheapest(ctx.world, origin, zone, limit=tank)
-    back = fuel.to_nearest(ctx.world, zone, landing_places(ctx, plane.nation), limit=tank)
+    back = fuel.to_nearest(ctx.world, zone, landing_places(ctx, plane.nation) + carrier_zone(ctx, plane, origin),
+                           limit=tank)
     if out is None or back is None:
         return 0
     return max(0, (tank - out - back) // fuel.ROUND)
@@ -579,6 +624,8 @@ def fly_home(ctx: TurnContext, plane: Unit, origin: str, zone: str, fought: int)
     home = fuel.cheapest(ctx.world, zone, origin, limit=max(left, 0))
     if home is not None and ctx.friendly(plane.nation, origin):
         return  # back at its base: it never left it on the map
+    if home is not None and carrier_zone(ctx, plane, origin) and placement.berth(ctx, plane, origin):
+        return  # back aboard its carrier (damaged ones too: "fighters may still land on it")
     found = fuel.nearest(ctx.world, zone, landing_places(ctx, plane.nation), limit=max(left, 0))
     if found is None:
         naval_combat.sink(ctx, plane)
@@ -586,6 +633,12 @@ def fly_home(ctx: TurnContext, plane: Unit, origin: str, zone: str, fought: int)
         return
     plane.location = found[1]
     ctx.tell(plane.nation, "aircraft-landed", PHASE, place=found[1], battle=zone, units={plane.kind: 1})
+
+
+def carrier_zone(ctx: TurnContext, plane: Unit, origin: str) -> list[str]:
+    """[origin] for a fighter that took off from a carrier there (a sea zone), else []:
+    where the text is silent, it may come down where it took off (Aircraft Carriers)."""
+    return [origin] if plane.kind == "fighter" and ctx.is_sea(origin) else []
 
 
 def detect(ctx: TurnContext, sea: Sea, nation: str, zone: str, hunters: Sequence[Unit], label: str,

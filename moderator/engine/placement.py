@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from moderator.engine import bolsheviks, colony_supplies
 from moderator.engine.context import Position
 from moderator.engine.problems import Problem, problem
-from moderator.engine.state import AIR_UNITS, LAND_UNITS, SEA_UNITS
+from moderator.engine.state import AIR_UNITS, LAND_UNITS, SEA_UNITS, Unit
 
 NON_CITY_INFANTRY_EXTRA = 5  # Cities / Phase 7 rule 3
 CITY_ARTILLERY_EXTRA = 10  # Cities / Phase 7 rule 5
@@ -219,6 +219,16 @@ def carrier_room(pos: Position, nation: str, sea: str) -> int:
     here = pos.units_at(sea, nation)
     room = sum((stats.capacity if (stats := pos.stats(nation, "carrier", u)) else 0) for u in here if u.kind == "carrier")
     return max(0, room - sum(1 for u in here if u.kind == "fighter"))
+
+
+def berth(pos: Position, plane: Unit, sea: str) -> bool:
+    """Aircraft Carriers: may a fighter back from a flight land on its nation's carriers in
+    the zone (damaged ones too: "fighters may still land on it")? Their capacity less the
+    other fighters of the nation there (the plane itself is still counted there)."""
+    here = pos.units_at(sea, plane.nation)
+    room = sum((stats.capacity if (stats := pos.stats(plane.nation, "carrier", u)) else 0)
+               for u in here if u.kind == "carrier")
+    return plane.kind == "fighter" and sum(1 for u in here if u.kind == "fighter" and u.id != plane.id) < room
 
 
 def industry_beside(pos: Position, nation: str, sea: str) -> bool:

@@ -30,6 +30,7 @@ class UnitStats:
     fuel: int = 0  # aircraft fuel points
     capacity: int = 0  # transport troop points / carrier fighters
     bombard: int = 0  # battleship shore-bombardment value
+    attacks: int = 1  # rolls a round when it attacks (Improved Battleships 3: "2 attacks per combat round")
     requires_tech: str | None = None  # technology needed before it can be built
 
 
@@ -252,7 +253,7 @@ class Diplomacy:
 
 
 # The unit values a technology level may change besides its cost (the Advancements table).
-TECH_VALUES = ("attack", "defense", "move", "fuel", "capacity", "hits", "bombard")
+TECH_VALUES = ("attack", "defense", "move", "fuel", "capacity", "hits", "bombard", "attacks")
 
 
 @dataclass(frozen=True)
@@ -265,7 +266,7 @@ class Technology:
     full_price: tuple[int, ...] = ()  # levels always researched at the full price (Phase 2.1)
     cost: dict[str, tuple[int, ...]] = field(default_factory=dict)  # unit kind -> cost change at levels 1..advances
     # The table's other columns: value (attack, defense, move, fuel, capacity, hits,
-    # bombard) -> unit kind -> change at levels 1..advances (engine/technology.py).
+    # bombard, attacks) -> unit kind -> change at levels 1..advances (engine/technology.py).
     changes: dict[str, dict[str, tuple[int, ...]]] = field(default_factory=dict)
     discount: tuple[int, ...] = ()  # Improved Industrial Technology: percent off new units' cost per level
     discount_exempt: tuple[str, ...] = ()  # unit kinds the discount leaves alone (infantry, trenches)

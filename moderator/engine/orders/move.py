@@ -25,10 +25,14 @@ carriers there when these have room). A MOVE of fighters from a sea zone, off th
 carriers, to friendly land is flown off here (Aircraft Carriers: "A damaged carrier cannot
 launch fighters"; the fuel of any flight): they land there before the land battles, as
 the defenders' own moves come first (Phase 4 guideline 1). An ATTACK by fighters off
-their carriers in a sea zone on land is a Leg like any other (from_carrier): the fighters
-take off from the zone, fight in the land battle with their fuel counted from the zone
-(2 out of it, "Fighters"), and fly back to their nation's carriers there, or to friendly
-land (phase4_land.land). Other flights out of a sea zone go to the moderator.
+their carriers in a sea zone on land, or a MOVE of them into enemy land (an attack, as any
+MOVE into enemy land is), is a Leg like any other (carrier_attack): the fighters take off
+from the zone, fight in the land battle with their fuel counted from the zone (2 out of
+it, "Fighters"), and fly back to their nation's carriers there, or to friendly land
+(phase4_land.land). Fighters off their carriers flown at another sea zone (an ATTACK, or
+a MOVE into a zone where enemy aircraft are) strike it in the naval step as aircraft from
+land do (carrier_strike; engine/phase4_air_sea.py), and come back aboard. Other flights
+out of a sea zone (bombers a ruling put there) go to the moderator.
 """
 
 from __future__ import annotations
@@ -111,7 +115,8 @@ def air_problem(pos: Position, nation: str, order: Move, combat: bool) -> Proble
             continue
         if pos.is_sea(order.dest) and tank < SEA_COMBAT_FUEL:
             return problem("sea-combat-fuel", order.dest, kind=kind, fuel=tank)
-        back = fuel.to_nearest(pos.world, order.dest, returns(pos, nation, order.origin, from_carrier(pos, order)), limit=tank)
+        back = fuel.to_nearest(pos.world, order.dest, returns(pos, nation, order.origin, pos.is_sea(order.origin)),
+                               limit=tank)
         if back is None or out + fuel.ROUND + back > tank:
             return problem("no-fuel-home", order.dest, kind=kind, dest=order.dest, fuel=tank)
     return None
@@ -152,7 +157,7 @@ def fighting_problem(pos: Position, nation: str, order: Move) -> Problem | None:
     """What the turn's battles can change: whether the destination is enemy land, hence
     the aircraft's fuel home and who may go in."""
     attack = hostile(pos, nation, order.dest)
-    why = air_problem(pos, nation, order, attack or flies_to_sea(pos, order))  # fuel to fight at sea
+    why = air_problem(pos, nation, order, attack or flown_at_sea(pos, nation, order))  # fuel to fight at sea
     if why is not None:
         return why
     kinds = {u.kind for u in order.units}
@@ -204,6 +209,31 @@ def covers_at_sea(pos: Position, order: Move) -> bool:
     return not isinstance(order, Attack) and flies_to_sea(pos, order)
 
 
+def carrier_strike(pos: Position, nation: str, order: Move) -> bool:
+    """Fighters off their carriers in a sea zone flown at another sea zone: an ATTACK on the
+    ships there, or a MOVE into a zone where enemy aircraft were as the turn began (an
+    attack, as a MOVE into enemy land is; judged on the turn's start, so that the strike's
+    own air combat does not turn it into another order when step 4.4 counts it). Aircraft Carriers: "an aircraft carrier allows extended aerial
+    operations for a limited number of fighters"; 4.2: "Aircraft being sent into a sea zone
+    without any accompanying ships to attack an enemy fleet also move during naval
+    movement"; Fighters: 2 fuel out, a round, 2 back to the carrier = the 5 "before they
+    can enter into a sea zone for combat". Flown with the strikes from land
+    (engine/phase4_air_sea.py), the enemy's fighters there intercepting first (4.5)."""
+    return (pos.is_sea(order.origin) and pos.is_sea(order.dest) and all(u.kind == "fighter" for u in order.units)
+            and (isinstance(order, Attack) or enemy_aircraft_at_start(pos, nation, order.dest)))
+
+
+def enemy_aircraft_at_start(pos: Position, nation: str, zone: str) -> bool:
+    return any(count > 0 and place == zone and kind in AIR_UNITS and n != nation and not pos.allies(nation, n)
+               for (n, place, kind), count in pos.start.items())
+
+
+def flown_at_sea(pos: Position, nation: str, order: Move) -> bool:
+    """Flown in the naval step (engine/phase4_air_sea.py): from land to a sea zone, or off
+    carriers at another zone."""
+    return flies_to_sea(pos, order) or carrier_strike(pos, nation, order)
+
+
 def flies_off(pos: Position, nation: str, order: Move) -> bool:
     """A MOVE of fighters off their carriers in a sea zone to friendly land (Aircraft Carriers)."""
     return (not isinstance(order, Attack) and pos.is_sea(order.origin) and not pos.is_sea(order.dest)
@@ -211,10 +241,16 @@ def flies_off(pos: Position, nation: str, order: Move) -> bool:
 
 
 def from_carrier(pos: Position, order: Move) -> bool:
-    """An ATTACK by fighters off their carriers in a sea zone on land (Aircraft Carriers:
-    "an aircraft carrier allows extended aerial operations"; 4.4-4.6): flown as a Leg."""
-    return (isinstance(order, Attack) and pos.is_sea(order.origin) and not pos.is_sea(order.dest)
-            and all(u.kind == "fighter" for u in order.units))
+    """Fighters off their carriers in a sea zone flown to land (Aircraft Carriers: "an
+    aircraft carrier allows extended aerial operations"): to friendly land (flies_off) or
+    at enemy land (carrier_attack)."""
+    return pos.is_sea(order.origin) and not pos.is_sea(order.dest) and all(u.kind == "fighter" for u in order.units)
+
+
+def carrier_attack(pos: Position, nation: str, order: Move) -> bool:
+    """An ATTACK by fighters off their carriers on land, or a MOVE of them into enemy land
+    (4.4-4.6: moving into enemy land is an attack): flown as a Leg."""
+    return from_carrier(pos, order) and not flies_off(pos, nation, order)
 
 
 def launch_problem(pos: Position, nation: str, order: Move) -> Problem | None:
@@ -235,14 +271,14 @@ class MoveRule(OrderRule[Move]):
     def problem(self, pos: Position, nation: str, order: Move) -> Problem | None:
         return (standing_problem(pos, nation, order) or fighting_problem(pos, nation, order)
                 or (launch_problem(pos, nation, order)
-                    if flies_off(pos, nation, order) or from_carrier(pos, order) else None)
+                    if from_carrier(pos, order) or carrier_strike(pos, nation, order) else None)
                 or (surrender.attack_barred(pos, nation, order.dest) if hostile(pos, nation, order.dest) else None))
 
     def remarks(self, pos: Position, nation: str, order: Move) -> list[Problem]:
         kinds = {u.kind for u in order.units}
         out: list[Problem] = []
-        if at_sea(pos, order) and not from_carrier(pos, order):
-            if flies_to_sea(pos, order) or flies_off(pos, nation, order):
+        if at_sea(pos, order) and not carrier_attack(pos, nation, order):
+            if flown_at_sea(pos, nation, order) or flies_off(pos, nation, order):
                 return []
             return [flag("air-at-sea", order.dest, place=order.dest)]
         attack = hostile(pos, nation, order.dest)
@@ -264,11 +300,11 @@ class MoveRule(OrderRule[Move]):
     def commit(self, ctx: TurnContext, nation: str, index: int, order: Move) -> None:
         """The units are claimed and the move waits for the others (phase4_land)."""
         units = take_units(ctx, nation, order.origin, order.units, None if ctx.checking else index)
-        if not at_sea(ctx, order) or from_carrier(ctx, order):
+        if not at_sea(ctx, order) or carrier_attack(ctx, nation, order):
             ctx.legs.append(Leg(nation, index, order, units, hostile(ctx, nation, order.dest)))
 
     def execute(self, ctx: TurnContext, nation: str, index: int, order: Move) -> None:
-        if flies_to_sea(ctx, order):  # flown in step 4.3 (which claimed the aircraft); counted now
+        if flown_at_sea(ctx, nation, order):  # flown in step 4.3 (which claimed the aircraft); counted now
             for uc in order.units:
                 ctx.claimed[(nation, order.origin, uc.kind)] += uc.count
             return
@@ -278,7 +314,7 @@ class MoveRule(OrderRule[Move]):
                 u.location = order.dest
             ctx.tell(nation, "moved", PHASE, order=index, origin=order.origin, dest=order.dest, units=kinds(planes))
             return
-        if at_sea(ctx, order) and not from_carrier(ctx, order):  # the moderator flies it; its aircraft have their order
+        if at_sea(ctx, order) and not carrier_attack(ctx, nation, order):  # the moderator flies it; its aircraft have their order
             take_units(ctx, nation, order.origin, order.units)
             refer(ctx, nation, index, order, 0, "air-at-sea")
             return
