@@ -330,7 +330,7 @@ def _proxy_in_process(svc: Service, summary: Summary, giver: str, nation: str, b
     from moderator.service import proxy
 
     game = svc.game(GAME)
-    why = proxy.refusal(svc, game, giver, nation)
+    why = proxy.refusal(svc, game, giver, nation, svc.position(game))
     if why is not None:
         summary.refused.append(f"turn {game.turn} {giver} for {nation}: proxy refused: {why[0]}")
         return
