@@ -183,8 +183,19 @@ class Daemon:
         if self._watcher is not None:
             self._watcher.join(timeout=30)
         if self.scheduler.running:
+            # APScheduler 3 may be handing a job to its executor at the very moment shutdown closes
+            # it, and then logs the executor's refusal with a traceback: harmless (the daemon is
+            # stopping, the job would not have run anyway), so pause first and hush that one record.
+            self.scheduler.pause()
+            logging.getLogger("apscheduler.scheduler").addFilter(_submitting_after_shutdown)
             self.scheduler.shutdown(wait=True)
         self.svc.store.unlock()
+
+
+def _submitting_after_shutdown(record: logging.LogRecord) -> bool:
+    """False for APScheduler's "Error submitting job" record about an executor already shut down."""
+    exc = record.exc_info[1] if record.exc_info else None
+    return not (isinstance(exc, RuntimeError) and "after shutdown" in str(exc))
 
 
 def _clock(left: timedelta) -> str:
