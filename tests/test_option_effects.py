@@ -247,3 +247,23 @@ def test_the_german_player_places_the_irish_rebels_with_the_option() -> None:
     assert placed("OPTION 3", with_(guarded)) == ({"Northern Ireland": {"artillery": 1, "infantry": 7}}, False)
     assert errors(codes_1914("OPTION 3 AT Glasgow", "Germany", with_(irish_ready))) == ["option-place"]
     assert errors(codes_1914("OPTION 2 AT Ireland", "Germany")) == ["option-place"]
+
+
+def test_east_africa_supplies_count_its_infantry_against_the_home_manpower() -> None:
+    """German #5: "at normal cost and reducing manpower in mainland, not colonial": that
+    turn German East Africa's infantry count against the home limit; other turns against
+    the colonies' (engine/manpower.py)."""
+    from moderator.engine import manpower, treasuries
+
+    def rich(state: GameState) -> None:
+        state.nations["germany"].saved = 100
+        state.nations["germany"].flags[treasuries.HELD] = {"German East Africa": 20}
+
+    start = with_(rich)
+    home, abroad = start.nations["germany"].infantry_built, start.nations["germany"].flags.get(manpower.COLONIAL_BUILT, 0)
+    new, _ = play("germany", "OPTION 5\nBUILD 2 inf AT German East Africa", [], start)
+    assert new.nations["germany"].infantry_built == home + 2
+    assert new.nations["germany"].flags.get(manpower.COLONIAL_BUILT, 0) == abroad
+    new, _ = play("germany", "BUILD 2 inf AT German East Africa", [], with_(rich))
+    assert new.nations["germany"].infantry_built == home
+    assert new.nations["germany"].flags.get(manpower.COLONIAL_BUILT, 0) == abroad + 2

@@ -12,9 +12,10 @@ Readings (docs/rules-coverage.md, German Empire 1-7):
   port included, as rule 8 counts them;
 * "the supplies from Germany": on a supplied turn what is built there may be paid from the
   mainland's treasury when German East Africa is cut off (its own money first), at the
-  units' normal prices; builds never spend the colonies' manpower (Nation.colonial_manpower
-  is the starvation rule's): infantry count against Germany's own limit, as "reducing
-  manpower in mainland, not colonial" asks;
+  units' normal prices; "reducing manpower in mainland, not colonial": that turn the
+  infantry built there count against Germany's home limit, not its colonies' (all of
+  them: which two of the units are "the additional" ones the rules do not say;
+  engine/manpower.py colonial);
 * the artillery sentence belongs to the option: on a supplied turn an artillery placed
   there without an industrial complex costs 8 more instead of rule 5's 10, each (rule 5
   already allows it in a city for 10 more; the option makes it cheaper).
@@ -44,6 +45,11 @@ def extra_room(pos: Position, nation: str, city: str) -> int:
 def artillery_extra(pos: Position, nation: str, place: str, usual: int) -> int:
     """What an artillery placed in a city without a complex costs on top of its price."""
     return ARTILLERY_EXTRA if place == COLONY and supplied(pos, nation) else usual
+
+
+def from_home(pos: Position, nation: str, place: str) -> bool:
+    """Do infantry built at `place` this turn count against the home manpower limit?"""
+    return place == COLONY and supplied(pos, nation)
 
 
 def mainland_pays(pos: Position, nation: str, group: tuple[str, ...]) -> bool:

@@ -15,7 +15,9 @@ limits of the various British colonies". The rules give no numbers: a nation has
 colonies' limit when the scenario gives it one (Nation.colonial_manpower, chosen in
 docs/scenario-notes.md); the rest have one limit for all their land. Infantry built in a
 colony (a territory outside the European map or marked a colony: phase0_deploy.is_colony,
-the Initial Deployment's reading) count against the colonies' limit, and past it they
+the Initial Deployment's reading) count against the colonies' limit (but German East
+Africa's on a turn German option #5 sends supplies there, which count against the home
+limit: engine/colony_supplies.py), and past it they
 cost double and risk a mutiny just as at home (`colonial`). The colonies' limit is
 NationState.flags[COLONIAL] (what is left of it after starvation), the infantry built
 there NationState.flags[COLONIAL_BUILT]; the home ones are the NationState fields.
@@ -23,6 +25,7 @@ there NationState.flags[COLONIAL_BUILT]; the home ones are the NationState field
 
 from __future__ import annotations
 
+from moderator.engine import colony_supplies
 from moderator.engine.context import Position
 from moderator.engine.phase0_deploy import is_colony
 from moderator.engine.state import NationState
@@ -39,7 +42,7 @@ def pool(pos: Position, nation: str) -> str:
 def colonial(pos: Position, nation: str, place: str | None) -> bool:
     """Whether infantry built at `place` count against the colonies' limit of the nation's
     pool: the pool has one (scenario) and the place is a colony. None: the home limit."""
-    if place is None or place not in pos.world.territories:
+    if place is None or place not in pos.world.territories or colony_supplies.from_home(pos, nation, place):
         return False
     n = pos.scenario.nations.get(pool(pos, nation))
     return n is not None and n.colonial_manpower > 0 and is_colony(pos.world.territories[place])
