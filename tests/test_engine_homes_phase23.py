@@ -25,6 +25,7 @@ from moderator.engine.placement import has_industry, map_facility
 from moderator.engine.resolve import resolve
 from moderator.engine.state import GameState
 from moderator.orders import model as m
+from moderator.orders.messages import message
 from moderator.world.scenario import load_scenario
 from moderator.world.scenario_model import Scenario, UnitStats
 from tests import engine_fixture as fx
@@ -309,6 +310,25 @@ def test_radar_on_land_and_sonar_on_a_ship_are_placed_in_phase_7(monkeypatch: py
     assert new.nations["germany"].flags[GEAR] == {cruiser.id: ["sonar"]}
     assert [(e.args["kind"], e.args["place"]) for e in events if e.code == "placed"] == [
         ("radar", "Berlin"), ("sonar", "Baltic Sea")]
+
+
+def test_a_ship_already_carrying_that_gear_takes_no_second(monkeypatch: pytest.MonkeyPatch) -> None:
+    """One radar and one sonar a ship (gear_aboard.room): a second would be paid for and lost in
+    Phase 7, so the checker and the engine refuse it; another kind of gear still goes aboard."""
+    s = fx.state([("germany", "cruiser", "Baltic Sea", 2)], saved=60)
+    s.nations["germany"].tech.update(sonar=1, improved_aa=1)
+    first, second = sorted((u for u in s.units if u.kind == "cruiser"), key=lambda u: u.id)
+    s.nations["germany"].flags[GEAR] = {first.id: ["sonar"]}
+    sonar = m.BuildShipGear("sonar", "Baltic Sea", "cruiser")
+    orders: list[m.Order] = [sonar, sonar, m.BuildShipGear("aa", "Baltic Sea", "cruiser")]
+    verdicts, _ = project(monkeypatch, s, "germany", orders)
+    assert errors(verdicts) == ["gear-no-ship"]  # the second sonar: only one cruiser is bare
+    new, events = run(s, {"germany": orders})
+    assert refused(events) == ["gear-no-ship"]
+    assert new.nations["germany"].flags[GEAR] == {first.id: ["aa", "sonar"], second.id: ["sonar"]}
+    assert not [e for e in events if e.code == "build-lost"]
+    text = message(next(p for v in verdicts for p in v.problems))
+    assert "1 carry no sonar yet" in text, text
 
 
 def test_gear_for_a_ship_gone_by_phase_7_is_lost_and_sunk_ships_lose_theirs() -> None:

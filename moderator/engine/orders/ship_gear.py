@@ -21,7 +21,8 @@ where radar and sonar go, beside an own port); the guns fire in 4.3 step 3.
 
 Readings: "any territory" for a land radar is any the nation controls (item 7 does not
 refer to item 1 as items 3-6 do); one piece of gear per ship ordered each turn, against
-the ships of that kind in the sea zone when the turn began.
+the ships of that kind in the sea zone when the turn began that do not carry that gear yet
+(one radar and one sonar a ship, engine/gear_aboard.py).
 """
 
 from __future__ import annotations
@@ -69,6 +70,15 @@ def aa_room(pos: Position, nation: str, place: str, ship: str) -> int:
                for u in pos.units_at(place, nation) if u.kind == ship)
 
 
+def without(pos: Position, nation: str, place: str, ship: str, kind: str) -> int:
+    """The nation's ships of that kind in the zone with no `kind` of gear aboard yet: a ship
+    holds one radar and one sonar (gear_aboard.room), so a second would be paid for and then
+    lost in Phase 7."""
+    from moderator.engine.gear_aboard import aboard
+
+    return sum(1 for u in pos.units_at(place, nation) if u.kind == ship and kind not in aboard(pos, u))
+
+
 class ShipGearRule(OrderRule[BuildShipGear]):
     order = BuildShipGear
     section = PHASE
@@ -92,13 +102,16 @@ class ShipGearRule(OrderRule[BuildShipGear]):
                 return problem("place-ship-land", order.place, seas=seas)
             if port_beside(pos, nation, place) is None:
                 return problem("gear-no-port", order.place, place=place)
-            ships = pos.start[(nation, place, order.ship)]
             if order.kind == "aa":
                 room = aa_room(pos, nation, place, order.ship)
                 if room <= pos.tally[tally_key(nation, order)]:
                     return problem("aa-no-room", order.place, kind=order.ship, place=place, room=room)
-            elif ships <= pos.tally[tally_key(nation, order)]:
-                return problem("gear-no-ship", order.place, kind=order.ship, place=place, have=ships)
+            else:
+                ships = pos.start[(nation, place, order.ship)]
+                bare = min(ships, without(pos, nation, place, order.ship, order.kind))
+                if bare <= pos.tally[tally_key(nation, order)]:
+                    return problem("gear-no-ship", order.place, kind=order.ship, place=place, have=ships,
+                                   bare=bare, gear=order.kind)
         return afford(pos, nation, price(pos, nation, order.kind), order.kind)
 
     def commit(self, ctx: TurnContext, nation: str, index: int, order: BuildShipGear) -> None:
