@@ -12,9 +12,9 @@ Readings (docs/rules-coverage.md, German Empire 1-7):
   port included, as rule 8 counts them;
 * "the supplies from Germany": on a supplied turn what is built there may be paid from the
   mainland's treasury when German East Africa is cut off (its own money first), at the
-  units' normal prices; builds never spend the colonies' manpower (Nation.colonial_manpower
-  is the starvation rule's): infantry count against Germany's own limit, as "reducing
-  manpower in mainland, not colonial" asks;
+  units' normal prices; infantry built there on a supplied turn count against Germany's
+  own limit, not the colonies' (engine/manpower.py colonial), as "reducing manpower in
+  mainland, not colonial" asks;
 * the artillery sentence belongs to the option: on a supplied turn an artillery placed
   there without an industrial complex costs 8 more instead of rule 5's 10, each (rule 5
   already allows it in a city for 10 more; the option makes it cheaper).

@@ -23,6 +23,7 @@ there NationState.flags[COLONIAL_BUILT]; the home ones are the NationState field
 
 from __future__ import annotations
 
+from moderator.engine import colony_supplies
 from moderator.engine.context import Position
 from moderator.engine.phase0_deploy import is_colony
 from moderator.engine.state import NationState
@@ -38,8 +39,12 @@ def pool(pos: Position, nation: str) -> str:
 
 def colonial(pos: Position, nation: str, place: str | None) -> bool:
     """Whether infantry built at `place` count against the colonies' limit of the nation's
-    pool: the pool has one (scenario) and the place is a colony. None: the home limit."""
+    pool: the pool has one (scenario) and the place is a colony. None: the home limit. On
+    a turn German option #5 supplies German East Africa, what is built there is "reducing
+    manpower in mainland, not colonial" (engine/colony_supplies.py)."""
     if place is None or place not in pos.world.territories:
+        return False
+    if place == colony_supplies.COLONY and colony_supplies.supplied(pos, nation):
         return False
     n = pos.scenario.nations.get(pool(pos, nation))
     return n is not None and n.colonial_manpower > 0 and is_colony(pos.world.territories[place])

@@ -83,7 +83,7 @@ from moderator.engine.ruleset import Ruleset, Step
 from moderator.orders import model as m
 
 NAME = "wtea-1914"
-VERSION = 18  # 1: before "One rule, one home" (one dice stream per turn); 2: before issue 8 (neutrals);
+VERSION = 19  # 1: before "One rule, one home" (one dice stream per turn); 2: before issue 8 (neutrals);
 # 3: before separated treasuries, surrender, the US Entry events, air combat over land, landings in 4.4;
 # 4: before the Mutineers (a disastrous mutiny's rebels), the Bolsheviks' wars after their victory, and
 # reconnaissance missions at sea helping their side's task forces in 4.2, new ships attacking in Phase 7,
@@ -109,6 +109,8 @@ VERSION = 18  # 1: before "One rule, one home" (one dice stream per turn); 2: be
 # 17: before fighters off a carrier flew a MOVE into enemy land and strikes at other sea zones (not referred),
 # and cover from land joined battles with intercepting submarines, and ships fought with their technology
 # (Improved Battleships 3 rolling twice when it attacks)
+# 18: before infantry built in German East Africa on a turn of German option #5 counted against the
+#     home manpower limit, not the colonies'
 ROOT = Path(__file__).resolve().parents[2]
 
 RULES: tuple[OrderRule, ...] = (  # type: ignore[type-arg]
