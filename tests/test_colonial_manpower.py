@@ -88,6 +88,22 @@ def test_infantry_past_the_colonies_limit_cost_double_while_home_infantry_do_not
     assert new.nations["france"].infantry_built == home_before + 2
 
 
+def test_german_east_africa_builds_against_the_colonies_limit_unless_supplied() -> None:
+    # Without German option #5 the colony's infantry are the colonies'; on a supplied turn
+    # they are the mainland's (the catalog case option-germany-sneaks-supplies-to-east-africa).
+    world, scenario, start = real()
+    s = start.copy()
+    germany = s.nations["germany"]
+    germany.saved = 100
+    ctx = TurnContext(s, {}, world, scenario)
+    key = treasuries.treasury_of(ctx, "germany", "German East Africa")
+    assert key is not None
+    germany.flags[treasuries.HELD] = {key: 20}
+    before = germany.infantry_built
+    new, _, _ = turn(s, {"germany": [m.Build("infantry", 1, "German East Africa")]})
+    assert (new.nations["germany"].infantry_built - before, new.nations["germany"].flags[manpower.COLONIAL_BUILT]) == (0, 1)
+
+
 def test_the_colonies_limit_spent_risks_a_mutiny_the_home_one_not_spent_does_not() -> None:
     _, events, ctx = turn(france(colonial_built=12), {"france": [m.Build("infantry", 1, "Morocco")]})
     assert phase9_mutiny.infantry_past_the_limit(ctx) == ["france"]

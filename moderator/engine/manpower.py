@@ -41,7 +41,9 @@ def pool(pos: Position, nation: str) -> str:
 
 def colonial(pos: Position, nation: str, place: str | None) -> bool:
     """Whether infantry built at `place` count against the colonies' limit of the nation's
-    pool: the pool has one (scenario) and the place is a colony. None: the home limit."""
+    pool: the pool has one (scenario) and the place is a colony. None: the home limit. On
+    a turn German option #5 supplies German East Africa, what is built there is "reducing
+    manpower in mainland, not colonial" (engine/colony_supplies.py from_home)."""
     if place is None or place not in pos.world.territories or colony_supplies.from_home(pos, nation, place):
         return False
     n = pos.scenario.nations.get(pool(pos, nation))

@@ -4,7 +4,7 @@
 which can have a profound effect in the course of the war", each through step 9's dice
 stream with its purpose, in this order: combat intelligence owed from 3.2.1.4 ("after
 turn update"), the Russian Revolution (phase9_revolution), mutinies (phase9_mutiny),
-starvation behind a sea cordon (phase9_starvation, after the mutinies: "starvation effect
+starvation behind a sea cordon or shut in (phase9_starvation, after the mutinies: "starvation effect
 won't raise rebellion in the same turn"), the US economic roll, the Spanish garrison,
 Spanish-American relations and the rebellion of a conquered nation that rises
 (phase9_neutrals), the US Entry's events of the turn (us_entry: trade cut, conquests, the
