@@ -52,7 +52,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from moderator.engine import battlefield, gear_aboard, naval_forces, phase4_naval
+from moderator.engine import battlefield, carrier_loss, gear_aboard, naval_forces, phase4_naval
 from moderator.engine.casualty_shares import share
 from moderator.engine.combat_orders import BattleOrders, withdrawal
 from moderator.engine.context import TurnContext
@@ -81,7 +81,7 @@ class NavalSide:
     against_sonar: bool = False  # the other side has sonar aboard: its submarines attack at -1 (Sonar)
     against_radar: bool = False  # the other side has radar aboard: its aircraft attack at -1 (Radar)
     losses: dict[str, dict[str, int]] = field(default_factory=dict)
-    damaged: dict[str, dict[str, int]] = field(default_factory=dict)
+    hurt: dict[str, Unit] = field(default_factory=dict)  # id -> ship hit in this battle and not sunk by that hit
 
     def nations(self) -> list[str]:
         return sorted({s.unit.nation for s in self.ships})
@@ -92,6 +92,16 @@ class NavalSide:
     def lose(self, nation: str, kind: str, n: int = 1) -> None:
         per = self.losses.setdefault(nation, {})
         per[kind] = per.get(kind, 0) + n
+
+    def damaged(self) -> dict[str, dict[str, int]]:
+        """nation -> kind -> ships this battle damaged that are still afloat at its end: a
+        ship hit and later sunk is told once, among the losses."""
+        out: dict[str, dict[str, int]] = {}
+        for u in self.hurt.values():
+            if any(s.unit.id == u.id for s in self.ships):
+                per = out.setdefault(u.nation, {})
+                per[u.kind] = per.get(u.kind, 0) + 1
+        return out
 
 
 @dataclass
@@ -213,8 +223,7 @@ def take_hits(ctx: TurnContext, battle: NavalBattle, side: NavalSide, orders: Ba
             hit = min(mine, key=key)
             hit.unit.damage += 1
             if hit.unit.damage < hits_to_kill(ctx, hit.unit):
-                per = side.damaged.setdefault(nation, {})
-                per[hit.unit.kind] = per.get(hit.unit.kind, 0) + 1
+                side.hurt[hit.unit.id] = hit.unit
                 continue
             side.ships.remove(hit)
             side.lose(nation, hit.unit.kind)
@@ -310,6 +319,8 @@ def fight(
             break
     if not battle.ended:
         battle.ended = "destroyed"
+    for nation in sorted({n for side in (a, b) for n, lost in side.losses.items() if lost.get("carrier")}):
+        carrier_loss.strand(ctx, zone, nation)  # Aircraft Carriers: the fighters aboard a sunk carrier
     return battle
 
 
@@ -318,7 +329,8 @@ def battle_event(ctx: TurnContext, battle: NavalBattle, fleets: Sequence[str]) -
     a, b = battle.sides
     participants = sorted({*battle.nations[0], *battle.nations[1], *a.losses, *b.losses})
     losses = {n: dict(sorted({**b.losses.get(n, {}), **a.losses.get(n, {})}.items())) for n in participants}
-    damaged = {n: dict(sorted({**b.damaged.get(n, {}), **a.damaged.get(n, {})}.items())) for n in participants}
+    hurt = (a.damaged(), b.damaged())
+    damaged = {n: dict(sorted({**hurt[1].get(n, {}), **hurt[0].get(n, {})}.items())) for n in participants}
     ctx.emit("naval-battle", PHASE, participants, zone=battle.zone, fleets=list(fleets),
              first=battle.nations[0], second=battle.nations[1],
              rounds=battle.rounds, free=battle.free or "", ended=battle.ended, losses=losses, damaged=damaged,
