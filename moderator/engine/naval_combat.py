@@ -206,7 +206,11 @@ def take_hits(ctx: TurnContext, battle: NavalBattle, side: NavalSide, orders: Ba
     nations = side.nations()
     strength = {n: sum(max(1, fire_value(ctx, side, s, first_round)) for s in side.ships if s.unit.nation == n)
                 for n in nations}
-    quota = share(hits, strength, {n: sum(1 for s in side.ships if s.unit.nation == n) for n in nations})
+    # Step 5: a battleship or carrier takes "two or more hits": a nation can take as many
+    # hits as its ships (and aircraft) have left, not one a ship
+    left = {n: sum(hits_to_kill(ctx, s.unit) - s.unit.damage for s in side.ships
+                   if s.unit.nation == n and not (ships_only and s.unit.kind in AIR_UNITS)) for n in nations}
+    quota = share(hits, strength, left)
     for nation in nations:
         first = orders.casualty.get(nation, ())
         for _ in range(quota[nation]):
