@@ -49,10 +49,10 @@ carrier (it is only damaged), then the cheapest ship first, by kind and id.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from moderator.engine import battlefield, carrier_loss, gear_aboard, naval_forces, phase4_naval
+from moderator.engine import battlefield, carrier_loss, fuel, gear_aboard, naval_forces, phase4_naval
 from moderator.engine.casualty_shares import share
 from moderator.engine.combat_orders import BattleOrders, withdrawal
 from moderator.engine.context import TurnContext
@@ -262,15 +262,19 @@ def fight(
     free: tuple[NavalSide, list[Ship], str] | None = None,
     after_round: Callable[[NavalBattle], str | None] | None = None,
     opening: Callable[[NavalBattle], None] | None = None,
+    fuel_spent: Mapping[str, int] | None = None,
 ) -> NavalBattle:
     """Fight the battle to its end; sunk ships (and their cargo) leave ctx.state.
 
     free: (side, its ships that fire alone first, why). after_round: the caller's own end
     of a battle (submarines diving after the first round of a detection). opening: the
-    caller's fire after the free round and before the first (4.3 step 3, the ships' AA)."""
+    caller's fire after the free round and before the first (4.3 step 3, the ships' AA).
+    fuel_spent: aircraft id -> fuel its planes spent before the battle (the guards' air
+    combat, 4.3 step 1), for the fighters of a sunk carrier (carrier_loss)."""
     battle = NavalBattle(zone, (first, second), len(ctx.dice.log), orders,
                          nations=(first.nations(), second.nations()))
     battlefield.fought(ctx, [s.unit for s in first.ships], [s.unit for s in second.ships])  # Phase 2.1
+    flyers = [s.unit.id for side in (first, second) for s in side.ships if s.unit.kind in AIR_UNITS]
     a, b = first, second
     a.against_sonar = gear_aboard.carries(ctx, [s.unit for s in b.ships], "sonar")
     b.against_sonar = gear_aboard.carries(ctx, [s.unit for s in a.ships], "sonar")
@@ -323,8 +327,11 @@ def fight(
             break
     if not battle.ended:
         battle.ended = "destroyed"
+    spent = dict(fuel_spent or {})
+    for plane in flyers:  # Fighters: "1 fuel point for each round of combat the fighter participates in"
+        spent[plane] = spent.get(plane, 0) + battle.rounds * fuel.ROUND
     for nation in sorted({n for side in (a, b) for n, lost in side.losses.items() if lost.get("carrier")}):
-        carrier_loss.strand(ctx, zone, nation)  # Aircraft Carriers: the fighters aboard a sunk carrier
+        carrier_loss.strand(ctx, zone, nation, spent)  # Aircraft Carriers: the fighters aboard a sunk carrier
     return battle
 
 
