@@ -15,7 +15,11 @@ with the two sides; this module fights the rounds the rules' steps 4-7 describe:
 - Step 5: one hit removes one ship, "except for Battleships and Aircraft Carriers, both
   which can take two or more hits" (`hits`, with technology); a damaged one is kept.
   Battleships: "Damaged battleships may not attack or shore-bombard (attack/support value
-  is 0), but may move and defend."
+  is 0), but may move and defend." A side takes as many hits in a round as its ships can
+  absorb (take_hits), not one a ship. A ship damaged and later sunk is told among the
+  losses only: the event's `damaged` is the ships left afloat damaged (NavalSide.damaged).
+- Aircraft Carriers: the fighters aboard a carrier the battle sank land on the nation's
+  other carriers there with room, else fly to friendly land, else are lost (carrier_loss).
 - First round: 4.2.1 "Task forces in a troop transport mission ... cannot fight back
   during the first round of combat"; 4.2.3 and the note after 4.3: shore-bombarding
   battleships "use only 25% of their full attack/defense value against ships (rounded
