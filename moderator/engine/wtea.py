@@ -111,7 +111,13 @@ VERSION = 21  # 1: before "One rule, one home" (one dice stream per turn); 2: be
 # (Improved Battleships 3 rolling twice when it attacks)
 # 18: before German option #5's infantry in German East Africa counted against the home manpower limit
 # 19: before a second radar or sonar for a ship already carrying one was refused (it was paid, then lost)
+<<<<<<< HEAD
 # 20: before a land MOVE between lands no land path joins was refused as not-adjacent-water (needs transports)
+=======
+# 20: before naval-battle's `damaged` told only ships left afloat damaged, and the fighters aboard a sunk
+# carrier flew to friendly land (or were lost) instead of staying at sea with no carrier, and a side at sea
+# took as many hits in a round as its battleships and carriers can absorb (not one a ship)
+>>>>>>> issue10-sea
 ROOT = Path(__file__).resolve().parents[2]
 
 RULES: tuple[OrderRule, ...] = (  # type: ignore[type-arg]
