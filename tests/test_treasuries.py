@@ -69,6 +69,7 @@ def test_the_groups_remembered_are_a_new_search_on_the_real_map() -> None:
         alone = TurnContext(s, {}, world, scenario)
         assert treasuries.groups(shared, nid) == treasuries.groups(alone, nid), nid
         assert treasuries.groups(shared, nid) == treasuries.groups(alone, nid), nid  # remembered
+        assert s.allies_of(nid) == {b for b in [*s.nations, "nobody"] if s.allies(nid, b)}  # who shares
 
 
 def test_a_separated_territory_keeps_its_income_and_sends_it_home() -> None:

@@ -63,7 +63,7 @@ def groups(pos: Position, nation: str) -> list[Group]:
     known = pos.memo.get((GROUPS, nation))
     if known is not None and known[0] == control and known[1] == sides:
         return list(known[2])
-    friends = tuple(sorted({nation} | {nid for nid in sides if pos.allies(nation, nid)}))
+    friends = tuple(sorted(pos.state.allies_of(nation)))
     shared = pos.memo.get((COMPONENTS, *friends))
     if shared is None or shared[0] != control or shared[1] != sides:
         shared = (dict(control), sides, _search(pos, frozenset(friends)))
