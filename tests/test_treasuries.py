@@ -42,6 +42,36 @@ def test_the_groups_and_the_mainland() -> None:
     assert treasuries.separated(ctx, "germany") == []
 
 
+def test_the_groups_remembered_follow_control_and_alliances() -> None:
+    """groups() keeps its answers in the position's memo (the search was a fifth of a turn):
+    a change of who holds what or of a nation's side is seen at once, as a new search."""
+    s = riga_cut_off()
+    ctx = TurnContext(s, {}, fx.world(), fx.scenario())
+    s.control["Konigsberg"] = "austria"
+    assert treasuries.groups(ctx, "germany") == treasuries.groups(TurnContext(s, {}, fx.world(), fx.scenario()), "germany")
+    assert treasuries.separated(ctx, "germany") == []
+    s.nations["austria"].side = "neutral"  # no longer an ally: Konigsberg cuts Riga off again
+    assert treasuries.separated(ctx, "germany") == [("Riga", ("Riga",))]
+    s.nations["austria"].side = s.nations["germany"].side
+    assert treasuries.separated(ctx, "germany") == []
+    s.control["Konigsberg"] = "russia"
+    assert treasuries.separated(ctx, "germany") == [("Riga", ("Riga",))]
+
+
+def test_the_groups_remembered_are_a_new_search_on_the_real_map() -> None:
+    """Every nation of the 1914 opening, asked in turn in one position (allies share one
+    search) and each in a position of its own, gets the same groups."""
+    world, scenario = load_world("1914"), load_scenario("1914")
+    s = initial_state(scenario, world, "groups")
+    s.control["Brussels"] = "germany"  # a piece of land changes hands before the questions
+    shared = TurnContext(s, {}, world, scenario)
+    for nid in sorted(s.nations):
+        alone = TurnContext(s, {}, world, scenario)
+        assert treasuries.groups(shared, nid) == treasuries.groups(alone, nid), nid
+        assert treasuries.groups(shared, nid) == treasuries.groups(alone, nid), nid  # remembered
+        assert s.allies_of(nid) == {b for b in [*s.nations, "nobody"] if s.allies(nid, b)}  # who shares
+
+
 def test_a_separated_territory_keeps_its_income_and_sends_it_home() -> None:
     s = riga_cut_off(saved=0)
     new, events = resolve(s, {}, fx.world(), fx.scenario(), ScriptedDice({}, 1))

@@ -137,6 +137,13 @@ class GameState:
         na, nb = self.nations.get(a), self.nations.get(b)
         return bool(na and nb and na.side != "neutral" and na.side == nb.side)
 
+    def allies_of(self, a: str) -> set[str]:
+        """Every b with allies(a, b), `a` among them: the same rule, asked once for all."""
+        na = self.nations.get(a)
+        if na is None or na.side == "neutral":
+            return {a}
+        return {a} | {b for b, nb in self.nations.items() if nb.side == na.side}
+
     # ---- changes (used by the engine on its own copy) -------------------------
     def new_unit(self, nation: str, kind: str, location: str) -> Unit:
         u = Unit(f"{nation}-{kind}-{self.next_unit:05d}", nation, kind, location)

@@ -43,27 +43,61 @@ HELD = "held_apart"  # NationState.flags: {key territory of a separated group: r
 Group = tuple[str, ...]
 
 
+GROUPS = "treasury-groups"  # pos.memo: (GROUPS, nation) -> (control, sides, the nation's groups)
+COMPONENTS = "treasury-components"  # pos.memo: (COMPONENTS, *friends) -> (control, sides, groups of each friend)
+
+
 def groups(pos: Position, nation: str) -> list[Group]:
     """The nation's land in groups joined by land it or its allies hold, each sorted; the
-    groups sorted by their first territory."""
-    own = sorted(t for t, holder in pos.state.control.items() if holder == nation and pos.place(t).is_land)
-    placed: set[str] = set()
-    out: list[Group] = []
-    for start in own:
-        if start in placed:
+    groups sorted by their first territory.
+
+    Every treasury question asks (each build, transfer and Phase 8 settling: some hundred
+    a turn), and searching the map every time was a fifth of a turn (docs/benchmarks.md).
+    The answer depends only on the map (fixed for a position), who holds what, and who is
+    allied with whom (GameState.allies, from the nations' sides), so answers are kept in
+    the position's memo beside a copy of the control map and the sides, and found again
+    only when either changed: the position's own memo, so nothing outlives it, and the
+    same answer a new search would give. Nations with the same allies share one search."""
+    control = pos.state.control
+    sides = {nid: ns.side for nid, ns in pos.state.nations.items()}
+    known = pos.memo.get((GROUPS, nation))
+    if known is not None and known[0] == control and known[1] == sides:
+        return list(known[2])
+    friends = tuple(sorted(pos.state.allies_of(nation)))
+    shared = pos.memo.get((COMPONENTS, *friends))
+    if shared is None or shared[0] != control or shared[1] != sides:
+        shared = (dict(control), sides, _search(pos, frozenset(friends)))
+        pos.memo[(COMPONENTS, *friends)] = shared
+    found: list[Group] = shared[2].get(nation, [])
+    pos.memo[(GROUPS, nation)] = (shared[0], sides, tuple(found))
+    return list(found)
+
+
+def _search(pos: Position, friends: frozenset[str]) -> dict[str, list[Group]]:
+    """The land the friends hold, in pieces joined by that land (breadth-first); for each
+    friend, its own land in each piece. A nation whose allies are exactly `friends` (itself
+    among them) can move money across the same pieces, so its groups are its part of them."""
+    control = pos.state.control
+    out: dict[str, list[Group]] = {}
+    seen: set[str] = set()
+    for start in sorted(t for t, holder in control.items() if holder in friends and pos.place(t).is_land):
+        if start in seen:
             continue
-        seen, queue, mine = {start}, deque([start]), []
+        seen.add(start)
+        queue, piece = deque([start]), []
         while queue:
             here = queue.popleft()
-            if pos.controller(here) == nation:
-                mine.append(here)
-            for nxt in sorted(pos.world.neighbours(here)):
-                if nxt not in seen and pos.place(nxt).is_land and pos.friendly(nation, nxt):
+            piece.append(here)
+            for nxt in pos.world.neighbours(here):  # the order of the search changes no piece
+                if nxt not in seen and control.get(nxt) in friends and pos.place(nxt).is_land:
                     seen.add(nxt)
                     queue.append(nxt)
-        placed.update(mine)
-        out.append(tuple(sorted(mine)))
-    return sorted(out)
+        by_holder: dict[str, list[str]] = {}
+        for t in piece:
+            by_holder.setdefault(control[t], []).append(t)
+        for holder, lands in by_holder.items():
+            out.setdefault(holder, []).append(tuple(sorted(lands)))
+    return {holder: sorted(found) for holder, found in out.items()}
 
 
 def mainland(pos: Position, nation: str, all_groups: list[Group]) -> Group | None:
