@@ -137,3 +137,42 @@ def test_the_demo_gives_turn_2_its_whole_turn_after_slow_reports(
             for p in (root / "sent").iterdir() if p.suffix == ".eml"]
     told = {str(m["To"]) for m in sent if "turn 2 now due" in str(m["Subject"])}
     assert told == {f"{n}@demo.local" for n in SEATS}
+
+
+def test_reports_held_back_by_an_smtp_outage_give_the_whole_turn_once_they_leave(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The daemon counts the next deadline again when the turn's mail has really left the
+    outbox, not when the send was first tried. The outbox is faked here (sending.py has its
+    own outage tests): down, then up again 15 s later in a 20-second turn."""
+    from moderator.service import daemon as daemon_module
+    from moderator.service.daemon import Daemon
+
+    monkeypatch.setattr("moderator.service.turns.draw_view", lambda world, view, title: Image.new("RGB", (8, 8)))
+    clock = Clock()
+    svc = Service(store=Store.at(tmp_path / "db"), mail=_offline_mail(), clock=clock, say=lambda _line: None,
+                  next_deadline=lambda now, _game: now + TURN)
+    new_game(svc, "g", deadline=T0 - timedelta(minutes=1), seed="fixed")
+    svc.store.add_seat("g", "germany", "kaiser@t.local", "pw")
+    up = False
+
+    def send(svc: Service) -> tuple[int, int]:
+        queued = svc.store.messages(direction="out", status="queued")
+        if not up:
+            return 0, len(queued)
+        for row in queued:
+            assert row.id is not None
+            svc.store.update_message(row.id, status="sent", sent=svc.clock())
+        return len(queued), 0
+
+    monkeypatch.setattr(daemon_module, "send_queued", send)
+    daemon = Daemon(svc)
+    daemon.deadline_job()  # resolves turn 1; its reports cannot leave
+    assert svc.store.turn_record("g", 1) is not None and _deadline(svc) == T0 + TURN
+    clock.now = T0 + timedelta(seconds=15)
+    daemon.deadline_job()  # still down: the deadline is as the reports print it
+    assert _deadline(svc) == T0 + TURN and _notices(svc) == []
+    up = True
+    daemon.deadline_job()  # the reports leave now: the whole turn from now, and the seat is told
+    assert _deadline(svc) == clock.now + TURN
+    assert len(_notices(svc)) == 1
+    assert svc.store.messages(direction="out", status="queued") == []  # the notice left too

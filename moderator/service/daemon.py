@@ -10,8 +10,8 @@ same database refuses to start), reopens a turn a killed predecessor left "resol
 check too, turns.recover_interrupted), and runs the deadline check at once, so a deadline that
 passed while it was down resolves exactly once, right away. A turn whose resolution
 fails stays open and is retried with growing pauses (RETRY_AFTER). Its reports are sent at
-once, and if they left much later than the resolution, the next deadline is counted again from
-then (calendar.keep_full_turn): a player always has the whole turn after the reports are out.
+once (or, in an SMTP outage, once the outbox has sent them), and if they left much later than
+the resolution, the next deadline is counted again from then (calendar.keep_full_turn): a player always has the whole turn after the reports are out.
 `max_resolutions` (the demo's --exit-after-turn) stops resolving after that many turns.
 
 With `idle`, a thread waits on the mailbox with IMAP IDLE (mail/idle.py) and runs the poll
@@ -20,7 +20,6 @@ job at once when mail arrives; the periodic poll goes on beside it as the fallba
 
 from __future__ import annotations
 
-import functools
 import logging
 import threading
 import time
@@ -62,6 +61,7 @@ class Daemon:
         self.resolved = threading.Event()  # set whenever a turn has been resolved and its reports sent
         self.max_resolutions = max_resolutions  # None: no limit
         self.resolutions = 0
+        self._reports_out: dict[str, int] = {}  # game -> the turn resolved whose reports are on their way
         self._retry: dict[tuple[str, int], tuple[int, datetime]] = {}  # (game, turn) -> (failures, not before)
         # APScheduler warns whenever a run is skipped because the previous one is still busy;
         # with one worker that is the intended behaviour, not news for the console.
@@ -149,15 +149,24 @@ class Daemon:
                 continue
             self._retry.pop((game.id, game.turn), None)
             self.resolutions += 1
+            self._reports_out[game.id] = game.turn
             self._send()  # the reports go out now, and the next turn's clock counts from then
-            self._guard("keeping the whole turn", functools.partial(self._keep_full_turn, game.id, game.turn))
+            self._guard("keeping the whole turn", self._keep_full_turns)
             self.resolved.set()
         self._send()
+        if self._reports_out:  # reports held back (SMTP down) that have left since
+            self._guard("keeping the whole turn", self._keep_full_turns)
 
-    def _keep_full_turn(self, game_id: str, resolved_turn: int) -> None:
-        moved = keep_full_turn(self.svc, game_id, resolved_turn)
-        if moved is not None:
-            self._send()  # the seats hear of the new deadline at once
+    def _keep_full_turns(self) -> None:
+        """Once every mail of a resolved turn's game has left the outbox (at once, or after
+        an SMTP outage), count the next deadline again from now if the reports left late."""
+        waiting = {m.game_id for m in self.svc.store.messages(direction="out", status="queued")}
+        for game_id, resolved_turn in list(self._reports_out.items()):
+            if game_id in waiting:
+                continue
+            del self._reports_out[game_id]
+            if keep_full_turn(self.svc, game_id, resolved_turn) is not None:
+                self._send()  # the seats hear of the new deadline at once
 
     def _reopen_interrupted(self) -> None:
         for game_id in recover_interrupted(self.svc):
