@@ -70,6 +70,8 @@ def test_reports_sent_late_in_a_short_turn_move_the_deadline_and_tell_every_seat
     assert moved is not None and moved.after == clock.now + TURN
     assert _deadline(svc) == clock.now + TURN
     assert len(_notices(svc)) == 2  # both seats
+    notice = next(m for m in svc.store.messages(direction="out") if "now due" in m.subject)
+    assert b"to the second: 12:00:39 UTC" in notice.raw
     assert keep_full_turn(svc, "g", 1) is None  # once: the deadline is no longer the resolution's
 
 

@@ -62,8 +62,10 @@ def keep_full_turn(svc: Service, game_id: str, resolved_turn: int) -> Moved | No
     wanted = planned_deadline(svc, now, game)
     if wanted <= now or wanted - planned <= (wanted - now) * LOST_SHARE:
         return None
+    # Deadlines are printed to the minute; a short turn (the demo's) needs its seconds too.
+    exact = f" (to the second: {wanted:%H:%M:%S} UTC)" if wanted - now < timedelta(hours=1) else ""
     return move_deadline(svc, game_id, wanted, reason="the reports went out later than planned, and every player "
-                         "has the whole turn from the moment they were sent")
+                         f"has the whole turn from the moment they were sent{exact}")
 
 
 def move_deadline(svc: Service, game_id: str, when: datetime, *, tell: bool = True, reason: str = "") -> Moved:
