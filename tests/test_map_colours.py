@@ -102,3 +102,11 @@ def test_the_colour_blind_simulation_keeps_grey_and_merges_red_with_green() -> N
     # The classic confusion: a red and a green of like lightness look alike to a deuteranope.
     assert colour_distance(seen_by("#c86450", "deuteranopia"), seen_by("#7a8c3c", "deuteranopia")) < 12
     assert colour_distance("#c86450", "#7a8c3c") > 40
+
+
+def test_canada_and_india_are_not_near_the_legend_limit() -> None:
+    # Round 3b: the two salmon oranges were 12.3 apart, just over ANY_PAIR; India's orange
+    # is now lighter and yellower, and no other entry is as close to it as Canada was.
+    colours = load_colors("1914")
+    assert colour_distance(colours["canada"], colours["india"]) >= 15.0
+    assert min(colour_distance(colours["india"], c) for n, c in colours.items() if n != "india") >= 15.0

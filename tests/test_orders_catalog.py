@@ -66,3 +66,17 @@ def test_catalog_case(path: Path) -> None:
     assert got == expected, "\n".join(d.render() for d in result.diagnostics)
     for d in result.diagnostics:  # every problem explains itself and points at the text
         assert d.message and d.line > 0 and d.column > 0
+
+
+def test_a_land_move_across_water_says_it_needs_transports() -> None:
+    """Issue 13: London -> Paris is not "Paris is not next to London" alone: water lies
+    between, and the receipt says how land units cross it (4.2.1); a move on one landmass
+    that skips a territory keeps the plain words (4.4)."""
+    state, world, scenario = setting("1914")
+    result = check_text("MOVE 1 inf FROM London TO Paris\nMOVE 1 inf FROM London TO Edinburgh",
+                        "British Empire", state, world, scenario)
+    water, land = (d.message for d in sorted(result.diagnostics, key=lambda d: d.line))
+    assert water.startswith("Paris is not next to London, and water lies between them")
+    assert "only in transports" in water and "INVADE or LAND" in water
+    assert land == "Edinburgh is not next to London (Phase 4.4)"
+    assert world.joined_by_land("Berlin", "Paris") and not world.joined_by_land("London", "Paris")

@@ -339,3 +339,29 @@ def test_damaged_ships_are_told_in_words_in_the_text_and_the_html() -> None:
     report = nation_mail(position(), events(), fx.scenario(), fx.world(), INFO, "germany")
     assert "1 cruiser (damaged: 1 hit on the cruiser)" in report.text
     assert "1 cruiser (damaged: 1 hit on the cruiser)</td>" in report.html
+
+
+def test_the_alliance_reads_a_members_refusal_in_the_third_person() -> None:
+    """Issue 13: a refusal's reason is written to the nation ("you do not control Berlin");
+    its allies read it about the nation, named, while its own report keeps "you"."""
+    refused = Event("order-refused", "6", ("germany",), {
+        "nation": "germany", "order": 4, "text": "INCORPORATE Paris", "reason": "incorporate-not-held",
+        "details": {"place": "Paris"}})
+    built = {r.audience: r.text for r in build_reports(position(), [*events(), refused], fx.scenario(), fx.world(),
+                                                        INFO, ["germany", "austria"], lambda v, t: b"")}
+    assert says(built["germany"], "Order 5 (INCORPORATE Paris) was not carried out: you do not control Paris")
+    alliance = flat(built["alliance:central"])
+    assert "Germany: Order 5 (INCORPORATE Paris) was not carried out: Germany does not control Paris" in alliance
+    assert "you do not control" not in alliance
+
+
+def test_third_person_agrees_the_verb_and_the_possessives() -> None:
+    from moderator.orders.messages import third_person
+
+    assert third_person("you are already at war with Spain", "France") == "France is already at war with Spain"
+    assert third_person("you already have a trench in Lille", "France") == "France already has a trench in Lille"
+    assert third_person("none of your orders attacks it; Lille is not yours", "France") == (
+        "none of its orders attacks it; Lille is not France's")
+    assert third_person("Spain is neutral, and so are you", "France") == "Spain is neutral, and so is France"
+    assert third_person("while your nation is neutral", "France") == "while France is neutral"
+    assert third_person("Paris is not next to Berlin", "France") == "Paris is not next to Berlin"

@@ -15,7 +15,11 @@ with the two sides; this module fights the rounds the rules' steps 4-7 describe:
 - Step 5: one hit removes one ship, "except for Battleships and Aircraft Carriers, both
   which can take two or more hits" (`hits`, with technology); a damaged one is kept.
   Battleships: "Damaged battleships may not attack or shore-bombard (attack/support value
-  is 0), but may move and defend."
+  is 0), but may move and defend." A side takes as many hits in a round as its ships can
+  absorb (take_hits), not one a ship. A ship damaged and later sunk is told among the
+  losses only: the event's `damaged` is the ships left afloat damaged (NavalSide.damaged).
+- Aircraft Carriers: the fighters aboard a carrier the battle sank land on the nation's
+  other carriers there with room, else fly to friendly land, else are lost (carrier_loss).
 - First round: 4.2.1 "Task forces in a troop transport mission ... cannot fight back
   during the first round of combat"; 4.2.3 and the note after 4.3: shore-bombarding
   battleships "use only 25% of their full attack/defense value against ships (rounded
@@ -49,10 +53,10 @@ carrier (it is only damaged), then the cheapest ship first, by kind and id.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from moderator.engine import battlefield, gear_aboard, naval_forces, phase4_naval
+from moderator.engine import battlefield, carrier_loss, fuel, gear_aboard, naval_forces, phase4_naval
 from moderator.engine.casualty_shares import share
 from moderator.engine.combat_orders import BattleOrders, withdrawal
 from moderator.engine.context import TurnContext
@@ -81,7 +85,7 @@ class NavalSide:
     against_sonar: bool = False  # the other side has sonar aboard: its submarines attack at -1 (Sonar)
     against_radar: bool = False  # the other side has radar aboard: its aircraft attack at -1 (Radar)
     losses: dict[str, dict[str, int]] = field(default_factory=dict)
-    damaged: dict[str, dict[str, int]] = field(default_factory=dict)
+    hurt: dict[str, Unit] = field(default_factory=dict)  # id -> ship hit in this battle and not sunk by that hit
 
     def nations(self) -> list[str]:
         return sorted({s.unit.nation for s in self.ships})
@@ -92,6 +96,16 @@ class NavalSide:
     def lose(self, nation: str, kind: str, n: int = 1) -> None:
         per = self.losses.setdefault(nation, {})
         per[kind] = per.get(kind, 0) + n
+
+    def damaged(self) -> dict[str, dict[str, int]]:
+        """nation -> kind -> ships this battle damaged that are still afloat at its end: a
+        ship hit and later sunk is told once, among the losses."""
+        out: dict[str, dict[str, int]] = {}
+        for u in self.hurt.values():
+            if any(s.unit.id == u.id for s in self.ships):
+                per = out.setdefault(u.nation, {})
+                per[u.kind] = per.get(u.kind, 0) + 1
+        return out
 
 
 @dataclass
@@ -196,7 +210,11 @@ def take_hits(ctx: TurnContext, battle: NavalBattle, side: NavalSide, orders: Ba
     nations = side.nations()
     strength = {n: sum(max(1, fire_value(ctx, side, s, first_round)) for s in side.ships if s.unit.nation == n)
                 for n in nations}
-    quota = share(hits, strength, {n: sum(1 for s in side.ships if s.unit.nation == n) for n in nations})
+    # Step 5: a battleship or carrier takes "two or more hits": a nation can take as many
+    # hits as its ships (and aircraft) have left, not one a ship
+    left = {n: sum(hits_to_kill(ctx, s.unit) - s.unit.damage for s in side.ships
+                   if s.unit.nation == n and not (ships_only and s.unit.kind in AIR_UNITS)) for n in nations}
+    quota = share(hits, strength, left)
     for nation in nations:
         first = orders.casualty.get(nation, ())
         for _ in range(quota[nation]):
@@ -213,8 +231,7 @@ def take_hits(ctx: TurnContext, battle: NavalBattle, side: NavalSide, orders: Ba
             hit = min(mine, key=key)
             hit.unit.damage += 1
             if hit.unit.damage < hits_to_kill(ctx, hit.unit):
-                per = side.damaged.setdefault(nation, {})
-                per[hit.unit.kind] = per.get(hit.unit.kind, 0) + 1
+                side.hurt[hit.unit.id] = hit.unit
                 continue
             side.ships.remove(hit)
             side.lose(nation, hit.unit.kind)
@@ -249,15 +266,19 @@ def fight(
     free: tuple[NavalSide, list[Ship], str] | None = None,
     after_round: Callable[[NavalBattle], str | None] | None = None,
     opening: Callable[[NavalBattle], None] | None = None,
+    fuel_spent: Mapping[str, int] | None = None,
 ) -> NavalBattle:
     """Fight the battle to its end; sunk ships (and their cargo) leave ctx.state.
 
     free: (side, its ships that fire alone first, why). after_round: the caller's own end
     of a battle (submarines diving after the first round of a detection). opening: the
-    caller's fire after the free round and before the first (4.3 step 3, the ships' AA)."""
+    caller's fire after the free round and before the first (4.3 step 3, the ships' AA).
+    fuel_spent: aircraft id -> fuel its planes spent before the battle (the guards' air
+    combat, 4.3 step 1), for the fighters of a sunk carrier (carrier_loss)."""
     battle = NavalBattle(zone, (first, second), len(ctx.dice.log), orders,
                          nations=(first.nations(), second.nations()))
     battlefield.fought(ctx, [s.unit for s in first.ships], [s.unit for s in second.ships])  # Phase 2.1
+    flyers = [s.unit.id for side in (first, second) for s in side.ships if s.unit.kind in AIR_UNITS]
     a, b = first, second
     a.against_sonar = gear_aboard.carries(ctx, [s.unit for s in b.ships], "sonar")
     b.against_sonar = gear_aboard.carries(ctx, [s.unit for s in a.ships], "sonar")
@@ -310,6 +331,11 @@ def fight(
             break
     if not battle.ended:
         battle.ended = "destroyed"
+    spent = dict(fuel_spent or {})
+    for plane in flyers:  # Fighters: "1 fuel point for each round of combat the fighter participates in"
+        spent[plane] = spent.get(plane, 0) + battle.rounds * fuel.ROUND
+    for nation in sorted({n for side in (a, b) for n, lost in side.losses.items() if lost.get("carrier")}):
+        carrier_loss.strand(ctx, zone, nation, spent)  # Aircraft Carriers: the fighters aboard a sunk carrier
     return battle
 
 
@@ -318,7 +344,8 @@ def battle_event(ctx: TurnContext, battle: NavalBattle, fleets: Sequence[str]) -
     a, b = battle.sides
     participants = sorted({*battle.nations[0], *battle.nations[1], *a.losses, *b.losses})
     losses = {n: dict(sorted({**b.losses.get(n, {}), **a.losses.get(n, {})}.items())) for n in participants}
-    damaged = {n: dict(sorted({**b.damaged.get(n, {}), **a.damaged.get(n, {})}.items())) for n in participants}
+    hurt = (a.damaged(), b.damaged())
+    damaged = {n: dict(sorted({**hurt[1].get(n, {}), **hurt[0].get(n, {})}.items())) for n in participants}
     ctx.emit("naval-battle", PHASE, participants, zone=battle.zone, fleets=list(fleets),
              first=battle.nations[0], second=battle.nations[1],
              rounds=battle.rounds, free=battle.free or "", ended=battle.ended, losses=losses, damaged=damaged,

@@ -58,7 +58,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 
-from moderator.engine import air_combat_sea, gear_aboard, naval_combat, phase4_naval, phase4_sea
+from moderator.engine import air_combat_sea, fuel, gear_aboard, naval_combat, phase4_naval, phase4_sea
 from moderator.engine.combat_orders import BattleOrders
 from moderator.engine.context import TurnContext
 from moderator.engine.naval_combat import NavalBattle, NavalSide, Ship
@@ -176,7 +176,8 @@ def strike(ctx: TurnContext, sea: phase4_sea.Sea, zone: str, flying: list[tuple[
 
         result = naval_combat.fight(ctx, zone, attackers, defenders, orders,
                                     free=(defenders, firing, "defensive fire"), after_round=fuel_left,
-                                    opening=step_3)
+                                    opening=step_3,
+                                    fuel_spent={g.id: air.guard_fought.get(g.id, 0) * fuel.ROUND for g in covering})
         attackers.ships += gone  # still flying: they leave together
         if defenders.ships and attackers.ships and result.ended in (FUEL_GONE, "withdrawn"):
             parting(ctx, result, defenders, attackers, orders[0])

@@ -236,6 +236,7 @@ def sail(f: Fleet, dest: str) -> None:
     fighters aboard with their carriers (while the task force has one)."""
     if not any(u.kind == "carrier" for u in f.ships):
         f.planes = []
+    f.planes = [u for u in f.planes if u.location == f.zone]  # not those flown off a sunk carrier (carrier_loss)
     for u in (*f.ships, *f.troops(), *f.planes):
         u.location = dest
     f.zone = dest

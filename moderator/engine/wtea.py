@@ -83,7 +83,7 @@ from moderator.engine.ruleset import Ruleset, Step
 from moderator.orders import model as m
 
 NAME = "wtea-1914"
-VERSION = 20  # 1: before "One rule, one home" (one dice stream per turn); 2: before issue 8 (neutrals);
+VERSION = 22  # 1: before "One rule, one home" (one dice stream per turn); 2: before issue 8 (neutrals);
 # 3: before separated treasuries, surrender, the US Entry events, air combat over land, landings in 4.4;
 # 4: before the Mutineers (a disastrous mutiny's rebels), the Bolsheviks' wars after their victory, and
 # reconnaissance missions at sea helping their side's task forces in 4.2, new ships attacking in Phase 7,
@@ -111,6 +111,10 @@ VERSION = 20  # 1: before "One rule, one home" (one dice stream per turn); 2: be
 # (Improved Battleships 3 rolling twice when it attacks)
 # 18: before German option #5's infantry in German East Africa counted against the home manpower limit
 # 19: before a second radar or sonar for a ship already carrying one was refused (it was paid, then lost)
+# 20: before a land MOVE between lands no land path joins was refused as not-adjacent-water (needs transports)
+# 21: before naval-battle's `damaged` told only ships left afloat damaged, and the fighters aboard a sunk
+# carrier flew to friendly land (or were lost) instead of staying at sea with no carrier, and a side at sea
+# took as many hits in a round as its battleships and carriers can absorb (not one a ship)
 ROOT = Path(__file__).resolve().parents[2]
 
 RULES: tuple[OrderRule, ...] = (  # type: ignore[type-arg]

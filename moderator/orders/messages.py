@@ -18,6 +18,7 @@ either(list) -> "a or b", technology(id) -> the rules' name of the technology.
 from __future__ import annotations
 
 import functools
+import re
 import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -107,6 +108,32 @@ def text(code: str, args: Mapping[str, Any], names: Callable[[str], str] | None 
     except (TemplateError, TypeError):  # arguments the sentence does not expect: say it plainly, never fail a mail
         return plain
     return f"{sentence} ({msg.rule})" if msg.rule and f"({msg.rule})" not in sentence else sentence
+
+
+# Third person for a member's problem told in the alliance's report (issue 13): the verbs
+# the catalogue's sentences put after "you", and what they become after a nation's name.
+_AFTER_YOU = {"are": "is", "were": "was", "have": "has", "do": "does", "hold": "holds", "control": "controls",
+              "own": "owns", "retake": "retakes", "wage": "wages", "attack": "attacks"}
+_YOU_VERB = re.compile(r"\byou\b(\s+(?:already|still|also)\b)?(\s+([a-z]+)\b)?", re.IGNORECASE)
+
+
+def third_person(sentence: str, who: str) -> str:
+    """A problem's sentence, written to the nation ("you do not control Strasbourg"), as
+    told about it to its allies ("French Empire does not control Strasbourg"): "you" is
+    the nation's name, "your" is "its" ("your nation" the name), "yours" the name's."""
+    def you(m: re.Match[str]) -> str:
+        adverb, verb = m.group(1) or "", m.group(3)
+        if verb is None:
+            return who + adverb
+        return f"{who}{adverb} {_AFTER_YOU.get(verb.lower(), verb)}"
+
+    out = re.sub(r"\bare you\b", f"is {who}", sentence)
+    out = re.sub(r"\byourself\b", "itself", out)
+    out = re.sub(r"\byours\b", f"{who}'s", out, flags=re.IGNORECASE)
+    out = re.sub(r"\byour (?:own )?nation\b", who, out, flags=re.IGNORECASE)
+    out = re.sub(r"\bYour\b", "Its", out)
+    out = re.sub(r"\byour\b", "its", out)
+    return _YOU_VERB.sub(you, out)
 
 
 def message(p: Problem, names: Callable[[str], str] | None = None) -> str:

@@ -203,11 +203,13 @@ class Bulletin(ReportHeader):
 # ---- building blocks ------------------------------------------------------------------------
 
 
-def tell(e: Event, names: Names) -> Told:
+def tell(e: Event, names: Names, about: str | None = None) -> Told:
+    """An event in words; `about`: the name of the nation whose problems it tells to
+    others, in the third person (render.event_text)."""
     from moderator.reports.render import event_text
 
     args = {k: v for k, v in e.args.items() if k not in MODERATOR_ONLY_ARGS}
-    return Told(e.code, e.phase, event_text(e, names), args)
+    return Told(e.code, e.phase, event_text(e, names, about), args)
 
 
 def holdings(world: World, status: NationStatus, turn: int) -> list[Holding]:
@@ -368,10 +370,15 @@ def alliance_report(world: World, view: View, info: TurnInfo, names: Names, side
     for e in view.events:
         target = (battles if e.code in BATTLES else rulings if e.code == "ruling"
                   else intelligence if e.code in INTELLIGENCE else events)
-        told = tell(e, names)
         who = e.args.get("nation")
-        if e.seen_by and isinstance(who, str) and names(who) not in told.text:
-            told.text = f"{names(who)}: {told.text}"  # several members' orders: say whose
+        if e.seen_by and isinstance(who, str):
+            # several members' orders: say whose, and tell the reasons written to the member
+            # ("you do not control ...") about it, in the third person
+            told = tell(e, names, about=names(who))
+            if names(who) not in tell(e, names).text:  # the member's own words do not name it
+                told.text = f"{names(who)}: {told.text}"
+        else:
+            told = tell(e, names)
         target.append(told)
     return AllianceReport(
         **header(info, "alliance"), side=side, side_name=SIDE_NAMES[side], members=[names(n) for n in view.members],

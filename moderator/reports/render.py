@@ -18,6 +18,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoes
 
 from moderator.engine.events import Event
 from moderator.orders.messages import text as problem_text
+from moderator.orders.messages import third_person
 from moderator.reports.fallback import fallback_text as plain_words
 from moderator.reports.intelligence import intelligence_lines
 from moderator.reports.neutrals import neutral_lines
@@ -203,14 +204,21 @@ def fallback_text(e: Event, names: Callable[[str], str]) -> str:
     return plain_words(e, names, MODERATOR_ONLY_ARGS)
 
 
-def event_text(e: Event, names: Callable[[str], str]) -> str:
+def event_text(e: Event, names: Callable[[str], str], about: str | None = None) -> str:
     """One event in plain English, from templates/events/<code>.j2 (one template per code);
-    plain words (fallback_text) if that template raises, unless strict_events is open."""
+    plain words (fallback_text) if that template raises, unless strict_events is open.
+    `about`: the name of the nation whose problem (a refused order's reason) is told to
+    others (its alliance), in the third person, the problem sentences being written to
+    the nation itself ("you do not control ...")."""
+    def problem(code: str, args: dict[str, Any]) -> str:
+        sentence = problem_text(code, args, names)
+        return sentence if about is None else third_person(sentence, about)
+
     try:
         template = environment().get_template(f"events/{e.code}.j2")
         return template.render(a=e.args, e=e, names=names, units=_units, resources=_resources,
                                held_back=lambda r: HELD_BACK.get(r, r), withdrawal=withdrawal,
-                               problem=lambda code, args: problem_text(code, args, names)).strip()
+                               problem=problem).strip()
     except Exception as exc:  # noqa: BLE001 - one event's words must not lose the report
         if _strict:
             raise

@@ -123,6 +123,24 @@ class World:
         """True when a land move between a and b crosses one of the rules' straits."""
         return any(p.kind == "strait" for p in self.passages_between(a, b))
 
+    def joined_by_land(self, a: str, b: str) -> bool:
+        """True when a land path (straits included, as land moves cross them) leads from
+        land a to land b; two lands that are not are joined only by sea."""
+        if "_landmass" not in self.__dict__:  # the map never changes: number the landmasses once
+            mass: dict[str, int] = {}
+            for number, start in enumerate(self.lands()):
+                if start.name in mass:
+                    continue
+                mass[start.name], todo = number, [start.name]
+                while todo:
+                    for nxt in self.neighbours(todo.pop()):
+                        if nxt not in mass and nxt in self.territories and self.territories[nxt].is_land:
+                            mass[nxt] = number
+                            todo.append(nxt)
+            self.__dict__["_landmass"] = mass
+        mass = self.__dict__["_landmass"]
+        return a in mass and mass.get(a) == mass.get(b)
+
     def lands(self) -> list[Territory]:
         if "_lands" not in self.__dict__:  # the map never changes: sort once
             self.__dict__["_lands"] = sorted((t for t in self.territories.values() if t.is_land),

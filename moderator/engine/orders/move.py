@@ -143,7 +143,10 @@ def standing_problem(pos: Position, nation: str, order: Move) -> Problem | None:
     if ground and at_sea(pos, order):
         return problem("move-sea", order.dest)
     if ground and not pos.adjacent(order.origin, order.dest):
-        return problem("not-adjacent", order.dest, origin=order.origin, dest=order.dest)
+        # 4.2.1: "Troop transporting ... is the only mean for transports to load, move and
+        # unload troops": land with no land path between says so (London -> Paris)
+        code = "not-adjacent" if pos.world.joined_by_land(order.origin, order.dest) else "not-adjacent-water"
+        return problem(code, order.dest, origin=order.origin, dest=order.dest)
     for kind in sorted(kinds):
         if not terrain.may_enter(pos.world, pos.scenario, nation, kind, order.dest):
             return problem("terrain-barred", order.dest, kind=kind, place=order.dest)
