@@ -58,8 +58,9 @@ def test_demo_runs_a_whole_turn(tmp_path: Path, capsys: pytest.CaptureFixture[st
 
     from moderator.store.db import Store
 
-    # Turn 2's deadline was set when turn 1 was resolved (the demo's daemon may resolve turn
-    # 2 too before the demo stops, and move the game's deadline on: so compare with the record).
+    # The reports print turn 2's deadline as turn 1's resolution set it (the game's deadline
+    # may have moved on since, counted again from when the reports went out: test_full_turn.py),
+    # so compare with the record.
     resolved = Store.at(tmp_path / "demo" / "moderator.db").turn_record("demo", 1).resolved  # type: ignore[union-attr]
     mails = [message_from_bytes(p.read_bytes(), policy=policy.default) for p in sent if p.suffix == ".eml"]
     report = next(m for m in mails if "report for German Empire" in str(m["Subject"]))

@@ -9,7 +9,10 @@ same database refuses to start), reopens a turn a killed predecessor left "resol
 (nothing of it was committed; on PostgreSQL, where other daemons run on, at every deadline
 check too, turns.recover_interrupted), and runs the deadline check at once, so a deadline that
 passed while it was down resolves exactly once, right away. A turn whose resolution
-fails stays open and is retried with growing pauses (RETRY_AFTER).
+fails stays open and is retried with growing pauses (RETRY_AFTER). Its reports are sent at
+once (or, in an SMTP outage, once the outbox has sent them), and if they left much later than
+the resolution, the next deadline is counted again from then (calendar.keep_full_turn): a player always has the whole turn after the reports are out.
+`max_resolutions` (the demo's --exit-after-turn) stops resolving after that many turns.
 
 With `idle`, a thread waits on the mailbox with IMAP IDLE (mail/idle.py) and runs the poll
 job at once when mail arrives; the periodic poll goes on beside it as the fallback.
@@ -28,6 +31,7 @@ from apscheduler.schedulers.background import BackgroundScheduler
 
 from moderator.mail.idle import watch
 from moderator.orders.messages import counted
+from moderator.service.calendar import keep_full_turn
 from moderator.service.context import Service
 from moderator.service.inbox import Outcome, poll
 from moderator.service.reminders import send_reminders
@@ -41,7 +45,7 @@ SEND_EVERY = 1.0  # seconds: during a long poll, receipts go out at least this o
 class Daemon:
     def __init__(self, svc: Service, *, poll_seconds: float = 60, deadline_seconds: float = 10,
                  countdown_seconds: float = 60, remind_before: timedelta | None = None,
-                 idle: bool = False) -> None:
+                 idle: bool = False, max_resolutions: int | None = None) -> None:
         # remind_before: one reminder at that lead for every game (the demo's short turns);
         # None: each game's own reminders (Game.reminder_hours, 48 and 12 hours by default)
         self.svc = svc
@@ -54,7 +58,10 @@ class Daemon:
         self.deadline_seconds = deadline_seconds
         self.countdown_seconds = countdown_seconds
         self.remind_before = remind_before
-        self.resolved = threading.Event()  # set whenever a turn has been resolved (tests and demo wait on it)
+        self.resolved = threading.Event()  # set whenever a turn has been resolved and its reports sent
+        self.max_resolutions = max_resolutions  # None: no limit
+        self.resolutions = 0
+        self._reports_out: dict[str, int] = {}  # game -> the turn resolved whose reports are on their way
         self._retry: dict[tuple[str, int], tuple[int, datetime]] = {}  # (game, turn) -> (failures, not before)
         # APScheduler warns whenever a run is skipped because the previous one is still busy;
         # with one worker that is the intended behaviour, not news for the console.
@@ -123,6 +130,8 @@ class Daemon:
             # was earlier: take them in before resolving.
             self._guard("mail poll before the deadline", self._poll)
         for game in due_games(self.svc):
+            if self.max_resolutions is not None and self.resolutions >= self.max_resolutions:
+                break  # the demo's --exit-after-turn: the turns after it wait for the next start
             failures, not_before = self._retry.get((game.id, game.turn), (0, now))
             if now < not_before:
                 continue
@@ -139,8 +148,25 @@ class Daemon:
                 self.svc.say(f"{game.id} turn {game.turn}: next attempt in {int(pause.total_seconds())} s")
                 continue
             self._retry.pop((game.id, game.turn), None)
+            self.resolutions += 1
+            self._reports_out[game.id] = game.turn
+            self._send()  # the reports go out now, and the next turn's clock counts from then
+            self._guard("keeping the whole turn", self._keep_full_turns)
             self.resolved.set()
         self._send()
+        if self._reports_out:  # reports held back (SMTP down) that have left since
+            self._guard("keeping the whole turn", self._keep_full_turns)
+
+    def _keep_full_turns(self) -> None:
+        """Once every mail of a resolved turn's game has left the outbox (at once, or after
+        an SMTP outage), count the next deadline again from now if the reports left late."""
+        waiting = {m.game_id for m in self.svc.store.messages(direction="out", status="queued")}
+        for game_id, resolved_turn in list(self._reports_out.items()):
+            if game_id in waiting:
+                continue
+            del self._reports_out[game_id]
+            if keep_full_turn(self.svc, game_id, resolved_turn) is not None:
+                self._send()  # the seats hear of the new deadline at once
 
     def _reopen_interrupted(self) -> None:
         for game_id in recover_interrupted(self.svc):

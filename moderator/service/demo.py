@@ -14,7 +14,6 @@ import signal
 import smtplib
 import socket
 import threading
-import time
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
@@ -152,16 +151,20 @@ def _run(root: Path, server: EmbeddedMailServer, users: dict[str, str], deadline
     # setup above may take longer than a short demo turn, and their orders must not be late.
     game = svc.store.update_game(GAME, deadline=datetime.now(UTC) + timedelta(seconds=deadline_seconds))
     _banner(root, server, users, game.deadline)
+    # The daemon sends each turn's reports as soon as it is resolved, and counts the next
+    # deadline again from then (calendar.keep_full_turn): rendering a turn's reports may take
+    # as long as a short demo turn, and the players must still have the whole turn to answer.
+    # --exit-after-turn: the daemon resolves one turn only, however soon the next is due.
     daemon = Daemon(svc, poll_seconds=poll_seconds, deadline_seconds=2, countdown_seconds=30,
-                    remind_before=timedelta(seconds=deadline_seconds / 2))
+                    remind_before=timedelta(seconds=deadline_seconds / 2),
+                    max_resolutions=1 if exit_after_turn else None)
     daemon.start()
     try:  # Ctrl-C and SIGTERM stop the demo in run_demo; the daemon stops here first
         turn = 1
         while True:
             while not daemon.resolved.wait(1.0):
                 pass
-            daemon.resolved.clear()
-            time.sleep(poll_seconds + 1)  # let the send job deliver the reports
+            daemon.resolved.clear()  # set once the turn's reports are sent
             _say(f"turn {turn} is done. Reports and their maps are in {root / 'sent'} (open the .png files), "
                  f"and in each player's mailbox over IMAP on 127.0.0.1:{server.imap_port}.")
             if exit_after_turn:

@@ -30,10 +30,11 @@ from moderator.orders.messages import counted
 from moderator.reports.build import Report, TurnInfo, build_reports, with_map
 from moderator.reports.mapview import draw_view
 from moderator.reports.render import render, render_failures
+from moderator.service.calendar import planned_deadline
 from moderator.service.context import Service
 from moderator.service.corrections import CORRECTING, first_resolution, withdraw_items
 from moderator.service.faults import crash_point
-from moderator.service.games import corrections_until, describe_deadline, orders_due, turn_label
+from moderator.service.games import corrections_until, describe_deadline, turn_label
 from moderator.service.inbox import queue
 from moderator.service.missed import play_missed_turns
 from moderator.service.pool import offer_open_seats
@@ -153,7 +154,7 @@ def _resolve_game(svc: Service, game_id: str) -> Resolution:
         res = compute(svc, game, turn, inputs)
         crash_point("turn.computed")
         now = svc.clock()
-        deadline = svc.next_deadline(now, game) if svc.next_deadline else orders_due(now, game.cycle_days)
+        deadline = planned_deadline(svc, now, game)  # counted again once the reports are out (keep_full_turn)
         if previous is not None and game.deadline is not None and _utc(game.deadline) > now:
             deadline = game.deadline  # the next turn keeps the deadline its players were given
         after = game.model_copy(update={"turn": turn + 1, "deadline": deadline,
