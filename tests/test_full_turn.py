@@ -72,6 +72,8 @@ def test_reports_sent_late_in_a_short_turn_move_the_deadline_and_tell_every_seat
     assert len(_notices(svc)) == 2  # both seats
     notice = next(m for m in svc.store.messages(direction="out") if "now due" in m.subject)
     assert b"to the second: 12:00:39 UTC" in notice.raw
+    # old and new deadline fall in the same minute: the console line tells them apart by seconds
+    assert "12:00:39 UTC (was Saturday 28 November 2026, 12:00:20 UTC)" in moved.summary, moved.summary
     assert keep_full_turn(svc, "g", 1) is None  # once: the deadline is no longer the resolution's
 
 

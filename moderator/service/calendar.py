@@ -14,7 +14,7 @@ from moderator.mail.compose import AUTO_GENERATED, compose
 from moderator.orders.messages import counted
 from moderator.reports.render import render
 from moderator.service.context import Service
-from moderator.service.games import describe_deadline, orders_due, turn_label
+from moderator.service.games import describe_deadline, describe_move, orders_due, turn_label
 from moderator.service.inbox import queue
 from moderator.store.tables import Game
 
@@ -79,6 +79,7 @@ def move_deadline(svc: Service, game_id: str, when: datetime, *, tell: bool = Tr
     if when <= svc.clock():
         raise ValueError(f"{describe_deadline(when)} is past already; to resolve now use `moderator resolve`")
     before = game.deadline
+    was_due, now_due = describe_move(before, when)
     told = 0
     with svc.store.transaction():
         game = svc.store.update_game(game.id, deadline=when, reminded_turn=game.turn - 1, reminded_hours=0)
@@ -88,15 +89,15 @@ def move_deadline(svc: Service, game_id: str, when: datetime, *, tell: bool = Tr
             cfg = svc.mail
             for seat in svc.store.seats(game.id):
                 text, html = render("deadline", title=game.title, game=game.id, turn=game.turn,
-                                    date=turn_label(scenario, game.turn), deadline=describe_deadline(when),
-                                    before=describe_deadline(before), has_orders=seat.nation in subs,
+                                    date=turn_label(scenario, game.turn), deadline=now_due,
+                                    before=was_due, has_orders=seat.nation in subs,
                                     nation_name=scenario.nations[seat.nation].name, reason=reason)
                 queue(svc, compose(sender=cfg.from_address, to=[seat.email],
-                                   subject=f"{game.title}: turn {game.turn} now due {describe_deadline(when)}",
+                                   subject=f"{game.title}: turn {game.turn} now due {now_due}",
                                    text=text, html=html, date=svc.clock(), domain=cfg.message_id_domain,
                                    auto_submitted=AUTO_GENERATED), game.id)
                 told += 1
-    summary = (f"turn {game.turn} of {game.id} is now due {describe_deadline(when)} (was {describe_deadline(before)})"
+    summary = (f"turn {game.turn} of {game.id} is now due {now_due} (was {was_due})"
                + (f"; {counted(told, 'seat')} told by mail" if told else
                   "; no mail settings, so tell the players yourself" if tell and svc.mail is None else ""))
     svc.say(summary)

@@ -83,10 +83,17 @@ def nation_namer(scenario: Scenario):  # type: ignore[no-untyped-def]
     return name
 
 
-def describe_deadline(when: datetime | None) -> str:
+def describe_deadline(when: datetime | None, seconds: bool = False) -> str:
     if when is None:
         return "not set"
-    return when.strftime("%A %d %B %Y, %H:%M UTC")
+    return when.strftime("%A %d %B %Y, %H:%M:%S UTC" if seconds else "%A %d %B %Y, %H:%M UTC")
+
+
+def describe_move(before: datetime | None, when: datetime) -> tuple[str, str]:
+    """A deadline moved, old and new: to the second when the minutes alone would read the
+    same (a short demo turn), else to the minute."""
+    close = describe_deadline(before) == describe_deadline(when)
+    return describe_deadline(before, close), describe_deadline(when, close)
 
 
 def turn_label(scenario: Scenario, turn: int) -> str:
