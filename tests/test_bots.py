@@ -740,3 +740,45 @@ def test_the_summary_counts_the_variants_that_are_rules_of_their_own() -> None:
     assert order_kind(m.Attack(fighter, "Baltic Sea", "Lithuania")) == "Attack from the sea"
     assert order_kind(m.Attack(fighter, "Konigsberg", "Lithuania")) == "Attack"
     assert order_kind(m.Move(fighter, "Konigsberg", "West Prussia")) == "Move"
+
+
+def test_a_bot_builds_infantry_within_the_limit_of_the_place() -> None:
+    """Manpower limits: infantry built in a colony count against the colonies' limit, the
+    rest against the home one (engine/manpower.py). A bot judges "normal cost" by the limit
+    the place draws on: with the home limit spent it still raises infantry in its colonies
+    (up to what is left there), and with the colonies' spent it builds none there, however
+    threatened the colony, rather than pay double."""
+    import random
+
+    from moderator.bots.bot import Draft, build
+    from moderator.engine import manpower, treasuries
+    from moderator.engine.phase0_deploy import is_colony
+    from moderator.orders import model as m
+
+    class Threatened(Seat):
+        def threat(self, place: str) -> int:  # Algeria first in the bot's order of places
+            return 9 if place == "Algeria" else super().threat(place)
+
+    game = opening()
+
+    def infantry(home_left: int, colonies_left: int, seat_type: type[Seat]) -> tuple[int, int]:
+        state = game.state.copy()
+        france = state.nations["france"]
+        france.saved = 300
+        france.flags[treasuries.HELD] = {"Algeria": 300}  # money in the North African colonies
+        france.infantry_built = france.manpower_limit - home_left
+        france.flags[manpower.COLONIAL_BUILT] = int(france.flags[manpower.COLONIAL]) - colonies_left
+        seat = seat_type(state, game.world, game.scenario, "france")
+        draft = Draft(seat, random.Random(1), budget=300)
+        build(draft)
+        built = [o for o in draft.orders if isinstance(o, m.Build) and o.kind == "infantry"]
+        assert all(o.place in seat.own for o in built)
+        colonies = sum(o.count for o in built if is_colony(game.world.territories[o.place]))
+        return sum(o.count for o in built) - colonies, colonies
+
+    home, colonies = infantry(0, 2, Seat)
+    assert home == 0 and 0 < colonies <= 2, (home, colonies)
+    home, colonies = infantry(20, 0, Threatened)
+    assert colonies == 0 and home > 0, (home, colonies)
+    home, colonies = infantry(20, 12, Threatened)  # room in both: the colony first, as threatened
+    assert colonies > 0, (home, colonies)

@@ -411,7 +411,7 @@ def leaning_choices(s: Seat, choices: list[m.Order]) -> list[m.Order]:
 
 def build(d: Draft) -> None:
     """Builds with what is left: infantry first (where the threat is, and only within the
-    manpower limit), artillery, tanks, fighters."""
+    manpower limit its place draws on: home or colonies), artillery, tanks, fighters."""
     s = d.seat
     wanted: Counter[tuple[str, str]] = Counter()
     cities = sorted((o for o in options(s, m.Build) if isinstance(o, m.Build)),
@@ -420,13 +420,17 @@ def build(d: Draft) -> None:
     for o in cities:
         by_kind.setdefault(o.kind, []).append(o)
     mix = ("infantry", "infantry", "artillery", "infantry", "tank", "fighter", "infantry", "bomber", "rocket")
-    left = manpower.normal_left(s.position, s.nation)  # past it, infantry costs double (Manpower limits)
+    # Past a limit, infantry costs double (Manpower limits). A colony's builds count against
+    # the colonies' limit, the rest against the home one (engine/manpower.py colonial), so
+    # each place is judged by the limit it draws on.
+    pool = {o.place: manpower.colonial(s.position, s.nation, o.place) for o in by_kind.get("infantry", [])}
+    left = {here: manpower.normal_left(s.position, s.nation, place) for place, here in sorted(pool.items())}
     spent = 0
     for round_ in range(12):
         kind = mix[round_ % len(mix)]
-        if kind == "infantry" and wanted_infantry(wanted) >= left:
-            continue
         choices = by_kind.get(kind, [])
+        if kind == "infantry":
+            choices = [o for o in choices if wanted_infantry(wanted, pool, pool[o.place]) < left[pool[o.place]]]
         stats = s.position.stats(s.nation, kind)
         if not choices or stats is None:
             continue
@@ -441,8 +445,9 @@ def build(d: Draft) -> None:
     d.budget -= spent
 
 
-def wanted_infantry(wanted: Counter[tuple[str, str]]) -> int:
-    return sum(n for (kind, _), n in wanted.items() if kind == "infantry")
+def wanted_infantry(wanted: Counter[tuple[str, str]], pool: dict[str, bool], in_colonies: bool) -> int:
+    """Infantry planned so far against one limit (the colonies' or the home one)."""
+    return sum(n for (kind, place), n in wanted.items() if kind == "infantry" and pool[place] == in_colonies)
 
 
 def navy(d: Draft) -> None:
