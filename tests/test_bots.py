@@ -782,3 +782,19 @@ def test_a_bot_builds_infantry_within_the_limit_of_the_place() -> None:
     assert colonies == 0 and home > 0, (home, colonies)
     home, colonies = infantry(20, 12, Threatened)  # room in both: the colony first, as threatened
     assert colonies > 0, (home, colonies)
+
+
+def test_the_summary_tells_the_russian_revolution_from_a_mutinies_revolution() -> None:
+    """The event `revolution` is a stage of the Russian Revolution (Phase 9); a socialist
+    revolution that repeated mutinies start is `socialist-revolution` (Mutinies). The
+    summary names each plainly and counts them apart."""
+    from collections import Counter
+
+    from moderator.bots.simulate import Summary
+
+    summary = Summary("direct", "s", ["russia"], events=Counter({"revolution": 2, "mutiny": 3,
+                                                                 "socialist-revolution": 1, "joined": 4}))
+    line = next(x for x in summary.text().splitlines() if x.startswith("Nations joined"))
+    assert line == ("Nations joined, the Russian Revolution, mutinies and their revolutions, rebellions, victories: "
+                    "joined 4, Russian Revolution stages reached 2, mutiny 3, socialist revolution after mutinies 1, "
+                    "rebellion 0, local-war-ended 0, victory-outright 0, victory-side 0"), line

@@ -57,7 +57,13 @@ UMPIRE = f"umpire@{DOMAIN}"
 # problem the simulation reports.
 JUDGEMENT = ("referred", "flag", "note")
 HEADLINES = ("battle", "captured", "war-declared", "incorporated", "order-referred", "moderator-flag")
-POLITICS = ("joined", "revolution", "mutiny", "rebellion", "local-war-ended", "victory-outright", "victory-side")
+# The politics line: (event code, what the summary calls it). The event `revolution` is a
+# stage of the Russian Revolution (Phase 9), not the socialist revolution repeated mutinies
+# may start (Mutinies: `socialist-revolution`), so each is named plainly and counted apart.
+POLITICS = (("joined", "joined"), ("revolution", "Russian Revolution stages reached"), ("mutiny", "mutiny"),
+            ("socialist-revolution", "socialist revolution after mutinies"), ("rebellion", "rebellion"),
+            ("local-war-ended", "local-war-ended"), ("victory-outright", "victory-outright"),
+            ("victory-side", "victory-side"))
 
 
 def seat_password(nation: str) -> str:
@@ -128,8 +134,8 @@ class Summary:
             "Drafts the bots' own check dropped before writing: "
             + (", ".join(f"{c} {n}" for c, n in sorted(self.dropped.items())) or "none"),
             "Events: " + ", ".join(f"{c} {self.events[c]}" for c in HEADLINES),
-            "Nations joined, revolutions, mutinies, rebellions, victories: "
-            + ", ".join(f"{c} {self.events[c]}" for c in POLITICS),
+            "Nations joined, the Russian Revolution, mutinies and their revolutions, rebellions, victories: "
+            + ", ".join(f"{label} {self.events[code]}" for code, label in POLITICS),
             "Who joined which side (nation turn): " + (self.joins_text() or "nobody"),
             "Mail delivered to the seats: " + (", ".join(f"{k} {n}" for k, n in sorted(self.mails.items()))
                                                or "none (direct mode sends no mail)"),
