@@ -61,8 +61,8 @@ def strike(state: GameState, orders: str, dice: Dice, fuel: int = 5) -> TurnCont
     return ctx
 
 
-def count(ctx: TurnContext, nation: str, kind: str) -> int:
-    return sum(1 for u in ctx.state.units if u.nation == nation and u.kind == kind)
+def count(ctx: TurnContext, nation: str, kind: str, place: str | None = None) -> int:
+    return sum(1 for u in ctx.state.units if u.nation == nation and u.kind == kind and place in (None, u.location))
 
 
 def test_a_fighter_striking_a_cruiser_sinks_and_falls_as_often_as_the_steps_say() -> None:
@@ -156,11 +156,12 @@ def test_fighters_off_a_carrier_may_strike_ships_or_aircraft_in_another_zone() -
     # Aircraft Carriers: "extended aerial operations"; Fighters: 2 out, a round, 2 back to
     # the carrier = the 5 "before they can enter into a sea zone for combat". An ATTACK on a
     # zone with enemy ships is a strike (it was refused as cannot-land); a MOVE is one only
-    # into a zone where enemy aircraft are (as a MOVE into enemy land is an attack).
+    # into a zone where enemy aircraft are (as a MOVE into enemy land is an attack), and is
+    # kept whatever is there (test_a_carrier_move_is_judged_the_same_whatever_the_enemy_has_there).
     mine = [("carrier", "English Channel", 1), ("fighter", "English Channel", 2)]
     ships = carriers(mine, [("battleship", "North Sea", 1)])
     assert judged(ships, "ATTACK 2 ftr FROM English Channel TO North Sea") is None
-    assert judged(ships, "MOVE 2 ftr FROM English Channel TO North Sea") == "cannot-land"
+    assert judged(ships, "MOVE 2 ftr FROM English Channel TO North Sea") is None
     assert judged(ships, "ATTACK 2 ftr FROM English Channel TO North Sea", fuel=4) == "sea-combat-fuel"
     planes = carriers(mine, [("carrier", "North Sea", 1), ("fighter", "North Sea", 1)])
     assert judged(planes, "MOVE 2 ftr FROM English Channel TO North Sea") is None
@@ -197,3 +198,65 @@ def test_a_fighter_whose_carrier_is_gone_lands_on_friendly_land() -> None:
         plane = next(u for u in ctx.state.units if u.kind == "fighter")
         phase4_sea.fly_home(ctx, plane, "English Channel", "North Sea", 1)
         assert plane.location == home
+
+
+# ---- a MOVE of fighters off carriers to another sea zone (engine/orders/move.py carrier_flight) ----
+
+CARRIER_MOVE = "MOVE 2 ftr FROM English Channel TO North Sea"
+MINE = [("carrier", "English Channel", 1), ("fighter", "English Channel", 2)]
+
+
+def test_a_carrier_move_is_judged_the_same_whatever_the_enemy_has_there() -> None:
+    # Nobody sees what they may not: the receipt hangs on the nation's own fighters,
+    # carriers, fuel and the map, never on the enemy aircraft in the zone (3.2).
+    for fuel in (4, 5, 6):
+        verdicts = {judged(carriers(MINE, enemy), CARRIER_MOVE, fuel=fuel)
+                    for enemy in ([], [("battleship", "North Sea", 1)],
+                                  [("carrier", "North Sea", 1), ("fighter", "North Sea", 2)])}
+        assert verdicts == {None}
+    far = "MOVE 2 ftr FROM English Channel TO Baltic Sea"  # beyond a fuel-1 tank whatever is there
+    assert {judged(carriers(MINE, enemy), far, fuel=1)
+            for enemy in ([], [("carrier", "Baltic Sea", 1), ("fighter", "Baltic Sea", 1)])} == {"out-of-range"}
+    damaged = carriers(MINE, [])
+    next(u for u in damaged.units if u.kind == "carrier").damage = 1
+    assert judged(damaged, CARRIER_MOVE) == "carrier-cannot-launch"
+
+
+def moved(state: GameState, fuel: int = 5, seed: int = 0) -> TurnContext:
+    ctx = TurnContext(state.copy(), {"britain": parsed_orders(CARRIER_MOVE)}, WORLD, scenario(fuel),
+                      dice_root=Dice("carrier-move", seed))
+    phase4_sea.naval_movement(ctx)
+    return ctx
+
+
+def test_fighters_moved_to_another_carrier_land_aboard_it() -> None:
+    # Aircraft Carriers: "extended aerial operations": no enemy aircraft in the zone, own
+    # carriers there with room: the fighters land aboard, whatever the fuel that reaches it.
+    state = carriers(MINE + [("carrier", "North Sea", 1)], [])
+    for fuel in (4, 5):
+        ctx = moved(state, fuel)
+        assert count(ctx, "britain", "fighter", "North Sea") == 2
+        assert count(ctx, "britain", "fighter", "English Channel") == 0
+        assert [e.code for e in ctx.events if e.code == "aircraft-aboard"] == ["aircraft-aboard"]
+        assert ctx.dice.log == []
+
+
+def test_fighters_moved_where_no_carrier_has_room_fly_back_aboard_their_own() -> None:
+    # No own carrier in the zone: back to the carrier they left (2 out, 2 back), else
+    # friendly land, else lost (phase4_sea.fly_home, as after any flight off a carrier).
+    ctx = moved(carriers(MINE, []))
+    assert count(ctx, "britain", "fighter", "English Channel") == 2
+    assert count(ctx, "britain", "fighter", "North Sea") == 0
+
+
+def test_fighters_moved_at_enemy_aircraft_fight_them_or_turn_back_short_of_fuel() -> None:
+    # Enemy aircraft there as the turn began: with 5 fuel it is a strike (the enemy's
+    # fighters intercepting first, 4.5); with 4 they may not "enter into a sea zone for
+    # combat" (Fighters) and turn back to their carrier, no dice rolled.
+    state = carriers(MINE + [("carrier", "North Sea", 1)], [("carrier", "North Sea", 1), ("fighter", "North Sea", 1)])
+    ctx = moved(state, fuel=5)
+    assert [e for e in ctx.events if e.code == "air-combat-at-sea"]
+    ctx = moved(state, fuel=4)
+    assert [e.code for e in ctx.events if e.code in ("air-combat-at-sea", "aircraft-turned-back", "aircraft-aboard")] \
+        == ["aircraft-turned-back"]
+    assert count(ctx, "britain", "fighter", "English Channel") == 2 and ctx.dice.log == []

@@ -218,6 +218,9 @@ SCHEMA = EventSchema([
          turned_back=UNITS),
     spec("aircraft-aboard", "nation", "Aircraft Carriers: fighters sent to a sea zone (MOVE) landed aboard the "
          "nation's carriers there instead of flying home", nation=NATION, order=INT, zone=PLACE, units=UNITS),
+    spec("aircraft-turned-back", "nation", "Fighters: fighters sent off carriers to a sea zone (MOVE) found enemy "
+         "aircraft there without the fuel to fight (\"a minimum of 5 fuel points\") and flew back",
+         nation=NATION, order=INT, zone=PLACE, units=UNITS),
     spec("task-force-turned-back", "nation", "Phase 4.2: contact was lost in a naval battle and the task force, "
          "by its nation's WITHDRAW ... IF CONTACT LOST, cancelled its mission and went back (`dest`: where it stopped)",
          nation=NATION, tf=TEXT, zone=PLACE, dest=PLACE),

@@ -94,6 +94,13 @@ def take_flights(ctx: TurnContext, sea: phase4_sea.Sea, from_land: bool) -> None
             continue  # fighters that sailed away with their carrier
         ctx.claim(taken)  # the ids only: the order is counted in step 4.4, as the checker counts it
         strikes = isinstance(order, Attack) or move.carrier_strike(ctx, nation, order)  # a MOVE at enemy aircraft
+        if strikes and not isinstance(order, Attack) and not move.combat_ready(ctx, nation, order):
+            # a MOVE off carriers (move.carrier_flight) that meets enemy aircraft without the
+            # fuel to fight ("a minimum of 5 fuel points"): the fighters turn back at once
+            for u in taken:
+                phase4_sea.fly_home(ctx, u, order.origin, order.dest, 0)
+            ctx.tell(nation, "aircraft-turned-back", PHASE, order=index, zone=order.dest, units=kinds(taken))
+            continue
         (sea.strikes if strikes else sea.cover).setdefault(order.dest, []).extend(
             (u, order.origin, index) for u in taken)
 

@@ -31,7 +31,9 @@ from the zone, fight in the land battle with their fuel counted from the zone (2
 it, "Fighters"), and fly back to their nation's carriers there, or to friendly land
 (phase4_land.land). Fighters off their carriers flown at another sea zone (an ATTACK, or
 a MOVE into a zone where enemy aircraft are) strike it in the naval step as aircraft from
-land do (carrier_strike; engine/phase4_air_sea.py), and come back aboard. Other flights
+land do (carrier_strike; engine/phase4_air_sea.py), and come back aboard; a MOVE of them
+is judged on what the nation knows, and finding no enemy aircraft there they land aboard
+its carriers in that zone (carrier_flight). Other flights
 out of a sea zone (bombers a ruling put there) go to the moderator.
 """
 
@@ -110,6 +112,8 @@ def air_problem(pos: Position, nation: str, order: Move, combat: bool) -> Proble
         if out is None:
             return problem("out-of-range", order.dest, kind=kind, dest=order.dest, origin=order.origin, fuel=tank)
         if not combat:
+            if carrier_flight(pos, order):
+                continue  # where they come down is the engine's question (carrier_flight)
             if terrain.no_landing(pos.world, pos.scenario, order.dest) or pos.is_sea(order.dest):
                 return problem("cannot-land", order.dest, kind=kind, place=order.dest)
             continue
@@ -159,8 +163,11 @@ def standing_problem(pos: Position, nation: str, order: Move) -> Problem | None:
 def fighting_problem(pos: Position, nation: str, order: Move) -> Problem | None:
     """What the turn's battles can change: whether the destination is enemy land, hence
     the aircraft's fuel home and who may go in."""
-    attack = hostile(pos, nation, order.dest)
-    why = air_problem(pos, nation, order, attack or flown_at_sea(pos, nation, order))  # fuel to fight at sea
+    # fuel to fight at sea: a strike or cover from land, an ATTACK off carriers; never a
+    # MOVE off carriers, whose verdict may not hang on the enemy aircraft (carrier_flight)
+    attack = not blind_move(pos, order) and hostile(pos, nation, order.dest)
+    combat = attack or flies_to_sea(pos, order) or (carrier_flight(pos, order) and isinstance(order, Attack))
+    why = air_problem(pos, nation, order, combat)
     if why is not None:
         return why
     kinds = {u.kind for u in order.units}
@@ -226,6 +233,34 @@ def carrier_strike(pos: Position, nation: str, order: Move) -> bool:
             and (isinstance(order, Attack) or enemy_aircraft_at_start(pos, nation, order.dest)))
 
 
+def carrier_flight(pos: Position, order: Move) -> bool:
+    """Fighters alone off their carriers in a sea zone flown to another sea zone (Aircraft
+    Carriers: "an aircraft carrier allows extended aerial operations").
+
+    A MOVE of them is judged on what the nation knows: its fighters, its carriers, their
+    fuel and the map (2 fuel into a sea zone, "Fighters"). Whether enemy aircraft wait in
+    the zone is what reconnaissance reveals (3.2), so a receipt that refused the MOVE
+    "because nothing is there to fight" would tell it for free. The engine decides at
+    resolution (engine/phase4_air_sea.py take_flights): enemy aircraft there as the turn
+    began make it a strike (carrier_strike) when the fighters have the fuel to fight
+    there, else they turn back; with none, the fighters land aboard their nation's
+    carriers in the zone with room, else fly back to their own carrier or to friendly
+    land, else are lost (phase4_sea.fly_home)."""
+    return pos.is_sea(order.origin) and pos.is_sea(order.dest) and all(u.kind == "fighter" for u in order.units)
+
+
+def blind_move(pos: Position, order: Move) -> bool:
+    """A MOVE (not an ATTACK) of fighters off carriers to another sea zone: judged without
+    a look at the enemy there (carrier_flight)."""
+    return carrier_flight(pos, order) and not isinstance(order, Attack)
+
+
+def combat_ready(pos: Position, nation: str, order: Move) -> bool:
+    """Have the fighters of a MOVE the fuel to fight a round in the zone and fly back
+    (Fighters: "a minimum of 5 fuel points before they can enter into a sea zone for combat")?"""
+    return air_problem(pos, nation, order, True) is None
+
+
 def enemy_aircraft_at_start(pos: Position, nation: str, zone: str) -> bool:
     return any(count > 0 and place == zone and kind in AIR_UNITS and n != nation and not pos.allies(nation, n)
                for (n, place, kind), count in pos.start.items())
@@ -234,7 +269,7 @@ def enemy_aircraft_at_start(pos: Position, nation: str, zone: str) -> bool:
 def flown_at_sea(pos: Position, nation: str, order: Move) -> bool:
     """Flown in the naval step (engine/phase4_air_sea.py): from land to a sea zone, or off
     carriers at another zone."""
-    return flies_to_sea(pos, order) or carrier_strike(pos, nation, order)
+    return flies_to_sea(pos, order) or carrier_flight(pos, order)
 
 
 def flies_off(pos: Position, nation: str, order: Move) -> bool:
@@ -274,8 +309,9 @@ class MoveRule(OrderRule[Move]):
     def problem(self, pos: Position, nation: str, order: Move) -> Problem | None:
         return (standing_problem(pos, nation, order) or fighting_problem(pos, nation, order)
                 or (launch_problem(pos, nation, order)
-                    if from_carrier(pos, order) or carrier_strike(pos, nation, order) else None)
-                or (surrender.attack_barred(pos, nation, order.dest) if hostile(pos, nation, order.dest) else None))
+                    if from_carrier(pos, order) or carrier_flight(pos, order) else None)
+                or (surrender.attack_barred(pos, nation, order.dest)
+                    if not blind_move(pos, order) and hostile(pos, nation, order.dest) else None))
 
     def remarks(self, pos: Position, nation: str, order: Move) -> list[Problem]:
         kinds = {u.kind for u in order.units}
