@@ -26,11 +26,13 @@ class FlowNetwork:
         self._orig: list[int] = []
 
     def node(self, name: Hashable) -> int:
-        if name not in self._ids:
-            self._ids[name] = len(self._names)
+        # one lookup for a node already there: a strategic move's network asks some 370 times
+        found = self._ids.get(name)
+        if found is None:
+            found = self._ids[name] = len(self._names)
             self._names.append(name)
             self._out.append([])
-        return self._ids[name]
+        return found
 
     def add_edge(self, a: Hashable, b: Hashable, cap: int) -> None:
         u, v = self.node(a), self.node(b)

@@ -513,9 +513,9 @@ def intercept(ctx: TurnContext, sea: Sea, moving: bool) -> None:
     for nation, _, order in ctx.orders_of(SubInterception):
         if id(order) in sea.spent:
             continue
-        subs = [u for u in ctx.state.units if u.nation == nation and u.kind == "submarine"
-                and u.location == order.zone and u.id not in sea.used_subs
-                and not any(u in f.ships for f in sea.fleets)][: order.count]
+        # the zone's units by the index (in the list's order), not every unit on the map
+        subs = [u for u in ctx.units_at(order.zone, nation) if u.kind == "submarine"
+                and u.id not in sea.used_subs and not any(u in f.ships for f in sea.fleets)][: order.count]
         if not subs:
             continue
         targets = [f for f in sea.fleets if f.ships and ctx.at_war(nation, f.nation)

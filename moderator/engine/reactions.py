@@ -53,21 +53,30 @@ SIDE_NAMES = {"allied": "the Allied Powers", "central": "the Central Powers"}
 def homeland(pos: Position, nation: str) -> list[str]:
     """The nation's land at the start in the map section of its capital (its colonies and
     overseas lands apart: the Netherlands' is Amsterdam, Brabant and Groningen)."""
-    home = pos.world.home_of(nation)
-    capitals = [pos.world.territories[t].section for t in home if pos.world.territories[t].capital]
-    return [t for t in home if not capitals or pos.world.territories[t].section == capitals[0]]
+    return list(_homeland(pos, nation))
+
+
+def _homeland(pos: Position, nation: str) -> tuple[str, ...]:
+    # The map alone decides it, and `neighbours` asks it for every land next to every
+    # nation's homeland (some twelve thousand times a turn): kept in the position's memo.
+    key = ("homeland", nation)
+    if key not in pos.memo:
+        home = pos.world.home_of(nation)
+        capitals = [pos.world.territories[t].section for t in home if pos.world.territories[t].capital]
+        pos.memo[key] = tuple(t for t in home if not capitals or pos.world.territories[t].section == capitals[0])
+    return pos.memo[key]  # type: ignore[no-any-return]
 
 
 def neighbours(pos: Position, nation: str) -> frozenset[str]:
     """Nations whose homeland borders `nation`'s, or shares a sea zone with it."""
     key = ("neighbours", nation)
     if key not in pos.memo:
-        mine = homeland(pos, nation)
+        mine = _homeland(pos, nation)
         near: set[str] = set()
         for place in mine:
             for next_to in pos.world.neighbours(place):
                 reach = pos.world.neighbours(next_to) if pos.is_sea(next_to) else (next_to,)
-                near.update(o for t in reach if (o := pos.world.territories[t].owner) and t in homeland(pos, o))
+                near.update(o for t in reach if (o := pos.world.territories[t].owner) and t in _homeland(pos, o))
         near.discard(nation)
         pos.memo[key] = frozenset(near)
     return frozenset(pos.memo[key])

@@ -44,6 +44,7 @@ Group = tuple[str, ...]
 
 
 GROUPS = "treasury-groups"  # pos.memo: (GROUPS, nation) -> (control, sides, the nation's groups)
+HOLDINGS = "treasury-holdings"  # pos.memo: (HOLDINGS,) -> (control, {holder: its territories})
 COMPONENTS = "treasury-components"  # pos.memo: (COMPONENTS, *friends) -> (control, sides, groups of each friend)
 
 
@@ -78,9 +79,10 @@ def _search(pos: Position, friends: frozenset[str]) -> dict[str, list[Group]]:
     friend, its own land in each piece. A nation whose allies are exactly `friends` (itself
     among them) can move money across the same pieces, so its groups are its part of them."""
     control = pos.state.control
+    held_by = _holdings(pos)
     out: dict[str, list[Group]] = {}
     seen: set[str] = set()
-    for start in sorted(t for t, holder in control.items() if holder in friends and pos.place(t).is_land):
+    for start in sorted(t for f in friends for t in held_by.get(f, ()) if pos.place(t).is_land):
         if start in seen:
             continue
         seen.add(start)
@@ -98,6 +100,21 @@ def _search(pos: Position, friends: frozenset[str]) -> dict[str, list[Group]]:
         for holder, lands in by_holder.items():
             out.setdefault(holder, []).append(tuple(sorted(lands)))
     return {holder: sorted(found) for holder, found in out.items()}
+
+
+def _holdings(pos: Position) -> dict[str, list[str]]:
+    """Who holds what: the control map turned around, kept in the memo like the groups.
+    Each neutral is a search of its own (its only friend is itself), some forty a turn,
+    and each went through the whole control map for its few starting places."""
+    control = pos.state.control
+    known = pos.memo.get((HOLDINGS,))
+    if known is not None and known[0] == control:
+        return known[1]  # type: ignore[no-any-return]
+    by_holder: dict[str, list[str]] = {}
+    for t, holder in control.items():
+        by_holder.setdefault(holder, []).append(t)
+    pos.memo[(HOLDINGS,)] = (dict(control), by_holder)
+    return by_holder
 
 
 def mainland(pos: Position, nation: str, all_groups: list[Group]) -> Group | None:
