@@ -180,3 +180,48 @@ def test_reports_held_back_by_an_smtp_outage_give_the_whole_turn_once_they_leave
     assert _deadline(svc) == clock.now + TURN
     assert len(_notices(svc)) == 1
     assert svc.store.messages(direction="out", status="queued") == []  # the notice left too
+
+
+def test_a_daemon_restarted_during_the_outage_still_gives_the_whole_turn(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The turns whose reports are on their way are kept in the database, not in the daemon's
+    memory: a daemon started again while SMTP is down moves the deadline once they leave."""
+    from moderator.service import daemon as daemon_module
+    from moderator.service.daemon import Daemon
+
+    monkeypatch.setattr("moderator.service.turns.draw_view", lambda world, view, title: Image.new("RGB", (8, 8)))
+    clock = Clock()
+
+    def service() -> Service:  # a fresh process: a new store on the same database
+        return Service(store=Store.at(tmp_path / "db"), mail=_offline_mail(), clock=clock, say=lambda _line: None,
+                       next_deadline=lambda now, _game: now + TURN)
+
+    svc = service()
+    new_game(svc, "g", deadline=T0 - timedelta(minutes=1), seed="fixed")
+    svc.store.add_seat("g", "germany", "kaiser@t.local", "pw")
+    up = False
+
+    def send(svc: Service) -> tuple[int, int]:
+        queued = svc.store.messages(direction="out", status="queued")
+        if not up:
+            return 0, len(queued)
+        for row in queued:
+            assert row.id is not None
+            svc.store.update_message(row.id, status="sent", sent=svc.clock())
+        return len(queued), 0
+
+    monkeypatch.setattr(daemon_module, "send_queued", send)
+    Daemon(svc).deadline_job()  # resolves turn 1; its reports cannot leave; then the daemon stops
+    assert svc.store.turn_record("g", 1) is not None and _deadline(svc) == T0 + TURN
+    svc = service()
+    restarted = Daemon(svc)
+    clock.now = T0 + timedelta(seconds=15)
+    restarted.deadline_job()  # still down
+    assert _deadline(svc) == T0 + TURN and _notices(svc) == []
+    up = True
+    restarted.deadline_job()  # the reports leave now: the whole turn from now
+    assert _deadline(svc) == clock.now + TURN
+    assert len(_notices(svc)) == 1
+    clock.now += timedelta(seconds=5)
+    restarted.deadline_job()  # once only
+    assert _deadline(svc) == T0 + timedelta(seconds=15) + TURN and len(_notices(svc)) == 1

@@ -10,7 +10,8 @@ same database refuses to start), reopens a turn a killed predecessor left "resol
 check too, turns.recover_interrupted), and runs the deadline check at once, so a deadline that
 passed while it was down resolves exactly once, right away. A turn whose resolution
 fails stays open and is retried with growing pauses (RETRY_AFTER). Its reports are sent at
-once (or, in an SMTP outage, once the outbox has sent them), and if they left much later than
+once (or, in an SMTP outage, once the outbox has sent them, even by a daemon started again
+meanwhile: the turn owed this is kept in the database), and if they left much later than
 the resolution, the next deadline is counted again from then (calendar.keep_full_turn): a player always has the whole turn after the reports are out.
 `max_resolutions` (the demo's --exit-after-turn) stops resolving after that many turns.
 
@@ -42,6 +43,12 @@ RETRY_AFTER = (timedelta(seconds=30), timedelta(minutes=2), timedelta(minutes=10
 SEND_EVERY = 1.0  # seconds: during a long poll, receipts go out at least this often
 
 
+def _reports_out_key(game_id: str) -> str:
+    """The setting that holds the turn of `game_id` resolved whose reports have not all left
+    yet ("" once they have): keep_full_turn is owed once they do."""
+    return f"reports-out:{game_id}"
+
+
 class Daemon:
     def __init__(self, svc: Service, *, poll_seconds: float = 60, deadline_seconds: float = 10,
                  countdown_seconds: float = 60, remind_before: timedelta | None = None,
@@ -61,7 +68,6 @@ class Daemon:
         self.resolved = threading.Event()  # set whenever a turn has been resolved and its reports sent
         self.max_resolutions = max_resolutions  # None: no limit
         self.resolutions = 0
-        self._reports_out: dict[str, int] = {}  # game -> the turn resolved whose reports are on their way
         self._retry: dict[tuple[str, int], tuple[int, datetime]] = {}  # (game, turn) -> (failures, not before)
         # APScheduler warns whenever a run is skipped because the previous one is still busy;
         # with one worker that is the intended behaviour, not news for the console.
@@ -149,23 +155,29 @@ class Daemon:
                 continue
             self._retry.pop((game.id, game.turn), None)
             self.resolutions += 1
-            self._reports_out[game.id] = game.turn
+            self.svc.store.set_setting(_reports_out_key(game.id), str(game.turn))
             self._send()  # the reports go out now, and the next turn's clock counts from then
             self._guard("keeping the whole turn", self._keep_full_turns)
             self.resolved.set()
         self._send()
-        if self._reports_out:  # reports held back (SMTP down) that have left since
-            self._guard("keeping the whole turn", self._keep_full_turns)
+        # reports held back (SMTP down) that have left since, even before a restart
+        self._guard("keeping the whole turn", self._keep_full_turns)
 
     def _keep_full_turns(self) -> None:
         """Once every mail of a resolved turn's game has left the outbox (at once, or after
-        an SMTP outage), count the next deadline again from now if the reports left late."""
-        waiting = {m.game_id for m in self.svc.store.messages(direction="out", status="queued")}
-        for game_id, resolved_turn in list(self._reports_out.items()):
+        an SMTP outage), count the next deadline again from now if the reports left late.
+        The turns whose reports are on their way are kept in the database (a setting per game,
+        _reports_out_key), not in memory: a daemon restarted during an outage keeps the promise."""
+        store = self.svc.store
+        out = {g.id: turn for g in store.games() if (turn := store.setting(_reports_out_key(g.id)))}
+        if not out:
+            return
+        waiting = {m.game_id for m in store.messages(direction="out", status="queued")}
+        for game_id, resolved_turn in out.items():
             if game_id in waiting:
                 continue
-            del self._reports_out[game_id]
-            if keep_full_turn(self.svc, game_id, resolved_turn) is not None:
+            store.set_setting(_reports_out_key(game_id), "")
+            if keep_full_turn(self.svc, game_id, int(resolved_turn)) is not None:
                 self._send()  # the seats hear of the new deadline at once
 
     def _reopen_interrupted(self) -> None:
