@@ -6,6 +6,7 @@ sea, the unclaimed land or "no controller"."""
 from __future__ import annotations
 
 import itertools
+import math
 
 from moderator.reports.mapdraw import (
     LAND_BACKGROUND,
@@ -19,7 +20,7 @@ from moderator.reports.mapdraw import (
 from moderator.world.loader import load_world
 
 NEIGHBOURS = 25.0  # side by side on the map: clearly different hues or lightness
-ANY_PAIR = 12.0  # in the legend's list: told apart at a glance
+ANY_PAIR = 15.0  # in the legend's list: told apart at a glance (12 until round 3d)
 MAP_COLOURS = {"sea": SEA, "ocean": OCEAN, "no controller": NEUTRAL, "unclaimed land": LAND_BACKGROUND,
                "unknown nation": UNKNOWN_NATION}
 
@@ -110,3 +111,24 @@ def test_canada_and_india_are_not_near_the_legend_limit() -> None:
     colours = load_colors("1914")
     assert colour_distance(colours["canada"], colours["india"]) >= 15.0
     assert min(colour_distance(colours["india"], c) for n, c in colours.items() if n != "india") >= 15.0
+
+
+def test_the_great_powers_keep_their_traditional_colours() -> None:
+    # Round 3d: ANY_PAIR went from 12 to 15 (Ethiopia/Nicaragua were 12.4 apart, Germany/Sweden
+    # 12.7); the closest colours were nudged, none by more than 9, so each stays recognisable.
+    from moderator.reports.mapdraw import _cielab
+
+    def chroma_and_hue(colour: str) -> tuple[float, float]:
+        _, a, b = _cielab(colour)
+        return math.hypot(a, b), math.degrees(math.atan2(b, a)) % 360
+
+    colours = load_colors("1914")
+    assert chroma_and_hue(colours["germany"])[0] < 10  # field grey
+    chroma, hue = chroma_and_hue(colours["britain"])
+    assert chroma > 40 and hue < 45  # red
+    chroma, hue = chroma_and_hue(colours["france"])
+    assert chroma > 30 and 250 < hue < 300  # blue
+    chroma, hue = chroma_and_hue(colours["russia"])
+    assert chroma > 30 and 120 < hue < 170  # green
+    chroma, hue = chroma_and_hue(colours["austria-hungary"])
+    assert chroma > 40 and 80 < hue < 110  # imperial yellow
