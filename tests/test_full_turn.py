@@ -13,6 +13,7 @@ turn, so the deadline must move whatever the machine's speed.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from email import message_from_bytes, policy
 from pathlib import Path
@@ -143,39 +144,56 @@ def test_the_demo_gives_turn_2_its_whole_turn_after_slow_reports(
     assert told == {f"{n}@demo.local" for n in SEATS}
 
 
-def test_reports_held_back_by_an_smtp_outage_give_the_whole_turn_once_they_leave(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The daemon counts the next deadline again when the turn's mail has really left the
-    outbox, not when the send was first tried. The outbox is faked here (sending.py has its
-    own outage tests): down, then up again 15 s later in a 20-second turn."""
-    from moderator.service import daemon as daemon_module
-    from moderator.service.daemon import Daemon
+class _Outbox:
+    """The outbox faked (sending.py has its own outage tests): down until `up` is set."""
 
-    monkeypatch.setattr("moderator.service.turns.draw_view", lambda world, view, title: Image.new("RGB", (8, 8)))
-    clock = Clock()
-    svc = Service(store=Store.at(tmp_path / "db"), mail=_offline_mail(), clock=clock, say=lambda _line: None,
-                  next_deadline=lambda now, _game: now + TURN)
-    new_game(svc, "g", deadline=T0 - timedelta(minutes=1), seed="fixed")
-    svc.store.add_seat("g", "germany", "kaiser@t.local", "pw")
-    up = False
+    def __init__(self) -> None:
+        self.up = False
 
-    def send(svc: Service) -> tuple[int, int]:
+    def send(self, svc: Service) -> tuple[int, int]:
         queued = svc.store.messages(direction="out", status="queued")
-        if not up:
+        if not self.up:
             return 0, len(queued)
         for row in queued:
             assert row.id is not None
             svc.store.update_message(row.id, status="sent", sent=svc.clock())
         return len(queued), 0
 
-    monkeypatch.setattr(daemon_module, "send_queued", send)
+
+def _outage(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Clock, _Outbox, Callable[[], Service]]:
+    """A game of one seat whose deadline has passed, an outbox that is down, and a way to open
+    the service as a fresh process would (a new store on the same database)."""
+    from moderator.service import daemon as daemon_module
+
+    monkeypatch.setattr("moderator.service.turns.draw_view", lambda world, view, title: Image.new("RGB", (8, 8)))
+    clock, outbox = Clock(), _Outbox()
+
+    def service() -> Service:
+        return Service(store=Store.at(tmp_path / "db"), mail=_offline_mail(), clock=clock, say=lambda _line: None,
+                       next_deadline=lambda now, _game: now + TURN)
+
+    svc = service()
+    new_game(svc, "g", deadline=T0 - timedelta(minutes=1), seed="fixed")
+    svc.store.add_seat("g", "germany", "kaiser@t.local", "pw")
+    monkeypatch.setattr(daemon_module, "send_queued", outbox.send)
+    return clock, outbox, service
+
+
+def test_reports_held_back_by_an_smtp_outage_give_the_whole_turn_once_they_leave(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The daemon counts the next deadline again when the turn's mail has really left the
+    outbox, not when the send was first tried: down, then up again 15 s later in a 20-second turn."""
+    from moderator.service.daemon import Daemon
+
+    clock, outbox, service = _outage(tmp_path, monkeypatch)
+    svc = service()
     daemon = Daemon(svc)
     daemon.deadline_job()  # resolves turn 1; its reports cannot leave
     assert svc.store.turn_record("g", 1) is not None and _deadline(svc) == T0 + TURN
     clock.now = T0 + timedelta(seconds=15)
     daemon.deadline_job()  # still down: the deadline is as the reports print it
     assert _deadline(svc) == T0 + TURN and _notices(svc) == []
-    up = True
+    outbox.up = True
     daemon.deadline_job()  # the reports leave now: the whole turn from now, and the seat is told
     assert _deadline(svc) == clock.now + TURN
     assert len(_notices(svc)) == 1
@@ -186,31 +204,10 @@ def test_a_daemon_restarted_during_the_outage_still_gives_the_whole_turn(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The turns whose reports are on their way are kept in the database, not in the daemon's
     memory: a daemon started again while SMTP is down moves the deadline once they leave."""
-    from moderator.service import daemon as daemon_module
     from moderator.service.daemon import Daemon
 
-    monkeypatch.setattr("moderator.service.turns.draw_view", lambda world, view, title: Image.new("RGB", (8, 8)))
-    clock = Clock()
-
-    def service() -> Service:  # a fresh process: a new store on the same database
-        return Service(store=Store.at(tmp_path / "db"), mail=_offline_mail(), clock=clock, say=lambda _line: None,
-                       next_deadline=lambda now, _game: now + TURN)
-
+    clock, outbox, service = _outage(tmp_path, monkeypatch)
     svc = service()
-    new_game(svc, "g", deadline=T0 - timedelta(minutes=1), seed="fixed")
-    svc.store.add_seat("g", "germany", "kaiser@t.local", "pw")
-    up = False
-
-    def send(svc: Service) -> tuple[int, int]:
-        queued = svc.store.messages(direction="out", status="queued")
-        if not up:
-            return 0, len(queued)
-        for row in queued:
-            assert row.id is not None
-            svc.store.update_message(row.id, status="sent", sent=svc.clock())
-        return len(queued), 0
-
-    monkeypatch.setattr(daemon_module, "send_queued", send)
     Daemon(svc).deadline_job()  # resolves turn 1; its reports cannot leave; then the daemon stops
     assert svc.store.turn_record("g", 1) is not None and _deadline(svc) == T0 + TURN
     svc = service()
@@ -218,7 +215,7 @@ def test_a_daemon_restarted_during_the_outage_still_gives_the_whole_turn(
     clock.now = T0 + timedelta(seconds=15)
     restarted.deadline_job()  # still down
     assert _deadline(svc) == T0 + TURN and _notices(svc) == []
-    up = True
+    outbox.up = True
     restarted.deadline_job()  # the reports leave now: the whole turn from now
     assert _deadline(svc) == clock.now + TURN
     assert len(_notices(svc)) == 1
