@@ -26,14 +26,10 @@ from collections.abc import Mapping
 
 from moderator.engine import fuel
 from moderator.engine.context import TurnContext
+from moderator.engine.placement import carrier_capacity
+from moderator.engine.state import Unit
 
 PHASE = "4.3"
-
-
-def room(ctx: TurnContext, nation: str, zone: str) -> int:
-    """The fighters the nation's carriers in the zone hold, damaged ones too."""
-    return sum((stats.capacity if (stats := ctx.stats(nation, "carrier", u)) else 0)
-               for u in ctx.state.units_at(zone, nation) if u.kind == "carrier")
 
 
 def strand(ctx: TurnContext, zone: str, nation: str, spent: Mapping[str, int] | None = None) -> None:
@@ -46,16 +42,22 @@ def strand(ctx: TurnContext, zone: str, nation: str, spent: Mapping[str, int] | 
 
     present = sorted((u for u in ctx.state.units_at(zone, nation) if u.kind == "fighter" and u.id not in ctx.moved),
                      key=lambda u: u.id)
-    over = present[room(ctx, nation, zone):]
+    over = present[carrier_capacity(ctx, nation, zone):]
     if not over:
         return
     places = landing_places(ctx, nation)
     for plane in over:
         tank = (stats.fuel if (stats := ctx.stats(plane.nation, plane.kind)) else 0) or 0
-        found = fuel.nearest(ctx.world, zone, places, limit=max(0, tank - spent.get(plane.id, 0)))
-        if found is None:
-            ctx.state.units = [u for u in ctx.state.units if u.id != plane.id]
-            ctx.tell(nation, "aircraft-lost", PHASE, battle=zone, units={plane.kind: 1})
-            continue
-        plane.location = found[1]
-        ctx.tell(nation, "aircraft-landed", PHASE, place=found[1], battle=zone, units={plane.kind: 1})
+        land_or_lose(ctx, plane, zone, places, tank - spent.get(plane.id, 0))
+
+
+def land_or_lose(ctx: TurnContext, plane: Unit, zone: str, places: list[str], left: int, phase: str = PHASE) -> None:
+    """A plane over the sea zone with `left` fuel lands on the nearest of `places` it reaches
+    (4.5 step 3: "flown to a friendly controlled territory within range"), else is lost."""
+    found = fuel.nearest(ctx.world, zone, places, limit=max(0, left))
+    if found is None:
+        ctx.state.units = [u for u in ctx.state.units if u.id != plane.id]
+        ctx.tell(plane.nation, "aircraft-lost", phase, battle=zone, units={plane.kind: 1})
+        return
+    plane.location = found[1]
+    ctx.tell(plane.nation, "aircraft-landed", phase, place=found[1], battle=zone, units={plane.kind: 1})

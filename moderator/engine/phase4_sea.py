@@ -58,6 +58,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from moderator.engine import (
+    carrier_loss,
     fuel,
     gear_aboard,
     naval_combat,
@@ -627,13 +628,7 @@ def fly_home(ctx: TurnContext, plane: Unit, origin: str, zone: str, fought: int)
         return  # back at its base: it never left it on the map
     if home is not None and carrier_zone(ctx, plane, origin) and placement.berth(ctx, plane, origin):
         return  # back aboard its carrier (damaged ones too: "fighters may still land on it")
-    found = fuel.nearest(ctx.world, zone, landing_places(ctx, plane.nation), limit=max(left, 0))
-    if found is None:
-        naval_combat.sink(ctx, plane)
-        ctx.tell(plane.nation, "aircraft-lost", PHASE, battle=zone, units={plane.kind: 1})
-        return
-    plane.location = found[1]
-    ctx.tell(plane.nation, "aircraft-landed", PHASE, place=found[1], battle=zone, units={plane.kind: 1})
+    carrier_loss.land_or_lose(ctx, plane, zone, landing_places(ctx, plane.nation), left, PHASE)
 
 
 def carrier_zone(ctx: TurnContext, plane: Unit, origin: str) -> list[str]:

@@ -213,22 +213,25 @@ def placement(pos: Position, nation: str, kind: str, place: str) -> Placement | 
 CARRIER_FUEL = 5  # Fighters: "a fighter needs 5 fuel points before it can be used on an Aircraft Carrier"
 
 
+def carrier_capacity(pos: Position, nation: str, sea: str) -> int:
+    """The fighters the nation's carriers in the zone hold, damaged ones too (with its technology)."""
+    return sum((stats.capacity if (stats := pos.stats(nation, "carrier", u)) else 0)
+               for u in pos.units_at(sea, nation) if u.kind == "carrier")
+
+
 def carrier_room(pos: Position, nation: str, sea: str) -> int:
     """Fighters the nation's carriers in the zone can still take: their capacity (with its
     technology) less the fighters of the nation in the zone."""
-    here = pos.units_at(sea, nation)
-    room = sum((stats.capacity if (stats := pos.stats(nation, "carrier", u)) else 0) for u in here if u.kind == "carrier")
-    return max(0, room - sum(1 for u in here if u.kind == "fighter"))
+    fighters = sum(1 for u in pos.units_at(sea, nation) if u.kind == "fighter")
+    return max(0, carrier_capacity(pos, nation, sea) - fighters)
 
 
 def berth(pos: Position, plane: Unit, sea: str) -> bool:
     """Aircraft Carriers: may a fighter back from a flight land on its nation's carriers in
     the zone (damaged ones too: "fighters may still land on it")? Their capacity less the
     other fighters of the nation there (the plane itself is still counted there)."""
-    here = pos.units_at(sea, plane.nation)
-    room = sum((stats.capacity if (stats := pos.stats(plane.nation, "carrier", u)) else 0)
-               for u in here if u.kind == "carrier")
-    return plane.kind == "fighter" and sum(1 for u in here if u.kind == "fighter" and u.id != plane.id) < room
+    others = sum(1 for u in pos.units_at(sea, plane.nation) if u.kind == "fighter" and u.id != plane.id)
+    return plane.kind == "fighter" and others < carrier_capacity(pos, plane.nation, sea)
 
 
 def industry_beside(pos: Position, nation: str, sea: str) -> bool:
