@@ -13,6 +13,9 @@ Header comments, before the first block:
     # title: Warsaw sends one infantry each to Vladivostok and Khabarovsk
     # rules: Phase 4.1.3, example 1: "Warsaw only has a resource value of 2 ..."
     # turn: 5              optional: the turn resolved (default 1, the 1914 opening)
+    # turns: 3             optional: resolve that many turns in a row (default 1): the
+                           orders and rulings go to the first, the later turns have none;
+                           for rules that take effect over turns (starvation)
     # deployment: yes      optional: turn 0 of a game with the Initial Deployment turn
     # xfail: <why>         optional: the engine disagrees with the rules text (strict)
 
@@ -65,7 +68,8 @@ key=value: the value is read as JSON when it can be (`captured=true`, `order=0`,
 its words even when they read as a number, `@phase=4.4`); quote values with spaces
 (`territory="East Prussia"`); `*` matches any value the key has. Dotted keys reach
 inside (`losses.russia.infantry=2`, `details.place=Warsaw`, `losses.serbia=*`: Serbia
-fought); `@phase` and `@seen_by` are the event's own fields.
+fought); `@phase` and `@seen_by` are the event's own fields, and `@turn` the turn
+that made it (in a case of several turns; the other assertions read the last turn).
 Refusals are exact: every order-refused event of the turn must be expected by a
 `refused` line, so no order is dropped unnoticed.
 
@@ -108,7 +112,7 @@ CATALOG = Path(__file__).parent / "catalog" / "resolve"
 CASES = sorted(CATALOG.glob("*.txt"))
 BLOCKS = ("position", "orders", "receipt", "rulings", "dice", "expect")
 REQUIRED = ("title", "rules")
-HEADERS = (*REQUIRED, "turn", "deployment", "xfail")
+HEADERS = (*REQUIRED, "turn", "turns", "deployment", "xfail")
 
 
 @functools.cache
@@ -206,8 +210,12 @@ class Outcome:
     orders: dict[str, list[m.Order]]
     lines: dict[str, list[int]]  # nation -> line (in its block) of each order the engine got
     state: GameState
-    events: list[Event]
+    events: list[Event]  # of every turn resolved, in order
     dice: ScriptedDice
+    turn_of: list[int] = field(default_factory=list)  # the turn each event was made in
+
+    def turn(self, index: int) -> int:
+        return self.turn_of[index] if self.turn_of else self.start.turn
 
 
 def nation(scenario: Scenario, typed: str, where: str) -> str:
@@ -353,15 +361,29 @@ class CatalogDice(ScriptedDice):
 POINTS = "points"  # the dice line of the neutrals' points
 
 
+def turns(case: Case) -> int:
+    typed = case.meta.get("turns", "1")
+    if not typed.isdigit() or int(typed) < 1:
+        raise CaseError(f"{case.path.name}: '# turns:' is a whole number of turns, 1 or more, not {typed!r}")
+    return int(typed)
+
+
 def run(case: Case, start: GameState, orders: Mapping[str, Sequence[m.Order]], world: World,
-        scenario: Scenario) -> tuple[GameState, list[Event], ScriptedDice]:
+        scenario: Scenario) -> tuple[GameState, list[Event], ScriptedDice, list[int]]:
+    """Resolve the case's turns in a row (the orders in the first); one dice script for them
+    all, each step's results taken in the order rolled whatever the turn."""
     dice = CatalogDice(dice_script(case), start.turn)
+    state, events, turn_of = start, [], []
     try:
-        state, events = resolve(start, orders, world, scenario, dice)
+        for n in range(turns(case)):
+            made_in = state.turn
+            state, new = resolve(state, orders if n == 0 else {}, world, scenario, dice)
+            events += new
+            turn_of += [made_in] * len(new)
     except DiceScriptError as exc:
         raise AssertionError(f"{case.where((case.of('dice') or case.blocks)[0].head)}: the dice ran out or did "
                              f"not fit: {exc}\n  rolled so far:\n{dice_log(dice) or '    nothing'}") from None
-    return state, events, dice
+    return state, events, dice, turn_of
 
 
 def outcome(case: Case, failures: list[str]) -> Outcome:
@@ -369,12 +391,12 @@ def outcome(case: Case, failures: list[str]) -> Outcome:
     start = start_position(case, world, scenario)
     orders, lines = seat_orders(case, start, world, scenario, failures)
     before = start.dumps()
-    state, events, dice = run(case, start, orders, world, scenario)
+    state, events, dice, turn_of = run(case, start, orders, world, scenario)
     assert start.dumps() == before, "resolve() changed its input state"
     left = dice.unused()
     if left:
         failures.append(f"{case.where((case.of('dice') or case.blocks)[0].head)}: scripted dice never rolled: {left}")
-    again_state, again_events, again_dice = run(case, start, orders, world, scenario)
+    again_state, again_events, again_dice, _ = run(case, start, orders, world, scenario)
     if (again_state.dumps() != state.dumps() or dump_events(again_events) != dump_events(events)
             or dump_dice(again_dice) != dump_dice(dice)):
         failures.append(f"{case.where(1)}: the same inputs resolved twice gave different results")
@@ -382,7 +404,7 @@ def outcome(case: Case, failures: list[str]) -> Outcome:
     for e in events:  # emit() already checks; this keeps the promise visible in the catalog
         schema.validate(e.code, e.args)
         json.dumps(e.to_json())
-    return Outcome(start, orders, lines, state, events, dice)
+    return Outcome(start, orders, lines, state, events, dice, turn_of)
 
 
 def dump_events(events: Sequence[Event]) -> str:
@@ -423,7 +445,9 @@ def value_of(text: str) -> Any:
         return text
 
 
-def dig(event: Event, key: str) -> tuple[bool, Any]:
+def dig(event: Event, key: str, turn: int) -> tuple[bool, Any]:
+    if key == "@turn":
+        return True, turn
     if key == "@phase":
         return True, event.phase
     if key == "@seen_by":
@@ -436,7 +460,7 @@ def dig(event: Event, key: str) -> tuple[bool, Any]:
     return True, here
 
 
-def matcher(words: Sequence[str], where: str) -> Callable[[Event], bool]:
+def matcher(words: Sequence[str], where: str) -> Callable[[Event, int], bool]:
     wanted = []
     for w in words:
         key, sep, raw = w.partition("=")
@@ -444,9 +468,9 @@ def matcher(words: Sequence[str], where: str) -> Callable[[Event], bool]:
             raise CaseError(f"{where}: {w!r} is not key=value")
         wanted.append((key, value_of(raw), unquote(raw)))
 
-    def matches(e: Event) -> bool:
+    def matches(e: Event, turn: int) -> bool:
         for key, want, text in wanted:
-            found, got = dig(e, key)
+            found, got = dig(e, key, turn)
             if not found or (text != "*" and got != want and not (isinstance(got, str) and got == text)):
                 return False
         return True
@@ -524,7 +548,7 @@ class Checker:
 
     def x_yield(self, line: int, text: str, a: list[str]) -> None:
         where = self.place(" ".join(a[:-1]), line)
-        got = territory_yield(self.world, self.out.state, where, self.out.start.turn)
+        got = territory_yield(self.world, self.out.state, where, self.out.state.turn - 1)  # the last turn's
         if got != self.number(a[-1], line):
             self.fail(line, text, got)
 
@@ -553,7 +577,7 @@ class Checker:
     # -- the events
     def _matching(self, line: int, a: list[str]) -> list[Event]:
         code, match = a[0], matcher(a[1:], self.case.where(line))
-        return [e for e in self.out.events if e.code == code and match(e)]
+        return [e for i, e in enumerate(self.out.events) if e.code == code and match(e, self.out.turn(i))]
 
     def _others(self, code: str) -> str:
         same = [show(e) for e in self.out.events if e.code == code]
@@ -616,7 +640,9 @@ def dice_log(dice: Dice, step: str | None = None) -> str:
 
 
 def report(case: Case, out: Outcome, failures: list[str]) -> str:
-    events = "\n".join(f"    {show(e)}" for e in out.events if e.code != "income")
+    several = len(set(out.turn_of)) > 1  # a case of several turns: say which made each event
+    events = "\n".join(f"    {f'turn {out.turn(i)}: ' if several else ''}{show(e)}"
+                       for i, e in enumerate(out.events) if e.code != "income")
     income = ", ".join(f"{e.args['nation']} {e.args['amount']}" for e in out.events if e.code == "income")
     return ("\n".join(failures) + f"\n\n{case.path.name}: the turn's events (income: {income}):\n{events}\n"
             f"  dice:\n{dice_log(out.dice) or '    (none rolled)'}")
