@@ -59,6 +59,21 @@ def test_a_game_from_creation_to_replay(config: Path, tmp_path: Path, capsys: py
     assert "turn 2" in capsys.readouterr().out
 
 
+def test_a_finished_game_has_no_more_turns(config: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # Victory Conditions: the engine flags `game-over`; the moderator finishes the game.
+    assert main(["game", "new", "g1"]) == 0
+    assert main(["game", "finish", "g1"]) == 0
+    assert "game g1 is finished before any turn was resolved" in capsys.readouterr().out
+    assert main(["game", "list"]) == 0
+    assert "finished" in capsys.readouterr().out
+    with pytest.raises(SystemExit, match="g1 is finished"):
+        main(["resolve", "--game", "g1"])
+    with pytest.raises(SystemExit, match="finished already"):
+        main(["game", "finish", "g1"])
+    with pytest.raises(SystemExit, match="no game called"):
+        main(["game", "finish", "nope"])
+
+
 def test_offline_verbs_work_without_the_mail_passwords_and_the_daemon_says_what_is_missing(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     cfg = tmp_path / "moderator.toml"

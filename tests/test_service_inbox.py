@@ -108,6 +108,18 @@ def test_orders_that_reached_the_server_before_the_deadline_count_however_late_t
     assert stored.arrived is not None
 
 
+def test_orders_for_a_finished_game_are_refused_and_the_player_told_it_is_over(
+        setup: tuple[EmbeddedMailServer, Service]) -> None:
+    from moderator.service.games import finish_game
+
+    server, svc = setup
+    finish_game(svc, "g")
+    _send(server, ORDERS)
+    [outcome] = poll(svc)
+    assert outcome.status == "processed" and svc.store.current_submissions("g", 1) == {}
+    assert b"Game g is over" in svc.store.messages(direction="out")[-1].raw
+
+
 def test_robot_mail_is_quarantined_not_answered(setup: tuple[EmbeddedMailServer, Service]) -> None:
     server, svc = setup
     _send(server, "I am on holiday.", subject="Out of office", Auto_Submitted="auto-replied")

@@ -123,7 +123,65 @@ def test_outright_victory_and_the_historical_end() -> None:
     assert won.args == {"side": "allied", "conquered": ["austria", "germany"]} and won.seen_by == ()
     assert all(e.seen_by == () for e in events if e.code in ("victory-standing", "victory-side"))
     (end,) = [e for e in events if e.code == "moderator-flag" and e.args["reason"] == "historical-end"]
-    assert end.args["details"]["goes_on"] is True  # still at war: the game goes on
+    assert end.args["details"]["goes_on"] is True  # still at war: the war goes on, but it is won
+    (over,) = flags(events, "game-over")
+    assert over.args["details"]["outright"] == ["allied"]
+
+
+def flags(events: list[Event], reason: str) -> list[Event]:
+    return [e for e in events if e.code == "moderator-flag" and e.args["reason"] == reason]
+
+
+def test_an_outright_victory_before_the_historical_end_shows_everyone_the_table_and_ends_the_game() -> None:
+    # "If either side manages to conquer the opposing side, then they win outright": the
+    # table of that turn is the result, for everyone; the moderator is told the game is over.
+    s = fx.state()
+    s.turn = 10
+    for t, (owner, *_rest) in fx.LANDS.items():
+        if owner in ("germany", "austria"):
+            s.control[t] = "russia"
+    _, events = fixture_run(s, (10,))  # no Russian revolution this turn
+    assert [e.args["side"] for e in events if e.code == "victory-outright"] == ["allied"]
+    assert all(e.seen_by == () for e in events if e.code in ("victory-standing", "victory-side"))
+    (over,) = flags(events, "game-over")
+    assert (over.args["details"]["turn"], over.args["details"]["outright"]) == (10, ["allied"])
+    assert not flags(events, "historical-end")
+
+
+def test_a_side_whose_nations_all_surrendered_is_beaten_outright() -> None:
+    # "to force oposition to surrender or to conquer them--full victory": Germany conquered,
+    # Austria-Hungary surrendered; with Germany alone surrendered the war goes on.
+    s = fx.state()
+    s.turn = 4
+    s.nations["germany"].flags[victory.SURRENDERED] = 3
+    _, events = fixture_run(s)
+    assert not [e for e in events if e.code == "victory-outright"] and not flags(events, "game-over")
+    assert all(e.seen_by == (MODERATOR,) for e in events if e.code == "victory-standing")
+    s.nations["austria"].flags[victory.SURRENDERED] = 3
+    _, events = fixture_run(s)
+    (won,) = [e for e in events if e.code == "victory-outright"]
+    assert won.args == {"side": "allied", "conquered": ["austria", "germany"]}
+    assert flags(events, "game-over")
+
+
+def test_after_the_historical_end_the_game_is_over_once_the_main_war_is() -> None:
+    # "the game can lasts longer if main participants (nations in main war) don't agree with
+    # peace terms": past turn 26 the game goes on while the main war does, and ends with it.
+    s = fx.state()
+    s.turn = fx.scenario().turns + 1
+    _, events = fixture_run(s, (10,))
+    assert victory.main_war_goes_on(Position(s, {}, fx.world(), fx.scenario()))
+    assert not flags(events, "game-over") and not flags(events, "historical-end")
+    assert all(e.seen_by == () for e in events if e.code == "victory-standing")
+    for ns in s.nations.values():
+        ns.at_war_with = []  # peace: the main war is over
+    _, events = fixture_run(s, (10,))
+    (over,) = flags(events, "game-over")
+    assert over.args["details"]["outright"] == []
+    # Before the historical end a main war that stopped does not end the game.
+    s.turn = 5
+    _, events = fixture_run(s)
+    assert not flags(events, "game-over")
 
 
 # ---- objectives on the real map ---------------------------------------------------------------

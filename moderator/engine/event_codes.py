@@ -342,14 +342,14 @@ SCHEMA = EventSchema([
     spec("starvation-ended", "the nation and the moderator", "Phase 9, Starvation Rule: the cordon is broken "
          "(`land`: the territories reached again, none for an island cordon)",
          nation=NATION, turns=INT, land=optional(PLACES)),
-    spec("victory-standing", "the moderator; everyone from the historical end", "Victory Conditions: a major "
+    spec("victory-standing", "the moderator; everyone from the historical end and at an outright victory", "Victory Conditions: a major "
          "nation's five criteria (percent), their geometric mean, its best army and naval force",
          nation=NATION, side=CODE, production_side=INT, production=INT, resources=INT, manpower=INT,
          objectives=INT, mean=INT, army=INT, navy=INT),
-    spec("victory-side", "the moderator; everyone from the historical end",
+    spec("victory-side", "the moderator; everyone from the historical end and at an outright victory",
          "Victory Conditions: a side's average of its major nations' means", side=CODE, mean=INT),
-    spec("victory-outright", "public", "Victory Conditions: every main-war nation of the other side conquered",
-         side=CODE, conquered=NATIONS),
+    spec("victory-outright", "public", "Victory Conditions: every main-war nation of the other side conquered or "
+         "surrendered", side=CODE, conquered=NATIONS),
     spec("rebellion", "public", "Phase 9: a rebellion in a conquered nation that rises (rebels_when_conquered)",
          nation=NATION, rebels=INT, freed=BOOL),
     # ---- orders and the moderator

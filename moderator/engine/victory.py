@@ -416,9 +416,11 @@ def side_means(rows: list[Standing]) -> dict[str, float]:
 
 
 def side_conquered(pos: Position, side: str) -> list[str]:
-    """The side's main-war nations, when every one of them is conquered (else [])."""
+    """The side's main-war nations, when every one of them is conquered or has surrendered
+    (else []): "to force oposition to surrender or to conquer them--full victory"."""
     members = sorted(n for n, s in pos.state.nations.items() if s.side == side and pos.world.home_of(n))
-    if members and all(conquered(pos.world, pos.state, n) for n in members):
+    if members and all(conquered(pos.world, pos.state, n) or pos.nation(n).flags.get(SURRENDERED)
+                       for n in members):
         return members
     return []
 
@@ -431,10 +433,18 @@ def main_war_goes_on(pos: Position) -> bool:
 # ---- the step ------------------------------------------------------------------------------
 def victory_conditions(ctx: TurnContext) -> None:
     """Every turn, after the special rules: the ledger, then the table for the moderator
-    (for everyone from the historical end on), and outright victory."""
+    (for everyone from the historical end on, and in the turn a side wins outright), and
+    outright victory. "If either side manages to conquer the opposing side, then they win
+    outright ... The historical scenario lasts 26 turns ... the game can lasts longer if main
+    participants (nations in main war) don't agree with peace terms": the game is over at an
+    outright victory, or from the historical end on once the main war is over; the moderator
+    is told (flag `game-over`) and finishes the game (`moderator game finish`)."""
     record_losses(ctx)
-    final = ctx.turn >= ctx.scenario.turns
-    audience = () if final else (MODERATOR,)
+    winners = [(side, beaten) for side, other in (("allied", "central"), ("central", "allied"))
+               if (beaten := side_conquered(ctx, other))]
+    historical = ctx.turn >= ctx.scenario.turns
+    over = bool(winners) or (historical and not main_war_goes_on(ctx))
+    audience = () if historical or over else (MODERATOR,)
     rows = standings(ctx)
     for r in rows:
         ctx.emit("victory-standing", PHASE, audience, nation=r.nation, side=r.side,
@@ -443,10 +453,12 @@ def victory_conditions(ctx: TurnContext) -> None:
                  mean=round(r.mean), army=r.army, navy=r.navy)
     for side, mean in side_means(rows).items():
         ctx.emit("victory-side", PHASE, audience, side=side, mean=round(mean))
-    for side, other in (("allied", "central"), ("central", "allied")):
-        beaten = side_conquered(ctx, other)
-        if beaten:
-            ctx.emit("victory-outright", PHASE, (), side=side, conquered=beaten)
+    for side, beaten in winners:
+        ctx.emit("victory-outright", PHASE, (), side=side, conquered=beaten)
     if ctx.turn == ctx.scenario.turns:
         ctx.flag(PHASE, "historical-end", None, turn=ctx.turn, goes_on=main_war_goes_on(ctx),
                  default="the table is shown to everyone; the game goes on while the main war does")
+    if over:
+        ctx.flag(PHASE, "game-over", None, turn=ctx.turn, outright=[side for side, _ in winners],
+                 default="this turn's victory table, shown to everyone, is the result: finish the game "
+                         "(moderator game finish)")

@@ -62,6 +62,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = game.add_parser("show", parents=[common], help="one game: its settings, turn and seats")
     p.add_argument("game")
     p.set_defaults(func=cmd_game_show)
+    p = game.add_parser("finish", parents=[common],
+                        help="end a game that is over (an outright victory, or the main war over after turn 26): "
+                             "no more turns, reminders or orders")
+    p.add_argument("game")
+    p.set_defaults(func=cmd_game_finish)
 
     seat = sub.add_parser("seat", help="give nations to players").add_subparsers(dest="seat_verb", required=True)
     for verb, helptext in (("add", "seat a player"), ("replace", "hand a nation to a new player")):
@@ -225,6 +230,20 @@ def cmd_game_list(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_game_finish(args: argparse.Namespace) -> int:
+    from moderator.service.games import finish_game
+
+    svc, _ = _service(args)
+    try:
+        game = finish_game(svc, args.game)
+    except (LookupError, ValueError) as exc:
+        raise SystemExit(f"moderator game finish: {exc}") from None
+    last = f"after turn {game.turn - 1}" if game.turn > 1 else "before any turn was resolved"
+    print(f"game {game.id} is finished {last}: its last reports, with the victory table for everyone, are the "
+          "result; it is no longer resolved, reminded or open to orders")
+    return 0
+
+
 def cmd_game_show(args: argparse.Namespace) -> int:
     from moderator.service.games import describe_deadline, turn_label
     from moderator.service.turns import dice_commitment
@@ -345,10 +364,13 @@ def cmd_submit(args: argparse.Namespace) -> int:
 
 def cmd_resolve(args: argparse.Namespace) -> int:
     from moderator.service.sending import send_queued
-    from moderator.service.turns import resolve_game
+    from moderator.service.turns import GameFinished, resolve_game
 
     svc, cfg = _service(args)
-    resolve_game(svc, args.game)
+    try:
+        resolve_game(svc, args.game)
+    except GameFinished as exc:
+        raise SystemExit(f"moderator resolve: {exc}") from None
     if can_send(cfg):
         sent, failed = send_queued(svc)
         print(f"sent {counted(sent, 'mail')}, {failed} failed")

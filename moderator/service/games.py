@@ -42,6 +42,20 @@ def new_game(svc: Service, game_id: str, scenario_name: str = "1914", *, title: 
     return svc.game(game_id)
 
 
+def finish_game(svc: Service, game_id: str) -> Game:
+    """End a game (Victory Conditions: an outright victory, or the main war over from the
+    historical end on; the engine tells the moderator with the flag `game-over`). The last
+    resolved turn's reports, with the victory table for everyone, are the result; the game
+    is no longer resolved, reminded or open to orders, and its rulings stop (status
+    "finished"). Only an open game (not one being resolved or corrected) can be finished."""
+    game = svc.game(game_id)
+    if game.status != "open":
+        raise ValueError(f"game {game.id} is {game.status}, not open: "
+                         + ("it is finished already" if game.status == "finished" else
+                            "finish it once its turn is resolved or its correction is out"))
+    return svc.store.update_game(game.id, status="finished", deadline=None)
+
+
 def ruleset_of(scenario: Scenario) -> Ruleset:
     """The ruleset a new game of `scenario` is played with: the one it names, newest version."""
     from moderator.rulesets import DEFAULT, registry

@@ -445,6 +445,10 @@ def _handle(svc: Service, message_id: int, raw: bytes, arrived: datetime | None 
     seat = svc.store.seat(game.id, nation)
     assert seat is not None
     turn = getattr(header, "turn", None)
+    if game.status == "finished":
+        return _reply(svc, message_id, mail, game, f"Game {game.id} is over.",
+                      "The moderator finished it: its last reports, with the victory table, are the result.",
+                      "Write to the moderator if you think it should go on.")
     if game.status != "open":
         return _reply(svc, message_id, mail, game, f"Turn {game.turn} of {game.id} is being resolved right now.",
                       "Orders cannot be accepted until the new turn's reports are out.",

@@ -115,6 +115,10 @@ class AlreadyResolved(RuntimeError):
     """The turn was resolved (by another process) while this resolution was computed."""
 
 
+class GameFinished(RuntimeError):
+    """The game is over (`moderator game finish`): there is no turn left to resolve."""
+
+
 def resolve_game(svc: Service, game_id: str) -> Resolution:
     """_resolve_game() while holding the game's resolution lock (Store.resolving): on a shared
     database the daemon that resolves the game holds it until the turn is committed or has
@@ -136,6 +140,8 @@ def _resolve_game(svc: Service, game_id: str) -> Resolution:
     same result. A report that cannot be built for one audience does not hold up the
     others: the moderator is told which (report_failures)."""
     game = svc.game(game_id)
+    if game.status == "finished":
+        raise GameFinished(f"game {game.id} is finished (`moderator game finish`): it has no more turns")
     turn = game.turn
     ruleset = svc.ruleset(game)
     if (ruleset.name, ruleset.version) != (game.ruleset, game.ruleset_version):
