@@ -369,9 +369,17 @@ def turns(case: Case) -> int:
 
 
 def run(case: Case, start: GameState, orders: Mapping[str, Sequence[m.Order]], world: World,
-        scenario: Scenario) -> tuple[GameState, list[Event], ScriptedDice, list[int]]:
+        scenario: Scenario) -> tuple[GameState, list[Event], ScriptedDice]:
+    """The case resolved (every turn of it): the last position, the events, the dice."""
+    state, events, dice, _ = run_turns(case, start, orders, world, scenario)
+    return state, events, dice
+
+
+def run_turns(case: Case, start: GameState, orders: Mapping[str, Sequence[m.Order]], world: World,
+              scenario: Scenario) -> tuple[GameState, list[Event], ScriptedDice, list[int]]:
     """Resolve the case's turns in a row (the orders in the first); one dice script for them
-    all, each step's results taken in the order rolled whatever the turn."""
+    all, each step's results taken in the order rolled whatever the turn. Also the turn
+    each event was made in."""
     dice = CatalogDice(dice_script(case), start.turn)
     state, events, turn_of = start, [], []
     try:
@@ -391,12 +399,12 @@ def outcome(case: Case, failures: list[str]) -> Outcome:
     start = start_position(case, world, scenario)
     orders, lines = seat_orders(case, start, world, scenario, failures)
     before = start.dumps()
-    state, events, dice, turn_of = run(case, start, orders, world, scenario)
+    state, events, dice, turn_of = run_turns(case, start, orders, world, scenario)
     assert start.dumps() == before, "resolve() changed its input state"
     left = dice.unused()
     if left:
         failures.append(f"{case.where((case.of('dice') or case.blocks)[0].head)}: scripted dice never rolled: {left}")
-    again_state, again_events, again_dice, _ = run(case, start, orders, world, scenario)
+    again_state, again_events, again_dice = run(case, start, orders, world, scenario)
     if (again_state.dumps() != state.dumps() or dump_events(again_events) != dump_events(events)
             or dump_dice(again_dice) != dump_dice(dice)):
         failures.append(f"{case.where(1)}: the same inputs resolved twice gave different results")
