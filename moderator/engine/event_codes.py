@@ -122,6 +122,9 @@ SCHEMA = EventSchema([
     spec("irish-rising", "public", "Phase 1.5, German option #3: Ireland rises against Britain; the rebels, "
          "placed by the German player, attack the British there (the battles follow)",
          infantry=INT, artillery=INT, places=PLACES),
+    spec("battleship-handed-over", "nation, the Ottoman Empire and moderator", "Phase 1.5, British option #1: "
+         "a British battleship left the map and joined the Ottoman fleet", nation=NATION, to=NATION, origin=PLACE,
+         zone=PLACE),
     spec("territory-given", "public", "Phase 1.5: a special option gave a territory away, incorporated at once",
          nation=NATION, place=PLACE, to=NATION),
     # ---- Phase 2
@@ -284,7 +287,7 @@ SCHEMA = EventSchema([
          nation=NATION, order=INT, territory=PLACE, cost=INT),
     spec("build-lost", "nation", "Phase 7: the place of paid units was lost during the turn",
          nation=NATION, kind=KIND, count=INT, place=PLACE, paid=INT),
-    spec("placed", "nation", "Phase 7: new units placed", nation=NATION, kind=KIND, count=INT, place=PLACE),
+    spec("placed", "nation", "Phase 7: new units placed (Phase 1.5: German option #7's submarine in the Adriatic)", nation=NATION, kind=KIND, count=INT, place=PLACE),
     spec("ship-repaired", "nation", "Phase 7: a ship repaired since 3.4 is whole again (3.4)",
          nation=NATION, kind=KIND, place=PLACE),
     spec("repair-cancelled", "nation", "Phase 7: a repair broken off, its money lost (3.4: lost, attacked, "

@@ -34,7 +34,7 @@ from __future__ import annotations
 from typing import Any
 
 from moderator.engine.context import MODERATOR, Position, TurnContext
-from moderator.engine.option_effects import EFFECTS, declare_wars, give
+from moderator.engine.option_effects import CHECKS, EFFECTS, PRICES, declare_wars, give, handed_over
 from moderator.engine.orders import influence as inf
 from moderator.engine.orders import neutrals
 from moderator.engine.orders.base import afford, once_per_turn
@@ -125,7 +125,8 @@ def cost(pos: Position, nation: str, spec: OptionRule, order: SpecialOption) -> 
         return inf.self_influence_cost(pos, nation)
     if spec.kind == "influence":
         return inf.influence_cost(pos, nation)
-    return spec.cost + ((order.amount or 0) if spec.amount_spent else 0) + (spec.full_cost if order.full else 0)
+    price = PRICES[spec.effect](pos, nation, order, spec) if spec.effect in PRICES else 0  # German #7: the sub's
+    return spec.cost + price + ((order.amount or 0) if spec.amount_spent else 0) + (spec.full_cost if order.full else 0)
 
 
 class SpecialOptionRule(Referred[SpecialOption]):
@@ -153,6 +154,8 @@ class SpecialOptionRule(Referred[SpecialOption]):
             return problem("option-place", order.place, **about, place=order.place, places=list(spec.places))
         if spec.amount_min and (order.amount or 0) < spec.amount_min:
             return problem("option-amount", **about, minimum=spec.amount_min)
+        if spec.effect in CHECKS and (why := CHECKS[spec.effect](pos, nation, order, spec)) is not None:
+            return why
         if spec.once == "game" and (used := option_used(pos, nation, spec.number)) is not None:
             return problem("option-once", **about, turn=used)
         if spec.once == "turn":
@@ -228,6 +231,7 @@ class SpecialOptionRule(Referred[SpecialOption]):
         spec = spec_for(ctx, nation, order)
         assert isinstance(spec, OptionRule)
         give(ctx, nation, spec.gives, spec.receiver)  # "give the territory of Hong Kong back to China"
+        handed_over(ctx, nation, order, spec)  # British #1's battleship, German #7's submarine
         declare_wars(ctx, nation, order, spec)  # Japan's and Spain's wars without a roll
 
     def record(self, ctx: TurnContext, nation: str, order: SpecialOption) -> None:
