@@ -3,7 +3,9 @@ special options", US Playing Options): the dice and the points of each, by its r
 
 The option's home (engine/orders/special_options.py) charges it, hands on the money the
 rules name and records its use; an option whose [[option]] names an `effect` is then
-resolved here, the rest are referred to the moderator. Every effect rolls the step's
+resolved here, the rest are referred to the moderator. Here too: the conditions of an
+option's rule that need code (CHECKS), prices that are not a fixed cost (PRICES), and
+what an option moves on the map the moment it is paid (handed_over). Every effect rolls the step's
 dice through engine/chances.py (the rules' stated chances, tested statistically) and
 moves points through engine/points.py (the neutral and the moderator learn them). Each
 returns its outcome (chances.SUCCESS, BACKFIRE, NOTHING): the nation that played the

@@ -13,9 +13,10 @@ the side of the nation and of others ("only prior to Italy's entry into the war"
 British is Allied Power"), the places it gives away or needs (Hong Kong, the Suez Canal),
 the units it needs (a submarine in the Irish Sea), the gear-up on an earlier turn
 (Japan: "The turn following this action"), the Russian Revolution rolls (German #6: "once
-the moderator has begin to roll", scenario.toml revolution_start_turn). What only the
-moderator can judge (Italy's hidden leaning, foreign units in Serbia) keeps the order
-with a flag.
+the moderator has begin to roll", scenario.toml revolution_start_turn), and those that
+need code (CHECKS in engine/option_effects.py: no foreign Allied unit in Serbian land for
+Austro-Hungarian #1, a port railed to Trieste for German #7). An option whose [[option]]
+keeps a `review` is kept with a flag for the moderator (none in the 1914 scenario).
 
 Options that are the same thing as another order share its rule, cost and per-turn limit:
 US #1 and Chinese #1 are GEAR UP, US #5 is INFLUENCE (15 while neutral), the Spanish,
@@ -25,7 +26,9 @@ The cost (and the amount given, for the gifts at full value) is charged when Pha
 runs; money the rules hand to another nation at once ("The Chinese player gets to keep
 the 15 money", the 5 to Serbia, the gifts at full value) arrives at once. An option
 whose [[option]] names an `effect` is then resolved (engine/option_effects.py: its dice,
-its points, the territory it gives); the others are referred to the moderator. The option's first use is
+its points, the territory it gives, and what it moves on the map the moment it is paid:
+British #1's battleship, German #7's submarine); the others are referred to the moderator
+(every 1914 option has an effect or is the same as another order). The option's first use is
 recorded (records.py): "only once" options, and China's influence "the following turns".
 """
 
