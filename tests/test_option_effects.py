@@ -141,8 +141,8 @@ def test_spanish_relations_lift_the_garrison_rule_from_the_next_turn() -> None:
 
 
 def test_peace_with_serbia_on_a_50_50() -> None:
-    """Austro-Hungarian #1: the 25 are Serbia's with the treaty, Austria-Hungary's again on
-    a refusal (reading); refused while an Allied unit but Serbia's stands in Serbian land."""
+    """Austro-Hungarian #1: the 25 are Serbia's with the treaty, spent on a refusal
+    (reading); refused while an Allied unit but Serbia's stands in Serbian land."""
     from tests.test_engine_diplomacy import codes_1914, errors
 
     rich = with_(lambda s: setattr(s.nations["austria-hungary"], "saved", 40))
@@ -155,7 +155,7 @@ def test_peace_with_serbia_on_a_50_50() -> None:
     assert "serbia" in new.nations["austria-hungary"].at_war_with and outcome(events) == "refused"
     assert not [e for e in events if e.code == "gift" and e.args["receiver"] == "serbia"]
     paid = [e for e in events if e.code == "income" and e.args["nation"] == "austria-hungary"]
-    assert new.nations["austria-hungary"].saved == 40 + sum(e.args["amount"] for e in paid)  # the 25 came back
+    assert new.nations["austria-hungary"].saved == 40 - 25 + sum(e.args["amount"] for e in paid)  # spent
     assert errors(codes_1914("OPTION 1", "Austria-Hungary", rich)) == []
 
     def russians_in_serbia(state: GameState) -> None:

@@ -288,12 +288,12 @@ SERBIAN_PEACE = 25  # "offer Serbia 25 resources for a 50/50 chance of Serbia ac
 
 def peace_with_serbia(ctx: TurnContext, nation: str, order: SpecialOption, spec: OptionRule) -> str:
     """Austro-Hungarian #1: "offer Serbia 25 resources for a 50/50 chance of Serbia
-    accepting a peace treaty". Reading: the 25 are an offer; Serbia takes them with the
-    treaty; an offer refused is not paid: Austria-Hungary keeps them (paid when 1.5 runs,
-    like every option, they come back)."""
+    accepting a peace treaty". Reading: the 25 buy the chance, spent either way (like
+    French #3's "For 15 resources there is a 2 in 10 chance"); Serbia takes them with the
+    treaty, and nobody has them when it refuses (the checker's projection pays them too:
+    the treasuries agree whatever the roll)."""
     success = chances.serbian_peace(ctx.dice)
     if not success:
-        ctx.state.nations[nation].saved += SERBIAN_PEACE
         return REFUSED
     if SERBIA in ctx.state.nations:
         ctx.state.nations[SERBIA].saved += SERBIAN_PEACE
