@@ -231,6 +231,8 @@ def test_seek_italys_favour_while_italy_leans_twice_toward_the_allies_makes_it_c
     flags = new.nations["italy"].flags
     assert flags[CONSIDERED_NEUTRAL] == 1 and flags["leaning"] == "neutral" and british_entry.TWICE not in flags
     assert new.control["Trieste"] == "italy"
+    [told] = [e for e in events if e.code == "leaning-changed"]
+    assert told.seen_by == ("italy",) and told.args["side"] == "neutral"
     world, scenario = real()
     dice = Dice("neutral", 2)
     new.turn = 2

@@ -90,7 +90,8 @@ SCHEMA = EventSchema([
          "and may join the side it leans to", winner=NATION, side=TEXT),
     spec("italy-table", "Italy and moderator", "Italy: its table after the British Empire's unprovoked entry "
          "(roll 0: not rolled, Italy already 6 or more toward the Allies)", nation=NATION, roll=INT, outcome=CODE),
-    spec("leaning-changed", "Italy and moderator", "Italy: a coaxing turned Italy's leaning to the side",
+    spec("leaning-changed", "Italy and moderator", "Italy: a coaxing turned Italy's leaning to the side (side "
+         "neutral: Austro-Hungarian option #2 made it considered neutral)",
          nation=NATION, side=TEXT),
     spec("peace-offered", "both nations and moderator", "Phase 1.5: a peace one side wrote and the other did not",
          nation=NATION, target=NATION),

@@ -257,6 +257,7 @@ def considered_neutral(ctx: TurnContext) -> None:
     flags.pop(british_entry.TWICE, None)
     flags["leaning"] = NEUTRAL  # neutral_triggers.leaning: none
     flags[CONSIDERED_NEUTRAL] = ctx.turn
+    ctx.tell(ITALY, "leaning-changed", PHASE, side=NEUTRAL)  # Italy learns it; the moderator by the outcome
 
 
 def influence_italy(ctx: TurnContext, nation: str, order: SpecialOption, spec: OptionRule) -> str:
