@@ -386,3 +386,30 @@ def test_east_africa_supplies_count_its_infantry_against_the_home_manpower() -> 
     new, _ = play("germany", "BUILD 2 inf AT German East Africa", [], with_(rich))
     assert new.nations["germany"].infantry_built == home
     assert new.nations["germany"].flags.get(manpower.COLONIAL_BUILT, 0) == abroad + 2
+
+
+def test_a_given_lands_garrison_marches_home_or_is_flagged() -> None:
+    """A territory given by an option: the giver's units there march at once to its
+    nearest land through its own and its allies' land (Trieste: Croatia, by name among the
+    nearest), and this turn's orders name them there; with no such march home (Jiaozhou:
+    Chinese land all round) they stay, flagged for the moderator."""
+    from tests.test_engine_diplomacy import codes_1914, errors
+
+    def garrisoned(state: GameState) -> None:
+        state.new_unit("austria-hungary", "infantry", "Trieste")
+
+    new, events = play("austria-hungary", "OPTION 2", [3], with_(garrisoned))
+    [left] = [e for e in events if e.code == "units-withdrawn"]
+    assert (left.args["place"], left.args["to"], left.args["units"]) == ("Trieste", "Croatia", 1)
+    assert not new.units_at("Trieste", "austria-hungary") and new.controller("Trieste") == "italy"
+    assert not [e for e in events if e.code == "moderator-flag"]
+    here = sum(1 for u in opening().units_at("Croatia", "austria-hungary") if u.kind == "infantry")
+    march = f"MOVE {here + 1} inf FROM Croatia TO Bosnia"  # the garrison with Croatia's own
+    assert errors(codes_1914(march, "Austria-Hungary", with_(garrisoned))) == ["not-enough-units"]
+    assert errors(codes_1914("OPTION 2\n" + march, "Austria-Hungary", with_(garrisoned))) == []
+    assert errors(codes_1914("OPTION 2\nMOVE 1 inf FROM Trieste TO Croatia", "Austria-Hungary",
+                             with_(garrisoned))) == ["not-enough-units"]
+    new, events = play("germany", "OPTION 1", [3, 2])
+    assert [e.args["details"]["place"] for e in events if e.code == "moderator-flag"
+            and e.args["reason"] == "option-gift-units-left"] == ["Jiaozhou"]
+    assert new.units_at("Jiaozhou", "germany") and not [e for e in events if e.code == "units-withdrawn"]

@@ -114,7 +114,8 @@ SCHEMA = EventSchema([
          "main war)", nation=NATION, accepted=BOOL, votes_for=INT, votes_against=INT, refused_by=NATIONS),
     spec("territory-reverted", "public", "Surrender: land the surrendering nation held goes back to its original "
          "owner", place=PLACE, nation=NATION, by=NATION),
-    spec("units-withdrawn", "nation", "Surrender: the surrendering nation's units leave the land that reverted",
+    spec("units-withdrawn", "nation", "Surrender: the surrendering nation's units leave the land that reverted "
+         "(Phase 1.5: a special option's giver's units leave the land given)",
          nation=NATION, place=PLACE, to=PLACE, units=INT),
     spec("tribute", "the surrendering nation and the victor", "Phase 8, Surrender: war tribute, a quarter of the "
          "income", nation=NATION, to=NATION, amount=INT),

@@ -17,8 +17,9 @@ Readings (docs/rules-coverage.md):
   seeks China's favour for itself: toward the Allies.
 * The territory an option gives ("give the territory of Hong Kong back to China", "gift
   Marseille to Italy ... Marseille automatically becomes incorporated into Italian
-  lands") changes hands at once, incorporated; the giver's units there are the
-  moderator's to move (flagged).
+  lands") changes hands at once, incorporated; the giver's units there march at once to
+  its nearest land through its own and its allies' land (garrison_leaves); a garrison
+  with no such march home stays, flagged for the moderator.
 * Japan's answer to a Chinese option ("a 1 in 10 chance that Japan will declare war on
   Britain") is a declaration by Japan (engine/wars.py), the German one with Japan's full
   production ("instantly go up to full production and declare war on the rest of the
@@ -88,11 +89,52 @@ def give(ctx: TurnContext, nation: str, place: str, to: str) -> None:
         return
     ctx.state.control[place] = to
     ctx.state.incorporated[place] = ctx.turn
-    if ctx.checking:
+    if not ctx.checking:
+        ctx.emit("territory-given", PHASE, (), nation=nation, place=place, to=to)
+    garrison_leaves(ctx, nation, place, to)
+
+
+def garrison_leaves(ctx: TurnContext, nation: str, place: str, to: str) -> None:
+    """The giver's units in the land given march at once to the nearest land it controls
+    through its own or its allies' land (ties by name): the rules give the land, not the
+    garrison. This turn's orders name them where they went. A garrison with no such march
+    home (Hong Kong, Jiaozhou, Indochina: Chinese land all round) stays, flagged for the
+    moderator: interned, shipped home or left as guests is a judgement the rules leave open."""
+    units = ctx.state.units_at(place, nation)
+    if not units:
         return
-    ctx.emit("territory-given", PHASE, (), nation=nation, place=place, to=to)
-    if ctx.units_at(place, nation):
-        ctx.flag(PHASE, "option-gift-units-left", nation=nation, place=place, to=to)
+    dest = nearest_home(ctx, nation, place)
+    if dest is None:
+        if not ctx.checking:
+            ctx.flag(PHASE, "option-gift-units-left", nation=nation, place=place, to=to)
+        return
+    for u in units:
+        if ctx.start[(nation, place, u.kind)] > 0:  # what this turn's orders may name, and where
+            ctx.start[(nation, place, u.kind)] -= 1
+            ctx.start[(nation, dest, u.kind)] += 1
+        u.location = dest
+    if not ctx.checking:
+        ctx.emit("units-withdrawn", PHASE, (nation,), nation=nation, place=place, to=dest, units=len(units))
+
+
+def nearest_home(ctx: TurnContext, nation: str, start: str) -> str | None:
+    """The nearest land `nation` controls, in steps over land it or its allies control."""
+    seen, frontier = {start}, [start]
+    while frontier:
+        nxt: list[str] = []
+        for t in frontier:
+            for n in sorted(ctx.world.neighbours(t)):
+                holder = ctx.controller(n)
+                if n in seen or ctx.is_sea(n) or holder is None:
+                    continue
+                seen.add(n)
+                if holder == nation or ctx.allies(nation, holder):
+                    nxt.append(n)
+        found = sorted(t for t in nxt if ctx.controller(t) == nation)
+        if found:
+            return found[0]
+        frontier = nxt
+    return None
 
 
 # ---- the British Empire ---------------------------------------------------------------------

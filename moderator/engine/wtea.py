@@ -119,7 +119,8 @@ VERSION = 24  # 1: before "One rule, one home" (one dice stream per turn); 2: be
 # (it was refused cannot-land unless enemy aircraft were there) and landed aboard own carriers there
 # 23: before the engine resolved German option #7 (the submarine railed to the Adriatic), British #1's
 # battleship handed to the Ottoman fleet, Austro-Hungarian #1's 25 (Serbia's with the peace, spent on a
-# refusal; refused with Allied units in Serbian land) and #2's "considered neutral" case
+# refusal; refused with Allied units in Serbian land) and #2's "considered neutral" case, and a given land's
+# garrison marched home through friendly land (it stayed, flagged)
 ROOT = Path(__file__).resolve().parents[2]
 
 RULES: tuple[OrderRule, ...] = (  # type: ignore[type-arg]
