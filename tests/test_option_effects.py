@@ -141,11 +141,28 @@ def test_spanish_relations_lift_the_garrison_rule_from_the_next_turn() -> None:
 
 
 def test_peace_with_serbia_on_a_50_50() -> None:
+    """Austro-Hungarian #1: the 25 are Serbia's with the treaty, spent on a refusal
+    (reading); refused while an Allied unit but Serbia's stands in Serbian land."""
+    from tests.test_engine_diplomacy import codes_1914, errors
+
     rich = with_(lambda s: setattr(s.nations["austria-hungary"], "saved", 40))
+    serbia = rich.nations["serbia"].saved
     new, events = play("austria-hungary", "OPTION 1", [5], rich)
     assert "serbia" not in new.nations["austria-hungary"].at_war_with and any(e.code == "peace-made" for e in events)
-    new, _ = play("austria-hungary", "OPTION 1", [6], rich)
-    assert "serbia" in new.nations["austria-hungary"].at_war_with
+    assert [e.args["sent"] for e in events if e.code == "gift" and e.args["receiver"] == "serbia"] == [25]
+    assert new.nations["serbia"].saved - serbia >= 25 and outcome(events) == "success"
+    new, events = play("austria-hungary", "OPTION 1", [6], rich)
+    assert "serbia" in new.nations["austria-hungary"].at_war_with and outcome(events) == "refused"
+    assert not [e for e in events if e.code == "gift" and e.args["receiver"] == "serbia"]
+    paid = [e for e in events if e.code == "income" and e.args["nation"] == "austria-hungary"]
+    assert new.nations["austria-hungary"].saved == 40 - 25 + sum(e.args["amount"] for e in paid)  # spent
+    assert errors(codes_1914("OPTION 1", "Austria-Hungary", rich)) == []
+
+    def russians_in_serbia(state: GameState) -> None:
+        state.nations["austria-hungary"].saved = 40
+        state.new_unit("russia", "infantry", "Macedonia")
+
+    assert errors(codes_1914("OPTION 1", "Austria-Hungary", with_(russians_in_serbia))) == ["option-allied-units"]
 
 
 def test_the_us_options() -> None:
@@ -161,10 +178,112 @@ def test_the_us_options() -> None:
 
 
 def test_the_ottoman_trade_fiasco() -> None:
+    """British #1: 0-6 toward the Allies; Britain's oldest battleship leaves the map at once
+    and joins the Ottoman fleet where most of its ships are (the Aegean: a cruiser and a
+    transport, against one cruiser in the Western Black Sea); later British orders no
+    longer name it. No fleet: beside an Ottoman port, flagged."""
+    from tests.test_engine_diplomacy import codes_1914, errors
+
     allied = with_(lambda s: setattr(s.nations["britain"], "side", "allied"))
+    oldest = min((u for u in allied.units if u.nation == "britain" and u.kind == "battleship"),
+                 key=lambda u: int(u.id.rsplit("-", 1)[1]))
     new, events = play("britain", "OPTION 1", [5], allied)
     assert moved(events, "ottoman") == [5]  # 0-6 toward the Allies
-    assert any(e.code == "moderator-flag" and e.args["reason"] == "option-battleship-to-ottomans" for e in events)
+    assert oldest.id not in {u.id for u in new.units}
+    assert sum(1 for u in new.units_at("Aegean Sea", "ottoman") if u.kind == "battleship") == 1
+    [over] = [e for e in events if e.code == "battleship-handed-over"]
+    assert (over.args["origin"], over.args["zone"]) == ("North Sea", "Aegean Sea")
+    assert set(over.seen_by) == {"britain", "ottoman", "moderator"}
+    assert not [e for e in events if e.code == "moderator-flag" and e.args["reason"] == "option-battleship-to-ottomans"]
+    # "instantly": in the checker's projection too, the two battleships of the North Sea are one
+    assert errors(codes_1914("TF B AT North Sea: 2 bb\nTF B PATROL", "Britain", allied)) == []
+    assert errors(codes_1914("OPTION 1\nTF B AT North Sea: 2 bb\nTF B PATROL", "Britain", allied))[0] == (
+        "not-enough-units")
+
+    def no_fleet(state: GameState) -> None:
+        state.nations["britain"].side = "allied"
+        state.units = [u for u in state.units if not (u.nation == "ottoman" and state_is_ship(u.kind))]
+
+    new, events = play("britain", "OPTION 1", [2], with_(no_fleet))
+    [flagged] = [e for e in events if e.code == "moderator-flag" and e.args["reason"] == "option-battleship-to-ottomans"]
+    zone = flagged.args["details"]["zone"]
+    assert [u.location for u in new.units if u.nation == "ottoman" and u.kind == "battleship"] == [zone]
+
+
+def state_is_ship(kind: str) -> bool:
+    from moderator.engine.state import SEA_UNITS
+
+    return kind in SEA_UNITS
+
+
+def test_seek_italys_favour_while_italy_leans_twice_toward_the_allies_makes_it_considered_neutral() -> None:
+    """Austro-Hungarian #2: "Above is done only if Italy has not twice leaned toward Allied
+    Powers ...; in that case, if isuccessful, then Italy is considered neutral and can be
+    influenced as any other minor neutral": no points, no leaning, the fact recorded
+    (flags["considered_neutral"]); no points of the turn for Italy from then on. A
+    backfire still gives the Allies their 0-20; French #5 knows no such case."""
+    from moderator.engine import british_entry
+    from moderator.engine.option_effects import CONSIDERED_NEUTRAL
+
+    twice = with_(lambda s: s.nations["italy"].flags.update({british_entry.TWICE: "allied"}))
+    new, events = play("austria-hungary", "OPTION 2", [8], twice)
+    assert outcome(events) == "neutral" and moved(events, "italy") == []
+    flags = new.nations["italy"].flags
+    assert flags[CONSIDERED_NEUTRAL] == 1 and flags["leaning"] == "neutral" and british_entry.TWICE not in flags
+    assert new.control["Trieste"] == "italy"
+    [told] = [e for e in events if e.code == "leaning-changed"]
+    assert told.seen_by == ("italy",) and told.args["side"] == "neutral"
+    world, scenario = real()
+    dice = Dice("neutral", 2)
+    new.turn = 2
+    resolve(new, {}, world, scenario, dice)
+    assert not [r for r in dice.log if r.purpose.startswith("Kingdom of Italy's points of the turn")]
+    new, events = play("austria-hungary", "OPTION 2", [1, 6], twice)  # the sign of weakness all the same
+    assert outcome(events) == "backfire" and moved(events, "italy") == [6]
+    new, events = play("france", "OPTION 5", [8, 4], twice)
+    assert outcome(events) == "success" and moved(events, "italy") == [4]
+    assert CONSIDERED_NEUTRAL not in new.nations["italy"].flags
+    once = opening()  # leaning once (the start): full success, toward the Central Powers
+    new, events = play("austria-hungary", "OPTION 2", [8, 5], once)
+    assert moved(events, "italy") == [-5] and new.nations["italy"].flags["leaning"] == "central"
+
+
+def test_a_submarine_railed_to_the_adriatic() -> None:
+    """German #7: the submarine's price, one a turn, built in a home port whose rails reach
+    Trieste; at once in the Adriatic, so an interception there names it this turn; the
+    port's rails less 6 and Trieste's closed to strategic moves."""
+    from moderator.engine import adriatic_submarine
+    from moderator.engine.context import TurnContext
+    from moderator.engine.orders.special_options import RULE
+    from moderator.orders.model import SpecialOption
+    from tests.test_engine_diplomacy import codes_1914, errors
+
+    world, scenario = real()
+    stats = TurnContext(opening(), {}, world, scenario).stats("germany", "submarine")
+    assert stats is not None
+    new, events = play("germany", "OPTION 7", [], opening())
+    assert outcome(events) == "delivered"
+    assert [e.args["cost"] for e in events if e.code == "option-outcome"] == [stats.cost]
+    subs = [u for u in new.units if u.nation == "germany" and u.kind == "submarine" and u.location == "Adriatic Sea"]
+    assert len(subs) == 1 and [e.args["place"] for e in events if e.code == "placed" and e.phase == "1.5"] == [
+        "Adriatic Sea"]
+    assert errors(codes_1914("INTERCEPT WITH 1 ss IN Adriatic Sea", "Germany")) == ["not-enough-units"]
+    assert errors(codes_1914("OPTION 7\nINTERCEPT WITH 1 ss IN Adriatic Sea", "Germany")) == []
+    assert errors(codes_1914("OPTION 7\nOPTION 7", "Germany")) == ["option-twice"]
+    assert errors(codes_1914("OPTION 7 AT Togo", "Germany")) == ["option-place"]
+    # the rails: Hamburg (15, the most left) loses 6, Trieste all of its allowance
+    ctx = TurnContext(opening(), {}, world, scenario, checking=True)
+    order = SpecialOption(number=7)
+    spec = scenario.diplomacy.options_for("germany", "central")[7]
+    RULE.commit(ctx, "germany", 0, order)
+    assert ctx.rail_used == {"Hamburg": 6, "Trieste": world.territories["Trieste"].value}
+    assert adriatic_submarine.rail_left(ctx, "Hamburg") == world.territories["Hamburg"].value - 6
+    assert adriatic_submarine.port(ctx, "germany", SpecialOption(number=7, place="Bremen"), spec) == "Bremen"
+
+    def trieste_italian(state: GameState) -> None:
+        state.control["Trieste"] = "italy"
+
+    assert errors(codes_1914("OPTION 7", "Germany", with_(trieste_italian))) == ["option-held"]
 
 
 def irish_ready(state: GameState) -> None:
@@ -267,3 +386,30 @@ def test_east_africa_supplies_count_its_infantry_against_the_home_manpower() -> 
     new, _ = play("germany", "BUILD 2 inf AT German East Africa", [], with_(rich))
     assert new.nations["germany"].infantry_built == home
     assert new.nations["germany"].flags.get(manpower.COLONIAL_BUILT, 0) == abroad + 2
+
+
+def test_a_given_lands_garrison_marches_home_or_is_flagged() -> None:
+    """A territory given by an option: the giver's units there march at once to its
+    nearest land through its own and its allies' land (Trieste: Croatia, by name among the
+    nearest), and this turn's orders name them there; with no such march home (Jiaozhou:
+    Chinese land all round) they stay, flagged for the moderator."""
+    from tests.test_engine_diplomacy import codes_1914, errors
+
+    def garrisoned(state: GameState) -> None:
+        state.new_unit("austria-hungary", "infantry", "Trieste")
+
+    new, events = play("austria-hungary", "OPTION 2", [3], with_(garrisoned))
+    [left] = [e for e in events if e.code == "units-withdrawn"]
+    assert (left.args["place"], left.args["to"], left.args["units"]) == ("Trieste", "Croatia", 1)
+    assert not new.units_at("Trieste", "austria-hungary") and new.controller("Trieste") == "italy"
+    assert not [e for e in events if e.code == "moderator-flag"]
+    here = sum(1 for u in opening().units_at("Croatia", "austria-hungary") if u.kind == "infantry")
+    march = f"MOVE {here + 1} inf FROM Croatia TO Bosnia"  # the garrison with Croatia's own
+    assert errors(codes_1914(march, "Austria-Hungary", with_(garrisoned))) == ["not-enough-units"]
+    assert errors(codes_1914("OPTION 2\n" + march, "Austria-Hungary", with_(garrisoned))) == []
+    assert errors(codes_1914("OPTION 2\nMOVE 1 inf FROM Trieste TO Croatia", "Austria-Hungary",
+                             with_(garrisoned))) == ["not-enough-units"]
+    new, events = play("germany", "OPTION 1", [3, 2])
+    assert [e.args["details"]["place"] for e in events if e.code == "moderator-flag"
+            and e.args["reason"] == "option-gift-units-left"] == ["Jiaozhou"]
+    assert new.units_at("Jiaozhou", "germany") and not [e for e in events if e.code == "units-withdrawn"]

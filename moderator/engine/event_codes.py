@@ -90,7 +90,8 @@ SCHEMA = EventSchema([
          "and may join the side it leans to", winner=NATION, side=TEXT),
     spec("italy-table", "Italy and moderator", "Italy: its table after the British Empire's unprovoked entry "
          "(roll 0: not rolled, Italy already 6 or more toward the Allies)", nation=NATION, roll=INT, outcome=CODE),
-    spec("leaning-changed", "Italy and moderator", "Italy: a coaxing turned Italy's leaning to the side",
+    spec("leaning-changed", "Italy and moderator", "Italy: a coaxing turned Italy's leaning to the side (side "
+         "neutral: Austro-Hungarian option #2 made it considered neutral)",
          nation=NATION, side=TEXT),
     spec("peace-offered", "both nations and moderator", "Phase 1.5: a peace one side wrote and the other did not",
          nation=NATION, target=NATION),
@@ -113,7 +114,8 @@ SCHEMA = EventSchema([
          "main war)", nation=NATION, accepted=BOOL, votes_for=INT, votes_against=INT, refused_by=NATIONS),
     spec("territory-reverted", "public", "Surrender: land the surrendering nation held goes back to its original "
          "owner", place=PLACE, nation=NATION, by=NATION),
-    spec("units-withdrawn", "nation", "Surrender: the surrendering nation's units leave the land that reverted",
+    spec("units-withdrawn", "nation", "Surrender: the surrendering nation's units leave the land that reverted "
+         "(Phase 1.5: a special option's giver's units leave the land given)",
          nation=NATION, place=PLACE, to=PLACE, units=INT),
     spec("tribute", "the surrendering nation and the victor", "Phase 8, Surrender: war tribute, a quarter of the "
          "income", nation=NATION, to=NATION, amount=INT),
@@ -122,6 +124,9 @@ SCHEMA = EventSchema([
     spec("irish-rising", "public", "Phase 1.5, German option #3: Ireland rises against Britain; the rebels, "
          "placed by the German player, attack the British there (the battles follow)",
          infantry=INT, artillery=INT, places=PLACES),
+    spec("battleship-handed-over", "nation, the Ottoman Empire and moderator", "Phase 1.5, British option #1: "
+         "a British battleship left the map and joined the Ottoman fleet", nation=NATION, to=NATION, origin=PLACE,
+         zone=PLACE),
     spec("territory-given", "public", "Phase 1.5: a special option gave a territory away, incorporated at once",
          nation=NATION, place=PLACE, to=NATION),
     # ---- Phase 2
@@ -284,7 +289,7 @@ SCHEMA = EventSchema([
          nation=NATION, order=INT, territory=PLACE, cost=INT),
     spec("build-lost", "nation", "Phase 7: the place of paid units was lost during the turn",
          nation=NATION, kind=KIND, count=INT, place=PLACE, paid=INT),
-    spec("placed", "nation", "Phase 7: new units placed", nation=NATION, kind=KIND, count=INT, place=PLACE),
+    spec("placed", "nation", "Phase 7: new units placed (Phase 1.5: German option #7's submarine in the Adriatic)", nation=NATION, kind=KIND, count=INT, place=PLACE),
     spec("ship-repaired", "nation", "Phase 7: a ship repaired since 3.4 is whole again (3.4)",
          nation=NATION, kind=KIND, place=PLACE),
     spec("repair-cancelled", "nation", "Phase 7: a repair broken off, its money lost (3.4: lost, attacked, "

@@ -103,10 +103,13 @@ def russian_fleet_left(ctx: TurnContext, phase: str) -> None:
 def leaning(ctx: TurnContext, nation: str) -> str:
     """The side the nation leans to: flags["leaning"] when set (a coaxing, Paris, Trieste or
     Marseille given, Italy's table after Britain's unprovoked entry, a SET FLAG ruling),
-    else the scenario's (nations.toml)."""
+    else the scenario's (nations.toml); "neutral" (Austro-Hungarian #2: Italy "considered
+    neutral") is no side."""
     flagged = ctx.nation(nation).flags.get("leaning")
     if flagged in ("allied", "central"):
         return str(flagged)
+    if flagged == "neutral":
+        return ""
     info = ctx.scenario.nations.get(nation)
     return info.leaning if info is not None and info.leaning else ""
 

@@ -3,7 +3,9 @@ special options", US Playing Options): the dice and the points of each, by its r
 
 The option's home (engine/orders/special_options.py) charges it, hands on the money the
 rules name and records its use; an option whose [[option]] names an `effect` is then
-resolved here, the rest are referred to the moderator. Every effect rolls the step's
+resolved here, the rest are referred to the moderator. Here too: the conditions of an
+option's rule that need code (CHECKS), prices that are not a fixed cost (PRICES), and
+what an option moves on the map the moment it is paid (handed_over). Every effect rolls the step's
 dice through engine/chances.py (the rules' stated chances, tested statistically) and
 moves points through engine/points.py (the neutral and the moderator learn them). Each
 returns its outcome (chances.SUCCESS, BACKFIRE, NOTHING): the nation that played the
@@ -15,8 +17,9 @@ Readings (docs/rules-coverage.md):
   seeks China's favour for itself: toward the Allies.
 * The territory an option gives ("give the territory of Hong Kong back to China", "gift
   Marseille to Italy ... Marseille automatically becomes incorporated into Italian
-  lands") changes hands at once, incorporated; the giver's units there are the
-  moderator's to move (flagged).
+  lands") changes hands at once, incorporated; the giver's units there march at once to
+  its nearest land through its own and its allies' land (garrison_leaves); a garrison
+  with no such march home stays, flagged for the moderator.
 * Japan's answer to a Chinese option ("a 1 in 10 chance that Japan will declare war on
   Britain") is a declaration by Japan (engine/wars.py), the German one with Japan's full
   production ("instantly go up to full production and declare war on the rest of the
@@ -27,10 +30,22 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from moderator.engine import chances, combat_land, conquest, japan, neutral_triggers, points, wars
+from moderator.engine import (
+    adriatic_submarine,
+    british_entry,
+    chances,
+    combat_land,
+    conquest,
+    japan,
+    neutral_triggers,
+    ottoman_battleship,
+    points,
+    wars,
+)
 from moderator.engine import us_entry as us_entry_events
-from moderator.engine.context import TurnContext
+from moderator.engine.context import Position, TurnContext
 from moderator.engine.orders.records import record_success
+from moderator.engine.problems import Problem, problem
 from moderator.engine.state import AIR_UNITS, LAND_UNITS
 from moderator.orders.model import SpecialOption
 from moderator.world.scenario_model import OptionRule
@@ -38,8 +53,14 @@ from moderator.world.scenario_model import OptionRule
 PHASE = "1.5"
 USA, CHINA, ITALY, JAPAN, OTTOMAN, MEXICO, SPAIN = "usa", "china", "italy", "japan", "ottoman", "mexico", "spain"
 COURTED = "courted"  # NationState.flags of Italy: French #3 succeeded (0-4 a turn instead of 0-3)
+# NationState.flags of Italy: the turn Austro-Hungarian #2 made it "considered neutral and can be
+# influenced as any other minor neutral" (seek_italys_favour); read by the influence on Italy
+CONSIDERED_NEUTRAL = "considered_neutral"
+REFUSED, NEUTRAL = "refused", "neutral"  # outcomes: Serbia refused the peace; Italy considered neutral
 
 Effect = Callable[[TurnContext, str, SpecialOption, OptionRule], str]  # -> its outcome
+Check = Callable[[Position, str, SpecialOption, OptionRule], "Problem | None"]
+Price = Callable[[Position, str, SpecialOption, OptionRule], int]
 
 
 def side_of(ctx: TurnContext, nation: str) -> str:
@@ -68,21 +89,61 @@ def give(ctx: TurnContext, nation: str, place: str, to: str) -> None:
         return
     ctx.state.control[place] = to
     ctx.state.incorporated[place] = ctx.turn
-    if ctx.checking:
+    if not ctx.checking:
+        ctx.emit("territory-given", PHASE, (), nation=nation, place=place, to=to)
+    garrison_leaves(ctx, nation, place, to)
+
+
+def garrison_leaves(ctx: TurnContext, nation: str, place: str, to: str) -> None:
+    """The giver's units in the land given march at once to the nearest land it controls
+    through its own or its allies' land (ties by name): the rules give the land, not the
+    garrison. This turn's orders name them where they went. A garrison with no such march
+    home (Hong Kong, Jiaozhou, Indochina: Chinese land all round) stays, flagged for the
+    moderator: interned, shipped home or left as guests is a judgement the rules leave open."""
+    units = ctx.state.units_at(place, nation)
+    if not units:
         return
-    ctx.emit("territory-given", PHASE, (), nation=nation, place=place, to=to)
-    if ctx.units_at(place, nation):
-        ctx.flag(PHASE, "option-gift-units-left", nation=nation, place=place, to=to)
+    dest = nearest_home(ctx, nation, place)
+    if dest is None:
+        if not ctx.checking:
+            ctx.flag(PHASE, "option-gift-units-left", nation=nation, place=place, to=to)
+        return
+    for u in units:
+        if ctx.start[(nation, place, u.kind)] > 0:  # what this turn's orders may name, and where
+            ctx.start[(nation, place, u.kind)] -= 1
+            ctx.start[(nation, dest, u.kind)] += 1
+        u.location = dest
+    if not ctx.checking:
+        ctx.emit("units-withdrawn", PHASE, (nation,), nation=nation, place=place, to=dest, units=len(units))
+
+
+def nearest_home(ctx: TurnContext, nation: str, start: str) -> str | None:
+    """The nearest land `nation` controls, in steps over land it or its allies control."""
+    seen, frontier = {start}, [start]
+    while frontier:
+        nxt: list[str] = []
+        for t in frontier:
+            for n in sorted(ctx.world.neighbours(t)):
+                holder = ctx.controller(n)
+                if n in seen or ctx.is_sea(n) or holder is None:
+                    continue
+                seen.add(n)
+                if holder == nation or ctx.allies(nation, holder):
+                    nxt.append(n)
+        found = sorted(t for t in nxt if ctx.controller(t) == nation)
+        if found:
+            return found[0]
+        frontier = nxt
+    return None
 
 
 # ---- the British Empire ---------------------------------------------------------------------
 def ottoman_trade_fiasco(ctx: TurnContext, nation: str, order: SpecialOption, spec: OptionRule) -> str:
     """British #1: "the Ottoman Empire will get 0-6 points toward Allied Powers" (the
-    battleship's move is the moderator's: which of the two, and where the fleet is)."""
+    battleship was handed over as the option was paid: engine/ottoman_battleship.py)."""
     if neutral(ctx, OTTOMAN):
         amount = ctx.dice.between(0, 6, f"Ottoman Trade Fiasco (British #1) {points.PURPOSE}")
         points.move(ctx, OTTOMAN, "allied", amount, "option", PHASE)
-    ctx.flag(PHASE, "option-battleship-to-ottomans", nation=nation)
     return chances.SUCCESS
 
 
@@ -198,9 +259,13 @@ def seek_italys_favour(ctx: TurnContext, nation: str, order: SpecialOption, spec
     (7, 8, 9 and 10 on D10 die) of Italy taking 0-20 points toward" the side, and Italy
     then leans to it (Italy: "the following turn Italy can have 0-3 points toward ...
     each following turn"); "a 1 in 10 chance (1 on same D10 die) ... Italy will get 0-20
-    points toward" the other side."""
+    points toward" the other side. Austro-Hungarian #2 while Italy leans twice toward the
+    Allies: a success only makes Italy "considered neutral" (twice_toward_allies)."""
     mine = side_of(ctx, nation)
     outcome = chances.seek_italy_favour(ctx.dice)
+    if outcome == chances.SUCCESS and nation == AUSTRIA and neutral(ctx, ITALY) and twice_toward_allies(ctx):
+        considered_neutral(ctx)
+        return NEUTRAL
     if outcome != chances.NOTHING and neutral(ctx, ITALY):
         toward = mine if outcome == chances.SUCCESS else other(mine)
         amount = ctx.dice.between(0, 20, f"Italy's favour ({ctx.nation_name(nation)} #{spec.number}) {points.PURPOSE}")
@@ -208,6 +273,33 @@ def seek_italys_favour(ctx: TurnContext, nation: str, order: SpecialOption, spec
         if outcome == chances.SUCCESS:
             ctx.state.nations[ITALY].flags["leaning"] = mine
     return outcome
+
+
+AUSTRIA = "austria-hungary"
+
+
+def twice_toward_allies(ctx: TurnContext) -> bool:
+    """Austro-Hungarian #2: "Above is done only if Italy has not twice leaned toward Allied
+    Powers ... As Italians are leaning toward Allied Powers at the beginning, then if Allied
+    Powers succeed once to do the former, then Central Powers must counteract and do the
+    same before they use this option to have full success." Reading: "leaning twice" is
+    the engine's "twice attracted" (flags["attracted_twice"]: Italy's table after Britain's
+    unprovoked entry, engine/british_entry.py; the coaxing's "leaning twice toward that
+    side"), toward the Allies while Italy leans to them."""
+    flags = ctx.state.nations[ITALY].flags
+    return flags.get(british_entry.TWICE) == "allied" and neutral_triggers.leaning(ctx, ITALY) == "allied"
+
+
+def considered_neutral(ctx: TurnContext) -> None:
+    """"in that case, if isuccessful, then Italy is considered neutral and can be influenced
+    as any other minor neutral": no points, Italy leans to neither side (no points of the
+    turn: engine/phase1_diplomacy.py), no longer twice attracted, and open to plain
+    influence from now on (flags[CONSIDERED_NEUTRAL], read by the influence on Italy)."""
+    flags = ctx.state.nations[ITALY].flags
+    flags.pop(british_entry.TWICE, None)
+    flags["leaning"] = NEUTRAL  # neutral_triggers.leaning: none
+    flags[CONSIDERED_NEUTRAL] = ctx.turn
+    ctx.tell(ITALY, "leaning-changed", PHASE, side=NEUTRAL)  # Italy learns it; the moderator by the outcome
 
 
 def influence_italy(ctx: TurnContext, nation: str, order: SpecialOption, spec: OptionRule) -> str:
@@ -233,13 +325,39 @@ def spanish_relations(ctx: TurnContext, nation: str, order: SpecialOption, spec:
     return chances.SUCCESS if success else chances.NOTHING
 
 
+SERBIA = "serbia"
+SERBIAN_PEACE = 25  # "offer Serbia 25 resources for a 50/50 chance of Serbia accepting"
+
+
 def peace_with_serbia(ctx: TurnContext, nation: str, order: SpecialOption, spec: OptionRule) -> str:
     """Austro-Hungarian #1: "offer Serbia 25 resources for a 50/50 chance of Serbia
-    accepting a peace treaty"."""
+    accepting a peace treaty". Reading: the 25 buy the chance, spent either way (like
+    French #3's "For 15 resources there is a 2 in 10 chance"); Serbia takes them with the
+    treaty, and nobody has them when it refuses (the checker's projection pays them too:
+    the treasuries agree whatever the roll)."""
     success = chances.serbian_peace(ctx.dice)
-    if success and ctx.at_war(nation, "serbia"):
-        wars.make_peace(ctx, nation, "serbia", PHASE)
-    return chances.SUCCESS if success else chances.NOTHING
+    if not success:
+        return REFUSED
+    if SERBIA in ctx.state.nations:
+        ctx.state.nations[SERBIA].saved += SERBIAN_PEACE
+        ctx.emit("gift", PHASE, (nation, SERBIA), giver=nation, receiver=SERBIA, sent=SERBIAN_PEACE,
+                 arrived=SERBIAN_PEACE)
+    if ctx.at_war(nation, SERBIA):
+        wars.make_peace(ctx, nation, SERBIA, PHASE)
+    return chances.SUCCESS
+
+
+def serbia_alone(pos: Position, nation: str, order: SpecialOption, spec: OptionRule) -> Problem | None:
+    """Austro-Hungarian #1: "only if Serbian territories contain no non-Serbian Allied units
+    in them". Reading: Serbia's land on the map (its territories, whoever holds them now),
+    the units of every other nation on the Allied side, as the option is judged (1.5,
+    before any move of the turn)."""
+    lands = {t for t, terr in pos.world.territories.items() if terr.is_land and terr.owner == SERBIA}
+    for u in sorted(pos.state.units, key=lambda u: u.id):
+        if u.location in lands and u.nation != SERBIA and pos.nation(u.nation).side == "allied":
+            return problem("option-allied-units", u.location, number=spec.number, title=spec.title,
+                           place=u.location, nation=u.nation)
+    return None
 
 
 def zimmerman_note(ctx: TurnContext, nation: str, order: SpecialOption, spec: OptionRule) -> str:
@@ -407,6 +525,12 @@ def east_africa_supplies(ctx: TurnContext, nation: str, order: SpecialOption, sp
     return DELIVERED
 
 
+def adriatic_sub(ctx: TurnContext, nation: str, order: SpecialOption, spec: OptionRule) -> str:
+    """German #7: nothing to roll; the submarine was built and railed to the Adriatic as the
+    option was paid (engine/adriatic_submarine.py)."""
+    return DELIVERED
+
+
 def properly_supply(ctx: TurnContext, nation: str, order: SpecialOption, spec: OptionRule) -> str:
     """Russian #3: "its infantry will cost 6 resources for the remainder of the war"
     (engine/technology.py base_price reads the option's use) and the revolution's roll is 1 in
@@ -414,7 +538,28 @@ def properly_supply(ctx: TurnContext, nation: str, order: SpecialOption, spec: O
     return ADOPTED
 
 
+def handed_over(ctx: TurnContext, nation: str, order: SpecialOption, spec: OptionRule) -> None:
+    """What an option does the moment it is paid, without dice, in the checker's
+    projection as in the engine (the option's home calls it in commit()): the things it
+    moves on the map that later orders of the turn meet."""
+    if spec.effect == "ottoman-trade-fiasco":
+        ottoman_battleship.hand_over(ctx, nation)
+    elif spec.effect == "adriatic-submarine":
+        adriatic_submarine.carry(ctx, nation, order, spec)
+
+
+# The rules' conditions that need more than the data's `requires` (the option's home asks
+# them), and the prices that are not a fixed cost.
+CHECKS: dict[str, Check] = {
+    "peace-with-serbia": serbia_alone,
+    "adriatic-submarine": adriatic_submarine.why_not,
+}
+PRICES: dict[str, Price] = {
+    "adriatic-submarine": adriatic_submarine.price,
+}
+
 EFFECTS: dict[str, Effect] = {
+    "adriatic-submarine": adriatic_sub,
     "irish-rebellion": irish_rebellion,
     "gift": gift,
     "properly-supply": properly_supply,

@@ -83,7 +83,7 @@ from moderator.engine.ruleset import Ruleset, Step
 from moderator.orders import model as m
 
 NAME = "wtea-1914"
-VERSION = 24  # 1: before "One rule, one home" (one dice stream per turn); 2: before issue 8 (neutrals);
+VERSION = 25  # 1: before "One rule, one home" (one dice stream per turn); 2: before issue 8 (neutrals);
 # 3: before separated treasuries, surrender, the US Entry events, air combat over land, landings in 4.4;
 # 4: before the Mutineers (a disastrous mutiny's rebels), the Bolsheviks' wars after their victory, and
 # reconnaissance missions at sea helping their side's task forces in 4.2, new ships attacking in Phase 7,
@@ -120,6 +120,10 @@ VERSION = 24  # 1: before "One rule, one home" (one dice stream per turn); 2: be
 # 23: before an outright victory counted the surrendered nations of a side as beaten, showed everyone the
 # table in its turn, and the moderator was told the game is over (flag game-over: outright, or the main war
 # over from the historical end on)
+# 24: before the engine resolved German option #7 (the submarine railed to the Adriatic), British #1's
+# battleship handed to the Ottoman fleet, Austro-Hungarian #1's 25 (Serbia's with the peace, spent on a
+# refusal; refused with Allied units in Serbian land) and #2's "considered neutral" case, and a given land's
+# garrison marched home through friendly land (it stayed, flagged)
 ROOT = Path(__file__).resolve().parents[2]
 
 RULES: tuple[OrderRule, ...] = (  # type: ignore[type-arg]

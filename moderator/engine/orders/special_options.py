@@ -13,9 +13,10 @@ the side of the nation and of others ("only prior to Italy's entry into the war"
 British is Allied Power"), the places it gives away or needs (Hong Kong, the Suez Canal),
 the units it needs (a submarine in the Irish Sea), the gear-up on an earlier turn
 (Japan: "The turn following this action"), the Russian Revolution rolls (German #6: "once
-the moderator has begin to roll", scenario.toml revolution_start_turn). What only the
-moderator can judge (Italy's hidden leaning, foreign units in Serbia) keeps the order
-with a flag.
+the moderator has begin to roll", scenario.toml revolution_start_turn), and those that
+need code (CHECKS in engine/option_effects.py: no foreign Allied unit in Serbian land for
+Austro-Hungarian #1, a port railed to Trieste for German #7). An option whose [[option]]
+keeps a `review` is kept with a flag for the moderator (none in the 1914 scenario).
 
 Options that are the same thing as another order share its rule, cost and per-turn limit:
 US #1 and Chinese #1 are GEAR UP, US #5 is INFLUENCE (15 while neutral), the Spanish,
@@ -25,7 +26,9 @@ The cost (and the amount given, for the gifts at full value) is charged when Pha
 runs; money the rules hand to another nation at once ("The Chinese player gets to keep
 the 15 money", the 5 to Serbia, the gifts at full value) arrives at once. An option
 whose [[option]] names an `effect` is then resolved (engine/option_effects.py: its dice,
-its points, the territory it gives); the others are referred to the moderator. The option's first use is
+its points, the territory it gives, and what it moves on the map the moment it is paid:
+British #1's battleship, German #7's submarine); the others are referred to the moderator
+(every 1914 option has an effect or is the same as another order). The option's first use is
 recorded (records.py): "only once" options, and China's influence "the following turns".
 """
 
@@ -34,7 +37,7 @@ from __future__ import annotations
 from typing import Any
 
 from moderator.engine.context import MODERATOR, Position, TurnContext
-from moderator.engine.option_effects import EFFECTS, declare_wars, give
+from moderator.engine.option_effects import CHECKS, EFFECTS, PRICES, declare_wars, give, handed_over
 from moderator.engine.orders import influence as inf
 from moderator.engine.orders import neutrals
 from moderator.engine.orders.base import afford, once_per_turn
@@ -125,7 +128,8 @@ def cost(pos: Position, nation: str, spec: OptionRule, order: SpecialOption) -> 
         return inf.self_influence_cost(pos, nation)
     if spec.kind == "influence":
         return inf.influence_cost(pos, nation)
-    return spec.cost + ((order.amount or 0) if spec.amount_spent else 0) + (spec.full_cost if order.full else 0)
+    price = PRICES[spec.effect](pos, nation, order, spec) if spec.effect in PRICES else 0  # German #7: the sub's
+    return spec.cost + price + ((order.amount or 0) if spec.amount_spent else 0) + (spec.full_cost if order.full else 0)
 
 
 class SpecialOptionRule(Referred[SpecialOption]):
@@ -153,6 +157,8 @@ class SpecialOptionRule(Referred[SpecialOption]):
             return problem("option-place", order.place, **about, place=order.place, places=list(spec.places))
         if spec.amount_min and (order.amount or 0) < spec.amount_min:
             return problem("option-amount", **about, minimum=spec.amount_min)
+        if spec.effect in CHECKS and (why := CHECKS[spec.effect](pos, nation, order, spec)) is not None:
+            return why
         if spec.once == "game" and (used := option_used(pos, nation, spec.number)) is not None:
             return problem("option-once", **about, turn=used)
         if spec.once == "turn":
@@ -228,6 +234,7 @@ class SpecialOptionRule(Referred[SpecialOption]):
         spec = spec_for(ctx, nation, order)
         assert isinstance(spec, OptionRule)
         give(ctx, nation, spec.gives, spec.receiver)  # "give the territory of Hong Kong back to China"
+        handed_over(ctx, nation, order, spec)  # British #1's battleship, German #7's submarine
         declare_wars(ctx, nation, order, spec)  # Japan's and Spain's wars without a roll
 
     def record(self, ctx: TurnContext, nation: str, order: SpecialOption) -> None:
