@@ -144,7 +144,7 @@ def test_self_influence_by_the_rules_of_each_neutral() -> None:
     assert codes("INFLUENCE SELF TOWARD Allies", "Ottoman Empire") == []
     assert errors(codes("INFLUENCE SELF TOWARD CP", "Ottoman Empire")) == ["influence-side"]
     assert errors(codes("INFLUENCE SELF TOWARD CP")) == ["self-influence"]
-    assert codes("INFLUENCE SELF TOWARD CP", "Italy") == [("flag", "review")]  # never defined by the rules
+    assert errors(codes("INFLUENCE SELF TOWARD CP", "Italy")) == ["self-influence"]  # Italy's section has none
     # Spain and China only once their economy is raised (the gear-up, on an earlier turn).
     assert errors(codes_1914("INFLUENCE SELF TOWARD Allies", "Spain")) == ["self-influence-gear-up"]
     geared = opening(set_flags("spain", turn=2, geared_up=1))
@@ -468,20 +468,37 @@ def test_any_nation_in_the_main_war_may_influence_minors_included() -> None:
     assert errors(codes_1914("INFLUENCE Greece", "Bulgaria")) == ["influence-neutral"]
 
 
-def test_china_raises_its_economy_before_it_influences_itself_and_italy_pays_10() -> None:
+def test_china_raises_its_economy_before_it_influences_itself() -> None:
     assert errors(codes_1914("INFLUENCE SELF TOWARD Allies", "China")) == ["self-influence-gear-up"]
     # The gear-up is Phase 1.5, after the influence of 1.2: never the same turn.
     assert errors(codes_1914("GEAR UP\nINFLUENCE SELF TOWARD Allies", "China")) == ["self-influence-gear-up"]
     geared = opening(set_flags("china", turn=2, geared_up=1))
     assert codes_1914("INFLUENCE SELF TOWARD Allies", "China", geared) == []
+
+
+def test_italy_has_no_self_influence_its_italian_influence_is_the_coaxing_of_others() -> None:
+    """Austro-Hungarian option #2's "Italian influence (option 2 at Italian option list)" is
+    read as other nations' coaxing of Italy, not Italy's own act: "if Allied Powers succeed
+    once to do the former", and the coaxing's block makes Italy "leaning twice toward that
+    side". Italy's section lists no self-influence (the Ottomans', Spain's and China's do).
+    So Italy's INFLUENCE SELF and an OPTION 2 are refused with the reason, charged nothing,
+    and no flag reaches the moderator; COAX stays open to every other nation."""
+    for text in ("INFLUENCE SELF TOWARD Allies", "INFLUENCE SELF TOWARD CP"):
+        [(severity, code)] = codes_1914(text, "Italy")
+        assert (severity, code) == ("error", "self-influence"), text
+    world, scenario = real()
+    [refusal] = check_text("INFLUENCE SELF TOWARD Allies", "Italy", opening(), world, scenario).diagnostics
+    assert "coaxing of Italy" in refusal.message and "Austro-Hungarian option #2" in refusal.message
+    [spain] = check_text("INFLUENCE SELF TOWARD Allies", "Spain", opening(), world, scenario).diagnostics
+    assert "coaxing" not in spain.message  # only Italy is told about the coaxing
+    assert errors(codes_1914("OPTION 2 TOWARD Allies", "Italy")) == ["no-options"]
+    assert codes_1914("COAX Italy", "France") == [] and codes_1914("COAX Italy", "Germany") == []
     quiet, _ = run_1914({})
     new, events = run_1914({"italy": "INFLUENCE SELF TOWARD Allies"})
-    assert referred(events, "italy") == []  # "Italian influence" is never defined: resolved by default, flagged
-    [attempt] = [e for e in events if e.code == "influence-attempt" and e.args["target"] == "italy"]
-    [flagged] = [e for e in events if e.code == "moderator-flag" and e.args["reason"] == "self-influence-default"]
-    assert flagged.args["details"]["success"] == attempt.args["success"]
-    assert (flagged.args["details"]["most"], flagged.args["details"]["on"]) == (3, 9)  # as Spain's
-    assert new.nations["italy"].saved == quiet.nations["italy"].saved - 10
+    assert not [e for e in events if e.code == "influence-attempt" and e.args["target"] == "italy"]
+    assert not [e for e in events if e.code == "moderator-flag"
+                and e.args["reason"] in ("self-influence-default", "review")]
+    assert new.nations["italy"].saved == quiet.nations["italy"].saved  # refused: nothing paid
 
 
 def test_us_option_2_accepts_a_gear_up_earlier_in_the_same_turn() -> None:

@@ -127,7 +127,6 @@ class SelfInfluence:
     points: int = 0  # 0-points toward the side
     succeeds_on: int = 0  # the least D10 face that succeeds; 0: no roll
     split_on_two_zeros: bool = False  # China: two 0s in a row split the nation (engine/china_split.py)
-    review: str = ""  # the rules leave it undefined: resolved by these numbers as a default, flagged
 
 
 @dataclass(frozen=True)

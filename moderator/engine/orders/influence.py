@@ -21,7 +21,11 @@ Who may be influenced, by whom and for how much is scenario data
 
 Self-influence (the neutrals' own sections): the Ottoman Empire toward the Allied Powers
 for 10; Spain for 10 and China for 15, only once their economy is raised (the gear-up,
-on an earlier turn); Italy's "Italian influence" is named but never defined (flagged).
+on an earlier turn). Italy has none (refused, `self-influence`): its section lists no
+self-influence among its points, and the "Italian influence" of Austro-Hungarian option #2
+is the coaxing of Italy by other nations (COAX, engine/orders/neutrals.py): "if Allied
+Powers succeed once to do the former", "block a successful attempt made by the opposing
+side (ie. Italy is leaning twice toward that side)" (diplomacy.toml [self_influence]).
 
 The cost is charged when Phase 1.2 runs, then the engine rolls (Phase 1.2: 9-10, 10 for
 * nations; the self-influences by their sections: the Ottomans 0-10 without a roll, Spain
@@ -30,9 +34,8 @@ The cost is charged when Phase 1.2 runs, then the engine rolls (Phase 1.2: 9-10,
 target_points, geared_points). The influencer learns whether it succeeded, never the
 points; the target learns the points, never who (influence is anonymous). Influence on
 Italy stays the moderator's (referred: whether Italy is "considered neutral" after the
-Austro-Hungarian #2 case); Italy's own "Italian influence", never defined, is resolved as
-Spain's (10, 9-10, 0-3) by default and flagged (`self-influence-default`). China rolling 0 twice in a row on its self-influence splits it into two
-blocks (engine/china_split.py).
+Austro-Hungarian #2 case). China rolling 0 twice in a row on its self-influence splits it
+into two blocks (engine/china_split.py).
 """
 
 from __future__ import annotations
@@ -123,8 +126,9 @@ def influence_remarks(pos: Position, nation: str, target: str, at: str = "") -> 
 def self_influence_problem(pos: Position, nation: str, toward: str | None, at: str = "") -> Problem | None:
     rules = pos.scenario.diplomacy.self_influence
     rule = rules.get(nation)
-    if rule is None:
-        return problem("self-influence", at, nations=sorted(rules))
+    if rule is None:  # Italy among them: its "Italian influence" is other nations' COAX (see above)
+        return problem("self-influence", at, nations=sorted(rules),
+                       coaxed=nation == pos.scenario.diplomacy.coax_nation)
     if pos.nation(nation).side != "neutral":
         return problem("self-influence-joined", at)
     if rule.toward and toward not in (None, rule.toward):
@@ -140,8 +144,9 @@ def self_influence_problem(pos: Position, nation: str, toward: str | None, at: s
 
 
 def self_influence_remarks(pos: Position, nation: str) -> list[Problem]:
-    rule = pos.scenario.diplomacy.self_influence.get(nation)
-    return [flag("review", why=rule.review)] if rule is not None and rule.review else []
+    """None: every self-influence the rules define is resolved by its section (an undefined
+    one is refused). The hook the options' home calls for an option of kind self-influence."""
+    return []
 
 
 def self_influence_cost(pos: Position, nation: str) -> int:
@@ -159,8 +164,8 @@ def worth(pos: Position, target: str) -> int:
 
 
 def referred(pos: Position, nation: str, target: str) -> bool:
-    """The case the moderator resolves: influence on Italy (Austro-Hungarian #2). Italian
-    self-influence, undefined, is resolved by a default and flagged (resolve_self_influence)."""
+    """The case the moderator resolves: influence on Italy (Austro-Hungarian #2). A
+    self-influence without a rule (Italy's) never gets here: the checker refuses it."""
     if target == nation:
         return pos.scenario.diplomacy.self_influence.get(nation) is None
     return target in pos.scenario.diplomacy.influence.review_majors
@@ -193,9 +198,6 @@ def resolve_self_influence(ctx: TurnContext, nation: str, index: int, toward: st
         success = ctx.dice.d10("self-influence (the neutral's section)") >= rule.succeeds_on
     ctx.emit("influence-attempt", PHASE, (nation, MODERATOR), nation=nation, order=index, target=nation,
              success=success)
-    if rule.review:  # the rules leave it undefined: the default above, for the moderator to review
-        ctx.flag(PHASE, "self-influence-default", nation, why=rule.review, success=success, side=side,
-                 cost=rule.cost, most=rule.points, on=rule.succeeds_on)
     if not success:
         return
     if china_split.split(ctx, nation):  # two blocks: each draws for its own side
