@@ -585,12 +585,49 @@ def test_a_surrender_vote_on_an_enemy_or_on_the_opposing_side_of_the_main_war() 
     assert codes_1914("OFFER SURRENDER TO Russia", "Austria-Hungary") == [("warning", "surrender-to-side")]
 
 
-def test_only_a_neutral_britain_is_barred_from_war_on_neutrals_and_dominions_are_flagged() -> None:
+def test_only_a_neutral_britain_is_barred_from_war_on_neutrals_and_dominions_not_alone() -> None:
     allied = opening()
     allied.nations["britain"].side = "allied"
     assert codes_1914("DECLARE WAR ON Netherlands", "Britain", allied) == []
-    assert codes_1914("DECLARE WAR ON Netherlands", "Canada") == [("flag", "war-by-neutral")]
-    assert codes_1914("DECLARE WAR ON Netherlands", "Australia") == [("flag", "war-by-neutral")]
+    # "Canada and Australia cannot declare war to any minor neutral alone" (Major nations and colonies)
+    assert errors(codes_1914("DECLARE WAR ON Netherlands", "Canada")) == ["war-not-alone"]
+    assert errors(codes_1914("DECLARE WAR ON Netherlands", "Australia")) == ["war-not-alone"]
+    beside = opening()
+    beside.nations["britain"].at_war_with = ["netherlands"]
+    beside.nations["netherlands"].at_war_with = ["britain"]
+    assert codes_1914("DECLARE WAR ON Netherlands", "Canada", beside) == [("flag", "war-by-neutral")]
+    assert codes_1914("DECLARE WAR ON Netherlands", "India") == [("flag", "war-by-neutral")]  # not named
+
+
+def test_what_the_rules_decide_of_a_neutral_declaration_and_what_the_moderator_does() -> None:
+    """Phase 1.1 with the neutrals' sections: Spain's and the neutral USA's wars are their
+    options; China's limited wars on the four majors come after its gear-up, a bordering
+    minor "freely"; the Ottomans and Italy "may opt to declare war on neutral minor nations
+    and neutral major nations". The flag stays only where the moderator acts: a minor
+    neutral attacked ("moderator should fill the position from replacement list")."""
+    assert errors(codes_1914("DECLARE WAR ON Portugal", "Spain")) == ["war-by-option"]
+    assert errors(codes_1914("DECLARE WAR ON Italy", "Spain")) == ["war-by-option"]
+    assert errors(codes_1914("DECLARE WAR ON Mexico", "USA")) == ["war-by-option"]
+    world, scenario = real()
+    [us] = check_text("DECLARE WAR ON Mexico", "USA", opening(), world, scenario).diagnostics
+    assert "#2 (OPTION 2 ON" in us.message
+    [spain] = check_text("DECLARE WAR ON Germany", "Spain", opening(), world, scenario).diagnostics
+    assert "#1 or #3, or by joining" in spain.message  # no option names a nation at war
+    assert errors(codes_1914("DECLARE WAR ON Germany", "China")) == ["war-limited-gear-up"]
+    assert errors(codes_1914("GEAR UP\nDECLARE WAR ON Russia", "China")) == ["war-limited-gear-up"]  # 1.5 after 1.1
+    geared = opening(set_flags("china", turn=2, geared_up=1))
+    assert codes_1914("DECLARE WAR ON Germany", "China", geared) == []  # a limited war: no flag
+    assert codes_1914("DECLARE WAR ON Mongolia", "China") == [("flag", "war-by-neutral")]  # freely: no gear-up
+    assert codes_1914("DECLARE WAR ON Spain", "Italy") == []  # two players' nations: the tables answer it
+    assert codes_1914("DECLARE WAR ON Italy", "Ottoman Empire") == []
+    assert codes_1914("DECLARE WAR ON Greece", "Ottoman Empire") == [("flag", "war-by-neutral")]
+    assert codes_1914("DECLARE WAR ON Russia", "Japan") == []  # a full war (the US Entry's event 4)
+    joined = opening(set_flags("spain", side="allied"))
+    assert errors(codes_1914("DECLARE WAR ON Portugal", "Spain", joined)) == []  # in the main war: any nation
+    # The engine carries out what the checker keeps, and nothing of what it refuses.
+    new, events = run_1914({"spain": "DECLARE WAR ON Portugal", "italy": "DECLARE WAR ON Spain"})
+    assert "portugal" not in new.nations["spain"].at_war_with
+    assert "spain" in new.nations["italy"].at_war_with and new.nations["spain"].side == "neutral"
 
 
 def test_the_war_options_of_japan_and_spain_declare_their_wars() -> None:

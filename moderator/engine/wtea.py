@@ -118,7 +118,9 @@ VERSION = 24  # 1: before "One rule, one home" (one dice stream per turn); 2: be
 # 22: before a MOVE of fighters off a carrier to another sea zone was judged without a look at the enemy there
 # (it was refused cannot-land unless enemy aircraft were there) and landed aboard own carriers there
 # 23: before Italy's self-influence (the "Italian influence" read as a default like Spain's, flagged) was
-# refused: that "Italian influence" is other nations' coaxing of Italy (issue 8)
+# refused: that "Italian influence" is other nations' coaxing of Italy (issue 8), and before a neutral's
+# DECLARE WAR that its section forbids was refused (Spain's and the USA's wars by options, Canada and
+# Australia alone on a minor, China's limited war before its gear-up)
 ROOT = Path(__file__).resolve().parents[2]
 
 RULES: tuple[OrderRule, ...] = (  # type: ignore[type-arg]

@@ -240,6 +240,9 @@ class Diplomacy:
     no_join_in_local_war: frozenset[str] = frozenset()
     ends_on_capture: frozenset[str] = frozenset()  # neutrals whose limited wars one capture ends (China)
     join_without_points: frozenset[str] = frozenset()  # JOIN needs no 10 points (Japan, the British Empire)
+    war_by_option: dict[str, tuple[int, ...]] = field(default_factory=dict)  # a neutral's wars: these options only
+    not_alone: dict[str, str] = field(default_factory=dict)  # no war on a minor neutral without this nation
+    limited_war_gear_up: dict[str, frozenset[str]] = field(default_factory=dict)  # these wars after a gear-up
     gear_up: dict[str, GearUpRule] = field(default_factory=dict)
     options: tuple[OptionRule, ...] = ()
 
