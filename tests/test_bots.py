@@ -386,11 +386,10 @@ def test_a_neutral_bot_keeps_to_the_side_it_leans_to() -> None:
 
 def test_no_bot_orders_an_influence_the_moderator_must_rule_on() -> None:
     """A bot cannot play a ruling it cannot foresee: it never writes an influence its home
-    refers to the moderator (engine/orders/influence.py `referred`). An attempt on Italy by
-    a nation at war is referred (Austro-Hungarian option #2; an in-process war with seed 3
-    referred one): France never writes it. Italy has no self-influence (its "Italian
-    influence" is the coaxing of other nations: engine/orders/influence.py), so it writes
-    none."""
+    refers to the moderator (engine/orders/influence.py `referred`); none is left. An
+    attempt on Italy is refused until Austro-Hungarian option #2 made Italy "considered
+    neutral" (then it is an ordinary attempt, not referred). Italy has no self-influence
+    (its "Italian influence" is the coaxing of other nations), so it writes none."""
     import random
 
     from moderator.bots.bot import Draft, money, referred_influence
@@ -402,12 +401,17 @@ def test_no_bot_orders_an_influence_the_moderator_must_rule_on() -> None:
     state.nations["france"].saved = 300
     france = Seat(state, game.world, game.scenario, "france")
     on_italy = [o for o in options(france, m.Influence) if isinstance(o, m.Influence) and o.target == "italy"]
-    assert on_italy and all(referred_influence(france, o) for o in on_italy)
-    assert not any(referred_influence(france, o) for o in options(france, m.Influence) if o not in on_italy)
+    assert on_italy == []  # refused before the Austrian #2 case
+    assert not any(referred_influence(france, o) for o in options(france, m.Influence))
     for seed in range(30):
         draft = Draft(france, random.Random(seed), budget=france.saved)
         money(draft)
         assert not [o for o in draft.orders if isinstance(o, m.Influence) and o.target == "italy"], seed
+    case = state.copy()
+    case.nations["italy"].flags[influence.CONSIDERED_NEUTRAL] = 1
+    courted = Seat(case, game.world, game.scenario, "france")
+    on_italy = [o for o in options(courted, m.Influence) if isinstance(o, m.Influence) and o.target == "italy"]
+    assert on_italy and not any(referred_influence(courted, o) for o in on_italy)
     usa = Seat(state, game.world, game.scenario, "usa")  # a rolled self-influence is not referred
     assert not any(referred_influence(usa, o) for o in options(usa, m.SpecialOption))
 

@@ -104,8 +104,8 @@ def test_influence_refusals_on_the_fixture() -> None:
     at_war.nations["germany"].at_war_with.append("belgium")
     at_war.nations["belgium"].at_war_with.append("germany")
     assert errors(codes("INFLUENCE Belgium", state=at_war)) == ["influence-enemy"]
-    # Italy: influenced as a minor only after the Austrian option #2 case: the moderator judges.
-    assert codes("INFLUENCE Italy") == [("flag", "influence-italy")]
+    # Italy: influenced as a minor only after the Austrian option #2 case (considered neutral).
+    assert errors(codes("INFLUENCE Italy")) == ["influence-italy"]
 
 
 def test_the_neutral_us_influences_minors_toward_a_side_for_15() -> None:
@@ -459,7 +459,38 @@ def test_only_spain_and_an_opened_china_take_plain_influence_among_the_major_neu
     for major in ("Ottoman Empire", "Japan", "USA", "Britain"):
         assert errors(codes_1914(f"INFLUENCE {major}", "Austria-Hungary")) == ["influence-barred"], major
     assert codes_1914("INFLUENCE Spain", "Austria-Hungary") == []
-    assert codes_1914("INFLUENCE Italy", "Austria-Hungary") == [("flag", "influence-italy")]
+    assert errors(codes_1914("INFLUENCE Italy", "Austria-Hungary")) == ["influence-italy"]
+
+
+def test_italy_considered_neutral_by_the_austrian_option_2_is_influenced_as_a_minor() -> None:
+    """Austro-Hungarian option #2: "in that case, if isuccessful, then Italy is considered
+    neutral and can be influenced as any other minor neutral". The option's home records
+    the case (Italy's flags["considered_neutral"], the turn); from then on an attempt on
+    Italy is an ordinary one (10, 9-10 on a D10, 0-8 points toward the influencer's side),
+    resolved by the engine, never referred; before it, the checker refuses it."""
+    from moderator.engine.orders.influence import CONSIDERED_NEUTRAL
+
+    assert errors(codes_1914("INFLUENCE Italy", "Germany")) == ["influence-italy"]
+    case = opening(set_flags("italy", turn=2, **{CONSIDERED_NEUTRAL: 1}))
+    assert codes_1914("INFLUENCE Italy", "Germany", case) == []
+    assert codes_1914("INFLUENCE Italy", "France", case) == []
+    assert errors(codes_1914("INFLUENCE Italy\nINFLUENCE Italy", "Germany", case)) == ["influence-twice"]
+    world, scenario = real()
+    orders = {"germany": parse_orders("INFLUENCE Italy").orders}
+    quiet, _ = resolve(case, {}, world, scenario, Dice("italy-case", 1))
+    outcomes: list[tuple[bool, int]] = []
+    for seed in range(40):
+        new, events = resolve(case, orders, world, scenario, Dice("italy-case", seed))
+        assert referred(events, "germany") == []
+        assert new.nations["germany"].saved == quiet.nations["germany"].saved - 10
+        [attempt] = [e for e in events if e.code == "influence-attempt" and e.args["target"] == "italy"]
+        moved = sum(e.args["change"] for e in events
+                    if e.code == "points" and e.args["nation"] == "italy" and e.args["why"] == "influence")
+        outcomes.append((attempt.args["success"], moved))
+    assert all(moved == 0 for success, moved in outcomes if not success)
+    assert any(success for success, _ in outcomes)  # 2 in 10: seen in 40 seeds
+    assert all(-8 <= moved <= 0 for success, moved in outcomes if success)  # 0-8 toward the Central Powers
+    assert any(moved < 0 for _, moved in outcomes)
 
 
 def test_any_nation_in_the_main_war_may_influence_minors_included() -> None:

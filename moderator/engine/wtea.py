@@ -120,7 +120,8 @@ VERSION = 24  # 1: before "One rule, one home" (one dice stream per turn); 2: be
 # 23: before Italy's self-influence (the "Italian influence" read as a default like Spain's, flagged) was
 # refused: that "Italian influence" is other nations' coaxing of Italy (issue 8), and before a neutral's
 # DECLARE WAR that its section forbids was refused (Spain's and the USA's wars by options, Canada and
-# Australia alone on a minor, China's limited war before its gear-up)
+# Australia alone on a minor, China's limited war before its gear-up), and before an attempt on Italy was
+# refused (or, once Austro-Hungarian #2 made Italy "considered neutral", resolved) instead of referred
 ROOT = Path(__file__).resolve().parents[2]
 
 RULES: tuple[OrderRule, ...] = (  # type: ignore[type-arg]

@@ -242,12 +242,12 @@ def load_diplomacy(path: Path) -> Diplomacy:
     raw = _read_toml(path)
     _no_unknown(raw, _DIPLOMACY_KEYS, f"{path}")
     inf = raw.get("influence", {})
-    _no_unknown(inf, {"cost", "majors", "review_majors", "never", "neutral_influencers", "garrison", "points",
+    _no_unknown(inf, {"cost", "majors", "case_majors", "never", "neutral_influencers", "garrison", "points",
                       "target_points", "geared_points"}, f"{path}: [influence]")
     influence = InfluenceRules(
         cost=int(inf.get("cost", 10)),
         majors=frozenset(str(n) for n in inf.get("majors", ())),
-        review_majors=frozenset(str(n) for n in inf.get("review_majors", ())),
+        case_majors=frozenset(str(n) for n in inf.get("case_majors", ())),
         never=frozenset((str(a), str(b)) for a, b in inf.get("never", ())),
         neutral_influencers={str(k): int(v) for k, v in inf.get("neutral_influencers", {}).items()},
         garrison=tuple((str(g["nation"]), str(g["target"]), int(g["option"])) for g in inf.get("garrison", ())),
@@ -717,7 +717,7 @@ def _check_diplomacy(scenario: Scenario, world: World, complete: bool) -> list[s
     d = scenario.diplomacy
     out: list[str] = []
     nations: list[tuple[str, str]] = [("coax", d.coax_nation), ("coax", d.coax_paid_to), ("us_trade", d.us_trader)]
-    nations += [("influence", n) for n in (*d.influence.majors, *d.influence.review_majors, *d.influence.neutral_influencers)]
+    nations += [("influence", n) for n in (*d.influence.majors, *d.influence.case_majors, *d.influence.neutral_influencers)]
     nations += [("influence", n) for pair in d.influence.never for n in pair]
     nations += [("self_influence", n) for n in d.self_influence] + [("gear_up", n) for n in d.gear_up]
     nations += [("drift", n) for n in d.drift] + [("influence", n) for n in (*d.influence.target_points,

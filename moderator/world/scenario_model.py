@@ -195,7 +195,7 @@ class InfluenceRules:
 
     cost: int = 10
     majors: frozenset[str] = frozenset()  # major neutrals open to influence
-    review_majors: frozenset[str] = frozenset()  # ... only in cases the moderator judges
+    case_majors: frozenset[str] = frozenset()  # ... as a minor once their case happened (considered neutral)
     never: frozenset[tuple[str, str]] = frozenset()  # (nation, target) pairs never allowed
     neutral_influencers: dict[str, int] = field(default_factory=dict)  # neutral nation -> its cost
     garrison: tuple[tuple[str, str, int], ...] = ()  # (nation, target, option that lifts the ban)
