@@ -659,6 +659,12 @@ def test_what_the_rules_decide_of_a_neutral_declaration_and_what_the_moderator_d
     new, events = run_1914({"spain": "DECLARE WAR ON Portugal", "italy": "DECLARE WAR ON Spain"})
     assert "portugal" not in new.nations["spain"].at_war_with
     assert "spain" in new.nations["italy"].at_war_with and new.nations["spain"].side == "neutral"
+    assert not [e for e in events if e.code == "moderator-flag"]  # a war of two players' nations
+    # The moderator's queue gets the attacked minor (the receipt's flag alone never reaches it).
+    _, events = run_1914({"ottoman": "DECLARE WAR ON Greece"})
+    [flagged] = [e for e in events if e.code == "moderator-flag"]
+    assert flagged.args["reason"] == "war-by-neutral" and flagged.args["nation"] == "greece"
+    assert flagged.args["details"] == {"attacker": "ottoman", "target": "greece"}
 
 
 def test_the_war_options_of_japan_and_spain_declare_their_wars() -> None:
