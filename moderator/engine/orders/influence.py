@@ -36,8 +36,8 @@ The cost is charged when Phase 1.2 runs, then the engine rolls (Phase 1.2: 9-10,
 1.2), Spain 0-3 and 0-5 once boosted, China 0-3 (diplomacy.toml [influence] points,
 target_points, geared_points). The influencer learns whether it succeeded, never the
 points; the target learns the points, never who (influence is anonymous). Italy, once
-considered neutral, is influenced as a minor (10, 9-10, 0-8). China rolling 0 twice in a row on its self-influence splits it
-into two blocks (engine/china_split.py).
+considered neutral, is influenced as a minor (10, 9-10, 0-8). China rolling 0 twice in a
+row on its self-influence splits it into two blocks (engine/china_split.py).
 """
 
 from __future__ import annotations
