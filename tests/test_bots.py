@@ -386,12 +386,10 @@ def test_a_neutral_bot_keeps_to_the_side_it_leans_to() -> None:
 
 def test_no_bot_orders_an_influence_the_moderator_must_rule_on() -> None:
     """A bot cannot play a ruling it cannot foresee: it never writes an influence its home
-    refers to the moderator (engine/orders/influence.py `referred`). An attempt on Italy by
-    a nation at war is referred (Austro-Hungarian option #2; an in-process war with seed 3
-    referred one): France never writes it. Italy's own "Italian influence", which the
-    rules never define, is written exactly when the engine resolves it (by a default)
-    rather than refers it (the soak of d08d659 referred it three times), and then only
-    toward the side Italy leans to."""
+    refers to the moderator (engine/orders/influence.py `referred`); none is left. An
+    attempt on Italy is refused until Austro-Hungarian option #2 made Italy "considered
+    neutral" (then it is an ordinary attempt, not referred). Italy has no self-influence
+    (its "Italian influence" is the coaxing of other nations), so it writes none."""
     import random
 
     from moderator.bots.bot import Draft, money, referred_influence
@@ -403,33 +401,37 @@ def test_no_bot_orders_an_influence_the_moderator_must_rule_on() -> None:
     state.nations["france"].saved = 300
     france = Seat(state, game.world, game.scenario, "france")
     on_italy = [o for o in options(france, m.Influence) if isinstance(o, m.Influence) and o.target == "italy"]
-    assert on_italy and all(referred_influence(france, o) for o in on_italy)
-    assert not any(referred_influence(france, o) for o in options(france, m.Influence) if o not in on_italy)
+    assert on_italy == []  # refused before the Austrian #2 case
+    assert not any(referred_influence(france, o) for o in options(france, m.Influence))
     for seed in range(30):
         draft = Draft(france, random.Random(seed), budget=france.saved)
         money(draft)
         assert not [o for o in draft.orders if isinstance(o, m.Influence) and o.target == "italy"], seed
+    case = state.copy()
+    case.nations["italy"].flags[influence.CONSIDERED_NEUTRAL] = 1
+    courted = Seat(case, game.world, game.scenario, "france")
+    on_italy = [o for o in options(courted, m.Influence) if isinstance(o, m.Influence) and o.target == "italy"]
+    assert on_italy and not any(referred_influence(courted, o) for o in on_italy)
     usa = Seat(state, game.world, game.scenario, "usa")  # a rolled self-influence is not referred
     assert not any(referred_influence(usa, o) for o in options(usa, m.SpecialOption))
 
     state.nations["italy"].saved = 300
     italy = Seat(state, game.world, game.scenario, "italy")
-    referred = influence.referred(italy.position, "italy", "italy")
+    assert influence.referred(italy.position, "italy", "italy")  # no rule: never resolved, and refused
     selfish = [o for kind in (m.Influence, m.SpecialOption) for o in options(italy, kind)
                if getattr(o, "target", None) in (None, "italy") and getattr(o, "toward", None)]
-    assert selfish and all(referred_influence(italy, o) == referred for o in selfish), selfish
+    assert selfish == [], selfish
     written: set[str | None] = set()
     for seed in range(20):
         draft = Draft(italy, random.Random(seed), budget=italy.saved)
         money(draft)
         written |= {o.toward for o in draft.orders if isinstance(o, (m.Influence, m.SpecialOption))}
-    assert written == (set() if referred else {"allied"}), (referred, written)
+    assert written == set(), written
 
 
 def test_a_level_neutral_leans_as_its_history_says() -> None:
-    """While its standing is level a neutral bot plays history (bots/history.py): Italy
-    (its `leaning` flag; none while the engine refers its self-influence to the moderator)
-    and the USA push toward the Allies; the Ottomans, whose history
+    """While its standing is level a neutral bot plays history (bots/history.py): the USA
+    pushes toward the Allies (Italy has no self-influence to push with); the Ottomans, whose history
     is the Central Powers', never push themselves toward the Allies (the only way their
     self-influence goes); Spain stays out. The majors at war spend their influence on the
     neutrals leaning their way or level: the Allies never on Bulgaria (-5)."""
@@ -451,10 +453,7 @@ def test_a_level_neutral_leans_as_its_history_says() -> None:
             pushed.setdefault(nation, set()).update(
                 o.toward if nation != "france" else o.target for o in draft.orders
                 if isinstance(o, m.Influence) or (isinstance(o, m.SpecialOption) and o.toward))
-    from moderator.engine.orders import influence
-
-    italy_referred = influence.referred(Seat(state, game.world, game.scenario, "italy").position, "italy", "italy")
-    assert pushed["italy"] == (set() if italy_referred else {"allied"}), pushed  # a referred one is never written
+    assert pushed["italy"] == set(), pushed  # no self-influence (its "Italian influence" is others' COAX)
     assert pushed["usa"] == {"allied"}, pushed
     assert pushed["ottoman"] == set() and pushed["spain"] == set(), pushed
     assert pushed["france"] and "bulgaria" not in pushed["france"], pushed

@@ -104,8 +104,8 @@ def test_influence_refusals_on_the_fixture() -> None:
     at_war.nations["germany"].at_war_with.append("belgium")
     at_war.nations["belgium"].at_war_with.append("germany")
     assert errors(codes("INFLUENCE Belgium", state=at_war)) == ["influence-enemy"]
-    # Italy: influenced as a minor only after the Austrian option #2 case: the moderator judges.
-    assert codes("INFLUENCE Italy") == [("flag", "influence-italy")]
+    # Italy: influenced as a minor only after the Austrian option #2 case (considered neutral).
+    assert errors(codes("INFLUENCE Italy")) == ["influence-italy"]
 
 
 def test_the_neutral_us_influences_minors_toward_a_side_for_15() -> None:
@@ -144,7 +144,7 @@ def test_self_influence_by_the_rules_of_each_neutral() -> None:
     assert codes("INFLUENCE SELF TOWARD Allies", "Ottoman Empire") == []
     assert errors(codes("INFLUENCE SELF TOWARD CP", "Ottoman Empire")) == ["influence-side"]
     assert errors(codes("INFLUENCE SELF TOWARD CP")) == ["self-influence"]
-    assert codes("INFLUENCE SELF TOWARD CP", "Italy") == [("flag", "review")]  # never defined by the rules
+    assert errors(codes("INFLUENCE SELF TOWARD CP", "Italy")) == ["self-influence"]  # Italy's section has none
     # Spain and China only once their economy is raised (the gear-up, on an earlier turn).
     assert errors(codes_1914("INFLUENCE SELF TOWARD Allies", "Spain")) == ["self-influence-gear-up"]
     geared = opening(set_flags("spain", turn=2, geared_up=1))
@@ -459,7 +459,38 @@ def test_only_spain_and_an_opened_china_take_plain_influence_among_the_major_neu
     for major in ("Ottoman Empire", "Japan", "USA", "Britain"):
         assert errors(codes_1914(f"INFLUENCE {major}", "Austria-Hungary")) == ["influence-barred"], major
     assert codes_1914("INFLUENCE Spain", "Austria-Hungary") == []
-    assert codes_1914("INFLUENCE Italy", "Austria-Hungary") == [("flag", "influence-italy")]
+    assert errors(codes_1914("INFLUENCE Italy", "Austria-Hungary")) == ["influence-italy"]
+
+
+def test_italy_considered_neutral_by_the_austrian_option_2_is_influenced_as_a_minor() -> None:
+    """Austro-Hungarian option #2: "in that case, if isuccessful, then Italy is considered
+    neutral and can be influenced as any other minor neutral". The option's home records
+    the case (Italy's flags["considered_neutral"], the turn); from then on an attempt on
+    Italy is an ordinary one (10, 9-10 on a D10, 0-8 points toward the influencer's side),
+    resolved by the engine, never referred; before it, the checker refuses it."""
+    from moderator.engine.orders.influence import CONSIDERED_NEUTRAL
+
+    assert errors(codes_1914("INFLUENCE Italy", "Germany")) == ["influence-italy"]
+    case = opening(set_flags("italy", turn=2, **{CONSIDERED_NEUTRAL: 1}))
+    assert codes_1914("INFLUENCE Italy", "Germany", case) == []
+    assert codes_1914("INFLUENCE Italy", "France", case) == []
+    assert errors(codes_1914("INFLUENCE Italy\nINFLUENCE Italy", "Germany", case)) == ["influence-twice"]
+    world, scenario = real()
+    orders = {"germany": parse_orders("INFLUENCE Italy").orders}
+    quiet, _ = resolve(case, {}, world, scenario, Dice("italy-case", 1))
+    outcomes: list[tuple[bool, int]] = []
+    for seed in range(40):
+        new, events = resolve(case, orders, world, scenario, Dice("italy-case", seed))
+        assert referred(events, "germany") == []
+        assert new.nations["germany"].saved == quiet.nations["germany"].saved - 10
+        [attempt] = [e for e in events if e.code == "influence-attempt" and e.args["target"] == "italy"]
+        moved = sum(e.args["change"] for e in events
+                    if e.code == "points" and e.args["nation"] == "italy" and e.args["why"] == "influence")
+        outcomes.append((attempt.args["success"], moved))
+    assert all(moved == 0 for success, moved in outcomes if not success)
+    assert any(success for success, _ in outcomes)  # 2 in 10: seen in 40 seeds
+    assert all(-8 <= moved <= 0 for success, moved in outcomes if success)  # 0-8 toward the Central Powers
+    assert any(moved < 0 for _, moved in outcomes)
 
 
 def test_any_nation_in_the_main_war_may_influence_minors_included() -> None:
@@ -468,20 +499,37 @@ def test_any_nation_in_the_main_war_may_influence_minors_included() -> None:
     assert errors(codes_1914("INFLUENCE Greece", "Bulgaria")) == ["influence-neutral"]
 
 
-def test_china_raises_its_economy_before_it_influences_itself_and_italy_pays_10() -> None:
+def test_china_raises_its_economy_before_it_influences_itself() -> None:
     assert errors(codes_1914("INFLUENCE SELF TOWARD Allies", "China")) == ["self-influence-gear-up"]
     # The gear-up is Phase 1.5, after the influence of 1.2: never the same turn.
     assert errors(codes_1914("GEAR UP\nINFLUENCE SELF TOWARD Allies", "China")) == ["self-influence-gear-up"]
     geared = opening(set_flags("china", turn=2, geared_up=1))
     assert codes_1914("INFLUENCE SELF TOWARD Allies", "China", geared) == []
+
+
+def test_italy_has_no_self_influence_its_italian_influence_is_the_coaxing_of_others() -> None:
+    """Austro-Hungarian option #2's "Italian influence (option 2 at Italian option list)" is
+    read as other nations' coaxing of Italy, not Italy's own act: "if Allied Powers succeed
+    once to do the former", and the coaxing's block makes Italy "leaning twice toward that
+    side". Italy's section lists no self-influence (the Ottomans', Spain's and China's do).
+    So Italy's INFLUENCE SELF and an OPTION 2 are refused with the reason, charged nothing,
+    and no flag reaches the moderator; COAX stays open to every other nation."""
+    for text in ("INFLUENCE SELF TOWARD Allies", "INFLUENCE SELF TOWARD CP"):
+        [(severity, code)] = codes_1914(text, "Italy")
+        assert (severity, code) == ("error", "self-influence"), text
+    world, scenario = real()
+    [refusal] = check_text("INFLUENCE SELF TOWARD Allies", "Italy", opening(), world, scenario).diagnostics
+    assert "coaxing of Italy" in refusal.message and "Austro-Hungarian option #2" in refusal.message
+    [spain] = check_text("INFLUENCE SELF TOWARD Allies", "Spain", opening(), world, scenario).diagnostics
+    assert "coaxing" not in spain.message  # only Italy is told about the coaxing
+    assert errors(codes_1914("OPTION 2 TOWARD Allies", "Italy")) == ["no-options"]
+    assert codes_1914("COAX Italy", "France") == [] and codes_1914("COAX Italy", "Germany") == []
     quiet, _ = run_1914({})
     new, events = run_1914({"italy": "INFLUENCE SELF TOWARD Allies"})
-    assert referred(events, "italy") == []  # "Italian influence" is never defined: resolved by default, flagged
-    [attempt] = [e for e in events if e.code == "influence-attempt" and e.args["target"] == "italy"]
-    [flagged] = [e for e in events if e.code == "moderator-flag" and e.args["reason"] == "self-influence-default"]
-    assert flagged.args["details"]["success"] == attempt.args["success"]
-    assert (flagged.args["details"]["most"], flagged.args["details"]["on"]) == (3, 9)  # as Spain's
-    assert new.nations["italy"].saved == quiet.nations["italy"].saved - 10
+    assert not [e for e in events if e.code == "influence-attempt" and e.args["target"] == "italy"]
+    assert not [e for e in events if e.code == "moderator-flag"
+                and e.args["reason"] in ("self-influence-default", "review")]
+    assert new.nations["italy"].saved == quiet.nations["italy"].saved  # refused: nothing paid
 
 
 def test_us_option_2_accepts_a_gear_up_earlier_in_the_same_turn() -> None:
@@ -569,12 +617,55 @@ def test_a_surrender_vote_on_an_enemy_or_on_the_opposing_side_of_the_main_war() 
     assert codes_1914("OFFER SURRENDER TO Russia", "Austria-Hungary") == [("warning", "surrender-to-side")]
 
 
-def test_only_a_neutral_britain_is_barred_from_war_on_neutrals_and_dominions_are_flagged() -> None:
+def test_only_a_neutral_britain_is_barred_from_war_on_neutrals_and_dominions_not_alone() -> None:
     allied = opening()
     allied.nations["britain"].side = "allied"
     assert codes_1914("DECLARE WAR ON Netherlands", "Britain", allied) == []
-    assert codes_1914("DECLARE WAR ON Netherlands", "Canada") == [("flag", "war-by-neutral")]
-    assert codes_1914("DECLARE WAR ON Netherlands", "Australia") == [("flag", "war-by-neutral")]
+    # "Canada and Australia cannot declare war to any minor neutral alone" (Major nations and colonies)
+    assert errors(codes_1914("DECLARE WAR ON Netherlands", "Canada")) == ["war-not-alone"]
+    assert errors(codes_1914("DECLARE WAR ON Netherlands", "Australia")) == ["war-not-alone"]
+    beside = opening()
+    beside.nations["britain"].at_war_with = ["netherlands"]
+    beside.nations["netherlands"].at_war_with = ["britain"]
+    assert codes_1914("DECLARE WAR ON Netherlands", "Canada", beside) == [("flag", "war-by-neutral")]
+    assert codes_1914("DECLARE WAR ON Netherlands", "India") == [("flag", "war-by-neutral")]  # not named
+
+
+def test_what_the_rules_decide_of_a_neutral_declaration_and_what_the_moderator_does() -> None:
+    """Phase 1.1 with the neutrals' sections: Spain's and the neutral USA's wars are their
+    options; China's limited wars on the four majors come after its gear-up, a bordering
+    minor "freely"; the Ottomans and Italy "may opt to declare war on neutral minor nations
+    and neutral major nations". The flag stays only where the moderator acts: a minor
+    neutral attacked ("moderator should fill the position from replacement list")."""
+    assert errors(codes_1914("DECLARE WAR ON Portugal", "Spain")) == ["war-by-option"]
+    assert errors(codes_1914("DECLARE WAR ON Italy", "Spain")) == ["war-by-option"]
+    assert errors(codes_1914("DECLARE WAR ON Mexico", "USA")) == ["war-by-option"]
+    world, scenario = real()
+    [us] = check_text("DECLARE WAR ON Mexico", "USA", opening(), world, scenario).diagnostics
+    assert "#2 (OPTION 2 ON" in us.message
+    [spain] = check_text("DECLARE WAR ON Germany", "Spain", opening(), world, scenario).diagnostics
+    assert "#1 or #3, or by joining" in spain.message  # no option names a nation at war
+    assert errors(codes_1914("DECLARE WAR ON Germany", "China")) == ["war-limited-gear-up"]
+    assert errors(codes_1914("GEAR UP\nDECLARE WAR ON Russia", "China")) == ["war-limited-gear-up"]  # 1.5 after 1.1
+    geared = opening(set_flags("china", turn=2, geared_up=1))
+    assert codes_1914("DECLARE WAR ON Germany", "China", geared) == []  # a limited war: no flag
+    assert codes_1914("DECLARE WAR ON Mongolia", "China") == [("flag", "war-by-neutral")]  # freely: no gear-up
+    assert codes_1914("DECLARE WAR ON Spain", "Italy") == []  # two players' nations: the tables answer it
+    assert codes_1914("DECLARE WAR ON Italy", "Ottoman Empire") == []
+    assert codes_1914("DECLARE WAR ON Greece", "Ottoman Empire") == [("flag", "war-by-neutral")]
+    assert codes_1914("DECLARE WAR ON Russia", "Japan") == []  # a full war (the US Entry's event 4)
+    joined = opening(set_flags("spain", side="allied"))
+    assert errors(codes_1914("DECLARE WAR ON Portugal", "Spain", joined)) == []  # in the main war: any nation
+    # The engine carries out what the checker keeps, and nothing of what it refuses.
+    new, events = run_1914({"spain": "DECLARE WAR ON Portugal", "italy": "DECLARE WAR ON Spain"})
+    assert "portugal" not in new.nations["spain"].at_war_with
+    assert "spain" in new.nations["italy"].at_war_with and new.nations["spain"].side == "neutral"
+    assert not [e for e in events if e.code == "moderator-flag"]  # a war of two players' nations
+    # The moderator's queue gets the attacked minor (the receipt's flag alone never reaches it).
+    _, events = run_1914({"ottoman": "DECLARE WAR ON Greece"})
+    [flagged] = [e for e in events if e.code == "moderator-flag"]
+    assert flagged.args["reason"] == "war-by-neutral" and flagged.args["nation"] == "greece"
+    assert flagged.args["details"] == {"attacker": "ottoman", "target": "greece"}
 
 
 def test_the_war_options_of_japan_and_spain_declare_their_wars() -> None:

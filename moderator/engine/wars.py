@@ -22,6 +22,9 @@ war both ways, as public news. Then:
 * **The other neutrals respond** (the Neutrals' first points table, engine/reactions.py):
   a side's declaration of war on a neutral, then the attacked neutral's joining (and any
   joining, by JOIN too), move every other neutral's points.
+* **A minor neutral attacked by a neutral** needs a player: "If minor nation is attacked by
+  major neutral then moderator should fill the position from replacement list"
+  (Replacement Pool). The moderator is flagged (`war-by-neutral`, declared or not).
 * **A war between two neutrals** is a local war (or a limited war where a neutral's
   section says so); Phase 1.1 note: it "lasts until either side capture one province from
   oposite side ... After that no war activities are allowed and either nation must
@@ -80,6 +83,11 @@ def begin(ctx: TurnContext, nation: str, target: str, phase: str, surprise: bool
         join(ctx, target, camp, phase, why="attacked", by=nation)
     elif attacker == "neutral":
         reactions.aggress(ctx, nation, target, phase)  # the neutrals' answer waits for its joining
+        info = ctx.scenario.nations.get(target)
+        if not ctx.checking and info is not None and info.kind == "minor" and ctx.state.nations[target].side == "neutral":
+            # Replacement Pool: "If minor nation is attacked by major neutral then moderator should
+            # fill the position from replacement list": the minor fights by the default meanwhile.
+            ctx.flag(phase, "war-by-neutral", nation=target, attacker=nation, target=target)
 
 
 def join(ctx: TurnContext, nation: str, side: str, phase: str, why: str, by: str = "") -> None:

@@ -83,7 +83,7 @@ from moderator.engine.ruleset import Ruleset, Step
 from moderator.orders import model as m
 
 NAME = "wtea-1914"
-VERSION = 25  # 1: before "One rule, one home" (one dice stream per turn); 2: before issue 8 (neutrals);
+VERSION = 26  # 1: before "One rule, one home" (one dice stream per turn); 2: before issue 8 (neutrals);
 # 3: before separated treasuries, surrender, the US Entry events, air combat over land, landings in 4.4;
 # 4: before the Mutineers (a disastrous mutiny's rebels), the Bolsheviks' wars after their victory, and
 # reconnaissance missions at sea helping their side's task forces in 4.2, new ships attacking in Phase 7,
@@ -124,6 +124,11 @@ VERSION = 25  # 1: before "One rule, one home" (one dice stream per turn); 2: be
 # battleship handed to the Ottoman fleet, Austro-Hungarian #1's 25 (Serbia's with the peace, spent on a
 # refusal; refused with Allied units in Serbian land) and #2's "considered neutral" case, and a given land's
 # garrison marched home through friendly land (it stayed, flagged)
+# 25: before Italy's self-influence (the "Italian influence" read as a default like Spain's, flagged) was
+# refused: that "Italian influence" is other nations' coaxing of Italy (issue 8), and before a neutral's
+# DECLARE WAR that its section forbids was refused (Spain's and the USA's wars by options, Canada and
+# Australia alone on a minor, China's limited war before its gear-up), and before an attempt on Italy was
+# refused (or, once Austro-Hungarian #2 made Italy "considered neutral", resolved) instead of referred
 ROOT = Path(__file__).resolve().parents[2]
 
 RULES: tuple[OrderRule, ...] = (  # type: ignore[type-arg]

@@ -242,12 +242,12 @@ def load_diplomacy(path: Path) -> Diplomacy:
     raw = _read_toml(path)
     _no_unknown(raw, _DIPLOMACY_KEYS, f"{path}")
     inf = raw.get("influence", {})
-    _no_unknown(inf, {"cost", "majors", "review_majors", "never", "neutral_influencers", "garrison", "points",
+    _no_unknown(inf, {"cost", "majors", "case_majors", "never", "neutral_influencers", "garrison", "points",
                       "target_points", "geared_points"}, f"{path}: [influence]")
     influence = InfluenceRules(
         cost=int(inf.get("cost", 10)),
         majors=frozenset(str(n) for n in inf.get("majors", ())),
-        review_majors=frozenset(str(n) for n in inf.get("review_majors", ())),
+        case_majors=frozenset(str(n) for n in inf.get("case_majors", ())),
         never=frozenset((str(a), str(b)) for a, b in inf.get("never", ())),
         neutral_influencers={str(k): int(v) for k, v in inf.get("neutral_influencers", {}).items()},
         garrison=tuple((str(g["nation"]), str(g["target"]), int(g["option"])) for g in inf.get("garrison", ())),
@@ -297,8 +297,8 @@ def load_diplomacy(path: Path) -> Diplomacy:
     for route in trade.get("route", ()):
         _no_unknown(route, {f.name for f in fields(TradeRoute)}, f"{path}: [[us_trade.route]]")
     wars = raw.get("wars", {})
-    _no_unknown(wars, {"no_war_on_neutrals", "no_join_in_local_war", "ends_on_capture", "join_without_points"},
-                f"{path}: [wars]")
+    _no_unknown(wars, {"no_war_on_neutrals", "no_join_in_local_war", "ends_on_capture", "join_without_points",
+                       "war_by_option", "not_alone", "limited_war_gear_up"}, f"{path}: [wars]")
     gear: dict[str, GearUpRule] = {}
     for nid, entry in raw.get("gear_up", {}).items():
         _no_unknown(entry, {f.name for f in fields(GearUpRule)}, f"{path}: [gear_up.{nid}]")
@@ -327,6 +327,9 @@ def load_diplomacy(path: Path) -> Diplomacy:
         no_join_in_local_war=frozenset(wars.get("no_join_in_local_war", ())),
         ends_on_capture=frozenset(wars.get("ends_on_capture", ())),
         join_without_points=frozenset(wars.get("join_without_points", ())),
+        war_by_option={str(n): tuple(int(o) for o in opts) for n, opts in wars.get("war_by_option", {}).items()},
+        not_alone={str(n): str(w) for n, w in wars.get("not_alone", {}).items()},
+        limited_war_gear_up={str(n): frozenset(t) for n, t in wars.get("limited_war_gear_up", {}).items()},
         gear_up=gear,
         options=tuple(_option(entry, i, path) for i, entry in enumerate(raw.get("option", ()), start=1)),
     )
@@ -714,7 +717,7 @@ def _check_diplomacy(scenario: Scenario, world: World, complete: bool) -> list[s
     d = scenario.diplomacy
     out: list[str] = []
     nations: list[tuple[str, str]] = [("coax", d.coax_nation), ("coax", d.coax_paid_to), ("us_trade", d.us_trader)]
-    nations += [("influence", n) for n in (*d.influence.majors, *d.influence.review_majors, *d.influence.neutral_influencers)]
+    nations += [("influence", n) for n in (*d.influence.majors, *d.influence.case_majors, *d.influence.neutral_influencers)]
     nations += [("influence", n) for pair in d.influence.never for n in pair]
     nations += [("self_influence", n) for n in d.self_influence] + [("gear_up", n) for n in d.gear_up]
     nations += [("drift", n) for n in d.drift] + [("influence", n) for n in (*d.influence.target_points,
@@ -728,7 +731,9 @@ def _check_diplomacy(scenario: Scenario, world: World, complete: bool) -> list[s
     nations += [("us_trade", n) for r in d.us_trade_routes for n in (r.to, r.subs_cut)]
     nations += [("us_trade", n) for n in (*d.us_trade_not_while_neutral, *d.us_trade_not_while_entry_negative)]
     nations += [("wars", n) for n in (*d.no_war_on_neutrals, *d.no_join_in_local_war, *d.ends_on_capture,
-                                           *d.join_without_points)]
+                                           *d.join_without_points, *d.war_by_option, *d.not_alone,
+                                           *d.not_alone.values())]
+    nations += [("wars", n) for who, whom in d.limited_war_gear_up.items() for n in (who, *whom)]
     places: list[tuple[str, str]] = [("us_trade", z) for zones in d.us_trade.values() for z in zones]
     places += [("us_trade", p) for r in d.us_trade_routes for p in (*r.zones, *r.held)]
     for o in d.options:

@@ -127,7 +127,6 @@ class SelfInfluence:
     points: int = 0  # 0-points toward the side
     succeeds_on: int = 0  # the least D10 face that succeeds; 0: no roll
     split_on_two_zeros: bool = False  # China: two 0s in a row split the nation (engine/china_split.py)
-    review: str = ""  # the rules leave it undefined: resolved by these numbers as a default, flagged
 
 
 @dataclass(frozen=True)
@@ -196,7 +195,7 @@ class InfluenceRules:
 
     cost: int = 10
     majors: frozenset[str] = frozenset()  # major neutrals open to influence
-    review_majors: frozenset[str] = frozenset()  # ... only in cases the moderator judges
+    case_majors: frozenset[str] = frozenset()  # ... as a minor once their case happened (considered neutral)
     never: frozenset[tuple[str, str]] = frozenset()  # (nation, target) pairs never allowed
     neutral_influencers: dict[str, int] = field(default_factory=dict)  # neutral nation -> its cost
     garrison: tuple[tuple[str, str, int], ...] = ()  # (nation, target, option that lifts the ban)
@@ -241,6 +240,9 @@ class Diplomacy:
     no_join_in_local_war: frozenset[str] = frozenset()
     ends_on_capture: frozenset[str] = frozenset()  # neutrals whose limited wars one capture ends (China)
     join_without_points: frozenset[str] = frozenset()  # JOIN needs no 10 points (Japan, the British Empire)
+    war_by_option: dict[str, tuple[int, ...]] = field(default_factory=dict)  # a neutral's wars: these options only
+    not_alone: dict[str, str] = field(default_factory=dict)  # no war on a minor neutral without this nation
+    limited_war_gear_up: dict[str, frozenset[str]] = field(default_factory=dict)  # these wars after a gear-up
     gear_up: dict[str, GearUpRule] = field(default_factory=dict)
     options: tuple[OptionRule, ...] = ()
 

@@ -4,12 +4,26 @@
 with that nation, then they must declare war on them at this point." War is mutual and
 public news. Allies cannot declare war on each other (Cooperation). A neutral nation's
 declaration starts a local or limited war, with rules of its own (Local War, Limited
-War, the neutrals' sections): the engine declares it and the moderator reviews it,
-except where the position settles it: "British, when neutral, are not able to declare
-war on any major neutral or minor neutral" (British Empire (while neutral);
-scenarios/1914/diplomacy.toml [wars]), and "Any neutral nation which reaches 10 or more
-cannot declare new local war even if she lose points" (Neutrals; the Ottoman Empire,
-Italy, Spain: engine/points.py locked).
+War, the neutrals' sections), which the engine resolves (engine/wars.py, the points
+tables: engine/reactions.py). The checker refuses what the rules forbid
+(scenarios/1914/diplomacy.toml [wars]):
+* "British, when neutral, are not able to declare war on any major neutral or minor
+  neutral" (British Empire (while neutral));
+* "Any neutral nation which reaches 10 or more cannot declare new local war even if she
+  lose points" (Neutrals; the Ottoman Empire, Italy, Spain: engine/points.py locked);
+* Spain's and the neutral USA's wars are their options (Spain 1 and 3 once its economy is
+  boosted, "Spain is not willing to start new war again"; US #2, the Congress vote):
+  `war-by-option` names them;
+* "Canada and Australia cannot declare war to any minor neutral alone" (Major nations and
+  colonies): only on a minor the British Empire is at war with;
+* China's limited wars with Germany, Britain, France and Russia: "Before declaring any
+  limited war China must pay 15 resources to gear up" (on an earlier turn: GEAR UP is
+  Phase 1.5); a bordering minor "freely".
+The one judgement left to the moderator is flagged: a neutral attacking a minor neutral
+(`war-by-neutral`): "If minor nation is attacked by major neutral then moderator should
+fill the position from replacement list" (Replacement Pool), and until then a non-player
+minor fights by the moderator's default. A neutral's war on a major nation needs no
+ruling: both sides have players and the tables answer it.
 What a war does to the attacked neutral (it joins the other camp) and how a war between
 neutrals ends: engine/wars.py. The other neutrals' points after a main-war side's
 declaration on a neutral (the Neutrals' first table, the US Entry among them):
@@ -22,10 +36,31 @@ from __future__ import annotations
 from moderator.engine import british_entry, points, surrender, wars
 from moderator.engine.context import Position, TurnContext
 from moderator.engine.orders.base import OrderRule
+from moderator.engine.orders.records import geared_before
 from moderator.engine.problems import Problem, flag, problem, warning
 from moderator.orders.model import DeclareWar
 
 PHASE = "1.1"
+
+
+def minor(pos: Position, nation: str) -> bool:
+    info = pos.scenario.nations.get(nation)
+    return info is not None and info.kind == "minor"
+
+
+def neutral_war_problem(pos: Position, nation: str, target: str, at: str) -> Problem | None:
+    """Why a neutral's own sections forbid its declaration on `target` (see above)."""
+    wars = pos.scenario.diplomacy
+    if nation in wars.war_by_option:
+        return problem("war-by-option", at, target=target, options=list(wars.war_by_option[nation]),
+                       neutral=pos.nation(target).side == "neutral")
+    partner = wars.not_alone.get(nation)
+    if (partner and pos.nation(target).side == "neutral" and minor(pos, target)
+            and not pos.at_war(partner, target)):
+        return problem("war-not-alone", at, target=target, partner=partner)
+    if target in wars.limited_war_gear_up.get(nation, ()) and not geared_before(pos, nation):
+        return problem("war-limited-gear-up", at, target=target)
+    return None
 
 
 class DeclareWarRule(OrderRule[DeclareWar]):
@@ -50,6 +85,8 @@ class DeclareWarRule(OrderRule[DeclareWar]):
         if (turn is not None and pos.nation(nation).side == "neutral" and pos.nation(target).side == "neutral"
                 and not pos.at_war(nation, target)):
             return problem("war-after-ten", order.target, target=target, turn=turn)
+        if pos.nation(nation).side == "neutral" and not pos.at_war(nation, target):
+            return neutral_war_problem(pos, nation, target, order.target)
         return None
 
     def remarks(self, pos: Position, nation: str, order: DeclareWar) -> list[Problem]:
@@ -59,7 +96,8 @@ class DeclareWarRule(OrderRule[DeclareWar]):
             camp = wars.opposite(pos.nation(order.target).side)
             if nation == british_entry.BRITAIN and camp:  # its declaration is its entry (engine/wars.py)
                 return [] if british_entry.provoked(pos, camp) else [warning("join-unprovoked", order.target, side=camp)]
-            return [flag("war-by-neutral", order.target, target=order.target)]
+            if pos.nation(order.target).side == "neutral" and minor(pos, order.target):
+                return [flag("war-by-neutral", order.target, target=order.target)]  # its seat: see above
         return []
 
     def commit(self, ctx: TurnContext, nation: str, index: int, order: DeclareWar) -> None:

@@ -12,8 +12,11 @@ Who may be influenced, by whom and for how much is scenario data
 * the major neutrals open to influence: Spain ("can only be influenced similar to minor
   neutral"), China only by a nation that gave it a territory by its special option, from
   the next turn on ("At the start of play no nations may attempt to influence China";
-  British option #2, French #4, German #1), Italy only in a case the moderator judges
-  (Austro-Hungarian option #2); dominions follow the British Empire;
+  British option #2, French #4, German #1), Italy only once Austro-Hungarian option #2
+  made it "considered neutral" ("in that case, if isuccessful, then Italy is considered
+  neutral and can be influenced as any other minor neutral": the option's home records
+  the turn in NationState.flags["considered_neutral"]; refused before, `influence-italy`);
+  dominions follow the British Empire;
 * "United States cannot influence Spain"; France not while the Spanish Garrison rule
   holds (French option #1 voids it on a 7-10, engine/option_effects.py: "France may
   attempt to influence Spain on future turns");
@@ -21,18 +24,20 @@ Who may be influenced, by whom and for how much is scenario data
 
 Self-influence (the neutrals' own sections): the Ottoman Empire toward the Allied Powers
 for 10; Spain for 10 and China for 15, only once their economy is raised (the gear-up,
-on an earlier turn); Italy's "Italian influence" is named but never defined (flagged).
+on an earlier turn). Italy has none (refused, `self-influence`): its section lists no
+self-influence among its points, and the "Italian influence" of Austro-Hungarian option #2
+is the coaxing of Italy by other nations (COAX, engine/orders/neutrals.py): "if Allied
+Powers succeed once to do the former", "block a successful attempt made by the opposing
+side (ie. Italy is leaning twice toward that side)" (diplomacy.toml [self_influence]).
 
 The cost is charged when Phase 1.2 runs, then the engine rolls (Phase 1.2: 9-10, 10 for
 * nations; the self-influences by their sections: the Ottomans 0-10 without a roll, Spain
 0-3 on a 9-10, China 0-2) and moves the target's points (engine/points.py): 0-8 (Phase
 1.2), Spain 0-3 and 0-5 once boosted, China 0-3 (diplomacy.toml [influence] points,
 target_points, geared_points). The influencer learns whether it succeeded, never the
-points; the target learns the points, never who (influence is anonymous). Influence on
-Italy stays the moderator's (referred: whether Italy is "considered neutral" after the
-Austro-Hungarian #2 case); Italy's own "Italian influence", never defined, is resolved as
-Spain's (10, 9-10, 0-3) by default and flagged (`self-influence-default`). China rolling 0 twice in a row on its self-influence splits it into two
-blocks (engine/china_split.py).
+points; the target learns the points, never who (influence is anonymous). Italy, once
+considered neutral, is influenced as a minor (10, 9-10, 0-8). China rolling 0 twice in a
+row on its self-influence splits it into two blocks (engine/china_split.py).
 """
 
 from __future__ import annotations
@@ -41,10 +46,13 @@ from moderator.engine import chances, china_split, points
 from moderator.engine.context import MODERATOR, Position, TurnContext
 from moderator.engine.orders.base import afford, once_per_turn
 from moderator.engine.orders.records import Referred, geared, geared_before, option_succeeded, option_used
-from moderator.engine.problems import Problem, flag, problem, warning
+from moderator.engine.problems import Problem, problem, warning
 from moderator.orders.model import Influence
 
 PHASE = "1.2"
+# NationState.flags of a case major (Italy): the turn Austro-Hungarian option #2 made it
+# "considered neutral" (set by engine/option_effects.py seek_italys_favour).
+CONSIDERED_NEUTRAL = "considered_neutral"
 
 
 def key(nation: str, target: str) -> tuple[str, ...]:
@@ -89,9 +97,11 @@ def influence_problem(pos: Position, nation: str, target: str, toward: str | Non
         return problem("influence-minor-only", at, target=target)
     if pos.nation(target).flags.get("active") is False:  # not on the board yet (the Bolsheviks)
         kind = "inactive"
-    if kind in ("dominion", "inactive") or (kind == "major" and target not in rules.majors | rules.review_majors):
+    if kind in ("dominion", "inactive") or (kind == "major" and target not in rules.majors | rules.case_majors):
         return problem("influence-barred", at, target=target, kind=kind,
                        parent=info.parent if info and info.parent else "")
+    if target in rules.case_majors and pos.nation(target).flags.get(CONSIDERED_NEUTRAL) is None:
+        return problem("influence-italy", at, target=target)
     if info is not None and info.no_influence and not opened(pos, nation, target):
         return problem("influence-not-opened", at, target=target, options=opened_by(pos, nation, target))
     for who, whom, option in rules.garrison:
@@ -109,13 +119,10 @@ def influence_problem(pos: Position, nation: str, target: str, toward: str | Non
 
 
 def influence_remarks(pos: Position, nation: str, target: str, at: str = "") -> list[Problem]:
-    rules = pos.scenario.diplomacy.influence
     info = pos.scenario.nations.get(target)
     out: list[Problem] = []
     if info is not None and info.influence_on_ten_only:
         out.append(warning("influence-ten", at, target=target))
-    if target in rules.review_majors:
-        out.append(flag("influence-italy", at, target=target))
     return out
 
 
@@ -123,8 +130,9 @@ def influence_remarks(pos: Position, nation: str, target: str, at: str = "") -> 
 def self_influence_problem(pos: Position, nation: str, toward: str | None, at: str = "") -> Problem | None:
     rules = pos.scenario.diplomacy.self_influence
     rule = rules.get(nation)
-    if rule is None:
-        return problem("self-influence", at, nations=sorted(rules))
+    if rule is None:  # Italy among them: its "Italian influence" is other nations' COAX (see above)
+        return problem("self-influence", at, nations=sorted(rules),
+                       coaxed=nation == pos.scenario.diplomacy.coax_nation)
     if pos.nation(nation).side != "neutral":
         return problem("self-influence-joined", at)
     if rule.toward and toward not in (None, rule.toward):
@@ -140,8 +148,9 @@ def self_influence_problem(pos: Position, nation: str, toward: str | None, at: s
 
 
 def self_influence_remarks(pos: Position, nation: str) -> list[Problem]:
-    rule = pos.scenario.diplomacy.self_influence.get(nation)
-    return [flag("review", why=rule.review)] if rule is not None and rule.review else []
+    """None: every self-influence the rules define is resolved by its section (an undefined
+    one is refused). The hook the options' home calls for an option of kind self-influence."""
+    return []
 
 
 def self_influence_cost(pos: Position, nation: str) -> int:
@@ -159,11 +168,9 @@ def worth(pos: Position, target: str) -> int:
 
 
 def referred(pos: Position, nation: str, target: str) -> bool:
-    """The case the moderator resolves: influence on Italy (Austro-Hungarian #2). Italian
-    self-influence, undefined, is resolved by a default and flagged (resolve_self_influence)."""
-    if target == nation:
-        return pos.scenario.diplomacy.self_influence.get(nation) is None
-    return target in pos.scenario.diplomacy.influence.review_majors
+    """An attempt the engine would leave to the moderator: a self-influence without a rule
+    (Italy's), which the checker refuses anyway. Every other attempt it resolves."""
+    return target == nation and pos.scenario.diplomacy.self_influence.get(nation) is None
 
 
 def resolve_influence(ctx: TurnContext, nation: str, index: int, target: str, toward: str | None) -> None:
@@ -193,9 +200,6 @@ def resolve_self_influence(ctx: TurnContext, nation: str, index: int, toward: st
         success = ctx.dice.d10("self-influence (the neutral's section)") >= rule.succeeds_on
     ctx.emit("influence-attempt", PHASE, (nation, MODERATOR), nation=nation, order=index, target=nation,
              success=success)
-    if rule.review:  # the rules leave it undefined: the default above, for the moderator to review
-        ctx.flag(PHASE, "self-influence-default", nation, why=rule.review, success=success, side=side,
-                 cost=rule.cost, most=rule.points, on=rule.succeeds_on)
     if not success:
         return
     if china_split.split(ctx, nation):  # two blocks: each draws for its own side
