@@ -200,6 +200,19 @@ def test_a_fighter_whose_carrier_is_gone_lands_on_friendly_land() -> None:
         assert plane.location == home
 
 
+def test_bombers_in_a_sea_zone_never_fly_off() -> None:
+    # Bombers: "may not be stationed on aircraft carriers"; only fighters of fuel 5 launch
+    # from one (Aircraft Carriers). Bombers in a sea zone are aboard transports and go ashore
+    # with INVADE (4.4); a MOVE or ATTACK of them out of the zone, alone or with fighters, is
+    # refused (it was referred to the moderator as air-at-sea), in the checker and the
+    # engine alike; fighters alone off the carrier are not.
+    state = carriers(MINE + [("transport", "English Channel", 1), ("bomber", "English Channel", 1)], [])
+    for text in ("MOVE 1 bmb FROM English Channel TO London", "ATTACK 1 bmb FROM English Channel TO North Sea",
+                 "MOVE 1 bmb FROM English Channel TO North Sea", "MOVE 1 ftr, 1 bmb FROM English Channel TO London"):
+        assert judged(state, text) == "bombers-aboard", text
+    assert judged(state, "MOVE 1 ftr FROM English Channel TO London") is None
+
+
 # ---- a MOVE of fighters off carriers to another sea zone (engine/orders/move.py carrier_flight) ----
 
 CARRIER_MOVE = "MOVE 2 ftr FROM English Channel TO North Sea"
