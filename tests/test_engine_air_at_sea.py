@@ -213,6 +213,28 @@ def test_bombers_in_a_sea_zone_never_fly_off() -> None:
     assert judged(state, "MOVE 1 ftr FROM English Channel TO London") is None
 
 
+def test_strikers_that_cannot_go_home_land_aboard_the_carriers_under_them() -> None:
+    # Aircraft Carriers: "fighters may still land on it"; 4.5 step 3: "flown to a friendly
+    # controlled territory within range". Home comes first: with their carrier in the
+    # English Channel afloat, two fighters back from the North Sea land on it even though a
+    # British carrier with room lies under them. With their carrier gone they land aboard
+    # the one in the North Sea (no fuel spent) while it has room (two, one fighter aboard
+    # already); the other flies to London, the nearest friendly land.
+    state = carriers([("carrier", "English Channel", 1), ("fighter", "English Channel", 2),
+                      ("carrier", "North Sea", 1), ("fighter", "North Sea", 1)], [])
+    for sunk, homes in ((False, ["English Channel"] * 2), (True, ["London", "North Sea"])):
+        ctx = TurnContext(state.copy(), {}, WORLD, scenario(5))
+        if sunk:
+            ctx.state.units.remove(next(u for u in ctx.state.units if u.location == "English Channel"
+                                        and u.kind == "carrier"))
+        planes = [u for u in ctx.state.units if u.kind == "fighter" and u.location == "English Channel"]
+        for plane in planes:
+            phase4_sea.fly_home(ctx, plane, "English Channel", "North Sea", 1)
+        assert sorted(p.location for p in planes) == homes
+        told = sorted(e.args["aboard"] for e in ctx.events if e.code == "aircraft-landed")
+        assert told == ([False, True] if sunk else [])
+
+
 # ---- a MOVE of fighters off carriers to another sea zone (engine/orders/move.py carrier_flight) ----
 
 CARRIER_MOVE = "MOVE 2 ftr FROM English Channel TO North Sea"

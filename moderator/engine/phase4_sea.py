@@ -615,9 +615,16 @@ def air_rounds(ctx: TurnContext, plane: Unit, origin: str, zone: str) -> int:
 
 
 def fly_home(ctx: TurnContext, plane: Unit, origin: str, zone: str, fought: int) -> None:
-    """After the hunt the aircraft fly back where they came from, or, when the fuel left
-    does not reach it, to the nearest friendly land (4.5 step 3: "flown to a friendly
-    controlled territory within range"); a plane shot down is already gone."""
+    """After a strike, a hunt or a cover flight over the sea zone `zone` the aircraft fly
+    back where they came from (their base, or their carrier with room) when their fuel
+    still reaches it; else a fighter lands aboard its nation's carriers in `zone` when
+    they have room (Aircraft Carriers: "fighters may still land on it"; no fuel to spend,
+    the nearest friendly place there is); else the aircraft fly to the nearest friendly
+    land (4.5 step 3: "flown to a friendly controlled territory within range"), or are
+    lost. A plane shot down is already gone. Home comes first, as after a land battle
+    (phase4_land.land): a strike's fighters go back to the carrier they left, whose
+    fleet they guard; the carriers under them are where they come down when home is
+    out of reach (a reading, docs/rules-coverage.md "Where aircraft come down at sea")."""
     if plane not in ctx.state.units:
         return
     tank = (stats.fuel if (stats := ctx.stats(plane.nation, plane.kind)) else 0) or 0  # as phase4_land and the checker
@@ -628,7 +635,20 @@ def fly_home(ctx: TurnContext, plane: Unit, origin: str, zone: str, fought: int)
         return  # back at its base: it never left it on the map
     if home is not None and carrier_zone(ctx, plane, origin) and placement.berth(ctx, plane, origin):
         return  # back aboard its carrier (damaged ones too: "fighters may still land on it")
+    if aboard_here(ctx, plane, zone):
+        plane.location = zone
+        ctx.tell(plane.nation, "aircraft-landed", PHASE, place=zone, battle=zone, units={plane.kind: 1}, aboard=True)
+        return
     carrier_loss.land_or_lose(ctx, plane, zone, landing_places(ctx, plane.nation), left, PHASE)
+
+
+def aboard_here(ctx: TurnContext, plane: Unit, zone: str) -> bool:
+    """May a fighter over the sea zone land aboard its nation's carriers there: their room
+    (placement.berth, damaged carriers too) and a tank fit for a carrier (Fighters: "a
+    fighter needs 5 fuel points before it can be used on an Aircraft Carrier")?"""
+    stats = ctx.stats(plane.nation, plane.kind)
+    return (ctx.is_sea(zone) and stats is not None and (stats.fuel or 0) >= placement.CARRIER_FUEL
+            and placement.berth(ctx, plane, zone))
 
 
 def carrier_zone(ctx: TurnContext, plane: Unit, origin: str) -> list[str]:

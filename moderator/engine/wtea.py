@@ -118,7 +118,9 @@ VERSION = 24  # 1: before "One rule, one home" (one dice stream per turn); 2: be
 # 22: before a MOVE of fighters off a carrier to another sea zone was judged without a look at the enemy there
 # (it was refused cannot-land unless enemy aircraft were there) and landed aboard own carriers there
 # 23: before a MOVE or ATTACK of bombers out of a sea zone (aboard transports) was refused (bombers-aboard;
-# it was referred as air-at-sea)
+# it was referred as air-at-sea), fighters back from a flight over a sea zone that cannot reach home landed
+# aboard their nation's carriers there (not on land), and a flight off carriers flown in step 4.3 was not
+# refused in 4.4 when a strike had meanwhile sunk or damaged its carrier
 ROOT = Path(__file__).resolve().parents[2]
 
 RULES: tuple[OrderRule, ...] = (  # type: ignore[type-arg]

@@ -300,6 +300,21 @@ def carrier_attack(pos: Position, nation: str, order: Move) -> bool:
     return from_carrier(pos, order) and not flies_off(pos, nation, order)
 
 
+TOOK_OFF = ("took-off-at-sea",)  # memo: the (nation, order) flights off carriers flown in the naval step
+
+
+def take_off(pos: Position, nation: str, order: Move) -> None:
+    """The naval step flew this order's fighters off their carriers (phase4_air_sea.take_flights)."""
+    pos.memo.setdefault(TOOK_OFF, set()).add((nation, order))
+
+
+def took_off(pos: Position, nation: str, order: Move) -> bool:
+    """Were the fighters of this order off carriers flown in the naval step? Then whether
+    their carriers may launch was judged as they took off; step 4.4, which counts the
+    order, does not judge it again on carriers a strike may have sunk or damaged since."""
+    return (nation, order) in pos.memo.get(TOOK_OFF, ())
+
+
 def launch_problem(pos: Position, nation: str, order: Move) -> Problem | None:
     """Aircraft Carriers: "A damaged carrier cannot launch fighters": the fighters the
     nation's undamaged carriers in the zone hold."""
@@ -318,7 +333,8 @@ class MoveRule(OrderRule[Move]):
     def problem(self, pos: Position, nation: str, order: Move) -> Problem | None:
         return (standing_problem(pos, nation, order) or fighting_problem(pos, nation, order)
                 or (launch_problem(pos, nation, order)
-                    if from_carrier(pos, order) or carrier_flight(pos, order) else None)
+                    if (from_carrier(pos, order) or carrier_flight(pos, order)) and not took_off(pos, nation, order)
+                    else None)
                 or (surrender.attack_barred(pos, nation, order.dest)
                     if not blind_move(pos, order) and hostile(pos, nation, order.dest) else None))
 
