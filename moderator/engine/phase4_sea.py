@@ -531,12 +531,29 @@ def intercept(ctx: TurnContext, sea: Sea, moving: bool) -> None:
         cover = cover_over(ctx, sea, target, order.zone)
         spare = {u.id: n for u, n in cover}
         them.ships += [Ship(u, f"{u.nation}/aircraft", "cover") for u, _ in cover]
-        result = naval_combat.fight(ctx, order.zone, own, them, orders=(BattleOrders(), orders_for(ctx, [target], order.zone)),
-                                    free=(own, list(own.ships), "submarines"), after_round=until_cover_leaves(them, spare))
+        others = engaging(ctx, sea, nation, target, order.zone)
+        joining = [s for s in side_of(others, sought=False).ships if s.unit.kind != "transport"]
+        group = [target, *others]
+        result = naval_combat.fight(ctx, order.zone, own, them, orders=(BattleOrders(), orders_for(ctx, group, order.zone)),
+                                    free=(own, list(own.ships), "submarines"), after_round=until_cover_leaves(them, spare),
+                                    joining=joining)
         for u, rounds in cover:
             sea.cover_fought[u.id] = sea.cover_fought.get(u.id, 0) + min(result.rounds, rounds)
-        settle(ctx, [target])
-        naval_combat.battle_event(ctx, result, [f"{nation}/submarines", target.key, *sorted({f"{u.nation}/aircraft" for u, _ in cover})])
+        settle(ctx, group)
+        fought = sorted({s.fleet for s in joining})
+        naval_combat.battle_event(ctx, result, [f"{nation}/submarines", target.key, *fought,
+                                                *sorted({f"{u.nation}/aircraft" for u, _ in cover})])
+
+
+def engaging(ctx: TurnContext, sea: Sea, nation: str, target: Fleet, zone: str) -> list[Fleet]:
+    """The note after 4.3: "Subs attacking surface vessels and attacking other subs will
+    have a free attack against them. After that ALL ships in the same sea zone can engage
+    attacking subs". Reading: the other task forces in the submarines' zone at that point
+    of the movement, of the target's nation and its allies at war with the submarines'
+    nation, join the battle once the free attack is over, with their ships that can fire
+    (not transports, whose attack is 0: they would only be targets); by default they do."""
+    return [f for f in sea.fleets if f is not target and f.ships and f.zone == zone
+            and (f.nation == target.nation or ctx.allies(f.nation, target.nation)) and ctx.at_war(nation, f.nation)]
 
 
 def cover_over(ctx: TurnContext, sea: Sea, target: Fleet, zone: str) -> list[tuple[Unit, int]]:
