@@ -235,6 +235,29 @@ def test_strikers_that_cannot_go_home_land_aboard_the_carriers_under_them() -> N
         assert told == ([False, True] if sunk else [])
 
 
+def test_a_carriers_fighters_with_no_orders_scout_for_its_task_force() -> None:
+    # 4.2.4: fighters aboard with no orders "are working on reconaissance missions"; 4.2's
+    # table: a carrier's defensive factor "depends of aircrafts on deck, base is 0" (fighters
+    # 1-2 on a D10, -1 to the enemy). A British cruiser (5) seeks a German carrier: 50%
+    # alone, 40% against two fighters on deck; the carrier's fighters sight the cruiser at
+    # 2 - 2 = 1 each: 1 - 0.9 x 0.9 = 19%. Fighters an ATTACK names, or a damaged carrier's
+    # (it "cannot launch fighters"), do not scout.
+    def chances(orders: str = "", damaged: bool = False, fighters: int = 2) -> tuple[float, float]:
+        state = carriers([("cruiser", "North Sea", 1)],
+                         [("carrier", "North Sea", 1), ("fighter", "North Sea", fighters), ("battleship", "Baltic Sea", 1)])
+        next(u for u in state.units if u.kind == "carrier").damage = int(damaged)
+        ctx = TurnContext(state, {"germany": parsed_orders(orders)} if orders else {}, WORLD, scenario(5))
+        fleets = {f.nation: f for f in phase4_sea.fleets(ctx) if f.zone == "North Sea"}
+        return (phase4_sea.chance(ctx, fleets["britain"], fleets["germany"], "North Sea"),
+                phase4_sea.chance(ctx, fleets["germany"], fleets["britain"], "North Sea"))
+
+    assert chances(fighters=0) == (0.5, 0.0)
+    assert chances() == (0.4, 0.19)
+    assert chances("ATTACK 1 ftr FROM North Sea TO Baltic Sea") == (0.4, 0.1)
+    assert chances("ATTACK 2 ftr FROM North Sea TO Baltic Sea") == (0.5, 0.0)
+    assert chances(damaged=True) == (0.5, 0.0)
+
+
 # ---- a MOVE of fighters off carriers to another sea zone (engine/orders/move.py carrier_flight) ----
 
 CARRIER_MOVE = "MOVE 2 ftr FROM English Channel TO North Sea"

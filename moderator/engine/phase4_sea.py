@@ -76,6 +76,7 @@ from moderator.engine.orders.task_forces import CARRIES, friendly_waters, troop_
 from moderator.engine.state import AIR_UNITS, SEA_UNITS, Unit, kinds
 from moderator.orders.model import (
     CombatCondition,
+    Move,
     NavalInvasion,
     SubDetection,
     SubInterception,
@@ -106,6 +107,7 @@ class Fleet:
     moved_at: str | None = None  # the zone it left at this point
     cargo: dict[str, list[Unit]] = field(default_factory=dict)  # transport id -> troops aboard
     planes: list[Unit] = field(default_factory=list)  # fighters aboard its carriers (they sail with them)
+    scouts: list[Unit] = field(default_factory=list)  # those of them no order names (4.2.4: on reconnaissance)
 
     @property
     def key(self) -> str:
@@ -222,6 +224,11 @@ def board(ctx: TurnContext, fleets: Sequence[Fleet]) -> None:
                       key=lambda u: u.id)
         f.planes = free[:room]
         taken.update(u.id for u in f.planes)
+    for f in fleets:  # the fighters an order names (lowest ids first, as the naval step takes them) do not scout
+        named = sum(uc.count for n, _, o in ctx.orders_of(Move) if n == f.nation and o.origin == f.zone
+                    for uc in o.units if uc.kind == "fighter")
+        ordered = {u.id for u in ctx.free(f.nation, f.zone, "fighter")[:named]}
+        f.scouts = [u for u in f.planes if u.id not in ordered and u.id not in ctx.moved]
 
 
 def standing_mission(ctx: TurnContext, f: Fleet) -> str:
@@ -300,8 +307,22 @@ def sides_in(ctx: TurnContext, seeker: Fleet, other: Fleet, zone: str) -> tuple[
     def helpers(nation: str) -> list[Unit]:
         return [u for u in phase3_recon_missions.helping_at_sea(ctx, nation, zone) if u.kind in phase4_naval.RECON_FACTORS]
 
-    return (seeker_kinds(ctx, [*seeker.ships, *helpers(seeker.nation)]),
-            [u.kind for u in [*other.ships, *helpers(other.nation)]])
+    return (seeker_kinds(ctx, [*seeker.ships, *on_deck(ctx, seeker), *helpers(seeker.nation)]),
+            [u.kind for u in [*other.ships, *on_deck(ctx, other), *helpers(other.nation)]])
+
+
+def on_deck(ctx: TurnContext, f: Fleet) -> list[Unit]:
+    """The fighters aboard the task force's carriers that scout for it: 4.2.4: "Aircraft
+    carriers usualy have at least one fighter unit on board, and if no orders are set for
+    these fighters then they are working on reconaissance missions"; the 4.2 table: a
+    carrier's defensive factor "depends of aircrafts on deck, base is 0". Reading: its
+    fighters no order of the turn names (board: f.scouts), still afloat with it, as many as
+    its undamaged carriers can launch ("A damaged carrier cannot launch fighters"); each
+    counts with a fighter's factors as a member of the task force."""
+    launch = sum((stats.capacity if (stats := ctx.stats(f.nation, "carrier", u)) else 0)
+                 for u in f.ships if u.kind == "carrier" and not u.damage)
+    planes = {u.id for u in f.planes}
+    return [u for u in f.scouts if u.id in planes and u.location == f.zone][:launch]
 
 
 def seeker_kinds(ctx: TurnContext, ships: Sequence[Unit]) -> list[str]:
