@@ -162,3 +162,24 @@ def test_every_ship_of_the_targets_side_in_the_zone_engages_intercepting_submari
     subs.fictive = False  # taken as a casualty
     naval_combat.arm(ctx, battle)
     assert not subs.fictive
+
+
+def test_the_ships_that_join_an_interception_sink_submarines_as_often_as_their_values_say() -> None:
+    # Two submarines (attack 2) intercept a French transport (defense 1) sailing out of the
+    # North Sea, where a French cruiser (defense 3) lies. The free attack sinks the
+    # transport with 1 - 0.8^2 = 36%; in the one round before the submarines dive the
+    # cruiser joins (note after 4.3), so no submarine is hit with 0.7 x (0.64 x 0.9 + 0.36)
+    # = 65.52%: one or more is sunk 34.48% of the time (the transport alone: 6.4%).
+    state = sea_state(germany=[("submarine", "North Sea", 2)],
+                      france=[("transport", "North Sea", 1), ("cruiser", "North Sea", 1)])
+    parsed = {"france": parsed_orders("TF T AT North Sea: 1 tr\nTF T MOVE TO English Channel"),
+              "germany": parsed_orders("INTERCEPT WITH 2 ss IN North Sea")}
+    trials, sunk = 1500, 0
+    for seed in range(trials):
+        ctx = TurnContext(state.copy(), parsed, WORLD, SCENARIO, dice_root=Dice("interception-joined", seed))
+        for i, order in enumerate(parsed["france"]):
+            rule = task_forces.FORM if isinstance(order, m.TaskForce) else task_forces.MISSION
+            rule.execute(ctx, "france", i, order)
+        phase4_sea.naval_movement(ctx)
+        sunk += sum(1 for u in ctx.state.units if u.kind == "submarine") < 2
+    assert within_four_sigma(sunk, trials, 0.3448)
