@@ -122,6 +122,7 @@ class NavalBattle:
     retreating: int | None = None  # the index in `sides` of the side that withdrew (step 6)
     nations: tuple[list[str], list[str]] = ([], [])  # each side's nations as the battle began, and of ships joining
     fictive_given: set[int] = field(default_factory=set)  # the sides (0, 1) given the multinational fictive unit
+    flown: dict[str, int] = field(default_factory=dict)  # aircraft id -> the rounds it fought, when it left early
 
 
 def values(ctx: TurnContext, unit: Unit) -> UnitStats:
@@ -332,7 +333,7 @@ def fight(
         battle.ended = "destroyed"
     spent = dict(fuel_spent or {})
     for plane in flyers:  # Fighters: "1 fuel point for each round of combat the fighter participates in"
-        spent[plane] = spent.get(plane, 0) + battle.rounds * fuel.ROUND
+        spent[plane] = spent.get(plane, 0) + battle.flown.get(plane, battle.rounds) * fuel.ROUND
     for nation in sorted({n for side in (a, b) for n, lost in side.losses.items() if lost.get("carrier")}):
         carrier_loss.strand(ctx, zone, nation, spent)  # Aircraft Carriers: the fighters aboard a sunk carrier
     return battle

@@ -84,6 +84,7 @@ from moderator.orders.model import (
 )
 
 PHASE = "4.2"
+CARRIED = "carried"  # a battle Ship's mission: a fighter off its task force's carriers (side_of)
 AGGRESSIVE = frozenset({"patrol", "blockade", "bombard"})  # the list of missions: "aggresive"
 SUBS_DIVE = "submarines-dive"
 
@@ -409,7 +410,8 @@ def battle(ctx: TurnContext, sea: Sea, zone: str, group: list[Fleet], sighted: s
     if not second:
         return
     seekers = {s for s, _ in sighted}
-    sides = (side_of(first, any(f.key in seekers for f in first)), side_of(second, any(f.key in seekers for f in second)))
+    sides = (side_of(first, any(f.key in seekers for f in first), ctx),
+             side_of(second, any(f.key in seekers for f in second), ctx))
     head = None
     for e_key, _ in sorted(free.items()):
         e = next((f for f in group if f.key == e_key), None)
@@ -418,7 +420,7 @@ def battle(ctx: TurnContext, sea: Sea, zone: str, group: list[Fleet], sighted: s
             head = (own, [s for s in own.ships if s.fleet == e.key], "escort")
             break
     orders = (orders_for(ctx, first, zone), orders_for(ctx, second, zone))
-    result = naval_combat.fight(ctx, zone, *sides, orders=orders, free=head)
+    result = naval_combat.fight(ctx, zone, *sides, orders=orders, free=head, after_round=off_sunk_carriers)
     settle(ctx, group)
     naval_combat.battle_event(ctx, result, [f.key for f in group])
     if result.ended == "withdrawn" and result.retreating is not None:
@@ -428,6 +430,19 @@ def battle(ctx: TurnContext, sea: Sea, zone: str, group: list[Fleet], sighted: s
         for f in group:
             if turns_back(ctx, f.nation, zone):
                 go_back(ctx, f)
+
+
+def off_sunk_carriers(battle: naval_combat.NavalBattle) -> str | None:
+    """Aircraft Carriers: a carrier's fighters fight from it; when their nation has no
+    carrier left in the battle they leave it (after it, to another of its carriers in the
+    zone with room, or to friendly land: carrier_loss.strand, with the rounds they
+    fought). A side left with nothing ends the battle: its ships were destroyed."""
+    for side in battle.sides:
+        decks = {s.unit.nation for s in side.ships if s.unit.kind == "carrier"}
+        for s in [s for s in side.ships if s.mission == CARRIED and s.unit.nation not in decks]:
+            side.ships.remove(s)
+            battle.flown[s.unit.id] = battle.rounds
+    return "destroyed" if not all(side.ships for side in battle.sides) else None
 
 
 def turns_back(ctx: TurnContext, nation: str, zone: str) -> bool:
@@ -449,9 +464,13 @@ def go_back(ctx: TurnContext, f: Fleet) -> None:
     ctx.tell(f.nation, "task-force-turned-back", PHASE, tf=f.name, zone=zone, dest=f.zone)
 
 
-def side_of(group: Sequence[Fleet], sought: bool) -> NavalSide:
+def side_of(group: Sequence[Fleet], sought: bool, ctx: TurnContext | None = None) -> NavalSide:
+    """The task forces' ships as one side of a battle; with `ctx`, their carriers' fighters
+    too (flying), those on_deck scouts for them: 4.3 step 4 "All attacking ships and
+    aircraft roll for hits. Then defending ships and planes roll for defense"."""
     ships = [Ship(u, f.key, f.mission, list(f.cargo.get(u.id, []))) for f in group for u in f.ships]
-    return NavalSide(ships, sought)
+    planes = [Ship(u, f.key, CARRIED) for f in group for u in on_deck(ctx, f)] if ctx is not None else []
+    return NavalSide(ships + planes, sought)
 
 
 def orders_for(ctx: TurnContext, group: Sequence[Fleet], zone: str) -> BattleOrders:
@@ -471,6 +490,7 @@ def settle(ctx: TurnContext, group: Sequence[Fleet]) -> None:
     for f in group:
         f.ships = [u for u in f.ships if u.id in alive]
         f.cargo = {t: [u for u in load if u.id in alive] for t, load in f.cargo.items() if t in alive}
+        f.planes = [u for u in f.planes if u.id in alive and u.location == f.zone]  # not those downed or flown to land
 
 
 def back(ctx: TurnContext, f: Fleet) -> None:

@@ -122,7 +122,8 @@ VERSION = 24  # 1: before "One rule, one home" (one dice stream per turn); 2: be
 # aboard their nation's carriers there (not on land), and a flight off carriers flown in step 4.3 was not
 # refused in 4.4 when a strike had meanwhile sunk or damaged its carrier, and before the other ships of the
 # target's side in the zone joined a submarine interception after the free attack (note after 4.3), and
-# before a carrier's fighters with no orders counted in its task force's contact rolls (4.2.4)
+# before a carrier's fighters with no orders counted in its task force's contact rolls (4.2.4) and fought in
+# its naval battles (4.3 step 4)
 ROOT = Path(__file__).resolve().parents[2]
 
 RULES: tuple[OrderRule, ...] = (  # type: ignore[type-arg]
