@@ -12,9 +12,10 @@ from __future__ import annotations
 import dataclasses
 from functools import cache
 
-from moderator.engine import air_combat_sea, phase4_sea
+from moderator.engine import air_combat_sea, naval_combat, phase4_sea
 from moderator.engine.context import TurnContext
-from moderator.engine.dice import Dice
+from moderator.engine.dice import Dice, ScriptedDice
+from moderator.engine.orders import task_forces
 from moderator.engine.state import GameState
 from moderator.engine.technology import UPGRADED
 from moderator.orders import model as m
@@ -198,6 +199,116 @@ def test_a_fighter_whose_carrier_is_gone_lands_on_friendly_land() -> None:
         plane = next(u for u in ctx.state.units if u.kind == "fighter")
         phase4_sea.fly_home(ctx, plane, "English Channel", "North Sea", 1)
         assert plane.location == home
+
+
+def test_bombers_in_a_sea_zone_never_fly_off() -> None:
+    # Bombers: "may not be stationed on aircraft carriers"; only fighters of fuel 5 launch
+    # from one (Aircraft Carriers). Bombers in a sea zone are aboard transports and go ashore
+    # with INVADE (4.4); a MOVE or ATTACK of them out of the zone, alone or with fighters, is
+    # refused (it was referred to the moderator as air-at-sea), in the checker and the
+    # engine alike; fighters alone off the carrier are not.
+    state = carriers(MINE + [("transport", "English Channel", 1), ("bomber", "English Channel", 1)], [])
+    for text in ("MOVE 1 bmb FROM English Channel TO London", "ATTACK 1 bmb FROM English Channel TO North Sea",
+                 "MOVE 1 bmb FROM English Channel TO North Sea", "MOVE 1 ftr, 1 bmb FROM English Channel TO London"):
+        assert judged(state, text) == "bombers-aboard", text
+    assert judged(state, "MOVE 1 ftr FROM English Channel TO London") is None
+
+
+def test_strikers_that_cannot_go_home_land_aboard_the_carriers_under_them() -> None:
+    # Aircraft Carriers: "fighters may still land on it"; 4.5 step 3: "flown to a friendly
+    # controlled territory within range". Home comes first: with their carrier in the
+    # English Channel afloat, two fighters back from the North Sea land on it even though a
+    # British carrier with room lies under them. With their carrier gone they land aboard
+    # the one in the North Sea (no fuel spent) while it has room (two, one fighter aboard
+    # already); the other flies to London, the nearest friendly land.
+    state = carriers([("carrier", "English Channel", 1), ("fighter", "English Channel", 2),
+                      ("carrier", "North Sea", 1), ("fighter", "North Sea", 1)], [])
+    for sunk, homes in ((False, ["English Channel"] * 2), (True, ["London", "North Sea"])):
+        ctx = TurnContext(state.copy(), {}, WORLD, scenario(5))
+        if sunk:
+            ctx.state.units.remove(next(u for u in ctx.state.units if u.location == "English Channel"
+                                        and u.kind == "carrier"))
+        planes = [u for u in ctx.state.units if u.kind == "fighter" and u.location == "English Channel"]
+        for plane in planes:
+            phase4_sea.fly_home(ctx, plane, "English Channel", "North Sea", 1)
+        assert sorted(p.location for p in planes) == homes
+        told = sorted(e.args["aboard"] for e in ctx.events if e.code == "aircraft-landed")
+        assert told == ([False, True] if sunk else [])
+
+
+def test_a_carriers_fighters_with_no_orders_scout_for_its_task_force() -> None:
+    # 4.2.4: fighters aboard with no orders "are working on reconaissance missions"; 4.2's
+    # table: a carrier's defensive factor "depends of aircrafts on deck, base is 0" (fighters
+    # 1-2 on a D10, -1 to the enemy). A British cruiser (5) seeks a German carrier: 50%
+    # alone, 40% against two fighters on deck; the carrier's fighters sight the cruiser at
+    # 2 - 2 = 1 each: 1 - 0.9 x 0.9 = 19%. Fighters an ATTACK names, or a damaged carrier's
+    # (it "cannot launch fighters"), do not scout.
+    def chances(orders: str = "", damaged: bool = False, fighters: int = 2) -> tuple[float, float]:
+        state = carriers([("cruiser", "North Sea", 1)],
+                         [("carrier", "North Sea", 1), ("fighter", "North Sea", fighters), ("battleship", "Baltic Sea", 1)])
+        next(u for u in state.units if u.kind == "carrier").damage = int(damaged)
+        ctx = TurnContext(state, {"germany": parsed_orders(orders)} if orders else {}, WORLD, scenario(5))
+        fleets = {f.nation: f for f in phase4_sea.fleets(ctx) if f.zone == "North Sea"}
+        return (phase4_sea.chance(ctx, fleets["britain"], fleets["germany"], "North Sea"),
+                phase4_sea.chance(ctx, fleets["germany"], fleets["britain"], "North Sea"))
+
+    assert chances(fighters=0) == (0.5, 0.0)
+    assert chances() == (0.4, 0.19)
+    assert chances("ATTACK 1 ftr FROM North Sea TO Baltic Sea") == (0.4, 0.1)
+    assert chances("ATTACK 2 ftr FROM North Sea TO Baltic Sea") == (0.5, 0.0)
+    assert chances(damaged=True) == (0.5, 0.0)
+
+
+def carrier_battle(orders: str = "", dice: Dice | None = None, fighters: int = 2) -> TurnContext:
+    """A British cruiser (attack 4) patrols into the German carrier (defense 2) and its
+    fighters (defense 2) on a carrier move in the North Sea."""
+    state = carriers([("cruiser", "English Channel", 1)],
+                     [("carrier", "North Sea", 1), ("fighter", "North Sea", fighters), ("battleship", "Baltic Sea", 1)])
+    parsed = {"britain": parsed_orders("TF P AT English Channel: 1 dd\nTF P PATROL TO North Sea"),
+              "germany": parsed_orders("TF C AT North Sea: 1 cv\nTF C CARRIER" + (f"\n{orders}" if orders else ""))}
+    ctx = TurnContext(state, parsed, WORLD, scenario(5), dice_root=dice or ScriptedDice([]))
+    for nation in ("britain", "germany"):
+        for i, order in enumerate(parsed[nation]):
+            if isinstance(order, (m.TaskForce, m.TaskForceMission)):
+                rule = task_forces.FORM if isinstance(order, m.TaskForce) else task_forces.MISSION
+                rule.execute(ctx, nation, i, order)
+    phase4_sea.naval_movement(ctx)
+    return ctx
+
+
+def test_a_carriers_fighters_fight_with_its_ships() -> None:
+    # 4.3 step 4: "All attacking ships and aircraft roll for hits. Then defending ships and
+    # planes roll for defense." The fighters aboard with no orders defend with their carrier
+    # (each at 2); one hits the cruiser (1): it is sunk. Fighters an ATTACK names are kept
+    # for it and do not roll; when the carrier sinks, its fighters leave the battle, which
+    # ends (the fighters fly to friendly land: carrier_loss).
+    ctx = carrier_battle(dice=ScriptedDice([1, 9, 9, 1, 9]))  # sighted; cruiser 9; carrier 9; fighters 1 9
+    assert count(ctx, "britain", "cruiser") == 0 and count(ctx, "germany", "fighter", "North Sea") == 2
+    assert [r.purpose.rsplit(": ", 1)[-1] for r in ctx.dice.log][1:] == ["britain cruiser", "germany carrier",
+                                                                        "germany fighter", "germany fighter"]
+    ctx = carrier_battle("ATTACK 2 ftr FROM North Sea TO English Channel", ScriptedDice([1, 9, 9, 9, 9]))
+    assert [r.purpose.rsplit(": ", 1)[-1] for r in ctx.dice.log][1:3] == ["britain cruiser", "germany carrier"]
+    # the cruiser hits twice over two rounds (1, then 1; carriers first by Germany's order):
+    # the carrier sinks, its fighters leave
+    ctx = carrier_battle("CASUALTIES AT North Sea: cv", ScriptedDice([1, 1, 9, 9, 9, 1, 1, 9, 9, 9]))
+    battle = next(e for e in ctx.events if e.code == "naval-battle")
+    assert battle.args["ended"] == "destroyed" and battle.args["losses"]["germany"] == {"carrier": 1}
+    assert count(ctx, "germany", "fighter", "North Sea") == 0 and count(ctx, "germany", "fighter") == 2
+
+
+def test_a_carriers_fighters_make_a_cruiser_fall_as_often_as_their_values_say() -> None:
+    # The first round of the battle above: the cruiser falls to the carrier (2) or a fighter
+    # (2, 2): 1 - 0.8^3 = 48.8%, against 20% with no fighters aboard.
+    for fighters, p in ((2, 0.488), (0, 0.2)):
+        state = carriers([("cruiser", "North Sea", 1)], [("carrier", "North Sea", 1), ("fighter", "North Sea", fighters)])
+        trials, sunk = 1500, 0
+        for seed in range(trials):
+            ctx = TurnContext(state.copy(), {}, WORLD, scenario(5), dice_root=Dice("carrier-fighters-fight", seed))
+            fleets = {f.nation: f for f in phase4_sea.fleets(ctx)}
+            sides = (phase4_sea.side_of([fleets["britain"]], True, ctx), phase4_sea.side_of([fleets["germany"]], False, ctx))
+            naval_combat.fight(ctx, "North Sea", *sides, after_round=lambda battle: "one round")
+            sunk += count(ctx, "britain", "cruiser") == 0
+        assert within_four_sigma(sunk, trials, p), (fighters, sunk)
 
 
 # ---- a MOVE of fighters off carriers to another sea zone (engine/orders/move.py carrier_flight) ----

@@ -126,3 +126,60 @@ def test_hits_damage_a_battleship_before_sinking_cheaper_ships_and_a_damaged_one
     assert naval_combat.fire_value(ctx, ours, ours.ships[0], first_round=False) == 0
     defending = NavalSide(ours.ships, sought=False)
     assert naval_combat.fire_value(ctx, defending, defending.ships[0], first_round=False) == 7
+
+
+def test_every_ship_of_the_targets_side_in_the_zone_engages_intercepting_submarines() -> None:
+    # Note after 4.3: after the submarines' free attack "ALL ships in the same sea zone can
+    # engage attacking subs": the Russian cruiser in the zone joins the French task force the
+    # submarines intercept; the neutral British cruiser and the French transport (attack 0)
+    # do not. The single-nation German side then gets the multinational note's fictive unit,
+    # once in the battle whatever joins later.
+    state = sea_state(germany=[("submarine", "North Sea", 2)],
+                      france=[("cruiser", "North Sea", 1), ("transport", "North Sea", 1)],
+                      russia=[("cruiser", "North Sea", 1)], britain=[("cruiser", "North Sea", 1)])
+    orders = {"france": "TF T AT North Sea: 1 dd\nTF T MOVE TO English Channel",
+              "germany": "INTERCEPT WITH 2 ss IN North Sea"}
+    for seed in range(5):
+        parsed = {n: parsed_orders(text) for n, text in orders.items()}
+        ctx = TurnContext(state.copy(), parsed, WORLD, SCENARIO, dice_root=Dice("all-ships-engage", seed))
+        for i, order in enumerate(parsed["france"]):  # the task force; INTERCEPT is read by the naval step
+            rule = task_forces.FORM if isinstance(order, m.TaskForce) else task_forces.MISSION
+            rule.execute(ctx, "france", i, order)
+        phase4_sea.naval_movement(ctx)
+        battle = next(e for e in ctx.events if e.code == "naval-battle" and e.args["zone"] == "North Sea")
+        assert battle.args["second"] == ["france", "russia"]
+        assert [f for f in battle.args["fleets"] if f.startswith("france/")] == ["france/T"]
+        assert not [f for f in battle.args["fleets"] if f.startswith("britain/")]
+    subs = NavalSide([Ship(u, "germany/submarines", "intercept") for u in state.units if u.kind == "submarine"], True)
+    ships = NavalSide([Ship(u, "france/T", "move") for u in state.units if u.nation == "france"], False)
+    battle = naval_combat.NavalBattle("North Sea", (subs, ships), 0, (BattleOrders(), BattleOrders()))
+    ctx = TurnContext(state.copy(), {}, WORLD, SCENARIO)
+    naval_combat.arm(ctx, battle)
+    assert not subs.fictive
+    ships.ships += [Ship(u, "russia/ships", "patrol") for u in state.units if u.nation == "russia"]
+    naval_combat.arm(ctx, battle)
+    assert subs.fictive
+    subs.fictive = False  # taken as a casualty
+    naval_combat.arm(ctx, battle)
+    assert not subs.fictive
+
+
+def test_the_ships_that_join_an_interception_sink_submarines_as_often_as_their_values_say() -> None:
+    # Two submarines (attack 2) intercept a French transport (defense 1) sailing out of the
+    # North Sea, where a French cruiser (defense 3) lies. The free attack sinks the
+    # transport with 1 - 0.8^2 = 36%; in the one round before the submarines dive the
+    # cruiser joins (note after 4.3), so no submarine is hit with 0.7 x (0.64 x 0.9 + 0.36)
+    # = 65.52%: one or more is sunk 34.48% of the time (the transport alone: 6.4%).
+    state = sea_state(germany=[("submarine", "North Sea", 2)],
+                      france=[("transport", "North Sea", 1), ("cruiser", "North Sea", 1)])
+    parsed = {"france": parsed_orders("TF T AT North Sea: 1 tr\nTF T MOVE TO English Channel"),
+              "germany": parsed_orders("INTERCEPT WITH 2 ss IN North Sea")}
+    trials, sunk = 1500, 0
+    for seed in range(trials):
+        ctx = TurnContext(state.copy(), parsed, WORLD, SCENARIO, dice_root=Dice("interception-joined", seed))
+        for i, order in enumerate(parsed["france"]):
+            rule = task_forces.FORM if isinstance(order, m.TaskForce) else task_forces.MISSION
+            rule.execute(ctx, "france", i, order)
+        phase4_sea.naval_movement(ctx)
+        sunk += sum(1 for u in ctx.state.units if u.kind == "submarine") < 2
+    assert within_four_sigma(sunk, trials, 0.3448)

@@ -60,4 +60,5 @@ def land_or_lose(ctx: TurnContext, plane: Unit, zone: str, places: list[str], le
         ctx.tell(plane.nation, "aircraft-lost", phase, battle=zone, units={plane.kind: 1})
         return
     plane.location = found[1]
-    ctx.tell(plane.nation, "aircraft-landed", phase, place=found[1], battle=zone, units={plane.kind: 1})
+    ctx.tell(plane.nation, "aircraft-landed", phase, place=found[1], battle=zone, units={plane.kind: 1},
+             aboard=False)

@@ -271,8 +271,9 @@ SCHEMA = EventSchema([
     spec("submarines-not-found", "nation", "Phase 4.2.9: a submarine hunt (a DETECT order, or a task force on "
          "a detect mission: `tf`) found nothing to fight; the same whether submarines were there or not",
          nation=NATION, order=INT, zone=PLACE, units=UNITS, tf=TEXT),
-    spec("aircraft-landed", "nation", "Phase 4.6: aircraft left a battle and landed away from home (fuel)",
-         nation=NATION, place=PLACE, battle=PLACE, units=UNITS),
+    spec("aircraft-landed", "nation", "Phase 4.6: aircraft left a battle and landed away from home (fuel), or "
+         "fighters back aboard carriers (aboard)", nation=NATION, place=PLACE, battle=PLACE, units=UNITS,
+         aboard=BOOL),
     spec("units-fell-back", "nation", "Phase 4.4: attackers whose home was taken meanwhile fell back (or were lost)",
          nation=NATION, origin=PLACE, dest=optional(PLACE), units=UNITS),
     spec("aircraft-lost", "nation", "Phase 4.6: aircraft with no friendly land in reach of their fuel",

@@ -120,7 +120,9 @@ class NavalBattle:
     withdrawn: str | None = None
     aa_hits: int = 0  # planes downed by the ships' AA guns (4.3 step 3)
     retreating: int | None = None  # the index in `sides` of the side that withdrew (step 6)
-    nations: tuple[list[str], list[str]] = ([], [])  # each side's nations as the battle began
+    nations: tuple[list[str], list[str]] = ([], [])  # each side's nations as the battle began, and of ships joining
+    fictive_given: set[int] = field(default_factory=set)  # the sides (0, 1) given the multinational fictive unit
+    flown: dict[str, int] = field(default_factory=dict)  # aircraft id -> the rounds it fought, when it left early
 
 
 def values(ctx: TurnContext, unit: Unit) -> UnitStats:
@@ -267,6 +269,7 @@ def fight(
     after_round: Callable[[NavalBattle], str | None] | None = None,
     opening: Callable[[NavalBattle], None] | None = None,
     fuel_spent: Mapping[str, int] | None = None,
+    joining: Sequence[Ship] = (),
 ) -> NavalBattle:
     """Fight the battle to its end; sunk ships (and their cargo) leave ctx.state.
 
@@ -274,26 +277,23 @@ def fight(
     of a battle (submarines diving after the first round of a detection). opening: the
     caller's fire after the free round and before the first (4.3 step 3, the ships' AA).
     fuel_spent: aircraft id -> fuel its planes spent before the battle (the guards' air
-    combat, 4.3 step 1), for the fighters of a sunk carrier (carrier_loss)."""
-    battle = NavalBattle(zone, (first, second), len(ctx.dice.log), orders,
-                         nations=(first.nations(), second.nations()))
-    battlefield.fought(ctx, [s.unit for s in first.ships], [s.unit for s in second.ships])  # Phase 2.1
-    flyers = [s.unit.id for side in (first, second) for s in side.ships if s.unit.kind in AIR_UNITS]
+    combat, 4.3 step 1), for the fighters of a sunk carrier (carrier_loss). joining:
+    ships that join the second side once the free round is over (the note after 4.3:
+    after the submarines' free attack "ALL ships in the same sea zone can engage
+    attacking subs")."""
+    battle = NavalBattle(zone, (first, second), len(ctx.dice.log), orders)
     a, b = first, second
-    a.against_sonar = gear_aboard.carries(ctx, [s.unit for s in b.ships], "sonar")
-    b.against_sonar = gear_aboard.carries(ctx, [s.unit for s in a.ships], "sonar")
-    a.against_radar = gear_aboard.carries(ctx, [s.unit for s in b.ships], "radar")
-    b.against_radar = gear_aboard.carries(ctx, [s.unit for s in a.ships], "radar")
-    if len(a.nations()) == 1 and len(b.nations()) > 1:
-        a.fictive = True
-    if len(b.nations()) == 1 and len(a.nations()) > 1:
-        b.fictive = True
+    arm(ctx, battle)
+    flyers = [s.unit.id for side in (a, b) for s in side.ships if s.unit.kind in AIR_UNITS]
     if free is not None:
         side, ships, why = free
         other = b if side is a else a
         battle.free = why
         scored = hitters(ctx, battle, side, ships, f"free round ({why})", first_round=False)
         strike(ctx, battle, other, orders[0] if other is a else orders[1], scored, first_round=False)
+    if joining and a.ships:
+        b.ships += list(joining)
+        arm(ctx, battle)
     if opening is not None and a.ships and b.ships:
         opening(battle)
     while a.ships and b.ships:
@@ -333,10 +333,27 @@ def fight(
         battle.ended = "destroyed"
     spent = dict(fuel_spent or {})
     for plane in flyers:  # Fighters: "1 fuel point for each round of combat the fighter participates in"
-        spent[plane] = spent.get(plane, 0) + battle.rounds * fuel.ROUND
+        spent[plane] = spent.get(plane, 0) + battle.flown.get(plane, battle.rounds) * fuel.ROUND
     for nation in sorted({n for side in (a, b) for n, lost in side.losses.items() if lost.get("carrier")}):
         carrier_loss.strand(ctx, zone, nation, spent)  # Aircraft Carriers: the fighters aboard a sunk carrier
     return battle
+
+
+def arm(ctx: TurnContext, battle: NavalBattle) -> None:
+    """The sides as they fight (again after ships join them): who meets whose weaponry
+    (Phase 2.1), sonar and radar against them, the multinational fictive unit (note after
+    4.6.1: to a single nation's side against several), each side's nations."""
+    a, b = battle.sides
+    battlefield.fought(ctx, [s.unit for s in a.ships], [s.unit for s in b.ships])  # Phase 2.1
+    a.against_sonar = a.against_sonar or gear_aboard.carries(ctx, [s.unit for s in b.ships], "sonar")
+    b.against_sonar = b.against_sonar or gear_aboard.carries(ctx, [s.unit for s in a.ships], "sonar")
+    a.against_radar = a.against_radar or gear_aboard.carries(ctx, [s.unit for s in b.ships], "radar")
+    b.against_radar = b.against_radar or gear_aboard.carries(ctx, [s.unit for s in a.ships], "radar")
+    for index, (side, other) in enumerate(((a, b), (b, a))):
+        if index not in battle.fictive_given and len(side.nations()) == 1 and len(other.nations()) > 1:
+            side.fictive = True  # one a battle: not again once taken as a casualty
+            battle.fictive_given.add(index)
+    battle.nations = (sorted({*battle.nations[0], *a.nations()}), sorted({*battle.nations[1], *b.nations()}))
 
 
 def battle_event(ctx: TurnContext, battle: NavalBattle, fleets: Sequence[str]) -> None:

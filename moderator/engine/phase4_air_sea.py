@@ -93,6 +93,7 @@ def take_flights(ctx: TurnContext, sea: phase4_sea.Sea, from_land: bool) -> None
         if not taken:
             continue  # fighters that sailed away with their carrier
         ctx.claim(taken)  # the ids only: the order is counted in step 4.4, as the checker counts it
+        move.take_off(ctx, nation, order)  # judged now: step 4.4 does not judge their carriers again
         strikes = isinstance(order, Attack) or move.carrier_strike(ctx, nation, order)  # a MOVE at enemy aircraft
         if strikes and not isinstance(order, Attack) and not move.combat_ready(ctx, nation, order):
             # a MOVE off carriers (move.carrier_flight) that meets enemy aircraft without the

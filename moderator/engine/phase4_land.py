@@ -563,7 +563,7 @@ def land(ctx: TurnContext, battle: Battle, legs: Sequence[Leg], planes: Sequence
                                                                limit=max(left, 0)) is not None:
                 plane.location = leg.origin
                 ctx.tell(plane.nation, "aircraft-landed", combat_land.PHASE, place=leg.origin, battle=leg.dest,
-                         units={plane.kind: 1})
+                         units={plane.kind: 1}, aboard=True)
                 continue
         elif leg.origin in places and (fuel.cheapest(ctx.world, leg.dest, leg.origin, limit=max(left, 0)) is not None):
             plane.location = leg.origin
@@ -575,7 +575,7 @@ def land(ctx: TurnContext, battle: Battle, legs: Sequence[Leg], planes: Sequence
             continue
         plane.location = found[1]
         ctx.tell(plane.nation, "aircraft-landed", combat_land.PHASE, place=found[1], battle=leg.dest,
-                 units={plane.kind: 1})
+                 units={plane.kind: 1}, aboard=False)
 
 
 def carried(ctx: TurnContext, leg: Leg) -> bool:

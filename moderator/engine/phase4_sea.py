@@ -76,6 +76,7 @@ from moderator.engine.orders.task_forces import CARRIES, friendly_waters, troop_
 from moderator.engine.state import AIR_UNITS, SEA_UNITS, Unit, kinds
 from moderator.orders.model import (
     CombatCondition,
+    Move,
     NavalInvasion,
     SubDetection,
     SubInterception,
@@ -83,6 +84,7 @@ from moderator.orders.model import (
 )
 
 PHASE = "4.2"
+CARRIED = "carried"  # a battle Ship's mission: a fighter off its task force's carriers (side_of)
 AGGRESSIVE = frozenset({"patrol", "blockade", "bombard"})  # the list of missions: "aggresive"
 SUBS_DIVE = "submarines-dive"
 
@@ -106,6 +108,7 @@ class Fleet:
     moved_at: str | None = None  # the zone it left at this point
     cargo: dict[str, list[Unit]] = field(default_factory=dict)  # transport id -> troops aboard
     planes: list[Unit] = field(default_factory=list)  # fighters aboard its carriers (they sail with them)
+    scouts: list[Unit] = field(default_factory=list)  # those of them no order names (4.2.4: on reconnaissance)
 
     @property
     def key(self) -> str:
@@ -222,6 +225,11 @@ def board(ctx: TurnContext, fleets: Sequence[Fleet]) -> None:
                       key=lambda u: u.id)
         f.planes = free[:room]
         taken.update(u.id for u in f.planes)
+    for f in fleets:  # the fighters an order names (lowest ids first, as the naval step takes them) do not scout
+        named = sum(uc.count for n, _, o in ctx.orders_of(Move) if n == f.nation and o.origin == f.zone
+                    for uc in o.units if uc.kind == "fighter")
+        ordered = {u.id for u in ctx.free(f.nation, f.zone, "fighter")[:named]}
+        f.scouts = [u for u in f.planes if u.id not in ordered and u.id not in ctx.moved]
 
 
 def standing_mission(ctx: TurnContext, f: Fleet) -> str:
@@ -300,8 +308,22 @@ def sides_in(ctx: TurnContext, seeker: Fleet, other: Fleet, zone: str) -> tuple[
     def helpers(nation: str) -> list[Unit]:
         return [u for u in phase3_recon_missions.helping_at_sea(ctx, nation, zone) if u.kind in phase4_naval.RECON_FACTORS]
 
-    return (seeker_kinds(ctx, [*seeker.ships, *helpers(seeker.nation)]),
-            [u.kind for u in [*other.ships, *helpers(other.nation)]])
+    return (seeker_kinds(ctx, [*seeker.ships, *on_deck(ctx, seeker), *helpers(seeker.nation)]),
+            [u.kind for u in [*other.ships, *on_deck(ctx, other), *helpers(other.nation)]])
+
+
+def on_deck(ctx: TurnContext, f: Fleet) -> list[Unit]:
+    """The fighters aboard the task force's carriers that scout for it: 4.2.4: "Aircraft
+    carriers usualy have at least one fighter unit on board, and if no orders are set for
+    these fighters then they are working on reconaissance missions"; the 4.2 table: a
+    carrier's defensive factor "depends of aircrafts on deck, base is 0". Reading: its
+    fighters no order of the turn names (board: f.scouts), still afloat with it, as many as
+    its undamaged carriers can launch ("A damaged carrier cannot launch fighters"); each
+    counts with a fighter's factors as a member of the task force."""
+    launch = sum((stats.capacity if (stats := ctx.stats(f.nation, "carrier", u)) else 0)
+                 for u in f.ships if u.kind == "carrier" and not u.damage)
+    planes = {u.id for u in f.planes}
+    return [u for u in f.scouts if u.id in planes and u.location == f.zone][:launch]
 
 
 def seeker_kinds(ctx: TurnContext, ships: Sequence[Unit]) -> list[str]:
@@ -388,7 +410,8 @@ def battle(ctx: TurnContext, sea: Sea, zone: str, group: list[Fleet], sighted: s
     if not second:
         return
     seekers = {s for s, _ in sighted}
-    sides = (side_of(first, any(f.key in seekers for f in first)), side_of(second, any(f.key in seekers for f in second)))
+    sides = (side_of(first, any(f.key in seekers for f in first), ctx),
+             side_of(second, any(f.key in seekers for f in second), ctx))
     head = None
     for e_key, _ in sorted(free.items()):
         e = next((f for f in group if f.key == e_key), None)
@@ -397,7 +420,7 @@ def battle(ctx: TurnContext, sea: Sea, zone: str, group: list[Fleet], sighted: s
             head = (own, [s for s in own.ships if s.fleet == e.key], "escort")
             break
     orders = (orders_for(ctx, first, zone), orders_for(ctx, second, zone))
-    result = naval_combat.fight(ctx, zone, *sides, orders=orders, free=head)
+    result = naval_combat.fight(ctx, zone, *sides, orders=orders, free=head, after_round=off_sunk_carriers)
     settle(ctx, group)
     naval_combat.battle_event(ctx, result, [f.key for f in group])
     if result.ended == "withdrawn" and result.retreating is not None:
@@ -407,6 +430,19 @@ def battle(ctx: TurnContext, sea: Sea, zone: str, group: list[Fleet], sighted: s
         for f in group:
             if turns_back(ctx, f.nation, zone):
                 go_back(ctx, f)
+
+
+def off_sunk_carriers(battle: naval_combat.NavalBattle) -> str | None:
+    """Aircraft Carriers: a carrier's fighters fight from it; when their nation has no
+    carrier left in the battle they leave it (after it, to another of its carriers in the
+    zone with room, or to friendly land: carrier_loss.strand, with the rounds they
+    fought). A side left with nothing ends the battle: its ships were destroyed."""
+    for side in battle.sides:
+        decks = {s.unit.nation for s in side.ships if s.unit.kind == "carrier"}
+        for s in [s for s in side.ships if s.mission == CARRIED and s.unit.nation not in decks]:
+            side.ships.remove(s)
+            battle.flown[s.unit.id] = battle.rounds
+    return "destroyed" if not all(side.ships for side in battle.sides) else None
 
 
 def turns_back(ctx: TurnContext, nation: str, zone: str) -> bool:
@@ -428,9 +464,13 @@ def go_back(ctx: TurnContext, f: Fleet) -> None:
     ctx.tell(f.nation, "task-force-turned-back", PHASE, tf=f.name, zone=zone, dest=f.zone)
 
 
-def side_of(group: Sequence[Fleet], sought: bool) -> NavalSide:
+def side_of(group: Sequence[Fleet], sought: bool, ctx: TurnContext | None = None) -> NavalSide:
+    """The task forces' ships as one side of a battle; with `ctx`, their carriers' fighters
+    too (flying), those on_deck scouts for them: 4.3 step 4 "All attacking ships and
+    aircraft roll for hits. Then defending ships and planes roll for defense"."""
     ships = [Ship(u, f.key, f.mission, list(f.cargo.get(u.id, []))) for f in group for u in f.ships]
-    return NavalSide(ships, sought)
+    planes = [Ship(u, f.key, CARRIED) for f in group for u in on_deck(ctx, f)] if ctx is not None else []
+    return NavalSide(ships + planes, sought)
 
 
 def orders_for(ctx: TurnContext, group: Sequence[Fleet], zone: str) -> BattleOrders:
@@ -450,6 +490,7 @@ def settle(ctx: TurnContext, group: Sequence[Fleet]) -> None:
     for f in group:
         f.ships = [u for u in f.ships if u.id in alive]
         f.cargo = {t: [u for u in load if u.id in alive] for t, load in f.cargo.items() if t in alive}
+        f.planes = [u for u in f.planes if u.id in alive and u.location == f.zone]  # not those downed or flown to land
 
 
 def back(ctx: TurnContext, f: Fleet) -> None:
@@ -531,12 +572,29 @@ def intercept(ctx: TurnContext, sea: Sea, moving: bool) -> None:
         cover = cover_over(ctx, sea, target, order.zone)
         spare = {u.id: n for u, n in cover}
         them.ships += [Ship(u, f"{u.nation}/aircraft", "cover") for u, _ in cover]
-        result = naval_combat.fight(ctx, order.zone, own, them, orders=(BattleOrders(), orders_for(ctx, [target], order.zone)),
-                                    free=(own, list(own.ships), "submarines"), after_round=until_cover_leaves(them, spare))
+        others = engaging(ctx, sea, nation, target, order.zone)
+        joining = [s for s in side_of(others, sought=False).ships if s.unit.kind != "transport"]
+        group = [target, *others]
+        result = naval_combat.fight(ctx, order.zone, own, them, orders=(BattleOrders(), orders_for(ctx, group, order.zone)),
+                                    free=(own, list(own.ships), "submarines"), after_round=until_cover_leaves(them, spare),
+                                    joining=joining)
         for u, rounds in cover:
             sea.cover_fought[u.id] = sea.cover_fought.get(u.id, 0) + min(result.rounds, rounds)
-        settle(ctx, [target])
-        naval_combat.battle_event(ctx, result, [f"{nation}/submarines", target.key, *sorted({f"{u.nation}/aircraft" for u, _ in cover})])
+        settle(ctx, group)
+        fought = sorted({s.fleet for s in joining})
+        naval_combat.battle_event(ctx, result, [f"{nation}/submarines", target.key, *fought,
+                                                *sorted({f"{u.nation}/aircraft" for u, _ in cover})])
+
+
+def engaging(ctx: TurnContext, sea: Sea, nation: str, target: Fleet, zone: str) -> list[Fleet]:
+    """The note after 4.3: "Subs attacking surface vessels and attacking other subs will
+    have a free attack against them. After that ALL ships in the same sea zone can engage
+    attacking subs". Reading: the other task forces in the submarines' zone at that point
+    of the movement, of the target's nation and its allies at war with the submarines'
+    nation, join the battle once the free attack is over, with their ships that can fire
+    (not transports, whose attack is 0: they would only be targets); by default they do."""
+    return [f for f in sea.fleets if f is not target and f.ships and f.zone == zone
+            and (f.nation == target.nation or ctx.allies(f.nation, target.nation)) and ctx.at_war(nation, f.nation)]
 
 
 def cover_over(ctx: TurnContext, sea: Sea, target: Fleet, zone: str) -> list[tuple[Unit, int]]:
@@ -615,9 +673,16 @@ def air_rounds(ctx: TurnContext, plane: Unit, origin: str, zone: str) -> int:
 
 
 def fly_home(ctx: TurnContext, plane: Unit, origin: str, zone: str, fought: int) -> None:
-    """After the hunt the aircraft fly back where they came from, or, when the fuel left
-    does not reach it, to the nearest friendly land (4.5 step 3: "flown to a friendly
-    controlled territory within range"); a plane shot down is already gone."""
+    """After a strike, a hunt or a cover flight over the sea zone `zone` the aircraft fly
+    back where they came from (their base, or their carrier with room) when their fuel
+    still reaches it; else a fighter lands aboard its nation's carriers in `zone` when
+    they have room (Aircraft Carriers: "fighters may still land on it"; no fuel to spend,
+    the nearest friendly place there is); else the aircraft fly to the nearest friendly
+    land (4.5 step 3: "flown to a friendly controlled territory within range"), or are
+    lost. A plane shot down is already gone. Home comes first, as after a land battle
+    (phase4_land.land): a strike's fighters go back to the carrier they left, whose
+    fleet they guard; the carriers under them are where they come down when home is
+    out of reach (a reading, docs/rules-coverage.md "Where aircraft come down at sea")."""
     if plane not in ctx.state.units:
         return
     tank = (stats.fuel if (stats := ctx.stats(plane.nation, plane.kind)) else 0) or 0  # as phase4_land and the checker
@@ -628,7 +693,20 @@ def fly_home(ctx: TurnContext, plane: Unit, origin: str, zone: str, fought: int)
         return  # back at its base: it never left it on the map
     if home is not None and carrier_zone(ctx, plane, origin) and placement.berth(ctx, plane, origin):
         return  # back aboard its carrier (damaged ones too: "fighters may still land on it")
+    if aboard_here(ctx, plane, zone):
+        plane.location = zone
+        ctx.tell(plane.nation, "aircraft-landed", PHASE, place=zone, battle=zone, units={plane.kind: 1}, aboard=True)
+        return
     carrier_loss.land_or_lose(ctx, plane, zone, landing_places(ctx, plane.nation), left, PHASE)
+
+
+def aboard_here(ctx: TurnContext, plane: Unit, zone: str) -> bool:
+    """May a fighter over the sea zone land aboard its nation's carriers there: their room
+    (placement.berth, damaged carriers too) and a tank fit for a carrier (Fighters: "a
+    fighter needs 5 fuel points before it can be used on an Aircraft Carrier")?"""
+    stats = ctx.stats(plane.nation, plane.kind)
+    return (ctx.is_sea(zone) and stats is not None and (stats.fuel or 0) >= placement.CARRIER_FUEL
+            and placement.berth(ctx, plane, zone))
 
 
 def carrier_zone(ctx: TurnContext, plane: Unit, origin: str) -> list[str]:

@@ -83,7 +83,7 @@ from moderator.engine.ruleset import Ruleset, Step
 from moderator.orders import model as m
 
 NAME = "wtea-1914"
-VERSION = 26  # 1: before "One rule, one home" (one dice stream per turn); 2: before issue 8 (neutrals);
+VERSION = 27  # 1: before "One rule, one home" (one dice stream per turn); 2: before issue 8 (neutrals);
 # 3: before separated treasuries, surrender, the US Entry events, air combat over land, landings in 4.4;
 # 4: before the Mutineers (a disastrous mutiny's rebels), the Bolsheviks' wars after their victory, and
 # reconnaissance missions at sea helping their side's task forces in 4.2, new ships attacking in Phase 7,
@@ -129,6 +129,13 @@ VERSION = 26  # 1: before "One rule, one home" (one dice stream per turn); 2: be
 # DECLARE WAR that its section forbids was refused (Spain's and the USA's wars by options, Canada and
 # Australia alone on a minor, China's limited war before its gear-up), and before an attempt on Italy was
 # refused (or, once Austro-Hungarian #2 made Italy "considered neutral", resolved) instead of referred
+# 26: before a MOVE or ATTACK of bombers out of a sea zone (aboard transports) was refused (bombers-aboard;
+# it was referred as air-at-sea), fighters back from a flight over a sea zone that cannot reach home landed
+# aboard their nation's carriers there (not on land), and a flight off carriers flown in step 4.3 was not
+# refused in 4.4 when a strike had meanwhile sunk or damaged its carrier, and before the other ships of the
+# target's side in the zone joined a submarine interception after the free attack (note after 4.3), and
+# before a carrier's fighters with no orders counted in its task force's contact rolls (4.2.4) and fought in
+# its naval battles (4.3 step 4)
 ROOT = Path(__file__).resolve().parents[2]
 
 RULES: tuple[OrderRule, ...] = (  # type: ignore[type-arg]

@@ -33,8 +33,9 @@ it, "Fighters"), and fly back to their nation's carriers there, or to friendly l
 a MOVE into a zone where enemy aircraft are) strike it in the naval step as aircraft from
 land do (carrier_strike; engine/phase4_air_sea.py), and come back aboard; a MOVE of them
 is judged on what the nation knows, and finding no enemy aircraft there they land aboard
-its carriers in that zone (carrier_flight). Other flights
-out of a sea zone (bombers a ruling put there) go to the moderator.
+its carriers in that zone (carrier_flight). Bombers never take off at sea (only fighters
+launch, from carriers): in a sea zone they are aboard transports, and a MOVE or ATTACK of
+them out of it is refused (bombers-aboard; INVADE sets them ashore). No flight is referred.
 """
 
 from __future__ import annotations
@@ -43,8 +44,8 @@ from dataclasses import dataclass
 
 from moderator.engine import bolsheviks, combat_land, fuel, surrender, terrain
 from moderator.engine.context import Position, TurnContext
-from moderator.engine.orders.base import OrderRule, missing_units, refer, take_units
-from moderator.engine.problems import Problem, flag, problem, warning
+from moderator.engine.orders.base import OrderRule, missing_units, take_units
+from moderator.engine.problems import Problem, problem, warning
 from moderator.engine.state import AIR_UNITS, LAND_UNITS, Unit, kinds
 from moderator.orders.model import Attack, Move, NavalInvasion
 from moderator.world.model import World
@@ -53,6 +54,7 @@ PHASE = "4.4"
 MOVABLE = frozenset(LAND_UNITS) | frozenset(AIR_UNITS)
 NEVER_ATTACK = frozenset({"aa", "rocket"})
 STAYS_AT_HOME = frozenset({"artillery"})  # fires in support, does not advance
+LAUNCHED = frozenset({"fighter"})  # Aircraft Carriers: the one kind that takes off from a ship
 SEA_COMBAT_FUEL = 5  # Fighters: "a minimum of 5 fuel points before they can enter into a sea zone for combat"
 
 
@@ -146,6 +148,13 @@ def standing_problem(pos: Position, nation: str, order: Move) -> Problem | None:
     ground = kinds - set(AIR_UNITS)
     if ground and at_sea(pos, order):
         return problem("move-sea", order.dest)
+    if pos.is_sea(order.origin) and kinds - LAUNCHED:
+        # Bombers: "Bombers may not be stationed on aircraft carriers", and only carriers
+        # launch aircraft (Aircraft Carriers): bombers in a sea zone are cargo aboard
+        # transports (Transports: "all other land and air units require two troop
+        # points"), which go ashore as any troops do (4.4: units picked up by transports
+        # "may move into a territory adjacent to the sea zone"; INVADE/LAND)
+        return problem("bombers-aboard", order.origin, zone=order.origin, kinds=sorted(kinds - LAUNCHED))
     if ground and not pos.adjacent(order.origin, order.dest):
         # 4.2.1: "Troop transporting ... is the only mean for transports to load, move and
         # unload troops": land with no land path between says so (London -> Paris)
@@ -291,6 +300,21 @@ def carrier_attack(pos: Position, nation: str, order: Move) -> bool:
     return from_carrier(pos, order) and not flies_off(pos, nation, order)
 
 
+TOOK_OFF = ("took-off-at-sea",)  # memo: the (nation, order) flights off carriers flown in the naval step
+
+
+def take_off(pos: Position, nation: str, order: Move) -> None:
+    """The naval step flew this order's fighters off their carriers (phase4_air_sea.take_flights)."""
+    pos.memo.setdefault(TOOK_OFF, set()).add((nation, order))
+
+
+def took_off(pos: Position, nation: str, order: Move) -> bool:
+    """Were the fighters of this order off carriers flown in the naval step? Then whether
+    their carriers may launch was judged as they took off; step 4.4, which counts the
+    order, does not judge it again on carriers a strike may have sunk or damaged since."""
+    return (nation, order) in pos.memo.get(TOOK_OFF, ())
+
+
 def launch_problem(pos: Position, nation: str, order: Move) -> Problem | None:
     """Aircraft Carriers: "A damaged carrier cannot launch fighters": the fighters the
     nation's undamaged carriers in the zone hold."""
@@ -309,7 +333,8 @@ class MoveRule(OrderRule[Move]):
     def problem(self, pos: Position, nation: str, order: Move) -> Problem | None:
         return (standing_problem(pos, nation, order) or fighting_problem(pos, nation, order)
                 or (launch_problem(pos, nation, order)
-                    if from_carrier(pos, order) or carrier_flight(pos, order) else None)
+                    if (from_carrier(pos, order) or carrier_flight(pos, order)) and not took_off(pos, nation, order)
+                    else None)
                 or (surrender.attack_barred(pos, nation, order.dest)
                     if not blind_move(pos, order) and hostile(pos, nation, order.dest) else None))
 
@@ -317,9 +342,7 @@ class MoveRule(OrderRule[Move]):
         kinds = {u.kind for u in order.units}
         out: list[Problem] = []
         if at_sea(pos, order) and not carrier_attack(pos, nation, order):
-            if flown_at_sea(pos, nation, order) or flies_off(pos, nation, order):
-                return []
-            return [flag("air-at-sea", order.dest, place=order.dest)]
+            return []  # flown in the naval step, or off the carriers (flown_at_sea, flies_off)
         attack = hostile(pos, nation, order.dest)
         holder = pos.controller(order.dest)
         strangers = sorted({u.nation for u in enemy_units(pos, nation, order.dest)} | ({holder} if holder else set()))
@@ -352,10 +375,6 @@ class MoveRule(OrderRule[Move]):
             for u in planes:
                 u.location = order.dest
             ctx.tell(nation, "moved", PHASE, order=index, origin=order.origin, dest=order.dest, units=kinds(planes))
-            return
-        if at_sea(ctx, order) and not carrier_attack(ctx, nation, order):  # the moderator flies it; its aircraft have their order
-            take_units(ctx, nation, order.origin, order.units)
-            refer(ctx, nation, index, order, 0, "air-at-sea")
             return
         self.commit(ctx, nation, index, order)
 
