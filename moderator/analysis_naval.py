@@ -178,8 +178,10 @@ def render(odds: NavalOdds, battle: dict[str, object]) -> str:
         "defenders_sunk", "attackers_sunk", "contact_lost")]
     lines += [
         "",
-        f"  expected ships sunk: attacker {odds.attacker_losses:.2f} of {odds.attackers}, "
-        f"defender {odds.defender_losses:.2f} of {odds.defenders}",
+        (f"  expected aircraft downed {odds.attacker_losses:.2f} of {odds.attackers}, "
+         f"ships sunk {odds.defender_losses:.2f} of {odds.defenders}") if strike else
+        (f"  expected ships sunk: attacker {odds.attacker_losses:.2f} of {odds.attackers}, "
+         f"defender {odds.defender_losses:.2f} of {odds.defenders}"),
         f"  expected ships damaged afloat: attacker {odds.attacker_damaged:.2f}, defender {odds.defender_damaged:.2f}",
         *([f"  expected defending fighters downed: {odds.defender_planes_lost:.2f}"] if odds.defender_planes_lost else []),
         f"  rounds: mean {odds.expected_rounds:.2f}",

@@ -83,7 +83,7 @@ from moderator.engine.ruleset import Ruleset, Step
 from moderator.orders import model as m
 
 NAME = "wtea-1914"
-VERSION = 23  # 1: before "One rule, one home" (one dice stream per turn); 2: before issue 8 (neutrals);
+VERSION = 24  # 1: before "One rule, one home" (one dice stream per turn); 2: before issue 8 (neutrals);
 # 3: before separated treasuries, surrender, the US Entry events, air combat over land, landings in 4.4;
 # 4: before the Mutineers (a disastrous mutiny's rebels), the Bolsheviks' wars after their victory, and
 # reconnaissance missions at sea helping their side's task forces in 4.2, new ships attacking in Phase 7,
@@ -117,6 +117,8 @@ VERSION = 23  # 1: before "One rule, one home" (one dice stream per turn); 2: be
 # took as many hits in a round as its battleships and carriers can absorb (not one a ship)
 # 22: before a MOVE of fighters off a carrier to another sea zone was judged without a look at the enemy there
 # (it was refused cannot-land unless enemy aircraft were there) and landed aboard own carriers there
+# 23: before flights of camps not allied to each other over one place met its fighters by lot (camp_order),
+# not by first nation id
 ROOT = Path(__file__).resolve().parents[2]
 
 RULES: tuple[OrderRule, ...] = (  # type: ignore[type-arg]
