@@ -309,6 +309,11 @@ def _tech_text(tech: object) -> str:
                      for n, levels in tech.items())
 
 
+def _air_only(units: object) -> bool:
+    """Only aircraft attack: when none get through, no battle is fought (rounds 0)."""
+    return isinstance(units, dict) and set(units) <= {"fighter", "bomber"}
+
+
 def _way_text(way: object) -> str:
     """[{'fighters': 1, 'aa': 1}, {'fighters': 2, 'aa': 0}] -> '1 fighter + 1 AA gun, then 2 fighters'."""
     if not isinstance(way, list):
@@ -332,7 +337,8 @@ def render(odds: Odds, battle: dict[str, object]) -> str:
                              (f"technology {_tech_text(battle.get('tech'))}", battle.get("tech")),
                              ("the defender's fighters let the aircraft through", battle.get("let_through")),
                              ("the defender's radar: aircraft -1", battle.get("radar")),
-                             (f"on the way over {_way_text(battle.get('on_the_way'))}, rounds 0: no aircraft arrived",
+                             (f"on the way over {_way_text(battle.get('on_the_way'))}"
+                              + (", rounds 0: no aircraft arrived" if _air_only(battle["attack"]) else ""),
                               battle.get("on_the_way")),
                              (f"aircraft break off at {_listed(battle.get('break_off'))}", battle.get("break_off")),
                              ((str(battle.get("trench") or "").replace("_", " ")), battle.get("trench"))) if on]
