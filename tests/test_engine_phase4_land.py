@@ -355,3 +355,29 @@ def test_a_landing_matches_the_exact_odds() -> None:
     assert abs(taken / n - p) < 4 * (p * (1 - p) / n) ** 0.5
     with pytest.raises(ValueError):
         odds.odds_for(SCEN, "germany", {"tank": 1}, "russia", {}, beach=True)
+
+
+def test_three_attackers_not_allied_clash_in_an_order_drawn_by_lot() -> None:
+    # Note after 4.6.1: attackers not allied fight each other first, the winner attacks.
+    # With three, the two that clash first wear each other down and the third meets what is
+    # left: by nation id Austria-Hungary and Germany would always clash first and Sweden
+    # come last (taking Lodz most often). By lot (alliances.by_lot) each comes last as
+    # often: permuting the ids changes nothing of what a nation may expect.
+    state = position(clear=["Lodz"], add=[("russia", "infantry", "Lodz", 1), ("sweden", "infantry", "Posen", 3)])
+    state.nations["austria-hungary"].side = "alone"
+    for nation in ("sweden", "austria-hungary"):
+        state.nations[nation].at_war_with = sorted({*state.nations[nation].at_war_with, "russia"})
+        state.nations["russia"].at_war_with = sorted({*state.nations["russia"].at_war_with, nation})
+    orders = {"germany": [Attack(units(infantry=3), "Silesia", "Lodz")],
+              "austria-hungary": [Attack(units(infantry=3), "Krakow", "Lodz")],
+              "sweden": [Attack(units(infantry=3), "Posen", "Lodz")]}
+    n, held = 300, {"germany": 0, "austria-hungary": 0, "sweden": 0}
+    lot = "attackers of Lodz not allied to each other clash in turn: austria-hungary or germany or sweden"
+    for seed in range(n):
+        ctx = land_step(state, orders, f"three-camps-{seed}")
+        assert rolls(ctx, lot) == 1
+        owner = ctx.controller("Lodz")
+        if owner in held:
+            held[owner] += 1
+    rates = [k / n for k in held.values()]
+    assert min(rates) > 0.1 and max(rates) - min(rates) < 4 * (2 * 0.25 / n) ** 0.5

@@ -47,7 +47,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from moderator.engine import fuel
-from moderator.engine.alliances import by_alliance
+from moderator.engine.alliances import by_alliance, by_lot
 from moderator.engine.casualty_shares import share
 from moderator.engine.combat_air import dogfight_value, enemy_level, radar_against
 from moderator.engine.combat_orders import casualty_preferences, withdrawal
@@ -190,12 +190,9 @@ def camp_order(ctx: TurnContext, place: str, groups: list[list[Flight]],
     met = [g for g in groups if any(u.nation not in passing for u in guards_at(ctx, g[0].nation, place, away))]
     if len(met) < 2:
         return groups
-    drawn: list[list[Flight]] = []
-    while len(met) > 1:
-        names = [" + ".join(sorted({f.nation for f in g})) for g in met]
-        pick = ctx.dice.pick(list(range(len(met))), f"fighters over {place} meet first: {' or '.join(names)}")
-        drawn.append(met.pop(pick))
-    return drawn + met + [g for g in groups if not any(g is d for d in (*drawn, *met))]
+    drawn = by_lot(ctx.dice, met, lambda g: " + ".join(sorted({f.nation for f in g})),
+                   f"fighters over {place} meet first")
+    return drawn + [g for g in groups if not any(g is d for d in drawn)]
 
 
 def anti_aircraft(ctx: TurnContext, place: str, flights: Sequence[Flight]) -> None:

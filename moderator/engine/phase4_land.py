@@ -13,7 +13,9 @@ neither on nation ids nor on the order of lines in a mail:
    battle. Attackers allied to each other fight as one side (casualties by each nation's
    share of the total, the fictive unit: combat_land). Attackers not allied to each other
    fight each other first, both as attackers (combat_land.clash); the winner's survivors
-   then attack the territory. Battles are fought territory by territory, by name.
+   then attack the territory. Three or more clash two by two in an order drawn by lot
+   (alliances.by_lot: no nation id decides who meets whom first). Battles are fought
+   territory by territory, by name.
 3. Units that attack from a territory have left it and do not defend it, except
    artillery, which fires from home (Artillery: "Artillery units cannot accompany units
    moving in enemy territory"): artillery attacking from a territory that is itself
@@ -68,7 +70,7 @@ from moderator.engine import (
     terrain,
     wars,
 )
-from moderator.engine.alliances import by_alliance
+from moderator.engine.alliances import by_alliance, by_lot
 from moderator.engine.combat_air import radar_against
 from moderator.engine.combat_land import SUPER_TRENCH, TRENCH, Battle, Front
 from moderator.engine.conquest import seize, take_territory
@@ -249,6 +251,9 @@ def battle_for(ctx: TurnContext, dest: str, sides: list[list[Leg]], fronts: dict
     """Every attack on `dest`, as one battle (after the attackers' clash, if any)."""
     for nation in sorted({g.nation for grp in sides for g in grp}):
         start_war(ctx, nation, dest, enemy_units(ctx, nation, dest))
+    if len(sides) > 2:  # three or more not allied: which two clash first is drawn by lot, never by nation id
+        sides = by_lot(ctx.dice, sides, lambda grp: " + ".join(sorted({g.nation for g in grp})),
+                       f"attackers of {dest} not allied to each other clash in turn")
     winner = sides[0]
     for other in sides[1:]:
         winner = clash(ctx, dest, winner, other, fronts)
