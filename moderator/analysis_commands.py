@@ -46,6 +46,7 @@ import argparse
 import difflib
 import json
 import re
+import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -222,7 +223,8 @@ def compute(args: argparse.Namespace) -> tuple[Odds, dict[str, object]]:
     way = _way(args, distance)
     if way:  # 4.5 and AA on the way: the engine's air_passage, sampled, then the exact battle (odds_on_the_way)
         odds = intercepted_odds(scenario, attacker, attack, defender, defend, way, city=city,
-                                max_rounds=args.rounds, world=world, **setup)
+                                max_rounds=args.rounds, world=world, progress=progress_bar("flying the way", args),
+                                **setup)
     else:
         odds = odds_for(scenario, attacker, attack, defender, defend, city=city, max_rounds=args.rounds,
                         world=world, **setup)
@@ -237,6 +239,24 @@ def compute(args: argparse.Namespace) -> tuple[Odds, dict[str, object]]:
               "radar": bool(getattr(args, "radar", False)), "intercepted": getattr(args, "intercepted", 0) or 0,
               "on_the_way": [{"fighters": g.fighters, "aa": g.aa} for g in way]}
     return odds, battle
+
+
+def progress_bar(label: str, args: argparse.Namespace) -> Callable[[int, int], None] | None:
+    """A bar on the terminal (stderr) while the sampled part of the odds runs (the way, the
+    air combat before a strike: a few seconds); none for --json or when stderr is no terminal."""
+    if getattr(args, "json", False) or not sys.stderr.isatty():
+        return None
+
+    def show(done: int, total: int) -> None:
+        if done % 100 and done != total:
+            return
+        filled = 30 * done // total
+        sys.stderr.write(f"\r  {label} [{'#' * filled}{'.' * (30 - filled)}] {done}/{total}")
+        if done == total:
+            sys.stderr.write("\r" + " " * (len(label) + 50) + "\r")
+        sys.stderr.flush()
+
+    return show
 
 
 def _way(args: argparse.Namespace, distance: int) -> list[Guarded]:

@@ -94,7 +94,7 @@ def _not_a_ship_or_plane(kind: str) -> str | None:
 
 
 def compute(args: argparse.Namespace) -> tuple[NavalOdds, dict[str, object]]:
-    from moderator.analysis_commands import _nation, parse_tech
+    from moderator.analysis_commands import _nation, parse_tech, progress_bar
     from moderator.world.scenario import load_scenario
 
     scenario = load_scenario(args.scenario)
@@ -127,7 +127,8 @@ def compute(args: argparse.Namespace) -> tuple[NavalOdds, dict[str, object]]:
                           defend_mission=args.defend_mission, free="attacker" if args.free else None,
                           max_rounds=args.rounds, tech=tech, aa=args.aa, radar_ships=radar_ships, sonar=args.sonar,
                           **({"carrier_fighters": args.carrier_fighters, "cover": args.cover,
-                              "cover_rounds": args.cover_rounds, "radar_retreat": args.radar_retreat}
+                              "cover_rounds": args.cover_rounds, "radar_retreat": args.radar_retreat,
+                              "progress": progress_bar("the air combat before the strike", args)}
                              if strike else {}))
     battle = {"sea": True, "attacker": attacker, "attack": attack, "mission": args.mission,
               "defender": defender, "defend": defend, "defend_mission": args.defend_mission,

@@ -97,3 +97,25 @@ def test_the_cli_takes_the_defenders_fighters_and_gear(capsys: pytest.CaptureFix
     code, out = run_cli(["odds", "--sea", "--attacker", "britain", "--attack", "1 dd", "--defender", "germany",
                          "--defend", "1 dd", "--carrier-fighters", "1"], capsys)
     assert code == 2 and "aircraft" in out
+
+
+def test_the_progress_bar_shows_on_a_terminal_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    import argparse
+    import io
+
+    from moderator.analysis_commands import progress_bar
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    screen = Terminal()
+    monkeypatch.setattr("sys.stderr", screen)
+    show = progress_bar("flying the way", argparse.Namespace(json=False))
+    assert show is not None
+    for i in range(1, 201):
+        show(i, 200)
+    assert "[###############...............] 100/200" in screen.getvalue() and "200/200" in screen.getvalue()
+    assert progress_bar("flying the way", argparse.Namespace(json=True)) is None
+    monkeypatch.setattr("sys.stderr", io.StringIO())
+    assert progress_bar("flying the way", argparse.Namespace(json=False)) is None

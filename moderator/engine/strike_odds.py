@@ -24,7 +24,7 @@ submarines (they are found only by detection, 4.2.9): only surface ships are str
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from moderator.engine import air_combat_sea, naval_odds, phase4_naval
 from moderator.engine.context import TurnContext
@@ -60,7 +60,8 @@ def interceptors(scenario: Scenario, defender: str, defend: Mapping[str, int], c
 
 def air_outcomes(scenario: Scenario, attacker: str, strikers: list[Unit], defender: str, guards: list[Unit],
                  cover: set[str], rounds: int, cover_rounds: int, tech: Mapping[str, Mapping[str, int]],
-                 samples: int = SAMPLES, seed: str = "strike-odds") -> dict[Outcome, float]:
+                 samples: int = SAMPLES, seed: str = "strike-odds",
+                 progress: Callable[[int, int], None] | None = None) -> dict[Outcome, float]:
     """How often each outcome of step 1's air combat comes, over `samples` seeded runs of
     air_combat_sea.fight (`rounds`: the strikers' rounds at sea; `cover`: the ids of the
     fighters from land, with `cover_rounds` each; those aboard carriers have their tank)."""
@@ -79,6 +80,8 @@ def air_outcomes(scenario: Scenario, attacker: str, strikers: list[Unit], defend
         left = tuple(sorted((u.id, rounds - air.fought.get(u.id, 0)) for u in air.strikers))
         home = len(air.turned_back) + sum(len(v) for v in air.broke_off.values())
         seen[(left, tuple(sorted(g.id for g in air.guards)), len(air.lost), home, len(air.guards_lost))] += 1
+        if progress is not None:
+            progress(i + 1, samples)
     return {k: n / samples for k, n in sorted(seen.items())}
 
 
@@ -86,7 +89,7 @@ def strike_odds(scenario: Scenario, attacker: str, attack: Mapping[str, int], de
                 defend: Mapping[str, int], *, rounds: int = 1, tech: Mapping[str, Mapping[str, int]] | None = None,
                 aa: int = 0, carrier_fighters: int = 0, cover: int = 0, cover_rounds: int = 1,
                 radar_ships: int = 0, radar_retreat: bool = False, sonar: bool = False,
-                samples: int = SAMPLES) -> NavalOdds:
+                samples: int = SAMPLES, progress: Callable[[int, int], None] | None = None) -> NavalOdds:
     """The odds of `attack` (aircraft, kind -> count) striking the ships of `defend`
     (kind -> count) with `rounds` rounds of fuel at sea. aa: AA guns aboard (Improved AA,
     the room of ship_gear.AA_ROOM, the ships in order); radar_ships: battleships or
@@ -113,7 +116,7 @@ def strike_odds(scenario: Scenario, attacker: str, attack: Mapping[str, int], de
         total.outcomes["evaded"] += warned
         total.rounds[0] = warned
     outcomes = air_outcomes(scenario, attacker, strikers, defender, guards, {g.id for g in flown}, rounds,
-                            cover_rounds, levels, samples) if guards else {(tuple((u.id, rounds) for u in strikers), (), 0, 0, 0): 1.0}
+                            cover_rounds, levels, samples, progress=progress) if guards else {(tuple((u.id, rounds) for u in strikers), (), 0, 0, 0): 1.0}
     by_id = {u.id: u for u in (*strikers, *guards)}
     for (left, standing, lost, home, downed), p in outcomes.items():
         w = p * (1 - warned)
