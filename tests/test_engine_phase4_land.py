@@ -381,3 +381,22 @@ def test_three_attackers_not_allied_clash_in_an_order_drawn_by_lot() -> None:
             held[owner] += 1
     rates = [k / n for k in held.values()]
     assert min(rates) > 0.1 and max(rates) - min(rates) < 4 * (2 * 0.25 / n) ** 0.5
+
+
+def test_allies_even_at_the_end_draw_lots_for_the_land() -> None:
+    # Germany and Austria-Hungary, three infantry each (attack 3 both), take Lodz together:
+    # the one with more infantry left takes it; when they are even a lot decides, not the
+    # first nation id: of the even ends, each takes it half the time. (The whole count is
+    # not even: hits shared between equal allies still go to the first nation id first,
+    # casualty_shares.share.)
+    state = position(clear=["Lodz"], add=[("russia", "infantry", "Lodz", 1)])
+    orders = {"germany": [Attack(units(infantry=3), "Silesia", "Lodz")],
+              "austria-hungary": [Attack(units(infantry=3), "Krakow", "Lodz")]}
+    n, even, german = 400, 0, 0
+    lot = "allies even at Lodz, who takes it: austria-hungary or germany"
+    for seed in range(n):
+        ctx = land_step(state, orders, f"allies-even-{seed}")
+        if rolls(ctx, lot):
+            even += 1
+            german += ctx.controller("Lodz") == "germany"
+    assert even > n / 4 and abs(german / even - 0.5) < 4 * (0.25 / even) ** 0.5

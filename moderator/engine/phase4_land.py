@@ -50,7 +50,7 @@ neither on nation ids nor on the order of lines in a mail:
    artillery's part in that attack (fired from home, as ATTACK with artillery).
 
 Which nation takes a territory won by allies together: the one with the most infantry
-and tanks left (then the one with the larger attack total at the start, then by id); an
+and tanks left (then the one with the larger attack total at the start, then by lot); an
 ally's own land is liberated for it (conquest.new_holder).
 """
 
@@ -291,9 +291,9 @@ def battle_for(ctx: TurnContext, dest: str, sides: list[list[Leg]], fronts: dict
                                                                          steer.defending], attacked, chosen))
     battle = combat_land.fight(ctx, dest, sorted({g.origin for g in legs}), lead, attackers, defenders,
                                orders=steer, front=front)
-    battle.attacker = taker(ctx, battle, legs) or lead
     alive = combat_land.survivors(battle)
     captured = not combat_land.defenders_left(battle) and any(u.kind in combat_land.CAPTURERS for u in alive)
+    battle.attacker = taker(ctx, battle, legs, captured) or lead
     combat_land.battle_event(ctx, battle, captured)
     air_choices(ctx, battle, attackers, defenders)
     standing = {f.unit.id for f in battle.defend.fighters if f.unit is not None}
@@ -530,9 +530,11 @@ def air_choices(ctx: TurnContext, battle: Battle, attackers: Sequence[Unit], def
                  rounds=max((battle.spent[u.id] for u in gone), default=battle.air_rounds), units=kinds(gone))
 
 
-def taker(ctx: TurnContext, battle: Battle, legs: Sequence[Leg]) -> str | None:
+def taker(ctx: TurnContext, battle: Battle, legs: Sequence[Leg], captured: bool = True) -> str | None:
     """The nation that takes the land an allied attack won: most infantry and tanks left,
-    then the larger attack total at the start, then by id."""
+    then the larger attack total at the start, then, still even, by lot (one logged pick,
+    a reading: no nation id decides who takes the land; when nothing is captured the first
+    by id only names the battle's attacker)."""
     left: dict[str, int] = defaultdict(int)
     for u in combat_land.survivors(battle):
         if u.kind in combat_land.CAPTURERS:
@@ -544,7 +546,11 @@ def taker(ctx: TurnContext, battle: Battle, legs: Sequence[Leg]) -> str | None:
             strength[u.nation] += stats.attack if stats else 0
     if not left:
         return None
-    return min(left, key=lambda n: (-left[n], -strength[n], n))
+    best = max((left[n], strength[n]) for n in left)
+    even = sorted(n for n in left if (left[n], strength[n]) == best)
+    if len(even) > 1 and captured:
+        return ctx.dice.pick(even, f"allies even at {battle.territory}, who takes it: {' or '.join(even)}")
+    return even[0]
 
 
 def land(ctx: TurnContext, battle: Battle, legs: Sequence[Leg], planes: Sequence[Unit], front: Front) -> None:

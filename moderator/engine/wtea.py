@@ -118,7 +118,8 @@ VERSION = 24  # 1: before "One rule, one home" (one dice stream per turn); 2: be
 # 22: before a MOVE of fighters off a carrier to another sea zone was judged without a look at the enemy there
 # (it was refused cannot-land unless enemy aircraft were there) and landed aboard own carriers there
 # 23: before flights of camps not allied to each other over one place met its fighters by lot (camp_order),
-# and three or more attackers not allied clashed in an order drawn by lot, not by first nation id
+# and three or more attackers not allied clashed in an order drawn by lot, and allies even at the end of a
+# won battle drew lots for the land, not by first nation id
 ROOT = Path(__file__).resolve().parents[2]
 
 RULES: tuple[OrderRule, ...] = (  # type: ignore[type-arg]
