@@ -5,7 +5,8 @@
         [--air-distance N] [--strike] [--support N [--support-one-round]] [--rounds N]
         [--attacker-tech "fighters 2, weapons 1"] [--defender-tech ...]
         [--disengage-after N] [--disengage-losses N] [--let-through]
-        [--break-off-after N] [--break-off-losses N] [--radar] [--intercepted N] [--json]
+        [--break-off-after N] [--break-off-losses N] [--radar] [--intercepted N]
+        [--on-the-way "1 ftr, 1 aa; 2 ftr"] [--json]
 
 Unit statistics come from the scenario (Scenario.stats, per nation); --territory takes a
 real map name (aliases and any capitalisation work) and brings its city and special
@@ -30,7 +31,11 @@ after N rounds / when their losses exceed N, while interceptors remain (4.5 step
 in the air combat and on the ground (Radar). --intercepted N: N fighters of the defender
 intercept the attacking aircraft over one place on their way (4.5; --air-distance 2 or
 more): that air combat is the engine's, sampled with fixed seeds; the battle's odds are
-exact for each of its outcomes (engine/odds_on_the_way.py).
+exact for each of its outcomes (engine/odds_on_the_way.py). --on-the-way "1 ftr, 1 aa; 2 ftr":
+the places the aircraft fly over before the target, in order, separated by ";", each with
+the defender's fighters and AA guns there (the guns fire first at the planes entering,
+Anti Air Guns; then the fighters intercept, 4.5); as many places as --air-distance leaves
+between (--air-distance 3: two). --intercepted N is --on-the-way "N ftr".
 Aircraft that flew home for their fuel are reported apart: they do not hold
 the field. The numbers are exact (moderator.engine.odds). --sea: a naval battle (moderator/analysis_naval.py).
 """
@@ -41,6 +46,7 @@ import argparse
 import difflib
 import json
 import re
+import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -48,7 +54,7 @@ from moderator import analysis_naval
 from moderator.engine import combat_land
 from moderator.engine.names import nation_guesses
 from moderator.engine.odds import Odds, odds_for
-from moderator.engine.odds_on_the_way import intercepted_odds
+from moderator.engine.odds_on_the_way import Guarded, intercepted_odds
 from moderator.engine.orders import move as move_order
 from moderator.orders.checker import resolve_nation_id
 from moderator.orders.vocab import LAND, TECH_INDEX, TECHNOLOGIES, UNIT_INDEX
@@ -102,7 +108,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help="a radar of the defender in the territory: attacking aircraft -1 (Radar)")
     p.add_argument("--intercepted", type=int, default=0,
                    help="fighters of the defender intercepting the attacking aircraft on their way, over one "
-                        "place between (4.5; needs --air-distance 2 or more)")
+                        "place between (4.5; needs --air-distance 2 or more; --on-the-way for more places and AA guns)")
+    p.add_argument("--on-the-way", default="",
+                   help='the guarded places the aircraft fly over, in order, e.g. "1 ftr, 1 aa; 2 ftr": the '
+                        "defender's fighters and AA guns over each (4.5, Anti Air Guns; at most --air-distance - 1)")
     p.add_argument("--rounds", type=int, help="withdraw after this many rounds")
     p.add_argument("--scenario", default="1914", help="scenario for unit statistics (default 1914)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
@@ -211,14 +220,11 @@ def compute(args: argparse.Namespace) -> tuple[Odds, dict[str, object]]:
         support=getattr(args, "support", 0), support_rounds=1 if one_round else None,
         tech=tech, disengage=disengage, let_through=let_through, break_off=break_off,
         radar=bool(getattr(args, "radar", False)))
-    guards = getattr(args, "intercepted", 0) or 0
-    if guards < 0:
-        raise ValueError("--intercepted is a number of fighters, 0 or more")
-    if guards and distance < 2:
-        raise ValueError("--intercepted needs aircraft flying over a place between: --air-distance 2 or more")
-    if guards:  # 4.5 on the way: the engine's air combat, sampled, then the exact battle (odds_on_the_way)
-        odds = intercepted_odds(scenario, attacker, attack, defender, defend, guards, city=city,
-                                max_rounds=args.rounds, world=world, **setup)
+    way = _way(args, distance)
+    if way:  # 4.5 and AA on the way: the engine's air_passage, sampled, then the exact battle (odds_on_the_way)
+        odds = intercepted_odds(scenario, attacker, attack, defender, defend, way, city=city,
+                                max_rounds=args.rounds, world=world, progress=progress_bar("flying the way", args),
+                                **setup)
     else:
         odds = odds_for(scenario, attacker, attack, defender, defend, city=city, max_rounds=args.rounds,
                         world=world, **setup)
@@ -230,8 +236,51 @@ def compute(args: argparse.Namespace) -> tuple[Odds, dict[str, object]]:
               "tech": {n: dict(sorted(levels.items())) for n, levels in sorted(tech.items())},
               "disengage": [f"{kind}:{value}" for kind, value in disengage], "let_through": let_through,
               "break_off": [f"{kind}:{value}" for kind, value in break_off],
-              "radar": bool(getattr(args, "radar", False)), "intercepted": guards}
+              "radar": bool(getattr(args, "radar", False)), "intercepted": getattr(args, "intercepted", 0) or 0,
+              "on_the_way": [{"fighters": g.fighters, "aa": g.aa} for g in way]}
     return odds, battle
+
+
+def progress_bar(label: str, args: argparse.Namespace) -> Callable[[int, int], None] | None:
+    """A bar on the terminal (stderr) while the sampled part of the odds runs (the way, the
+    air combat before a strike: a few seconds); none for --json or when stderr is no terminal."""
+    if getattr(args, "json", False) or not sys.stderr.isatty():
+        return None
+
+    def show(done: int, total: int) -> None:
+        if done % 100 and done != total:
+            return
+        filled = 30 * done // total
+        sys.stderr.write(f"\r  {label} [{'#' * filled}{'.' * (30 - filled)}] {done}/{total}")
+        if done == total:
+            sys.stderr.write("\r" + " " * (len(label) + 50) + "\r")
+        sys.stderr.flush()
+
+    return show
+
+
+def _way(args: argparse.Namespace, distance: int) -> list[Guarded]:
+    """The guarded places flown over, from --on-the-way "1 ftr, 1 aa; 2 ftr" or --intercepted N."""
+    guards, text = getattr(args, "intercepted", 0) or 0, getattr(args, "on_the_way", "") or ""
+    if guards < 0:
+        raise ValueError("--intercepted is a number of fighters, 0 or more")
+    if guards and text:
+        raise ValueError("give --intercepted N or --on-the-way, not both (--intercepted N is --on-the-way \"N ftr\")")
+    way = [Guarded(fighters=guards)] if guards else []
+    for piece in text.split(";") if text.strip() else []:
+        units = parse_units(piece, refuse=_not_a_guard) if piece.strip() else {}
+        way.append(Guarded(fighters=units.get("fighter", 0), aa=units.get("aa", 0)))
+    if way and len(way) > distance - 1:
+        flag = "--intercepted" if guards else "--on-the-way"
+        raise ValueError(f"{flag} needs aircraft flying over {len(way)} place(s) between: "
+                         f"--air-distance {len(way) + 1} or more")
+    return way if any(g.fighters or g.aa for g in way) else []
+
+
+def _not_a_guard(kind: str) -> str | None:
+    if kind not in ("fighter", "aa"):
+        return f"{kind} does not fight aircraft flying over (--on-the-way takes fighters and AA guns: 4.5, Anti Air Guns)"
+    return None
 
 
 def _nation(scenario: Scenario, name: str) -> str:
@@ -280,6 +329,21 @@ def _tech_text(tech: object) -> str:
                      for n, levels in tech.items())
 
 
+def _air_only(units: object) -> bool:
+    """Only aircraft attack: when none get through, no battle is fought (rounds 0)."""
+    return isinstance(units, dict) and set(units) <= {"fighter", "bomber"}
+
+
+def _way_text(way: object) -> str:
+    """[{'fighters': 1, 'aa': 1}, {'fighters': 2, 'aa': 0}] -> '1 fighter + 1 AA gun, then 2 fighters'."""
+    if not isinstance(way, list):
+        return ""
+    def one(g: dict[str, int]) -> str:
+        parts = [f"{n} {word}{'s' if n != 1 else ''}" for n, word in ((g["fighters"], "fighter"), (g["aa"], "AA gun")) if n]
+        return " + ".join(parts) or "nothing"
+    return ", then ".join(one(g) for g in way)
+
+
 def render(odds: Odds, battle: dict[str, object]) -> str:
     where = str(battle["territory"] or "an unnamed territory")
     if battle["typed"] and fold(str(battle["typed"])) != fold(where):
@@ -293,8 +357,9 @@ def render(odds: Odds, battle: dict[str, object]) -> str:
                              (f"technology {_tech_text(battle.get('tech'))}", battle.get("tech")),
                              ("the defender's fighters let the aircraft through", battle.get("let_through")),
                              ("the defender's radar: aircraft -1", battle.get("radar")),
-                             (f"{battle.get('intercepted')} fighter(s) intercepting on the way, "
-                              "rounds 0: no aircraft arrived", battle.get("intercepted")),
+                             (f"on the way over {_way_text(battle.get('on_the_way'))}"
+                              + (", rounds 0: no aircraft arrived" if _air_only(battle["attack"]) else ""),
+                              battle.get("on_the_way")),
                              (f"aircraft break off at {_listed(battle.get('break_off'))}", battle.get("break_off")),
                              ((str(battle.get("trench") or "").replace("_", " ")), battle.get("trench"))) if on]
     lines = [

@@ -38,10 +38,12 @@ OUTCOME_TEXT = {
     "contact_lost": "contact lost, both afloat (4.2)",
     "withdrawn": "attackers withdrew (--rounds)",
     "round_limit": "the engine's round limit",
+    "evaded": "the defenders sailed away",
 }
 
 
-STRIKE_TEXT = {"attackers_sunk": "every aircraft downed", "withdrawn": "aircraft home, ships afloat (fuel)"}
+STRIKE_TEXT = {"attackers_sunk": "every aircraft downed", "withdrawn": "aircraft home, ships afloat (fuel)",
+               "evaded": "the ships sailed away, warned by radar"}
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -57,6 +59,20 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="with --sea: the attackers fire a free round first (subs attacking, an escort intercepting)")
     p.add_argument("--aa", type=int, default=0,
                    help="with --sea and aircraft attacking: the AA guns aboard the defending ships (4.3 step 3)")
+    p.add_argument("--carrier-fighters", type=int, default=0,
+                   help="with --sea and aircraft attacking: the defender's fighters aboard its carriers, "
+                        "intercepting first (4.3 step 1)")
+    p.add_argument("--cover", type=int, default=0,
+                   help="with --sea and aircraft attacking: the defender's fighters sent from land as cover (4.2)")
+    p.add_argument("--cover-rounds", type=int, default=1,
+                   help="with --cover: the rounds of air combat the cover's fuel leaves (default 1)")
+    p.add_argument("--radar-ships", type=int, default=0,
+                   help="with --sea: the defending battleships and carriers carrying radar (Radar: aircraft -1)")
+    p.add_argument("--radar-retreat", action="store_true",
+                   help="with --sea and aircraft attacking: the defender withdraws when its radar warns "
+                        "(WITHDRAW FROM <zone> IF RADAR WARNS)")
+    p.add_argument("--sonar", action="store_true",
+                   help="with --sea: a defending ship carries sonar (Sonar: attacking submarines -1)")
 
 
 def parse_ships(text: str, aircraft: bool = False) -> dict[str, int]:
@@ -78,7 +94,7 @@ def _not_a_ship_or_plane(kind: str) -> str | None:
 
 
 def compute(args: argparse.Namespace) -> tuple[NavalOdds, dict[str, object]]:
-    from moderator.analysis_commands import _nation, parse_tech
+    from moderator.analysis_commands import _nation, parse_tech, progress_bar
     from moderator.world.scenario import load_scenario
 
     scenario = load_scenario(args.scenario)
@@ -90,20 +106,36 @@ def compute(args: argparse.Namespace) -> tuple[NavalOdds, dict[str, object]]:
     if set(attack) & set(AIR_UNITS) and not strike:
         raise ValueError("aircraft strike ships alone (4.2: sent \"without any accompanying ships\"): "
                          "give --attack aircraft only, or ships only")
-    if args.aa and not strike:
-        raise ValueError("--aa: the ships' AA guns fire at aircraft (4.3 step 3): --attack names aircraft")
-    if args.aa < 0:
-        raise ValueError("--aa is at least 0")
+    radar_ships = args.radar_ships or (1 if getattr(args, "radar", False) else 0)  # --radar: one radar ship
+    for flag, used in (("--aa", args.aa), ("--carrier-fighters", args.carrier_fighters), ("--cover", args.cover),
+                       ("--radar-retreat", args.radar_retreat)):
+        if used and not strike:
+            raise ValueError(f"{flag}: the defenders against aircraft (4.3 steps 1-3, Radar): --attack names aircraft")
+    for flag, value in (("--aa", args.aa), ("--carrier-fighters", args.carrier_fighters), ("--cover", args.cover),
+                        ("--radar-ships", radar_ships)):
+        if value < 0:
+            raise ValueError(f"{flag} is at least 0")
+    if args.cover_rounds < 1:
+        raise ValueError("--cover-rounds is at least 1")
+    if args.radar_retreat and not radar_ships:
+        raise ValueError("--radar-retreat needs --radar-ships N: the radar aboard warns the ships")
     if args.rounds is not None and args.rounds < 1:
         raise ValueError("--rounds is at least 1")
     tech = {n: levels for n, levels in ((attacker, parse_tech(getattr(args, "attacker_tech", ""))),
                                         (defender, parse_tech(getattr(args, "defender_tech", "")))) if levels}
     odds = naval_odds_for(scenario, attacker, attack, defender, defend, attack_mission=args.mission,
                           defend_mission=args.defend_mission, free="attacker" if args.free else None,
-                          max_rounds=args.rounds, tech=tech, aa=args.aa)
+                          max_rounds=args.rounds, tech=tech, aa=args.aa, radar_ships=radar_ships, sonar=args.sonar,
+                          **({"carrier_fighters": args.carrier_fighters, "cover": args.cover,
+                              "cover_rounds": args.cover_rounds, "radar_retreat": args.radar_retreat,
+                              "progress": progress_bar("the air combat before the strike", args)}
+                             if strike else {}))
     battle = {"sea": True, "attacker": attacker, "attack": attack, "mission": args.mission,
               "defender": defender, "defend": defend, "defend_mission": args.defend_mission,
               "free": bool(args.free), "max_rounds": args.rounds, "strike": strike, "aa": args.aa,
+              "carrier_fighters": args.carrier_fighters, "cover": args.cover,
+              "cover_rounds": args.cover_rounds if args.cover else None, "radar_ships": radar_ships,
+              "radar_retreat": bool(args.radar_retreat), "sonar": bool(args.sonar),
               "tech": {n: dict(sorted(levels.items())) for n, levels in sorted(tech.items())}}
     return odds, battle
 
@@ -124,11 +156,19 @@ def render(odds: NavalOdds, battle: dict[str, object]) -> str:
     title = ("Air strike on ships (the ships fire first" + (f", {battle['aa']} AA guns aboard" if battle.get("aa") else "")
              + f"; {battle['max_rounds'] or 1} round(s) of fuel)") if strike else \
         "Naval battle" + (" (the attackers fire a free round first)" if battle["free"] else "")
+    extras = [text for text, on in (
+        (f"{battle.get('carrier_fighters')} fighter(s) aboard the carriers intercept first", battle.get("carrier_fighters")),
+        (f"{battle.get('cover')} fighter(s) of cover from land intercept first, {battle.get('cover_rounds')} round(s) "
+         "of fuel", battle.get("cover")),
+        (f"radar aboard {battle.get('radar_ships')} ship(s): aircraft -1", battle.get("radar_ships")),
+        ("the ships withdraw when the radar warns", battle.get("radar_retreat")),
+        ("sonar aboard: attacking submarines -1", battle.get("sonar"))) if on]
     lines = [
         title + ":",
         f"  {battle['attacker']}: {_ships(battle['attack'])}" + ("" if strike else f" ({battle['mission']})"),
         f"  against {battle['defender']}: {_ships(battle['defend'])} ({battle['defend_mission']})",
     ]
+    lines += [f"  {text}" for text in extras]
     if battle.get("tech"):
         from moderator.analysis_commands import _tech_text
 
@@ -139,9 +179,12 @@ def render(odds: NavalOdds, battle: dict[str, object]) -> str:
         "defenders_sunk", "attackers_sunk", "contact_lost")]
     lines += [
         "",
-        f"  expected ships sunk: attacker {odds.attacker_losses:.2f} of {odds.attackers}, "
-        f"defender {odds.defender_losses:.2f} of {odds.defenders}",
+        (f"  expected aircraft downed {odds.attacker_losses:.2f} of {odds.attackers}, "
+         f"ships sunk {odds.defender_losses:.2f} of {odds.defenders}") if strike else
+        (f"  expected ships sunk: attacker {odds.attacker_losses:.2f} of {odds.attackers}, "
+         f"defender {odds.defender_losses:.2f} of {odds.defenders}"),
         f"  expected ships damaged afloat: attacker {odds.attacker_damaged:.2f}, defender {odds.defender_damaged:.2f}",
+        *([f"  expected defending fighters downed: {odds.defender_planes_lost:.2f}"] if odds.defender_planes_lost else []),
         f"  rounds: mean {odds.expected_rounds:.2f}",
     ]
     shown = [(r, p) for r, p in sorted(odds.rounds.items()) if p >= 0.0005]

@@ -1,6 +1,7 @@
-"""`moderator odds --intercepted N` (engine/odds_on_the_way.py) against the engine: the
-aircraft of an attack from two places away met by the defender's fighter on their way
-(engine/attack_flights.py on the real 1914 map), with fixed seeds."""
+"""`moderator odds --intercepted N` and `--on-the-way` (engine/odds_on_the_way.py) against
+the engine: the aircraft of an attack from two or three places away met by the defender's
+fighters and AA guns on their way (engine/attack_flights.py on the real 1914 map), with
+fixed seeds."""
 
 from __future__ import annotations
 
@@ -8,10 +9,13 @@ import json
 
 import pytest
 
-from moderator.engine.odds_on_the_way import intercepted_odds
+from moderator.engine.odds_on_the_way import Guarded, intercepted_odds
+from moderator.engine.state import GameState
+from moderator.engine.technology import UPGRADED
+from moderator.orders.model import Attack
 from tests.test_engine_attack_flights import ORDER, warsaw_raid
 from tests.test_engine_odds import run_cli
-from tests.test_engine_phase4_land import SCEN, battles, land_step
+from tests.test_engine_phase4_land import SCEN, battles, land_step, position, units
 
 LEVEL_3 = {"germany": {"improved_fighters": 3}}
 
@@ -77,3 +81,65 @@ def test_breaking_off_after_a_round_on_the_way_sends_more_aircraft_home() -> Non
     leave = intercepted_odds(SCEN, "germany", {"fighter": 1}, "russia", {"infantry": 1}, 1, air_distance=2,
                              tech=tech, samples=1000, break_off=[("rounds", 1)])
     assert leave.rounds[0] > stay.rounds[0] + 0.1 and leave.flown_home > stay.flown_home
+
+
+def baltic_bombers() -> GameState:
+    """Two German bombers of level 4 (fuel 10: 3 out, 3 back to the nearest German land,
+    four rounds) at Konigsberg, three places from Estonia (one Russian infantry) by its
+    one way over land, Lithuania then Latvia: a Russian AA gun at Lithuania, a gun and a
+    fighter at Latvia."""
+    add = [("germany", "bomber", "Konigsberg", 2), ("russia", "infantry", "Estonia", 1),
+           ("russia", "aa", "Lithuania", 1), ("russia", "aa", "Latvia", 1), ("russia", "fighter", "Latvia", 1)]
+    state = position(clear=["Estonia", "Lithuania", "Latvia"], add=add)
+    state.nations["germany"].tech["improved_bombers"] = 4
+    state.nations["germany"].flags[UPGRADED] = {"bomber": {"improved_bombers": 4}}
+    return state
+
+
+def test_the_odds_over_two_guarded_places_with_aa_guns_match_the_engine() -> None:
+    # Over each place the gun fires first (Anti Air Guns), then the fighter intercepts (4.5):
+    # the odds fly the same air_passage.fly over two stand-in places, in order. The bombers
+    # (at 1 in the air) keep three rounds for the way; the fighter (at 2) has three.
+    samples = 4000
+    way = [Guarded(aa=1), Guarded(fighters=1, aa=1)]
+    odds = intercepted_odds(SCEN, "germany", {"bomber": 2}, "russia", {"infantry": 1}, way, air_distance=3, tech={"germany": {"improved_bombers": 4}}, samples=samples)
+    assert abs(sum(odds.outcomes.values()) - 1) < 1e-9
+    state = baltic_bombers()
+    order = [Attack(units(bomber=2), "Konigsberg", "Estonia")]
+    n, no_battle, cleared, lost = 1500, 0, 0, 0
+    for seed in range(n):
+        ctx = land_step(state, {"germany": order}, f"odds-two-places-{seed}")
+        (event,) = [e.args for e in ctx.events if e.code == "attack-intercepted"]
+        assert event["via"] == ["Lithuania", "Latvia"]
+        no_battle += not battles(ctx)
+        cleared += not [u for u in ctx.state.units if u.location == "Estonia" and u.nation == "russia"]
+        lost += 2 - sum(1 for u in ctx.state.units if u.nation == "germany" and u.kind == "bomber")
+    assert 0.1 < odds.rounds[0] < 0.9 and 0.1 < odds.attacker_losses / 2 < 0.9  # neither side certain
+    assert close(no_battle, n, odds.rounds[0], samples)
+    assert close(cleared, n, odds.outcomes["cleared"] + odds.outcomes["both_destroyed"], samples)
+    mean_lost = odds.attacker_losses / 2  # two bombers: each lost as often as this
+    assert close(lost, 2 * n, mean_lost, samples)
+
+
+def test_the_guns_on_the_way_down_planes_before_the_fighters_and_alone_never_cost_a_round() -> None:
+    # One gun (at 1) over the one place between: the fighter falls 1 time in 10, and when it
+    # lives it has both its rounds for the battle (a gun's shot is no round of combat).
+    odds = intercepted_odds(SCEN, "germany", {"fighter": 1}, "russia", {"infantry": 1}, [Guarded(aa=1)],
+                            city=True, air_distance=2, tech=LEVEL_3, samples=4000)
+    assert abs(odds.rounds[0] - 0.1) < 4 * (0.09 / 4000) ** 0.5
+    assert odds.flown_home < odds.attackers  # those it did not down went on
+
+
+def test_the_cli_takes_guarded_places_in_order(capsys: pytest.CaptureFixture[str]) -> None:
+    base = ["odds", "--attacker", "germany", "--attack", "2 bmb", "--defender", "russia", "--defend", "1 inf",
+            "--city", "--attacker-tech", "bombers 4", "--json"]
+    code, out = run_cli([*base, "--air-distance", "3", "--on-the-way", "1 aa; 1 ftr, 1 aa"], capsys)
+    data = json.loads(out)
+    assert code == 0 and data["battle"]["on_the_way"] == [{"fighters": 0, "aa": 1}, {"fighters": 1, "aa": 1}]
+    assert 0.1 < data["odds"]["rounds"]["0"] < 0.9
+    code, out = run_cli([*base, "--air-distance", "2", "--on-the-way", "1 aa; 1 ftr"], capsys)
+    assert code == 2 and "--air-distance 3" in out
+    code, out = run_cli([*base, "--air-distance", "3", "--on-the-way", "1 inf"], capsys)
+    assert code == 2 and "fighters and AA guns" in out
+    code, out = run_cli([*base, "--air-distance", "3", "--intercepted", "1", "--on-the-way", "1 aa"], capsys)
+    assert code == 2 and "not both" in out

@@ -355,3 +355,48 @@ def test_a_landing_matches_the_exact_odds() -> None:
     assert abs(taken / n - p) < 4 * (p * (1 - p) / n) ** 0.5
     with pytest.raises(ValueError):
         odds.odds_for(SCEN, "germany", {"tank": 1}, "russia", {}, beach=True)
+
+
+def test_three_attackers_not_allied_clash_in_an_order_drawn_by_lot() -> None:
+    # Note after 4.6.1: attackers not allied fight each other first, the winner attacks.
+    # With three, the two that clash first wear each other down and the third meets what is
+    # left: by nation id Austria-Hungary and Germany would always clash first and Sweden
+    # come last (taking Lodz most often). By lot (alliances.by_lot) each comes last as
+    # often: permuting the ids changes nothing of what a nation may expect.
+    state = position(clear=["Lodz"], add=[("russia", "infantry", "Lodz", 1), ("sweden", "infantry", "Posen", 3)])
+    state.nations["austria-hungary"].side = "alone"
+    for nation in ("sweden", "austria-hungary"):
+        state.nations[nation].at_war_with = sorted({*state.nations[nation].at_war_with, "russia"})
+        state.nations["russia"].at_war_with = sorted({*state.nations["russia"].at_war_with, nation})
+    orders = {"germany": [Attack(units(infantry=3), "Silesia", "Lodz")],
+              "austria-hungary": [Attack(units(infantry=3), "Krakow", "Lodz")],
+              "sweden": [Attack(units(infantry=3), "Posen", "Lodz")]}
+    n, held = 300, {"germany": 0, "austria-hungary": 0, "sweden": 0}
+    lot = "attackers of Lodz not allied to each other clash in turn: austria-hungary or germany or sweden"
+    for seed in range(n):
+        ctx = land_step(state, orders, f"three-camps-{seed}")
+        assert rolls(ctx, lot) == 1
+        owner = ctx.controller("Lodz")
+        if owner in held:
+            held[owner] += 1
+    rates = [k / n for k in held.values()]
+    assert min(rates) > 0.1 and max(rates) - min(rates) < 4 * (2 * 0.25 / n) ** 0.5
+
+
+def test_allies_even_at_the_end_draw_lots_for_the_land() -> None:
+    # Germany and Austria-Hungary, three infantry each (attack 3 both), take Lodz together:
+    # the one with more infantry left takes it; when they are even a lot decides, not the
+    # first nation id: of the even ends, each takes it half the time. (The whole count is
+    # not even: hits shared between equal allies still go to the first nation id first,
+    # casualty_shares.share.)
+    state = position(clear=["Lodz"], add=[("russia", "infantry", "Lodz", 1)])
+    orders = {"germany": [Attack(units(infantry=3), "Silesia", "Lodz")],
+              "austria-hungary": [Attack(units(infantry=3), "Krakow", "Lodz")]}
+    n, even, german = 400, 0, 0
+    lot = "allies even at Lodz, who takes it: austria-hungary or germany"
+    for seed in range(n):
+        ctx = land_step(state, orders, f"allies-even-{seed}")
+        if rolls(ctx, lot):
+            even += 1
+            german += ctx.controller("Lodz") == "germany"
+    assert even > n / 4 and abs(german / even - 0.5) < 4 * (0.25 / even) ** 0.5

@@ -287,29 +287,35 @@ def test_raids_of_nations_not_allied_meet_the_fighters_one_camp_after_the_other(
     # allied to each other over one place at one time they say nothing. Our reading
     # (docs/rules-coverage.md, "Flights at once"): they do not fight each other (neither
     # intercepts: 4.5's interceptors are the territory's fighters); they meet the place's
-    # fighters in one air combat a camp, the camp of the first nation id first, the
-    # fighters' fuel spent in it kept for the next. Austria-Hungary is made a camp of its
-    # own; its raid from Krakow and Germany's from Silesia both pass over Lodz at once.
+    # fighters in one air combat a camp, in an order drawn by lot (air_passage.camp_order:
+    # never by nation id), the fighters' fuel spent in it kept for the next. Austria-Hungary
+    # is made a camp of its own; its raid from Krakow and Germany's from Silesia both pass
+    # over Lodz at once.
     state = bombers([("russia", "fighter", "Lodz", 1), ("russia", "fighter", "Lublin", 1),
                      ("germany", "bomber", "Silesia", 1), ("austria-hungary", "bomber", "Krakow", 1)])
     state.nations["austria-hungary"].side = "alone"
     assert not state.allies("germany", "austria-hungary")
     orders: dict[str, list[Order]] = {"germany": [Bombing("city", (UnitCount("bomber", 1),), "Silesia", "Warsaw")],
                                       "austria-hungary": [Bombing("city", (UnitCount("bomber", 1),), "Krakow", "Warsaw")]}
-    guard_rolls, second = 0, 0
+    guard_rolls, second, firsts = 0, 0, set()
+    lot = "fighters over Lodz meet first: austria-hungary or germany"
     for seed in range(40):
         runs = [raid_step(state, orders, f"camps-{seed}", ["germany", "austria-hungary"]),
                 raid_step(state, orders, f"camps-{seed}", ["austria-hungary", "germany"])]
         assert [(r.purpose, r.result) for r in runs[0].dice.log] == [(r.purpose, r.result) for r in runs[1].dice.log]
         ctx = runs[0]
+        (drawn,) = [r.result for r in ctx.dice.log if r.purpose == lot]  # one logged pick
+        first, other = ("austria-hungary", "germany") if drawn == 0 else ("germany", "austria-hungary")
+        firsts.add(first)
         over_lodz = [r.purpose.rsplit(": ", 1)[1] for r in ctx.dice.log if r.purpose.startswith("air combat over Lodz")]
         flyers = [who for who in over_lodz if who != "russia fighter"]
-        assert flyers[0] == "austria-hungary bomber"  # the first nation id's camp first
-        assert flyers == sorted(flyers)  # Austria-Hungary's combat over before Germany's begins
+        assert flyers[0] == f"{first} bomber"  # the camp the lot drew first
+        assert flyers == sorted(flyers, key=lambda who: who != f"{first} bomber")  # its combat over first
         events = {e.args["nation"]: e.args for e in ctx.events if e.code == "air-raid"}
-        assert events["austria-hungary"]["intercepted_over"] == ["Lodz"]
-        guard_alive = not events["austria-hungary"]["interceptors_lost"]
-        assert ("germany bomber" in flyers) == guard_alive  # the Germans meet what is left of it
+        assert events[first]["intercepted_over"] == ["Lodz"]
+        guard_alive = not events[first]["interceptors_lost"]
+        assert (f"{other} bomber" in flyers) == guard_alive  # the other meets what is left of it
         guard_rolls += over_lodz.count("russia fighter")
         second += guard_alive
     assert second and guard_rolls == 40 + second  # one combat a camp: the guard rolls once in each
+    assert firsts == {"austria-hungary", "germany"}  # either may come first: no nation id decides

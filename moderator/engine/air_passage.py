@@ -21,8 +21,11 @@ air combats are fought by time, then by the place's name; every flight over one 
 one time meets its fighters in one air combat: flights of allied nations as one side
 (Phase 4 guideline 2: casualties by each nation's share of the side's air-combat total;
 the note after 4.6.1: a single nation facing several has one fictive plane, hit first),
-flights of nations not allied to each other one camp after the other, by their first
-nation's id (a reading: they do not fight each other, neither attacks the other there).
+flights of nations not allied to each other one camp after the other (a reading: they do
+not fight each other, neither attacks the other there), in an order drawn by lot when
+two or more camps meet fighters there (camp_order; a reading, docs/rules-coverage.md
+"Flights of camps not allied over one place": the rules give no camp precedence, and
+the order of nation ids must not decide, issue 10).
 Dice are rolled by nation, then unit id, never by line. A fighter's fuel spent
 intercepting is kept for the whole step ("Intercepting aircraft may expend all of their
 fuel points"): at a later time it has what is left. Planes flying a mission this step do
@@ -44,7 +47,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from moderator.engine import fuel
-from moderator.engine.alliances import by_alliance
+from moderator.engine.alliances import by_alliance, by_lot
 from moderator.engine.casualty_shares import share
 from moderator.engine.combat_air import dogfight_value, enemy_level, radar_against
 from moderator.engine.combat_orders import casualty_preferences, withdrawal
@@ -157,7 +160,8 @@ def defended(ctx: TurnContext, nation: str, place: str, away: Collection[str] = 
 
 
 def camps(ctx: TurnContext, flights: Sequence[Flight]) -> list[list[Flight]]:
-    """The flights by alliance (allies fly as one side), by first nation id, then key."""
+    """The flights by alliance (allies fly as one side), by first nation id, then key
+    (the order the fighters meet them is camp_order's lot)."""
     return by_alliance(ctx.state, flights, lambda f: f.nation, lambda f: f.key)
 
 
@@ -170,8 +174,25 @@ def fly(ctx: TurnContext, flights: Sequence[Flight], away: Collection[str] = fro
         if ctx.is_sea(place):
             continue  # at sea, ships' guns and fighters fight with the naval battles
         anti_aircraft(ctx, place, here)
-        for group in camps(ctx, [f for f in here if f.planes]):
+        for group in camp_order(ctx, place, camps(ctx, [f for f in here if f.planes]), away):
             air_combat(ctx, place, group, spent, away)
+
+
+def camp_order(ctx: TurnContext, place: str, groups: list[list[Flight]],
+               away: Collection[str]) -> list[list[Flight]]:
+    """The order in which the fighters over `place` meet camps not allied to each other.
+    4.5 says the fighters there intercept aircraft moving in, Phase 4 that movement and
+    combat happen at the same time, and nothing gives one camp precedence: when two or
+    more camps meet fighters there, the order is drawn by lot (one pick among the camps
+    left, logged), so that no nation's id or line decides who is intercepted first. The
+    camps no fighter meets keep their place (nothing happens to them)."""
+    passing = interception.passing(ctx, place)
+    met = [g for g in groups if any(u.nation not in passing for u in guards_at(ctx, g[0].nation, place, away))]
+    if len(met) < 2:
+        return groups
+    drawn = by_lot(ctx.dice, met, lambda g: " + ".join(sorted({f.nation for f in g})),
+                   f"fighters over {place} meet first")
+    return drawn + [g for g in groups if not any(g is d for d in drawn)]
 
 
 def anti_aircraft(ctx: TurnContext, place: str, flights: Sequence[Flight]) -> None:

@@ -25,11 +25,11 @@ States whose probability falls below odds.PRUNE are dropped and reported as `pru
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from moderator.engine import naval_combat, phase4_naval
+from moderator.engine import gear_aboard, naval_combat, phase4_naval
 from moderator.engine.combat_orders import BattleOrders, withdrawal
 from moderator.engine.context import TurnContext
 from moderator.engine.gear_aboard import GEAR
@@ -42,7 +42,7 @@ from moderator.orders.model import CombatCondition
 from moderator.world.model import World
 from moderator.world.scenario_model import Scenario
 
-OUTCOMES = ("defenders_sunk", "attackers_sunk", "both_sunk", "contact_lost", "withdrawn", "round_limit")
+OUTCOMES = ("defenders_sunk", "attackers_sunk", "both_sunk", "contact_lost", "withdrawn", "round_limit", "evaded")
 ROLES = ("attacker", "defender")
 Key = tuple[tuple[tuple[int, int], ...], bool]  # ((pool index, hits taken) of each ship afloat, fictive ship stands)
 
@@ -54,7 +54,10 @@ class NavalOdds:
     defenders_sunk / attackers_sunk / both_sunk: one side or both have no ship left;
     contact_lost: both still afloat when no side that sought the battle keeps contact (4.2);
     withdrawn: the attacker withdrew after its rounds (Step 6); round_limit: the engine's
-    safety limit. Losses count ships sunk (a damaged battleship is not lost)."""
+    safety limit; evaded: the defending ships sailed away before any fire (an air strike
+    sighted by their radar, engine/strike_odds.py). Losses count ships sunk (a damaged
+    battleship is not lost), the attacker's aircraft downed in an air strike;
+    defender_planes_lost the defender's fighters downed (carriers' fighters and cover)."""
 
     attackers: int
     defenders: int
@@ -65,6 +68,7 @@ class NavalOdds:
     defender_damaged: float = 0.0
     rounds: dict[int, float] = field(default_factory=dict)
     pruned: float = 0.0
+    defender_planes_lost: float = 0.0
 
     @property
     def expected_rounds(self) -> float:
@@ -77,6 +81,7 @@ class NavalOdds:
             "attacker_damaged": self.attacker_damaged, "defender_damaged": self.defender_damaged,
             "rounds": {str(r): p for r, p in sorted(self.rounds.items())},
             "expected_rounds": self.expected_rounds, "pruned": self.pruned,
+            "defender_planes_lost": self.defender_planes_lost,
         }
 
 
@@ -86,14 +91,19 @@ class _Chain:
     def __init__(self, ctx: TurnContext, probe: _ProbeDice, pool: Mapping[str, list[Ship]],
                  sought: Mapping[str, bool], orders: Mapping[str, BattleOrders]) -> None:
         self.ctx, self.probe, self.pool, self.sought, self.orders = ctx, probe, pool, sought, orders
+        # as fight() sets them when the battle begins: the other side's sonar (its attacking
+        # submarines -1) and radar (its aircraft -1) aboard
+        self.against = {role: {gear: gear_aboard.carries(ctx, [s.unit for s in pool[other]], gear)
+                               for gear in ("sonar", "radar")}
+                        for role, other in (("attacker", "defender"), ("defender", "attacker"))}
         self.index = {role: {s.unit.id: i for i, s in enumerate(ships)} for role, ships in pool.items()}
         self.battle = NavalBattle("odds", (self.side("attacker", self.start("attacker")),
                                            self.side("defender", self.start("defender"))), 0,
                                   (orders["attacker"], orders["defender"]))
-        self.hits: dict[tuple[str, Key, bool], list[float]] = {}
+        self.hits: dict[tuple[str, Key, bool, bool], list[float]] = {}
         self.after: dict[tuple[str, Key, int, bool], Key] = {}
         self.keep: dict[tuple[Key, Key], float] = {}
-        self.struck: dict[tuple[str, Key, Key, bool], list[tuple[Key, float]]] = {}
+        self.struck: dict[tuple[str, Key, Key, bool, bool], list[tuple[Key, float]]] = {}
 
     def start(self, role: str) -> Key:
         other = "defender" if role == "attacker" else "attacker"
@@ -107,17 +117,21 @@ class _Chain:
             model = self.pool[role][i]
             unit = Unit(model.unit.id, model.unit.nation, model.unit.kind, "", damage)
             ships.append(Ship(unit, model.fleet, model.mission))
-        return NavalSide(ships, self.sought[role], fictive=key[1])
+        return NavalSide(ships, self.sought[role], fictive=key[1], against_sonar=self.against[role]["sonar"],
+                         against_radar=self.against[role]["radar"])
 
     def key(self, role: str, side: NavalSide) -> Key:
         return tuple(sorted((self.index[role][s.unit.id], s.unit.damage) for s in side.ships)), side.fictive
 
-    def dist(self, role: str, key: Key, first_round: bool) -> list[float]:
-        memo = (role, key, first_round)
+    def dist(self, role: str, key: Key, first_round: bool, ships_only: bool = False) -> list[float]:
+        """The side's hits this round; `ships_only`: the ships' defensive fire at aircraft
+        (4.3 steps 2 and 6: the ships fire, not the fighters guarding them)."""
+        memo = (role, key, first_round, ships_only)
         if memo not in self.hits:
             side = self.side(role, key)
             self.probe.seen = []
-            naval_combat.roll(self.ctx, self.battle, side, side.ships, "odds", first_round)
+            firing = [s for s in side.ships if not (ships_only and s.unit.kind in AIR_UNITS)]
+            naval_combat.roll(self.ctx, self.battle, side, firing, "odds", first_round)
             self.hits[memo] = _pmf(self.probe.seen)
         return self.hits[memo]
 
@@ -129,14 +143,15 @@ class _Chain:
             self.after[memo] = self.key(role, side)
         return self.after[memo]
 
-    def taking(self, role: str, key: Key, firing: Key, first_round: bool) -> list[tuple[Key, float]]:
+    def taking(self, role: str, key: Key, firing: Key, first_round: bool,
+               ships_only: bool = False) -> list[tuple[Key, float]]:
         """The states the side can be in after the other side's fire in a round, with their
         chances (hit counts that leave the same ships merged)."""
-        memo = (role, key, firing, first_round)
+        memo = (role, key, firing, first_round, ships_only)
         if memo not in self.struck:
             other = "defender" if role == "attacker" else "attacker"
             out: dict[Key, float] = {}
-            for hits, p in enumerate(self.dist(other, firing, first_round)):
+            for hits, p in enumerate(self.dist(other, firing, first_round, ships_only)):
                 if p:
                     after = self.hit(role, key, hits, first_round)
                     out[after] = out.get(after, 0.0) + p
@@ -155,15 +170,18 @@ class _Chain:
             self.keep[a, d] = 1 - miss
         return self.keep[a, d]
 
-    def lost(self, role: str, key: Key) -> int:
-        return len(self.pool[role]) - len(key[0])
+    def lost(self, role: str, key: Key, planes: bool | None = None) -> int:
+        """The side's units lost (planes=False: its ships sunk; True: its aircraft downed)."""
+        left = {i for i, _ in key[0]}
+        return sum(1 for i, s in enumerate(self.pool[role])
+                   if i not in left and planes in (None, s.unit.kind in AIR_UNITS))
 
 
 def naval_battle_odds(
     scenario: Scenario, attackers: list[Ship], defenders: list[Ship], *, defenders_sought: bool = False,
     free: str | None = None, max_rounds: int | None = None, world: World | None = None,
     tech: Mapping[str, Mapping[str, int]] | None = None, guns: Mapping[str, int] | None = None,
-    parting: bool = False,
+    parting: bool = False, gear: Mapping[str, Sequence[str]] | None = None,
 ) -> NavalOdds:
     """Exact odds of naval_combat.fight(ctx, zone, attackers' side, defenders' side): the
     attackers sought the battle (attack values), the defenders too when `defenders_sought`.
@@ -176,28 +194,32 @@ def naval_battle_odds(
     free="defender" is the ships' defensive fire (4.3 step 2); guns (defending ship id ->
     AA guns aboard) fire once after it (step 3, phase4_air_sea.ships_aa); max_rounds is the
     rounds the aircraft's fuel pays for, and with `parting` the ships fire once more at the
-    aircraft that leave with ships afloat (step 6, "withdrawn"). The carriers' fighters and
-    cover intercepting first (step 1) are not modelled."""
+    aircraft that leave with ships afloat (step 6, "withdrawn"). The defenders may hold
+    fighters (those left of the carriers' fighters and cover after step 1's air combat,
+    engine/strike_odds.py): they fire in the rounds (step 4, "defending ships and planes"),
+    not in steps 2 and 6. gear: ship id -> "radar" / "sonar" aboard (Radar: the other
+    side's aircraft -1; Sonar: its attacking submarines -1; radar's +2 to sighting)."""
     probe = _ProbeDice()
     state = _levels(scenario, tech or {})
     mounted = guns or {}
-    for ship in defenders:
-        if mounted.get(ship.unit.id):
-            gear = state.nations.setdefault(ship.unit.nation, NationState(ship.unit.nation)).flags.setdefault(GEAR, {})
-            gear[ship.unit.id] = ["aa"] * mounted[ship.unit.id]
+    for ship in (*attackers, *defenders):
+        aboard = [*(gear or {}).get(ship.unit.id, ()), *["aa"] * mounted.get(ship.unit.id, 0)]
+        if aboard:
+            record = state.nations.setdefault(ship.unit.nation, NationState(ship.unit.nation)).flags.setdefault(GEAR, {})
+            record[ship.unit.id] = sorted(aboard)
     ctx = TurnContext(state, {}, world or World({}, {}), scenario, dice_root=probe)
     conditions = (CombatCondition("", "rounds", max_rounds),) if max_rounds else ()
     orders = {"attacker": BattleOrders({}, conditions), "defender": BattleOrders()}
     chain = _Chain(ctx, probe, {"attacker": attackers, "defender": defenders},
                    {"attacker": True, "defender": defenders_sought}, orders)
-    odds = NavalOdds(len(attackers), len(defenders))
+    odds = NavalOdds(len(attackers), sum(1 for s in defenders if s.unit.kind not in AIR_UNITS))
     live: dict[tuple[Key, Key], float] = {(chain.start("attacker"), chain.start("defender")): 1.0}
     if free is not None:
         other = "defender" if free == "attacker" else "attacker"
         after: dict[tuple[Key, Key], float] = {}
         for (a, d), mass in live.items():
             own = a if free == "attacker" else d
-            for hits, p in enumerate(chain.dist(free, own, first_round=False)):
+            for hits, p in enumerate(chain.dist(free, own, first_round=False, ships_only=True)):
                 struck = chain.hit(other, d if other == "defender" else a, hits, first_round=False)
                 key = (a, struck) if other == "defender" else (struck, d)
                 after[key] = after.get(key, 0.0) + mass * p
@@ -228,7 +250,7 @@ def naval_battle_odds(
             if not (a[0] and d[0]):
                 finish(chain, odds, a, d, rnd, "destroyed", mass)
             elif withdrawal(conditions, rnd, chain.lost("attacker", a), chain.lost("defender", d)):
-                for a2, p in chain.taking("attacker", a, d, False) if parting else [(a, 1.0)]:  # step 6
+                for a2, p in chain.taking("attacker", a, d, False, ships_only=True) if parting else [(a, 1.0)]:  # step 6
                     finish(chain, odds, a2, d, rnd, "withdrawn" if a2[0] else "destroyed", mass * p)
             else:
                 keep = chain.kept(a, d)
@@ -265,7 +287,8 @@ def finish(chain: _Chain, odds: NavalOdds, a: Key, d: Key, rnd: int, how: str, m
     odds.outcomes[how] += mass
     odds.rounds[rnd] = odds.rounds.get(rnd, 0.0) + mass
     odds.attacker_losses += mass * chain.lost("attacker", a)
-    odds.defender_losses += mass * chain.lost("defender", d)
+    odds.defender_losses += mass * chain.lost("defender", d, planes=False)
+    odds.defender_planes_lost += mass * chain.lost("defender", d, planes=True)
     odds.attacker_damaged += mass * sum(1 for _, hits in a[0] if hits)
     odds.defender_damaged += mass * sum(1 for _, hits in d[0] if hits)
 
@@ -279,26 +302,49 @@ def naval_odds_for(
     scenario: Scenario, attacker: str, attack: Mapping[str, int], defender: str, defend: Mapping[str, int],
     *, attack_mission: str = "patrol", defend_mission: str = "move", free: str | None = None,
     max_rounds: int | None = None, tech: Mapping[str, Mapping[str, int]] | None = None, aa: int = 0,
+    radar_ships: int = 0, sonar: bool = False, **strike: Any,
 ) -> NavalOdds:
     """Odds of a task force of `attack` (kind -> count) on `attack_mission` that sighted one
     of `defend` on `defend_mission`; the defenders attack too when their mission is
-    aggressive (4.2's list: patrol, blockade, bombard).
+    aggressive (4.2's list: patrol, blockade, bombard). radar_ships: the defenders'
+    battleships and carriers carrying radar (their foes' aircraft -1, their sighting +2);
+    sonar: one defending ship carries sonar (the attackers' submarines -1).
 
-    `attack` all aircraft: an air strike on the ships (naval_battle_odds): the ships'
-    defensive fire first, `aa` AA guns aboard them (Improved AA, the room of
-    ship_gear.AA_ROOM, the ships in order), max_rounds the rounds the fuel pays (1 if not
-    given: a fighter of fuel 5, "Fighters"), the ships' fire at the leaving aircraft."""
+    `attack` all aircraft: an air strike on the ships (engine/strike_odds.py, its other
+    arguments in `strike`): the ships' defensive fire first, `aa` AA guns aboard them
+    (Improved AA, the room of ship_gear.AA_ROOM, the ships in order), max_rounds the
+    rounds the fuel pays (1 if not given: a fighter of fuel 5, "Fighters"), the ships'
+    fire at the leaving aircraft."""
+    if set(attack) <= set(AIR_UNITS):
+        from moderator.engine import strike_odds  # it builds on this module
+
+        return strike_odds.strike_odds(scenario, attacker, attack, defender, defend, rounds=max_rounds or 1,
+                                       tech=tech, aa=aa, radar_ships=radar_ships, sonar=sonar, **strike)
     ships = task_force(defender, defend, defend_mission, "d")
-    if not set(attack) <= set(AIR_UNITS):
-        return naval_battle_odds(scenario, task_force(attacker, attack, attack_mission, "a"), ships,
-                                 defenders_sought=defend_mission in AGGRESSIVE, free=free, max_rounds=max_rounds,
-                                 tech=tech)
+    gear = gear_for(ships, 0, radar_ships, sonar)
+    return naval_battle_odds(scenario, task_force(attacker, attack, attack_mission, "a"), ships,
+                             defenders_sought=defend_mission in AGGRESSIVE, free=free, max_rounds=max_rounds,
+                             tech=tech, gear=gear["other"])
+
+
+RADAR_ROOM = ("battleship", "carrier")  # Radar: "may be placed on battleships or carriers"
+
+
+def gear_for(ships: Sequence[Ship], aa: int, radar_ships: int, sonar: bool) -> dict[str, Any]:
+    """The gear aboard stand-in ships: {"aa": ship id -> AA guns, by room in order
+    (ship_gear.AA_ROOM), "other": ship id -> ["radar"] on the first `radar_ships`
+    battleships and carriers, ["sonar"] on the first ship}; a ValueError when there is
+    no room for the radar."""
     guns: dict[str, int] = {}
     for s in ships:
         guns[s.unit.id] = min(AA_ROOM.get(s.unit.kind, 0), aa - sum(guns.values()))
-    levels = {n: dict(v) for n, v in (tech or {}).items()}
-    if aa:  # Improved AA: "Improved AA guns may also be put on ships"
-        levels.setdefault(defender, {}).setdefault("improved_aa", 1)
-    return naval_battle_odds(scenario, task_force(attacker, attack, "attack", "a"), ships, free="defender",
-                             max_rounds=max_rounds or 1, tech=levels, guns=guns, parting=True)
-
+    room = [s for s in ships if s.unit.kind in RADAR_ROOM]
+    if radar_ships > len(room):
+        raise ValueError(f"radar goes on battleships and carriers (Radar): {len(room)} among the defending ships, "
+                         f"not {radar_ships}")
+    other: dict[str, list[str]] = {}
+    for s in room[:radar_ships]:
+        other.setdefault(s.unit.id, []).append("radar")
+    if sonar and ships:
+        other.setdefault(ships[0].unit.id, []).append("sonar")
+    return {"aa": guns, "other": other}

@@ -13,7 +13,9 @@ neither on nation ids nor on the order of lines in a mail:
    battle. Attackers allied to each other fight as one side (casualties by each nation's
    share of the total, the fictive unit: combat_land). Attackers not allied to each other
    fight each other first, both as attackers (combat_land.clash); the winner's survivors
-   then attack the territory. Battles are fought territory by territory, by name.
+   then attack the territory. Three or more clash two by two in an order drawn by lot
+   (alliances.by_lot: no nation id decides who meets whom first). Battles are fought
+   territory by territory, by name.
 3. Units that attack from a territory have left it and do not defend it, except
    artillery, which fires from home (Artillery: "Artillery units cannot accompany units
    moving in enemy territory"): artillery attacking from a territory that is itself
@@ -48,7 +50,7 @@ neither on nation ids nor on the order of lines in a mail:
    artillery's part in that attack (fired from home, as ATTACK with artillery).
 
 Which nation takes a territory won by allies together: the one with the most infantry
-and tanks left (then the one with the larger attack total at the start, then by id); an
+and tanks left (then the one with the larger attack total at the start, then by lot); an
 ally's own land is liberated for it (conquest.new_holder).
 """
 
@@ -68,7 +70,7 @@ from moderator.engine import (
     terrain,
     wars,
 )
-from moderator.engine.alliances import by_alliance
+from moderator.engine.alliances import by_alliance, by_lot
 from moderator.engine.combat_air import radar_against
 from moderator.engine.combat_land import SUPER_TRENCH, TRENCH, Battle, Front
 from moderator.engine.conquest import seize, take_territory
@@ -249,6 +251,9 @@ def battle_for(ctx: TurnContext, dest: str, sides: list[list[Leg]], fronts: dict
     """Every attack on `dest`, as one battle (after the attackers' clash, if any)."""
     for nation in sorted({g.nation for grp in sides for g in grp}):
         start_war(ctx, nation, dest, enemy_units(ctx, nation, dest))
+    if len(sides) > 2:  # three or more not allied: which two clash first is drawn by lot, never by nation id
+        sides = by_lot(ctx.dice, sides, lambda grp: " + ".join(sorted({g.nation for g in grp})),
+                       f"attackers of {dest} not allied to each other clash in turn")
     winner = sides[0]
     for other in sides[1:]:
         winner = clash(ctx, dest, winner, other, fronts)
@@ -286,9 +291,9 @@ def battle_for(ctx: TurnContext, dest: str, sides: list[list[Leg]], fronts: dict
                                                                          steer.defending], attacked, chosen))
     battle = combat_land.fight(ctx, dest, sorted({g.origin for g in legs}), lead, attackers, defenders,
                                orders=steer, front=front)
-    battle.attacker = taker(ctx, battle, legs) or lead
     alive = combat_land.survivors(battle)
     captured = not combat_land.defenders_left(battle) and any(u.kind in combat_land.CAPTURERS for u in alive)
+    battle.attacker = taker(ctx, battle, legs, captured) or lead
     combat_land.battle_event(ctx, battle, captured)
     air_choices(ctx, battle, attackers, defenders)
     standing = {f.unit.id for f in battle.defend.fighters if f.unit is not None}
@@ -525,9 +530,11 @@ def air_choices(ctx: TurnContext, battle: Battle, attackers: Sequence[Unit], def
                  rounds=max((battle.spent[u.id] for u in gone), default=battle.air_rounds), units=kinds(gone))
 
 
-def taker(ctx: TurnContext, battle: Battle, legs: Sequence[Leg]) -> str | None:
+def taker(ctx: TurnContext, battle: Battle, legs: Sequence[Leg], captured: bool = True) -> str | None:
     """The nation that takes the land an allied attack won: most infantry and tanks left,
-    then the larger attack total at the start, then by id."""
+    then the larger attack total at the start, then, still even, by lot (one logged pick,
+    a reading: no nation id decides who takes the land; when nothing is captured the first
+    by id only names the battle's attacker)."""
     left: dict[str, int] = defaultdict(int)
     for u in combat_land.survivors(battle):
         if u.kind in combat_land.CAPTURERS:
@@ -539,7 +546,11 @@ def taker(ctx: TurnContext, battle: Battle, legs: Sequence[Leg]) -> str | None:
             strength[u.nation] += stats.attack if stats else 0
     if not left:
         return None
-    return min(left, key=lambda n: (-left[n], -strength[n], n))
+    best = max((left[n], strength[n]) for n in left)
+    even = sorted(n for n in left if (left[n], strength[n]) == best)
+    if len(even) > 1 and captured:
+        return ctx.dice.pick(even, f"allies even at {battle.territory}, who takes it: {' or '.join(even)}")
+    return even[0]
 
 
 def land(ctx: TurnContext, battle: Battle, legs: Sequence[Leg], planes: Sequence[Unit], front: Front) -> None:

@@ -83,7 +83,7 @@ from moderator.engine.ruleset import Ruleset, Step
 from moderator.orders import model as m
 
 NAME = "wtea-1914"
-VERSION = 27  # 1: before "One rule, one home" (one dice stream per turn); 2: before issue 8 (neutrals);
+VERSION = 28  # 1: before "One rule, one home" (one dice stream per turn); 2: before issue 8 (neutrals);
 # 3: before separated treasuries, surrender, the US Entry events, air combat over land, landings in 4.4;
 # 4: before the Mutineers (a disastrous mutiny's rebels), the Bolsheviks' wars after their victory, and
 # reconnaissance missions at sea helping their side's task forces in 4.2, new ships attacking in Phase 7,
@@ -136,6 +136,9 @@ VERSION = 27  # 1: before "One rule, one home" (one dice stream per turn); 2: be
 # target's side in the zone joined a submarine interception after the free attack (note after 4.3), and
 # before a carrier's fighters with no orders counted in its task force's contact rolls (4.2.4) and fought in
 # its naval battles (4.3 step 4)
+# 27: before flights of camps not allied to each other over one place met its fighters by lot (camp_order),
+# and three or more attackers not allied clashed in an order drawn by lot, and allies even at the end of a
+# won battle drew lots for the land, not by first nation id
 ROOT = Path(__file__).resolve().parents[2]
 
 RULES: tuple[OrderRule, ...] = (  # type: ignore[type-arg]
