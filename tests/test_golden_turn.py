@@ -7,7 +7,7 @@ order type of the ruleset (one home each, engine/orders/) is given in one turn:
 * a late-war position (tests/drift.py `latewar`, where every order type has legal cases) with
   Italy still neutral and Spain not yet geared up, so COAX and GEAR UP have theirs too: every
   players' order type but DEPLOY, mailed by the seats (in the run of November 28: Germany, Britain,
-  France, Japan and Spain, 413 orders); the moderator's rulings (step R) through
+  Belgium, Japan and Spain, 352 orders); the moderator's rulings (step R) through
   `moderator adjust`, the moderator's own way in (not a seat's mail);
 * a game in its deployment turn (Initial Deployment), where DEPLOY is the order.
 
