@@ -182,7 +182,7 @@ class Daemon:
                if turn}
         if not out:
             return
-        waiting = {m.game_id for m in store.messages(direction="out", status="queued")}
+        waiting = store.games_with_queued_mail()
         for game_id, resolved_turn in out.items():
             if game_id in waiting or store.game(game_id) is None:
                 continue

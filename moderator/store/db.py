@@ -78,6 +78,7 @@ _CURRENT_NORMALIZED = sa_select(_SUBMISSIONS.c.normalized).where(
 _NOT_CURRENT = (sa_update(_SUBMISSIONS).where(_SUBMISSIONS.c.id.in_(bindparam("ids", expanding=True)))
                 .values(current=False))
 _ADD_SUBMISSION = sa_insert(_SUBMISSIONS)
+_QUEUED_GAMES = sa_select(_MAILS.c.game_id).where(_MAILS.c.direction == "out", _MAILS.c.status == "queued").distinct()
 _SETTINGS = Setting.__table__  # type: ignore[attr-defined]
 _TAKE_SETTING = (sa_update(_SETTINGS).where(_SETTINGS.c.key == bindparam("the_key"),
                                            _SETTINGS.c.value == bindparam("held"))
@@ -518,6 +519,13 @@ class Store:
             if status:
                 q = q.where(MailMessage.status == status)
             return list(s.exec(q.order_by(col(MailMessage.id))))
+
+    def games_with_queued_mail(self) -> set[str | None]:
+        """The games some of whose outgoing mail still waits in the outbox (None: mail of no
+        game), in one light query: not the rows (a burst's receipts, raw bytes and all)."""
+        with self.session() as s:
+            s.flush()  # rows added in this transaction count too
+            return set(s.connection().execute(_QUEUED_GAMES).scalars())
 
     def due_outgoing(self, now: datetime) -> list[MailMessage]:
         """Queued mail whose (next) attempt is due, oldest first."""
