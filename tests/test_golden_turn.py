@@ -204,7 +204,13 @@ def test_one_turn_with_every_order_type_through_mail(tmp_path: Path) -> None:
                 reports = [r for r in received[nation]
                            if "report for" in str(r["Subject"]) and f"({game_id})" in str(r["Subject"])]
                 assert len(reports) == 1, [str(r["Subject"]) for r in received[nation]]
-        assert not svc.store.messages(direction="out", status="failed")
+        # ... and every mail the outbox sent is in each of its recipients' mailboxes, once.
+        boxes = {**{_address(n): box for n, box in received.items()}, UMPIRE: umpire}
+        outgoing = svc.store.messages(direction="out")
+        assert outgoing and all(row.status == "sent" for row in outgoing), Counter(r.status for r in outgoing)
+        for row in outgoing:
+            for to in (a.strip() for a in row.recipients.split(",")):
+                assert [str(msg["Message-ID"]) for msg in boxes[to]].count(row.message_id) == 1, (to, row.subject)
 
         # Every event put into words: none fell back to plain words, no audience without its report.
         problems = [r for r in svc.store.reviews(status=None) if r.kind in ("event-unrendered", "report-failed")]
