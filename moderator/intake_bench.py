@@ -22,7 +22,7 @@ where it can run, else says why not.
 
 Then the receipt latency a player sees: the daemon runs with IMAP IDLE, mails are sent one
 at a time, and each is timed from the SMTP send to its receipt in the player's mailbox
-(the issue's goal: p95 at most 3 s).
+(the issue's goal: p95 at most 3 s, checked: the bench exits with 1 when the run misses it).
 """
 
 from __future__ import annotations
@@ -66,6 +66,23 @@ class IntakeFigures:
                 f"  first receipt queued after       {self.first_receipt_s:>9.2f} s",
                 f"  CPU per message, whole process   {self.cpu_ms_per_message:>9.1f} ms",
                 f"  CPU per message, polling thread  {self.thread_cpu_ms_per_message:>9.1f} ms"]
+
+
+# Issue 11: "Receipt latency p95 <= 3 s from delivery to the receipt in the sender's mailbox,
+# measured in `make bench` against the embedded server". A benchmark, not a test: the suite
+# never times anything (a loaded machine would fail it); the bench compares and says.
+RECEIPT_P95_GOAL_S = 3.0
+
+
+def latency_summary(times: Sequence[float], goal: float = RECEIPT_P95_GOAL_S) -> tuple[str, bool]:
+    """The latency line of the bench and whether the p95 meets `goal` (seconds). The p95 is
+    the nearest-rank value of the sorted times (with 20 samples: the 19th)."""
+    ordered = sorted(times)
+    p95 = ordered[min(len(ordered) - 1, int(round(0.95 * (len(ordered) - 1))))]
+    met = p95 <= goal
+    return (f"receipt latency, send to receipt in the player's mailbox (IDLE), {len(ordered)} mails: "
+            f"p50 {ordered[len(ordered) // 2]:.2f} s, p95 {p95:.2f} s, max {ordered[-1]:.2f} s: "
+            + (f"within the goal (p95 <= {goal:g} s)" if met else f"MISSES the goal (p95 <= {goal:g} s)"), met)
 
 
 WARM_UP = 2 * len(SEATS)  # mails polled before the timed burst, a second from each seat included
@@ -283,11 +300,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             print("\n".join(run(args.messages, server="dovecot").lines()))
     if args.latency_samples <= 0:
         return 0
-    times = sorted(latency(args.latency_samples))
-    p95 = times[min(len(times) - 1, int(round(0.95 * (len(times) - 1))))]
-    print(f"receipt latency, send to receipt in the player's mailbox (IDLE), {len(times)} mails: "
-          f"p50 {times[len(times) // 2]:.2f} s, p95 {p95:.2f} s, max {times[-1]:.2f} s")
-    return 0
+    line, met = latency_summary(latency(args.latency_samples))
+    print(line)
+    return 0 if met else 1
 
 
 if __name__ == "__main__":

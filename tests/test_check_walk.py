@@ -45,3 +45,33 @@ def test_phase_8_runs_only_for_orders_that_come_after_it() -> None:
     gift = parse_orders(f"MOVE 2 inf FROM Ruhr TO Cologne\nGIFT {saved + 20} TO Austria-Hungary").orders
     verdicts = check_orders(gift, "germany", state, world, scenario, rs, whole_table=False)  # type: ignore[arg-type]
     assert [v.kept for v in verdicts] == [True, True] and runs == [1, 1]
+
+
+def _judged(verdicts: list) -> list[tuple[bool, list[str]]]:  # type: ignore[type-arg]
+    return [(v.kept, [p.code for p in v.problems]) for v in verdicts]
+
+
+def test_the_treasury_answers_kept_between_checks_of_one_state_change_no_verdict() -> None:
+    """A burst of mail is checked on one snapshot, so the land groups of the treasuries (3.1:
+    money cannot cross enemy land; a search of the map) found for one mail are kept on the
+    state for the next (engine/check.py). Every verdict is the one a fresh copy of the state
+    gives, the first time, the second, and after the state itself has changed (its control
+    map, in place: the kept answers no longer hold and are found again)."""
+    from tests import drift
+
+    game = drift.latewar()
+    state = game.state
+    batches = {n: drift.propose(game, n, "answers", per_type=2) for n in ("germany", "britain", "belgium", "japan")}
+
+    def fresh(nation: str) -> list[tuple[bool, list[str]]]:
+        return _judged(check_orders(batches[nation], nation, state.copy(), game.world, game.scenario))
+
+    for _ in range(2):
+        for nation, batch in batches.items():
+            assert _judged(check_orders(batch, nation, state, game.world, game.scenario)) == fresh(nation)
+    assert state.__dict__.get("_treasury_answers")  # kept, and used the second time
+    # Germany takes the Belgian Congo and Katanga from Britain, Britain takes Brussels: new land groups.
+    for place, holder in (("Belgian Congo", "germany"), ("Katanga", "germany"), ("Brussels", "britain")):
+        state.control[place] = holder
+    for nation, batch in batches.items():
+        assert _judged(check_orders(batch, nation, state, game.world, game.scenario)) == fresh(nation)

@@ -222,3 +222,86 @@ def test_a_daemon_restarted_during_the_outage_still_gives_the_whole_turn(
     clock.now += timedelta(seconds=5)
     restarted.deadline_job()  # once only
     assert _deadline(svc) == T0 + timedelta(seconds=15) + TURN and len(_notices(svc)) == 1
+
+
+def test_a_resolving_tick_looks_for_reports_out_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The look for turns whose reports have left (one query for every game's setting) runs
+    once on a tick that resolves a turn and sends its reports, and the result is as before."""
+    from moderator.service.daemon import Daemon
+
+    clock, outbox, service = _outage(tmp_path, monkeypatch)
+    outbox.up = True
+    svc = service()
+    daemon = Daemon(svc)
+    looks = []
+    real = daemon._keep_full_turns
+    monkeypatch.setattr(daemon, "_keep_full_turns", lambda: (looks.append(1), real())[1])
+    daemon.deadline_job()  # resolves turn 1 and sends its reports at once
+    assert svc.store.turn_record("g", 1) is not None and len(looks) == 1
+    assert _deadline(svc) == T0 + TURN and _notices(svc) == []  # sent at once: the deadline stands
+    assert svc.store.settings_starting("reports-out:") == {"reports-out:g": ""}
+    daemon.deadline_job()  # a quiet tick looks once too
+    assert len(looks) == 2
+
+
+def test_two_daemons_on_one_postgresql_database_move_the_deadline_once(
+        postgres_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Several daemons on PostgreSQL (test_two_daemons.py): every one of them looks, at each
+    deadline check, for a turn whose reports have all left (the setting reports-out:<game>).
+    Two that see it at the same moment and both decide to give the whole turn (each waits for
+    the other, up to 2 s, just before moving the deadline) move it once: one of them takes
+    the setting, and the other finds it taken. Every seat is told once."""
+    import contextlib
+    import threading
+
+    import moderator.service.calendar as calendar
+    from moderator.service import daemon as daemon_module
+    from moderator.service.daemon import Daemon
+
+    monkeypatch.setattr("moderator.service.turns.draw_view", lambda world, view, title: Image.new("RGB", (8, 8)))
+    monkeypatch.setattr(daemon_module, "send_queued", lambda svc: (0, 0))  # the outbox is not what is raced
+    clock = Clock()
+    said: list[str] = []
+    a, b = (Service(store=Store(postgres_url), mail=_offline_mail(), clock=clock, say=said.append, maps=False,
+                    next_deadline=lambda now, _game: now + TURN) for _ in range(2))
+    try:
+        new_game(a, "g", deadline=T0 - timedelta(minutes=1), seed="fixed")
+        a.store.add_seat("g", "germany", "kaiser@t.local", "pw")
+        a.store.add_seat("g", "france", "poincare@t.local", "pw")
+        resolve_game(a, "g")
+        for row in a.store.messages(direction="out", status="queued"):  # the reports have left
+            assert row.id is not None
+            a.store.update_message(row.id, status="sent", sent=clock())
+        a.store.set_setting("reports-out:g", "1")  # as the resolving daemon leaves it
+        clock.now = T0 + timedelta(seconds=15)  # late in a 20-second turn: the deadline moves
+
+        both = threading.Barrier(2, timeout=2)
+        move = calendar.move_deadline
+
+        def racing(*args, **kwargs):  # type: ignore[no-untyped-def]
+            with contextlib.suppress(threading.BrokenBarrierError):
+                both.wait()
+            return move(*args, **kwargs)
+
+        monkeypatch.setattr(calendar, "move_deadline", racing)
+        failures: list[BaseException] = []
+
+        def keep(daemon: Daemon) -> None:
+            try:
+                daemon._keep_full_turns()
+            except BaseException as exc:  # noqa: BLE001 - shown by the assert below
+                failures.append(exc)
+
+        threads = [threading.Thread(target=keep, args=(Daemon(svc),)) for svc in (a, b)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(30)
+        assert not failures, failures
+        assert _deadline(a) == clock.now + TURN
+        assert len(_notices(a)) == 2, _notices(a)  # each seat told once
+        assert len([line for line in said if "is now due" in line]) == 1, said
+        assert a.store.setting("reports-out:g") == ""
+    finally:
+        a.store.engine.dispose()
+        b.store.engine.dispose()

@@ -219,3 +219,22 @@ def test_a_message_row_changed_in_a_rolled_back_savepoint_reads_as_the_database_
             store.update_message(row_id + 100, status="processed")
     row = store.message(row_id)
     assert row is not None and (row.status, row.note) == ("processed", "kept")
+
+
+def test_the_games_with_queued_mail_and_a_setting_taken_once(tmp_path: Path) -> None:
+    """What the daemon's look for reports out reads (service/daemon.py _keep_full_turns):
+    which games still have mail in the outbox (one light query), every reports-out setting in
+    one query, and a setting taken by one UPDATE only while it holds the value named."""
+    store = Store.at(tmp_path / "db")
+    ids = [store.queue_outgoing(b"x", game_id=g, recipients="a@t.local", subject="s", message_id=f"<{n}@t>")
+           for n, g in enumerate(("g", "g", "h", None))]
+    store.update_message(ids[2], status="sent")
+    assert store.games_with_queued_mail() == {"g", None}
+    store.set_setting("reports-out:g", "3")
+    store.set_setting("reports-out:h", "")
+    store.set_setting("desk-secret", "hash")
+    assert store.settings_starting("reports-out:") == {"reports-out:g": "3", "reports-out:h": ""}
+    assert not store.take_setting("reports-out:g", "2")  # another turn's: left alone
+    assert store.take_setting("reports-out:g", "3")
+    assert not store.take_setting("reports-out:g", "3")  # taken already
+    assert store.setting("reports-out:g") == ""

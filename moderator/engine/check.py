@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from moderator.engine import treasuries
 from moderator.engine.context import TurnContext
 from moderator.engine.dice import NoDice
 from moderator.engine.names import Unreadable, canonical
@@ -32,6 +33,8 @@ from moderator.engine.state import GameState
 from moderator.orders.model import Order
 from moderator.world.model import World
 from moderator.world.scenario_model import Scenario
+
+_ANSWERS = "_treasury_answers"  # GameState.__dict__: (world, memo entries) of earlier checks of that state
 
 
 @dataclass
@@ -57,7 +60,12 @@ def check_orders(orders: Sequence[Order], nation: str, state: GameState, world: 
             verdicts[i] = Verdict(i, order, False, [c])
             c = Unreadable(original=order, span=order.span)
         canon.append(c)
-    ctx = TurnContext(state.copy(), {nation: canon}, world, scenario, checking=True, dice_root=NoDice())
+    # The treasury answers (land groups: a search of the map) found by the checks before this
+    # one on the same state, where they still hold: a burst of mail is checked on one snapshot.
+    seeded = state.__dict__.get(_ANSWERS)
+    answers = seeded[1] if seeded is not None and seeded[0] is world else {}
+    ctx = TurnContext(state.copy(), {nation: canon}, world, scenario, checking=True, dice_root=NoDice(),
+                      memo=dict(answers))
     for i, order in enumerate(canon):
         if i not in verdicts and rs.step_of(table, order) is None:
             known = rs.rule_for_type(type(order)) is not None
@@ -85,4 +93,9 @@ def check_orders(orders: Sequence[Order], nation: str, state: GameState, world: 
             step.run(ctx)
         elif step.assume is not None:
             step.assume(ctx)
+    # The answers found here that hold for the state, kept on it for its next check (not a
+    # field: never serialised, not copied); those seeded were checked when they were kept.
+    holding = treasuries.answers_holding({k: v for k, v in ctx.memo.items() if answers.get(k) is not v}, state)
+    if holding:
+        state.__dict__[_ANSWERS] = (world, {**answers, **holding})
     return [verdicts[i] for i in range(len(canon))]

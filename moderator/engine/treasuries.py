@@ -32,10 +32,12 @@ Readings (docs/rules-coverage.md, "Separated territories"):
 from __future__ import annotations
 
 from collections import deque
+from typing import Any
 
 from moderator.engine import bolsheviks, colony_supplies
 from moderator.engine.context import Position, TurnContext
 from moderator.engine.phase6_incorporation import territory_yield
+from moderator.engine.state import GameState
 
 PHASE = "8"
 HELD = "held_apart"  # NationState.flags: {key territory of a separated group: resources kept there}
@@ -72,6 +74,23 @@ def groups(pos: Position, nation: str) -> list[Group]:
     found: list[Group] = shared[2].get(nation, [])
     pos.memo[(GROUPS, nation)] = (shared[0], sides, tuple(found))
     return list(found)
+
+
+def answers_holding(memo: dict[tuple[str, ...], Any], state: GameState) -> dict[tuple[str, ...], Any]:
+    """The treasury answers of a position's memo (groups, holdings, components) that hold for
+    `state` as it stands: made on its very control map and sides. The checker seeds the
+    position of the next mail on the same snapshot with them (engine/check.py): every answer
+    is checked again against the position before use (groups, _holdings), so a seeded one
+    is used only where a new search would give the same."""
+    control = state.control
+    sides = {nid: ns.side for nid, ns in state.nations.items()}
+    out: dict[tuple[str, ...], Any] = {}
+    for key, value in memo.items():
+        if key and key[0] in (GROUPS, COMPONENTS) and value[0] == control and value[1] == sides:
+            out[key] = value
+        elif key == (HOLDINGS,) and value[0] == control:
+            out[key] = value
+    return out
 
 
 def _search(pos: Position, friends: frozenset[str]) -> dict[str, list[Group]]:

@@ -43,10 +43,13 @@ RETRY_AFTER = (timedelta(seconds=30), timedelta(minutes=2), timedelta(minutes=10
 SEND_EVERY = 1.0  # seconds: during a long poll, receipts go out at least this often
 
 
+REPORTS_OUT = "reports-out:"
+
+
 def _reports_out_key(game_id: str) -> str:
     """The setting that holds the turn of `game_id` resolved whose reports have not all left
     yet ("" once they have): keep_full_turn is owed once they do."""
-    return f"reports-out:{game_id}"
+    return f"{REPORTS_OUT}{game_id}"
 
 
 class Daemon:
@@ -135,6 +138,7 @@ class Daemon:
             # Orders that reached the mailbox before the deadline count even if the last poll
             # was earlier: take them in before resolving.
             self._guard("mail poll before the deadline", self._poll)
+        kept = False  # whether _keep_full_turns has looked since the last mail was sent
         for game in due_games(self.svc):
             if self.max_resolutions is not None and self.resolutions >= self.max_resolutions:
                 break  # the demo's --exit-after-turn: the turns after it wait for the next start
@@ -158,26 +162,35 @@ class Daemon:
             self.svc.store.set_setting(_reports_out_key(game.id), str(game.turn))
             self._send()  # the reports go out now, and the next turn's clock counts from then
             self._guard("keeping the whole turn", self._keep_full_turns)
+            kept = True
             self.resolved.set()
-        self._send()
-        # reports held back (SMTP down) that have left since, even before a restart
-        self._guard("keeping the whole turn", self._keep_full_turns)
+        # Reports held back (SMTP down) that have left since, even before a restart. Right after
+        # a resolution's own look only mail sent since can have changed anything.
+        if self._send() or not kept:
+            self._guard("keeping the whole turn", self._keep_full_turns)
 
     def _keep_full_turns(self) -> None:
         """Once every mail of a resolved turn's game has left the outbox (at once, or after
         an SMTP outage), count the next deadline again from now if the reports left late.
         The turns whose reports are on their way are kept in the database (a setting per game,
-        _reports_out_key), not in memory: a daemon restarted during an outage keeps the promise."""
+        _reports_out_key, all read in one query), not in memory: a daemon restarted during an
+        outage keeps the promise. Several daemons on one PostgreSQL database all look: the one
+        that takes the setting (Store.take_setting) keeps the promise, in the same transaction,
+        so the deadline moves once and a failure leaves the setting for the next look."""
         store = self.svc.store
-        out = {g.id: turn for g in store.games() if (turn := store.setting(_reports_out_key(g.id)))}
+        out = {key.removeprefix(REPORTS_OUT): turn for key, turn in store.settings_starting(REPORTS_OUT).items()
+               if turn}
         if not out:
             return
-        waiting = {m.game_id for m in store.messages(direction="out", status="queued")}
+        waiting = store.games_with_queued_mail()
         for game_id, resolved_turn in out.items():
-            if game_id in waiting:
+            if game_id in waiting or store.game(game_id) is None:
                 continue
-            store.set_setting(_reports_out_key(game_id), "")
-            if keep_full_turn(self.svc, game_id, int(resolved_turn)) is not None:
+            with store.transaction():
+                if not store.take_setting(_reports_out_key(game_id), resolved_turn):
+                    continue  # another daemon on this database took it a moment ago
+                moved = keep_full_turn(self.svc, game_id, int(resolved_turn))
+            if moved is not None:
                 self._send()  # the seats hear of the new deadline at once
 
     def _reopen_interrupted(self) -> None:
@@ -185,10 +198,12 @@ class Daemon:
             self.svc.say(f"{game_id}: the last resolution was interrupted before it was stored; the turn is open "
                          "again and is resolved at its deadline")
 
-    def _send(self) -> None:
+    def _send(self) -> int:
+        """Send what the outbox holds; returns how many mails left."""
         sent, failed = send_queued(self.svc)
         if sent or failed:
             self.svc.say(f"sent {counted(sent, 'mail')}" + (f", {failed} failed (kept, will show in review)" if failed else ""))
+        return sent
 
     def _guard(self, what: str, job: Callable[[], None]) -> None:
         try:

@@ -78,6 +78,11 @@ _CURRENT_NORMALIZED = sa_select(_SUBMISSIONS.c.normalized).where(
 _NOT_CURRENT = (sa_update(_SUBMISSIONS).where(_SUBMISSIONS.c.id.in_(bindparam("ids", expanding=True)))
                 .values(current=False))
 _ADD_SUBMISSION = sa_insert(_SUBMISSIONS)
+_QUEUED_GAMES = sa_select(_MAILS.c.game_id).where(_MAILS.c.direction == "out", _MAILS.c.status == "queued").distinct()
+_SETTINGS = Setting.__table__  # type: ignore[attr-defined]
+_TAKE_SETTING = (sa_update(_SETTINGS).where(_SETTINGS.c.key == bindparam("the_key"),
+                                           _SETTINGS.c.value == bindparam("held"))
+                 .values(value=""))
 
 
 @lru_cache(maxsize=64)
@@ -515,6 +520,13 @@ class Store:
                 q = q.where(MailMessage.status == status)
             return list(s.exec(q.order_by(col(MailMessage.id))))
 
+    def games_with_queued_mail(self) -> set[str | None]:
+        """The games some of whose outgoing mail still waits in the outbox (None: mail of no
+        game), in one light query: not the rows (a burst's receipts, raw bytes and all)."""
+        with self.session() as s:
+            s.flush()  # rows added in this transaction count too
+            return set(s.connection().execute(_QUEUED_GAMES).scalars())
+
     def due_outgoing(self, now: datetime) -> list[MailMessage]:
         """Queued mail whose (next) attempt is due, oldest first."""
         with self.session() as s:
@@ -723,6 +735,23 @@ class Store:
             row = s.get(Setting, key) or Setting(key=key)
             row.value = value
             s.add(row)
+
+    def settings_starting(self, prefix: str) -> dict[str, str]:
+        """Every setting whose key starts with `prefix` (key -> value), in one query: what a
+        daemon reads at every deadline check, whatever the number of games."""
+        with self.session() as s:
+            return {row.key: row.value for row in s.exec(select(Setting).where(col(Setting.key).startswith(prefix)))}
+
+    def take_setting(self, key: str, value: str) -> bool:
+        """Empty the setting `key` if it holds `value`, in one UPDATE: True if this process did.
+        Of several daemons on a shared database taking it at once, one gets True: the others'
+        UPDATE waits for its transaction (the row is locked) and then finds the value gone. Inside
+        transaction(), the lock is held to its end, so what is done under the take commits
+        with it (or, rolled back, leaves the setting to be taken again)."""
+        with self.session() as s:
+            taken = s.connection().execute(_TAKE_SETTING, {"the_key": key, "held": value}).rowcount == 1
+            s.info.pop(_MEMO, None)  # a setting read earlier in this transaction may have changed
+            return taken
 
     # ---- the replacement pool ---------------------------------------------------------
     def add_to_pool(self, *, name: str, email: str, side: str, game_id: str = "") -> PoolEntry:
