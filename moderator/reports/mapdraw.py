@@ -627,9 +627,28 @@ def _draw_unit_boxes(
         at = shown[name]
         text, face, ink, edge, width = styles[name]
         outline = _outline(geometry.places[name], reg, at)
-        kept: tuple[object, Bbox] | None = None
-        for n, (dx, dy, ha, va) in enumerate(spots):
-            artist = ax.annotate(  # type: ignore[attr-defined]
+        kept: Bbox | None = None
+        # The spots are tried with one plain text probe moved from spot to spot (a box's
+        # extent is its text's, padded); only the spot kept gets the annotation with its box
+        # and leader line: building an annotation per spot tried cost a third of the map.
+        probe = ax.annotate(  # type: ignore[attr-defined]
+            text, xy=at, xytext=(0.0, 0.0), textcoords="offset points", fontsize=font, weight="bold",
+            linespacing=1.1, multialignment="left")
+        for spot in spots:
+            dx, dy, ha, va = spot
+            probe.xyann = (dx, dy)
+            probe.set_horizontalalignment(ha)
+            probe.set_verticalalignment(va)
+            # The box alone: a leader line may cross other labels without hiding them.
+            probe.update_positions(renderer)
+            box = Text.get_window_extent(probe, renderer).padded(pad_px)
+            centre = from_pixels.transform(((box.x0 + box.x1) / 2, (box.y0 + box.y1) / 2))
+            if not taken.count(box) and (outline is None or outline.contains_point(centre)):
+                kept = box
+                break
+        probe.remove()
+        if kept is not None:
+            ax.annotate(  # type: ignore[attr-defined]
                 text,
                 xy=at,
                 xytext=(dx, dy),
@@ -644,7 +663,7 @@ def _draw_unit_boxes(
                 multialignment="left",
                 # A box moved off its usual spot gets a thin line back to its place.
                 arrowprops={"arrowstyle": "-", "color": edge, "linewidth": 0.8, "shrinkA": 0, "shrinkB": 2}
-                if n
+                if spot is not spots[0]
                 else None,
                 bbox={
                     "boxstyle": "round,pad=0.2",
@@ -653,17 +672,8 @@ def _draw_unit_boxes(
                     "linewidth": width,
                 },
             )
-            # The box alone: a leader line may cross other labels without hiding them.
-            artist.update_positions(renderer)
-            box = Text.get_window_extent(artist, renderer).padded(pad_px)
-            centre = from_pixels.transform(((box.x0 + box.x1) / 2, (box.y0 + box.y1) / 2))
-            if not taken.count(box) and (outline is None or outline.contains_point(centre)):
-                kept = (artist, box)
-                break
-            artist.remove()
-        if kept is not None:
-            taken.add(kept[1])
-            labels.append(UnitLabel(name, text, kept[1], at))
+            taken.add(kept)
+            labels.append(UnitLabel(name, text, kept, at))
             continue
         number = sum(1 for label in labels if label.number) + 1
         # The marker at the place's point, or where that is covered (a neighbour's box hangs
@@ -672,24 +682,26 @@ def _draw_unit_boxes(
         step = 1.6 * font
         around = [(0.0, -2.0)] + [(k * step * x, k * step * y - 2.0) for k in (1, 2, 3)
                                   for x, y in ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, 1), (1, -1), (-1, -1))]
-        for n, (dx, dy) in enumerate(around):
-            marker = ax.annotate(  # type: ignore[attr-defined]
-                str(number), xy=at, xytext=(dx, dy), textcoords="offset points", ha="center", va="top",
-                fontsize=font, weight="bold", zorder=6, color=ink,
-                bbox={"boxstyle": "circle,pad=0.2", "facecolor": face, "edgecolor": UNIT_EDGE, "linewidth": 1.4})
-            marker.update_positions(renderer)
-            box = Text.get_window_extent(marker, renderer).padded(pad_px)
+        probe = ax.annotate(  # type: ignore[attr-defined]
+            str(number), xy=at, xytext=(0.0, 0.0), textcoords="offset points", ha="center", va="top",
+            fontsize=font, weight="bold")
+        for dx, dy in around:
+            probe.xyann = (dx, dy)
+            probe.update_positions(renderer)
+            box = Text.get_window_extent(probe, renderer).padded(pad_px)
             centre = from_pixels.transform(((box.x0 + box.x1) / 2, (box.y0 + box.y1) / 2))
             if not taken.count(box) and (outline is None or outline.contains_point(centre)):
                 break
-            marker.remove()
-            if n == len(around) - 1:  # nowhere free: at the point after all
-                marker = ax.annotate(  # type: ignore[attr-defined]
-                    str(number), xy=at, xytext=(0, -2.0), textcoords="offset points", ha="center", va="top",
-                    fontsize=font, weight="bold", zorder=6, color=ink,
-                    bbox={"boxstyle": "circle,pad=0.2", "facecolor": face, "edgecolor": UNIT_EDGE, "linewidth": 1.4})
-                marker.update_positions(renderer)
-                box = Text.get_window_extent(marker, renderer).padded(pad_px)
+        else:  # nowhere free: at the point after all
+            dx, dy = 0, -2.0
+            probe.xyann = (dx, dy)
+            probe.update_positions(renderer)
+            box = Text.get_window_extent(probe, renderer).padded(pad_px)
+        probe.remove()
+        ax.annotate(  # type: ignore[attr-defined]
+            str(number), xy=at, xytext=(dx, dy), textcoords="offset points", ha="center", va="top",
+            fontsize=font, weight="bold", zorder=6, color=ink,
+            bbox={"boxstyle": "circle,pad=0.2", "facecolor": face, "edgecolor": UNIT_EDGE, "linewidth": 1.4})
         taken.add(box)
         labels.append(UnitLabel(name, text, box, at, number))
     return labels
