@@ -36,6 +36,7 @@ from PIL import Image  # noqa: E402
 
 from moderator.reports import mapnames, mapstory, trenchlines  # noqa: E402
 from moderator.reports.geometry import MAPS_DIR, Geometry, PlaceShape, Rings  # noqa: E402
+from moderator.reports.mapfiles import packed_rgb  # noqa: E402
 from moderator.reports.sightings import Sighting  # noqa: E402
 from moderator.reports.visibility import UNIT_ABBREV  # noqa: E402
 from moderator.world.model import World  # noqa: E402
@@ -366,8 +367,10 @@ def _base_layer(geometry: Geometry, region: str, controllers: Mapping[str, str |
         assert isinstance(canvas, FigureCanvasAgg)
         canvas.draw()
         pixels = np.ascontiguousarray(np.asarray(canvas.buffer_rgba())[::-1])
-        packed = pixels[..., :3].astype(np.uint32) @ np.array([1 << 16, 1 << 8, 1], dtype=np.uint32)
-        water = np.isin(packed, [int(OCEAN[1:], 16), int(SEA[1:], 16), int(PANEL[1:], 16)])  # free for the legend
+        packed = packed_rgb(pixels)
+        water = packed == int(OCEAN[1:], 16)  # free for the legend
+        for colour in (SEA, PANEL):
+            water |= packed == int(colour[1:], 16)
         if len(_BASES) >= BASES_KEPT:
             _BASES.pop(next(iter(_BASES)))
         hit = (geometry, Base(pixels, ~water))
@@ -938,17 +941,15 @@ def _draw_legend(
 ) -> str:
     """Colour swatches in the corner that covers least land and no unit box; below (or above)
     them a box of notes: what the unit abbreviations mean and units beyond the map's edge."""
-    handles = [Patch(facecolor=c, edgecolor=LAND_EDGE, linewidth=0.5) for _, c in entries]
-    labels = [label for label, _ in entries]
     columns = 1 if len(entries) <= LEGEND_ROWS else 2
     fig_w, fig_h = fig.bbox.width, fig.bbox.height
     # The legend as it stands in the upper left: every map of a region (each nation's, each
     # alliance's, the bulletin's) has the same, so it is laid out and drawn once
     # (_legend_pixels) and pasted; its box in another corner is the mirror image (the axes
-    # fill the figure and the padding is the same on every side). The Legend itself stays
-    # in the axes, not drawn, saying what the map's legend holds.
-    legend = _legend(ax, handles, labels, "upper left", columns)
-    legend.set_visible(False)
+    # fill the figure and the padding is the same on every side). What it holds is kept on
+    # the figure for tests to read (legend_entries, like unit_labels): a matplotlib Legend
+    # built per map only to say so cost as much as a unit box's placement.
+    fig.legend_entries = list(entries)  # type: ignore[attr-defined]
     pixels, first = _legend_pixels(tuple(entries), columns, (fig_w, fig_h))
     # The notes box hangs below the swatches (above them in a lower corner): the corner is
     # chosen for the two together, so a long list of notes does not cover Scotland.
@@ -980,7 +981,7 @@ def _draw_legend(
         score = (covered + 10.0 * sum(b.overlaps(a) for b in parts for a in avoid), rank)
         if best is None or score < best:
             best, chosen, box = score, corner, here
-    legend.set_loc(chosen)  # type: ignore[arg-type]  # one of LEGEND_CORNERS
+    fig.legend_corner = chosen  # type: ignore[attr-defined]
     ax.add_artist(Pixels(pixels, round(box.x0) - LEGEND_MARGIN, round(box.y0) - LEGEND_MARGIN, 20))  # type: ignore[attr-defined]
     if note is None:
         return chosen
