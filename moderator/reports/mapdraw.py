@@ -519,7 +519,7 @@ def _draw_labels(
 
     Returns the unit boxes' pixel extents (the legend keeps clear of them), the other
     names, placed, for the base layer to paste (reports/mapnames.py), and where each box went."""
-    renderer = fig.canvas.get_renderer()  # type: ignore[attr-defined]
+    renderer = mapnames.measurer(DPI)  # for extents only: the figure's canvas draws them
     taken = mapnames.Occupied()
     placed: list[mapnames.PlacedName] = []
     named = {
@@ -960,7 +960,7 @@ def _draw_legend(
             0, 0, "\n".join(notes), transform=IdentityTransform(),  # pixels, as the legend's box
             fontsize=LEGEND_FONT * 0.9, zorder=20,
             bbox={"boxstyle": "square,pad=0.4", "facecolor": "white", "edgecolor": LAND_EDGE, "linewidth": 0.8})
-        extent = note.get_window_extent(fig.canvas.get_renderer())  # type: ignore[attr-defined]
+        extent = note.get_window_extent(mapnames.measurer(DPI))
         pad = 0.4 * LEGEND_FONT * 0.9 * DPI / 72
         note_w, note_h = extent.width + 2 * pad, extent.height + 2 * pad
     best: tuple[float, int] | None = None
