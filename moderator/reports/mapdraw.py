@@ -395,13 +395,18 @@ class BaseLayer(Artist):
         gc.restore()
 
 
+# The colour of a PathPatch that only carries its path into a PatchCollection (which colours
+# it): matplotlib's default, "C0", is looked up in the colour cycle on every patch made.
+_CARRIER = "none"
+
+
 def _draw_background(ax: object, geometry: Geometry, reg: Region) -> list[MplPath]:
     """Unowned land; returns the drawn paths (the legend avoids covering land)."""
     patches = []
     for shift in _shifts(reg):
         path = _projected(geometry.land, shift)[0]
         if path is not None:
-            patches.append(PathPatch(path))
+            patches.append(PathPatch(path, facecolor=_CARRIER))
     ax.add_collection(  # type: ignore[attr-defined]
         PatchCollection(patches, facecolor=LAND_BACKGROUND, edgecolor="#9a9a9a", linewidth=0.3, zorder=1)
     )
@@ -431,7 +436,7 @@ def _draw_places(
                     continue
                 path = _projected(place.polygons, shift)[0]
                 if path is not None:
-                    patches.append(PathPatch(path))
+                    patches.append(PathPatch(path, facecolor=_CARRIER))
                     faces.append(fill)
                     if kind == "land":
                         land_paths.append(path)

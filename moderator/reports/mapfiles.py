@@ -34,7 +34,12 @@ def palette_of(rgb: Image.Image, colors: int = 256) -> list[tuple[int, int, int]
     sample = rgb.resize((max(rgb.width // SAMPLE_STEP, 1), max(rgb.height // SAMPLE_STEP, 1)),
                         Image.Resampling.NEAREST)
     counted = sample.getcolors(maxcolors=sample.width * sample.height) or []
-    return [c for _, c in sorted(counted, key=lambda nc: (-nc[0], nc[1]))[:colors]]  # type: ignore[misc]
+    # Only the colours counted at least as often as the `colors`-th most frequent can be
+    # among the first `colors`: those few are ranked, not the tens of thousands of edge colours.
+    counts = sorted((n for n, _ in counted), reverse=True)
+    floor = counts[colors - 1] if len(counts) >= colors else 0
+    ranked = sorted((nc for nc in counted if nc[0] >= floor), key=lambda nc: (-nc[0], nc[1]))
+    return [c for _, c in ranked[:colors]]  # type: ignore[misc]
 
 
 def packed_rgb(pixels: np.ndarray) -> np.ndarray:
