@@ -24,7 +24,7 @@ from matplotlib import patheffects  # noqa: E402
 from matplotlib.artist import Artist  # noqa: E402
 from matplotlib.axes import Axes  # noqa: E402
 from matplotlib.backend_bases import RendererBase  # noqa: E402
-from matplotlib.backends.backend_agg import FigureCanvasAgg  # noqa: E402
+from matplotlib.backends.backend_agg import FigureCanvasAgg, RendererAgg  # noqa: E402
 from matplotlib.collections import LineCollection, PatchCollection  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.legend import Legend  # noqa: E402
@@ -318,12 +318,36 @@ def build_figure(geometry: Geometry, world: World, **options: Unpack[MapOptions]
     return fig
 
 
+_RENDERERS: dict[tuple[int, int, float], RendererAgg] = {}
+RENDERERS_KEPT = 2  # maps are drawn region by region: one size at a time, about 21 MB each
+
+
+class Canvas(FigureCanvasAgg):
+    """An Agg canvas that draws with a renderer shared by every figure of its size, one after
+    another: each figure of a turn's maps (the map, its region's base layer, its legend) is
+    drawn and its pixels copied out before the next is drawn. A new renderer per figure
+    allocated its pixels again and, since matplotlib caches text metrics per renderer,
+    measured every name and box again while drawing."""
+
+    def get_renderer(self) -> RendererAgg:
+        width, height = self.get_width_height(physical=True)
+        key = (width, height, self.figure.dpi)
+        renderer = _RENDERERS.pop(key, None)
+        if renderer is None:
+            renderer = RendererAgg(width, height, self.figure.dpi)
+            if len(_RENDERERS) >= RENDERERS_KEPT:
+                _RENDERERS.pop(next(iter(_RENDERERS)))
+        _RENDERERS[key] = renderer  # the most recently used last
+        self.renderer, self._lastKey = renderer, key
+        return renderer
+
+
 def _blank(reg: Region) -> tuple[Figure, Axes]:
     """A figure of the region's pixel size whose axes fill it (right of its panel, if any),
     in projected lon/lat."""
     width, height = image_size_of(reg)
     fig = Figure(figsize=(width / DPI, height / DPI), dpi=DPI)
-    FigureCanvasAgg(fig)  # attach the Agg canvas: text extents are measured with its renderer
+    Canvas(fig)  # attach the Agg canvas
     ax = fig.add_axes((reg.panel / width, 0.0, 1.0 - reg.panel / width, 1.0))
     ax.set_xlim(reg.west, reg.east)
     ax.set_ylim(miller_y(reg.south), miller_y(reg.north))
@@ -1012,7 +1036,7 @@ def _legend_pixels(entries: tuple[tuple[str, str], ...], columns: int,
     hit = _LEGENDS.get(key)
     if hit is None:
         fig = Figure(figsize=(size[0] / DPI, size[1] / DPI), dpi=DPI)
-        canvas = FigureCanvasAgg(fig)
+        canvas = Canvas(fig)
         fig.patch.set_alpha(0.0)
         ax = fig.add_axes((0.0, 0.0, 1.0, 1.0))
         ax.set_axis_off()
