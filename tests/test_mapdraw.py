@@ -148,8 +148,7 @@ NAMES = {"france": "French Empire", "germany": "German Empire"}
 
 
 def _legend_labels(fig) -> list[str]:  # type: ignore[no-untyped-def]
-    legend = fig.axes[0].get_legend()
-    return [t.get_text() for t in legend.get_texts()]
+    return [label for label, _ in fig.legend_entries]  # the legend is drawn as pixels (mapdraw._legend_pixels)
 
 
 def _texts(fig) -> list[str]:  # type: ignore[no-untyped-def]

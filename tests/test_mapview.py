@@ -26,6 +26,24 @@ def test_the_central_powers_share_a_european_map() -> None:
     assert region_for(world, alliance_view(state, scenario, [], "central")) == "europe"
 
 
+def test_the_allies_map_is_drawn_over_europe_though_their_stacks_span_the_world() -> None:
+    """Issue 13: "the alliance map legible over Europe". The Allies' stacks stand from
+    Canada to New Zealand, but most of their weight is in Europe: their map is Europe's
+    (the rest listed off the map), not the world's, where Europe is a heap of markers."""
+    from moderator.reports.mapview import ALLIANCE_EUROPE, COVERAGE, _inside, weights
+
+    world, scenario = load_world("1914"), load_scenario("1914")
+    state = initial_state(scenario, world, "t")
+    for nation in ("britain", "japan", "australia", "canada", "india", "new-zealand", "south-africa"):
+        state.nations[nation].side = "allied"  # the British Empire and Japan in the war
+    view = alliance_view(state, scenario, [], "allied", world)
+    weight = weights(world, view)
+    share = sum(w for t, w in weight.items() if _inside("europe", *world.territories[t].label)) / sum(weight.values())
+    assert ALLIANCE_EUROPE <= share < COVERAGE  # the world map by the nations' rule
+    assert region_for(world, view) == "europe"
+    assert region_for(world, nation_view(state, scenario, [], "japan", world)) == "asia"  # nations: as before
+
+
 def test_the_theatre_follows_the_fighting() -> None:
     """A battle weighs more than standing armies: Britain's map moves to where it fights."""
     from moderator.engine.events import Event

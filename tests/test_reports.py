@@ -365,3 +365,40 @@ def test_third_person_agrees_the_verb_and_the_possessives() -> None:
     assert third_person("Spain is neutral, and so are you", "France") == "Spain is neutral, and so is France"
     assert third_person("while your nation is neutral", "France") == "while France is neutral"
     assert third_person("Paris is not next to Berlin", "France") == "Paris is not next to Berlin"
+
+
+def test_the_bulletin_shows_every_manpower_loss_but_a_mutiny() -> None:
+    """Miscellaneous: "all manpower loses will be shown": infantry lost in land and naval
+    battles and to rockets, and the manpower limit lost to bombers and rockets at cities and
+    to starvation; a mutiny is the nation's own news, not a loss to the enemy."""
+    from moderator.reports.content import bulletin
+    from moderator.reports.visibility import public_view
+
+    def told(code: str, seen: tuple[str, ...], **args: object) -> Event:
+        return Event(code, "4.6", seen, args)
+
+    battle = dict(origins=[], attackers=["germany"], defenders=["russia"], rounds=1, strait=False, captured=False,
+                  withdrawn=None, rolls=[0, 0])
+    turn = [
+        told("battle", ("germany", "russia"), territory="Warsaw", attacker="germany", defender="russia",
+             losses={"germany": {"infantry": 2}, "russia": {"infantry": 1, "artillery": 1}}, **battle),
+        told("naval-battle", ("germany", "france"), zone="North Sea", losses={"france": {"infantry": 3, "transport": 1}}),
+        told("rocket-fire", ("germany", "france"), nation="germany", aim="units", target="Lorraine", holder="france",
+             losses={"france": {"infantry": 1}}, manpower=0),
+        told("rocket-fire", ("germany", "france"), nation="germany", aim="city", target="Paris", holder="france",
+             losses={}, manpower=2),
+        told("air-raid", ("germany", "britain"), nation="germany", aim="city", target="London", holder="britain",
+             damage=1),
+        told("air-raid", ("germany", "britain"), nation="germany", aim="industry", target="London", holder="britain",
+             damage=9),
+        told("starvation", ("russia",), nation="russia", turns=2, lost=3),
+        told("mutiny", ("austria",), nation="austria", severity="small", place="Vienna", units={"infantry": 2},
+             rebelled=False),
+    ]
+    news = bulletin(public_view(fx.state(), turn), turn, INFO, lambda n: n.title())
+    assert news.losses == {"France": 4, "Germany": 2, "Russia": 1}
+    assert news.manpower_lost == {"Britain": 1, "France": 2, "Russia": 3}
+    text, html = render("bulletin", r=news, map_src="", full_src="")
+    assert "  France                       4 infantry lost; manpower limit down 2\n" in text
+    assert "  Britain                      manpower limit down 1\n" in text and "Austria" not in text.split("camps")[0]
+    assert "<li>Russia: 1 infantry lost; manpower limit down 3</li>" in html

@@ -198,6 +198,7 @@ class Bulletin(ReportHeader):
     news: list[Told]
     camps: dict[str, list[str]]  # side -> nation names
     losses: dict[str, int]  # nation name -> infantry lost this turn (Miscellaneous: manpower losses are shown)
+    manpower_lost: dict[str, int] = field(default_factory=dict)  # nation name -> manpower limit lost this turn
 
 
 # ---- building blocks ------------------------------------------------------------------------
@@ -386,15 +387,39 @@ def alliance_report(world: World, view: View, info: TurnInfo, names: Names, side
         battles=battles, events=events, rulings=rulings, sightings=seen(view, names), intelligence=intelligence)
 
 
-def bulletin(view: View, events: Sequence[Event], info: TurnInfo, names: Names) -> Bulletin:
-    """The common news (public events) and every nation's manpower losses (Miscellaneous:
-    "all manpower loses will be shown"): infantry lost, by nation, never where."""
-    losses: dict[str, int] = {}
+# Events whose `losses` (nation -> kind -> count) can hold infantry: land and naval battles
+# (troops aboard sunk transports), rocket fire at units.
+INFANTRY_LOSSES = ("battle", "naval-battle", "rocket-fire")
+
+
+def manpower_losses(events: Sequence[Event], names: Names) -> tuple[dict[str, int], dict[str, int]]:
+    """Every nation's manpower losses of the turn (Miscellaneous: "all manpower loses will be
+    shown, so one can keep track of own success"), by nation name, never where: infantry lost
+    (INFANTRY_LOSSES), and the manpower limit lost to bombers and rockets at its cities
+    (4.1.1, Rockets) and to starvation (Phase 9). Mutinies are not losses to the enemy and
+    stay the nation's own news."""
+    infantry: dict[str, int] = {}
+    limit: dict[str, int] = {}
     for e in events:
-        if e.code == "battle":
-            for nation, lost in e.args["losses"].items():
+        if e.code in INFANTRY_LOSSES:
+            for nation, lost in (e.args.get("losses") or {}).items():
                 if lost.get("infantry"):
-                    losses[names(nation)] = losses.get(names(nation), 0) + lost["infantry"]
+                    infantry[names(nation)] = infantry.get(names(nation), 0) + lost["infantry"]
+        hit = None
+        if e.code == "air-raid" and e.args.get("aim") == "city":
+            hit = (e.args.get("holder"), e.args.get("damage", 0))
+        elif e.code == "rocket-fire":
+            hit = (e.args.get("holder"), e.args.get("manpower", 0))
+        elif e.code == "starvation":
+            hit = (e.args.get("nation"), e.args.get("lost", 0))
+        if hit and hit[0] and hit[1]:
+            limit[names(hit[0])] = limit.get(names(hit[0]), 0) + hit[1]
+    return dict(sorted(infantry.items())), dict(sorted(limit.items()))
+
+
+def bulletin(view: View, events: Sequence[Event], info: TurnInfo, names: Names) -> Bulletin:
+    """The common news (public events) and every nation's manpower losses (manpower_losses)."""
+    losses, manpower_lost = manpower_losses(events, names)
     camps: dict[str, list[str]] = {}
     for nation, side in view.sides.items():
         if nation != MODERATOR:
@@ -402,7 +427,7 @@ def bulletin(view: View, events: Sequence[Event], info: TurnInfo, names: Names) 
     return Bulletin(
         **header(info, "bulletin"),
         news=[tell(e, names) for e in view.events], camps={k: sorted(v) for k, v in sorted(camps.items())},
-        losses=dict(sorted(losses.items())))
+        losses=losses, manpower_lost=manpower_lost)
 
 
 def incorporation_cost(world: World, territory: str) -> int:

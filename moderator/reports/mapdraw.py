@@ -24,7 +24,7 @@ from matplotlib import patheffects  # noqa: E402
 from matplotlib.artist import Artist  # noqa: E402
 from matplotlib.axes import Axes  # noqa: E402
 from matplotlib.backend_bases import RendererBase  # noqa: E402
-from matplotlib.backends.backend_agg import FigureCanvasAgg  # noqa: E402
+from matplotlib.backends.backend_agg import FigureCanvasAgg, RendererAgg  # noqa: E402
 from matplotlib.collections import LineCollection, PatchCollection  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.legend import Legend  # noqa: E402
@@ -36,6 +36,7 @@ from PIL import Image  # noqa: E402
 
 from moderator.reports import mapnames, mapstory, trenchlines  # noqa: E402
 from moderator.reports.geometry import MAPS_DIR, Geometry, PlaceShape, Rings  # noqa: E402
+from moderator.reports.mapfiles import packed_rgb  # noqa: E402
 from moderator.reports.sightings import Sighting  # noqa: E402
 from moderator.reports.visibility import UNIT_ABBREV  # noqa: E402
 from moderator.world.model import World  # noqa: E402
@@ -317,12 +318,36 @@ def build_figure(geometry: Geometry, world: World, **options: Unpack[MapOptions]
     return fig
 
 
+_RENDERERS: dict[tuple[int, int, float], RendererAgg] = {}
+RENDERERS_KEPT = 2  # maps are drawn region by region: one size at a time, about 21 MB each
+
+
+class Canvas(FigureCanvasAgg):
+    """An Agg canvas that draws with a renderer shared by every figure of its size, one after
+    another: each figure of a turn's maps (the map, its region's base layer, its legend) is
+    drawn and its pixels copied out before the next is drawn. A new renderer per figure
+    allocated its pixels again and, since matplotlib caches text metrics per renderer,
+    measured every name and box again while drawing."""
+
+    def get_renderer(self) -> RendererAgg:
+        width, height = self.get_width_height(physical=True)
+        key = (width, height, self.figure.dpi)
+        renderer = _RENDERERS.pop(key, None)
+        if renderer is None:
+            renderer = RendererAgg(width, height, self.figure.dpi)
+            if len(_RENDERERS) >= RENDERERS_KEPT:
+                _RENDERERS.pop(next(iter(_RENDERERS)))
+        _RENDERERS[key] = renderer  # the most recently used last
+        self.renderer, self._lastKey = renderer, key
+        return renderer
+
+
 def _blank(reg: Region) -> tuple[Figure, Axes]:
     """A figure of the region's pixel size whose axes fill it (right of its panel, if any),
     in projected lon/lat."""
     width, height = image_size_of(reg)
     fig = Figure(figsize=(width / DPI, height / DPI), dpi=DPI)
-    FigureCanvasAgg(fig)  # attach the Agg canvas: text extents are measured with its renderer
+    Canvas(fig)  # attach the Agg canvas
     ax = fig.add_axes((reg.panel / width, 0.0, 1.0 - reg.panel / width, 1.0))
     ax.set_xlim(reg.west, reg.east)
     ax.set_ylim(miller_y(reg.south), miller_y(reg.north))
@@ -366,8 +391,10 @@ def _base_layer(geometry: Geometry, region: str, controllers: Mapping[str, str |
         assert isinstance(canvas, FigureCanvasAgg)
         canvas.draw()
         pixels = np.ascontiguousarray(np.asarray(canvas.buffer_rgba())[::-1])
-        packed = pixels[..., :3].astype(np.uint32) @ np.array([1 << 16, 1 << 8, 1], dtype=np.uint32)
-        water = np.isin(packed, [int(OCEAN[1:], 16), int(SEA[1:], 16), int(PANEL[1:], 16)])  # free for the legend
+        packed = packed_rgb(pixels)
+        water = packed == int(OCEAN[1:], 16)  # free for the legend
+        for colour in (SEA, PANEL):
+            water |= packed == int(colour[1:], 16)
         if len(_BASES) >= BASES_KEPT:
             _BASES.pop(next(iter(_BASES)))
         hit = (geometry, Base(pixels, ~water))
@@ -392,13 +419,18 @@ class BaseLayer(Artist):
         gc.restore()
 
 
+# The colour of a PathPatch that only carries its path into a PatchCollection (which colours
+# it): matplotlib's default, "C0", is looked up in the colour cycle on every patch made.
+_CARRIER = "none"
+
+
 def _draw_background(ax: object, geometry: Geometry, reg: Region) -> list[MplPath]:
     """Unowned land; returns the drawn paths (the legend avoids covering land)."""
     patches = []
     for shift in _shifts(reg):
         path = _projected(geometry.land, shift)[0]
         if path is not None:
-            patches.append(PathPatch(path))
+            patches.append(PathPatch(path, facecolor=_CARRIER))
     ax.add_collection(  # type: ignore[attr-defined]
         PatchCollection(patches, facecolor=LAND_BACKGROUND, edgecolor="#9a9a9a", linewidth=0.3, zorder=1)
     )
@@ -428,7 +460,7 @@ def _draw_places(
                     continue
                 path = _projected(place.polygons, shift)[0]
                 if path is not None:
-                    patches.append(PathPatch(path))
+                    patches.append(PathPatch(path, facecolor=_CARRIER))
                     faces.append(fill)
                     if kind == "land":
                         land_paths.append(path)
@@ -516,7 +548,7 @@ def _draw_labels(
 
     Returns the unit boxes' pixel extents (the legend keeps clear of them), the other
     names, placed, for the base layer to paste (reports/mapnames.py), and where each box went."""
-    renderer = fig.canvas.get_renderer()  # type: ignore[attr-defined]
+    renderer = mapnames.measurer(DPI)  # for extents only: the figure's canvas draws them
     taken = mapnames.Occupied()
     placed: list[mapnames.PlacedName] = []
     named = {
@@ -627,9 +659,28 @@ def _draw_unit_boxes(
         at = shown[name]
         text, face, ink, edge, width = styles[name]
         outline = _outline(geometry.places[name], reg, at)
-        kept: tuple[object, Bbox] | None = None
-        for n, (dx, dy, ha, va) in enumerate(spots):
-            artist = ax.annotate(  # type: ignore[attr-defined]
+        kept: Bbox | None = None
+        # The spots are tried with one plain text probe moved from spot to spot (a box's
+        # extent is its text's, padded); only the spot kept gets the annotation with its box
+        # and leader line: building an annotation per spot tried cost a third of the map.
+        probe = ax.annotate(  # type: ignore[attr-defined]
+            text, xy=at, xytext=(0.0, 0.0), textcoords="offset points", fontsize=font, weight="bold",
+            linespacing=1.1, multialignment="left")
+        for spot in spots:
+            dx, dy, ha, va = spot
+            probe.xyann = (dx, dy)
+            probe.set_horizontalalignment(ha)
+            probe.set_verticalalignment(va)
+            # The box alone: a leader line may cross other labels without hiding them.
+            probe.update_positions(renderer)
+            box = Text.get_window_extent(probe, renderer).padded(pad_px)
+            centre = from_pixels.transform(((box.x0 + box.x1) / 2, (box.y0 + box.y1) / 2))
+            if not taken.count(box) and (outline is None or outline.contains_point(centre)):
+                kept = box
+                break
+        probe.remove()
+        if kept is not None:
+            ax.annotate(  # type: ignore[attr-defined]
                 text,
                 xy=at,
                 xytext=(dx, dy),
@@ -644,7 +695,7 @@ def _draw_unit_boxes(
                 multialignment="left",
                 # A box moved off its usual spot gets a thin line back to its place.
                 arrowprops={"arrowstyle": "-", "color": edge, "linewidth": 0.8, "shrinkA": 0, "shrinkB": 2}
-                if n
+                if spot is not spots[0]
                 else None,
                 bbox={
                     "boxstyle": "round,pad=0.2",
@@ -653,17 +704,8 @@ def _draw_unit_boxes(
                     "linewidth": width,
                 },
             )
-            # The box alone: a leader line may cross other labels without hiding them.
-            artist.update_positions(renderer)
-            box = Text.get_window_extent(artist, renderer).padded(pad_px)
-            centre = from_pixels.transform(((box.x0 + box.x1) / 2, (box.y0 + box.y1) / 2))
-            if not taken.count(box) and (outline is None or outline.contains_point(centre)):
-                kept = (artist, box)
-                break
-            artist.remove()
-        if kept is not None:
-            taken.add(kept[1])
-            labels.append(UnitLabel(name, text, kept[1], at))
+            taken.add(kept)
+            labels.append(UnitLabel(name, text, kept, at))
             continue
         number = sum(1 for label in labels if label.number) + 1
         # The marker at the place's point, or where that is covered (a neighbour's box hangs
@@ -672,24 +714,26 @@ def _draw_unit_boxes(
         step = 1.6 * font
         around = [(0.0, -2.0)] + [(k * step * x, k * step * y - 2.0) for k in (1, 2, 3)
                                   for x, y in ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, 1), (1, -1), (-1, -1))]
-        for n, (dx, dy) in enumerate(around):
-            marker = ax.annotate(  # type: ignore[attr-defined]
-                str(number), xy=at, xytext=(dx, dy), textcoords="offset points", ha="center", va="top",
-                fontsize=font, weight="bold", zorder=6, color=ink,
-                bbox={"boxstyle": "circle,pad=0.2", "facecolor": face, "edgecolor": UNIT_EDGE, "linewidth": 1.4})
-            marker.update_positions(renderer)
-            box = Text.get_window_extent(marker, renderer).padded(pad_px)
+        probe = ax.annotate(  # type: ignore[attr-defined]
+            str(number), xy=at, xytext=(0.0, 0.0), textcoords="offset points", ha="center", va="top",
+            fontsize=font, weight="bold")
+        for dx, dy in around:
+            probe.xyann = (dx, dy)
+            probe.update_positions(renderer)
+            box = Text.get_window_extent(probe, renderer).padded(pad_px)
             centre = from_pixels.transform(((box.x0 + box.x1) / 2, (box.y0 + box.y1) / 2))
             if not taken.count(box) and (outline is None or outline.contains_point(centre)):
                 break
-            marker.remove()
-            if n == len(around) - 1:  # nowhere free: at the point after all
-                marker = ax.annotate(  # type: ignore[attr-defined]
-                    str(number), xy=at, xytext=(0, -2.0), textcoords="offset points", ha="center", va="top",
-                    fontsize=font, weight="bold", zorder=6, color=ink,
-                    bbox={"boxstyle": "circle,pad=0.2", "facecolor": face, "edgecolor": UNIT_EDGE, "linewidth": 1.4})
-                marker.update_positions(renderer)
-                box = Text.get_window_extent(marker, renderer).padded(pad_px)
+        else:  # nowhere free: at the point after all
+            dx, dy = 0, -2.0
+            probe.xyann = (dx, dy)
+            probe.update_positions(renderer)
+            box = Text.get_window_extent(probe, renderer).padded(pad_px)
+        probe.remove()
+        ax.annotate(  # type: ignore[attr-defined]
+            str(number), xy=at, xytext=(dx, dy), textcoords="offset points", ha="center", va="top",
+            fontsize=font, weight="bold", zorder=6, color=ink,
+            bbox={"boxstyle": "circle,pad=0.2", "facecolor": face, "edgecolor": UNIT_EDGE, "linewidth": 1.4})
         taken.add(box)
         labels.append(UnitLabel(name, text, box, at, number))
     return labels
@@ -926,17 +970,15 @@ def _draw_legend(
 ) -> str:
     """Colour swatches in the corner that covers least land and no unit box; below (or above)
     them a box of notes: what the unit abbreviations mean and units beyond the map's edge."""
-    handles = [Patch(facecolor=c, edgecolor=LAND_EDGE, linewidth=0.5) for _, c in entries]
-    labels = [label for label, _ in entries]
     columns = 1 if len(entries) <= LEGEND_ROWS else 2
     fig_w, fig_h = fig.bbox.width, fig.bbox.height
     # The legend as it stands in the upper left: every map of a region (each nation's, each
     # alliance's, the bulletin's) has the same, so it is laid out and drawn once
     # (_legend_pixels) and pasted; its box in another corner is the mirror image (the axes
-    # fill the figure and the padding is the same on every side). The Legend itself stays
-    # in the axes, not drawn, saying what the map's legend holds.
-    legend = _legend(ax, handles, labels, "upper left", columns)
-    legend.set_visible(False)
+    # fill the figure and the padding is the same on every side). What it holds is kept on
+    # the figure for tests to read (legend_entries, like unit_labels): a matplotlib Legend
+    # built per map only to say so cost as much as a unit box's placement.
+    fig.legend_entries = list(entries)  # type: ignore[attr-defined]
     pixels, first = _legend_pixels(tuple(entries), columns, (fig_w, fig_h))
     # The notes box hangs below the swatches (above them in a lower corner): the corner is
     # chosen for the two together, so a long list of notes does not cover Scotland.
@@ -947,7 +989,7 @@ def _draw_legend(
             0, 0, "\n".join(notes), transform=IdentityTransform(),  # pixels, as the legend's box
             fontsize=LEGEND_FONT * 0.9, zorder=20,
             bbox={"boxstyle": "square,pad=0.4", "facecolor": "white", "edgecolor": LAND_EDGE, "linewidth": 0.8})
-        extent = note.get_window_extent(fig.canvas.get_renderer())  # type: ignore[attr-defined]
+        extent = note.get_window_extent(mapnames.measurer(DPI))
         pad = 0.4 * LEGEND_FONT * 0.9 * DPI / 72
         note_w, note_h = extent.width + 2 * pad, extent.height + 2 * pad
     best: tuple[float, int] | None = None
@@ -968,7 +1010,7 @@ def _draw_legend(
         score = (covered + 10.0 * sum(b.overlaps(a) for b in parts for a in avoid), rank)
         if best is None or score < best:
             best, chosen, box = score, corner, here
-    legend.set_loc(chosen)  # type: ignore[arg-type]  # one of LEGEND_CORNERS
+    fig.legend_corner = chosen  # type: ignore[attr-defined]
     ax.add_artist(Pixels(pixels, round(box.x0) - LEGEND_MARGIN, round(box.y0) - LEGEND_MARGIN, 20))  # type: ignore[attr-defined]
     if note is None:
         return chosen
@@ -994,7 +1036,7 @@ def _legend_pixels(entries: tuple[tuple[str, str], ...], columns: int,
     hit = _LEGENDS.get(key)
     if hit is None:
         fig = Figure(figsize=(size[0] / DPI, size[1] / DPI), dpi=DPI)
-        canvas = FigureCanvasAgg(fig)
+        canvas = Canvas(fig)
         fig.patch.set_alpha(0.0)
         ax = fig.add_axes((0.0, 0.0, 1.0, 1.0))
         ax.set_axis_off()

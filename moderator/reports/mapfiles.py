@@ -34,7 +34,23 @@ def palette_of(rgb: Image.Image, colors: int = 256) -> list[tuple[int, int, int]
     sample = rgb.resize((max(rgb.width // SAMPLE_STEP, 1), max(rgb.height // SAMPLE_STEP, 1)),
                         Image.Resampling.NEAREST)
     counted = sample.getcolors(maxcolors=sample.width * sample.height) or []
-    return [c for _, c in sorted(counted, key=lambda nc: (-nc[0], nc[1]))[:colors]]  # type: ignore[misc]
+    # Only the colours counted at least as often as the `colors`-th most frequent can be
+    # among the first `colors`: those few are ranked, not the tens of thousands of edge colours.
+    counts = sorted((n for n, _ in counted), reverse=True)
+    floor = counts[colors - 1] if len(counts) >= colors else 0
+    ranked = sorted((nc for nc in counted if nc[0] >= floor), key=lambda nc: (-nc[0], nc[1]))
+    return [c for _, c in ranked[:colors]]  # type: ignore[misc]
+
+
+def packed_rgb(pixels: np.ndarray) -> np.ndarray:
+    """Each pixel of `pixels` (rows x columns x 3 or 4 channels, uint8) as one uint32 0xRRGGBB.
+    Shifted in place: half the time of three widened temporaries, a quarter of a matrix product."""
+    packed = pixels[..., 0].astype(np.uint32)
+    packed <<= 8
+    packed |= pixels[..., 1]
+    packed <<= 8
+    packed |= pixels[..., 2]
+    return packed
 
 
 _TABLE: np.ndarray | None = None  # every 24-bit colour -> palette index, -1 when unset
@@ -52,8 +68,7 @@ def indexed(rgb: Image.Image, palette: list[tuple[int, int, int]]) -> Image.Imag
     if _TABLE is None:
         _TABLE = np.full(1 << 24, -1, dtype=np.int16)
     table = _TABLE
-    arr = np.asarray(rgb, dtype=np.uint8)
-    packed = (arr[..., 0].astype(np.uint32) << 16) | (arr[..., 1].astype(np.uint32) << 8) | arr[..., 2]
+    packed = packed_rgb(np.asarray(rgb, dtype=np.uint8))
     pal = np.array(palette, dtype=np.int32).reshape(-1, 3)
     keys = (pal[:, 0].astype(np.uint32) << 16) | (pal[:, 1].astype(np.uint32) << 8) | pal[:, 2].astype(np.uint32)
     others = np.empty(0, dtype=np.uint32)

@@ -63,6 +63,13 @@ def _scratch(dpi: float) -> tuple[Figure, RendererAgg]:
     return _SCRATCH[dpi]
 
 
+def measurer(dpi: float) -> RendererAgg:
+    """A renderer kept for measuring text at `dpi`: matplotlib caches text metrics per
+    renderer, and each map's own canvas is new, so measuring with this one lets every map of
+    the turn reuse what the others measured (the same fonts and dpi give the same extents)."""
+    return _scratch(dpi)[1]
+
+
 def _artist(text: str, style: NameStyle, dpi: float, x: float, y: float) -> Text:
     artist = Text(x, y, text, fontsize=style.size, style="italic" if style.italic else "normal",
                   color=style.color, ha=style.ha, va=style.va, transform=IdentityTransform(),

@@ -24,6 +24,7 @@ from moderator.world.scenario import load_scenario
 REPORT_REGIONS = ("british-isles", "western-front", "eastern-front", "italy-balkans", "middle-east",
                   "europe", "africa", "north-america", "asia", "australasia", "pacific", "world")
 COVERAGE = 0.8  # share of the audience's weight a region must hold to be chosen
+ALLIANCE_EUROPE = 0.5  # share of an alliance's weight in Europe that draws its map over Europe
 FRONT_WEIGHT = 3  # a place where the audience's units see the enemy weighs as much as 3 units
 BATTLE_WEIGHT = 5  # a battle it fought, or a move it made, as 5
 OVERVIEW_WIDTH = 640  # px: the world overview's pixels (drawn at about 530 px wide)
@@ -69,11 +70,19 @@ def weights(world: World, view: View) -> dict[str, float]:
 
 
 def region_for(world: World, view: View) -> str:
-    """The smallest region holding COVERAGE of what the audience cares about (weights)."""
+    """The smallest region holding COVERAGE of what the audience cares about (weights). An
+    alliance whose weight lies mostly in Europe (ALLIANCE_EUROPE) gets Europe: a world map of
+    all its members' stacks shrinks the European fronts to a heap of numbered markers (the
+    Allies' has some sixty there), and the stacks beyond Europe are listed under the map's
+    "Off this map" note and in the report's text."""
     weight = weights(world, view)
     total = sum(weight.values())
     if not total:
         return "world"
+    if view.audience.startswith("alliance:"):
+        in_europe = sum(w for t, w in weight.items() if _inside("europe", *world.territories[t].label))
+        if ALLIANCE_EUROPE * total <= in_europe < COVERAGE * total:
+            return "europe"
     for region in sorted(REPORT_REGIONS, key=_degrees):
         held = sum(w for t, w in weight.items() if _inside(region, *world.territories[t].label))
         if held >= COVERAGE * total:
