@@ -797,3 +797,106 @@ def test_the_summary_tells_the_russian_revolution_from_a_mutinies_revolution() -
     assert line == ("Nations joined, the Russian Revolution, mutinies and their revolutions, rebellions, victories: "
                     "joined 4, Russian Revolution stages reached 2, mutiny 3, socialist revolution after mutinies 1, "
                     "rebellion 0, local-war-ended 0, victory-outright 0, victory-side 0"), line
+
+
+def test_a_bot_at_war_researches_what_its_plays_use() -> None:
+    """bots/research.py: Germany (tanks 1, battleships) tries Tanks, Radar, Improved
+    Fighters and Aircraft Carriers every turn it has the money, one attempt each (Phase
+    2.1); with 35 in hand, only the first (three times its price in hand for each); a neutral (Spain) follows no
+    programme, nor does a dominion (its empire tries for it: one attempt for the group)."""
+    import random
+
+    from moderator.bots.bot import Draft
+    from moderator.bots.research import programme
+    from moderator.orders import model as m
+
+    game = opening()
+    state = game.state.copy()
+    state.nations["germany"].saved = 200
+    tried = []
+    for nation in ("germany", "spain", "canada"):
+        seat = Seat(state, game.world, game.scenario, nation)
+        draft = Draft(seat, random.Random(0), budget=200)
+        programme(draft)
+        tried.append([o.tech for o in draft.orders if isinstance(o, m.Research)])
+    assert tried == [["tanks", "radar", "improved_fighters", "aircraft_carriers"], [], []], tried
+    seat = Seat(state, game.world, game.scenario, "germany")
+    draft = Draft(seat, random.Random(0), budget=35)
+    programme(draft)
+    assert [o.tech for o in draft.orders if isinstance(o, m.Research)] == ["tanks"], draft.orders  # 30 for one, 25 left
+
+
+def test_a_joined_nation_goes_to_war_with_the_other_camp() -> None:
+    """bot.main_war: the British Empire on the Allied side and at war with nobody declares
+    war on each Central Power (joining makes no war by itself, engine/wars.py join); the
+    checker keeps the declarations."""
+    import random
+
+    from moderator.bots.bot import Draft, _checked, main_war
+    from moderator.orders import model as m
+
+    game = opening()
+    state = game.state.copy()
+    state.nations["britain"].side = "allied"
+    seat = Seat(state, game.world, game.scenario, "britain")
+    draft = Draft(seat, random.Random(0), budget=seat.saved)
+    main_war(draft)
+    central = sorted(n for n, ns in state.nations.items() if ns.side == "central")
+    assert central and sorted(o.target for o in draft.orders if isinstance(o, m.DeclareWar)) == central
+    kept, dropped = _checked(draft.orders, "britain", state, game.world, game.scenario)
+    assert dropped == [] and len(kept) == len(central), dropped
+
+
+def test_a_carrier_group_sails_to_the_enemy_coast_and_its_fighters_strike_there() -> None:
+    """naval.carrier_move and strike: a German carrier with a fighter aboard in the
+    Skagerrak, off no enemy coast, sails on a carrier mission toward the nearest zone beside
+    enemy land; in the Baltic, beside Russian coast held by one infantry, its two fighters
+    do not strike alone (the odds of clearing it are poor) but join the attack of the turn
+    on that coast; a Radar
+    researched puts a radar on a battleship (naval.radar_aboard). The checker keeps it all."""
+    import random
+
+    from moderator.bots.bot import Draft, _checked
+    from moderator.bots.naval import carrier_move, radar_aboard, strike
+    from moderator.orders import model as m
+
+    game = opening()
+    state = game.state.copy()
+    germany = state.nations["germany"]
+    germany.tech.update(aircraft_carriers=1, improved_fighters=2, radar=1)
+    germany.saved = 300
+    state.new_unit("germany", "carrier", "Skagerrak")
+    state.new_unit("germany", "fighter", "Skagerrak")
+    seat = Seat(state, game.world, game.scenario, "germany")
+    draft = Draft(seat, random.Random(0), budget=seat.saved)
+    carrier_move(draft)
+    missions = [o for o in draft.orders if isinstance(o, m.TaskForceMission)]
+    assert missions and all(o.mission == "carrier" for o in missions), draft.orders
+    radar_aboard(draft)
+    assert any(isinstance(o, m.BuildShipGear) and o.kind == "radar" and o.ship == "battleship"
+               for o in draft.orders), draft.orders
+    kept, dropped = _checked(draft.orders, "germany", state, game.world, game.scenario)
+    assert dropped == [] and len(kept) == len(draft.orders), dropped
+
+    state = game.state.copy()
+    state.nations["germany"].tech.update(aircraft_carriers=1, improved_fighters=2)
+    state.new_unit("germany", "carrier", "Baltic Sea")
+    for _ in range(2):
+        state.new_unit("germany", "fighter", "Baltic Sea")
+    weak = [p for p in sorted(game.world.neighbours("Baltic Sea")) if game.world.territories[p].is_land
+            and state.controller(p) == "russia"]
+    for place in weak:  # one infantry left on each Russian coast of the Baltic
+        for u in [u for u in state.units_at(place) if u.nation == "russia"][1:]:
+            state.units.remove(u)
+        if not state.units_at(place):
+            state.new_unit("russia", "infantry", place)
+    seat = Seat(state, game.world, game.scenario, "germany")
+    draft = Draft(seat, random.Random(0), budget=seat.saved)
+    strike(draft, "Baltic Sea")
+    assert draft.orders == []  # two fighters alone clear one infantry 36% of the time: no strike
+    draft.targets.add("Lithuania")  # attacked this turn from Konigsberg: they join it
+    strike(draft, "Baltic Sea")
+    attacks = [o for o in draft.orders if isinstance(o, m.Attack)]
+    assert attacks == [m.Attack((m.UnitCount("fighter", 2),), "Baltic Sea", "Lithuania")], draft.orders
+    kept, dropped = _checked(draft.orders, "germany", state, game.world, game.scenario)
+    assert dropped == [] and len(kept) == 1, dropped

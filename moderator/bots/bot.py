@@ -16,9 +16,10 @@ draft, keeping track of the units it has given orders and a rough budget:
 * carriers  - (bots/naval.py) with Aircraft Carriers: a carrier built, fighters built
               onto it, its fighters joining the attacks on the coast of their zone;
 * let pass  - fighters outnumbered three to one by the enemy's aircraft let them through;
-* declare   - now and then, war on a weak neutral neighbour leaning to the other side,
-              with the attack that follows;
-* money     - incorporate held land, research, influence neutrals, spy, give to allies,
+* declare   - war on the other camp's members once on a side; now and then, war on a
+              weak neutral neighbour leaning to the other side, with the attack that follows;
+* money     - incorporate held land, research (bots/research.py: the technologies its
+              plays use, besides one drawn at random), influence neutrals, spy, give to allies,
               special options now and then; then builds with what is left (infantry
               where the threat is, artillery, tanks and fighters when it has them);
 * statecraft, support, fortify (bots/statecraft.py) - joining a side, gearing up,
@@ -30,8 +31,9 @@ draft, keeping track of the units it has given orders and a rough budget:
               zones (1.4), which stay there; else a task force sails toward them (going
               back if contact is lost, unless a battleship leads it);
 * navy      - now and then, a task force on patrol;
-* radar     - (bots/naval.py) ships with a radar aboard off enemy coast retreat when it
-              warns of a strike;
+* radar     - (bots/naval.py) with Radar, a radar aboard a battleship or carrier (before
+              the money is spent); ships with a radar aboard within the enemy's
+              aircraft's reach retreat when it warns of a strike;
 * shuffle   - idle troops of quiet places toward the front;
 * deploy    - at turn 0 of a game with a deployment turn, the only play (DEPLOYMENT): the
               units still to place, at the threatened borders and beside its fleet.
@@ -55,7 +57,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from moderator.bots import history, naval, statecraft
+from moderator.bots import history, naval, research, statecraft
 from moderator.bots.options import FIGHTING, Seat, options, units
 from moderator.engine import manpower, terrain
 from moderator.engine.check import check_orders
@@ -300,6 +302,7 @@ def declare(d: Draft) -> None:
     """Now and then a nation at war opens a front on a weak neutral minor next door that
     leans to the other side (bots/history.py)."""
     s = d.seat
+    main_war(d)
     if s.side == "neutral" or not s.enemies() or d.rng.random() > 0.1:
         return
     minors = {n for n, info in s.scenario.nations.items() if info.kind == "minor"}
@@ -321,6 +324,22 @@ def declare(d: Draft) -> None:
                     return
 
 
+def main_war(d: Draft) -> None:
+    """A nation that has joined a camp goes to war with the other camp's members it is not
+    yet at war with (1.1 DECLARE WAR): joining a side (JOIN, the British Empire's entry, a
+    neutral attacked into the other camp) makes no war by itself (engine/wars.py join), and
+    a player who joined the main war means to fight it: without this the British Empire,
+    Japan and Italy joined the Allies and fought nobody for 26 turns."""
+    s = d.seat
+    other = {"allied": "central", "central": "allied"}.get(s.side)
+    if other is None:
+        return
+    for target, ns in sorted(s.state.nations.items()):
+        order = m.DeclareWar(target)
+        if ns.side == other and not s.state.at_war(s.nation, target) and s.allowed(order):
+            d.orders.insert(0, order)
+
+
 def money(d: Draft) -> None:
     s = d.seat
     for o in options(s, m.Incorporate):
@@ -331,6 +350,7 @@ def money(d: Draft) -> None:
     for o in options(s, m.Repair):
         d.take(o)
     push_self(d)
+    research.programme(d)
     paid: list[tuple[type[m.Order], float, int]] = [
         (m.Research, 0.7, 10), (m.Upgrade, 0.2, 15), (m.Influence, 0.6, 10), (m.Espionage, 0.25, 5),
         (m.CounterEspionage, 0.1, 1), (m.SpecialOption, 0.1, 15), (m.Gift, 0.15, s.saved // 10),
@@ -338,7 +358,7 @@ def money(d: Draft) -> None:
     for kind, chance, price in paid:
         if d.budget < 3 * price or d.rng.random() > chance:
             continue
-        choices = leaning_choices(s, options(s, kind))
+        choices = [o for o in leaning_choices(s, options(s, kind)) if o not in d.orders]  # one try a technology
         if choices:
             d.take(d.rng.choice(choices), cost=price)
     build(d)
@@ -409,9 +429,14 @@ def leaning_choices(s: Seat, choices: list[m.Order]) -> list[m.Order]:
     return ours or choices
 
 
+MIX = ("infantry", "infantry", "artillery", "infantry", "tank", "fighter", "infantry", "bomber", "rocket")
+ARMOURED_MIX = ("tank", "infantry", "artillery", "infantry", "tank", "fighter", "infantry", "bomber", "rocket")
+
+
 def build(d: Draft) -> None:
     """Builds with what is left: infantry first (where the threat is, and only within the
-    manpower limit its place draws on: home or colonies), artillery, tanks, fighters."""
+    manpower limit its place draws on: home or colonies), artillery, tanks, fighters;
+    tanks first once the 4th tank advance gives them the breakthrough."""
     s = d.seat
     wanted: Counter[tuple[str, str]] = Counter()
     cities = sorted((o for o in options(s, m.Build) if isinstance(o, m.Build)),
@@ -419,7 +444,9 @@ def build(d: Draft) -> None:
     by_kind: dict[str, list[m.Build]] = {}
     for o in cities:
         by_kind.setdefault(o.kind, []).append(o)
-    mix = ("infantry", "infantry", "artillery", "infantry", "tank", "fighter", "infantry", "bomber", "rocket")
+    mix = MIX
+    if s.state.nations[s.nation].tech.get(TANK_TECH, 0) >= BREAKTHROUGH_LEVEL:
+        mix = ARMOURED_MIX  # with the breakthrough, tanks lead: they go on past what they take
     # Past a limit, infantry costs double (Manpower limits). A colony's builds count against
     # the colonies' limit, the rest against the home one (engine/manpower.py colonial), so
     # each place is judged by the limit it draws on.
@@ -521,7 +548,8 @@ DEPLOYMENT: tuple[tuple[str, Play], ...] = (("deploy", deploy),)
 PLAYS: tuple[tuple[str, Play], ...] = (
     ("declare", declare), ("statecraft", statecraft.statecraft), ("defend", defend), ("attack", attack),
     ("invade", invade), ("fire", fire), ("carriers", naval.carriers), ("let pass", let_pass),
-    ("support", statecraft.support), ("fortify", statecraft.fortify), ("money", money),
+    ("support", statecraft.support), ("fortify", statecraft.fortify), ("radar aboard", naval.radar_aboard),
+    ("money", money),
     ("blockade", naval.blockade), ("hunt", statecraft.hunt), ("navy", navy), ("radar", naval.radar_watch),
     ("shuffle", shuffle), ("casualties", casualties),
 )

@@ -26,6 +26,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help="--mail: reports without their map (drawing a map takes seconds per seat and turn)")
     p.add_argument("--deployment", action="store_true",
                    help="open with the deployment turn (turn 0: the bots DEPLOY the free half of their units)")
+    p.add_argument("--daemon-apart", action="store_true",
+                   help="--mail: run the daemon in a process of its own and show its peak memory apart")
     p.add_argument("--dir", type=Path, help="keep the database and the mail here (default: a temporary folder)")
     p.add_argument("--summary", type=Path, help="also write the summary to this file")
     p.set_defaults(func=run_simulate)
@@ -38,7 +40,7 @@ def run_simulate(args: argparse.Namespace) -> int:
         print(line, file=sys.stderr, flush=True)
 
     summary = simulate(args.turns, str(args.seed), seats, mail=args.mail, root=args.dir, maps=args.maps, progress=progress,
-                       deployment=args.deployment)
+                       deployment=args.deployment, daemon_apart=args.daemon_apart)
     text = summary.text()
     print(text, end="")
     if args.summary:

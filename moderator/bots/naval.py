@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 from moderator.bots.options import Seat, options, units
 from moderator.engine import passages, placement
 from moderator.engine.gear_aboard import aboard
+from moderator.engine.orders import ship_gear
 from moderator.engine.orders.declarations import blockade_zones
 from moderator.engine.orders.task_forces import SURFACE
 from moderator.orders import model as m
@@ -34,6 +35,7 @@ if TYPE_CHECKING:  # bot.py holds the table of plays, this among them
     from moderator.bots.bot import Draft
 
 REACH = 6  # the farthest (in sea zones) a bot sends a task force to blockade
+CARRIER_REACH = 30  # a carrier group crosses the world, turn by turn, to meet the enemy's coast
 
 
 def zones_of(s: Seat, target: str) -> tuple[list[str], tuple[str, ...]]:
@@ -44,9 +46,9 @@ def zones_of(s: Seat, target: str) -> tuple[list[str], tuple[str, ...]]:
     return [z for z in table[0] if z in s.world.territories], table[1]
 
 
-def sea_path(s: Seat, start: str, goals: set[str], kinds: set[str]) -> list[str] | None:
+def sea_path(s: Seat, start: str, goals: set[str], kinds: set[str], reach: int = REACH) -> list[str] | None:
     """The shortest way by sea from `start` to one of `goals` (the zones after `start`),
-    through no passage closed to these ships; None if there is none within REACH."""
+    through no passage closed to these ships; None if there is none within `reach`."""
     back: dict[str, str | None] = {start: None}
     queue = deque([(start, 0)])
     while queue:
@@ -58,7 +60,7 @@ def sea_path(s: Seat, start: str, goals: set[str], kinds: set[str]) -> list[str]
                 path.append(at)
                 at = back[at]
             return path[::-1]
-        if steps >= REACH:
+        if steps >= reach:
             continue
         for nb in s.neighbours(zone):
             if nb in back or not s.world.territories[nb].is_sea:
@@ -147,14 +149,35 @@ def withdraw(d: Draft, zone: str, kind: str) -> None:
         d.orders.append(m.CombatCondition(zone, kind, 0))
 
 
+RADAR_SHIPS = ("battleship", "carrier")  # "may be placed on battleships or carriers" (Radar)
+STRIKE_REACH = 2  # links from enemy land within which its aircraft strike ships at sea
+
+
+def radar_aboard(d: Draft) -> None:
+    """Once Radar is researched, a battleship or carrier of the fleet that has none gets
+    one (Radar: "Cost 18, may be placed on battleships or carriers"; a zone beside an own
+    port, Phase 7 item 7, as the home checks): one a turn, with money to spare."""
+    s = d.seat
+    if s.state.nations[s.nation].tech.get("radar", 0) < 1:
+        return
+    for o in options(s, m.BuildShipGear):
+        assert isinstance(o, m.BuildShipGear)
+        price = ship_gear.price(s.position, s.nation, o.kind)
+        if o.kind == "radar" and o.ship in RADAR_SHIPS and d.budget >= 2 * price:
+            d.take(o, cost=price)
+            return
+
+
 def radar_watch(d: Draft) -> None:
-    """Ships off enemy coast with a radar aboard (engine/gear_aboard.py) take the Radar
-    option, on a mission or not: when the radar sights aircraft coming to strike them,
-    they retreat (the enemy's land is where the strikers fly from)."""
+    """Ships with a radar aboard (engine/gear_aboard.py) within the enemy's aircraft's
+    reach (enemy land within two links: a fighter of fuel 4 flies one link over land and
+    two into a sea zone) take the Radar option, on a mission or not: when the radar
+    sights aircraft coming to strike them, they retreat ("the ships have the option of
+    retreating to an adjacent sea zone")."""
     s = d.seat
     for zone in sorted(s.sea_stacks()):
         radar = any("radar" in aboard(s.position, u) for u in s.state.units_at(zone, s.nation))
-        if radar and any(s.land(p) and s.enemy(p) for p in s.neighbours(zone)):
+        if radar and any(s.land(p) and s.enemy(p) for p in s.within(zone, STRIKE_REACH)):
             withdraw(d, zone, "radar")
 
 
@@ -162,34 +185,85 @@ CARRIER_TECH = "aircraft_carriers"
 
 
 def carriers(d: Draft) -> None:
-    """Aircraft Carriers, once researched: the fighters aboard the nation's carriers join
-    its attacks on the coast of their sea zone (an ATTACK from the zone: they take off,
-    fight and land back aboard); a carrier's free room takes new fighters built directly
-    onto it (beside an own industrial complex, fighters of fuel 5); and now and then a
-    nation with money to spare and no carrier yet builds one where its fleet is, in a zone
-    beside an own port and an own complex (so fighters can be built onto it)."""
+    """Aircraft Carriers, once researched: the fighters aboard the nation's carriers strike
+    the coast of their sea zone (an ATTACK from the zone: they take off, fight and land
+    back aboard), joining an attack of this turn there, else alone where the engine's odds
+    say they clear the defenders (`strike`); a carrier's free room takes new fighters built
+    directly onto it (beside an own industrial complex, fighters of fuel 5); and now and
+    then a nation with money to spare, fighters of fuel 5 and no carrier yet builds one
+    where its fleet meets the enemy's coast, in a zone beside an own port and an own
+    complex (so fighters can be built onto it). A carrier group with fighters aboard and
+    no enemy coast beside it sails toward the nearest (`carrier_move`)."""
     s = d.seat
     for zone in sorted(s.sea_stacks()):
-        fighters = d.free(zone)["fighter"]
-        coast = [p for p in s.neighbours(zone) if s.land(p) and p in d.targets]
-        if fighters and coast:
-            flight = units({"fighter": fighters})
-            d.take(m.Attack(flight, zone, coast[0]), zone, flight)
+        strike(d, zone)
+    carrier_move(d)
     fighter = s.position.stats(s.nation, "fighter")
     for zone, stack in sorted(s.sea_stacks().items()):
         room = placement.carrier_room(s.position, s.nation, zone) if stack["carrier"] else 0
         build = m.Build("fighter", room, zone)
-        if room and fighter is not None and d.budget >= 2 * fighter.cost * room and s.allowed(build):
+        if room and fighter is not None and d.budget >= fighter.cost * room and s.allowed(build):
             d.take(build, cost=fighter.cost * room)
     carrier = s.position.stats(s.nation, "carrier")
-    if (s.state.nations[s.nation].tech.get(CARRIER_TECH, 0) < 1 or carrier is None or d.rng.random() > 0.3
-            or d.budget < 2 * carrier.cost or any(u.kind == "carrier" for u in s.state.nation_units(s.nation))):
+    if (s.state.nations[s.nation].tech.get(CARRIER_TECH, 0) < 1 or carrier is None or fighter is None
+            or fighter.fuel < NAVAL_FUEL or d.rng.random() > 0.5 or d.budget < carrier.cost
+            or any(u.kind == "carrier" for u in s.state.nation_units(s.nation))):
         return
     docks = {z for p in s.own for z in s.neighbours(p) if not s.land(z)} | set(s.sea_stacks())
     fleet = sorted((z for z in docks if placement.industry_beside(s.position, s.nation, z)),
-                   key=lambda z: (-sum(s.stacks.get(z, Counter()).values()), z))
+                   key=lambda z: (not any(s.land(p) and s.enemy(p) for p in s.neighbours(z)),
+                                  -sum(s.stacks.get(z, Counter()).values()), z))
     for zone in fleet:
         build = m.Build("carrier", 1, zone)
         if s.allowed(build):
             d.take(build, cost=carrier.cost)
             return
+
+
+def carrier_move(d: Draft) -> None:
+    """A free carrier group with fighters aboard in a zone off no enemy coast sails toward
+    the nearest zone that is, however far (4.2.4, the carrier move mission: "that TF would act
+    defensively"), one sea zone per movement point, and strikes from there on a later
+    turn (`strike`)."""
+    s = d.seat
+    for o in options(s, m.TaskForce):
+        assert isinstance(o, m.TaskForce)
+        zone = o.location
+        if not any(u.kind == "carrier" for u in o.units) or not d.fits(zone, o.units) or not d.free(zone)["fighter"]:
+            continue
+        if any(s.land(p) and s.enemy(p) for p in s.neighbours(zone)):
+            continue
+        goals = {z for z in s.world.territories if not s.land(z)
+                 and any(s.land(p) and s.enemy(p) for p in s.neighbours(z))}
+        path = sea_path(s, zone, goals, {u.kind for u in o.units}, CARRIER_REACH)
+        speeds = [st.move for u in o.units if (st := s.position.stats(s.nation, u.kind)) is not None]
+        steps = (path or [])[:min(speeds, default=0)]
+        if not steps:
+            continue
+        name = d.task_force()
+        d.take(m.TaskForce(name, zone, o.units), zone, o.units)
+        for step in steps:
+            d.orders.append(m.TaskForceMission(name, "carrier", dest=step))
+
+
+NAVAL_FUEL = 5  # "a fighter needs 5 fuel points before it can be used on an Aircraft carrier"
+
+
+def strike(d: Draft, zone: str) -> None:
+    """The free fighters aboard in `zone` attack enemy coast of the zone: the land attacked
+    this turn if there is one (they fight beside the troops), else the coast where the
+    fighters alone clear the defenders at good odds (they cannot take it, 4.4)."""
+    from moderator.bots.bot import GOOD_ODDS, odds_of
+
+    s = d.seat
+    fighters = d.free(zone)["fighter"]
+    if not fighters:
+        return
+    flight = units({"fighter": fighters})
+    joined = [p for p in s.neighbours(zone) if s.land(p) and p in d.targets]
+    alone = [p for p in s.neighbours(zone) if s.land(p) and s.enemy(p) and p not in d.targets and s.defenders_at(p)
+             and odds_of(s, m.Attack(flight, zone, p)) >= GOOD_ODDS]
+    for place in joined or alone[:1]:
+        d.take(m.Attack(flight, zone, place), zone, flight)
+        d.targets.add(place)
+        return

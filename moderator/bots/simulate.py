@@ -26,6 +26,8 @@ import email
 import json
 import re
 import smtplib
+import subprocess
+import sys
 import tempfile
 import time
 from collections import Counter, defaultdict
@@ -101,6 +103,7 @@ class Summary:
     replays: dict[int, bool] = field(default_factory=dict)
     victory: str = ""
     peak_mb: float = 0.0  # the process's peak resident memory at the end
+    daemon_peak_mb: float = 0.0  # --daemon-apart: the daemon's own process's peak
     errors: list[str] = field(default_factory=list)  # exceptions (bugs)
 
     @property
@@ -140,7 +143,9 @@ class Summary:
             "Mail delivered to the seats: " + (", ".join(f"{k} {n}" for k, n in sorted(self.mails.items()))
                                                or "none (direct mode sends no mail)"),
             "Time per turn (resolution: the engine and the commit; reports: building them): " + ", ".join(f"{k} {v:.2f} s" for k, v in sorted(per_turn.items())),
-            f"Peak memory of this process (bots, service, daemon and mail server together): {self.peak_mb:.0f} MB",
+            (f"Peak memory of this process (bots, service and mail server): {self.peak_mb:.0f} MB; "
+             f"of the daemon, in a process of its own: {self.daemon_peak_mb:.0f} MB" if self.daemon_peak_mb else
+             f"Peak memory of this process (bots, service, daemon and mail server together): {self.peak_mb:.0f} MB"),
             "Leak check (every report.json against the turn's events and the position): "
             + (f"{len(self.leaks)} found" if self.leaks else "none found" if self.mails else "not run (no mail)"),
             "Replay: " + (f"{sum(self.replays.values())} of {len(self.replays)} turns identical"
@@ -181,18 +186,20 @@ def _quiet(_: str) -> None:
 def simulate(turns: int, seed: str, seats: list[str] | None = None, *, mail: bool = False,
              root: Path | None = None, maps: bool = True, progress: Callable[[str], None] = _quiet,
              say: Callable[[str], None] = _quiet, deployment: bool = False,
-             start: Callable[[Service], None] | None = None) -> Summary:
+             start: Callable[[Service], None] | None = None, daemon_apart: bool = False) -> Summary:
     """Play `turns` turns of a new 1914 game with bots on `seats` (default: every playable
     nation); seated nations without a bot (seats given) miss their turns. With
     `deployment`, the game opens with its deployment turn (turn 0, Initial Deployment:
     the bots DEPLOY) before those turns. `start` may change the game once it is set up,
     before the first turn (the tests open a war where a revolution's army or a
-    government in exile is already commanded by another seat)."""
+    government in exile is already commanded by another seat). With `daemon_apart` (mail
+    only), the daemon runs in a process of its own (bots/daemon_apart.py), whose peak
+    memory the summary shows apart."""
     with tempfile.TemporaryDirectory(prefix="moderator-simulate-") as tmp:
         where = root or Path(tmp)
         where.mkdir(parents=True, exist_ok=True)
         if mail:
-            return _mail_run(turns, seed, seats, where, maps, progress, say, deployment, start)
+            return _mail_run(turns, seed, seats, where, maps, progress, say, deployment, start, daemon_apart)
         svc = Service(store=Store.at(where / "simulate.db"), say=say)
         return _direct_run(svc, turns, seed, seats, progress, deployment, start)
 
@@ -443,7 +450,7 @@ RECEIPT = re.compile(r"Receipt: .*, turn (\d+) \((\d+) orders?, (\d+) errors?\)"
 
 def _mail_run(turns: int, seed: str, seats: list[str] | None, root: Path, maps: bool,
               progress: Callable[[str], None], say: Callable[[str], None], deployment: bool = False,
-              start: Callable[[Service], None] | None = None) -> Summary:
+              start: Callable[[Service], None] | None = None, apart: bool = False) -> Summary:
     from moderator.mail.server import EmbeddedMailServer
     from moderator.service.daemon import Daemon
 
@@ -460,7 +467,10 @@ def _mail_run(turns: int, seed: str, seats: list[str] | None, root: Path, maps: 
                           + (", deployment turn first" if deployment else ""), seed, bots)
         turns += deployment  # turn 0 first
         boxes = {n: Mailbox(server.imap_port, f"{n}@{DOMAIN}", users[f"{n}@{DOMAIN}"]) for n in everyone}
-        daemon = Daemon(svc, poll_seconds=0.25, deadline_seconds=0.25, countdown_seconds=0)
+        daemon: Daemon | ApartDaemon = (
+            ApartDaemon(svc, [str(root), server.host, str(server.imap_port), str(server.smtp_port), MODERATOR_ADDRESS,
+                              users[MODERATOR_ADDRESS], UMPIRE, "maps" if maps else "no-maps"]) if apart
+            else Daemon(svc, poll_seconds=0.25, deadline_seconds=0.25, countdown_seconds=0))
         daemon.start()
         read: dict[str, dict[str, Any]] = {}
         try:
@@ -474,11 +484,50 @@ def _mail_run(turns: int, seed: str, seats: list[str] | None, root: Path, maps: 
             daemon.stop()
             for box in boxes.values():
                 box.close()
+        if isinstance(daemon, ApartDaemon):
+            summary.daemon_peak_mb = daemon.peak_kb / 1024
+            summary.seconds["reports"] += daemon.report_seconds  # built in the daemon's process
+            summary.seconds["resolution"] -= daemon.report_seconds
         for row in svc.store.messages("in"):  # a bot's mail the daemon could not handle
             if row.status != "processed":
                 summary.errors.append(f"incoming mail {row.id} from {row.sender}: {row.status} {row.note}".strip())
         _finish(svc, summary)
         return summary
+
+
+class ApartDaemon:
+    """The daemon in a child process (bots/daemon_apart.py), driven as the soak drives its
+    own: start, `resolved` (here read from the database: the game's turn moved on), stop.
+    Its peak memory and the seconds it spent building reports come back when it stops."""
+
+    def __init__(self, svc: Service, args: list[str]) -> None:
+        self.svc, self.args = svc, args
+        self.child: subprocess.Popen[str] | None = None
+        self.resolved = self  # clear() and wait() below
+        self.turn = 0
+        self.peak_kb, self.report_seconds = 0, 0.0
+
+    def start(self) -> None:
+        self.child = subprocess.Popen([sys.executable, "-m", "moderator.bots.daemon_apart", *self.args],
+                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+
+    def clear(self) -> None:
+        self.turn = self.svc.game(GAME).turn
+
+    def wait(self, timeout: float) -> bool:
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            if self.svc.game(GAME).turn > self.turn:
+                return True
+            time.sleep(0.1)
+        return False
+
+    def stop(self) -> None:
+        if self.child is None:
+            return
+        out, _ = self.child.communicate(timeout=120)  # closes its standard input: it stops
+        done = json.loads(out.strip().splitlines()[-1]) if out.strip() else {}
+        self.peak_kb, self.report_seconds = int(done.get("peak_kb", 0)), float(done.get("report_seconds", 0.0))
 
 
 def _mail_turn(svc: Service, smtp_port: int, daemon: Any, boxes: dict[str, Mailbox], bots: list[str],

@@ -81,8 +81,7 @@ def down(ctx: TurnContext, planes: list[Unit], hits: int, first: Sequence[str] =
     lost = order[:hits]
     for u in lost:
         planes.remove(u)
-    gone = {u.id for u in lost}
-    ctx.state.units = [u for u in ctx.state.units if u.id not in gone]
+    ctx.state.remove_units(lost)
     return lost
 
 

@@ -56,7 +56,7 @@ def land_or_lose(ctx: TurnContext, plane: Unit, zone: str, places: list[str], le
     (4.5 step 3: "flown to a friendly controlled territory within range"), else is lost."""
     found = fuel.nearest(ctx.world, zone, places, limit=max(0, left))
     if found is None:
-        ctx.state.units = [u for u in ctx.state.units if u.id != plane.id]
+        ctx.state.remove_units([plane])
         ctx.tell(plane.nation, "aircraft-lost", phase, battle=zone, units={plane.kind: 1})
         return
     plane.location = found[1]

@@ -696,8 +696,7 @@ def bury(ctx: TurnContext, battle: Battle, units: Sequence[Unit]) -> None:
     """The units that fell leave the game."""
     alive = {f.unit.id for side in (battle.attack, battle.defend)
              for f in (*side.fighters, *battle.departed, *battle.disengaged) if f.unit}
-    lost_ids = {u.id for u in units} - alive
-    ctx.state.units = [u for u in ctx.state.units if u.id not in lost_ids]
+    ctx.state.remove_units(u for u in units if u.id not in alive)
 
 
 def real_losses(side: Side) -> int:

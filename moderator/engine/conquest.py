@@ -44,10 +44,8 @@ def seize(ctx: TurnContext, territory: str, taker: str) -> str:
         state.incorporated[territory] = ctx.turn  # Phase 6: reincorporation is free
     else:
         state.incorporated.pop(territory, None)  # Phase 6: conquered, not incorporated
-    state.units = [
-        u for u in state.units
-        if not (u.location == territory and u.kind in DESTROYED_ON_CAPTURE and not state.allies(u.nation, holder))
-    ]
+    state.remove_units(u for u in state.units_at(territory)
+                       if u.kind in DESTROYED_ON_CAPTURE and not state.allies(u.nation, holder))
     return holder
 
 

@@ -188,11 +188,20 @@ class Position:
         return key in self.done
 
     def orders_of(self, kind: type[OrderT]) -> Iterator[tuple[str, int, OrderT]]:
-        """(nation, position, order) for every order of `kind`, in resolution order."""
-        for nid in sorted(self.orders):
-            for i, order in enumerate(self.orders[nid]):
-                if isinstance(order, kind):
-                    yield nid, i, order
+        """(nation, position, order) for every order of `kind`, in resolution order.
+
+        Asked some 800 times a turn, each time over every order of every nation: the
+        answer for each kind is kept while the orders are the same (the same mapping, each
+        nation's list as long: the engine never changes a turn's orders once read)."""
+        shape = tuple(len(o) for o in self.orders.values())
+        kept: tuple[object, tuple[int, ...], dict[type, list[Any]]] | None = self.__dict__.get("_orders_by_kind")
+        if kept is None or kept[0] is not self.orders or kept[1] != shape:
+            kept = self.__dict__["_orders_by_kind"] = (self.orders, shape, {})
+        found = kept[2].get(kind)
+        if found is None:
+            found = kept[2][kind] = [(nid, i, order) for nid in sorted(self.orders)
+                                     for i, order in enumerate(self.orders[nid]) if isinstance(order, kind)]
+        return iter(found)
 
     def name(self, typed: str) -> str | None:
         """Canonical place name for what an order says (orders normally carry canonical names)."""

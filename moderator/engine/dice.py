@@ -73,10 +73,22 @@ def commitment(seed_of_turn: str) -> str:
     return hashlib.sha256(seed_of_turn.encode()).hexdigest()
 
 
+_KEYED: dict[str, hmac.HMAC] = {}  # turn seed -> an HMAC keyed with it, copied for each draw
+
+
 def draw(seed_of_turn: str, step: str, index: int, low: int, high: int) -> int:
-    """Draw `index` (0, 1, ...) of step `step`'s stream: a whole number low..high (scheme 2)."""
-    digest = hmac.new(seed_of_turn.encode(), f"{step}/{index}".encode(), hashlib.sha256).digest()
-    return low + int.from_bytes(digest[:8], "big") % (high - low + 1)
+    """Draw `index` (0, 1, ...) of step `step`'s stream: a whole number low..high (scheme 2).
+
+    The HMAC keyed with the turn's seed is made once and copied for each draw (the same
+    digest as a new one, without setting the key up again: a turn draws some 260 dice)."""
+    keyed = _KEYED.get(seed_of_turn)
+    if keyed is None:
+        if len(_KEYED) > 64:
+            _KEYED.clear()
+        keyed = _KEYED[seed_of_turn] = hmac.new(seed_of_turn.encode(), digestmod=hashlib.sha256)
+    mac = keyed.copy()
+    mac.update(f"{step}/{index}".encode())
+    return low + int.from_bytes(mac.digest()[:8], "big") % (high - low + 1)
 
 
 class Dice:

@@ -43,6 +43,19 @@ class FlowNetwork:
         self._cap += (cap, 0)
         self._orig += (cap, 0)
 
+    def copy(self) -> FlowNetwork:
+        """A network of its own with the same nodes and edges (in the same order, so the
+        same flow): a strategic move's graph is built once and copied for each move."""
+        twin = FlowNetwork()
+        twin._ids, twin._names = dict(self._ids), list(self._names)
+        twin._out = [list(edges) for edges in self._out]
+        twin._to, twin._cap, twin._orig = list(self._to), list(self._cap), list(self._orig)
+        return twin
+
+    def set_capacity(self, edge: int, cap: int) -> None:
+        """The capacity of the `edge`-th edge added (before any flow is pushed)."""
+        self._cap[2 * edge] = self._orig[2 * edge] = cap
+
     def _augmenting_path(self, s: int, t: int) -> list[int] | None:
         parent_edge = [-1] * len(self._names)
         seen = [False] * len(self._names)

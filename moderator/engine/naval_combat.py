@@ -244,7 +244,7 @@ def take_hits(ctx: TurnContext, battle: NavalBattle, side: NavalSide, orders: Ba
 
 
 def sink(ctx: TurnContext, unit: Unit) -> None:
-    ctx.state.units = [u for u in ctx.state.units if u.id != unit.id]
+    ctx.state.remove_units([unit])
 
 
 def contact_factors(ctx: TurnContext, seeker: NavalSide, other: NavalSide) -> list[int]:

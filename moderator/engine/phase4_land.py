@@ -109,8 +109,7 @@ def assume_captures(ctx: TurnContext) -> None:
         if not any(capturers(ctx.world, g) for g in legs):
             continue
         nation = legs[0].nation
-        gone = {u.id for u in enemy_units(ctx, nation, dest)}
-        ctx.state.units = [u for u in ctx.state.units if u.id not in gone]
+        ctx.state.remove_units(enemy_units(ctx, nation, dest))
         seize(ctx, dest, nation)
         ctx.assumed[f"control:{dest}"] = f"your attack on {dest}"
     ctx.legs.clear()
@@ -581,7 +580,7 @@ def land(ctx: TurnContext, battle: Battle, legs: Sequence[Leg], planes: Sequence
             continue
         found = fuel.nearest(ctx.world, leg.dest, places, limit=max(left, 0))
         if found is None:
-            ctx.state.units = [u for u in ctx.state.units if u.id != plane.id]
+            ctx.state.remove_units([plane])
             ctx.tell(plane.nation, "aircraft-lost", combat_land.PHASE, battle=leg.dest, units={plane.kind: 1})
             continue
         plane.location = found[1]
@@ -625,7 +624,7 @@ def fall_back(ctx: TurnContext, raids: Sequence[Leg]) -> None:
             else:
                 ctx.tell(unit.nation, "units-fell-back", PHASE, origin=unit.location, dest=None,
                          units={unit.kind: 1})
-                ctx.state.units = [x for x in ctx.state.units if x.id != unit.id]
+                ctx.state.remove_units([unit])
 
 
 def start_war(ctx: TurnContext, nation: str, dest: str, defenders: Sequence[Unit]) -> None:

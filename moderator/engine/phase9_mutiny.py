@@ -125,8 +125,7 @@ def mutiny(ctx: TurnContext, nation: str) -> None:
         gone = share(here, percent)
         rebels = percent == 100
         if not rebels or not rebel(ctx, nation, place, gone):
-            ids = {u.id for u in gone}
-            ctx.state.units = [u for u in ctx.state.units if u.id not in ids]
+            ctx.state.remove_units(gone)
         ctx.emit("mutiny", PHASE, (nation, MODERATOR), nation=nation, severity=severity, place=place,
                  units=kinds(gone), rebelled=rebels)
         if rebels and REBELS not in ctx.state.nations:

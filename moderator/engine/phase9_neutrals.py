@@ -152,8 +152,7 @@ def rebels_attack(ctx: TurnContext, nation: str, target: str, rebels: int) -> in
     won = bool(combat_land.survivors(battle)) and not combat_land.defenders_left(battle)
     combat_land.battle_event(ctx, battle, won)
     if not won:
-        ids = {u.id for u in army}
-        ctx.state.units = [u for u in ctx.state.units if u.id not in ids]
+        ctx.state.remove_units(army)
         ctx.emit("rebellion", PHASE, (), nation=nation, rebels=rebels, freed=False)
         return 0
     return len(combat_land.survivors(battle))

@@ -159,8 +159,7 @@ def revolutionaries_attack(ctx: TurnContext, units: list[Unit]) -> None:
              default=(f"no Russian territory was free of Russian troops: the revolutionaries attacked {target}, "
                       "the Russian territory with the fewest Russian units"))
     if not won:
-        crushed = {u.id for u in ctx.state.units if u.nation == BOLSHEVIKS and u.location == target}
-        ctx.state.units = [u for u in ctx.state.units if u.id not in crushed]  # the revolution is crushed
+        ctx.state.remove_units(ctx.state.units_at(target, BOLSHEVIKS))  # the revolution is crushed
         end_civil_war(ctx, RUSSIA)
 
 

@@ -72,8 +72,7 @@ def fire(ctx: TurnContext, nation: str, index: int, order: RocketFire, rockets: 
         for u in dead:
             per = losses.setdefault(u.nation, {})
             per[u.kind] = per.get(u.kind, 0) + 1
-        gone = {u.id for u in dead}
-        ctx.state.units = [u for u in ctx.state.units if u.id not in gone]
+        ctx.state.remove_units(dead)
     elif holder is not None and order.aim == "city":
         ns = ctx.state.nations[manpower.pool(ctx, holder)]
         manpower_lost = manpower.lower(ns, manpower.colonial(ctx, holder, place), hits)  # a colony's: the colonies'

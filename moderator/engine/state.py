@@ -50,9 +50,17 @@ class Unit:
     def __setattr__(self, name: str, value: Any) -> None:
         # A unit that changes place (the engine moves units by assignment, everywhere)
         # makes every GameState's index of units by place stale: see GameState.units_at.
+        # The move is written in the log of moves first, so an index that only moves have
+        # made stale follows them rather than be built again (_Index.follow).
         if name == "location":
-            global _MOVED
+            global _MOVED, _LOG
+            base, log = _LOG
+            if len(log) >= LOG_LIMIT:
+                base, log = _LOG = (base + len(log), [])  # those indexes older than this are built again
+            log.append((self, self.__dict__.get("location")))
+            object.__setattr__(self, name, value)
             _MOVED = next(_TICKS)
+            return
         object.__setattr__(self, name, value)
 
 
@@ -70,6 +78,67 @@ def _unit_copy(unit: Unit) -> Unit:
 # later change never writes v back, whatever the threads do).
 _TICKS = itertools.count(1)
 _MOVED = 0
+# The moves, in order: (unit, the place it left), numbered from the base; one pair rebound at
+# once (a reader takes both or neither). Kept to LOG_LIMIT, then started again from there.
+LOG_LIMIT = 100_000
+_LOG: tuple[int, list[tuple[Unit, str | None]]] = (0, [])
+
+
+def _log_end() -> int:
+    base, log = _LOG
+    return base + len(log)
+
+
+class _Index:
+    """A GameState's units by place, each place's in the order of the state's list, with
+    what it was built from: the list (the same object, of the same length) and the mark
+    and log position of the moves at the time (see GameState.units_at)."""
+
+    __slots__ = ("units", "length", "stamp", "logged", "places", "rank", "next_rank")
+
+    def __init__(self, units: list[Unit]) -> None:
+        self.stamp, self.logged = _MOVED, _log_end()  # read first: a change during the build makes it stale
+        self.units, self.length = units, len(units)
+        self.places: dict[str, list[Unit]] = {}
+        self.rank: dict[int, int] = {}  # id() of a unit -> its place in the list's order
+        places, rank = self.places, self.rank
+        for i, u in enumerate(units):
+            rank[id(u)] = i
+            here = places.get(u.location)
+            if here is None:
+                places[u.location] = [u]
+            else:
+                here.append(u)
+        self.next_rank = len(units)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Index:
+        # The ranks are by identity: a copy's units are other objects, so it is built anew.
+        return _Index(copy.deepcopy(self.units, memo))
+
+    def holds_for(self, units: list[Unit]) -> bool:
+        return self.units is units and self.length == len(units)
+
+    def follow(self) -> bool:
+        """Bring the index up to date when only moves of units made it stale (every mark
+        since it was built is a move in the log); False if something else happened (a unit
+        created, the log started again): then it must be built again. A unit moved is
+        taken from the place it left and put into the one it stands in at its rank; the
+        moves of other states' units are not in this index (by identity) and are passed by."""
+        base, log = _LOG
+        marks, moves = _MOVED - self.stamp, base + len(log) - self.logged
+        if self.logged < base or marks != moves:
+            return False
+        for unit, left in log[self.logged - base:]:
+            here = self.places.get(left or "")
+            if left is None or not here or not any(u is unit for u in here):
+                continue
+            self.places[left] = [u for u in here if u is not unit]
+            there = self.places.setdefault(unit.location, [])
+            mine = self.rank[id(unit)]
+            at = next((i for i, u in enumerate(there) if self.rank[id(u)] > mine), len(there))  # keeps the list's order
+            there.insert(at, unit)
+        self.stamp, self.logged = _MOVED, base + len(log)
+        return _MOVED == self.stamp and _log_end() == self.logged
 
 
 @dataclass
@@ -103,25 +172,29 @@ class GameState:
 
     def units_at(self, location: str, nation: str | None = None) -> list[Unit]:
         """The units at `location` (of `nation`), in the order of `units`. Asked hundreds of
-        times a turn, so the units are indexed by place, the index rebuilt when a unit has
-        changed place (Unit.__setattr__) or the list is another or longer or shorter."""
+        times a turn, so the units are indexed by place (_Index). The index follows the
+        units' moves (the log Unit.__setattr__ writes), the units new_unit adds and those
+        remove_units takes away; it is built again when the list is another or longer or
+        shorter by other means, or a Unit was made elsewhere (it may have gone into this
+        list). It was built some eighteen times a turn, over every unit of the map; two now."""
         here = self._by_place().get(location, ())
         return [u for u in here if nation is None or u.nation == nation]
 
+    def _fresh_index(self) -> _Index | None:
+        """The index of units by place if it still holds (see units_at), following the
+        moves since it was built; None if it must be built again."""
+        index: _Index | None = self.__dict__.get("_index")
+        if index is None or not index.holds_for(self.units):
+            return None
+        if index.stamp == _MOVED or index.follow():
+            return index
+        return None
+
     def _by_place(self) -> dict[str, list[Unit]]:
-        index: tuple[list[Unit], int, int, dict[str, list[Unit]]] | None = self.__dict__.get("_index")
-        if index is not None and index[0] is self.units and index[1] == len(self.units) and index[2] == _MOVED:
-            return index[3]
-        stamp = _MOVED  # read before building: a change during the build makes the index stale
-        places: dict[str, list[Unit]] = {}
-        for u in self.units:
-            here = places.get(u.location)
-            if here is None:
-                places[u.location] = [u]
-            else:
-                here.append(u)
-        self.__dict__["_index"] = (self.units, len(self.units), stamp, places)  # not a field: never serialised
-        return places
+        index = self._fresh_index()
+        if index is None:
+            index = self.__dict__["_index"] = _Index(self.units)  # not a field: never serialised
+        return index.places
 
     def nation_units(self, nation: str) -> list[Unit]:
         return [u for u in self.units if u.nation == nation]
@@ -146,10 +219,44 @@ class GameState:
 
     # ---- changes (used by the engine on its own copy) -------------------------
     def new_unit(self, nation: str, kind: str, location: str) -> Unit:
+        index = self._fresh_index()
         u = Unit(f"{nation}-{kind}-{self.next_unit:05d}", nation, kind, location)
         self.next_unit += 1
         self.units.append(u)
+        if index is not None and _log_end() == index.logged:  # kept up: the new unit is the last of its place
+            index.places.setdefault(location, []).append(u)
+            index.rank[id(u)] = index.next_rank
+            index.next_rank += 1
+            index.length, index.stamp = len(self.units), _MOVED
         return u
+
+    def remove_units(self, gone: Iterable[Unit]) -> None:
+        """Take these units (by id) off the board: a new list, as the engine always made it
+        (who holds the old list, as a battle's, keeps it whole). The index of units by place
+        is kept up, only the places of the units gone filtered, rather than built again
+        over every unit of the map: some ten removals a turn each cost a rebuild (issue 14,
+        the engine's cost). If the count does not add up (a unit given that stands
+        elsewhere), the index is dropped and built again when next asked."""
+        gone = list(gone)
+        ids = {u.id for u in gone}
+        if not ids:
+            return  # nothing goes: the list and its index stay
+        index = self._fresh_index()
+        before = len(self.units)
+        self.units = [u for u in self.units if u.id not in ids]
+        if index is None:
+            return
+        dropped = 0
+        for place in {u.location for u in gone}:
+            here = index.places.get(place)
+            if here:
+                left = [u for u in here if u.id not in ids]
+                dropped += len(here) - len(left)
+                index.places[place] = left
+        if dropped != before - len(self.units):
+            self.__dict__.pop("_index", None)
+            return
+        index.units, index.length = self.units, len(self.units)  # the ranks keep their order
 
     def copy(self) -> GameState:
         """A deep copy, written out: the checker copies the position for every mail, and

@@ -176,11 +176,11 @@ def base_price(pos: Position, nation: str, kind: str) -> int | None:
     """A price before technology that is not the scenario's: Russian Empire option #3,
     Properly Supply the Army, "its infantry will cost 6 resources for the remainder of the
     war" from the turn the option is used (Phase 1.5 comes before the builds of 3.1)."""
-    from moderator.engine.orders.records import option_used  # the order homes read technology
-
     who, number, what, price = SUPPLIED_ARMY
     if nation != who or kind != what or nation not in pos.state.nations:
-        return None
+        return None  # before the import below: asked for every unit's price, some 700 times a turn
+    from moderator.engine.orders.records import option_used  # the order homes read technology
+
     return price if option_used(pos, nation, number) is not None else None
 
 

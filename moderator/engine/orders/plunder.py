@@ -63,8 +63,7 @@ class PlunderRule(OrderRule[Plunder]):
         ctx.state.nations[nation].saved += GAIN[order.kind]
         units = built(ctx, order.place, order.kind)
         if units:
-            gone = units[0].id
-            ctx.state.units = [u for u in ctx.state.units if u.id != gone]
+            ctx.state.remove_units(units[:1])
             return
         flags = ctx.state.nations[nation].flags
         record = {place: list(kinds) for place, kinds in flags.get(DISMANTLED, {}).items()}

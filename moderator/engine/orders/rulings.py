@@ -232,8 +232,7 @@ class ChangeUnitsRule(RulingRule):
             chosen = self._candidates(ctx, order, uc.kind)[-uc.count:]  # the newest first, by default
             ids += [u.id for u in chosen]
             if order.action == "remove":
-                gone = {u.id for u in chosen}
-                ctx.state.units = [u for u in ctx.state.units if u.id not in gone]
+                ctx.state.remove_units(chosen)
             else:
                 for u in chosen:
                     u.damage = u.damage + 1 if order.action == "damage" else 0
@@ -260,9 +259,9 @@ class RemoveAllRule(RulingRule):
         return [u for u in pos.units_at(order.place, order.nation) if order.kind is None or u.kind == order.kind]
 
     def apply(self, ctx: TurnContext, order: r.RemoveAll) -> dict[str, Any]:
-        gone = {u.id for u in self._there(ctx, order)}
-        ctx.state.units = [u for u in ctx.state.units if u.id not in gone]
-        return {"units": sorted(gone)}
+        there = self._there(ctx, order)
+        ctx.state.remove_units(there)
+        return {"units": sorted({u.id for u in there})}
 
 
 class MoveUnitsRule(RulingRule):

@@ -1,0 +1,90 @@
+"""GameState's index of units by place (engine/state.py): kept up through moves, new units
+and removals, it always answers as a scan of the list would, in the list's order."""
+
+from __future__ import annotations
+
+import random
+
+from moderator.engine import state as S
+from moderator.engine.state import GameState, Unit
+
+PLACES = ["A", "B", "C", "D", "E"]
+
+
+def _scan(state: GameState, place: str) -> list[Unit]:
+    return [u for u in state.units if u.location == place]
+
+
+def _agrees(state: GameState) -> None:
+    for place in PLACES:
+        assert state.units_at(place) == _scan(state, place)
+        assert all(a is b for a, b in zip(state.units_at(place), _scan(state, place), strict=True))
+
+
+def test_the_index_follows_moves_new_units_and_removals_as_a_scan_would() -> None:
+    rng = random.Random(14)
+    state, other = GameState("g", "s", 1), GameState("h", "s", 1)
+    for i in range(40):
+        state.new_unit("n", "infantry", PLACES[i % 5])
+        other.new_unit("n", "infantry", PLACES[i % 3])
+    built = made = 0
+    real = S._Index.__init__
+
+    def counted(self: S._Index, units: list[Unit]) -> None:
+        nonlocal built
+        built += 1
+        real(self, units)
+
+    S._Index.__init__ = counted  # type: ignore[method-assign]
+    try:
+        for _ in range(400):
+            step = rng.random()
+            if step < 0.5:  # a move, now and then one of another state's units (passed by)
+                mover = rng.choice(other.units if rng.random() < 0.2 else state.units)
+                mover.location = rng.choice(PLACES)
+            elif step < 0.7 and len(state.units) > 10:
+                state.remove_units(rng.sample(state.units, rng.randint(0, 3)))
+            elif step < 0.85:
+                state.new_unit("n", "tank", rng.choice(PLACES))
+                made += 1
+            _agrees(state)
+            _agrees(other)
+    finally:
+        S._Index.__init__ = real  # type: ignore[method-assign]
+    # Followed, not built again: once per state, and the other state's after each unit made
+    # (a Unit() anywhere may have gone into any list: the index cannot tell).
+    assert built <= 2 + made < 100, (built, made)
+
+
+def test_the_index_is_built_again_when_the_list_is_replaced_or_shrunk_in_place() -> None:
+    state = GameState("g", "s", 1)
+    for place in PLACES:
+        state.new_unit("n", "infantry", place)
+    _agrees(state)
+    state.units = list(reversed(state.units))  # another list: another order
+    _agrees(state)
+    state.units.remove(state.units[0])  # the same list, shorter
+    _agrees(state)
+    Unit("x-1", "x", "infantry", "A")  # a unit made elsewhere: the index cannot tell where it went
+    state.units.append(Unit("x-2", "x", "infantry", "B"))
+    _agrees(state)
+    gone = state.units[0]
+    twin = Unit(gone.id, gone.nation, gone.kind, "E")  # the same id, standing elsewhere
+    state.remove_units([twin])  # by id, as the engine removes: the index is dropped, not wrong
+    assert gone not in state.units
+    _agrees(state)
+
+
+def test_a_deep_copy_of_a_state_has_an_index_of_its_own_units() -> None:
+    import copy
+
+    state = GameState("g", "s", 1)
+    for place in PLACES * 2:
+        state.new_unit("n", "infantry", place)
+    _agrees(state)
+    twin = copy.deepcopy(state)
+    twin.units[0].location = "E"
+    twin.units[3].location = "A"
+    _agrees(twin)
+    _agrees(state)
+    assert not any(a is b for a, b in zip(state.units, twin.units, strict=True))
