@@ -154,6 +154,8 @@ CASES = [
          ((RUS, "infantry", 1), (RUS, "artillery", 2))),
     Case("multinational", "Minsk", ((GER, "infantry", 3), (AUS, "infantry", 2)),
          ((RUS, "infantry", 3),)),  # casualty sharing and the fictive unit
+    Case("equal-allies", "Minsk", ((GER, "infantry", 2), (AUS, "infantry", 2)),
+         ((RUS, "infantry", 3),)),  # equal shares: the odd hit by lot (issue 10), every way followed
     Case("withdraw", "Minsk", ((GER, "infantry", 4),), ((RUS, "infantry", 3),),
          orders=BattleOrders({}, (CombatCondition("Minsk", "rounds", 2), CombatCondition("Minsk", "losses", 1)))),
     Case("casualty-order", "Minsk", ((GER, "infantry", 2), (GER, "tank", 2)), ((RUS, "infantry", 3),),
@@ -177,6 +179,15 @@ def test_exact_odds_cover_the_multinational_case() -> None:
     o = exact(CASES[3])
     assert sum(o.outcomes.values()) == pytest.approx(1.0, abs=1e-12)
     assert o.defenders == 3 and o.attackers == 5  # the fictive unit is no real loss
+
+
+def test_exact_odds_follow_every_way_the_odd_hit_lot_falls() -> None:
+    # two equal allies: a lot gives the odd hit, and the odds weigh both branches alike
+    probe = odds._ProbeDice()
+    seen = odds.every_lot(probe, lambda: (probe.pick(["a", "b"], "x"), probe.pick(["c", "d", "e"], "y")))
+    assert sorted(seen) == sorted((1 / 6, (p, q)) for p in "ab" for q in "cde")
+    o = exact(CASES[4])
+    assert sum(o.outcomes.values()) + o.pruned == pytest.approx(1.0, abs=1e-12)
 
 
 # ---- the CLI ---------------------------------------------------------------------------

@@ -93,7 +93,7 @@ def shared_down(ctx: TurnContext, planes: Sequence[Unit], hits: int, value: Mapp
     nations = sorted({u.nation for u in planes})
     strength = {n: sum(max(1, value.get(u.id, 1)) for u in planes if u.nation == n) for n in nations}
     count = {n: sum(1 for u in planes if u.nation == n) for n in nations}
-    quota = share(hits, strength, count)
+    quota = share(hits, strength, count, ctx.dice, f"air combat at {place}: planes lost, odd hit")
     first = casualty_preferences(ctx, nations, place)
     return [u for n in nations for u in down(ctx, [p for p in planes if p.nation == n], quota.get(n, 0),
                                              first.get(n, ()))]

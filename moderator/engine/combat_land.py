@@ -368,8 +368,8 @@ def share_hits(ctx: TurnContext, battle: Battle, side: Side, hits: int,
                only: Collection[str] | None = None) -> dict[str, int]:
     """Split hits between a side's nations by their share of its combat total (4.6.1 note).
 
-    Largest remainder, ties by nation id; a nation never loses more than it has, and
-    what it cannot take goes to the others in nation order. `only`: the kinds that may
+    Largest remainder, equal remainders at the cut by lot (casualty_shares.share); a nation
+    never loses more than it has, and what it cannot take goes to the others in nation order. `only`: the kinds that may
     be hit (AA hits take aircraft only).
     """
     targets = [f for f in side.targets() if only is None or f.kind in only]
@@ -380,7 +380,7 @@ def share_hits(ctx: TurnContext, battle: Battle, side: Side, hits: int,
         return {n: hits for n in nations}
     strength = {n: sum(max(1, value_of(ctx, battle, side, f)) for f in side.real() if f.nation == n)
                 for n in nations}
-    return share(hits, strength, count)
+    return share(hits, strength, count, ctx.dice, f"casualties of the {side.role}s at {battle.territory}, odd hit")
 
 
 def add_fictive(attack: Side, defend: Side) -> None:

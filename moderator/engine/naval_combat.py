@@ -216,7 +216,7 @@ def take_hits(ctx: TurnContext, battle: NavalBattle, side: NavalSide, orders: Ba
     # hits as its ships (and aircraft) have left, not one a ship
     left = {n: sum(hits_to_kill(ctx, s.unit) - s.unit.damage for s in side.ships
                    if s.unit.nation == n and not (ships_only and s.unit.kind in AIR_UNITS)) for n in nations}
-    quota = share(hits, strength, left)
+    quota = share(hits, strength, left, ctx.dice, f"naval combat in {battle.zone}, odd hit")
     for nation in nations:
         first = orders.casualty.get(nation, ())
         for _ in range(quota[nation]):

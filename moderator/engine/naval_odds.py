@@ -11,7 +11,8 @@ round as naval_combat.fight() plays it, with the engine's own code for every par
   round (4.2.1) and bombarding battleships at 25% in it (4.2.3) never drift from the
   engine;
 - hits are taken by naval_combat.take_hits() on a copy of the side (the owner's casualty
-  order, damage before sinking, the cheapest ship first, the multinational fictive ship);
+  order, damage before sinking, the cheapest ship first, the multinational fictive ship; an odd
+  hit between equal allies, drawn by lot, followed every way it can fall: odds.every_lot);
 - a free round (an escort's interception, attacking submarines, ships that detected
   submarines) is the same roll by the side that has it, before the first round;
 - after each round: a side wiped out ends it; the attacker's "withdraw after N rounds"
@@ -34,7 +35,7 @@ from moderator.engine.combat_orders import BattleOrders, withdrawal
 from moderator.engine.context import TurnContext
 from moderator.engine.gear_aboard import GEAR
 from moderator.engine.naval_combat import NavalBattle, NavalSide, Ship
-from moderator.engine.odds import PRUNE, _levels, _pmf, _ProbeDice, make_units
+from moderator.engine.odds import PRUNE, _levels, _pmf, _ProbeDice, every_lot, make_units
 from moderator.engine.orders.ship_gear import AA_ROOM
 from moderator.engine.phase4_sea import AGGRESSIVE
 from moderator.engine.state import AIR_UNITS, NationState, Unit
@@ -101,7 +102,7 @@ class _Chain:
                                            self.side("defender", self.start("defender"))), 0,
                                   (orders["attacker"], orders["defender"]))
         self.hits: dict[tuple[str, Key, bool, bool], list[float]] = {}
-        self.after: dict[tuple[str, Key, int, bool], Key] = {}
+        self.after: dict[tuple[str, Key, int, bool], dict[Key, float]] = {}
         self.keep: dict[tuple[Key, Key], float] = {}
         self.struck: dict[tuple[str, Key, Key, bool, bool], list[tuple[Key, float]]] = {}
 
@@ -135,12 +136,19 @@ class _Chain:
             self.hits[memo] = _pmf(self.probe.seen)
         return self.hits[memo]
 
-    def hit(self, role: str, key: Key, hits: int, first_round: bool) -> Key:
+    def hit(self, role: str, key: Key, hits: int, first_round: bool) -> dict[Key, float]:
+        """The side's states after `hits`, with their chances: more than one only when a lot
+        gives an odd hit between equal allies (odds.every_lot)."""
         memo = (role, key, hits, first_round)
         if memo not in self.after:
-            side = self.side(role, key)
-            naval_combat.take_hits(self.ctx, self.battle, side, self.orders[role], hits, first_round)
-            self.after[memo] = self.key(role, side)
+            def run() -> Key:
+                side = self.side(role, key)
+                naval_combat.take_hits(self.ctx, self.battle, side, self.orders[role], hits, first_round)
+                return self.key(role, side)
+            out: dict[Key, float] = {}
+            for chance, after in every_lot(self.probe, run):
+                out[after] = out.get(after, 0.0) + chance
+            self.after[memo] = out
         return self.after[memo]
 
     def taking(self, role: str, key: Key, firing: Key, first_round: bool,
@@ -153,8 +161,8 @@ class _Chain:
             out: dict[Key, float] = {}
             for hits, p in enumerate(self.dist(other, firing, first_round, ships_only)):
                 if p:
-                    after = self.hit(role, key, hits, first_round)
-                    out[after] = out.get(after, 0.0) + p
+                    for after, q in self.hit(role, key, hits, first_round).items():
+                        out[after] = out.get(after, 0.0) + p * q
             self.struck[memo] = list(out.items())
         return self.struck[memo]
 
@@ -220,9 +228,9 @@ def naval_battle_odds(
         for (a, d), mass in live.items():
             own = a if free == "attacker" else d
             for hits, p in enumerate(chain.dist(free, own, first_round=False, ships_only=True)):
-                struck = chain.hit(other, d if other == "defender" else a, hits, first_round=False)
-                key = (a, struck) if other == "defender" else (struck, d)
-                after[key] = after.get(key, 0.0) + mass * p
+                for struck, q in chain.hit(other, d if other == "defender" else a, hits, first_round=False).items():
+                    key = (a, struck) if other == "defender" else (struck, d)
+                    after[key] = after.get(key, 0.0) + mass * p * q
         live = after
     if guns:
         live = aa_fire(chain, live)
@@ -274,8 +282,8 @@ def aa_fire(chain: _Chain, live: Mapping[tuple[Key, Key], float]) -> dict[tuple[
             phase4_air_sea.ships_aa(chain.ctx, chain.battle, chain.side("defender", d), chain.side("attacker", a),
                                     chain.orders["attacker"])
         for hits, p in enumerate(_pmf(chain.probe.seen)):
-            key = (chain.hit("attacker", a, hits, False), d)
-            out[key] = out.get(key, 0.0) + mass * p
+            for struck, q in chain.hit("attacker", a, hits, False).items():
+                out[struck, d] = out.get((struck, d), 0.0) + mass * p * q
     return out
 
 

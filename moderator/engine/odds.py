@@ -11,9 +11,11 @@ It is walked forward round by round, exactly as combat_land.fight() plays it:
 - casualties are taken by combat_land.take_casualties() on a copy of the side: cheapest
   first, the coastal defender (Straits) and the fictive unit (multinational note after
   4.6.1) first, the multinational sharing of hits and any casualty orders included.
-  Because the engine's casualty choice is a deterministic function of (side, hits),
-  the chain is exact for multinational battles too: the state simply remembers which
-  fighters are left, not only how many;
+  The engine's casualty choice is a function of (side, hits) but for one thing: an odd
+  hit between allies of equal shares goes by lot (casualty_shares.share), and every_lot
+  follows each way the lot can fall with its chance. So the chain is exact for
+  multinational battles too: the state simply remembers which fighters are left, not
+  only how many;
 - before the first round, the defenders' AA guns fire once at the attacking aircraft
   (combat_land.aa_fire, probed the same way; hits taken by combat_land.take_aircraft);
   Improved AA guns again in every round (combat_land.aa_round_fire), their hits taken
@@ -40,9 +42,9 @@ the long tails of 40 dice are most of the pairs).
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from moderator.engine import combat_land, combat_orders, fuel, technology
 from moderator.engine.combat_land import Battle, Fighter, Front, Side
@@ -56,6 +58,8 @@ from moderator.world.scenario_model import Scenario
 
 ALL_KINDS = (*LAND_UNITS, *AIR_UNITS, *SEA_UNITS)
 PRUNE = 1e-16  # drop a state whose probability is below this (tracked in Odds.pruned)
+T = TypeVar("T")
+R = TypeVar("R")
 OUTCOMES = ("captured", "cleared", "both_destroyed", "repulsed", "stopped")
 
 
@@ -133,12 +137,50 @@ class _ProbeDice(Dice):
     def __init__(self) -> None:
         super().__init__("odds-probe", 0)
         self.seen: list[int] = []
+        self.path: list[int] = []  # every_lot: the options the lots take, in the order drawn
+        self.sizes: list[int] = []
 
     def for_step(self, section: str) -> Dice:
         return self  # every step's rolls are read the same way
 
     def d10(self, purpose: str) -> int:
         return _Threshold(self.seen)
+
+    def pick(self, options: Sequence[T], purpose: str) -> T:
+        """A lot (the odd hit between equal allies, casualty_shares.share): the option
+        `path` says, the first beyond it; each lot's number of options noted in `sizes`."""
+        i = len(self.sizes)
+        self.sizes.append(len(options))
+        return options[self.path[i] if i < len(self.path) else 0]
+
+
+def every_lot(probe: _ProbeDice, run: Callable[[], R]) -> list[tuple[float, R]]:
+    """run() once for every way the lots it draws can fall, each result with its chance:
+    who of equal allies takes an odd hit changes what is left (an infantry or an artillery),
+    so the odds follow each branch as the engine's lot would, one in len(options)."""
+    out: list[tuple[float, R]] = []
+    path: list[int] = []
+    while True:
+        probe.path, probe.sizes = path, []
+        result = run()
+        sizes, chance = probe.sizes, 1.0
+        for size in sizes:
+            chance /= size
+        out.append((chance, result))
+        path = [path[i] if i < len(path) else 0 for i in range(len(sizes))]
+        while path and path[-1] + 1 >= sizes[len(path) - 1]:
+            path.pop()
+        if not path:
+            probe.path, probe.sizes = [], []
+            return out
+        path[-1] += 1
+
+
+def _merged(branches: Sequence[tuple[float, int]]) -> dict[int, float]:
+    out: dict[int, float] = {}
+    for chance, state in branches:
+        out[state] = out.get(state, 0.0) + chance
+    return out
 
 
 def _pmf(thresholds: Sequence[int]) -> list[float]:
@@ -168,7 +210,7 @@ class _Chain:
         self.ids: dict[str, dict[Key, int]] = {"attacker": {}, "defender": {}}
         self.hits: dict[tuple[str, int], list[float]] = {}
         self.aa_hits: dict[tuple[int, int], list[float]] = {}
-        self.after: dict[tuple[str, int, int], int] = {}
+        self.after: dict[tuple[str, int, int], dict[int, float]] = {}
         self.gone: dict[tuple[int, int, int], int] = {}
         self.gone_d: dict[tuple[str, int, int], int] = {}
         self.escaped: dict[tuple[int, int, int], int] = {}
@@ -195,26 +237,32 @@ class _Chain:
             self.hits[role, state] = _pmf(self.probe.seen)
         return self.hits[role, state]
 
-    def hit(self, role: str, state: int, hits: int) -> int:
-        """The side's state after taking `hits`, as the engine chooses the casualties."""
+    def hit(self, role: str, state: int, hits: int) -> dict[int, float]:
+        """The side's states after taking `hits`, as the engine chooses the casualties, with
+        their chances (more than one only when a lot gives an odd hit: every_lot)."""
         if hits == 0:
-            return state
+            return {state: 1.0}
         memo = (role, state, hits)
         if memo not in self.after:
-            side = self.side(role, state)
-            combat_land.take_casualties(self.ctx, self.battle, side, hits)
-            self.after[memo] = self.intern(role, (tuple(self.where[role][id(f)] for f in side.fighters),
-                                                  self.keys[role][state][1]))
+            def run() -> int:
+                side = self.side(role, state)
+                combat_land.take_casualties(self.ctx, self.battle, side, hits)
+                return self.intern(role, (tuple(self.where[role][id(f)] for f in side.fighters),
+                                          self.keys[role][state][1]))
+            self.after[memo] = _merged(every_lot(self.probe, run))
         return self.after[memo]
 
-    def aa(self, state: int, hits: int) -> int:
-        """The attackers after the AA guns' free roll (aircraft only)."""
+    def aa(self, state: int, hits: int) -> dict[int, float]:
+        """The attackers after the AA guns' free roll (aircraft only), with their chances."""
         if hits == 0:
-            return state
-        side = self.side("attacker", state)
-        combat_land.take_aircraft(self.ctx, self.battle, side, hits)
-        return self.intern("attacker", (tuple(self.where["attacker"][id(f)] for f in side.fighters),
-                                        self.keys["attacker"][state][1]))
+            return {state: 1.0}
+
+        def run() -> int:
+            side = self.side("attacker", state)
+            combat_land.take_aircraft(self.ctx, self.battle, side, hits)
+            return self.intern("attacker", (tuple(self.where["attacker"][id(f)] for f in side.fighters),
+                                            self.keys["attacker"][state][1]))
+        return _merged(every_lot(self.probe, run))
 
     def aa_round(self, a: int, d: int, rnd: int) -> list[float]:
         """The hits of the defenders' Improved AA guns in round `rnd` (combat_land.aa_round_fire, probed;
@@ -325,8 +373,8 @@ def battle_odds(
     live: dict[tuple[int, int], float] = {}
     for hits, p in enumerate(_pmf(probe.seen)):
         if p:
-            key = (chain.aa(a0, hits), d0)
-            live[key] = live.get(key, 0.0) + p
+            for a1, q in chain.aa(a0, hits).items():
+                live[a1, d0] = live.get((a1, d0), 0.0) + p * q
     ground: dict[tuple[int, int, int], float] = {}
     for (a, d), mass in sorted(live.items()):
         _air(chain, battle, a, d, mass, ground, odds)
@@ -405,12 +453,14 @@ def _air(chain: _Chain, battle: Battle, a: int, d: int, mass: float,
         combat_land.roll_side(ctx, air, s)
         return _pmf(chain.probe.seen)
 
-    def struck(role: str, state: int, s: Side, hits: int) -> tuple[int, bool]:
-        copy = Side(role, list(s.fighters))
-        combat_land.take_casualties(ctx, air, copy, hits)
-        kept = {id(f) for f in copy.fighters}
-        lost = {id(f) for f in s.fighters if not f.virtual and id(f) not in kept}
-        return chain.without(role, state, lost), any(f.virtual for f in copy.fighters)
+    def struck(role: str, state: int, s: Side, hits: int) -> list[tuple[float, tuple[int, bool]]]:
+        def run() -> tuple[int, bool]:
+            copy = Side(role, list(s.fighters))
+            combat_land.take_casualties(ctx, air, copy, hits)
+            kept = {id(f) for f in copy.fighters}
+            lost = {id(f) for f in s.fighters if not f.virtual and id(f) not in kept}
+            return chain.without(role, state, lost), any(f.virtual for f in copy.fighters)
+        return every_lot(chain.probe, run)
 
     def lost(role: str, state: int, since: int) -> dict[str, dict[str, int]]:
         """Each nation's real units lost since state `since` (the air combat's own losses)."""
@@ -451,13 +501,13 @@ def _air(chain: _Chain, battle: Battle, a: int, d: int, mass: float,
             for ha, x in enumerate(dist(att)):
                 if x == 0.0:
                     continue
-                sd2, vd2 = struck("defender", sd, dfn, ha)
-                for hd, y in enumerate(dist(dfn)):
-                    if y == 0.0:
-                        continue
-                    sa2, va2 = struck("attacker", sa, att, hd)
-                    then = (break_off(chain.depart(sa2, 0, k + 1), sd2, k + 1), sd2, k + 1, va2, vd2)
-                    nxt[then] = nxt.get(then, 0.0) + m * x * y
+                for q, (sd2, vd2) in struck("defender", sd, dfn, ha):
+                    for hd, y in enumerate(dist(dfn)):
+                        if y == 0.0:
+                            continue
+                        for r, (sa2, va2) in struck("attacker", sa, att, hd):
+                            then = (break_off(chain.depart(sa2, 0, k + 1), sd2, k + 1), sd2, k + 1, va2, vd2)
+                            nxt[then] = nxt.get(then, 0.0) + m * x * y * q * r
         live = {}
         for then, m in nxt.items():
             if m < PRUNE:
@@ -481,8 +531,10 @@ def _step(chain: _Chain, a: int, d: int, k: int, mass: float, out: dict[tuple[in
             continue
         for hd, y in enumerate(chain.hit_dist("defender", d)):
             if y != 0.0:
-                a2 = chain.depart(chain.hit("attacker", chain.aa(a, ha), hd), rnd, k)
-                struck[a2] = struck.get(a2, 0.0) + y * z
+                for a1, q in chain.aa(a, ha).items():
+                    for a3, r in chain.hit("attacker", a1, hd).items():
+                        a2 = chain.depart(a3, rnd, k)
+                        struck[a2] = struck.get(a2, 0.0) + y * z * q * r
     dropped = 0.0
     weights: dict[int, float] = {}
     for ha, x in enumerate(chain.hit_dist("attacker", a)):
@@ -490,8 +542,9 @@ def _step(chain: _Chain, a: int, d: int, k: int, mass: float, out: dict[tuple[in
         if weight < PRUNE:  # all it leads to is below PRUNE: skip its pairs
             dropped += weight
             continue
-        d2 = chain.depart_defenders(chain.hit("defender", d, ha), rnd)
-        weights[d2] = weights.get(d2, 0.0) + weight
+        for d1, q in chain.hit("defender", d, ha).items():
+            d2 = chain.depart_defenders(d1, rnd)
+            weights[d2] = weights.get(d2, 0.0) + weight * q
     for d2, weight in weights.items():
         for a2, y in struck.items():
             m = weight * y
