@@ -90,6 +90,14 @@ def test_unreadable_rulings_say_how_they_read(bad: str) -> None:
     assert [x.code for x in d] == ["syntax"] and "SET SAVED OF France TO 40" in d[0].message
 
 
+def test_a_name_holding_a_ruling_word_reads_only_quoted() -> None:
+    # "to" ends the place of CONTROL wherever it stands: such a name needs its quotes
+    plain = parse_rulings("CONTROL Sea to Sky TO France").diagnostics
+    assert [x.code for x in plain] == ["syntax"] and 'goes in "quotes"' in plain[0].message
+    quoted = parse_rulings('CONTROL "Sea to Sky" TO France')
+    assert not quoted.diagnostics and quoted.orders[0].place == "Sea to Sky"
+
+
 def test_remove_all_clears_a_place_without_counting_first() -> None:
     # What a moderator setting up or repairing a position wants: "the Russian army in
     # Warsaw is gone", however many units that is (structures included).
