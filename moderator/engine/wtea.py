@@ -83,7 +83,7 @@ from moderator.engine.ruleset import Ruleset, Step
 from moderator.orders import model as m
 
 NAME = "wtea-1914"
-VERSION = 29  # 1: before "One rule, one home" (one dice stream per turn); 2: before issue 8 (neutrals);
+VERSION = 30  # 1: before "One rule, one home" (one dice stream per turn); 2: before issue 8 (neutrals);
 # 3: before separated treasuries, surrender, the US Entry events, air combat over land, landings in 4.4;
 # 4: before the Mutineers (a disastrous mutiny's rebels), the Bolsheviks' wars after their victory, and
 # reconnaissance missions at sea helping their side's task forces in 4.2, new ships attacking in Phase 7,
@@ -142,6 +142,8 @@ VERSION = 29  # 1: before "One rule, one home" (one dice stream per turn); 2: be
 # 28: before players' orders read place names holding "and" unquoted ("FROM Jammu and Kashmir" was a
 # syntax error) and a list kept a real map name holding "and" whole ("INCORPORATE Upper Senegal and
 # Niger" was two territories, "Upper Senegal" unknown)
+# 29: before a successful coaxing of Italy by the side it leans to lasted (Italy leaning twice toward it,
+# "twice attracted", until the other side's next success counteracts it; it was a same-turn block only)
 ROOT = Path(__file__).resolve().parents[2]
 
 RULES: tuple[OrderRule, ...] = (  # type: ignore[type-arg]
