@@ -83,7 +83,7 @@ from moderator.engine.ruleset import Ruleset, Step
 from moderator.orders import model as m
 
 NAME = "wtea-1914"
-VERSION = 30  # 1: before "One rule, one home" (one dice stream per turn); 2: before issue 8 (neutrals);
+VERSION = 31  # 1: before "One rule, one home" (one dice stream per turn); 2: before issue 8 (neutrals);
 # 3: before separated treasuries, surrender, the US Entry events, air combat over land, landings in 4.4;
 # 4: before the Mutineers (a disastrous mutiny's rebels), the Bolsheviks' wars after their victory, and
 # reconnaissance missions at sea helping their side's task forces in 4.2, new ships attacking in Phase 7,
@@ -144,6 +144,7 @@ VERSION = 30  # 1: before "One rule, one home" (one dice stream per turn); 2: be
 # Niger" was two territories, "Upper Senegal" unknown)
 # 29: before a successful coaxing of Italy by the side it leans to lasted (Italy leaning twice toward it,
 # "twice attracted", until the other side's next success counteracts it; it was a same-turn block only)
+# 30: before a carrier's fighters on deck hunted submarines with their task force's DETECT mission (4.2.9)
 ROOT = Path(__file__).resolve().parents[2]
 
 RULES: tuple[OrderRule, ...] = (  # type: ignore[type-arg]
