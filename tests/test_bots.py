@@ -851,8 +851,8 @@ def test_a_carrier_group_sails_to_the_enemy_coast_and_its_fighters_strike_there(
     """naval.carrier_move and strike: a German carrier with a fighter aboard in the
     Skagerrak, off no enemy coast, sails on a carrier mission toward the nearest zone beside
     enemy land; in the Baltic, beside Russian coast held by one infantry, its two fighters
-    do not strike alone (the odds of clearing it are poor) but join the attack of the turn
-    on that coast; a Radar
+    raid the first such coast alone, or join the attack of the turn on a coast, and leave
+    coast held by more troops than they are alone; a Radar
     researched puts a radar on a battleship (naval.radar_aboard). The checker keeps it all."""
     import random
 
@@ -893,10 +893,20 @@ def test_a_carrier_group_sails_to_the_enemy_coast_and_its_fighters_strike_there(
     seat = Seat(state, game.world, game.scenario, "germany")
     draft = Draft(seat, random.Random(0), budget=seat.saved)
     strike(draft, "Baltic Sea")
-    assert draft.orders == []  # two fighters alone clear one infantry 36% of the time: no strike
+    attacks = [o for o in draft.orders if isinstance(o, m.Attack)]
+    assert attacks == [m.Attack((m.UnitCount("fighter", 2),), "Baltic Sea", weak[0])], draft.orders  # a raid
+    draft = Draft(seat, random.Random(0), budget=seat.saved)
     draft.targets.add("Lithuania")  # attacked this turn from Konigsberg: they join it
     strike(draft, "Baltic Sea")
     attacks = [o for o in draft.orders if isinstance(o, m.Attack)]
     assert attacks == [m.Attack((m.UnitCount("fighter", 2),), "Baltic Sea", "Lithuania")], draft.orders
+    for place in weak:  # three infantry on each coast: more than the fighters, no raid
+        for _ in range(2):
+            state.new_unit("russia", "infantry", place)
+    seat = Seat(state, game.world, game.scenario, "germany")
+    draft = Draft(seat, random.Random(0), budget=seat.saved)
+    strike(draft, "Baltic Sea")
+    assert draft.orders == []
+    draft.orders = attacks
     kept, dropped = _checked(draft.orders, "germany", state, game.world, game.scenario)
     assert dropped == [] and len(kept) == 1, dropped

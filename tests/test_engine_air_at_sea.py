@@ -311,6 +311,24 @@ def test_a_carriers_fighters_make_a_cruiser_fall_as_often_as_their_values_say() 
         assert within_four_sigma(sunk, trials, p), (fighters, sunk)
 
 
+def test_a_carriers_fighters_find_submarines_as_often_as_their_capability_says() -> None:
+    # 4.2.9: a destroyer detects at 5, a fighter at 2; a task force of a carrier with two
+    # fighters aboard and a destroyer on a DETECT mission finds the submarine with
+    # 1 - 0.5 x 0.8 x 0.8 = 68% (the destroyer alone: 50%).
+    state = carriers([("carrier", "North Sea", 1), ("fighter", "North Sea", 2), ("cruiser", "North Sea", 1)],
+                     [("submarine", "North Sea", 1)])
+    parsed = {"britain": parsed_orders("TF H AT North Sea: 1 cv, 1 dd\nTF H DETECT")}
+    trials, found = 1500, 0
+    for seed in range(trials):
+        ctx = TurnContext(state.copy(), parsed, WORLD, scenario(5), dice_root=Dice("carrier-hunt", seed))
+        for i, order in enumerate(parsed["britain"]):
+            rule = task_forces.FORM if isinstance(order, m.TaskForce) else task_forces.MISSION
+            rule.execute(ctx, "britain", i, order)
+        phase4_sea.naval_movement(ctx)
+        found += any(e.code == "naval-battle" for e in ctx.events)
+    assert within_four_sigma(found, trials, 0.68)
+
+
 # ---- a MOVE of fighters off carriers to another sea zone (engine/orders/move.py carrier_flight) ----
 
 CARRIER_MOVE = "MOVE 2 ftr FROM English Channel TO North Sea"

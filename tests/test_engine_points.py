@@ -247,6 +247,25 @@ def test_a_coaxing_turns_italys_leaning_unless_the_other_side_blocks_it() -> Non
     assert "leaning" not in new.nations["italy"].flags and of(events, "influence-attempt", success=False)
 
 
+def test_a_block_lasts_italy_leans_twice_until_the_other_side_counteracts() -> None:
+    """"block a successful attempt made by the opposing side (ie. Italy is leaning twice
+    toward that side)"; Austro-Hungarian #2: "if Allied Powers succeed once to do the
+    former, then Central Powers must counteract". France's success alone leaves Italy
+    leaning twice toward the Allies (its 0-3 of the turn drawn twice, as "twice
+    attracted"); Germany's next success takes the second leaning away, and only a further
+    one turns Italy."""
+    from moderator.engine.british_entry import TWICE
+
+    new, events = turn({"france": "COAX Italy"}, [1, 2, 3, 0])  # the 1, then Italy's 0-3 twice, the Ottomans'
+    assert new.nations["italy"].flags[TWICE] == "allied" and new.nations["italy"].standing == 5
+    assert "leaning" not in new.nations["italy"].flags and not of(events, "leaning-changed")
+    again, events = turn({"germany": "COAX Italy"}, [1, 1, 0], new)  # counteracted: not turned
+    assert TWICE not in again.nations["italy"].flags and "leaning" not in again.nations["italy"].flags
+    assert not of(events, "leaning-changed") and again.nations["italy"].standing == 6
+    turned, events = turn({"germany": "COAX Italy"}, [1, 0, 0], again)  # now it turns
+    assert turned.nations["italy"].flags["leaning"] == "central" and of(events, "leaning-changed")
+
+
 # ---- PEACE -----------------------------------------------------------------------------------
 def test_a_peace_both_write_is_made_and_one_sided_is_told() -> None:
     at_war = opening(lambda s: (s.nations["italy"].at_war_with.append("switzerland"),

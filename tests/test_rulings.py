@@ -90,6 +90,14 @@ def test_unreadable_rulings_say_how_they_read(bad: str) -> None:
     assert [x.code for x in d] == ["syntax"] and "SET SAVED OF France TO 40" in d[0].message
 
 
+def test_a_name_holding_a_ruling_word_reads_only_quoted() -> None:
+    # "to" ends the place of CONTROL wherever it stands: such a name needs its quotes
+    plain = parse_rulings("CONTROL Sea to Sky TO France").diagnostics
+    assert [x.code for x in plain] == ["syntax"] and 'goes in "quotes"' in plain[0].message
+    quoted = parse_rulings('CONTROL "Sea to Sky" TO France')
+    assert not quoted.diagnostics and quoted.orders[0].place == "Sea to Sky"
+
+
 def test_remove_all_clears_a_place_without_counting_first() -> None:
     # What a moderator setting up or repairing a position wants: "the Russian army in
     # Warsaw is gone", however many units that is (structures included).
@@ -145,3 +153,44 @@ def test_an_income_ruling_stands_until_lifted() -> None:
     again, _ = apply_rulings(new, lifted.orders, fx.world(), fx.scenario(), Dice("now", 1))
     assert "income_ruling" not in again.nations["germany"].flags
     assert parse_rulings("SET INCOME OF Germany TO most\n").diagnostics  # only the rules' words
+
+
+# Every ruling form that names a place or a nation, with names of the 1914 map and
+# scenario that hold a keyword of the rulings ("of", "and"): written plainly they read
+# as they do in players' orders, and as they read when quoted.
+PLAIN_NAMES = [
+    "SET SAVED OF Kingdom of Italy TO 40",
+    "ADJUST SAVED OF Kingdom of Italy BY -10",
+    "SET SAVED OF Germany AT Sea of Japan TO 5",
+    "ADJUST SAVED OF Kingdom of Italy AT Gulf of Finland BY +3",
+    "SET TECH Improved Weapons OF Kingdom of Italy TO 1",
+    "SET FLAG gear_up OF Kingdom of Italy TO true",
+    "SET SIDE OF Kingdom of Italy TO Allies",
+    "SET INCOME OF Kingdom of Italy TO half",
+    "ADD 1 cruiser OF Germany AT Sea of Japan",
+    "PLACE 2 inf and 1 art OF Kingdom of Italy AT Jammu and Kashmir",
+    "REMOVE 1 ss OF Germany AT Bay of Biscay",
+    "REMOVE ALL OF Spain AT Bay of Biscay",
+    "REMOVE ALL inf OF Kingdom of Italy AT Upper Senegal and Niger",
+    "MOVE 1 bb OF Britain FROM Bay of Biscay TO Gulf of Lyon",
+    "DAMAGE 1 bb OF Britain AT Sea of Okhotsk",
+    "REPAIR 1 bb OF Britain AT Strait of Malacca",
+    "CONTROL Isthmus of Tehuantepec TO Kingdom of Italy",
+    "CONTROL Jammu and Kashmir TO Germany INCORPORATED IN TURN 2",
+    "UNINCORPORATE Cape of Good Hope",
+    "WAR Kingdom of Italy AND Republic of China",
+    "PEACE Republic of China AND Kingdom of Italy",
+]
+
+
+@pytest.mark.parametrize("line", PLAIN_NAMES)
+def test_names_holding_of_or_and_read_unquoted_as_quoted(line: str) -> None:
+    plain = parse_rulings(line)
+    assert not plain.diagnostics and len(plain.orders) == 1
+    # the echo quotes every name; it reads back to the same ruling
+    echo = normalize_rulings(plain.orders)
+    assert '"' in echo and parse_rulings(echo).orders == plain.orders
+    names = {str(value) for value in plain.orders[0].__dict__.values()}
+    assert names & {"Kingdom of Italy", "Sea of Japan", "Gulf of Finland", "Bay of Biscay", "Gulf of Lyon",
+                    "Jammu and Kashmir", "Upper Senegal and Niger", "Sea of Okhotsk", "Strait of Malacca",
+                    "Isthmus of Tehuantepec", "Cape of Good Hope", "Republic of China"}

@@ -14,7 +14,8 @@ draft, keeping track of the units it has given orders and a rough budget:
 * fire      - rockets and bombers strike (a raid breaks off its air combat once half its
               aircraft are down), now and then a reconnaissance mission;
 * carriers  - (bots/naval.py) with Aircraft Carriers: a carrier built, fighters built
-              onto it, its fighters joining the attacks on the coast of their zone;
+              onto it, the group sailing to enemy coast, its fighters joining the attacks
+              on the coast of their zone or raiding a weakly held one;
 * let pass  - fighters outnumbered three to one by the enemy's aircraft let them through;
 * declare   - war on the other camp's members once on a side; now and then, war on a
               weak neutral neighbour leaning to the other side, with the attack that follows;

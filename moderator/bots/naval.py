@@ -251,19 +251,21 @@ NAVAL_FUEL = 5  # "a fighter needs 5 fuel points before it can be used on an Air
 
 def strike(d: Draft, zone: str) -> None:
     """The free fighters aboard in `zone` attack enemy coast of the zone: the land attacked
-    this turn if there is one (they fight beside the troops), else the coast where the
-    fighters alone clear the defenders at good odds (they cannot take it, 4.4)."""
-    from moderator.bots.bot import GOOD_ODDS, odds_of
-
+    this turn if there is one (they fight beside the troops), else a raid on the coast
+    most weakly held, where the defenders are no more than the fighters and have neither
+    fighters nor AA guns to shoot back at aircraft (they wear the garrison down; they
+    cannot take the land, 4.4)."""
     s = d.seat
     fighters = d.free(zone)["fighter"]
     if not fighters:
         return
     flight = units({"fighter": fighters})
     joined = [p for p in s.neighbours(zone) if s.land(p) and p in d.targets]
-    alone = [p for p in s.neighbours(zone) if s.land(p) and s.enemy(p) and p not in d.targets and s.defenders_at(p)
-             and odds_of(s, m.Attack(flight, zone, p)) >= GOOD_ODDS]
-    for place in joined or alone[:1]:
+    alone = sorted((sum(s.defenders_at(p).values()), p) for p in s.neighbours(zone)
+                   if s.land(p) and s.enemy(p) and p not in d.targets and s.defenders_at(p)
+                   and not {"fighter", "aa"} & set(s.defenders_at(p)))
+    raid = [p for n, p in alone[:1] if n <= fighters]
+    for place in joined or raid:
         d.take(m.Attack(flight, zone, place), zone, flight)
         d.targets.add(place)
         return

@@ -10,8 +10,8 @@ toward what he means to use, so a nation at war follows two lines besides that d
 attempt a turn at each technology of a line below the level the line wants, in the
 line's order while the money lasts:
 
-* armour - a nation with tanks (level 1, its start or a success) goes on to the 4th
-  advance, the breakthrough ("the tank can go on to move into or attack a second
+* armour - a nation with tanks (level 1, its start or a success), or with enemy troops
+  next to its own land (a land front), goes on to the 4th advance, the breakthrough ("the tank can go on to move into or attack a second
   territory after successfully capturing the first"; bot.breakthrough);
 * fleet  - a nation with a battleship: Radar (a radar aboard warns of strikes,
   naval.radar_watch), then Improved Fighters to the 2nd advance (fuel 5, "a fighter
@@ -44,7 +44,7 @@ def lines(d: Draft) -> list[tuple[tuple[str, int], ...]]:
     tech = s.state.nations[s.nation].tech
     kinds = {k for stack in s.stacks.values() for k in stack}
     out: list[tuple[tuple[str, int], ...]] = []
-    if tech.get("tanks", 0) >= 1:
+    if tech.get("tanks", 0) >= 1 or any(s.threat(p) for p in s.own if s.land(p)):
         out.append(ARMOUR)
     if "battleship" in kinds or "carrier" in kinds:
         out.append(FLEET)

@@ -18,8 +18,8 @@ when set (a moderator's ruling after Paris falls, a coaxing; Trieste or Marseill
 engine/option_effects.py), else the scenario's. French #3: "0-4 points each turn instead
 0-3" toward the Allies once it succeeded (flags["courted"]). After the British Empire's
 unprovoked entry Italy may be "twice attracted" toward the side it leans to
-(engine/british_entry.py italy_table): its points of the turn are drawn twice while it
-leans so.
+(engine/british_entry.py italy_table), and a block by COAX lasts the same way (coaxing
+below): its points of the turn are drawn twice while it leans so.
 """
 
 from __future__ import annotations
@@ -44,16 +44,31 @@ def coaxing(ctx: TurnContext) -> None:
     it ("an attempt (at 10%) to block a successful attempt made by the opposing side").
     From the first switch on, Italy's points of the turn are 0-4 ("the opposing side may
     then spend money to try and sway Italy back with 0-4 points"). Italy and the moderator
-    learn of it; nobody else (the leaning is hidden)."""
+    learn of it; nobody else (the leaning is hidden).
+
+    The block lasts: "(ie. Italy is leaning twice toward that side)". Reading: a success of
+    the side Italy leans to, with none of the other side that turn, leaves Italy leaning
+    twice toward it (flags[british_entry.TWICE], the same "twice attracted" as Italy's
+    table after Britain's unprovoked entry: its points of the turn drawn twice), and the
+    next success of the other side takes that second leaning away instead of turning
+    Italy. It is also Austro-Hungarian option #2's "twice leaned toward Allied Powers by
+    using Italian influence" (engine/option_effects.py): "if Allied Powers succeed once to
+    do the former, then Central Powers must counteract"."""
     italy = ctx.scenario.diplomacy.coax_nation
     if not italy or italy not in ctx.state.nations or ctx.state.nations[italy].side != "neutral":
         return
     successes = {key[1] for key in ctx.done if key and key[0] == COAXED}
     leans = leaning(ctx, italy)
     against = {"allied": "central", "central": "allied"}.get(leans, "")
-    if against not in successes or leans in successes:
-        return
     flags = ctx.state.nations[italy].flags
+    if leans in successes and against not in successes:
+        flags[british_entry.TWICE] = leans  # a block made in advance
+        return
+    if against not in successes or leans in successes:
+        return  # nothing to turn, or blocked the same turn
+    if flags.get(british_entry.TWICE) == leans:
+        flags.pop(british_entry.TWICE)  # the second leaning absorbs it ("counteract")
+        return
     flags["leaning"] = against
     flags.setdefault(SWAYED, ctx.turn)
     ctx.tell(italy, "leaning-changed", PHASE, side=against)

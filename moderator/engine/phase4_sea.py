@@ -165,7 +165,7 @@ def naval_movement(ctx: TurnContext) -> None:
         intercept(ctx, sea, moving=True)
         for f in sea.fleets:
             if f.ships and not f.stopped and k < len(f.moves) and f.mission == "detect":
-                detect(ctx, sea, f.nation, f.zone, list(f.ships), f"{f.key} detects", told=(f.order, f.name))
+                hunt_from_carriers(ctx, sea, f)
         for zone in sorted({f.zone for f in sea.fleets if f.ships}):
             contact(ctx, sea, zone, first_point=k == 0)
     for f in sea.fleets:
@@ -752,6 +752,19 @@ def detect(ctx: TurnContext, sea: Sea, nation: str, zone: str, hunters: Sequence
     if flown and result.ended == SUBS_DIVE:
         dive_away(ctx, sea, [s.unit for s in them.ships], zone)
     return {u.id: (2 if u in stay else 1) if result.rounds else 1 for u in flown}
+
+
+def hunt_from_carriers(ctx: TurnContext, sea: Sea, f: Fleet) -> None:
+    """A task force's detect mission (4.2.9), its carriers' fighters on deck hunting with
+    its ships (Aircraft Carriers: "an aircraft carrier allows extended aerial operations
+    for a limited number of fighters. This can become especially handy when hunting down
+    submarines"; 4.2.9: fighters detect at 2). They fly from their carrier in the zone and
+    land back on it: their whole tank pays for rounds (as a carrier's guards, 4.5 step 3),
+    and the submarines breaking off from a force with aircraft "must move into an adjacent
+    sea zone" (dive_away)."""
+    deck = on_deck(ctx, f)
+    air = {u.id: (stats.fuel if (stats := ctx.stats(u.nation, u.kind)) else 0) or 0 for u in deck}
+    detect(ctx, sea, f.nation, f.zone, [*f.ships, *deck], f"{f.key} detects", air=air, told=(f.order, f.name))
 
 
 def nothing_found(ctx: TurnContext, nation: str, zone: str, hunters: Sequence[Unit],

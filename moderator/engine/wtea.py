@@ -83,7 +83,7 @@ from moderator.engine.ruleset import Ruleset, Step
 from moderator.orders import model as m
 
 NAME = "wtea-1914"
-VERSION = 29  # 1: before "One rule, one home" (one dice stream per turn); 2: before issue 8 (neutrals);
+VERSION = 32  # 1: before "One rule, one home" (one dice stream per turn); 2: before issue 8 (neutrals);
 # 3: before separated treasuries, surrender, the US Entry events, air combat over land, landings in 4.4;
 # 4: before the Mutineers (a disastrous mutiny's rebels), the Bolsheviks' wars after their victory, and
 # reconnaissance missions at sea helping their side's task forces in 4.2, new ships attacking in Phase 7,
@@ -139,7 +139,13 @@ VERSION = 29  # 1: before "One rule, one home" (one dice stream per turn); 2: be
 # 27: before flights of camps not allied to each other over one place met its fighters by lot (camp_order),
 # and three or more attackers not allied clashed in an order drawn by lot, and allies even at the end of a
 # won battle drew lots for the land, not by first nation id
-# 28: before the odd hit between allies of equal shares of the casualties (Phase 4 guideline 2; land, sea
+# 28: before players' orders read place names holding "and" unquoted ("FROM Jammu and Kashmir" was a
+# syntax error) and a list kept a real map name holding "and" whole ("INCORPORATE Upper Senegal and
+# Niger" was two territories, "Upper Senegal" unknown)
+# 29: before a successful coaxing of Italy by the side it leans to lasted (Italy leaning twice toward it,
+# "twice attracted", until the other side's next success counteracts it; it was a same-turn block only)
+# 30: before a carrier's fighters on deck hunted submarines with their task force's DETECT mission (4.2.9)
+# 31: before the odd hit between allies of equal shares of the casualties (Phase 4 guideline 2; land, sea
 # and air) was drawn by lot, not given to the first nation id (issue 10)
 ROOT = Path(__file__).resolve().parents[2]
 

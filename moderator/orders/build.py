@@ -16,6 +16,7 @@ from moderator.orders import model as m
 from moderator.orders import vocab as v
 from moderator.orders.clean import Piece
 from moderator.orders.diagnostics import ERROR, WARNING, Diagnostic
+from moderator.orders.list_names import split_at_and
 from moderator.world.model import fold
 
 MAX_NUMBER = 10**6
@@ -52,6 +53,29 @@ class Builder:
         if len(words) == 1 and words[0].startswith('"'):
             return words[0][1:-1].strip()
         return " ".join(words)
+
+    def names(self, node: Tree | None) -> list[str]:
+        """The names of a `name_list` ("Belgium, Upper Senegal and Niger and Serbia"):
+        split at commas by the grammar, at "and" by list_names.split_at_and (which keeps
+        a real map name holding "and" whole). A quoted name is never joined to another."""
+        if node is None:
+            return []
+        out: list[str] = []
+        for part in node.children:
+            run: list[str] = []  # unquoted pieces between "and"s, for split_at_and
+            words: list[str] = []
+            for child in [*part.children, None]:
+                if isinstance(child, Token) and child.type == "STRING":
+                    out.extend(split_at_and(run))
+                    run = []
+                    out.append(str(child)[1:-1].strip())
+                elif isinstance(child, Token):
+                    words.append(str(child))
+                elif words:  # a list_and, or the end of the part
+                    run.append(" ".join(words))
+                    words = []
+            out.extend(split_at_and(run))
+        return out
 
     def opt_name(self, node: Tree | Token | None) -> str | None:
         return self.name(node) if node is not None else None
@@ -125,13 +149,13 @@ class Builder:
         return [m.Note(text)]
 
     def b_declare_war(self, c: list) -> list[m.Order]:
-        return [m.DeclareWar(self.name(n)) for n in c[0].children]
+        return [m.DeclareWar(n) for n in self.names(c[0])]
 
     def b_influence(self, c: list) -> list[m.Order]:
         return [m.Influence(self.name(c[0]), self.side(c[1]))]
 
     def b_surrender(self, c: list) -> list[m.Order]:
-        names = tuple(self.name(n) for n in c[0].children) if c[0] is not None else ()
+        names = tuple(self.names(c[0]))
         return [m.OfferSurrender(names)]
 
     def b_vote(self, c: list) -> list[m.Order]:
@@ -140,7 +164,7 @@ class Builder:
 
     def b_close(self, c: list) -> list[m.Order]:
         close = fold(str(c[0].children[0])) == "close"
-        names = tuple(self.name(n) for n in c[2].children) if c[2] is not None else ()
+        names = tuple(self.names(c[2]))
         if any(fold(n) in ALL_WORDS for n in names):
             names = ()
         return [m.ClosePassage(self.name(c[1]), names, close)]
@@ -472,7 +496,7 @@ class Builder:
         return [m.Plunder(kind, self.name(c[1]))]
 
     def b_incorporate(self, c: list) -> list[m.Order]:
-        return [m.Incorporate(self.name(n)) for n in c[0].children]
+        return [m.Incorporate(n) for n in self.names(c[0])]
 
     def b_transfer(self, c: list) -> list[m.Order]:
         amount = self.number(c[0])

@@ -249,7 +249,8 @@ def parse_rulings(text: str) -> ParseResult:
             result.diagnostics.append(Diagnostic(
                 ERROR, piece.line, piece.column, piece.text,
                 'this ruling could not be read; rulings read like "SET SAVED OF France TO 40", '
-                '"ADD 2 inf OF Germany AT Berlin" or "CONTROL Warsaw TO Germany" (see docs/moderating.md)',
+                '"ADD 2 inf OF Germany AT Berlin" or "CONTROL Warsaw TO Germany"; a name holding TO, AT, IN, '
+                'BY or FROM goes in "quotes" (see docs/moderating.md)',
                 "syntax"))
             continue
         builder = RulingBuilder(piece)

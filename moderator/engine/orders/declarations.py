@@ -28,9 +28,9 @@ it names from the passage in step 4.2 (engine/passages.py); a naval blockade cut
 target's US trade (engine/us_trade.py) and its transfers through the table's zones where
 the declarer has a surface ship (engine/sea_lanes.py): resolved, told to all. A closing's points with the
 neutrals (the third points table, rows 1-4) and unrestricted submarine warfare's (row 5)
-are drawn in Phase 9 (engine/standing_events.py); CLOSE and the submarine declaration
-(and its retraction) are resolved, the blockade is referred for its effects beyond the
-US trade and the transfers.
+are drawn in Phase 9 (engine/standing_events.py); CLOSE, the submarine declaration (and
+its retraction) and the blockade are resolved, none referred (the blockade mission's hold
+on enemy ships leaving its zone is step 4.2's, engine/phase4_sea.py blockade).
 """
 
 from __future__ import annotations

@@ -44,15 +44,13 @@ from __future__ import annotations
 
 from moderator.engine import chances, china_split, points
 from moderator.engine.context import MODERATOR, Position, TurnContext
+from moderator.engine.option_effects import CONSIDERED_NEUTRAL  # Italy: set by A-H #2 (its case)
 from moderator.engine.orders.base import afford, once_per_turn
 from moderator.engine.orders.records import Referred, geared, geared_before, option_succeeded, option_used
 from moderator.engine.problems import Problem, problem, warning
 from moderator.orders.model import Influence
 
 PHASE = "1.2"
-# NationState.flags of a case major (Italy): the turn Austro-Hungarian option #2 made it
-# "considered neutral" (set by engine/option_effects.py seek_italys_favour).
-CONSIDERED_NEUTRAL = "considered_neutral"
 
 
 def key(nation: str, target: str) -> tuple[str, ...]:
