@@ -179,6 +179,18 @@ def test_join_by_points_makes_the_neutral_a_member_publicly() -> None:
     assert joined.seen_by == () and joined.args["why"] == "points"
 
 
+def test_joining_a_side_declares_no_war_a_declaration_in_the_same_mail_does() -> None:
+    """Neutrals: 10 points let a neutral "declare themselves as a member ... and to declare
+    war against oposite camp": the JOIN makes it a member, its wars are its declarations
+    (docs/rules-coverage.md, Phase 1 reading 31)."""
+    ready = opening(change(italy=10))
+    new, _ = turn({"italy": "JOIN Allies"}, QUIET, ready)
+    assert new.nations["italy"].side == "allied" and "germany" not in new.nations["italy"].at_war_with
+    new, events = turn({"italy": "JOIN Allies\nDECLARE WAR ON Austria-Hungary"}, QUIET, ready)
+    assert "austria-hungary" in new.nations["italy"].at_war_with
+    assert "italy" in new.nations["austria-hungary"].at_war_with
+
+
 def test_a_non_player_minor_at_ten_is_announced_to_its_side_not_named() -> None:
     new, events = turn({"france": "INFLUENCE Portugal"}, [9, 6, *QUIET])
     [ready] = of(events, "minor-ready")
