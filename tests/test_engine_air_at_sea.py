@@ -21,7 +21,7 @@ from moderator.engine.technology import UPGRADED
 from moderator.orders import model as m
 from moderator.world.scenario_model import Scenario
 from tests.test_engine_examples import within_four_sigma
-from tests.test_engine_naval import SCENARIO, WORLD, parsed_orders, sea_state
+from tests.test_engine_naval import SCENARIO, WORLD, parsed_orders, sail, sea_state
 from tests.test_engine_ship_gear import hunt, hunters
 
 STRIKE = "ATTACK 1 ftr FROM London TO North Sea"
@@ -266,14 +266,7 @@ def carrier_battle(orders: str = "", dice: Dice | None = None, fighters: int = 2
                      [("carrier", "North Sea", 1), ("fighter", "North Sea", fighters), ("battleship", "Baltic Sea", 1)])
     parsed = {"britain": parsed_orders("TF P AT English Channel: 1 dd\nTF P PATROL TO North Sea"),
               "germany": parsed_orders("TF C AT North Sea: 1 cv\nTF C CARRIER" + (f"\n{orders}" if orders else ""))}
-    ctx = TurnContext(state, parsed, WORLD, scenario(5), dice_root=dice or ScriptedDice([]))
-    for nation in ("britain", "germany"):
-        for i, order in enumerate(parsed[nation]):
-            if isinstance(order, (m.TaskForce, m.TaskForceMission)):
-                rule = task_forces.FORM if isinstance(order, m.TaskForce) else task_forces.MISSION
-                rule.execute(ctx, nation, i, order)
-    phase4_sea.naval_movement(ctx)
-    return ctx
+    return sail(TurnContext(state, parsed, WORLD, scenario(5), dice_root=dice or ScriptedDice([])))
 
 
 def test_a_carriers_fighters_fight_with_its_ships() -> None:

@@ -45,12 +45,18 @@ def parsed_orders(text: str) -> list[m.Order]:
 def naval_turn(state: GameState, orders: dict[str, str], dice: Dice) -> TurnContext:
     """Step 4.2's orders committed through their homes, then the naval step."""
     parsed = {n: parsed_orders(text) for n, text in orders.items()}
-    ctx = TurnContext(state.copy(), parsed, WORLD, SCENARIO, dice_root=dice)
-    for nation in sorted(parsed):
-        for i, order in enumerate(parsed[nation]):
-            rule = task_forces.FORM if isinstance(order, m.TaskForce) else task_forces.MISSION
-            assert rule.problem(ctx, nation, order) is None, order
-            rule.execute(ctx, nation, i, order)
+    return sail(TurnContext(state.copy(), parsed, WORLD, SCENARIO, dice_root=dice), checked=True)
+
+
+def sail(ctx: TurnContext, checked: bool = False) -> TurnContext:
+    """Commit the context's task force orders through their homes (each judged legal first
+    when `checked`), then run the naval step."""
+    for nation in sorted(ctx.orders):
+        for i, order in enumerate(ctx.orders[nation]):
+            if isinstance(order, (m.TaskForce, m.TaskForceMission)):
+                rule = task_forces.FORM if isinstance(order, m.TaskForce) else task_forces.MISSION
+                assert not checked or rule.problem(ctx, nation, order) is None, order
+                rule.execute(ctx, nation, i, order)
     phase4_sea.naval_movement(ctx)
     return ctx
 

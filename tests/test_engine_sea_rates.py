@@ -9,15 +9,12 @@ tests/test_engine_sea_choices.py the radar's warning."""
 
 from __future__ import annotations
 
-from moderator.engine import phase4_sea
 from moderator.engine.context import TurnContext
 from moderator.engine.dice import Dice
-from moderator.engine.orders import task_forces
 from moderator.engine.state import GameState
-from moderator.orders import model as m
 from tests.test_engine_air_at_sea import at_war, count, scenario
 from tests.test_engine_examples import within_four_sigma
-from tests.test_engine_naval import WORLD, parsed_orders, sea_state
+from tests.test_engine_naval import WORLD, parsed_orders, sail, sea_state
 
 TRIALS = 1500
 
@@ -25,14 +22,7 @@ TRIALS = 1500
 def turn(state: GameState, orders: dict[str, str], dice: Dice, fuel: int = 5) -> TurnContext:
     """The naval step with the nations' orders (task forces committed through their homes)."""
     parsed = {n: parsed_orders(text) for n, text in orders.items()}
-    ctx = TurnContext(state.copy(), parsed, WORLD, scenario(fuel), dice_root=dice)
-    for nation in sorted(parsed):
-        for i, order in enumerate(parsed[nation]):
-            if isinstance(order, (m.TaskForce, m.TaskForceMission)):
-                rule = task_forces.FORM if isinstance(order, m.TaskForce) else task_forces.MISSION
-                rule.execute(ctx, nation, i, order)
-    phase4_sea.naval_movement(ctx)
-    return ctx
+    return sail(TurnContext(state.copy(), parsed, WORLD, scenario(fuel), dice_root=dice))
 
 
 def found(ctx: TurnContext) -> bool:

@@ -703,3 +703,15 @@ def _known(scenario: Scenario, nation: str, tech: Mapping[str, Mapping[str, int]
     """The nation's levels: the scenario's start, raised by `tech`."""
     start = scenario.nations.get(nation)
     return {**(dict(start.tech) if start is not None else {}), **tech.get(nation, {})}
+
+
+def add_weighed(total: Any, o: Any, w: float, fields: tuple[str, ...]) -> None:
+    """Add the odds `o` of one outcome of what happens before the battle (a flight on the
+    way, an air combat over the ships), weighed by its chance `w`, into `total`: the
+    outcomes, the rounds and the named averages. One home for the land and the sea odds."""
+    for k, v in o.outcomes.items():
+        total.outcomes[k] += w * v
+    for r, v in o.rounds.items():
+        total.rounds[r] = total.rounds.get(r, 0.0) + w * v
+    for name in fields:
+        setattr(total, name, getattr(total, name) + w * getattr(o, name))

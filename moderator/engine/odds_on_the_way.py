@@ -124,14 +124,6 @@ def intercepted_odds(scenario: Scenario, attacker: str, attack: Mapping[str, int
                              city=city, max_rounds=max_rounds, world=world, front=front, tech=mu.tech,
                              orders=mu.orders)
         total.defenders = o.defenders
-        for k, v in o.outcomes.items():
-            total.outcomes[k] += p * v
-        for r, v in o.rounds.items():
-            total.rounds[r] = total.rounds.get(r, 0.0) + p * v
-        total.attacker_losses += p * o.attacker_losses
-        total.defender_losses += p * o.defender_losses
-        total.pruned += p * o.pruned
-        total.attackers_left += p * o.attackers_left
-        total.flown_home += p * o.flown_home
-        total.defenders_escaped += p * o.defenders_escaped
+        odds.add_weighed(total, o, p, ("attacker_losses", "defender_losses", "pruned", "attackers_left",
+                                       "flown_home", "defenders_escaped"))
     return total

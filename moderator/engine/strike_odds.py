@@ -31,7 +31,7 @@ from moderator.engine.context import TurnContext
 from moderator.engine.dice import Dice
 from moderator.engine.naval_combat import Ship
 from moderator.engine.naval_odds import NavalOdds
-from moderator.engine.odds import _levels, make_units
+from moderator.engine.odds import _levels, add_weighed, make_units
 from moderator.engine.phase4_air_sea import RADAR_SIGHTS
 from moderator.engine.state import NationState, Unit
 from moderator.world.model import World
@@ -137,13 +137,5 @@ def strike_odds(scenario: Scenario, attacker: str, attack: Mapping[str, int], de
 
 def merge(total: NavalOdds, o: NavalOdds, w: float) -> None:
     """Add the odds `o` of one outcome of the way, weighed `w`."""
-    for k, v in o.outcomes.items():
-        total.outcomes[k] += w * v
-    for r, v in o.rounds.items():
-        total.rounds[r] = total.rounds.get(r, 0.0) + w * v
-    total.attacker_losses += w * o.attacker_losses
-    total.defender_losses += w * o.defender_losses
-    total.attacker_damaged += w * o.attacker_damaged
-    total.defender_damaged += w * o.defender_damaged
-    total.defender_planes_lost += w * o.defender_planes_lost
-    total.pruned += w * o.pruned
+    add_weighed(total, o, w, ("attacker_losses", "defender_losses", "attacker_damaged", "defender_damaged",
+                              "defender_planes_lost", "pruned"))
