@@ -9,6 +9,7 @@ import pytest
 from PIL import Image
 
 from moderator.reports.mapfiles import map_files
+from moderator.reports import mapjobs
 from moderator.reports.mapjobs import draw_all
 
 
@@ -46,3 +47,30 @@ def test_a_regions_maps_go_to_one_worker_together() -> None:
     assert tasks(6, None) == [(1, 2), (3, 4), (5,)]
     jobs = [functools.partial(picture, n) for n in range(7)]
     assert draw_all(jobs, processes=2, groups=groups) == [map_files(picture(n)) for n in range(7)]
+
+
+def test_map_workers_leave_signals_to_the_parent() -> None:
+    """A forked worker inherits the parent's handlers: under the demo's SIGTERM handler every
+    idle worker printed a KeyboardInterrupt traceback when the pool was stopped."""
+    import signal
+
+    def raising(_signum: int, _frame: object) -> None:
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, raising)
+    try:
+        pool = mapjobs.make_pool(1)
+        try:
+            seen = pool.apply(_handlers)
+        finally:
+            pool.terminate()
+            pool.join()
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    assert seen == (signal.SIG_DFL, signal.SIG_IGN)
+
+
+def _handlers() -> tuple[object, object]:
+    import signal
+
+    return signal.getsignal(signal.SIGTERM), signal.getsignal(signal.SIGINT)

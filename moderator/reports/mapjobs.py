@@ -18,6 +18,8 @@ as it would be here: the caller decides what a failed map means.
 from __future__ import annotations
 
 import multiprocessing
+import multiprocessing.pool
+import signal
 import os
 from collections.abc import Callable, Sequence
 
@@ -61,6 +63,19 @@ def tasks(count: int, groups: Sequence[str] | None) -> list[tuple[int, ...]]:
     return sorted((tuple(v) for v in by_group.values()), key=lambda t: (-len(t), t))
 
 
+def make_pool(processes: int) -> multiprocessing.pool.Pool:
+    """Forked map workers that leave signals to the parent: a fork inherits the parent's
+    handlers, and the demo's SIGTERM handler raised KeyboardInterrupt in every idle worker
+    when the pool was terminated, printing a traceback per worker into the console. Ctrl-C
+    reaches the whole process group; the parent stops the pool."""
+    return multiprocessing.get_context("fork").Pool(processes, initializer=_leave_signals_to_the_parent)
+
+
+def _leave_signals_to_the_parent() -> None:
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def draw_all(jobs: Sequence[Job], processes: int | None = None,
              groups: Sequence[str] | None = None) -> list[tuple[bytes, bytes]]:
     """(full, inline) PNGs of every job's map, in the jobs' order; `groups` names each job's
@@ -72,7 +87,7 @@ def draw_all(jobs: Sequence[Job], processes: int | None = None,
     global _JOBS
     _JOBS = jobs
     try:
-        pool = multiprocessing.get_context("fork").Pool(min(count, len(jobs) - 1))
+        pool = make_pool(min(count, len(jobs) - 1))
     except OSError:
         _JOBS = ()
         return [first, *(map_files(job()) for job in jobs[1:])]
