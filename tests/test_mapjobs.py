@@ -8,8 +8,8 @@ import functools
 import pytest
 from PIL import Image
 
-from moderator.reports.mapfiles import map_files
 from moderator.reports import mapjobs
+from moderator.reports.mapfiles import map_files
 from moderator.reports.mapjobs import draw_all
 
 

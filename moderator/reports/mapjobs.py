@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import multiprocessing
 import multiprocessing.pool
-import signal
 import os
+import signal
 from collections.abc import Callable, Sequence
 
 from PIL import Image
