@@ -71,6 +71,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--radar-retreat", action="store_true",
                    help="with --sea and aircraft attacking: the defender withdraws when its radar warns "
                         "(WITHDRAW FROM <zone> IF RADAR WARNS)")
+    p.add_argument("--attacker-deck", type=int, default=0,
+                   help="with --sea and ships attacking: the attacker's fighters on deck of its carriers, fighting "
+                        "with them (4.3 step 4)")
+    p.add_argument("--defender-deck", type=int, default=0,
+                   help="with --sea: the defender's fighters on deck of its carriers, fighting with them (4.3 step 4)")
     p.add_argument("--sonar", action="store_true",
                    help="with --sea: a defending ship carries sonar (Sonar: attacking submarines -1)")
 
@@ -126,6 +131,8 @@ def compute(args: argparse.Namespace) -> tuple[NavalOdds, dict[str, object]]:
     odds = naval_odds_for(scenario, attacker, attack, defender, defend, attack_mission=args.mission,
                           defend_mission=args.defend_mission, free="attacker" if args.free else None,
                           max_rounds=args.rounds, tech=tech, aa=args.aa, radar_ships=radar_ships, sonar=args.sonar,
+                          **({"attack_deck": args.attacker_deck, "defend_deck": args.defender_deck}
+                             if args.attacker_deck or args.defender_deck else {}),
                           **({"carrier_fighters": args.carrier_fighters, "cover": args.cover,
                               "cover_rounds": args.cover_rounds, "radar_retreat": args.radar_retreat,
                               "progress": progress_bar("the air combat before the strike", args)}
@@ -136,6 +143,7 @@ def compute(args: argparse.Namespace) -> tuple[NavalOdds, dict[str, object]]:
               "carrier_fighters": args.carrier_fighters, "cover": args.cover,
               "cover_rounds": args.cover_rounds if args.cover else None, "radar_ships": radar_ships,
               "radar_retreat": bool(args.radar_retreat), "sonar": bool(args.sonar),
+              "attacker_deck": args.attacker_deck, "defender_deck": args.defender_deck,
               "tech": {n: dict(sorted(levels.items())) for n, levels in sorted(tech.items())}}
     return odds, battle
 
@@ -162,7 +170,11 @@ def render(odds: NavalOdds, battle: dict[str, object]) -> str:
          "of fuel", battle.get("cover")),
         (f"radar aboard {battle.get('radar_ships')} ship(s): aircraft -1", battle.get("radar_ships")),
         ("the ships withdraw when the radar warns", battle.get("radar_retreat")),
-        ("sonar aboard: attacking submarines -1", battle.get("sonar"))) if on]
+        ("sonar aboard: attacking submarines -1", battle.get("sonar")),
+        (f"{battle.get('attacker_deck')} attacking fighter(s) on deck fight with the carriers",
+         battle.get("attacker_deck")),
+        (f"{battle.get('defender_deck')} defending fighter(s) on deck fight with the carriers",
+         battle.get("defender_deck"))) if on]
     lines = [
         title + ":",
         f"  {battle['attacker']}: {_ships(battle['attack'])}" + ("" if strike else f" ({battle['mission']})"),

@@ -167,3 +167,49 @@ def test_cli_naval_odds(capsys: pytest.CaptureFixture[str]) -> None:
     code, text = run_cli(["odds", "--sea", "--attacker", "britain", "--attack", "2 inf", "--defender", "germany",
                           "--defend", "1 dd"], capsys)
     assert code == 2 and "not a ship" in text
+    code, text = run_cli(["odds", "--sea", "--attacker", "britain", "--attack", "1 cv, 1 dd", "--defender", "germany",
+                          "--defend", "1 bb", "--attacker-deck", "1"], capsys)
+    assert code == 0 and "1 attacking fighter(s) on deck fight with the carriers" in text
+    assert "of 2, defender" in text  # the ships sunk: the fighter is not a ship
+    code, text = run_cli(["odds", "--sea", "--attacker", "britain", "--attack", "1 cv", "--defender", "germany",
+                          "--defend", "1 bb", "--attacker-deck", "5"], capsys)
+    assert code == 2 and "launch" in text
+
+
+def test_fighters_on_deck_in_the_exact_odds_match_the_engines_battles() -> None:
+    # 4.3 step 4 "All attacking ships and aircraft roll for hits": the carriers' fighters
+    # on deck fight with their task force (phase4_sea.side_of, mission CARRIED) and leave
+    # the battle when their carrier is sunk (phase4_sea.off_sunk_carriers, not lost);
+    # `odds --sea --attacker-deck / --defender-deck` against naval_combat.fight, fixed seeds.
+    from moderator.engine import phase4_sea
+    from moderator.engine.naval_odds import on_deck
+
+    attack, defend = {"carrier": 1, "cruiser": 1}, {"carrier": 1, "battleship": 1}
+    exact = naval_odds_for(SCEN, "britain", attack, "germany", defend, defend_mission="patrol",
+                           attack_deck=1, defend_deck=1)
+    assert sum(exact.outcomes.values()) + exact.pruned == pytest.approx(1.0, abs=1e-12)
+    assert exact.outcomes != naval_odds_for(SCEN, "britain", attack, "germany", defend,
+                                            defend_mission="patrol").outcomes  # the fighters count
+    n = 2000
+    counts = dict.fromkeys(OUTCOMES, 0)
+    downed = 0
+    for i in range(n):
+        ctx = TurnContext(_levels(SCEN, {}), {}, World({}, {}), SCEN, dice_root=Dice("naval-deck", i))
+        a = NavalSide(task_force("britain", attack, "patrol", "a") + on_deck(SCEN, "britain", attack, 1, "a", None),
+                      sought=True)
+        d = NavalSide(task_force("germany", defend, "patrol", "d") + on_deck(SCEN, "germany", defend, 1, "d", None),
+                      sought=True)
+        battle = naval_combat.fight(ctx, "Sea", a, d, after_round=phase4_sea.off_sunk_carriers)
+        if battle.ended == "destroyed":
+            key = "both_sunk" if not (a.ships or d.ships) else "attackers_sunk" if not a.ships else "defenders_sunk"
+        else:
+            key = {"contact-lost": "contact_lost", "withdrawn": "withdrawn"}[battle.ended]
+        counts[key] += 1
+        downed += d.losses.get("germany", {}).get("fighter", 0)
+    for outcome, p in exact.outcomes.items():
+        sigma = (p * (1 - p) / n) ** 0.5
+        assert abs(counts[outcome] / n - p) <= 4.5 * sigma + 1.5 / n, (outcome, counts[outcome] / n, p)
+    p = exact.defender_planes_lost  # one fighter: the chance it is downed
+    assert abs(downed / n - p) <= 4.5 * (p * (1 - p) / n) ** 0.5 + 1.5 / n
+    with pytest.raises(ValueError, match="launch"):
+        naval_odds_for(SCEN, "britain", attack, "germany", defend, defend_deck=9)

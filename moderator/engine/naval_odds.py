@@ -30,7 +30,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from moderator.engine import gear_aboard, naval_combat, phase4_naval
+from moderator.engine import gear_aboard, naval_combat, phase4_naval, phase4_sea
 from moderator.engine.combat_orders import BattleOrders, withdrawal
 from moderator.engine.context import TurnContext
 from moderator.engine.gear_aboard import GEAR
@@ -45,7 +45,9 @@ from moderator.world.scenario_model import Scenario
 
 OUTCOMES = ("defenders_sunk", "attackers_sunk", "both_sunk", "contact_lost", "withdrawn", "round_limit", "evaded")
 ROLES = ("attacker", "defender")
-Key = tuple[tuple[tuple[int, int], ...], bool]  # ((pool index, hits taken) of each ship afloat, fictive ship stands)
+# ((pool index, hits taken) of each ship afloat, fictive ship stands, pool indices of the
+# fighters that flew off their sunk carriers: not lost)
+Key = tuple[tuple[tuple[int, int], ...], bool, tuple[int, ...]]
 
 
 @dataclass
@@ -104,13 +106,14 @@ class _Chain:
         self.hits: dict[tuple[str, Key, bool, bool], list[float]] = {}
         self.after: dict[tuple[str, Key, int, bool], dict[Key, float]] = {}
         self.keep: dict[tuple[Key, Key], float] = {}
+        self.flying: dict[tuple[Key, Key], tuple[Key, Key]] = {}
         self.struck: dict[tuple[str, Key, Key, bool, bool], list[tuple[Key, float]]] = {}
 
     def start(self, role: str) -> Key:
         other = "defender" if role == "attacker" else "attacker"
         nations = {s.unit.nation for s in self.pool[role]}
         fictive = len(nations) == 1 and len({s.unit.nation for s in self.pool[other]}) > 1  # as fight() sets it
-        return tuple((i, s.unit.damage) for i, s in enumerate(self.pool[role])), fictive
+        return tuple((i, s.unit.damage) for i, s in enumerate(self.pool[role])), fictive, ()
 
     def side(self, role: str, key: Key) -> NavalSide:
         ships = []
@@ -121,8 +124,8 @@ class _Chain:
         return NavalSide(ships, self.sought[role], fictive=key[1], against_sonar=self.against[role]["sonar"],
                          against_radar=self.against[role]["radar"])
 
-    def key(self, role: str, side: NavalSide) -> Key:
-        return tuple(sorted((self.index[role][s.unit.id], s.unit.damage) for s in side.ships)), side.fictive
+    def key(self, role: str, side: NavalSide, flown: tuple[int, ...] = ()) -> Key:
+        return tuple(sorted((self.index[role][s.unit.id], s.unit.damage) for s in side.ships)), side.fictive, flown
 
     def dist(self, role: str, key: Key, first_round: bool, ships_only: bool = False) -> list[float]:
         """The side's hits this round; `ships_only`: the ships' defensive fire at aircraft
@@ -144,7 +147,7 @@ class _Chain:
             def run() -> Key:
                 side = self.side(role, key)
                 naval_combat.take_hits(self.ctx, self.battle, side, self.orders[role], hits, first_round)
-                return self.key(role, side)
+                return self.key(role, side, key[2])
             out: dict[Key, float] = {}
             for chance, after in every_lot(self.probe, run):
                 out[after] = out.get(after, 0.0) + chance
@@ -178,9 +181,24 @@ class _Chain:
             self.keep[a, d] = 1 - miss
         return self.keep[a, d]
 
+    def fly_off(self, a: Key, d: Key) -> tuple[Key, Key]:
+        """After a round the engine fights on: the fighters on deck of a nation with no
+        carrier left in the battle leave it (Aircraft Carriers; phase4_sea.off_sunk_carriers
+        itself, the engine's after_round of a battle of task forces)."""
+        if (a, d) not in self.flying:
+            sides = (self.side("attacker", a), self.side("defender", d))
+            battle = NavalBattle("odds", sides, 0, (self.orders["attacker"], self.orders["defender"]))
+            phase4_sea.off_sunk_carriers(battle)
+            self.flying[a, d] = (
+                self.key("attacker", sides[0], a[2] + tuple(self.index["attacker"][u] for u in sorted(battle.flown)
+                                                            if u in self.index["attacker"])),
+                self.key("defender", sides[1], d[2] + tuple(self.index["defender"][u] for u in sorted(battle.flown)
+                                                            if u in self.index["defender"])))
+        return self.flying[a, d]
+
     def lost(self, role: str, key: Key, planes: bool | None = None) -> int:
         """The side's units lost (planes=False: its ships sunk; True: its aircraft downed)."""
-        left = {i for i, _ in key[0]}
+        left = {i for i, _ in key[0]} | set(key[2])
         return sum(1 for i, s in enumerate(self.pool[role])
                    if i not in left and planes in (None, s.unit.kind in AIR_UNITS))
 
@@ -220,7 +238,8 @@ def naval_battle_odds(
     orders = {"attacker": BattleOrders({}, conditions), "defender": BattleOrders()}
     chain = _Chain(ctx, probe, {"attacker": attackers, "defender": defenders},
                    {"attacker": True, "defender": defenders_sought}, orders)
-    odds = NavalOdds(len(attackers), sum(1 for s in defenders if s.unit.kind not in AIR_UNITS))
+    odds = NavalOdds(sum(1 for s in attackers if s.unit.kind not in AIR_UNITS) or len(attackers),
+                     sum(1 for s in defenders if s.unit.kind not in AIR_UNITS))
     live: dict[tuple[Key, Key], float] = {(chain.start("attacker"), chain.start("defender")): 1.0}
     if free is not None:
         other = "defender" if free == "attacker" else "attacker"
@@ -261,6 +280,10 @@ def naval_battle_odds(
                 for a2, p in chain.taking("attacker", a, d, False, ships_only=True) if parting else [(a, 1.0)]:  # step 6
                     finish(chain, odds, a2, d, rnd, "withdrawn" if a2[0] else "destroyed", mass * p)
             else:
+                a, d = chain.fly_off(a, d)
+                if not (a[0] and d[0]):  # a side left with nothing: its ships were destroyed
+                    finish(chain, odds, a, d, rnd, "destroyed", mass)
+                    continue
                 keep = chain.kept(a, d)
                 finish(chain, odds, a, d, rnd, "contact_lost", mass * (1 - keep))
                 if mass * keep < PRUNE:
@@ -294,7 +317,8 @@ def finish(chain: _Chain, odds: NavalOdds, a: Key, d: Key, rnd: int, how: str, m
         how = "both_sunk" if not (a[0] or d[0]) else "attackers_sunk" if not a[0] else "defenders_sunk"
     odds.outcomes[how] += mass
     odds.rounds[rnd] = odds.rounds.get(rnd, 0.0) + mass
-    odds.attacker_losses += mass * chain.lost("attacker", a)
+    strike = all(s.unit.kind in AIR_UNITS for s in chain.pool["attacker"])  # its losses are aircraft
+    odds.attacker_losses += mass * chain.lost("attacker", a, planes=None if strike else False)
     odds.defender_losses += mass * chain.lost("defender", d, planes=False)
     odds.defender_planes_lost += mass * chain.lost("defender", d, planes=True)
     odds.attacker_damaged += mass * sum(1 for _, hits in a[0] if hits)
@@ -310,19 +334,22 @@ def naval_odds_for(
     scenario: Scenario, attacker: str, attack: Mapping[str, int], defender: str, defend: Mapping[str, int],
     *, attack_mission: str = "patrol", defend_mission: str = "move", free: str | None = None,
     max_rounds: int | None = None, tech: Mapping[str, Mapping[str, int]] | None = None, aa: int = 0,
-    radar_ships: int = 0, sonar: bool = False, **strike: Any,
+    radar_ships: int = 0, sonar: bool = False, attack_deck: int = 0, defend_deck: int = 0, **strike: Any,
 ) -> NavalOdds:
     """Odds of a task force of `attack` (kind -> count) on `attack_mission` that sighted one
     of `defend` on `defend_mission`; the defenders attack too when their mission is
     aggressive (4.2's list: patrol, blockade, bombard). radar_ships: the defenders'
     battleships and carriers carrying radar (their foes' aircraft -1, their sighting +2);
-    sonar: one defending ship carries sonar (the attackers' submarines -1).
+    sonar: one defending ship carries sonar (the attackers' submarines -1). attack_deck /
+    defend_deck: the fighters aboard each side's carriers (on_deck), fighting with them.
 
     `attack` all aircraft: an air strike on the ships (engine/strike_odds.py, its other
     arguments in `strike`): the ships' defensive fire first, `aa` AA guns aboard them
     (Improved AA, the room of ship_gear.AA_ROOM, the ships in order), max_rounds the
     rounds the fuel pays (1 if not given: a fighter of fuel 5, "Fighters"), the ships'
     fire at the leaving aircraft."""
+    if (attack_deck or defend_deck) and set(attack) & set(AIR_UNITS):
+        raise ValueError("fighters on deck fight in a battle of ships (an air strike: --carrier-fighters)")
     if set(attack) <= set(AIR_UNITS):
         from moderator.engine import strike_odds  # it builds on this module
 
@@ -330,9 +357,28 @@ def naval_odds_for(
                                        tech=tech, aa=aa, radar_ships=radar_ships, sonar=sonar, **strike)
     ships = task_force(defender, defend, defend_mission, "d")
     gear = gear_for(ships, 0, radar_ships, sonar)
-    return naval_battle_odds(scenario, task_force(attacker, attack, attack_mission, "a"), ships,
+    ships += on_deck(scenario, defender, defend, defend_deck, "d", tech)
+    return naval_battle_odds(scenario, task_force(attacker, attack, attack_mission, "a")
+                             + on_deck(scenario, attacker, attack, attack_deck, "a", tech), ships,
                              defenders_sought=defend_mission in AGGRESSIVE, free=free, max_rounds=max_rounds,
                              tech=tech, gear=gear["other"])
+
+
+def on_deck(scenario: Scenario, nation: str, counts: Mapping[str, int], fighters: int, fleet: str,
+            tech: Mapping[str, Mapping[str, int]] | None) -> list[Ship]:
+    """The fighters aboard a task force's carriers, fighting in its battle as the engine's
+    phase4_sea.side_of puts them (4.3 step 4 "All attacking ships and aircraft roll for
+    hits"; mission CARRIED): at most what its undamaged carriers can launch (Aircraft
+    Carriers; phase4_sea.on_deck), a ValueError beyond."""
+    if fighters < 0:
+        raise ValueError("fighters on deck are at least 0")
+    ctx = TurnContext(_levels(scenario, tech or {}), {}, World({}, {}), scenario)
+    carriers = make_units(nation, {"carrier": counts.get("carrier", 0)}, "s")
+    room = sum((stats.capacity if (stats := ctx.stats(nation, "carrier", u)) else 0) for u in carriers)
+    if fighters > room:
+        raise ValueError(f"{counts.get('carrier', 0)} carrier(s) of {nation} launch {room} fighter(s), not {fighters} "
+                         "(Aircraft Carriers)")
+    return [Ship(u, f"{nation}/{fleet}", phase4_sea.CARRIED) for u in make_units(nation, {"fighter": fighters}, fleet)]
 
 
 RADAR_ROOM = ("battleship", "carrier")  # Radar: "may be placed on battleships or carriers"
