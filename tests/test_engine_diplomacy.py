@@ -700,8 +700,6 @@ def test_an_attack_without_a_declaration_is_barred_where_the_declaration_would_b
     assert errors(codes_1914("MOVE 1 inf FROM Madrid TO Lisbon", "Spain")) == ["war-by-option"]
     assert errors(codes_1914("MOVE 1 inf FROM LA TO Northern Mexico", "USA")) == ["war-by-option"]
     assert errors(codes_1914("MOVE 1 inf FROM Shandong TO Jiaozhou", "China")) == ["war-limited-gear-up"]
-    # A landing from the sea is an attack too (INVADE reads the same rule before its loading).
-    assert errors(codes_1914("INVADE 1 inf FROM Gulf of Mexico TO Northern Mexico", "USA")) == ["war-by-option"]
     geared = opening(set_flags("china", turn=2, geared_up=1))
     assert "war-limited-gear-up" not in errors(codes_1914("MOVE 1 inf FROM Shandong TO Jiaozhou", "China", geared))
     joined = opening(set_flags("spain", side="allied"))
