@@ -243,20 +243,15 @@ def attack_barred(pos: Position, nation: str, place: str) -> Problem | None:
     """An attack on `place` that would begin a war the surrender bars (an attack without a
     declaration is a declaration: Phase 1.1), refused with the reason; None otherwise.
     Read by the MOVE and INVADE homes on the nations that hold the place or stand in it."""
-    for target in attacked(pos, nation, place):
+    holder = pos.controller(place)
+    others = {u.nation for u in pos.units_at(place) if u.nation != nation and u.id not in pos.in_transit}
+    for target in sorted(others | ({holder} if holder else set())):
+        if target == nation or pos.at_war(nation, target) or pos.allies(nation, target):
+            continue
         why = war_barred(pos, nation, target)
         if why:
             return problem(why, place, target=target)
     return None
-
-
-def attacked(pos: Position, nation: str, place: str) -> list[str]:
-    """The nations an attack on `place` would begin a war with: those that hold the place or
-    stand in it, neither at war with `nation` nor its allies (by name)."""
-    holder = pos.controller(place)
-    others = {u.nation for u in pos.units_at(place) if u.nation != nation and u.id not in pos.in_transit}
-    return [t for t in sorted(others | ({holder} if holder else set()))
-            if t != nation and not pos.at_war(nation, t) and not pos.allies(nation, t)]
 
 
 def war_barred(pos: Position, nation: str, target: str) -> str:

@@ -63,24 +63,6 @@ def neutral_war_problem(pos: Position, nation: str, target: str, at: str) -> Pro
     return None
 
 
-def attack_barred(pos: Position, nation: str, place: str) -> Problem | None:
-    """An attack on `place` that begins a war `nation` may not declare, refused with the
-    declaration's own reason: "if the player is not yet at war with that nation, then they
-    must declare war on them at this point" (Phase 1.1), so an attack without a declaration
-    is one. The Surrender's terms (engine/surrender.py) and a neutral's own sections
-    (neutral_war_problem: Spain's and the neutral USA's options, Canada and Australia not
-    alone on a minor, China's gear-up). Read by the MOVE and INVADE homes, in the checker
-    and the engine alike."""
-    barred = surrender.attack_barred(pos, nation, place)
-    if barred or pos.nation(nation).side != "neutral":
-        return barred
-    for target in surrender.attacked(pos, nation, place):
-        why = neutral_war_problem(pos, nation, target, place)
-        if why:
-            return why
-    return None
-
-
 class DeclareWarRule(OrderRule[DeclareWar]):
     order = DeclareWar
     section = PHASE

@@ -42,9 +42,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from moderator.engine import bolsheviks, combat_land, fuel, terrain
+from moderator.engine import bolsheviks, combat_land, fuel, surrender, terrain
 from moderator.engine.context import Position, TurnContext
-from moderator.engine.orders import declare_war
 from moderator.engine.orders.base import OrderRule, missing_units, take_units
 from moderator.engine.problems import Problem, problem, warning
 from moderator.engine.state import AIR_UNITS, LAND_UNITS, Unit, kinds
@@ -336,7 +335,7 @@ class MoveRule(OrderRule[Move]):
                 or (launch_problem(pos, nation, order)
                     if (from_carrier(pos, order) or carrier_flight(pos, order)) and not took_off(pos, nation, order)
                     else None)
-                or (declare_war.attack_barred(pos, nation, order.dest)
+                or (surrender.attack_barred(pos, nation, order.dest)
                     if not blind_move(pos, order) and hostile(pos, nation, order.dest) else None))
 
     def remarks(self, pos: Position, nation: str, order: Move) -> list[Problem]:
