@@ -150,3 +150,21 @@ def test_idle_is_issued_again_before_servers_drop_it_and_still_hears_new_mail(tm
             stop.set()
             watcher.join(timeout=30)
     assert len(set(issued)) == 1 and said == []  # one connection throughout, never broken
+
+
+def test_only_the_executors_refusal_at_shutdown_is_hushed() -> None:
+    """APScheduler's "Error submitting job" record after the executor closed (by stop(), or by
+    the interpreter's shutdown after a SIGTERM) is dropped; any other error is kept."""
+    import logging
+
+    from moderator.service.daemon import _submitting_after_shutdown
+
+    def record(exc: BaseException) -> logging.LogRecord:
+        return logging.LogRecord("apscheduler.scheduler", logging.ERROR, __file__, 1, "Error submitting job",
+                                 None, (type(exc), exc, None))
+
+    assert not _submitting_after_shutdown(record(RuntimeError("cannot schedule new futures after shutdown")))
+    assert not _submitting_after_shutdown(
+        record(RuntimeError("cannot schedule new futures after interpreter shutdown")))
+    assert _submitting_after_shutdown(record(RuntimeError("something else broke")))
+    assert _submitting_after_shutdown(record(ValueError("cannot schedule new futures after shutdown")))

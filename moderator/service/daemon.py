@@ -225,6 +225,9 @@ class Daemon:
         if self.countdown_seconds:
             s.add_job(self.countdown_job, "interval", seconds=self.countdown_seconds, id="countdown",
                       next_run_time=self.svc.clock())
+        # Hushed from the start, not only in stop(): a SIGTERM can begin the interpreter's
+        # shutdown, which closes the executor ("after interpreter shutdown") before stop() runs.
+        logging.getLogger("apscheduler.scheduler").addFilter(_submitting_after_shutdown)
         s.start()
         if self.idle and self.svc.mail is not None:
             self._watcher = threading.Thread(target=watch, args=(self.svc.mail, self._wake, self._stop, self.svc.say),
@@ -238,17 +241,18 @@ class Daemon:
         if self.scheduler.running:
             # APScheduler 3 may be handing a job to its executor at the very moment shutdown closes
             # it, and then logs the executor's refusal with a traceback: harmless (the daemon is
-            # stopping, the job would not have run anyway), so pause first and hush that one record.
+            # stopping, the job would not have run anyway), so pause first; start() hushed that record.
             self.scheduler.pause()
-            logging.getLogger("apscheduler.scheduler").addFilter(_submitting_after_shutdown)
             self.scheduler.shutdown(wait=True)
         self.svc.store.unlock()
 
 
 def _submitting_after_shutdown(record: logging.LogRecord) -> bool:
-    """False for APScheduler's "Error submitting job" record about an executor already shut down."""
+    """False for APScheduler's "Error submitting job" record about an executor already shut down
+    (by the daemon's stop, or by the interpreter's shutdown: "cannot schedule new futures after
+    [interpreter] shutdown")."""
     exc = record.exc_info[1] if record.exc_info else None
-    return not (isinstance(exc, RuntimeError) and "after shutdown" in str(exc))
+    return not (isinstance(exc, RuntimeError) and "cannot schedule new futures after" in str(exc))
 
 
 def _clock(left: timedelta) -> str:
