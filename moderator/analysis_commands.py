@@ -53,7 +53,7 @@ from typing import Any
 from moderator import analysis_naval
 from moderator.engine import combat_land
 from moderator.engine.names import nation_guesses
-from moderator.engine.odds import Odds, odds_for
+from moderator.engine.odds import STEP_BUDGET, Odds, odds_for
 from moderator.engine.odds_on_the_way import Guarded, intercepted_odds
 from moderator.engine.orders import move as move_order
 from moderator.orders.checker import resolve_nation_id
@@ -227,7 +227,8 @@ def compute(args: argparse.Namespace) -> tuple[Odds, dict[str, object]]:
                                 **setup)
     else:
         odds = odds_for(scenario, attacker, attack, defender, defend, city=city, max_rounds=args.rounds,
-                        world=world, **setup)
+                        world=world, budget=STEP_BUDGET, progress=progress_bar("rolling the battle", args),
+                        **setup)
     battle = {"attacker": attacker, "attack": attack, "defender": defender, "defend": defend,
               "territory": territory or None, "typed": args.territory, "city": city, "strait": bool(args.strait),
               "max_rounds": args.rounds, "trench": trench, "air_distance": distance,
@@ -382,4 +383,8 @@ def render(odds: Odds, battle: dict[str, object]) -> str:
     ]
     shown = [(r, p) for r, p in sorted(odds.rounds.items()) if p >= 0.0005]
     lines += [f"    {r:>3} {p:7.2%} {'#' * round(p * 40)}" for r, p in shown]
+    if odds.samples:  # too large to walk exactly: the engine's battle rolled (odds_sampled.py)
+        spread = 2 * (0.25 / odds.samples) ** 0.5  # two standard errors of a share, at its widest (50%)
+        lines += ["", f"  simulated: too large to work out exactly, so the engine fought this battle "
+                      f"{odds.samples} times with fixed dice; each chance is within about {spread:.1%}"]
     return "\n".join(lines)

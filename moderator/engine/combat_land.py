@@ -568,12 +568,19 @@ def fight(
     battle = setup(ctx, territory, origins, attacker, attackers, defenders, holder,
                    ctx.world.territories[territory].city if territory in ctx.world.territories else False,
                    front, orders)
-    take_aircraft(ctx, battle, battle.attack, aa_fire(ctx, battle))
-    air_combat(ctx, battle)  # 4.5, before the ground rounds
     battery = shore_bombardment.guns(ctx, territory, battle.attack.nations()) if battle.beach else []
-    fight_rounds(ctx, battle, battery)
+    play(ctx, battle, battery)
     bury(ctx, battle, (*attackers, *defenders))
     return battle
+
+
+def play(ctx: TurnContext, battle: Battle, battery: Sequence[shore_bombardment.Gun] = ()) -> None:
+    """A battle set up, fought to its end: the AA guns' free roll (Anti Air Guns), the air
+    combat (4.5, before the ground rounds), then the rounds. Also what `moderator odds`
+    rolls when a battle is too large to walk exactly (engine/odds_sampled.py)."""
+    take_aircraft(ctx, battle, battle.attack, aa_fire(ctx, battle))
+    air_combat(ctx, battle)
+    fight_rounds(ctx, battle, battery)
 
 
 def going_on(battle: Battle) -> bool:

@@ -58,6 +58,15 @@ from moderator.world.scenario_model import Scenario
 
 ALL_KINDS = (*LAND_UNITS, *AIR_UNITS, *SEA_UNITS)
 PRUNE = 1e-16  # drop a state whose probability is below this (tracked in Odds.pruned)
+# The states the exact walk may visit before it gives way to rolling the battle
+# (odds_sampled.py): some 3 s. 30 infantry, 10 artillery and 5 fighters against 30
+# infantry and 5 artillery (make bench) visit about 2,500; adding 10 more infantry, 5
+# artillery, 5 tanks a side and 3 fighters to the defence, some 92,000 (about 12 s).
+STEP_BUDGET = 20_000
+
+
+class TooLarge(Exception):
+    """The battle's exact walk would visit more than its budget of states."""
 T = TypeVar("T")
 R = TypeVar("R")
 OUTCOMES = ("captured", "cleared", "both_destroyed", "repulsed", "stopped")
@@ -90,6 +99,7 @@ class Odds:
     attackers_left: float = 0.0
     flown_home: float = 0.0
     defenders_escaped: float = 0.0
+    samples: int = 0  # 0: exact; else the battles the engine fought for these figures (odds_sampled.py)
 
     @property
     def attacker_wins(self) -> float:
@@ -113,6 +123,7 @@ class Odds:
             "expected_rounds": self.expected_rounds, "pruned": self.pruned,
             "attackers_left": self.attackers_left, "flown_home": self.flown_home,
             "defenders_escaped": self.defenders_escaped,
+            "method": "simulated" if self.samples else "exact", "samples": self.samples,
         }
 
 
@@ -348,6 +359,7 @@ def battle_odds(
     *, holder: str | None = None, city: bool = False, across: Collection[str] = frozenset(),
     orders: combat_orders.BattleOrders | None = None, max_rounds: int | None = None,
     world: World | None = None, front: Front | None = None, tech: Mapping[str, Mapping[str, int]] | None = None,
+    budget: int | None = None,
 ) -> Odds:
     """Exact odds of combat_land.fight(ctx, territory, ..., attacker, attackers, defenders, across, orders).
 
@@ -357,6 +369,7 @@ def battle_odds(
     front: the trenches crossed, the rounds aircraft may fight (phase4_land works them
     out on the map); `across` is merged into it.
     tech: nation -> technology -> level, its units' levels (values, fuel, the fighter table).
+    budget: raise TooLarge once the walk has visited more states than this (None: no limit).
     """
     holder = holder or (defenders[0].nation if defenders else None)
     probe = _ProbeDice()  # the context only serves unit statistics and this probe
@@ -384,8 +397,12 @@ def battle_odds(
     going = {key: v for key, v in ground.items() if not _over(chain, battle, *key[:2], 0, limit, before_first=True)}
     if not going:
         return odds
+    visited = 0
     for rnd in range(1, limit + 1):
         nxt: dict[tuple[int, int, int], float] = {}
+        visited += len(going)
+        if budget is not None and visited > budget:
+            raise TooLarge(f"more than {budget} states")
         for (a, d, k), mass in going.items():
             odds.pruned += _step(chain, a, d, k, mass, nxt, rnd)
         going = {}
@@ -603,20 +620,29 @@ def odds_for(
     strike: bool = False, support: int = 0, support_rounds: int | None = None,
     tech: Mapping[str, Mapping[str, int]] | None = None,
     disengage: Sequence[tuple[str, int]] = (), let_through: bool = False, break_off: Sequence[tuple[str, int]] = (),
-    radar: bool = False,
+    radar: bool = False, budget: int | None = None, progress: Callable[[int, int], None] | None = None,
 ) -> Odds:
     """Odds of `attack` (kind -> count) of `attacker` against `defend` of `defender`,
     who holds `territory` (it only matters for special terrain, terrain.py: pass the `world`).
     The battle is set up by matchup() (its arguments explained there); max_rounds: the
-    attacker withdraws after that many rounds."""
+    attacker withdraws after that many rounds. budget: past that many states the exact
+    walk gives way to the engine's battle fought odds_sampled.SAMPLES times (`progress`
+    is told how many so far); None: always exact."""
     if beach and max_rounds:
         raise ValueError("beach landers cannot withdraw (4.6.1): leave out the rounds")
     mu = matchup(scenario, attacker, attack, defender, defend, territory=territory, strait=strait, trench=trench,
                  air_distance=air_distance, beach=beach, strike=strike, support=support,
                  support_rounds=support_rounds, tech=tech, disengage=disengage, let_through=let_through,
                  break_off=break_off, radar=radar)
-    return battle_odds(scenario, territory, attacker, mu.attackers, mu.defenders, holder=defender, city=city,
-                       max_rounds=max_rounds, world=world, front=mu.front, tech=mu.tech, orders=mu.orders)
+    try:
+        return battle_odds(scenario, territory, attacker, mu.attackers, mu.defenders, holder=defender, city=city,
+                           max_rounds=max_rounds, world=world, front=mu.front, tech=mu.tech, orders=mu.orders,
+                           budget=budget)
+    except TooLarge:
+        from moderator.engine import odds_sampled  # it builds on this module: imported only when needed
+        return odds_sampled.sampled_odds(scenario, territory, attacker, mu.attackers, mu.defenders, holder=defender,
+                                         city=city, front=mu.front, orders=mu.orders, max_rounds=max_rounds,
+                                         world=world, tech=mu.tech, progress=progress)
 
 
 @dataclass(frozen=True)
