@@ -656,7 +656,8 @@ def test_an_undeclared_attack_is_refused_with_the_declarations_reason_in_both() 
     # nobody defends Maritimes (move.undefended) and asked that first. Phase 1.1: an attack
     # without a declaration is one, so the MOVE and INVADE homes ask the declaration's own
     # bars (declare_war.attack_barred -> war_problem) before anything the battles or the
-    # checker's blindness could change: one reason in both, for every bar.
+    # checker's blindness could change: one reason in both, for every bar. And SUPPORT
+    # into Lisbon alone, kept with a warning, began Spain's war with Portugal in the engine.
     game = opening()
     world = game.world
 
@@ -674,6 +675,8 @@ def test_an_undeclared_attack_is_refused_with_the_declarations_reason_in_both() 
         (game, "usa", m.Move(one("artillery", 2), "East Coast", "Maritimes"), "war-by-option"),  # the drift found
         (game, "usa", m.Attack(inf(1), "LA", "Northern Mexico"), "war-by-option"),  # US #2, the Congress vote
         (game, "spain", m.Attack(inf(1), "Madrid", "Lisbon"), "war-by-option"),  # Spain's options 1 and 3
+        # SUPPORT into land it does not hold is an attack too (phase4_land.support): it began the war alone
+        (game, "spain", m.ArtillerySupport(1, "Madrid", "Lisbon"), "war-by-option"),
         (game, "china", m.Attack(inf(1), "Manchuria", "Chita"), "war-limited-gear-up"),  # China on Russia
         (game, "britain", m.Attack(inf(1), "Malaya", "Siam"), "war-neutral-on-neutral"),  # Britain while neutral
         (with_state(game, reach_ten), "italy", m.Attack(inf(1), "Milan", "Switzerland"), "war-after-ten"),
