@@ -689,3 +689,40 @@ def test_the_war_options_of_japan_and_spain_declare_their_wars() -> None:
     assert referred(events, "usa") == []  # US #2 is the Congress vote, rolled (engine/option_effects.py)
     [outcome] = [e.args["outcome"] for e in events if e.code == "option-outcome"]
     assert ("mexico" in new.nations["usa"].at_war_with) == (outcome == "success")
+
+
+def test_an_attack_without_a_declaration_is_barred_where_the_declaration_would_be() -> None:
+    """Phase 1.1: "For any nation the player intends to attack this turn, if the player is
+    not yet at war with that nation, then they must declare war on them", so an undeclared
+    attack is a declaration and meets the same refusals (declare_war.attack_barred asks
+    war_problem, DECLARE WAR's own bars): Spain's and the neutral USA's options, Canada and
+    Australia not alone on a minor, China's limited war after its gear-up; the checker and
+    the engine alike (tests/test_drift.py holds both to the same reason)."""
+    assert errors(codes_1914("MOVE 1 inf FROM Madrid TO Lisbon", "Spain")) == ["war-by-option"]
+    assert errors(codes_1914("MOVE 1 inf FROM LA TO Northern Mexico", "USA")) == ["war-by-option"]
+    assert errors(codes_1914("MOVE 1 inf FROM Shandong TO Jiaozhou", "China")) == ["war-limited-gear-up"]
+    # A landing from the sea is an attack too (INVADE reads the same rule before its loading).
+    assert errors(codes_1914("INVADE 1 inf FROM Gulf of Mexico TO Northern Mexico", "USA")) == ["war-by-option"]
+    geared = opening(set_flags("china", turn=2, geared_up=1))
+    assert "war-limited-gear-up" not in errors(codes_1914("MOVE 1 inf FROM Shandong TO Jiaozhou", "China", geared))
+    joined = opening(set_flags("spain", side="allied"))
+    assert "war-by-option" not in errors(codes_1914("MOVE 1 inf FROM Madrid TO Lisbon", "Spain", joined))
+    # Canada beside a minor neutral (a land given it here): not alone, unless Britain fights the minor.
+    world, _ = real()
+    state = opening()
+    land, minor = next((t, n) for t in sorted(world.territories) if not world.territories[t].is_sea
+                       for n in sorted(world.neighbours(t)) if not world.territories[n].is_sea
+                       and state.controller(n) == "netherlands" and state.controller(t) != "netherlands")
+    state.control[land] = "canada"
+    state.new_unit("canada", "infantry", land)
+    move = f"MOVE 1 inf FROM {land} TO {minor}"
+    assert errors(codes_1914(move, "Canada", state)) == ["war-not-alone"]
+    beside = state.copy()
+    beside.nations["britain"].at_war_with = ["netherlands"]
+    beside.nations["netherlands"].at_war_with = ["britain"]
+    assert "war-not-alone" not in errors(codes_1914(move, "Canada", beside))
+    # The engine refuses what the checker refuses: Spain's infantry stay home, and no war begins.
+    new, _ = run_1914({"spain": "MOVE 1 inf FROM Madrid TO Lisbon"})
+    assert "portugal" not in new.nations["spain"].at_war_with
+    assert not [u for u in new.units if u.nation == "spain" and u.location == "Lisbon"]
+    assert new.controller("Lisbon") == "portugal"

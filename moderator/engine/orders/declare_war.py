@@ -63,6 +63,56 @@ def neutral_war_problem(pos: Position, nation: str, target: str, at: str) -> Pro
     return None
 
 
+def war_problem(pos: Position, nation: str, target: str, at: str) -> Problem | None:
+    """Why `nation` may not begin a war on `target` (neither itself, nor its ally, nor
+    already at war with it), with the reason at `at`; None if it may. The one home of
+    these bars: DECLARE WAR asks it, and so does an attack without a declaration
+    (attack_barred), in the checker and in the engine alike.
+    * Surrender: "The victorious nation(s) cannot declare war on the surrendering nation",
+      and the loser waits three turns (engine/surrender.py war_barred);
+    * British Empire (while neutral): "not able to declare war on any major neutral or
+      minor neutral";
+    * Neutrals: "Any neutral nation which reaches 10 or more cannot declare new local war
+      even if she lose points" (engine/points.py locked);
+    * a neutral's own sections (neutral_war_problem)."""
+    barred = surrender.war_barred(pos, nation, target)
+    if barred:
+        return problem(barred, at, target=target)  # Surrender's terms
+    if pos.nation(nation).side != "neutral":
+        return None
+    on_neutral = pos.nation(target).side == "neutral"
+    if on_neutral and nation in pos.scenario.diplomacy.no_war_on_neutrals:
+        return problem("war-neutral-on-neutral", at, target=target)
+    turn = points.locked(pos, nation)
+    if on_neutral and turn is not None:
+        return problem("war-after-ten", at, target=target, turn=turn)
+    return neutral_war_problem(pos, nation, target, at)
+
+
+def attacked(pos: Position, nation: str, place: str) -> list[str]:
+    """The nations an attack on `place` would begin a war with: those that hold the place or
+    stand in it, neither at war with `nation` nor its allies (by name)."""
+    holder = pos.controller(place)
+    others = {u.nation for u in pos.units_at(place) if u.nation != nation and u.id not in pos.in_transit}
+    return [t for t in sorted(others | ({holder} if holder else set()))
+            if t != nation and not pos.at_war(nation, t) and not pos.allies(nation, t)]
+
+
+def attack_barred(pos: Position, nation: str, place: str) -> Problem | None:
+    """An attack on `place` that would begin a war `nation` may not declare, refused with
+    the declaration's own reason (war_problem): "For any nation the player intends to
+    attack this turn, if the player is not yet at war with that nation, then they must
+    declare war on them at this point" (Phase 1.1), so an attack without a declaration is
+    one, and meets the same bars. Asked by the MOVE and INVADE homes before anything a
+    battle or the checker's blindness could change (move.undefended), so that the checker
+    and the engine give the same reason."""
+    for target in attacked(pos, nation, place):
+        why = war_problem(pos, nation, target, place)
+        if why:
+            return why
+    return None
+
+
 class DeclareWarRule(OrderRule[DeclareWar]):
     order = DeclareWar
     section = PHASE
@@ -75,18 +125,9 @@ class DeclareWarRule(OrderRule[DeclareWar]):
             return problem("war-self", order.target)
         if pos.allies(nation, target):
             return problem("war-ally", order.target, target=target)
-        barred = surrender.war_barred(pos, nation, target)
-        if barred and not pos.at_war(nation, target):
-            return problem(barred, order.target, target=target)  # Surrender's terms
-        if (nation in pos.scenario.diplomacy.no_war_on_neutrals and pos.nation(nation).side == "neutral"
-                and pos.nation(target).side == "neutral" and not pos.at_war(nation, target)):
-            return problem("war-neutral-on-neutral", order.target, target=target)
-        turn = points.locked(pos, nation)
-        if (turn is not None and pos.nation(nation).side == "neutral" and pos.nation(target).side == "neutral"
-                and not pos.at_war(nation, target)):
-            return problem("war-after-ten", order.target, target=target, turn=turn)
-        if pos.nation(nation).side == "neutral" and not pos.at_war(nation, target):
-            return neutral_war_problem(pos, nation, target, order.target)
+        if pos.at_war(nation, target):
+            return None  # nothing to declare (remarks says so)
+        return war_problem(pos, nation, target, order.target)
         return None
 
     def remarks(self, pos: Position, nation: str, order: DeclareWar) -> list[Problem]:
