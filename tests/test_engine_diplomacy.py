@@ -668,6 +668,34 @@ def test_what_the_rules_decide_of_a_neutral_declaration_and_what_the_moderator_d
     assert flagged.args["details"] == {"attacker": "ottoman", "target": "greece"}
 
 
+def test_china_declares_war_only_on_its_four_majors_and_on_minor_neutrals_it_borders() -> None:
+    """China: "China can enter into limited wars with Germany, Britain, France, and/or
+    Russia or with adjacent minor neutrals ... China may also freely declare war on any
+    minor neutral nation which it shares a border with." Read as the whole list of China's
+    wars while neutral; the border is land next to land, as both hold it now."""
+    for minor in ("Mongolia", "Tibet", "Afghanistan"):  # China's land touches theirs in 1914
+        assert codes_1914(f"DECLARE WAR ON {minor}", "China") == [("flag", "war-by-neutral")], minor
+    for distant in ("Siam", "Persia", "Greece", "Netherlands"):
+        assert errors(codes_1914(f"DECLARE WAR ON {distant}", "China")) == ["war-not-listed"], distant
+    for other in ("Japan", "Austria-Hungary", "Ottoman Empire", "USA"):  # not among its limited wars
+        assert errors(codes_1914(f"DECLARE WAR ON {other}", "China")) == ["war-not-listed"], other
+    world, scenario = real()
+    [why] = check_text("DECLARE WAR ON Siam", "China", opening(), world, scenario).diagnostics
+    assert "(now Emirate of Afghanistan, Bogd Khanate of Mongolia, Tibet); Kingdom of Siam is a minor neutral it does not border" in why.message
+    # Indochina given to China (French option 4) borders Siam: now China's neighbour.
+    indochina = opening(lambda s: s.control.__setitem__("Indochina", "china"))
+    assert codes_1914("DECLARE WAR ON Siam", "China", indochina) == [("flag", "war-by-neutral")]
+    # Once at war, or in the main war, the bar is gone; other nations are not barred by it.
+    joined = opening(set_flags("china", side="allied"))
+    assert errors(codes_1914("DECLARE WAR ON Siam", "China", joined)) == []
+    assert codes_1914("DECLARE WAR ON Greece", "Ottoman Empire") == [("flag", "war-by-neutral")]
+    # The engine refuses it too, with the same reason, and no war begins.
+    new, events = run_1914({"china": "DECLARE WAR ON Siam"})
+    assert "siam" not in new.nations["china"].at_war_with and refused(events, "china") == ["war-not-listed"]
+    new, _ = run_1914({"china": "DECLARE WAR ON Tibet"})
+    assert "tibet" in new.nations["china"].at_war_with
+
+
 def test_the_war_options_of_japan_and_spain_declare_their_wars() -> None:
     japan = opening(set_flags("japan", turn=2, geared_up=1))
     new, events = run_1914({"japan": "OPTION 1"}, japan)
