@@ -151,6 +151,7 @@ VERSION = 33  # 1: before "One rule, one home" (one dice stream per turn); 2: be
 # outside its four limited wars (China; issue 8), and before the garrison of a land given by an option with
 # no march home (Hong Kong, Indochina, Jiaozhou) sailed to the giver's nearest port, flagged (it stayed), and
 # before a neutral (not Japan, Britain) needed its 10 points for the other camp to declare war on a camp's member
+# (and such an entry was answered as an aggression of the neutrals' second table too)
 ROOT = Path(__file__).resolve().parents[2]
 
 RULES: tuple[OrderRule, ...] = (  # type: ignore[type-arg]
