@@ -83,7 +83,7 @@ from moderator.engine.ruleset import Ruleset, Step
 from moderator.orders import model as m
 
 NAME = "wtea-1914"
-VERSION = 33  # 1: before "One rule, one home" (one dice stream per turn); 2: before issue 8 (neutrals);
+VERSION = 34  # 1: before "One rule, one home" (one dice stream per turn); 2: before issue 8 (neutrals);
 # 3: before separated treasuries, surrender, the US Entry events, air combat over land, landings in 4.4;
 # 4: before the Mutineers (a disastrous mutiny's rebels), the Bolsheviks' wars after their victory, and
 # reconnaissance missions at sea helping their side's task forces in 4.2, new ships attacking in Phase 7,
@@ -150,6 +150,11 @@ VERSION = 33  # 1: before "One rule, one home" (one dice stream per turn); 2: be
 # 32: before a MOVE or INVADE that attacks without a declaration was refused like the DECLARE WAR it
 # is (war-by-option, war-not-alone, war-limited-gear-up, war-neutral-on-neutral, war-after-ten; Phase 1.1,
 # issue 8), asked before "cannot-capture"
+# 33: before a neutral China's DECLARE WAR was refused on a minor it does not border and on a nation
+# outside its four limited wars (China; issue 8), and before the garrison of a land given by an option with
+# no march home (Hong Kong, Indochina, Jiaozhou) sailed to the giver's nearest port, flagged (it stayed), and
+# before a neutral (not Japan, Britain) needed its 10 points for the other camp to declare war on a camp's member
+# (and such an entry was answered as an aggression of the neutrals' second table too)
 ROOT = Path(__file__).resolve().parents[2]
 
 RULES: tuple[OrderRule, ...] = (  # type: ignore[type-arg]

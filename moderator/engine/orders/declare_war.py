@@ -18,7 +18,22 @@ tables: engine/reactions.py). The checker refuses what the rules forbid
   colonies): only on a minor the British Empire is at war with;
 * China's limited wars with Germany, Britain, France and Russia: "Before declaring any
   limited war China must pay 15 resources to gear up" (on an earlier turn: GEAR UP is
-  Phase 1.5); a bordering minor "freely".
+  Phase 1.5); a bordering minor "freely". Those are China's only wars while neutral
+  (`only_listed_wars`): "China can enter into limited wars with Germany, Britain, France,
+  and/or Russia or with adjacent minor neutrals ... China may also freely declare war on
+  any minor neutral nation which it shares a border with" (China). Reading: a minor
+  neutral China borders is one with land next to China's land as both hold it now; a
+  distant minor or any other nation is refused (`war-not-listed`).
+* "All neutrals, except Japan and British Empire, must collect 10 points for one side or
+  another to be able to declare themselves as a member of Central Powers or Allied Powers
+  and to declare war against oposite camp" (Neutrals); the Ottomans and Italy "may opt to
+  declare war on neutral minor and neutral major nations" (their sections): a neutral's
+  war on a nation of the main war needs its 10 points for the other camp as the turn
+  began (what JOIN is judged on; it joins by JOIN, reading 31), else `war-camp-before-ten`.
+  With those points the war is its entry: no section's list or gear-up binds it. Not
+  barred: Japan and the British Empire (their own rules), China's limited wars on the four
+  majors (after its gear-up), and the factions a special rule brings in (the Bolsheviks,
+  the Mutineers, the Irish Rebels, the Chinese Empire: `active = false` in nations.toml).
 The one judgement left to the moderator is flagged: a neutral attacking a minor neutral
 (`war-by-neutral`): "If minor nation is attacked by major neutral then moderator should
 fill the position from replacement list" (Replacement Pool), and until then a non-player
@@ -58,7 +73,22 @@ def neutral_war_problem(pos: Position, nation: str, target: str, at: str) -> Pro
     if (partner and pos.nation(target).side == "neutral" and minor(pos, target)
             and not pos.at_war(partner, target)):
         return problem("war-not-alone", at, target=target, partner=partner)
-    if target in wars.limited_war_gear_up.get(nation, ()) and not geared_before(pos, nation):
+    limited = wars.limited_war_gear_up.get(nation, frozenset())
+    camp = pos.nation(target).side
+    info = pos.scenario.nations.get(nation)
+    if camp in ("allied", "central") and nation not in wars.join_without_points and (info is None or info.active):
+        side = "central" if camp == "allied" else "allied"  # its 10 points open a war on the other camp only
+        if points.ready_to_join(pos, nation, side) == side:
+            return None  # its entry into the main war: its section's limited wars no longer bind it
+        if target not in limited:
+            return problem("war-camp-before-ten", at, target=target, camp=camp,
+                           standing=pos.standing_at_start.get(nation, pos.nation(nation).standing))
+    if nation in wars.only_listed_wars and target not in limited:
+        near = bordering_minor_neutrals(pos, nation)
+        if target not in near:
+            return problem("war-not-listed", at, target=target, limited=sorted(limited), bordering=near,
+                           minor=minor(pos, target) and pos.nation(target).side == "neutral")
+    if target in limited and not geared_before(pos, nation):
         return problem("war-limited-gear-up", at, target=target)
     return None
 
@@ -111,6 +141,18 @@ def attack_barred(pos: Position, nation: str, place: str) -> Problem | None:
         if why:
             return why
     return None
+def bordering_minor_neutrals(pos: Position, nation: str) -> list[str]:
+    """The minor neutrals holding land next to land `nation` holds ("shares a border
+    with", China), sorted: the land as it stands, so a gift or a conquest changes them."""
+    near: set[str] = set()
+    for place in pos.world.territories:
+        if pos.controller(place) != nation or pos.is_sea(place):
+            continue
+        for n in pos.world.neighbours(place):
+            holder = pos.controller(n)
+            if holder and holder != nation and not pos.is_sea(n) and minor(pos, holder):
+                near.add(holder)
+    return sorted(n for n in near if pos.nation(n).side == "neutral")
 
 
 class DeclareWarRule(OrderRule[DeclareWar]):
