@@ -148,7 +148,9 @@ VERSION = 33  # 1: before "One rule, one home" (one dice stream per turn); 2: be
 # 31: before the odd hit between allies of equal shares of the casualties (Phase 4 guideline 2; land, sea
 # and air) was drawn by lot, not given to the first nation id (issue 10)
 # 32: before the hits an ally cannot take were shared among the other allies by strength again, not
-# given to them in nation-id order (Phase 4 guideline 2; issue 10)
+# in nation-id order (Phase 4 guideline 2), a task force of carriers alone with fighters aboard could
+# take DETECT (4.2.9), and the fighters on deck of an intercepted task force fought the submarines and
+# held them while they had fuel (4.2.10) (issue 10)
 ROOT = Path(__file__).resolve().parents[2]
 
 RULES: tuple[OrderRule, ...] = (  # type: ignore[type-arg]
