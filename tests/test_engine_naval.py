@@ -189,3 +189,32 @@ def test_the_ships_that_join_an_interception_sink_submarines_as_often_as_their_v
         phase4_sea.naval_movement(ctx)
         sunk += sum(1 for u in ctx.state.units if u.kind == "submarine") < 2
     assert within_four_sigma(sunk, trials, 0.3448)
+
+
+def test_the_fighters_aboard_an_intercepted_carrier_hold_the_submarine_until_their_fuel_is_spent() -> None:
+    # 4.2.10, read in docs/rules-coverage.md: the fighter on deck of the French carrier is an
+    # aircraft assigned to its task force; it fights the intercepting submarine and the
+    # submarine cannot dive while it has fuel. The fixture's fighter has 4: it lands back on
+    # its carrier each time, so 4 rounds. Every die misses but the submarine's contact (kept
+    # on 1: aggressive 1-2, -1 for the fighter): the battle lasts 4 rounds, then it dives.
+    import dataclasses
+
+    default = dict(SCENARIO.units["default"])
+    default["carrier"] = dataclasses.replace(default["carrier"], capacity=1)  # the fixture's carries none
+    scenario = dataclasses.replace(SCENARIO, units={"default": default})
+    state = sea_state(germany=[("submarine", "North Sea", 1)],
+                      france=[("carrier", "North Sea", 1), ("fighter", "North Sea", 1)])
+    state.nations["france"].tech.update(aircraft_carriers=1)
+    parsed = {"france": parsed_orders("TF C AT North Sea: 1 cv\nTF C CARRIER TO English Channel"),
+              "germany": parsed_orders("INTERCEPT WITH 1 ss IN North Sea")}
+    # the free attack; then per round the submarine, the carrier, the fighter, and (rounds 1-3) the contact
+    dice = ScriptedDice([9] + [9, 9, 9, 1] * 3 + [9, 9, 9])
+    ctx = TurnContext(state.copy(), parsed, WORLD, scenario, dice_root=dice)
+    for i, order in enumerate(parsed["france"]):
+        rule = task_forces.FORM if isinstance(order, m.TaskForce) else task_forces.MISSION
+        rule.execute(ctx, "france", i, order)
+    phase4_sea.naval_movement(ctx)
+    battle = next(e for e in ctx.events if e.code == "naval-battle")
+    assert (battle.args["rounds"], battle.args["ended"]) == (4, "submarines-dive")
+    assert len(dice.log) == 1 + 4 * 3 + 3
+    assert sorted(u.kind for u in ctx.state.units if u.location == "English Channel") == ["carrier", "fighter"]

@@ -369,8 +369,8 @@ def share_hits(ctx: TurnContext, battle: Battle, side: Side, hits: int,
     """Split hits between a side's nations by their share of its combat total (4.6.1 note).
 
     Largest remainder, equal remainders at the cut by lot (casualty_shares.share); a nation
-    never loses more than it has, and what it cannot take goes to the others in nation order. `only`: the kinds that may
-    be hit (AA hits take aircraft only).
+    never loses more than it has, and what it cannot take is shared among the others by
+    their strength again. `only`: the kinds that may be hit (AA hits take aircraft only).
     """
     targets = [f for f in side.targets() if only is None or f.kind in only]
     nations = sorted({f.nation for f in targets})

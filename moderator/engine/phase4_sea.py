@@ -570,8 +570,10 @@ def intercept(ctx: TurnContext, sea: Sea, moving: bool) -> None:
         own = NavalSide([Ship(u, f"{nation}/submarines", "intercept") for u in subs], sought=True)
         them = side_of([target], sought=False)
         cover = cover_over(ctx, sea, target, order.zone)
-        spare = {u.id: n for u, n in cover}
+        deck = deck_cover(ctx, target)
+        spare = {u.id: n for u, n in [*cover, *deck]}
         them.ships += [Ship(u, f"{u.nation}/aircraft", "cover") for u, _ in cover]
+        them.ships += [Ship(u, target.key, CARRIED) for u, _ in deck]
         others = engaging(ctx, sea, nation, target, order.zone)
         joining = [s for s in side_of(others, sought=False).ships if s.unit.kind != "transport"]
         group = [target, *others]
@@ -613,14 +615,39 @@ def cover_over(ctx: TurnContext, sea: Sea, target: Fleet, zone: str) -> list[tup
     return out
 
 
+def deck_cover(ctx: TurnContext, target: Fleet) -> list[tuple[Unit, int]]:
+    """4.2.10 with Aircraft Carriers: the fighters aboard the intercepted task force's
+    carriers. Reading (docs/rules-coverage.md, 4.2.10): those on deck that no order names
+    (on_deck: 4.2.4 "if no orders are set for these fighters then they are working on
+    reconaissance missions" for it) are "aircraft ... assigned to the naval task force":
+    they fight in the battle (4.3 step 4, "All attacking ships and aircraft"; the
+    submarines' hits go to ships only, step 5) and hold the submarines while they have
+    fuel. They fly from their carrier in the zone and land back on it, so their whole tank
+    pays for rounds, 1 a round (as when they hunt with it, hunt_from_carriers): a fighter
+    of 5 fuel holds them 5 rounds at most, and the submarines, who sought the battle,
+    still lose contact as any seeker does (naval_combat.fight). Those of the task forces
+    that join after the free attack do not: "ALL ships ... can engage" names ships."""
+    out: list[tuple[Unit, int]] = []
+    for u in on_deck(ctx, target):
+        tank = (stats.fuel if (stats := ctx.stats(u.nation, u.kind)) else 0) or 0
+        if tank // fuel.ROUND >= 1:
+            out.append((u, tank // fuel.ROUND))
+    return out
+
+
 def until_cover_leaves(them: NavalSide, spare: dict[str, int]) -> Callable[[naval_combat.NavalBattle], str | None]:
     """4.2.10: "The intercepting subs cannot retreat if aircraft are assigned to the naval
     task force, but once the aircraft are forced to return to land (due to lack of fuel
     points), then the subs may retreat as usual": after each round the cover whose fuel is
-    spent leaves; the submarines dive (dive) once no cover is left in the battle."""
+    spent leaves, and so do the carriers' fighters whose nation has no carrier left in the
+    battle (off_sunk_carriers); the submarines dive (dive) once no cover is left in it."""
     def after_round(battle: naval_combat.NavalBattle) -> str | None:
+        if off_sunk_carriers(battle):
+            return "destroyed"
         for s in [s for s in them.ships if s.unit.id in spare and spare[s.unit.id] <= battle.rounds]:
             them.ships.remove(s)
+            if s.mission == CARRIED:
+                battle.flown[s.unit.id] = battle.rounds
         if any(s.unit.id in spare for s in them.ships):
             return None
         return dive(battle)

@@ -83,7 +83,7 @@ from moderator.engine.ruleset import Ruleset, Step
 from moderator.orders import model as m
 
 NAME = "wtea-1914"
-VERSION = 34  # 1: before "One rule, one home" (one dice stream per turn); 2: before issue 8 (neutrals);
+VERSION = 35  # 1: before "One rule, one home" (one dice stream per turn); 2: before issue 8 (neutrals);
 # 3: before separated treasuries, surrender, the US Entry events, air combat over land, landings in 4.4;
 # 4: before the Mutineers (a disastrous mutiny's rebels), the Bolsheviks' wars after their victory, and
 # reconnaissance missions at sea helping their side's task forces in 4.2, new ships attacking in Phase 7,
@@ -155,6 +155,10 @@ VERSION = 34  # 1: before "One rule, one home" (one dice stream per turn); 2: be
 # no march home (Hong Kong, Indochina, Jiaozhou) sailed to the giver's nearest port, flagged (it stayed), and
 # before a neutral (not Japan, Britain) needed its 10 points for the other camp to declare war on a camp's member
 # (and such an entry was answered as an aggression of the neutrals' second table too)
+# 34: before the hits an ally cannot take were shared among the other allies by strength again, not
+# in nation-id order (Phase 4 guideline 2), a task force of carriers alone with fighters aboard could
+# take DETECT (4.2.9), and the fighters on deck of an intercepted task force fought the submarines and
+# held them while they had fuel (4.2.10) (issue 10)
 ROOT = Path(__file__).resolve().parents[2]
 
 RULES: tuple[OrderRule, ...] = (  # type: ignore[type-arg]
