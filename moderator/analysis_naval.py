@@ -127,7 +127,8 @@ def compute(args: argparse.Namespace) -> tuple[NavalOdds, dict[str, object]]:
                        ("--radar-retreat", args.radar_retreat), ("--let-through", let_through),
                        ("--break-off-after / --break-off-losses", break_off)):
         if used and not strike:
-            raise ValueError(f"{flag}: the defenders against aircraft (4.3 steps 1-3, Radar): --attack names aircraft")
+            raise ValueError(f"{flag}: for aircraft striking ships (4.3 steps 1-3, 4.5, Radar): --attack names "
+                             "aircraft")
     for flag, value in (("--aa", args.aa), ("--carrier-fighters", args.carrier_fighters), ("--cover", args.cover),
                         ("--radar-ships", radar_ships)):
         if value < 0:
