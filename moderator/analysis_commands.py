@@ -5,7 +5,7 @@
         [--air-distance N [--home N]] [--strike] [--support N [--support-one-round]] [--rounds N]
         [--attacker-tech "fighters 2, weapons 1"] [--defender-tech ...]
         [--disengage-after N] [--disengage-losses N] [--let-through]
-        [--break-off-after N] [--break-off-losses N] [--radar] [--intercepted N]
+        [--break-off-after N] [--break-off-losses N] [--break-off-kills N] [--radar] [--intercepted N]
         [--on-the-way "1 ftr, 1 aa; 2 ftr"] [--json]
 
 Unit statistics come from the scenario (Scenario.stats, per nation); --territory takes a
@@ -27,8 +27,9 @@ the fuel; "weapons 1": infantry values), the scenario's start levels otherwise.
 --disengage-after N / --disengage-losses N: the defenders disengage after N rounds / when
 their losses exceed N (4.6), their infantry, tanks and aircraft leaving for a friendly
 neighbour. --let-through: the defender's fighters let the attacking aircraft go (4.5);
---break-off-after N / --break-off-losses N: the attacking aircraft leave the air combat
-after N rounds / when their losses exceed N, while interceptors remain (4.5 step 3).
+--break-off-after N / --break-off-losses N / --break-off-kills N: the attacking aircraft
+leave the air combat after N rounds / when their losses exceed N / once they have downed N
+interceptors, while interceptors remain (4.5 step 3; with --sea, before a strike on ships).
 --radar: a radar of the defender stands in the territory: the attacking aircraft have -1
 in the air combat and on the ground (Radar). --intercepted N: N fighters of the defender
 intercept the attacking aircraft over one place on their way (4.5; --air-distance 2 or
@@ -112,6 +113,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                         "over the ships: they fly home without striking)")
     p.add_argument("--break-off-losses", type=int,
                    help="the attacking aircraft leave the air combat when their losses exceed N (4.5; also --sea)")
+    p.add_argument("--break-off-kills", type=int,
+                   help="the attacking aircraft leave the air combat once they have downed N interceptors "
+                        "(4.5; also --sea)")
     p.add_argument("--radar", action="store_true",
                    help="a radar of the defender in the territory: attacking aircraft -1 (Radar)")
     p.add_argument("--intercepted", type=int, default=0,
@@ -248,11 +252,15 @@ def compute(args: argparse.Namespace) -> tuple[Odds, dict[str, object]]:
 
 
 def break_off_conditions(args: argparse.Namespace) -> list[tuple[str, int]]:
-    """--break-off-after N / --break-off-losses N: the attacker's BREAK OFF AIR COMBAT
-    conditions (4.5 step 3), for a land battle and for a strike on ships (--sea)."""
+    """--break-off-after N / --break-off-losses N / --break-off-kills N: the attacker's BREAK
+    OFF AIR COMBAT conditions (4.5 step 3: AFTER n ROUNDS, IF LOSSES EXCEED n, WHEN n
+    KILLS), for a land battle and for a strike on ships (--sea)."""
     out = [(kind, value) for kind, value in (("rounds", getattr(args, "break_off_after", None)),
-                                             ("losses", getattr(args, "break_off_losses", None)))
+                                             ("losses", getattr(args, "break_off_losses", None)),
+                                             ("kills", getattr(args, "break_off_kills", None)))
            if value is not None]
+    if any(kind == "kills" and value < 1 for kind, value in out):
+        raise ValueError("--break-off-kills is a number of interceptors downed, 1 or more")
     if any(kind == "rounds" and value < 1 for kind, value in out):
         raise ValueError("aircraft fight at least one round of air combat before they may break off (4.5)")
     if any(kind == "losses" and value < 0 for kind, value in out):

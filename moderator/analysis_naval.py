@@ -5,7 +5,7 @@
         [--attacker-tech "battleships 3"] [--defender-tech ...] [--json]
     moderator odds --sea --attacker britain --attack "3 ftr" --defender germany --defend "1 cv, 1 bb" \
         [--rounds N] [--aa N] [--carrier-fighters N] [--cover N [--cover-rounds N]] [--radar-ships N \
-        [--radar-retreat]] [--let-through] [--break-off-after N] [--break-off-losses N]
+        [--radar-retreat]] [--let-through] [--break-off-after N] [--break-off-losses N] [--break-off-kills N]
 
 The attacking task force sighted the defending one (4.2) and fights with its attack
 values; the defenders fight with their defense values, or with their attack values too
@@ -26,9 +26,10 @@ defender's fighters aboard its carriers and sent from land as cover intercept fi
 (step 1, 4.5): that air combat is the engine's, sampled with fixed seeds
 (engine/strike_odds.py), and with it the players' choices of 4.5 for the zone:
 --let-through (the defender's LET THROUGH: no air combat, and its fighters stay out of
-the rounds against the ships), --break-off-after N / --break-off-losses N (the attacker's
-BREAK OFF AIR COMBAT: after N air rounds / once more than N strikers are down, while
-interceptors remain, the strikers fly home without striking).
+the rounds against the ships), --break-off-after N / --break-off-losses N /
+--break-off-kills N (the attacker's BREAK OFF AIR COMBAT: after N air rounds / once more
+than N strikers are down / once N interceptors are down, while interceptors remain, the
+strikers fly home without striking).
 """
 
 from __future__ import annotations
@@ -125,7 +126,7 @@ def compute(args: argparse.Namespace) -> tuple[NavalOdds, dict[str, object]]:
     let_through = bool(getattr(args, "let_through", False))
     for flag, used in (("--aa", args.aa), ("--carrier-fighters", args.carrier_fighters), ("--cover", args.cover),
                        ("--radar-retreat", args.radar_retreat), ("--let-through", let_through),
-                       ("--break-off-after / --break-off-losses", break_off)):
+                       ("--break-off-after/-losses/-kills", break_off)):
         if used and not strike:
             raise ValueError(f"{flag}: for aircraft striking ships (4.3 steps 1-3, 4.5, Radar): --attack names "
                              "aircraft")

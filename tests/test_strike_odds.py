@@ -140,25 +140,28 @@ CHOICES = (
     # BREAK OFF AIR COMBAT AT North Sea AFTER 1 ROUND: with fuel 8 the strikers have four
     # rounds at sea, three of them for the air combat; they leave after the first one
     # whenever the carrier's fighter still flies, instead of fighting it on.
-    ("break-off", "BREAK OFF AIR COMBAT AT North Sea AFTER 1 ROUND", "", {"break_off": [("rounds", 1)]}),
+    ("break-off", "BREAK OFF AIR COMBAT AT North Sea AFTER 1 ROUND", "", {"break_off": [("rounds", 1)]}, 1),
+    # ... WHEN 1 KILLS, against the carrier's two fighters: once one is down and the other
+    # still flies, the strikers go home.
+    ("break-off-kills", "BREAK OFF AIR COMBAT AT North Sea WHEN 1 KILLS", "", {"break_off": [("kills", 1)]}, 2),
     # LET THROUGH AT North Sea: the carrier's fighter lets them go: no air combat, and it
     # does not defend with the ships in the rounds either (as the engine plays it).
-    ("let-through", "", "LET THROUGH AT North Sea", {"let_through": True}),
+    ("let-through", "", "LET THROUGH AT North Sea", {"let_through": True}, 1),
 )
 
 
 @pytest.mark.parametrize("case", CHOICES, ids=[c[0] for c in CHOICES])
 def test_the_players_air_combat_choices_at_sea_change_the_strike_as_in_the_engine(
-        case: tuple[str, str, str, dict[str, object]]) -> None:
-    name, britain, germany, choice = case
-    kw: dict[str, Any] = dict(max_rounds=4, tech=LEVELS, carrier_fighters=1)
+        case: tuple[str, str, str, dict[str, object], int]) -> None:
+    name, britain, germany, choice, guards = case
+    kw: dict[str, Any] = dict(max_rounds=4, tech=LEVELS, carrier_fighters=guards)
     exact = naval_odds_for(scenario(8), "britain", {"fighter": 3}, "germany", {"carrier": 1, "cruiser": 1},
                            **kw, **choice)
     plain = naval_odds_for(scenario(8), "britain", {"fighter": 3}, "germany", {"carrier": 1, "cruiser": 1}, **kw)
     assert sum(exact.outcomes.values()) + exact.pruned == pytest.approx(1.0, abs=1e-9)
     # the choice matters well beyond the checks' spread below: the test can tell it from none
     assert abs(exact.rounds.get(0, 0.0) - plain.rounds.get(0, 0.0)) > 0.15  # no strike: 0.16 without a choice
-    state = strike_state(fighters=3, fighter_level=3, carrier=1, cruiser=1, fighter=1)
+    state = strike_state(fighters=3, fighter_level=3, carrier=1, cruiser=1, fighter=guards)
     n, no_battle, lost, sunk = 1000, 0, [], []
     for seed in range(n):
         ctx = strike_with(state, f"ATTACK 3 ftr FROM London TO North Sea\n{britain}", germany,
@@ -192,8 +195,14 @@ def test_the_cli_takes_the_air_combat_choices_at_sea(capsys: pytest.CaptureFixtu
     assert data["odds"]["rounds"]["0"] > plain["rounds"]["0"]
     code, out = run_cli([*base[:-1], "--break-off-losses", "0"], capsys)
     assert code == 0 and "break off the air combat at losses:0" in out
+    code, out = run_cli([*base, "--break-off-kills", "1"], capsys)
+    data = json.loads(out)
+    assert code == 0 and data["battle"]["break_off"] == ["kills:1"]
+    assert data["odds"]["rounds"]["0"] > plain["rounds"]["0"]
     code, out = run_cli([*base, "--break-off-after", "0"], capsys)
     assert code == 2 and "at least one round" in out
+    code, out = run_cli([*base, "--break-off-kills", "0"], capsys)
+    assert code == 2 and "1 or more" in out
     ships = ["odds", "--sea", "--attacker", "britain", "--attack", "1 dd", "--defender", "germany", "--defend", "1 dd"]
     for flag in (["--let-through"], ["--break-off-after", "1"]):
         code, out = run_cli([*ships, *flag], capsys)
