@@ -616,8 +616,8 @@ def make_units(nation: str, counts: Mapping[str, int], tag: str) -> list[Unit]:
 def odds_for(
     scenario: Scenario, attacker: str, attack: Mapping[str, int], defender: str, defend: Mapping[str, int],
     *, territory: str = "", city: bool = False, strait: bool = False, max_rounds: int | None = None,
-    world: World | None = None, trench: str | None = None, air_distance: int = 1, beach: bool = False,
-    strike: bool = False, support: int = 0, support_rounds: int | None = None,
+    world: World | None = None, trench: str | None = None, air_distance: int = 1, home: int = 1,
+    beach: bool = False, strike: bool = False, support: int = 0, support_rounds: int | None = None,
     tech: Mapping[str, Mapping[str, int]] | None = None,
     disengage: Sequence[tuple[str, int]] = (), let_through: bool = False, break_off: Sequence[tuple[str, int]] = (),
     radar: bool = False, budget: int | None = None, progress: Callable[[int, int], None] | None = None,
@@ -631,7 +631,7 @@ def odds_for(
     if beach and max_rounds:
         raise ValueError("beach landers cannot withdraw (4.6.1): leave out the rounds")
     mu = matchup(scenario, attacker, attack, defender, defend, territory=territory, strait=strait, trench=trench,
-                 air_distance=air_distance, beach=beach, strike=strike, support=support,
+                 air_distance=air_distance, home=home, beach=beach, strike=strike, support=support,
                  support_rounds=support_rounds, tech=tech, disengage=disengage, let_through=let_through,
                  break_off=break_off, radar=radar)
     try:
@@ -660,7 +660,7 @@ class Matchup:
 
 def matchup(
     scenario: Scenario, attacker: str, attack: Mapping[str, int], defender: str, defend: Mapping[str, int],
-    *, territory: str = "", strait: bool = False, trench: str | None = None, air_distance: int = 1,
+    *, territory: str = "", strait: bool = False, trench: str | None = None, air_distance: int = 1, home: int = 1,
     beach: bool = False, strike: bool = False, support: int = 0, support_rounds: int | None = None,
     tech: Mapping[str, Mapping[str, int]] | None = None, disengage: Sequence[tuple[str, int]] = (),
     let_through: bool = False, break_off: Sequence[tuple[str, int]] = (), radar: bool = False,
@@ -669,7 +669,9 @@ def matchup(
     strait: every attacker crosses a strait (Straits). trench: "trench" or "super_trench",
     a trench of the defender facing the attackers (behind a super trench aircraft cannot
     fight, so they are left out). air_distance: the fuel the aircraft spend to get there
-    and, the same, to get back (1: from next door); they fight what their fuel leaves.
+    (1: from next door); home: the fuel from the territory to the nearest friendly land
+    where they may come down (1: friendly land next door, as the start is from next door);
+    they fight the rounds their fuel pays for (fuel.rounds_paid, as the engine).
     beach: the land units land from the sea (4.6.1: -3/-4, the coastal defence unit, no
     tanks, no retreat: max_rounds must be left out). strike: three tactical strike points
     or more were scored on the territory this turn (4.1.1: attacking infantry +1). support:
@@ -694,13 +696,16 @@ def matchup(
     helpers = make_units(defender, {"artillery": support}, "s") if support else []
     rounds = {u.id: support_rounds for u in helpers if support_rounds is not None}
     levels = tech or {}
+    if any(u.kind in combat_land.AIR for u in attackers):
+        check_home(air_distance, home)
     for u in attackers:
         stats = technology.values(scenario, attacker, u.kind, _known(scenario, attacker, levels)) \
             or scenario.stats(attacker, u.kind)
         if u.kind in combat_land.AIR:
-            rounds[u.id] = ((stats.fuel or 0) - 2 * air_distance) // fuel.ROUND
+            rounds[u.id] = fuel.rounds_paid(stats.fuel or 0, air_distance, home)  # as phase4_land.air_rounds
             if rounds[u.id] < 1:
-                raise ValueError(f"a {u.kind} with {stats.fuel} fuel cannot fight {air_distance} away and fly back")
+                raise ValueError(f"a {u.kind} with {stats.fuel} fuel cannot fight {air_distance} away and fly "
+                                 f"{home} to friendly land")
     front = Front(
         across=frozenset(u.id for u in attackers) if strait else frozenset(),
         trenches={u.id: trench for u in attackers} if trench else {},
@@ -723,6 +728,16 @@ def matchup(
         if break_off else {},
     ) if disengage or let_through or break_off else None
     return Matchup(attackers, [*defenders, *helpers], front, orders, levels)
+
+
+def check_home(air_distance: int, home: int) -> None:
+    """The way home is at least one move (the target is enemy land) and at most the way
+    there: the start is friendly land the aircraft may come back to."""
+    if air_distance < 1:
+        raise ValueError("the aircraft fly at least 1 fuel point to the battle (--air-distance)")
+    if not 1 <= home <= air_distance:
+        raise ValueError(f"the way home (--home) is 1 to {air_distance} fuel points: friendly land next door to the "
+                         "territory at the nearest, the start at the farthest")
 
 
 def _known(scenario: Scenario, nation: str, tech: Mapping[str, Mapping[str, int]]) -> dict[str, int]:

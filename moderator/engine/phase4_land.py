@@ -456,7 +456,7 @@ def air_rounds(ctx: TurnContext, leg: Leg, unit: Unit) -> int:
     back = fuel.to_nearest(ctx.world, leg.dest, returns(ctx, unit.nation, leg.origin, carried(ctx, leg)), limit=tank)
     if out is None or back is None:
         return 0
-    return max(0, (tank - out - back) // fuel.ROUND - attack_flights.spent_on_the_way(ctx, unit))
+    return max(0, fuel.rounds_paid(tank, out, back) - attack_flights.spent_on_the_way(ctx, unit))
 
 
 def clash(ctx: TurnContext, dest: str, first: list[Leg], second: list[Leg], fronts: dict[int, Front]) -> list[Leg]:

@@ -696,7 +696,7 @@ def air_rounds(ctx: TurnContext, plane: Unit, origin: str, zone: str) -> int:
                            limit=tank)
     if out is None or back is None:
         return 0
-    return max(0, (tank - out - back) // fuel.ROUND)
+    return fuel.rounds_paid(tank, out, back)
 
 
 def fly_home(ctx: TurnContext, plane: Unit, origin: str, zone: str, fought: int) -> None:
