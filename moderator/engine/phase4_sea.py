@@ -556,8 +556,13 @@ def intercept(ctx: TurnContext, sea: Sea, moving: bool) -> None:
         if id(order) in sea.spent:
             continue
         # the zone's units by the index (in the list's order), not every unit on the map
-        subs = [u for u in ctx.units_at(order.zone, nation) if u.kind == "submarine"
-                and u.id not in sea.used_subs and not any(u in f.ships for f in sea.fleets)][: order.count]
+        subs = [u for u in ctx.units_at(order.zone, nation) if u.kind == "submarine" and u.id not in sea.used_subs]
+        if not subs:
+            continue
+        # not those sailing in a task force; by id, one object per unit in the turn's state
+        # (a Unit's == compares every field: a third of the naval step, asked for every ship)
+        sailing = {s.id for f in sea.fleets for s in f.ships}
+        subs = [u for u in subs if u.id not in sailing][: order.count]
         if not subs:
             continue
         targets = [f for f in sea.fleets if f.ships and ctx.at_war(nation, f.nation)

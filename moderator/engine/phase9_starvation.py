@@ -84,9 +84,14 @@ def pockets(ctx: TurnContext, nation: str) -> list[list[str]]:
     isles = set(ctx.world.groups.get(spec.starvation_land, ())) if spec and spec.starvation_land else set()
     held = sorted(t for t, h in ctx.state.control.items() if h == nation)
 
+    hostile_at: dict[str, bool] = {}  # the units stand still while the pockets are sought
+
     def hostile(place: str) -> bool:
-        return any(ctx.at_war(u.nation, nation) and (u.kind in WARSHIPS or not ctx.is_sea(place))
-                   and u.kind != "transport" for u in ctx.units_at(place))
+        found = hostile_at.get(place)
+        if found is None:
+            found = hostile_at[place] = any(ctx.at_war(u.nation, nation) and (u.kind in WARSHIPS or not ctx.is_sea(place))
+                                            and u.kind != "transport" for u in ctx.units_at(place))
+        return found
 
     def neutral(place: str) -> bool:
         h = ctx.controller(place)
@@ -101,7 +106,7 @@ def pockets(ctx: TurnContext, nation: str) -> list[list[str]]:
         seen, queue, free = {start}, [start], False
         while queue and not free:
             here = queue.pop()
-            for nb in sorted(ctx.world.neighbours(here)):
+            for nb in ctx.world.sorted_neighbours(here):
                 if nb in seen:
                     continue
                 if not ctx.is_sea(nb) and neutral(nb):
