@@ -260,7 +260,9 @@ class GameState:
         shorter by other means, or a Unit was made elsewhere (it may have gone into this
         list). It was built some eighteen times a turn, over every unit of the map; two now."""
         here = self._by_place().get(location, ())
-        return [u for u in here if nation is None or u.nation == nation]
+        if nation is None:
+            return list(here)
+        return [u for u in here if u.nation == nation]
 
     def _fresh_index(self) -> _Index | None:
         """The index of units by place if it still holds (see units_at), following the

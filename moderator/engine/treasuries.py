@@ -39,6 +39,7 @@ from moderator.engine import bolsheviks, colony_supplies
 from moderator.engine.context import Position, TurnContext
 from moderator.engine.phase6_incorporation import territory_yield
 from moderator.engine.state import Control, GameState, same_control
+from moderator.world.model import World
 
 PHASE = "8"
 HELD = "held_apart"  # NationState.flags: {key territory of a separated group: resources kept there}
@@ -120,13 +121,16 @@ def _search(pos: Position) -> dict[str, list[Group]]:
     share their pieces (Cooperation: the same non-neutral side); a neutral, or a holder
     that is no nation of the state, has only its own land (GameState.allies)."""
     control = pos.state.control
-    nations, places = pos.state.nations, pos.world.territories
+    nations = pos.state.nations
+    links = _land_links(pos.world)
 
     def friends_of(holder: str) -> tuple[str, str]:  # holders with the same are allies
         ns = nations.get(holder)
         return ("side", ns.side) if ns is not None and ns.side != "neutral" else ("alone", holder)
 
-    camp = {t: friends_of(h) for t, h in control.items() if (p := places.get(t)) is not None and p.is_land}
+    numbers: dict[tuple[str, str], int] = {}  # each camp numbered: compared for every link
+    camps = {h: numbers.setdefault(friends_of(h), len(numbers)) for h in set(control.values())}
+    camp = {t: camps[h] for t, h in control.items() if t in links}
     out: dict[str, list[Group]] = {}
     seen: set[str] = set()
     for start in camp:  # the order of the search changes no piece (each is sorted below)
@@ -138,7 +142,7 @@ def _search(pos: Position) -> dict[str, list[Group]]:
         while queue:
             here = queue.popleft()
             piece.append(here)
-            for nxt in pos.world.neighbours(here):
+            for nxt in links[here]:
                 if nxt not in seen and camp.get(nxt) == mine:
                     seen.add(nxt)
                     queue.append(nxt)
@@ -148,6 +152,22 @@ def _search(pos: Position) -> dict[str, list[Group]]:
         for holder, lands in by_holder.items():
             out.setdefault(holder, []).append(tuple(sorted(lands)))
     return {holder: sorted(found) for holder, found in out.items()}
+
+
+_LINKS: dict[int, tuple[World, dict[str, tuple[str, ...]]]] = {}  # id of a map -> (map, land -> land neighbours)
+
+
+def _land_links(world: World) -> dict[str, tuple[str, ...]]:
+    """Every land territory's land neighbours: once per map, which never changes (the
+    entry holds the map, so its id cannot be reused while the entry lives)."""
+    hit = _LINKS.get(id(world))
+    if hit is None or hit[0] is not world:
+        if len(_LINKS) > 64:
+            _LINKS.clear()
+        places = world.territories
+        hit = _LINKS[id(world)] = (world, {t: tuple(n for n in world.neighbours(t) if n in places and places[n].is_land)
+                                           for t, p in places.items() if p.is_land})
+    return hit[1]
 
 
 def mainland(pos: Position, nation: str, all_groups: list[Group]) -> Group | None:
