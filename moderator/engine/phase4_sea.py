@@ -565,8 +565,8 @@ def intercept(ctx: TurnContext, sea: Sea, moving: bool) -> None:
         subs = [u for u in subs if u.id not in sailing][: order.count]
         if not subs:
             continue
-        targets = [f for f in sea.fleets if f.ships and ctx.at_war(nation, f.nation)
-                   and order.target in ("any", f.mission) and crosses(ctx, f, order.zone, moving)]
+        targets = [f for f in sea.fleets if f.ships and order.target in ("any", f.mission)
+                   and crosses(ctx, f, order.zone, moving) and ctx.at_war(nation, f.nation)]
         if not targets:
             continue
         target = targets[0]
@@ -636,8 +636,10 @@ def until_cover_leaves(them: NavalSide, spare: dict[str, int]) -> Callable[[nava
 def crosses(ctx: TurnContext, f: Fleet, zone: str, moving: bool) -> bool:
     if moving:
         return f.moved_at == zone or (f.moved_at is not None and f.zone == zone)
+    if f.zone != zone:  # (first: the rest reads the nation's orders, for every fleet and order)
+        return False
     lands = any(isinstance(o, NavalInvasion) and o.origin == zone for o in ctx.orders.get(f.nation, ()))
-    return f.zone == zone and lands and any(u.kind == "transport" for u in f.ships) and bool(f.troops())
+    return lands and any(u.kind == "transport" for u in f.ships) and bool(f.troops())
 
 
 def dive(battle: naval_combat.NavalBattle) -> str | None:

@@ -75,6 +75,9 @@ def loss(first: int, turns: int) -> int:
     return first * 2 ** (turns - 2) if turns >= 2 else 0
 
 
+OUT, THROUGH, WALL = 0, 1, 2  # pockets(): what a step into a place meets
+
+
 def pockets(ctx: TurnContext, nation: str) -> list[list[str]]:
     """The nation's land shut in from every neutral, in pockets (see the docstring): each
     pocket sorted, the pockets by their first territory. Its island home under a cordon
@@ -84,19 +87,23 @@ def pockets(ctx: TurnContext, nation: str) -> list[list[str]]:
     isles = set(ctx.world.groups.get(spec.starvation_land, ())) if spec and spec.starvation_land else set()
     held = sorted(t for t, h in ctx.state.control.items() if h == nation)
 
-    hostile_at: dict[str, bool] = {}  # the units stand still while the pockets are sought
-
     def hostile(place: str) -> bool:
-        found = hostile_at.get(place)
-        if found is None:
-            found = hostile_at[place] = any(ctx.at_war(u.nation, nation) and (u.kind in WARSHIPS or not ctx.is_sea(place))
-                                            and u.kind != "transport" for u in ctx.units_at(place))
-        return found
+        return any(ctx.at_war(u.nation, nation) and (u.kind in WARSHIPS or not ctx.is_sea(place))
+                   and u.kind != "transport" for u in ctx.units_at(place))
 
     def neutral(place: str) -> bool:
         h = ctx.controller(place)
         return (h is not None and h not in friends and not ctx.at_war(h, nation)
                 and ctx.state.nations[h].side == "neutral") if h in ctx.state.nations else False
+
+    def way(place: str) -> int:
+        """What a step into `place` meets: a neutral's land (the way out), a place to go on
+        through (the sea or friends' land without the enemy), or a wall."""
+        if not ctx.is_sea(place) and neutral(place):
+            return OUT
+        return THROUGH if not hostile(place) and (ctx.is_sea(place) or ctx.controller(place) in friends) else WALL
+
+    ways: dict[str, int] = {}  # nothing moves while the pockets are sought: each place is asked once
 
     out: list[list[str]] = []
     done: set[str] = set()
@@ -109,10 +116,13 @@ def pockets(ctx: TurnContext, nation: str) -> list[list[str]]:
             for nb in ctx.world.sorted_neighbours(here):
                 if nb in seen:
                     continue
-                if not ctx.is_sea(nb) and neutral(nb):
+                found = ways.get(nb)
+                if found is None:
+                    found = ways[nb] = way(nb)
+                if found == OUT:
                     free = True
                     break
-                if not hostile(nb) and (ctx.is_sea(nb) or ctx.controller(nb) in friends):
+                if found == THROUGH:
                     seen.add(nb)
                     queue.append(nb)
         mine = sorted(t for t in seen if ctx.controller(t) == nation)
