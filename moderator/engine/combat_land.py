@@ -95,6 +95,7 @@ from moderator.engine.combat_air import RADAR_PENALTY, dogfight_value, enemy_lev
 from moderator.engine.combat_orders import BattleOrders, withdrawal
 from moderator.engine.context import TurnContext
 from moderator.engine.state import AIR_UNITS, LAND_UNITS, Unit
+from moderator.world.scenario_model import UnitStats
 
 PHASE = "4.6"
 STRAIT_PENALTY = {"infantry": 2, "artillery": 2}  # Straits
@@ -150,6 +151,9 @@ class Fighter:
     support: bool = False  # artillery next door protecting the territory (Artillery): never a casualty
     air_only: bool = False  # behind a super trench: it fights the defenders' aircraft only (Super Trench)
     cost: int | None = field(default=None, repr=False)  # its price, read once (the default casualty order)
+    # its values with its technology, read once: they do not change during its battle, and
+    # every round asked them again for every fighter (issue 14, the engine's cost)
+    stats: UnitStats | None = field(default=None, repr=False, compare=False)
 
     @property
     def virtual(self) -> bool:
@@ -237,7 +241,9 @@ def value_of(ctx: TurnContext, battle: Battle, side: Side, f: Fighter) -> int:
     if battle.air:  # 4.5: the fighter table, bombers at 1
         assert f.unit is not None
         return dogfight_value(ctx, f.unit, battle.air_level.get(side.role, 0), battle.radar and side.role == "attacker")
-    stats = ctx.stats(f.nation, f.kind, f.unit)  # the unit's technology (engine/technology.py)
+    stats = f.stats
+    if stats is None:
+        stats = f.stats = ctx.stats(f.nation, f.kind, f.unit)  # the unit's technology (engine/technology.py)
     assert stats is not None
     if side.role == "attacker":
         value = stats.attack

@@ -91,7 +91,7 @@ from moderator.engine.orders.move import (
 )
 from moderator.engine.orders.trenches import facing_of
 from moderator.engine.placement import DISMANTLED, map_facility
-from moderator.engine.state import SEA_UNITS, Unit, kinds
+from moderator.engine.state import SEA_UNITS, Unit, kinds, stand_in
 from moderator.orders.model import ArtillerySupport, Move, NavalInvasion, UnitCount
 
 PHASE = "4.4"
@@ -368,7 +368,7 @@ def structures(ctx: TurnContext, attacker: str, dest: str) -> tuple[list[Unit], 
         if not ctx.used((DEFENDING, holder, kind, dest)):
             continue
         built = sorted((u for u in ctx.units_at(dest) if u.kind == kind), key=lambda u: u.id)
-        out += built or ([Unit(f"{MAP_FACILITY}{kind}-{dest}", holder, kind, dest)] if map_facility(ctx, dest, kind)
+        out += built or ([stand_in(f"{MAP_FACILITY}{kind}-{dest}", holder, kind, dest)] if map_facility(ctx, dest, kind)
                          else [])
         if kind == "port":
             ships = sum(1 for n in sorted(ctx.world.neighbours(dest)) if ctx.is_sea(n)

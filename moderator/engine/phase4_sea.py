@@ -556,12 +556,17 @@ def intercept(ctx: TurnContext, sea: Sea, moving: bool) -> None:
         if id(order) in sea.spent:
             continue
         # the zone's units by the index (in the list's order), not every unit on the map
-        subs = [u for u in ctx.units_at(order.zone, nation) if u.kind == "submarine"
-                and u.id not in sea.used_subs and not any(u in f.ships for f in sea.fleets)][: order.count]
+        subs = [u for u in ctx.units_at(order.zone, nation) if u.kind == "submarine" and u.id not in sea.used_subs]
         if not subs:
             continue
-        targets = [f for f in sea.fleets if f.ships and ctx.at_war(nation, f.nation)
-                   and order.target in ("any", f.mission) and crosses(ctx, f, order.zone, moving)]
+        # not those sailing in a task force; by id, one object per unit in the turn's state
+        # (a Unit's == compares every field: a third of the naval step, asked for every ship)
+        sailing = {s.id for f in sea.fleets for s in f.ships}
+        subs = [u for u in subs if u.id not in sailing][: order.count]
+        if not subs:
+            continue
+        targets = [f for f in sea.fleets if f.ships and order.target in ("any", f.mission)
+                   and crosses(ctx, f, order.zone, moving) and ctx.at_war(nation, f.nation)]
         if not targets:
             continue
         target = targets[0]
@@ -658,8 +663,10 @@ def until_cover_leaves(them: NavalSide, spare: dict[str, int]) -> Callable[[nava
 def crosses(ctx: TurnContext, f: Fleet, zone: str, moving: bool) -> bool:
     if moving:
         return f.moved_at == zone or (f.moved_at is not None and f.zone == zone)
+    if f.zone != zone:  # (first: the rest reads the nation's orders, for every fleet and order)
+        return False
     lands = any(isinstance(o, NavalInvasion) and o.origin == zone for o in ctx.orders.get(f.nation, ()))
-    return f.zone == zone and lands and any(u.kind == "transport" for u in f.ships) and bool(f.troops())
+    return lands and any(u.kind == "transport" for u in f.ships) and bool(f.troops())
 
 
 def dive(battle: naval_combat.NavalBattle) -> str | None:
