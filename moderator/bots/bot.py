@@ -60,7 +60,7 @@ from dataclasses import dataclass, field
 
 from moderator.bots import history, naval, research, specials, statecraft
 from moderator.bots.options import FIGHTING, Seat, options, units
-from moderator.engine import manpower, terrain
+from moderator.engine import manpower, placement, terrain
 from moderator.engine.check import check_orders
 from moderator.engine.combat_land import CAPTURERS
 from moderator.engine.odds import odds_for
@@ -351,6 +351,7 @@ def money(d: Draft) -> None:
             d.take(o, cost=price)
     for o in options(s, m.Repair):
         d.take(o)
+    levy(d)  # men before research and diplomacy, when the army needs them
     push_self(d)
     research.programme(d)
     paid: list[tuple[type[m.Order], float, int]] = [
@@ -364,11 +365,10 @@ def money(d: Draft) -> None:
                    and not specials.deliberate(s, o)]
         if choices:
             d.take(d.rng.choice(choices), cost=price)
-    levy(d)
     build(d)
 
 
-LEVY_CHANCE = 0.5  # a turn's chance that a nation whose manpower is spent buys infantry at double cost
+LEVY_CHANCE = 0.5  # a careful player's chance a turn to buy infantry at double cost where pressed
 LEVY = 2  # infantry it buys then
 BOLD = 0.35  # the share of players (seat by seat, from the seed) who go on raising men past the limit
 
@@ -383,23 +383,29 @@ def levy(d: Draft) -> None:
     normal"), at the risk of a mutiny (Phase 9, Mutinies: "If a nation builds infantry
     units on a turn after its manpower limit has been expended, then there will be a 2 in
     10 chance of a mutiny happening"). `build` keeps within the limit, as a careful player
-    does. With the limit of a place spent, a nation at war takes the risk one turn in two
-    for a couple more infantry there (LEVY, at double price): any player where its own land
-    is threatened by more enemy troops than stand on it, and a bold player (a third of
-    the seats, `bold`) anywhere its army needs men, most threatened place first, as many
-    did in the war. Without this no nation ever mutinied in a 26-turn soak (docs/soak.md),
-    and no socialist revolution gave the Bolsheviks the Mutineers to command (PROXY FOR)."""
+    does. With the limit of a place spent, a nation at war takes the risk for a couple more
+    infantry there (LEVY, at double price, before it spends on research and diplomacy): a
+    careful player one turn in two where more enemy troops threaten its own land than
+    stand on it; a bold player (a third of the seats, `bold`) every turn, where its army
+    needs men, most threatened place first, as many did in the war. Without this no
+    nation ever mutinied in a 26-turn soak (docs/soak.md), and no socialist revolution
+    gave the Bolsheviks the Mutineers to command (PROXY FOR)."""
     s = d.seat
     stats = s.position.stats(s.nation, "infantry")
-    if stats is None or not s.enemies() or d.rng.random() >= LEVY_CHANCE:
+    if stats is None or not s.enemies() or (not d.bold and d.rng.random() >= LEVY_CHANCE):
         return
     spent = sorted({o.place for o in options(s, m.Build) if isinstance(o, m.Build) and o.kind == "infantry"
                     and not manpower.normal_left(s.position, s.nation, o.place)})
     short = sorted(((s.threat(p) - sum(n for k, n in s.stacks.get(p, Counter()).items() if k in FIGHTING), p)
                     for p in spent), key=lambda x: (-x[0], x[1]))
-    price = 2 * stats.cost * LEVY
-    if short and (short[0][0] > 0 or d.bold) and d.budget >= price:
-        d.take(m.Build("infantry", LEVY, short[0][1]), cost=price)
+    if not short or not (short[0][0] > 0 or d.bold):
+        return
+    place = short[0][1]
+    room = placement.colony_room(s.position, s.nation, place, "infantry")  # a colony's builds a turn (rule 8)
+    count = LEVY if room is None else min(LEVY, room)
+    price = 2 * stats.cost * count
+    if count and d.budget >= price:
+        d.take(m.Build("infantry", count, place), cost=price)
 
 
 PUSH_SELF_BUDGET = 10  # the least a neutral keeps in hand to push itself (the cheapest push costs 10)
