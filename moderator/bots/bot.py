@@ -483,7 +483,9 @@ def build(d: Draft) -> None:
     tanks first once the 4th tank advance gives them the breakthrough."""
     s = d.seat
     wanted: Counter[tuple[str, str]] = Counter()
-    cities = sorted((o for o in options(s, m.Build) if isinstance(o, m.Build)),
+    levied = {o.place for o in d.orders if isinstance(o, m.Build)}  # a colony's room a turn is the levy's (rule 8)
+    cities = sorted((o for o in options(s, m.Build) if isinstance(o, m.Build) and not (
+                     o.place in levied and placement.colony_room(s.position, s.nation, o.place, o.kind) is not None)),
                     key=lambda o: (-s.threat(o.place), o.place, o.kind))
     by_kind: dict[str, list[m.Build]] = {}
     for o in cities:
