@@ -46,7 +46,7 @@ def test_germany_sends_a_submarine_to_the_adriatic_and_it_lies_in_wait_at_once()
     state.new_unit("france", "cruiser", ADRIATIC)
     state.new_unit("germany", "submarine", ADRIATIC)
     for orders in _turns(state, "germany"):
-        assert _options(orders) == [7], orders
+        assert _options(orders).count(7) == 1, orders  # (money may draw another option besides)
         lying = [o for o in orders if isinstance(o, m.SubInterception) and o.zone == ADRIATIC]
         assert [o.count for o in lying] == [2], lying  # the one there and the new one, in one order
 
