@@ -135,6 +135,7 @@ REFUSALS = [
     ("DETECT SUBS IN North Sea WITH 4 dd", "not-enough-units"),
     ("INTERCEPT WITH 1 ss IN Kiel", "intercept-land"),
     ("INTERCEPT WITH 3 ss IN English Channel", "not-enough-units"),
+    ("INTERCEPT WITH 1 ss IN North Sea AGAINST TF B OF Germany", "intercept-own"),
     # 4.4, 4.6.1 naval invasions
     ("INVADE 1 inf FROM North Sea TO Paris", "invasion-coast"),
     ("INVADE 1 tank FROM English Channel TO Picardy", "invasion-tanks"),

@@ -61,15 +61,16 @@ Special terrain (mountains, Gibraltar) comes from terrain.py: the map's features
   territory; a reading).
 - Air combat (4.5), after the AA guns and before the ground rounds: the defenders'
   fighters intercept the attacking aircraft (interception is the default; the rules'
-  option to let them go has no order), both sides rolling at their air-combat values
-  (the fighter table, bombers at 1; no trench penalty: "do NOT receive the trench
-  penalty ... for the purposes of the air combat"). Each air round costs each plane one
-  fuel point: attackers leave when their fuel allows no more rounds (Front.rounds counts
+  option to let them go is LET THROUGH AT the place: orders/interception.py), both
+  sides rolling at their air-combat values (the fighter table, bombers at 1; no trench
+  penalty: "do NOT receive the trench penalty ... for the purposes of the air combat").
+  Each air round costs each plane one fuel point: attackers leave when their fuel allows no more rounds (Front.rounds counts
   air and ground rounds alike), interceptors stop when their tank is empty ("may expend
   all of their fuel points in this battle"). It goes on while both sides have planes
-  in it (the attacker's option to retreat has no order: he stays). Surviving attackers
-  with fuel left fight the ground rounds ("only ... if those aircraft still have two or
-  more fuel points remaining after any air battles"); the interceptors then defend in
+  in it, unless the attacker's BREAK OFF AIR COMBAT condition is met (break_off: his
+  aircraft fly home and fight no ground round). Surviving attackers with fuel left
+  fight the ground rounds ("only ... if those aircraft still have two or more fuel
+  points remaining after any air battles"); the interceptors then defend in
   the ground rounds at their defense value (4.6 step 1). Shared casualties and the
   fictive unit as in any combat (note after 4.6.1). A fighter's value is read at its
   own level against the highest level among the other side's fighters in the air

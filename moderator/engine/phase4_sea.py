@@ -30,9 +30,10 @@ nation out together, so nothing depends on nation ids or the order of lines:
    return to the sea zone from where they came. That must be explained to moderator")
    a nation's task forces go on with their missions, unless its orders say WITHDRAW FROM
    the zone IF CONTACT LOST: then they go back to the zone they came from and stop.
-4. 4.2.10 Submarine interception: an INTERCEPT order's submarines attack the first enemy
-   task force (by nation and name) doing the ordered mission that moves into or out of
-   their zone, or that will unload troops there (a landing written for it); they have a
+4. 4.2.10 Submarine interception: an INTERCEPT order's submarines attack the enemy task
+   force it names (AGAINST TF B OF Britain), or one doing the mission it names (drawn by
+   lot when several do: `chosen`), that moves into or out of their zone, or that will
+   unload troops there (a landing written for it); they have a
    free attack, fight one round and then dive (the default: "If the attacking subs
    attempt to retreat, the combat ends but the surviving subs remain"). Aircraft sent
    from land as cover over the zone join the battle, and the submarines cannot dive
@@ -253,13 +254,14 @@ def sail(f: Fleet, dest: str) -> None:
 
 
 def stow(ctx: TurnContext, f: Fleet, troops: Sequence[Unit]) -> list[Unit]:
-    """Put troops aboard the fleet's transports, each up to its capacity (Transports); the
-    troops that find no room are returned."""
+    """Put troops aboard the fleet's transports, each up to its capacity with its own
+    technology (Transports; Improved Transports); the troops that find no room are returned."""
     left = []
     for t in sorted(troops, key=lambda u: u.id):
         for ship in sorted((u for u in f.ships if u.kind == "transport"), key=lambda u: u.id):
             load_now = f.cargo.setdefault(ship.id, [])
-            room = ctx.scenario.stats(ship.nation, "transport").capacity
+            stats = ctx.stats(ship.nation, "transport", ship)
+            room = stats.capacity if stats is not None else 0
             if troop_points(kinds(load_now)) + troop_points({t.kind: 1}) <= room:
                 load_now.append(t)
                 break
@@ -565,11 +567,12 @@ def intercept(ctx: TurnContext, sea: Sea, moving: bool) -> None:
         subs = [u for u in subs if u.id not in sailing][: order.count]
         if not subs:
             continue
-        targets = [f for f in sea.fleets if f.ships and order.target in ("any", f.mission)
-                   and crosses(ctx, f, order.zone, moving) and ctx.at_war(nation, f.nation)]
+        targets = [f for f in sea.fleets if f.ships and ctx.at_war(nation, f.nation)
+                   and order.target in ("any", f.mission) and crosses(ctx, f, order.zone, moving)
+                   and (order.tf is None or (f.nation, f.name) == (order.tf_nation, order.tf))]
         if not targets:
             continue
-        target = targets[0]
+        target = chosen(ctx, nation, order.zone, targets)
         sea.spent.add(id(order))
         sea.used_subs.update(u.id for u in subs)
         own = NavalSide([Ship(u, f"{nation}/submarines", "intercept") for u in subs], sought=True)
@@ -591,6 +594,19 @@ def intercept(ctx: TurnContext, sea: Sea, moving: bool) -> None:
         fought = sorted({s.fleet for s in joining})
         naval_combat.battle_event(ctx, result, [f"{nation}/submarines", target.key, *fought,
                                                 *sorted({f"{u.nation}/aircraft" for u, _ in cover})])
+
+
+def chosen(ctx: TurnContext, nation: str, zone: str, targets: Sequence[Fleet]) -> Fleet:
+    """4.2.10: the player "may choose to have the subs attack any number of task forces":
+    an order naming a task force (AGAINST TF B OF Britain) has chosen it. An order naming
+    a mission, or none, leaves a choice among the task forces doing it: it is drawn by
+    lot, a logged pick rolled only when two or more qualify at once, so neither the enemy's
+    nation id nor the names it gave its task forces decide (issue 10)."""
+    if len(targets) == 1:
+        return targets[0]
+    ordered = sorted(targets, key=lambda f: f.key)
+    return ctx.dice.pick(ordered, f"submarine interception in {zone} by {nation}, the target: "
+                         + " or ".join(f.key for f in ordered))
 
 
 def engaging(ctx: TurnContext, sea: Sea, nation: str, target: Fleet, zone: str) -> list[Fleet]:

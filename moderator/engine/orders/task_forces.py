@@ -100,9 +100,11 @@ def speed(pos: Position, nation: str, tf: TaskForceRecord) -> int:
 
 
 def capacity(pos: Position, nation: str, tf: TaskForceRecord) -> int:
-    """Troop points the task force's transports carry (Transports: two each)."""
-    stats = pos.stats(nation, "transport")
-    return tf.ships.get("transport", 0) * (stats.capacity if stats else 0)
+    """Troop points the task force's transports carry (Transports: two each; Improved
+    Transports "+1 troop point", each transport at the level it was built or upgraded at,
+    as the naval step stows them: phase4_sea.stow)."""
+    ships = [u for u in pos.state.units if u.id in tf.unit_ids and u.kind == "transport"]
+    return sum(stats.capacity for u in ships if (stats := pos.stats(nation, "transport", u)) is not None)
 
 
 def troop_points(units: dict[str, int]) -> int:
