@@ -412,7 +412,9 @@ def render(odds: Odds, battle: dict[str, object]) -> str:
         f"  at the end: attackers holding the field {odds.attackers_left:.2f}"
         + (f", aircraft flown home {odds.flown_home:.2f}" if odds.flown_home else "")
         + (f"; defenders escaped {odds.defenders_escaped:.2f}" if odds.defenders_escaped else ""),
-        f"  rounds: mean {odds.expected_rounds:.2f}",
+        # the land rounds only: an air combat before them (4.5) spends fuel, and aircraft
+        # whose fuel it spent fly home before the first (0 rounds)
+        f"  ground rounds (after any air combat): mean {odds.expected_rounds:.2f}",
     ]
     shown = [(r, p) for r, p in sorted(odds.rounds.items()) if p >= 0.0005]
     lines += [f"    {r:>3} {p:7.2%} {'#' * round(p * 40)}" for r, p in shown]
