@@ -678,6 +678,8 @@ def test_an_undeclared_attack_is_refused_with_the_declarations_reason_in_both() 
         # SUPPORT into land it does not hold is an attack too (phase4_land.support): it began the war alone
         (game, "spain", m.ArtillerySupport(1, "Madrid", "Lisbon"), "war-by-option"),
         (game, "china", m.Attack(inf(1), "Manchuria", "Chita"), "war-limited-gear-up"),  # China on Russia
+        (game, "china", m.Attack(inf(1), "Manchuria", "Korea"), "war-not-listed"),  # Japan: not China's war
+        (game, "belgium", m.Attack(inf(1), "Liege", "Cologne"), "war-camp-before-ten"),  # a neutral on a camp
         (game, "britain", m.Attack(inf(1), "Malaya", "Siam"), "war-neutral-on-neutral"),  # Britain while neutral
         (with_state(game, reach_ten), "italy", m.Attack(inf(1), "Milan", "Switzerland"), "war-after-ten"),
         (with_state(game, canada_beside_a_minor), "canada", m.Attack(inf(1), land, minor), "war-not-alone"),

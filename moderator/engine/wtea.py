@@ -147,7 +147,7 @@ VERSION = 36  # 1: before "One rule, one home" (one dice stream per turn); 2: be
 # 30: before a carrier's fighters on deck hunted submarines with their task force's DETECT mission (4.2.9)
 # 31: before the odd hit between allies of equal shares of the casualties (Phase 4 guideline 2; land, sea
 # and air) was drawn by lot, not given to the first nation id (issue 10)
-# 32: before a MOVE or INVADE that attacks without a declaration was refused like the DECLARE WAR it
+# 32: before a MOVE, INVADE or SUPPORT that attacks without a declaration was refused like the DECLARE WAR it
 # is (war-by-option, war-not-alone, war-limited-gear-up, war-neutral-on-neutral, war-after-ten; Phase 1.1,
 # issue 8), asked before "cannot-capture"
 # 33: before a neutral China's DECLARE WAR was refused on a minor it does not border and on a nation

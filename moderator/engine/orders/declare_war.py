@@ -170,7 +170,6 @@ class DeclareWarRule(OrderRule[DeclareWar]):
         if pos.at_war(nation, target):
             return None  # nothing to declare (remarks says so)
         return war_problem(pos, nation, target, order.target)
-        return None
 
     def remarks(self, pos: Position, nation: str, order: DeclareWar) -> list[Problem]:
         if pos.at_war(nation, order.target):
