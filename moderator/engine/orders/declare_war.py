@@ -141,6 +141,8 @@ def attack_barred(pos: Position, nation: str, place: str) -> Problem | None:
         if why:
             return why
     return None
+
+
 def bordering_minor_neutrals(pos: Position, nation: str) -> list[str]:
     """The minor neutrals holding land next to land `nation` holds ("shares a border
     with", China), sorted: the land as it stands, so a gift or a conquest changes them."""
