@@ -683,6 +683,10 @@ def test_an_undeclared_attack_is_refused_with_the_declarations_reason_in_both() 
         (game, "britain", m.Attack(inf(1), "Malaya", "Siam"), "war-neutral-on-neutral"),  # Britain while neutral
         (with_state(game, reach_ten), "italy", m.Attack(inf(1), "Milan", "Switzerland"), "war-after-ten"),
         (with_state(game, canada_beside_a_minor), "canada", m.Attack(inf(1), land, minor), "war-not-alone"),
+        # Neutrals: a camp's member only with its 10 points; China: no war on a nation outside its section's list
+        (game, "ottoman", m.Attack(inf(1), "Erzurum", "Tbilisi"), "war-camp-before-ten"),
+        (game, "italy", m.Attack(inf(1), "Venice", "Trieste"), "war-camp-before-ten"),
+        (game, "china", m.Attack(inf(1), "Manchuria", "Korea"), "war-not-listed"),  # Japan's
     ]
     for where, nation, order, reason in cases:
         cmp = judged(where, nation, order)

@@ -713,6 +713,9 @@ def test_a_neutral_declares_war_on_the_main_wars_camps_only_with_its_10_points()
     allied = opening(lambda s: setattr(s.nations["italy"], "standing", 10))
     assert errors(codes_1914("DECLARE WAR ON Austria-Hungary\nJOIN Allies", "Italy", allied)) == []
     assert errors(codes_1914("DECLARE WAR ON France", "Italy", allied)) == ["war-camp-before-ten"]  # its own camp-to-be
+    spain = opening(lambda s: setattr(s.nations["spain"], "standing", 10))  # its entry: no option needed
+    assert errors(codes_1914("DECLARE WAR ON Germany\nJOIN Allies", "Spain", spain)) == []
+    assert errors(codes_1914("DECLARE WAR ON Portugal", "Spain", spain)) == ["war-by-option"]  # a neutral still
     central = opening(lambda s: setattr(s.nations["china"], "standing", -10))
     assert errors(codes_1914("DECLARE WAR ON France\nJOIN Central Powers", "China", central)) == []
     assert errors(codes_1914("DECLARE WAR ON Italy", "Ottoman Empire")) == []  # a neutral major: its section's

@@ -83,7 +83,7 @@ from moderator.engine.ruleset import Ruleset, Step
 from moderator.orders import model as m
 
 NAME = "wtea-1914"
-VERSION = 36  # 1: before "One rule, one home" (one dice stream per turn); 2: before issue 8 (neutrals);
+VERSION = 37  # 1: before "One rule, one home" (one dice stream per turn); 2: before issue 8 (neutrals);
 # 3: before separated treasuries, surrender, the US Entry events, air combat over land, landings in 4.4;
 # 4: before the Mutineers (a disastrous mutiny's rebels), the Bolsheviks' wars after their victory, and
 # reconnaissance missions at sea helping their side's task forces in 4.2, new ships attacking in Phase 7,
@@ -162,6 +162,8 @@ VERSION = 36  # 1: before "One rule, one home" (one dice stream per turn); 2: be
 # 35: before intercepting submarines drew their target by lot among the task forces passing at once
 # (4.2.10; it was the first by nation id and name) or took the one their order names, and before defenders
 # disengaging into a neighbour attacked in the same step joined its defence whatever the names (4.6; issue 10)
+# 36: before Spain or the USA with its 10 points for a camp could declare war on the other camp in the mail
+# of its JOIN (reading 31; it was war-by-option; issue 8)
 ROOT = Path(__file__).resolve().parents[2]
 
 RULES: tuple[OrderRule, ...] = (  # type: ignore[type-arg]

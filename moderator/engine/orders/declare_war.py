@@ -30,7 +30,8 @@ tables: engine/reactions.py). The checker refuses what the rules forbid
   declare war on neutral minor and neutral major nations" (their sections): a neutral's
   war on a nation of the main war needs its 10 points for the other camp as the turn
   began (what JOIN is judged on; it joins by JOIN, reading 31), else `war-camp-before-ten`.
-  With those points the war is its entry: no section's list or gear-up binds it. Not
+  With those points the war is its entry: no section's list, gear-up or option binds it
+  (Spain's and the USA's `war-by-option` included). Not
   barred: Japan and the British Empire (their own rules), China's limited wars on the four
   majors (after its gear-up), and the factions a special rule brings in (the Bolsheviks,
   the Mutineers, the Irish Rebels, the Chinese Empire: `active = false` in nations.toml).
@@ -66,6 +67,12 @@ def minor(pos: Position, nation: str) -> bool:
 def neutral_war_problem(pos: Position, nation: str, target: str, at: str) -> Problem | None:
     """Why a neutral's own sections forbid its declaration on `target` (see above)."""
     wars = pos.scenario.diplomacy
+    camp = pos.nation(target).side
+    info = pos.scenario.nations.get(nation)
+    enters = camp in ("allied", "central") and nation not in wars.join_without_points and (info is None or info.active)
+    other_camp = "central" if camp == "allied" else "allied"  # its 10 points open a war on the other camp only
+    if enters and points.ready_to_join(pos, nation, other_camp) == other_camp:
+        return None  # its entry into the main war (JOIN, reading 31): its section's own wars no longer bind it
     if nation in wars.war_by_option:
         return problem("war-by-option", at, target=target, options=list(wars.war_by_option[nation]),
                        neutral=pos.nation(target).side == "neutral")
@@ -74,15 +81,9 @@ def neutral_war_problem(pos: Position, nation: str, target: str, at: str) -> Pro
             and not pos.at_war(partner, target)):
         return problem("war-not-alone", at, target=target, partner=partner)
     limited = wars.limited_war_gear_up.get(nation, frozenset())
-    camp = pos.nation(target).side
-    info = pos.scenario.nations.get(nation)
-    if camp in ("allied", "central") and nation not in wars.join_without_points and (info is None or info.active):
-        side = "central" if camp == "allied" else "allied"  # its 10 points open a war on the other camp only
-        if points.ready_to_join(pos, nation, side) == side:
-            return None  # its entry into the main war: its section's limited wars no longer bind it
-        if target not in limited:
-            return problem("war-camp-before-ten", at, target=target, camp=camp,
-                           standing=pos.standing_at_start.get(nation, pos.nation(nation).standing))
+    if enters and target not in limited:
+        return problem("war-camp-before-ten", at, target=target, camp=camp,
+                       standing=pos.standing_at_start.get(nation, pos.nation(nation).standing))
     if nation in wars.only_listed_wars and target not in limited:
         near = bordering_minor_neutrals(pos, nation)
         if target not in near:
@@ -141,6 +142,8 @@ def attack_barred(pos: Position, nation: str, place: str) -> Problem | None:
         if why:
             return why
     return None
+
+
 def bordering_minor_neutrals(pos: Position, nation: str) -> list[str]:
     """The minor neutrals holding land next to land `nation` holds ("shares a border
     with", China), sorted: the land as it stands, so a gift or a conquest changes them."""
