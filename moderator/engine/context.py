@@ -25,7 +25,7 @@ from moderator.engine.events import Event, EventSchema
 from moderator.engine.problems import Problem
 from moderator.engine.state import GameState, NationState, Unit
 from moderator.orders.model import Order
-from moderator.world.model import Territory, World
+from moderator.world.model import SEA, Territory, World
 from moderator.world.scenario_model import Scenario, UnitStats
 
 if TYPE_CHECKING:
@@ -152,7 +152,7 @@ class Position:
         return self.world.territories[name]
 
     def is_sea(self, name: str) -> bool:
-        return self.world.territories[name].is_sea
+        return self.world.territories[name].kind == SEA  # Territory.is_sea, one call less (asked thousands of times)
 
     def adjacent(self, a: str, b: str) -> bool:
         return self.world.adjacent(a, b)

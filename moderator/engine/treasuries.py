@@ -189,9 +189,9 @@ def held(pos: Position, nation: str) -> dict[str, int]:
     return {str(k): int(v) for k, v in raw.items()} if isinstance(raw, dict) else {}
 
 
-def key_of(pos: Position, nation: str, group: Group) -> str:
-    """The territory that keeps a separated group's money."""
-    keeping = sorted(k for k in held(pos, nation) if k in group)
+def key_of(pos: Position, nation: str, group: Group, money: dict[str, int] | None = None) -> str:
+    """The territory that keeps a separated group's money (`money`: held(), when the caller has it)."""
+    keeping = sorted(k for k in (money if money is not None else held(pos, nation)) if k in group)
     if keeping:
         return keeping[0]
     return min(group, key=lambda t: (-pos.place(t).value, t))
@@ -212,7 +212,8 @@ def separated(pos: Position, nation: str) -> list[tuple[str, Group]]:
         return list(known[4])
     all_groups = groups(pos, nation)
     main = mainland(pos, nation, all_groups)
-    found = sorted((key_of(pos, nation, g), g) for g in all_groups if g != main)
+    money = held(pos, nation)
+    found = sorted((key_of(pos, nation, g, money), g) for g in all_groups if g != main)
     pos.memo[(SEPARATED, nation)] = (*_seen(control), sides, keys, tuple(found))
     return found
 
