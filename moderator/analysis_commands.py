@@ -2,10 +2,10 @@
 
     moderator odds --attacker germany --attack "6 inf, 2 art" --defender france \
         --defend "4 inf" [--territory Verdun] [--city] [--strait] [--beach] [--trench | --super-trench]
-        [--air-distance N] [--strike] [--support N [--support-one-round]] [--rounds N]
+        [--air-distance N [--home N]] [--strike] [--support N [--support-one-round]] [--rounds N]
         [--attacker-tech "fighters 2, weapons 1"] [--defender-tech ...]
         [--disengage-after N] [--disengage-losses N] [--let-through]
-        [--break-off-after N] [--break-off-losses N] [--radar] [--intercepted N]
+        [--break-off-after N] [--break-off-losses N] [--break-off-kills N] [--radar] [--intercepted N]
         [--on-the-way "1 ftr, 1 aa; 2 ftr"] [--json]
 
 Unit statistics come from the scenario (Scenario.stats, per nation); --territory takes a
@@ -13,7 +13,9 @@ real map name (aliases and any capitalisation work) and brings its city and spec
 terrain (Phase 4.6, Cities; terrain.py). --trench / --super-trench: the defender's trench
 faces the attackers (Trenches; tanks help the infantry, aircraft take -3, or stay out behind
 a super trench); AA guns among the defenders fire first at aircraft; aircraft fight the
-rounds their fuel allows (--air-distance: fuel spent each way, 1 from next door) and an
+rounds their fuel allows (--air-distance: fuel spent to get there, 1 from next door;
+--home: fuel from the territory to the nearest friendly land, where they come down after
+the battle, 1 by default: friendly land next door, as the start is from next door) and an
 attack by aircraft alone meets defenders at -3 unless AA or a trench (Fighters); the
 defenders' fighters intercept attacking aircraft in air combat first (4.5). --strike:
 three tactical strike points on the territory give attacking infantry +1 (4.1.1).
@@ -25,8 +27,9 @@ the fuel; "weapons 1": infantry values), the scenario's start levels otherwise.
 --disengage-after N / --disengage-losses N: the defenders disengage after N rounds / when
 their losses exceed N (4.6), their infantry, tanks and aircraft leaving for a friendly
 neighbour. --let-through: the defender's fighters let the attacking aircraft go (4.5);
---break-off-after N / --break-off-losses N: the attacking aircraft leave the air combat
-after N rounds / when their losses exceed N, while interceptors remain (4.5 step 3).
+--break-off-after N / --break-off-losses N / --break-off-kills N: the attacking aircraft
+leave the air combat after N rounds / when their losses exceed N / once they have downed N
+interceptors, while interceptors remain (4.5 step 3; with --sea, before a strike on ships).
 --radar: a radar of the defender stands in the territory: the attacking aircraft have -1
 in the air combat and on the ground (Radar). --intercepted N: N fighters of the defender
 intercept the attacking aircraft over one place on their way (4.5; --air-distance 2 or
@@ -53,7 +56,7 @@ from typing import Any
 from moderator import analysis_naval
 from moderator.engine import combat_land
 from moderator.engine.names import nation_guesses
-from moderator.engine.odds import Odds, odds_for
+from moderator.engine.odds import STEP_BUDGET, Odds, odds_for
 from moderator.engine.odds_on_the_way import Guarded, intercepted_odds
 from moderator.engine.orders import move as move_order
 from moderator.orders.checker import resolve_nation_id
@@ -88,7 +91,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     trench.add_argument("--trench", action="store_true", help="a trench of the defender faces the attackers")
     trench.add_argument("--super-trench", action="store_true", help="a super trench faces the attackers")
     p.add_argument("--air-distance", type=int, default=1,
-                   help="fuel the aircraft spend to get there, and again to get back (default 1)")
+                   help="fuel the aircraft spend to get there (default 1: from next door)")
+    p.add_argument("--home", type=int, default=1,
+                   help="fuel from the territory to the nearest friendly land where the aircraft come down "
+                        "(default 1: friendly land next door; over the defender's land all the way: --air-distance)")
     p.add_argument("--strike", action="store_true",
                    help="three or more tactical strike points on the territory this turn: attacking infantry +1 (4.1.1)")
     p.add_argument("--support", type=int, default=0,
@@ -100,10 +106,16 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--disengage-after", type=int, help="the defenders disengage after this many rounds (4.6)")
     p.add_argument("--disengage-losses", type=int, help="the defenders disengage when their losses exceed this")
     p.add_argument("--let-through", action="store_true",
-                   help="the defender's fighters let the attacking aircraft go: no air combat (4.5)")
-    p.add_argument("--break-off-after", type=int, help="the attacking aircraft leave the air combat after N rounds")
+                   help="the defender's fighters let the attacking aircraft go: no air combat (4.5; on land, "
+                        "or with --sea over the ships)")
+    p.add_argument("--break-off-after", type=int,
+                   help="the attacking aircraft leave the air combat after N rounds (4.5; on land, or with --sea "
+                        "over the ships: they fly home without striking)")
     p.add_argument("--break-off-losses", type=int,
-                   help="the attacking aircraft leave the air combat when their losses exceed N")
+                   help="the attacking aircraft leave the air combat when their losses exceed N (4.5; also --sea)")
+    p.add_argument("--break-off-kills", type=int,
+                   help="the attacking aircraft leave the air combat once they have downed N interceptors "
+                        "(4.5; also --sea)")
     p.add_argument("--radar", action="store_true",
                    help="a radar of the defender in the territory: attacking aircraft -1 (Radar)")
     p.add_argument("--intercepted", type=int, default=0,
@@ -205,17 +217,14 @@ def compute(args: argparse.Namespace) -> tuple[Odds, dict[str, object]]:
                  if value is not None]
     if any(kind == "rounds" and value < 1 for kind, value in disengage):
         raise ValueError("defenders fight at least one round before they may disengage (4.6)")
-    break_off = [(kind, value) for kind, value in (("rounds", getattr(args, "break_off_after", None)),
-                                                   ("losses", getattr(args, "break_off_losses", None)))
-                 if value is not None]
-    if any(kind == "rounds" and value < 1 for kind, value in break_off):
-        raise ValueError("aircraft fight at least one round of air combat before they may break off (4.5)")
+    break_off = break_off_conditions(args)
     let_through = bool(getattr(args, "let_through", False))
     one_round = bool(getattr(args, "support_one_round", False))
     if one_round and not getattr(args, "support", 0):
         raise ValueError("--support-one-round needs --support N")
     setup: dict[str, Any] = dict(
         territory=territory, strait=args.strait, trench=trench, air_distance=distance,
+        home=getattr(args, "home", 1),
         beach=getattr(args, "beach", False), strike=getattr(args, "strike", False),
         support=getattr(args, "support", 0), support_rounds=1 if one_round else None,
         tech=tech, disengage=disengage, let_through=let_through, break_off=break_off,
@@ -227,10 +236,12 @@ def compute(args: argparse.Namespace) -> tuple[Odds, dict[str, object]]:
                                 **setup)
     else:
         odds = odds_for(scenario, attacker, attack, defender, defend, city=city, max_rounds=args.rounds,
-                        world=world, **setup)
+                        world=world, budget=STEP_BUDGET, progress=progress_bar("rolling the battle", args),
+                        **setup)
     battle = {"attacker": attacker, "attack": attack, "defender": defender, "defend": defend,
               "territory": territory or None, "typed": args.territory, "city": city, "strait": bool(args.strait),
               "max_rounds": args.rounds, "trench": trench, "air_distance": distance,
+              "home": getattr(args, "home", 1),
               "beach": bool(getattr(args, "beach", False)), "strike": bool(getattr(args, "strike", False)),
               "support": getattr(args, "support", 0), "support_one_round": one_round,
               "tech": {n: dict(sorted(levels.items())) for n, levels in sorted(tech.items())},
@@ -239,6 +250,23 @@ def compute(args: argparse.Namespace) -> tuple[Odds, dict[str, object]]:
               "radar": bool(getattr(args, "radar", False)), "intercepted": getattr(args, "intercepted", 0) or 0,
               "on_the_way": [{"fighters": g.fighters, "aa": g.aa} for g in way]}
     return odds, battle
+
+
+def break_off_conditions(args: argparse.Namespace) -> list[tuple[str, int]]:
+    """--break-off-after N / --break-off-losses N / --break-off-kills N: the attacker's BREAK
+    OFF AIR COMBAT conditions (4.5 step 3: AFTER n ROUNDS, IF LOSSES EXCEED n, WHEN n
+    KILLS), for a land battle and for a strike on ships (--sea)."""
+    out = [(kind, value) for kind, value in (("rounds", getattr(args, "break_off_after", None)),
+                                             ("losses", getattr(args, "break_off_losses", None)),
+                                             ("kills", getattr(args, "break_off_kills", None)))
+           if value is not None]
+    if any(kind == "kills" and value < 1 for kind, value in out):
+        raise ValueError("--break-off-kills is a number of interceptors downed, 1 or more")
+    if any(kind == "rounds" and value < 1 for kind, value in out):
+        raise ValueError("aircraft fight at least one round of air combat before they may break off (4.5)")
+    if any(kind == "losses" and value < 0 for kind, value in out):
+        raise ValueError("--break-off-losses is a number of aircraft lost, 0 or more")
+    return out
 
 
 def progress_bar(label: str, args: argparse.Namespace) -> Callable[[int, int], None] | None:
@@ -334,6 +362,10 @@ def _air_only(units: object) -> bool:
     return isinstance(units, dict) and set(units) <= {"fighter", "bomber"}
 
 
+def _has_aircraft(units: object) -> bool:
+    return isinstance(units, dict) and bool(set(units) & {"fighter", "bomber"})
+
+
 def _way_text(way: object) -> str:
     """[{'fighters': 1, 'aa': 1}, {'fighters': 2, 'aa': 0}] -> '1 fighter + 1 AA gun, then 2 fighters'."""
     if not isinstance(way, list):
@@ -355,6 +387,8 @@ def render(odds: Odds, battle: dict[str, object]) -> str:
                               + (" for one round" if battle.get("support_one_round") else ""), battle.get("support")),
                              (f"defenders disengage at {_listed(battle.get('disengage'))}", battle.get("disengage")),
                              (f"technology {_tech_text(battle.get('tech'))}", battle.get("tech")),
+                             (f"aircraft fuel {battle.get('air_distance')} there, {battle.get('home', 1)} to friendly "
+                              "land", _has_aircraft(battle["attack"]) and battle.get("air_distance", 1) != 1),
                              ("the defender's fighters let the aircraft through", battle.get("let_through")),
                              ("the defender's radar: aircraft -1", battle.get("radar")),
                              (f"on the way over {_way_text(battle.get('on_the_way'))}"
@@ -382,4 +416,8 @@ def render(odds: Odds, battle: dict[str, object]) -> str:
     ]
     shown = [(r, p) for r, p in sorted(odds.rounds.items()) if p >= 0.0005]
     lines += [f"    {r:>3} {p:7.2%} {'#' * round(p * 40)}" for r, p in shown]
+    if odds.samples:  # too large to walk exactly: the engine's battle rolled (odds_sampled.py)
+        spread = 2 * (0.25 / odds.samples) ** 0.5  # two standard errors of a share, at its widest (50%)
+        lines += ["", f"  simulated: too large to work out exactly, so the engine fought this battle "
+                      f"{odds.samples} times with fixed dice; each chance is within about {spread:.1%}"]
     return "\n".join(lines)

@@ -3,6 +3,9 @@
     moderator odds --sea --attacker britain --attack "2 bb, 4 dd" --defender germany \
         --defend "1 bb, 2 dd, 3 tr" [--mission patrol] [--defend-mission transport] [--free] [--rounds N] \
         [--attacker-tech "battleships 3"] [--defender-tech ...] [--json]
+    moderator odds --sea --attacker britain --attack "3 ftr" --defender germany --defend "1 cv, 1 bb" \
+        [--rounds N] [--aa N] [--carrier-fighters N] [--cover N [--cover-rounds N]] [--radar-ships N \
+        [--radar-retreat]] [--let-through] [--break-off-after N] [--break-off-losses N] [--break-off-kills N]
 
 The attacking task force sighted the defending one (4.2) and fights with its attack
 values; the defenders fight with their defense values, or with their attack values too
@@ -18,8 +21,15 @@ An air strike on ships (4.2-4.3; engine/phase4_air_sea.py): --attack names aircr
 ("2 ftr, 1 bmb"): the ships fire first (step 2), --aa N AA guns aboard them fire once
 (step 3, Improved AA; 2 on battleships and carriers, 1 on cruisers and transports), the
 aircraft fight the rounds their fuel pays (--rounds, default 1: a fighter of fuel 5) and
-the ships fire once more as they leave (step 6). The carriers' fighters and cover
-intercepting first (step 1) are not modelled.
+the ships fire once more as they leave (step 6). --carrier-fighters N and --cover N: the
+defender's fighters aboard its carriers and sent from land as cover intercept first
+(step 1, 4.5): that air combat is the engine's, sampled with fixed seeds
+(engine/strike_odds.py), and with it the players' choices of 4.5 for the zone:
+--let-through (the defender's LET THROUGH: no air combat, and its fighters stay out of
+the rounds against the ships), --break-off-after N / --break-off-losses N /
+--break-off-kills N (the attacker's BREAK OFF AIR COMBAT: after N air rounds / once more
+than N strikers are down / once N interceptors are down, while interceptors remain, the
+strikers fly home without striking).
 """
 
 from __future__ import annotations
@@ -99,7 +109,7 @@ def _not_a_ship_or_plane(kind: str) -> str | None:
 
 
 def compute(args: argparse.Namespace) -> tuple[NavalOdds, dict[str, object]]:
-    from moderator.analysis_commands import _nation, parse_tech, progress_bar
+    from moderator.analysis_commands import _nation, break_off_conditions, parse_tech, progress_bar
     from moderator.world.scenario import load_scenario
 
     scenario = load_scenario(args.scenario)
@@ -112,10 +122,14 @@ def compute(args: argparse.Namespace) -> tuple[NavalOdds, dict[str, object]]:
         raise ValueError("aircraft strike ships alone (4.2: sent \"without any accompanying ships\"): "
                          "give --attack aircraft only, or ships only")
     radar_ships = args.radar_ships or (1 if getattr(args, "radar", False) else 0)  # --radar: one radar ship
+    break_off = break_off_conditions(args)
+    let_through = bool(getattr(args, "let_through", False))
     for flag, used in (("--aa", args.aa), ("--carrier-fighters", args.carrier_fighters), ("--cover", args.cover),
-                       ("--radar-retreat", args.radar_retreat)):
+                       ("--radar-retreat", args.radar_retreat), ("--let-through", let_through),
+                       ("--break-off-after/-losses/-kills", break_off)):
         if used and not strike:
-            raise ValueError(f"{flag}: the defenders against aircraft (4.3 steps 1-3, Radar): --attack names aircraft")
+            raise ValueError(f"{flag}: for aircraft striking ships (4.3 steps 1-3, 4.5, Radar): --attack names "
+                             "aircraft")
     for flag, value in (("--aa", args.aa), ("--carrier-fighters", args.carrier_fighters), ("--cover", args.cover),
                         ("--radar-ships", radar_ships)):
         if value < 0:
@@ -135,6 +149,7 @@ def compute(args: argparse.Namespace) -> tuple[NavalOdds, dict[str, object]]:
                              if args.attacker_deck or args.defender_deck else {}),
                           **({"carrier_fighters": args.carrier_fighters, "cover": args.cover,
                               "cover_rounds": args.cover_rounds, "radar_retreat": args.radar_retreat,
+                              "let_through": let_through, "break_off": break_off,
                               "progress": progress_bar("the air combat before the strike", args)}
                              if strike else {}))
     battle = {"sea": True, "attacker": attacker, "attack": attack, "mission": args.mission,
@@ -143,6 +158,7 @@ def compute(args: argparse.Namespace) -> tuple[NavalOdds, dict[str, object]]:
               "carrier_fighters": args.carrier_fighters, "cover": args.cover,
               "cover_rounds": args.cover_rounds if args.cover else None, "radar_ships": radar_ships,
               "radar_retreat": bool(args.radar_retreat), "sonar": bool(args.sonar),
+              "let_through": let_through, "break_off": [f"{kind}:{value}" for kind, value in break_off],
               "attacker_deck": args.attacker_deck, "defender_deck": args.defender_deck,
               "tech": {n: dict(sorted(levels.items())) for n, levels in sorted(tech.items())}}
     return odds, battle
@@ -160,6 +176,7 @@ def _ships(units: object) -> str:
 
 
 def render(odds: NavalOdds, battle: dict[str, object]) -> str:
+    from moderator.analysis_commands import _listed
     strike = bool(battle.get("strike"))
     title = ("Air strike on ships (the ships fire first" + (f", {battle['aa']} AA guns aboard" if battle.get("aa") else "")
              + f"; {battle['max_rounds'] or 1} round(s) of fuel)") if strike else \
@@ -170,6 +187,9 @@ def render(odds: NavalOdds, battle: dict[str, object]) -> str:
          "of fuel", battle.get("cover")),
         (f"radar aboard {battle.get('radar_ships')} ship(s): aircraft -1", battle.get("radar_ships")),
         ("the ships withdraw when the radar warns", battle.get("radar_retreat")),
+        ("the defender's fighters let the aircraft through (no air combat)", battle.get("let_through")),
+        (f"the aircraft break off the air combat at {_listed(battle.get('break_off'))}",
+         battle.get("break_off")),
         ("sonar aboard: attacking submarines -1", battle.get("sonar")),
         (f"{battle.get('attacker_deck')} attacking fighter(s) on deck fight with the carriers",
          battle.get("attacker_deck")),

@@ -31,7 +31,7 @@ def test_the_options_cover_the_plays_order_types() -> None:
     from moderator.orders import model as m
 
     assert {m.Attack, m.Move, m.Build, m.Research, m.Influence, m.BuildTrench, m.TaskForce} <= offered
-    assert [name for name, _ in PLAYS][:4] == ["declare", "statecraft", "defend", "attack"]
+    assert [name for name, _ in PLAYS][:5] == ["declare", "statecraft", "specials", "defend", "attack"]
 
 
 def test_a_bot_turn_is_text_the_checker_keeps_whole() -> None:

@@ -10,13 +10,14 @@ from typing import Any
 
 import pytest
 
-from moderator.engine import treasuries
+from moderator.engine import points, treasuries
 from moderator.engine.context import MODERATOR, Position, TurnContext
 from moderator.engine.neutral_income import income_rule
 from moderator.engine.orders.base import OrderRule
 from moderator.engine.phase8_income import apply_income_rule, full_income
 from moderator.engine.problems import Problem
 from moderator.engine.ruleset import Ruleset
+from moderator.engine.state import GameState
 from moderator.engine.us_trade import trade_after_cuts
 from moderator.orders import model as m
 from moderator.orders.echo import normalize_order
@@ -66,6 +67,17 @@ def with_saved(game: Game, **saved: int) -> Game:
     return dataclasses.replace(game, state=state)
 
 
+def at_war(game: Game, nation: str, *enemies: str) -> Game:
+    """The game with `nation` already at war with `enemies` (a neutral's wars begin only by
+    its options or gear-up, Phase 1.1: declare_war.war_problem), so that its attacks on them
+    are no undeclared wars to refuse."""
+    state = game.state.copy()
+    for enemy in enemies:
+        state.nations[nation].at_war_with = sorted({*state.nations[nation].at_war_with, enemy})
+        state.nations[enemy].at_war_with = sorted({*state.nations[enemy].at_war_with, nation})
+    return dataclasses.replace(game, state=state)
+
+
 def drift_income(game: Game, nation: str) -> int:
     """What Phase 8 adds to the nation's treasury if nobody's land changes hands (its land
     cut off from the mainland keeps its share apart: engine/treasuries.py)."""
@@ -105,7 +117,7 @@ def test_a_move_that_joined_a_battle_is_not_refused_afterwards() -> None:
     # Found: the engine's second ATTACK into Northern Mexico joined the first one's battle,
     # then was judged again at its own turn and refused "not-enough-units" (its units had
     # fought). The checker kept it; now the engine does not judge a joined move twice.
-    game = opening()
+    game = at_war(opening(), "usa", "mexico")
     cmp = judged(game, "usa", m.Attack(inf(1), "LA", "Northern Mexico"), m.Attack(inf(1), "LA", "Northern Mexico"))
     assert cmp.verdicts[1].kept and refused(cmp, 1) == []
     battles = cmp.mine("battle")
@@ -187,7 +199,7 @@ def test_joining_a_battle_never_takes_units_an_earlier_order_names() -> None:
     # gave the infantry to orders 1 and 2 and refused order 3. Orders are carried out as
     # written (design.md, Determinism): a later move joins a battle only with the units
     # still free once the moves written before it have taken theirs.
-    game = opening()
+    game = at_war(opening(), "china", "russia", "japan")
     cmp = judged(game, "china", m.Attack(inf(1), "Manchuria", "Vladivostok"), m.Attack(inf(1), "Manchuria", "Korea"),
                  m.Attack(inf(1), "Manchuria", "Vladivostok"))
     assert cmp.verdicts[1].kept and refused(cmp, 1) == []
@@ -214,7 +226,7 @@ def test_every_land_move_is_judged_as_the_moves_begin() -> None:
     # order 3 (MOVE 2 art into Maritimes) is judged on enemy land, as the moves begin,
     # in the checker and the engine alike; its artillery is then free for order 4, which
     # joins order 1's battle at Quebec (one battle, whatever the line order).
-    game = opening()
+    game = at_war(opening(), "usa", "canada")
     cmp = judged(game, "usa", m.Attack(inf(1), "East Coast", "Quebec"), m.Attack(inf(1), "East Coast", "Maritimes"),
                  m.Move(one("artillery", 2), "East Coast", "Maritimes"),
                  m.Attack(one("artillery", 2), "East Coast", "Quebec"))
@@ -621,7 +633,7 @@ def test_the_dice_excuse_is_named_and_narrow() -> None:
     # from the USA's own land, joined to the East Coast (kept, warned); in the engine the
     # attack failed, so Quebec is not the USA's to send from. The harness names the
     # battle it blames.
-    game = opening()
+    game = at_war(opening(), "usa", "canada")
     cmp = compare(game, "usa", orders(m.Attack(inf(1), "East Coast", "Quebec"),
                                       m.Transfer(1, "Quebec", "East Coast")), seed="q0")
     assert cmp.drifts == [] and not cmp.mine("battle")[0].args["captured"]
@@ -630,3 +642,51 @@ def test_the_dice_excuse_is_named_and_narrow() -> None:
     # A flight may rest on any place (where it lands); other orders on the places they name.
     assert drift.meets(m.Move(one("fighter"), "East Coast", "Maritimes"), {"Quebec"}) == {"Quebec"}
     assert drift.meets(cmp.orders[0], {"Ontario"}) == set()
+
+
+def with_state(game: Game, change: Any) -> Game:
+    state = game.state.copy()
+    change(state)
+    return dataclasses.replace(game, state=state)
+
+
+def test_an_undeclared_attack_is_refused_with_the_declarations_reason_in_both() -> None:
+    # Found: MOVE 2 art FROM East Coast TO Maritimes by the neutral USA was refused
+    # "war-by-option" by the checker and "cannot-capture" by the engine, which sees that
+    # nobody defends Maritimes (move.undefended) and asked that first. Phase 1.1: an attack
+    # without a declaration is one, so the MOVE and INVADE homes ask the declaration's own
+    # bars (declare_war.attack_barred -> war_problem) before anything the battles or the
+    # checker's blindness could change: one reason in both, for every bar. And SUPPORT
+    # into Lisbon alone, kept with a warning, began Spain's war with Portugal in the engine.
+    game = opening()
+    world = game.world
+
+    def reach_ten(state: GameState) -> None:
+        state.nations["italy"].flags[points.REACHED] = 1  # "cannot declare new local war"
+
+    def canada_beside_a_minor(state: GameState) -> None:
+        state.control[land] = "canada"
+        state.new_unit("canada", "infantry", land)
+
+    land, minor = next((t, n) for t in sorted(world.territories) if not world.territories[t].is_sea
+                       for n in sorted(world.neighbours(t)) if not world.territories[n].is_sea
+                       and game.state.controller(n) == "netherlands" and game.state.controller(t) != "netherlands")
+    cases = [
+        (game, "usa", m.Move(one("artillery", 2), "East Coast", "Maritimes"), "war-by-option"),  # the drift found
+        (game, "usa", m.Attack(inf(1), "LA", "Northern Mexico"), "war-by-option"),  # US #2, the Congress vote
+        (game, "spain", m.Attack(inf(1), "Madrid", "Lisbon"), "war-by-option"),  # Spain's options 1 and 3
+        # SUPPORT into land it does not hold is an attack too (phase4_land.support): it began the war alone
+        (game, "spain", m.ArtillerySupport(1, "Madrid", "Lisbon"), "war-by-option"),
+        (game, "china", m.Attack(inf(1), "Manchuria", "Chita"), "war-limited-gear-up"),  # China on Russia
+        (game, "britain", m.Attack(inf(1), "Malaya", "Siam"), "war-neutral-on-neutral"),  # Britain while neutral
+        (with_state(game, reach_ten), "italy", m.Attack(inf(1), "Milan", "Switzerland"), "war-after-ten"),
+        (with_state(game, canada_beside_a_minor), "canada", m.Attack(inf(1), land, minor), "war-not-alone"),
+    ]
+    for where, nation, order, reason in cases:
+        cmp = judged(where, nation, order)
+        assert codes(cmp, 0) == [reason] and refused(cmp, 0) == [reason], (nation, order)
+        assert not cmp.mine("battle") and not cmp.state.nations[nation].at_war_with  # no war begun
+    # Where the declaration is allowed, so is the attack: Germany on Belgium (a war it may
+    # begin, warned), and the USA once at war with Mexico.
+    assert refused(judged(game, "germany", m.Attack(inf(16), "Cologne", "Liege")), 0) == []
+    assert refused(judged(at_war(game, "usa", "mexico"), "usa", m.Attack(inf(1), "LA", "Northern Mexico")), 0) == []

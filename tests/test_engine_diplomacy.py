@@ -715,6 +715,63 @@ def test_allied_france_and_spain_keep_apart_while_the_garrison_rule_stands() -> 
     assert "garrison-apart" not in errors(codes_1914("MOVE 1 inf FROM Toulouse TO Barcelona", "France"))
 
 
+def test_china_declares_war_only_on_its_four_majors_and_on_minor_neutrals_it_borders() -> None:
+    """China: "China can enter into limited wars with Germany, Britain, France, and/or
+    Russia or with adjacent minor neutrals ... China may also freely declare war on any
+    minor neutral nation which it shares a border with." Read as the whole list of China's
+    wars while neutral; the border is land next to land, as both hold it now."""
+    for minor in ("Mongolia", "Tibet", "Afghanistan"):  # China's land touches theirs in 1914
+        assert codes_1914(f"DECLARE WAR ON {minor}", "China") == [("flag", "war-by-neutral")], minor
+    for distant in ("Siam", "Persia", "Greece", "Netherlands"):
+        assert errors(codes_1914(f"DECLARE WAR ON {distant}", "China")) == ["war-not-listed"], distant
+    for other in ("Japan", "Ottoman Empire", "USA"):  # neutrals, not among its limited wars
+        assert errors(codes_1914(f"DECLARE WAR ON {other}", "China")) == ["war-not-listed"], other
+    # A camp's member outside the four: the Neutrals' 10 points decide (see the next test).
+    assert errors(codes_1914("DECLARE WAR ON Austria-Hungary", "China")) == ["war-camp-before-ten"]
+    world, scenario = real()
+    [why] = check_text("DECLARE WAR ON Siam", "China", opening(), world, scenario).diagnostics
+    assert "(now Emirate of Afghanistan, Bogd Khanate of Mongolia, Tibet); Kingdom of Siam is a minor neutral it does not border" in why.message
+    # Indochina given to China (French option 4) borders Siam: now China's neighbour.
+    indochina = opening(lambda s: s.control.__setitem__("Indochina", "china"))
+    assert codes_1914("DECLARE WAR ON Siam", "China", indochina) == [("flag", "war-by-neutral")]
+    # Once at war, or in the main war, the bar is gone; other nations are not barred by it.
+    joined = opening(set_flags("china", side="allied"))
+    assert errors(codes_1914("DECLARE WAR ON Siam", "China", joined)) == []
+    assert codes_1914("DECLARE WAR ON Greece", "Ottoman Empire") == [("flag", "war-by-neutral")]
+    # The engine refuses it too, with the same reason, and no war begins.
+    new, events = run_1914({"china": "DECLARE WAR ON Siam"})
+    assert "siam" not in new.nations["china"].at_war_with and refused(events, "china") == ["war-not-listed"]
+    new, _ = run_1914({"china": "DECLARE WAR ON Tibet"})
+    assert "tibet" in new.nations["china"].at_war_with
+
+
+def test_a_neutral_declares_war_on_the_main_wars_camps_only_with_its_10_points() -> None:
+    """Neutrals: "All neutrals, except Japan and British Empire, must collect 10 points for
+    one side or another to be able to declare themselves as a member ... and to declare war
+    against oposite camp"; the Ottomans and Italy "may opt to declare war on neutral minor
+    and neutral major nations". The points as the turn began, as for JOIN (reading 31:
+    the JOIN in the same mail makes it a member)."""
+    for nation, target in (("Ottoman Empire", "Russia"), ("Italy", "Austria-Hungary"), ("Italy", "France"),
+                           ("Netherlands", "Germany"), ("Persia", "Russia"), ("Canada", "Germany")):
+        assert errors(codes_1914(f"DECLARE WAR ON {target}", nation)) == ["war-camp-before-ten"], (nation, target)
+    world, scenario = real()
+    [why] = check_text("DECLARE WAR ON Russia", "Ottoman Empire", opening(), world, scenario).diagnostics
+    assert "one of the Allied Powers" in why.message and "10 points for the other camp" in why.message
+    allied = opening(lambda s: setattr(s.nations["italy"], "standing", 10))
+    assert errors(codes_1914("DECLARE WAR ON Austria-Hungary\nJOIN Allies", "Italy", allied)) == []
+    assert errors(codes_1914("DECLARE WAR ON France", "Italy", allied)) == ["war-camp-before-ten"]  # its own camp-to-be
+    central = opening(lambda s: setattr(s.nations["china"], "standing", -10))
+    assert errors(codes_1914("DECLARE WAR ON France\nJOIN Central Powers", "China", central)) == []
+    assert errors(codes_1914("DECLARE WAR ON Italy", "Ottoman Empire")) == []  # a neutral major: its section's
+    assert codes_1914("DECLARE WAR ON Russia", "Japan") == []  # "except Japan and British Empire"
+    assert codes_1914("DECLARE WAR ON Germany", "Britain") == [("warning", "join-unprovoked")]  # its entry
+    geared = opening(set_flags("china", turn=2, geared_up=1))
+    assert codes_1914("DECLARE WAR ON Germany", "China", geared) == []  # a limited war of its section
+    # The engine refuses it too: the Ottomans stay at peace with Russia.
+    new, events = run_1914({"ottoman": "DECLARE WAR ON Russia"})
+    assert "russia" not in new.nations["ottoman"].at_war_with and refused(events, "ottoman") == ["war-camp-before-ten"]
+
+
 def test_the_war_options_of_japan_and_spain_declare_their_wars() -> None:
     japan = opening(set_flags("japan", turn=2, geared_up=1))
     new, events = run_1914({"japan": "OPTION 1"}, japan)
@@ -736,3 +793,40 @@ def test_the_war_options_of_japan_and_spain_declare_their_wars() -> None:
     assert referred(events, "usa") == []  # US #2 is the Congress vote, rolled (engine/option_effects.py)
     [outcome] = [e.args["outcome"] for e in events if e.code == "option-outcome"]
     assert ("mexico" in new.nations["usa"].at_war_with) == (outcome == "success")
+
+
+def test_an_attack_without_a_declaration_is_barred_where_the_declaration_would_be() -> None:
+    """Phase 1.1: "For any nation the player intends to attack this turn, if the player is
+    not yet at war with that nation, then they must declare war on them", so an undeclared
+    attack is a declaration and meets the same refusals (declare_war.attack_barred asks
+    war_problem, DECLARE WAR's own bars): Spain's and the neutral USA's options, Canada and
+    Australia not alone on a minor, China's limited war after its gear-up; the checker and
+    the engine alike (tests/test_drift.py holds both to the same reason)."""
+    assert errors(codes_1914("MOVE 1 inf FROM Madrid TO Lisbon", "Spain")) == ["war-by-option"]
+    assert errors(codes_1914("MOVE 1 inf FROM LA TO Northern Mexico", "USA")) == ["war-by-option"]
+    assert errors(codes_1914("MOVE 1 inf FROM Shandong TO Jiaozhou", "China")) == ["war-limited-gear-up"]
+    # A landing from the sea is an attack too (INVADE reads the same rule before its loading).
+    assert errors(codes_1914("INVADE 1 inf FROM Gulf of Mexico TO Northern Mexico", "USA")) == ["war-by-option"]
+    geared = opening(set_flags("china", turn=2, geared_up=1))
+    assert "war-limited-gear-up" not in errors(codes_1914("MOVE 1 inf FROM Shandong TO Jiaozhou", "China", geared))
+    joined = opening(set_flags("spain", side="allied"))
+    assert "war-by-option" not in errors(codes_1914("MOVE 1 inf FROM Madrid TO Lisbon", "Spain", joined))
+    # Canada beside a minor neutral (a land given it here): not alone, unless Britain fights the minor.
+    world, _ = real()
+    state = opening()
+    land, minor = next((t, n) for t in sorted(world.territories) if not world.territories[t].is_sea
+                       for n in sorted(world.neighbours(t)) if not world.territories[n].is_sea
+                       and state.controller(n) == "netherlands" and state.controller(t) != "netherlands")
+    state.control[land] = "canada"
+    state.new_unit("canada", "infantry", land)
+    move = f"MOVE 1 inf FROM {land} TO {minor}"
+    assert errors(codes_1914(move, "Canada", state)) == ["war-not-alone"]
+    beside = state.copy()
+    beside.nations["britain"].at_war_with = ["netherlands"]
+    beside.nations["netherlands"].at_war_with = ["britain"]
+    assert "war-not-alone" not in errors(codes_1914(move, "Canada", beside))
+    # The engine refuses what the checker refuses: Spain's infantry stay home, and no war begins.
+    new, _ = run_1914({"spain": "MOVE 1 inf FROM Madrid TO Lisbon"})
+    assert "portugal" not in new.nations["spain"].at_war_with
+    assert not [u for u in new.units if u.nation == "spain" and u.location == "Lisbon"]
+    assert new.controller("Lisbon") == "portugal"

@@ -189,3 +189,102 @@ def test_the_ships_that_join_an_interception_sink_submarines_as_often_as_their_v
         phase4_sea.naval_movement(ctx)
         sunk += sum(1 for u in ctx.state.units if u.kind == "submarine") < 2
     assert within_four_sigma(sunk, trials, 0.3448)
+
+
+def test_the_fighters_aboard_an_intercepted_carrier_hold_the_submarine_until_their_fuel_is_spent() -> None:
+    # 4.2.10, read in docs/rules-coverage.md: the fighter on deck of the French carrier is an
+    # aircraft assigned to its task force; it fights the intercepting submarine and the
+    # submarine cannot dive while it has fuel. The fixture's fighter has 4: it lands back on
+    # its carrier each time, so 4 rounds. Every die misses but the submarine's contact (kept
+    # on 1: aggressive 1-2, -1 for the fighter): the battle lasts 4 rounds, then it dives.
+    import dataclasses
+
+    default = dict(SCENARIO.units["default"])
+    default["carrier"] = dataclasses.replace(default["carrier"], capacity=1)  # the fixture's carries none
+    scenario = dataclasses.replace(SCENARIO, units={"default": default})
+    state = sea_state(germany=[("submarine", "North Sea", 1)],
+                      france=[("carrier", "North Sea", 1), ("fighter", "North Sea", 1)])
+    state.nations["france"].tech.update(aircraft_carriers=1)
+    parsed = {"france": parsed_orders("TF C AT North Sea: 1 cv\nTF C CARRIER TO English Channel"),
+              "germany": parsed_orders("INTERCEPT WITH 1 ss IN North Sea")}
+    # the free attack; then per round the submarine, the carrier, the fighter, and (rounds 1-3) the contact
+    dice = ScriptedDice([9] + [9, 9, 9, 1] * 3 + [9, 9, 9])
+    ctx = TurnContext(state.copy(), parsed, WORLD, scenario, dice_root=dice)
+    for i, order in enumerate(parsed["france"]):
+        rule = task_forces.FORM if isinstance(order, m.TaskForce) else task_forces.MISSION
+        rule.execute(ctx, "france", i, order)
+    phase4_sea.naval_movement(ctx)
+    battle = next(e for e in ctx.events if e.code == "naval-battle")
+    assert (battle.args["rounds"], battle.args["ended"]) == (4, "submarines-dive")
+    assert len(dice.log) == 1 + 4 * 3 + 3
+    assert sorted(u.kind for u in ctx.state.units if u.location == "English Channel") == ["carrier", "fighter"]
+# ---- Improved Transports (Technology: "+1 troop point") ---------------------------------------------
+
+
+def test_a_transport_carries_the_troop_points_of_its_own_level() -> None:
+    """Transports: two troop points; Improved Transports' first advance "+1 troop point",
+    for the transports that have it (a deployed unit once upgraded, Phase 2.1). The checker
+    (task_forces.capacity) and the naval step (phase4_sea.stow) read the same value: three
+    infantry go aboard an upgraded transport, and are refused on one that is not."""
+    from dataclasses import replace
+
+    from moderator.engine import technology
+    from moderator.world.scenario import load_scenario
+
+    scenario = replace(SCENARIO, technologies=load_scenario("1914").technologies)
+    orders = {"germany": parsed_orders("TF T AT Baltic Sea: 1 tr\nTF T LOAD 3 inf FROM East Prussia\nTF T TRANSPORT")}
+    for upgraded, aboard in ((True, 3), (False, 0)):
+        state = sea_state(germany=[("transport", "Baltic Sea", 1), ("infantry", "East Prussia", 3)])
+        state.nations["germany"].tech["improved_transports"] = 1
+        if upgraded:
+            state.nations["germany"].flags[technology.UPGRADED] = {"transport": {"improved_transports": 1}}
+        ctx = TurnContext(state.copy(), orders, WORLD, scenario, dice_root=Dice("transports", 1))
+        refused = []
+        for i, order in enumerate(orders["germany"]):
+            rule = task_forces.FORM if isinstance(order, m.TaskForce) else task_forces.MISSION
+            why = rule.problem(ctx, "germany", order)
+            if why is None:
+                rule.execute(ctx, "germany", i, order)
+            else:
+                refused.append((why.code, why.args.get("capacity")))
+        phase4_sea.naval_movement(ctx)
+        assert sum(u.kind == "infantry" and u.location == "Baltic Sea" for u in ctx.state.units) == aboard
+        assert not [e for e in ctx.events if e.code == "units-held-back"]
+        assert refused == ([] if upgraded else [("tf-capacity", 2)])
+
+
+# ---- order independence (issue 10: no nation id, no line order decides) ------------------------------
+
+
+def test_the_naval_step_does_not_depend_on_the_order_of_lines_or_of_nations() -> None:
+    # The 4.2 contact example's fleets, Germany's task forces written in another order and
+    # the nations' mails read the other way round: the same dice, battles and positions.
+    other = {"germany": "TF T AT North Sea: 3 tr\nTF T TRANSPORT\nTF E AT North Sea: 2 dd\nTF E ESCORT T",
+             "france": PATROL["france"]}
+    for seed in range(25):
+        one = naval_turn(FLEETS, PATROL, Dice("line-order", seed))
+        two = naval_turn(FLEETS, other, Dice("line-order", seed))
+        assert [(r.purpose, r.result) for r in one.dice.log] == [(r.purpose, r.result) for r in two.dice.log]
+        assert [e.args for e in one.events if e.code == "naval-battle"] == \
+            [e.args for e in two.events if e.code == "naval-battle"]
+        assert sorted((u.id, u.location) for u in one.state.units) == sorted((u.id, u.location) for u in two.state.units)
+
+
+def test_submarines_told_to_intercept_any_task_force_draw_between_two_nations_evenly() -> None:
+    # 4.2.10: a French and a Russian task force leave the submarines' zone at the same
+    # point; the order names neither, so each is the target half the time (a logged lot,
+    # phase4_sea.chosen), not the first by nation id.
+    state = sea_state(france=[("cruiser", "North Sea", 1)], russia=[("cruiser", "North Sea", 1)],
+                      germany=[("submarine", "North Sea", 1)])
+    orders = {"france": "TF A AT North Sea: 1 dd\nTF A MOVE TO English Channel",
+              "russia": "TF A AT North Sea: 1 dd\nTF A MOVE TO English Channel",
+              "germany": "INTERCEPT WITH 1 ss IN North Sea"}
+    trials = 400
+    french = 0
+    for seed in range(trials):
+        ctx = sail(TurnContext(state.copy(), {n: parsed_orders(t) for n, t in orders.items()}, WORLD, SCENARIO,
+                               dice_root=Dice("intercept-lot", seed)))
+        fought = [e for e in ctx.events if e.code == "naval-battle"]
+        assert len(fought) == 1
+        french += "france/A" in fought[0].args["fleets"]
+    assert within_four_sigma(french, trials, 0.5)

@@ -145,7 +145,7 @@ def exact(case: Case) -> odds.Odds:
                             city=fx.world().territories[case.where].city, across=across, orders=case.orders)
 
 
-GER, AUS, RUS = "germany", "austria", "russia"
+GER, AUS, RUS, FRA, BEL = "germany", "austria", "russia", "france", "belgium"
 CASES = [
     Case("mixed-city", "Warsaw", ((GER, "infantry", 4), (GER, "artillery", 2)), ((RUS, "infantry", 3),)),
     Case("strait", "Riga", ((GER, "infantry", 3), (GER, "artillery", 1)), ((RUS, "infantry", 1),),
@@ -156,6 +156,9 @@ CASES = [
          ((RUS, "infantry", 3),)),  # casualty sharing and the fictive unit
     Case("equal-allies", "Minsk", ((GER, "infantry", 2), (AUS, "infantry", 2)),
          ((RUS, "infantry", 3),)),  # equal shares: the odd hit by lot (issue 10), every way followed
+    Case("three-allies", "Minsk", ((GER, "infantry", 8),),
+         ((BEL, "artillery", 2), (FRA, "artillery", 1), (FRA, "tank", 2), (RUS, "infantry", 2))),
+    # three defending nations: what one cannot take is shared by the others' strength again
     Case("withdraw", "Minsk", ((GER, "infantry", 4),), ((RUS, "infantry", 3),),
          orders=BattleOrders({}, (CombatCondition("Minsk", "rounds", 2), CombatCondition("Minsk", "losses", 1)))),
     Case("casualty-order", "Minsk", ((GER, "infantry", 2), (GER, "tank", 2)), ((RUS, "infantry", 3),),

@@ -59,6 +59,10 @@ CASES: Sequence[tuple[str, dict[str, int], dict[str, int], dict[str, object]]] =
     # them is down, while Russian fighters remain (4.5 step 3).
     ("break-off", {"fighter": 3, "infantry": 2}, {"fighter": 2, "infantry": 2},
      {"tech": {"germany": {"improved_fighters": 2}}, "break_off": (("losses", 0),)}),
+    # ... and once they have downed one Russian fighter while the other still flies
+    # (BREAK OFF AIR COMBAT ... WHEN 1 KILLS).
+    ("break-off-kills", {"fighter": 3, "infantry": 2}, {"fighter": 2, "infantry": 2},
+     {"tech": {"germany": {"improved_fighters": 2}}, "break_off": (("kills", 1),)}),
     # The Russian fighters let the German aircraft go: no air combat (4.5).
     ("let-through", {"fighter": 3, "infantry": 2}, {"fighter": 2, "infantry": 2}, {"let_through": True}),
     # Two Russian AA guns fire their free roll at the German aircraft before the first round

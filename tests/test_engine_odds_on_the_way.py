@@ -28,11 +28,12 @@ def close(seen: int, n: int, p: float, samples: int) -> bool:
 def test_the_odds_of_an_attack_intercepted_on_its_way_match_the_engine() -> None:
     # A German fighter of level 3 (fuel 6: 2 out, 2 back, two rounds) attacks Warsaw (one
     # Russian infantry and the city) from Silesia, two places away; a Russian fighter at
-    # Lodz intercepts on the way. The odds: no battle 0.82 of the time (the fighter falls or
+    # Lodz intercepts on the way. Every neighbour of Warsaw is Russian: the nearest German
+    # land is 2 away (--home 2). The odds: no battle 0.82 of the time (the fighter falls or
     # turns back), the infantry destroyed about 4 times in 100.
     samples = 4000
     odds = intercepted_odds(SCEN, "germany", {"fighter": 1}, "russia", {"infantry": 1}, 1, city=True,
-                            air_distance=2, tech=LEVEL_3, samples=samples)
+                            air_distance=2, home=2, tech=LEVEL_3, samples=samples)
     assert abs(sum(odds.outcomes.values()) - 1) < 1e-9
     assert 0.7 < odds.rounds[0] < 0.9
     n, no_battle, cleared, lost = 800, 0, 0, 0
@@ -60,14 +61,14 @@ def test_without_interceptors_the_odds_are_the_battles_own() -> None:
 
 def test_the_cli_takes_intercepted_and_refuses_it_from_next_door(capsys: pytest.CaptureFixture[str]) -> None:
     base = ["odds", "--attacker", "germany", "--attack", "1 ftr", "--defender", "russia", "--defend", "1 inf",
-            "--city", "--attacker-tech", "fighters 3", "--json"]
+            "--city", "--attacker-tech", "fighters 3", "--home", "2", "--json"]
     code, out = run_cli([*base, "--air-distance", "2", "--intercepted", "1"], capsys)
     data = json.loads(out)
     assert code == 0 and data["battle"]["intercepted"] == 1
     assert 0.7 < data["odds"]["rounds"]["0"] < 0.9  # most of the time no aircraft arrive
     code, out = run_cli([*base, "--air-distance", "2"], capsys)
     assert code == 0 and "0" not in json.loads(out)["odds"]["rounds"]
-    code, out = run_cli([*base, "--intercepted", "1"], capsys)
+    code, out = run_cli([*base, "--intercepted", "1", "--home", "1"], capsys)
     assert code == 2 and "--air-distance 2" in out
 
 
@@ -102,7 +103,8 @@ def test_the_odds_over_two_guarded_places_with_aa_guns_match_the_engine() -> Non
     # (at 1 in the air) keep three rounds for the way; the fighter (at 2) has three.
     samples = 4000
     way = [Guarded(aa=1), Guarded(fighters=1, aa=1)]
-    odds = intercepted_odds(SCEN, "germany", {"bomber": 2}, "russia", {"infantry": 1}, way, air_distance=3, tech={"germany": {"improved_bombers": 4}}, samples=samples)
+    odds = intercepted_odds(SCEN, "germany", {"bomber": 2}, "russia", {"infantry": 1}, way, air_distance=3, home=3,
+                            tech={"germany": {"improved_bombers": 4}}, samples=samples)
     assert abs(sum(odds.outcomes.values()) - 1) < 1e-9
     state = baltic_bombers()
     order = [Attack(units(bomber=2), "Konigsberg", "Estonia")]

@@ -93,3 +93,19 @@ def test_a_neutral_war_waits_for_the_joining_and_china_s_limited_wars_draw_nothi
     geared = opening(lambda s: s.nations["china"].flags.update(geared_up=0))
     new, _, rolled = draws({"china": "DECLARE WAR ON Germany"}, geared)
     assert "aggressions" not in new.nations["china"].flags and not [r for r in rolled if r[0] == "1.1"]
+
+
+def test_a_neutrals_entry_by_declaration_is_answered_as_its_joining_not_as_an_aggression() -> None:
+    """Italy at 10 for the Allies declares war on Austria-Hungary and JOINs (reading 31):
+    its entry, so no "Italy declares war against major power" row (own points toward zero,
+    the others' answer kept for the joining); the joining's row answers it. Japan's war on
+    a camp keeps its row ("Japan declares war against major power")."""
+    ready = opening(lambda s: setattr(s.nations["italy"], "standing", 10))
+    new, events, rolled = draws({"italy": "DECLARE WAR ON Austria-Hungary\nJOIN Allies"}, ready)
+    assert new.nations["italy"].side == "allied" and "austria-hungary" in new.nations["italy"].at_war_with
+    assert "aggressions" not in new.nations["italy"].flags
+    assert not [r for r in rolled if "Italy declares war" in r[1]]
+    assert not [e for e in events if e.code == "points" and e.args["why"] in ("own-war", "aggression")]
+    assert [e for e in events if e.code == "points" and e.args["why"] == "a-nation-joined"]
+    new, _, _ = draws({"japan": "DECLARE WAR ON Russia"})
+    assert new.nations["japan"].flags["aggressions"] == [["Japan declares war against major power", "russia"]]

@@ -81,6 +81,23 @@ def test_each_submarine_sinks_one_to_five_uniformly() -> None:
     assert capped_hits(4, (1, 5), 5, Dice("cap", 1), "four subs") <= 5  # "the maximum ... is only 5"
 
 
+def test_each_submarine_in_unrestricted_warfare_sinks_one_to_ten_uniformly() -> None:
+    # 1.4: "Each sub can hit 1-10 on D10 damage from targeted territories ... up to full
+    # income from targeted territories": each face 1 in 10, the mean 5.5, never over the cap.
+    from moderator.engine.phase4_submarine_warfare import unrestricted_damage
+    from moderator.world.scenario_model import UnrestrictedTarget
+
+    wide = UnrestrictedTarget("france", ("Bay of Biscay",), ("Brest",), 999)
+    dice = Dice("unrestricted-1d10", 11)
+    rolls = [unrestricted_damage(1, wide, dice) for _ in range(3000)]
+    assert set(rolls) == set(range(1, 11))
+    for face in range(1, 11):
+        assert within_four_sigma(rolls.count(face), len(rolls), 0.1)
+    assert abs(sum(rolls) / len(rolls) - 5.5) < 4 * (8.25 / len(rolls)) ** 0.5  # variance of a D10: 8.25
+    narrow = UnrestrictedTarget("france", ("Bay of Biscay",), ("Brest",), 7)
+    assert max(unrestricted_damage(3, narrow, Dice("cap-7", s)) for s in range(50)) == 7
+
+
 def test_a_cut_transfers_half_is_shared_by_the_cutters() -> None:
     assert split_transfer(21 // 2, 2) == [5, 5] and split_transfer(11 // 2, 2) == [3, 2]
 

@@ -423,11 +423,12 @@ def test_east_africa_supplies_count_its_infantry_against_the_home_manpower() -> 
     assert new.nations["germany"].flags.get(manpower.COLONIAL_BUILT, 0) == abroad + 2
 
 
-def test_a_given_lands_garrison_marches_home_or_is_flagged() -> None:
+def test_a_given_lands_garrison_marches_home_or_sails_to_the_nearest_port() -> None:
     """A territory given by an option: the giver's units there march at once to its
     nearest land through its own and its allies' land (Trieste: Croatia, by name among the
     nearest), and this turn's orders name them there; with no such march home (Jiaozhou:
-    Chinese land all round) they stay, flagged for the moderator."""
+    Chinese land all round) they sail by default to the giver's nearest port, flagged for
+    the moderator (docs/moderating.md)."""
     from tests.test_engine_diplomacy import codes_1914, errors
 
     def garrisoned(state: GameState) -> None:
@@ -444,7 +445,49 @@ def test_a_given_lands_garrison_marches_home_or_is_flagged() -> None:
     assert errors(codes_1914("OPTION 2\n" + march, "Austria-Hungary", with_(garrisoned))) == []
     assert errors(codes_1914("OPTION 2\nMOVE 1 inf FROM Trieste TO Croatia", "Austria-Hungary",
                              with_(garrisoned))) == ["not-enough-units"]
+    # Jiaozhou: two sea zones to the Carolines and the Marianas (equal value: by name).
+    garrison = len(opening().units_at("Jiaozhou", "germany"))
+    islands = len(opening().units_at("Caroline Islands", "germany"))
     new, events = play("germany", "OPTION 1", [3, 2])
-    assert [e.args["details"]["place"] for e in events if e.code == "moderator-flag"
-            and e.args["reason"] == "option-gift-units-left"] == ["Jiaozhou"]
-    assert new.units_at("Jiaozhou", "germany") and not [e for e in events if e.code == "units-withdrawn"]
+    [flagged] = [e.args for e in events if e.code == "moderator-flag"
+                 and e.args["reason"] in ("option-gift-units-shipped", "option-gift-units-left")]
+    assert flagged["reason"] == "option-gift-units-shipped" and flagged["nation"] == "germany"
+    assert flagged["details"] == {"place": "Jiaozhou", "to": "china", "port": "Caroline Islands", "units": garrison}
+    [sailed] = [e.args for e in events if e.code == "units-withdrawn"]
+    assert (sailed["place"], sailed["to"], sailed["units"]) == ("Jiaozhou", "Caroline Islands", garrison)
+    assert not new.units_at("Jiaozhou", "germany")
+    assert len(new.units_at("Caroline Islands", "germany")) == islands + garrison
+
+
+def test_the_nearest_port_of_a_garrison_with_no_march_home() -> None:
+    """The default's port (engine/option_effects.shipped_to): fewest sea zones, then the
+    most valuable land, then by name; none from a land with no coast."""
+    from moderator.engine.context import Position
+    from moderator.engine.option_effects import shipped_to
+
+    world, scenario = real()
+    pos = Position(opening(), {}, world, scenario)
+    assert shipped_to(pos, "britain", "Hong Kong") == "Malaya"  # value 3, before British Borneo's 1, one zone away
+    assert shipped_to(pos, "france", "Indochina") == "New Caledonia"
+    assert shipped_to(pos, "germany", "Jiaozhou") == "Caroline Islands"
+    assert shipped_to(pos, "germany", "Switzerland") is None  # no coast: the units stay, flagged
+
+
+def test_a_ruling_overrides_the_default_for_a_shipped_garrison() -> None:
+    """The moderator's answer to `option-gift-units-shipped`: a MOVE ruling sends the units
+    elsewhere, a REMOVE ruling interns them (docs/moderating.md, the neutrals' flags)."""
+    from moderator.engine.resolve import apply_rulings
+    from moderator.orders.checker import check_rulings
+
+    world, scenario = real()
+    new, _ = play("germany", "OPTION 1", [3, 2])
+    here = len(new.units_at("Caroline Islands", "germany"))
+    for text, left, marianas in (("REMOVE 1 inf OF Germany AT Caroline Islands", here - 1, 0),
+                                 ("MOVE 1 inf OF Germany FROM Caroline Islands TO Mariana Islands", here - 1, 1)):
+        checked = check_rulings(text, new, world, scenario)
+        assert [d.render() for d in checked.diagnostics] == []
+        after, events = apply_rulings(new, checked.orders, world, scenario, Dice("ruling", 1))
+        assert [e.code for e in events] == ["ruling"]
+        assert len(after.units_at("Caroline Islands", "germany")) == left
+        gained = len(after.units_at("Mariana Islands", "germany")) - len(new.units_at("Mariana Islands", "germany"))
+        assert gained == marianas

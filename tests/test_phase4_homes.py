@@ -135,6 +135,7 @@ REFUSALS = [
     ("DETECT SUBS IN North Sea WITH 4 dd", "not-enough-units"),
     ("INTERCEPT WITH 1 ss IN Kiel", "intercept-land"),
     ("INTERCEPT WITH 3 ss IN English Channel", "not-enough-units"),
+    ("INTERCEPT WITH 1 ss IN North Sea AGAINST TF B OF Germany", "intercept-own"),
     # 4.4, 4.6.1 naval invasions
     ("INVADE 1 inf FROM North Sea TO Paris", "invasion-coast"),
     ("INVADE 1 tank FROM English Channel TO Picardy", "invasion-tanks"),
@@ -397,3 +398,25 @@ def test_the_unrestricted_submarine_warfare_table_is_checked_against_the_map() -
     assert any("'Brest' is not a sea zone" in p for p in problems)
     assert any("London is not france's own territory" in p for p in problems)
     assert any("value 12, but the targeted territories are worth" in p for p in problems)
+
+
+def test_a_carrier_alone_may_detect_only_with_fighters_aboard_checker_and_engine_alike() -> None:
+    # 4.2.9: fighters detect at 2; Aircraft Carriers: "A damaged carrier cannot launch fighters".
+    text = "TF 9 AT Baltic Sea: 1 cv\nTF 9 DETECT"
+
+    def carrier(fighters: int, damaged: bool = False) -> GameState:
+        state = make_state()
+        state.nations["germany"].tech.update(aircraft_carriers=1)
+        state.new_unit("germany", "carrier", "Baltic Sea").damage = 1 if damaged else 0
+        for _ in range(fighters):
+            state.new_unit("germany", "fighter", "Baltic Sea")
+        return state
+
+    s = make_scenario()
+    default = dict(s.units["default"])
+    default["carrier"] = dataclasses.replace(default["carrier"], capacity=2)  # the fixture's carries none
+    two = dataclasses.replace(s, units={"default": default})
+    for state, code in ((carrier(0), ["tf-mission"]), (carrier(1, damaged=True), ["tf-mission"]), (carrier(1), [])):
+        assert [c for c, _ in errors(text, state=state, scenario=two)] == code
+        _, events = turn(text, state=state, scenario=two)
+        assert [c for c, _ in refused(events)] == code

@@ -1,18 +1,25 @@
 """`moderator odds --sea` with aircraft striking ships (engine/strike_odds.py) against the
 engine's strikes (phase4_air_sea.strike in phase4_sea.naval_movement) with fixed seeds:
-the carriers' fighters intercepting first (4.3 step 1), radar's -1 to the aircraft and
-its warning (Radar), and the command line."""
+the carriers' fighters intercepting first (4.3 step 1), the players' LET THROUGH and BREAK
+OFF AIR COMBAT for the zone (4.5), radar's -1 to the aircraft and its warning (Radar), and
+the command line."""
 
 from __future__ import annotations
 
 import json
+import statistics
+from typing import Any
 
 import pytest
 
+from moderator.engine import phase4_sea
+from moderator.engine.context import TurnContext
 from moderator.engine.dice import Dice
 from moderator.engine.naval_odds import naval_odds_for
+from moderator.engine.state import GameState
 from tests.test_engine_air_at_sea import count, scenario, strike, strike_state
 from tests.test_engine_examples import within_four_sigma
+from tests.test_engine_naval import WORLD, parsed_orders
 from tests.test_engine_odds import run_cli
 from tests.test_engine_sea_choices import WARNED, radar_bbs
 from tests.test_engine_sea_choices import strike as warned_strike
@@ -119,3 +126,84 @@ def test_the_progress_bar_shows_on_a_terminal_only(monkeypatch: pytest.MonkeyPat
     assert progress_bar("flying the way", argparse.Namespace(json=True)) is None
     monkeypatch.setattr("sys.stderr", io.StringIO())
     assert progress_bar("flying the way", argparse.Namespace(json=False)) is None
+
+
+def strike_with(state: GameState, britain: str, germany: str, dice: Dice, fuel: int) -> TurnContext:
+    """The engine's strike (phase4_sea.naval_movement) with orders of both nations."""
+    orders = {"britain": parsed_orders(britain), "germany": parsed_orders(germany) if germany else []}
+    ctx = TurnContext(state.copy(), orders, WORLD, scenario(fuel), dice_root=dice)
+    phase4_sea.naval_movement(ctx)
+    return ctx
+
+
+CHOICES = (
+    # BREAK OFF AIR COMBAT AT North Sea AFTER 1 ROUND: with fuel 8 the strikers have four
+    # rounds at sea, three of them for the air combat; they leave after the first one
+    # whenever the carrier's fighter still flies, instead of fighting it on.
+    ("break-off", "BREAK OFF AIR COMBAT AT North Sea AFTER 1 ROUND", "", {"break_off": [("rounds", 1)]}, 1),
+    # ... WHEN 1 KILLS, against the carrier's two fighters: once one is down and the other
+    # still flies, the strikers go home.
+    ("break-off-kills", "BREAK OFF AIR COMBAT AT North Sea WHEN 1 KILLS", "", {"break_off": [("kills", 1)]}, 2),
+    # LET THROUGH AT North Sea: the carrier's fighter lets them go: no air combat, and it
+    # does not defend with the ships in the rounds either (as the engine plays it).
+    ("let-through", "", "LET THROUGH AT North Sea", {"let_through": True}, 1),
+)
+
+
+@pytest.mark.parametrize("case", CHOICES, ids=[c[0] for c in CHOICES])
+def test_the_players_air_combat_choices_at_sea_change_the_strike_as_in_the_engine(
+        case: tuple[str, str, str, dict[str, object], int]) -> None:
+    name, britain, germany, choice, guards = case
+    kw: dict[str, Any] = dict(max_rounds=4, tech=LEVELS, carrier_fighters=guards)
+    exact = naval_odds_for(scenario(8), "britain", {"fighter": 3}, "germany", {"carrier": 1, "cruiser": 1},
+                           **kw, **choice)
+    plain = naval_odds_for(scenario(8), "britain", {"fighter": 3}, "germany", {"carrier": 1, "cruiser": 1}, **kw)
+    assert sum(exact.outcomes.values()) + exact.pruned == pytest.approx(1.0, abs=1e-9)
+    # the choice matters well beyond the checks' spread below: the test can tell it from none
+    assert abs(exact.rounds.get(0, 0.0) - plain.rounds.get(0, 0.0)) > 0.15  # no strike: 0.16 without a choice
+    state = strike_state(fighters=3, fighter_level=3, carrier=1, cruiser=1, fighter=guards)
+    n, no_battle, lost, sunk = 1000, 0, [], []
+    for seed in range(n):
+        ctx = strike_with(state, f"ATTACK 3 ftr FROM London TO North Sea\n{britain}", germany,
+                          Dice(f"strike-odds-{name}", seed), fuel=8)
+        no_battle += not any(e.code == "naval-battle" for e in ctx.events)
+        lost.append(3 - count(ctx, "britain", "fighter"))
+        sunk.append(2 - count(ctx, "germany", "carrier") - count(ctx, "germany", "cruiser"))
+    assert close(no_battle, n, exact.rounds.get(0, 0.0))
+    assert mean_close(lost, exact.attacker_losses) and mean_close(sunk, exact.defender_losses)
+
+
+def mean_close(seen: list[int], expected: float) -> bool:
+    """The engine's mean within four of its standard errors (and the odds' sampling, 0.01)."""
+    sd = statistics.pstdev(seen) or 0.03
+    return abs(statistics.fmean(seen) - expected) <= 4 * sd / len(seen) ** 0.5 + 0.01
+
+
+def test_the_cli_takes_the_air_combat_choices_at_sea(capsys: pytest.CaptureFixture[str]) -> None:
+    base = ["odds", "--sea", "--attacker", "britain", "--attack", "3 ftr", "--defender", "germany",
+            "--defend", "1 cv, 1 bb", "--rounds", "3", "--attacker-tech", "fighters 4, carriers 1",
+            "--defender-tech", "fighters 2, carriers 1", "--carrier-fighters", "2", "--json"]
+    code, out = run_cli(base, capsys)
+    plain = json.loads(out)["odds"]
+    code, out = run_cli([*base, "--let-through"], capsys)
+    data = json.loads(out)
+    assert code == 0 and data["battle"]["let_through"] and "0" not in data["odds"]["rounds"]
+    assert data["odds"]["defender_losses"] > plain["defender_losses"]
+    code, out = run_cli([*base, "--break-off-after", "1"], capsys)
+    data = json.loads(out)
+    assert code == 0 and data["battle"]["break_off"] == ["rounds:1"]
+    assert data["odds"]["rounds"]["0"] > plain["rounds"]["0"]
+    code, out = run_cli([*base[:-1], "--break-off-losses", "0"], capsys)
+    assert code == 0 and "break off the air combat at losses:0" in out
+    code, out = run_cli([*base, "--break-off-kills", "1"], capsys)
+    data = json.loads(out)
+    assert code == 0 and data["battle"]["break_off"] == ["kills:1"]
+    assert data["odds"]["rounds"]["0"] > plain["rounds"]["0"]
+    code, out = run_cli([*base, "--break-off-after", "0"], capsys)
+    assert code == 2 and "at least one round" in out
+    code, out = run_cli([*base, "--break-off-kills", "0"], capsys)
+    assert code == 2 and "1 or more" in out
+    ships = ["odds", "--sea", "--attacker", "britain", "--attack", "1 dd", "--defender", "germany", "--defend", "1 dd"]
+    for flag in (["--let-through"], ["--break-off-after", "1"]):
+        code, out = run_cli([*ships, *flag], capsys)
+        assert code == 2 and "--attack names aircraft" in out

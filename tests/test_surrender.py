@@ -59,11 +59,11 @@ def test_a_victor_never_attacks_the_loser_without_a_declaration_either() -> None
     serbian, bosnian = next((s, t) for s in sorted(ctx.world.home_of("serbia")) for t in ctx.world.neighbours(s)
                             if ctx.controller(t) == "austria-hungary")
     ctx.state.new_unit("austria-hungary", "infantry", bosnian)
-    assert surrender.attack_barred(ctx, "austria-hungary", serbian) is not None
+    assert declare_war.attack_barred(ctx, "austria-hungary", serbian) is not None
     order = Move(span=SPAN, units=(UnitCount("infantry", 1),), origin=bosnian, dest=serbian)
     found = move.RULE.problem(ctx, "austria-hungary", order)
     assert found is not None and found.code == "war-on-surrendered"
-    assert surrender.attack_barred(ctx, "russia", serbian) is None  # an ally of Serbia's
+    assert declare_war.attack_barred(ctx, "russia", serbian) is None  # an ally of Serbia's
 
 
 def test_tribute_is_a_quarter_rounded_up_shared_for_twelve_turns_while_at_peace() -> None:

@@ -11,7 +11,7 @@ from moderator.engine.context import TurnContext
 from moderator.engine.dice import Dice, ScriptedDice
 from moderator.engine.events import Event
 from moderator.engine.resolve import resolve
-from moderator.engine.state import GameState
+from moderator.engine.state import Control, GameState, same_control
 from moderator.orders import model as m
 from moderator.world.loader import load_world
 from moderator.world.model import World
@@ -56,6 +56,62 @@ def test_the_groups_remembered_follow_control_and_alliances() -> None:
     assert treasuries.separated(ctx, "germany") == []
     s.control["Konigsberg"] = "russia"
     assert treasuries.separated(ctx, "germany") == [("Riga", ("Riga",))]
+
+
+def test_the_control_map_marks_every_change() -> None:
+    """GameState.control is a Control: every way of changing it takes a fresh mark, which
+    is how a remembered answer knows at once that the map is the same (issue 14)."""
+    s = riga_cut_off()
+    assert isinstance(s.control, Control)
+    marks = {s.control.mark}
+    changes = [lambda c: c.__setitem__("Riga", "russia"), lambda c: c.pop("Riga"), lambda c: c.setdefault("Riga", "x"),
+               lambda c: c.update({"Riga": "germany"}), lambda c: c.__delitem__("Riga"), lambda c: c.__ior__({"Riga": "y"}),
+               lambda c: c.popitem(), lambda c: c.clear()]
+    for change in changes:
+        change(s.control)
+        assert s.control.mark not in marks
+        marks.add(s.control.mark)
+    for other in (s.copy(), GameState.from_json(s.to_json()), GameState("g", "1914", 1, control={"Riga": "russia"})):
+        assert isinstance(other.control, Control) and other.control.mark not in marks
+
+
+def test_an_answer_is_kept_only_for_the_map_it_was_made_on() -> None:
+    """same_control: the same Control unchanged holds at once; changed since (even back to
+    what it was), it no longer tells what the map was; a copy is compared entry by entry."""
+    control = Control({"Riga": "germany"})
+    mark = control.mark
+    assert same_control(control, control, mark)
+    assert same_control(Control({"Riga": "germany"}), control, mark)  # another map, equal to it
+    control["Riga"] = "germany"  # the same entry again: still a change
+    assert not same_control(control, control, mark)
+    assert same_control(control, {"Riga": "germany"}, -1)
+    assert not same_control(control, {"Riga": "russia"}, -1)
+
+
+def test_the_groups_follow_a_plain_dict_put_in_place_of_the_control_map() -> None:
+    """A control map replaced by a plain dict (no marks) is compared entry by entry."""
+    s = riga_cut_off()
+    ctx = TurnContext(s, {}, fx.world(), fx.scenario())
+    assert treasuries.separated(ctx, "germany") == [("Riga", ("Riga",))]
+    s.control = dict(s.control)
+    s.control["Konigsberg"] = "germany"
+    assert treasuries.separated(ctx, "germany") == []
+    s.control["Konigsberg"] = "russia"
+    assert treasuries.separated(ctx, "germany") == [("Riga", ("Riga",))]
+
+
+def test_the_separated_groups_remembered_follow_the_money_held_apart() -> None:
+    """separated() is remembered too, with the keys of the money held apart (key_of reads
+    them): money kept at another territory of the group changes the key at once."""
+    s = riga_cut_off()
+    s.control["Vilna"] = "germany"
+    ctx = TurnContext(s, {}, fx.world(), fx.scenario())
+    (key, group), = treasuries.separated(ctx, "germany")
+    other = next(t for t in group if t != key)
+    s.nations["germany"].flags[treasuries.HELD] = {other: 3}
+    assert treasuries.separated(ctx, "germany") == [(other, group)]
+    assert treasuries.separated(ctx, "germany") == treasuries.separated(TurnContext(s, {}, fx.world(), fx.scenario()),
+                                                                        "germany")
 
 
 def test_the_groups_remembered_are_a_new_search_on_the_real_map() -> None:

@@ -58,9 +58,9 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from moderator.bots import history, naval, research, statecraft
+from moderator.bots import history, naval, research, specials, statecraft
 from moderator.bots.options import FIGHTING, Seat, options, units
-from moderator.engine import manpower, terrain
+from moderator.engine import manpower, placement, terrain
 from moderator.engine.check import check_orders
 from moderator.engine.combat_land import CAPTURERS
 from moderator.engine.odds import odds_for
@@ -88,6 +88,7 @@ class Draft:
     budget: int = 0  # what the bot still means to spend (the checker has the exact prices)
     targets: set[str] = field(default_factory=set)  # land attacked this turn
     task_forces: int = 0  # task forces formed so far (their names: TF1, TF2, ...)
+    bold: bool = False  # the player's temper: buys infantry past the manpower limit (levy)
 
     def task_force(self) -> str:
         self.task_forces += 1
@@ -350,6 +351,7 @@ def money(d: Draft) -> None:
             d.take(o, cost=price)
     for o in options(s, m.Repair):
         d.take(o)
+    levy(d)  # men before research and diplomacy, when the army needs them
     push_self(d)
     research.programme(d)
     paid: list[tuple[type[m.Order], float, int]] = [
@@ -359,10 +361,51 @@ def money(d: Draft) -> None:
     for kind, chance, price in paid:
         if d.budget < 3 * price or d.rng.random() > chance:
             continue
-        choices = [o for o in leaning_choices(s, options(s, kind)) if o not in d.orders]  # one try a technology
+        choices = [o for o in leaning_choices(s, options(s, kind)) if o not in d.orders  # one try a technology
+                   and not specials.deliberate(s, o)]
         if choices:
             d.take(d.rng.choice(choices), cost=price)
     build(d)
+
+
+LEVY_CHANCE = 0.5  # a careful player's chance a turn to buy infantry at double cost where pressed
+LEVY = 2  # infantry it buys then
+BOLD = 0.35  # the share of players (seat by seat, from the seed) who go on raising men past the limit
+
+
+def bold(seed: str, nation: str) -> bool:
+    """The seat's temper, drawn once for the whole war from the seed: bold or careful."""
+    return random.Random(f"bot/{seed}/{nation}/temper").random() < BOLD
+
+
+def levy(d: Draft) -> None:
+    """Infantry past the manpower limit (Manpower limits: infantry "cost twice as much as
+    normal"), at the risk of a mutiny (Phase 9, Mutinies: "If a nation builds infantry
+    units on a turn after its manpower limit has been expended, then there will be a 2 in
+    10 chance of a mutiny happening"). `build` keeps within the limit, as a careful player
+    does. With the limit of a place spent, a nation at war takes the risk for a couple more
+    infantry there (LEVY, at double price, before it spends on research and diplomacy): a
+    careful player one turn in two where more enemy troops threaten its own land than
+    stand on it; a bold player (a third of the seats, `bold`) every turn, where its army
+    needs men, most threatened place first, as many did in the war. Without this no
+    nation ever mutinied in a 26-turn soak (docs/soak.md), and no socialist revolution
+    gave the Bolsheviks the Mutineers to command (PROXY FOR)."""
+    s = d.seat
+    stats = s.position.stats(s.nation, "infantry")
+    if stats is None or not s.enemies() or (not d.bold and d.rng.random() >= LEVY_CHANCE):
+        return
+    spent = sorted({o.place for o in options(s, m.Build) if isinstance(o, m.Build) and o.kind == "infantry"
+                    and not manpower.normal_left(s.position, s.nation, o.place)})
+    short = sorted(((s.threat(p) - sum(n for k, n in s.stacks.get(p, Counter()).items() if k in FIGHTING), p)
+                    for p in spent), key=lambda x: (-x[0], x[1]))
+    if not short or not (short[0][0] > 0 or d.bold):
+        return
+    place = short[0][1]
+    room = placement.colony_room(s.position, s.nation, place, "infantry")  # a colony's builds a turn (rule 8)
+    count = LEVY if room is None else min(LEVY, room)
+    price = 2 * stats.cost * count
+    if count and d.budget >= price:
+        d.take(m.Build("infantry", count, place), cost=price)
 
 
 PUSH_SELF_BUDGET = 10  # the least a neutral keeps in hand to push itself (the cheapest push costs 10)
@@ -440,7 +483,9 @@ def build(d: Draft) -> None:
     tanks first once the 4th tank advance gives them the breakthrough."""
     s = d.seat
     wanted: Counter[tuple[str, str]] = Counter()
-    cities = sorted((o for o in options(s, m.Build) if isinstance(o, m.Build)),
+    levied = {o.place for o in d.orders if isinstance(o, m.Build)}  # a colony's room a turn is the levy's (rule 8)
+    cities = sorted((o for o in options(s, m.Build) if isinstance(o, m.Build) and not (
+                     o.place in levied and placement.colony_room(s.position, s.nation, o.place, o.kind) is not None)),
                     key=lambda o: (-s.threat(o.place), o.place, o.kind))
     by_kind: dict[str, list[m.Build]] = {}
     for o in cities:
@@ -547,7 +592,8 @@ Play = Callable[[Draft], None]
 DEPLOYMENT: tuple[tuple[str, Play], ...] = (("deploy", deploy),)
 
 PLAYS: tuple[tuple[str, Play], ...] = (
-    ("declare", declare), ("statecraft", statecraft.statecraft), ("defend", defend), ("attack", attack),
+    ("declare", declare), ("statecraft", statecraft.statecraft), ("specials", specials.specials),
+    ("defend", defend), ("attack", attack),
     ("invade", invade), ("fire", fire), ("carriers", naval.carriers), ("let pass", let_pass),
     ("support", statecraft.support), ("fortify", statecraft.fortify), ("radar aboard", naval.radar_aboard),
     ("money", money),
@@ -564,7 +610,7 @@ def play(state: GameState, world: World, scenario: Scenario, nation: str, seed: 
     """One turn of `nation`'s bot on this position: its orders, checked, as text."""
     seat = Seat(state, world, scenario, nation)
     rng = random.Random(f"bot/{seed}/{nation}/{state.turn}")
-    draft = Draft(seat, rng, budget=seat.saved)
+    draft = Draft(seat, rng, budget=seat.saved, bold=bold(seed, nation))
     for _, run in DEPLOYMENT if state.turn == 0 else PLAYS:
         run(draft)
     kept, dropped = _checked(draft.orders, nation, state, world, scenario)

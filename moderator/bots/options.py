@@ -44,6 +44,9 @@ class Seat:
     scenario: Scenario
     nation: str
     ruleset: Ruleset = field(default_factory=default_ruleset)
+    # Enemies the bot leaves alone this turn: it offers peace (Austro-Hungarian #1, which
+    # Phase 1.5 settles before any attack), so it strikes none of their land (`enemy`).
+    truce: set[str] = field(default_factory=set)
 
     @cached_property
     def position(self) -> Position:
@@ -101,7 +104,7 @@ class Seat:
 
     def enemy(self, place: str) -> bool:
         holder = self.state.controller(place)
-        return holder is not None and self.state.at_war(self.nation, holder)
+        return holder is not None and holder not in self.truce and self.state.at_war(self.nation, holder)
 
     def friendly(self, place: str) -> bool:
         holder = self.state.controller(place)

@@ -61,15 +61,16 @@ Special terrain (mountains, Gibraltar) comes from terrain.py: the map's features
   territory; a reading).
 - Air combat (4.5), after the AA guns and before the ground rounds: the defenders'
   fighters intercept the attacking aircraft (interception is the default; the rules'
-  option to let them go has no order), both sides rolling at their air-combat values
-  (the fighter table, bombers at 1; no trench penalty: "do NOT receive the trench
-  penalty ... for the purposes of the air combat"). Each air round costs each plane one
-  fuel point: attackers leave when their fuel allows no more rounds (Front.rounds counts
+  option to let them go is LET THROUGH AT the place: orders/interception.py), both
+  sides rolling at their air-combat values (the fighter table, bombers at 1; no trench
+  penalty: "do NOT receive the trench penalty ... for the purposes of the air combat").
+  Each air round costs each plane one fuel point: attackers leave when their fuel allows no more rounds (Front.rounds counts
   air and ground rounds alike), interceptors stop when their tank is empty ("may expend
   all of their fuel points in this battle"). It goes on while both sides have planes
-  in it (the attacker's option to retreat has no order: he stays). Surviving attackers
-  with fuel left fight the ground rounds ("only ... if those aircraft still have two or
-  more fuel points remaining after any air battles"); the interceptors then defend in
+  in it, unless the attacker's BREAK OFF AIR COMBAT condition is met (break_off: his
+  aircraft fly home and fight no ground round). Surviving attackers with fuel left
+  fight the ground rounds ("only ... if those aircraft still have two or more fuel
+  points remaining after any air battles"); the interceptors then defend in
   the ground rounds at their defense value (4.6 step 1). Shared casualties and the
   fictive unit as in any combat (note after 4.6.1). A fighter's value is read at its
   own level against the highest level among the other side's fighters in the air
@@ -95,6 +96,7 @@ from moderator.engine.combat_air import RADAR_PENALTY, dogfight_value, enemy_lev
 from moderator.engine.combat_orders import BattleOrders, withdrawal
 from moderator.engine.context import TurnContext
 from moderator.engine.state import AIR_UNITS, LAND_UNITS, Unit
+from moderator.world.scenario_model import UnitStats
 
 PHASE = "4.6"
 STRAIT_PENALTY = {"infantry": 2, "artillery": 2}  # Straits
@@ -150,6 +152,9 @@ class Fighter:
     support: bool = False  # artillery next door protecting the territory (Artillery): never a casualty
     air_only: bool = False  # behind a super trench: it fights the defenders' aircraft only (Super Trench)
     cost: int | None = field(default=None, repr=False)  # its price, read once (the default casualty order)
+    # its values with its technology, read once: they do not change during its battle, and
+    # every round asked them again for every fighter (issue 14, the engine's cost)
+    stats: UnitStats | None = field(default=None, repr=False, compare=False)
 
     @property
     def virtual(self) -> bool:
@@ -237,7 +242,9 @@ def value_of(ctx: TurnContext, battle: Battle, side: Side, f: Fighter) -> int:
     if battle.air:  # 4.5: the fighter table, bombers at 1
         assert f.unit is not None
         return dogfight_value(ctx, f.unit, battle.air_level.get(side.role, 0), battle.radar and side.role == "attacker")
-    stats = ctx.stats(f.nation, f.kind, f.unit)  # the unit's technology (engine/technology.py)
+    stats = f.stats
+    if stats is None:
+        stats = f.stats = ctx.stats(f.nation, f.kind, f.unit)  # the unit's technology (engine/technology.py)
     assert stats is not None
     if side.role == "attacker":
         value = stats.attack
@@ -369,8 +376,8 @@ def share_hits(ctx: TurnContext, battle: Battle, side: Side, hits: int,
     """Split hits between a side's nations by their share of its combat total (4.6.1 note).
 
     Largest remainder, equal remainders at the cut by lot (casualty_shares.share); a nation
-    never loses more than it has, and what it cannot take goes to the others in nation order. `only`: the kinds that may
-    be hit (AA hits take aircraft only).
+    never loses more than it has, and what it cannot take is shared among the others by
+    their strength again. `only`: the kinds that may be hit (AA hits take aircraft only).
     """
     targets = [f for f in side.targets() if only is None or f.kind in only]
     nations = sorted({f.nation for f in targets})
@@ -568,12 +575,19 @@ def fight(
     battle = setup(ctx, territory, origins, attacker, attackers, defenders, holder,
                    ctx.world.territories[territory].city if territory in ctx.world.territories else False,
                    front, orders)
-    take_aircraft(ctx, battle, battle.attack, aa_fire(ctx, battle))
-    air_combat(ctx, battle)  # 4.5, before the ground rounds
     battery = shore_bombardment.guns(ctx, territory, battle.attack.nations()) if battle.beach else []
-    fight_rounds(ctx, battle, battery)
+    play(ctx, battle, battery)
     bury(ctx, battle, (*attackers, *defenders))
     return battle
+
+
+def play(ctx: TurnContext, battle: Battle, battery: Sequence[shore_bombardment.Gun] = ()) -> None:
+    """A battle set up, fought to its end: the AA guns' free roll (Anti Air Guns), the air
+    combat (4.5, before the ground rounds), then the rounds. Also what `moderator odds`
+    rolls when a battle is too large to walk exactly (engine/odds_sampled.py)."""
+    take_aircraft(ctx, battle, battle.attack, aa_fire(ctx, battle))
+    air_combat(ctx, battle)
+    fight_rounds(ctx, battle, battery)
 
 
 def going_on(battle: Battle) -> bool:

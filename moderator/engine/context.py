@@ -40,6 +40,20 @@ _START_KEY = attrgetter("nation", "location", "kind")  # a unit's key in Positio
 OrderT = TypeVar("OrderT", bound=Order)
 
 
+def _technology() -> Any:
+    """engine/technology.py, which reads a Position (so imported when first asked, not at
+    the top), kept once found: Position.stats is asked some five hundred times a turn."""
+    global _TECHNOLOGY
+    if _TECHNOLOGY is None:
+        from moderator.engine import technology
+
+        _TECHNOLOGY = technology
+    return _TECHNOLOGY
+
+
+_TECHNOLOGY: Any = None
+
+
 @dataclass
 class PendingBuild:
     """Units paid for in Phase 3.1, placed in Phase 7 (or lost with their money)."""
@@ -108,7 +122,9 @@ class Position:
         return n.name if n else nid
 
     def at_war(self, a: str, b: str) -> bool:
-        return self.state.at_war(a, b)
+        # GameState.at_war, read here without its call: asked thousands of times a turn
+        na = self.state.nations.get(a)
+        return bool(na and b in na.at_war_with)
 
     def allies(self, a: str, b: str) -> bool:
         return self.state.allies(a, b)
@@ -129,9 +145,7 @@ class Position:
     def stats(self, nid: str, kind: str, unit: Unit | None = None) -> UnitStats | None:
         """A unit's values with its technology (engine/technology.py): `unit`'s own, or
         those of a `kind` unit the nation builds now. None if it has no such unit."""
-        from moderator.engine import technology  # technology reads a Position
-
-        return technology.stats(self, nid, kind, unit)
+        return _technology().stats(self, nid, kind, unit)
 
     # ---- the map ----------------------------------------------------------------------
     def place(self, name: str) -> Territory:
@@ -144,7 +158,7 @@ class Position:
         return self.world.adjacent(a, b)
 
     def controller(self, territory: str) -> str | None:
-        return self.state.controller(territory)
+        return self.state.control.get(territory)  # GameState.controller, one call less (asked thousands of times)
 
     def friendly(self, nid: str, territory: str) -> bool:
         """Held by the nation or an ally (Cooperation)."""

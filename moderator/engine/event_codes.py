@@ -115,7 +115,8 @@ SCHEMA = EventSchema([
     spec("territory-reverted", "public", "Surrender: land the surrendering nation held goes back to its original "
          "owner", place=PLACE, nation=NATION, by=NATION),
     spec("units-withdrawn", "nation", "Surrender: the surrendering nation's units leave the land that reverted "
-         "(Phase 1.5: a special option's giver's units leave the land given)",
+         "(Phase 1.5: a special option's giver's units leave the land given, by land or, with no "
+         "march home, by sea to its nearest port)",
          nation=NATION, place=PLACE, to=PLACE, units=INT),
     spec("tribute", "the surrendering nation and the victor", "Phase 8, Surrender: war tribute, a quarter of the "
          "income", nation=NATION, to=NATION, amount=INT),

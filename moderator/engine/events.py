@@ -120,9 +120,9 @@ class EventSchema:
         spec = self.specs.get(code)
         if spec is None:
             raise EventSchemaError(f"undeclared event code {code!r}")
-        missing = sorted(set(spec.args) - set(args))
-        extra = sorted(set(args) - set(spec.args))
-        if missing or extra:
+        if spec.args.keys() != args.keys():  # (the sets compared at once: every event is validated)
+            missing = sorted(set(spec.args) - set(args))
+            extra = sorted(set(args) - set(spec.args))
             raise EventSchemaError(f"event {code!r}: missing {missing}, undeclared {extra}")
         for name, kind in spec.args.items():
             if not kind.check(args[name]):

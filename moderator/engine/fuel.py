@@ -40,6 +40,14 @@ def fuel_left(fuel: int, outbound: Sequence[bool], rounds: int) -> int:
     return fuel - path_cost(outbound) - ROUND * rounds
 
 
+def rounds_paid(tank: int, out: int, back: int) -> int:
+    """The rounds of combat a plane's tank pays for after `out` fuel points to the battle,
+    keeping `back` to the nearest place it may come down (4.6 step 3: "Aircraft *must*
+    disengage with enough fuel points to safely return to a friendly territory"): the
+    attacks on land and at sea (phase4_land, phase4_sea) and `moderator odds` (odds.py)."""
+    return max(0, (tank - out - back) // ROUND)
+
+
 def can_land(left: int, at_sea: bool, landing_is_sea: bool) -> bool:
     """Whether an aircraft with `left` fuel can still reach an adjacent landing place.
 

@@ -58,6 +58,15 @@ from moderator.world.scenario_model import Scenario
 
 ALL_KINDS = (*LAND_UNITS, *AIR_UNITS, *SEA_UNITS)
 PRUNE = 1e-16  # drop a state whose probability is below this (tracked in Odds.pruned)
+# The states the exact walk may visit before it gives way to rolling the battle
+# (odds_sampled.py): some 3 s. 30 infantry, 10 artillery and 5 fighters against 30
+# infantry and 5 artillery (make bench) visit about 2,500; adding 10 more infantry, 5
+# artillery, 5 tanks a side and 3 fighters to the defence, some 92,000 (about 12 s).
+STEP_BUDGET = 20_000
+
+
+class TooLarge(Exception):
+    """The battle's exact walk would visit more than its budget of states."""
 T = TypeVar("T")
 R = TypeVar("R")
 OUTCOMES = ("captured", "cleared", "both_destroyed", "repulsed", "stopped")
@@ -90,6 +99,7 @@ class Odds:
     attackers_left: float = 0.0
     flown_home: float = 0.0
     defenders_escaped: float = 0.0
+    samples: int = 0  # 0: exact; else the battles the engine fought for these figures (odds_sampled.py)
 
     @property
     def attacker_wins(self) -> float:
@@ -113,6 +123,7 @@ class Odds:
             "expected_rounds": self.expected_rounds, "pruned": self.pruned,
             "attackers_left": self.attackers_left, "flown_home": self.flown_home,
             "defenders_escaped": self.defenders_escaped,
+            "method": "simulated" if self.samples else "exact", "samples": self.samples,
         }
 
 
@@ -348,6 +359,7 @@ def battle_odds(
     *, holder: str | None = None, city: bool = False, across: Collection[str] = frozenset(),
     orders: combat_orders.BattleOrders | None = None, max_rounds: int | None = None,
     world: World | None = None, front: Front | None = None, tech: Mapping[str, Mapping[str, int]] | None = None,
+    budget: int | None = None,
 ) -> Odds:
     """Exact odds of combat_land.fight(ctx, territory, ..., attacker, attackers, defenders, across, orders).
 
@@ -357,6 +369,7 @@ def battle_odds(
     front: the trenches crossed, the rounds aircraft may fight (phase4_land works them
     out on the map); `across` is merged into it.
     tech: nation -> technology -> level, its units' levels (values, fuel, the fighter table).
+    budget: raise TooLarge once the walk has visited more states than this (None: no limit).
     """
     holder = holder or (defenders[0].nation if defenders else None)
     probe = _ProbeDice()  # the context only serves unit statistics and this probe
@@ -384,8 +397,12 @@ def battle_odds(
     going = {key: v for key, v in ground.items() if not _over(chain, battle, *key[:2], 0, limit, before_first=True)}
     if not going:
         return odds
+    visited = 0
     for rnd in range(1, limit + 1):
         nxt: dict[tuple[int, int, int], float] = {}
+        visited += len(going)
+        if budget is not None and visited > budget:
+            raise TooLarge(f"more than {budget} states")
         for (a, d, k), mass in going.items():
             odds.pruned += _step(chain, a, d, k, mass, nxt, rnd)
         going = {}
@@ -599,24 +616,33 @@ def make_units(nation: str, counts: Mapping[str, int], tag: str) -> list[Unit]:
 def odds_for(
     scenario: Scenario, attacker: str, attack: Mapping[str, int], defender: str, defend: Mapping[str, int],
     *, territory: str = "", city: bool = False, strait: bool = False, max_rounds: int | None = None,
-    world: World | None = None, trench: str | None = None, air_distance: int = 1, beach: bool = False,
-    strike: bool = False, support: int = 0, support_rounds: int | None = None,
+    world: World | None = None, trench: str | None = None, air_distance: int = 1, home: int = 1,
+    beach: bool = False, strike: bool = False, support: int = 0, support_rounds: int | None = None,
     tech: Mapping[str, Mapping[str, int]] | None = None,
     disengage: Sequence[tuple[str, int]] = (), let_through: bool = False, break_off: Sequence[tuple[str, int]] = (),
-    radar: bool = False,
+    radar: bool = False, budget: int | None = None, progress: Callable[[int, int], None] | None = None,
 ) -> Odds:
     """Odds of `attack` (kind -> count) of `attacker` against `defend` of `defender`,
     who holds `territory` (it only matters for special terrain, terrain.py: pass the `world`).
     The battle is set up by matchup() (its arguments explained there); max_rounds: the
-    attacker withdraws after that many rounds."""
+    attacker withdraws after that many rounds. budget: past that many states the exact
+    walk gives way to the engine's battle fought odds_sampled.SAMPLES times (`progress`
+    is told how many so far); None: always exact."""
     if beach and max_rounds:
         raise ValueError("beach landers cannot withdraw (4.6.1): leave out the rounds")
     mu = matchup(scenario, attacker, attack, defender, defend, territory=territory, strait=strait, trench=trench,
-                 air_distance=air_distance, beach=beach, strike=strike, support=support,
+                 air_distance=air_distance, home=home, beach=beach, strike=strike, support=support,
                  support_rounds=support_rounds, tech=tech, disengage=disengage, let_through=let_through,
                  break_off=break_off, radar=radar)
-    return battle_odds(scenario, territory, attacker, mu.attackers, mu.defenders, holder=defender, city=city,
-                       max_rounds=max_rounds, world=world, front=mu.front, tech=mu.tech, orders=mu.orders)
+    try:
+        return battle_odds(scenario, territory, attacker, mu.attackers, mu.defenders, holder=defender, city=city,
+                           max_rounds=max_rounds, world=world, front=mu.front, tech=mu.tech, orders=mu.orders,
+                           budget=budget)
+    except TooLarge:
+        from moderator.engine import odds_sampled  # it builds on this module: imported only when needed
+        return odds_sampled.sampled_odds(scenario, territory, attacker, mu.attackers, mu.defenders, holder=defender,
+                                         city=city, front=mu.front, orders=mu.orders, max_rounds=max_rounds,
+                                         world=world, tech=mu.tech, progress=progress)
 
 
 @dataclass(frozen=True)
@@ -634,7 +660,7 @@ class Matchup:
 
 def matchup(
     scenario: Scenario, attacker: str, attack: Mapping[str, int], defender: str, defend: Mapping[str, int],
-    *, territory: str = "", strait: bool = False, trench: str | None = None, air_distance: int = 1,
+    *, territory: str = "", strait: bool = False, trench: str | None = None, air_distance: int = 1, home: int = 1,
     beach: bool = False, strike: bool = False, support: int = 0, support_rounds: int | None = None,
     tech: Mapping[str, Mapping[str, int]] | None = None, disengage: Sequence[tuple[str, int]] = (),
     let_through: bool = False, break_off: Sequence[tuple[str, int]] = (), radar: bool = False,
@@ -643,7 +669,9 @@ def matchup(
     strait: every attacker crosses a strait (Straits). trench: "trench" or "super_trench",
     a trench of the defender facing the attackers (behind a super trench aircraft cannot
     fight, so they are left out). air_distance: the fuel the aircraft spend to get there
-    and, the same, to get back (1: from next door); they fight what their fuel leaves.
+    (1: from next door); home: the fuel from the territory to the nearest friendly land
+    where they may come down (1: friendly land next door, as the start is from next door);
+    they fight the rounds their fuel pays for (fuel.rounds_paid, as the engine).
     beach: the land units land from the sea (4.6.1: -3/-4, the coastal defence unit, no
     tanks, no retreat: max_rounds must be left out). strike: three tactical strike points
     or more were scored on the territory this turn (4.1.1: attacking infantry +1). support:
@@ -668,13 +696,16 @@ def matchup(
     helpers = make_units(defender, {"artillery": support}, "s") if support else []
     rounds = {u.id: support_rounds for u in helpers if support_rounds is not None}
     levels = tech or {}
+    if any(u.kind in combat_land.AIR for u in attackers):
+        check_home(air_distance, home)
     for u in attackers:
         stats = technology.values(scenario, attacker, u.kind, _known(scenario, attacker, levels)) \
             or scenario.stats(attacker, u.kind)
         if u.kind in combat_land.AIR:
-            rounds[u.id] = ((stats.fuel or 0) - 2 * air_distance) // fuel.ROUND
+            rounds[u.id] = fuel.rounds_paid(stats.fuel or 0, air_distance, home)  # as phase4_land.air_rounds
             if rounds[u.id] < 1:
-                raise ValueError(f"a {u.kind} with {stats.fuel} fuel cannot fight {air_distance} away and fly back")
+                raise ValueError(f"a {u.kind} with {stats.fuel} fuel cannot fight {air_distance} away and fly "
+                                 f"{home} to friendly land")
     front = Front(
         across=frozenset(u.id for u in attackers) if strait else frozenset(),
         trenches={u.id: trench for u in attackers} if trench else {},
@@ -697,6 +728,16 @@ def matchup(
         if break_off else {},
     ) if disengage or let_through or break_off else None
     return Matchup(attackers, [*defenders, *helpers], front, orders, levels)
+
+
+def check_home(air_distance: int, home: int) -> None:
+    """The way home is at least one move (the target is enemy land) and at most the way
+    there: the start is friendly land the aircraft may come back to."""
+    if air_distance < 1:
+        raise ValueError("the aircraft fly at least 1 fuel point to the battle (--air-distance)")
+    if not 1 <= home <= air_distance:
+        raise ValueError(f"the way home (--home) is 1 to {air_distance} fuel points: friendly land next door to the "
+                         "territory at the nearest, the start at the farthest")
 
 
 def _known(scenario: Scenario, nation: str, tech: Mapping[str, Mapping[str, int]]) -> dict[str, int]:

@@ -19,7 +19,9 @@ Readings (docs/rules-coverage.md):
   Marseille to Italy ... Marseille automatically becomes incorporated into Italian
   lands") changes hands at once, incorporated; the giver's units there march at once to
   its nearest land through its own and its allies' land (garrison_leaves); a garrison
-  with no such march home stays, flagged for the moderator.
+  with no such march home (Hong Kong, Indochina, Jiaozhou: Chinese land all round) is
+  shipped to the giver's nearest port (shipped_to), flagged for the moderator, who may
+  send it elsewhere or intern it by a ruling.
 * Japan's answer to a Chinese option ("a 1 in 10 chance that Japan will declare war on
   Britain") is a declaration by Japan (engine/wars.py), the German one with Japan's full
   production ("instantly go up to full production and declare war on the rest of the
@@ -97,24 +99,57 @@ def give(ctx: TurnContext, nation: str, place: str, to: str) -> None:
 def garrison_leaves(ctx: TurnContext, nation: str, place: str, to: str) -> None:
     """The giver's units in the land given march at once to the nearest land it controls
     through its own or its allies' land (ties by name): the rules give the land, not the
-    garrison. This turn's orders name them where they went. A garrison with no such march
-    home (Hong Kong, Jiaozhou, Indochina: Chinese land all round) stays, flagged for the
-    moderator: interned, shipped home or left as guests is a judgement the rules leave open."""
+    garrison. This turn's orders name them where they went.
+
+    With no such march home (Hong Kong, Jiaozhou, Indochina: Chinese land all round) the
+    rules leave the garrison to the moderator; the default is the one a moderator would
+    pick for a land handed over in peace: the garrison sails home, to the giver's nearest
+    port (shipped_to), not interned by the receiver (the giver chose to hand the land over,
+    it did not lose it) nor disbanded (the rules take the land and 10 resources, never the
+    units). Flagged `option-gift-units-shipped`: a ruling sends them elsewhere (MOVE) or
+    interns them (REMOVE). With no port either, they stay, flagged `option-gift-units-left`."""
     units = ctx.state.units_at(place, nation)
     if not units:
         return
     dest = nearest_home(ctx, nation, place)
-    if dest is None:
+    port = shipped_to(ctx, nation, place) if dest is None else None
+    if dest is None and port is None:
         if not ctx.checking:
             ctx.flag(PHASE, "option-gift-units-left", nation=nation, place=place, to=to)
         return
+    arrive = dest or port
+    assert arrive is not None
     for u in units:
         if ctx.start[(nation, place, u.kind)] > 0:  # what this turn's orders may name, and where
             ctx.start[(nation, place, u.kind)] -= 1
-            ctx.start[(nation, dest, u.kind)] += 1
-        u.location = dest
+            ctx.start[(nation, arrive, u.kind)] += 1
+        u.location = arrive
     if not ctx.checking:
-        ctx.emit("units-withdrawn", PHASE, (nation,), nation=nation, place=place, to=dest, units=len(units))
+        ctx.emit("units-withdrawn", PHASE, (nation,), nation=nation, place=place, to=arrive, units=len(units))
+        if port is not None:
+            ctx.flag(PHASE, "option-gift-units-shipped", nation=nation, place=place, to=to, port=port,
+                     units=len(units))
+
+
+def shipped_to(pos: Position, nation: str, start: str) -> str | None:
+    """The giver's nearest port from a coastal land it gave away: the coastal land it
+    controls reached over the fewest sea zones from the zones beside `start`; among those
+    the most valuable (a real base: Malaya before British Borneo for Hong Kong's garrison),
+    then by name. The sailing is a peaceful evacuation, done at once like the march home:
+    no transport, no sea move, no enemy fleet in the way (the rules say nothing of it; the
+    moderator's flag is where it is judged). None when `start` has no coast or no sea zone
+    leads to a land of the giver's."""
+    frontier = sorted(z for z in pos.world.neighbours(start) if pos.is_sea(z))
+    seen = set(frontier)
+    while frontier:
+        ports = {t for z in frontier for t in pos.world.neighbours(z)
+                 if t != start and not pos.is_sea(t) and pos.controller(t) == nation}
+        if ports:
+            return min(ports, key=lambda t: (-pos.world.territories[t].value, t))
+        nxt = sorted({n for z in frontier for n in pos.world.neighbours(z) if pos.is_sea(n)} - seen)
+        seen.update(nxt)
+        frontier = nxt
+    return None
 
 
 def nearest_home(ctx: TurnContext, nation: str, start: str) -> str | None:

@@ -106,14 +106,15 @@ def chance(ctx: TurnContext, by_place: dict[str, list[Unit]], place: str, there:
 
 
 def targets(ctx: TurnContext, group: tuple[str, ...], enemies: set[str],
-            at: dict[str, list[Unit]]) -> list[str]:
-    """`at`: every unit by place."""
+            at: dict[str, list[Unit]], mine: dict[str, list[Unit]] | None = None) -> list[str]:
+    """`at`: every unit by place; `mine`: the group's (positions(), found again if not given).
+    Each place of the group's units, and the places next to it where it stands on land or
+    has ships at sea (read by place, not unit by unit over the map)."""
     near: set[str] = set()
-    for u in ctx.state.units:
-        if u.nation in group:
-            near.add(u.location)
-            if not ctx.is_sea(u.location) or u.kind in SEA_UNITS:
-                near.update(ctx.world.neighbours(u.location))
+    for place, units in (mine if mine is not None else positions(ctx, group)).items():
+        near.add(place)
+        if not ctx.is_sea(place) or any(u.kind in SEA_UNITS for u in units):
+            near.update(ctx.world.neighbours(place))
     out = []
     for place in sorted(near):
         there = [u for u in at.get(place, ()) if u.nation in enemies]
@@ -140,7 +141,7 @@ def passive_reconnaissance(ctx: TurnContext) -> None:
         enemies = enemies_of(ctx, group)
         record: dict[str, dict[str, object]] = {}
         mine = positions(ctx, group)
-        for place in targets(ctx, group, enemies, at):
+        for place in targets(ctx, group, enemies, at, mine):
             held = [u for u in at.get(place, ()) if u.nation in enemies]  # trenches included: the cover
             there = [u for u in held if u.kind in TROOPS]
             c = chance(ctx, mine, place, held)

@@ -15,7 +15,9 @@ neither on nation ids nor on the order of lines in a mail:
    fight each other first, both as attackers (combat_land.clash); the winner's survivors
    then attack the territory. Three or more clash two by two in an order drawn by lot
    (alliances.by_lot: no nation id decides who meets whom first). Battles are fought
-   territory by territory, by name.
+   territory by territory, by name, except that a battle whose defenders may disengage
+   into another attacked territory comes before it, so they join its defence (4.6;
+   battle_order).
 3. Units that attack from a territory have left it and do not defend it, except
    artillery, which fires from home (Artillery: "Artillery units cannot accompany units
    moving in enemy territory"): artillery attacking from a territory that is itself
@@ -91,7 +93,7 @@ from moderator.engine.orders.move import (
 )
 from moderator.engine.orders.trenches import facing_of
 from moderator.engine.placement import DISMANTLED, map_facility
-from moderator.engine.state import SEA_UNITS, Unit, kinds
+from moderator.engine.state import SEA_UNITS, Unit, kinds, stand_in
 from moderator.orders.model import ArtillerySupport, Move, NavalInvasion, UnitCount
 
 PHASE = "4.4"
@@ -191,9 +193,41 @@ def land_moves(ctx: TurnContext) -> None:
         sides = groups(ctx, by_dest[dest])
         plans[dest] = (sides, {id(grp): front_of(ctx, dest, grp, shelled) for grp in sides})
     away = {u.id for g in raids for u in g.units if u.kind not in STAYS_AT_HOME} | busy
-    for dest in sorted(plans):
+    for dest in battle_order(ctx, plans, away):
         battle_for(ctx, dest, *plans[dest], away, supporters(dest, helpers, shelled), attacked=set(plans))
     fall_back(ctx, raids)
+
+
+def battle_order(ctx: TurnContext, plans: Mapping[str, object], away: Collection[str]) -> list[str]:
+    """The order the step's battles are fought in. 4.6: "If defenders disengage and enter to
+    neighbouring friendly provinces that is still under attack, then they join defeders in
+    the fight." The rules' battles are simultaneous; the engine fights one after another,
+    so a battle whose defenders may disengage (their nation has a WITHDRAW order for it)
+    into another territory attacked this step is fought before that one, and whatever the
+    names they join its defence. Otherwise by name (nothing else passes between battles
+    in that order). Where such battles could fall back into each other, a cycle, which of
+    them is fought first is drawn by lot (a logged pick, only then): no name decides."""
+    attacked = set(plans)
+    into: dict[str, set[str]] = {dest: set() for dest in plans}
+    for dest in sorted(plans):
+        here = [u for u in ctx.state.units if u.location == dest and u.id not in away]
+        for nation in sorted({u.nation for u in here}):
+            conds = combat_orders.own_conditions(ctx, nation, dest)
+            if not conds:
+                continue
+            chosen = {nation: next((c.to for c in conds if c.to), None)}
+            goes = retreats(ctx, dest, [u for u in here if u.nation == nation], attacked, chosen)
+            into[dest] |= {n for n in goes.values() if n in attacked and n != dest}
+    order: list[str] = []
+    left = set(plans)
+    while left:
+        ready = sorted(d for d in left if not any(d in into[o] for o in left if o != d))
+        if not ready:
+            ready = [ctx.dice.pick(sorted(left), "battles whose defenders may fall back into each other: "
+                                   "which is fought first: " + " or ".join(sorted(left)))]
+        order.extend(ready[:1])
+        left.discard(ready[0])
+    return order
 
 
 def moved(ctx: TurnContext, leg: Leg) -> None:
@@ -368,7 +402,7 @@ def structures(ctx: TurnContext, attacker: str, dest: str) -> tuple[list[Unit], 
         if not ctx.used((DEFENDING, holder, kind, dest)):
             continue
         built = sorted((u for u in ctx.units_at(dest) if u.kind == kind), key=lambda u: u.id)
-        out += built or ([Unit(f"{MAP_FACILITY}{kind}-{dest}", holder, kind, dest)] if map_facility(ctx, dest, kind)
+        out += built or ([stand_in(f"{MAP_FACILITY}{kind}-{dest}", holder, kind, dest)] if map_facility(ctx, dest, kind)
                          else [])
         if kind == "port":
             ships = sum(1 for n in sorted(ctx.world.neighbours(dest)) if ctx.is_sea(n)
@@ -456,7 +490,7 @@ def air_rounds(ctx: TurnContext, leg: Leg, unit: Unit) -> int:
     back = fuel.to_nearest(ctx.world, leg.dest, returns(ctx, unit.nation, leg.origin, carried(ctx, leg)), limit=tank)
     if out is None or back is None:
         return 0
-    return max(0, (tank - out - back) // fuel.ROUND - attack_flights.spent_on_the_way(ctx, unit))
+    return max(0, fuel.rounds_paid(tank, out, back) - attack_flights.spent_on_the_way(ctx, unit))
 
 
 def clash(ctx: TurnContext, dest: str, first: list[Leg], second: list[Leg], fronts: dict[int, Front]) -> list[Leg]:

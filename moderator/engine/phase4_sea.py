@@ -30,9 +30,10 @@ nation out together, so nothing depends on nation ids or the order of lines:
    return to the sea zone from where they came. That must be explained to moderator")
    a nation's task forces go on with their missions, unless its orders say WITHDRAW FROM
    the zone IF CONTACT LOST: then they go back to the zone they came from and stop.
-4. 4.2.10 Submarine interception: an INTERCEPT order's submarines attack the first enemy
-   task force (by nation and name) doing the ordered mission that moves into or out of
-   their zone, or that will unload troops there (a landing written for it); they have a
+4. 4.2.10 Submarine interception: an INTERCEPT order's submarines attack the enemy task
+   force it names (AGAINST TF B OF Britain), or one doing the mission it names (drawn by
+   lot when several do: `chosen`), that moves into or out of their zone, or that will
+   unload troops there (a landing written for it); they have a
    free attack, fight one round and then dive (the default: "If the attacking subs
    attempt to retreat, the combat ends but the surviving subs remain"). Aircraft sent
    from land as cover over the zone join the battle, and the submarines cannot dive
@@ -253,13 +254,14 @@ def sail(f: Fleet, dest: str) -> None:
 
 
 def stow(ctx: TurnContext, f: Fleet, troops: Sequence[Unit]) -> list[Unit]:
-    """Put troops aboard the fleet's transports, each up to its capacity (Transports); the
-    troops that find no room are returned."""
+    """Put troops aboard the fleet's transports, each up to its capacity with its own
+    technology (Transports; Improved Transports); the troops that find no room are returned."""
     left = []
     for t in sorted(troops, key=lambda u: u.id):
         for ship in sorted((u for u in f.ships if u.kind == "transport"), key=lambda u: u.id):
             load_now = f.cargo.setdefault(ship.id, [])
-            room = ctx.scenario.stats(ship.nation, "transport").capacity
+            stats = ctx.stats(ship.nation, "transport", ship)
+            room = stats.capacity if stats is not None else 0
             if troop_points(kinds(load_now)) + troop_points({t.kind: 1}) <= room:
                 load_now.append(t)
                 break
@@ -556,22 +558,30 @@ def intercept(ctx: TurnContext, sea: Sea, moving: bool) -> None:
         if id(order) in sea.spent:
             continue
         # the zone's units by the index (in the list's order), not every unit on the map
-        subs = [u for u in ctx.units_at(order.zone, nation) if u.kind == "submarine"
-                and u.id not in sea.used_subs and not any(u in f.ships for f in sea.fleets)][: order.count]
+        subs = [u for u in ctx.units_at(order.zone, nation) if u.kind == "submarine" and u.id not in sea.used_subs]
+        if not subs:
+            continue
+        # not those sailing in a task force; by id, one object per unit in the turn's state
+        # (a Unit's == compares every field: a third of the naval step, asked for every ship)
+        sailing = {s.id for f in sea.fleets for s in f.ships}
+        subs = [u for u in subs if u.id not in sailing][: order.count]
         if not subs:
             continue
         targets = [f for f in sea.fleets if f.ships and ctx.at_war(nation, f.nation)
-                   and order.target in ("any", f.mission) and crosses(ctx, f, order.zone, moving)]
+                   and order.target in ("any", f.mission) and crosses(ctx, f, order.zone, moving)
+                   and (order.tf is None or (f.nation, f.name) == (order.tf_nation, order.tf))]
         if not targets:
             continue
-        target = targets[0]
+        target = chosen(ctx, nation, order.zone, targets)
         sea.spent.add(id(order))
         sea.used_subs.update(u.id for u in subs)
         own = NavalSide([Ship(u, f"{nation}/submarines", "intercept") for u in subs], sought=True)
         them = side_of([target], sought=False)
         cover = cover_over(ctx, sea, target, order.zone)
-        spare = {u.id: n for u, n in cover}
+        deck = deck_cover(ctx, target)
+        spare = {u.id: n for u, n in [*cover, *deck]}
         them.ships += [Ship(u, f"{u.nation}/aircraft", "cover") for u, _ in cover]
+        them.ships += [Ship(u, target.key, CARRIED) for u, _ in deck]
         others = engaging(ctx, sea, nation, target, order.zone)
         joining = [s for s in side_of(others, sought=False).ships if s.unit.kind != "transport"]
         group = [target, *others]
@@ -584,6 +594,19 @@ def intercept(ctx: TurnContext, sea: Sea, moving: bool) -> None:
         fought = sorted({s.fleet for s in joining})
         naval_combat.battle_event(ctx, result, [f"{nation}/submarines", target.key, *fought,
                                                 *sorted({f"{u.nation}/aircraft" for u, _ in cover})])
+
+
+def chosen(ctx: TurnContext, nation: str, zone: str, targets: Sequence[Fleet]) -> Fleet:
+    """4.2.10: the player "may choose to have the subs attack any number of task forces":
+    an order naming a task force (AGAINST TF B OF Britain) has chosen it. An order naming
+    a mission, or none, leaves a choice among the task forces doing it: it is drawn by
+    lot, a logged pick rolled only when two or more qualify at once, so neither the enemy's
+    nation id nor the names it gave its task forces decide (issue 10)."""
+    if len(targets) == 1:
+        return targets[0]
+    ordered = sorted(targets, key=lambda f: f.key)
+    return ctx.dice.pick(ordered, f"submarine interception in {zone} by {nation}, the target: "
+                         + " or ".join(f.key for f in ordered))
 
 
 def engaging(ctx: TurnContext, sea: Sea, nation: str, target: Fleet, zone: str) -> list[Fleet]:
@@ -613,14 +636,39 @@ def cover_over(ctx: TurnContext, sea: Sea, target: Fleet, zone: str) -> list[tup
     return out
 
 
+def deck_cover(ctx: TurnContext, target: Fleet) -> list[tuple[Unit, int]]:
+    """4.2.10 with Aircraft Carriers: the fighters aboard the intercepted task force's
+    carriers. Reading (docs/rules-coverage.md, 4.2.10): those on deck that no order names
+    (on_deck: 4.2.4 "if no orders are set for these fighters then they are working on
+    reconaissance missions" for it) are "aircraft ... assigned to the naval task force":
+    they fight in the battle (4.3 step 4, "All attacking ships and aircraft"; the
+    submarines' hits go to ships only, step 5) and hold the submarines while they have
+    fuel. They fly from their carrier in the zone and land back on it, so their whole tank
+    pays for rounds, 1 a round (as when they hunt with it, hunt_from_carriers): a fighter
+    of 5 fuel holds them 5 rounds at most, and the submarines, who sought the battle,
+    still lose contact as any seeker does (naval_combat.fight). Those of the task forces
+    that join after the free attack do not: "ALL ships ... can engage" names ships."""
+    out: list[tuple[Unit, int]] = []
+    for u in on_deck(ctx, target):
+        tank = (stats.fuel if (stats := ctx.stats(u.nation, u.kind)) else 0) or 0
+        if tank // fuel.ROUND >= 1:
+            out.append((u, tank // fuel.ROUND))
+    return out
+
+
 def until_cover_leaves(them: NavalSide, spare: dict[str, int]) -> Callable[[naval_combat.NavalBattle], str | None]:
     """4.2.10: "The intercepting subs cannot retreat if aircraft are assigned to the naval
     task force, but once the aircraft are forced to return to land (due to lack of fuel
     points), then the subs may retreat as usual": after each round the cover whose fuel is
-    spent leaves; the submarines dive (dive) once no cover is left in the battle."""
+    spent leaves, and so do the carriers' fighters whose nation has no carrier left in the
+    battle (off_sunk_carriers); the submarines dive (dive) once no cover is left in it."""
     def after_round(battle: naval_combat.NavalBattle) -> str | None:
+        if off_sunk_carriers(battle):
+            return "destroyed"
         for s in [s for s in them.ships if s.unit.id in spare and spare[s.unit.id] <= battle.rounds]:
             them.ships.remove(s)
+            if s.mission == CARRIED:
+                battle.flown[s.unit.id] = battle.rounds
         if any(s.unit.id in spare for s in them.ships):
             return None
         return dive(battle)
@@ -631,8 +679,10 @@ def until_cover_leaves(them: NavalSide, spare: dict[str, int]) -> Callable[[nava
 def crosses(ctx: TurnContext, f: Fleet, zone: str, moving: bool) -> bool:
     if moving:
         return f.moved_at == zone or (f.moved_at is not None and f.zone == zone)
+    if f.zone != zone:  # (first: the rest reads the nation's orders, for every fleet and order)
+        return False
     lands = any(isinstance(o, NavalInvasion) and o.origin == zone for o in ctx.orders.get(f.nation, ()))
-    return f.zone == zone and lands and any(u.kind == "transport" for u in f.ships) and bool(f.troops())
+    return lands and any(u.kind == "transport" for u in f.ships) and bool(f.troops())
 
 
 def dive(battle: naval_combat.NavalBattle) -> str | None:
@@ -669,7 +719,7 @@ def air_rounds(ctx: TurnContext, plane: Unit, origin: str, zone: str) -> int:
                            limit=tank)
     if out is None or back is None:
         return 0
-    return max(0, (tank - out - back) // fuel.ROUND)
+    return fuel.rounds_paid(tank, out, back)
 
 
 def fly_home(ctx: TurnContext, plane: Unit, origin: str, zone: str, fought: int) -> None:

@@ -22,7 +22,7 @@ from moderator.engine import bolsheviks, gear_aboard, manpower, phase7_new_ships
 from moderator.engine.context import PendingBuild, RailGroup, TurnContext
 from moderator.engine.phase4_strategic import passable
 from moderator.engine.placement import carrier_room, still_placeable
-from moderator.engine.state import kinds
+from moderator.engine.state import Unit, kinds
 
 PHASE = "7"
 
@@ -60,13 +60,22 @@ def place(ctx: TurnContext, build: PendingBuild) -> None:
 
 
 def end_strategic_moves(ctx: TurnContext) -> None:
-    for group in ctx.rail:
-        arrive(ctx, group)
+    # Each group's units, in the list's order, found in one pass over the map rather than
+    # one pass per group (issue 14, the engine's cost); arriving moves no unit off the list.
+    riding = {uid: i for i, group in enumerate(ctx.rail) for uid in group.unit_ids}
+    aboard: list[list[Unit]] = [[] for _ in ctx.rail]
+    for u in ctx.state.units:
+        i = riding.get(u.id)
+        if i is not None:
+            aboard[i].append(u)
+    named_once = len(riding) == sum(len(group.unit_ids) for group in ctx.rail)  # else each finds its own
+    for group, units in zip(ctx.rail, aboard, strict=True):
+        arrive(ctx, group, units if named_once else None)
     ctx.rail.clear()
     ctx.in_transit.clear()
 
 
-def arrive(ctx: TurnContext, group: RailGroup) -> None:
+def arrive(ctx: TurnContext, group: RailGroup, units: list[Unit] | None = None) -> None:
     # The units left their origin in Phase 4.1.3, so losing the origin later does not
     # stop them; the path is cut at the first lost territory after it.
     path = group.path
@@ -74,8 +83,9 @@ def arrive(ctx: TurnContext, group: RailGroup) -> None:
     end = path[-1] if not lost else path[lost[0] - 1]
     if not passable(ctx.world, ctx.state, group.nation, end):
         end = nearest_friendly(ctx, group.nation, end)
-    ids = set(group.unit_ids)
-    units = [u for u in ctx.state.units if u.id in ids]
+    if units is None:
+        ids = set(group.unit_ids)
+        units = [u for u in ctx.state.units if u.id in ids]
     for u in units:
         u.location = end
     code = "strategic-arrived" if end == path[-1] else "strategic-cut-short"

@@ -75,6 +75,9 @@ def loss(first: int, turns: int) -> int:
     return first * 2 ** (turns - 2) if turns >= 2 else 0
 
 
+OUT, THROUGH, WALL = 0, 1, 2  # pockets(): what a step into a place meets
+
+
 def pockets(ctx: TurnContext, nation: str) -> list[list[str]]:
     """The nation's land shut in from every neutral, in pockets (see the docstring): each
     pocket sorted, the pockets by their first territory. Its island home under a cordon
@@ -93,6 +96,15 @@ def pockets(ctx: TurnContext, nation: str) -> list[list[str]]:
         return (h is not None and h not in friends and not ctx.at_war(h, nation)
                 and ctx.state.nations[h].side == "neutral") if h in ctx.state.nations else False
 
+    def way(place: str) -> int:
+        """What a step into `place` meets: a neutral's land (the way out), a place to go on
+        through (the sea or friends' land without the enemy), or a wall."""
+        if not ctx.is_sea(place) and neutral(place):
+            return OUT
+        return THROUGH if not hostile(place) and (ctx.is_sea(place) or ctx.controller(place) in friends) else WALL
+
+    ways: dict[str, int] = {}  # nothing moves while the pockets are sought: each place is asked once
+
     out: list[list[str]] = []
     done: set[str] = set()
     for start in held:
@@ -101,13 +113,16 @@ def pockets(ctx: TurnContext, nation: str) -> list[list[str]]:
         seen, queue, free = {start}, [start], False
         while queue and not free:
             here = queue.pop()
-            for nb in sorted(ctx.world.neighbours(here)):
+            for nb in ctx.world.sorted_neighbours(here):
                 if nb in seen:
                     continue
-                if not ctx.is_sea(nb) and neutral(nb):
+                found = ways.get(nb)
+                if found is None:
+                    found = ways[nb] = way(nb)
+                if found == OUT:
                     free = True
                     break
-                if not hostile(nb) and (ctx.is_sea(nb) or ctx.controller(nb) in friends):
+                if found == THROUGH:
                     seen.add(nb)
                     queue.append(nb)
         mine = sorted(t for t in seen if ctx.controller(t) == nation)

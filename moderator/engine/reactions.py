@@ -29,7 +29,9 @@ The second table (a neutral's own war: "All responses are done against aggresive
 the aggressor's "points toward zero" at once and keeps the row in its flags;
 answer_aggressions() draws the other neutrals' points when it joins, against the side it
 joins, for those "still neutral in that time". "Limited wars are not affected with this
-rule" (the General note): China's wars on main-war nations draw nothing.
+rule" (the General note): China's wars on main-war nations draw nothing; nor does a
+neutral's declaration on a camp's member with its 10 points, its entry (answered by its
+row of joining). Japan's wars on the camps keep their row.
 
 Rows 15-16, the British Empire entering unprovoked (event "enters-unprovoked", drawn
 by engine/british_entry.py when it joins without a cause).
@@ -133,8 +135,12 @@ PENDING = "aggressions"  # NationState.flags: [[row title, target], ...] the neu
 
 def aggression_row(pos: Position, nation: str, target: str) -> Aggression | None:
     """The row for `nation`'s war on `target`, or None (no row; a limited war)."""
-    if nation in pos.scenario.diplomacy.ends_on_capture and pos.nation(target).side != "neutral":
-        return None  # the General note: "Limited wars are not affected with this rule" (China's)
+    if pos.nation(target).side != "neutral" and nation not in pos.scenario.diplomacy.join_without_points:
+        # A neutral's war on a camp's member is a limited war (China's: the General note,
+        # "Limited wars are not affected with this rule") or, with its 10 points, its entry
+        # into the main war (Neutrals; engine/orders/declare_war.py), answered by its row of
+        # joining in the first table. Japan's wars on the camps keep their rows (11).
+        return None
     info = pos.scenario.nations.get(target)
     kind = "minor" if info is not None and info.kind == "minor" else "major"
     return next((a for a in pos.scenario.diplomacy.aggressions if a.nation == nation and a.target == kind), None)

@@ -70,10 +70,15 @@ def column(ctx: TurnContext, neutral: str, subject: str) -> str:
     """The neutral's column: its own name for the majors with one, else neighbouring/distant."""
     if neutral in MAJORS:
         return neutral
-    info = ctx.scenario.nations.get(neutral)
-    if info is None or info.kind != "minor" or ctx.nation(neutral).flags.get("active") is False:
+    if not minor_on_board(ctx, neutral):
         return ""  # no column, or not on the board yet (the Bolsheviks)
     return reactions.NEIGHBOURING if neutral in reactions.neighbours(ctx, subject) else reactions.DISTANT
+
+
+def minor_on_board(ctx: TurnContext, neutral: str) -> bool:
+    """A minor nation on the board: one of the two columns, neighbouring or distant, is its."""
+    info = ctx.scenario.nations.get(neutral)
+    return info is not None and info.kind == "minor" and ctx.nation(neutral).flags.get("active") is not False
 
 
 def neutrals(ctx: TurnContext) -> list[str]:
@@ -180,7 +185,8 @@ def massed_on_borders(ctx: TurnContext, phase: str) -> None:
             lands.setdefault(holder, set()).add(place)
     for neutral in neutrals(ctx):
         # its own column for a major; for a minor on the board, "neighbouring neutral"
-        col = neutral if neutral in MAJORS else reactions.NEIGHBOURING if column(ctx, neutral, neutral) else ""
+        # (whether a minor has a column at all: its neighbours, which decide which one, are not asked)
+        col = neutral if neutral in MAJORS else reactions.NEIGHBOURING if minor_on_board(ctx, neutral) else ""
         most = MASSED.get(col, 0)
         if not most or neutral not in lands:
             continue

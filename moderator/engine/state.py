@@ -64,6 +64,18 @@ class Unit:
         object.__setattr__(self, name, value)
 
 
+def stand_in(id: str, nation: str, kind: str, location: str) -> Unit:  # noqa: A002
+    """A unit that goes into no state's list (a battle's stand-in for a complex printed on
+    the map), made without Unit()'s mark that the units changed, which would have every
+    index of units by place built again over the whole map (issue 14, the engine's cost).
+    Should it ever be appended to a list, that list's index sees it longer and is built
+    again (_Index.holds_for)."""
+    twin = object.__new__(Unit)
+    object.__setattr__(twin, "__dict__", {"id": id, "nation": nation, "kind": kind, "location": location,
+                                          "damage": 0})
+    return twin
+
+
 def _unit_copy(unit: Unit) -> Unit:
     """A copy of `unit` for a new state's list, its fields copied at once (a third of what
     Unit() costs; the checker copies some 700 for every mail). No mark that units changed:
@@ -141,6 +153,72 @@ class _Index:
         return _MOVED == self.stamp and _log_end() == self.logged
 
 
+_CONTROL_MARKS = itertools.count(1)
+
+
+class Control(dict[str, str]):
+    """GameState.control: who holds each land territory, a dict that takes a fresh mark
+    at every change. An answer derived from who holds what (the separated treasuries'
+    groups, asked a hundred times a turn) keeps the map it was made on with its mark, and
+    sees at once that the map is the same object with the same mark, where comparing
+    every entry cost more than the answer (issue 14, the engine's cost). Marks are never
+    reused; a copy (copy.copy, pickling) starts at mark 0 and is another object."""
+
+    mark = 0
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.mark = next(_CONTROL_MARKS)
+
+    def _changed(self) -> None:
+        self.mark = next(_CONTROL_MARKS)
+
+    def __setitem__(self, key: str, value: str) -> None:
+        super().__setitem__(key, value)
+        self._changed()
+
+    def __delitem__(self, key: str) -> None:
+        super().__delitem__(key)
+        self._changed()
+
+    def __ior__(self, other: Any) -> Control:  # type: ignore[override,misc]
+        super().__ior__(other)
+        self._changed()
+        return self
+
+    def pop(self, *args: Any) -> Any:
+        self._changed()
+        return super().pop(*args)
+
+    def popitem(self) -> tuple[str, str]:
+        self._changed()
+        return super().popitem()
+
+    def setdefault(self, key: str, default: Any = None) -> Any:
+        self._changed()
+        return super().setdefault(key, default)
+
+    def update(self, *args: Any, **kwargs: Any) -> None:
+        super().update(*args, **kwargs)
+        self._changed()
+
+    def clear(self) -> None:
+        super().clear()
+        self._changed()
+
+
+def same_control(control: dict[str, str], seen: dict[str, str], mark: int) -> bool:
+    """Whether `control` is the map an answer was made on. The answer kept either that
+    map itself with its mark then (a Control, `mark` >= 0), or a copy (`mark` -1). The
+    same Control with the same mark is the same map, known at once; a Control changed
+    since no longer tells what the map was, so the answer is not known to hold."""
+    if mark < 0:
+        return seen == control
+    if not isinstance(seen, Control) or seen.mark != mark:
+        return False
+    return seen is control or seen == control
+
+
 @dataclass
 class NationState:
     id: str
@@ -161,10 +239,14 @@ class GameState:
     scenario: str
     turn: int  # the turn about to be played, 1-based
     nations: dict[str, NationState] = field(default_factory=dict)
-    control: dict[str, str] = field(default_factory=dict)  # land territory -> controlling nation
+    control: dict[str, str] = field(default_factory=Control)  # land territory -> controlling nation (a Control)
     incorporated: dict[str, int] = field(default_factory=dict)  # territory -> turn incorporated
     units: list[Unit] = field(default_factory=list)
     next_unit: int = 1
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.control, Control):
+            self.control = Control(self.control)
 
     # ---- queries -------------------------------------------------------------
     def controller(self, territory: str) -> str | None:
@@ -178,7 +260,9 @@ class GameState:
         shorter by other means, or a Unit was made elsewhere (it may have gone into this
         list). It was built some eighteen times a turn, over every unit of the map; two now."""
         here = self._by_place().get(location, ())
-        return [u for u in here if nation is None or u.nation == nation]
+        if nation is None:
+            return list(here)
+        return [u for u in here if u.nation == nation]
 
     def _fresh_index(self) -> _Index | None:
         """The index of units by place if it still holds (see units_at), following the
@@ -266,7 +350,7 @@ class GameState:
                                   copy.deepcopy(n.flags) if n.flags else {})
                    for k, n in self.nations.items()}
         units = [_unit_copy(u) for u in self.units]
-        return GameState(self.game, self.scenario, self.turn, nations, dict(self.control),
+        return GameState(self.game, self.scenario, self.turn, nations, Control(self.control),
                          dict(self.incorporated), units, self.next_unit)
 
     # ---- canonical serialisation ---------------------------------------------

@@ -12,7 +12,14 @@ In the order the engine plays it (phase4_air_sea.strike):
   combat is air_combat_sea.fight itself, flown on a stand-in position with seeded dice,
   `samples` times (carrier fighters with their whole tank, 4.5 step 3; the cover with the
   rounds its fuel leaves); each run leaves some strikers with some rounds of fuel, and
-  some interceptors.
+  some interceptors. The interceptors are air_combat_sea.guards' own choice on that
+  stand-in (the carriers' fighters up to their room, the cover), and the stand-in carries
+  the players' choices of 4.5 as orders for the zone, read by the engine's own code:
+  the defender's LET THROUGH (4.5: "the enemy fighters have the option of intercepting
+  or letting them go": no air combat, and its fighters do not defend with the ships
+  either, as in the engine) and the attacker's BREAK OFF AIR COMBAT (4.5 step 3: "The
+  attacking player may now decide to retreat", read after each air round while
+  interceptors remain: those strikers fly home without striking).
 - Steps 2-6 for each such outcome: naval_odds.naval_battle_odds, exact, with the
   interceptors left among the defenders (step 4: "defending ships and planes roll for
   defense"), the ships' AA guns, radar's -1 to the aircraft (Radar: "Enemy planes receive
@@ -24,7 +31,7 @@ submarines (they are found only by detection, 4.2.9): only surface ships are str
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 
 from moderator.engine import air_combat_sea, naval_odds, phase4_naval
 from moderator.engine.context import TurnContext
@@ -34,10 +41,12 @@ from moderator.engine.naval_odds import NavalOdds
 from moderator.engine.odds import _levels, add_weighed, make_units
 from moderator.engine.phase4_air_sea import RADAR_SIGHTS
 from moderator.engine.state import NationState, Unit
-from moderator.world.model import World
+from moderator.orders.model import AirRetreat, LetPass, Order
+from moderator.world.model import SEA, Territory, World
 from moderator.world.scenario_model import Scenario
 
 ZONE = "the sea zone"  # the stand-in zone of the strike
+STAND_IN = World({ZONE: Territory(ZONE, SEA, "")}, {})  # the orders name the zone: it must resolve
 SAMPLES = 2000
 
 # the strikers that reach the ships, with the rounds of fuel each has left; the
@@ -58,23 +67,48 @@ def interceptors(scenario: Scenario, defender: str, defend: Mapping[str, int], c
     return make_units(defender, {"fighter": carrier_fighters}, "c"), make_units(defender, {"fighter": cover}, "l")
 
 
-def air_outcomes(scenario: Scenario, attacker: str, strikers: list[Unit], defender: str, guards: list[Unit],
-                 cover: set[str], rounds: int, cover_rounds: int, tech: Mapping[str, Mapping[str, int]],
-                 samples: int = SAMPLES, seed: str = "strike-odds",
-                 progress: Callable[[int, int], None] | None = None) -> dict[Outcome, float]:
-    """How often each outcome of step 1's air combat comes, over `samples` seeded runs of
-    air_combat_sea.fight (`rounds`: the strikers' rounds at sea; `cover`: the ids of the
-    fighters from land, with `cover_rounds` each; those aboard carriers have their tank)."""
+def choices(attacker: str, defender: str, let_through: bool,
+            break_off: Sequence[tuple[str, int]]) -> dict[str, list[Order]]:
+    """The players' choices of 4.5 for the stand-in zone, as orders: the defender's LET
+    THROUGH, the attacker's BREAK OFF AIR COMBAT conditions ("rounds" | "losses" | "kills", n)."""
+    return {attacker: [AirRetreat(ZONE, kind, value) for kind, value in break_off],
+            defender: [LetPass(ZONE)] if let_through else []}
+
+
+def stand_in(scenario: Scenario, attacker: str, strikers: Sequence[Unit], defender: str, guards: Sequence[Unit],
+             carriers: Sequence[Unit], tech: Mapping[str, Mapping[str, int]], orders: Mapping[str, list[Order]],
+             dice: Dice) -> TurnContext:
+    """The strike's zone with the strikers, the defender's fighters and its carriers in it,
+    the two nations at war, the players' choices as orders."""
     state = _levels(scenario, tech)
     for nation, enemy in ((attacker, defender), (defender, attacker)):
         state.nations.setdefault(nation, NationState(nation)).at_war_with = [enemy]
+    state.units = [Unit(u.id, u.nation, u.kind, ZONE) for u in (*strikers, *guards, *carriers)]
+    return TurnContext(state, {n: list(o) for n, o in orders.items()}, STAND_IN, scenario, dice_root=dice)
+
+
+def intercepting(ctx: TurnContext, attacker: str, cover: set[str]) -> list[Unit]:
+    """The fighters that intercept over the stand-in zone: air_combat_sea.guards itself
+    (none when the defender lets the strikers through)."""
+    flown = [u for u in ctx.state.units if u.id in cover]
+    return air_combat_sea.guards(ctx, ZONE, [attacker], flown)
+
+
+def air_outcomes(scenario: Scenario, attacker: str, strikers: list[Unit], defender: str, guards: list[Unit],
+                 cover: set[str], rounds: int, cover_rounds: int, tech: Mapping[str, Mapping[str, int]],
+                 samples: int = SAMPLES, seed: str = "strike-odds",
+                 progress: Callable[[int, int], None] | None = None, carriers: Sequence[Unit] = (),
+                 orders: Mapping[str, list[Order]] | None = None) -> dict[Outcome, float]:
+    """How often each outcome of step 1's air combat comes, over `samples` seeded runs of
+    air_combat_sea.fight (`rounds`: the strikers' rounds at sea; `cover`: the ids of the
+    fighters from land, with `cover_rounds` each; those aboard `carriers` have their tank;
+    `orders`: the players' choices, choices())."""
     seen: Counter[Outcome] = Counter()
     for i in range(samples):
-        pos = state.copy()
-        pos.units = [Unit(u.id, u.nation, u.kind, ZONE) for u in (*strikers, *guards)]
-        ctx = TurnContext(pos, {}, World({}, {}), scenario, dice_root=Dice(f"{seed}-{i}", 1))
-        mine = [u for u in pos.units if u.nation == attacker]
-        theirs = [u for u in pos.units if u.nation == defender]
+        ctx = stand_in(scenario, attacker, strikers, defender, guards, carriers, tech, orders or {},
+                       Dice(f"{seed}-{i}", 1))
+        mine = [u for u in ctx.state.units if u.nation == attacker]
+        theirs = intercepting(ctx, attacker, cover)
         guard_rounds = {g.id: cover_rounds if g.id in cover else air_combat_sea.carrier_rounds(ctx, g) for g in theirs}
         air = air_combat_sea.fight(ctx, ZONE, mine, dict.fromkeys((u.id for u in mine), rounds), theirs, guard_rounds)
         left = tuple(sorted((u.id, rounds - air.fought.get(u.id, 0)) for u in air.strikers))
@@ -89,6 +123,7 @@ def strike_odds(scenario: Scenario, attacker: str, attack: Mapping[str, int], de
                 defend: Mapping[str, int], *, rounds: int = 1, tech: Mapping[str, Mapping[str, int]] | None = None,
                 aa: int = 0, carrier_fighters: int = 0, cover: int = 0, cover_rounds: int = 1,
                 radar_ships: int = 0, radar_retreat: bool = False, sonar: bool = False,
+                let_through: bool = False, break_off: Sequence[tuple[str, int]] = (),
                 samples: int = SAMPLES, progress: Callable[[int, int], None] | None = None) -> NavalOdds:
     """The odds of `attack` (aircraft, kind -> count) striking the ships of `defend`
     (kind -> count) with `rounds` rounds of fuel at sea. aa: AA guns aboard (Improved AA,
@@ -97,7 +132,9 @@ def strike_odds(scenario: Scenario, attacker: str, attack: Mapping[str, int], de
     sonar: one of the ships carries sonar (nothing against aircraft: Sonar is against
     submarines; told for completeness); carrier_fighters / cover: the defender's fighters
     aboard its carriers there / sent from land as cover, with `cover_rounds` rounds of
-    air combat in their fuel."""
+    air combat in their fuel. let_through: the defender lets the strikers go by (LET THROUGH
+    AT the zone); break_off: the attacker's BREAK OFF AIR COMBAT AT the zone conditions
+    (("rounds" | "losses" | "kills", n), 4.5 step 3)."""
     levels = {n: dict(v) for n, v in (tech or {}).items()}
     if aa:  # Improved AA: "Improved AA guns may also be put on ships"
         levels.setdefault(defender, {}).setdefault("improved_aa", 1)
@@ -115,8 +152,14 @@ def strike_odds(scenario: Scenario, attacker: str, attack: Mapping[str, int], de
     if warned:
         total.outcomes["evaded"] += warned
         total.rounds[0] = warned
-    outcomes = air_outcomes(scenario, attacker, strikers, defender, guards, {g.id for g in flown}, rounds,
-                            cover_rounds, levels, samples, progress=progress) if guards else {(tuple((u.id, rounds) for u in strikers), (), 0, 0, 0): 1.0}
+    carriers = [s.unit for s in ships if s.unit.kind == "carrier"]
+    orders = choices(attacker, defender, let_through, break_off)
+    from_land = {g.id for g in flown}
+    met = intercepting(stand_in(scenario, attacker, strikers, defender, guards, carriers, levels, orders, Dice("", 0)),
+                       attacker, from_land)
+    outcomes = air_outcomes(scenario, attacker, strikers, defender, guards, from_land, rounds, cover_rounds, levels,
+                            samples, progress=progress, carriers=carriers, orders=orders) if met \
+        else {(tuple((u.id, rounds) for u in strikers), (), 0, 0, 0): 1.0}  # no air combat: all strike
     by_id = {u.id: u for u in (*strikers, *guards)}
     for (left, standing, lost, home, downed), p in outcomes.items():
         w = p * (1 - warned)

@@ -57,7 +57,6 @@ from __future__ import annotations
 from moderator.engine import us_entry, wars
 from moderator.engine.context import Position, TurnContext
 from moderator.engine.neutral_income import income_rule
-from moderator.engine.problems import Problem, problem
 
 PHASE = "1.3"
 OFFER = "surrender_offer"  # NationState.flags: the turn of an offer waiting for its answers
@@ -237,21 +236,6 @@ def tribute(ctx: TurnContext, nation: str, collected: int, phase: str) -> int:
         if amount and not ctx.checking:
             ctx.emit("tribute", phase, (nation, victor), nation=nation, to=victor, amount=amount)
     return total
-
-
-def attack_barred(pos: Position, nation: str, place: str) -> Problem | None:
-    """An attack on `place` that would begin a war the surrender bars (an attack without a
-    declaration is a declaration: Phase 1.1), refused with the reason; None otherwise.
-    Read by the MOVE and INVADE homes on the nations that hold the place or stand in it."""
-    holder = pos.controller(place)
-    others = {u.nation for u in pos.units_at(place) if u.nation != nation and u.id not in pos.in_transit}
-    for target in sorted(others | ({holder} if holder else set())):
-        if target == nation or pos.at_war(nation, target) or pos.allies(nation, target):
-            continue
-        why = war_barred(pos, nation, target)
-        if why:
-            return problem(why, place, target=target)
-    return None
 
 
 def war_barred(pos: Position, nation: str, target: str) -> str:

@@ -32,12 +32,14 @@ Readings (docs/rules-coverage.md, "Separated territories"):
 from __future__ import annotations
 
 from collections import deque
+from operator import attrgetter
 from typing import Any
 
 from moderator.engine import bolsheviks, colony_supplies
 from moderator.engine.context import Position, TurnContext
 from moderator.engine.phase6_incorporation import territory_yield
-from moderator.engine.state import GameState
+from moderator.engine.state import Control, GameState, same_control
+from moderator.world.model import World
 
 PHASE = "8"
 HELD = "held_apart"  # NationState.flags: {key territory of a separated group: resources kept there}
@@ -45,9 +47,9 @@ HELD = "held_apart"  # NationState.flags: {key territory of a separated group: r
 Group = tuple[str, ...]
 
 
-GROUPS = "treasury-groups"  # pos.memo: (GROUPS, nation) -> (control, sides, the nation's groups)
-HOLDINGS = "treasury-holdings"  # pos.memo: (HOLDINGS,) -> (control, {holder: its territories})
-COMPONENTS = "treasury-components"  # pos.memo: (COMPONENTS, *friends) -> (control, sides, groups of each friend)
+GROUPS = "treasury-groups"  # pos.memo: (GROUPS, nation) -> (control, mark, sides, the nation's groups)
+COMPONENTS = "treasury-components"  # pos.memo: (COMPONENTS,) -> (control, mark, sides, groups of every holder)
+SEPARATED = "treasury-separated"  # pos.memo: (SEPARATED, nation) -> (control, mark, sides, keys held, separated)
 
 
 def groups(pos: Position, nation: str) -> list[Group]:
@@ -58,59 +60,90 @@ def groups(pos: Position, nation: str) -> list[Group]:
     a turn), and searching the map every time was a fifth of a turn (docs/benchmarks.md).
     The answer depends only on the map (fixed for a position), who holds what, and who is
     allied with whom (GameState.allies, from the nations' sides), so answers are kept in
-    the position's memo beside a copy of the control map and the sides, and found again
-    only when either changed: the position's own memo, so nothing outlives it, and the
-    same answer a new search would give. Nations with the same allies share one search."""
+    the position's memo beside the control map they were made on (its mark, and a copy)
+    and the sides, and found again only when either changed: the position's own memo, so
+    nothing outlives it, and the same answer a new search would give. One search finds
+    every nation's groups at once (_search): some forty neutrals each searching their own
+    land cost more in setting out than in searching."""
     control = pos.state.control
-    sides = {nid: ns.side for nid, ns in pos.state.nations.items()}
+    sides = _sides(pos.state)
     known = pos.memo.get((GROUPS, nation))
-    if known is not None and known[0] == control and known[1] == sides:
-        return list(known[2])
-    friends = tuple(sorted(pos.state.allies_of(nation)))
-    shared = pos.memo.get((COMPONENTS, *friends))
-    if shared is None or shared[0] != control or shared[1] != sides:
-        shared = (dict(control), sides, _search(pos, frozenset(friends)))
-        pos.memo[(COMPONENTS, *friends)] = shared
-    found: list[Group] = shared[2].get(nation, [])
-    pos.memo[(GROUPS, nation)] = (shared[0], sides, tuple(found))
+    if known is not None and known[2] == sides and same_control(control, known[0], known[1]):
+        return list(known[3])
+    shared = pos.memo.get((COMPONENTS,))
+    if shared is None or shared[2] != sides or not same_control(control, shared[0], shared[1]):
+        shared = (*_seen(control), sides, _search(pos))
+        pos.memo[(COMPONENTS,)] = shared
+    found: list[Group] = shared[3].get(nation, [])
+    pos.memo[(GROUPS, nation)] = (shared[0], shared[1], sides, tuple(found))
     return list(found)
 
 
+def _seen(control: dict[str, str]) -> tuple[dict[str, str], int]:
+    """What an answer keeps of the control map it was made on: the map itself while it is
+    unchanged (a Control's mark), else a copy to compare (state.same_control)."""
+    if isinstance(control, Control):
+        return control, control.mark
+    return dict(control), -1
+
+
+def _sides(state: GameState) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The nations and their sides, in the state's order: all GameState.allies reads."""
+    return tuple(state.nations), tuple(map(_SIDE, state.nations.values()))
+
+
+_SIDE = attrgetter("side")
+
+
 def answers_holding(memo: dict[tuple[str, ...], Any], state: GameState) -> dict[tuple[str, ...], Any]:
-    """The treasury answers of a position's memo (groups, holdings, components) that hold for
-    `state` as it stands: made on its very control map and sides. The checker seeds the
-    position of the next mail on the same snapshot with them (engine/check.py): every answer
-    is checked again against the position before use (groups, _holdings), so a seeded one
-    is used only where a new search would give the same."""
+    """The treasury answers of a position's memo (groups, components, separated)
+    that hold for `state` as it stands: made on a control map equal to its own, and its
+    sides. The checker seeds the position of the next mail on the same snapshot with them
+    (engine/check.py), each kept with a copy of that map (so a later change of the
+    position's own cannot touch it): every answer is checked again against the position
+    before use (groups, separated), so a seeded one is used only where a new
+    search would give the same."""
     control = state.control
-    sides = {nid: ns.side for nid, ns in state.nations.items()}
+    sides = _sides(state)
     out: dict[tuple[str, ...], Any] = {}
+    kept = dict(control)  # one copy for all of them
     for key, value in memo.items():
-        if key and key[0] in (GROUPS, COMPONENTS) and value[0] == control and value[1] == sides:
-            out[key] = value
-        elif key == (HOLDINGS,) and value[0] == control:
-            out[key] = value
+        if not key or key[0] not in (GROUPS, COMPONENTS, SEPARATED) or not same_control(control, *value[:2]):
+            continue
+        if value[2] == sides:
+            out[key] = (kept, -1, *value[2:])
     return out
 
 
-def _search(pos: Position, friends: frozenset[str]) -> dict[str, list[Group]]:
-    """The land the friends hold, in pieces joined by that land (breadth-first); for each
-    friend, its own land in each piece. A nation whose allies are exactly `friends` (itself
-    among them) can move money across the same pieces, so its groups are its part of them."""
+def _search(pos: Position) -> dict[str, list[Group]]:
+    """Every holder's land in pieces joined by land held by it or its allies (breadth-first
+    over the whole map, once): for each holder, its own land in each of its pieces. Allies
+    share their pieces (Cooperation: the same non-neutral side); a neutral, or a holder
+    that is no nation of the state, has only its own land (GameState.allies)."""
     control = pos.state.control
-    held_by = _holdings(pos)
+    nations = pos.state.nations
+    links = _land_links(pos.world)
+
+    def friends_of(holder: str) -> tuple[str, str]:  # holders with the same are allies
+        ns = nations.get(holder)
+        return ("side", ns.side) if ns is not None and ns.side != "neutral" else ("alone", holder)
+
+    numbers: dict[tuple[str, str], int] = {}  # each camp numbered: compared for every link
+    camps = {h: numbers.setdefault(friends_of(h), len(numbers)) for h in set(control.values())}
+    camp = {t: camps[h] for t, h in control.items() if t in links}
     out: dict[str, list[Group]] = {}
     seen: set[str] = set()
-    for start in sorted(t for f in friends for t in held_by.get(f, ()) if pos.place(t).is_land):
+    for start in camp:  # the order of the search changes no piece (each is sorted below)
         if start in seen:
             continue
+        mine = camp[start]
         seen.add(start)
         queue, piece = deque([start]), []
         while queue:
             here = queue.popleft()
             piece.append(here)
-            for nxt in pos.world.neighbours(here):  # the order of the search changes no piece
-                if nxt not in seen and control.get(nxt) in friends and pos.place(nxt).is_land:
+            for nxt in links[here]:
+                if nxt not in seen and camp.get(nxt) == mine:
                     seen.add(nxt)
                     queue.append(nxt)
         by_holder: dict[str, list[str]] = {}
@@ -121,19 +154,20 @@ def _search(pos: Position, friends: frozenset[str]) -> dict[str, list[Group]]:
     return {holder: sorted(found) for holder, found in out.items()}
 
 
-def _holdings(pos: Position) -> dict[str, list[str]]:
-    """Who holds what: the control map turned around, kept in the memo like the groups.
-    Each neutral is a search of its own (its only friend is itself), some forty a turn,
-    and each went through the whole control map for its few starting places."""
-    control = pos.state.control
-    known = pos.memo.get((HOLDINGS,))
-    if known is not None and known[0] == control:
-        return known[1]  # type: ignore[no-any-return]
-    by_holder: dict[str, list[str]] = {}
-    for t, holder in control.items():
-        by_holder.setdefault(holder, []).append(t)
-    pos.memo[(HOLDINGS,)] = (dict(control), by_holder)
-    return by_holder
+_LINKS: dict[int, tuple[World, dict[str, tuple[str, ...]]]] = {}  # id of a map -> (map, land -> land neighbours)
+
+
+def _land_links(world: World) -> dict[str, tuple[str, ...]]:
+    """Every land territory's land neighbours: once per map, which never changes (the
+    entry holds the map, so its id cannot be reused while the entry lives)."""
+    hit = _LINKS.get(id(world))
+    if hit is None or hit[0] is not world:
+        if len(_LINKS) > 64:
+            _LINKS.clear()
+        places = world.territories
+        hit = _LINKS[id(world)] = (world, {t: tuple(n for n in world.neighbours(t) if n in places and places[n].is_land)
+                                           for t, p in places.items() if p.is_land})
+    return hit[1]
 
 
 def mainland(pos: Position, nation: str, all_groups: list[Group]) -> Group | None:
@@ -168,9 +202,19 @@ def separated(pos: Position, nation: str) -> list[tuple[str, Group]]:
     "draw resources from any Russian territories they control" (Phase 9)."""
     if nation == bolsheviks.BOLSHEVIKS:
         return []
+    # Asked for every build, transfer and income (some hundred a turn): kept in the memo
+    # like the groups, with the keys of the money held apart (key_of reads them).
+    control, sides = pos.state.control, _sides(pos.state)
+    raw = pos.nation(nation).flags.get(HELD, {})
+    keys = tuple(raw) if isinstance(raw, dict) else ()
+    known = pos.memo.get((SEPARATED, nation))
+    if known is not None and known[2] == sides and known[3] == keys and same_control(control, known[0], known[1]):
+        return list(known[4])
     all_groups = groups(pos, nation)
     main = mainland(pos, nation, all_groups)
-    return sorted((key_of(pos, nation, g), g) for g in all_groups if g != main)
+    found = sorted((key_of(pos, nation, g), g) for g in all_groups if g != main)
+    pos.memo[(SEPARATED, nation)] = (*_seen(control), sides, keys, tuple(found))
+    return found
 
 
 def treasury_of(pos: Position, nation: str, place: str) -> str | None:

@@ -67,6 +67,7 @@ CAP = 200  # criterion 2: "maximum 200%"; criteria 3 and 4 are held below it too
 FLOOR = 100 * 100 // CAP  # criteria 3 and 4: the cap's mirror, so two enemies' ratios stay reciprocal
 CUT = 50  # criterion 5 when losses are more than acceptable
 COUNTED = LAND_UNITS + AIR_UNITS + SEA_UNITS
+LAND_OR_AIR = LAND_UNITS + AIR_UNITS  # what best army counts
 
 
 # ---- the two formulas ---------------------------------------------------------------------
@@ -88,25 +89,28 @@ def naval_value(ships: Iterable[UnitStats], fighter: UnitStats | None = None) ->
     return total
 
 
+_Seen = dict[tuple[str, str, tuple[tuple[str, int], ...] | None], UnitStats | None]
+
+
 def _stats(pos: Position, units: Iterable[Unit]) -> list[UnitStats]:
     """Each unit's own values; units of one nation, kind and levels share one lookup."""
-    seen: dict[tuple[str, str, tuple[tuple[str, int], ...] | None], UnitStats | None] = {}
-    out = []
-    for u in units:
-        # a unit not built behind its kind has its kind's levels (technology.unit_levels)
-        built = pos.nation(u.nation).flags.get(technology.BUILT_AT, {}).get(u.id)
-        key = (u.nation, u.kind, tuple(sorted(built.items())) if built is not None else None)
-        if key not in seen:
-            seen[key] = pos.stats(u.nation, u.kind, u)
-        if (s := seen[key]) is not None:
-            out.append(s)
-    return out
+    seen: _Seen = {}
+    return [s for u in units if (s := _unit_stats(pos, u, seen)) is not None]
+
+
+def _unit_stats(pos: Position, u: Unit, seen: _Seen) -> UnitStats | None:
+    # a unit not built behind its kind has its kind's levels (technology.unit_levels)
+    built = pos.nation(u.nation).flags.get(technology.BUILT_AT, {}).get(u.id)
+    key = (u.nation, u.kind, tuple(sorted(built.items())) if built is not None else None)
+    if key not in seen:
+        seen[key] = pos.stats(u.nation, u.kind, u)
+    return seen[key]
 
 
 def best_army(pos: Position, nation: str, units: Iterable[Unit] | None = None) -> int:
     """`units`: the nation's units when the caller has them at hand (else all are searched)."""
     mine = units if units is not None else (u for u in pos.state.units if u.nation == nation)
-    return army_value(_stats(pos, (u for u in mine if u.kind in LAND_UNITS + AIR_UNITS)))
+    return army_value(_stats(pos, (u for u in mine if u.kind in LAND_OR_AIR)))
 
 
 def in_area(pos: Position, zone: str, area: str) -> bool:
@@ -303,15 +307,58 @@ class Ranks:
         self._units: dict[str, list[Unit]] = {n: [] for n in pos.state.nations}
         for u in pos.state.units:
             self._units.setdefault(u.nation, []).append(u)
+        self._valued: dict[str, list[tuple[Unit, UnitStats]]] = {}
+        self._ships: dict[str, list[tuple[str, UnitStats]]] = {}  # nation -> (zone, values) of its ships
+        self._areas: dict[tuple[str, str], bool] = {}  # (zone, area) -> in_area
+
+    def valued(self, nation: str) -> list[tuple[Unit, UnitStats]]:
+        """The nation's units with their own values, looked up once for the whole table:
+        the army and the three naval areas read the same values (best_army and
+        best_naval_force give the same sums). Units of one kind, levels and values owner
+        (technology.values_of) share one lookup: all technology.stats reads of a unit."""
+        found = self._valued.get(nation)
+        if found is None:
+            flags = self.pos.nation(nation).flags
+            built_at, fights_as = flags.get(technology.BUILT_AT, {}), flags.get(technology.FIGHTS_AS, {})
+            seen: dict[tuple[str, tuple[tuple[str, int], ...] | None, object], UnitStats | None] = {}
+            found = []
+            for u in self._units[nation]:
+                if u.kind not in COUNTED:
+                    continue
+                built = built_at.get(u.id)
+                key = (u.kind, tuple(sorted(built.items())) if built is not None else None, fights_as.get(u.id))
+                if key not in seen:
+                    seen[key] = self.pos.stats(nation, u.kind, u)
+                if (s := seen[key]) is not None:
+                    found.append((u, s))
+            self._valued[nation] = found
+        return found
+
+    def _naval(self, nation: str, area: str) -> int:
+        """best_naval_force from the values looked up once; the nation's fighter only
+        where a carrier needs it (naval_value reads it for carriers alone)."""
+        ships = self._ships.get(nation)
+        if ships is None:
+            ships = self._ships[nation] = [(u.location, s) for u, s in self.valued(nation) if u.kind in SEA_UNITS]
+        there = [s for zone, s in ships if self._in_area(zone, area)]
+        fighter = self.pos.stats(nation, "fighter") if any(s.kind == "carrier" for s in there) else None
+        return naval_value(there, fighter)
+
+    def _in_area(self, zone: str, area: str) -> bool:
+        found = self._areas.get((zone, area))
+        if found is None:
+            found = self._areas[(zone, area)] = in_area(self.pos, zone, area)
+        return found
 
     def values(self, kind: str, area: str) -> dict[str, int]:
         key = f"{kind}:{area}"
         if key not in self._values:
             nations = sorted(self.pos.state.nations)
             if kind == "naval":
-                self._values[key] = {n: best_naval_force(self.pos, n, area, self._units[n]) for n in nations}
+                self._values[key] = {n: self._naval(n, area) for n in nations}
             elif kind == "army":
-                self._values[key] = {n: best_army(self.pos, n, self._units[n]) for n in nations}
+                self._values[key] = {n: army_value(s for u, s in self.valued(n) if u.kind in LAND_OR_AIR)
+                                     for n in nations}
             else:  # colonial power, every nation's in one pass over the colonial land
                 held: dict[str, int] = {}
                 for t in _colonial_places(self.pos.world):

@@ -83,7 +83,7 @@ from moderator.engine.ruleset import Ruleset, Step
 from moderator.orders import model as m
 
 NAME = "wtea-1914"
-VERSION = 33  # 1: before "One rule, one home" (one dice stream per turn); 2: before issue 8 (neutrals);
+VERSION = 37  # 1: before "One rule, one home" (one dice stream per turn); 2: before issue 8 (neutrals);
 # 3: before separated treasuries, surrender, the US Entry events, air combat over land, landings in 4.4;
 # 4: before the Mutineers (a disastrous mutiny's rebels), the Bolsheviks' wars after their victory, and
 # reconnaissance missions at sea helping their side's task forces in 4.2, new ships attacking in Phase 7,
@@ -147,7 +147,22 @@ VERSION = 33  # 1: before "One rule, one home" (one dice stream per turn); 2: be
 # 30: before a carrier's fighters on deck hunted submarines with their task force's DETECT mission (4.2.9)
 # 31: before the odd hit between allies of equal shares of the casualties (Phase 4 guideline 2; land, sea
 # and air) was drawn by lot, not given to the first nation id (issue 10)
-# 32: before a non-player minor attacked into the main war was flagged for a player from the pool
+# 32: before a MOVE or INVADE that attacks without a declaration was refused like the DECLARE WAR it
+# is (war-by-option, war-not-alone, war-limited-gear-up, war-neutral-on-neutral, war-after-ten; Phase 1.1,
+# issue 8), asked before "cannot-capture"
+# 33: before a neutral China's DECLARE WAR was refused on a minor it does not border and on a nation
+# outside its four limited wars (China; issue 8), and before the garrison of a land given by an option with
+# no march home (Hong Kong, Indochina, Jiaozhou) sailed to the giver's nearest port, flagged (it stayed), and
+# before a neutral (not Japan, Britain) needed its 10 points for the other camp to declare war on a camp's member
+# (and such an entry was answered as an aggression of the neutrals' second table too)
+# 34: before the hits an ally cannot take were shared among the other allies by strength again, not
+# in nation-id order (Phase 4 guideline 2), a task force of carriers alone with fighters aboard could
+# take DETECT (4.2.9), and the fighters on deck of an intercepted task force fought the submarines and
+# held them while they had fuel (4.2.10) (issue 10)
+# 35: before intercepting submarines drew their target by lot among the task forces passing at once
+# (4.2.10; it was the first by nation id and name) or took the one their order names, and before defenders
+# disengaging into a neighbour attacked in the same step joined its defence whatever the names (4.6; issue 10)
+# 36: before a non-player minor attacked into the main war was flagged for a player from the pool
 # (minor-attacked-replacement-pool; issue 8 audit), and a neutral USA at war with a major was flagged for the
 # pace of its gear-up to full war production (us-war-production), and before France and Spain allied while
 # the Spanish Garrison rule stands were refused to share provinces or waters (garrison-apart), and Japanese

@@ -477,6 +477,9 @@ class Builder:
     def b_intercept(self, c: list) -> list[m.Order]:
         units = self.units(c[0], ("submarine",), "only submarines intercept")
         target = "any"
+        if isinstance(c[2], Tree) and c[2].data == "intercept_tf":
+            tf, of = c[2].children
+            return [m.SubInterception(sum(u.count for u in units), self.name(c[1]), "any", str(tf), self.name(of))]
         if c[2] is not None:
             target = v.INTERCEPT_TARGETS.get(fold(self.name(c[2])), "")
             if not target:

@@ -189,7 +189,8 @@ FORMATS: dict[type, Callable[..., str]] = {
     m.TaskForce: lambda o: f"TF {o.name} AT {name(o.location)}: {units(o.units)}",
     m.TaskForceMission: _mission,
     m.SubDetection: _detect,
-    m.SubInterception: lambda o: f"INTERCEPT WITH {o.count} ss IN {name(o.zone)} AGAINST {o.target}",
+    m.SubInterception: lambda o: (f"INTERCEPT WITH {o.count} ss IN {name(o.zone)} AGAINST "
+                                  + (f"TF {o.tf} OF {name(o.tf_nation or '')}" if o.tf else o.target)),
     m.NavalInvasion: lambda o: f"INVADE {units(o.units)} FROM {name(o.origin)} TO {name(o.dest)}",
     m.Plunder: lambda o: f"PLUNDER {o.kind.upper()} AT {name(o.place)}",
     m.Incorporate: lambda o: f"INCORPORATE {name(o.territory)}",

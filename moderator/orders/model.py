@@ -387,11 +387,13 @@ class SubDetection(Order):
 @dataclass(frozen=True)
 class SubInterception(Order):
     """4.2.10: submarines in `zone` attack enemy task forces doing `target` (a mission
-    name, or "any")."""
+    name, or "any"), or the one task force `tf` of `tf_nation` ("AGAINST TF B OF Britain")."""
 
     count: int
     zone: str = field(metadata=PLACE)
     target: str = "any"
+    tf: str | None = None
+    tf_nation: str | None = field(default=None, metadata=NATION)
     phase = 4
 
 

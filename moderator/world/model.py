@@ -107,6 +107,14 @@ class World:
     def neighbours(self, name: str) -> frozenset[str]:
         return self.adjacency.get(name, frozenset())
 
+    def sorted_neighbours(self, name: str) -> tuple[str, ...]:
+        """neighbours(), sorted: the searches that go in name order ask for every place they
+        pass, so each place's are sorted once (the map never changes)."""
+        index: dict[str, tuple[str, ...]] | None = self.__dict__.get("_sorted_neighbours")
+        if index is None:
+            index = self.__dict__["_sorted_neighbours"] = {t: tuple(sorted(n)) for t, n in self.adjacency.items()}
+        return index.get(name, ())
+
     def adjacent(self, a: str, b: str) -> bool:
         return b in self.adjacency.get(a, frozenset())
 

@@ -298,7 +298,8 @@ def load_diplomacy(path: Path) -> Diplomacy:
         _no_unknown(route, {f.name for f in fields(TradeRoute)}, f"{path}: [[us_trade.route]]")
     wars = raw.get("wars", {})
     _no_unknown(wars, {"no_war_on_neutrals", "no_join_in_local_war", "ends_on_capture", "join_without_points",
-                       "war_by_option", "not_alone", "limited_war_gear_up"}, f"{path}: [wars]")
+                       "war_by_option", "not_alone", "limited_war_gear_up", "only_listed_wars"},
+                f"{path}: [wars]")
     gear: dict[str, GearUpRule] = {}
     for nid, entry in raw.get("gear_up", {}).items():
         _no_unknown(entry, {f.name for f in fields(GearUpRule)}, f"{path}: [gear_up.{nid}]")
@@ -330,6 +331,7 @@ def load_diplomacy(path: Path) -> Diplomacy:
         war_by_option={str(n): tuple(int(o) for o in opts) for n, opts in wars.get("war_by_option", {}).items()},
         not_alone={str(n): str(w) for n, w in wars.get("not_alone", {}).items()},
         limited_war_gear_up={str(n): frozenset(t) for n, t in wars.get("limited_war_gear_up", {}).items()},
+        only_listed_wars=frozenset(wars.get("only_listed_wars", ())),
         gear_up=gear,
         options=tuple(_option(entry, i, path) for i, entry in enumerate(raw.get("option", ()), start=1)),
     )
@@ -732,7 +734,7 @@ def _check_diplomacy(scenario: Scenario, world: World, complete: bool) -> list[s
     nations += [("us_trade", n) for n in (*d.us_trade_not_while_neutral, *d.us_trade_not_while_entry_negative)]
     nations += [("wars", n) for n in (*d.no_war_on_neutrals, *d.no_join_in_local_war, *d.ends_on_capture,
                                            *d.join_without_points, *d.war_by_option, *d.not_alone,
-                                           *d.not_alone.values())]
+                                           *d.not_alone.values(), *d.only_listed_wars)]
     nations += [("wars", n) for who, whom in d.limited_war_gear_up.items() for n in (who, *whom)]
     places: list[tuple[str, str]] = [("us_trade", z) for zones in d.us_trade.values() for z in zones]
     places += [("us_trade", p) for r in d.us_trade_routes for p in (*r.zones, *r.held)]

@@ -243,6 +243,8 @@ class Diplomacy:
     war_by_option: dict[str, tuple[int, ...]] = field(default_factory=dict)  # a neutral's wars: these options only
     not_alone: dict[str, str] = field(default_factory=dict)  # no war on a minor neutral without this nation
     limited_war_gear_up: dict[str, frozenset[str]] = field(default_factory=dict)  # these wars after a gear-up
+    # while neutral, war only on its limited_war_gear_up nations and on minor neutrals it borders (China)
+    only_listed_wars: frozenset[str] = frozenset()
     gear_up: dict[str, GearUpRule] = field(default_factory=dict)
     options: tuple[OptionRule, ...] = ()
 

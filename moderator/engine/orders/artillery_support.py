@@ -7,7 +7,9 @@ friendly units in designated province." "artillery units cannot move, as other d
 do, from the territory if they are attacked, but can move in order to support attack or
 defense." So: artillery the nation has in `a`, free of other orders (it is claimed: it
 cannot also move or attack); `b` a land territory next to `a`. A warning when nothing of
-the nation's is in `b` or attacks it this turn (the support would do nothing).
+the nation's is in `b` or attacks it this turn (the support would do nothing). Into land
+held by a nation it is not at war with, the support is an attack, refused where the
+declaration of war would be (Phase 1.1: declare_war.attack_barred).
 
 The artillery is claimed here and fights in the step's battles (phase4_land.support;
 combat_land: with its attack value, never a casualty).
@@ -17,7 +19,9 @@ from __future__ import annotations
 
 from moderator.engine import phase4_land
 from moderator.engine.context import Position, TurnContext
+from moderator.engine.orders import declare_war
 from moderator.engine.orders.base import OrderRule, missing_units, take_units
+from moderator.engine.orders.move import hostile
 from moderator.engine.problems import Problem, problem, warning
 from moderator.orders.model import ArtillerySupport, Move, NavalInvasion, UnitCount
 
@@ -35,7 +39,13 @@ class ArtillerySupportRule(OrderRule[ArtillerySupport]):
     def problem(self, pos: Position, nation: str, order: ArtillerySupport) -> Problem | None:
         if pos.is_sea(order.dest) or not pos.adjacent(order.origin, order.dest):
             return problem("not-adjacent", order.dest, origin=order.origin, dest=order.dest)
-        return missing_units(pos, nation, order.origin, artillery(order))
+        missing = missing_units(pos, nation, order.origin, artillery(order))
+        if missing is None and hostile(pos, nation, order.dest):
+            # fired into land it does not hold, the support is an attack (phase4_land.support
+            # makes it an attacking leg that begins the war): it meets the bars of the
+            # declaration it is (Phase 1.1; declare_war.attack_barred)
+            return declare_war.attack_barred(pos, nation, order.dest)
+        return missing
 
     def remarks(self, pos: Position, nation: str, order: ArtillerySupport) -> list[Problem]:
         friends = pos.friendly(nation, order.dest) and any(pos.allies(nation, u.nation)

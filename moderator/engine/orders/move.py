@@ -42,8 +42,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from moderator.engine import bolsheviks, combat_land, fuel, garrison_apart, surrender, terrain
+from moderator.engine import bolsheviks, combat_land, fuel, garrison_apart, terrain
 from moderator.engine.context import Position, TurnContext
+from moderator.engine.orders import declare_war
 from moderator.engine.orders.base import OrderRule, missing_units, take_units
 from moderator.engine.problems import Problem, problem, warning
 from moderator.engine.state import AIR_UNITS, LAND_UNITS, Unit, kinds
@@ -333,12 +334,17 @@ class MoveRule(OrderRule[Move]):
     section = PHASE
 
     def problem(self, pos: Position, nation: str, order: Move) -> Problem | None:
-        return (standing_problem(pos, nation, order) or fighting_problem(pos, nation, order)
+        # A war the nation may not declare is asked before the fight (Phase 1.1: an attack
+        # without a declaration is one): the engine, which sees who defends the place,
+        # would otherwise answer "cannot-capture" where the checker, which may not ask
+        # (undefended), names the bar.
+        return (standing_problem(pos, nation, order)
+                or (declare_war.attack_barred(pos, nation, order.dest)
+                    if not blind_move(pos, order) and hostile(pos, nation, order.dest) else None)
+                or fighting_problem(pos, nation, order)
                 or (launch_problem(pos, nation, order)
                     if (from_carrier(pos, order) or carrier_flight(pos, order)) and not took_off(pos, nation, order)
-                    else None)
-                or (surrender.attack_barred(pos, nation, order.dest)
-                    if not blind_move(pos, order) and hostile(pos, nation, order.dest) else None))
+                    else None))
 
     def remarks(self, pos: Position, nation: str, order: Move) -> list[Problem]:
         kinds = {u.kind for u in order.units}

@@ -32,9 +32,10 @@ from __future__ import annotations
 
 from collections import Counter
 
-from moderator.engine import garrison_apart, phase4_land, surrender
+from moderator.engine import garrison_apart, phase4_land
 from moderator.engine.combat_land import CAPTURERS
 from moderator.engine.context import Position, TurnContext
+from moderator.engine.orders import declare_war
 from moderator.engine.orders.base import OrderRule
 from moderator.engine.orders.move import NEVER_ATTACK, capture_warning, undefended
 from moderator.engine.orders.task_forces import TaskForceRecord
@@ -78,8 +79,8 @@ class NavalInvasionRule(OrderRule[NavalInvasion]):
         kinds = {u.kind for u in order.units}
         if kinds & NO_INVASION and invades(pos, nation, order.dest):
             return problem("invasion-tanks", order.dest, kinds=sorted(kinds & NO_INVASION))
-        if invades(pos, nation, order.dest) and (barred := surrender.attack_barred(pos, nation, order.dest)):
-            return barred  # Surrender: the victors never make war on the loser again
+        if invades(pos, nation, order.dest) and (barred := declare_war.attack_barred(pos, nation, order.dest)):
+            return barred  # a war it may not declare (Surrender; a neutral's own sections)
         carried = aboard(pos, nation, order.origin)
         for uc in order.units:
             if carried[uc.kind] < uc.count:

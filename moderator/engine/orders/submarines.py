@@ -1,5 +1,6 @@
 """DETECT SUBS IN zone WITH units [FROM land] (4.2.9: Submarine Detection) and
-INTERCEPT WITH n ss IN zone [AGAINST mission] (4.2.10: Submarine Interception).
+INTERCEPT WITH n ss IN zone [AGAINST mission | AGAINST TF name OF nation] (4.2.10:
+Submarine Interception).
 
 4.2.9: "Ships sharing a sea zone with enemy submarines may attempt to locate and attack
 those submarines ... Additionally, fighters and bombers (assuming they have the range:
@@ -14,6 +15,8 @@ to friendly land), counted by the one fuel rule (move.air_problem, engine/fuel.p
 4.2.10: "a player with subs in the same sea zone may choose to have the subs attack any
 number of task forces ... moving into or out of the sea zone the submarines are in or
 attempting to offload a transport" (the grammar offers only those missions as targets).
+The rules' example chooses task forces by name ("He sends 2 subs against the 1 destroyer
+in task force B"): an order may name one enemy task force, never one of its own nation's.
 The submarines must be in the sea zone and not in a task force of their own orders.
 
 Both claim their units (4.4: "None of the aircraft can have participated in submarine
@@ -83,6 +86,8 @@ class SubInterceptionRule(OrderRule[SubInterception]):
     def problem(self, pos: Position, nation: str, order: SubInterception) -> Problem | None:
         if not pos.is_sea(order.zone):
             return problem("intercept-land", order.zone, place=order.zone)
+        if order.tf is not None and order.tf_nation == nation:
+            return problem("intercept-own", order.tf, tf=order.tf)  # 4.2.10: the enemy's task forces
         return missing_units(pos, nation, order.zone, submarines(order))
 
     def commit(self, ctx: TurnContext, nation: str, index: int, order: SubInterception) -> None:

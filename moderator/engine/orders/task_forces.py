@@ -34,7 +34,9 @@ Who may do what:
 - Straits and canals (The Map's notes, Phase 1.4): a move between the two sea zones of a
   closed gate is refused (engine/passages.py).
 - 4.2.9 DETECT: "Submarine detection can be done only if such TF stays in the same sea
-  zone", by ships with a detection capability (submarines, battleships, destroyers).
+  zone", by ships with a detection capability (submarines, battleships, destroyers), or
+  by the fighters aboard its carriers ("Fighters 2"): a task force of carriers alone with
+  fighters aboard may hunt (hunters_on_deck).
 
 The per-turn ledger (Position.task_forces, keyed (nation, name)) records where each task
 force is after the missions read so far, the points it spent and the troops aboard: a
@@ -98,9 +100,11 @@ def speed(pos: Position, nation: str, tf: TaskForceRecord) -> int:
 
 
 def capacity(pos: Position, nation: str, tf: TaskForceRecord) -> int:
-    """Troop points the task force's transports carry (Transports: two each)."""
-    stats = pos.stats(nation, "transport")
-    return tf.ships.get("transport", 0) * (stats.capacity if stats else 0)
+    """Troop points the task force's transports carry (Transports: two each; Improved
+    Transports "+1 troop point", each transport at the level it was built or upgraded at,
+    as the naval step stows them: phase4_sea.stow)."""
+    ships = [u for u in pos.state.units if u.id in tf.unit_ids and u.kind == "transport"]
+    return sum(stats.capacity for u in ships if (stats := pos.stats(nation, "transport", u)) is not None)
 
 
 def troop_points(units: dict[str, int]) -> int:
@@ -120,7 +124,20 @@ def record(pos: Position, nation: str, name: str) -> TaskForceRecord | None:
     return pos.task_forces.get((nation, name))
 
 
-def composition(tf: TaskForceRecord, mission: str) -> Problem | None:
+def hunters_on_deck(pos: Position, nation: str, tf: TaskForceRecord) -> bool:
+    """May the task force's carriers send fighters to hunt submarines (4.2.9 "Fighters 2";
+    Aircraft Carriers: "This can become especially handy when hunting down submarines")?
+    An undamaged carrier among its ships ("A damaged carrier cannot launch fighters") and
+    fighters of its nation aboard in the zone it was formed in (they sail with it). Which
+    fighters go is the naval step's (phase4_sea.on_deck: those no order of the turn names)."""
+    ids = set(tf.unit_ids)
+    here = pos.units_at(tf.path[0], nation)
+    return (any(u.id in ids and u.kind == "carrier" and not u.damage
+                and (stats := pos.stats(nation, "carrier", u)) is not None and stats.capacity > 0 for u in here)
+            and any(u.kind == "fighter" for u in here))
+
+
+def composition(pos: Position, nation: str, tf: TaskForceRecord, mission: str) -> Problem | None:
     """Which ships may do which mission (4.2.1-4.2.9)."""
     kinds = tf.kinds()
     allowed = {
@@ -131,7 +148,7 @@ def composition(tf: TaskForceRecord, mission: str) -> Problem | None:
         "carrier": "carrier" in kinds and kinds <= SURFACE,
         "patrol": kinds <= SURFACE,
         "blockade": kinds <= SURFACE,
-        "detect": bool(kinds & set(DETECTION)),
+        "detect": bool(kinds & set(DETECTION)) or hunters_on_deck(pos, nation, tf),
     }.get(mission, True)
     if not allowed:
         return problem("tf-mission", mission=mission, tf=tf.name)
@@ -185,7 +202,7 @@ class MissionRule(OrderRule[TaskForceMission]):
         tf = record(pos, nation, order.name)
         if tf is None:
             return problem("tf-unknown", order.name, tf=order.name)
-        why = composition(tf, order.mission)
+        why = composition(pos, nation, tf, order.mission)
         if why is not None:
             return why
         if order.mission == "load":
