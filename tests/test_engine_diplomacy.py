@@ -13,7 +13,8 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 
-from moderator.engine import treasuries
+from moderator.engine import points, treasuries
+from moderator.engine.context import TurnContext
 from moderator.engine.dice import Dice
 from moderator.engine.events import Event
 from moderator.engine.resolve import resolve
@@ -666,6 +667,52 @@ def test_what_the_rules_decide_of_a_neutral_declaration_and_what_the_moderator_d
     [flagged] = [e for e in events if e.code == "moderator-flag"]
     assert flagged.args["reason"] == "war-by-neutral" and flagged.args["nation"] == "greece"
     assert flagged.args["details"] == {"attacker": "ottoman", "target": "greece"}
+
+
+def test_a_non_player_minor_attacked_into_the_main_war_asks_for_a_player_from_the_pool() -> None:
+    """Replacement Pool: "If minor neutral joins the main war ... the side with vacant
+    position can pick the player from the list"; Phase 8 note: the moderator defends a
+    non-player minor and "When they join the main war ... [it] would be replaced with human
+    player". The attacked minor joins at once and the moderator is flagged, declared or not."""
+    new, events = run_1914({"germany": "DECLARE WAR ON Belgium"})
+    assert new.nations["belgium"].side == "allied"
+    [flagged] = [e for e in events if e.code == "moderator-flag"]
+    assert flagged.args["reason"] == "minor-attacked-replacement-pool" and flagged.args["nation"] == "belgium"
+    assert flagged.args["details"] == {"attacker": "germany", "side": "allied"} and flagged.seen_by == ("moderator",)
+    # A player seated on it (SET FLAG player OF Belgium TO 1): its own player commands it, no question.
+    seated = opening(lambda state: state.nations["belgium"].flags.update(player=1))
+    new, events = run_1914({"germany": "DECLARE WAR ON Belgium"}, seated)
+    assert new.nations["belgium"].side == "allied" and not [e for e in events if e.code == "moderator-flag"]
+    # A playable minor (Serbia's seat is taken from the start) is never the pool's.
+    world, scenario = real()
+    assert not points.seatless(TurnContext(opening(), {}, world, scenario, dice_root=Dice("x", 1)), "serbia")
+
+
+def test_allied_france_and_spain_keep_apart_while_the_garrison_rule_stands() -> None:
+    """French option #1: "If France and Spain are allied by other means and Spanish
+    Garrison rule still exists, then they cannot share the same provinces or waters. Any
+    such attempt will end in combat, although they won't change affiliation." Reading
+    (engine/garrison_apart.py): the attempt is refused (`garrison-apart`), on land and at sea."""
+    allied = opening(set_flags("spain", side="allied"))
+    assert errors(codes_1914("MOVE 1 inf FROM Toulouse TO Barcelona", "France", allied)) == ["garrison-apart"]
+    assert errors(codes_1914("MOVE 1 inf FROM Zaragoza TO Toulouse", "Spain", allied)) == ["garrison-apart"]
+    # Waters: a Spanish cruiser and transport stand in the Western Mediterranean. (In the Bay of Biscay a
+    # French and a Spanish cruiser stand together from the start: left as they are.)
+    fleet = "TF 1 AT Gulf of Lyon: 1 cruiser\nTF 1 PATROL TO Western Mediterranean"
+    assert errors(codes_1914(fleet, "France", allied)) == ["garrison-apart"]
+    assert errors(codes_1914("MOVE 1 inf FROM Toulouse TO Marseille", "France", allied)) == []  # its own land
+    # The engine refuses it the same way, and nobody fights.
+    new, events = run_1914({"france": "MOVE 1 inf FROM Toulouse TO Barcelona"}, allied)
+    assert [e.args["reason"] for e in events if e.code == "order-refused"] == ["garrison-apart"]
+    assert not new.units_at("Barcelona", "france") and new.nations["spain"].side == "allied"
+    # French option #1's success voids the rule from the next turn; not allied: not this rule.
+    voided = opening(set_flags("france", turn=3, options_succeeded={"1": 2}))
+    set_flags("spain", side="allied")(voided)
+    assert errors(codes_1914("MOVE 1 inf FROM Toulouse TO Barcelona", "France", voided)) == []
+    same_turn = opening(set_flags("france", turn=2, options_succeeded={"1": 2}))
+    set_flags("spain", side="allied")(same_turn)
+    assert errors(codes_1914("MOVE 1 inf FROM Toulouse TO Barcelona", "France", same_turn)) == ["garrison-apart"]
+    assert "garrison-apart" not in errors(codes_1914("MOVE 1 inf FROM Toulouse TO Barcelona", "France"))
 
 
 def test_china_declares_war_only_on_its_four_majors_and_on_minor_neutrals_it_borders() -> None:

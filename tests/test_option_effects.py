@@ -97,6 +97,25 @@ def test_seek_chinese_favour_and_japan_answering() -> None:
     assert "austria-hungary" not in new.nations["japan"].at_war_with
 
 
+def test_british_option_2_moves_the_neutral_ottomans_0_10_toward_the_allies() -> None:
+    """The Ottoman Empire: "if British Option #2 is done when British Empire is alligned with
+    the Allied Powers, then 0-10 points toward Allied Powers side" (engine/neutral_triggers.py
+    british_option_2, after the option's own China and Japan rolls)."""
+    allied = with_(lambda s: setattr(s.nations["britain"], "side", "allied"))
+    new, events = play("britain", "OPTION 2", [5, 4, 7], allied)  # China: no (1 in 10); Japan: no; the Ottomans 7
+    assert outcome(events) == "nothing" and new.control["Hong Kong"] == "china"
+    assert moved(events, "ottoman") == [7]
+    [ottoman] = [e for e in events if e.code == "points" and e.args["nation"] == "ottoman" and e.args["why"] == "option"]
+    assert set(ottoman.seen_by) == {"ottoman", "moderator"}  # known only to the Ottomans
+    _, events = play("britain", "OPTION 2", [1, 6, 4, 10], allied)  # China (0-20) toward the Allies too
+    assert moved(events, "china") == [6] and moved(events, "ottoman") == [10]
+    # The Ottomans in the main war: no draw (the option's own rolls only).
+    joined = with_(lambda s: (setattr(s.nations["britain"], "side", "allied"),
+                              setattr(s.nations["ottoman"], "side", "central")))
+    _, events = play("britain", "OPTION 2", [5, 4], joined)
+    assert moved(events, "ottoman") == []
+
+
 def test_propaganda_moves_the_us_entry() -> None:
     allied = with_(lambda s: setattr(s.nations["britain"], "side", "allied"))
     assert play("britain", "OPTION 3", [18], allied)[0].nations["usa"].standing == 1
@@ -126,6 +145,22 @@ def test_france_courts_italy_for_0_4_now_and_each_turn() -> None:
     leaning_cp = with_(lambda s: s.nations["italy"].flags.update(leaning="central"))
     new, events = play("france", "OPTION 3", [1], leaning_cp)  # "only while Italy is leaning towards the Allied side"
     assert moved(events, "italy") == [] and "courted" not in new.nations["italy"].flags
+
+
+def test_a_second_courtship_moves_italy_again_but_its_turns_stay_0_4() -> None:
+    """French #3: "0-4 points each turn instead 0-3" replaces the range, it does not add
+    to it; "they may continue to use this option to attempt to advance it even further" is
+    the 0-4 of each new success (reading 24 of Phase 1, docs/rules-coverage.md)."""
+    world, scenario = real()
+    first, _ = play("france", "OPTION 3", [2, 3])
+    first.turn, first.nations["italy"].standing = 2, 0  # room below the camp for the 0-4s
+    second, events = play("france", "OPTION 3", [1, 4], first)
+    assert outcome(events) == "success" and moved(events, "italy") == [4]
+    dice = Dice("courted twice", 3)
+    second.turn = 3
+    resolve(second, {}, world, scenario, dice)
+    [drift] = [r for r in dice.log if r.purpose.startswith("Kingdom of Italy's points of the turn")]
+    assert drift.dice == "0-4"  # not 0-5
 
 
 def test_spanish_relations_lift_the_garrison_rule_from_the_next_turn() -> None:

@@ -127,3 +127,30 @@ def test_nothing_moves_the_entry_once_the_usa_is_at_war() -> None:
     ctx.state.nations["usa"].side = "allied"
     wars.begin(ctx, "japan", "russia", "1.1", surprise=False)  # no draw at all
     assert entry(ctx) == 0
+
+
+def test_the_usa_at_war_with_a_major_asks_the_moderator_for_its_pace_to_full_production() -> None:
+    """US option #2: "If at war with a minor nation, the US will not collect any additional
+    resources per turn. If at war with a major nation, then the US will begin to gear
+    towards full war time production." The pace is the moderator's (flagged); the default
+    keeps option #1's 35, and the trade goes on to the nations the US is not at war with
+    (Variable US Trade: it stops "going to a nation if the US becomes at war with that nation")."""
+    from moderator.engine import us_trade
+    from moderator.engine.neutral_income import income_rule
+
+    ctx = context()
+    ctx.state.nations["usa"].income_rule = "fixed:35"  # geared up (option #1), as the Congress vote needs
+    wars.begin(ctx, "usa", "mexico", "1.5", surprise=False)
+    assert income_rule(ctx.state, ctx.scenario, "usa") == "fixed:35" and not of(ctx, "moderator-flag",
+                                                                              reason="us-war-production")
+    wars.begin(ctx, "usa", "italy", "1.5", surprise=False)
+    [flagged] = of(ctx, "moderator-flag", reason="us-war-production")
+    assert flagged.args["details"] == {"enemy": "italy", "rule": "fixed:35"} and flagged.seen_by == ("moderator",)
+    assert income_rule(ctx.state, ctx.scenario, "usa") == "fixed:35" and us_trade.trade_due(ctx, "germany") == 8
+    # The moderator's pace, up to full production, which stops the trade ("geared up to its maximum").
+    ctx.state.nations["usa"].flags["income_ruling"] = "full"
+    assert income_rule(ctx.state, ctx.scenario, "usa") == "full" and us_trade.trade_due(ctx, "germany") == 0
+    # A main-war nation's declaration brings the USA into the war: in full, no question.
+    ctx = context(dice=Dice("us-war-production", 1))
+    wars.begin(ctx, "germany", "usa", "1.1", surprise=False)
+    assert ctx.state.nations["usa"].side == "allied" and not of(ctx, "moderator-flag", reason="us-war-production")

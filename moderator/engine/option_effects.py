@@ -435,7 +435,6 @@ def lend_resources(ctx: TurnContext, nation: str, order: SpecialOption, spec: Op
     to_side = side_of(ctx, order.target or "")
     if entry == 0 or not to_side:
         return chances.NOTHING
-        return
     favoured = "allied" if entry > 0 else "central"
     backlash = chances.us_lend_backlash(ctx.dice, to_side == favoured)
     if backlash:

@@ -48,6 +48,14 @@ def sign(side: str) -> int:
     return {"allied": 1, "central": -1}.get(side, 0)
 
 
+def seatless(pos: Position, nation: str) -> bool:
+    """A nation no player commands (a minor not playable at the start, with no player seated
+    on it since: flags["player"]): the moderator defends it, and a seat for it comes from the
+    replacement pool (Replacement Pool)."""
+    info = pos.scenario.nations.get(nation)
+    return info is not None and not info.playable and not pos.nation(nation).flags.get("player")
+
+
 def camp_of(standing: int) -> str:
     """The camp a standing has reached ("allied", "central"), or ""."""
     if standing >= CAMP:
@@ -93,8 +101,7 @@ def reached(ctx: TurnContext, nation: str, before: int, phase: str) -> None:
     if not camp or camp_of(before) == camp or ns.side != "neutral":
         return
     ns.flags.setdefault(REACHED, ctx.turn)
-    info = ctx.scenario.nations.get(nation)
-    if info is not None and not info.playable and not ns.flags.get("player"):
+    if seatless(ctx, nation):
         if ns.flags.get(READY_TOLD) == camp:
             return  # back at the camp it was announced at, never pulled back to the middle: told already
         ns.flags[READY_TOLD] = camp

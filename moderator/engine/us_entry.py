@@ -49,7 +49,7 @@ Readings (docs/rules-coverage.md, "Readings of ambiguous rules"):
 
 from __future__ import annotations
 
-from moderator.engine import chances, japan, points
+from moderator.engine import chances, japan, neutral_income, points
 from moderator.engine.context import Position, TurnContext
 
 USA, RUSSIA, JAPAN, CHINA = "usa", "russia", "japan", "china"
@@ -92,6 +92,28 @@ def on_war(ctx: TurnContext, nation: str, target: str, phase: str, surprise: boo
             ctx.state.nations[USA].flags[CHINA_WAR] = ctx.turn
             if chances.us_declares_on_japan(ctx.dice):
                 us_declares(ctx, phase)
+
+
+def war_production(ctx: TurnContext, nation: str, target: str, phase: str) -> None:
+    """US option #2: "If at war with a minor nation, the US will not collect any additional
+    resources per turn. If at war with a major nation, then the US will begin to gear
+    towards full war time production." Reading: the rules give no pace, and Variable US
+    Trade says the trade "stop[s] going to a nation if the US becomes at war with that
+    nation" (every trading nation is a major) apart from stopping "once the US has geared
+    up to its maximum": so a war on a major does not bring full income at once. The pace is
+    the moderator's: the default keeps the income the US has (option #1's 35, which the
+    Congress vote needs), and the moderator is flagged (`us-war-production`) once per war to
+    raise it with SET INCOME OF USA TO fixed:N, turn by turn, up to `full` (which stops the
+    trade, engine/us_trade.py). engine/wars.py begin calls this for every war begun, after
+    the attacked neutral joined (a USA that joined the main war collects in full anyway)."""
+    if ctx.checking or not neutral_usa(ctx) or USA not in (nation, target):
+        return
+    enemy = target if nation == USA else nation
+    info = ctx.scenario.nations.get(enemy)
+    if info is None or info.kind == "minor":
+        return  # "will not collect any additional resources"
+    ctx.flag(phase, "us-war-production", nation=USA, enemy=enemy,
+             rule=neutral_income.income_rule(ctx.state, ctx.scenario, USA))
 
 
 def us_declares(ctx: TurnContext, phase: str) -> None:

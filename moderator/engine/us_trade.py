@@ -30,6 +30,7 @@ Atlantic becomes a route to Germany once Germany holds Brest incorporated.
 
 from __future__ import annotations
 
+from moderator.engine import japan
 from moderator.engine.context import Position, TurnContext
 from moderator.engine.neutral_income import income_rule
 from moderator.engine.orders.records import side_word
@@ -74,9 +75,13 @@ def blockaded(ctx: Position, nation: str, kind: str) -> list[str]:
 
 
 def enemy_ship_in(ctx: Position, nation: str, zones: tuple[str, ...]) -> bool:
-    """A warship or submarine of a nation at war with `nation` in one of the zones as the turn began."""
+    """A warship or submarine of a nation at war with `nation` in one of the zones as the
+    turn began. Russia: "If Japan is at full war with Russia, the Japanese ships may count
+    towards the blockade", so not during Japan's limited war (option #4, engine/japan.py)."""
     ships = ctx.scenario.diplomacy.us_trade_ships
+    limited = nation == japan.RUSSIA and japan.limited_war_on_russia(ctx.state)
     return any(count > 0 and place in zones and kind in ships and ctx.at_war(owner, nation)
+               and not (limited and owner == japan.JAPAN)
                for (owner, place, kind), count in ctx.start.items())
 
 

@@ -19,6 +19,14 @@ war both ways, as public news. Then:
   A neutral British Empire's declaration of war on a nation of the main war is its entry
   into the opposite camp (Italy: "If British Empire declares war on Austro-Hungary and
   Germany unprovoked"); provoked or not: engine/british_entry.py.
+* **A non-player minor attacked into the main war** needs a player too: Replacement Pool:
+  "If minor neutral joins the main war ... then the side with vacant position can pick
+  the player from the list"; Phase 8 note: "Moderator will spend that money for defense
+  purpose whenever he founds apropriate. When they join the main war ... [they] would be
+  replaced with human player." The moderator is flagged
+  (`minor-attacked-replacement-pool`, the sibling of the points path's
+  `minor-ready-replacement-pool`), declared or not; the default meanwhile: its units
+  stand and defend where they are, and its new allies may enter its land.
 * **The other neutrals respond** (the Neutrals' first points table, engine/reactions.py):
   a side's declaration of war on a neutral, then the attacked neutral's joining (and any
   joining, by JOIN too), move every other neutral's points.
@@ -44,6 +52,7 @@ from moderator.engine import (
     local_war_table,
     neutral_triggers,
     ottoman_civil_war,
+    points,
     reactions,
     standing_events,
     us_entry,
@@ -79,8 +88,10 @@ def begin(ctx: TurnContext, nation: str, target: str, phase: str, surprise: bool
             if not ctx.checking:
                 ctx.flag(phase, "attacked-neutral-at-war-with-the-camp", nation=target, attacker=nation, camp=camp,
                          enemies=enemies)
-            return
-        join(ctx, target, camp, phase, why="attacked", by=nation)
+        else:
+            join(ctx, target, camp, phase, why="attacked", by=nation)
+            if not ctx.checking and points.seatless(ctx, target):
+                ctx.flag(phase, "minor-attacked-replacement-pool", nation=target, attacker=nation, side=camp)
     elif attacker == "neutral":
         reactions.aggress(ctx, nation, target, phase)  # the neutrals' answer waits for its joining
         info = ctx.scenario.nations.get(target)
@@ -88,6 +99,7 @@ def begin(ctx: TurnContext, nation: str, target: str, phase: str, surprise: bool
             # Replacement Pool: "If minor nation is attacked by major neutral then moderator should
             # fill the position from replacement list": the minor fights by the default meanwhile.
             ctx.flag(phase, "war-by-neutral", nation=target, attacker=nation, target=target)
+    us_entry.war_production(ctx, nation, target, phase)  # a neutral USA at war with a major: its income
 
 
 def join(ctx: TurnContext, nation: str, side: str, phase: str, why: str, by: str = "") -> None:

@@ -83,7 +83,7 @@ from moderator.engine.ruleset import Ruleset, Step
 from moderator.orders import model as m
 
 NAME = "wtea-1914"
-VERSION = 37  # 1: before "One rule, one home" (one dice stream per turn); 2: before issue 8 (neutrals);
+VERSION = 38  # 1: before "One rule, one home" (one dice stream per turn); 2: before issue 8 (neutrals);
 # 3: before separated treasuries, surrender, the US Entry events, air combat over land, landings in 4.4;
 # 4: before the Mutineers (a disastrous mutiny's rebels), the Bolsheviks' wars after their victory, and
 # reconnaissance missions at sea helping their side's task forces in 4.2, new ships attacking in Phase 7,
@@ -164,6 +164,11 @@ VERSION = 37  # 1: before "One rule, one home" (one dice stream per turn); 2: be
 # disengaging into a neighbour attacked in the same step joined its defence whatever the names (4.6; issue 10)
 # 36: before Spain or the USA with its 10 points for a camp could declare war on the other camp in the mail
 # of its JOIN (reading 31; it was war-by-option; issue 8)
+# 37: before a non-player minor attacked into the main war was flagged for a player from the pool
+# (minor-attacked-replacement-pool; issue 8 audit), and a neutral USA at war with a major was flagged for the
+# pace of its gear-up to full war production (us-war-production), and before France and Spain allied while
+# the Spanish Garrison rule stands were refused to share provinces or waters (garrison-apart), and Japanese
+# ships counted toward the blockade of Russia's US trade during Japan's limited war (only at full war now)
 ROOT = Path(__file__).resolve().parents[2]
 
 RULES: tuple[OrderRule, ...] = (  # type: ignore[type-arg]

@@ -42,7 +42,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from moderator.engine import bolsheviks, combat_land, fuel, terrain
+from moderator.engine import bolsheviks, combat_land, fuel, garrison_apart, terrain
 from moderator.engine.context import Position, TurnContext
 from moderator.engine.orders import declare_war
 from moderator.engine.orders.base import OrderRule, missing_units, take_units
@@ -165,6 +165,8 @@ def standing_problem(pos: Position, nation: str, order: Move) -> Problem | None:
         if not terrain.may_enter(pos.world, pos.scenario, nation, kind, order.dest):
             return problem("terrain-barred", order.dest, kind=kind, place=order.dest)
     why = bolsheviks.outside_russia(pos, nation, order.dest)  # Phase 9: Russian soil only
+    if why is None:
+        why = garrison_apart.apart_problem(pos, nation, order.dest)  # French #1: allied France and Spain
     if why is not None:
         return why
     return missing_units(pos, nation, order.origin, order.units)

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from moderator.engine import phase4_land
+from moderator.engine import garrison_apart, phase4_land
 from moderator.engine.combat_land import CAPTURERS
 from moderator.engine.context import Position, TurnContext
 from moderator.engine.orders import declare_war
@@ -73,6 +73,9 @@ class NavalInvasionRule(OrderRule[NavalInvasion]):
     def problem(self, pos: Position, nation: str, order: NavalInvasion) -> Problem | None:
         if not pos.is_sea(order.origin) or pos.is_sea(order.dest) or not pos.adjacent(order.origin, order.dest):
             return problem("invasion-coast", order.dest, zone=order.origin, place=order.dest)
+        apart = garrison_apart.apart_problem(pos, nation, order.dest)  # French #1: allied France and Spain
+        if apart is not None:
+            return apart
         kinds = {u.kind for u in order.units}
         if kinds & NO_INVASION and invades(pos, nation, order.dest):
             return problem("invasion-tanks", order.dest, kinds=sorted(kinds & NO_INVASION))

@@ -15,6 +15,7 @@ by rail (aircraft rebase, 4.1.2).
 
 from __future__ import annotations
 
+from moderator.engine import garrison_apart
 from moderator.engine.context import Position, RailGroup, TurnContext
 from moderator.engine.orders.base import OrderRule, missing_units, take_units
 from moderator.engine.phase4_strategic import Path, passable, rail_region, strategic_paths
@@ -46,6 +47,9 @@ class StrategicMoveRule(OrderRule[StrategicMove]):
         for place in (order.origin, order.dest):
             if not passable(pos.world, pos.state, nation, place):
                 return problem("smove-not-friendly", place, place=place)
+        apart = garrison_apart.apart_problem(pos, nation, order.dest)  # French #1: allied France and Spain
+        if apart is not None:
+            return apart
         not_land = sorted({u.kind for u in order.units} - set(LAND_UNITS))
         if not_land:
             return problem("smove-units", kinds=not_land)

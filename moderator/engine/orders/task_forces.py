@@ -52,7 +52,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from moderator.engine import passages
+from moderator.engine import garrison_apart, passages
 from moderator.engine.context import Position, TurnContext
 from moderator.engine.orders.base import OrderRule, missing_units, take_units
 from moderator.engine.orders.submarines import DETECTION
@@ -217,6 +217,9 @@ class MissionRule(OrderRule[TaskForceMission]):
             gate = passages.barred(pos, nation, tf.zone, order.dest, tf.kinds())
             if gate is not None:
                 return problem("passage-closed", order.dest, passage=gate.name, zone=tf.zone, place=order.dest)
+            apart = garrison_apart.apart_problem(pos, nation, order.dest)  # French #1: allied France and Spain
+            if apart is not None:
+                return apart
         if tf.points + 1 > speed(pos, nation, tf):
             return problem("tf-too-far", order.dest or "", tf=tf.name, points=speed(pos, nation, tf))
         if order.mission == "escort":
