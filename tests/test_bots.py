@@ -581,6 +581,34 @@ def test_a_neutral_joins_only_the_side_it_leans_to() -> None:
         assert joined == ({wanted} if wanted else set()), (nation, standing, joined)
 
 
+def test_a_neutral_joining_this_turn_writes_no_neutrals_option_beside_its_join() -> None:
+    """The USA at +10 joins the Allies in its mail; its options as a neutral (#4, the
+    campaign that pushes its own standing) are then refused (`no-options`: a member reads
+    its options after Phase 1.1), so the bot writes none and keeps their price. Still
+    neutral and not joining, it campaigns."""
+    import random
+
+    from moderator.bots.bot import Draft, joining, money
+    from moderator.bots.statecraft import statecraft
+    from moderator.orders import model as m
+
+    game = opening()
+    campaigns = {}
+    for standing in (10, 5):
+        state = game.state.copy()
+        state.nations["usa"].standing = standing
+        seat = Seat(state, game.world, game.scenario, "usa")
+        written = 0
+        for seed in range(12):
+            draft = Draft(seat, random.Random(seed), budget=max(seat.saved, 60))
+            statecraft(draft)
+            assert joining(draft) == (standing == 10)
+            money(draft)
+            written += sum(isinstance(o, m.SpecialOption) for o in draft.orders)
+        campaigns[standing] = written
+    assert campaigns[10] == 0 and campaigns[5] > 0, campaigns
+
+
 def test_the_bots_use_what_their_technology_opens_in_the_air_and_at_sea() -> None:
     """The orders the engine resolves that only a technology or a fleet opens: a German
     bot with the 4th tank advance sends its tanks on through the land they take

@@ -359,7 +359,7 @@ def money(d: Draft) -> None:
         (m.CounterEspionage, 0.1, 1), (m.SpecialOption, 0.1, 15), (m.Gift, 0.15, s.saved // 10),
     ]
     for kind, chance, price in paid:
-        if d.budget < 3 * price or d.rng.random() > chance:
+        if d.budget < 3 * price or d.rng.random() > chance or (kind is m.SpecialOption and joining(d)):
             continue
         choices = [o for o in leaning_choices(s, options(s, kind)) if o not in d.orders  # one try a technology
                    and not specials.deliberate(s, o)]
@@ -424,7 +424,7 @@ def push_self(d: Draft) -> None:
     cannot foresee a ruling, and Italy has its 0-3 a turn toward the side it leans to."""
     s = d.seat
     side = leaning(s) if s.side == "neutral" else None
-    if side is None or d.budget < PUSH_SELF_BUDGET or d.rng.random() > 0.6:
+    if side is None or joining(d) or d.budget < PUSH_SELF_BUDGET or d.rng.random() > 0.6:
         return
     mine: list[m.Influence | m.SpecialOption] = [
         o for o in options(s, m.Influence) if isinstance(o, m.Influence) and o.target == s.nation]
@@ -432,6 +432,13 @@ def push_self(d: Draft) -> None:
     choices = [o for o in mine if getattr(o, "toward", None) == side and not referred_influence(s, o)]
     if choices:
         d.take(choices[0], cost=15)
+
+
+def joining(d: Draft) -> bool:
+    """The draft JOINs a side this turn: the nation is a member when its options are read
+    (Phase 1.1 before 1.5), so a neutral's option or self-influence written beside the JOIN
+    would be refused (`no-options`) after its price was set aside."""
+    return any(isinstance(o, m.JoinSide) for o in d.orders)
 
 
 def referred_influence(s: Seat, o: m.Order) -> bool:
