@@ -168,3 +168,37 @@ def test_only_the_executors_refusal_at_shutdown_is_hushed() -> None:
         record(RuntimeError("cannot schedule new futures after interpreter shutdown")))
     assert _submitting_after_shutdown(record(RuntimeError("something else broke")))
     assert _submitting_after_shutdown(record(ValueError("cannot schedule new futures after shutdown")))
+
+
+def test_mail_announced_as_idle_is_renewed_still_wakes_the_poll() -> None:
+    """The server's EXISTS that comes between the last look and DONE (the renewal's moment)
+    is in idle_done()'s answer only; it wakes the poll like any other (before, it was
+    dropped, and mail arriving just then waited for the next poll: seen once in CI)."""
+    import threading
+
+    from imapclient import IMAPClient
+
+    from moderator.mail import idle
+
+    class Renewing(IMAPClient):
+        def __init__(self) -> None:  # no connection: only the IDLE calls are played
+            self.calls: list[str] = []
+
+        def idle(self) -> None:
+            self.calls.append("idle")
+
+        def idle_check(self, timeout: float | None = None) -> list[object]:
+            self.calls.append("check")
+            return []
+
+        def idle_done(self) -> tuple[bytes, list[object]]:
+            self.calls.append("done")
+            return b"IDLE terminated", [(7, b"EXISTS")]
+
+    woken: list[int] = []
+    client = Renewing()
+    idle._idle_once(client, lambda: woken.append(1), threading.Event(), renew=0.0, idling=None)
+    assert client.calls == ["idle", "done"] and woken == [1]
+    client.idle_done = lambda: (b"IDLE terminated", [(7, b"FETCH", (b"FLAGS", ()))])  # type: ignore[method-assign]
+    idle._idle_once(client, lambda: woken.append(1), threading.Event(), renew=0.0, idling=None)
+    assert woken == [1]  # a flag change is no new mail

@@ -72,14 +72,24 @@ def _idle_once(client: object, wake: Callable[[], None], stop: threading.Event, 
                 # The server is closing the connection (shutdown, `doveadm kick`); after BYE
                 # imapclient would report nothing for ever, so reconnect now.
                 raise IntakeError("the IMAP server closed the connection (BYE)")
-            if any(len(r) > 1 and r[1] in (b"EXISTS", b"RECENT") for r in responses if isinstance(r, tuple)):
+            if announces_mail(responses):
                 wake()
             # Nothing, at once, again and again: the socket is at its end without a BYE.
             quick_empty = quick_empty + 1 if not responses and time.monotonic() - asked < CHECK / 10 else 0
             if quick_empty >= 3:
                 raise IntakeError("the IMAP connection was closed")
     finally:
+        late: list[object] = []
         try:
-            client.idle_done()
+            late = list(client.idle_done()[1])
         except (IMAPClientError, OSError):
             pass  # the connection is gone; watch() opens a new one
+        # What the server said between the last look and DONE (at each renewal): mail that
+        # arrived just then is announced here and nowhere else, and was lost before.
+        if announces_mail(late):
+            wake()
+
+
+def announces_mail(responses: list[object]) -> bool:
+    """An EXISTS or RECENT among IDLE responses: new mail in the folder."""
+    return any(len(r) > 1 and r[1] in (b"EXISTS", b"RECENT") for r in responses if isinstance(r, tuple))
