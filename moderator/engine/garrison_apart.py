@@ -26,6 +26,14 @@ from moderator.engine.orders.records import option_succeeded
 from moderator.engine.problems import Problem, problem
 
 
+def rule_stands(pos: Position, holder: str, option: int) -> bool:
+    """The Spanish Garrison rule still binds this turn: `holder`'s option (France's #1) has
+    not succeeded on an earlier turn (a success voids it from the next turn). Also the ban
+    on France's influence on Spain (engine/orders/influence.py, `influence-garrison`)."""
+    won = option_succeeded(pos, holder, option)
+    return won is None or won >= pos.turn
+
+
 def standing(pos: Position, nation: str) -> list[tuple[str, int]]:
     """The nations `nation` must keep apart from now, with the option that would end it."""
     out = []
@@ -33,8 +41,7 @@ def standing(pos: Position, nation: str) -> list[tuple[str, int]]:
         if nation not in (a, b):
             continue
         other = b if nation == a else a
-        won = option_succeeded(pos, a, option)
-        if (won is None or won >= pos.turn) and other in pos.state.nations and pos.allies(nation, other):
+        if rule_stands(pos, a, option) and other in pos.state.nations and pos.allies(nation, other):
             out.append((other, option))
     return out
 

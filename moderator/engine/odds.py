@@ -587,16 +587,20 @@ def _over(chain: _Chain, battle: Battle, a: int, d: int, rnd: int, limit: int, b
     return withdrawn is not None or rnd >= limit
 
 
+def ending(defend: Side, holding: Sequence[Fighter], home: Sequence[Fighter]) -> str:
+    """The battle's end as Odds counts it (OUTCOMES), from the defenders left, the attackers
+    still in the battle and those that left it alive: the exact walk (_finish) and the
+    engine's battles rolled (odds_sampled.tally) read it alike."""
+    if defend.standing():
+        return "stopped" if holding or home else "repulsed"
+    if not holding and not home:
+        return "both_destroyed"
+    return "captured" if any(f.kind in combat_land.CAPTURERS for f in holding) else "cleared"
+
+
 def _finish(chain: _Chain, odds: Odds, a: int, d: int, rnd: int, mass: float) -> None:
     att, dfn = chain.side("attacker", a), chain.side("defender", d)
-    alive = att.real() + chain.departed("attacker", a)
-    if dfn.standing():
-        outcome = "stopped" if alive else "repulsed"
-    elif not alive:
-        outcome = "both_destroyed"
-    else:
-        outcome = "captured" if any(f.kind in combat_land.CAPTURERS for f in att.real()) else "cleared"
-    odds.outcomes[outcome] += mass
+    odds.outcomes[ending(dfn, att.real(), chain.departed("attacker", a))] += mass
     odds.rounds[rnd] = odds.rounds.get(rnd, 0.0) + mass
     odds.attacker_losses += mass * chain.losses("attacker", a)
     odds.defender_losses += mass * chain.losses("defender", d)

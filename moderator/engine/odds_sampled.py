@@ -68,15 +68,7 @@ def tally(odds: Odds, battle: Battle, attacking: frozenset[str], weight: float) 
     defenders that disengaged). `attacking`: the attackers' unit ids (battle.departed also
     holds the defenders' supporting artillery called home)."""
     home = [f for f in battle.departed if f.unit is not None and f.unit.id in attacking]
-    alive = [*battle.attack.real(), *home]
-    if battle.defend.standing():
-        outcome = "stopped" if alive else "repulsed"
-    elif not alive:
-        outcome = "both_destroyed"
-    else:
-        captors = any(f.kind in combat_land.CAPTURERS for f in battle.attack.real())
-        outcome = "captured" if captors else "cleared"
-    odds.outcomes[outcome] += weight
+    odds.outcomes[exact.ending(battle.defend, battle.attack.real(), home)] += weight
     odds.rounds[battle.rounds] = odds.rounds.get(battle.rounds, 0.0) + weight
     odds.attacker_losses += weight * (odds.attackers - len(battle.attack.targets()) - len(home))
     odds.defender_losses += weight * (odds.defenders - len(battle.defend.targets()) - len(battle.disengaged))

@@ -42,11 +42,11 @@ row on its self-influence splits it into two blocks (engine/china_split.py).
 
 from __future__ import annotations
 
-from moderator.engine import chances, china_split, points
+from moderator.engine import chances, china_split, garrison_apart, points
 from moderator.engine.context import MODERATOR, Position, TurnContext
 from moderator.engine.option_effects import CONSIDERED_NEUTRAL  # Italy: set by A-H #2 (its case)
 from moderator.engine.orders.base import afford, once_per_turn
-from moderator.engine.orders.records import Referred, geared, geared_before, option_succeeded, option_used
+from moderator.engine.orders.records import Referred, geared, geared_before, option_used
 from moderator.engine.problems import Problem, problem, warning
 from moderator.orders.model import Influence
 
@@ -103,8 +103,7 @@ def influence_problem(pos: Position, nation: str, target: str, toward: str | Non
     if info is not None and info.no_influence and not opened(pos, nation, target):
         return problem("influence-not-opened", at, target=target, options=opened_by(pos, nation, target))
     for who, whom, option in rules.garrison:
-        won = option_succeeded(pos, nation, option)
-        if (who, whom) == (nation, target) and (won is None or won >= pos.turn):
+        if (who, whom) == (nation, target) and garrison_apart.rule_stands(pos, nation, option):
             return problem("influence-garrison", at, target=target, option=option)
     if me.side == "neutral" and toward is None:
         return problem("influence-side", at, only="", target=target)
