@@ -85,6 +85,45 @@ def _unit_copy(unit: Unit) -> Unit:
     return twin
 
 
+class SharedUnitChanged(RuntimeError):
+    """A unit shared by the read-only copies of a position (GameState.share_units) was about
+    to change: the walk that changes it needs a copy of its own (engine/check.py does it
+    again on one). Nothing was changed."""
+
+
+class _SharedUnit(Unit):
+    """A unit of a position kept to be read only (GameState.share_units), shared by every
+    copy made of it with sharing_copy() instead of copied for each. It refuses any change,
+    so no copy can change what the others see; a copy of it (copy, deepcopy, pickle) is a
+    plain Unit again, and it compares and prints as one."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise SharedUnitChanged(f"{self.__dict__.get('id')}.{name}")
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Unit):
+            return NotImplemented
+        return self.__dict__ == other.__dict__ if type(other) is _SharedUnit else _fields(self) == _fields(other)
+
+    __hash__ = None  # type: ignore[assignment]  # as Unit's (a dataclass with eq)
+
+    def __repr__(self) -> str:
+        return Unit.__repr__(_unit_copy(self))
+
+    def __copy__(self) -> Unit:
+        return _unit_copy(self)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Unit:
+        return _unit_copy(self)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Unit, _fields(self))
+
+
+def _fields(unit: Unit) -> tuple[str, str, str, str, int]:
+    return (unit.id, unit.nation, unit.kind, unit.location, unit.damage)
+
+
 # Each unit's change of place takes a fresh number from _TICKS into _MOVED; an index built
 # when _MOVED was v is valid while _MOVED is still v (each number is written once, so a
 # later change never writes v back, whatever the threads do).
@@ -345,13 +384,37 @@ class GameState:
     def copy(self) -> GameState:
         """A deep copy, written out: the checker copies the position for every mail, and
         copy.deepcopy of 700 units is ten times slower (make bench)."""
-        nations = {k: NationState(n.id, n.saved, n.manpower_limit, n.infantry_built, dict(n.tech),
-                                  list(n.at_war_with), n.side, n.standing, n.income_rule,
-                                  copy.deepcopy(n.flags) if n.flags else {})
-                   for k, n in self.nations.items()}
         units = [_unit_copy(u) for u in self.units]
-        return GameState(self.game, self.scenario, self.turn, nations, Control(self.control),
+        return GameState(self.game, self.scenario, self.turn, self._nations_copy(), Control(self.control),
                          dict(self.incorporated), units, self.next_unit)
+
+    def _nations_copy(self) -> dict[str, NationState]:
+        return {k: NationState(n.id, n.saved, n.manpower_limit, n.infantry_built, dict(n.tech),
+                               list(n.at_war_with), n.side, n.standing, n.income_rule,
+                               copy.deepcopy(n.flags) if n.flags else {})
+                for k, n in self.nations.items()}
+
+    def share_units(self) -> None:
+        """Make this state's units read only, to be shared by its sharing_copy()s: for a
+        position that is only read and copied, as the one a burst of order mails is checked
+        on (Service.checking_position). A change to one of them raises SharedUnitChanged
+        before anything is changed."""
+        for u in self.units:
+            if type(u) is Unit:
+                object.__setattr__(u, "__class__", _SharedUnit)
+
+    @property
+    def units_shared(self) -> bool:
+        """Whether every unit is read only (share_units), so sharing_copy() can share them."""
+        return {*map(type, self.units)} == {_SharedUnit}  # (every unit's class at C speed: asked every mail)
+
+    def sharing_copy(self) -> GameState:
+        """copy(), but the units (read only: share_units) are the same objects in a list of
+        the copy's own: a walk that adds and removes units but changes none, as the checking
+        of most orders, needs no copy of each (some 700, a third of an order mail's check).
+        A walk that changes a unit gets SharedUnitChanged and must start again on copy()."""
+        return GameState(self.game, self.scenario, self.turn, self._nations_copy(), Control(self.control),
+                         dict(self.incorporated), list(self.units), self.next_unit)
 
     # ---- canonical serialisation ---------------------------------------------
     def to_json(self) -> dict[str, Any]:
