@@ -726,8 +726,10 @@ class Store:
     def current_orders(self, game_id: str, nation: str, turn: int) -> str | None:
         """The normalized text of the seat's current submission for `turn`, or None: one column
         of one row, for every order mail (is the seat's current orders a proxy's?)."""
-        with self.session() as s:
-            rows = self._current_rows(s.connection(), game_id, nation, turn)
+        rows = (self._kept() or {}).get(("current", game_id, nation, turn))  # no session for a kept read
+        if rows is None:
+            with self.session() as s:
+                rows = self._current_rows(s.connection(), game_id, nation, turn)
         return rows[0]["normalized"] if rows else None  # type: ignore[no-any-return]
 
     def current_submissions(self, game_id: str, turn: int) -> dict[str, Submission]:
