@@ -37,3 +37,31 @@ def test_a_copy_is_the_same_state_and_changes_nothing_of_the_original() -> None:
     assert [u.id for u in twin.units_at("Belgium")] == ["germany-infantry-00001"]
     original.units[2].location = "Ruhr"  # the original's own index follows its units too
     assert [u.id for u in original.units_at("Ruhr")] == ["germany-infantry-00001", "france-infantry-00003"]
+
+
+def test_a_sharing_copy_holds_the_read_only_units_and_changes_nothing_of_the_original() -> None:
+    """GameState.sharing_copy() (issue 11: the checker's copy of the position a burst is
+    checked on): the same units, read only, in a list of its own; the rest copied as copy()
+    copies it. Units added to or taken from the copy, its treasuries and control, leave the
+    original as it was; a unit of either cannot move."""
+    import pytest
+
+    from moderator.engine.state import SharedUnitChanged
+
+    original = _state()
+    original.share_units()
+    before = original.dumps()
+    twin = original.sharing_copy()
+    assert twin == original and twin.units is not original.units
+    assert all(a is b for a, b in zip(original.units, twin.units, strict=True))
+    assert [u.id for u in twin.units_at("Ruhr")] == ["germany-infantry-00001"]
+    twin.new_unit("germany", "infantry", "Ruhr")
+    twin.remove_units([twin.units[2]])
+    twin.nations["germany"].saved -= 10
+    twin.nations["germany"].flags["offers"].append({"to": "serbia"})
+    twin.control["Paris"] = "germany"
+    assert [u.id for u in twin.units_at("Ruhr")] == ["germany-infantry-00001", "germany-infantry-00004"]
+    with pytest.raises(SharedUnitChanged):
+        twin.units[0].location = "Belgium"
+    assert original.dumps() == before and original.units_shared and not twin.units_shared
+    assert [u.id for u in original.units_at("Ruhr")] == ["germany-infantry-00001"]
