@@ -65,3 +65,20 @@ def test_a_sharing_copy_holds_the_read_only_units_and_changes_nothing_of_the_ori
         twin.units[0].location = "Belgium"
     assert original.dumps() == before and original.units_shared and not twin.units_shared
     assert [u.id for u in original.units_at("Ruhr")] == ["germany-infantry-00001"]
+
+
+def test_a_sharing_copy_counts_its_units_by_place_as_a_plain_state_does() -> None:
+    """counts_by_place() (Position.start): a sharing copy reads its original's count, taken
+    once, while its units are the shared ones; once it adds or takes away units, its own."""
+    from collections import Counter
+
+    original = _state()
+    original.share_units()
+    plain = Counter((u.nation, u.location, u.kind) for u in original.units)
+    first, second = original.sharing_copy(), original.sharing_copy()
+    assert first.counts_by_place() == plain and second.counts_by_place() is first.counts_by_place()
+    first.new_unit("germany", "infantry", "Ruhr")
+    assert first.counts_by_place() == plain + Counter({("germany", "Ruhr", "infantry"): 1})
+    second.remove_units([second.units[0]])
+    assert second.counts_by_place() == plain - Counter({("germany", "Ruhr", "infantry"): 1})
+    assert original.sharing_copy().counts_by_place() == plain == original.counts_by_place()

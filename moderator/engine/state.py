@@ -10,8 +10,10 @@ from __future__ import annotations
 import copy
 import itertools
 import json
-from collections.abc import Iterable
+from collections import Counter
+from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass, field
+from operator import attrgetter
 from typing import Any
 
 # Unit kinds, as the rules name them ("Units"). Order words map onto these ids.
@@ -118,6 +120,9 @@ class _SharedUnit(Unit):
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (Unit, _fields(self))
+
+
+_COUNT_KEY = attrgetter("nation", "location", "kind")  # a unit's key in counts_by_place
 
 
 def _fields(unit: Unit) -> tuple[str, str, str, str, int]:
@@ -413,8 +418,23 @@ class GameState:
         the copy's own: a walk that adds and removes units but changes none, as the checking
         of most orders, needs no copy of each (some 700, a third of an order mail's check).
         A walk that changes a unit gets SharedUnitChanged and must start again on copy()."""
-        return GameState(self.game, self.scenario, self.turn, self._nations_copy(), Control(self.control),
+        twin = GameState(self.game, self.scenario, self.turn, self._nations_copy(), Control(self.control),
                          dict(self.incorporated), list(self.units), self.next_unit)
+        twin.__dict__["_shares_with"] = self  # (not a field: never serialised) counts_by_place
+        return twin
+
+    def counts_by_place(self) -> Mapping[tuple[str, str, str], int]:
+        """How many units each nation has of each kind at each place, by (nation, place, kind):
+        what Position.start holds, read only. A sharing_copy() whose units are still the ones
+        it shares reads its original's count, taken once (those units cannot change; the
+        checker asks for every mail, a pass over some 700 units)."""
+        source: GameState | None = self.__dict__.get("_shares_with")
+        if source is None or source.units != self.units:  # (the same objects: compared at C speed)
+            return Counter(map(_COUNT_KEY, self.units))
+        kept = source.__dict__.get("_counts_by_place")
+        if kept is None or kept[0] != source.units:
+            kept = source.__dict__["_counts_by_place"] = (list(source.units), Counter(map(_COUNT_KEY, source.units)))
+        return kept[1]  # type: ignore[no-any-return]
 
     # ---- canonical serialisation ---------------------------------------------
     def to_json(self) -> dict[str, Any]:
