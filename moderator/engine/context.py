@@ -24,6 +24,7 @@ from moderator.engine.dice import Dice
 from moderator.engine.events import Event, EventSchema
 from moderator.engine.problems import Problem
 from moderator.engine.state import GameState, NationState, Unit
+from moderator.engine.technology import stats as _unit_stats  # it imports no context at run time
 from moderator.orders.model import Order
 from moderator.world.model import SEA, Territory, World
 from moderator.world.scenario_model import Scenario, UnitStats
@@ -38,20 +39,6 @@ MODERATOR = "moderator"
 _START_KEY = attrgetter("nation", "location", "kind")  # a unit's key in Position.start
 
 OrderT = TypeVar("OrderT", bound=Order)
-
-
-def _technology() -> Any:
-    """engine/technology.py, which reads a Position (so imported when first asked, not at
-    the top), kept once found: Position.stats is asked some five hundred times a turn."""
-    global _TECHNOLOGY
-    if _TECHNOLOGY is None:
-        from moderator.engine import technology
-
-        _TECHNOLOGY = technology
-    return _TECHNOLOGY
-
-
-_TECHNOLOGY: Any = None
 
 
 @dataclass
@@ -145,7 +132,7 @@ class Position:
     def stats(self, nid: str, kind: str, unit: Unit | None = None) -> UnitStats | None:
         """A unit's values with its technology (engine/technology.py): `unit`'s own, or
         those of a `kind` unit the nation builds now. None if it has no such unit."""
-        return _technology().stats(self, nid, kind, unit)
+        return _unit_stats(self, nid, kind, unit)
 
     # ---- the map ----------------------------------------------------------------------
     def place(self, name: str) -> Territory:

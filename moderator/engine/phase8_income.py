@@ -40,8 +40,9 @@ FRACTIONS = {"full": Fraction(1), "half": Fraction(1, 2), "quarter": Fraction(1,
 
 def apply_income_rule(rule: str, full: int) -> int:
     """What a nation collects of its `full` income under `rule` (see module docstring)."""
-    if rule in FRACTIONS:
-        return round_up(full * FRACTIONS[rule])
+    share = FRACTIONS.get(rule)
+    if share is not None:  # round_up(full * share), in whole numbers (no Fraction made: every nation, every turn)
+        return -(-full * share.numerator // share.denominator)
     kind, _, arg = rule.partition(":")
     if kind == "percent" and arg.isdigit():
         return full * int(arg) // 100  # China's "initially 25" is 60% of 42 rounded down

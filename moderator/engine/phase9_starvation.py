@@ -56,6 +56,7 @@ from __future__ import annotations
 from moderator.engine import manpower
 from moderator.engine.context import MODERATOR, TurnContext
 from moderator.engine.state import SEA_UNITS
+from moderator.world.model import SEA
 
 PHASE = "9"
 CORDON = "cordon_turns"  # NationState.flags: consecutive turns the enemy cordon held
@@ -82,26 +83,32 @@ def pockets(ctx: TurnContext, nation: str) -> list[list[str]]:
     """The nation's land shut in from every neutral, in pockets (see the docstring): each
     pocket sorted, the pockets by their first territory. Its island home under a cordon
     of its own (Nation.starvation_land) is in no pocket, though paths lead through it."""
-    friends = {nation} | {n for n in ctx.state.nations if ctx.state.allies(nation, n)}
+    nations = ctx.state.nations
+    friends = ctx.state.allies_of(nation)  # the nation and its allies
+    enemies = {n for n in nations if ctx.at_war(n, nation)}  # read once: each place asks of every unit there
     spec = ctx.scenario.nations.get(nation)
     isles = set(ctx.world.groups.get(spec.starvation_land, ())) if spec and spec.starvation_land else set()
     held = sorted(t for t, h in ctx.state.control.items() if h == nation)
+    places = ctx.world.territories
 
-    def hostile(place: str) -> bool:
-        return any(ctx.at_war(u.nation, nation) and (u.kind in WARSHIPS or not ctx.is_sea(place))
-                   and u.kind != "transport" for u in ctx.units_at(place))
+    def hostile(place: str, sea: bool) -> bool:
+        return any(u.nation in enemies and (u.kind in WARSHIPS or not sea) and u.kind != "transport"
+                   for u in ctx.units_at(place))
 
     def neutral(place: str) -> bool:
         h = ctx.controller(place)
-        return (h is not None and h not in friends and not ctx.at_war(h, nation)
-                and ctx.state.nations[h].side == "neutral") if h in ctx.state.nations else False
+        return (h not in friends and h not in enemies  # a holder at war with the nation is its enemy
+                and nations[h].side == "neutral") if h in nations else False
 
     def way(place: str) -> int:
         """What a step into `place` meets: a neutral's land (the way out), a place to go on
         through (the sea or friends' land without the enemy), or a wall."""
-        if not ctx.is_sea(place) and neutral(place):
+        sea = places[place].kind == SEA
+        if not sea and neutral(place):
             return OUT
-        return THROUGH if not hostile(place) and (ctx.is_sea(place) or ctx.controller(place) in friends) else WALL
+        if not sea and ctx.controller(place) not in friends:
+            return WALL  # no one's, a stranger's or the enemy's land (whoever stands in it)
+        return WALL if hostile(place, sea) else THROUGH
 
     ways: dict[str, int] = {}  # nothing moves while the pockets are sought: each place is asked once
 

@@ -54,6 +54,7 @@ from moderator.engine import points, reactions
 from moderator.engine.context import TurnContext
 from moderator.engine.passages import CLOSED
 from moderator.engine.state import LAND_UNITS
+from moderator.world.model import SEA
 
 SUBS_SEEN = "unrestricted_subs_seen"  # NationState.flags of the declarer: the turn row 5 first applied
 FIRST = {"ottoman": 1, "italy": 2, "spain": 1, "china": 1, "usa": 2,
@@ -163,10 +164,14 @@ def land_force(ctx: TurnContext, nation: str, place: str, at_start: bool) -> int
 def massed_against(ctx: TurnContext, neutral: str, lands: set[str]) -> list[tuple[str, str]]:
     """(nation, province) for each main-war nation that came to mass more than 5 land units
     this turn in a province bordering `lands` (the first such province of each nation)."""
-    border = sorted({n for t in lands for n in ctx.world.neighbours(t) if n not in lands and not ctx.is_sea(n)})
+    places = ctx.world.territories
+    border = sorted({n for t in lands for n in ctx.world.neighbours(t) if n not in lands and places[n].kind != SEA})
     out: dict[str, str] = {}
     for place in border:
-        for nation in sorted({u.nation for u in ctx.units_at(place)}):
+        here = ctx.units_at(place)
+        if len(here) <= MASS:
+            continue  # no nation has more than MASS land units here (most borders: asked for every neutral)
+        for nation in sorted({u.nation for u in here}):
             if nation in out or ctx.nation(nation).side not in ("allied", "central"):
                 continue
             if land_force(ctx, nation, place, False) > MASS >= land_force(ctx, nation, place, True):
@@ -179,9 +184,9 @@ def massed_on_borders(ctx: TurnContext, phase: str) -> None:
     if ctx.checking:
         return
     lands: dict[str, set[str]] = {}
-    for place in ctx.world.territories:
-        holder = ctx.controller(place)
-        if holder is not None and not ctx.is_sea(place):
+    places = ctx.world.territories
+    for place, holder in ctx.state.control.items():  # the held places (each set's order is its own)
+        if holder is not None and place in places and places[place].kind != SEA:
             lands.setdefault(holder, set()).add(place)
     for neutral in neutrals(ctx):
         # its own column for a major; for a minor on the board, "neighbouring neutral"

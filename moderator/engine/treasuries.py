@@ -65,8 +65,12 @@ def groups(pos: Position, nation: str) -> list[Group]:
     nothing outlives it, and the same answer a new search would give. One search finds
     every nation's groups at once (_search): some forty neutrals each searching their own
     land cost more in setting out than in searching."""
+    return _groups(pos, nation, _sides(pos.state))
+
+
+def _groups(pos: Position, nation: str, sides: tuple[tuple[str, ...], tuple[str, ...]]) -> list[Group]:
+    """groups(), with the sides as they stand (_sides) when the caller has them."""
     control = pos.state.control
-    sides = _sides(pos.state)
     known = pos.memo.get((GROUPS, nation))
     if known is not None and known[2] == sides and same_control(control, known[0], known[1]):
         return list(known[3])
@@ -210,10 +214,12 @@ def separated(pos: Position, nation: str) -> list[tuple[str, Group]]:
     known = pos.memo.get((SEPARATED, nation))
     if known is not None and known[2] == sides and known[3] == keys and same_control(control, known[0], known[1]):
         return list(known[4])
-    all_groups = groups(pos, nation)
-    main = mainland(pos, nation, all_groups)
-    money = held(pos, nation)
-    found = sorted((key_of(pos, nation, g, money), g) for g in all_groups if g != main)
+    all_groups = _groups(pos, nation, sides)
+    # one group is the mainland, whichever it is (most nations have no other): nothing apart
+    main = mainland(pos, nation, all_groups) if len(all_groups) > 1 else None
+    apart = [g for g in all_groups if g != main] if main is not None else []
+    money = held(pos, nation) if apart else {}
+    found = sorted((key_of(pos, nation, g, money), g) for g in apart)
     pos.memo[(SEPARATED, nation)] = (*_seen(control), sides, keys, tuple(found))
     return found
 

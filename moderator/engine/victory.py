@@ -45,8 +45,10 @@ Readings (docs/rules-coverage.md, "Victory"):
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
+from operator import attrgetter
 
 from moderator.engine import technology
 from moderator.engine.context import MODERATOR, Position, TurnContext
@@ -154,13 +156,16 @@ def _colonial_places(world: World) -> list[str]:
 
 # ---- the ledger ---------------------------------------------------------------------------
 def _all_counts(pos: Position) -> dict[str, dict[str, int]]:
-    """nation -> its counted units by kind, in one pass over the units."""
+    """nation -> its counted units by kind, each in the order of its first unit (the
+    ledger keeps them so): counted in one pass by Counter's own loop, which keeps that order."""
     out: dict[str, dict[str, int]] = {}
-    for u in pos.state.units:
-        if u.kind in COUNTED:
-            mine = out.setdefault(u.nation, {})
-            mine[u.kind] = mine.get(u.kind, 0) + 1
+    for (nation, kind), n in Counter(map(_NATION_KIND, pos.state.units)).items():
+        if kind in COUNTED:
+            out.setdefault(nation, {})[kind] = n
     return out
+
+
+_NATION_KIND = attrgetter("nation", "kind")
 
 
 def _start_counts(pos: Position) -> dict[str, dict[str, int]]:
@@ -310,6 +315,15 @@ class Ranks:
         self._valued: dict[str, list[tuple[Unit, UnitStats]]] = {}
         self._ships: dict[str, list[tuple[str, UnitStats]]] = {}  # nation -> (zone, values) of its ships
         self._areas: dict[tuple[str, str], bool] = {}  # (zone, area) -> in_area
+        self._ledgers: dict[str, dict[str, int]] = {}  # nation -> _ledger: every standing reads its side's and enemies'
+
+    def ledger(self, nation: str) -> dict[str, int]:
+        """_ledger(pos, nation), read once for the whole table (the ledgers do not change
+        while it is drawn up)."""
+        found = self._ledgers.get(nation)
+        if found is None:
+            found = self._ledgers[nation] = _ledger(self.pos, nation)
+        return found
 
     def valued(self, nation: str) -> list[tuple[Unit, UnitStats]]:
         """The nation's units with their own values, looked up once for the whole table:
@@ -340,6 +354,8 @@ class Ranks:
         ships = self._ships.get(nation)
         if ships is None:
             ships = self._ships[nation] = [(u.location, s) for u, s in self.valued(nation) if u.kind in SEA_UNITS]
+        if not ships:
+            return 0  # naval_value of no ships (most nations have none)
         there = [s for zone, s in ships if self._in_area(zone, area)]
         fighter = self.pos.stats(nation, "fighter") if any(s.kind == "carrier" for s in there) else None
         return naval_value(there, fighter)
@@ -417,15 +433,15 @@ def objectives_criterion(pos: Position, nation: str, ranks: Ranks | None = None)
 def standing(pos: Position, nation: str, ranks: Ranks | None = None) -> Standing:
     ns = pos.nation(nation)
     ranks = ranks or Ranks(pos)
-    ledger = _ledger(pos, nation)
+    ledger = ranks.ledger(nation)
     side = ns.side
     members = [n for n, s in pos.state.nations.items() if s.side == side] if side != "neutral" else [nation]
-    side_now = sum(_ledger(pos, n).get("production", 0) for n in members)
-    side_start = sum(_ledger(pos, n).get("start", 0) for n in members)
+    side_now = sum(ranks.ledger(n).get("production", 0) for n in members)
+    side_start = sum(ranks.ledger(n).get("start", 0) for n in members)
     start, now = ledger.get("start", 0), ledger.get("production", 0)
     enemies = [n for n in pos.state.nations if pos.state.at_war(nation, n)]
-    enemy_res = sum(_ledger(pos, n).get("resources", 0) for n in enemies)
-    enemy_men = sum(_ledger(pos, n).get("manpower", 0) for n in enemies)
+    enemy_res = sum(ranks.ledger(n).get("resources", 0) for n in enemies)
+    enemy_men = sum(ranks.ledger(n).get("manpower", 0) for n in enemies)
     return Standing(
         nation=nation, side=side,
         production_side=100 * side_now / side_start if side_start else 100.0,
