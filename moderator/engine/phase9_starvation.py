@@ -53,6 +53,9 @@ counted and nothing is told (a limit cannot fall below 0).
 
 from __future__ import annotations
 
+from itertools import compress, repeat
+from operator import eq
+
 from moderator.engine import manpower
 from moderator.engine.context import MODERATOR, TurnContext
 from moderator.engine.state import SEA_UNITS
@@ -79,21 +82,29 @@ def loss(first: int, turns: int) -> int:
 OUT, THROUGH, WALL = 0, 1, 2  # pockets(): what a step into a place meets
 
 
-def pockets(ctx: TurnContext, nation: str) -> list[list[str]]:
+def pockets(ctx: TurnContext, nation: str, armed: dict[str, set[str]] | None = None) -> list[list[str]]:
     """The nation's land shut in from every neutral, in pockets (see the docstring): each
     pocket sorted, the pockets by their first territory. Its island home under a cordon
-    of its own (Nation.starvation_land) is in no pocket, though paths lead through it."""
+    of its own (Nation.starvation_land) is in no pocket, though paths lead through it.
+    `armed`: place -> the nations with a unit there that bars the way (no transport; at
+    sea, a warship), filled as places are asked; the nations of one step share it, as
+    nothing moves while their pockets are sought."""
+    armed = {} if armed is None else armed
     nations = ctx.state.nations
     friends = ctx.state.allies_of(nation)  # the nation and its allies
     enemies = {n for n in nations if ctx.at_war(n, nation)}  # read once: each place asks of every unit there
     spec = ctx.scenario.nations.get(nation)
     isles = set(ctx.world.groups.get(spec.starvation_land, ())) if spec and spec.starvation_land else set()
-    held = sorted(t for t, h in ctx.state.control.items() if h == nation)
+    control = ctx.state.control
+    held = sorted(compress(control, map(eq, repeat(nation), control.values())))  # its land, in C's loop (asked per nation)
     places = ctx.world.territories
 
     def hostile(place: str, sea: bool) -> bool:
-        return any(u.nation in enemies and (u.kind in WARSHIPS or not sea) and u.kind != "transport"
-                   for u in ctx.units_at(place))
+        there = armed.get(place)
+        if there is None:
+            there = armed[place] = {u.nation for u in ctx.units_at(place)
+                                    if (u.kind in WARSHIPS or not sea) and u.kind != "transport"}
+        return not there.isdisjoint(enemies)
 
     def neutral(place: str) -> bool:
         h = ctx.controller(place)
@@ -132,10 +143,10 @@ def pockets(ctx: TurnContext, nation: str) -> list[list[str]]:
                 if found == THROUGH:
                     seen.add(nb)
                     queue.append(nb)
-        mine = sorted(t for t in seen if ctx.controller(t) == nation)
+        mine = [t for t in seen if control.get(t) == nation]
         done.update(mine)
-        if not free and set(mine) - isles:
-            out.append(sorted(set(mine) - isles))
+        if not free and (shut := set(mine) - isles):
+            out.append(sorted(shut))
     return out
 
 
@@ -146,6 +157,7 @@ def reaches_a_neutral(ctx: TurnContext, nation: str) -> bool:
 
 def encirclement(ctx: TurnContext) -> None:
     """Every nation at war: each pocket of shut-in land starves as Japan does (1, doubling)."""
+    armed: dict[str, set[str]] = {}  # pockets(): shared by the nations, as nothing moves here
     for nation in sorted(ctx.state.nations):
         ns = ctx.state.nations[nation]
         old = ns.flags.pop(OLD_COUNT, 0)
@@ -154,7 +166,7 @@ def encirclement(ctx: TurnContext) -> None:
             continue
         before: dict[str, int] = dict(ns.flags.pop(POCKETS, {}))
         now: dict[str, int] = {}
-        for pocket in pockets(ctx, nation):
+        for pocket in pockets(ctx, nation, armed):
             turns = 1 + max([before.get(t, int(old)) for t in pocket])
             now.update(dict.fromkeys(pocket, turns))
             if turns >= 2:

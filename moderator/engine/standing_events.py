@@ -165,7 +165,8 @@ def massed_against(ctx: TurnContext, neutral: str, lands: set[str]) -> list[tupl
     """(nation, province) for each main-war nation that came to mass more than 5 land units
     this turn in a province bordering `lands` (the first such province of each nation)."""
     places = ctx.world.territories
-    border = sorted({n for t in lands for n in ctx.world.neighbours(t) if n not in lands and places[n].kind != SEA})
+    near = set().union(*map(ctx.world.neighbours, lands)) - lands
+    border = sorted(n for n in near if places[n].kind != SEA)
     out: dict[str, str] = {}
     for place in border:
         here = ctx.units_at(place)
