@@ -184,12 +184,14 @@ def massed_on_borders(ctx: TurnContext, phase: str) -> None:
     """Row 6, for every still-neutral nation with a column."""
     if ctx.checking:
         return
-    lands: dict[str, set[str]] = {}
+    lands: dict[str, set[str]] = {}  # the neutrals' land (no other's is asked)
     places = ctx.world.territories
-    for place, holder in ctx.state.control.items():  # the held places (each set's order is its own)
-        if holder is not None and place in places and places[place].kind != SEA:
+    still = neutrals(ctx)
+    asked = set(still)
+    for place, holder in ctx.state.control.items():  # each set's order is its own
+        if holder in asked and place in places and places[place].kind != SEA:
             lands.setdefault(holder, set()).add(place)
-    for neutral in neutrals(ctx):
+    for neutral in still:
         # its own column for a major; for a minor on the board, "neighbouring neutral"
         # (whether a minor has a column at all: its neighbours, which decide which one, are not asked)
         col = neutral if neutral in MAJORS else reactions.NEIGHBOURING if minor_on_board(ctx, neutral) else ""

@@ -187,20 +187,22 @@ def record_losses(ctx: TurnContext) -> None:
     """This turn's losses of every nation, added to its ledger (see module docstring)."""
     placed: dict[tuple[str, str], int] = {}
     fulls: dict[str, int] = {}
-    for e in ctx.events:  # one pass over the turn's events (thousands) for both
+    for e in ctx.events:  # one pass over the turn's events for both
         if e.code == "placed":
             if e.phase == "7":
                 key = (e.args["nation"], e.args["kind"])
                 placed[key] = placed.get(key, 0) + e.args["count"]
         elif e.code == "income":
             fulls[e.args["nation"]] = e.args["full"]
+    placing = {nation for nation, _ in placed}
     counts = _all_counts(ctx)
     start = _start_counts(ctx) if ctx.turn <= 1 else {}
     for nation in sorted(ctx.state.nations):
         ledger = dict(ctx.state.nations[nation].flags.get(LEDGER, {}))
         now = dict(counts.get(nation, {}))
         before = ledger.get("units") or (start.get(nation, {}) if ctx.turn <= 1 else now)
-        for kind in sorted(set(before) | set(now)):
+        same = before == now and nation not in placing  # nothing lost (most nations, most turns)
+        for kind in () if same else sorted(set(before) | set(now)):
             lost = max(0, before.get(kind, 0) + placed.get((nation, kind), 0) - now.get(kind, 0))
             if lost:
                 stats = ctx.stats(nation, kind)
@@ -494,7 +496,8 @@ def standing(pos: Position, nation: str, ranks: Ranks | None = None) -> Standing
     side_now = sum(ranks.ledger(n).get("production", 0) for n in members)
     side_start = sum(ranks.ledger(n).get("start", 0) for n in members)
     start, now = ledger.get("start", 0), ledger.get("production", 0)
-    enemies = [n for n in pos.state.nations if pos.state.at_war(nation, n)]
+    at_war = set(ns.at_war_with)  # GameState.at_war(nation, n) for each n, read once
+    enemies = [n for n in pos.state.nations if n in at_war]
     enemy_res = sum(ranks.ledger(n).get("resources", 0) for n in enemies)
     enemy_men = sum(ranks.ledger(n).get("manpower", 0) for n in enemies)
     return Standing(
