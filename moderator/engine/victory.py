@@ -45,6 +45,7 @@ Readings (docs/rules-coverage.md, "Victory"):
 from __future__ import annotations
 
 import math
+from bisect import bisect_right
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -54,7 +55,7 @@ from moderator.engine import technology
 from moderator.engine.context import MODERATOR, Position, TurnContext
 from moderator.engine.phase8_income import conquered
 from moderator.engine.state import AIR_UNITS, LAND_UNITS, SEA_UNITS, GameState, Unit
-from moderator.world.model import World
+from moderator.world.model import Passage, World
 from moderator.world.scenario import group_members
 from moderator.world.scenario_model import Objective, Scenario, UnitStats
 
@@ -274,7 +275,7 @@ def place_met(pos: Position, nation: str, target: str, allies_count: bool) -> bo
         h = pos.controller(t)
         return h == nation if not allies_count else friendly(pos, nation, h)
 
-    passage = next((p for p in pos.world.passages if p.name == target), None)
+    passage = _passages(pos.world).get(target)
     if passage is not None:
         if passage.controllers:
             return any(held(t) for t in passage.controllers)
@@ -289,6 +290,24 @@ def place_met(pos: Position, nation: str, target: str, allies_count: bool) -> bo
         return bool(lands) and all(held(t) for t in lands)
     name = pos.world.resolve(target)
     return name is not None and held(name)
+
+
+_PASSAGES: dict[int, tuple[World, dict[str, Passage]]] = {}  # id of a map -> (map, name -> its first passage)
+
+
+def _passages(world: World) -> dict[str, Passage]:
+    """The map's passages by name (the first of a name, as a search in order finds): asked
+    for every take and control target every turn; the map never changes, so once per map
+    (the entry holds the map, so its id cannot be reused while the entry lives)."""
+    hit = _PASSAGES.get(id(world))
+    if hit is None or hit[0] is not world:
+        if len(_PASSAGES) > 64:
+            _PASSAGES.clear()
+        by_name: dict[str, Passage] = {}
+        for p in world.passages:
+            by_name.setdefault(p.name, p)
+        hit = _PASSAGES[id(world)] = (world, by_name)
+    return hit[1]
 
 
 _MEMBERS: dict[tuple[int, int, str, str], tuple[Scenario, World, list[str] | None]] = {}
@@ -307,11 +326,6 @@ def _members(pos: Position, group: str, nation: str) -> list[str] | None:
     return None if hit[2] is None else list(hit[2])
 
 
-def _rank(values: dict[str, int], nation: str) -> int:
-    mine = values.get(nation, 0)
-    return 1 + sum(1 for v in values.values() if v > mine) if mine > 0 else len(values) + 1
-
-
 class Ranks:
     """Every nation's best army, naval force (by area) and colonial power, computed once
     per table (the objectives of every nation rank against the same values)."""
@@ -321,6 +335,7 @@ class Ranks:
         self._values: dict[str, dict[str, int]] = {}
         self._counts: Counted | None = None
         self._forces: dict[str, tuple[int, list[Stack]]] = {}
+        self._sorted: dict[tuple[str, str], list[int]] = {}  # (kind, area) -> values(kind, area), sorted (rank)
         self._by_nation: dict[str, list[Unit]] | None = None  # nation -> its units, when asked one by one
         self._areas: dict[tuple[str, str], bool] = {}  # (zone, area) -> in_area
         self._ledgers: dict[str, dict[str, int]] = {}  # nation -> _ledger: every standing reads its side's and enemies'
@@ -424,6 +439,19 @@ class Ranks:
             found = self._areas[(zone, area)] = in_area(self.pos, zone, area)
         return found
 
+    def rank(self, kind: str, area: str, nation: str) -> int:
+        """The nation's place among all nations in values(kind, area): one more than the
+        nations valued higher; with nothing of its own, after all of them. Found by a
+        search in the values sorted once (every nation's objectives rank against them)."""
+        values = self.values(kind, area)
+        mine = values.get(nation, 0)
+        if mine <= 0:
+            return len(values) + 1
+        ordered = self._sorted.get((kind, area))
+        if ordered is None:
+            ordered = self._sorted[(kind, area)] = sorted(values.values())
+        return 1 + len(ordered) - bisect_right(ordered, mine)
+
     def values(self, kind: str, area: str) -> dict[str, int]:
         key = f"{kind}:{area}"
         if key not in self._values:
@@ -455,7 +483,7 @@ def objective_met(pos: Position, o: Objective, nation: str, ranks: Ranks | None 
         ranks = ranks or Ranks(pos)
         for target in o.targets:
             area, _, rank = target.partition(":")
-            if not rank.isdigit() or _rank(ranks.values(o.kind, area), nation) > int(rank):
+            if not rank.isdigit() or ranks.rank(o.kind, area, nation) > int(rank):
                 return 0
         return o.weight
     return 0
