@@ -125,24 +125,24 @@ def pockets(ctx: TurnContext, nation: str, armed: dict[str, set[str]] | None = N
 
     out: list[list[str]] = []
     done: set[str] = set()
+    neighbours = ctx.world.sorted_neighbours
     for start in held:
         if start in done:
             continue
         seen, queue, free = {start}, [start], False
         while queue and not free:
-            here = queue.pop()
-            for nb in ctx.world.sorted_neighbours(here):
+            for nb in neighbours(queue.pop()):
                 if nb in seen:
                     continue
                 found = ways.get(nb)
                 if found is None:
                     found = ways[nb] = way(nb)
-                if found == OUT:
-                    free = True
-                    break
                 if found == THROUGH:
                     seen.add(nb)
                     queue.append(nb)
+                elif found == OUT:
+                    free = True
+                    break
         mine = [t for t in seen if control.get(t) == nation]
         done.update(mine)
         if not free and (shut := set(mine) - isles):

@@ -137,31 +137,30 @@ def _search(pos: Position) -> dict[str, list[Group]]:
         ns = nations.get(holder)
         return ("side", ns.side) if ns is not None and ns.side != "neutral" else ("alone", holder)
 
-    land: dict[str, list[str]] = {}  # holder -> its land
+    land: dict[str, set[str]] = {}  # holder -> its land
     for t, h in control.items():
         if t in links:
-            land.setdefault(h, []).append(t)
+            land.setdefault(h, set()).add(t)
     camps: dict[tuple[str, str], list[str]] = {}  # allies' holders together
     for h in land:
         camps.setdefault(friends_of(h), []).append(h)
     out: dict[str, list[Group]] = {}
     for holders in camps.values():
-        left = {t for h in holders for t in land[h]}  # the camp's land not yet in a piece
+        left = set().union(*map(land.__getitem__, holders))  # the camp's land not yet in a piece
         while left:
-            ring = {left.pop()}
+            first = left.pop()
+            ring = {first}
             piece = set(ring)
             while ring:
                 ring = left.intersection(chain.from_iterable(map(links.__getitem__, ring)))
                 left -= ring
                 piece |= ring
-            if len(holders) == 1:
-                out.setdefault(holders[0], []).append(tuple(sorted(piece)))
+            if len(holders) == 1 or len(piece) == 1:  # one holder's (an island, a colony apart: most pieces)
+                out.setdefault(control[first], []).append(tuple(sorted(piece)))
                 continue
-            by_holder: dict[str, list[str]] = {}
-            for t in piece:
-                by_holder.setdefault(control[t], []).append(t)
-            for holder, lands in by_holder.items():
-                out.setdefault(holder, []).append(tuple(sorted(lands)))
+            for holder in holders:  # each ally's own land in the piece
+                if mine := piece & land[holder]:
+                    out.setdefault(holder, []).append(tuple(sorted(mine)))
     return {holder: sorted(found) for holder, found in out.items()}
 
 
@@ -324,12 +323,14 @@ def hold_apart(ctx: TurnContext, nation: str, collected: int, full: int) -> int:
     if not apart or collected <= 0 or full <= 0:
         return collected
     shares: dict[str, int] = {}
+    money = held(ctx, nation)
     for key, group in apart:
         yields = sum(territory_yield(ctx.world, ctx.state, t, ctx.turn) for t in group)
         share = collected * yields // full
         if share:
             shares[key] = share
-            put(ctx, nation, key, share)
+            money[key] = money.get(key, 0) + share  # put(), the treasuries stored once for all
     if shares:
+        keep(ctx, nation, money)
         ctx.tell(nation, "income-held-apart", PHASE, amounts=shares, held=held(ctx, nation))
     return collected - sum(shares.values())
