@@ -50,6 +50,9 @@ Every draw ends its purpose with points.PURPOSE and moves the points through poi
 
 from __future__ import annotations
 
+from collections import Counter
+from operator import attrgetter
+
 from moderator.engine import points, reactions
 from moderator.engine.context import TurnContext
 from moderator.engine.passages import CLOSED
@@ -161,23 +164,33 @@ def land_force(ctx: TurnContext, nation: str, place: str, at_start: bool) -> int
     return sum(1 for u in ctx.units_at(place, nation) if u.kind in LAND_UNITS)
 
 
-def massed_against(ctx: TurnContext, neutral: str, lands: set[str]) -> list[tuple[str, str]]:
+def massed_against(ctx: TurnContext, neutral: str, lands: set[str],
+                   crowded: set[str] | None = None) -> list[tuple[str, str]]:
     """(nation, province) for each main-war nation that came to mass more than 5 land units
-    this turn in a province bordering `lands` (the first such province of each nation)."""
+    this turn in a province bordering `lands` (the first such province of each nation).
+    `crowded`: crowded(ctx), when the caller has it."""
     places = ctx.world.territories
     near = set().union(*map(ctx.world.neighbours, lands)) - lands
-    border = sorted(n for n in near if places[n].kind != SEA)
+    # only where more than MASS units stand can a nation have more than MASS land units
+    border = sorted(n for n in near & (crowded if crowded is not None else crowded_places(ctx))
+                    if places[n].kind != SEA)
     out: dict[str, str] = {}
     for place in border:
-        here = ctx.units_at(place)
-        if len(here) <= MASS:
-            continue  # no nation has more than MASS land units here (most borders: asked for every neutral)
-        for nation in sorted({u.nation for u in here}):
+        for nation in sorted({u.nation for u in ctx.units_at(place)}):
             if nation in out or ctx.nation(nation).side not in ("allied", "central"):
                 continue
             if land_force(ctx, nation, place, False) > MASS >= land_force(ctx, nation, place, True):
                 out[nation] = place
     return sorted(out.items())
+
+
+def crowded_places(ctx: TurnContext) -> set[str]:
+    """The places where more than MASS units stand (of any kind and nation), counted in
+    one pass over the units: most borders have fewer, and every neutral asks of its own."""
+    return {place for place, n in Counter(map(_LOCATION, ctx.state.units)).items() if n > MASS}
+
+
+_LOCATION = attrgetter("location")
 
 
 def massed_on_borders(ctx: TurnContext, phase: str) -> None:
@@ -191,6 +204,7 @@ def massed_on_borders(ctx: TurnContext, phase: str) -> None:
     for place, holder in ctx.state.control.items():  # each set's order is its own
         if holder in asked and place in places and places[place].kind != SEA:
             lands.setdefault(holder, set()).add(place)
+    crowded = crowded_places(ctx)  # nothing moves here (points only)
     for neutral in still:
         # its own column for a major; for a minor on the board, "neighbouring neutral"
         # (whether a minor has a column at all: its neighbours, which decide which one, are not asked)
@@ -198,7 +212,7 @@ def massed_on_borders(ctx: TurnContext, phase: str) -> None:
         most = MASSED.get(col, 0)
         if not most or neutral not in lands:
             continue
-        for nation, place in massed_against(ctx, neutral, lands[neutral]):
+        for nation, place in massed_against(ctx, neutral, lands[neutral], crowded):
             away = "central" if ctx.nation(nation).side == "allied" else "allied"
             amount = ctx.dice.between(0, most, f"{ctx.nation_name(neutral)}'s points: {ctx.nation_name(nation)}'s "
                                       f"troops massed in {place} {points.PURPOSE}")
