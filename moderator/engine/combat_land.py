@@ -274,16 +274,18 @@ def cost_of(ctx: TurnContext, f: Fighter) -> int:
 
 def roll_side(ctx: TurnContext, battle: Battle, side: Side) -> int:
     hits = 0
+    # what every roll of the side says first (the purpose of each die: built once a round)
+    said = f"{'air' if battle.air else 'land'} combat at {battle.territory} round {battle.rounds}: {side.role} "
+    dice = ctx.dice
     for f in side.fighters:
         v = value_of(ctx, battle, side, f)
         if v <= 0:
             continue
-        purpose = f"{'air' if battle.air else 'land'} combat at {battle.territory} round {battle.rounds}: " \
-                  f"{side.role} {f.nation} {f.kind}"
-        dice = (terrain.defense_dice(ctx.world, ctx.scenario, battle.territory, f.kind)
-                if side.role == "defender" and f.unit and not battle.air else 1)
-        for _ in range(dice):  # Gibraltar: defending infantry roll 3 dice
-            if ctx.dice.d10(purpose) <= v:
+        purpose = f"{said}{f.nation} {f.kind}"
+        rolls = (terrain.defense_dice(ctx.world, ctx.scenario, battle.territory, f.kind)
+                 if side.role == "defender" and f.unit and not battle.air else 1)
+        for _ in range(rolls):  # Gibraltar: defending infantry roll 3 dice
+            if dice.d10(purpose) <= v:
                 hits += 1
     if side.role == "defender" and battle.city_holder and any(f.kind not in FACILITIES for f in side.targets()):
         purpose = f"land combat at {battle.territory} round {battle.rounds}: defender {battle.city_holder} city"

@@ -201,14 +201,15 @@ class Position:
         """Has a per-turn limit keyed `key` already been used this turn?"""
         return key in self.done
 
-    def orders_of(self, kind: type[OrderT]) -> Iterator[tuple[str, int, OrderT]]:
-        """(nation, position, order) for every order of `kind`, in resolution order.
+    def orders_of(self, kind: type[OrderT] | tuple[type[OrderT], ...]) -> Iterator[tuple[str, int, OrderT]]:
+        """(nation, position, order) for every order of `kind` (or of any of the kinds), in
+        resolution order.
 
         Asked some 800 times a turn, each time over every order of every nation: the
         answer for each kind is kept while the orders are the same (the same mapping, each
         nation's list as long: the engine never changes a turn's orders once read)."""
-        shape = tuple(len(o) for o in self.orders.values())
-        kept: tuple[object, tuple[int, ...], dict[type, list[Any]]] | None = self.__dict__.get("_orders_by_kind")
+        shape = tuple(map(len, self.orders.values()))
+        kept: tuple[object, tuple[int, ...], dict[object, list[Any]]] | None = self.__dict__.get("_orders_by_kind")
         if kept is None or kept[0] is not self.orders or kept[1] != shape:
             kept = self.__dict__["_orders_by_kind"] = (self.orders, shape, {})
         found = kept[2].get(kind)
@@ -238,7 +239,8 @@ class TurnContext(Position):
     def emit(self, code: str, phase: str, seen_by: Sequence[str] = (), **args: Any) -> None:
         if self.schema is not None:
             self.schema.validate(code, args)
-        self.events.append(Event(code=code, phase=phase, seen_by=tuple(seen_by), args=dict(args)))
+        # `args`, gathered from the keywords, is this call's own dict: the event keeps it as is
+        self.events.append(Event(code, phase, tuple(seen_by), args))
 
     def tell(self, nation: str, code: str, phase: str, **args: Any) -> None:
         """An event only `nation` sees; it carries nation= so reports can name it."""

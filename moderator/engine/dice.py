@@ -43,7 +43,7 @@ from typing import TypeVar
 T = TypeVar("T")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Roll:
     """One recorded roll: what was rolled, why, in which step, and what came up."""
 
@@ -52,6 +52,11 @@ class Roll:
     dice: str  # e.g. "1D10", "2D10", "0-5", "choice/3"
     result: int
     step: str = ""  # the rules section of the step that rolled ("4.6")
+
+    def __init__(self, index: int, purpose: str, dice: str, result: int, step: str = "") -> None:
+        # One update of the dict instead of the frozen dataclass's object.__setattr__ per
+        # field: half the cost, a roll logged for each of some 280 dice a turn (issue 14).
+        self.__dict__.update(index=index, purpose=purpose, dice=dice, result=result, step=step)
 
     def to_json(self) -> dict[str, object]:
         return {"index": self.index, "step": self.step, "purpose": self.purpose, "dice": self.dice,

@@ -19,7 +19,7 @@ part in any combat) and arrive in Phase 7 (phase7_place.end_strategic_moves).
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from moderator.engine.flow import INF, FlowNetwork
 from moderator.engine.state import GameState
@@ -46,44 +46,62 @@ def rail_region(world: World, state: GameState, nation: str, origin: str) -> lis
     the search does not matter: the set is the same)."""
     if not passable(world, state, nation, origin):
         return []
-    friends = {n for n in state.nations if n == nation or state.allies(nation, n)} | {nation}
-    control, incorporated, places = state.control, state.incorporated, world.territories
+    friends = state.allies_of(nation)  # the same set as asking allies() of every nation, in one pass
+    control, incorporated, links = state.control, state.incorporated, _land_links(world)
     seen, queue = {origin}, deque([origin])
     while queue:
-        for nb in world.neighbours(queue.popleft()):
-            if nb not in seen and nb in incorporated and control.get(nb) in friends and nb in places \
-                    and places[nb].is_land:
+        for nb in links.get(queue.popleft(), ()):
+            if nb not in seen and nb in incorporated and control.get(nb) in friends:
                 seen.add(nb)
                 queue.append(nb)
     return sorted(seen)
 
 
-_NEIGHBOURS: dict[int, tuple[World, dict[str, tuple[str, ...]]]] = {}  # id of a map -> (map, sorted links)
+Links = dict[str, tuple[str, ...]]
+_NEIGHBOURS: dict[int, tuple[World, Links]] = {}  # id of a map -> (map, sorted links)
+_LAND_LINKS: dict[int, tuple[World, Links]] = {}  # id of a map -> (map, each place's land neighbours)
 
 
-def _sorted_neighbours(world: World) -> dict[str, tuple[str, ...]]:
-    """Every place's neighbours, sorted (the network's edges go in that order, so the same
-    map gives the same flow): once per map, which never changes (the entry holds the map,
-    so its id cannot be reused while the entry lives)."""
-    hit = _NEIGHBOURS.get(id(world))
+def _per_map(cache: dict[int, tuple[World, Links]], world: World, build: Callable[[World], Links]) -> Links:
+    """What `build` says of a map, once per map, which never changes (the entry holds the
+    map, so its id cannot be reused while the entry lives)."""
+    hit = cache.get(id(world))
     if hit is None or hit[0] is not world:
-        if len(_NEIGHBOURS) > 64:
-            _NEIGHBOURS.clear()
-        hit = _NEIGHBOURS[id(world)] = (world, {t: tuple(sorted(world.neighbours(t))) for t in world.territories})
+        if len(cache) > 64:
+            cache.clear()
+        hit = cache[id(world)] = (world, build(world))
     return hit[1]
 
 
-_SKELETONS: dict[tuple[int, str, tuple[str, ...]], tuple[World, FlowNetwork]] = {}
+def _sorted_neighbours(world: World) -> Links:
+    """Every place's neighbours, sorted (the network's edges go in that order, so the same
+    map gives the same flow)."""
+    return _per_map(_NEIGHBOURS, world, lambda w: {t: tuple(sorted(w.neighbours(t))) for t in w.territories})
 
 
-def _skeleton(world: World, region: list[str], origin: str) -> FlowNetwork:
-    """The rails of a region from an origin as a network without capacities or demands:
-    every territory's in -> out edge (the `i`-th edge for the `i`-th territory of the
-    region), the source into the origin, the links. It depends only on the map, the region
-    and the origin, so it is built once and copied for each strategic move (a turn's
-    moves asked for some 1,600 edges to be added: issue 14, the engine's cost); the entry
-    holds the map, so its id cannot be reused while the entry lives."""
-    key = (id(world), origin, tuple(region))
+def _land_links(world: World) -> Links:
+    """Every place's neighbours that are land on the map (the only ones a rail can reach):
+    the search of a rail region no longer asks the map about each neighbour it meets."""
+    def build(w: World) -> Links:
+        land = {t for t, terr in w.territories.items() if terr.is_land}
+        return {t: tuple(n for n in w.neighbours(t) if n in land) for t in w.territories}
+
+    return _per_map(_LAND_LINKS, world, build)
+
+
+_SKELETONS: dict[tuple[int, str, tuple[str, ...], tuple[str, ...]], tuple[World, FlowNetwork, list[int]]] = {}
+
+
+def _skeleton(world: World, region: list[str], origin: str, sinks: list[str]) -> tuple[FlowNetwork, list[int]]:
+    """The rails of a region from an origin to some destinations (`sinks`) as a network,
+    with the capacities that do not depend on the turn: every territory's in -> out edge
+    (the `i`-th edge for the `i`-th territory of the region, capacity 0 here), the source
+    into the origin, the links, then each destination's edge to the sink (the last ones,
+    capacity 0 here). It depends only on the map, the region, the origin and the
+    destinations, so it is built once and shared by every strategic move that asks for it
+    (a turn's moves asked for some 1,600 edges to be added: issue 14, the engine's cost);
+    the entry holds the map, so its id cannot be reused while the entry lives."""
+    key = (id(world), origin, tuple(region), tuple(sinks))
     hit = _SKELETONS.get(key)
     if hit is None or hit[0] is not world:
         if len(_SKELETONS) > 256:
@@ -97,8 +115,11 @@ def _skeleton(world: World, region: list[str], origin: str) -> FlowNetwork:
             for nb in rails[t]:
                 if nb in inside and nb != origin:
                     net.add_edge((t, "out"), (nb, "in"), INF)
-        hit = _SKELETONS[key] = (world, net)
-    return hit[1].copy()
+        for dest in sinks:
+            net.add_edge((dest, "out"), SINK, 0)
+        net.node(SINK)  # there even with no destination, as the search asks for it
+        hit = _SKELETONS[key] = (world, net, net.capacities())
+    return hit[1], hit[2]
 
 
 def _network(
@@ -107,13 +128,15 @@ def _network(
 ) -> FlowNetwork:
     region = rail_region(world, state, nation, origin)
     inside = set(region)
-    net = _skeleton(world, region, origin)
+    sinks = [dest for dest in sorted(demands) if dest in inside and dest != origin and demands[dest] > 0]
+    net, fixed = _skeleton(world, region, origin, sinks)
+    caps = list(fixed)
+    places = world.territories
     for i, t in enumerate(region):
-        net.set_capacity(i, max(0, world.territories[t].value - used.get(t, 0)))
-    for dest in sorted(demands):
-        if dest in inside and dest != origin and demands[dest] > 0:
-            net.add_edge((dest, "out"), SINK, demands[dest])
-    return net
+        caps[i] = max(0, places[t].value - used.get(t, 0))
+    for i, dest in enumerate(sinks, len(caps) - len(sinks)):
+        caps[i] = demands[dest]
+    return net.with_capacities(caps)
 
 
 def strategic_paths(
