@@ -41,13 +41,40 @@ def passable(world: World, state: GameState, nation: str, territory: str) -> boo
     return friendly and territory in state.incorporated
 
 
+_REGIONS = "_rail_regions"  # GameState.__dict__ (not a field: never serialised): the regions found
+# (map, control map, its mark, the incorporated lands, (friends, origin) -> region)
+_Regions = tuple[World, object, "int | None", dict[str, int], dict[tuple[frozenset[str], str], list[str]]]
+
+
 def rail_region(world: World, state: GameState, nation: str, origin: str) -> list[str]:
     """Every territory reachable from origin through passable land, sorted (the order of
-    the search does not matter: the set is the same)."""
+    the search does not matter: the set is the same).
+
+    A region depends on the map, who holds what, what is incorporated and the nation's
+    friends: the regions found are kept with the state, for that map, that control map
+    with its mark (state.Control takes a fresh one at every change) and a copy of the
+    incorporated lands, keyed by the friends and each land of the region; any change and
+    they are found again (a turn's strategic moves searched the same regions again and again)."""
     if not passable(world, state, nation, origin):
         return []
     friends = state.allies_of(nation)  # the same set as asking allies() of every nation, in one pass
-    control, incorporated, links = state.control, state.incorporated, _land_links(world)
+    control, incorporated = state.control, state.incorporated
+    mark = getattr(control, "mark", None)
+    kept: _Regions | None = state.__dict__.get(_REGIONS)
+    if kept is None or kept[0] is not world or kept[1] is not control or kept[2] != mark or kept[3] != incorporated:
+        kept = state.__dict__[_REGIONS] = (world, control, mark, dict(incorporated), {})
+    side = frozenset(friends)
+    region: list[str] | None = kept[4].get((side, origin)) if mark is not None else None
+    if region is None:
+        region = _search_region(world, control, incorporated, friends, origin)
+        for t in region:  # every land of a region is passable, and (the map's links go both ways) its region is this
+            kept[4][(side, t)] = region
+    return list(region)
+
+
+def _search_region(world: World, control: Mapping[str, str], incorporated: Mapping[str, int], friends: set[str],
+                   origin: str) -> list[str]:
+    links = _land_links(world)
     seen, queue = {origin}, deque([origin])
     while queue:
         for nb in links.get(queue.popleft(), ()):
