@@ -10,7 +10,7 @@ from __future__ import annotations
 import copy
 import itertools
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -279,6 +279,13 @@ class GameState:
         if index is None:
             index = self.__dict__["_index"] = _Index(self.units)  # not a field: never serialised
         return index.places
+
+    def by_place(self) -> Mapping[str, Sequence[Unit]]:
+        """Every unit by place, each place's in the order of `units` (a place may be there
+        with no units): the index units_at reads, for a step that reads the whole map at
+        once without moving anything (phase3_passive_recon). Read only, and only until the
+        next unit moves, is made or goes: the index follows those in place."""
+        return self._by_place()
 
     def nation_units(self, nation: str) -> list[Unit]:
         return [u for u in self.units if u.nation == nation]
