@@ -279,7 +279,7 @@ def load(ctx: TurnContext, f: Fleet, k: int) -> None:
     """4.2.1: troops "embark from friendly territory BEFORE the attack on that territory
     commences": they go aboard where the task force is at that point of its plan."""
     for order, ids in f.loads.get(k, []):
-        troops = [u for u in ctx.state.units if u.id in ids and u.location == order.origin]
+        troops = [u for u in ctx.state.units_at(order.origin or "") if u.id in ids]  # the place's, in the list's order
         if f.stopped or not f.ships or not ctx.adjacent(f.zone, order.origin or ""):
             left = troops
         else:
@@ -707,8 +707,8 @@ def detect_by_order(ctx: TurnContext, sea: Sea) -> None:
         where = order.origin or order.zone
         hunters: list[Unit] = []
         for uc in order.units:
-            pool = sorted((u for u in ctx.state.units if u.nation == nation and u.kind == uc.kind
-                           and u.location == where and u.id not in taken), key=lambda u: u.id)
+            pool = sorted((u for u in ctx.state.units_at(where, nation) if u.kind == uc.kind  # the place's, not the map's
+                           and u.id not in taken), key=lambda u: u.id)
             hunters += pool[: uc.count]
         taken.update(u.id for u in hunters)
         rounds = {u.id: air_rounds(ctx, u, where, order.zone) for u in hunters if u.kind in AIR_UNITS}
@@ -787,7 +787,7 @@ def detect(ctx: TurnContext, sea: Sea, nation: str, zone: str, hunters: Sequence
     hit. Submarines that break off from a force with aircraft "must move into an adjacent
     sea zone" (dive_away)."""
     air = air or {}
-    subs = [u for u in ctx.state.units if u.kind == "submarine" and u.location == zone
+    subs = [u for u in ctx.state.units_at(zone) if u.kind == "submarine"  # the zone's, in the list's order
             and ctx.at_war(nation, u.nation)]
     able = [u for u in hunters if u.kind in DETECTION and (u.kind not in AIR_UNITS or air.get(u.id, 0) >= 1)]
     if not subs or not able:
