@@ -154,13 +154,14 @@ class Position:
 
     def friendly(self, nid: str, territory: str) -> bool:
         """Held by the nation or an ally (Cooperation)."""
-        holder = self.controller(territory)
-        return holder is not None and self.allies(nid, holder)
+        holder = self.state.control.get(territory)  # controller() and allies() without their own calls
+        return holder is not None and self.state.allies(nid, holder)
 
     def enemy(self, nid: str, territory: str) -> bool:
         """Held by a nation `nid` is at war with."""
-        holder = self.controller(territory)
-        return holder is not None and self.at_war(nid, holder)
+        holder = self.state.control.get(territory)  # controller() and at_war() without their calls
+        na = self.state.nations.get(nid)
+        return holder is not None and bool(na and holder in na.at_war_with)
 
     def stranger(self, nid: str, territory: str) -> str | None:
         """The holder of land `nid` is neither allied with nor at war with (Phase 1.1), or None."""

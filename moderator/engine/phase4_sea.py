@@ -141,11 +141,12 @@ def naval_movement(ctx: TurnContext) -> None:
     for f in sea.fleets:
         named = set(ctx.task_forces[(f.nation, f.name)].troops) if f.order >= 0 else set()
         stow(ctx, f, [u for u in ctx.state.units_at(f.zone, f.nation) if u.kind in CARRIES and u.id in named])
+    aboard = {t.id for g in sea.fleets for t in g.troops()}  # kept up as each fleet stows (not found again for each)
     for f in sea.fleets:  # ships without orders carry what is left aboard in their zone
         if f.order < 0:
-            aboard = {t.id for g in sea.fleets for t in g.troops()}
             stow(ctx, f, [u for u in ctx.state.units_at(f.zone, f.nation)
                           if u.kind in CARRIES and u.id not in aboard])
+            aboard.update(t.id for t in f.troops())
     detect_by_order(ctx, sea)
     points = max((len(f.moves) for f in sea.fleets), default=0)
     for k in range(points):
@@ -201,7 +202,7 @@ def fleets(ctx: TurnContext) -> list[Fleet]:
         out.append(f)
     idle: dict[tuple[str, str], list[Unit]] = defaultdict(list)
     for u in ctx.state.units:
-        if u.id not in in_tf and u.kind in phase4_naval.SURFACE_SHIPS and ctx.is_sea(u.location):
+        if u.kind in phase4_naval.SURFACE_SHIPS and u.id not in in_tf and ctx.is_sea(u.location):
             idle[(u.nation, u.location)].append(u)
     for (nation, zone), ships in sorted(idle.items()):
         f = Fleet(nation, f"{zone} (no orders)", sorted(ships, key=lambda u: u.id), zone, "", path=[zone])
@@ -226,9 +227,13 @@ def board(ctx: TurnContext, fleets: Sequence[Fleet]) -> None:
                       key=lambda u: u.id)
         f.planes = free[:room]
         taken.update(u.id for u in f.planes)
+    named_from: dict[tuple[str, str | None], int] = {}  # fighters the MOVE orders name, by (nation, origin): read once
+    for n, _, o in ctx.orders_of(Move):
+        for uc in o.units:
+            if uc.kind == "fighter":
+                named_from[(n, o.origin)] = named_from.get((n, o.origin), 0) + uc.count
     for f in fleets:  # the fighters an order names (lowest ids first, as the naval step takes them) do not scout
-        named = sum(uc.count for n, _, o in ctx.orders_of(Move) if n == f.nation and o.origin == f.zone
-                    for uc in o.units if uc.kind == "fighter")
+        named = named_from.get((f.nation, f.zone), 0)
         ordered = {u.id for u in ctx.free(f.nation, f.zone, "fighter")[:named]}
         f.scouts = [u for u in f.planes if u.id not in ordered and u.id not in ctx.moved]
 
@@ -274,7 +279,7 @@ def load(ctx: TurnContext, f: Fleet, k: int) -> None:
     """4.2.1: troops "embark from friendly territory BEFORE the attack on that territory
     commences": they go aboard where the task force is at that point of its plan."""
     for order, ids in f.loads.get(k, []):
-        troops = [u for u in ctx.state.units if u.id in ids and u.location == order.origin]
+        troops = [u for u in ctx.state.units_at(order.origin or "") if u.id in ids]  # the place's, in the list's order
         if f.stopped or not f.ships or not ctx.adjacent(f.zone, order.origin or ""):
             left = troops
         else:
@@ -561,16 +566,19 @@ def intercept(ctx: TurnContext, sea: Sea, moving: bool) -> None:
         subs = [u for u in ctx.units_at(order.zone, nation) if u.kind == "submarine" and u.id not in sea.used_subs]
         if not subs:
             continue
+        # the task forces first (most orders find none at a point): only in or leaving the
+        # zone can one cross it (crosses), told without a call for each of some forty
+        zone, wars = order.zone, ctx.nation(nation).at_war_with
+        targets = [f for f in sea.fleets if (f.zone == zone or f.moved_at == zone) and f.ships and f.nation in wars
+                   and order.target in ("any", f.mission) and crosses(ctx, f, zone, moving)
+                   and (order.tf is None or (f.nation, f.name) == (order.tf_nation, order.tf))]
+        if not targets:
+            continue
         # not those sailing in a task force; by id, one object per unit in the turn's state
         # (a Unit's == compares every field: a third of the naval step, asked for every ship)
         sailing = {s.id for f in sea.fleets for s in f.ships}
         subs = [u for u in subs if u.id not in sailing][: order.count]
         if not subs:
-            continue
-        targets = [f for f in sea.fleets if f.ships and ctx.at_war(nation, f.nation)
-                   and order.target in ("any", f.mission) and crosses(ctx, f, order.zone, moving)
-                   and (order.tf is None or (f.nation, f.name) == (order.tf_nation, order.tf))]
-        if not targets:
             continue
         target = chosen(ctx, nation, order.zone, targets)
         sea.spent.add(id(order))
@@ -681,8 +689,9 @@ def crosses(ctx: TurnContext, f: Fleet, zone: str, moving: bool) -> bool:
         return f.moved_at == zone or (f.moved_at is not None and f.zone == zone)
     if f.zone != zone:  # (first: the rest reads the nation's orders, for every fleet and order)
         return False
-    lands = any(isinstance(o, NavalInvasion) and o.origin == zone for o in ctx.orders.get(f.nation, ()))
-    return lands and any(u.kind == "transport" for u in f.ships) and bool(f.troops())
+    if not f.cargo or not any(u.kind == "transport" for u in f.ships) or not f.troops():
+        return False  # (before the nation's orders are read: few task forces carry troops)
+    return any(isinstance(o, NavalInvasion) and o.origin == zone for o in ctx.orders.get(f.nation, ()))
 
 
 def dive(battle: naval_combat.NavalBattle) -> str | None:
@@ -698,8 +707,8 @@ def detect_by_order(ctx: TurnContext, sea: Sea) -> None:
         where = order.origin or order.zone
         hunters: list[Unit] = []
         for uc in order.units:
-            pool = sorted((u for u in ctx.state.units if u.nation == nation and u.kind == uc.kind
-                           and u.location == where and u.id not in taken), key=lambda u: u.id)
+            pool = sorted((u for u in ctx.state.units_at(where, nation) if u.kind == uc.kind  # the place's, not the map's
+                           and u.id not in taken), key=lambda u: u.id)
             hunters += pool[: uc.count]
         taken.update(u.id for u in hunters)
         rounds = {u.id: air_rounds(ctx, u, where, order.zone) for u in hunters if u.kind in AIR_UNITS}
@@ -778,7 +787,7 @@ def detect(ctx: TurnContext, sea: Sea, nation: str, zone: str, hunters: Sequence
     hit. Submarines that break off from a force with aircraft "must move into an adjacent
     sea zone" (dive_away)."""
     air = air or {}
-    subs = [u for u in ctx.state.units if u.kind == "submarine" and u.location == zone
+    subs = [u for u in ctx.state.units_at(zone) if u.kind == "submarine"  # the zone's, in the list's order
             and ctx.at_war(nation, u.nation)]
     able = [u for u in hunters if u.kind in DETECTION and (u.kind not in AIR_UNITS or air.get(u.id, 0) >= 1)]
     if not subs or not able:
