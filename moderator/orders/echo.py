@@ -38,6 +38,7 @@ defender enemies casualty order support defend fire tf taskforce task-force task
 escort bombard load transport patrol dock carrier detect replenish subs submarines
 intercept invade land unload plunder incorporate transfer and x then deploy breakthrough
 let them aircraft through pass no interception do not break off disengage air combat
+split as
 """.split())
 
 
@@ -98,6 +99,10 @@ def _mission(o: m.TaskForceMission) -> str:
         return f"{head} LOAD {units(o.units)} FROM {name(o.origin or '')}"
     if o.mission == "bombard":
         return f"{head} BOMBARD {name(o.target or '')}"
+    if o.mission == "split":
+        return f"{head} SPLIT {units(o.units)} INTO TF {o.part}" + (f" AT {name(o.at)}" if o.at is not None else "")
+    if o.mission == "join":
+        return f"{head} JOIN TF {o.part}"
     if o.mission == "escort":
         text = f"{head} ESCORT {o.escort_of}"
     else:
