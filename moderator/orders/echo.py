@@ -38,7 +38,6 @@ defender enemies casualty order support defend fire tf taskforce task-force task
 escort bombard load transport patrol dock carrier detect replenish subs submarines
 intercept invade land unload plunder incorporate transfer and x then deploy breakthrough
 let them aircraft through pass no interception do not break off disengage air combat
-split as
 """.split())
 
 
