@@ -696,3 +696,32 @@ def test_an_undeclared_attack_is_refused_with_the_declarations_reason_in_both() 
     # begin, warned), and the USA once at war with Mexico.
     assert refused(judged(game, "germany", m.Attack(inf(16), "Cologne", "Liege")), 0) == []
     assert refused(judged(at_war(game, "usa", "mexico"), "usa", m.Attack(inf(1), "LA", "Northern Mexico")), 0) == []
+
+
+def test_task_forces_split_and_join_alike_in_both() -> None:
+    # Phase 4 guideline 6 (issue 10): SPLIT and JOIN are judged on the ledger the earlier
+    # steps left, in the checker and the engine alike; kept ones sail, refused ones are
+    # refused for the same reason.
+    def tf(name: str, **ships: int) -> m.TaskForce:
+        return m.TaskForce(name, "North Sea", tuple(m.UnitCount(k, n) for k, n in ships.items()))
+
+    def step(name: str, mission: str, **kw: Any) -> m.TaskForceMission:
+        return m.TaskForceMission(name, mission, **kw)
+
+    game = opening()
+    cmp = judged(game, "britain",
+                 tf("A", battleship=2, cruiser=3),
+                 step("A", "patrol", dest="English Channel"),
+                 step("A", "split", units=one("cruiser", 2), part="C", at="English Channel"),
+                 step("C", "move", dest="North Sea"),
+                 step("A", "split", units=one("cruiser", 2), part="D"),  # one left: refused
+                 step("A", "split", units=one("battleship", 1), part="E", at="North Sea"),  # not there: refused
+                 tf("F", submarine=1),
+                 step("F", "join", part="A"),  # A has moved on: refused
+                 step("F", "move", dest="English Channel"),
+                 step("F", "join", part="A"),  # now together: kept
+                 step("F", "patrol"))  # joined: refused
+    assert [v.kept for v in cmp.verdicts] == [True, True, True, True, False, False, True, False, True, True, False]
+    assert [codes(cmp, i)[:1] for i in (4, 5, 7, 10)] == [["tf-split-ships"], ["tf-split-where"], ["tf-join-apart"],
+                                                          ["tf-joined"]]
+    assert [e.args["tf"] for e in cmp.mine("task-force") if e.args["tf"] in "ACF"] == ["A", "C"]

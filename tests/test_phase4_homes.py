@@ -127,6 +127,28 @@ REFUSALS = [
     ("TF 2 AT Baltic Sea: 2 tr\nTF 2 LOAD 1 inf FROM Berlin", "tf-not-adjacent"),
     ("TF 1 AT North Sea: 2 bb\nTF 1 BOMBARD Paris", "tf-not-adjacent"),
     ("TF 3 AT English Channel: 2 ss\nTF 3 DOCK", "dock-not-friendly"),
+    # Phase 4 guideline 6: splitting and joining task forces
+    ("TF 1 AT North Sea: 2 bb, 1 dd\nTF 1 SPLIT 2 dd INTO TF 3", "tf-split-ships"),  # ships not in the TF
+    ("TF 1 AT North Sea: 2 bb, 3 dd\nTF 1 SPLIT 1 dd INTO TF 3\nTF 3 SPLIT 1 bb INTO TF 4", "tf-split-ships"),
+    ("TF 1 AT North Sea: 2 bb\nTF 1 SPLIT 2 bb INTO TF 3", "tf-split-all"),  # nothing left in TF 1
+    ("TF 1 AT North Sea: 3 dd\nTF 1 PATROL\nTF 1 SPLIT 1 dd INTO TF 3\nTF 3 PATROL\nTF 3 PATROL\nTF 3 PATROL",
+     "tf-too-far"),  # the half has spent the point its ships spent before the split
+    ("TF 1 AT North Sea: 3 dd\nTF 3 AT North Sea: 2 bb\nTF 1 PATROL\nTF 3 PATROL\nTF 3 JOIN TF 1\nTF 1 PATROL\n"
+     "TF 1 PATROL", "tf-too-far"),  # joined by battleships, TF 1 has their 2 points
+    ("TF 1 AT North Sea: 2 bb, 1 dd\nTF 1 SPLIT 1 dd INTO TF 3 AT English Channel", "tf-split-where"),
+    ("TF 1 AT North Sea: 2 bb, 3 dd\nTF 1 PATROL TO English Channel\nTF 1 SPLIT 1 dd INTO TF 3 AT North Sea",
+     "tf-split-where"),  # it has left the North Sea at this point of the orders
+    ("TF 1 AT North Sea: 2 bb\nTF 2 AT North Sea: 1 dd\nTF 1 SPLIT 1 bb INTO TF 2", "tf-twice"),
+    ("TF 2 AT Baltic Sea: 2 tr\nTF 2 LOAD 1 inf FROM Kiel\nTF 2 SPLIT 1 tr INTO TF 3", "tf-split-loaded"),
+    ("TF 9 SPLIT 1 bb INTO TF 3", "tf-unknown"),
+    ("TF 1 AT North Sea: 2 bb\nTF 1 JOIN TF 4", "tf-unknown"),
+    ("TF 1 AT North Sea: 2 bb\nTF 1 JOIN TF 1", "tf-unknown"),
+    ("TF 1 AT North Sea: 2 bb\nTF 3 AT North Sea: 1 dd\nTF 3 PATROL\nTF 3 JOIN TF 1", "tf-join-apart"),
+    ("TF 1 AT North Sea: 2 bb\nTF 3 AT North Sea: 1 dd\nTF 3 PATROL TO English Channel\nTF 1 PATROL\n"
+     "TF 3 JOIN TF 1", "tf-join-apart"),  # same points, other zones
+    ("TF 1 AT North Sea: 2 bb\nTF 3 AT North Sea: 1 dd\nTF 3 JOIN TF 1\nTF 3 PATROL", "tf-joined"),
+    ("TF 1 AT North Sea: 2 bb\nTF 3 AT North Sea: 1 dd\nTF 4 AT North Sea: 1 dd\nTF 3 JOIN TF 1\nTF 4 JOIN TF 3",
+     "tf-joined"),
     # 4.2.9, 4.2.10 submarines
     ("DETECT SUBS IN Kiel WITH 1 dd", "detect-land"),
     ("DETECT SUBS IN Baltic Sea WITH 2 tr", "detect-units"),
