@@ -26,7 +26,7 @@ States whose probability falls below odds.PRUNE are dropped and reported as `pru
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -35,16 +35,22 @@ from moderator.engine.combat_orders import BattleOrders, withdrawal
 from moderator.engine.context import TurnContext
 from moderator.engine.gear_aboard import GEAR
 from moderator.engine.naval_combat import NavalBattle, NavalSide, Ship
-from moderator.engine.odds import PRUNE, _levels, _pmf, _ProbeDice, every_lot, make_units
+from moderator.engine.odds import PRUNE, TooLarge, _levels, _pmf, _ProbeDice, every_lot, make_units
 from moderator.engine.orders.ship_gear import AA_ROOM
 from moderator.engine.phase4_sea import AGGRESSIVE
 from moderator.engine.state import AIR_UNITS, NationState, Unit
 from moderator.orders.model import CombatCondition
 from moderator.world.model import World
-from moderator.world.scenario_model import Scenario
+from moderator.world.scenario_model import Scenario, UnitStats
 
 OUTCOMES = ("defenders_sunk", "attackers_sunk", "both_sunk", "contact_lost", "withdrawn", "round_limit", "evaded")
 ROLES = ("attacker", "defender")
+# The walk's steps (pairs of states added up, naval_battle_odds) before `moderator odds --sea`
+# gives way to rolling the battle (naval_odds_sampled.py; 2,000 battles of forty ships take
+# some 10 s, more than walking most of them). Ten ships a side (make bench) take about
+# 25,000 steps, well under a second; twenty a side 170,000 to 1,000,000 by their kinds and
+# technology (some 2 to 9 s); thirty a side with battleships far more.
+STEP_BUDGET = 1_000_000
 # ((pool index, hits taken) of each ship afloat, fictive ship stands, pool indices of the
 # fighters that flew off their sunk carriers: not lost)
 Key = tuple[tuple[tuple[int, int], ...], bool, tuple[int, ...]]
@@ -72,6 +78,7 @@ class NavalOdds:
     rounds: dict[int, float] = field(default_factory=dict)
     pruned: float = 0.0
     defender_planes_lost: float = 0.0
+    samples: int = 0  # 0: exact; else the battles the engine fought for these figures (naval_odds_sampled.py)
 
     @property
     def expected_rounds(self) -> float:
@@ -85,7 +92,24 @@ class NavalOdds:
             "rounds": {str(r): p for r, p in sorted(self.rounds.items())},
             "expected_rounds": self.expected_rounds, "pruned": self.pruned,
             "defender_planes_lost": self.defender_planes_lost,
+            "method": "simulated" if self.samples else "exact", "samples": self.samples,
         }
+
+
+class Steady(TurnContext):
+    """The stand-in turn of the odds, with each unit's values (engine/technology.py) worked
+    out once (`known`, shared by every battle rolled for one answer): the engine asks them
+    for every ship at every die and every hit, and nothing in a naval battle changes them
+    (the levels are the nations' and the units' own, fixed before it). Without it the
+    engine's own lookup is nine tenths of the cost of the odds."""
+
+    known: dict[tuple[str, str, str | None], UnitStats | None]
+
+    def stats(self, nid: str, kind: str, unit: Unit | None = None) -> UnitStats | None:
+        key = (nid, kind, unit.id if unit is not None else None)
+        if key not in self.known:
+            self.known[key] = super().stats(nid, kind, unit)
+        return self.known[key]
 
 
 class _Chain:
@@ -207,7 +231,7 @@ def naval_battle_odds(
     scenario: Scenario, attackers: list[Ship], defenders: list[Ship], *, defenders_sought: bool = False,
     free: str | None = None, max_rounds: int | None = None, world: World | None = None,
     tech: Mapping[str, Mapping[str, int]] | None = None, guns: Mapping[str, int] | None = None,
-    parting: bool = False, gear: Mapping[str, Sequence[str]] | None = None,
+    parting: bool = False, gear: Mapping[str, Sequence[str]] | None = None, budget: int | None = None,
 ) -> NavalOdds:
     """Exact odds of naval_combat.fight(ctx, zone, attackers' side, defenders' side): the
     attackers sought the battle (attack values), the defenders too when `defenders_sought`.
@@ -224,7 +248,9 @@ def naval_battle_odds(
     fighters (those left of the carriers' fighters and cover after step 1's air combat,
     engine/strike_odds.py): they fire in the rounds (step 4, "defending ships and planes"),
     not in steps 2 and 6. gear: ship id -> "radar" / "sonar" aboard (Radar: the other
-    side's aircraft -1; Sonar: its attacking submarines -1; radar's +2 to sighting)."""
+    side's aircraft -1; Sonar: its attacking submarines -1; radar's +2 to sighting).
+    budget: raise odds.TooLarge once the walk has added up more pairs of states than this
+    (its cost grows with them; None: no limit; naval_odds_for then rolls the battle)."""
     probe = _ProbeDice()
     state = _levels(scenario, tech or {})
     mounted = guns or {}
@@ -233,7 +259,8 @@ def naval_battle_odds(
         if aboard:
             record = state.nations.setdefault(ship.unit.nation, NationState(ship.unit.nation)).flags.setdefault(GEAR, {})
             record[ship.unit.id] = sorted(aboard)
-    ctx = TurnContext(state, {}, world or World({}, {}), scenario, dice_root=probe)
+    ctx = Steady(state, {}, world or World({}, {}), scenario, dice_root=probe)
+    ctx.known = {}
     conditions = (CombatCondition("", "rounds", max_rounds),) if max_rounds else ()
     orders = {"attacker": BattleOrders({}, conditions), "defender": BattleOrders()}
     chain = _Chain(ctx, probe, {"attacker": attackers, "defender": defenders},
@@ -257,7 +284,7 @@ def naval_battle_odds(
         if not (a[0] and d[0]):  # fight()'s loop never starts: no round fought
             finish(chain, odds, a, d, 0, "destroyed", mass)
             del live[a, d]
-    rnd = 0
+    rnd, work = 0, 0
     while live:
         if rnd >= naval_combat.MAX_ROUNDS:
             for (a, d), mass in live.items():
@@ -268,7 +295,11 @@ def naval_battle_odds(
         nxt: dict[tuple[Key, Key], float] = {}
         for (a, d), mass in live.items():  # both fire at once, then both take their hits
             after_a = chain.taking("attacker", a, d, first)
-            for d2, x in chain.taking("defender", d, a, first):
+            after_d = chain.taking("defender", d, a, first)
+            work += len(after_a) * len(after_d)  # the walk's cost: the pairs of states it adds up
+            if budget is not None and work > budget:
+                raise TooLarge(f"more than {budget} steps")
+            for d2, x in after_d:
                 for a2, y in after_a:
                     key = (a2, d2)
                     nxt[key] = nxt.get(key, 0.0) + mass * x * y
@@ -334,7 +365,8 @@ def naval_odds_for(
     scenario: Scenario, attacker: str, attack: Mapping[str, int], defender: str, defend: Mapping[str, int],
     *, attack_mission: str = "patrol", defend_mission: str = "move", free: str | None = None,
     max_rounds: int | None = None, tech: Mapping[str, Mapping[str, int]] | None = None, aa: int = 0,
-    radar_ships: int = 0, sonar: bool = False, attack_deck: int = 0, defend_deck: int = 0, **strike: Any,
+    radar_ships: int = 0, sonar: bool = False, attack_deck: int = 0, defend_deck: int = 0,
+    budget: int | None = None, progress: Callable[[int, int], None] | None = None, **strike: Any,
 ) -> NavalOdds:
     """Odds of a task force of `attack` (kind -> count) on `attack_mission` that sighted one
     of `defend` on `defend_mission`; the defenders attack too when their mission is
@@ -347,21 +379,32 @@ def naval_odds_for(
     arguments in `strike`): the ships' defensive fire first, `aa` AA guns aboard them
     (Improved AA, the room of ship_gear.AA_ROOM, the ships in order), max_rounds the
     rounds the fuel pays (1 if not given: a fighter of fuel 5, "Fighters"), the ships'
-    fire at the leaving aircraft."""
+    fire at the leaving aircraft (`progress` is told how its air combat's runs go).
+
+    budget: past that many steps (STEP_BUDGET for `moderator odds`) the exact walk of a
+    battle of ships gives way to the engine's battle fought naval_odds_sampled.SAMPLES
+    times (`progress` is told how many so far); None: always exact."""
     if (attack_deck or defend_deck) and set(attack) & set(AIR_UNITS):
         raise ValueError("fighters on deck fight in a battle of ships (an air strike: --carrier-fighters)")
     if set(attack) <= set(AIR_UNITS):
         from moderator.engine import strike_odds  # it builds on this module
 
         return strike_odds.strike_odds(scenario, attacker, attack, defender, defend, rounds=max_rounds or 1,
-                                       tech=tech, aa=aa, radar_ships=radar_ships, sonar=sonar, **strike)
+                                       tech=tech, aa=aa, radar_ships=radar_ships, sonar=sonar, progress=progress,
+                                       **strike)
     ships = task_force(defender, defend, defend_mission, "d")
     gear = gear_for(ships, 0, radar_ships, sonar)
     ships += on_deck(scenario, defender, defend, defend_deck, "d", tech)
-    return naval_battle_odds(scenario, task_force(attacker, attack, attack_mission, "a")
-                             + on_deck(scenario, attacker, attack, attack_deck, "a", tech), ships,
-                             defenders_sought=defend_mission in AGGRESSIVE, free=free, max_rounds=max_rounds,
-                             tech=tech, gear=gear["other"])
+    fleet = task_force(attacker, attack, attack_mission, "a") + on_deck(scenario, attacker, attack, attack_deck, "a",
+                                                                         tech)
+    battle: dict[str, Any] = dict(defenders_sought=defend_mission in AGGRESSIVE, free=free, max_rounds=max_rounds,
+                                  tech=tech, gear=gear["other"])
+    try:
+        return naval_battle_odds(scenario, fleet, ships, budget=budget, **battle)
+    except TooLarge:
+        from moderator.engine import naval_odds_sampled  # it builds on this module: imported only when needed
+
+        return naval_odds_sampled.sampled_naval_odds(scenario, fleet, ships, progress=progress, **battle)
 
 
 def on_deck(scenario: Scenario, nation: str, counts: Mapping[str, int], fighters: int, fleet: str,
