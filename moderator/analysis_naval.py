@@ -38,7 +38,8 @@ from __future__ import annotations
 
 import argparse
 
-from moderator.engine.naval_odds import STEP_BUDGET, NavalOdds, naval_odds_for
+from moderator.engine import naval_odds
+from moderator.engine.naval_odds import NavalOdds, naval_odds_for
 from moderator.engine.state import AIR_UNITS, SEA_UNITS
 from moderator.orders.vocab import UNIT_ECHO
 
@@ -152,7 +153,8 @@ def compute(args: argparse.Namespace) -> tuple[NavalOdds, dict[str, object]]:
                           **({"carrier_fighters": args.carrier_fighters, "cover": args.cover,
                               "cover_rounds": args.cover_rounds, "radar_retreat": args.radar_retreat,
                               "let_through": let_through, "break_off": break_off}
-                             if strike else {"budget": STEP_BUDGET}),
+                             if strike else {"budget": naval_odds.step_budget(
+                                 sum(attack.values()) + sum(defend.values()) + args.attacker_deck + args.defender_deck)}),
                           progress=progress_bar("the air combat before the strike" if strike else "rolling the battle",
                                                 args))
     battle = {"sea": True, "attacker": attacker, "attack": attack, "mission": args.mission,

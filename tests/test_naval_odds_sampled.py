@@ -28,7 +28,7 @@ def test_the_naval_walk_gives_way_past_its_budget() -> None:
     with pytest.raises(TooLarge):
         naval_odds.naval_battle_odds(SCEN, fleet, ships, defenders_sought=True, budget=10)
     assert naval_odds.naval_battle_odds(SCEN, fleet, ships, defenders_sought=True,
-                                        budget=naval_odds.STEP_BUDGET).samples == 0
+                                        budget=naval_odds.step_budget(11)).samples == 0
 
 
 def test_rolled_naval_odds_agree_with_the_exact_ones_within_their_stated_error() -> None:
@@ -58,7 +58,7 @@ def test_the_cli_says_when_it_rolled_the_naval_battle(capsys: pytest.CaptureFixt
             "--defend", "3 dd"]
     code, out = run_cli(argv, capsys)
     assert code == 0 and "simulated" not in out
-    monkeypatch.setattr("moderator.analysis_naval.STEP_BUDGET", 0)
+    monkeypatch.setattr("moderator.engine.naval_odds.STEPS_PER_SHIP", 0)
     code, out = run_cli(argv, capsys)
     assert code == 0
     assert f"the engine fought this battle {naval_odds_sampled.SAMPLES} times with fixed dice" in out

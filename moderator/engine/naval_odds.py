@@ -45,12 +45,19 @@ from moderator.world.scenario_model import Scenario, UnitStats
 
 OUTCOMES = ("defenders_sunk", "attackers_sunk", "both_sunk", "contact_lost", "withdrawn", "round_limit", "evaded")
 ROLES = ("attacker", "defender")
-# The walk's steps (pairs of states added up, naval_battle_odds) before `moderator odds --sea`
-# gives way to rolling the battle (naval_odds_sampled.py; 2,000 battles of forty ships take
-# some 10 s, more than walking most of them). Ten ships a side (make bench) take about
-# 25,000 steps, well under a second; twenty a side 170,000 to 1,000,000 by their kinds and
-# technology (some 2 to 9 s); thirty a side with battleships far more.
-STEP_BUDGET = 1_000_000
+# The walk's steps (pairs of states added up, naval_battle_odds) a ship on either side buys
+# before `moderator odds --sea` gives way to rolling the battle (naval_odds_sampled.py).
+# Rolling costs about the same per ship at any size (2,000 battles of 40 ships some 15 s,
+# of 80 ships some 45 s under a load of 5), the walk grows much faster than the fleets:
+# ten ships a side (make bench) take some 25,000 steps (0.2 s), twenty a side 170,000 to
+# 1,000,000 by their kinds and technology (2 to 9 s), 43 against 37 some 25 s. At some
+# 50,000 steps a ship the walk has cost about what rolling the battle would.
+STEPS_PER_SHIP = 50_000
+
+
+def step_budget(ships: int) -> int:
+    """The walk's budget for a battle of `ships` ships and aircraft on both sides."""
+    return STEPS_PER_SHIP * ships
 # ((pool index, hits taken) of each ship afloat, fictive ship stands, pool indices of the
 # fighters that flew off their sunk carriers: not lost)
 Key = tuple[tuple[tuple[int, int], ...], bool, tuple[int, ...]]
@@ -381,7 +388,7 @@ def naval_odds_for(
     rounds the fuel pays (1 if not given: a fighter of fuel 5, "Fighters"), the ships'
     fire at the leaving aircraft (`progress` is told how its air combat's runs go).
 
-    budget: past that many steps (STEP_BUDGET for `moderator odds`) the exact walk of a
+    budget: past that many steps (step_budget for `moderator odds`) the exact walk of a
     battle of ships gives way to the engine's battle fought naval_odds_sampled.SAMPLES
     times (`progress` is told how many so far); None: always exact."""
     if (attack_deck or defend_deck) and set(attack) & set(AIR_UNITS):

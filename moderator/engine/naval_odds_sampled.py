@@ -4,9 +4,10 @@ battle, rolled.
 Issue 10: "exact where the state space allows, seeded simulation of the same engine code
 otherwise, with a progress bar on long runs". naval_odds.naval_battle_odds walks the
 battle's Markov chain; its cost grows with the pairs of states it adds up each round
-(ships afloat and hits taken on both sides: forty ships with battleships take tens of
-seconds). Past naval_odds.STEP_BUDGET pairs the walk stops (odds.TooLarge), and the same
-battle is fought by naval_combat.fight, the engine's own code, `samples` times with
+(ships afloat and hits taken on both sides), much faster than the fleets. Past
+naval_odds.step_budget steps (some 50,000 a ship: about what rolling the battle costs)
+the walk stops (odds.TooLarge), and the same battle is fought by naval_combat.fight, the
+engine's own code, `samples` times with
 seeded dice (Dice(seed, i) for battle i: the same figures every time), exactly as the
 walk reads it: the attackers sought the battle, the defenders too when their mission is
 aggressive; a free round by the ships of the side that has it; the attacker's "withdraw
