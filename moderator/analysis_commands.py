@@ -77,9 +77,12 @@ OUTCOME_TEXT = {
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the analysis verbs to the `moderator` command."""
-    p = sub.add_parser("odds", help="exact odds of a land battle (Phase 4.6)",
-                       description="Exact probabilities of a land battle, computed as a Markov chain "
-                                   "with the engine's own unit values and casualty rules.")
+    p = sub.add_parser("odds", help="battle odds: land (4.6), sea (--sea, 4.3), raids (--raid, 4.1.1), "
+                                    "rebases (--rebase, 4.1.2)",
+                       description="Probabilities of a battle from the engine's own combat code: exact (a Markov "
+                                   "chain) for land and naval battles where the state space allows, else the "
+                                   "engine's battle fought 2,000 times with fixed dice; bombing raids and rebasing "
+                                   "flights are flown by the engine 2,000 times with fixed dice.")
     p.add_argument("--attacker", required=True, help="attacking nation (name or alias)")
     p.add_argument("--attack", required=True, help='attacking units, e.g. "6 inf, 2 art"')
     p.add_argument("--defender", required=True, help="defending nation, holder of the territory")

@@ -135,3 +135,16 @@ def test_the_cli_flies_raids_and_rebases(capsys: pytest.CaptureFixture[str]) -> 
     assert code == 2 and "nothing defends it" in out
     code, out = run_cli([*base, "--sea", "--raid", "tactical", "--attack", "1 bmb"], capsys)
     assert code == 2 and "leave out --sea" in out
+
+
+def test_the_readmes_raid_and_rebase_examples_run(capsys: pytest.CaptureFixture[str]) -> None:
+    import re
+    import shlex
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    examples = re.findall(r"^\.venv/bin/moderator (odds --(?:raid|rebase) .*)$", readme, flags=re.M)
+    assert len(examples) >= 2
+    for line in examples:
+        code, out = run_cli(shlex.split(line), capsys)
+        assert code == 0 and "simulated: the engine flew this" in out, (line, out)
