@@ -148,3 +148,44 @@ def test_the_readmes_raid_and_rebase_examples_run(capsys: pytest.CaptureFixture[
     for line in examples:
         code, out = run_cli(shlex.split(line), capsys)
         assert code == 0 and "simulated: the engine flew this" in out, (line, out)
+
+
+def test_a_rebasing_fighter_over_an_enemy_fighter_as_the_rules_say() -> None:
+    # As tests/test_engine_rebase_flights.py on the real map: a German fighter of Improved
+    # Fighters 3 (12 fuel rebasing, 4 for the way over one enemy place: rounds to spare)
+    # against one Russian fighter (fighting at 1 to its 2); the German falls in a round
+    # when the guard hits (0.1) after k rounds both missed (0.72^k), while the guard's
+    # tank lasts (the Russian fighter's fuel: its rounds).
+    from moderator.engine.context import TurnContext
+    from moderator.engine.odds import _levels
+    from moderator.engine.state import Unit
+    from moderator.world.model import World
+
+    o = flight_odds.flight_odds(SCEN, "germany", {"fighter": 1}, "russia", mission="rebase", distance=2,
+                                way=[Guarded(fighters=1)], tech={"germany": {"improved_fighters": 3}})
+    ctx = TurnContext(_levels(SCEN, {"russia": {}}), {}, World({}, {}), SCEN)
+    tank = ctx.stats("russia", "fighter", Unit("r", "russia", "fighter", "")).fuel  # type: ignore[union-attr]
+    lost = sum(0.72 ** k * 0.1 for k in range(tank))
+    assert near(o.lost, lost, o.samples) and o.turned_back == 0
+    assert o.all_through == pytest.approx(1 - o.lost)
+
+
+def test_the_players_choices_and_the_way_home_reach_the_engine() -> None:
+    # 4.5: LET THROUGH lets every plane by; BREAK OFF AIR COMBAT after a round sends the
+    # raiders home unbombed while interceptors remain
+    args = ("germany", {"bomber": 2}, "russia")
+    guarded = {"fighter": 2}
+    passed = flight_odds.flight_odds(SCEN, *args, mission="tactical", defend=guarded, let_through=True)
+    assert passed.through == {2: pytest.approx(1.0)} and passed.rounds == 0
+    fought = flight_odds.flight_odds(SCEN, *args, mission="tactical", defend=guarded,
+                                     tech={"germany": {"improved_bombers": 3}})
+    broke = flight_odds.flight_odds(SCEN, *args, mission="tactical", defend=guarded,
+                                    tech={"germany": {"improved_bombers": 3}}, break_off=[("rounds", 1)])
+    assert broke.broke_off > 0.3 and broke.rounds == pytest.approx(1.0) and fought.rounds > 1.2
+    assert broke.expected_through < fought.expected_through
+    # Fighters: there, the run, and back to friendly land; nearer friendly land (--home)
+    # leaves the fuel for the way there
+    with pytest.raises(ValueError, match="friendly territory"):
+        flight_odds.flight_odds(SCEN, *args, mission="city", distance=3, tech=BOMBERS_2)
+    near_home = flight_odds.flight_odds(SCEN, *args, mission="city", distance=3, home=1, tech=BOMBERS_2)
+    assert near_home.through == {2: pytest.approx(1.0)} and near_home.damage == pytest.approx(2.0)
