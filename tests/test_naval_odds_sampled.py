@@ -66,3 +66,19 @@ def test_the_cli_says_when_it_rolled_the_naval_battle(capsys: pytest.CaptureFixt
     code, out = run_cli([*argv, "--json"], capsys)
     data = json.loads(out)
     assert data["odds"]["method"] == "simulated" and data["odds"]["samples"] == naval_odds_sampled.SAMPLES
+
+
+def test_submarines_hits_fall_on_ships_only_in_the_walk_as_in_the_engine() -> None:
+    # 4.3 step 5: "hits scored by submarines can only be applied to ships". Four submarines
+    # against a carrier with two fighters on deck and a cruiser: the fighters (cheapest)
+    # are never hit, the ships are; the walk took the hits as one count before, downing a
+    # fighter a third of the time where the engine never does.
+    args = ("britain", {"submarine": 4}, "germany", {"carrier": 1, "cruiser": 1})
+    exact = naval_odds.naval_odds_for(SCEN, *args, defend_deck=2, max_rounds=2)  # type: ignore[arg-type]
+    rolled = naval_odds.naval_odds_for(SCEN, *args, defend_deck=2, max_rounds=2, budget=0)  # type: ignore[arg-type]
+    assert exact.defender_planes_lost == 0 and rolled.defender_planes_lost == 0
+    assert exact.defender_losses > 0.2
+    assert rolled.defender_losses == pytest.approx(exact.defender_losses, abs=0.05)
+    stated = 2 * (0.25 / rolled.samples) ** 0.5
+    for outcome, p in exact.outcomes.items():
+        assert abs(rolled.outcomes[outcome] - p) <= stated, (outcome, rolled.outcomes[outcome], p)

@@ -10,7 +10,9 @@ round as naval_combat.fight() plays it, with the engine's own code for every par
   attacking: naval_combat.attacks), damaged battleships not attacking, troop transports silent in the first
   round (4.2.1) and bombarding battleships at 25% in it (4.2.3) never drift from the
   engine;
-- hits are taken by naval_combat.take_hits() on a copy of the side (the owner's casualty
+- hits are taken by naval_combat.strike() (take_hits(), the submarines' hits on ships
+  only: a side's hits are counted apart, by its submarines and by the rest) on a copy of
+  the side (the owner's casualty
   order, damage before sinking, the cheapest ship first, the multinational fictive ship; an odd
   hit between equal allies, drawn by lot, followed every way it can fall: odds.every_lot);
 - a free round (an escort's interception, attacking submarines, ships that detected
@@ -61,6 +63,9 @@ def step_budget(ships: int) -> int:
 # ((pool index, hits taken) of each ship afloat, fictive ship stands, pool indices of the
 # fighters that flew off their sunk carriers: not lost)
 Key = tuple[tuple[tuple[int, int], ...], bool, tuple[int, ...]]
+Hits = tuple[int, int]  # a side's hits in a round: by its other ships and aircraft, by its submarines
+_GUN = Ship(Unit("hit", "", "cruiser", ""), "", "")  # stand-ins for the ships that scored (naval_combat.strike)
+_SUB = Ship(Unit("hit", "", "submarine", ""), "", "")
 
 
 @dataclass
@@ -134,8 +139,8 @@ class _Chain:
         self.battle = NavalBattle("odds", (self.side("attacker", self.start("attacker")),
                                            self.side("defender", self.start("defender"))), 0,
                                   (orders["attacker"], orders["defender"]))
-        self.hits: dict[tuple[str, Key, bool, bool], list[float]] = {}
-        self.after: dict[tuple[str, Key, int, bool], dict[Key, float]] = {}
+        self.hits: dict[tuple[str, Key, bool, bool], list[tuple[Hits, float]]] = {}
+        self.after: dict[tuple[str, Key, Hits, bool], dict[Key, float]] = {}
         self.keep: dict[tuple[Key, Key], float] = {}
         self.flying: dict[tuple[Key, Key], tuple[Key, Key]] = {}
         self.struck: dict[tuple[str, Key, Key, bool, bool], list[tuple[Key, float]]] = {}
@@ -158,26 +163,36 @@ class _Chain:
     def key(self, role: str, side: NavalSide, flown: tuple[int, ...] = ()) -> Key:
         return tuple(sorted((self.index[role][s.unit.id], s.unit.damage) for s in side.ships)), side.fictive, flown
 
-    def dist(self, role: str, key: Key, first_round: bool, ships_only: bool = False) -> list[float]:
-        """The side's hits this round; `ships_only`: the ships' defensive fire at aircraft
-        (4.3 steps 2 and 6: the ships fire, not the fighters guarding them)."""
+    def fire(self, role: str, key: Key, first_round: bool, ships_only: bool = False) -> list[tuple[Hits, float]]:
+        """The side's hits this round, (by the others, by its submarines), with their
+        chances: the two are apart because "hits scored by submarines can only be applied
+        to ships" (4.3 step 5, naval_combat.strike); `ships_only`: the ships' defensive fire
+        at aircraft (4.3 steps 2 and 6: the ships fire, not the fighters guarding them)."""
         memo = (role, key, first_round, ships_only)
         if memo not in self.hits:
             side = self.side(role, key)
-            self.probe.seen = []
             firing = [s for s in side.ships if not (ships_only and s.unit.kind in AIR_UNITS)]
-            naval_combat.roll(self.ctx, self.battle, side, firing, "odds", first_round)
-            self.hits[memo] = _pmf(self.probe.seen)
+            apart = []
+            for subs in (False, True):  # the dice are one a ship: the two counts are independent
+                self.probe.seen = []
+                naval_combat.roll(self.ctx, self.battle, side, [s for s in firing if (s.unit.kind == "submarine") == subs],
+                                  "odds", first_round)
+                apart.append(_pmf(self.probe.seen))
+            self.hits[memo] = [((o, u), p * q) for o, p in enumerate(apart[0]) if p
+                               for u, q in enumerate(apart[1]) if q]
         return self.hits[memo]
 
-    def hit(self, role: str, key: Key, hits: int, first_round: bool) -> dict[Key, float]:
-        """The side's states after `hits`, with their chances: more than one only when a lot
+    def hit(self, role: str, key: Key, hits: Hits, first_round: bool) -> dict[Key, float]:
+        """The side's states after `hits` (by others, by submarines), taken as
+        naval_combat.strike takes them, with their chances: more than one only when a lot
         gives an odd hit between equal allies (odds.every_lot)."""
         memo = (role, key, hits, first_round)
         if memo not in self.after:
+            scored = [_GUN] * hits[0] + [_SUB] * hits[1]  # strike reads only how many, and which are submarines
+
             def run() -> Key:
                 side = self.side(role, key)
-                naval_combat.take_hits(self.ctx, self.battle, side, self.orders[role], hits, first_round)
+                naval_combat.strike(self.ctx, self.battle, side, self.orders[role], scored, first_round)
                 return self.key(role, side, key[2])
             out: dict[Key, float] = {}
             for chance, after in every_lot(self.probe, run):
@@ -192,11 +207,12 @@ class _Chain:
         memo = (role, key, firing, first_round, ships_only)
         if memo not in self.struck:
             other = "defender" if role == "attacker" else "attacker"
+            flying = any(self.pool[role][i].unit.kind in AIR_UNITS for i, _ in key[0])
             out: dict[Key, float] = {}
-            for hits, p in enumerate(self.dist(other, firing, first_round, ships_only)):
-                if p:
-                    for after, q in self.hit(role, key, hits, first_round).items():
-                        out[after] = out.get(after, 0.0) + p * q
+            for (o, u), p in self.fire(other, firing, first_round, ships_only):
+                # against ships alone a submarine's hit is any hit (naval_combat.strike: one count)
+                for after, q in self.hit(role, key, (o, u) if flying else (o + u, 0), first_round).items():
+                    out[after] = out.get(after, 0.0) + p * q
             self.struck[memo] = list(out.items())
         return self.struck[memo]
 
@@ -279,11 +295,10 @@ def naval_battle_odds(
         other = "defender" if free == "attacker" else "attacker"
         after: dict[tuple[Key, Key], float] = {}
         for (a, d), mass in live.items():
-            own = a if free == "attacker" else d
-            for hits, p in enumerate(chain.dist(free, own, first_round=False, ships_only=True)):
-                for struck, q in chain.hit(other, d if other == "defender" else a, hits, first_round=False).items():
-                    key = (a, struck) if other == "defender" else (struck, d)
-                    after[key] = after.get(key, 0.0) + mass * p * q
+            own, theirs = (a, d) if free == "attacker" else (d, a)
+            for struck, q in chain.taking(other, theirs, own, first_round=False, ships_only=True):
+                key = (a, struck) if other == "defender" else (struck, d)
+                after[key] = after.get(key, 0.0) + mass * q
         live = after
     if guns:
         live = aa_fire(chain, live)
@@ -343,7 +358,7 @@ def aa_fire(chain: _Chain, live: Mapping[tuple[Key, Key], float]) -> dict[tuple[
             phase4_air_sea.ships_aa(chain.ctx, chain.battle, chain.side("defender", d), chain.side("attacker", a),
                                     chain.orders["attacker"])
         for hits, p in enumerate(_pmf(chain.probe.seen)):
-            for struck, q in chain.hit("attacker", a, hits, False).items():
+            for struck, q in chain.hit("attacker", a, (hits, 0), False).items():
                 out[struck, d] = out.get((struck, d), 0.0) + mass * p * q
     return out
 
