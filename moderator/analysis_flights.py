@@ -29,6 +29,9 @@ import argparse
 from moderator.engine.flight_odds import FlightOdds, flight_odds
 from moderator.engine.state import AIR_UNITS
 
+OTHER_BATTLES = ("territory", "city", "strait", "beach", "trench", "super_trench", "strike", "support",
+                 "support_one_round", "disengage_after", "disengage_losses", "rounds", "free", "aa",
+                 "carrier_fighters", "cover", "radar_ships", "radar_retreat", "attacker_deck", "defender_deck", "sonar")
 AIM_TEXT = {"industry": "industrial bombing of an industrial complex (saved resources)",
             "city": "industrial bombing of a city (manpower)", "tactical": "tactical bombing"}
 
@@ -64,6 +67,9 @@ def compute(args: argparse.Namespace) -> tuple[FlightOdds, dict[str, object]]:
     scenario = load_scenario(args.scenario)
     attacker, defender = _nation(scenario, args.attacker), _nation(scenario, args.defender)
     mission = "rebase" if args.rebase else args.raid
+    for name in OTHER_BATTLES:  # options of a land or naval battle: nothing to do with a flight
+        if getattr(args, name, None):
+            raise ValueError(f"--{name.replace('_', '-')} is for a battle, not a raid or a rebase")
     attack = parse_units(args.attack, refuse=_not_a_plane)
     defend = parse_units(args.defend, refuse=_not_a_guard)
     if mission == "rebase" and defend:

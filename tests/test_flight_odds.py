@@ -133,6 +133,8 @@ def test_the_cli_flies_raids_and_rebases(capsys: pytest.CaptureFixture[str]) -> 
     assert code == 2 and "infantry does not fight aircraft" in out
     code, out = run_cli([*base, "--rebase", "--attack", "1 ftr", "--defend", "1 aa"], capsys)
     assert code == 2 and "nothing defends it" in out
+    code, out = run_cli([*base, "--raid", "tactical", "--attack", "1 bmb", "--trench"], capsys)
+    assert code == 2 and "--trench is for a battle" in out
     code, out = run_cli([*base, "--sea", "--raid", "tactical", "--attack", "1 bmb"], capsys)
     assert code == 2 and "leave out --sea" in out
 
