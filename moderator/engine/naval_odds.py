@@ -37,13 +37,13 @@ from moderator.engine.combat_orders import BattleOrders, withdrawal
 from moderator.engine.context import TurnContext
 from moderator.engine.gear_aboard import GEAR
 from moderator.engine.naval_combat import NavalBattle, NavalSide, Ship
-from moderator.engine.odds import PRUNE, TooLarge, _levels, _pmf, _ProbeDice, every_lot, make_units
+from moderator.engine.odds import PRUNE, Steady, TooLarge, _levels, _pmf, _ProbeDice, every_lot, make_units
 from moderator.engine.orders.ship_gear import AA_ROOM
 from moderator.engine.phase4_sea import AGGRESSIVE
 from moderator.engine.state import AIR_UNITS, NationState, Unit
 from moderator.orders.model import CombatCondition
 from moderator.world.model import World
-from moderator.world.scenario_model import Scenario, UnitStats
+from moderator.world.scenario_model import Scenario
 
 OUTCOMES = ("defenders_sunk", "attackers_sunk", "both_sunk", "contact_lost", "withdrawn", "round_limit", "evaded")
 ROLES = ("attacker", "defender")
@@ -106,22 +106,6 @@ class NavalOdds:
             "defender_planes_lost": self.defender_planes_lost,
             "method": "simulated" if self.samples else "exact", "samples": self.samples,
         }
-
-
-class Steady(TurnContext):
-    """The stand-in turn of the odds, with each unit's values (engine/technology.py) worked
-    out once (`known`, shared by every battle rolled for one answer): the engine asks them
-    for every ship at every die and every hit, and nothing in a naval battle changes them
-    (the levels are the nations' and the units' own, fixed before it). Without it the
-    engine's own lookup is nine tenths of the cost of the odds."""
-
-    known: dict[tuple[str, str, str | None], UnitStats | None]
-
-    def stats(self, nid: str, kind: str, unit: Unit | None = None) -> UnitStats | None:
-        key = (nid, kind, unit.id if unit is not None else None)
-        if key not in self.known:
-            self.known[key] = super().stats(nid, kind, unit)
-        return self.known[key]
 
 
 class _Chain:
