@@ -171,7 +171,10 @@ VERSION = 39  # 1: before "One rule, one home" (one dice stream per turn); 2: be
 # ships counted toward the blockade of Russia's US trade during Japan's limited war (only at full war now)
 # 38: before fighters aboard carriers could DETECT as a plain order (in their carriers' zone without FROM, or
 # FROM it at a zone in range; 4.2.9, Aircraft Carriers; it was refused detect-air), and before a DETECT or
-# INTERCEPT the engine refused still hunted or struck with the units there (issue 10)
+# INTERCEPT the engine refused still hunted or struck with the units there (issue 10), and before the flag
+# us-war-production came back each turn until the USA's income is full (reading 33; issue 8), and before
+# allied France and Spain standing together at the end of a turn were flagged (garrison-together, reading 32)
+# and a non-player minor's treasury reaching an infantry's price was flagged (minor-funds, reading 34)
 ROOT = Path(__file__).resolve().parents[2]
 
 RULES: tuple[OrderRule, ...] = (  # type: ignore[type-arg]
