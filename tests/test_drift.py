@@ -192,6 +192,20 @@ def test_aircraft_sent_to_the_moderator_have_their_order_in_the_engine_too() -> 
     assert codes(cmp, 1) == ["not-enough-units"] and refused(cmp, 1) == ["not-enough-units"]
 
 
+def test_carrier_fighters_hunting_submarines_by_order_are_judged_alike_and_claimed() -> None:
+    # Issue 10 (4.2.9, Aircraft Carriers): fighters aboard hunt with a DETECT of their own,
+    # in their carriers' zone (no FROM) or FROM it at another zone; the carriers launch as
+    # many as they hold, and each fighter does one thing a turn. Both judges agree.
+    game = at_sea_strike()  # the carrier with two fighters in the North Sea
+    cmp = judged(game, "britain", m.SubDetection("North Sea", one("fighter", 1)),
+                 m.SubDetection("English Channel", one("fighter", 1), "North Sea"),
+                 m.Move(one("fighter", 1), "North Sea", "Edinburgh"))
+    assert codes(cmp, 0) == codes(cmp, 1) == [] and refused(cmp, 0) == refused(cmp, 1) == []
+    assert codes(cmp, 2) == ["not-enough-units"] and refused(cmp, 2) == ["not-enough-units"]
+    cmp = judged(game, "britain", m.SubDetection("North Sea", one("fighter", 3)))
+    assert codes(cmp, 0) == ["carrier-cannot-launch"] and refused(cmp, 0) == ["carrier-cannot-launch"]
+
+
 def test_joining_a_battle_never_takes_units_an_earlier_order_names() -> None:
     # Found: with 2 infantry in Manchuria, orders 1 and 3 attack Vladivostok and order 2
     # Korea. The engine's battle at Vladivostok took order 3 along (its units first), so

@@ -152,7 +152,9 @@ REFUSALS = [
     # 4.2.9, 4.2.10 submarines
     ("DETECT SUBS IN Kiel WITH 1 dd", "detect-land"),
     ("DETECT SUBS IN Baltic Sea WITH 2 tr", "detect-units"),
-    ("DETECT SUBS IN North Sea WITH 2 ftr", "detect-air"),
+    ("DETECT SUBS IN North Sea WITH 1 bmb", "detect-air"),  # only fighters take off at sea
+    ("DETECT SUBS IN North Sea WITH 1 bmb FROM Baltic Sea", "bombers-aboard"),
+    ("DETECT SUBS IN North Sea WITH 2 ftr", "sea-combat-fuel"),  # off carriers: fuel 4 < 5 (Fighters)
     ("DETECT SUBS IN North Sea WITH 2 ftr FROM Ruhr", "sea-combat-fuel"),  # fuel 4 < 5 (Fighters)
     ("DETECT SUBS IN North Sea WITH 4 dd", "not-enough-units"),
     ("INTERCEPT WITH 1 ss IN Kiel", "intercept-land"),
@@ -200,6 +202,22 @@ def test_each_home_refuses_by_the_rules_in_the_checker_and_the_engine(text: str,
     assert errors(text, state=_rockets_and_tech()) == [(code, last)]
     _, events = turn(text, state=_rockets_and_tech())
     assert refused(events) == [(code, last)]
+
+
+def test_a_refused_hunt_or_interception_never_fights_with_the_units_there() -> None:
+    # The engine refuses DETECT with 4 destroyers where Germany has 3, and INTERCEPT with 3
+    # submarines where it has 1; neither may then hunt or strike with what is there (the
+    # naval step reads only the orders the engine kept: submarines.hunts, submarines.kept).
+    state = make_state()
+    for a, b in (("britain", "germany"), ("germany", "britain")):
+        state.nations[a].at_war_with = [b]
+    state.new_unit("britain", "submarine", "North Sea")
+    state.new_unit("germany", "submarine", "North Sea")
+    orders = {"germany": parse_orders("DETECT SUBS IN North Sea WITH 4 dd\nINTERCEPT WITH 3 ss IN North Sea").orders,
+              "britain": parse_orders("TF 1 AT North Sea: 1 bb\nTF 1 MOVE TO English Channel").orders}
+    _, events = resolve(state, orders, make_world(), make_scenario(), Dice("refused-hunt", 1))
+    assert [e.args["reason"] for e in events if e.code == "order-refused"] == ["not-enough-units"] * 2
+    assert not [e for e in events if e.code == "naval-battle"]
 
 
 def test_every_refusal_reads_as_a_sentence_citing_its_rule() -> None:

@@ -46,7 +46,10 @@ nation out together, so nothing depends on nation ids or the order of lines:
    a force with aircraft they move to a neighbouring sea zone). Aircraft flown in to hunt
    (DETECT ... FROM a land territory) fly 2 fuel a sea zone, fight the free round and the
    first round as their fuel allows, are never hit by the submarines ("hits scored by
-   submarines can only be applied to ships") and fly home.
+   submarines can only be applied to ships") and fly home; fighters off carriers (a DETECT
+   without FROM in their carriers' zone, or FROM it at another zone) likewise, coming
+   back aboard. Only the DETECT and INTERCEPT orders the engine kept act (submarines.hunts,
+   submarines.kept).
 
 6. Guideline 6's first example: a task force splits ("In second sea zone TF #1 splits to
    TF #1 (BB and DD) and TF #3 (2 DD)") or joins another of its nation between two
@@ -81,6 +84,7 @@ from moderator.engine import (
 from moderator.engine.combat_orders import BattleOrders, casualty_preferences
 from moderator.engine.context import TurnContext
 from moderator.engine.naval_combat import NavalSide, Ship
+from moderator.engine.orders import submarines
 from moderator.engine.orders.move import landing_places
 from moderator.engine.orders.submarines import DETECTION
 from moderator.engine.orders.task_forces import CARRIES, TaskForceRecord, friendly_waters, troop_points
@@ -89,7 +93,6 @@ from moderator.orders.model import (
     CombatCondition,
     Move,
     NavalInvasion,
-    SubDetection,
     SubInterception,
     TaskForceMission,
 )
@@ -684,8 +687,8 @@ def hold_zones(ctx: TurnContext, sea: Sea) -> None:
 def intercept(ctx: TurnContext, sea: Sea, moving: bool) -> None:
     """4.2.10: submarines attack a task force moving into or out of their zone, or one
     whose troops will land from it."""
-    for nation, _, order in ctx.orders_of(SubInterception):
-        if id(order) in sea.spent:
+    for nation, index, order in ctx.orders_of(SubInterception):
+        if id(order) in sea.spent or not submarines.kept(ctx, nation, index):
             continue
         # the zone's units by the index (in the list's order), not every unit on the map
         subs = [u for u in ctx.units_at(order.zone, nation) if u.kind == "submarine" and u.id not in sea.used_subs]
@@ -825,17 +828,16 @@ def dive(battle: naval_combat.NavalBattle) -> str | None:
 
 
 def detect_by_order(ctx: TurnContext, sea: Sea) -> None:
-    """4.2.9 DETECT orders: ships where they are, aircraft flown in from land ("fighters
-    and bombers (assuming they have the range: fuel) may be flown into a sea zone")."""
-    taken: set[str] = set()
-    for nation, index, order in ctx.orders_of(SubDetection):
+    """4.2.9 DETECT orders the engine kept, with the units each claimed (submarines.hunts):
+    ships where they are, aircraft flown in from land ("fighters and bombers (assuming they
+    have the range: fuel) may be flown into a sea zone"), fighters off their carriers in the
+    zone or in another zone in range (Aircraft Carriers: "especially handy when hunting down
+    submarines"), their rounds from their tank as any flight's (air_rounds), coming back
+    aboard (fly_home)."""
+    for nation, index, order, claimed in submarines.hunts(ctx):
         where = order.origin or order.zone
-        hunters: list[Unit] = []
-        for uc in order.units:
-            pool = sorted((u for u in ctx.state.units_at(where, nation) if u.kind == uc.kind  # the place's, not the map's
-                           and u.id not in taken), key=lambda u: u.id)
-            hunters += pool[: uc.count]
-        taken.update(u.id for u in hunters)
+        alive = {u.id for u in ctx.units_at(where, nation)}
+        hunters = [u for u in claimed if u.id in alive]
         rounds = {u.id: air_rounds(ctx, u, where, order.zone) for u in hunters if u.kind in AIR_UNITS}
         fought = detect(ctx, sea, nation, order.zone, hunters, f"{nation} detects", rounds, told=(index, ""))
         for u in hunters:
