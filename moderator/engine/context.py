@@ -17,7 +17,6 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from operator import attrgetter
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from moderator.engine.dice import Dice
@@ -36,7 +35,6 @@ if TYPE_CHECKING:
 
 # Pseudo-nation for events only the moderator sees (flags the moderator may override).
 MODERATOR = "moderator"
-_START_KEY = attrgetter("nation", "location", "kind")  # a unit's key in Position.start
 
 OrderT = TypeVar("OrderT", bound=Order)
 
@@ -94,7 +92,7 @@ class Position:
 
     def __post_init__(self) -> None:
         # The units each nation had where, as the turn began: what its orders may name.
-        self.start.update(map(_START_KEY, self.state.units))  # Counter's own loop: the checker does this every mail
+        self.start.update(self.state.counts_by_place())  # a checker's copy of shared units: counted once for all
         # The points each neutral had as the turn began: what JOIN is judged on (points.py).
         self.standing_at_start.update((nid, ns.standing) for nid, ns in self.state.nations.items())
         self.opposition_at_start.update((nid, int(ns.flags["opposition_points"])) for nid, ns in self.state.nations.items()
