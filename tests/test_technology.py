@@ -139,6 +139,24 @@ def test_units_built_behind_keep_the_levels_they_were_built_at() -> None:
     assert {ctx_of(new).stats("germany", "infantry", u).attack for u in new.units} == {4}
 
 
+def test_the_values_kept_follow_every_change_of_levels_on_the_same_position() -> None:
+    """technology.stats keeps its answers by what they are made of: a level changed in
+    place (Phase 7.2 raises NationState.tech; 7.0 rewrites the upgraded levels) or a unit
+    built behind its kind is seen at once."""
+    s = fx.state([("germany", "infantry", "Berlin", 2)])
+    ctx = ctx_of(s)
+    first, second = s.units[0], s.units[1]
+    assert (ctx.stats("germany", "infantry").attack, ctx.stats("germany", "infantry", first).attack) == (3, 3)
+    s.nations["germany"].tech["improved_weapons"] = 1  # researched: the units it builds now
+    assert (ctx.stats("germany", "infantry").attack, ctx.stats("germany", "infantry", first).attack) == (4, 3)
+    s.nations["germany"].flags[technology.UPGRADED] = {"infantry": {"improved_weapons": 1}}
+    assert ctx.stats("germany", "infantry", first).attack == 4  # upgraded: the deployed ones too
+    s.nations["germany"].flags[technology.UPGRADED]["infantry"]["improved_weapons"] = 0  # changed in place
+    assert ctx.stats("germany", "infantry", first).attack == 3
+    s.nations["germany"].flags[technology.BUILT_AT] = {second.id: {"improved_weapons": 1}}
+    assert (ctx.stats("germany", "infantry", first).attack, ctx.stats("germany", "infantry", second).attack) == (3, 4)
+
+
 def test_combat_reads_the_units_technology() -> None:
     """One attacking infantry at 4 (Improved Weapons, upgraded) hits on a 4; at 3 it would not."""
     s = fx.state([("germany", "infantry", "Posen", 1), ("russia", "infantry", "Warsaw", 1)])

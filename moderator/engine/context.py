@@ -23,6 +23,7 @@ from moderator.engine.dice import Dice
 from moderator.engine.events import Event, EventSchema
 from moderator.engine.problems import Problem
 from moderator.engine.state import GameState, NationState, Unit
+from moderator.engine.technology import stats as _unit_stats  # it imports no context at run time
 from moderator.orders.model import Order
 from moderator.world.model import SEA, Territory, World
 from moderator.world.scenario_model import Scenario, UnitStats
@@ -36,20 +37,6 @@ if TYPE_CHECKING:
 MODERATOR = "moderator"
 
 OrderT = TypeVar("OrderT", bound=Order)
-
-
-def _technology() -> Any:
-    """engine/technology.py, which reads a Position (so imported when first asked, not at
-    the top), kept once found: Position.stats is asked some five hundred times a turn."""
-    global _TECHNOLOGY
-    if _TECHNOLOGY is None:
-        from moderator.engine import technology
-
-        _TECHNOLOGY = technology
-    return _TECHNOLOGY
-
-
-_TECHNOLOGY: Any = None
 
 
 @dataclass
@@ -73,6 +60,11 @@ class RailGroup:
     unit_ids: tuple[str, ...]
     path: tuple[str, ...]  # origin ... destination
     order: int
+
+
+# Position.orders_of's answers: the orders read, their lengths, the answer for each kind
+# asked, and the orders by class with their place in resolution order.
+_OrdersKept = tuple[object, tuple[int, ...], dict[object, list[Any]], dict[type, list[tuple[int, str, int, Order]]]]
 
 
 @dataclass
@@ -143,7 +135,7 @@ class Position:
     def stats(self, nid: str, kind: str, unit: Unit | None = None) -> UnitStats | None:
         """A unit's values with its technology (engine/technology.py): `unit`'s own, or
         those of a `kind` unit the nation builds now. None if it has no such unit."""
-        return _technology().stats(self, nid, kind, unit)
+        return _unit_stats(self, nid, kind, unit)
 
     # ---- the map ----------------------------------------------------------------------
     def place(self, name: str) -> Territory:
@@ -160,13 +152,14 @@ class Position:
 
     def friendly(self, nid: str, territory: str) -> bool:
         """Held by the nation or an ally (Cooperation)."""
-        holder = self.controller(territory)
-        return holder is not None and self.allies(nid, holder)
+        holder = self.state.control.get(territory)  # controller() and allies() without their own calls
+        return holder is not None and self.state.allies(nid, holder)
 
     def enemy(self, nid: str, territory: str) -> bool:
         """Held by a nation `nid` is at war with."""
-        holder = self.controller(territory)
-        return holder is not None and self.at_war(nid, holder)
+        holder = self.state.control.get(territory)  # controller() and at_war() without their calls
+        na = self.state.nations.get(nid)
+        return holder is not None and bool(na and holder in na.at_war_with)
 
     def stranger(self, nid: str, territory: str) -> str | None:
         """The holder of land `nid` is neither allied with nor at war with (Phase 1.1), or None."""
@@ -199,20 +192,30 @@ class Position:
         """Has a per-turn limit keyed `key` already been used this turn?"""
         return key in self.done
 
-    def orders_of(self, kind: type[OrderT]) -> Iterator[tuple[str, int, OrderT]]:
-        """(nation, position, order) for every order of `kind`, in resolution order.
+    def orders_of(self, kind: type[OrderT] | tuple[type[OrderT], ...]) -> Iterator[tuple[str, int, OrderT]]:
+        """(nation, position, order) for every order of `kind` (or of any of the kinds), in
+        resolution order.
 
         Asked some 800 times a turn, each time over every order of every nation: the
         answer for each kind is kept while the orders are the same (the same mapping, each
         nation's list as long: the engine never changes a turn's orders once read)."""
-        shape = tuple(len(o) for o in self.orders.values())
-        kept: tuple[object, tuple[int, ...], dict[type, list[Any]]] | None = self.__dict__.get("_orders_by_kind")
+        shape = tuple(map(len, self.orders.values()))
+        kept: _OrdersKept | None = self.__dict__.get("_orders_by_kind")
         if kept is None or kept[0] is not self.orders or kept[1] != shape:
-            kept = self.__dict__["_orders_by_kind"] = (self.orders, shape, {})
+            # one pass over the orders, grouped by their class (a turn's orders are of some
+            # fifteen classes; each kind asked is then answered from the classes it covers)
+            by_class: dict[type, list[tuple[int, str, int, Order]]] = {}
+            rank = 0
+            for nid in sorted(self.orders):
+                for i, order in enumerate(self.orders[nid]):
+                    by_class.setdefault(type(order), []).append((rank, nid, i, order))
+                    rank += 1
+            kept = self.__dict__["_orders_by_kind"] = (self.orders, shape, {}, by_class)
         found = kept[2].get(kind)
         if found is None:
-            found = kept[2][kind] = [(nid, i, order) for nid in sorted(self.orders)
-                                     for i, order in enumerate(self.orders[nid]) if isinstance(order, kind)]
+            lists = [kept[3][c] for c in kept[3] if issubclass(c, kind)]  # isinstance(order, kind), by class
+            merged = lists[0] if len(lists) == 1 else sorted(x for group in lists for x in group)  # (ranks differ)
+            found = kept[2][kind] = [(nid, i, order) for _, nid, i, order in merged]
         return iter(found)
 
     def name(self, typed: str) -> str | None:
@@ -236,7 +239,8 @@ class TurnContext(Position):
     def emit(self, code: str, phase: str, seen_by: Sequence[str] = (), **args: Any) -> None:
         if self.schema is not None:
             self.schema.validate(code, args)
-        self.events.append(Event(code=code, phase=phase, seen_by=tuple(seen_by), args=dict(args)))
+        # `args`, gathered from the keywords, is this call's own dict: the event keeps it as is
+        self.events.append(Event(code, phase, tuple(seen_by), args))
 
     def tell(self, nation: str, code: str, phase: str, **args: Any) -> None:
         """An event only `nation` sees; it carries nation= so reports can name it."""

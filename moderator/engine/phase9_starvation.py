@@ -53,9 +53,13 @@ counted and nothing is told (a limit cannot fall below 0).
 
 from __future__ import annotations
 
+from itertools import compress, repeat
+from operator import eq
+
 from moderator.engine import manpower
 from moderator.engine.context import MODERATOR, TurnContext
 from moderator.engine.state import SEA_UNITS
+from moderator.world.model import SEA
 
 PHASE = "9"
 CORDON = "cordon_turns"  # NationState.flags: consecutive turns the enemy cordon held
@@ -78,57 +82,71 @@ def loss(first: int, turns: int) -> int:
 OUT, THROUGH, WALL = 0, 1, 2  # pockets(): what a step into a place meets
 
 
-def pockets(ctx: TurnContext, nation: str) -> list[list[str]]:
+def pockets(ctx: TurnContext, nation: str, armed: dict[str, set[str]] | None = None) -> list[list[str]]:
     """The nation's land shut in from every neutral, in pockets (see the docstring): each
     pocket sorted, the pockets by their first territory. Its island home under a cordon
-    of its own (Nation.starvation_land) is in no pocket, though paths lead through it."""
-    friends = {nation} | {n for n in ctx.state.nations if ctx.state.allies(nation, n)}
+    of its own (Nation.starvation_land) is in no pocket, though paths lead through it.
+    `armed`: place -> the nations with a unit there that bars the way (no transport; at
+    sea, a warship), filled as places are asked; the nations of one step share it, as
+    nothing moves while their pockets are sought."""
+    armed = {} if armed is None else armed
+    nations = ctx.state.nations
+    friends = ctx.state.allies_of(nation)  # the nation and its allies
+    enemies = {n for n in nations if ctx.at_war(n, nation)}  # read once: each place asks of every unit there
     spec = ctx.scenario.nations.get(nation)
     isles = set(ctx.world.groups.get(spec.starvation_land, ())) if spec and spec.starvation_land else set()
-    held = sorted(t for t, h in ctx.state.control.items() if h == nation)
+    control = ctx.state.control
+    held = sorted(compress(control, map(eq, repeat(nation), control.values())))  # its land, in C's loop (asked per nation)
+    places = ctx.world.territories
 
-    def hostile(place: str) -> bool:
-        return any(ctx.at_war(u.nation, nation) and (u.kind in WARSHIPS or not ctx.is_sea(place))
-                   and u.kind != "transport" for u in ctx.units_at(place))
+    def hostile(place: str, sea: bool) -> bool:
+        there = armed.get(place)
+        if there is None:
+            there = armed[place] = {u.nation for u in ctx.units_at(place)
+                                    if (u.kind in WARSHIPS or not sea) and u.kind != "transport"}
+        return not there.isdisjoint(enemies)
 
     def neutral(place: str) -> bool:
         h = ctx.controller(place)
-        return (h is not None and h not in friends and not ctx.at_war(h, nation)
-                and ctx.state.nations[h].side == "neutral") if h in ctx.state.nations else False
+        return (h not in friends and h not in enemies  # a holder at war with the nation is its enemy
+                and nations[h].side == "neutral") if h in nations else False
 
     def way(place: str) -> int:
         """What a step into `place` meets: a neutral's land (the way out), a place to go on
         through (the sea or friends' land without the enemy), or a wall."""
-        if not ctx.is_sea(place) and neutral(place):
+        sea = places[place].kind == SEA
+        if not sea and neutral(place):
             return OUT
-        return THROUGH if not hostile(place) and (ctx.is_sea(place) or ctx.controller(place) in friends) else WALL
+        if not sea and ctx.controller(place) not in friends:
+            return WALL  # no one's, a stranger's or the enemy's land (whoever stands in it)
+        return WALL if hostile(place, sea) else THROUGH
 
     ways: dict[str, int] = {}  # nothing moves while the pockets are sought: each place is asked once
 
     out: list[list[str]] = []
     done: set[str] = set()
+    neighbours = ctx.world.sorted_neighbours
     for start in held:
         if start in done:
             continue
         seen, queue, free = {start}, [start], False
         while queue and not free:
-            here = queue.pop()
-            for nb in ctx.world.sorted_neighbours(here):
+            for nb in neighbours(queue.pop()):
                 if nb in seen:
                     continue
                 found = ways.get(nb)
                 if found is None:
                     found = ways[nb] = way(nb)
-                if found == OUT:
-                    free = True
-                    break
                 if found == THROUGH:
                     seen.add(nb)
                     queue.append(nb)
-        mine = sorted(t for t in seen if ctx.controller(t) == nation)
+                elif found == OUT:
+                    free = True
+                    break
+        mine = [t for t in seen if control.get(t) == nation]
         done.update(mine)
-        if not free and set(mine) - isles:
-            out.append(sorted(set(mine) - isles))
+        if not free and (shut := set(mine) - isles):
+            out.append(sorted(shut))
     return out
 
 
@@ -139,6 +157,7 @@ def reaches_a_neutral(ctx: TurnContext, nation: str) -> bool:
 
 def encirclement(ctx: TurnContext) -> None:
     """Every nation at war: each pocket of shut-in land starves as Japan does (1, doubling)."""
+    armed: dict[str, set[str]] = {}  # pockets(): shared by the nations, as nothing moves here
     for nation in sorted(ctx.state.nations):
         ns = ctx.state.nations[nation]
         old = ns.flags.pop(OLD_COUNT, 0)
@@ -147,7 +166,7 @@ def encirclement(ctx: TurnContext) -> None:
             continue
         before: dict[str, int] = dict(ns.flags.pop(POCKETS, {}))
         now: dict[str, int] = {}
-        for pocket in pockets(ctx, nation):
+        for pocket in pockets(ctx, nation, armed):
             turns = 1 + max([before.get(t, int(old)) for t in pocket])
             now.update(dict.fromkeys(pocket, turns))
             if turns >= 2:

@@ -50,10 +50,14 @@ Every draw ends its purpose with points.PURPOSE and moves the points through poi
 
 from __future__ import annotations
 
+from collections import Counter
+from operator import attrgetter
+
 from moderator.engine import points, reactions
 from moderator.engine.context import TurnContext
 from moderator.engine.passages import CLOSED
 from moderator.engine.state import LAND_UNITS
+from moderator.world.model import SEA
 
 SUBS_SEEN = "unrestricted_subs_seen"  # NationState.flags of the declarer: the turn row 5 first applied
 FIRST = {"ottoman": 1, "italy": 2, "spain": 1, "china": 1, "usa": 2,
@@ -160,10 +164,16 @@ def land_force(ctx: TurnContext, nation: str, place: str, at_start: bool) -> int
     return sum(1 for u in ctx.units_at(place, nation) if u.kind in LAND_UNITS)
 
 
-def massed_against(ctx: TurnContext, neutral: str, lands: set[str]) -> list[tuple[str, str]]:
+def massed_against(ctx: TurnContext, neutral: str, lands: set[str],
+                   crowded: set[str] | None = None) -> list[tuple[str, str]]:
     """(nation, province) for each main-war nation that came to mass more than 5 land units
-    this turn in a province bordering `lands` (the first such province of each nation)."""
-    border = sorted({n for t in lands for n in ctx.world.neighbours(t) if n not in lands and not ctx.is_sea(n)})
+    this turn in a province bordering `lands` (the first such province of each nation).
+    `crowded`: crowded(ctx), when the caller has it."""
+    places = ctx.world.territories
+    near = set().union(*map(ctx.world.neighbours, lands)) - lands
+    # only where more than MASS units stand can a nation have more than MASS land units
+    border = sorted(n for n in near & (crowded if crowded is not None else crowded_places(ctx))
+                    if places[n].kind != SEA)
     out: dict[str, str] = {}
     for place in border:
         for nation in sorted({u.nation for u in ctx.units_at(place)}):
@@ -174,23 +184,35 @@ def massed_against(ctx: TurnContext, neutral: str, lands: set[str]) -> list[tupl
     return sorted(out.items())
 
 
+def crowded_places(ctx: TurnContext) -> set[str]:
+    """The places where more than MASS units stand (of any kind and nation), counted in
+    one pass over the units: most borders have fewer, and every neutral asks of its own."""
+    return {place for place, n in Counter(map(_LOCATION, ctx.state.units)).items() if n > MASS}
+
+
+_LOCATION = attrgetter("location")
+
+
 def massed_on_borders(ctx: TurnContext, phase: str) -> None:
     """Row 6, for every still-neutral nation with a column."""
     if ctx.checking:
         return
-    lands: dict[str, set[str]] = {}
-    for place in ctx.world.territories:
-        holder = ctx.controller(place)
-        if holder is not None and not ctx.is_sea(place):
+    lands: dict[str, set[str]] = {}  # the neutrals' land (no other's is asked)
+    places = ctx.world.territories
+    still = neutrals(ctx)
+    asked = set(still)
+    for place, holder in ctx.state.control.items():  # each set's order is its own
+        if holder in asked and place in places and places[place].kind != SEA:
             lands.setdefault(holder, set()).add(place)
-    for neutral in neutrals(ctx):
+    crowded = crowded_places(ctx)  # nothing moves here (points only)
+    for neutral in still:
         # its own column for a major; for a minor on the board, "neighbouring neutral"
         # (whether a minor has a column at all: its neighbours, which decide which one, are not asked)
         col = neutral if neutral in MAJORS else reactions.NEIGHBOURING if minor_on_board(ctx, neutral) else ""
         most = MASSED.get(col, 0)
         if not most or neutral not in lands:
             continue
-        for nation, place in massed_against(ctx, neutral, lands[neutral]):
+        for nation, place in massed_against(ctx, neutral, lands[neutral], crowded):
             away = "central" if ctx.nation(nation).side == "allied" else "allied"
             amount = ctx.dice.between(0, most, f"{ctx.nation_name(neutral)}'s points: {ctx.nation_name(nation)}'s "
                                       f"troops massed in {place} {points.PURPOSE}")

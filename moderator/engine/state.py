@@ -11,7 +11,7 @@ import copy
 import itertools
 import json
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from operator import attrgetter
 from typing import Any
@@ -87,6 +87,32 @@ def _unit_copy(unit: Unit) -> Unit:
     return twin
 
 
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+
+
+def _deep_copy(value: Any, memo: dict[int, Any]) -> Any:
+    """copy.deepcopy(value, memo) for the plain data of NationState.flags (dicts, lists,
+    strings, numbers), written out for those: the flags grow with the game (each nation's
+    reconnaissance record, its ledgers), and deepcopy's general machinery was two thirds
+    of a state's copy by turn four (issue 14). The same result as deepcopy: new dicts and
+    lists, one copy of a container met twice (the memo), anything else to deepcopy itself
+    (with the same memo)."""
+    cls = type(value)
+    if cls in _SCALARS:
+        return value
+    if cls is dict or cls is list:
+        twin = memo.get(id(value))
+        if twin is not None:
+            return twin
+        if cls is dict:
+            twin = memo[id(value)] = {}
+            for k, v in value.items():
+                twin[k if type(k) in _SCALARS else copy.deepcopy(k, memo)] = _deep_copy(v, memo)
+        else:
+            twin = memo[id(value)] = []
+            twin.extend(_deep_copy(v, memo) for v in value)
+        return twin
+    return copy.deepcopy(value, memo)
 class SharedUnitChanged(RuntimeError):
     """A unit shared by the read-only copies of a position (GameState.share_units) was about
     to change: the walk that changes it needs a copy of its own (engine/check.py does it
@@ -303,7 +329,14 @@ class GameState:
         remove_units takes away; it is built again when the list is another or longer or
         shorter by other means, or a Unit was made elsewhere (it may have gone into this
         list). It was built some eighteen times a turn, over every unit of the map; two now."""
-        here = self._by_place().get(location, ())
+        # _fresh_index()'s first test written out: a thousand asks a turn, most of them
+        # with nothing moved since the last (three calls were most of the cost of an ask)
+        index: _Index | None = self.__dict__.get("_index")
+        if index is not None and index.stamp == _MOVED and index.units is self.units \
+                and index.length == len(self.units):
+            here = index.places.get(location, ())
+        else:
+            here = self._by_place().get(location, ())
         if nation is None:
             return list(here)
         return [u for u in here if u.nation == nation]
@@ -323,6 +356,13 @@ class GameState:
         if index is None:
             index = self.__dict__["_index"] = _Index(self.units)  # not a field: never serialised
         return index.places
+
+    def by_place(self) -> Mapping[str, Sequence[Unit]]:
+        """Every unit by place, each place's in the order of `units` (a place may be there
+        with no units): the index units_at reads, for a step that reads the whole map at
+        once without moving anything (phase3_passive_recon). Read only, and only until the
+        next unit moves, is made or goes: the index follows those in place."""
+        return self._by_place()
 
     def nation_units(self, nation: str) -> list[Unit]:
         return [u for u in self.units if u.nation == nation]
@@ -396,7 +436,7 @@ class GameState:
     def _nations_copy(self) -> dict[str, NationState]:
         return {k: NationState(n.id, n.saved, n.manpower_limit, n.infantry_built, dict(n.tech),
                                list(n.at_war_with), n.side, n.standing, n.income_rule,
-                               copy.deepcopy(n.flags) if n.flags else {})
+                               _deep_copy(n.flags, {}) if n.flags else {})
                 for k, n in self.nations.items()}
 
     def share_units(self) -> None:

@@ -153,8 +153,57 @@ def unit_levels(pos: Position, unit: Unit) -> dict[str, int]:
     return fielded(pos, unit.nation, unit.kind)
 
 
+_StatsKey = tuple[int, str, str, str, object, int | None]
+_STATS: dict[_StatsKey, tuple[Scenario, UnitStats | None]] = {}
+_STATS_KEPT = 4096  # answers kept (a game asks a few hundred; the tests make many scenarios)
+_EMPTY: Mapping[str, object] = {}
+_OWN, _START, _BUILD = "own", "start", "build"  # whose levels a key names (see stats)
+
+
 def stats(pos: Position, nation: str, kind: str, unit: Unit | None = None) -> UnitStats | None:
-    """The values of `unit` (a deployed unit), or of a `kind` unit `nation` builds now."""
+    """The values of `unit` (a deployed unit), or of a `kind` unit `nation` builds now.
+
+    Asked some four thousand times a turn (every battle, price and victory table), so the
+    answer is kept under what it is made of (_slow_stats reads nothing else): the scenario
+    (frozen: the entry holds it, so its id cannot be reused while the entry lives), whose
+    values, the kind, the levels (a unit's recorded levels or the nation's as they stand,
+    by their content; or the scenario's starting levels of the unit's nation, which never
+    change) and the price before technology. A lookup is then one dict access; the
+    levels are read as they stand every time, so no answer outlives a change."""
+    if unit is None:
+        ns = pos.state.nations.get(nation)
+        if ns is None:
+            return _slow_stats(pos, nation, kind, unit)  # no such nation (yet): the long way
+        owner, levels, whose = nation, ns.tech, _OWN
+    else:
+        ns = pos.state.nations.get(unit.nation)
+        if ns is None:
+            return _slow_stats(pos, nation, kind, unit)
+        flags = ns.flags
+        kind = unit.kind
+        owner = values_of(pos, unit) if FIGHTS_AS in flags else unit.nation
+        levels = flags.get(BUILT_AT, _EMPTY).get(unit.id)  # unit_levels, then fielded
+        if levels is None:
+            levels = flags.get(UPGRADED, _EMPTY).get(kind)
+        whose = _BUILD if levels is not None else _START
+    price = base_price(pos, owner, kind) if owner == SUPPLIED_ARMY[0] else None
+    content = tuple(levels.items()) if whose != _START else unit.nation  # type: ignore[union-attr]
+    key = (id(pos.scenario), owner, kind, whose, content, price)
+    try:
+        hit = _STATS.get(key)
+    except TypeError:  # levels that are no plain numbers: not kept
+        return _slow_stats(pos, nation, kind, unit)
+    if hit is not None and hit[0] is pos.scenario:
+        return hit[1]
+    if len(_STATS) >= _STATS_KEPT:
+        _STATS.clear()
+    found = _slow_stats(pos, nation, kind, unit)
+    _STATS[key] = (pos.scenario, found)
+    return found
+
+
+def _slow_stats(pos: Position, nation: str, kind: str, unit: Unit | None = None) -> UnitStats | None:
+    """stats() worked out from the scenario's tables."""
     if unit is not None:
         owner = values_of(pos, unit)
         return values(pos.scenario, owner, unit.kind, unit_levels(pos, unit), base_price(pos, owner, unit.kind))

@@ -31,7 +31,7 @@ Readings (docs/rules-coverage.md, "Separated territories"):
 
 from __future__ import annotations
 
-from collections import deque
+from itertools import chain
 from operator import attrgetter
 from typing import Any
 
@@ -65,8 +65,12 @@ def groups(pos: Position, nation: str) -> list[Group]:
     nothing outlives it, and the same answer a new search would give. One search finds
     every nation's groups at once (_search): some forty neutrals each searching their own
     land cost more in setting out than in searching."""
+    return _groups(pos, nation, _sides(pos.state))
+
+
+def _groups(pos: Position, nation: str, sides: tuple[tuple[str, ...], tuple[str, ...]]) -> list[Group]:
+    """groups(), with the sides as they stand (_sides) when the caller has them."""
     control = pos.state.control
-    sides = _sides(pos.state)
     known = pos.memo.get((GROUPS, nation))
     if known is not None and known[2] == sides and same_control(control, known[0], known[1]):
         return list(known[3])
@@ -116,10 +120,15 @@ def answers_holding(memo: dict[tuple[str, ...], Any], state: GameState) -> dict[
 
 
 def _search(pos: Position) -> dict[str, list[Group]]:
-    """Every holder's land in pieces joined by land held by it or its allies (breadth-first
-    over the whole map, once): for each holder, its own land in each of its pieces. Allies
-    share their pieces (Cooperation: the same non-neutral side); a neutral, or a holder
-    that is no nation of the state, has only its own land (GameState.allies)."""
+    """Every holder's land in pieces joined by land held by it or its allies (once, for
+    the whole map): for each holder, its own land in each of its pieces. Allies share
+    their pieces (Cooperation: the same non-neutral side); a neutral, or a holder that is
+    no nation of the state, has only its own land (GameState.allies).
+
+    Each camp's land is searched a ring at a time with set operations (the next ring: the
+    neighbours of this one not yet reached), not a place at a time: the search was the
+    larger part of Phase 8 (issue 14, the engine's cost). The pieces are the same, and the
+    order of the search changes none of them (each is sorted below)."""
     control = pos.state.control
     nations = pos.state.nations
     links = _land_links(pos.world)
@@ -128,29 +137,30 @@ def _search(pos: Position) -> dict[str, list[Group]]:
         ns = nations.get(holder)
         return ("side", ns.side) if ns is not None and ns.side != "neutral" else ("alone", holder)
 
-    numbers: dict[tuple[str, str], int] = {}  # each camp numbered: compared for every link
-    camps = {h: numbers.setdefault(friends_of(h), len(numbers)) for h in set(control.values())}
-    camp = {t: camps[h] for t, h in control.items() if t in links}
+    land: dict[str, set[str]] = {}  # holder -> its land
+    for t, h in control.items():
+        if t in links:
+            land.setdefault(h, set()).add(t)
+    camps: dict[tuple[str, str], list[str]] = {}  # allies' holders together
+    for h in land:
+        camps.setdefault(friends_of(h), []).append(h)
     out: dict[str, list[Group]] = {}
-    seen: set[str] = set()
-    for start in camp:  # the order of the search changes no piece (each is sorted below)
-        if start in seen:
-            continue
-        mine = camp[start]
-        seen.add(start)
-        queue, piece = deque([start]), []
-        while queue:
-            here = queue.popleft()
-            piece.append(here)
-            for nxt in links[here]:
-                if nxt not in seen and camp.get(nxt) == mine:
-                    seen.add(nxt)
-                    queue.append(nxt)
-        by_holder: dict[str, list[str]] = {}
-        for t in piece:
-            by_holder.setdefault(control[t], []).append(t)
-        for holder, lands in by_holder.items():
-            out.setdefault(holder, []).append(tuple(sorted(lands)))
+    for holders in camps.values():
+        left = set().union(*map(land.__getitem__, holders))  # the camp's land not yet in a piece
+        while left:
+            first = left.pop()
+            ring = {first}
+            piece = set(ring)
+            while ring:
+                ring = left.intersection(chain.from_iterable(map(links.__getitem__, ring)))
+                left -= ring
+                piece |= ring
+            if len(holders) == 1 or len(piece) == 1:  # one holder's (an island, a colony apart: most pieces)
+                out.setdefault(control[first], []).append(tuple(sorted(piece)))
+                continue
+            for holder in holders:  # each ally's own land in the piece
+                if mine := piece & land[holder]:
+                    out.setdefault(holder, []).append(tuple(sorted(mine)))
     return {holder: sorted(found) for holder, found in out.items()}
 
 
@@ -210,10 +220,12 @@ def separated(pos: Position, nation: str) -> list[tuple[str, Group]]:
     known = pos.memo.get((SEPARATED, nation))
     if known is not None and known[2] == sides and known[3] == keys and same_control(control, known[0], known[1]):
         return list(known[4])
-    all_groups = groups(pos, nation)
-    main = mainland(pos, nation, all_groups)
-    money = held(pos, nation)
-    found = sorted((key_of(pos, nation, g, money), g) for g in all_groups if g != main)
+    all_groups = _groups(pos, nation, sides)
+    # one group is the mainland, whichever it is (most nations have no other): nothing apart
+    main = mainland(pos, nation, all_groups) if len(all_groups) > 1 else None
+    apart = [g for g in all_groups if g != main] if main is not None else []
+    money = held(pos, nation) if apart else {}
+    found = sorted((key_of(pos, nation, g, money), g) for g in apart)
     pos.memo[(SEPARATED, nation)] = (*_seen(control), sides, keys, tuple(found))
     return found
 
@@ -311,12 +323,14 @@ def hold_apart(ctx: TurnContext, nation: str, collected: int, full: int) -> int:
     if not apart or collected <= 0 or full <= 0:
         return collected
     shares: dict[str, int] = {}
+    money = held(ctx, nation)
     for key, group in apart:
         yields = sum(territory_yield(ctx.world, ctx.state, t, ctx.turn) for t in group)
         share = collected * yields // full
         if share:
             shares[key] = share
-            put(ctx, nation, key, share)
+            money[key] = money.get(key, 0) + share  # put(), the treasuries stored once for all
     if shares:
+        keep(ctx, nation, money)
         ctx.tell(nation, "income-held-apart", PHASE, amounts=shares, held=held(ctx, nation))
     return collected - sum(shares.values())

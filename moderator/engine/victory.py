@@ -45,14 +45,17 @@ Readings (docs/rules-coverage.md, "Victory"):
 from __future__ import annotations
 
 import math
+from bisect import bisect_right
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
+from operator import attrgetter
 
 from moderator.engine import technology
 from moderator.engine.context import MODERATOR, Position, TurnContext
 from moderator.engine.phase8_income import conquered
 from moderator.engine.state import AIR_UNITS, LAND_UNITS, SEA_UNITS, GameState, Unit
-from moderator.world.model import World
+from moderator.world.model import Passage, World
 from moderator.world.scenario import group_members
 from moderator.world.scenario_model import Objective, Scenario, UnitStats
 
@@ -79,14 +82,16 @@ def army_value(units: Iterable[UnitStats]) -> int:
 def naval_value(ships: Iterable[UnitStats], fighter: UnitStats | None = None) -> int:
     """Best naval force: attack x defense x hits per ship; carriers at full capacity with
     the nation's fighters."""
-    total = 0
-    for s in ships:
-        attack, defense = s.attack, s.defense
-        if s.kind == "carrier" and fighter is not None:
-            attack += s.capacity * fighter.attack
-            defense += s.capacity * fighter.defense
-        total += attack * defense * max(s.hits, 1)
-    return total
+    return sum(ship_value(s, fighter) for s in ships)
+
+
+def ship_value(s: UnitStats, fighter: UnitStats | None) -> int:
+    """One ship's share of the best naval force."""
+    attack, defense = s.attack, s.defense
+    if s.kind == "carrier" and fighter is not None:
+        attack += s.capacity * fighter.attack
+        defense += s.capacity * fighter.defense
+    return attack * defense * max(s.hits, 1)
 
 
 _Seen = dict[tuple[str, str, tuple[tuple[str, int], ...] | None], UnitStats | None]
@@ -154,13 +159,19 @@ def _colonial_places(world: World) -> list[str]:
 
 # ---- the ledger ---------------------------------------------------------------------------
 def _all_counts(pos: Position) -> dict[str, dict[str, int]]:
-    """nation -> its counted units by kind, in one pass over the units."""
+    """nation -> its counted units by kind, each in the order of its first unit (the
+    ledger keeps them so): counted in one pass by Counter's own loop, which keeps that order."""
     out: dict[str, dict[str, int]] = {}
-    for u in pos.state.units:
-        if u.kind in COUNTED:
-            mine = out.setdefault(u.nation, {})
-            mine[u.kind] = mine.get(u.kind, 0) + 1
+    for (nation, kind), n in Counter(map(_NATION_KIND, pos.state.units)).items():
+        if kind in COUNTED:
+            out.setdefault(nation, {})[kind] = n
     return out
+
+
+_NATION_KIND = attrgetter("nation", "kind")
+_PLACED = attrgetter("nation", "kind", "location")
+Stack = tuple[str, int, UnitStats]  # place, how many alike units, their values (Ranks.forces)
+Counted = tuple[dict[str, dict[str, int]], dict[str, list[tuple[str, str, int]]], dict[tuple[str, str], Unit]]
 
 
 def _start_counts(pos: Position) -> dict[str, dict[str, int]]:
@@ -176,18 +187,23 @@ def _start_counts(pos: Position) -> dict[str, dict[str, int]]:
 def record_losses(ctx: TurnContext) -> None:
     """This turn's losses of every nation, added to its ledger (see module docstring)."""
     placed: dict[tuple[str, str], int] = {}
-    for e in ctx.events:
-        if e.code == "placed" and e.phase == "7":
-            key = (e.args["nation"], e.args["kind"])
-            placed[key] = placed.get(key, 0) + e.args["count"]
-    fulls = {e.args["nation"]: e.args["full"] for e in ctx.events if e.code == "income"}
+    fulls: dict[str, int] = {}
+    for e in ctx.events:  # one pass over the turn's events for both
+        if e.code == "placed":
+            if e.phase == "7":
+                key = (e.args["nation"], e.args["kind"])
+                placed[key] = placed.get(key, 0) + e.args["count"]
+        elif e.code == "income":
+            fulls[e.args["nation"]] = e.args["full"]
+    placing = {nation for nation, _ in placed}
     counts = _all_counts(ctx)
     start = _start_counts(ctx) if ctx.turn <= 1 else {}
     for nation in sorted(ctx.state.nations):
         ledger = dict(ctx.state.nations[nation].flags.get(LEDGER, {}))
         now = dict(counts.get(nation, {}))
         before = ledger.get("units") or (start.get(nation, {}) if ctx.turn <= 1 else now)
-        for kind in sorted(set(before) | set(now)):
+        same = before == now and nation not in placing  # nothing lost (most nations, most turns)
+        for kind in () if same else sorted(set(before) | set(now)):
             lost = max(0, before.get(kind, 0) + placed.get((nation, kind), 0) - now.get(kind, 0))
             if lost:
                 stats = ctx.stats(nation, kind)
@@ -259,7 +275,7 @@ def place_met(pos: Position, nation: str, target: str, allies_count: bool) -> bo
         h = pos.controller(t)
         return h == nation if not allies_count else friendly(pos, nation, h)
 
-    passage = next((p for p in pos.world.passages if p.name == target), None)
+    passage = _passages(pos.world).get(target)
     if passage is not None:
         if passage.controllers:
             return any(held(t) for t in passage.controllers)
@@ -274,6 +290,24 @@ def place_met(pos: Position, nation: str, target: str, allies_count: bool) -> bo
         return bool(lands) and all(held(t) for t in lands)
     name = pos.world.resolve(target)
     return name is not None and held(name)
+
+
+_PASSAGES: dict[int, tuple[World, dict[str, Passage]]] = {}  # id of a map -> (map, name -> its first passage)
+
+
+def _passages(world: World) -> dict[str, Passage]:
+    """The map's passages by name (the first of a name, as a search in order finds): asked
+    for every take and control target every turn; the map never changes, so once per map
+    (the entry holds the map, so its id cannot be reused while the entry lives)."""
+    hit = _PASSAGES.get(id(world))
+    if hit is None or hit[0] is not world:
+        if len(_PASSAGES) > 64:
+            _PASSAGES.clear()
+        by_name: dict[str, Passage] = {}
+        for p in world.passages:
+            by_name.setdefault(p.name, p)
+        hit = _PASSAGES[id(world)] = (world, by_name)
+    return hit[1]
 
 
 _MEMBERS: dict[tuple[int, int, str, str], tuple[Scenario, World, list[str] | None]] = {}
@@ -292,11 +326,6 @@ def _members(pos: Position, group: str, nation: str) -> list[str] | None:
     return None if hit[2] is None else list(hit[2])
 
 
-def _rank(values: dict[str, int], nation: str) -> int:
-    mine = values.get(nation, 0)
-    return 1 + sum(1 for v in values.values() if v > mine) if mine > 0 else len(values) + 1
-
-
 class Ranks:
     """Every nation's best army, naval force (by area) and colonial power, computed once
     per table (the objectives of every nation rank against the same values)."""
@@ -304,51 +333,124 @@ class Ranks:
     def __init__(self, pos: Position) -> None:
         self.pos = pos
         self._values: dict[str, dict[str, int]] = {}
-        self._units: dict[str, list[Unit]] = {n: [] for n in pos.state.nations}
-        for u in pos.state.units:
-            self._units.setdefault(u.nation, []).append(u)
-        self._valued: dict[str, list[tuple[Unit, UnitStats]]] = {}
-        self._ships: dict[str, list[tuple[str, UnitStats]]] = {}  # nation -> (zone, values) of its ships
+        self._counts: Counted | None = None
+        self._forces: dict[str, tuple[int, list[Stack]]] = {}
+        self._sorted: dict[tuple[str, str], list[int]] = {}  # (kind, area) -> values(kind, area), sorted (rank)
+        self._by_nation: dict[str, list[Unit]] | None = None  # nation -> its units, when asked one by one
         self._areas: dict[tuple[str, str], bool] = {}  # (zone, area) -> in_area
+        self._ledgers: dict[str, dict[str, int]] = {}  # nation -> _ledger: every standing reads its side's and enemies'
+        self._objectives: dict[str, list[Objective]] | None = None  # nation -> its objectives
 
-    def valued(self, nation: str) -> list[tuple[Unit, UnitStats]]:
-        """The nation's units with their own values, looked up once for the whole table:
-        the army and the three naval areas read the same values (best_army and
-        best_naval_force give the same sums). Units of one kind, levels and values owner
-        (technology.values_of) share one lookup: all technology.stats reads of a unit."""
-        found = self._valued.get(nation)
+    def objectives(self, nation: str) -> list[Objective]:
+        """The scenario's objectives of the nation, in the scenario's order: sorted out once
+        for the whole table, not once per nation."""
+        if self._objectives is None:
+            self._objectives = {}
+            for o in self.pos.scenario.objectives:
+                self._objectives.setdefault(o.nation, []).append(o)
+        return self._objectives.get(nation, [])
+
+    def ledger(self, nation: str) -> dict[str, int]:
+        """_ledger(pos, nation), read once for the whole table (the ledgers do not change
+        while it is drawn up)."""
+        found = self._ledgers.get(nation)
         if found is None:
-            flags = self.pos.nation(nation).flags
-            built_at, fights_as = flags.get(technology.BUILT_AT, {}), flags.get(technology.FIGHTS_AS, {})
+            found = self._ledgers[nation] = _ledger(self.pos, nation)
+        return found
+
+    def forces(self, nation: str) -> tuple[int, list[Stack]]:
+        """The nation's best army and its ships (place, how many alike, their values),
+        looked up once for the whole table: the army and the three naval areas read the
+        same values (best_army and best_naval_force give the same sums, n alike units
+        counting n times one).
+
+        Units are counted by nation and kind (ships by place too) in C's loops (Counter),
+        not one by one in ours: the table is drawn up every turn, and a unit at a time was
+        most of its cost. A nation whose units all have their kind's values (none built
+        behind its kind, none fighting as another nation's) asks each kind's values once;
+        the others' units are looked up one by one, those of one kind, levels and values
+        owner (technology.values_of) sharing one lookup: all technology.stats reads of a unit."""
+        found = self._forces.get(nation)
+        if found is not None:
+            return found
+        flags = self.pos.nation(nation).flags
+        built_at, fights_as = flags.get(technology.BUILT_AT, {}), flags.get(technology.FIGHTS_AS, {})
+        army, ships = 0, []
+        if not built_at and not fights_as:
+            kinds, fleets, one = self._counted()
+            by_kind = {kind: self.pos.stats(nation, kind, one[(nation, kind)]) for kind in kinds.get(nation, {})}
+            for kind, count in kinds.get(nation, {}).items():
+                if kind in LAND_OR_AIR and (s := by_kind[kind]) is not None:
+                    army += count * s.attack * s.defense
+            ships = [(where, count, s) for kind, where, count in fleets.get(nation, ()) if (s := by_kind[kind]) is not None]
+        else:
             seen: dict[tuple[str, tuple[tuple[str, int], ...] | None, object], UnitStats | None] = {}
-            found = []
-            for u in self._units[nation]:
+            for u in self._units_of(nation):
                 if u.kind not in COUNTED:
                     continue
                 built = built_at.get(u.id)
                 key = (u.kind, tuple(sorted(built.items())) if built is not None else None, fights_as.get(u.id))
                 if key not in seen:
                     seen[key] = self.pos.stats(nation, u.kind, u)
-                if (s := seen[key]) is not None:
-                    found.append((u, s))
-            self._valued[nation] = found
+                if (s := seen[key]) is None:
+                    continue
+                if u.kind in LAND_OR_AIR:
+                    army += s.attack * s.defense
+                elif u.kind in SEA_UNITS:
+                    ships.append((u.location, 1, s))
+        found = self._forces[nation] = (army, ships)
         return found
+
+    def _counted(self) -> Counted:
+        """nation -> {kind: how many} of its counted units; nation -> (kind, place, how
+        many) of its ships; and a unit of each nation and kind (any: see forces)."""
+        if self._counts is None:
+            units = self.pos.state.units
+            kinds: dict[str, dict[str, int]] = {}
+            for (nation, kind), count in Counter(map(_NATION_KIND, units)).items():
+                if kind in COUNTED:
+                    kinds.setdefault(nation, {})[kind] = count
+            fleets: dict[str, list[tuple[str, str, int]]] = {}
+            for (nation, kind, where), count in Counter(map(_PLACED, units)).items():
+                if kind in SEA_UNITS:
+                    fleets.setdefault(nation, []).append((kind, where, count))
+            self._counts = (kinds, fleets, dict(zip(map(_NATION_KIND, units), units, strict=True)))
+        return self._counts
+
+    def _units_of(self, nation: str) -> list[Unit]:
+        if self._by_nation is None:  # only for nations looked up unit by unit (a pass over every unit, once)
+            self._by_nation = {}
+            for u in self.pos.state.units:
+                self._by_nation.setdefault(u.nation, []).append(u)
+        return self._by_nation.get(nation, [])
 
     def _naval(self, nation: str, area: str) -> int:
         """best_naval_force from the values looked up once; the nation's fighter only
         where a carrier needs it (naval_value reads it for carriers alone)."""
-        ships = self._ships.get(nation)
-        if ships is None:
-            ships = self._ships[nation] = [(u.location, s) for u, s in self.valued(nation) if u.kind in SEA_UNITS]
-        there = [s for zone, s in ships if self._in_area(zone, area)]
-        fighter = self.pos.stats(nation, "fighter") if any(s.kind == "carrier" for s in there) else None
-        return naval_value(there, fighter)
+        there = [(count, s) for where, count, s in self.forces(nation)[1] if self._in_area(where, area)]
+        if not there:
+            return 0  # naval_value of no ships (most nations have none)
+        fighter = self.pos.stats(nation, "fighter") if any(s.kind == "carrier" for _, s in there) else None
+        return sum(count * ship_value(s, fighter) for count, s in there)
 
     def _in_area(self, zone: str, area: str) -> bool:
         found = self._areas.get((zone, area))
         if found is None:
             found = self._areas[(zone, area)] = in_area(self.pos, zone, area)
         return found
+
+    def rank(self, kind: str, area: str, nation: str) -> int:
+        """The nation's place among all nations in values(kind, area): one more than the
+        nations valued higher; with nothing of its own, after all of them. Found by a
+        search in the values sorted once (every nation's objectives rank against them)."""
+        values = self.values(kind, area)
+        mine = values.get(nation, 0)
+        if mine <= 0:
+            return len(values) + 1
+        ordered = self._sorted.get((kind, area))
+        if ordered is None:
+            ordered = self._sorted[(kind, area)] = sorted(values.values())
+        return 1 + len(ordered) - bisect_right(ordered, mine)
 
     def values(self, kind: str, area: str) -> dict[str, int]:
         key = f"{kind}:{area}"
@@ -357,8 +459,7 @@ class Ranks:
             if kind == "naval":
                 self._values[key] = {n: self._naval(n, area) for n in nations}
             elif kind == "army":
-                self._values[key] = {n: army_value(s for u, s in self.valued(n) if u.kind in LAND_OR_AIR)
-                                     for n in nations}
+                self._values[key] = {n: self.forces(n)[0] for n in nations}
             else:  # colonial power, every nation's in one pass over the colonial land
                 held: dict[str, int] = {}
                 for t in _colonial_places(self.pos.world):
@@ -382,7 +483,7 @@ def objective_met(pos: Position, o: Objective, nation: str, ranks: Ranks | None 
         ranks = ranks or Ranks(pos)
         for target in o.targets:
             area, _, rank = target.partition(":")
-            if not rank.isdigit() or _rank(ranks.values(o.kind, area), nation) > int(rank):
+            if not rank.isdigit() or ranks.rank(o.kind, area, nation) > int(rank):
                 return 0
         return o.weight
     return 0
@@ -407,25 +508,26 @@ def losses_acceptable(pos: Position, nation: str, objectives: list[Objective]) -
 
 
 def objectives_criterion(pos: Position, nation: str, ranks: Ranks | None = None) -> float:
-    mine = [o for o in pos.scenario.objectives if o.nation == nation and applies(pos, o, nation)]
+    ranks = ranks or Ranks(pos)
+    mine = [o for o in ranks.objectives(nation) if applies(pos, o, nation)]
     if not losses_acceptable(pos, nation, mine):
         return CUT
-    ranks = ranks or Ranks(pos)
     return 100 + sum(objective_met(pos, o, nation, ranks) for o in mine)
 
 
 def standing(pos: Position, nation: str, ranks: Ranks | None = None) -> Standing:
     ns = pos.nation(nation)
     ranks = ranks or Ranks(pos)
-    ledger = _ledger(pos, nation)
+    ledger = ranks.ledger(nation)
     side = ns.side
     members = [n for n, s in pos.state.nations.items() if s.side == side] if side != "neutral" else [nation]
-    side_now = sum(_ledger(pos, n).get("production", 0) for n in members)
-    side_start = sum(_ledger(pos, n).get("start", 0) for n in members)
+    side_now = sum(ranks.ledger(n).get("production", 0) for n in members)
+    side_start = sum(ranks.ledger(n).get("start", 0) for n in members)
     start, now = ledger.get("start", 0), ledger.get("production", 0)
-    enemies = [n for n in pos.state.nations if pos.state.at_war(nation, n)]
-    enemy_res = sum(_ledger(pos, n).get("resources", 0) for n in enemies)
-    enemy_men = sum(_ledger(pos, n).get("manpower", 0) for n in enemies)
+    at_war = set(ns.at_war_with)  # GameState.at_war(nation, n) for each n, read once
+    enemies = [n for n in pos.state.nations if n in at_war]
+    enemy_res = sum(ranks.ledger(n).get("resources", 0) for n in enemies)
+    enemy_men = sum(ranks.ledger(n).get("manpower", 0) for n in enemies)
     return Standing(
         nation=nation, side=side,
         production_side=100 * side_now / side_start if side_start else 100.0,

@@ -67,6 +67,7 @@ EXAMPLES: dict[str, str] = {
     "fire": "FIRE CITY 1 rkt FROM Metz AT Paris",
     "tf": "TF 1 AT North Sea: 2 bb, 3 dd   then   TF 1 PATROL TO Skagerrak",
     "task": "TASK FORCE 1 AT North Sea: 2 bb", "taskforce": "TASKFORCE 1 PATROL TO Skagerrak",
+    "split": "TF 1 SPLIT 2 dd INTO TF 3 AT Skagerrak",
     "detect": "DETECT SUBS IN North Sea WITH 2 dd",
     "intercept": "INTERCEPT WITH 2 ss IN North Sea AGAINST transports",
     "invade": "INVADE 2 inf FROM English Channel TO Picardy",
