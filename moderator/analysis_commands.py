@@ -41,6 +41,8 @@ Anti Air Guns; then the fighters intercept, 4.5); as many places as --air-distan
 between (--air-distance 3: two). --intercepted N is --on-the-way "N ftr".
 Aircraft that flew home for their fuel are reported apart: they do not hold
 the field. The numbers are exact (moderator.engine.odds). --sea: a naval battle (moderator/analysis_naval.py).
+--raid industry|city|tactical and --rebase: a bombing raid and a rebasing flight, flown by
+the engine with fixed dice (moderator/analysis_flights.py).
 """
 
 from __future__ import annotations
@@ -53,7 +55,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from moderator import analysis_naval
+from moderator import analysis_flights, analysis_naval
 from moderator.engine import combat_land
 from moderator.engine.names import nation_guesses
 from moderator.engine.odds import STEP_BUDGET, Odds, odds_for
@@ -75,9 +77,12 @@ OUTCOME_TEXT = {
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the analysis verbs to the `moderator` command."""
-    p = sub.add_parser("odds", help="exact odds of a land battle (Phase 4.6)",
-                       description="Exact probabilities of a land battle, computed as a Markov chain "
-                                   "with the engine's own unit values and casualty rules.")
+    p = sub.add_parser("odds", help="battle odds: land (4.6), sea (--sea, 4.3), raids (--raid, 4.1.1), "
+                                    "rebases (--rebase, 4.1.2)",
+                       description="Probabilities of a battle from the engine's own combat code: exact (a Markov "
+                                   "chain) for land and naval battles where the state space allows, else the "
+                                   "engine's battle fought 2,000 times with fixed dice; bombing raids and rebasing "
+                                   "flights are flown by the engine 2,000 times with fixed dice.")
     p.add_argument("--attacker", required=True, help="attacking nation (name or alias)")
     p.add_argument("--attack", required=True, help='attacking units, e.g. "6 inf, 2 art"')
     p.add_argument("--defender", required=True, help="defending nation, holder of the territory")
@@ -92,9 +97,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     trench.add_argument("--super-trench", action="store_true", help="a super trench faces the attackers")
     p.add_argument("--air-distance", type=int, default=1,
                    help="fuel the aircraft spend to get there (default 1: from next door)")
-    p.add_argument("--home", type=int, default=1,
+    p.add_argument("--home", type=int,
                    help="fuel from the territory to the nearest friendly land where the aircraft come down "
-                        "(default 1: friendly land next door; over the defender's land all the way: --air-distance)")
+                        "(default 1: friendly land next door; over the defender's land all the way: --air-distance; "
+                        "with --raid the default is the way out)")
     p.add_argument("--strike", action="store_true",
                    help="three or more tactical strike points on the territory this turn: attacking infantry +1 (4.1.1)")
     p.add_argument("--support", type=int, default=0,
@@ -128,6 +134,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--scenario", default="1914", help="scenario for unit statistics (default 1914)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     analysis_naval.add_arguments(p)
+    analysis_flights.add_arguments(p)
     p.set_defaults(func=run_odds)
 
 
@@ -224,7 +231,7 @@ def compute(args: argparse.Namespace) -> tuple[Odds, dict[str, object]]:
         raise ValueError("--support-one-round needs --support N")
     setup: dict[str, Any] = dict(
         territory=territory, strait=args.strait, trench=trench, air_distance=distance,
-        home=getattr(args, "home", 1),
+        home=_home(args),
         beach=getattr(args, "beach", False), strike=getattr(args, "strike", False),
         support=getattr(args, "support", 0), support_rounds=1 if one_round else None,
         tech=tech, disengage=disengage, let_through=let_through, break_off=break_off,
@@ -241,7 +248,7 @@ def compute(args: argparse.Namespace) -> tuple[Odds, dict[str, object]]:
     battle = {"attacker": attacker, "attack": attack, "defender": defender, "defend": defend,
               "territory": territory or None, "typed": args.territory, "city": city, "strait": bool(args.strait),
               "max_rounds": args.rounds, "trench": trench, "air_distance": distance,
-              "home": getattr(args, "home", 1),
+              "home": _home(args),
               "beach": bool(getattr(args, "beach", False)), "strike": bool(getattr(args, "strike", False)),
               "support": getattr(args, "support", 0), "support_one_round": one_round,
               "tech": {n: dict(sorted(levels.items())) for n, levels in sorted(tech.items())},
@@ -250,6 +257,12 @@ def compute(args: argparse.Namespace) -> tuple[Odds, dict[str, object]]:
               "radar": bool(getattr(args, "radar", False)), "intercepted": getattr(args, "intercepted", 0) or 0,
               "on_the_way": [{"fighters": g.fighters, "aa": g.aa} for g in way]}
     return odds, battle
+
+
+def _home(args: argparse.Namespace) -> int:
+    """--home for a land attack: friendly land next door unless told."""
+    home = getattr(args, "home", None)
+    return 1 if home is None else int(home)
 
 
 def break_off_conditions(args: argparse.Namespace) -> list[tuple[str, int]]:
@@ -321,7 +334,12 @@ def _nation(scenario: Scenario, name: str) -> str:
 
 def run_odds(args: argparse.Namespace) -> int:
     if getattr(args, "sea", False):  # a naval battle (4.3)
+        if analysis_flights.flying(args):
+            print("moderator odds: --raid and --rebase fly over land: leave out --sea")
+            return 2
         return _print_odds(args, analysis_naval.compute, analysis_naval.render)
+    if analysis_flights.flying(args):  # a bombing raid (4.1.1) or a rebasing flight (4.1.2)
+        return _print_odds(args, analysis_flights.compute, analysis_flights.render)
     return _print_odds(args, compute, render)
 
 

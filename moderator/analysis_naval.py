@@ -15,7 +15,9 @@ the defenders cannot fire in the first round (4.2.1). --free: the attackers fire
 round first (submarines attacking, 4.3 note; an escort intercepting, 4.2.2). After every
 round the sides that sought the battle roll to keep contact; --rounds N: the attackers
 withdraw after N rounds. The numbers are exact (moderator.engine.naval_odds), computed
-with the engine's own naval combat code.
+with the engine's own naval combat code; a battle too large for that (some thirty ships a
+side) is fought by the engine 2,000 times with fixed dice instead, with a progress bar,
+and the answer says so (moderator.engine.naval_odds_sampled).
 
 An air strike on ships (4.2-4.3; engine/phase4_air_sea.py): --attack names aircraft only
 ("2 ftr, 1 bmb"): the ships fire first (step 2), --aa N AA guns aboard them fire once
@@ -36,6 +38,7 @@ from __future__ import annotations
 
 import argparse
 
+from moderator.engine import naval_odds
 from moderator.engine.naval_odds import NavalOdds, naval_odds_for
 from moderator.engine.state import AIR_UNITS, SEA_UNITS
 from moderator.orders.vocab import UNIT_ECHO
@@ -149,9 +152,11 @@ def compute(args: argparse.Namespace) -> tuple[NavalOdds, dict[str, object]]:
                              if args.attacker_deck or args.defender_deck else {}),
                           **({"carrier_fighters": args.carrier_fighters, "cover": args.cover,
                               "cover_rounds": args.cover_rounds, "radar_retreat": args.radar_retreat,
-                              "let_through": let_through, "break_off": break_off,
-                              "progress": progress_bar("the air combat before the strike", args)}
-                             if strike else {}))
+                              "let_through": let_through, "break_off": break_off}
+                             if strike else {"budget": naval_odds.step_budget(
+                                 sum(attack.values()) + sum(defend.values()) + args.attacker_deck + args.defender_deck)}),
+                          progress=progress_bar("the air combat before the strike" if strike else "rolling the battle",
+                                                args))
     battle = {"sea": True, "attacker": attacker, "attack": attack, "mission": args.mission,
               "defender": defender, "defend": defend, "defend_mission": args.defend_mission,
               "free": bool(args.free), "max_rounds": args.rounds, "strike": strike, "aa": args.aa,
@@ -221,4 +226,8 @@ def render(odds: NavalOdds, battle: dict[str, object]) -> str:
     ]
     shown = [(r, p) for r, p in sorted(odds.rounds.items()) if p >= 0.0005]
     lines += [f"    {r:>3} {p:7.2%} {'#' * round(p * 40)}" for r, p in shown]
+    if odds.samples:  # too large to walk exactly: the engine's battle rolled (naval_odds_sampled.py)
+        spread = 2 * (0.25 / odds.samples) ** 0.5  # two standard errors of a share, at its widest (50%)
+        lines += ["", f"  simulated: too large to work out exactly, so the engine fought this battle "
+                      f"{odds.samples} times with fixed dice; each chance is within about {spread:.1%}"]
     return "\n".join(lines)

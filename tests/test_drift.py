@@ -192,6 +192,20 @@ def test_aircraft_sent_to_the_moderator_have_their_order_in_the_engine_too() -> 
     assert codes(cmp, 1) == ["not-enough-units"] and refused(cmp, 1) == ["not-enough-units"]
 
 
+def test_carrier_fighters_hunting_submarines_by_order_are_judged_alike_and_claimed() -> None:
+    # Issue 10 (4.2.9, Aircraft Carriers): fighters aboard hunt with a DETECT of their own,
+    # in their carriers' zone (no FROM) or FROM it at another zone; the carriers launch as
+    # many as they hold, and each fighter does one thing a turn. Both judges agree.
+    game = at_sea_strike()  # the carrier with two fighters in the North Sea
+    cmp = judged(game, "britain", m.SubDetection("North Sea", one("fighter", 1)),
+                 m.SubDetection("English Channel", one("fighter", 1), "North Sea"),
+                 m.Move(one("fighter", 1), "North Sea", "Edinburgh"))
+    assert codes(cmp, 0) == codes(cmp, 1) == [] and refused(cmp, 0) == refused(cmp, 1) == []
+    assert codes(cmp, 2) == ["not-enough-units"] and refused(cmp, 2) == ["not-enough-units"]
+    cmp = judged(game, "britain", m.SubDetection("North Sea", one("fighter", 3)))
+    assert codes(cmp, 0) == ["carrier-cannot-launch"] and refused(cmp, 0) == ["carrier-cannot-launch"]
+
+
 def test_joining_a_battle_never_takes_units_an_earlier_order_names() -> None:
     # Found: with 2 infantry in Manchuria, orders 1 and 3 attack Vladivostok and order 2
     # Korea. The engine's battle at Vladivostok took order 3 along (its units first), so
@@ -696,3 +710,32 @@ def test_an_undeclared_attack_is_refused_with_the_declarations_reason_in_both() 
     # begin, warned), and the USA once at war with Mexico.
     assert refused(judged(game, "germany", m.Attack(inf(16), "Cologne", "Liege")), 0) == []
     assert refused(judged(at_war(game, "usa", "mexico"), "usa", m.Attack(inf(1), "LA", "Northern Mexico")), 0) == []
+
+
+def test_task_forces_split_and_join_alike_in_both() -> None:
+    # Phase 4 guideline 6 (issue 10): SPLIT and JOIN are judged on the ledger the earlier
+    # steps left, in the checker and the engine alike; kept ones sail, refused ones are
+    # refused for the same reason.
+    def tf(name: str, **ships: int) -> m.TaskForce:
+        return m.TaskForce(name, "North Sea", tuple(m.UnitCount(k, n) for k, n in ships.items()))
+
+    def step(name: str, mission: str, **kw: Any) -> m.TaskForceMission:
+        return m.TaskForceMission(name, mission, **kw)
+
+    game = opening()
+    cmp = judged(game, "britain",
+                 tf("A", battleship=2, cruiser=3),
+                 step("A", "patrol", dest="English Channel"),
+                 step("A", "split", units=one("cruiser", 2), part="C", at="English Channel"),
+                 step("C", "move", dest="North Sea"),
+                 step("A", "split", units=one("cruiser", 2), part="D"),  # one left: refused
+                 step("A", "split", units=one("battleship", 1), part="E", at="North Sea"),  # not there: refused
+                 tf("F", submarine=1),
+                 step("F", "join", part="A"),  # A has moved on: refused
+                 step("F", "move", dest="English Channel"),
+                 step("F", "join", part="A"),  # now together: kept
+                 step("F", "patrol"))  # joined: refused
+    assert [v.kept for v in cmp.verdicts] == [True, True, True, True, False, False, True, False, True, True, False]
+    assert [codes(cmp, i)[:1] for i in (4, 5, 7, 10)] == [["tf-split-ships"], ["tf-split-where"], ["tf-join-apart"],
+                                                          ["tf-joined"]]
+    assert [e.args["tf"] for e in cmp.mine("task-force") if e.args["tf"] in "ACF"] == ["A", "C"]

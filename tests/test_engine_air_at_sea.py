@@ -15,7 +15,7 @@ from functools import cache
 from moderator.engine import air_combat_sea, naval_combat, phase4_sea
 from moderator.engine.context import TurnContext
 from moderator.engine.dice import Dice, ScriptedDice
-from moderator.engine.orders import task_forces
+from moderator.engine.orders import submarines, task_forces
 from moderator.engine.state import GameState
 from moderator.engine.technology import UPGRADED
 from moderator.orders import model as m
@@ -382,3 +382,46 @@ def test_fighters_moved_at_enemy_aircraft_fight_them_or_turn_back_short_of_fuel(
     assert [e.code for e in ctx.events if e.code in ("air-combat-at-sea", "aircraft-turned-back", "aircraft-aboard")] \
         == ["aircraft-turned-back"]
     assert count(ctx, "britain", "fighter", "English Channel") == 2 and ctx.dice.log == []
+
+
+# ---- DETECT by fighters off carriers (engine/orders/submarines.py; issue 10) -------------------
+
+HUNT_ABOARD = "DETECT SUBS IN North Sea WITH 2 ftr"
+HUNT_NEXT = "DETECT SUBS IN English Channel WITH 2 ftr FROM North Sea"
+DECK = [("carrier", "North Sea", 1), ("fighter", "North Sea", 2)]
+
+
+def detect_judged(state: GameState, text: str, fuel: int = 5) -> str | None:
+    order = parsed_orders(text)[0]
+    assert isinstance(order, m.SubDetection)
+    why = submarines.DETECT.problem(TurnContext(state.copy(), {}, WORLD, scenario(fuel)), "britain", order)
+    return why.code if why else None
+
+
+def test_fighters_aboard_may_detect_in_their_carriers_zone_or_one_in_range() -> None:
+    # Aircraft Carriers: "especially handy when hunting down submarines"; only undamaged
+    # carriers launch, as many as they hold; Fighters: 5 fuel to fight at sea, 2 a sea zone.
+    state = carriers(DECK, [("submarine", "North Sea", 1)])
+    assert detect_judged(state, HUNT_ABOARD) is None
+    assert detect_judged(state, HUNT_NEXT) is None
+    assert detect_judged(state, HUNT_ABOARD, fuel=4) == "sea-combat-fuel"
+    assert detect_judged(state, "DETECT SUBS IN Baltic Sea WITH 2 ftr FROM North Sea", fuel=5) == "no-fuel-home"
+    assert detect_judged(state, "DETECT SUBS IN North Sea WITH 3 ftr") == "carrier-cannot-launch"
+    assert detect_judged(carriers([("fighter", "North Sea", 2)], []), HUNT_ABOARD) == "carrier-cannot-launch"
+    damaged = state.copy()
+    next(u for u in damaged.units if u.kind == "carrier").damage = 1
+    assert detect_judged(damaged, HUNT_ABOARD) == detect_judged(damaged, HUNT_NEXT) == "carrier-cannot-launch"
+    assert detect_judged(state, "DETECT SUBS IN North Sea WITH 1 bmb") == "detect-air"  # bombers never launch
+
+
+def test_fighters_aboard_find_submarines_by_order_as_often_as_their_capability_says() -> None:
+    # 4.2.9: fighters detect at 2; two of them find the submarine with 1 - 0.8 x 0.8 = 36%.
+    # They land back aboard their carrier whatever the hunt gives.
+    state = carriers(DECK, [("submarine", "North Sea", 1)])
+    trials, found = 1500, 0
+    for seed in range(trials):
+        ctx = sail(TurnContext(state.copy(), {"britain": parsed_orders(HUNT_ABOARD)}, WORLD, scenario(5),
+                               dice_root=Dice("carrier-order-hunt", seed)))
+        found += any(e.code == "naval-battle" for e in ctx.events)
+        assert count(ctx, "britain", "fighter", "North Sea") == 2
+    assert within_four_sigma(found, trials, 0.36)

@@ -715,6 +715,27 @@ def test_allied_france_and_spain_keep_apart_while_the_garrison_rule_stands() -> 
     assert "garrison-apart" not in errors(codes_1914("MOVE 1 inf FROM Toulouse TO Barcelona", "France"))
 
 
+def test_allied_france_and_spain_found_together_at_the_end_of_a_turn_are_flagged() -> None:
+    """French option #1: "they cannot share the same provinces or waters. Any such attempt
+    will end in combat". What the refusals cannot foresee (units together when the two
+    became allies, two moves of one turn into one empty zone) is flagged at the end of the
+    turn for the moderator (`garrison-together`, reading 32); they stay by default."""
+    def together(events: list[Event]) -> list[str]:
+        return [e.args["details"]["place"] for e in events
+                if e.code == "moderator-flag" and e.args["reason"] == "garrison-together"]
+
+    allied = opening(set_flags("spain", side="allied"))
+    _, events = run_1914({}, allied)  # French and Spanish ships share two zones from the start
+    assert together(events) == ["Bay of Biscay", "Western Mediterranean"]
+    both = {n: "TF 1 AT Bay of Biscay: 1 cruiser\nTF 1 MOVE TO Southern Atlantic" for n in ("france", "spain")}
+    new, events = run_1914(both, allied)
+    assert not [e for e in events if e.code == "order-refused"]
+    assert new.units_at("Southern Atlantic", "france") and new.units_at("Southern Atlantic", "spain")
+    assert together(events) == ["Southern Atlantic", "Western Mediterranean"]
+    _, events = run_1914(both)  # Spain neutral: not this rule
+    assert together(events) == []
+
+
 def test_china_declares_war_only_on_its_four_majors_and_on_minor_neutrals_it_borders() -> None:
     """China: "China can enter into limited wars with Germany, Britain, France, and/or
     Russia or with adjacent minor neutrals ... China may also freely declare war on any

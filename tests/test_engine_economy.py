@@ -215,3 +215,26 @@ def test_gift_exceptions_and_refusals() -> None:
 def test_notes_go_to_the_moderator_not_to_the_rules() -> None:
     _, events = run(fx.state(), {"germany": [Note("please check my trench")]})
     assert not [e for e in events if e.code == "order-not-implemented"]
+
+
+def test_a_non_player_minors_money_waits_for_the_moderator_who_is_told_when_it_buys_a_unit() -> None:
+    """Phase 8 note: non-player minors collect 25% and the "Moderator will spend that money
+    for defense purpose whenever he founds apropriate": the engine never spends it, and
+    flags the moderator once when a minor's treasury first reaches an infantry's price
+    (`minor-funds`), again only after it fell below it (engine/minor_funds.py)."""
+    from tests.test_engine_diplomacy import run_1914
+
+    def funded(events: list[Event]) -> dict[str, int]:
+        return {m["nation"]: m["saved"] for e in events
+                if e.code == "moderator-flag" and e.args["reason"] == "minor-funds" for m in e.args["details"]["minors"]}
+
+    first, events = run_1914({})
+    assert "netherlands" not in funded(events)
+    second, events = run_1914({}, first)
+    assert funded(events)["netherlands"] == second.nations["netherlands"].saved >= 5  # infantry: 5
+    third, events = run_1914({}, second)
+    assert "netherlands" not in funded(events)  # told once; the money stays and grows
+    assert third.nations["netherlands"].saved > second.nations["netherlands"].saved
+    third.nations["netherlands"].saved = 4  # the moderator spent most of it
+    _, events = run_1914({}, third)
+    assert "netherlands" in funded(events)

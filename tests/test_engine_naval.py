@@ -16,7 +16,7 @@ from moderator.engine.combat_orders import BattleOrders
 from moderator.engine.context import TurnContext
 from moderator.engine.dice import Dice, ScriptedDice
 from moderator.engine.naval_combat import NavalSide, Ship
-from moderator.engine.orders import task_forces
+from moderator.engine.orders import submarines, task_forces
 from moderator.engine.state import GameState
 from moderator.orders import model as m
 from moderator.orders.parser import parse_orders
@@ -49,12 +49,14 @@ def naval_turn(state: GameState, orders: dict[str, str], dice: Dice) -> TurnCont
 
 
 def sail(ctx: TurnContext, checked: bool = False) -> TurnContext:
-    """Commit the context's task force orders through their homes (each judged legal first
-    when `checked`), then run the naval step."""
+    """Carry out the context's step-4.2 orders (task forces, DETECT, INTERCEPT) through their
+    homes (each judged legal first when `checked`), then run the naval step."""
+    homes = {m.TaskForce: task_forces.FORM, m.TaskForceMission: task_forces.MISSION,
+             m.SubDetection: submarines.DETECT, m.SubInterception: submarines.INTERCEPT}
     for nation in sorted(ctx.orders):
         for i, order in enumerate(ctx.orders[nation]):
-            if isinstance(order, (m.TaskForce, m.TaskForceMission)):
-                rule = task_forces.FORM if isinstance(order, m.TaskForce) else task_forces.MISSION
+            rule = homes.get(type(order))
+            if rule is not None:
                 assert not checked or rule.problem(ctx, nation, order) is None, order
                 rule.execute(ctx, nation, i, order)
     phase4_sea.naval_movement(ctx)
@@ -148,10 +150,7 @@ def test_every_ship_of_the_targets_side_in_the_zone_engages_intercepting_submari
     for seed in range(5):
         parsed = {n: parsed_orders(text) for n, text in orders.items()}
         ctx = TurnContext(state.copy(), parsed, WORLD, SCENARIO, dice_root=Dice("all-ships-engage", seed))
-        for i, order in enumerate(parsed["france"]):  # the task force; INTERCEPT is read by the naval step
-            rule = task_forces.FORM if isinstance(order, m.TaskForce) else task_forces.MISSION
-            rule.execute(ctx, "france", i, order)
-        phase4_sea.naval_movement(ctx)
+        sail(ctx)  # the task force and the INTERCEPT through their homes
         battle = next(e for e in ctx.events if e.code == "naval-battle" and e.args["zone"] == "North Sea")
         assert battle.args["second"] == ["france", "russia"]
         assert [f for f in battle.args["fleets"] if f.startswith("france/")] == ["france/T"]
@@ -183,10 +182,7 @@ def test_the_ships_that_join_an_interception_sink_submarines_as_often_as_their_v
     trials, sunk = 1500, 0
     for seed in range(trials):
         ctx = TurnContext(state.copy(), parsed, WORLD, SCENARIO, dice_root=Dice("interception-joined", seed))
-        for i, order in enumerate(parsed["france"]):
-            rule = task_forces.FORM if isinstance(order, m.TaskForce) else task_forces.MISSION
-            rule.execute(ctx, "france", i, order)
-        phase4_sea.naval_movement(ctx)
+        sail(ctx)  # the task force and the INTERCEPT through their homes
         sunk += sum(1 for u in ctx.state.units if u.kind == "submarine") < 2
     assert within_four_sigma(sunk, trials, 0.3448)
 
@@ -210,10 +206,7 @@ def test_the_fighters_aboard_an_intercepted_carrier_hold_the_submarine_until_the
     # the free attack; then per round the submarine, the carrier, the fighter, and (rounds 1-3) the contact
     dice = ScriptedDice([9] + [9, 9, 9, 1] * 3 + [9, 9, 9])
     ctx = TurnContext(state.copy(), parsed, WORLD, scenario, dice_root=dice)
-    for i, order in enumerate(parsed["france"]):
-        rule = task_forces.FORM if isinstance(order, m.TaskForce) else task_forces.MISSION
-        rule.execute(ctx, "france", i, order)
-    phase4_sea.naval_movement(ctx)
+    sail(ctx)  # the task force and the INTERCEPT through their homes
     battle = next(e for e in ctx.events if e.code == "naval-battle")
     assert (battle.args["rounds"], battle.args["ended"]) == (4, "submarines-dive")
     assert len(dice.log) == 1 + 4 * 3 + 3

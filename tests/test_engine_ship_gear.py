@@ -6,7 +6,7 @@ the radar's sighting chance counted with fixed seeds."""
 
 from __future__ import annotations
 
-from moderator.engine import naval_combat, phase4_sea
+from moderator.engine import naval_combat
 from moderator.engine.combat_orders import BattleOrders
 from moderator.engine.context import TurnContext
 from moderator.engine.dice import Dice, ScriptedDice
@@ -14,7 +14,7 @@ from moderator.engine.gear_aboard import GEAR
 from moderator.engine.naval_combat import NavalSide, Ship
 from moderator.engine.state import GameState
 from tests.test_engine_examples import within_four_sigma
-from tests.test_engine_naval import SCENARIO, WORLD, naval_turn, parsed_orders, sea_state
+from tests.test_engine_naval import SCENARIO, WORLD, naval_turn, parsed_orders, sail, sea_state
 
 
 def mount(state: GameState, nation: str, kind: str, gear: str) -> GameState:
@@ -64,9 +64,7 @@ def hunters(sonar: bool) -> GameState:
 
 
 def hunt(state: GameState, dice: Dice) -> TurnContext:
-    ctx = TurnContext(state.copy(), {"britain": parsed_orders(HUNT)}, WORLD, SCENARIO, dice_root=dice)
-    phase4_sea.naval_movement(ctx)
-    return ctx
+    return sail(TurnContext(state.copy(), {"britain": parsed_orders(HUNT)}, WORLD, SCENARIO, dice_root=dice))
 
 
 def test_sonar_detects_on_half_again_the_capability() -> None:

@@ -194,3 +194,39 @@ def test_unknown_technology_lists_the_rules_names() -> None:
 def test_huge_numbers_are_refused_not_crashed() -> None:
     r = parse_orders("MOVE " + "9" * 5000 + " inf FROM A TO B\nTURN 99999999999")
     assert not r.orders and {d.code for d in r.diagnostics} == {"bad-number"}
+
+
+def test_recurring_header_and_talk_lines_are_parsed_once_and_read_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 11, CPU per mail: a burst of mail parses each GAME, NATION and TURN line and
+    each greeting once per distinct text; orders, and lines that hold (or may hold) a
+    password, are parsed every time, and no password is kept."""
+    import moderator.orders.parser as parser
+
+    monkeypatch.setattr(parser, "_kept", {})
+    lines: list[str] = []
+    real = parser.grammar()
+
+    class Counting:
+        def parse(self, text: str) -> object:
+            lines.append(text)
+            return real.parse(text)
+
+    mail = ("Hello Tom,\nGAME g\nNATION Germany\nTURN 1\nPASSWORD tiger-lily\nPasword: tiger-lily\n"
+            "MOVE 2 inf FROM Ruhr TO Cologne\nMOVE 1 inf FROM Ruhr TO Warsw\nThanks!\n")
+    first = parse_orders(mail)
+    monkeypatch.setattr(parser, "grammar", lambda: Counting())
+    again = parse_orders(mail)
+    assert again == first
+    assert lines == ["PASSWORD tiger-lily", "Pasword: tiger-lily", "MOVE 2 inf FROM Ruhr TO Cologne",
+                     "MOVE 1 inf FROM Ruhr TO Warsw"]
+    assert not any("tiger" in text for text in parser._kept)
+    assert [d.code for d in again.diagnostics] == ["unknown-order", "unknown-order", "unknown-order"]
+
+
+def test_the_lines_kept_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    import moderator.orders.parser as parser
+
+    monkeypatch.setattr(parser, "_KEPT_MOST", 10)
+    monkeypatch.setattr(parser, "_kept", {})
+    parse_orders("\n".join(f"Greetings number {n}!" for n in range(25)) + "\n" + "x" * 500)
+    assert 0 < len(parser._kept) <= 10 and all(len(text) <= parser._KEPT_LONGEST for text in parser._kept)

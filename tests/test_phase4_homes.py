@@ -127,10 +127,34 @@ REFUSALS = [
     ("TF 2 AT Baltic Sea: 2 tr\nTF 2 LOAD 1 inf FROM Berlin", "tf-not-adjacent"),
     ("TF 1 AT North Sea: 2 bb\nTF 1 BOMBARD Paris", "tf-not-adjacent"),
     ("TF 3 AT English Channel: 2 ss\nTF 3 DOCK", "dock-not-friendly"),
+    # Phase 4 guideline 6: splitting and joining task forces
+    ("TF 1 AT North Sea: 2 bb, 1 dd\nTF 1 SPLIT 2 dd INTO TF 3", "tf-split-ships"),  # ships not in the TF
+    ("TF 1 AT North Sea: 2 bb, 3 dd\nTF 1 SPLIT 1 dd INTO TF 3\nTF 3 SPLIT 1 bb INTO TF 4", "tf-split-ships"),
+    ("TF 1 AT North Sea: 2 bb\nTF 1 SPLIT 2 bb INTO TF 3", "tf-split-all"),  # nothing left in TF 1
+    ("TF 1 AT North Sea: 3 dd\nTF 1 PATROL\nTF 1 SPLIT 1 dd INTO TF 3\nTF 3 PATROL\nTF 3 PATROL\nTF 3 PATROL",
+     "tf-too-far"),  # the half has spent the point its ships spent before the split
+    ("TF 1 AT North Sea: 3 dd\nTF 3 AT North Sea: 2 bb\nTF 1 PATROL\nTF 3 PATROL\nTF 3 JOIN TF 1\nTF 1 PATROL\n"
+     "TF 1 PATROL", "tf-too-far"),  # joined by battleships, TF 1 has their 2 points
+    ("TF 1 AT North Sea: 2 bb, 1 dd\nTF 1 SPLIT 1 dd INTO TF 3 AT English Channel", "tf-split-where"),
+    ("TF 1 AT North Sea: 2 bb, 3 dd\nTF 1 PATROL TO English Channel\nTF 1 SPLIT 1 dd INTO TF 3 AT North Sea",
+     "tf-split-where"),  # it has left the North Sea at this point of the orders
+    ("TF 1 AT North Sea: 2 bb\nTF 2 AT North Sea: 1 dd\nTF 1 SPLIT 1 bb INTO TF 2", "tf-twice"),
+    ("TF 2 AT Baltic Sea: 2 tr\nTF 2 LOAD 1 inf FROM Kiel\nTF 2 SPLIT 1 tr INTO TF 3", "tf-split-loaded"),
+    ("TF 9 SPLIT 1 bb INTO TF 3", "tf-unknown"),
+    ("TF 1 AT North Sea: 2 bb\nTF 1 JOIN TF 4", "tf-unknown"),
+    ("TF 1 AT North Sea: 2 bb\nTF 1 JOIN TF 1", "tf-unknown"),
+    ("TF 1 AT North Sea: 2 bb\nTF 3 AT North Sea: 1 dd\nTF 3 PATROL\nTF 3 JOIN TF 1", "tf-join-apart"),
+    ("TF 1 AT North Sea: 2 bb\nTF 3 AT North Sea: 1 dd\nTF 3 PATROL TO English Channel\nTF 1 PATROL\n"
+     "TF 3 JOIN TF 1", "tf-join-apart"),  # same points, other zones
+    ("TF 1 AT North Sea: 2 bb\nTF 3 AT North Sea: 1 dd\nTF 3 JOIN TF 1\nTF 3 PATROL", "tf-joined"),
+    ("TF 1 AT North Sea: 2 bb\nTF 3 AT North Sea: 1 dd\nTF 4 AT North Sea: 1 dd\nTF 3 JOIN TF 1\nTF 4 JOIN TF 3",
+     "tf-joined"),
     # 4.2.9, 4.2.10 submarines
     ("DETECT SUBS IN Kiel WITH 1 dd", "detect-land"),
     ("DETECT SUBS IN Baltic Sea WITH 2 tr", "detect-units"),
-    ("DETECT SUBS IN North Sea WITH 2 ftr", "detect-air"),
+    ("DETECT SUBS IN North Sea WITH 1 bmb", "detect-air"),  # only fighters take off at sea
+    ("DETECT SUBS IN North Sea WITH 1 bmb FROM Baltic Sea", "bombers-aboard"),
+    ("DETECT SUBS IN North Sea WITH 2 ftr", "sea-combat-fuel"),  # off carriers: fuel 4 < 5 (Fighters)
     ("DETECT SUBS IN North Sea WITH 2 ftr FROM Ruhr", "sea-combat-fuel"),  # fuel 4 < 5 (Fighters)
     ("DETECT SUBS IN North Sea WITH 4 dd", "not-enough-units"),
     ("INTERCEPT WITH 1 ss IN Kiel", "intercept-land"),
@@ -178,6 +202,22 @@ def test_each_home_refuses_by_the_rules_in_the_checker_and_the_engine(text: str,
     assert errors(text, state=_rockets_and_tech()) == [(code, last)]
     _, events = turn(text, state=_rockets_and_tech())
     assert refused(events) == [(code, last)]
+
+
+def test_a_refused_hunt_or_interception_never_fights_with_the_units_there() -> None:
+    # The engine refuses DETECT with 4 destroyers where Germany has 3, and INTERCEPT with 3
+    # submarines where it has 1; neither may then hunt or strike with what is there (the
+    # naval step reads only the orders the engine kept: submarines.hunts, submarines.kept).
+    state = make_state()
+    for a, b in (("britain", "germany"), ("germany", "britain")):
+        state.nations[a].at_war_with = [b]
+    state.new_unit("britain", "submarine", "North Sea")
+    state.new_unit("germany", "submarine", "North Sea")
+    orders = {"germany": parse_orders("DETECT SUBS IN North Sea WITH 4 dd\nINTERCEPT WITH 3 ss IN North Sea").orders,
+              "britain": parse_orders("TF 1 AT North Sea: 1 bb\nTF 1 MOVE TO English Channel").orders}
+    _, events = resolve(state, orders, make_world(), make_scenario(), Dice("refused-hunt", 1))
+    assert [e.args["reason"] for e in events if e.code == "order-refused"] == ["not-enough-units"] * 2
+    assert not [e for e in events if e.code == "naval-battle"]
 
 
 def test_every_refusal_reads_as_a_sentence_citing_its_rule() -> None:

@@ -19,6 +19,8 @@ def _agrees(state: GameState) -> None:
     for place in PLACES:
         assert state.units_at(place) == _scan(state, place)
         assert all(a is b for a, b in zip(state.units_at(place), _scan(state, place), strict=True))
+        # the whole map at once (GameState.by_place, read by passive reconnaissance): the same lists
+        assert all(a is b for a, b in zip(state.by_place().get(place, ()), _scan(state, place), strict=True))
 
 
 def test_the_index_follows_moves_new_units_and_removals_as_a_scan_would() -> None:

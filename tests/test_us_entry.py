@@ -154,3 +154,29 @@ def test_the_usa_at_war_with_a_major_asks_the_moderator_for_its_pace_to_full_pro
     ctx = context(dice=Dice("us-war-production", 1))
     wars.begin(ctx, "germany", "usa", "1.1", surprise=False)
     assert ctx.state.nations["usa"].side == "allied" and not of(ctx, "moderator-flag", reason="us-war-production")
+
+
+def test_the_usas_gear_up_is_flagged_again_each_turn_until_the_moderator_makes_it_full() -> None:
+    """US option #2: "will begin to gear towards full war time production", a gear-up over
+    turns (reading 33): the flag comes back in Phase 9 of each later turn, once a turn,
+    until the income is full; a war on a minor or no war raises none."""
+    world, scenario, _ = real()
+    ctx = context()
+    ctx.state.nations["usa"].income_rule = "fixed:35"
+    wars.begin(ctx, "usa", "italy", "1.5", surprise=False)
+    us_entry.war_production_pace(ctx, PHASE)  # the turn the war began: told once
+    assert len(of(ctx, "moderator-flag", reason="us-war-production")) == 1
+    paces = []
+    for ruling in ("", "fixed:45", "full"):
+        if ruling:
+            ctx.state.nations["usa"].flags["income_ruling"] = ruling
+        later = TurnContext(ctx.state.copy(), {}, world, scenario, dice_root=ScriptedDice([]))
+        us_entry.war_production_pace(later, PHASE)
+        paces.append([(e.args["details"]["enemy"], e.args["details"]["rule"])
+                      for e in of(later, "moderator-flag", reason="us-war-production")])
+    assert paces == [[("italy", "fixed:35")], [("italy", "fixed:45")], []]
+    minor = context()
+    wars.begin(minor, "usa", "mexico", "1.5", surprise=False)
+    quiet = TurnContext(minor.state.copy(), {}, world, scenario, dice_root=ScriptedDice([]))
+    us_entry.war_production_pace(quiet, PHASE)
+    assert not of(quiet, "moderator-flag", reason="us-war-production")

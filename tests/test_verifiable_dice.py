@@ -43,6 +43,18 @@ def test_the_engine_rolls_what_the_documented_function_gives() -> None:
     assert rolls[5] == "xyz"[die(seed, "4.6", 5, 3) - 1]
 
 
+@pytest.mark.parametrize("seed", ["", "short", "0123456789abcdef" * 4, "é" * 40, "x" * 65, "y" * 200])
+def test_the_draws_are_hmac_sha256_for_keys_of_every_length(seed: str) -> None:
+    """The engine keys SHA-256 itself (RFC 2104) rather than through the hmac module: keys
+    shorter than, as long as and longer than the hash's block of 64 bytes give hmac's digest."""
+    from moderator.engine.dice import draw
+
+    for step, k in [("4.6", 0), ("9", 17), ("", 12345)]:
+        assert draw(seed, step, k, 1, 10) == die(seed, step, k)
+        assert draw(seed, step, k, 0, 2**40) == int(hmac.new(seed.encode(), f"{step}/{k}".encode(), "sha256")
+                                                    .digest()[:8].hex(), 16) % (2**40 + 1)
+
+
 def test_the_old_scheme_still_rolls_as_before() -> None:
     """Turns stored before verifiable dice replay with scheme 1 (random.Random)."""
     import random

@@ -1,6 +1,7 @@
 """The order checker: the engine's own legality, walked over the position the orders meet.
 
-check_orders() copies the position, then walks the ruleset's table for the turn the way
+check_orders() copies the position (or only its list of units, when they are read only and
+shared: GameState.share_units), then walks the ruleset's table for the turn the way
 resolve() does, with one nation's orders only: at each step, each of its orders of that
 step gets its home's problem() on the position as the earlier orders left it; a kept
 order is committed (paid, its units claimed, its war declared) before the next one is
@@ -21,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from moderator.engine import treasuries
 from moderator.engine.context import TurnContext
@@ -28,8 +30,8 @@ from moderator.engine.dice import NoDice
 from moderator.engine.names import Unreadable, canonical
 from moderator.engine.problems import Problem, problem
 from moderator.engine.resolve import default_ruleset, wrong_table
-from moderator.engine.ruleset import Ruleset
-from moderator.engine.state import GameState
+from moderator.engine.ruleset import Ruleset, Step
+from moderator.engine.state import GameState, SharedUnitChanged
 from moderator.orders.model import Order
 from moderator.world.model import World
 from moderator.world.scenario_model import Scenario
@@ -64,12 +66,35 @@ def check_orders(orders: Sequence[Order], nation: str, state: GameState, world: 
     # one on the same state, where they still hold: a burst of mail is checked on one snapshot.
     seeded = state.__dict__.get(_ANSWERS)
     answers = seeded[1] if seeded is not None and seeded[0] is world else {}
-    ctx = TurnContext(state.copy(), {nation: canon}, world, scenario, checking=True, dice_root=NoDice(),
+    # The walk's scratch copy: the state's own units if they are read only (GameState.
+    # share_units: the position a burst of mail is checked on), else copies. A walk that
+    # would change one of the shared units (moves a unit, damages one) starts again on a
+    # copy of its own: it was stopped before it changed anything.
+    try:
+        ctx = _walk(canon, dict(verdicts), nation, state.sharing_copy() if state.units_shared else state.copy(),
+                    world, scenario, rs, table, answers, whole_table, verdicts)
+    except SharedUnitChanged:
+        ctx = _walk(canon, dict(verdicts), nation, state.copy(), world, scenario, rs, table, answers, whole_table,
+                    verdicts)
+    # The answers found here that hold for the state, kept on it for its next check (not a
+    # field: never serialised, not copied); those seeded were checked when they were kept.
+    holding = treasuries.answers_holding({k: v for k, v in ctx.memo.items() if answers.get(k) is not v}, state)
+    if holding:
+        state.__dict__[_ANSWERS] = (world, {**answers, **holding})
+    return [verdicts[i] for i in range(len(canon))]
+
+
+def _walk(canon: list[Order], verdicts: dict[int, Verdict], nation: str, scratch: GameState, world: World,
+          scenario: Scenario, rs: Ruleset, table: Sequence[Step], answers: dict[Any, Any], whole_table: bool,
+          out: dict[int, Verdict]) -> TurnContext:
+    """check_orders()'s walk of the table on `scratch`, from the verdicts known before it
+    (`verdicts`, changed); only once it is done are they put in `out`. Returns its context."""
+    ctx = TurnContext(scratch, {nation: canon}, world, scenario, checking=True, dice_root=NoDice(),
                       memo=dict(answers))
     for i, order in enumerate(canon):
         if i not in verdicts and rs.step_of(table, order) is None:
             known = rs.rule_for_type(type(order)) is not None
-            verdicts[i] = Verdict(i, order, False, [wrong_table(state.turn) if known else problem("no-home")])
+            verdicts[i] = Verdict(i, order, False, [wrong_table(scratch.turn) if known else problem("no-home")])
     # The steps after the last one holding an order still to judge cannot change a verdict:
     # only verdicts wanted, they are not walked (a mail without GIFT or TRANSFER then does not
     # pay for Phase 8 income on every nation, most of a mail's check).
@@ -93,9 +118,5 @@ def check_orders(orders: Sequence[Order], nation: str, state: GameState, world: 
             step.run(ctx)
         elif step.assume is not None:
             step.assume(ctx)
-    # The answers found here that hold for the state, kept on it for its next check (not a
-    # field: never serialised, not copied); those seeded were checked when they were kept.
-    holding = treasuries.answers_holding({k: v for k, v in ctx.memo.items() if answers.get(k) is not v}, state)
-    if holding:
-        state.__dict__[_ANSWERS] = (world, {**answers, **holding})
-    return [verdicts[i] for i in range(len(canon))]
+    out.update(verdicts)
+    return ctx

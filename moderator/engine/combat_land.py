@@ -230,7 +230,8 @@ def penalty(side: Side, f: Fighter) -> int:
     if f.trench:
         trench = TRENCH_PENALTY[f.trench].get(f.kind, 0)
         if f.kind == "infantry" and f.trench == TRENCH:
-            tanks = sum(1 for g in side.real() if g.kind == "tank" and g.trench == TRENCH and g.origin == f.origin)
+            # (a tank is a real unit: the side's fighters are read as they are, no list of the real ones made)
+            tanks = sum(1 for g in side.fighters if g.kind == "tank" and g.trench == TRENCH and g.origin == f.origin)
             trench -= 2 if tanks >= TANKS_FOR_BOTH else 1 if tanks else 0
         points += trench
     return points
@@ -258,7 +259,7 @@ def value_of(ctx: TurnContext, battle: Battle, side: Side, f: Fighter) -> int:
         return max(1, value - points) if points and value > 0 else value  # never below 1 (4.6)
     if f.support:
         return stats.attack  # Artillery: "protect any designated adjacent province by using its attack rating"
-    if f.kind == "artillery" and not any(g.kind in SUPPORTING for g in side.real()):
+    if f.kind == "artillery" and not any(g.kind in SUPPORTING for g in side.fighters):  # (real kinds all)
         value = 1  # Artillery: unsupported artillery defends at 1
     else:
         value = terrain.defense(ctx.world, ctx.scenario, battle.territory, f.kind, stats.defense)  # mountains
@@ -274,16 +275,18 @@ def cost_of(ctx: TurnContext, f: Fighter) -> int:
 
 def roll_side(ctx: TurnContext, battle: Battle, side: Side) -> int:
     hits = 0
+    # what every roll of the side says first (the purpose of each die: built once a round)
+    said = f"{'air' if battle.air else 'land'} combat at {battle.territory} round {battle.rounds}: {side.role} "
+    dice = ctx.dice
     for f in side.fighters:
         v = value_of(ctx, battle, side, f)
         if v <= 0:
             continue
-        purpose = f"{'air' if battle.air else 'land'} combat at {battle.territory} round {battle.rounds}: " \
-                  f"{side.role} {f.nation} {f.kind}"
-        dice = (terrain.defense_dice(ctx.world, ctx.scenario, battle.territory, f.kind)
-                if side.role == "defender" and f.unit and not battle.air else 1)
-        for _ in range(dice):  # Gibraltar: defending infantry roll 3 dice
-            if ctx.dice.d10(purpose) <= v:
+        purpose = f"{said}{f.nation} {f.kind}"
+        rolls = (terrain.defense_dice(ctx.world, ctx.scenario, battle.territory, f.kind)
+                 if side.role == "defender" and f.unit and not battle.air else 1)
+        for _ in range(rolls):  # Gibraltar: defending infantry roll 3 dice
+            if dice.d10(purpose) <= v:
                 hits += 1
     if side.role == "defender" and battle.city_holder and any(f.kind not in FACILITIES for f in side.targets()):
         purpose = f"land combat at {battle.territory} round {battle.rounds}: defender {battle.city_holder} city"
@@ -357,8 +360,9 @@ def _rank(ctx: TurnContext, first: tuple[str, ...], f: Fighter) -> tuple[int, in
 
 
 def take_casualties(ctx: TurnContext, battle: Battle, side: Side, hits: int) -> None:
+    virtual = [f for f in side.fighters if f.unit is None]  # (mostly none: one look at the side, not three)
     for kind in VIRTUAL:
-        for f in [f for f in side.fighters if f.kind == kind]:
+        for f in [f for f in virtual if f.kind == kind]:
             if hits == 0:
                 return
             side.lose(f)

@@ -17,7 +17,6 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from operator import attrgetter
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from moderator.engine.dice import Dice
@@ -36,7 +35,6 @@ if TYPE_CHECKING:
 
 # Pseudo-nation for events only the moderator sees (flags the moderator may override).
 MODERATOR = "moderator"
-_START_KEY = attrgetter("nation", "location", "kind")  # a unit's key in Position.start
 
 OrderT = TypeVar("OrderT", bound=Order)
 
@@ -64,6 +62,11 @@ class RailGroup:
     order: int
 
 
+# Position.orders_of's answers: the orders read, their lengths, the answer for each kind
+# asked, and the orders by class with their place in resolution order.
+_OrdersKept = tuple[object, tuple[int, ...], dict[object, list[Any]], dict[type, list[tuple[int, str, int, Order]]]]
+
+
 @dataclass
 class Position:
     state: GameState
@@ -89,7 +92,7 @@ class Position:
 
     def __post_init__(self) -> None:
         # The units each nation had where, as the turn began: what its orders may name.
-        self.start.update(map(_START_KEY, self.state.units))  # Counter's own loop: the checker does this every mail
+        self.start.update(self.state.counts_by_place())  # a checker's copy of shared units: counted once for all
         # The points each neutral had as the turn began: what JOIN is judged on (points.py).
         self.standing_at_start.update((nid, ns.standing) for nid, ns in self.state.nations.items())
         self.opposition_at_start.update((nid, int(ns.flags["opposition_points"])) for nid, ns in self.state.nations.items()
@@ -149,13 +152,14 @@ class Position:
 
     def friendly(self, nid: str, territory: str) -> bool:
         """Held by the nation or an ally (Cooperation)."""
-        holder = self.controller(territory)
-        return holder is not None and self.allies(nid, holder)
+        holder = self.state.control.get(territory)  # controller() and allies() without their own calls
+        return holder is not None and self.state.allies(nid, holder)
 
     def enemy(self, nid: str, territory: str) -> bool:
         """Held by a nation `nid` is at war with."""
-        holder = self.controller(territory)
-        return holder is not None and self.at_war(nid, holder)
+        holder = self.state.control.get(territory)  # controller() and at_war() without their calls
+        na = self.state.nations.get(nid)
+        return holder is not None and bool(na and holder in na.at_war_with)
 
     def stranger(self, nid: str, territory: str) -> str | None:
         """The holder of land `nid` is neither allied with nor at war with (Phase 1.1), or None."""
@@ -188,20 +192,30 @@ class Position:
         """Has a per-turn limit keyed `key` already been used this turn?"""
         return key in self.done
 
-    def orders_of(self, kind: type[OrderT]) -> Iterator[tuple[str, int, OrderT]]:
-        """(nation, position, order) for every order of `kind`, in resolution order.
+    def orders_of(self, kind: type[OrderT] | tuple[type[OrderT], ...]) -> Iterator[tuple[str, int, OrderT]]:
+        """(nation, position, order) for every order of `kind` (or of any of the kinds), in
+        resolution order.
 
         Asked some 800 times a turn, each time over every order of every nation: the
         answer for each kind is kept while the orders are the same (the same mapping, each
         nation's list as long: the engine never changes a turn's orders once read)."""
-        shape = tuple(len(o) for o in self.orders.values())
-        kept: tuple[object, tuple[int, ...], dict[type, list[Any]]] | None = self.__dict__.get("_orders_by_kind")
+        shape = tuple(map(len, self.orders.values()))
+        kept: _OrdersKept | None = self.__dict__.get("_orders_by_kind")
         if kept is None or kept[0] is not self.orders or kept[1] != shape:
-            kept = self.__dict__["_orders_by_kind"] = (self.orders, shape, {})
+            # one pass over the orders, grouped by their class (a turn's orders are of some
+            # fifteen classes; each kind asked is then answered from the classes it covers)
+            by_class: dict[type, list[tuple[int, str, int, Order]]] = {}
+            rank = 0
+            for nid in sorted(self.orders):
+                for i, order in enumerate(self.orders[nid]):
+                    by_class.setdefault(type(order), []).append((rank, nid, i, order))
+                    rank += 1
+            kept = self.__dict__["_orders_by_kind"] = (self.orders, shape, {}, by_class)
         found = kept[2].get(kind)
         if found is None:
-            found = kept[2][kind] = [(nid, i, order) for nid in sorted(self.orders)
-                                     for i, order in enumerate(self.orders[nid]) if isinstance(order, kind)]
+            lists = [kept[3][c] for c in kept[3] if issubclass(c, kind)]  # isinstance(order, kind), by class
+            merged = lists[0] if len(lists) == 1 else sorted(x for group in lists for x in group)  # (ranks differ)
+            found = kept[2][kind] = [(nid, i, order) for _, nid, i, order in merged]
         return iter(found)
 
     def name(self, typed: str) -> str | None:
@@ -225,7 +239,8 @@ class TurnContext(Position):
     def emit(self, code: str, phase: str, seen_by: Sequence[str] = (), **args: Any) -> None:
         if self.schema is not None:
             self.schema.validate(code, args)
-        self.events.append(Event(code=code, phase=phase, seen_by=tuple(seen_by), args=dict(args)))
+        # `args`, gathered from the keywords, is this call's own dict: the event keeps it as is
+        self.events.append(Event(code, phase, tuple(seen_by), args))
 
     def tell(self, nation: str, code: str, phase: str, **args: Any) -> None:
         """An event only `nation` sees; it carries nation= so reports can name it."""

@@ -43,7 +43,7 @@ from typing import TypeVar
 T = TypeVar("T")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Roll:
     """One recorded roll: what was rolled, why, in which step, and what came up."""
 
@@ -52,6 +52,11 @@ class Roll:
     dice: str  # e.g. "1D10", "2D10", "0-5", "choice/3"
     result: int
     step: str = ""  # the rules section of the step that rolled ("4.6")
+
+    def __init__(self, index: int, purpose: str, dice: str, result: int, step: str = "") -> None:
+        # One update of the dict instead of the frozen dataclass's object.__setattr__ per
+        # field: half the cost, a roll logged for each of some 280 dice a turn (issue 14).
+        self.__dict__.update(index=index, purpose=purpose, dice=dice, result=result, step=step)
 
     def to_json(self) -> dict[str, object]:
         return {"index": self.index, "step": self.step, "purpose": self.purpose, "dice": self.dice,
@@ -73,22 +78,36 @@ def commitment(seed_of_turn: str) -> str:
     return hashlib.sha256(seed_of_turn.encode()).hexdigest()
 
 
-_KEYED: dict[str, hmac.HMAC] = {}  # turn seed -> an HMAC keyed with it, copied for each draw
+_Keyed = tuple["hashlib._Hash", "hashlib._Hash"]
+_KEYED: dict[str, _Keyed] = {}  # turn seed -> the HMAC's inner and outer hashes keyed with it
+_BLOCK = 64  # SHA-256's block size in bytes: the HMAC key is padded (or first hashed) to it
+
+
+def _keyed(seed_of_turn: str) -> _Keyed:
+    """HMAC-SHA256 keyed with the turn's seed, as RFC 2104 defines it: SHA-256 of
+    (key ^ opad) + SHA-256 of (key ^ ipad) + message. Both hashes start keyed here, and
+    each draw copies them: the same digest as hmac.new (tests/test_verifiable_dice.py
+    checks it against hmac), without the hmac module's Python wrapper around every copy,
+    update and digest (a turn draws some 280 dice: issue 14, the engine's cost)."""
+    key = seed_of_turn.encode()
+    if len(key) > _BLOCK:
+        key = hashlib.sha256(key).digest()
+    key = key.ljust(_BLOCK, b"\0")
+    return (hashlib.sha256(bytes(b ^ 0x36 for b in key)), hashlib.sha256(bytes(b ^ 0x5C for b in key)))
 
 
 def draw(seed_of_turn: str, step: str, index: int, low: int, high: int) -> int:
-    """Draw `index` (0, 1, ...) of step `step`'s stream: a whole number low..high (scheme 2).
-
-    The HMAC keyed with the turn's seed is made once and copied for each draw (the same
-    digest as a new one, without setting the key up again: a turn draws some 260 dice)."""
+    """Draw `index` (0, 1, ...) of step `step`'s stream: a whole number low..high (scheme 2):
+    HMAC-SHA256(turn seed, "step/index"), its first 8 bytes as a number, modulo the range."""
     keyed = _KEYED.get(seed_of_turn)
     if keyed is None:
         if len(_KEYED) > 64:
             _KEYED.clear()
-        keyed = _KEYED[seed_of_turn] = hmac.new(seed_of_turn.encode(), digestmod=hashlib.sha256)
-    mac = keyed.copy()
-    mac.update(f"{step}/{index}".encode())
-    return low + int.from_bytes(mac.digest()[:8], "big") % (high - low + 1)
+        keyed = _KEYED[seed_of_turn] = _keyed(seed_of_turn)
+    inner, outer = keyed[0].copy(), keyed[1].copy()
+    inner.update(f"{step}/{index}".encode())
+    outer.update(inner.digest())
+    return low + int.from_bytes(outer.digest()[:8], "big") % (high - low + 1)
 
 
 class Dice:

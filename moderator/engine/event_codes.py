@@ -230,6 +230,12 @@ SCHEMA = EventSchema([
     spec("task-force-turned-back", "nation", "Phase 4.2: contact was lost in a naval battle and the task force, "
          "by its nation's WITHDRAW ... IF CONTACT LOST, cancelled its mission and went back (`dest`: where it stopped)",
          nation=NATION, tf=TEXT, zone=PLACE, dest=PLACE),
+    spec("task-force-split", "nation", "Phase 4 guideline 6: task force `tf` split off `parent` in `zone` with "
+         "`ships` (done), or could not (`done` false: the parent was held, turned back or retreated, or lost them)",
+         nation=NATION, order=INT, tf=TEXT, parent=TEXT, zone=PLACE, ships=UNITS, done=BOOL),
+    spec("task-force-joined", "nation", "Phase 4 guideline 6: task force `tf` joined `into` in `zone` with `ships` "
+         "(done), or could not (`done` false: either was held, turned back or retreated, or they were apart)",
+         nation=NATION, order=INT, tf=TEXT, into=TEXT, zone=PLACE, ships=UNITS, done=BOOL),
     spec("radar-retreat", "nation", "Radar: a radar ship sighted aircraft coming to strike the nation's ships, "
          "which retreated by its WITHDRAW ... IF RADAR WARNS (`dest`: where they went)",
          nation=NATION, zone=PLACE, dest=PLACE, ships=UNITS),

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Hashable
+from operator import sub
 
 INF = 10**9
 
@@ -24,17 +25,20 @@ class FlowNetwork:
         self._to: list[int] = []
         self._cap: list[int] = []
         self._orig: list[int] = []
+        self._sealed = False  # nodes and edges shared with another network (with_capacities)
 
     def node(self, name: Hashable) -> int:
         # one lookup for a node already there: a strategic move's network asks some 370 times
         found = self._ids.get(name)
         if found is None:
+            assert not self._sealed, "a network sharing its nodes gets no new ones"
             found = self._ids[name] = len(self._names)
             self._names.append(name)
             self._out.append([])
         return found
 
     def add_edge(self, a: Hashable, b: Hashable, cap: int) -> None:
+        assert not self._sealed, "a network sharing its edges gets no new ones"
         u, v = self.node(a), self.node(b)
         e = len(self._to)  # the edge u->v is e, its reverse v->u is e + 1 (= e ^ 1: e is even)
         self._out[u].append(e)
@@ -43,29 +47,34 @@ class FlowNetwork:
         self._cap += (cap, 0)
         self._orig += (cap, 0)
 
-    def copy(self) -> FlowNetwork:
-        """A network of its own with the same nodes and edges (in the same order, so the
-        same flow): a strategic move's graph is built once and copied for each move."""
+    def with_capacities(self, caps: list[int]) -> FlowNetwork:
+        """A network with these nodes and edges (shared, not copied: neither may get more
+        afterwards) and its own capacities, `caps[i]` for the `i`-th edge added: a
+        strategic move's graph is built once per region, origin and destinations, and each
+        move only sets what the rails have left (issue 14, the engine's cost)."""
+        assert len(caps) * 2 == len(self._to)
         twin = FlowNetwork()
-        twin._ids, twin._names = dict(self._ids), list(self._names)
-        twin._out = [list(edges) for edges in self._out]
-        twin._to, twin._cap, twin._orig = list(self._to), list(self._cap), list(self._orig)
+        twin._ids, twin._names, twin._out, twin._to = self._ids, self._names, self._out, self._to
+        twin._cap = [0] * len(self._to)
+        twin._cap[0::2] = caps  # edge e's reverse is e + 1, with nothing to carry until flow is pushed
+        twin._orig = list(twin._cap)
+        self._sealed = twin._sealed = True
         return twin
 
-    def set_capacity(self, edge: int, cap: int) -> None:
-        """The capacity of the `edge`-th edge added (before any flow is pushed)."""
-        self._cap[2 * edge] = self._orig[2 * edge] = cap
+    def capacities(self) -> list[int]:
+        """The capacity of each edge as added, in order (not the reverse ones)."""
+        return self._orig[0::2]
 
     def _augmenting_path(self, s: int, t: int) -> list[int] | None:
         parent_edge = [-1] * len(self._names)
         seen = [False] * len(self._names)
         seen[s] = True
         queue = deque([s])
+        out, to, cap = self._out, self._to, self._cap  # (read as locals: the search's inner loop)
         while queue:
             u = queue.popleft()
-            for e in self._out[u]:
-                v = self._to[e]
-                if not seen[v] and self._cap[e] > 0:
+            for e in out[u]:
+                if cap[e] > 0 and not seen[v := to[e]]:  # (a full edge, half of them, costs no more look)
                     seen[v], parent_edge[v] = True, e
                     if v == t:
                         return self._edges_back(parent_edge, s, t)
@@ -82,8 +91,12 @@ class FlowNetwork:
 
     def max_flow(self, source: Hashable, sink: Hashable) -> int:
         s, t = self.node(source), self.node(sink)
+        # Once the edges into the sink are full no path is left: the search that would
+        # prove it, over every node still reachable, is skipped (the same flow, found with
+        # half the searches when the rails carry every unit asked for: issue 14)
+        room = sum(self._orig[e ^ 1] for e in self._out[t] if e & 1)
         total = 0
-        while (path := self._augmenting_path(s, t)) is not None:
+        while total < room and (path := self._augmenting_path(s, t)) is not None:
             push = min(self._cap[e] for e in path)
             for e in path:
                 self._cap[e] -= push
@@ -93,7 +106,9 @@ class FlowNetwork:
 
     def flow_paths(self, source: Hashable, sink: Hashable) -> list[tuple[list[Hashable], int]]:
         """Split the current flow into source-to-sink paths with their amounts (call after max_flow)."""
-        flow = [self._orig[e] - self._cap[e] if self._orig[e] > 0 else 0 for e in range(len(self._to))]
+        # The flow on each edge: original capacity less what is left. A reverse edge (capacity
+        # 0) comes out at 0 or below, as it was zero before: the walk follows flow > 0 only.
+        flow = list(map(sub, self._orig, self._cap))
         s, t = self.node(source), self.node(sink)
         paths: list[tuple[list[Hashable], int]] = []
         while True:

@@ -16,12 +16,15 @@ other holds, or into a land or sea zone where the other's units stood as the tur
 reason `garrison-apart`. The two never stand together, which is what the rule protects;
 a moderator who wants the combat fought rules it by hand (SET WAR, then the battle).
 Two moves of the same turn into one empty place are not foreseen (each is judged on the
-position as the turn began).
+position as the turn began), nor units that stood together when the two became allies:
+at the end of each turn (Phase 9, `together`) every place where allied France and Spain
+stand together while the rule binds is flagged for the moderator (`garrison-together`),
+the default being that they stay as they are.
 """
 
 from __future__ import annotations
 
-from moderator.engine.context import Position
+from moderator.engine.context import Position, TurnContext
 from moderator.engine.orders.records import option_succeeded
 from moderator.engine.problems import Problem, problem
 
@@ -53,3 +56,21 @@ def apart_problem(pos: Position, nation: str, place: str) -> Problem | None:
         if held or pos.units_at(place, other):
             return problem("garrison-apart", place, place=place, other=other, option=option)
     return None
+
+
+def together(ctx: TurnContext, phase: str) -> None:
+    """Phase 9: the places where two nations the rule keeps apart stand together at the end
+    of the turn ("cannot share the same provinces or waters. Any such attempt will end in
+    combat"): flagged each turn while they do (`garrison-together`), for the moderator to
+    rule the combat by hand (REMOVE the losses, MOVE one side out); by default they stay."""
+    if ctx.checking:
+        return
+    for a, b, option in ctx.scenario.diplomacy.influence.garrison:
+        if a not in ctx.state.nations or b not in ctx.state.nations:
+            continue
+        if not (rule_stands(ctx, a, option) and ctx.allies(a, b)):
+            continue
+        places = {u.location for u in ctx.state.units if u.nation == a} & {
+            u.location for u in ctx.state.units if u.nation == b}
+        for place in sorted(places):
+            ctx.flag(phase, "garrison-together", nation=a, other=b, place=place, option=option)

@@ -10,7 +10,9 @@ round as naval_combat.fight() plays it, with the engine's own code for every par
   attacking: naval_combat.attacks), damaged battleships not attacking, troop transports silent in the first
   round (4.2.1) and bombarding battleships at 25% in it (4.2.3) never drift from the
   engine;
-- hits are taken by naval_combat.take_hits() on a copy of the side (the owner's casualty
+- hits are taken by naval_combat.strike() (take_hits(), the submarines' hits on ships
+  only: a side's hits are counted apart, by its submarines and by the rest) on a copy of
+  the side (the owner's casualty
   order, damage before sinking, the cheapest ship first, the multinational fictive ship; an odd
   hit between equal allies, drawn by lot, followed every way it can fall: odds.every_lot);
 - a free round (an escort's interception, attacking submarines, ships that detected
@@ -26,7 +28,7 @@ States whose probability falls below odds.PRUNE are dropped and reported as `pru
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -35,7 +37,7 @@ from moderator.engine.combat_orders import BattleOrders, withdrawal
 from moderator.engine.context import TurnContext
 from moderator.engine.gear_aboard import GEAR
 from moderator.engine.naval_combat import NavalBattle, NavalSide, Ship
-from moderator.engine.odds import PRUNE, _levels, _pmf, _ProbeDice, every_lot, make_units
+from moderator.engine.odds import PRUNE, Steady, TooLarge, _levels, _pmf, _ProbeDice, every_lot, make_units
 from moderator.engine.orders.ship_gear import AA_ROOM
 from moderator.engine.phase4_sea import AGGRESSIVE
 from moderator.engine.state import AIR_UNITS, NationState, Unit
@@ -45,9 +47,25 @@ from moderator.world.scenario_model import Scenario
 
 OUTCOMES = ("defenders_sunk", "attackers_sunk", "both_sunk", "contact_lost", "withdrawn", "round_limit", "evaded")
 ROLES = ("attacker", "defender")
+# The walk's steps (pairs of states added up, naval_battle_odds) a ship on either side buys
+# before `moderator odds --sea` gives way to rolling the battle (naval_odds_sampled.py).
+# Rolling costs about the same per ship at any size (2,000 battles of 40 ships some 15 s,
+# of 80 ships some 45 s under a load of 5), the walk grows much faster than the fleets:
+# ten ships a side (make bench) take some 25,000 steps (0.2 s), twenty a side 170,000 to
+# 1,000,000 by their kinds and technology (2 to 9 s), 43 against 37 some 25 s. At some
+# 50,000 steps a ship the walk has cost about what rolling the battle would.
+STEPS_PER_SHIP = 50_000
+
+
+def step_budget(ships: int) -> int:
+    """The walk's budget for a battle of `ships` ships and aircraft on both sides."""
+    return STEPS_PER_SHIP * ships
 # ((pool index, hits taken) of each ship afloat, fictive ship stands, pool indices of the
 # fighters that flew off their sunk carriers: not lost)
 Key = tuple[tuple[tuple[int, int], ...], bool, tuple[int, ...]]
+Hits = tuple[int, int]  # a side's hits in a round: by its other ships and aircraft, by its submarines
+_GUN = Ship(Unit("hit", "", "cruiser", ""), "", "")  # stand-ins for the ships that scored (naval_combat.strike)
+_SUB = Ship(Unit("hit", "", "submarine", ""), "", "")
 
 
 @dataclass
@@ -72,6 +90,7 @@ class NavalOdds:
     rounds: dict[int, float] = field(default_factory=dict)
     pruned: float = 0.0
     defender_planes_lost: float = 0.0
+    samples: int = 0  # 0: exact; else the battles the engine fought for these figures (naval_odds_sampled.py)
 
     @property
     def expected_rounds(self) -> float:
@@ -85,6 +104,7 @@ class NavalOdds:
             "rounds": {str(r): p for r, p in sorted(self.rounds.items())},
             "expected_rounds": self.expected_rounds, "pruned": self.pruned,
             "defender_planes_lost": self.defender_planes_lost,
+            "method": "simulated" if self.samples else "exact", "samples": self.samples,
         }
 
 
@@ -103,8 +123,8 @@ class _Chain:
         self.battle = NavalBattle("odds", (self.side("attacker", self.start("attacker")),
                                            self.side("defender", self.start("defender"))), 0,
                                   (orders["attacker"], orders["defender"]))
-        self.hits: dict[tuple[str, Key, bool, bool], list[float]] = {}
-        self.after: dict[tuple[str, Key, int, bool], dict[Key, float]] = {}
+        self.hits: dict[tuple[str, Key, bool, bool], list[tuple[Hits, float]]] = {}
+        self.after: dict[tuple[str, Key, Hits, bool], dict[Key, float]] = {}
         self.keep: dict[tuple[Key, Key], float] = {}
         self.flying: dict[tuple[Key, Key], tuple[Key, Key]] = {}
         self.struck: dict[tuple[str, Key, Key, bool, bool], list[tuple[Key, float]]] = {}
@@ -127,26 +147,36 @@ class _Chain:
     def key(self, role: str, side: NavalSide, flown: tuple[int, ...] = ()) -> Key:
         return tuple(sorted((self.index[role][s.unit.id], s.unit.damage) for s in side.ships)), side.fictive, flown
 
-    def dist(self, role: str, key: Key, first_round: bool, ships_only: bool = False) -> list[float]:
-        """The side's hits this round; `ships_only`: the ships' defensive fire at aircraft
-        (4.3 steps 2 and 6: the ships fire, not the fighters guarding them)."""
+    def fire(self, role: str, key: Key, first_round: bool, ships_only: bool = False) -> list[tuple[Hits, float]]:
+        """The side's hits this round, (by the others, by its submarines), with their
+        chances: the two are apart because "hits scored by submarines can only be applied
+        to ships" (4.3 step 5, naval_combat.strike); `ships_only`: the ships' defensive fire
+        at aircraft (4.3 steps 2 and 6: the ships fire, not the fighters guarding them)."""
         memo = (role, key, first_round, ships_only)
         if memo not in self.hits:
             side = self.side(role, key)
-            self.probe.seen = []
             firing = [s for s in side.ships if not (ships_only and s.unit.kind in AIR_UNITS)]
-            naval_combat.roll(self.ctx, self.battle, side, firing, "odds", first_round)
-            self.hits[memo] = _pmf(self.probe.seen)
+            apart = []
+            for subs in (False, True):  # the dice are one a ship: the two counts are independent
+                self.probe.seen = []
+                naval_combat.roll(self.ctx, self.battle, side, [s for s in firing if (s.unit.kind == "submarine") == subs],
+                                  "odds", first_round)
+                apart.append(_pmf(self.probe.seen))
+            self.hits[memo] = [((o, u), p * q) for o, p in enumerate(apart[0]) if p
+                               for u, q in enumerate(apart[1]) if q]
         return self.hits[memo]
 
-    def hit(self, role: str, key: Key, hits: int, first_round: bool) -> dict[Key, float]:
-        """The side's states after `hits`, with their chances: more than one only when a lot
+    def hit(self, role: str, key: Key, hits: Hits, first_round: bool) -> dict[Key, float]:
+        """The side's states after `hits` (by others, by submarines), taken as
+        naval_combat.strike takes them, with their chances: more than one only when a lot
         gives an odd hit between equal allies (odds.every_lot)."""
         memo = (role, key, hits, first_round)
         if memo not in self.after:
+            scored = [_GUN] * hits[0] + [_SUB] * hits[1]  # strike reads only how many, and which are submarines
+
             def run() -> Key:
                 side = self.side(role, key)
-                naval_combat.take_hits(self.ctx, self.battle, side, self.orders[role], hits, first_round)
+                naval_combat.strike(self.ctx, self.battle, side, self.orders[role], scored, first_round)
                 return self.key(role, side, key[2])
             out: dict[Key, float] = {}
             for chance, after in every_lot(self.probe, run):
@@ -161,11 +191,12 @@ class _Chain:
         memo = (role, key, firing, first_round, ships_only)
         if memo not in self.struck:
             other = "defender" if role == "attacker" else "attacker"
+            flying = any(self.pool[role][i].unit.kind in AIR_UNITS for i, _ in key[0])
             out: dict[Key, float] = {}
-            for hits, p in enumerate(self.dist(other, firing, first_round, ships_only)):
-                if p:
-                    for after, q in self.hit(role, key, hits, first_round).items():
-                        out[after] = out.get(after, 0.0) + p * q
+            for (o, u), p in self.fire(other, firing, first_round, ships_only):
+                # against ships alone a submarine's hit is any hit (naval_combat.strike: one count)
+                for after, q in self.hit(role, key, (o, u) if flying else (o + u, 0), first_round).items():
+                    out[after] = out.get(after, 0.0) + p * q
             self.struck[memo] = list(out.items())
         return self.struck[memo]
 
@@ -207,7 +238,7 @@ def naval_battle_odds(
     scenario: Scenario, attackers: list[Ship], defenders: list[Ship], *, defenders_sought: bool = False,
     free: str | None = None, max_rounds: int | None = None, world: World | None = None,
     tech: Mapping[str, Mapping[str, int]] | None = None, guns: Mapping[str, int] | None = None,
-    parting: bool = False, gear: Mapping[str, Sequence[str]] | None = None,
+    parting: bool = False, gear: Mapping[str, Sequence[str]] | None = None, budget: int | None = None,
 ) -> NavalOdds:
     """Exact odds of naval_combat.fight(ctx, zone, attackers' side, defenders' side): the
     attackers sought the battle (attack values), the defenders too when `defenders_sought`.
@@ -224,7 +255,9 @@ def naval_battle_odds(
     fighters (those left of the carriers' fighters and cover after step 1's air combat,
     engine/strike_odds.py): they fire in the rounds (step 4, "defending ships and planes"),
     not in steps 2 and 6. gear: ship id -> "radar" / "sonar" aboard (Radar: the other
-    side's aircraft -1; Sonar: its attacking submarines -1; radar's +2 to sighting)."""
+    side's aircraft -1; Sonar: its attacking submarines -1; radar's +2 to sighting).
+    budget: raise odds.TooLarge once the walk has added up more pairs of states than this
+    (its cost grows with them; None: no limit; naval_odds_for then rolls the battle)."""
     probe = _ProbeDice()
     state = _levels(scenario, tech or {})
     mounted = guns or {}
@@ -233,7 +266,8 @@ def naval_battle_odds(
         if aboard:
             record = state.nations.setdefault(ship.unit.nation, NationState(ship.unit.nation)).flags.setdefault(GEAR, {})
             record[ship.unit.id] = sorted(aboard)
-    ctx = TurnContext(state, {}, world or World({}, {}), scenario, dice_root=probe)
+    ctx = Steady(state, {}, world or World({}, {}), scenario, dice_root=probe)
+    ctx.known = {}
     conditions = (CombatCondition("", "rounds", max_rounds),) if max_rounds else ()
     orders = {"attacker": BattleOrders({}, conditions), "defender": BattleOrders()}
     chain = _Chain(ctx, probe, {"attacker": attackers, "defender": defenders},
@@ -245,11 +279,10 @@ def naval_battle_odds(
         other = "defender" if free == "attacker" else "attacker"
         after: dict[tuple[Key, Key], float] = {}
         for (a, d), mass in live.items():
-            own = a if free == "attacker" else d
-            for hits, p in enumerate(chain.dist(free, own, first_round=False, ships_only=True)):
-                for struck, q in chain.hit(other, d if other == "defender" else a, hits, first_round=False).items():
-                    key = (a, struck) if other == "defender" else (struck, d)
-                    after[key] = after.get(key, 0.0) + mass * p * q
+            own, theirs = (a, d) if free == "attacker" else (d, a)
+            for struck, q in chain.taking(other, theirs, own, first_round=False, ships_only=True):
+                key = (a, struck) if other == "defender" else (struck, d)
+                after[key] = after.get(key, 0.0) + mass * q
         live = after
     if guns:
         live = aa_fire(chain, live)
@@ -257,7 +290,7 @@ def naval_battle_odds(
         if not (a[0] and d[0]):  # fight()'s loop never starts: no round fought
             finish(chain, odds, a, d, 0, "destroyed", mass)
             del live[a, d]
-    rnd = 0
+    rnd, work = 0, 0
     while live:
         if rnd >= naval_combat.MAX_ROUNDS:
             for (a, d), mass in live.items():
@@ -268,7 +301,11 @@ def naval_battle_odds(
         nxt: dict[tuple[Key, Key], float] = {}
         for (a, d), mass in live.items():  # both fire at once, then both take their hits
             after_a = chain.taking("attacker", a, d, first)
-            for d2, x in chain.taking("defender", d, a, first):
+            after_d = chain.taking("defender", d, a, first)
+            work += len(after_a) * len(after_d)  # the walk's cost: the pairs of states it adds up
+            if budget is not None and work > budget:
+                raise TooLarge(f"more than {budget} steps")
+            for d2, x in after_d:
                 for a2, y in after_a:
                     key = (a2, d2)
                     nxt[key] = nxt.get(key, 0.0) + mass * x * y
@@ -305,7 +342,7 @@ def aa_fire(chain: _Chain, live: Mapping[tuple[Key, Key], float]) -> dict[tuple[
             phase4_air_sea.ships_aa(chain.ctx, chain.battle, chain.side("defender", d), chain.side("attacker", a),
                                     chain.orders["attacker"])
         for hits, p in enumerate(_pmf(chain.probe.seen)):
-            for struck, q in chain.hit("attacker", a, hits, False).items():
+            for struck, q in chain.hit("attacker", a, (hits, 0), False).items():
                 out[struck, d] = out.get((struck, d), 0.0) + mass * p * q
     return out
 
@@ -334,7 +371,8 @@ def naval_odds_for(
     scenario: Scenario, attacker: str, attack: Mapping[str, int], defender: str, defend: Mapping[str, int],
     *, attack_mission: str = "patrol", defend_mission: str = "move", free: str | None = None,
     max_rounds: int | None = None, tech: Mapping[str, Mapping[str, int]] | None = None, aa: int = 0,
-    radar_ships: int = 0, sonar: bool = False, attack_deck: int = 0, defend_deck: int = 0, **strike: Any,
+    radar_ships: int = 0, sonar: bool = False, attack_deck: int = 0, defend_deck: int = 0,
+    budget: int | None = None, progress: Callable[[int, int], None] | None = None, **strike: Any,
 ) -> NavalOdds:
     """Odds of a task force of `attack` (kind -> count) on `attack_mission` that sighted one
     of `defend` on `defend_mission`; the defenders attack too when their mission is
@@ -347,21 +385,32 @@ def naval_odds_for(
     arguments in `strike`): the ships' defensive fire first, `aa` AA guns aboard them
     (Improved AA, the room of ship_gear.AA_ROOM, the ships in order), max_rounds the
     rounds the fuel pays (1 if not given: a fighter of fuel 5, "Fighters"), the ships'
-    fire at the leaving aircraft."""
+    fire at the leaving aircraft (`progress` is told how its air combat's runs go).
+
+    budget: past that many steps (step_budget for `moderator odds`) the exact walk of a
+    battle of ships gives way to the engine's battle fought naval_odds_sampled.SAMPLES
+    times (`progress` is told how many so far); None: always exact."""
     if (attack_deck or defend_deck) and set(attack) & set(AIR_UNITS):
         raise ValueError("fighters on deck fight in a battle of ships (an air strike: --carrier-fighters)")
     if set(attack) <= set(AIR_UNITS):
         from moderator.engine import strike_odds  # it builds on this module
 
         return strike_odds.strike_odds(scenario, attacker, attack, defender, defend, rounds=max_rounds or 1,
-                                       tech=tech, aa=aa, radar_ships=radar_ships, sonar=sonar, **strike)
+                                       tech=tech, aa=aa, radar_ships=radar_ships, sonar=sonar, progress=progress,
+                                       **strike)
     ships = task_force(defender, defend, defend_mission, "d")
     gear = gear_for(ships, 0, radar_ships, sonar)
     ships += on_deck(scenario, defender, defend, defend_deck, "d", tech)
-    return naval_battle_odds(scenario, task_force(attacker, attack, attack_mission, "a")
-                             + on_deck(scenario, attacker, attack, attack_deck, "a", tech), ships,
-                             defenders_sought=defend_mission in AGGRESSIVE, free=free, max_rounds=max_rounds,
-                             tech=tech, gear=gear["other"])
+    fleet = task_force(attacker, attack, attack_mission, "a") + on_deck(scenario, attacker, attack, attack_deck, "a",
+                                                                         tech)
+    battle: dict[str, Any] = dict(defenders_sought=defend_mission in AGGRESSIVE, free=free, max_rounds=max_rounds,
+                                  tech=tech, gear=gear["other"])
+    try:
+        return naval_battle_odds(scenario, fleet, ships, budget=budget, **battle)
+    except TooLarge:
+        from moderator.engine import naval_odds_sampled  # it builds on this module: imported only when needed
+
+        return naval_odds_sampled.sampled_naval_odds(scenario, fleet, ships, progress=progress, **battle)
 
 
 def on_deck(scenario: Scenario, nation: str, counts: Mapping[str, int], fighters: int, fleet: str,

@@ -21,13 +21,12 @@ from collections.abc import Callable, Mapping, Sequence
 from moderator.engine import combat_land, combat_orders
 from moderator.engine import odds as exact
 from moderator.engine.combat_land import Battle, Front
-from moderator.engine.context import TurnContext
 from moderator.engine.dice import Dice
-from moderator.engine.odds import Odds
+from moderator.engine.odds import Odds, Steady
 from moderator.engine.state import Unit
 from moderator.orders.model import CombatCondition
 from moderator.world.model import World
-from moderator.world.scenario_model import Scenario
+from moderator.world.scenario_model import Scenario, UnitStats
 
 SAMPLES = 2000
 SEED = "moderator-odds"  # the battles' dice: the same answer for the same battle, every time
@@ -47,9 +46,11 @@ def sampled_odds(
                                                        CombatCondition(territory, "rounds", max_rounds)))
     attacking = frozenset(u.id for u in attackers)
     odds: Odds | None = None
+    known: dict[tuple[str, str, str | None], UnitStats | None] = {}  # the units' values, looked up once (Steady)
     for i in range(samples):
-        ctx = TurnContext(exact._levels(scenario, tech or {}), {}, world or World({}, {}), scenario,
-                          dice_root=Dice(seed, i))
+        ctx = Steady(exact._levels(scenario, tech or {}), {}, world or World({}, {}), scenario,
+                     dice_root=Dice(seed, i))
+        ctx.known = known
         ctx.state.units = [*attackers, *defenders]
         battle = combat_land.setup(None, territory, [], attacker, attackers, defenders, holder, city, front, orders)
         if odds is None:

@@ -29,7 +29,7 @@ it: nothing known), and an event "recon-report" to the group for each place.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
 
 from moderator.engine import phase3_recon
@@ -37,11 +37,13 @@ from moderator.engine.context import Position, TurnContext
 from moderator.engine.orders.trenches import facing_of
 from moderator.engine.phase3_espionage import MASKED
 from moderator.engine.state import AIR_UNITS, LAND_UNITS, SEA_UNITS, Unit, kinds
+from moderator.world.model import SEA
 
 PHASE = "3.3"
 KNOWN = "recon"  # NationState.flags: this turn's passive reconnaissance record
 BANDS = ((5, "black"), (20, "yellow"), (10**9, "red"))  # 3.2.2.4: 0-5, 6-20, 21 and more
 TROOPS = LAND_UNITS + AIR_UNITS + SEA_UNITS  # what is counted and shown (not structures)
+_TRENCHES = (phase3_recon.TRENCH, phase3_recon.SUPER_TRENCH)  # what gives cover (cover())
 
 
 def band(count: int) -> str:
@@ -54,11 +56,13 @@ def false_band(true: str) -> str:
 
 
 def groups(ctx: TurnContext) -> list[tuple[str, ...]]:
+    """Each nation at war with its allies (GameState.allies_of: the same rule as allies(),
+    asked once for all rather than for every pair of nations)."""
     out: set[tuple[str, ...]] = set()
     for n, ns in ctx.state.nations.items():
         if not ns.at_war_with:
             continue
-        out.add(tuple(sorted({n} | {m for m in ctx.state.nations if m != n and ctx.state.allies(n, m)})))
+        out.add(tuple(sorted(ctx.state.allies_of(n))))
     return sorted(out)
 
 
@@ -77,7 +81,8 @@ def watchers(units: list[Unit]) -> dict[str, int]:
 def cover(units: Iterable[Unit], pos: Position | None = None, watcher: str | None = None) -> str:
     """The cover of the units' trenches: against a look from `watcher` (with `pos`), only
     the trenches facing it or facing nowhere recorded; without, any trench."""
-    if pos is not None and watcher is not None:
+    units = [u for u in units if u.kind in _TRENCHES]  # the cover is the trenches' alone
+    if units and pos is not None and watcher is not None:
         units = [u for u in units if facing_of(pos, u) in (None, watcher)]
     present = {u.kind for u in units}
     if phase3_recon.SUPER_TRENCH in present:
@@ -93,37 +98,69 @@ def positions(ctx: TurnContext, group: tuple[str, ...]) -> dict[str, list[Unit]]
     return by_place
 
 
-def chance(ctx: TurnContext, by_place: dict[str, list[Unit]], place: str, there: list[Unit]) -> Fraction:
+def positions_of(at: Mapping[str, Sequence[Unit]],
+                 teams: Sequence[tuple[str, ...]]) -> dict[tuple[str, ...], dict[str, list[Unit]]]:
+    """positions() of every group at once, read from every unit by place (`at`, each
+    place's in the order of the state's list): one pass over the map, not one a group."""
+    member: dict[str, list[tuple[str, ...]]] = {}
+    for group in teams:
+        for n in group:
+            member.setdefault(n, []).append(group)
+    out: dict[tuple[str, ...], dict[str, list[Unit]]] = {group: {} for group in teams}
+    for place, units in at.items():
+        for u in units:
+            for group in member.get(u.nation, ()):
+                out[group].setdefault(place, []).append(u)
+    return out
+
+
+def chance(ctx: TurnContext, by_place: dict[str, list[Unit]], place: str, there: list[Unit],
+           looks: dict[str, dict[str, int]] | None = None) -> Fraction:
     """The group's passive chance against `place` (its units by place: positions();
-    `there`: the enemy's units in the place, structures included, for its cover)."""
+    `there`: the enemy's units in the place, structures included, for its cover).
+    `looks`: the watchers() of the group's places found so far this step, kept by the
+    caller (a place borders many targets; its units do not change in the step)."""
     table = ctx.scenario.recon
     if ctx.is_sea(place):
         return phase3_recon.border_chance(table, watchers(by_place.get(place, [])), phase3_recon.OPEN,
                                           phase3_recon.SEA)
-    borders = [phase3_recon.border_chance(table, watchers(by_place[n]), cover(there, ctx, n), phase3_recon.LAND)
-               for n in sorted(ctx.world.neighbours(place)) if n in by_place]
+    if looks is None:
+        looks = {}
+    trenches = [u for u in there if u.kind in _TRENCHES]  # the cover, looked at per border only if any
+    borders = []
+    for n in ctx.world.sorted_neighbours(place):
+        if n not in by_place:
+            continue
+        look = looks.get(n)
+        if look is None:
+            look = looks[n] = watchers(by_place[n])
+        facing = cover(trenches, ctx, n) if trenches else phase3_recon.OPEN
+        borders.append(phase3_recon.border_chance(table, look, facing, phase3_recon.LAND))
     return phase3_recon.any_hit(borders)
 
 
 def targets(ctx: TurnContext, group: tuple[str, ...], enemies: set[str],
-            at: dict[str, list[Unit]], mine: dict[str, list[Unit]] | None = None) -> list[str]:
+            at: Mapping[str, Sequence[Unit]], mine: dict[str, list[Unit]] | None = None) -> list[str]:
     """`at`: every unit by place; `mine`: the group's (positions(), found again if not given).
     Each place of the group's units, and the places next to it where it stands on land or
     has ships at sea (read by place, not unit by unit over the map)."""
+    # ctx.is_sea and ctx.controller read without their calls: some five hundred places a turn
+    territories, control = ctx.world.territories, ctx.state.control
     near: set[str] = set()
     for place, units in (mine if mine is not None else positions(ctx, group)).items():
         near.add(place)
-        if not ctx.is_sea(place) or any(u.kind in SEA_UNITS for u in units):
+        if territories[place].kind != SEA or any(u.kind in SEA_UNITS for u in units):
             near.update(ctx.world.neighbours(place))
     out = []
     for place in sorted(near):
-        there = [u for u in at.get(place, ()) if u.nation in enemies]
-        if any(u.kind in TROOPS for u in there) or (not ctx.is_sea(place) and ctx.controller(place) in enemies):
+        # enemy land first: a look up, where the enemy's troops are a look through the place's units
+        if (territories[place].kind != SEA and control.get(place) in enemies) \
+                or any(u.nation in enemies and u.kind in TROOPS for u in at.get(place, ())):
             out.append(place)
     return out
 
 
-def masked(ctx: TurnContext, place: str, enemies: set[str], here: list[Unit]) -> bool:
+def masked(ctx: TurnContext, place: str, enemies: set[str], here: Sequence[Unit]) -> bool:
     holder = ctx.controller(place)
     holders = {u.nation for u in here} | ({holder} if holder else set())
     return any(place in ctx.state.nations[n].flags.get(MASKED, []) for n in sorted(holders & enemies))
@@ -134,21 +171,23 @@ def passive_reconnaissance(ctx: TurnContext) -> None:
         return
     for ns in ctx.state.nations.values():
         ns.flags.pop(KNOWN, None)  # last turn's knowledge is stale
-    at: dict[str, list[Unit]] = {}
-    for u in ctx.state.units:
-        at.setdefault(u.location, []).append(u)
-    for group in groups(ctx):
+    at = ctx.state.by_place()  # every unit by place (the state's index): nothing moves in this step
+    teams = groups(ctx)
+    mine_of = positions_of(at, teams)
+    for group in teams:
         enemies = enemies_of(ctx, group)
         record: dict[str, dict[str, object]] = {}
-        mine = positions(ctx, group)
+        mine = mine_of[group]
+        looks: dict[str, dict[str, int]] = {}
         for place in targets(ctx, group, enemies, at, mine):
             held = [u for u in at.get(place, ()) if u.nation in enemies]  # trenches included: the cover
             there = [u for u in held if u.kind in TROOPS]
-            c = chance(ctx, mine, place, held)
-            hit = c > 0 and (c >= 1 or phase3_recon.roll_recon(c, ctx.dice, f"passive recon of {place} by "
-                                                                              f"{', '.join(group)} (3.3)"))
+            c = chance(ctx, mine, place, held, looks)
+            # c > 0 and c >= 1 read on the Fraction's terms (its denominator is positive)
+            hit = c.numerator > 0 and (c.numerator >= c.denominator or phase3_recon.roll_recon(
+                c, ctx.dice, f"passive recon of {place} by {', '.join(group)} (3.3)"))
             colour = band(len(there))
-            if masked(ctx, place, enemies, at.get(place, [])):
+            if masked(ctx, place, enemies, at.get(place, ())):
                 entry: dict[str, object] = {"seen": "band", "band": false_band(colour)}
             elif hit:
                 by_nation: dict[str, dict[str, int]] = {}

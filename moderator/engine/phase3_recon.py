@@ -64,11 +64,16 @@ def base_chance(table: Table, kind: str, where: str = LAND, active: bool = False
 
 
 def any_hit(chances: Iterable[Fraction]) -> Fraction:
-    """Chance that at least one of independent tries succeeds: 1 - product(1 - c)."""
-    miss = Fraction(1)
+    """Chance that at least one of independent tries succeeds: 1 - product(1 - c).
+
+    The product is taken in whole numbers (numerators and denominators) and made a Fraction
+    once: the same exact value as Fraction arithmetic step by step, which reduced every
+    partial product and was a third of the passive reconnaissance step (issue 14)."""
+    miss, out_of = 1, 1
     for c in chances:
-        miss *= 1 - c
-    return 1 - miss
+        miss *= c.denominator - c.numerator
+        out_of *= c.denominator
+    return Fraction(out_of - miss, out_of)
 
 
 _BORDERS: dict[tuple[int, tuple[tuple[str, int], ...], str, str], tuple[Table, Fraction]] = {}
@@ -95,9 +100,16 @@ def recon_chance(table: Table, borders: Iterable[tuple[Mapping[str, int], str]],
     return any_hit(border_chance(table, units, cover, where) for units, cover in borders)
 
 
+def _truncated(numerator: int, denominator: int) -> int:
+    """int() of numerator / denominator (denominator > 0): toward zero, as int(Fraction) is,
+    without making the Fraction (asked for every look of every turn)."""
+    whole = abs(numerator) // denominator
+    return whole if numerator >= 0 else -whole
+
+
 def percent(chance: Fraction) -> int:
-    """A chance as the nearest whole percent, as the rules print it."""
-    return int(chance * 100 + Fraction(1, 2))
+    """A chance as the nearest whole percent, as the rules print it: int(chance * 100 + 1/2)."""
+    return _truncated(200 * chance.numerator + chance.denominator, 2 * chance.denominator)
 
 
 def roll_recon(chance: Fraction, dice: Dice, purpose: str) -> bool:
@@ -106,5 +118,5 @@ def roll_recon(chance: Fraction, dice: Dice, purpose: str) -> bool:
     Recon chances are products of the table's percentages, so a D10 cannot express them;
     a per-mille draw keeps the roll logged and is exact to 0.1%.
     """
-    return dice.between(1, 1000, purpose) <= int(chance * 1000)
+    return dice.between(1, 1000, purpose) <= _truncated(1000 * chance.numerator, chance.denominator)  # int(chance * 1000)
 

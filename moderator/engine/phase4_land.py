@@ -210,7 +210,7 @@ def battle_order(ctx: TurnContext, plans: Mapping[str, object], away: Collection
     attacked = set(plans)
     into: dict[str, set[str]] = {dest: set() for dest in plans}
     for dest in sorted(plans):
-        here = [u for u in ctx.state.units if u.location == dest and u.id not in away]
+        here = [u for u in ctx.units_at(dest) if u.id not in away]  # (only who and where they go count here)
         for nation in sorted({u.nation for u in here}):
             conds = combat_orders.own_conditions(ctx, nation, dest)
             if not conds:
@@ -432,10 +432,11 @@ def front_of(ctx: TurnContext, dest: str, legs: list[Leg], shelled: dict[str, se
     rounds: dict[str, int] = {}
     beach: set[str] = set()
     nation = legs[0].nation
-    defending = {u.nation for u in enemy_units(ctx, nation, dest)} | {ctx.controller(dest) or ""}
+    enemies = enemy_units(ctx, nation, dest)
+    defending = {u.nation for u in enemies} | {ctx.controller(dest) or ""}
     dug = [u for u in ctx.units_at(dest) if u.kind in (TRENCH, SUPER_TRENCH) and u.nation in defending]
     front_line = [u for u in dug if front_facing(ctx, u)]
-    guarded = any(u.kind == "fighter" for u in enemy_units(ctx, nation, dest))  # aircraft to fight (4.5)
+    guarded = any(u.kind == "fighter" for u in enemies)  # aircraft to fight (4.5)
     air_only: set[str] = set()
     for leg in legs:
         crossed = [u.kind for u in dug if facing_of(ctx, u) == leg.origin]
@@ -450,9 +451,10 @@ def front_of(ctx: TurnContext, dest: str, legs: list[Leg], shelled: dict[str, se
         elif air_trench == SUPER_TRENCH:
             hold_back(ctx, leg, AIR, "super-trench")
         grounded = set()
+        strait = strait_between(ctx.world, leg.origin, dest)  # the leg's, asked once (the map's passages)
         for u in leg.units:
             origins[u.id] = leg.origin
-            if strait_between(ctx.world, leg.origin, dest):
+            if strait:
                 across.add(u.id)
             if u.kind in AIR:
                 n = air_rounds(ctx, leg, u)

@@ -46,7 +46,19 @@ nation out together, so nothing depends on nation ids or the order of lines:
    a force with aircraft they move to a neighbouring sea zone). Aircraft flown in to hunt
    (DETECT ... FROM a land territory) fly 2 fuel a sea zone, fight the free round and the
    first round as their fuel allows, are never hit by the submarines ("hits scored by
-   submarines can only be applied to ships") and fly home.
+   submarines can only be applied to ships") and fly home; fighters off carriers (a DETECT
+   without FROM in their carriers' zone, or FROM it at another zone) likewise, coming
+   back aboard. Only the DETECT and INTERCEPT orders the engine kept act (submarines.hunts,
+   submarines.kept).
+
+6. Guideline 6's first example: a task force splits ("In second sea zone TF #1 splits to
+   TF #1 (BB and DD) and TF #3 (2 DD)") or joins another of its nation between two
+   movement points, where its plan says (engine/orders/task_forces.py); the halves then
+   move point by point on their own plans, each rolling its own sightings from there.
+   Splits, joins and LOAD steps due before a point happen in the order written
+   (`between`). A split or join the turn has made impossible (the task force was held,
+   turned back or retreated, or its ships are lost) does not happen, and the nation is
+   told (task-force-split, task-force-joined with done=false).
 
 Troops aboard move with their transports (their location is the sea zone) and sink with
 them (naval_combat). Landings are step 4.4's (orders/naval_invasion.py).
@@ -57,6 +69,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 
 from moderator.engine import (
     carrier_loss,
@@ -71,15 +84,15 @@ from moderator.engine import (
 from moderator.engine.combat_orders import BattleOrders, casualty_preferences
 from moderator.engine.context import TurnContext
 from moderator.engine.naval_combat import NavalSide, Ship
+from moderator.engine.orders import submarines
 from moderator.engine.orders.move import landing_places
 from moderator.engine.orders.submarines import DETECTION
-from moderator.engine.orders.task_forces import CARRIES, friendly_waters, troop_points
+from moderator.engine.orders.task_forces import CARRIES, TaskForceRecord, friendly_waters, troop_points
 from moderator.engine.state import AIR_UNITS, SEA_UNITS, Unit, kinds
 from moderator.orders.model import (
     CombatCondition,
     Move,
     NavalInvasion,
-    SubDetection,
     SubInterception,
     TaskForceMission,
 )
@@ -110,6 +123,7 @@ class Fleet:
     cargo: dict[str, list[Unit]] = field(default_factory=dict)  # transport id -> troops aboard
     planes: list[Unit] = field(default_factory=list)  # fighters aboard its carriers (they sail with them)
     scouts: list[Unit] = field(default_factory=list)  # those of them no order names (4.2.4: on reconnaissance)
+    absent: bool = False  # its ships are not its own (yet, or any more): split off later, or joined another
 
     @property
     def key(self) -> str:
@@ -124,6 +138,7 @@ class Sea:
     """The step's working state."""
 
     fleets: list[Fleet]
+    regroups: list[Regroup] = field(default_factory=list)  # the splits and joins of the plans (guideline 6)
     alerted: set[tuple[str, str]] = field(default_factory=set)  # (escort, enemy): no second free round
     spent: set[int] = field(default_factory=set)  # id() of INTERCEPT orders already used
     used_subs: set[str] = field(default_factory=set)
@@ -133,24 +148,38 @@ class Sea:
     cover_fought: dict[str, int] = field(default_factory=dict)  # cover plane id -> rounds fought against submarines
 
 
+@dataclass(frozen=True)
+class Regroup:
+    """A split or a join of the plans, due before movement point `point`."""
+
+    nation: str
+    index: int  # the SPLIT or JOIN order's position
+    point: int
+    kind: str  # "split" or "join"
+    tf: str  # the task force splitting, or joining
+    other: str  # the one split off, or joined
+    zone: str  # where the plan has it happen
+    ids: tuple[str, ...] = ()  # split: the ships split off
+
+
 def naval_movement(ctx: TurnContext) -> None:
     from moderator.engine import phase4_air_sea  # it reads this module's fleets
 
-    sea = Sea(fleets(ctx))
+    sea = Sea(fleets(ctx), regroups(ctx))
     phase4_air_sea.take_flights(ctx, sea, from_land=True)
     for f in sea.fleets:
-        named = set(ctx.task_forces[(f.nation, f.name)].troops) if f.order >= 0 else set()
+        named = set(ctx.task_forces[(f.nation, f.name)].boarded) if f.order >= 0 else set()
         stow(ctx, f, [u for u in ctx.state.units_at(f.zone, f.nation) if u.kind in CARRIES and u.id in named])
+    aboard = {t.id for g in sea.fleets for t in g.troops()}  # kept up as each fleet stows (not found again for each)
     for f in sea.fleets:  # ships without orders carry what is left aboard in their zone
         if f.order < 0:
-            aboard = {t.id for g in sea.fleets for t in g.troops()}
             stow(ctx, f, [u for u in ctx.state.units_at(f.zone, f.nation)
                           if u.kind in CARRIES and u.id not in aboard])
+            aboard.update(t.id for t in f.troops())
     detect_by_order(ctx, sea)
     points = max((len(f.moves) for f in sea.fleets), default=0)
     for k in range(points):
-        for f in sea.fleets:
-            load(ctx, f, k)
+        between(ctx, sea, k)
         for f in sea.fleets:  # guideline 6: each task force's task for this point
             if not f.stopped and k < len(f.moves) and f.ships:
                 f.mission, f.escort_of = f.moves[k].mission, f.moves[k].escort_of
@@ -169,14 +198,14 @@ def naval_movement(ctx: TurnContext) -> None:
                 hunt_from_carriers(ctx, sea, f)
         for zone in sorted({f.zone for f in sea.fleets if f.ships}):
             contact(ctx, sea, zone, first_point=k == 0)
+    between(ctx, sea, points, last=True)
     for f in sea.fleets:
-        load(ctx, f, len(f.moves))
         f.moved_at = None
     intercept(ctx, sea, moving=False)
     phase4_air_sea.air_strikes(ctx, sea)
     hold_zones(ctx, sea)
     for f in sea.fleets:
-        if f.order >= 0:
+        if f.order >= 0 and not f.absent:
             ctx.tell(f.nation, "task-force", PHASE, order=f.order, tf=f.name, path=f.path, ships=kinds(f.ships),
                      troops=kinds(f.troops()), mission=f.mission)
 
@@ -188,10 +217,14 @@ def fleets(ctx: TurnContext) -> list[Fleet]:
     alive = {u.id: u for u in ctx.state.units}
     out: list[Fleet] = []
     in_tf: set[str] = set()
-    for (nation, name), tf in sorted(ctx.task_forces.items()):
-        ships = [alive[i] for i in tf.unit_ids if i in alive and alive[i].location == tf.path[0]]
-        in_tf.update(tf.unit_ids)
-        f = Fleet(nation, name, ships, tf.path[0], "", tf.order, path=[tf.path[0]])
+    records = ctx.task_forces
+    for (nation, name), tf in sorted(records.items()):
+        # a task force split off another sails in it until the split (`between`)
+        ids = () if tf.parent is not None else tf.first_ids
+        ships = [alive[i] for i in ids if i in alive and alive[i].location == tf.start]
+        in_tf.update(tf.first_ids)
+        f = Fleet(nation, name, ships, tf.start, "", tf.order, path=[tf.start], absent=tf.parent is not None)
+        f.moves = inherited(records, tf)
         for order, ids in tf.plan:
             if order.mission == "load":
                 f.loads.setdefault(len(f.moves), []).append((order, ids))
@@ -201,7 +234,7 @@ def fleets(ctx: TurnContext) -> list[Fleet]:
         out.append(f)
     idle: dict[tuple[str, str], list[Unit]] = defaultdict(list)
     for u in ctx.state.units:
-        if u.id not in in_tf and u.kind in phase4_naval.SURFACE_SHIPS and ctx.is_sea(u.location):
+        if u.kind in phase4_naval.SURFACE_SHIPS and u.id not in in_tf and ctx.is_sea(u.location):
             idle[(u.nation, u.location)].append(u)
     for (nation, zone), ships in sorted(idle.items()):
         f = Fleet(nation, f"{zone} (no orders)", sorted(ships, key=lambda u: u.id), zone, "", path=[zone])
@@ -209,6 +242,98 @@ def fleets(ctx: TurnContext) -> list[Fleet]:
         out.append(f)
     board(ctx, out)
     return out
+
+
+def inherited(records: dict[tuple[str, str], TaskForceRecord], tf: TaskForceRecord) -> list[TaskForceMission]:
+    """The steps a split-off task force's ships did before the split, with the task force
+    they split from (and its own parent's before that): its plan's movement points are
+    counted from the start of the turn, as every task force's are."""
+    if tf.parent is None:
+        return []
+    parent = records[(tf.nation, tf.parent)]
+    return [*inherited(records, parent), *(o for o, _ in parent.plan if o.mission != "load")][: tf.born]
+
+
+def regroups(ctx: TurnContext) -> list[Regroup]:
+    """The splits and joins of the orders (engine/orders/task_forces.py split, join)."""
+    out: list[Regroup] = []
+    for (nation, name), tf in sorted(ctx.task_forces.items()):
+        if tf.parent is not None:
+            out.append(Regroup(nation, tf.regroup, tf.born, "split", tf.parent, name, tf.path[0], tf.first_ids))
+        if tf.joined is not None:
+            out.append(Regroup(nation, tf.regroup, tf.points, "join", name, tf.joined, tf.zone))
+    return out
+
+
+def between(ctx: TurnContext, sea: Sea, k: int, last: bool = False) -> None:
+    """What the plans do before movement point k (with `last`, after the last point): LOAD
+    steps, splits and joins, in the order written, so that a task force loads, splits off
+    or joins with the ships and troops the orders gave it at that point."""
+    due: list[tuple[tuple[str, int], Callable[[], None]]] = []
+    for f in sea.fleets:
+        for order, ids in f.loads.get(k, []):
+            due.append(((f.nation, order_index(ctx, f.nation, order)), partial(load_one, ctx, f, order, ids)))
+    for r in sea.regroups:
+        if r.point == k or (last and r.point > k):
+            due.append(((r.nation, r.index), partial(split if r.kind == "split" else join, ctx, sea, r)))
+    for _, act in sorted(due, key=lambda d: d[0]):
+        act()
+
+
+def order_index(ctx: TurnContext, nation: str, order: TaskForceMission) -> int:
+    return next(i for i, o in enumerate(ctx.orders[nation]) if o is order)
+
+
+def fleet_named(sea: Sea, nation: str, name: str) -> Fleet:
+    return next(f for f in sea.fleets if (f.nation, f.name) == (nation, name))
+
+
+def split(ctx: TurnContext, sea: Sea, r: Regroup) -> None:
+    """Guideline 6: "In second sea zone TF #1 splits to TF #1 (BB and DD) and TF #3 (2 DD)".
+    The ships named go on as the new task force, with the troops on their transports and
+    the fighters their carriers hold, from where the old one is, having spent the same
+    points and doing its task until their own next step. Not when the old task force is
+    not where its plan has it split (held, turned back, retreated) or those ships are lost."""
+    old, new = fleet_named(sea, r.nation, r.tf), fleet_named(sea, r.nation, r.other)
+    going = [u for u in old.ships if u.id in r.ids]
+    done = bool(going) and not old.stopped and old.zone == r.zone
+    if done:
+        old.ships = [u for u in old.ships if u not in going]
+        new.ships, new.zone, new.path, new.came_from = going, old.zone, list(old.path), old.came_from
+        new.mission, new.escort_of, new.absent = old.mission, old.escort_of, False
+        new.cargo = {t: old.cargo.pop(t) for t in list(old.cargo) if t in r.ids}
+        hand_planes(ctx, old, new)
+    ctx.tell(r.nation, "task-force-split", PHASE, order=r.index, tf=r.other, parent=r.tf, zone=r.zone,
+             ships=kinds(going if done else [u for u in ctx.state.units if u.id in r.ids]), done=done)
+
+
+def join(ctx: TurnContext, sea: Sea, r: Regroup) -> None:
+    """A task force joins another of its nation in the same zone (guideline 6, read
+    backwards): its ships, troops and fighters aboard go on with the other's plan. Not when
+    either has been held, turned back or retreated, or they are not in one zone."""
+    f, into = fleet_named(sea, r.nation, r.tf), fleet_named(sea, r.nation, r.other)
+    done = bool(f.ships) and not f.stopped and not into.stopped and not into.absent and f.zone == into.zone
+    ships = kinds(f.ships)
+    if done:
+        into.ships = [*into.ships, *f.ships]
+        into.cargo.update(f.cargo)
+        into.planes, into.scouts = [*into.planes, *f.planes], [*into.scouts, *f.scouts]
+        f.ships, f.cargo, f.planes, f.scouts, f.absent = [], {}, [], [], True
+    ctx.tell(r.nation, "task-force-joined", PHASE, order=r.index, tf=r.tf, into=r.other, zone=f.zone,
+             ships=ships, done=done)
+
+
+def hand_planes(ctx: TurnContext, old: Fleet, new: Fleet) -> None:
+    """Aircraft Carriers: the fighters aboard go with the carriers, as many as the new task
+    force's carriers hold (lowest ids first), all of them if the old one keeps no carrier."""
+    room = sum((stats.capacity if (stats := ctx.stats(new.nation, "carrier", u)) else 0)
+               for u in new.ships if u.kind == "carrier")
+    kept = any(u.kind == "carrier" for u in old.ships)
+    going = old.planes[:room] if kept else (old.planes if room else [])
+    new.planes = going
+    new.scouts = [u for u in old.scouts if u in going]
+    old.planes = [u for u in old.planes if u not in going]
+    old.scouts = [u for u in old.scouts if u not in going]
 
 
 def board(ctx: TurnContext, fleets: Sequence[Fleet]) -> None:
@@ -226,9 +351,13 @@ def board(ctx: TurnContext, fleets: Sequence[Fleet]) -> None:
                       key=lambda u: u.id)
         f.planes = free[:room]
         taken.update(u.id for u in f.planes)
+    named_from: dict[tuple[str, str | None], int] = {}  # fighters the MOVE orders name, by (nation, origin): read once
+    for n, _, o in ctx.orders_of(Move):
+        for uc in o.units:
+            if uc.kind == "fighter":
+                named_from[(n, o.origin)] = named_from.get((n, o.origin), 0) + uc.count
     for f in fleets:  # the fighters an order names (lowest ids first, as the naval step takes them) do not scout
-        named = sum(uc.count for n, _, o in ctx.orders_of(Move) if n == f.nation and o.origin == f.zone
-                    for uc in o.units if uc.kind == "fighter")
+        named = named_from.get((f.nation, f.zone), 0)
         ordered = {u.id for u in ctx.free(f.nation, f.zone, "fighter")[:named]}
         f.scouts = [u for u in f.planes if u.id not in ordered and u.id not in ctx.moved]
 
@@ -274,17 +403,21 @@ def load(ctx: TurnContext, f: Fleet, k: int) -> None:
     """4.2.1: troops "embark from friendly territory BEFORE the attack on that territory
     commences": they go aboard where the task force is at that point of its plan."""
     for order, ids in f.loads.get(k, []):
-        troops = [u for u in ctx.state.units if u.id in ids and u.location == order.origin]
-        if f.stopped or not f.ships or not ctx.adjacent(f.zone, order.origin or ""):
-            left = troops
-        else:
-            left = stow(ctx, f, troops)
-            for u in troops:
-                if u not in left:
-                    u.location = f.zone
-        if left:
-            index = next(i for i, o in enumerate(ctx.orders[f.nation]) if o is order)
-            ctx.tell(f.nation, "units-held-back", PHASE, order=index, reason="no-transport", units=kinds(left))
+        load_one(ctx, f, order, ids)
+
+
+def load_one(ctx: TurnContext, f: Fleet, order: TaskForceMission, ids: tuple[str, ...]) -> None:
+    troops = [u for u in ctx.state.units_at(order.origin or "") if u.id in ids]  # the place's, in the list's order
+    if f.stopped or not f.ships or not ctx.adjacent(f.zone, order.origin or ""):
+        left = troops
+    else:
+        left = stow(ctx, f, troops)
+        for u in troops:
+            if u not in left:
+                u.location = f.zone
+    if left:
+        ctx.tell(f.nation, "units-held-back", PHASE, order=order_index(ctx, f.nation, order), reason="no-transport",
+                 units=kinds(left))
 
 
 # ---- contact and battle ---------------------------------------------------------------------------
@@ -554,23 +687,26 @@ def hold_zones(ctx: TurnContext, sea: Sea) -> None:
 def intercept(ctx: TurnContext, sea: Sea, moving: bool) -> None:
     """4.2.10: submarines attack a task force moving into or out of their zone, or one
     whose troops will land from it."""
-    for nation, _, order in ctx.orders_of(SubInterception):
-        if id(order) in sea.spent:
+    for nation, index, order in ctx.orders_of(SubInterception):
+        if id(order) in sea.spent or not submarines.kept(ctx, nation, index):
             continue
         # the zone's units by the index (in the list's order), not every unit on the map
         subs = [u for u in ctx.units_at(order.zone, nation) if u.kind == "submarine" and u.id not in sea.used_subs]
         if not subs:
+            continue
+        # the task forces first (most orders find none at a point): only in or leaving the
+        # zone can one cross it (crosses), told without a call for each of some forty
+        zone, wars = order.zone, ctx.nation(nation).at_war_with
+        targets = [f for f in sea.fleets if (f.zone == zone or f.moved_at == zone) and f.ships and f.nation in wars
+                   and order.target in ("any", f.mission) and crosses(ctx, f, zone, moving)
+                   and (order.tf is None or (f.nation, f.name) == (order.tf_nation, order.tf))]
+        if not targets:
             continue
         # not those sailing in a task force; by id, one object per unit in the turn's state
         # (a Unit's == compares every field: a third of the naval step, asked for every ship)
         sailing = {s.id for f in sea.fleets for s in f.ships}
         subs = [u for u in subs if u.id not in sailing][: order.count]
         if not subs:
-            continue
-        targets = [f for f in sea.fleets if f.ships and ctx.at_war(nation, f.nation)
-                   and order.target in ("any", f.mission) and crosses(ctx, f, order.zone, moving)
-                   and (order.tf is None or (f.nation, f.name) == (order.tf_nation, order.tf))]
-        if not targets:
             continue
         target = chosen(ctx, nation, order.zone, targets)
         sea.spent.add(id(order))
@@ -681,8 +817,9 @@ def crosses(ctx: TurnContext, f: Fleet, zone: str, moving: bool) -> bool:
         return f.moved_at == zone or (f.moved_at is not None and f.zone == zone)
     if f.zone != zone:  # (first: the rest reads the nation's orders, for every fleet and order)
         return False
-    lands = any(isinstance(o, NavalInvasion) and o.origin == zone for o in ctx.orders.get(f.nation, ()))
-    return lands and any(u.kind == "transport" for u in f.ships) and bool(f.troops())
+    if not f.cargo or not any(u.kind == "transport" for u in f.ships) or not f.troops():
+        return False  # (before the nation's orders are read: few task forces carry troops)
+    return any(isinstance(o, NavalInvasion) and o.origin == zone for o in ctx.orders.get(f.nation, ()))
 
 
 def dive(battle: naval_combat.NavalBattle) -> str | None:
@@ -691,17 +828,16 @@ def dive(battle: naval_combat.NavalBattle) -> str | None:
 
 
 def detect_by_order(ctx: TurnContext, sea: Sea) -> None:
-    """4.2.9 DETECT orders: ships where they are, aircraft flown in from land ("fighters
-    and bombers (assuming they have the range: fuel) may be flown into a sea zone")."""
-    taken: set[str] = set()
-    for nation, index, order in ctx.orders_of(SubDetection):
+    """4.2.9 DETECT orders the engine kept, with the units each claimed (submarines.hunts):
+    ships where they are, aircraft flown in from land ("fighters and bombers (assuming they
+    have the range: fuel) may be flown into a sea zone"), fighters off their carriers in the
+    zone or in another zone in range (Aircraft Carriers: "especially handy when hunting down
+    submarines"), their rounds from their tank as any flight's (air_rounds), coming back
+    aboard (fly_home)."""
+    for nation, index, order, claimed in submarines.hunts(ctx):
         where = order.origin or order.zone
-        hunters: list[Unit] = []
-        for uc in order.units:
-            pool = sorted((u for u in ctx.state.units if u.nation == nation and u.kind == uc.kind
-                           and u.location == where and u.id not in taken), key=lambda u: u.id)
-            hunters += pool[: uc.count]
-        taken.update(u.id for u in hunters)
+        alive = {u.id for u in ctx.units_at(where, nation)}
+        hunters = [u for u in claimed if u.id in alive]
         rounds = {u.id: air_rounds(ctx, u, where, order.zone) for u in hunters if u.kind in AIR_UNITS}
         fought = detect(ctx, sea, nation, order.zone, hunters, f"{nation} detects", rounds, told=(index, ""))
         for u in hunters:
@@ -778,7 +914,7 @@ def detect(ctx: TurnContext, sea: Sea, nation: str, zone: str, hunters: Sequence
     hit. Submarines that break off from a force with aircraft "must move into an adjacent
     sea zone" (dive_away)."""
     air = air or {}
-    subs = [u for u in ctx.state.units if u.kind == "submarine" and u.location == zone
+    subs = [u for u in ctx.state.units_at(zone) if u.kind == "submarine"  # the zone's, in the list's order
             and ctx.at_war(nation, u.nation)]
     able = [u for u in hunters if u.kind in DETECTION and (u.kind not in AIR_UNITS or air.get(u.id, 0) >= 1)]
     if not subs or not able:

@@ -19,7 +19,7 @@ part in any combat) and arrive in Phase 7 (phase7_place.end_strategic_moves).
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from moderator.engine.flow import INF, FlowNetwork
 from moderator.engine.state import GameState
@@ -41,49 +41,94 @@ def passable(world: World, state: GameState, nation: str, territory: str) -> boo
     return friendly and territory in state.incorporated
 
 
+_REGIONS = "_rail_regions"  # GameState.__dict__ (not a field: never serialised): the regions found
+# (map, control map, its mark, the incorporated lands, (friends, origin) -> region)
+_Regions = tuple[World, object, "int | None", dict[str, int], dict[tuple[frozenset[str], str], list[str]]]
+
+
 def rail_region(world: World, state: GameState, nation: str, origin: str) -> list[str]:
     """Every territory reachable from origin through passable land, sorted (the order of
-    the search does not matter: the set is the same)."""
+    the search does not matter: the set is the same).
+
+    A region depends on the map, who holds what, what is incorporated and the nation's
+    friends: the regions found are kept with the state, for that map, that control map
+    with its mark (state.Control takes a fresh one at every change) and a copy of the
+    incorporated lands, keyed by the friends and each land of the region; any change and
+    they are found again (a turn's strategic moves searched the same regions again and again)."""
     if not passable(world, state, nation, origin):
         return []
-    friends = {n for n in state.nations if n == nation or state.allies(nation, n)} | {nation}
-    control, incorporated, places = state.control, state.incorporated, world.territories
+    friends = state.allies_of(nation)  # the same set as asking allies() of every nation, in one pass
+    control, incorporated = state.control, state.incorporated
+    mark = getattr(control, "mark", None)
+    kept: _Regions | None = state.__dict__.get(_REGIONS)
+    if kept is None or kept[0] is not world or kept[1] is not control or kept[2] != mark or kept[3] != incorporated:
+        kept = state.__dict__[_REGIONS] = (world, control, mark, dict(incorporated), {})
+    side = frozenset(friends)
+    region: list[str] | None = kept[4].get((side, origin)) if mark is not None else None
+    if region is None:
+        region = _search_region(world, control, incorporated, friends, origin)
+        for t in region:  # every land of a region is passable, and (the map's links go both ways) its region is this
+            kept[4][(side, t)] = region
+    return list(region)
+
+
+def _search_region(world: World, control: Mapping[str, str], incorporated: Mapping[str, int], friends: set[str],
+                   origin: str) -> list[str]:
+    links = _land_links(world)
     seen, queue = {origin}, deque([origin])
     while queue:
-        for nb in world.neighbours(queue.popleft()):
-            if nb not in seen and nb in incorporated and control.get(nb) in friends and nb in places \
-                    and places[nb].is_land:
+        for nb in links.get(queue.popleft(), ()):
+            if nb not in seen and nb in incorporated and control.get(nb) in friends:
                 seen.add(nb)
                 queue.append(nb)
     return sorted(seen)
 
 
-_NEIGHBOURS: dict[int, tuple[World, dict[str, tuple[str, ...]]]] = {}  # id of a map -> (map, sorted links)
+Links = dict[str, tuple[str, ...]]
+_NEIGHBOURS: dict[int, tuple[World, Links]] = {}  # id of a map -> (map, sorted links)
+_LAND_LINKS: dict[int, tuple[World, Links]] = {}  # id of a map -> (map, each place's land neighbours)
 
 
-def _sorted_neighbours(world: World) -> dict[str, tuple[str, ...]]:
-    """Every place's neighbours, sorted (the network's edges go in that order, so the same
-    map gives the same flow): once per map, which never changes (the entry holds the map,
-    so its id cannot be reused while the entry lives)."""
-    hit = _NEIGHBOURS.get(id(world))
+def _per_map(cache: dict[int, tuple[World, Links]], world: World, build: Callable[[World], Links]) -> Links:
+    """What `build` says of a map, once per map, which never changes (the entry holds the
+    map, so its id cannot be reused while the entry lives)."""
+    hit = cache.get(id(world))
     if hit is None or hit[0] is not world:
-        if len(_NEIGHBOURS) > 64:
-            _NEIGHBOURS.clear()
-        hit = _NEIGHBOURS[id(world)] = (world, {t: tuple(sorted(world.neighbours(t))) for t in world.territories})
+        if len(cache) > 64:
+            cache.clear()
+        hit = cache[id(world)] = (world, build(world))
     return hit[1]
 
 
-_SKELETONS: dict[tuple[int, str, tuple[str, ...]], tuple[World, FlowNetwork]] = {}
+def _sorted_neighbours(world: World) -> Links:
+    """Every place's neighbours, sorted (the network's edges go in that order, so the same
+    map gives the same flow)."""
+    return _per_map(_NEIGHBOURS, world, lambda w: {t: tuple(sorted(w.neighbours(t))) for t in w.territories})
 
 
-def _skeleton(world: World, region: list[str], origin: str) -> FlowNetwork:
-    """The rails of a region from an origin as a network without capacities or demands:
-    every territory's in -> out edge (the `i`-th edge for the `i`-th territory of the
-    region), the source into the origin, the links. It depends only on the map, the region
-    and the origin, so it is built once and copied for each strategic move (a turn's
-    moves asked for some 1,600 edges to be added: issue 14, the engine's cost); the entry
-    holds the map, so its id cannot be reused while the entry lives."""
-    key = (id(world), origin, tuple(region))
+def _land_links(world: World) -> Links:
+    """Every place's neighbours that are land on the map (the only ones a rail can reach):
+    the search of a rail region no longer asks the map about each neighbour it meets."""
+    def build(w: World) -> Links:
+        land = {t for t, terr in w.territories.items() if terr.is_land}
+        return {t: tuple(n for n in w.neighbours(t) if n in land) for t in w.territories}
+
+    return _per_map(_LAND_LINKS, world, build)
+
+
+_SKELETONS: dict[tuple[int, str, tuple[str, ...], tuple[str, ...]], tuple[World, FlowNetwork, list[int]]] = {}
+
+
+def _skeleton(world: World, region: list[str], origin: str, sinks: list[str]) -> tuple[FlowNetwork, list[int]]:
+    """The rails of a region from an origin to some destinations (`sinks`) as a network,
+    with the capacities that do not depend on the turn: every territory's in -> out edge
+    (the `i`-th edge for the `i`-th territory of the region, capacity 0 here), the source
+    into the origin, the links, then each destination's edge to the sink (the last ones,
+    capacity 0 here). It depends only on the map, the region, the origin and the
+    destinations, so it is built once and shared by every strategic move that asks for it
+    (a turn's moves asked for some 1,600 edges to be added: issue 14, the engine's cost);
+    the entry holds the map, so its id cannot be reused while the entry lives."""
+    key = (id(world), origin, tuple(region), tuple(sinks))
     hit = _SKELETONS.get(key)
     if hit is None or hit[0] is not world:
         if len(_SKELETONS) > 256:
@@ -97,8 +142,11 @@ def _skeleton(world: World, region: list[str], origin: str) -> FlowNetwork:
             for nb in rails[t]:
                 if nb in inside and nb != origin:
                     net.add_edge((t, "out"), (nb, "in"), INF)
-        hit = _SKELETONS[key] = (world, net)
-    return hit[1].copy()
+        for dest in sinks:
+            net.add_edge((dest, "out"), SINK, 0)
+        net.node(SINK)  # there even with no destination, as the search asks for it
+        hit = _SKELETONS[key] = (world, net, net.capacities())
+    return hit[1], hit[2]
 
 
 def _network(
@@ -107,13 +155,15 @@ def _network(
 ) -> FlowNetwork:
     region = rail_region(world, state, nation, origin)
     inside = set(region)
-    net = _skeleton(world, region, origin)
+    sinks = [dest for dest in sorted(demands) if dest in inside and dest != origin and demands[dest] > 0]
+    net, fixed = _skeleton(world, region, origin, sinks)
+    caps = list(fixed)
+    places = world.territories
     for i, t in enumerate(region):
-        net.set_capacity(i, max(0, world.territories[t].value - used.get(t, 0)))
-    for dest in sorted(demands):
-        if dest in inside and dest != origin and demands[dest] > 0:
-            net.add_edge((dest, "out"), SINK, demands[dest])
-    return net
+        caps[i] = max(0, places[t].value - used.get(t, 0))
+    for i, dest in enumerate(sinks, len(caps) - len(sinks)):
+        caps[i] = demands[dest]
+    return net.with_capacities(caps)
 
 
 def strategic_paths(

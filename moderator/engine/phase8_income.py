@@ -18,14 +18,15 @@ engine/orders/gift.py). The US trade (Variable US Trade) is added after income
 (us_trade.py). War tribute (Surrender): a quarter of what a nation that surrendered
 collects goes to its victors (engine/surrender.py tribute). Territories separated from the
 mainland keep their share of the income in their own treasuries (engine/treasuries.py:
-settled first, then held apart); the TRANSFER home (8.1) sends it on.
+settled first, then held apart); the TRANSFER home (8.1) sends it on. A non-player
+minor's money waits for the moderator to spend it (engine/minor_funds.py).
 """
 
 from __future__ import annotations
 
 from fractions import Fraction
 
-from moderator.engine import exile, phase9_revolution, surrender, treasuries
+from moderator.engine import exile, minor_funds, phase9_revolution, surrender, treasuries
 from moderator.engine.context import TurnContext
 from moderator.engine.neutral_income import income_rule
 from moderator.engine.phase6_incorporation import territory_yield
@@ -76,6 +77,7 @@ def conquered(world: World, state: GameState, nation: str) -> bool:
 
 
 def collect_resources(ctx: TurnContext) -> None:
+    before = {nation: ns.saved for nation, ns in ctx.state.nations.items()}
     fulls = full_incomes(ctx.world, ctx.state, ctx.turn)
     exile.merge_incomes(ctx.state, fulls)  # Conquest: the host collects an exiled nation's land
     for nation in sorted(ctx.state.nations):
@@ -95,3 +97,4 @@ def collect_resources(ctx: TurnContext) -> None:
         ctx.tell(nation, "income", PHASE, full=full, rule=rule,
                  amount=collected, saved=ns.saved, kept_apart=collected - home)
     collect_us_trade(ctx)
+    minor_funds.remind(ctx, before, PHASE)  # Phase 8 note: the moderator spends a non-player minor's money

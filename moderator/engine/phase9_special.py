@@ -8,8 +8,9 @@ starvation behind a sea cordon or shut in (phase9_starvation, after the mutinies
 won't raise rebellion in the same turn"), the US economic roll, the Spanish garrison,
 Spanish-American relations and the rebellion of a conquered nation that rises
 (phase9_neutrals), the US Entry's events of the turn (us_entry: trade cut, conquests, the
-USA allying China), the Russian fleet gone from the Black Sea and Paris taken
-(neutral_triggers), the British Empire's causes to enter the war (british_entry), the neutrals' third table (standing_events) and the liberation of
+USA allying China) and the pace of its gear-up at war with a major (us_entry: US option #2),
+allied France and Spain standing together under the Spanish Garrison rule (garrison_apart),
+the Russian fleet gone from the Black Sea and Paris taken (neutral_triggers), the British Empire's causes to enter the war (british_entry), the neutrals' third table (standing_events) and the liberation of
 governments in exile (exile); last, the Victory Conditions' table (victory).
 """
 
@@ -19,6 +20,7 @@ from moderator.engine import (
     british_entry,
     china_split,
     exile,
+    garrison_apart,
     japan,
     local_war_table,
     neutral_triggers,
@@ -49,6 +51,8 @@ def special_rules(ctx: TurnContext) -> None:
     us_entry.trade_cut_events(ctx, PHASE)  # US Entry 1-3: the trade cut in Phase 8
     us_entry.conquests(ctx, PHASE)  # US Entry 9
     us_entry.us_allies_china(ctx, PHASE)  # US Entry 5: a later turn of Japan's war on China
+    us_entry.war_production_pace(ctx, PHASE)  # US option #2: the gear-up's pace, each turn until full
+    garrison_apart.together(ctx, PHASE)  # French #1: allied France and Spain standing together
     neutral_triggers.russian_fleet_left(ctx, PHASE)  # the Ottomans: 0-10 toward the CP, once
     neutral_triggers.paris_fallen(ctx, PHASE)  # Italy: 0-20 toward the CP and its leaning, once
     british_entry.fleet_and_provinces(ctx)  # the British Empire's causes to enter: the fleet, the provinces

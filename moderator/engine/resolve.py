@@ -109,16 +109,14 @@ def carry_out(ctx: TurnContext, rs: Ruleset, step: Step, bad: Bad) -> None:
     """The step's orders, in resolution order (nations by id, orders as written)."""
     if not step.orders:
         return
-    for nation in sorted(ctx.orders):
-        for index, order in enumerate(ctx.orders[nation]):
-            if not isinstance(order, step.orders):
-                continue
-            rule = rs.rule_for(order)
-            why = rule.problem(ctx, nation, order)
-            if why is not None:
-                ctx.reject(nation, index, order, why)
-                continue
-            rule.execute(ctx, nation, index, order)
+    # (the position keeps the orders it found for each step: a turn asked some 3,000 isinstance)
+    for nation, index, order in list(ctx.orders_of(step.orders)):
+        rule = rs.rule_for(order)
+        why = rule.problem(ctx, nation, order)
+        if why is not None:
+            ctx.reject(nation, index, order, why)
+            continue
+        rule.execute(ctx, nation, index, order)
 
 
 def out_of_table(ctx: TurnContext, rs: Ruleset, table: Sequence[Step]) -> list[tuple[str, int, Order]]:

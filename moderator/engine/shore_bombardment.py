@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from moderator.engine.context import TurnContext
+from moderator.engine.state import Unit
 
 
 @dataclass(frozen=True)
@@ -34,13 +35,15 @@ class Gun:
 def guns(ctx: TurnContext, territory: str, landers: Sequence[str]) -> list[Gun]:
     """The battleships that shore-bombard `territory` for the landing nations, by id."""
     out: list[Gun] = []
-    alive = {u.id: u for u in ctx.state.units}
+    alive: dict[str, Unit] | None = None  # every unit by id, read only when a task force bombards here
     for (nation, _), tf in sorted(ctx.task_forces.items()):
         steps = [o for o, _ in tf.plan if o.mission != "load"]
         if not steps or steps[-1].mission != "bombard" or steps[-1].target != territory:
             continue
         if not any(n == nation or ctx.allies(n, nation) for n in landers):
             continue
+        if alive is None:
+            alive = {u.id: u for u in ctx.state.units}
         for uid in tf.unit_ids:
             u = alive.get(uid)
             if u is None or u.kind != "battleship" or u.damage or not ctx.is_sea(u.location) \

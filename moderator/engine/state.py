@@ -10,8 +10,10 @@ from __future__ import annotations
 import copy
 import itertools
 import json
-from collections.abc import Iterable
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
+from operator import attrgetter
 from typing import Any
 
 # Unit kinds, as the rules name them ("Units"). Order words map onto these ids.
@@ -83,6 +85,74 @@ def _unit_copy(unit: Unit) -> Unit:
     twin = object.__new__(Unit)
     object.__setattr__(twin, "__dict__", unit.__dict__.copy())  # the fields are plain values: a shallow copy
     return twin
+
+
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+
+
+def _deep_copy(value: Any, memo: dict[int, Any]) -> Any:
+    """copy.deepcopy(value, memo) for the plain data of NationState.flags (dicts, lists,
+    strings, numbers), written out for those: the flags grow with the game (each nation's
+    reconnaissance record, its ledgers), and deepcopy's general machinery was two thirds
+    of a state's copy by turn four (issue 14). The same result as deepcopy: new dicts and
+    lists, one copy of a container met twice (the memo), anything else to deepcopy itself
+    (with the same memo)."""
+    cls = type(value)
+    if cls in _SCALARS:
+        return value
+    if cls is dict or cls is list:
+        twin = memo.get(id(value))
+        if twin is not None:
+            return twin
+        if cls is dict:
+            twin = memo[id(value)] = {}
+            for k, v in value.items():
+                twin[k if type(k) in _SCALARS else copy.deepcopy(k, memo)] = _deep_copy(v, memo)
+        else:
+            twin = memo[id(value)] = []
+            twin.extend(_deep_copy(v, memo) for v in value)
+        return twin
+    return copy.deepcopy(value, memo)
+class SharedUnitChanged(RuntimeError):
+    """A unit shared by the read-only copies of a position (GameState.share_units) was about
+    to change: the walk that changes it needs a copy of its own (engine/check.py does it
+    again on one). Nothing was changed."""
+
+
+class _SharedUnit(Unit):
+    """A unit of a position kept to be read only (GameState.share_units), shared by every
+    copy made of it with sharing_copy() instead of copied for each. It refuses any change,
+    so no copy can change what the others see; a copy of it (copy, deepcopy, pickle) is a
+    plain Unit again, and it compares and prints as one."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise SharedUnitChanged(f"{self.__dict__.get('id')}.{name}")
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Unit):
+            return NotImplemented
+        return self.__dict__ == other.__dict__ if type(other) is _SharedUnit else _fields(self) == _fields(other)
+
+    __hash__ = None  # type: ignore[assignment]  # as Unit's (a dataclass with eq)
+
+    def __repr__(self) -> str:
+        return Unit.__repr__(_unit_copy(self))
+
+    def __copy__(self) -> Unit:
+        return _unit_copy(self)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Unit:
+        return _unit_copy(self)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Unit, _fields(self))
+
+
+_COUNT_KEY = attrgetter("nation", "location", "kind")  # a unit's key in counts_by_place
+
+
+def _fields(unit: Unit) -> tuple[str, str, str, str, int]:
+    return (unit.id, unit.nation, unit.kind, unit.location, unit.damage)
 
 
 # Each unit's change of place takes a fresh number from _TICKS into _MOVED; an index built
@@ -259,7 +329,14 @@ class GameState:
         remove_units takes away; it is built again when the list is another or longer or
         shorter by other means, or a Unit was made elsewhere (it may have gone into this
         list). It was built some eighteen times a turn, over every unit of the map; two now."""
-        here = self._by_place().get(location, ())
+        # _fresh_index()'s first test written out: a thousand asks a turn, most of them
+        # with nothing moved since the last (three calls were most of the cost of an ask)
+        index: _Index | None = self.__dict__.get("_index")
+        if index is not None and index.stamp == _MOVED and index.units is self.units \
+                and index.length == len(self.units):
+            here = index.places.get(location, ())
+        else:
+            here = self._by_place().get(location, ())
         if nation is None:
             return list(here)
         return [u for u in here if u.nation == nation]
@@ -279,6 +356,13 @@ class GameState:
         if index is None:
             index = self.__dict__["_index"] = _Index(self.units)  # not a field: never serialised
         return index.places
+
+    def by_place(self) -> Mapping[str, Sequence[Unit]]:
+        """Every unit by place, each place's in the order of `units` (a place may be there
+        with no units): the index units_at reads, for a step that reads the whole map at
+        once without moving anything (phase3_passive_recon). Read only, and only until the
+        next unit moves, is made or goes: the index follows those in place."""
+        return self._by_place()
 
     def nation_units(self, nation: str) -> list[Unit]:
         return [u for u in self.units if u.nation == nation]
@@ -345,13 +429,52 @@ class GameState:
     def copy(self) -> GameState:
         """A deep copy, written out: the checker copies the position for every mail, and
         copy.deepcopy of 700 units is ten times slower (make bench)."""
-        nations = {k: NationState(n.id, n.saved, n.manpower_limit, n.infantry_built, dict(n.tech),
-                                  list(n.at_war_with), n.side, n.standing, n.income_rule,
-                                  copy.deepcopy(n.flags) if n.flags else {})
-                   for k, n in self.nations.items()}
         units = [_unit_copy(u) for u in self.units]
-        return GameState(self.game, self.scenario, self.turn, nations, Control(self.control),
+        return GameState(self.game, self.scenario, self.turn, self._nations_copy(), Control(self.control),
                          dict(self.incorporated), units, self.next_unit)
+
+    def _nations_copy(self) -> dict[str, NationState]:
+        return {k: NationState(n.id, n.saved, n.manpower_limit, n.infantry_built, dict(n.tech),
+                               list(n.at_war_with), n.side, n.standing, n.income_rule,
+                               _deep_copy(n.flags, {}) if n.flags else {})
+                for k, n in self.nations.items()}
+
+    def share_units(self) -> None:
+        """Make this state's units read only, to be shared by its sharing_copy()s: for a
+        position that is only read and copied, as the one a burst of order mails is checked
+        on (Service.checking_position). A change to one of them raises SharedUnitChanged
+        before anything is changed."""
+        for u in self.units:
+            if type(u) is Unit:
+                object.__setattr__(u, "__class__", _SharedUnit)
+
+    @property
+    def units_shared(self) -> bool:
+        """Whether every unit is read only (share_units), so sharing_copy() can share them."""
+        return {*map(type, self.units)} == {_SharedUnit}  # (every unit's class at C speed: asked every mail)
+
+    def sharing_copy(self) -> GameState:
+        """copy(), but the units (read only: share_units) are the same objects in a list of
+        the copy's own: a walk that adds and removes units but changes none, as the checking
+        of most orders, needs no copy of each (some 700, a third of an order mail's check).
+        A walk that changes a unit gets SharedUnitChanged and must start again on copy()."""
+        twin = GameState(self.game, self.scenario, self.turn, self._nations_copy(), Control(self.control),
+                         dict(self.incorporated), list(self.units), self.next_unit)
+        twin.__dict__["_shares_with"] = self  # (not a field: never serialised) counts_by_place
+        return twin
+
+    def counts_by_place(self) -> Mapping[tuple[str, str, str], int]:
+        """How many units each nation has of each kind at each place, by (nation, place, kind):
+        what Position.start holds, read only. A sharing_copy() whose units are still the ones
+        it shares reads its original's count, taken once (those units cannot change; the
+        checker asks for every mail, a pass over some 700 units)."""
+        source: GameState | None = self.__dict__.get("_shares_with")
+        if source is None or source.units != self.units:  # (the same objects: compared at C speed)
+            return Counter(map(_COUNT_KEY, self.units))
+        kept = source.__dict__.get("_counts_by_place")
+        if kept is None or kept[0] != source.units:
+            kept = source.__dict__["_counts_by_place"] = (list(source.units), Counter(map(_COUNT_KEY, source.units)))
+        return kept[1]  # type: ignore[no-any-return]
 
     # ---- canonical serialisation ---------------------------------------------
     def to_json(self) -> dict[str, Any]:

@@ -102,16 +102,47 @@ def war_production(ctx: TurnContext, nation: str, target: str, phase: str) -> No
     nation" (every trading nation is a major) apart from stopping "once the US has geared
     up to its maximum": so a war on a major does not bring full income at once. The pace is
     the moderator's: the default keeps the income the US has (option #1's 35, which the
-    Congress vote needs), and the moderator is flagged (`us-war-production`) once per war to
-    raise it with SET INCOME OF USA TO fixed:N, turn by turn, up to `full` (which stops the
-    trade, engine/us_trade.py). engine/wars.py begin calls this for every war begun, after
-    the attacked neutral joined (a USA that joined the main war collects in full anyway)."""
+    Congress vote needs), and the moderator is flagged (`us-war-production`) as the war
+    begins to raise it with SET INCOME OF USA TO fixed:N, turn by turn, up to `full` (which
+    stops the trade, engine/us_trade.py), and again each later turn (war_production_pace).
+    engine/wars.py begin calls this for every war begun, after the attacked neutral joined
+    (a USA that joined the main war collects in full anyway)."""
     if ctx.checking or not neutral_usa(ctx) or USA not in (nation, target):
         return
     enemy = target if nation == USA else nation
-    info = ctx.scenario.nations.get(enemy)
-    if info is None or info.kind == "minor":
-        return  # "will not collect any additional resources"
+    if major(ctx, enemy):  # at war with a minor: "will not collect any additional resources"
+        flag_pace(ctx, enemy, phase)
+
+
+def war_production_pace(ctx: TurnContext, phase: str) -> None:
+    """Phase 9 of each turn: "the US will begin to gear towards full war time production"
+    is a gear-up over turns, whose pace the moderator sets (war_production). Reading
+    (docs/rules-coverage.md, reading 33): the flag is raised again each turn while a
+    neutral USA is at war with a major and its income is not yet `full`, so the gear-up is
+    never forgotten; `full` (or the war's end, or the USA joining the main war) ends it."""
+    if ctx.checking or not neutral_usa(ctx):
+        return
+    if neutral_income.income_rule(ctx.state, ctx.scenario, USA) == "full":
+        return
+    for enemy in sorted(ctx.state.nations[USA].at_war_with):
+        if major(ctx, enemy):
+            flag_pace(ctx, enemy, phase)
+
+
+def major(pos: Position, nation: str) -> bool:
+    info = pos.scenario.nations.get(nation)
+    return info is not None and info.kind != "minor"
+
+
+WAR_PRODUCTION = ("us-war-production",)  # memo: the majors whose war the moderator was told of this turn
+
+
+def flag_pace(ctx: TurnContext, enemy: str, phase: str) -> None:
+    """One `us-war-production` flag a turn for each major the neutral USA is at war with."""
+    told = ctx.memo.setdefault(WAR_PRODUCTION, set())
+    if enemy in told:
+        return
+    told.add(enemy)
     ctx.flag(phase, "us-war-production", nation=USA, enemy=enemy,
              rule=neutral_income.income_rule(ctx.state, ctx.scenario, USA))
 

@@ -83,7 +83,7 @@ from moderator.engine.ruleset import Ruleset, Step
 from moderator.orders import model as m
 
 NAME = "wtea-1914"
-VERSION = 38  # 1: before "One rule, one home" (one dice stream per turn); 2: before issue 8 (neutrals);
+VERSION = 39  # 1: before "One rule, one home" (one dice stream per turn); 2: before issue 8 (neutrals);
 # 3: before separated treasuries, surrender, the US Entry events, air combat over land, landings in 4.4;
 # 4: before the Mutineers (a disastrous mutiny's rebels), the Bolsheviks' wars after their victory, and
 # reconnaissance missions at sea helping their side's task forces in 4.2, new ships attacking in Phase 7,
@@ -169,6 +169,12 @@ VERSION = 38  # 1: before "One rule, one home" (one dice stream per turn); 2: be
 # pace of its gear-up to full war production (us-war-production), and before France and Spain allied while
 # the Spanish Garrison rule stands were refused to share provinces or waters (garrison-apart), and Japanese
 # ships counted toward the blockade of Russia's US trade during Japan's limited war (only at full war now)
+# 38: before fighters aboard carriers could DETECT as a plain order (in their carriers' zone without FROM, or
+# FROM it at a zone in range; 4.2.9, Aircraft Carriers; it was refused detect-air), and before a DETECT or
+# INTERCEPT the engine refused still hunted or struck with the units there (issue 10), and before the flag
+# us-war-production came back each turn until the USA's income is full (reading 33; issue 8), and before
+# allied France and Spain standing together at the end of a turn were flagged (garrison-together, reading 32)
+# and a non-player minor's treasury reaching an infantry's price was flagged (minor-funds, reading 34)
 ROOT = Path(__file__).resolve().parents[2]
 
 RULES: tuple[OrderRule, ...] = (  # type: ignore[type-arg]

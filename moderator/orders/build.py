@@ -464,6 +464,12 @@ class Builder:
                                               escort_of=str(step.children[0])))
             elif data == "tf_bombard":
                 out.append(m.TaskForceMission(name, "bombard", target=self.name(step.children[0])))
+            elif data == "tf_split":
+                ships = self.units(step.children[0], v.SEA, "ships only")
+                out.append(m.TaskForceMission(name, "split", units=ships, part=str(step.children[1]),
+                                              at=self.opt_name(step.children[2])))
+            elif data == "tf_join":
+                out.append(m.TaskForceMission(name, "join", part=str(step.children[0])))
             else:
                 units = self.units(step.children[0], v.LAND + v.AIR, "land or air units are loaded")
                 out.append(m.TaskForceMission(name, "load", units=units, origin=self.name(step.children[1])))

@@ -98,6 +98,10 @@ def _mission(o: m.TaskForceMission) -> str:
         return f"{head} LOAD {units(o.units)} FROM {name(o.origin or '')}"
     if o.mission == "bombard":
         return f"{head} BOMBARD {name(o.target or '')}"
+    if o.mission == "split":
+        return f"{head} SPLIT {units(o.units)} INTO TF {o.part}" + (f" AT {name(o.at)}" if o.at is not None else "")
+    if o.mission == "join":
+        return f"{head} JOIN TF {o.part}"
     if o.mission == "escort":
         text = f"{head} ESCORT {o.escort_of}"
     else:

@@ -361,7 +361,9 @@ class TaskForceMission(Order):
     """4.2.1-4.2.9: one step of a task force, in the order written: a mission for one
     movement point ("transport", "escort", "bombard", "carrier", "patrol", "blockade",
     "move", "dock", "detect"), moving to `dest` (None: stays), or "load" of units
-    from an adjacent territory (4.2.1)."""
+    from an adjacent territory (4.2.1). Phase 4 guideline 6's first example: "split"
+    `units` (its ships) off as the new task force `part`, where it is at that point
+    (`at`, if written, says where that is), or "join" the task force `part` there."""
 
     name: str
     mission: str
@@ -370,6 +372,8 @@ class TaskForceMission(Order):
     target: str | None = field(default=None, metadata=PLACE)  # bombard: the territory supported
     units: Units = ()  # load: the land/air units taken aboard
     origin: str | None = field(default=None, metadata=PLACE)  # load: the territory they embark from
+    part: str | None = None  # split: the new task force; join: the task force joined
+    at: str | None = field(default=None, metadata=PLACE)  # split: the sea zone it is written for
     phase = 4
 
 

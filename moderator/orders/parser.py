@@ -67,6 +67,7 @@ EXAMPLES: dict[str, str] = {
     "fire": "FIRE CITY 1 rkt FROM Metz AT Paris",
     "tf": "TF 1 AT North Sea: 2 bb, 3 dd   then   TF 1 PATROL TO Skagerrak",
     "task": "TASK FORCE 1 AT North Sea: 2 bb", "taskforce": "TASKFORCE 1 PATROL TO Skagerrak",
+    "split": "TF 1 SPLIT 2 dd INTO TF 3 AT Skagerrak",
     "detect": "DETECT SUBS IN North Sea WITH 2 dd",
     "intercept": "INTERCEPT WITH 2 ss IN North Sea AGAINST transports",
     "invade": "INVADE 2 inf FROM English Channel TO Picardy",
@@ -124,15 +125,56 @@ def parse_orders(text: str) -> ParseResult:
     return result
 
 
-def _parse_piece(piece: Piece, result: ParseResult) -> None:
+# Lines that recur from mail to mail - the GAME, NATION and TURN lines, and the greetings and
+# sign-offs that are no orders - are parsed once per distinct text and their parse kept (a
+# burst of order mail parses each seat's header once, not once a mail; issue 11, CPU per
+# mail). Orders are parsed every time: they seldom repeat. PASSWORD and SECRET lines, and
+# unreadable lines whose first word looks like one (mistyped), are not kept: no seat secret
+# stays in memory. Short lines only, and a bounded number of them, so hostile mail cannot
+# fill the memory.
+_KEPT_HEADERS = ("game", "nation", "turn")
+_KEPT_LONGEST = 120
+_KEPT_MOST = 1024
+_kept: dict[str, Tree | UnexpectedInput] = {}
+
+
+def _parsed(text: str) -> Tree | LarkError:
+    """grammar().parse(text), or the error it raised; a recurring line's from _kept."""
+    kept = _kept.get(text)
+    if kept is not None:
+        return kept
     try:
-        tree = grammar().parse(piece.text)
+        tree = grammar().parse(text)
     except UnexpectedInput as exc:
-        result.diagnostics.append(_syntax_diagnostic(piece, exc))
-        return
+        exc.__traceback__ = None  # kept: not the frames it was raised through
+        outcome: Tree | LarkError = exc
     except LarkError as exc:
+        return exc
+    else:
+        outcome = tree
+    if len(text) <= _KEPT_LONGEST and ((isinstance(outcome, UnexpectedInput) and not _secret_like(text)) or (
+            isinstance(outcome, Tree) and outcome.data in _KEPT_HEADERS)):
+        if len(_kept) >= _KEPT_MOST:
+            _kept.clear()
+        _kept[text] = outcome
+    return outcome
+
+
+def _secret_like(text: str) -> bool:
+    """Whether an unreadable line may hold a seat secret: its first word is PASSWORD or
+    SECRET, or close to one of them."""
+    first = text.split()[0].lower().rstrip(":") if text.split() else ""
+    return first in ("password", "secret") or bool(set(_order_word_like(first)) & {"password", "secret"})
+
+
+def _parse_piece(piece: Piece, result: ParseResult) -> None:
+    tree = _parsed(piece.text)
+    if isinstance(tree, UnexpectedInput):
+        result.diagnostics.append(_syntax_diagnostic(piece, tree))
+        return
+    if isinstance(tree, LarkError):
         result.diagnostics.append(Diagnostic(ERROR, piece.line, piece.column, piece.text,
-                                             f"could not read this order: {exc}", "syntax"))
+                                             f"could not read this order: {tree}", "syntax"))
         return
     if isinstance(tree, Tree) and tree.data in ("game", "nation", "turn", "password"):
         _header(tree, piece, result)

@@ -107,6 +107,10 @@ class Service:
         if state is None:
             self._checking.clear()  # one position at a time: a new turn, a new ruling
             state = self._checking[key] = self.position(game)
+            # Its units read only: each mail's check shares them instead of copying some 700
+            # (engine/check.py), and a change to one, by anyone, raises instead of changing
+            # what every later mail is checked on.
+            state.share_units()
         return state
 
     def game(self, game_id: str) -> Game:

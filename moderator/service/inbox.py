@@ -269,6 +269,9 @@ def handle_group(svc: Service, message_ids: list[int],
             # One query on SQLite (kept: the session holds them weakly); on a shared database each
             # row is read when its turn comes, after the lease check another daemon may race.
             rows = claimed or ({} if svc.store.shared else svc.store.messages_by_id(message_ids))
+            # Whether each mail is a copy of an earlier one (the same Message-ID): one read for
+            # the group, not one a mail (SQLite; Store.read_first_in).
+            svc.store.read_first_in([row.message_id for row in rows.values()])
             for message_id in message_ids:
                 if outcomes and time.monotonic() - started >= GROUP_SECONDS:
                     break
@@ -293,10 +296,12 @@ def handle_group(svc: Service, message_ids: list[int],
 
 
 def _handle_in_place(svc: Service, message_id: int, raw: bytes, arrived: datetime | None, size: int) -> Outcome:
-    """_handle inside the caller's transaction, and the seat passwords masked once handled."""
-    outcome = _handle(svc, message_id, raw, _utc(arrived) if arrived else None, size if size > len(raw) else 0)
-    if outcome.status != "new" and (masked := mask_raw(raw)) != raw:
-        svc.store.update_message(message_id, raw=masked)  # seat passwords out
+    """_handle inside the caller's transaction, and the seat passwords masked once handled.
+    The changes to the mail's own row are written as one UPDATE at the end (Store.gathering)."""
+    with svc.store.gathering(message_id):
+        outcome = _handle(svc, message_id, raw, _utc(arrived) if arrived else None, size if size > len(raw) else 0)
+        if outcome.status != "new" and (masked := mask_raw(raw)) != raw:
+            svc.store.update_message(message_id, raw=masked)  # seat passwords out
     return outcome
 
 

@@ -50,8 +50,11 @@ T = TypeVar("T", bound=SQLModel)
 M = TypeVar("M")
 _MEMO = "moderator-memo"  # Session.info key of Store._memo's reads
 # The tables whose rows Store._memo keeps for a transaction: a flush that writes any of them
-# forgets the memo.
-_MEMO_TABLES = (Game, Seat, Setting, Snapshot, Ruling)
+# forgets the memo. (Submissions are written in Core by Store.submit, which keeps its own
+# reads up to date; one written through the ORM forgets them all.)
+_MEMO_TABLES = (Game, Seat, Setting, Snapshot, Ruling, Submission)
+_GATHERED = "moderator-gathered"  # Session.info key of Store.gathering's (row id, changes)
+_UNKNOWN = object()  # a memo entry not read yet
 
 
 # The statements every order mail runs, built once: SQLAlchemy builds a Core statement in
@@ -64,6 +67,9 @@ _FIRST_WITH_MESSAGE_ID = (sa_select(_MAILS.c.id).where(_MAILS.c.direction == "in
                                                        _MAILS.c.message_id == bindparam("message_id"),
                                                        _MAILS.c.id < bindparam("before"))
                           .order_by(_MAILS.c.id).limit(1))
+_FIRST_IDS = (sa_select(_MAILS.c.message_id, func.min(_MAILS.c.id))
+              .where(_MAILS.c.direction == "in", _MAILS.c.message_id.in_(bindparam("message_ids", expanding=True)))
+              .group_by(_MAILS.c.message_id))
 _REFUSED_AT = (sa_select(_AUTH_FAILURES.c.at).where(_AUTH_FAILURES.c.sender == bindparam("sender"))
                .order_by(_AUTH_FAILURES.c.id.desc()).limit(bindparam("limit")))
 _REPLIES_AT = (sa_select(_MAILS.c.received).where(_MAILS.c.answers == bindparam("answers"))
@@ -72,9 +78,6 @@ _QUEUE_OUTGOING = sa_insert(_MAILS)
 _CURRENT_SUBMISSIONS = sa_select(_SUBMISSIONS).where(
     _SUBMISSIONS.c.game_id == bindparam("game_id"), _SUBMISSIONS.c.nation == bindparam("nation"),
     _SUBMISSIONS.c.turn == bindparam("turn"), _SUBMISSIONS.c.current.is_(True))
-_CURRENT_NORMALIZED = sa_select(_SUBMISSIONS.c.normalized).where(
-    _SUBMISSIONS.c.game_id == bindparam("game_id"), _SUBMISSIONS.c.nation == bindparam("nation"),
-    _SUBMISSIONS.c.turn == bindparam("turn"), _SUBMISSIONS.c.current.is_(True)).order_by(_SUBMISSIONS.c.id)
 _NOT_CURRENT = (sa_update(_SUBMISSIONS).where(_SUBMISSIONS.c.id.in_(bindparam("ids", expanding=True)))
                 .values(current=False))
 _ADD_SUBMISSION = sa_insert(_SUBMISSIONS)
@@ -298,6 +301,14 @@ class Store:
             memo[key] = load()
         return memo[key]  # type: ignore[no-any-return]
 
+    def _kept(self) -> dict[tuple[object, ...], Any] | None:
+        """The reads _memo keeps for this transaction (for a write to bring them up to date:
+        what it adds to a table whose reads are kept), or None if there are none."""
+        current = self._tx.get()
+        if current is None or self.shared:
+            return None
+        return current.info.get(_MEMO)
+
     def _insert(self, row: MailMessage | Submission | ReviewItem | Ruling) -> int:
         """Add one row and return its new id."""
         with self.session() as s:
@@ -403,6 +414,7 @@ class Store:
                               subject=subject, received=utcnow())
             s.add(row)
             s.flush()
+            self._forget_first_in([message_id])
             assert row.id is not None
             return row.id, True
 
@@ -457,6 +469,7 @@ class Store:
                     s.add(row)
                     stored.append((row, True))
             s.flush()
+            self._forget_first_in([row.message_id for row in added.values()])
             return [(ref if isinstance(ref, int) else _row_id(ref), new) for ref, new in stored]
 
     def earlier_with_message_id(self, message_id: str, before: int) -> int | None:
@@ -468,9 +481,35 @@ class Store:
         changes are to `before` itself)."""
         if not message_id:
             return None
+        first = (self._kept() or {}).get(("first in", message_id), _UNKNOWN)
+        if first is not _UNKNOWN:  # read for the whole group of mails (read_first_in)
+            return first if first is not None and first < before else None  # type: ignore[operator,return-value]
         with self.session() as s:
             return s.connection().execute(  # type: ignore[no-any-return]
                 _FIRST_WITH_MESSAGE_ID, {"message_id": message_id, "before": before}).scalar()
+
+    def read_first_in(self, message_ids: list[str]) -> None:
+        """Inside a SQLite transaction: the first received message of each of these
+        Message-IDs, read in one query and kept for earlier_with_message_id(), which a group
+        of mails handled together then asks no more (one read a group, not one a mail). The
+        first of a Message-ID is the least id with it; kept up to date by storing a message
+        and by a message's Message-ID changed (update_message), forgotten with the other
+        kept reads (a savepoint rolled back)."""
+        current = self._tx.get()
+        wanted = sorted({m for m in message_ids if m})
+        if current is None or self.shared or not wanted:
+            return
+        found = {m: first for m, first in current.connection().execute(_FIRST_IDS, {"message_ids": wanted})}
+        memo = current.info.setdefault(_MEMO, {})
+        memo.update({("first in", m): found.get(m) for m in wanted})
+
+    def _forget_first_in(self, message_ids: list[str] | None) -> None:
+        """Forget the kept first messages of these Message-IDs (None: of every one)."""
+        memo = self._kept()
+        if memo is None:
+            return
+        for key in [k for k in memo if k[0] == "first in" and (message_ids is None or k[1] in message_ids)]:
+            del memo[key]
 
     def message(self, row_id: int) -> MailMessage | None:
         with self.session() as s:
@@ -503,13 +542,42 @@ class Store:
         if current is None or self.shared:
             self._update(MailMessage, row_id, changes)
             return
+        gathered = current.info.get(_GATHERED)
+        if gathered is not None and gathered[0] == row_id:  # written once, when the gathering ends
+            gathered[1].update(changes)
+            return
+        held = current.identity_map.get(current.identity_key(MailMessage, row_id))
+        if "message_id" in changes and (held is None or held.message_id != changes["message_id"]):
+            # which message is the first of a Message-ID may change: read it again
+            self._forget_first_in(None if held is None else [held.message_id, changes["message_id"]])
         values = {f"new_{k}": v for k, v in changes.items()}
         if current.connection().execute(_message_update(tuple(changes)), {"row_id": row_id, **values}).rowcount == 0:
             raise KeyError(row_id)
-        held = current.identity_map.get(current.identity_key(MailMessage, row_id))
         if held is not None:
             for k, v in changes.items():
                 set_committed_value(held, k, v)
+
+    @contextmanager
+    def gathering(self, row_id: int) -> Iterator[None]:
+        """Inside a SQLite transaction: the changes update_message() makes to message `row_id`
+        in the block are written as one UPDATE when it ends (handling a mail changes its row
+        two to four times: its sender and subject, its status and note, its masked copy; one
+        statement instead, issue 11, CPU per mail). Nothing in the block reads the row back
+        from the database (the session's row object is told when the UPDATE is written). If
+        the block raises nothing is written: the caller's savepoint undoes the rest. Elsewhere
+        (a shared database, outside a transaction) each update_message() writes at once."""
+        current = self._tx.get()
+        if current is None or self.shared or _GATHERED in current.info:
+            yield
+            return
+        changes: dict[str, Any] = {}
+        current.info[_GATHERED] = (row_id, changes)
+        try:
+            yield
+        finally:
+            del current.info[_GATHERED]
+        if changes:
+            self.update_message(row_id, **changes)
 
     def messages(self, direction: str | None = None, status: str | None = None) -> list[MailMessage]:
         with self.session() as s:
@@ -538,6 +606,9 @@ class Store:
     def add_auth_failure(self, sender: str, game_id: str, nation: str, reason: str, at: datetime) -> None:
         with self.session() as s:
             s.add(AuthFailure(sender=sender, game_id=game_id, nation=nation, reason=reason, at=at))
+        memo = self._kept() or {}
+        for key in [k for k in memo if k[:2] == ("refused", sender)]:  # refused_attempts' kept read
+            memo[key] = [at, *memo[key]][:int(key[2])]  # type: ignore[call-overload]
 
     def auth_failures(self, *, since: datetime, sender: str | None = None, game_id: str | None = None,
                       nation: str | None = None) -> list[AuthFailure]:
@@ -553,30 +624,44 @@ class Store:
         """How many refused attempts at a seat came from `sender` since `since`, counted up to
         `limit` (the throttle's): asked for every order mail, so one indexed read of at most
         `limit` rows in SQLAlchemy Core, newest first (ids grow with time)."""
-        with self.session() as s:
-            rows = s.connection().execute(_REFUSED_AT, {"sender": sender, "limit": limit})
-            return sum(1 for (at,) in rows if _aware(at) >= since)
+        def load() -> list[datetime]:
+            with self.session() as s:
+                return list(s.connection().execute(_REFUSED_AT, {"sender": sender, "limit": limit}).scalars())
+
+        # Kept for the transaction (a group of mails, several from one sender: one read a
+        # sender), add_auth_failure() putting its new attempt first.
+        return sum(1 for at in self._memo(("refused", sender, limit), load) if _aware(at) >= since)
 
     def replies_answering(self, address: str, since: datetime, limit: int) -> int:
         """How many replies answering `address`'s mail were queued since `since`, counted up to
         `limit` (the daily cap): through the `answers` index, reading at most `limit` rows
         however long the address has played (ids grow with time, so the newest `limit`
         replies hold every one since `since` if there are fewer than `limit` of them)."""
-        with self.session() as s:
-            rows = s.connection().execute(_REPLIES_AT, {"answers": address.strip().lower(), "limit": limit})
-            return sum(1 for (received,) in rows if _aware(received) >= since)
+        address = address.strip().lower()
+
+        def load() -> list[datetime]:
+            with self.session() as s:
+                return list(s.connection().execute(_REPLIES_AT, {"answers": address, "limit": limit}).scalars())
+
+        # Kept for the transaction (one read an address a group of mails), queue_outgoing()
+        # putting each new reply first.
+        return sum(1 for received in self._memo(("replies", address, limit), load) if _aware(received) >= since)
 
     def queue_outgoing(self, raw: bytes, *, game_id: str | None, recipients: str, subject: str,
                        message_id: str, kind: str = "", answers: str = "") -> int:
         """`answers`: for a reply, the address whose mail it answers (the daily cap counts by it).
         One INSERT in SQLAlchemy Core (a receipt for every order mail): no row object to build
         and flush; whoever reads the row later reads it from the database."""
+        received, answers = utcnow(), answers.strip().lower()
         with self.session() as s:
             key = s.connection().execute(_QUEUE_OUTGOING, dict(
                 direction="out", game_id=game_id, raw=raw, recipients=recipients, subject=subject,
-                message_id=message_id, status="queued", received=utcnow(), kind=kind,
-                answers=answers.strip().lower())).inserted_primary_key
+                message_id=message_id, status="queued", received=received, kind=kind,
+                answers=answers)).inserted_primary_key
         assert key is not None
+        memo = self._kept() or {}
+        for held in [k for k in memo if answers and k[:2] == ("replies", answers)]:  # replies_answering's kept read
+            memo[held] = [received, *memo[held]][:int(held[2])]  # type: ignore[call-overload]
         return int(key[0])
 
     # ---- orders ----------------------------------------------------------------
@@ -606,8 +691,7 @@ class Store:
                 # both would read the same earlier one and leave two current).
                 seat_turn = f"submission|{game_id}|{nation}|{turn}"  # (`text` here is the orders)
                 conn.execute(sa_select(func.pg_advisory_xact_lock(func.hashtextextended(seat_turn, 0))))
-            earlier = list(conn.execute(_CURRENT_SUBMISSIONS,
-                                        {"game_id": game_id, "nation": nation, "turn": turn}).mappings())
+            earlier = self._current_rows(conn, game_id, nation, turn)
             later = next((Submission(**e) for e in earlier if written is not None and e["written"] is not None
                           and _aware(e["written"]) > written), None)
             current = later is None
@@ -617,19 +701,36 @@ class Store:
                 for held in s.identity_map.values():
                     if isinstance(held, Submission) and held.id in ids:
                         set_committed_value(held, "current", False)
-            key = conn.execute(_ADD_SUBMISSION, dict(
-                game_id=game_id, nation=nation, turn=turn, text=text, normalized=normalized,
-                diagnostics=json.dumps(diagnostics), message=message, created=utcnow(), written=written,
-                current=current)).inserted_primary_key
+            row = dict(game_id=game_id, nation=nation, turn=turn, text=text, normalized=normalized,
+                       diagnostics=json.dumps(diagnostics), message=message, created=utcnow(), written=written,
+                       current=current)
+            key = conn.execute(_ADD_SUBMISSION, row).inserted_primary_key
             assert key is not None
+            memo = self._kept()
+            if current and memo is not None and ("current", game_id, nation, turn) in memo:
+                memo[("current", game_id, nation, turn)] = [{"id": int(key[0]), **row}]  # the one current now
             return int(key[0]), current and bool(earlier), later
+
+    def _current_rows(self, conn: Any, game_id: str, nation: str, turn: int) -> list[dict[str, Any]]:
+        """The seat's current submissions for `turn` (one, but for a database written before
+        the store kept to that), as column dicts in the order stored. Kept for a transaction:
+        an order mail asks twice (proxy.host_commands, then submit), and a group of mails
+        from one seat once; submit() keeps it up to date."""
+        def load() -> list[dict[str, Any]]:
+            return sorted((dict(r) for r in conn.execute(
+                _CURRENT_SUBMISSIONS, {"game_id": game_id, "nation": nation, "turn": turn}).mappings()),
+                key=lambda r: r["id"])
+
+        return list(self._memo(("current", game_id, nation, turn), load))
 
     def current_orders(self, game_id: str, nation: str, turn: int) -> str | None:
         """The normalized text of the seat's current submission for `turn`, or None: one column
         of one row, for every order mail (is the seat's current orders a proxy's?)."""
-        with self.session() as s:
-            return s.connection().execute(  # type: ignore[no-any-return]
-                _CURRENT_NORMALIZED, {"game_id": game_id, "nation": nation, "turn": turn}).scalar()
+        rows = (self._kept() or {}).get(("current", game_id, nation, turn))  # no session for a kept read
+        if rows is None:
+            with self.session() as s:
+                rows = self._current_rows(s.connection(), game_id, nation, turn)
+        return rows[0]["normalized"] if rows else None  # type: ignore[no-any-return]
 
     def current_submissions(self, game_id: str, turn: int) -> dict[str, Submission]:
         with self.session() as s:

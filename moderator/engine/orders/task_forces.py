@@ -38,6 +38,17 @@ Who may do what:
   by the fighters aboard its carriers ("Fighters 2"): a task force of carriers alone with
   fighters aboard may hunt (hunters_on_deck).
 
+- Guideline 6's first example: "In second sea zone TF #1 splits to TF #1 (BB and DD) and
+  TF #3 (2 DD)". SPLIT <ships> INTO TF <name> [AT <zone>] forms a new task force from
+  ships of the task force where it is at that point of the orders (AT, if written, must
+  be that zone); it has spent the points its ships spent, and its own steps follow on
+  its own lines. JOIN TF <name> puts a task force's ships into another of the nation's
+  that has reached the same zone after the same number of points; it has no step of its
+  own after that. Neither spends a movement point (a task is changed "When they start
+  spending next movement point"). Troops aboard stay on their transports: a loaded task
+  force splits off all its transports or none (the ledger counts troops by task force,
+  not by ship).
+
 The per-turn ledger (Position.task_forces, keyed (nation, name)) records where each task
 force is after the missions read so far, the points it spent and the troops aboard: a
 later mission, an ESCORT and a naval invasion (4.6.1) meet it as the earlier orders left
@@ -83,6 +94,17 @@ class TaskForceRecord:
     landed: Counter[str] = field(default_factory=Counter)  # troops sent ashore (4.6.1)
     troops: list[str] = field(default_factory=list)  # ids of the units aboard
     plan: list[tuple[TaskForceMission, tuple[str, ...]]] = field(default_factory=list)  # its steps as written (LOAD: the ids taken)
+    start: str = ""  # the sea zone its ships are in as the turn begins (a split-off one: its parent's)
+    first_ids: tuple[str, ...] = ()  # the ships it had when formed or split off (later joins and splits aside)
+    boarded: tuple[str, ...] = ()  # troops already aboard when it was formed (from an earlier turn)
+    parent: str | None = None  # split off this task force (guideline 6) ...
+    born: int = 0  # ... after this many movement points
+    joined: str | None = None  # joined this task force (guideline 6), after `points` points
+    regroup: int = -1  # the position of its SPLIT (split off) or JOIN order
+
+    def __post_init__(self) -> None:
+        self.start = self.start or self.path[0]
+        self.first_ids = self.first_ids or self.unit_ids
 
     @property
     def zone(self) -> str:
@@ -131,7 +153,7 @@ def hunters_on_deck(pos: Position, nation: str, tf: TaskForceRecord) -> bool:
     fighters of its nation aboard in the zone it was formed in (they sail with it). Which
     fighters go is the naval step's (phase4_sea.on_deck: those no order of the turn names)."""
     ids = set(tf.unit_ids)
-    here = pos.units_at(tf.path[0], nation)
+    here = pos.units_at(tf.start, nation)
     return (any(u.id in ids and u.kind == "carrier" and not u.damage
                 and (stats := pos.stats(nation, "carrier", u)) is not None and stats.capacity > 0 for u in here)
             and any(u.kind == "fighter" for u in here))
@@ -190,6 +212,7 @@ class TaskForceRule(OrderRule[TaskForce]):
             ctx.claim([u])
             tf.aboard[u.kind] += 1
             tf.troops.append(u.id)
+        tf.boarded = tuple(tf.troops)
 
 
 class MissionRule(OrderRule[TaskForceMission]):
@@ -202,6 +225,12 @@ class MissionRule(OrderRule[TaskForceMission]):
         tf = record(pos, nation, order.name)
         if tf is None:
             return problem("tf-unknown", order.name, tf=order.name)
+        if tf.joined is not None:
+            return problem("tf-joined", tf=tf.name, other=tf.joined)
+        if order.mission == "split":
+            return self._split(pos, tf, order)
+        if order.mission == "join":
+            return self._join(pos, nation, tf, order)
         why = composition(pos, nation, tf, order.mission)
         if why is not None:
             return why
@@ -247,6 +276,35 @@ class MissionRule(OrderRule[TaskForceMission]):
             return problem("tf-capacity", tf=tf.name, capacity=capacity(pos, nation, tf), total=total)
         return missing_units(pos, nation, origin, order.units)
 
+    def _split(self, pos: Position, tf: TaskForceRecord, order: TaskForceMission) -> Problem | None:
+        """Guideline 6: "In second sea zone TF #1 splits to TF #1 (BB and DD) and TF #3 (2 DD)"."""
+        name = order.part or ""
+        if record(pos, tf.nation, name) is not None:
+            return problem("tf-twice", name, tf=name)
+        if order.at is not None and order.at != tf.zone:
+            return problem("tf-split-where", order.at, tf=tf.name, zone=tf.zone, place=order.at)
+        wanted = counts(order)
+        short = sorted(k for k, n in wanted.items() if n > tf.ships.get(k, 0))
+        if short:
+            return problem("tf-split-ships", tf=tf.name, kinds=short, ships=dict(tf.ships))
+        if sum(wanted.values()) >= sum(tf.ships.values()):
+            return problem("tf-split-all", tf=tf.name, other=name)
+        if tf.aboard and 0 < wanted["transport"] < tf.ships.get("transport", 0):
+            return problem("tf-split-loaded", tf=tf.name)
+        return None
+
+    def _join(self, pos: Position, nation: str, tf: TaskForceRecord, order: TaskForceMission) -> Problem | None:
+        """Guideline 6, read backwards: two task forces of a nation in one zone become one."""
+        other = record(pos, nation, order.part or "")
+        if other is None or other is tf:
+            return problem("tf-unknown", order.part or "", tf=order.part or "")
+        if other.joined is not None:
+            return problem("tf-joined", tf=other.name, other=other.joined)
+        if other.zone != tf.zone or other.points != tf.points:
+            return problem("tf-join-apart", tf=tf.name, other=other.name, zone=tf.zone, points=tf.points,
+                           other_zone=other.zone, other_points=other.points)
+        return None
+
     def _escort(self, pos: Position, nation: str, tf: TaskForceRecord, order: TaskForceMission) -> Problem | None:
         other = order.escort_of or ""
         if other == tf.name or record(pos, nation, other) is None:
@@ -280,6 +338,14 @@ class MissionRule(OrderRule[TaskForceMission]):
     def commit(self, ctx: TurnContext, nation: str, index: int, order: TaskForceMission) -> None:
         tf = record(ctx, nation, order.name)
         assert tf is not None
+        if order.mission == "split":
+            split(ctx, tf, index, order)
+            return
+        if order.mission == "join":
+            other = record(ctx, nation, order.part or "")
+            assert other is not None
+            join(tf, other, index)
+            return
         if order.mission == "load":
             troops = take_units(ctx, nation, order.origin or "", order.units, index)
             for uc in order.units:
@@ -291,6 +357,43 @@ class MissionRule(OrderRule[TaskForceMission]):
         tf.plan.append((order, ()))
         if order.dest is not None:
             tf.path.append(order.dest)
+
+
+def counts(order: TaskForceMission) -> Counter[str]:
+    out: Counter[str] = Counter()
+    for uc in order.units:
+        out[uc.kind] += uc.count
+    return out
+
+
+def split(ctx: TurnContext, tf: TaskForceRecord, index: int, order: TaskForceMission) -> None:
+    """The new task force takes the named ships (lowest ids of each kind first, as ships are
+    taken when a task force is formed) where `tf` is, with the points they have spent; the
+    troops aboard go with the transports (all of them or none: MissionRule._split)."""
+    wanted = counts(order)
+    ships = sorted((u for u in ctx.state.units if u.id in tf.unit_ids), key=lambda u: u.id)
+    ids: list[str] = []
+    for kind, n in sorted(wanted.items()):
+        ids += [u.id for u in ships if u.kind == kind][:n]
+    child = TaskForceRecord(tf.nation, order.part or "", index, dict(wanted), tuple(ids), [tf.zone], tf.points,
+                            start=tf.start, parent=tf.name, born=tf.points, regroup=index)
+    if wanted["transport"] and tf.aboard:
+        child.aboard, child.landed, child.troops = tf.aboard, tf.landed, tf.troops
+        tf.aboard, tf.landed, tf.troops = Counter(), Counter(), []
+    tf.ships = {k: n - wanted[k] for k, n in tf.ships.items() if n - wanted[k] > 0}
+    tf.unit_ids = tuple(i for i in tf.unit_ids if i not in ids)
+    ctx.task_forces[(tf.nation, child.name)] = child
+
+
+def join(tf: TaskForceRecord, other: TaskForceRecord, index: int) -> None:
+    """`tf`'s ships, and the troops aboard, become `other`'s; `tf` is done for the turn."""
+    other.ships = dict(Counter(other.ships) + Counter(tf.ships))
+    other.unit_ids += tf.unit_ids
+    other.aboard += tf.aboard
+    other.landed += tf.landed
+    other.troops += tf.troops
+    tf.ships, tf.unit_ids, tf.aboard, tf.landed, tf.troops = {}, (), Counter(), Counter(), []
+    tf.joined, tf.regroup = other.name, index
 
 
 FORM = TaskForceRule()
