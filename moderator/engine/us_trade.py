@@ -105,8 +105,8 @@ def cut(ctx: Position, nation: str) -> tuple[str, list[str]] | None:
         return "unrestricted-submarine-warfare", by
     row = ctx.scenario.unrestricted.get(nation)  # Phase 1.4: subs in the target's zones
     if row is not None:
-        hunters = sorted({owner for (owner, place, kind), count in ctx.start.items()
-                          if count > 0 and kind == "submarine" and place in row.zones
+        hunters = sorted({owner for (owner, place, kind), count in ctx.start.items()  # the kind first: few are subs
+                          if kind == "submarine" and count > 0 and place in row.zones
                           and subs_against(ctx, owner, nation)})
         if hunters:
             return "unrestricted-submarine-warfare", hunters
