@@ -113,6 +113,8 @@ def _deep_copy(value: Any, memo: dict[int, Any]) -> Any:
             twin.extend(_deep_copy(v, memo) for v in value)
         return twin
     return copy.deepcopy(value, memo)
+
+
 class SharedUnitChanged(RuntimeError):
     """A unit shared by the read-only copies of a position (GameState.share_units) was about
     to change: the walk that changes it needs a copy of its own (engine/check.py does it
