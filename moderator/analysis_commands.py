@@ -242,9 +242,12 @@ def compute(args: argparse.Namespace) -> tuple[Odds, dict[str, object]]:
                                 max_rounds=args.rounds, world=world, progress=progress_bar("flying the way", args),
                                 **setup)
     else:
+        walk = progress_bar(WALKING, args)
         odds = odds_for(scenario, attacker, attack, defender, defend, city=city, max_rounds=args.rounds,
                         world=world, budget=STEP_BUDGET, progress=progress_bar("rolling the battle", args),
-                        **setup)
+                        walking=walk, **setup)
+        if walk:
+            walk(1, 1)  # the walk's bar closes (it runs towards the most the walk may take)
     battle = {"attacker": attacker, "attack": attack, "defender": defender, "defend": defend,
               "territory": territory or None, "typed": args.territory, "city": city, "strait": bool(args.strait),
               "max_rounds": args.rounds, "trench": trench, "air_distance": distance,
@@ -282,17 +285,25 @@ def break_off_conditions(args: argparse.Namespace) -> list[tuple[str, int]]:
     return out
 
 
+# The exact walk's bar: it runs towards the budget, the most the walk may take before the
+# battle is rolled instead, so it may close well before it fills.
+WALKING = "adding up every outcome (at most)"
+
+
 def progress_bar(label: str, args: argparse.Namespace) -> Callable[[int, int], None] | None:
-    """A bar on the terminal (stderr) while the sampled part of the odds runs (the way, the
-    air combat before a strike: a few seconds); none for --json or when stderr is no terminal."""
+    """A bar on the terminal (stderr) while a long part of the odds runs (the exact walk, the
+    rolled battles, the way, the air combat before a strike); none for --json or when stderr
+    is no terminal. Drawn again only when it fills by a notch; cleared when done reaches total."""
     if getattr(args, "json", False) or not sys.stderr.isatty():
         return None
+    drawn = [-1]
 
     def show(done: int, total: int) -> None:
-        if done % 100 and done != total:
+        filled = 30 * min(done, total) // total
+        if filled == drawn[0] and done != total:
             return
-        filled = 30 * done // total
-        sys.stderr.write(f"\r  {label} [{'#' * filled}{'.' * (30 - filled)}] {done}/{total}")
+        drawn[0] = filled
+        sys.stderr.write(f"\r  {label} [{'#' * filled}{'.' * (30 - filled)}] {min(done, total)}/{total}")
         if done == total:
             sys.stderr.write("\r" + " " * (len(label) + 50) + "\r")
         sys.stderr.flush()

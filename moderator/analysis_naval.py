@@ -112,7 +112,7 @@ def _not_a_ship_or_plane(kind: str) -> str | None:
 
 
 def compute(args: argparse.Namespace) -> tuple[NavalOdds, dict[str, object]]:
-    from moderator.analysis_commands import _nation, break_off_conditions, parse_tech, progress_bar
+    from moderator.analysis_commands import WALKING, _nation, break_off_conditions, parse_tech, progress_bar
     from moderator.world.scenario import load_scenario
 
     scenario = load_scenario(args.scenario)
@@ -145,6 +145,7 @@ def compute(args: argparse.Namespace) -> tuple[NavalOdds, dict[str, object]]:
         raise ValueError("--rounds is at least 1")
     tech = {n: levels for n, levels in ((attacker, parse_tech(getattr(args, "attacker_tech", ""))),
                                         (defender, parse_tech(getattr(args, "defender_tech", "")))) if levels}
+    walk = None if strike else progress_bar(WALKING, args)
     odds = naval_odds_for(scenario, attacker, attack, defender, defend, attack_mission=args.mission,
                           defend_mission=args.defend_mission, free="attacker" if args.free else None,
                           max_rounds=args.rounds, tech=tech, aa=args.aa, radar_ships=radar_ships, sonar=args.sonar,
@@ -156,7 +157,9 @@ def compute(args: argparse.Namespace) -> tuple[NavalOdds, dict[str, object]]:
                              if strike else {"budget": naval_odds.step_budget(
                                  sum(attack.values()) + sum(defend.values()) + args.attacker_deck + args.defender_deck)}),
                           progress=progress_bar("the air combat before the strike" if strike else "rolling the battle",
-                                                args))
+                                                args), walking=walk)
+    if walk:
+        walk(1, 1)  # the walk's bar closes (it runs towards the most the walk may take)
     battle = {"sea": True, "attacker": attacker, "attack": attack, "mission": args.mission,
               "defender": defender, "defend": defend, "defend_mission": args.defend_mission,
               "free": bool(args.free), "max_rounds": args.rounds, "strike": strike, "aa": args.aa,

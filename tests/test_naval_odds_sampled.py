@@ -82,3 +82,31 @@ def test_submarines_hits_fall_on_ships_only_in_the_walk_as_in_the_engine() -> No
     stated = 2 * (0.25 / rolled.samples) ** 0.5
     for outcome, p in exact.outcomes.items():
         assert abs(rolled.outcomes[outcome] - p) <= stated, (outcome, rolled.outcomes[outcome], p)
+
+
+def test_the_exact_naval_walk_tells_its_progress_and_the_cli_draws_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    # issue 10: "a progress bar on long runs" - the exact walk too, drawn on a terminal and closed
+    import io
+
+    from moderator.analysis_commands import WALKING
+    from moderator.cli import main
+
+    ships = naval_odds.task_force("germany", MEDIUM[3], "patrol", "d")
+    fleet = naval_odds.task_force("britain", MEDIUM[1], "patrol", "a")
+    budget = naval_odds.step_budget(11)
+    told: list[tuple[int, int]] = []
+    naval_odds.naval_battle_odds(SCEN, fleet, ships, defenders_sought=True, budget=budget,
+                                 walking=lambda done, total: told.append((done, total)))
+    steps = [done for done, total in told if total == budget]
+    assert len(steps) == len(told) > 3 and steps == sorted(steps) and steps[-1] <= budget
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    screen = Terminal()
+    monkeypatch.setattr("sys.stderr", screen)
+    assert main(["odds", "--sea", "--attacker", "britain", "--attack", "2 bb, 2 ca, 1 cv", "--defender", "germany",
+                 "--defend", "2 bb, 3 ca, 1 cv, 1 ss", "--defend-mission", "patrol"]) == 0
+    drawn = screen.getvalue()
+    assert f"  {WALKING} [" in drawn and drawn.endswith("\r")  # drawn, then the line cleared

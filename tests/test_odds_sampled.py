@@ -69,3 +69,19 @@ def test_the_cli_says_when_it_rolled_the_battle(capsys: pytest.CaptureFixture[st
     code, out = run_cli([*argv, "--json"], capsys)
     data = json.loads(out)
     assert data["odds"]["method"] == "simulated" and data["odds"]["samples"] == odds_sampled.SAMPLES
+
+
+def test_the_exact_walk_tells_its_progress_towards_its_budget() -> None:
+    # issue 10: "a progress bar on long runs" - the exact walk too, not only the rolled battles
+    mu = odds.matchup(SCEN, "germany", {"infantry": 12, "artillery": 3}, "russia", {"infantry": 10})
+    told: list[tuple[int, int]] = []
+    exact = odds.battle_odds(SCEN, "", "germany", mu.attackers, mu.defenders, holder="russia", front=mu.front,
+                             budget=odds.STEP_BUDGET, walking=lambda done, total: told.append((done, total)))
+    assert exact.samples == 0 and len(told) > 3
+    assert all(total == odds.STEP_BUDGET for _, total in told)
+    steps = [done for done, _ in told]
+    assert steps == sorted(steps) and steps[0] > 0 and steps[-1] <= odds.STEP_BUDGET
+    closed: list[tuple[int, int]] = []  # past its budget the walk's bar closes before the battles are rolled
+    rolled = odds.odds_for(SCEN, "germany", *SMALL[:1], "russia", SMALL[1], budget=3,
+                           walking=lambda done, total: closed.append((done, total)))
+    assert rolled.samples == odds_sampled.SAMPLES and closed[-1] == (3, 3)

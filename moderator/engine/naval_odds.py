@@ -239,6 +239,7 @@ def naval_battle_odds(
     free: str | None = None, max_rounds: int | None = None, world: World | None = None,
     tech: Mapping[str, Mapping[str, int]] | None = None, guns: Mapping[str, int] | None = None,
     parting: bool = False, gear: Mapping[str, Sequence[str]] | None = None, budget: int | None = None,
+    walking: Callable[[int, int], None] | None = None,
 ) -> NavalOdds:
     """Exact odds of naval_combat.fight(ctx, zone, attackers' side, defenders' side): the
     attackers sought the battle (attack values), the defenders too when `defenders_sought`.
@@ -257,7 +258,9 @@ def naval_battle_odds(
     not in steps 2 and 6. gear: ship id -> "radar" / "sonar" aboard (Radar: the other
     side's aircraft -1; Sonar: its attacking submarines -1; radar's +2 to sighting).
     budget: raise odds.TooLarge once the walk has added up more pairs of states than this
-    (its cost grows with them; None: no limit; naval_odds_for then rolls the battle)."""
+    (its cost grows with them; None: no limit; naval_odds_for then rolls the battle).
+    walking: told (steps so far, budget) as the walk goes, for a progress bar that runs
+    towards the budget (the walk may end well before it)."""
     probe = _ProbeDice()
     state = _levels(scenario, tech or {})
     mounted = guns or {}
@@ -305,6 +308,8 @@ def naval_battle_odds(
             work += len(after_a) * len(after_d)  # the walk's cost: the pairs of states it adds up
             if budget is not None and work > budget:
                 raise TooLarge(f"more than {budget} steps")
+            if walking and budget:
+                walking(work, budget)
             for d2, x in after_d:
                 for a2, y in after_a:
                     key = (a2, d2)
@@ -372,7 +377,8 @@ def naval_odds_for(
     *, attack_mission: str = "patrol", defend_mission: str = "move", free: str | None = None,
     max_rounds: int | None = None, tech: Mapping[str, Mapping[str, int]] | None = None, aa: int = 0,
     radar_ships: int = 0, sonar: bool = False, attack_deck: int = 0, defend_deck: int = 0,
-    budget: int | None = None, progress: Callable[[int, int], None] | None = None, **strike: Any,
+    budget: int | None = None, progress: Callable[[int, int], None] | None = None,
+    walking: Callable[[int, int], None] | None = None, **strike: Any,
 ) -> NavalOdds:
     """Odds of a task force of `attack` (kind -> count) on `attack_mission` that sighted one
     of `defend` on `defend_mission`; the defenders attack too when their mission is
@@ -389,7 +395,8 @@ def naval_odds_for(
 
     budget: past that many steps (step_budget for `moderator odds`) the exact walk of a
     battle of ships gives way to the engine's battle fought naval_odds_sampled.SAMPLES
-    times (`progress` is told how many so far); None: always exact."""
+    times (`progress` is told how many so far); None: always exact. walking: told how the
+    exact walk goes (naval_battle_odds)."""
     if (attack_deck or defend_deck) and set(attack) & set(AIR_UNITS):
         raise ValueError("fighters on deck fight in a battle of ships (an air strike: --carrier-fighters)")
     if set(attack) <= set(AIR_UNITS):
@@ -406,8 +413,10 @@ def naval_odds_for(
     battle: dict[str, Any] = dict(defenders_sought=defend_mission in AGGRESSIVE, free=free, max_rounds=max_rounds,
                                   tech=tech, gear=gear["other"])
     try:
-        return naval_battle_odds(scenario, fleet, ships, budget=budget, **battle)
+        return naval_battle_odds(scenario, fleet, ships, budget=budget, walking=walking, **battle)
     except TooLarge:
+        if walking and budget:
+            walking(budget, budget)  # the walk is over: its bar closes before the rolled battles' opens
         from moderator.engine import naval_odds_sampled  # it builds on this module: imported only when needed
 
         return naval_odds_sampled.sampled_naval_odds(scenario, fleet, ships, progress=progress, **battle)

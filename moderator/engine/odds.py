@@ -375,7 +375,7 @@ def battle_odds(
     *, holder: str | None = None, city: bool = False, across: Collection[str] = frozenset(),
     orders: combat_orders.BattleOrders | None = None, max_rounds: int | None = None,
     world: World | None = None, front: Front | None = None, tech: Mapping[str, Mapping[str, int]] | None = None,
-    budget: int | None = None,
+    budget: int | None = None, walking: Callable[[int, int], None] | None = None,
 ) -> Odds:
     """Exact odds of combat_land.fight(ctx, territory, ..., attacker, attackers, defenders, across, orders).
 
@@ -386,6 +386,8 @@ def battle_odds(
     out on the map); `across` is merged into it.
     tech: nation -> technology -> level, its units' levels (values, fuel, the fighter table).
     budget: raise TooLarge once the walk has visited more states than this (None: no limit).
+    walking: told (states visited, budget) as the walk goes, for a progress bar: the budget
+    is only its most, so the bar runs towards it and the walk may end well before.
     """
     holder = holder or (defenders[0].nation if defenders else None)
     probe = _ProbeDice()  # the context only serves unit statistics and this probe
@@ -419,6 +421,8 @@ def battle_odds(
         visited += len(going)
         if budget is not None and visited > budget:
             raise TooLarge(f"more than {budget} states")
+        if walking and budget:
+            walking(visited, budget)
         for (a, d, k), mass in going.items():
             odds.pruned += _step(chain, a, d, k, mass, nxt, rnd)
         going = {}
@@ -641,13 +645,15 @@ def odds_for(
     tech: Mapping[str, Mapping[str, int]] | None = None,
     disengage: Sequence[tuple[str, int]] = (), let_through: bool = False, break_off: Sequence[tuple[str, int]] = (),
     radar: bool = False, budget: int | None = None, progress: Callable[[int, int], None] | None = None,
+    walking: Callable[[int, int], None] | None = None,
 ) -> Odds:
     """Odds of `attack` (kind -> count) of `attacker` against `defend` of `defender`,
     who holds `territory` (it only matters for special terrain, terrain.py: pass the `world`).
     The battle is set up by matchup() (its arguments explained there); max_rounds: the
     attacker withdraws after that many rounds. budget: past that many states the exact
     walk gives way to the engine's battle fought odds_sampled.SAMPLES times (`progress`
-    is told how many so far); None: always exact."""
+    is told how many so far); None: always exact. walking: told how the exact walk goes
+    (battle_odds)."""
     if beach and max_rounds:
         raise ValueError("beach landers cannot withdraw (4.6.1): leave out the rounds")
     mu = matchup(scenario, attacker, attack, defender, defend, territory=territory, strait=strait, trench=trench,
@@ -657,8 +663,10 @@ def odds_for(
     try:
         return battle_odds(scenario, territory, attacker, mu.attackers, mu.defenders, holder=defender, city=city,
                            max_rounds=max_rounds, world=world, front=mu.front, tech=mu.tech, orders=mu.orders,
-                           budget=budget)
+                           budget=budget, walking=walking)
     except TooLarge:
+        if walking and budget:
+            walking(budget, budget)  # the walk is over: its bar closes before the rolled battles' opens
         from moderator.engine import odds_sampled  # it builds on this module: imported only when needed
         return odds_sampled.sampled_odds(scenario, territory, attacker, mu.attackers, mu.defenders, holder=defender,
                                          city=city, front=mu.front, orders=mu.orders, max_rounds=max_rounds,
