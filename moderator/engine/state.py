@@ -228,6 +228,17 @@ class _Index:
 _unit_id = attrgetter("id")
 
 
+def ids_of(units: Iterable[Unit]) -> set[str]:
+    """The ids of these units, gathered at C speed (a step's "who is still alive" over the map)."""
+    return set(map(_unit_id, units))
+
+
+def by_id(units: Iterable[Unit]) -> dict[str, Unit]:
+    """Unit by id (the last of an id, as a dict display would keep), at C speed."""
+    units = list(units)
+    return dict(zip(map(_unit_id, units), units, strict=True))
+
+
 def with_ids(units: Iterable[Unit], ids: Container[str]) -> list[Unit]:
     """Those of `units` whose id is in `ids`, in their order, found at C speed (map,
     compress): asked of the whole map by steps that want a few units (issue 14)."""
