@@ -13,7 +13,7 @@ import json
 from collections import Counter
 from collections.abc import Container, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
-from operator import attrgetter, not_
+from operator import attrgetter, eq, not_
 from typing import Any
 
 # Unit kinds, as the rules name them ("Units"). Order words map onto these ids.
@@ -226,6 +226,7 @@ class _Index:
 
 
 _unit_id = attrgetter("id")
+_side = attrgetter("side")
 
 
 def ids_of(units: Iterable[Unit]) -> set[str]:
@@ -413,7 +414,8 @@ class GameState:
         na = self.nations.get(a)
         if na is None or na.side == "neutral":
             return {a}
-        return {a} | {b for b, nb in self.nations.items() if nb.side == na.side}
+        nations = self.nations  # the nations of its side, found at C speed: asked per search (issue 14)
+        return {a, *itertools.compress(nations, map(eq, itertools.repeat(na.side), map(_side, nations.values())))}
 
     # ---- changes (used by the engine on its own copy) -------------------------
     def new_unit(self, nation: str, kind: str, location: str) -> Unit:
