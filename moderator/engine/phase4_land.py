@@ -93,7 +93,7 @@ from moderator.engine.orders.move import (
 )
 from moderator.engine.orders.trenches import facing_of
 from moderator.engine.placement import DISMANTLED, map_facility
-from moderator.engine.state import SEA_UNITS, Unit, kinds, stand_in
+from moderator.engine.state import SEA_UNITS, Unit, by_id, ids_of, kinds, stand_in
 from moderator.orders.model import ArtillerySupport, Move, NavalInvasion, UnitCount
 
 PHASE = "4.4"
@@ -515,7 +515,7 @@ def clash(ctx: TurnContext, dest: str, first: list[Leg], second: list[Leg], fron
         battle.defend) else []
     for grp in (first, second):
         home = [u for g in grp for u in g.units if u.id not in left or grp is not won]
-        alive = {u.id for u in ctx.state.units}
+        alive = ids_of(ctx.state.units)
         land(ctx, battle, grp, [u for u in home if u.kind in AIR and u.id in alive], merged)
         for g in grp:
             g.units = [u for u in g.units if u.id in left and grp is won]
@@ -643,7 +643,7 @@ def berth(ctx: TurnContext, plane: Unit, zone: str) -> bool:
 def fall_back(ctx: TurnContext, raids: Sequence[Leg]) -> None:
     """Survivors of a failed attack whose home an enemy took meanwhile: to the first
     friendly land next to it, or lost (a reading: they cannot stay among the enemy)."""
-    alive = {u.id: u for u in ctx.state.units}
+    alive = by_id(ctx.state.units)
     for g in raids:
         for u in g.units:
             unit = alive.get(u.id)

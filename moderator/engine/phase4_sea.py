@@ -88,7 +88,7 @@ from moderator.engine.orders import submarines
 from moderator.engine.orders.move import landing_places
 from moderator.engine.orders.submarines import DETECTION
 from moderator.engine.orders.task_forces import CARRIES, TaskForceRecord, friendly_waters, troop_points
-from moderator.engine.state import AIR_UNITS, SEA_UNITS, Unit, kinds
+from moderator.engine.state import AIR_UNITS, SEA_UNITS, Unit, by_id, ids_of, kinds, with_ids
 from moderator.orders.model import (
     CombatCondition,
     Move,
@@ -214,7 +214,7 @@ def naval_movement(ctx: TurnContext) -> None:
 
 
 def fleets(ctx: TurnContext) -> list[Fleet]:
-    alive = {u.id: u for u in ctx.state.units}
+    alive = by_id(ctx.state.units)
     out: list[Fleet] = []
     in_tf: set[str] = set()
     records = ctx.task_forces
@@ -304,7 +304,7 @@ def split(ctx: TurnContext, sea: Sea, r: Regroup) -> None:
         new.cargo = {t: old.cargo.pop(t) for t in list(old.cargo) if t in r.ids}
         hand_planes(ctx, old, new)
     ctx.tell(r.nation, "task-force-split", PHASE, order=r.index, tf=r.other, parent=r.tf, zone=r.zone,
-             ships=kinds(going if done else [u for u in ctx.state.units if u.id in r.ids]), done=done)
+             ships=kinds(going if done else with_ids(ctx.state.units, set(r.ids))), done=done)
 
 
 def join(ctx: TurnContext, sea: Sea, r: Regroup) -> None:
@@ -621,7 +621,7 @@ def battle_orders(ctx: TurnContext, nations: Sequence[str], zone: str) -> Battle
 
 def settle(ctx: TurnContext, group: Sequence[Fleet]) -> None:
     """After a battle: sunk ships and troops leave their task forces."""
-    alive = {u.id for u in ctx.state.units}
+    alive = ids_of(ctx.state.units)
     for f in group:
         f.ships = [u for u in f.ships if u.id in alive]
         f.cargo = {t: [u for u in load if u.id in alive] for t, load in f.cargo.items() if t in alive}

@@ -47,11 +47,13 @@ from moderator.engine.phase4_submarine_warfare import shortest_sea_paths, split_
 
 def friendly_land(pos: Position, nation: str, start: str) -> list[str]:
     """The land joined to `start` through land the nation or its allies hold, sorted."""
+    # friendly(), its allies asked once: holders in the nation's camp (issue 14, the engine's cost)
+    friends, control = pos.state.allies_of(nation), pos.state.control
     seen, queue = {start}, deque([start])
     while queue:
         here = queue.popleft()
         for nxt in sorted(pos.world.neighbours(here)):
-            if nxt not in seen and pos.place(nxt).is_land and pos.friendly(nation, nxt):
+            if nxt not in seen and pos.place(nxt).is_land and control.get(nxt) in friends:
                 seen.add(nxt)
                 queue.append(nxt)
     return sorted(seen)

@@ -95,8 +95,12 @@ def hostile(pos: Position, nation: str, dest: str) -> bool:
 
 def enemy_units(pos: Position, nation: str, place: str) -> list[Unit]:
     """Units at `place` that would fight `nation`: not its own or allied, not on the rails."""
-    return sorted((u for u in pos.units_at(place) if u.kind in MOVABLE and u.id not in pos.in_transit
-                   and u.nation != nation and not pos.allies(nation, u.nation)), key=lambda u: u.id)
+    here = pos.units_at(place)
+    if not here:
+        return []
+    friends = pos.state.allies_of(nation)  # allies() asked once, the nation among them
+    return sorted((u for u in here if u.kind in MOVABLE and u.id not in pos.in_transit
+                   and u.nation not in friends), key=lambda u: u.id)
 
 
 def landing_places(pos: Position, nation: str) -> list[str]:

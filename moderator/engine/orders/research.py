@@ -67,7 +67,8 @@ def camp_holders(pos: Position, nation: str, tech: str) -> list[str]:
     level = next_level(pos, nation, tech)
     if pos.nation(nation).side == "neutral":
         return []
-    return sorted(o for o in pos.state.nations if o != nation and pos.allies(nation, o) and pos.tech(o, tech) >= level)
+    friends = pos.state.allies_of(nation)  # allies(), asked once for every nation
+    return sorted(o for o in pos.state.nations if o != nation and o in friends and pos.tech(o, tech) >= level)
 
 
 def price(pos: Position, nation: str, tech: str) -> int:

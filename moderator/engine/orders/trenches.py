@@ -31,6 +31,8 @@ land neighbour that has none of the nation's trenches yet.
 
 from __future__ import annotations
 
+from operator import attrgetter
+
 from moderator.engine.context import Position, TurnContext
 from moderator.engine.orders.base import OrderRule, afford
 from moderator.engine.problems import Problem, problem
@@ -43,6 +45,7 @@ KINDS = (TRENCH, SUPER_TRENCH)
 PRICES = {TRENCH: 5, SUPER_TRENCH: 20}  # Phase 3.1 (the scenario's units.toml when it has them)
 INFANTRY_NEEDED = {TRENCH: 1, SUPER_TRENCH: 10}  # Trenches; Super Trenches
 SUPER_TECH = "super_trenches"
+_id_nation_kind = attrgetter("id", "nation", "kind")
 FACING = "trench_facing"  # NationState.flags: trench unit id -> the territory it faces
 
 
@@ -85,8 +88,11 @@ def dig(ctx: TurnContext, nation: str, protect: str, facing: str) -> Unit:
     """A new trench unit in `protect`, facing `facing`."""
     unit = ctx.state.new_unit(nation, TRENCH, protect)
     ns = ctx.state.nations[nation]
-    standing = {u.id for u in ctx.state.units if u.nation == nation and u.kind in KINDS}
-    faced = {uid: place for uid, place in ns.flags.get(FACING, {}).items() if uid in standing}  # captured ones go
+    # Every unit's (id, nation, kind) gathered at C speed: one dig per trench built would
+    # otherwise step through the whole map in Python (issue 14, the engine's cost).
+    units = set(map(_id_nation_kind, ctx.state.units))
+    faced = {uid: place for uid, place in ns.flags.get(FACING, {}).items()
+             if any((uid, nation, kind) in units for kind in KINDS)}  # captured ones go
     faced[unit.id] = facing
     ns.flags[FACING] = dict(sorted(faced.items()))
     ctx.use(("new-trench", unit.id))
