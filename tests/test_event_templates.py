@@ -72,6 +72,19 @@ def test_emit_refuses_events_that_break_their_declaration() -> None:
         SCHEMA.validate("strategic-arrived", {k: v for k, v in good.items() if k != "end"})
 
 
+def test_text_and_number_arguments_are_checked_one_by_one_in_effect() -> None:
+    """validate() checks text and whole-number arguments together (issue 14, the engine's
+    cost); each wrong one is still refused, and named, as its own check would."""
+    code = "air-combat-at-sea"  # a place name, lists of nations, a whole number, units
+    good = SCHEMA.samples(code)[0]
+    SCHEMA.validate(code, good)
+    for name, bad in (("zone", 3), ("zone", None), ("rounds", True), ("rounds", "3"), ("rounds", 1.5)):
+        with pytest.raises(EventSchemaError, match=f"{name}={bad!r} is not a"):
+            SCHEMA.validate(code, {**good, name: bad})
+    with pytest.raises(EventSchemaError, match="zone=3 is not a place name"):  # the first in declared order
+        SCHEMA.validate(code, {**good, "rounds": True, "zone": 3})
+
+
 PROBLEM_CALL = re.compile(r"""(?<![\w.])(?:problem|warning|flag)\(\s*f?["']([a-z0-9-]+)["']""")
 REFER_CALL = re.compile(r"""(?<![\w.])refer\([^)]*?["']([a-z0-9-]+)["']\)""")
 FLAG_CALL = re.compile(r"""ctx\.flag\(\s*[\w"']+,\s*["']([a-z0-9-]+)["']""")

@@ -29,7 +29,7 @@ from fractions import Fraction
 from moderator.engine import exile, minor_funds, phase9_revolution, surrender, treasuries
 from moderator.engine.context import TurnContext
 from moderator.engine.neutral_income import income_rule
-from moderator.engine.phase6_incorporation import territory_yield
+from moderator.engine.phase6_incorporation import SINCE_START, territory_yield
 from moderator.engine.state import GameState
 from moderator.engine.us_trade import collect_us_trade
 from moderator.world.model import World
@@ -64,9 +64,16 @@ def full_income(world: World, state: GameState, nation: str, turn: int) -> int:
 def full_incomes(world: World, state: GameState, turn: int) -> dict[str, int]:
     """Every nation's full income at once (one pass over the map, not one per nation)."""
     out: dict[str, int] = {}
-    for t in sorted(state.control):
-        holder = state.control[t]
-        out[holder] = out.get(holder, 0) + territory_yield(world, state, t, turn)
+    control, since_of, places = state.control, state.incorporated, world.territories
+    for t in sorted(control):
+        holder = control[t]
+        since = since_of.get(t)
+        # land held since the start (most of the map) yields its value (Phase 6 table): read
+        # here without a call of territory_yield for each (issue 14, the engine's cost)
+        if since is not None and since <= SINCE_START and holder is not None:
+            out[holder] = out.get(holder, 0) + places[t].value
+        else:
+            out[holder] = out.get(holder, 0) + territory_yield(world, state, t, turn)
     return out
 
 

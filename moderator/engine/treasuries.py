@@ -31,8 +31,8 @@ Readings (docs/rules-coverage.md, "Separated territories"):
 
 from __future__ import annotations
 
-from itertools import chain
-from operator import attrgetter
+from itertools import chain, groupby
+from operator import attrgetter, itemgetter
 from typing import Any
 
 from moderator.engine import bolsheviks, colony_supplies
@@ -137,10 +137,11 @@ def _search(pos: Position) -> dict[str, list[Group]]:
         ns = nations.get(holder)
         return ("side", ns.side) if ns is not None and ns.side != "neutral" else ("alone", holder)
 
-    land: dict[str, set[str]] = {}  # holder -> its land
-    for t, h in control.items():
-        if t in links:
-            land.setdefault(h, set()).add(t)
+    # holder -> its land: the map's land by holder, gathered by sort and groupby (in C,
+    # not a Python step per territory: the search is asked twice a turn, issue 14)
+    # (the control map holds only land, but a sea zone in it would be no one's land here)
+    items = control.items() if control.keys() <= links.keys() else [(t, h) for t, h in control.items() if t in links]
+    land = {h: set(map(_PLACE, held)) for h, held in groupby(sorted(items, key=_HOLDER), _HOLDER)}
     camps: dict[tuple[str, str], list[str]] = {}  # allies' holders together
     for h in land:
         camps.setdefault(friends_of(h), []).append(h)
@@ -149,6 +150,9 @@ def _search(pos: Position) -> dict[str, list[Group]]:
         left = set().union(*map(land.__getitem__, holders))  # the camp's land not yet in a piece
         while left:
             first = left.pop()
+            if left.isdisjoint(links[first]):  # alone (an island, a colony apart: most pieces)
+                out.setdefault(control[first], []).append((first,))
+                continue
             ring = {first}
             piece = set(ring)
             while ring:
@@ -162,6 +166,10 @@ def _search(pos: Position) -> dict[str, list[Group]]:
                 if mine := piece & land[holder]:
                     out.setdefault(holder, []).append(tuple(sorted(mine)))
     return {holder: sorted(found) for holder, found in out.items()}
+
+
+_PLACE = itemgetter(0)
+_HOLDER = itemgetter(1)
 
 
 _LINKS: dict[int, tuple[World, dict[str, tuple[str, ...]]]] = {}  # id of a map -> (map, land -> land neighbours)

@@ -175,13 +175,25 @@ Counted = tuple[dict[str, dict[str, int]], dict[str, list[tuple[str, str, int]]]
 
 
 def _start_counts(pos: Position) -> dict[str, dict[str, int]]:
-    """nation -> its counted units by kind at the start (the scenario's forces)."""
-    out: dict[str, dict[str, int]] = {}
-    for f in pos.scenario.forces:
-        if f.kind in COUNTED:
-            mine = out.setdefault(f.nation, {})
-            mine[f.kind] = mine.get(f.kind, 0) + f.count
-    return out
+    """nation -> its counted units by kind at the start (the scenario's forces), not to be
+    changed by the caller. The scenario never changes, and the first turn of every game
+    counted its forces again (issue 14, the engine's cost): once per scenario (the entry
+    holds the scenario, so its id cannot be reused while the entry lives)."""
+    scenario = pos.scenario
+    hit = _STARTS.get(id(scenario))
+    if hit is None or hit[0] is not scenario:
+        if len(_STARTS) > 64:
+            _STARTS.clear()
+        out: dict[str, dict[str, int]] = {}
+        for f in scenario.forces:
+            if f.kind in COUNTED:
+                mine = out.setdefault(f.nation, {})
+                mine[f.kind] = mine.get(f.kind, 0) + f.count
+        hit = _STARTS[id(scenario)] = (scenario, out)
+    return hit[1]
+
+
+_STARTS: dict[int, tuple[Scenario, dict[str, dict[str, int]]]] = {}  # id of a scenario -> (it, _start_counts)
 
 
 def record_losses(ctx: TurnContext) -> None:
