@@ -42,6 +42,7 @@ from moderator.engine.dice import Dice
 from moderator.engine.odds import _levels, make_units
 from moderator.engine.odds_on_the_way import Guarded
 from moderator.engine.orders import bombing, rebase
+from moderator.engine.orders.base import OrderRule, OrderT
 from moderator.engine.problems import Problem
 from moderator.engine.state import AIR_UNITS, GameState, NationState, Unit
 from moderator.orders.messages import message
@@ -193,7 +194,8 @@ def flight_odds(
     orders: dict[str, list[Order]] = {
         attacker: [AirRetreat(goal, kind, value) for kind, value in break_off],
         defender: [LetPass(p) for p in sorted(holder) if holder[p] == defender] if let_through else []}
-    fly = rebasing_flight(attacker, units) if rebasing else raid(attacker, Bombing(mission, units, START, TARGET))
+    fly = (order_flight(attacker, Rebase(units, START, DEST), rebase.RULE, phase4_rebase.fly_pending) if rebasing
+           else order_flight(attacker, Bombing(mission, units, START, TARGET), bombing.RULE, phase4_air.fly_pending))
     refused = fly(TurnContext(base.copy(), orders, world, scenario), True)
     if refused is not None:
         raise ValueError(message(refused))
@@ -212,26 +214,14 @@ def flight_odds(
 Fly = Callable[[TurnContext, bool], Problem | None]  # (the turn, only check) -> the order's refusal
 
 
-def raid(attacker: str, order: Bombing) -> Fly:
-    """The BOMB order: its home's check, or its execute() and step 4.1.1's raids."""
+def order_flight(attacker: str, order: OrderT, rule: OrderRule[OrderT], step: Callable[[TurnContext], None]) -> Fly:
+    """An air order, BOMB or REBASE: its home's check (`rule`), or its execute() and then
+    its step's flights (4.1.1's raids, phase4_air.fly_pending; 4.1.2's, phase4_rebase's)."""
     def fly(ctx: TurnContext, check: bool) -> Problem | None:
         if check:
-            return bombing.RULE.problem(ctx, attacker, order)
-        bombing.RULE.execute(ctx, attacker, 0, order)
-        phase4_air.fly_pending(ctx)
-        return None
-    return fly
-
-
-def rebasing_flight(attacker: str, units: tuple[UnitCount, ...]) -> Fly:
-    """The REBASE order: its home's check, or its execute() and step 4.1.2's flights."""
-    order = Rebase(units, START, DEST)
-
-    def fly(ctx: TurnContext, check: bool) -> Problem | None:
-        if check:
-            return rebase.RULE.problem(ctx, attacker, order)
-        rebase.RULE.execute(ctx, attacker, 0, order)
-        phase4_rebase.fly_pending(ctx)
+            return rule.problem(ctx, attacker, order)
+        rule.execute(ctx, attacker, 0, order)
+        step(ctx)
         return None
     return fly
 
