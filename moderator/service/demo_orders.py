@@ -3,7 +3,8 @@
 The demo exists so a new user sees the whole turn at work, so its robots write a turn
 that uses the orders the engine resolves by itself: a declaration of war, an attack with
 a withdrawal condition, artillery support and a casualty order, an incorporation counting
-on that attack, a fleet on patrol (task forces and naval combat, 4.2-4.3), submarines
+on that attack, a fleet on patrol (task forces and naval combat, 4.2-4.3) splitting off a
+cruiser on its way (guideline 6), submarines
 lying in wait (4.2.3), a landing from transports (4.6), fighters striking, scouting and
 rebasing (3.3, 4.1), air combat choices (letting enemy aircraft through, breaking off,
 4.5), a factory defending its land, a hunt for submarines (4.2 DETECT), a blockade where
@@ -148,7 +149,12 @@ def _navy(state: GameState, world: World, nation: str) -> Iterator[list[str]]:
                           if _count(state, nation, zone, k))
         seas = sorted((z for z in world.neighbours(zone) if world.territories[z].is_sea),
                       key=lambda z: (-_enemy_ships(state, nation, z), z))
-        yield [f"TF 1 AT {zone}: {ships}\nTF 1 PATROL TO {z}" for z in seas]
+        # a cruiser splits off after the first move and sails back (Phase 4 guideline 6), where
+        # the fleet has one to spare; else the whole fleet patrols
+        spare = _count(state, nation, zone, "cruiser") and sum(_count(state, nation, zone, k) for k in warships) > 1
+        splits = [f"TF 1 AT {zone}: {ships}\nTF 1 PATROL TO {z}, SPLIT 1 {UNIT_ECHO['cruiser']} INTO TF 3, PATROL\n"
+                  f"TF 3 MOVE TO {zone}" for z in seas] if spare else []
+        yield splits + [f"TF 1 AT {zone}: {ships}\nTF 1 PATROL TO {z}" for z in seas]
     for zone in sorted({u.location for u in state.nation_units(nation) if u.kind == "submarine"}):
         subs = _count(state, nation, zone, "submarine")
         yield [f"INTERCEPT WITH {subs} ss IN {zone} AGAINST transports"]
