@@ -32,6 +32,20 @@ def test_kept_orders_use_canonical_names() -> None:
     assert m.DeclareWar("belgium") in r.orders
 
 
+def test_canonical_keeps_an_order_already_canonical_and_remakes_one_with_an_alias() -> None:
+    from moderator.engine.names import canonical
+
+    world, scenario = make_world(), make_scenario()
+    kept = m.Move((m.UnitCount("infantry", 3),), "Metz", "Verdun")
+    assert canonical(world, scenario, "germany", kept) is kept  # nothing to change: no copy (issue 14)
+    typed = m.Move((m.UnitCount("infantry", 3),), "alsace-lorraine", "Verdun")
+    assert canonical(world, scenario, "germany", typed) == kept
+    listed = m.OfferSurrender(to=("belgium",))
+    assert canonical(world, scenario, "germany", listed) is listed
+    as_list = m.OfferSurrender(to=["belgium"])  # type: ignore[arg-type]  # a list is made the tuple it is declared
+    assert type(canonical(world, scenario, "germany", as_list).to) is tuple  # type: ignore[union-attr]
+
+
 def test_unknown_territory_suggests_a_name() -> None:
     d = run("MOVE 1 inf FROM Berlin TO Posenn").diagnostics[0]
     assert d.code == "unknown-territory" and "Posen" in d.message and d.text == "Posenn"

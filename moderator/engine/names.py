@@ -77,12 +77,14 @@ class Unreadable(Order):
 
 
 def canonical(world: World, scenario: Scenario, nation: str, order: Order) -> Order | Problem:
-    """The order with every name made canonical, or the Problem of the first unknown name."""
+    """The order with every name made canonical, or the Problem of the first unknown name.
+    An order whose names are all the map's and the scenario's already (a bot's, most of a
+    player's) is returned as it is: an equal copy of a frozen order says nothing more, and
+    made one a turn's 150 times was most of this function's cost (issue 14)."""
     changes: dict[str, Any] = {}
-    for f in fields(order):
-        kind = f.metadata.get("ref")
-        value = getattr(order, f.name)
-        if kind is None or value is None:
+    for name, kind in _ref_fields(type(order)):
+        value = getattr(order, name)
+        if value is None:
             continue
         if kind == "nations":
             resolved = []
@@ -91,13 +93,29 @@ def canonical(world: World, scenario: Scenario, nation: str, order: Order) -> Or
                 if isinstance(one, Problem):
                     return one
                 resolved.append(one)
-            changes[f.name] = tuple(resolved)
+            if type(value) is not tuple or tuple(resolved) != value:
+                changes[name] = tuple(resolved)
         else:
             one = _one(world, scenario, nation, kind, value)
             if isinstance(one, Problem):
                 return one
-            changes[f.name] = one
+            if one != value or type(value) is not str:
+                changes[name] = one
     return replace(order, **changes) if changes else order
+
+
+_REF_FIELDS: dict[type, tuple[tuple[str, str], ...]] = {}
+
+
+def _ref_fields(cls: type[Order]) -> tuple[tuple[str, str], ...]:
+    """(field name, ref kind) of the order class's fields that name places, nations or
+    passages (ref() metadata), in declaration order: read once per class, not per order
+    (the classes are the program's own: the table is the same for every game)."""
+    found = _REF_FIELDS.get(cls)
+    if found is None:
+        found = _REF_FIELDS[cls] = tuple((f.name, f.metadata["ref"]) for f in fields(cls)
+                                         if f.metadata.get("ref") is not None)
+    return found
 
 
 def _one(world: World, scenario: Scenario, nation: str, kind: str, typed: str) -> str | Problem:
