@@ -3,6 +3,7 @@ and removals, it always answers as a scan of the list would, in the list's order
 
 from __future__ import annotations
 
+import operator
 import random
 
 from moderator.engine import state as S
@@ -45,12 +46,18 @@ def test_the_index_follows_moves_new_units_and_removals_as_a_scan_would() -> Non
                 mover = rng.choice(other.units if rng.random() < 0.2 else state.units)
                 mover.location = rng.choice(PLACES)
             elif step < 0.7 and len(state.units) > 10:
-                state.remove_units(rng.sample(state.units, rng.randint(0, 3)))
+                gone = rng.sample(state.units, rng.randint(0, 3))
+                expected = [u for u in state.units if u not in gone]
+                state.remove_units(gone)
+                assert len(state.units) == len(expected) and all(map(operator.is_, state.units, expected))
             elif step < 0.85:
                 state.new_unit("n", "tank", rng.choice(PLACES))
                 made += 1
             _agrees(state)
             _agrees(other)
+            asked = {u.id for u in rng.sample(state.units, 4)} | {"nobody-tank-99999"}
+            found = state.units_with_ids(asked)  # by the index's units by id, in the list's order
+            assert len(found) == 4 and all(map(operator.is_, found, S.with_ids(state.units, asked)))
     finally:
         S._Index.__init__ = real  # type: ignore[method-assign]
     # Followed, not built again: once per state, and the other state's after each unit made
@@ -90,3 +97,30 @@ def test_a_deep_copy_of_a_state_has_an_index_of_its_own_units() -> None:
     _agrees(twin)
     _agrees(state)
     assert not any(a is b for a, b in zip(state.units, twin.units, strict=True))
+
+
+def test_units_sharing_an_id_are_all_removed_and_all_found_as_a_scan_would() -> None:
+    state = GameState("g", "s", 1)
+    for place in PLACES:
+        state.new_unit("n", "infantry", place)
+    _agrees(state)
+    state.units.append(S._unit_copy(state.units[1]))  # (the same id twice: no engine step does it)
+    twin = state.units[-1]
+    twin.location = "E"
+    _agrees(state)
+    assert [u.location for u in state.units_with_ids({twin.id})] == ["B", "E"]
+    state.remove_units([twin])  # every unit of that id goes, as the filter by id did
+    assert twin.id not in {u.id for u in state.units} and len(state.units) == 4
+    _agrees(state)
+
+
+def test_a_unit_given_another_id_is_found_by_its_new_one() -> None:
+    state = GameState("g", "s", 1)
+    for place in PLACES:
+        state.new_unit("n", "infantry", place)
+    assert state.units_with_ids({state.units[2].id}) == [state.units[2]]  # the index knows the ids now
+    state.units[2].id = "n-renamed"
+    assert state.units_with_ids({"n-renamed"}) == [state.units[2]]
+    state.remove_units([state.units[2]])
+    assert [u.location for u in state.units] == ["A", "B", "D", "E"]
+    _agrees(state)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import copy
 import itertools
 import json
+from bisect import bisect_left
 from collections import Counter
 from collections.abc import Container, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
@@ -54,8 +55,8 @@ class Unit:
         # makes every GameState's index of units by place stale: see GameState.units_at.
         # The move is written in the log of moves first, so an index that only moves have
         # made stale follows them rather than be built again (_Index.follow).
+        global _MOVED, _LOG
         if name == "location":
-            global _MOVED, _LOG
             base, log = _LOG
             if len(log) >= LOG_LIMIT:
                 base, log = _LOG = (base + len(log), [])  # those indexes older than this are built again
@@ -64,6 +65,8 @@ class Unit:
             _MOVED = next(_TICKS)
             return
         object.__setattr__(self, name, value)
+        if name == "id":  # (never done by the engine) an index's units by id would be wrong: built again
+            _MOVED = next(_TICKS)
 
 
 def stand_in(id: str, nation: str, kind: str, location: str) -> Unit:  # noqa: A002
@@ -176,18 +179,23 @@ def _log_end() -> int:
 class _Index:
     """A GameState's units by place, each place's in the order of the state's list, with
     what it was built from: the list (the same object, of the same length) and the mark
-    and log position of the moves at the time (see GameState.units_at)."""
+    and log position of the moves at the time (see GameState.units_at). It also knows
+    each unit's rank (its place in the list's order, by identity), the ranks in the list's
+    order (`order`, rising: a unit's position in the list is found by bisection) and, once
+    asked, the units by id: what remove_units and units_with_ids read instead of passing
+    over every unit of the map (issue 14, the engine's cost)."""
 
-    __slots__ = ("units", "length", "stamp", "logged", "places", "rank", "next_rank")
+    __slots__ = ("units", "length", "stamp", "logged", "places", "rank", "next_rank", "order", "ids")
 
     def __init__(self, units: list[Unit]) -> None:
         self.stamp, self.logged = _MOVED, _log_end()  # read first: a change during the build makes it stale
         self.units, self.length = units, len(units)
         self.places: dict[str, list[Unit]] = {}
-        self.rank: dict[int, int] = {}  # id() of a unit -> its place in the list's order
-        places, rank = self.places, self.rank
-        for i, u in enumerate(units):
-            rank[id(u)] = i
+        self.rank: dict[int, int] = dict(zip(map(id, units), range(len(units)), strict=True))  # id() of a unit -> its rank
+        self.order: list[int] = list(range(len(units)))  # the ranks of the list's units, in its order
+        self.ids: dict[str, Unit] | None = None  # unit id -> unit, made when first asked (by_id)
+        places = self.places
+        for u in units:
             here = places.get(u.location)
             if here is None:
                 places[u.location] = [u]
@@ -201,6 +209,58 @@ class _Index:
 
     def holds_for(self, units: list[Unit]) -> bool:
         return self.units is units and self.length == len(units)
+
+    def by_id(self) -> dict[str, Unit] | None:
+        """The list's units by id, made once and kept up by add() and cut(); None if two of
+        its units share an id (a state no engine step makes: then whoever asks passes over
+        the list, as before the index knew ids)."""
+        if self.ids is None:
+            self.ids = dict(zip(map(_unit_id, self.units), self.units, strict=True))
+        return self.ids if len(self.ids) == self.length else None
+
+    def add(self, unit: Unit) -> None:
+        """A unit appended to the list (GameState.new_unit): the last of its place."""
+        self.places.setdefault(unit.location, []).append(unit)
+        self.rank[id(unit)] = self.next_rank
+        self.order.append(self.next_rank)
+        self.next_rank += 1
+        if self.ids is not None:
+            self.ids.setdefault(unit.id, unit)  # (an id met twice leaves ids one short: by_id says None)
+        self.length += 1
+
+    def cut(self, ids: set[str]) -> list[Unit] | None:
+        """The list less the units whose id is in `ids`, as a new list the index now holds
+        for: each unit found by id, its position by bisection of the ranks, the list joined
+        from the slices between (at C speed), and only the places of the units gone filtered.
+        None if it cannot tell (ids shared, a rank out of step): nothing changed then."""
+        by_id = self.by_id()
+        if by_id is None:
+            return None
+        units, order, rank, places = self.units, self.order, self.rank, self.places
+        gone = [u for i in ids if (u := by_id.get(i)) is not None]
+        at = []
+        for u in gone:
+            p = bisect_left(order, rank.get(id(u), -1))
+            here = places.get(u.location)
+            if p >= len(units) or units[p] is not u or not here or not any(x is u for x in here):
+                return None
+            at.append(p)
+        at.sort()
+        kept: list[Unit] = []
+        ranks: list[int] = []
+        start = 0
+        for p in at:
+            kept += units[start:p]
+            ranks += order[start:p]
+            start = p + 1
+        kept += units[start:]
+        ranks += order[start:]
+        for u in gone:  # a new list for each place: a by_place() reader keeps the one it has
+            places[u.location] = [x for x in places[u.location] if x is not u]
+            del by_id[u.id], rank[id(u)]
+        self.units, self.length, self.order = kept, len(kept), ranks
+        return kept
+
 
     def follow(self) -> bool:
         """Bring the index up to date when only moves of units made it stale (every mark
@@ -424,39 +484,44 @@ class GameState:
         self.next_unit += 1
         self.units.append(u)
         if index is not None and _log_end() == index.logged:  # kept up: the new unit is the last of its place
-            index.places.setdefault(location, []).append(u)
-            index.rank[id(u)] = index.next_rank
-            index.next_rank += 1
-            index.length, index.stamp = len(self.units), _MOVED
+            index.add(u)
+            index.stamp = _MOVED
         return u
 
     def remove_units(self, gone: Iterable[Unit]) -> None:
         """Take these units (by id) off the board: a new list, as the engine always made it
         (who holds the old list, as a battle's, keeps it whole). The index of units by place
-        is kept up, only the places of the units gone filtered, rather than built again
-        over every unit of the map: some ten removals a turn each cost a rebuild (issue 14,
-        the engine's cost). If the count does not add up (a unit given that stands
-        elsewhere), the index is dropped and built again when next asked."""
-        gone = list(gone)
+        is kept up rather than built again over every unit of the map (some ten removals a
+        turn each cost a rebuild), and it finds the units by id and joins the new list from
+        the slices between them (_Index.cut), where testing the id of every unit of the map
+        was a tenth of the engine's own bookkeeping (issue 14, the engine's cost). If it
+        cannot tell (an index out of step, ids shared), the list is filtered by id and the
+        index dropped, to be built again when next asked."""
         ids = {u.id for u in gone}
         if not ids:
             return  # nothing goes: the list and its index stay
         index = self._fresh_index()
-        before = len(self.units)
+        if index is not None:
+            kept = index.cut(ids)
+            if kept is not None:
+                self.units = kept
+                return
         self.units = _without(self.units, ids)
-        if index is None:
-            return
-        dropped = 0
-        for place in {u.location for u in gone}:
-            here = index.places.get(place)
-            if here:
-                left = [u for u in here if u.id not in ids]
-                dropped += len(here) - len(left)
-                index.places[place] = left
-        if dropped != before - len(self.units):
-            self.__dict__.pop("_index", None)
-            return
-        index.units, index.length = self.units, len(self.units)  # the ranks keep their order
+        self.__dict__.pop("_index", None)
+
+    def units_with_ids(self, ids: Iterable[str]) -> list[Unit]:
+        """The units whose id is in `ids`, in the order of `units`: with_ids(self.units, ids)
+        found from the index's units by id, where a task force's dozen ships were looked
+        for among every unit of the map (issue 14, the engine's cost)."""
+        self._by_place()  # the index, fresh
+        index: _Index = self.__dict__["_index"]
+        by_id = index.by_id()
+        if by_id is None:
+            return with_ids(self.units, set(ids))
+        found = [u for i in set(ids) if (u := by_id.get(i)) is not None]
+        rank = index.rank
+        found.sort(key=lambda u: rank[id(u)])
+        return found
 
     def copy(self) -> GameState:
         """A deep copy, written out: the checker copies the position for every mail, and

@@ -125,7 +125,7 @@ def capacity(pos: Position, nation: str, tf: TaskForceRecord) -> int:
     """Troop points the task force's transports carry (Transports: two each; Improved
     Transports "+1 troop point", each transport at the level it was built or upgraded at,
     as the naval step stows them: phase4_sea.stow)."""
-    ships = [u for u in with_ids(pos.state.units, set(tf.unit_ids)) if u.kind == "transport"]  # (C speed: issue 14)
+    ships = [u for u in pos.state.units_with_ids(tf.unit_ids) if u.kind == "transport"]  # (by the index: issue 14)
     return sum(stats.capacity for u in ships if (stats := pos.stats(nation, "transport", u)) is not None)
 
 
