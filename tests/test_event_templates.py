@@ -125,3 +125,29 @@ def test_an_argument_named_like_a_helper_is_the_argument() -> None:
     helpers = {k: 1 for k in ("name", "unit", "units", "either", "technology", "plural")}
     for code in catalogue():
         assert text(code, helpers)
+
+
+def test_an_event_of_a_known_shape_still_has_the_insides_of_its_values_checked() -> None:
+    """validate() checks an argument tested by type alone once per shape of event (issue 14,
+    the engine's cost); units, lists and details are looked inside on every event."""
+    good = SCHEMA.samples("strategic-arrived")[0]
+    SCHEMA.validate("strategic-arrived", good)
+    SCHEMA.validate("strategic-arrived", good)  # the same shape, known now
+    with pytest.raises(EventSchemaError, match="is not a units"):  # the same shape: a dict, with a text count
+        SCHEMA.validate("strategic-arrived", {**good, "units": {"infantry": "2"}})
+    with pytest.raises(EventSchemaError, match="is not a units"):  # a bool is no count
+        SCHEMA.validate("strategic-arrived", {**good, "units": {"infantry": True}})
+
+
+def test_the_checks_marked_by_type_answer_alike_for_every_value_of_a_type() -> None:
+    """ArgType.by_type says the check looks at the value's type alone: probed with values of
+    each type, it gives one answer per type (else it must not be marked, or validate() would
+    pass values it never looked at)."""
+    probes = ["", "Warsaw", "3", 0, 3, -1, True, False, None, 1.5, [], ["x"], [1], {}, {"a": 1}, {"a": "b"}, ("x",)]
+    for code in SCHEMA:
+        for name, t in SCHEMA.specs[code].args.items():
+            if t.by_type:
+                answers: dict[type, set[bool]] = {}
+                for value in probes:
+                    answers.setdefault(type(value), set()).add(bool(t.check(value)))
+                assert all(len(a) == 1 for a in answers.values()), (code, name, answers)

@@ -52,6 +52,10 @@ class ArgType:
     name: str
     check: Callable[[Any], bool]
     samples: tuple[Any, ...]  # values the template tests render with (first one: typical)
+    # The check looks at the value's type alone (isinstance), so it holds for every value of
+    # a type it held for once: EventSchema.validate then checks such arguments once per
+    # shape of event. False (the safe default) for checks that look inside the value.
+    by_type: bool = False
 
     def __str__(self) -> str:
         return self.name
@@ -65,33 +69,41 @@ def _is_str(v: Any) -> bool:
     return isinstance(v, str)
 
 
+def _are_str(values: Any) -> bool:
+    return all(map(isinstance, values, repeat(str)))  # (isinstance at C speed, no call of _is_str each)
+
+
 def _is_units(v: Any) -> bool:
-    return isinstance(v, dict) and all(_is_str(k) and _is_int(n) for k, n in v.items())
+    # {kind: n}: every key text, every count a whole number (not a bool), tested at C speed
+    if not isinstance(v, dict) or not _are_str(v):
+        return False
+    counts = v.values()
+    return all(map(isinstance, counts, repeat(int))) and not any(map(isinstance, counts, repeat(bool)))
 
 
-NATION = ArgType("nation id", _is_str, ("germany", "russia"))
-PLACE = ArgType("place name", _is_str, ("Warsaw", "North Sea"))
-KIND = ArgType("unit kind", _is_str, ("infantry", "battleship"))
-TEXT = ArgType("text", _is_str, ("MOVE 2 inf FROM Posen TO Warsaw", ""))
-CODE = ArgType("code word", _is_str, ("not-adjacent",))
-INT = ArgType("whole number", _is_int, (3, 0))
-BOOL = ArgType("true/false", lambda v: isinstance(v, bool), (True, False))
+NATION = ArgType("nation id", _is_str, ("germany", "russia"), by_type=True)
+PLACE = ArgType("place name", _is_str, ("Warsaw", "North Sea"), by_type=True)
+KIND = ArgType("unit kind", _is_str, ("infantry", "battleship"), by_type=True)
+TEXT = ArgType("text", _is_str, ("MOVE 2 inf FROM Posen TO Warsaw", ""), by_type=True)
+CODE = ArgType("code word", _is_str, ("not-adjacent",), by_type=True)
+INT = ArgType("whole number", _is_int, (3, 0), by_type=True)
+BOOL = ArgType("true/false", lambda v: isinstance(v, bool), (True, False), by_type=True)
 UNITS = ArgType("units {kind: n}", _is_units, ({"infantry": 2, "artillery": 1}, {}))
-NATIONS = ArgType("list of nation ids", lambda v: isinstance(v, list) and all(map(_is_str, v)),
+NATIONS = ArgType("list of nation ids", lambda v: isinstance(v, list) and _are_str(v),
                   (["germany", "austria-hungary"], []))
-PLACES = ArgType("list of place names", lambda v: isinstance(v, list) and all(map(_is_str, v)),
+PLACES = ArgType("list of place names", lambda v: isinstance(v, list) and _are_str(v),
                  (["Posen", "Silesia"], []))
 LOSSES = ArgType("losses {nation: {kind: n}}",
-                 lambda v: isinstance(v, dict) and all(_is_str(k) and _is_units(u) for k, u in v.items()),
+                 lambda v: isinstance(v, dict) and _are_str(v) and all(map(_is_units, v.values())),
                  ({"germany": {"infantry": 2}, "russia": {}},))
 SPAN = ArgType("[first, end) indexes into the dice log",
                lambda v: isinstance(v, list) and len(v) == 2 and all(map(_is_int, v)), ([0, 4],))
 DETAILS = ArgType("details {name: value}",
-                  lambda v: isinstance(v, dict) and all(_is_str(k) for k in v), ({"place": "Warsaw"}, {}))
+                  lambda v: isinstance(v, dict) and _are_str(v), ({"place": "Warsaw"}, {}))
 
 
 def optional(t: ArgType) -> ArgType:
-    return ArgType(f"{t.name} or nothing", lambda v: v is None or t.check(v), (*t.samples, None))
+    return ArgType(f"{t.name} or nothing", lambda v: v is None or t.check(v), (*t.samples, None), by_type=t.by_type)
 
 
 # ---- the schema ---------------------------------------------------------------------------
@@ -105,6 +117,9 @@ class EventSpec:
     doc: str = ""  # what happened, and the rules section
 
 
+SHAPES_KEPT = 4096  # event shapes EventSchema keeps (the engine makes a few hundred)
+
+
 class EventSchemaError(ValueError):
     """An event that breaks its declaration: an engine bug, raised where it is made."""
 
@@ -112,20 +127,22 @@ class EventSchemaError(ValueError):
 class EventSchema:
     def __init__(self, specs: Iterable[EventSpec]) -> None:
         self.specs: dict[str, EventSpec] = {}
-        # code -> (argument names, names of text arguments, of whole numbers, (name, check)
-        # pairs of the rest): what validate() asks of every event, read once (some 2,800
-        # events and 10,000 arguments checked in ten turns). Most arguments are text or
-        # whole numbers, checked together below without a call of their check each.
-        self._checks: dict[str, tuple[Any, tuple[str, ...], tuple[str, ...],
-                                      tuple[tuple[str, Callable[[Any], bool]], ...]]] = {}
+        # code -> the (name, check) pairs of its arguments whose check looks inside the
+        # value (units, lists, details): those are checked on every event; the others only
+        # on the first event of each shape (below)
+        self._inside: dict[str, tuple[tuple[str, Callable[[Any], bool]], ...]] = {}
         for spec in specs:
             if spec.code in self.specs:
                 raise EventSchemaError(f"event code {spec.code!r} declared twice")
             self.specs[spec.code] = spec
-            texts = tuple(name for name, t in spec.args.items() if t.check is _is_str)
-            numbers = tuple(name for name, t in spec.args.items() if t.check is _is_int)
-            rest = tuple((name, t.check) for name, t in spec.args.items() if t.check not in (_is_str, _is_int))
-            self._checks[spec.code] = (spec.args.keys(), texts, numbers, rest)
+            self._inside[spec.code] = tuple((name, t.check) for name, t in spec.args.items() if not t.by_type)
+        # The shapes of events found good: (code, argument names in the order given, the
+        # exact type of each argument). An event of a known shape has the declared names,
+        # and its arguments checked by type alone (ArgType.by_type) hold as they held for
+        # the first: only the checks that look inside values run again. Every event was
+        # checked in full, some 280 a turn (issue 14, the engine's cost); the shapes come
+        # from the engine's own calls of emit(), a few hundred at most.
+        self._shapes: dict[tuple[Any, ...], tuple[tuple[str, Callable[[Any], bool]], ...]] = {}
 
     def __contains__(self, code: object) -> bool:
         return code in self.specs
@@ -134,23 +151,27 @@ class EventSchema:
         return iter(sorted(self.specs))
 
     def validate(self, code: str, args: Mapping[str, Any]) -> None:
-        checks = self._checks.get(code)
-        if checks is None:
+        shape = (code, *args, *map(type, args.values()))
+        inside = self._shapes.get(shape)
+        if inside is None:
+            self._check_all(code, args)  # raises for a bad event
+            if len(self._shapes) >= SHAPES_KEPT:
+                self._shapes.clear()
+            inside = self._shapes[shape] = self._inside[code]
+        for name, check in inside:
+            if not check(args[name]):
+                self._refuse(code, args)
+
+    def _check_all(self, code: str, args: Mapping[str, Any]) -> None:
+        """Every check of the event's declaration: its code, its argument names, each value."""
+        spec = self.specs.get(code)
+        if spec is None:
             raise EventSchemaError(f"undeclared event code {code!r}")
-        names, texts, numbers, rest = checks
-        if names != args.keys():  # (the sets compared at once: every event is validated)
-            missing = sorted(set(names) - set(args))
-            extra = sorted(set(args) - set(names))
+        if spec.args.keys() != args.keys():  # (the sets compared at once)
+            missing = sorted(set(spec.args) - set(args))
+            extra = sorted(set(args) - set(spec.args))
             raise EventSchemaError(f"event {code!r}: missing {missing}, undeclared {extra}")
-        # _is_str and _is_int asked of all text and number arguments at once (map runs
-        # isinstance without a Python call each); any failure is found again and named
-        # by the checks one at a time, in the declared order (_refuse)
-        got = args.__getitem__
-        nums = tuple(map(got, numbers))
-        if not (all(map(isinstance, map(got, texts), repeat(str)))
-                and all(map(isinstance, nums, repeat(int))) and not any(map(isinstance, nums, repeat(bool)))
-                and (not rest or all(check(args[name]) for name, check in rest))):
-            self._refuse(code, args)
+        self._refuse(code, args)  # raises for the first argument, in the declared order, that breaks its type
 
     def _refuse(self, code: str, args: Mapping[str, Any]) -> None:
         """Raise for the first argument of the event, in the declared order, that breaks its type."""
