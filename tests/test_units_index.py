@@ -58,6 +58,8 @@ def test_the_index_follows_moves_new_units_and_removals_as_a_scan_would() -> Non
             asked = {u.id for u in rng.sample(state.units, 4)} | {"nobody-tank-99999"}
             found = state.units_with_ids(asked)  # by the index's units by id, in the list's order
             assert len(found) == 4 and all(map(operator.is_, found, S.with_ids(state.units, asked)))
+            alive = state.units_by_id()  # a dict of its own, as by_id makes
+            assert list(alive.items()) == list(S.by_id(state.units).items()) and alive is not state.units_by_id()
     finally:
         S._Index.__init__ = real  # type: ignore[method-assign]
     # Followed, not built again: once per state, and the other state's after each unit made

@@ -93,7 +93,7 @@ from moderator.engine.orders.move import (
 )
 from moderator.engine.orders.trenches import facing_of
 from moderator.engine.placement import DISMANTLED, map_facility
-from moderator.engine.state import SEA_UNITS, Unit, by_id, ids_of, kinds, stand_in
+from moderator.engine.state import SEA_UNITS, Unit, ids_of, kinds, stand_in
 from moderator.orders.model import ArtillerySupport, Move, NavalInvasion, UnitCount
 
 PHASE = "4.4"
@@ -643,7 +643,7 @@ def berth(ctx: TurnContext, plane: Unit, zone: str) -> bool:
 def fall_back(ctx: TurnContext, raids: Sequence[Leg]) -> None:
     """Survivors of a failed attack whose home an enemy took meanwhile: to the first
     friendly land next to it, or lost (a reading: they cannot stay among the enemy)."""
-    alive = by_id(ctx.state.units)
+    alive = ctx.state.units_by_id()
     for g in raids:
         for u in g.units:
             unit = alive.get(u.id)

@@ -88,7 +88,7 @@ from moderator.engine.orders import submarines
 from moderator.engine.orders.move import landing_places
 from moderator.engine.orders.submarines import DETECTION
 from moderator.engine.orders.task_forces import CARRIES, TaskForceRecord, friendly_waters, troop_points
-from moderator.engine.state import AIR_UNITS, SEA_UNITS, Unit, by_id, ids_of, kinds, with_ids
+from moderator.engine.state import AIR_UNITS, SEA_UNITS, Unit, ids_of, kinds, with_ids
 from moderator.orders.model import (
     CombatCondition,
     Move,
@@ -214,7 +214,7 @@ def naval_movement(ctx: TurnContext) -> None:
 
 
 def fleets(ctx: TurnContext) -> list[Fleet]:
-    alive = by_id(ctx.state.units)
+    alive = ctx.state.units_by_id()
     out: list[Fleet] = []
     in_tf: set[str] = set()
     records = ctx.task_forces

@@ -121,9 +121,8 @@ def carry_out(ctx: TurnContext, rs: Ruleset, step: Step, bad: Bad) -> None:
 
 def out_of_table(ctx: TurnContext, rs: Ruleset, table: Sequence[Step]) -> list[tuple[str, int, Order]]:
     """Orders no step of this turn's table carries out (a DEPLOY after turn 0, a MOVE at turn 0)."""
-    handled = tuple(t for s in table for t in s.orders)
-    return [(n, i, o) for n in sorted(ctx.orders) for i, o in enumerate(ctx.orders[n])
-            if not isinstance(o, (*handled, Unreadable))]
+    handled = (*(t for s in table for t in s.orders), Unreadable)  # (made once, not once per order)
+    return [(n, i, o) for n in sorted(ctx.orders) for i, o in enumerate(ctx.orders[n]) if not isinstance(o, handled)]
 
 
 def wrong_table(turn: int) -> Problem:
