@@ -151,3 +151,17 @@ def test_the_checks_marked_by_type_answer_alike_for_every_value_of_a_type() -> N
                 for value in probes:
                     answers.setdefault(type(value), set()).add(bool(t.check(value)))
                 assert all(len(a) == 1 for a in answers.values()), (code, name, answers)
+
+
+def test_an_event_made_by_emit_is_the_event_its_constructor_makes() -> None:
+    """new_event() (what emit() and tell() call: issue 14, the engine's cost) makes the same
+    frozen Event as Event(...): equal, printed alike, serialised alike, refusing changes."""
+    import dataclasses
+
+    from moderator.engine.events import Event, new_event
+
+    made, built = new_event("moved", "4.4", ("germany",), {"units": {"infantry": 2}}), \
+        Event("moved", "4.4", ("germany",), {"units": {"infantry": 2}})
+    assert made == built and repr(made) == repr(built) and made.to_json() == built.to_json()
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        made.code = "other"  # type: ignore[misc]

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from moderator.engine.dice import Dice
-from moderator.engine.events import Event, EventSchema
+from moderator.engine.events import Event, EventSchema, new_event
 from moderator.engine.problems import Problem
 from moderator.engine.state import GameState, NationState, Unit
 from moderator.engine.technology import stats as _unit_stats  # it imports no context at run time
@@ -240,11 +240,15 @@ class TurnContext(Position):
         if self.schema is not None:
             self.schema.validate(code, args)
         # `args`, gathered from the keywords, is this call's own dict: the event keeps it as is
-        self.events.append(Event(code, phase, tuple(seen_by), args))
+        self.events.append(new_event(code, phase, tuple(seen_by), args))
 
     def tell(self, nation: str, code: str, phase: str, **args: Any) -> None:
-        """An event only `nation` sees; it carries nation= so reports can name it."""
-        self.emit(code, phase, (nation,), nation=nation, **args)
+        """An event only `nation` sees; it carries nation= so reports can name it (first,
+        as emit(..., nation=nation, **args) had it), made here without a call of emit()."""
+        args = {"nation": nation, **args}
+        if self.schema is not None:
+            self.schema.validate(code, args)
+        self.events.append(new_event(code, phase, (nation,), args))
 
     def flag(self, phase: str, reason: str, nation: str | None = None, **details: Any) -> None:
         """A decision the rules leave to the moderator: the engine's default, for review."""
