@@ -105,8 +105,7 @@ def enemy_units(pos: Position, nation: str, place: str) -> list[Unit]:
 
 def landing_places(pos: Position, nation: str) -> list[str]:
     """Friendly land where aircraft may land (not the mountains)."""
-    return [t.name for t in pos.world.lands() if pos.friendly(nation, t.name)
-            and not terrain.no_landing(pos.world, pos.scenario, t.name)]
+    return [name for name in pos.friendly_lands(nation) if not terrain.no_landing(pos.world, pos.scenario, name)]
 
 
 def air_problem(pos: Position, nation: str, order: Move, combat: bool) -> Problem | None:
