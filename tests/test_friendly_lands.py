@@ -18,3 +18,18 @@ def test_friendly_lands_are_the_lands_friendly_answers_for_land_by_land() -> Non
         expected = [t.name for t in world.lands() if pos.friendly(nation, t.name)]
         assert pos.friendly_lands(nation) == expected, nation
     assert "Ancona" in pos.friendly_lands("russia") and "Ancona" not in pos.friendly_lands("germany")
+
+
+def test_friendly_lands_kept_follow_a_change_of_holder_or_of_side() -> None:
+    world, scenario = load_world("1914"), load_scenario("1914")
+    state = initial_state(scenario, world, "lands")
+    pos = Position(state, {}, world, scenario)
+    assert "Ancona" not in pos.friendly_lands("russia")
+    assert pos.friendly_lands("russia") == pos.friendly_lands("russia")  # kept: the same answer again
+    state.control["Ancona"] = "france"  # a land changes hands
+    assert "Ancona" in pos.friendly_lands("russia")
+    state.nations["italy"].side = "allied"  # a neutral joins a side
+    assert "Florence" in pos.friendly_lands("russia")
+    state.control = dict(state.control)  # a plain dict put in place of the control map
+    state.control["Florence"] = "germany"
+    assert "Florence" not in pos.friendly_lands("russia")

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from moderator.engine.dice import Dice
 from moderator.engine.events import Event, EventSchema, new_event
 from moderator.engine.problems import Problem
-from moderator.engine.state import GameState, NationState, Unit
+from moderator.engine.state import Control, GameState, NationState, Unit, same_control
 from moderator.engine.technology import stats as _unit_stats  # it imports no context at run time
 from moderator.orders.model import Order
 from moderator.world.model import SEA, Territory, World
@@ -38,6 +38,8 @@ if TYPE_CHECKING:
 MODERATOR = "moderator"
 
 OrderT = TypeVar("OrderT", bound=Order)
+
+FRIENDLY_LANDS = "friendly-lands"  # Position.memo key prefix: (control, its mark, allies, lands) by nation
 
 
 @dataclass
@@ -160,10 +162,20 @@ class Position:
         """The lands friendly() to the nation, in the order of world.lands() (by name): the
         holder of every land looked up and tested against the nation's allies (allies_of,
         the same rule) at C speed, where an air unit's landing places asked friendly() of
-        each of some 500 lands, thousands of calls a turn (issue 14, the engine's cost)."""
-        names = _land_names(self.world)
+        each of some 500 lands, thousands of calls a turn (issue 14, the engine's cost).
+        The answer is kept in the memo while the map of who holds what is the same (the
+        same Control with the same mark: state.same_control) and so are the allies."""
         friends = self.state.allies_of(nid)
-        return list(compress(names, map(friends.__contains__, map(self.state.control.get, names))))
+        control = self.state.control
+        key = (FRIENDLY_LANDS, nid)
+        kept = self.memo.get(key)
+        if kept is not None and kept[2] == friends and same_control(control, kept[0], kept[1]):
+            return list(kept[3])
+        names = _land_names(self.world)
+        found = list(compress(names, map(friends.__contains__, map(control.get, names))))
+        if isinstance(control, Control):  # (a plain dict has no mark to tell a change by)
+            self.memo[key] = (control, control.mark, friends, found)
+        return list(found)
 
     def enemy(self, nid: str, territory: str) -> bool:
         """Held by a nation `nid` is at war with."""
