@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import copy
 
+import pytest
+
+from moderator.engine import state as S
 from moderator.engine.state import GameState, NationState, Unit
 
 
@@ -41,13 +44,17 @@ def test_a_copy_is_the_same_state_and_changes_nothing_of_the_original() -> None:
     assert [u.id for u in original.units_at("Ruhr")] == ["germany-infantry-00001", "france-infantry-00003"]
 
 
-def test_the_flags_are_copied_as_copy_deepcopy_copies_them() -> None:
+@pytest.mark.parametrize("places", [0, S.BIG_FLAG])
+def test_the_flags_are_copied_as_copy_deepcopy_copies_them(places: int) -> None:
     # GameState.copy() copies NationState.flags with its own plain-data copy (engine/state.py
     # _deep_copy, issue 14): nested dicts and lists new, a container met twice copied once
-    # (as deepcopy's memo does), tuples and the rest handed to deepcopy itself.
+    # (as deepcopy's memo does), tuples and the rest handed to deepcopy itself. Flags with
+    # a big record go through pickle (_flags_copy): the same copy.
     shared = {"seen": "exact", "units": {"russia": {"infantry": 3}}}
-    flags = {"recon": {"Warsaw": shared, "Posen": shared}, "ledger": [1, [2, 3]], "pair": ("a", [4]),
-             "odds": 0.5, "done": True, "none": None}
+    record: dict[str, object] = {"Warsaw": shared, "Posen": shared}
+    record.update({f"Place {i}": {"seen": "band", "band": "black", "at": [i]} for i in range(places)})
+    flags = {"recon": record, "ledger": [1, [2, 3]], "pair": ("a", [4]), "odds": 0.5, "done": True, "none": None,
+             3: "a number as key", "again": shared}
     original = _state()
     original.nations["germany"].flags = flags
     twin = original.copy().nations["germany"].flags
@@ -56,6 +63,7 @@ def test_the_flags_are_copied_as_copy_deepcopy_copies_them() -> None:
     assert twin["ledger"][1] is not flags["ledger"][1] and twin["pair"][1] is not flags["pair"][1]
     twin["recon"]["Warsaw"]["units"]["russia"]["infantry"] = 4
     assert shared["units"]["russia"]["infantry"] == 3 and twin["recon"]["Posen"]["units"]["russia"]["infantry"] == 4
+    assert twin["again"] is twin["recon"]["Warsaw"]  # shared across the flags of the nation, as deepcopy's memo
 def test_a_sharing_copy_holds_the_read_only_units_and_changes_nothing_of_the_original() -> None:
     """GameState.sharing_copy() (issue 11: the checker's copy of the position a burst is
     checked on): the same units, read only, in a list of its own; the rest copied as copy()
