@@ -1,6 +1,6 @@
 """The seeded dice: determinism, range and the audit log (design.md, Rules for the engine)."""
 
-from moderator.engine.dice import Dice
+from moderator.engine.dice import Dice, Roll
 
 
 def test_same_seed_and_turn_give_the_same_rolls() -> None:
@@ -19,6 +19,11 @@ def test_every_roll_is_logged_with_its_purpose() -> None:
     d.between(0, 5, "influence points: Persia")
     assert [x.purpose for x in d.log] == ["attack roll: 1 infantry at Warsaw", "influence points: Persia"]
     assert d.log[0].result == r and d.log[0].dice == "1D10"
+    # each logged roll is the Roll its constructor makes (the log sets its fields at once: issue 14)
+    four = d.for_step("4.6")
+    four.roll(2, 10, "propaganda")
+    made = Roll(2, "propaganda", "2D10", d.log[2].result, "4.6")
+    assert d.log[2] == made and repr(d.log[2]) == repr(made) and d.log[2].to_json() == made.to_json()
 
 
 def test_d10_is_uniform_over_one_to_ten() -> None:

@@ -63,6 +63,9 @@ class Roll:
                 "result": self.result}
 
 
+_new = object.__new__
+_set = object.__setattr__
+
 LEGACY_SCHEME = 1  # random.Random per turn and step: turns stored before verifiable dice
 VERIFIABLE_SCHEME = 2  # HMAC-SHA256 of the turn's committed seed, the step and the index
 DICE_SCHEME = VERIFIABLE_SCHEME  # what new turns are rolled with
@@ -147,7 +150,13 @@ class Dice:
         return Dice(self._seed, self._turn, step=section, log=self.log, scheme=self.scheme)
 
     def _record(self, purpose: str, dice: str, result: int) -> int:
-        self.log.append(Roll(len(self.log), purpose, dice, result, self.step))
+        # Roll(len(log), purpose, dice, result, step), its fields set at once without the
+        # call of __init__ (a roll logged for each of some 280 dice a turn: issue 14)
+        log = self.log
+        roll = _new(Roll)
+        _set(roll, "__dict__", {"index": len(log), "purpose": purpose, "dice": dice, "result": result,
+                                "step": self.step})
+        log.append(roll)
         return result
 
     def _int(self, low: int, high: int, purpose: str) -> int:
