@@ -265,13 +265,17 @@ def finish_upgrades(ctx: TurnContext) -> None:
     """Step 7.0, before the new units are placed: the upgrades paid in 2.2 become the
     units' (Phase 7: "all units finish upgrading"). Units placed afterwards keep the
     levels they were priced at (stamp)."""
-    alive = {u.id: u.kind for u in ctx.state.units}
+    alive: dict[str, str] | None = None  # unit id -> kind: only on a turn some unit is built behind (issue 14)
     for nid in sorted(ctx.state.nations):
         ns = ctx.state.nations[nid]
         upgrading = ns.flags.pop(UPGRADING, {})
         for kind, levels in sorted(upgrading.items()):
             ns.flags[UPGRADED] = {**ns.flags.get(UPGRADED, {}), kind: dict(levels)}
         built = ns.flags.pop(BUILT_AT, {})
+        if not built:
+            continue
+        if alive is None:
+            alive = {u.id: u.kind for u in ctx.state.units}
         kept = {uid: lv for uid, lv in built.items() if uid in alive and alive[uid] not in upgrading}
         if kept:
             ns.flags[BUILT_AT] = kept
