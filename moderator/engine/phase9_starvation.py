@@ -92,34 +92,33 @@ def pockets(ctx: TurnContext, nation: str, armed: dict[str, set[str]] | None = N
     armed = {} if armed is None else armed
     nations = ctx.state.nations
     friends = ctx.state.allies_of(nation)  # the nation and its allies
-    enemies = {n for n in nations if ctx.at_war(n, nation)}  # read once: each place asks of every unit there
+    # read once (each place asks of every unit there): at_war(n, nation) of every n, without its calls
+    enemies = {n for n, ns in nations.items() if nation in ns.at_war_with}
     spec = ctx.scenario.nations.get(nation)
     isles = set(ctx.world.groups.get(spec.starvation_land, ())) if spec and spec.starvation_land else set()
     control = ctx.state.control
     held = sorted(compress(control, map(eq, repeat(nation), control.values())))  # its land, in C's loop (asked per nation)
     places = ctx.world.territories
+    by_place = ctx.state.by_place()  # units_at of every place, without its calls: nothing moves here
 
     def hostile(place: str, sea: bool) -> bool:
         there = armed.get(place)
         if there is None:
-            there = armed[place] = {u.nation for u in ctx.units_at(place)
+            there = armed[place] = {u.nation for u in by_place.get(place, ())
                                     if (u.kind in WARSHIPS or not sea) and u.kind != "transport"}
         return not there.isdisjoint(enemies)
-
-    def neutral(place: str) -> bool:
-        h = ctx.controller(place)
-        return (h not in friends and h not in enemies  # a holder at war with the nation is its enemy
-                and nations[h].side == "neutral") if h in nations else False
 
     def way(place: str) -> int:
         """What a step into `place` meets: a neutral's land (the way out), a place to go on
         through (the sea or friends' land without the enemy), or a wall."""
-        sea = places[place].kind == SEA
-        if not sea and neutral(place):
+        if places[place].kind == SEA:
+            return WALL if hostile(place, True) else THROUGH
+        h = control.get(place)
+        if h in friends:
+            return WALL if hostile(place, False) else THROUGH
+        if h in nations and h not in enemies and nations[h].side == "neutral":  # a holder at war with it is its enemy
             return OUT
-        if not sea and ctx.controller(place) not in friends:
-            return WALL  # no one's, a stranger's or the enemy's land (whoever stands in it)
-        return WALL if hostile(place, sea) else THROUGH
+        return WALL  # no one's, a stranger's or the enemy's land (whoever stands in it)
 
     ways: dict[str, int] = {}  # nothing moves while the pockets are sought: each place is asked once
 
