@@ -49,6 +49,7 @@ from bisect import bisect_right
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
+from itertools import compress
 from operator import attrgetter
 
 from moderator.engine import technology
@@ -193,6 +194,8 @@ def _start_counts(pos: Position) -> dict[str, dict[str, int]]:
     return hit[1]
 
 
+_CODE = attrgetter("code")
+_LEDGER_CODES = frozenset(("placed", "income"))  # the events record_losses reads
 _STARTS: dict[int, tuple[Scenario, dict[str, dict[str, int]]]] = {}  # id of a scenario -> (it, _start_counts)
 
 
@@ -200,7 +203,10 @@ def record_losses(ctx: TurnContext) -> None:
     """This turn's losses of every nation, added to its ledger (see module docstring)."""
     placed: dict[tuple[str, str], int] = {}
     fulls: dict[str, int] = {}
-    for e in ctx.events:  # one pass over the turn's events for both
+    # one pass over the turn's events for both, the two codes picked out by C's loops (compress):
+    # a turn has hundreds of events, a few dozen of them these (issue 14)
+    events = ctx.events
+    for e in compress(events, map(_LEDGER_CODES.__contains__, map(_CODE, events))):
         if e.code == "placed":
             if e.phase == "7":
                 key = (e.args["nation"], e.args["kind"])
@@ -347,6 +353,7 @@ class Ranks:
         self._values: dict[str, dict[str, int]] = {}
         self._counts: Counted | None = None
         self._forces: dict[str, tuple[int, list[Stack]]] = {}
+        self._fleets: dict[str, list[tuple[str, int]]] = {}  # nation -> _fleet
         self._sorted: dict[tuple[str, str], list[int]] = {}  # (kind, area) -> values(kind, area), sorted (rank)
         self._by_nation: dict[str, list[Unit]] | None = None  # nation -> its units, when asked one by one
         self._areas: dict[tuple[str, str], bool] = {}  # (zone, area) -> in_area
@@ -437,13 +444,19 @@ class Ranks:
         return self._by_nation.get(nation, [])
 
     def _naval(self, nation: str, area: str) -> int:
-        """best_naval_force from the values looked up once; the nation's fighter only
-        where a carrier needs it (naval_value reads it for carriers alone)."""
-        there = [(count, s) for where, count, s in self.forces(nation)[1] if self._in_area(where, area)]
-        if not there:
-            return 0  # naval_value of no ships (most nations have none)
-        fighter = self.pos.stats(nation, "fighter") if any(s.kind == "carrier" for _, s in there) else None
-        return sum(count * ship_value(s, fighter) for count, s in there)
+        """best_naval_force from the values looked up once."""
+        return sum(value for where, value in self._fleet(nation) if self._in_area(where, area))
+
+    def _fleet(self, nation: str) -> list[tuple[str, int]]:
+        """(place, the naval force there) of each of the nation's stacks of alike ships:
+        worked out once for the three areas that rank them (world, med, pacific), with the
+        nation's fighter only where a carrier needs it (naval_value reads it for carriers alone)."""
+        found = self._fleets.get(nation)
+        if found is None:
+            ships = self.forces(nation)[1]
+            fighter = self.pos.stats(nation, "fighter") if any(s.kind == "carrier" for _, _, s in ships) else None
+            found = self._fleets[nation] = [(where, count * ship_value(s, fighter)) for where, count, s in ships]
+        return found
 
     def _in_area(self, zone: str, area: str) -> bool:
         found = self._areas.get((zone, area))
