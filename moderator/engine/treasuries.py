@@ -49,7 +49,7 @@ Group = tuple[str, ...]
 
 GROUPS = "treasury-groups"  # pos.memo: (GROUPS, nation) -> (control, mark, sides, the nation's groups)
 COMPONENTS = "treasury-components"  # pos.memo: (COMPONENTS,) -> (control, mark, sides, groups of every holder)
-SEPARATED = "treasury-separated"  # pos.memo: (SEPARATED, nation) -> (control, mark, sides, keys held, separated)
+SEPARATED = "treasury-separated"  # pos.memo: (SEPARATED, nation) -> (control, mark, sides, keys held, separated, groups)
 
 
 def groups(pos: Position, nation: str) -> list[Group]:
@@ -228,13 +228,19 @@ def separated(pos: Position, nation: str) -> list[tuple[str, Group]]:
     known = pos.memo.get((SEPARATED, nation))
     if known is not None and known[2] == sides and known[3] == keys and same_control(control, known[0], known[1]):
         return list(known[4])
-    all_groups = _groups(pos, nation, sides)
-    # one group is the mainland, whichever it is (most nations have no other): nothing apart
-    main = mainland(pos, nation, all_groups) if len(all_groups) > 1 else None
-    apart = [g for g in all_groups if g != main] if main is not None else []
-    money = held(pos, nation) if apart else {}
-    found = sorted((key_of(pos, nation, g, money), g) for g in apart)
-    pos.memo[(SEPARATED, nation)] = (*_seen(control), sides, keys, tuple(found))
+    all_groups = tuple(_groups(pos, nation, sides))
+    if known is not None and known[3] == keys and known[5] == all_groups:
+        # Who holds what changed (Phase 8 asks again after the turn's battles), but not
+        # the nation's groups: the answer is made of them and the keys alone (the map's
+        # values and the capital never change), so it stands (issue 14).
+        found = list(known[4])
+    else:
+        # one group is the mainland, whichever it is (most nations have no other): nothing apart
+        main = mainland(pos, nation, list(all_groups)) if len(all_groups) > 1 else None
+        apart = [g for g in all_groups if g != main] if main is not None else []
+        money = held(pos, nation) if apart else {}
+        found = sorted((key_of(pos, nation, g, money), g) for g in apart)
+    pos.memo[(SEPARATED, nation)] = (*_seen(control), sides, keys, tuple(found), all_groups)
     return found
 
 
