@@ -171,6 +171,8 @@ def _all_counts(pos: Position) -> dict[str, dict[str, int]]:
 
 _NATION_KIND = attrgetter("nation", "kind")
 _PLACED = attrgetter("nation", "kind", "location")
+_KIND = attrgetter("kind")
+_IS_SHIP = frozenset(SEA_UNITS).__contains__
 Stack = tuple[str, int, UnitStats]  # place, how many alike units, their values (Ranks.forces)
 Counted = tuple[dict[str, dict[str, int]], dict[str, list[tuple[str, str, int]]], dict[tuple[str, str], Unit]]
 
@@ -430,9 +432,9 @@ class Ranks:
                 if kind in COUNTED:
                     kinds.setdefault(nation, {})[kind] = count
             fleets: dict[str, list[tuple[str, str, int]]] = {}
-            for (nation, kind, where), count in Counter(map(_PLACED, units)).items():
-                if kind in SEA_UNITS:
-                    fleets.setdefault(nation, []).append((kind, where, count))
+            ships = compress(units, map(_IS_SHIP, map(_KIND, units)))  # picked out by C's loops: a few of the units
+            for (nation, kind, where), count in Counter(map(_PLACED, ships)).items():
+                fleets.setdefault(nation, []).append((kind, where, count))
             self._counts = (kinds, fleets, dict(zip(map(_NATION_KIND, units), units, strict=True)))
         return self._counts
 
