@@ -65,25 +65,25 @@ def groups(pos: Position, nation: str) -> list[Group]:
     nothing outlives it, and the same answer a new search would give. One search finds
     every nation's groups at once (_search): some forty neutrals each searching their own
     land cost more in setting out than in searching."""
-    return _groups(pos, nation, _sides(pos.state))
+    return _groups(pos, nation, sides_of(pos.state))
 
 
 def _groups(pos: Position, nation: str, sides: tuple[tuple[str, ...], tuple[str, ...]]) -> list[Group]:
-    """groups(), with the sides as they stand (_sides) when the caller has them."""
+    """groups(), with the sides as they stand (sides_of) when the caller has them."""
     control = pos.state.control
     known = pos.memo.get((GROUPS, nation))
     if known is not None and known[2] == sides and same_control(control, known[0], known[1]):
         return list(known[3])
     shared = pos.memo.get((COMPONENTS,))
     if shared is None or shared[2] != sides or not same_control(control, shared[0], shared[1]):
-        shared = (*_seen(control), sides, _search(pos))
+        shared = (*control_seen(control), sides, _search(pos))
         pos.memo[(COMPONENTS,)] = shared
     found: list[Group] = shared[3].get(nation, [])
     pos.memo[(GROUPS, nation)] = (shared[0], shared[1], sides, tuple(found))
     return list(found)
 
 
-def _seen(control: dict[str, str]) -> tuple[dict[str, str], int]:
+def control_seen(control: dict[str, str]) -> tuple[dict[str, str], int]:
     """What an answer keeps of the control map it was made on: the map itself while it is
     unchanged (a Control's mark), else a copy to compare (state.same_control)."""
     if isinstance(control, Control):
@@ -91,7 +91,7 @@ def _seen(control: dict[str, str]) -> tuple[dict[str, str], int]:
     return dict(control), -1
 
 
-def _sides(state: GameState) -> tuple[tuple[str, ...], tuple[str, ...]]:
+def sides_of(state: GameState) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The nations and their sides, in the state's order: all GameState.allies reads."""
     return tuple(state.nations), tuple(map(_SIDE, state.nations.values()))
 
@@ -108,7 +108,7 @@ def answers_holding(memo: dict[tuple[str, ...], Any], state: GameState) -> dict[
     before use (groups, separated), so a seeded one is used only where a new
     search would give the same."""
     control = state.control
-    sides = _sides(state)
+    sides = sides_of(state)
     out: dict[tuple[str, ...], Any] = {}
     kept = dict(control)  # one copy for all of them
     for key, value in memo.items():
@@ -222,7 +222,7 @@ def separated(pos: Position, nation: str) -> list[tuple[str, Group]]:
         return []
     # Asked for every build, transfer and income (some hundred a turn): kept in the memo
     # like the groups, with the keys of the money held apart (key_of reads them).
-    control, sides = pos.state.control, _sides(pos.state)
+    control, sides = pos.state.control, sides_of(pos.state)
     raw = pos.nation(nation).flags.get(HELD, {})
     keys = tuple(raw) if isinstance(raw, dict) else ()
     known = pos.memo.get((SEPARATED, nation))
@@ -240,7 +240,7 @@ def separated(pos: Position, nation: str) -> list[tuple[str, Group]]:
         apart = [g for g in all_groups if g != main] if main is not None else []
         money = held(pos, nation) if apart else {}
         found = sorted((key_of(pos, nation, g, money), g) for g in apart)
-    pos.memo[(SEPARATED, nation)] = (*_seen(control), sides, keys, tuple(found), all_groups)
+    pos.memo[(SEPARATED, nation)] = (*control_seen(control), sides, keys, tuple(found), all_groups)
     return found
 
 
