@@ -246,8 +246,27 @@ def knowledge_group(pos: Position, nation: str) -> list[str]:
     colonies are part of those nations here, so they share by being one nation."""
     n = pos.scenario.nations.get(nation)
     root = n.parent if n is not None and n.parent else nation
-    members = {root} | {d.id for d in pos.scenario.nations.values() if d.parent == root}
+    members = {root, *_followers(pos.scenario).get(root, ())}
     return sorted(m for m in members if m == nation or m in pos.state.nations)
+
+
+_FOLLOWERS: dict[int, tuple[Scenario, dict[str, tuple[str, ...]]]] = {}  # id of a scenario -> (it, parent -> followers)
+
+
+def _followers(scenario: Scenario) -> dict[str, tuple[str, ...]]:
+    """Each parent nation's followers (dominions): once per scenario, which never changes
+    (the entry holds the scenario, so its id cannot be reused while the entry lives);
+    every research asks (issue 14)."""
+    hit = _FOLLOWERS.get(id(scenario))
+    if hit is None or hit[0] is not scenario:
+        if len(_FOLLOWERS) > 64:
+            _FOLLOWERS.clear()
+        found: dict[str, list[str]] = {}
+        for d in scenario.nations.values():
+            if d.parent:
+                found.setdefault(d.parent, []).append(d.id)
+        hit = _FOLLOWERS[id(scenario)] = (scenario, {p: tuple(f) for p, f in found.items()})
+    return hit[1]
 
 
 # ---- Phase 7: the levels take effect ---------------------------------------------------------
