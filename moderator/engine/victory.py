@@ -49,8 +49,8 @@ from bisect import bisect_right
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
-from itertools import compress
-from operator import attrgetter
+from itertools import compress, repeat
+from operator import attrgetter, eq
 
 from moderator.engine import technology
 from moderator.engine.context import MODERATOR, Position, TurnContext
@@ -172,6 +172,7 @@ def _all_counts(pos: Position) -> dict[str, dict[str, int]]:
 _NATION_KIND = attrgetter("nation", "kind")
 _PLACED = attrgetter("nation", "kind", "location")
 _KIND = attrgetter("kind")
+_NATION = attrgetter("nation")
 _IS_SHIP = frozenset(SEA_UNITS).__contains__
 Stack = tuple[str, int, UnitStats]  # place, how many alike units, their values (Ranks.forces)
 Counted = tuple[dict[str, dict[str, int]], dict[str, list[tuple[str, str, int]]], dict[tuple[str, str], Unit]]
@@ -357,7 +358,6 @@ class Ranks:
         self._forces: dict[str, tuple[int, list[Stack]]] = {}
         self._fleets: dict[str, list[tuple[str, int]]] = {}  # nation -> _fleet
         self._sorted: dict[tuple[str, str], list[int]] = {}  # (kind, area) -> values(kind, area), sorted (rank)
-        self._by_nation: dict[str, list[Unit]] | None = None  # nation -> its units, when asked one by one
         self._areas: dict[tuple[str, str], bool] = {}  # (zone, area) -> in_area
         self._ledgers: dict[str, dict[str, int]] = {}  # nation -> _ledger: every standing reads its side's and enemies'
         self._objectives: dict[str, list[Objective]] | None = None  # nation -> its objectives
@@ -439,11 +439,10 @@ class Ranks:
         return self._counts
 
     def _units_of(self, nation: str) -> list[Unit]:
-        if self._by_nation is None:  # only for nations looked up unit by unit (a pass over every unit, once)
-            self._by_nation = {}
-            for u in self.pos.state.units:
-                self._by_nation.setdefault(u.nation, []).append(u)
-        return self._by_nation.get(nation, [])
+        """The nation's units, in the list's order: only for nations looked up unit by unit
+        (forces, once each), picked out by C's loops (compress), not a Python step per unit."""
+        units = self.pos.state.units
+        return list(compress(units, map(eq, repeat(nation), map(_NATION, units))))
 
     def _naval(self, nation: str, area: str) -> int:
         """best_naval_force from the values looked up once."""
