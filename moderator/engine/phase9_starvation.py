@@ -54,7 +54,7 @@ counted and nothing is told (a limit cannot fall below 0).
 from __future__ import annotations
 
 from itertools import compress, repeat
-from operator import eq
+from operator import attrgetter, contains, eq
 
 from moderator.engine import manpower
 from moderator.engine.context import MODERATOR, TurnContext
@@ -67,6 +67,7 @@ POCKETS = "encircled_land"  # NationState.flags: {territory shut in: its consecu
 OLD_COUNT = "encircled_turns"  # the per-nation count this replaced (VERSION 13): read once, then dropped
 ENCIRCLED_LOSS = 1  # "starvation is counted as in Japan case"
 WARSHIPS = tuple(k for k in SEA_UNITS if k != "transport")
+_AT_WAR_WITH = attrgetter("at_war_with")
 
 
 def zone_held(ctx: TurnContext, nation: str, zone: str) -> bool:
@@ -93,7 +94,7 @@ def pockets(ctx: TurnContext, nation: str, armed: dict[str, set[str]] | None = N
     nations = ctx.state.nations
     friends = ctx.state.allies_of(nation)  # the nation and its allies
     # read once (each place asks of every unit there): at_war(n, nation) of every n, without its calls
-    enemies = {n for n, ns in nations.items() if nation in ns.at_war_with}
+    enemies = set(compress(nations, map(contains, map(_AT_WAR_WITH, nations.values()), repeat(nation))))
     spec = ctx.scenario.nations.get(nation)
     isles = set(ctx.world.groups.get(spec.starvation_land, ())) if spec and spec.starvation_land else set()
     control = ctx.state.control
@@ -142,7 +143,7 @@ def pockets(ctx: TurnContext, nation: str, armed: dict[str, set[str]] | None = N
                 elif found == OUT:
                     free = True
                     break
-        mine = [t for t in seen if control.get(t) == nation]
+        mine = list(compress(seen, map(eq, map(control.get, seen), repeat(nation))))  # its own land, in C's loop
         done.update(mine)
         if not free and (shut := set(mine) - isles):
             out.append(sorted(shut))

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping
+from operator import attrgetter
 from typing import TYPE_CHECKING
 
 from moderator.engine.state import Unit
@@ -294,10 +295,14 @@ def finish_upgrades(ctx: TurnContext) -> None:
         if not built:
             continue
         if alive is None:
-            alive = {u.id: u.kind for u in ctx.state.units}
+            units = ctx.state.units
+            alive = dict(zip(map(_ID, units), map(_KIND, units), strict=True))  # by C's loops: hundreds of units
         kept = {uid: lv for uid, lv in built.items() if uid in alive and alive[uid] not in upgrading}
         if kept:
             ns.flags[BUILT_AT] = kept
+
+
+_ID, _KIND = attrgetter("id"), attrgetter("kind")
 
 
 def take_effect(ctx: TurnContext) -> None:

@@ -204,12 +204,14 @@ def mainland(pos: Position, nation: str, all_groups: list[Group]) -> Group | Non
 
 def held(pos: Position, nation: str) -> dict[str, int]:
     raw = pos.nation(nation).flags.get(HELD, {})
-    return {str(k): int(v) for k, v in raw.items()} if isinstance(raw, dict) else {}
+    if not isinstance(raw, dict):
+        return {}
+    return dict(zip(map(str, raw), map(int, raw.values()), strict=True))  # by C's loops
 
 
 def key_of(pos: Position, nation: str, group: Group, money: dict[str, int] | None = None) -> str:
     """The territory that keeps a separated group's money (`money`: held(), when the caller has it)."""
-    keeping = sorted(k for k in (money if money is not None else held(pos, nation)) if k in group)
+    keeping = sorted(filter(group.__contains__, money if money is not None else held(pos, nation)))  # C's loop
     if keeping:
         return keeping[0]
     return min(group, key=lambda t: (-pos.place(t).value, t))
