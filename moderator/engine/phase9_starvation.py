@@ -83,13 +83,20 @@ def loss(first: int, turns: int) -> int:
 OUT, THROUGH, WALL = 0, 1, 2  # pockets(): what a step into a place meets
 
 
-def pockets(ctx: TurnContext, nation: str, armed: dict[str, set[str]] | None = None) -> list[list[str]]:
+Ways = dict[str, int]  # pockets(): place -> what a step into it meets (OUT, THROUGH, WALL)
+
+
+def pockets(ctx: TurnContext, nation: str, armed: dict[str, set[str]] | None = None,
+            shared: dict[tuple[frozenset[str], frozenset[str]], Ways] | None = None) -> list[list[str]]:
     """The nation's land shut in from every neutral, in pockets (see the docstring): each
     pocket sorted, the pockets by their first territory. Its island home under a cordon
     of its own (Nation.starvation_land) is in no pocket, though paths lead through it.
     `armed`: place -> the nations with a unit there that bars the way (no transport; at
     sea, a warship), filled as places are asked; the nations of one step share it, as
-    nothing moves while their pockets are sought."""
+    nothing moves while their pockets are sought. `shared`: (friends, enemies) -> what a
+    step into each place asked meets, for a nation with those friends and enemies (all
+    that way() reads of the nation), shared alike: the nations of a camp at war with the
+    same nations (most of them, once the war has spread) ask the same places the same."""
     armed = {} if armed is None else armed
     nations = ctx.state.nations
     friends = ctx.state.allies_of(nation)  # the nation and its allies
@@ -121,7 +128,8 @@ def pockets(ctx: TurnContext, nation: str, armed: dict[str, set[str]] | None = N
             return OUT
         return WALL  # no one's, a stranger's or the enemy's land (whoever stands in it)
 
-    ways: dict[str, int] = {}  # nothing moves while the pockets are sought: each place is asked once
+    # nothing moves while the pockets are sought: each place is asked once
+    ways: Ways = {} if shared is None else shared.setdefault((frozenset(friends), frozenset(enemies)), {})
 
     out: list[list[str]] = []
     done: set[str] = set()
@@ -158,6 +166,7 @@ def reaches_a_neutral(ctx: TurnContext, nation: str) -> bool:
 def encirclement(ctx: TurnContext) -> None:
     """Every nation at war: each pocket of shut-in land starves as Japan does (1, doubling)."""
     armed: dict[str, set[str]] = {}  # pockets(): shared by the nations, as nothing moves here
+    ways: dict[tuple[frozenset[str], frozenset[str]], Ways] = {}  # pockets(): shared alike
     for nation in sorted(ctx.state.nations):
         ns = ctx.state.nations[nation]
         old = ns.flags.pop(OLD_COUNT, 0)
@@ -166,7 +175,7 @@ def encirclement(ctx: TurnContext) -> None:
             continue
         before: dict[str, int] = dict(ns.flags.pop(POCKETS, {}))
         now: dict[str, int] = {}
-        for pocket in pockets(ctx, nation, armed):
+        for pocket in pockets(ctx, nation, armed, ways):
             turns = 1 + max([before.get(t, int(old)) for t in pocket])
             now.update(dict.fromkeys(pocket, turns))
             if turns >= 2:
