@@ -173,6 +173,7 @@ _NATION_KIND = attrgetter("nation", "kind")
 _PLACED = attrgetter("nation", "kind", "location")
 _KIND = attrgetter("kind")
 _NATION = attrgetter("nation")
+_SIDE = attrgetter("side")
 _IS_SHIP = frozenset(SEA_UNITS).__contains__
 Stack = tuple[str, int, UnitStats]  # place, how many alike units, their values (Ranks.forces)
 Counted = tuple[dict[str, dict[str, int]], dict[str, list[tuple[str, str, int]]], dict[tuple[str, str], Unit]]
@@ -357,6 +358,7 @@ class Ranks:
         self._counts: Counted | None = None
         self._forces: dict[str, tuple[int, list[Stack]]] = {}
         self._fleets: dict[str, list[tuple[str, int]]] = {}  # nation -> _fleet
+        self._sides: dict[str, list[str]] = {}  # side -> its nations (side)
         self._sorted: dict[tuple[str, str], list[int]] = {}  # (kind, area) -> values(kind, area), sorted (rank)
         self._areas: dict[tuple[str, str], bool] = {}  # (zone, area) -> in_area
         self._ledgers: dict[str, dict[str, int]] = {}  # nation -> _ledger: every standing reads its side's and enemies'
@@ -370,6 +372,15 @@ class Ranks:
             for o in self.pos.scenario.objectives:
                 self._objectives.setdefault(o.nation, []).append(o)
         return self._objectives.get(nation, [])
+
+    def side(self, side: str) -> list[str]:
+        """The nations on `side`, in the state's order: found once for the whole table
+        (every contender of a side sums its side's ledgers)."""
+        found = self._sides.get(side)
+        if found is None:
+            nations = self.pos.state.nations
+            found = self._sides[side] = list(compress(nations, map(eq, repeat(side), map(_SIDE, nations.values()))))
+        return found
 
     def ledger(self, nation: str) -> dict[str, int]:
         """_ledger(pos, nation), read once for the whole table (the ledgers do not change
@@ -546,12 +557,12 @@ def standing(pos: Position, nation: str, ranks: Ranks | None = None) -> Standing
     ranks = ranks or Ranks(pos)
     ledger = ranks.ledger(nation)
     side = ns.side
-    members = [n for n, s in pos.state.nations.items() if s.side == side] if side != "neutral" else [nation]
+    members = ranks.side(side) if side != "neutral" else [nation]
     side_now = sum(ranks.ledger(n).get("production", 0) for n in members)
     side_start = sum(ranks.ledger(n).get("start", 0) for n in members)
     start, now = ledger.get("start", 0), ledger.get("production", 0)
     at_war = set(ns.at_war_with)  # GameState.at_war(nation, n) for each n, read once
-    enemies = [n for n in pos.state.nations if n in at_war]
+    enemies = list(filter(at_war.__contains__, pos.state.nations))  # in the state's order, by C's loop
     enemy_res = sum(ranks.ledger(n).get("resources", 0) for n in enemies)
     enemy_men = sum(ranks.ledger(n).get("manpower", 0) for n in enemies)
     return Standing(
