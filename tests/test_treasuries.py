@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import functools
 
-from moderator.engine import treasuries
+from moderator.engine import sea_lanes, treasuries
 from moderator.engine.context import TurnContext
 from moderator.engine.dice import Dice, ScriptedDice
 from moderator.engine.events import Event
@@ -112,6 +112,44 @@ def test_the_separated_groups_remembered_follow_the_money_held_apart() -> None:
     assert treasuries.separated(ctx, "germany") == [(other, group)]
     assert treasuries.separated(ctx, "germany") == treasuries.separated(TurnContext(s, {}, fx.world(), fx.scenario()),
                                                                         "germany")
+
+
+def test_the_separated_groups_stand_while_the_nations_own_groups_do() -> None:
+    """separated() asked again after someone's land changed hands (Phase 8 asks after the
+    battles) keeps its answer while the nation's own groups are the same (they and the
+    keys make it), and finds the new one when they changed."""
+    s = riga_cut_off()
+    s.control["Vilna"] = "germany"
+    ctx = TurnContext(s, {}, fx.world(), fx.scenario())
+    before = treasuries.separated(ctx, "germany")
+    assert before == [("Riga", ("Riga", "Vilna"))]
+    s.control["Paris"] = "belgium"  # far from Germany's land: its groups are the same
+    assert treasuries.separated(ctx, "germany") == before
+    assert treasuries.separated(TurnContext(s, {}, fx.world(), fx.scenario()), "germany") == before
+    s.control["Konigsberg"] = "germany"  # Riga and Vilna join the mainland
+    assert treasuries.separated(ctx, "germany") == []
+    s.control["Konigsberg"], s.control["Moscow"] = "russia", "germany"  # apart again, with Moscow (worth most)
+    assert treasuries.separated(ctx, "germany") == [("Moscow", ("Moscow", "Riga", "Vilna"))]
+    assert treasuries.separated(ctx, "germany") == treasuries.separated(TurnContext(s, {}, fx.world(), fx.scenario()),
+                                                                        "germany")
+
+
+def test_the_sea_paths_remembered_follow_control_and_alliances() -> None:
+    """sea_lanes.sea_paths() keeps its answers in the position's memo (a transfer asks
+    whether it may go, then as it goes): the land around an end changing hands, or an
+    ally turning neutral, is seen at once."""
+    s = riga_cut_off()
+    s.control["Vilna"], s.control["Riga"] = "germany", "russia"  # inland Vilna, cut off from the coast
+    ctx = TurnContext(s, {}, fx.world(), fx.scenario())
+    assert sea_lanes.sea_paths(ctx, "germany", "Vilna", "Berlin") == []
+    s.control["Riga"] = "austria"  # an ally's coast: the Baltic is reached
+    assert sea_lanes.sea_paths(ctx, "germany", "Vilna", "Berlin") == [("Baltic Sea",)]
+    s.nations["austria"].side = "neutral"  # no longer an ally: cut off again
+    assert sea_lanes.sea_paths(ctx, "germany", "Vilna", "Berlin") == []
+    s.nations["austria"].side = s.nations["germany"].side
+    assert sea_lanes.sea_paths(ctx, "germany", "Vilna", "Berlin") == [("Baltic Sea",)]
+    s.control["Riga"] = "russia"
+    assert sea_lanes.sea_paths(ctx, "germany", "Vilna", "Berlin") == []
 
 
 def test_the_groups_remembered_are_a_new_search_on_the_real_map() -> None:

@@ -71,8 +71,10 @@ def liberation(ctx: TurnContext, phase: str) -> None:
     """Phase 9: each exiled nation whose capital its side holds; liberated at the third."""
     for nation in sorted(ctx.state.nations):
         host = host_of(ctx.state, nation)
+        if host is None:
+            continue  # not in exile (most nations): its capital is not looked up
         capital = capital_of(ctx, nation)
-        if host is None or capital is None:
+        if capital is None:
             continue
         flags = ctx.state.nations[nation].flags
         holder = ctx.controller(capital)

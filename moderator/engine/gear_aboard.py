@@ -90,11 +90,13 @@ def room(aboard_now: Iterable[str], build: PendingBuild) -> bool:
 
 def drop_sunk(ctx: TurnContext) -> None:
     """Phase 7: the records of ships that are gone (the gear went down with them)."""
-    alive = {u.id for u in ctx.state.units}
+    alive: set[str] | None = None  # every unit's id: only on a turn some gear is recorded (issue 14)
     for ns in ctx.state.nations.values():
         record = ns.flags.get(GEAR)
         if record is None:
             continue
+        if alive is None:
+            alive = {u.id for u in ctx.state.units}
         kept = {k: v for k, v in record.items() if k in alive}
         if kept:
             ns.flags[GEAR] = kept

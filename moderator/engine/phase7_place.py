@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import replace
+from itertools import compress
+from operator import attrgetter
 
 from moderator.engine import bolsheviks, gear_aboard, manpower, phase7_new_ships, technology
 from moderator.engine.context import PendingBuild, RailGroup, TurnContext
@@ -62,17 +64,21 @@ def place(ctx: TurnContext, build: PendingBuild) -> None:
 def end_strategic_moves(ctx: TurnContext) -> None:
     # Each group's units, in the list's order, found in one pass over the map rather than
     # one pass per group (issue 14, the engine's cost); arriving moves no unit off the list.
+    # The riders are picked out of the list by C's loops (compress), not a Python step per unit:
+    # a few dozen riders among hundreds of units.
     riding = {uid: i for i, group in enumerate(ctx.rail) for uid in group.unit_ids}
     aboard: list[list[Unit]] = [[] for _ in ctx.rail]
-    for u in ctx.state.units:
-        i = riding.get(u.id)
-        if i is not None:
-            aboard[i].append(u)
+    everyone = ctx.state.units
+    for u in compress(everyone, map(riding.__contains__, map(_ID, everyone))):
+        aboard[riding[u.id]].append(u)
     named_once = len(riding) == sum(len(group.unit_ids) for group in ctx.rail)  # else each finds its own
     for group, units in zip(ctx.rail, aboard, strict=True):
         arrive(ctx, group, units if named_once else None)
     ctx.rail.clear()
     ctx.in_transit.clear()
+
+
+_ID = attrgetter("id")
 
 
 def arrive(ctx: TurnContext, group: RailGroup, units: list[Unit] | None = None) -> None:

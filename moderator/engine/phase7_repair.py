@@ -43,10 +43,13 @@ def attacked(ctx: TurnContext, ship: Unit | None, zone: str, damage: int) -> str
 
 
 def finish_repairs(ctx: TurnContext) -> None:
-    units = {u.id: u for u in ctx.state.units}
+    units: dict[str, Unit] | None = None  # every unit by id: only on a turn some repair is recorded (issue 14)
     for nation in sorted(ctx.state.nations):
         record = ctx.state.nations[nation].flags.pop(REPAIRING, None)
+        if record and units is None:
+            units = {u.id: u for u in ctx.state.units}
         for uid, (zone, damage) in sorted((record or {}).items()):
+            assert units is not None
             ship = units.get(uid)
             why = attacked(ctx, ship, zone, damage)
             kind = ship.kind if ship is not None else uid.split("-")[1] if "-" in uid else ""

@@ -25,6 +25,8 @@ minor's money waits for the moderator to spend it (engine/minor_funds.py).
 from __future__ import annotations
 
 from fractions import Fraction
+from itertools import compress, groupby, repeat
+from operator import ge, itemgetter
 
 from moderator.engine import exile, minor_funds, phase9_revolution, surrender, treasuries
 from moderator.engine.context import TurnContext
@@ -62,19 +64,36 @@ def full_income(world: World, state: GameState, nation: str, turn: int) -> int:
 
 
 def full_incomes(world: World, state: GameState, turn: int) -> dict[str, int]:
-    """Every nation's full income at once (one pass over the map, not one per nation)."""
+    """Every nation's full income at once (one pass over the map, not one per nation).
+
+    Land held since the start (most of the map) yields its value (Phase 6 table): it is
+    summed by holder in C's loops (sort, groupby, sum), the rest asked of territory_yield
+    one by one; a Python step per territory was most of the cost (issue 14)."""
+    control, since_of = state.control, state.incorporated
+    value = _values(world)
+    since_start = set(compress(since_of, map(ge, repeat(SINCE_START), since_of.values())))
     out: dict[str, int] = {}
-    control, since_of, places = state.control, state.incorporated, world.territories
-    for t in sorted(control):
-        holder = control[t]
-        since = since_of.get(t)
-        # land held since the start (most of the map) yields its value (Phase 6 table): read
-        # here without a call of territory_yield for each (issue 14, the engine's cost)
-        if since is not None and since <= SINCE_START and holder is not None:
-            out[holder] = out.get(holder, 0) + places[t].value
-        else:
-            out[holder] = out.get(holder, 0) + territory_yield(world, state, t, turn)
+    for holder, held in groupby(sorted(control.items(), key=_HOLDER), _HOLDER):
+        places = set(map(_PLACE, held))
+        full = places & since_start
+        out[holder] = sum(map(value.__getitem__, full)) + sum(
+            territory_yield(world, state, t, turn) for t in places - full)
     return out
+
+
+_PLACE, _HOLDER = itemgetter(0), itemgetter(1)
+_VALUES: dict[int, tuple[World, dict[str, int]]] = {}  # id of a map -> (the map, place -> its value)
+
+
+def _values(world: World) -> dict[str, int]:
+    """Every place's value: once per map, which never changes (the entry holds the map, so
+    its id cannot be reused while the entry lives)."""
+    hit = _VALUES.get(id(world))
+    if hit is None or hit[0] is not world:
+        if len(_VALUES) > 64:
+            _VALUES.clear()
+        hit = _VALUES[id(world)] = (world, {t: p.value for t, p in world.territories.items()})
+    return hit[1]
 
 
 def conquered(world: World, state: GameState, nation: str) -> bool:

@@ -54,7 +54,7 @@ counted and nothing is told (a limit cannot fall below 0).
 from __future__ import annotations
 
 from itertools import compress, repeat
-from operator import eq
+from operator import attrgetter, contains, eq
 
 from moderator.engine import manpower
 from moderator.engine.context import MODERATOR, TurnContext
@@ -67,6 +67,7 @@ POCKETS = "encircled_land"  # NationState.flags: {territory shut in: its consecu
 OLD_COUNT = "encircled_turns"  # the per-nation count this replaced (VERSION 13): read once, then dropped
 ENCIRCLED_LOSS = 1  # "starvation is counted as in Japan case"
 WARSHIPS = tuple(k for k in SEA_UNITS if k != "transport")
+_AT_WAR_WITH = attrgetter("at_war_with")
 
 
 def zone_held(ctx: TurnContext, nation: str, zone: str) -> bool:
@@ -82,46 +83,53 @@ def loss(first: int, turns: int) -> int:
 OUT, THROUGH, WALL = 0, 1, 2  # pockets(): what a step into a place meets
 
 
-def pockets(ctx: TurnContext, nation: str, armed: dict[str, set[str]] | None = None) -> list[list[str]]:
+Ways = dict[str, int]  # pockets(): place -> what a step into it meets (OUT, THROUGH, WALL)
+
+
+def pockets(ctx: TurnContext, nation: str, armed: dict[str, set[str]] | None = None,
+            shared: dict[tuple[frozenset[str], frozenset[str]], Ways] | None = None) -> list[list[str]]:
     """The nation's land shut in from every neutral, in pockets (see the docstring): each
     pocket sorted, the pockets by their first territory. Its island home under a cordon
     of its own (Nation.starvation_land) is in no pocket, though paths lead through it.
     `armed`: place -> the nations with a unit there that bars the way (no transport; at
     sea, a warship), filled as places are asked; the nations of one step share it, as
-    nothing moves while their pockets are sought."""
+    nothing moves while their pockets are sought. `shared`: (friends, enemies) -> what a
+    step into each place asked meets, for a nation with those friends and enemies (all
+    that way() reads of the nation), shared alike: the nations of a camp at war with the
+    same nations (most of them, once the war has spread) ask the same places the same."""
     armed = {} if armed is None else armed
     nations = ctx.state.nations
     friends = ctx.state.allies_of(nation)  # the nation and its allies
-    enemies = {n for n in nations if ctx.at_war(n, nation)}  # read once: each place asks of every unit there
+    # read once (each place asks of every unit there): at_war(n, nation) of every n, without its calls
+    enemies = set(compress(nations, map(contains, map(_AT_WAR_WITH, nations.values()), repeat(nation))))
     spec = ctx.scenario.nations.get(nation)
     isles = set(ctx.world.groups.get(spec.starvation_land, ())) if spec and spec.starvation_land else set()
     control = ctx.state.control
     held = sorted(compress(control, map(eq, repeat(nation), control.values())))  # its land, in C's loop (asked per nation)
     places = ctx.world.territories
+    by_place = ctx.state.by_place()  # units_at of every place, without its calls: nothing moves here
 
     def hostile(place: str, sea: bool) -> bool:
         there = armed.get(place)
         if there is None:
-            there = armed[place] = {u.nation for u in ctx.units_at(place)
+            there = armed[place] = {u.nation for u in by_place.get(place, ())
                                     if (u.kind in WARSHIPS or not sea) and u.kind != "transport"}
         return not there.isdisjoint(enemies)
-
-    def neutral(place: str) -> bool:
-        h = ctx.controller(place)
-        return (h not in friends and h not in enemies  # a holder at war with the nation is its enemy
-                and nations[h].side == "neutral") if h in nations else False
 
     def way(place: str) -> int:
         """What a step into `place` meets: a neutral's land (the way out), a place to go on
         through (the sea or friends' land without the enemy), or a wall."""
-        sea = places[place].kind == SEA
-        if not sea and neutral(place):
+        if places[place].kind == SEA:
+            return WALL if hostile(place, True) else THROUGH
+        h = control.get(place)
+        if h in friends:
+            return WALL if hostile(place, False) else THROUGH
+        if h in nations and h not in enemies and nations[h].side == "neutral":  # a holder at war with it is its enemy
             return OUT
-        if not sea and ctx.controller(place) not in friends:
-            return WALL  # no one's, a stranger's or the enemy's land (whoever stands in it)
-        return WALL if hostile(place, sea) else THROUGH
+        return WALL  # no one's, a stranger's or the enemy's land (whoever stands in it)
 
-    ways: dict[str, int] = {}  # nothing moves while the pockets are sought: each place is asked once
+    # nothing moves while the pockets are sought: each place is asked once
+    ways: Ways = {} if shared is None else shared.setdefault((frozenset(friends), frozenset(enemies)), {})
 
     out: list[list[str]] = []
     done: set[str] = set()
@@ -143,7 +151,7 @@ def pockets(ctx: TurnContext, nation: str, armed: dict[str, set[str]] | None = N
                 elif found == OUT:
                     free = True
                     break
-        mine = [t for t in seen if control.get(t) == nation]
+        mine = list(compress(seen, map(eq, map(control.get, seen), repeat(nation))))  # its own land, in C's loop
         done.update(mine)
         if not free and (shut := set(mine) - isles):
             out.append(sorted(shut))
@@ -158,6 +166,7 @@ def reaches_a_neutral(ctx: TurnContext, nation: str) -> bool:
 def encirclement(ctx: TurnContext) -> None:
     """Every nation at war: each pocket of shut-in land starves as Japan does (1, doubling)."""
     armed: dict[str, set[str]] = {}  # pockets(): shared by the nations, as nothing moves here
+    ways: dict[tuple[frozenset[str], frozenset[str]], Ways] = {}  # pockets(): shared alike
     for nation in sorted(ctx.state.nations):
         ns = ctx.state.nations[nation]
         old = ns.flags.pop(OLD_COUNT, 0)
@@ -166,7 +175,7 @@ def encirclement(ctx: TurnContext) -> None:
             continue
         before: dict[str, int] = dict(ns.flags.pop(POCKETS, {}))
         now: dict[str, int] = {}
-        for pocket in pockets(ctx, nation, armed):
+        for pocket in pockets(ctx, nation, armed, ways):
             turns = 1 + max([before.get(t, int(old)) for t in pocket])
             now.update(dict.fromkeys(pocket, turns))
             if turns >= 2:

@@ -36,6 +36,7 @@ nation" and "Territory under the nation's current control"; a port needs a coast
 from __future__ import annotations
 
 from dataclasses import dataclass
+from operator import attrgetter, methodcaller
 
 from moderator.engine import bolsheviks, colony_supplies
 from moderator.engine.context import Position
@@ -63,7 +64,14 @@ def map_facility(pos: Position, place: str, kind: str) -> bool:
     terr = pos.place(place)
     if not (terr.industry if kind == "industry" else terr.port):
         return False
-    return not any(kind in ns.flags.get(DISMANTLED, {}).get(place, ()) for ns in pos.state.nations.values())
+    # the plunderers' records picked out by C's loops (filter, map): asked for every build,
+    # and few nations have plundered (issue 14)
+    records = filter(None, map(_DISMANTLED_OF, map(_FLAGS, pos.state.nations.values())))
+    return not any(kind in done.get(place, ()) for done in records)
+
+
+_FLAGS = attrgetter("flags")
+_DISMANTLED_OF = methodcaller("get", DISMANTLED)
 
 
 def has_industry(pos: Position, nation: str, place: str) -> bool:

@@ -46,6 +46,7 @@ from __future__ import annotations
 
 from moderator.engine import points
 from moderator.engine.context import Position, TurnContext
+from moderator.world.model import SEA, World
 from moderator.world.scenario_model import Aggression, Reaction
 
 NEIGHBOURING, DISTANT = "neighbouring", "distant"
@@ -59,29 +60,51 @@ def homeland(pos: Position, nation: str) -> list[str]:
 
 
 def _homeland(pos: Position, nation: str) -> tuple[str, ...]:
-    # The map alone decides it, and `neighbours` asks it for every land next to every
-    # nation's homeland (some twelve thousand times a turn): kept in the position's memo.
-    key = ("homeland", nation)
-    if key not in pos.memo:
-        home = pos.world.home_of(nation)
-        capitals = [pos.world.territories[t].section for t in home if pos.world.territories[t].capital]
-        pos.memo[key] = tuple(t for t in home if not capitals or pos.world.territories[t].section == capitals[0])
-    return pos.memo[key]  # type: ignore[no-any-return]
+    return _map_answers(pos.world)[0].get(nation, ())
 
 
 def neighbours(pos: Position, nation: str) -> frozenset[str]:
     """Nations whose homeland borders `nation`'s, or shares a sea zone with it."""
-    key = ("neighbours", nation)
-    if key not in pos.memo:
-        mine = _homeland(pos, nation)
-        near: set[str] = set()
-        for place in mine:
-            for next_to in pos.world.neighbours(place):
-                reach = pos.world.neighbours(next_to) if pos.is_sea(next_to) else (next_to,)
-                near.update(o for t in reach if (o := pos.world.territories[t].owner) and t in _homeland(pos, o))
-        near.discard(nation)
-        pos.memo[key] = frozenset(near)
-    return frozenset(pos.memo[key])
+    near = _map_answers(pos.world)[1]
+    found = near.get(nation)
+    if found is None:
+        found = near[nation] = _neighbours(pos.world, nation)
+    return found
+
+
+# The map alone decides both answers (the owners at the start, the map's sections and
+# links): kept per map, not per position, as every JOIN asks every neutral's column
+# (issue 14: each turn's first asking was most of a JOIN's cost). The entry holds the
+# map, so its id cannot be reused while the entry lives.
+_BY_MAP: dict[int, tuple[World, tuple[dict[str, tuple[str, ...]], dict[str, frozenset[str]]]]] = {}
+
+
+def _map_answers(world: World) -> tuple[dict[str, tuple[str, ...]], dict[str, frozenset[str]]]:
+    """(nation -> its homeland, nation -> its neighbours as far as asked) of the map."""
+    hit = _BY_MAP.get(id(world))
+    if hit is None or hit[0] is not world:
+        if len(_BY_MAP) > 64:
+            _BY_MAP.clear()
+        homes: dict[str, tuple[str, ...]] = {}
+        for t in world.lands():
+            if t.owner and t.owner not in homes:
+                home = world.home_of(t.owner)
+                capitals = [world.territories[h].section for h in home if world.territories[h].capital]
+                homes[t.owner] = tuple(h for h in home if not capitals or world.territories[h].section == capitals[0])
+        hit = _BY_MAP[id(world)] = (world, (homes, {}))
+    return hit[1]
+
+
+def _neighbours(world: World, nation: str) -> frozenset[str]:
+    homes = _map_answers(world)[0]
+    places = world.territories
+    near: set[str] = set()
+    for place in homes.get(nation, ()):
+        for next_to in world.neighbours(place):
+            reach = world.neighbours(next_to) if places[next_to].kind == SEA else (next_to,)
+            near.update(o for t in reach if (o := places[t].owner) and t in homes.get(o, ()))
+    near.discard(nation)
+    return frozenset(near)
 
 
 def column(pos: Position, row: Reaction | Aggression, neutral: str, subject: str) -> str:

@@ -38,11 +38,17 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass
+from itertools import compress, repeat
+from operator import attrgetter, eq
 
+from moderator.engine import treasuries
 from moderator.engine.context import Position, TurnContext
 from moderator.engine.phase4_naval import SURFACE_SHIPS
 from moderator.engine.phase4_sea import BLOCKADES
 from moderator.engine.phase4_submarine_warfare import shortest_sea_paths, split_transfer, transfer_losses
+from moderator.engine.state import same_control
+
+_KIND = attrgetter("kind")
 
 
 def friendly_land(pos: Position, nation: str, start: str) -> list[str]:
@@ -59,9 +65,24 @@ def friendly_land(pos: Position, nation: str, start: str) -> list[str]:
     return sorted(seen)
 
 
+SEA_PATHS = "sea-paths"  # pos.memo: (SEA_PATHS, nation, origin, dest) -> (control, mark, sides, the paths)
+
+
 def sea_paths(pos: Position, nation: str, origin: str, dest: str) -> list[tuple[str, ...]]:
-    """The shortest chains of sea zones between the two ends' coasts (Phase 8, 4.7)."""
-    return shortest_sea_paths(pos.world, friendly_land(pos, nation, origin), friendly_land(pos, nation, dest))
+    """The shortest chains of sea zones between the two ends' coasts (Phase 8, 4.7).
+
+    A transfer asks twice (whether it may go, then as it goes), and the search of the
+    seas was most of its cost (issue 14): the answer is kept in the position's memo
+    beside what it is made of, who holds what and who is allied with whom (the land
+    around each end; the map never changes), and found again when either changed."""
+    control, sides = pos.state.control, treasuries.sides_of(pos.state)
+    key = (SEA_PATHS, nation, origin, dest)
+    known = pos.memo.get(key)
+    if known is not None and known[2] == sides and same_control(control, known[0], known[1]):
+        return list(known[3])
+    found = shortest_sea_paths(pos.world, friendly_land(pos, nation, origin), friendly_land(pos, nation, dest))
+    pos.memo[key] = (*treasuries.control_seen(control), sides, tuple(found))
+    return found
 
 
 def blockaded(pos: Position, nation: str) -> dict[str, list[str]]:
@@ -84,8 +105,9 @@ def blockaded(pos: Position, nation: str) -> dict[str, list[str]]:
 def hunters(pos: Position, nation: str) -> dict[str, list[str]]:
     """Zone -> the submarines' nations that may hunt `nation`'s transfers there (4.7)."""
     out: dict[str, set[str]] = {}
-    for u in pos.state.units:
-        if u.kind != "submarine" or not pos.is_sea(u.location) or not pos.at_war(u.nation, nation):
+    units = pos.state.units  # the submarines picked out by C's loops (compress): a few of the units
+    for u in compress(units, map(eq, repeat("submarine"), map(_KIND, units))):
+        if not pos.is_sea(u.location) or not pos.at_war(u.nation, nation):
             continue
         if any(pos.place(t).is_land and pos.enemy(u.nation, t) for t in pos.world.neighbours(u.location)):
             out.setdefault(u.location, set()).add(u.nation)
@@ -116,8 +138,7 @@ def send(ctx: TurnContext, nation: str, amount: int, origin: str, dest: str) -> 
             ctx.state.nations[n].saved += got
         return Outcome(paths, cutters, gained, 0, [])
     subs = hunters(ctx, nation)
-    counts = {z: sum(1 for u in ctx.state.units if u.location == z and u.kind == "submarine"
-                     and u.nation in subs[z]) for z in subs}
+    counts = {z: sum(1 for u in ctx.units_at(z) if u.kind == "submarine" and u.nation in subs[z]) for z in subs}
     losses = transfer_losses(amount, free, counts, ctx.dice)
     sunk = sum(losses.values())
     ctx.pay(nation, sunk)

@@ -51,13 +51,15 @@ Every draw ends its purpose with points.PURPOSE and moves the points through poi
 from __future__ import annotations
 
 from collections import Counter
-from operator import attrgetter
+from collections.abc import Set as AbstractSet
+from itertools import groupby
+from operator import attrgetter, itemgetter
 
 from moderator.engine import points, reactions
 from moderator.engine.context import TurnContext
 from moderator.engine.passages import CLOSED
 from moderator.engine.state import LAND_UNITS
-from moderator.world.model import SEA
+from moderator.world.model import SEA, World
 
 SUBS_SEEN = "unrestricted_subs_seen"  # NationState.flags of the declarer: the turn row 5 first applied
 FIRST = {"ottoman": 1, "italy": 2, "spain": 1, "china": 1, "usa": 2,
@@ -164,7 +166,7 @@ def land_force(ctx: TurnContext, nation: str, place: str, at_start: bool) -> int
     return sum(1 for u in ctx.units_at(place, nation) if u.kind in LAND_UNITS)
 
 
-def massed_against(ctx: TurnContext, neutral: str, lands: set[str],
+def massed_against(ctx: TurnContext, neutral: str, lands: AbstractSet[str],
                    crowded: set[str] | None = None) -> list[tuple[str, str]]:
     """(nation, province) for each main-war nation that came to mass more than 5 land units
     this turn in a province bordering `lands` (the first such province of each nation).
@@ -191,19 +193,34 @@ def crowded_places(ctx: TurnContext) -> set[str]:
 
 
 _LOCATION = attrgetter("location")
+_PLACE, _HOLDER = itemgetter(0), itemgetter(1)
+_NOT_SEA: dict[int, tuple[World, frozenset[str]]] = {}  # id of a map -> (the map, its places that are no sea)
+
+
+def _not_sea(world: World) -> frozenset[str]:
+    """The map's places that are no sea zone: once per map, which never changes (the entry
+    holds the map, so its id cannot be reused while the entry lives)."""
+    hit = _NOT_SEA.get(id(world))
+    if hit is None or hit[0] is not world:
+        if len(_NOT_SEA) > 64:
+            _NOT_SEA.clear()
+        hit = _NOT_SEA[id(world)] = (world, frozenset(t for t, p in world.territories.items() if p.kind != SEA))
+    return hit[1]
 
 
 def massed_on_borders(ctx: TurnContext, phase: str) -> None:
     """Row 6, for every still-neutral nation with a column."""
     if ctx.checking:
         return
-    lands: dict[str, set[str]] = {}  # the neutrals' land (no other's is asked)
-    places = ctx.world.territories
+    lands: dict[str, frozenset[str]] = {}  # the neutrals' land (no other's is asked)
     still = neutrals(ctx)
     asked = set(still)
-    for place, holder in ctx.state.control.items():  # each set's order is its own
-        if holder in asked and place in places and places[place].kind != SEA:
-            lands.setdefault(holder, set()).add(place)
+    # the map's land gathered by holder by C's loops (sort and groupby), not a Python step
+    # per territory (issue 14); each set's order is its own
+    not_sea = _not_sea(ctx.world)
+    for holder, held in groupby(sorted(ctx.state.control.items(), key=_HOLDER), _HOLDER):
+        if holder in asked and (mine := not_sea.intersection(map(_PLACE, held))):
+            lands[holder] = mine
     crowded = crowded_places(ctx)  # nothing moves here (points only)
     for neutral in still:
         # its own column for a major; for a minor on the board, "neighbouring neutral"

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping
+from operator import attrgetter
 from typing import TYPE_CHECKING
 
 from moderator.engine.state import Unit
@@ -246,8 +247,27 @@ def knowledge_group(pos: Position, nation: str) -> list[str]:
     colonies are part of those nations here, so they share by being one nation."""
     n = pos.scenario.nations.get(nation)
     root = n.parent if n is not None and n.parent else nation
-    members = {root} | {d.id for d in pos.scenario.nations.values() if d.parent == root}
+    members = {root, *_followers(pos.scenario).get(root, ())}
     return sorted(m for m in members if m == nation or m in pos.state.nations)
+
+
+_FOLLOWERS: dict[int, tuple[Scenario, dict[str, tuple[str, ...]]]] = {}  # id of a scenario -> (it, parent -> followers)
+
+
+def _followers(scenario: Scenario) -> dict[str, tuple[str, ...]]:
+    """Each parent nation's followers (dominions): once per scenario, which never changes
+    (the entry holds the scenario, so its id cannot be reused while the entry lives);
+    every research asks (issue 14)."""
+    hit = _FOLLOWERS.get(id(scenario))
+    if hit is None or hit[0] is not scenario:
+        if len(_FOLLOWERS) > 64:
+            _FOLLOWERS.clear()
+        found: dict[str, list[str]] = {}
+        for d in scenario.nations.values():
+            if d.parent:
+                found.setdefault(d.parent, []).append(d.id)
+        hit = _FOLLOWERS[id(scenario)] = (scenario, {p: tuple(f) for p, f in found.items()})
+    return hit[1]
 
 
 # ---- Phase 7: the levels take effect ---------------------------------------------------------
@@ -265,16 +285,24 @@ def finish_upgrades(ctx: TurnContext) -> None:
     """Step 7.0, before the new units are placed: the upgrades paid in 2.2 become the
     units' (Phase 7: "all units finish upgrading"). Units placed afterwards keep the
     levels they were priced at (stamp)."""
-    alive = {u.id: u.kind for u in ctx.state.units}
+    alive: dict[str, str] | None = None  # unit id -> kind: only on a turn some unit is built behind (issue 14)
     for nid in sorted(ctx.state.nations):
         ns = ctx.state.nations[nid]
         upgrading = ns.flags.pop(UPGRADING, {})
         for kind, levels in sorted(upgrading.items()):
             ns.flags[UPGRADED] = {**ns.flags.get(UPGRADED, {}), kind: dict(levels)}
         built = ns.flags.pop(BUILT_AT, {})
+        if not built:
+            continue
+        if alive is None:
+            units = ctx.state.units
+            alive = dict(zip(map(_ID, units), map(_KIND, units), strict=True))  # by C's loops: hundreds of units
         kept = {uid: lv for uid, lv in built.items() if uid in alive and alive[uid] not in upgrading}
         if kept:
             ns.flags[BUILT_AT] = kept
+
+
+_ID, _KIND = attrgetter("id"), attrgetter("kind")
 
 
 def take_effect(ctx: TurnContext) -> None:

@@ -49,7 +49,7 @@ Group = tuple[str, ...]
 
 GROUPS = "treasury-groups"  # pos.memo: (GROUPS, nation) -> (control, mark, sides, the nation's groups)
 COMPONENTS = "treasury-components"  # pos.memo: (COMPONENTS,) -> (control, mark, sides, groups of every holder)
-SEPARATED = "treasury-separated"  # pos.memo: (SEPARATED, nation) -> (control, mark, sides, keys held, separated)
+SEPARATED = "treasury-separated"  # pos.memo: (SEPARATED, nation) -> (control, mark, sides, keys held, separated, groups)
 
 
 def groups(pos: Position, nation: str) -> list[Group]:
@@ -65,25 +65,25 @@ def groups(pos: Position, nation: str) -> list[Group]:
     nothing outlives it, and the same answer a new search would give. One search finds
     every nation's groups at once (_search): some forty neutrals each searching their own
     land cost more in setting out than in searching."""
-    return _groups(pos, nation, _sides(pos.state))
+    return _groups(pos, nation, sides_of(pos.state))
 
 
 def _groups(pos: Position, nation: str, sides: tuple[tuple[str, ...], tuple[str, ...]]) -> list[Group]:
-    """groups(), with the sides as they stand (_sides) when the caller has them."""
+    """groups(), with the sides as they stand (sides_of) when the caller has them."""
     control = pos.state.control
     known = pos.memo.get((GROUPS, nation))
     if known is not None and known[2] == sides and same_control(control, known[0], known[1]):
         return list(known[3])
     shared = pos.memo.get((COMPONENTS,))
     if shared is None or shared[2] != sides or not same_control(control, shared[0], shared[1]):
-        shared = (*_seen(control), sides, _search(pos))
+        shared = (*control_seen(control), sides, _search(pos))
         pos.memo[(COMPONENTS,)] = shared
     found: list[Group] = shared[3].get(nation, [])
     pos.memo[(GROUPS, nation)] = (shared[0], shared[1], sides, tuple(found))
     return list(found)
 
 
-def _seen(control: dict[str, str]) -> tuple[dict[str, str], int]:
+def control_seen(control: dict[str, str]) -> tuple[dict[str, str], int]:
     """What an answer keeps of the control map it was made on: the map itself while it is
     unchanged (a Control's mark), else a copy to compare (state.same_control)."""
     if isinstance(control, Control):
@@ -91,7 +91,7 @@ def _seen(control: dict[str, str]) -> tuple[dict[str, str], int]:
     return dict(control), -1
 
 
-def _sides(state: GameState) -> tuple[tuple[str, ...], tuple[str, ...]]:
+def sides_of(state: GameState) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The nations and their sides, in the state's order: all GameState.allies reads."""
     return tuple(state.nations), tuple(map(_SIDE, state.nations.values()))
 
@@ -108,7 +108,7 @@ def answers_holding(memo: dict[tuple[str, ...], Any], state: GameState) -> dict[
     before use (groups, separated), so a seeded one is used only where a new
     search would give the same."""
     control = state.control
-    sides = _sides(state)
+    sides = sides_of(state)
     out: dict[tuple[str, ...], Any] = {}
     kept = dict(control)  # one copy for all of them
     for key, value in memo.items():
@@ -204,12 +204,14 @@ def mainland(pos: Position, nation: str, all_groups: list[Group]) -> Group | Non
 
 def held(pos: Position, nation: str) -> dict[str, int]:
     raw = pos.nation(nation).flags.get(HELD, {})
-    return {str(k): int(v) for k, v in raw.items()} if isinstance(raw, dict) else {}
+    if not isinstance(raw, dict):
+        return {}
+    return dict(zip(map(str, raw), map(int, raw.values()), strict=True))  # by C's loops
 
 
 def key_of(pos: Position, nation: str, group: Group, money: dict[str, int] | None = None) -> str:
     """The territory that keeps a separated group's money (`money`: held(), when the caller has it)."""
-    keeping = sorted(k for k in (money if money is not None else held(pos, nation)) if k in group)
+    keeping = sorted(filter(group.__contains__, money if money is not None else held(pos, nation)))  # C's loop
     if keeping:
         return keeping[0]
     return min(group, key=lambda t: (-pos.place(t).value, t))
@@ -222,19 +224,25 @@ def separated(pos: Position, nation: str) -> list[tuple[str, Group]]:
         return []
     # Asked for every build, transfer and income (some hundred a turn): kept in the memo
     # like the groups, with the keys of the money held apart (key_of reads them).
-    control, sides = pos.state.control, _sides(pos.state)
+    control, sides = pos.state.control, sides_of(pos.state)
     raw = pos.nation(nation).flags.get(HELD, {})
     keys = tuple(raw) if isinstance(raw, dict) else ()
     known = pos.memo.get((SEPARATED, nation))
     if known is not None and known[2] == sides and known[3] == keys and same_control(control, known[0], known[1]):
         return list(known[4])
-    all_groups = _groups(pos, nation, sides)
-    # one group is the mainland, whichever it is (most nations have no other): nothing apart
-    main = mainland(pos, nation, all_groups) if len(all_groups) > 1 else None
-    apart = [g for g in all_groups if g != main] if main is not None else []
-    money = held(pos, nation) if apart else {}
-    found = sorted((key_of(pos, nation, g, money), g) for g in apart)
-    pos.memo[(SEPARATED, nation)] = (*_seen(control), sides, keys, tuple(found))
+    all_groups = tuple(_groups(pos, nation, sides))
+    if known is not None and known[3] == keys and known[5] == all_groups:
+        # Who holds what changed (Phase 8 asks again after the turn's battles), but not
+        # the nation's groups: the answer is made of them and the keys alone (the map's
+        # values and the capital never change), so it stands (issue 14).
+        found = list(known[4])
+    else:
+        # one group is the mainland, whichever it is (most nations have no other): nothing apart
+        main = mainland(pos, nation, list(all_groups)) if len(all_groups) > 1 else None
+        apart = [g for g in all_groups if g != main] if main is not None else []
+        money = held(pos, nation) if apart else {}
+        found = sorted((key_of(pos, nation, g, money), g) for g in apart)
+    pos.memo[(SEPARATED, nation)] = (*control_seen(control), sides, keys, tuple(found), all_groups)
     return found
 
 

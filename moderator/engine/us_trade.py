@@ -30,6 +30,9 @@ Atlantic becomes a route to Germany once Germany holds Brest incorporated.
 
 from __future__ import annotations
 
+from itertools import compress, repeat
+from operator import eq, itemgetter
+
 from moderator.engine import japan
 from moderator.engine.context import Position, TurnContext
 from moderator.engine.neutral_income import income_rule
@@ -105,8 +108,10 @@ def cut(ctx: Position, nation: str) -> tuple[str, list[str]] | None:
         return "unrestricted-submarine-warfare", by
     row = ctx.scenario.unrestricted.get(nation)  # Phase 1.4: subs in the target's zones
     if row is not None:
-        hunters = sorted({owner for (owner, place, kind), count in ctx.start.items()  # the kind first: few are subs
-                          if kind == "submarine" and count > 0 and place in row.zones
+        start = ctx.start  # the submarines picked out of every count by C's loops (compress): few are subs
+        hunters = sorted({owner for owner, place, kind in compress(start, map(eq, repeat("submarine"),
+                                                                               map(_KIND, start)))
+                          if start[(owner, place, kind)] > 0 and place in row.zones
                           and subs_against(ctx, owner, nation)})
         if hunters:
             return "unrestricted-submarine-warfare", hunters
@@ -114,6 +119,9 @@ def cut(ctx: Position, nation: str) -> tuple[str, list[str]] | None:
     if declared and open_routes and all(enemy_ship_in(ctx, nation, r.zones) for r in open_routes):
         return "us-trade-blockade", declared
     return None
+
+
+_KIND = itemgetter(2)  # of a (nation, place, kind) count
 
 
 def trade_after_cuts(pos: Position, nation: str) -> int:

@@ -49,7 +49,8 @@ from bisect import bisect_right
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
-from operator import attrgetter
+from itertools import compress, repeat
+from operator import attrgetter, eq
 
 from moderator.engine import technology
 from moderator.engine.context import MODERATOR, Position, TurnContext
@@ -170,6 +171,10 @@ def _all_counts(pos: Position) -> dict[str, dict[str, int]]:
 
 _NATION_KIND = attrgetter("nation", "kind")
 _PLACED = attrgetter("nation", "kind", "location")
+_KIND = attrgetter("kind")
+_NATION = attrgetter("nation")
+_SIDE = attrgetter("side")
+_IS_SHIP = frozenset(SEA_UNITS).__contains__
 Stack = tuple[str, int, UnitStats]  # place, how many alike units, their values (Ranks.forces)
 Counted = tuple[dict[str, dict[str, int]], dict[str, list[tuple[str, str, int]]], dict[tuple[str, str], Unit]]
 
@@ -193,6 +198,8 @@ def _start_counts(pos: Position) -> dict[str, dict[str, int]]:
     return hit[1]
 
 
+_CODE = attrgetter("code")
+_LEDGER_CODES = frozenset(("placed", "income"))  # the events record_losses reads
 _STARTS: dict[int, tuple[Scenario, dict[str, dict[str, int]]]] = {}  # id of a scenario -> (it, _start_counts)
 
 
@@ -200,7 +207,10 @@ def record_losses(ctx: TurnContext) -> None:
     """This turn's losses of every nation, added to its ledger (see module docstring)."""
     placed: dict[tuple[str, str], int] = {}
     fulls: dict[str, int] = {}
-    for e in ctx.events:  # one pass over the turn's events for both
+    # one pass over the turn's events for both, the two codes picked out by C's loops (compress):
+    # a turn has hundreds of events, a few dozen of them these (issue 14)
+    events = ctx.events
+    for e in compress(events, map(_LEDGER_CODES.__contains__, map(_CODE, events))):
         if e.code == "placed":
             if e.phase == "7":
                 key = (e.args["nation"], e.args["kind"])
@@ -347,8 +357,9 @@ class Ranks:
         self._values: dict[str, dict[str, int]] = {}
         self._counts: Counted | None = None
         self._forces: dict[str, tuple[int, list[Stack]]] = {}
+        self._fleets: dict[str, list[tuple[str, int]]] = {}  # nation -> _fleet
+        self._sides: dict[str, list[str]] = {}  # side -> its nations (side)
         self._sorted: dict[tuple[str, str], list[int]] = {}  # (kind, area) -> values(kind, area), sorted (rank)
-        self._by_nation: dict[str, list[Unit]] | None = None  # nation -> its units, when asked one by one
         self._areas: dict[tuple[str, str], bool] = {}  # (zone, area) -> in_area
         self._ledgers: dict[str, dict[str, int]] = {}  # nation -> _ledger: every standing reads its side's and enemies'
         self._objectives: dict[str, list[Objective]] | None = None  # nation -> its objectives
@@ -361,6 +372,15 @@ class Ranks:
             for o in self.pos.scenario.objectives:
                 self._objectives.setdefault(o.nation, []).append(o)
         return self._objectives.get(nation, [])
+
+    def side(self, side: str) -> list[str]:
+        """The nations on `side`, in the state's order: found once for the whole table
+        (every contender of a side sums its side's ledgers)."""
+        found = self._sides.get(side)
+        if found is None:
+            nations = self.pos.state.nations
+            found = self._sides[side] = list(compress(nations, map(eq, repeat(side), map(_SIDE, nations.values()))))
+        return found
 
     def ledger(self, nation: str) -> dict[str, int]:
         """_ledger(pos, nation), read once for the whole table (the ledgers do not change
@@ -423,27 +443,32 @@ class Ranks:
                 if kind in COUNTED:
                     kinds.setdefault(nation, {})[kind] = count
             fleets: dict[str, list[tuple[str, str, int]]] = {}
-            for (nation, kind, where), count in Counter(map(_PLACED, units)).items():
-                if kind in SEA_UNITS:
-                    fleets.setdefault(nation, []).append((kind, where, count))
+            ships = compress(units, map(_IS_SHIP, map(_KIND, units)))  # picked out by C's loops: a few of the units
+            for (nation, kind, where), count in Counter(map(_PLACED, ships)).items():
+                fleets.setdefault(nation, []).append((kind, where, count))
             self._counts = (kinds, fleets, dict(zip(map(_NATION_KIND, units), units, strict=True)))
         return self._counts
 
     def _units_of(self, nation: str) -> list[Unit]:
-        if self._by_nation is None:  # only for nations looked up unit by unit (a pass over every unit, once)
-            self._by_nation = {}
-            for u in self.pos.state.units:
-                self._by_nation.setdefault(u.nation, []).append(u)
-        return self._by_nation.get(nation, [])
+        """The nation's units, in the list's order: only for nations looked up unit by unit
+        (forces, once each), picked out by C's loops (compress), not a Python step per unit."""
+        units = self.pos.state.units
+        return list(compress(units, map(eq, repeat(nation), map(_NATION, units))))
 
     def _naval(self, nation: str, area: str) -> int:
-        """best_naval_force from the values looked up once; the nation's fighter only
-        where a carrier needs it (naval_value reads it for carriers alone)."""
-        there = [(count, s) for where, count, s in self.forces(nation)[1] if self._in_area(where, area)]
-        if not there:
-            return 0  # naval_value of no ships (most nations have none)
-        fighter = self.pos.stats(nation, "fighter") if any(s.kind == "carrier" for _, s in there) else None
-        return sum(count * ship_value(s, fighter) for count, s in there)
+        """best_naval_force from the values looked up once."""
+        return sum(value for where, value in self._fleet(nation) if self._in_area(where, area))
+
+    def _fleet(self, nation: str) -> list[tuple[str, int]]:
+        """(place, the naval force there) of each of the nation's stacks of alike ships:
+        worked out once for the three areas that rank them (world, med, pacific), with the
+        nation's fighter only where a carrier needs it (naval_value reads it for carriers alone)."""
+        found = self._fleets.get(nation)
+        if found is None:
+            ships = self.forces(nation)[1]
+            fighter = self.pos.stats(nation, "fighter") if any(s.kind == "carrier" for _, _, s in ships) else None
+            found = self._fleets[nation] = [(where, count * ship_value(s, fighter)) for where, count, s in ships]
+        return found
 
     def _in_area(self, zone: str, area: str) -> bool:
         found = self._areas.get((zone, area))
@@ -532,12 +557,12 @@ def standing(pos: Position, nation: str, ranks: Ranks | None = None) -> Standing
     ranks = ranks or Ranks(pos)
     ledger = ranks.ledger(nation)
     side = ns.side
-    members = [n for n, s in pos.state.nations.items() if s.side == side] if side != "neutral" else [nation]
+    members = ranks.side(side) if side != "neutral" else [nation]
     side_now = sum(ranks.ledger(n).get("production", 0) for n in members)
     side_start = sum(ranks.ledger(n).get("start", 0) for n in members)
     start, now = ledger.get("start", 0), ledger.get("production", 0)
     at_war = set(ns.at_war_with)  # GameState.at_war(nation, n) for each n, read once
-    enemies = [n for n in pos.state.nations if n in at_war]
+    enemies = list(filter(at_war.__contains__, pos.state.nations))  # in the state's order, by C's loop
     enemy_res = sum(ranks.ledger(n).get("resources", 0) for n in enemies)
     enemy_men = sum(ranks.ledger(n).get("manpower", 0) for n in enemies)
     return Standing(

@@ -67,8 +67,9 @@ def camp_holders(pos: Position, nation: str, tech: str) -> list[str]:
     level = next_level(pos, nation, tech)
     if pos.nation(nation).side == "neutral":
         return []
-    friends = pos.state.allies_of(nation)  # allies(), asked once for every nation
-    return sorted(o for o in pos.state.nations if o != nation and o in friends and pos.tech(o, tech) >= level)
+    # allies(), asked once for every nation; only its camp is looked through (issue 14)
+    friends, nations = pos.state.allies_of(nation), pos.state.nations
+    return sorted(o for o in friends if o != nation and o in nations and pos.tech(o, tech) >= level)
 
 
 def price(pos: Position, nation: str, tech: str) -> int:

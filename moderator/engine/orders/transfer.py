@@ -30,7 +30,14 @@ PHASE = "8.1"
 
 
 def connected_by_land(pos: Position, nation: str, a: str, b: str) -> bool:
-    """Are a and b joined by land the nation or its allies hold (one treasury)?"""
+    """Are a and b joined by land the nation or its allies hold (one treasury)?
+
+    Two territories of the nation's own are so joined exactly when they are in one of its
+    treasury groups (treasuries.groups: the same search, made once for the position and
+    kept while no one's land changes hands), so they are looked up there: each transfer
+    asked for it twice, searching its allies' land every time (issue 14)."""
+    if pos.controller(a) == nation and pos.controller(b) == nation:
+        return any(a in g and b in g for g in treasuries.groups(pos, nation))
     return b in sea_lanes.friendly_land(pos, nation, a)
 
 
