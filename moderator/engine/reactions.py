@@ -46,6 +46,7 @@ from __future__ import annotations
 
 from moderator.engine import points
 from moderator.engine.context import Position, TurnContext
+from moderator.world.model import SEA, World
 from moderator.world.scenario_model import Aggression, Reaction
 
 NEIGHBOURING, DISTANT = "neighbouring", "distant"
@@ -55,33 +56,52 @@ SIDE_NAMES = {"allied": "the Allied Powers", "central": "the Central Powers"}
 def homeland(pos: Position, nation: str) -> list[str]:
     """The nation's land at the start in the map section of its capital (its colonies and
     overseas lands apart: the Netherlands' is Amsterdam, Brabant and Groningen)."""
-    return list(_homeland(pos, nation))
+    return list(_homeland(pos.world, nation))
 
 
-def _homeland(pos: Position, nation: str) -> tuple[str, ...]:
-    # The map alone decides it, and `neighbours` asks it for every land next to every
-    # nation's homeland (some twelve thousand times a turn): kept in the position's memo.
-    key = ("homeland", nation)
-    if key not in pos.memo:
-        home = pos.world.home_of(nation)
-        capitals = [pos.world.territories[t].section for t in home if pos.world.territories[t].capital]
-        pos.memo[key] = tuple(t for t in home if not capitals or pos.world.territories[t].section == capitals[0])
-    return pos.memo[key]  # type: ignore[no-any-return]
+def _homeland(world: World, nation: str) -> tuple[str, ...]:
+    home = world.home_of(nation)
+    capitals = [world.territories[t].section for t in home if world.territories[t].capital]
+    return tuple(t for t in home if not capitals or world.territories[t].section == capitals[0])
+
+
+# id of a map -> (the map, nation -> its neighbouring nations). The map alone decides who
+# neighbours whom (the lands at the start, their sections, the links), so it is found once
+# per map and nation, not again every turn: a turn asked it for every neutral of every
+# reaction row (issue 14, the engine's cost). The entry holds the map, so its id cannot be
+# reused while the entry lives.
+_NEAR: dict[int, tuple[World, dict[str, frozenset[str]]]] = {}
 
 
 def neighbours(pos: Position, nation: str) -> frozenset[str]:
     """Nations whose homeland borders `nation`'s, or shares a sea zone with it."""
-    key = ("neighbours", nation)
-    if key not in pos.memo:
-        mine = _homeland(pos, nation)
-        near: set[str] = set()
-        for place in mine:
-            for next_to in pos.world.neighbours(place):
-                reach = pos.world.neighbours(next_to) if pos.is_sea(next_to) else (next_to,)
-                near.update(o for t in reach if (o := pos.world.territories[t].owner) and t in _homeland(pos, o))
-        near.discard(nation)
-        pos.memo[key] = frozenset(near)
-    return frozenset(pos.memo[key])
+    world = pos.world
+    kept = _NEAR.get(id(world))
+    if kept is None or kept[0] is not world:
+        if len(_NEAR) > 64:
+            _NEAR.clear()
+        kept = _NEAR[id(world)] = (world, {})
+    near = kept[1].get(nation)
+    if near is None:
+        near = kept[1][nation] = _neighbours(world, nation)
+    return near
+
+
+def _neighbours(world: World, nation: str) -> frozenset[str]:
+    homes: dict[str, tuple[str, ...]] = {}
+
+    def home(n: str) -> tuple[str, ...]:
+        if n not in homes:
+            homes[n] = _homeland(world, n)
+        return homes[n]
+
+    near: set[str] = set()
+    for place in home(nation):
+        for next_to in world.neighbours(place):
+            reach = world.neighbours(next_to) if world.territories[next_to].kind == SEA else (next_to,)
+            near.update(o for t in reach if (o := world.territories[t].owner) and t in home(o))
+    near.discard(nation)
+    return frozenset(near)
 
 
 def column(pos: Position, row: Reaction | Aggression, neutral: str, subject: str) -> str:
