@@ -42,7 +42,7 @@ from moderator.world.model import SEA
 PHASE = "3.3"
 KNOWN = "recon"  # NationState.flags: this turn's passive reconnaissance record
 BANDS = ((5, "black"), (20, "yellow"), (10**9, "red"))  # 3.2.2.4: 0-5, 6-20, 21 and more
-TROOPS = LAND_UNITS + AIR_UNITS + SEA_UNITS  # what is counted and shown (not structures)
+TROOPS = frozenset(LAND_UNITS + AIR_UNITS + SEA_UNITS)  # what is counted and shown (not structures)
 _TRENCHES = (phase3_recon.TRENCH, phase3_recon.SUPER_TRENCH)  # what gives cover (cover())
 
 

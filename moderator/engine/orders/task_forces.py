@@ -125,7 +125,13 @@ def capacity(pos: Position, nation: str, tf: TaskForceRecord) -> int:
     """Troop points the task force's transports carry (Transports: two each; Improved
     Transports "+1 troop point", each transport at the level it was built or upgraded at,
     as the naval step stows them: phase4_sea.stow)."""
-    ships = [u for u in with_ids(pos.state.units, set(tf.unit_ids)) if u.kind == "transport"]  # (C speed: issue 14)
+    ids = set(tf.unit_ids)
+    # Its ships where it was formed, by the units-by-place index; over the whole map (at C
+    # speed) only if some are not there: each TF order asked the map (issue 14)
+    found = [u for u in pos.state.units_at(tf.start, nation) if u.id in ids]
+    if len(found) < len(ids):
+        found = with_ids(pos.state.units, ids)
+    ships = [u for u in found if u.kind == "transport"]
     return sum(stats.capacity for u in ships if (stats := pos.stats(nation, "transport", u)) is not None)
 
 
