@@ -199,5 +199,5 @@ def passive_reconnaissance(ctx: TurnContext) -> None:
             record[place] = entry
             ctx.emit("recon-report", PHASE, group, place=place, seen=str(entry["seen"]),
                      units=entry.get("units", {}), band=str(entry.get("band", "")), percent=phase3_recon.percent(c))
-        for n in group:
-            ctx.state.nations[n].flags[KNOWN] = {p: dict(e) for p, e in record.items()}
+        for n in group:  # each member's own record; the entries, never changed in place, shared
+            ctx.state.nations[n].flags[KNOWN] = dict(record)  # (phase3_recon_missions.learn puts new ones)
