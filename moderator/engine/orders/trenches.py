@@ -46,6 +46,7 @@ PRICES = {TRENCH: 5, SUPER_TRENCH: 20}  # Phase 3.1 (the scenario's units.toml w
 INFANTRY_NEEDED = {TRENCH: 1, SUPER_TRENCH: 10}  # Trenches; Super Trenches
 SUPER_TECH = "super_trenches"
 _id_nation_kind = attrgetter("id", "nation", "kind")
+_id = attrgetter("id")
 FACING = "trench_facing"  # NationState.flags: trench unit id -> the territory it faces
 
 
@@ -68,8 +69,9 @@ def facing_of(pos: Position, unit: Unit) -> str | None:
 
 def trench_on(pos: Position, nation: str, protect: str, facing: str) -> Unit | None:
     """The nation's trench (or super trench) in `protect` facing `facing`, if any."""
-    for u in sorted(pos.units_at(protect, nation), key=lambda u: u.id):
-        if u.kind in KINDS and facing_of(pos, u) == facing:
+    # the trenches there only, by id (the place's other units are not sorted for nothing)
+    for u in sorted((u for u in pos.units_at(protect, nation) if u.kind in KINDS), key=_id):
+        if facing_of(pos, u) == facing:
             return u
     return None
 
