@@ -278,13 +278,16 @@ def roll_side(ctx: TurnContext, battle: Battle, side: Side) -> int:
     # what every roll of the side says first (the purpose of each die: built once a round)
     said = f"{'air' if battle.air else 'land'} combat at {battle.territory} round {battle.rounds}: {side.role} "
     dice = ctx.dice
+    dice_of: dict[str, int] = {}  # kind -> the dice a defender of it rolls here (the same all the round)
     for f in side.fighters:
         v = value_of(ctx, battle, side, f)
         if v <= 0:
             continue
         purpose = f"{said}{f.nation} {f.kind}"
-        rolls = (terrain.defense_dice(ctx.world, ctx.scenario, battle.territory, f.kind)
-                 if side.role == "defender" and f.unit and not battle.air else 1)
+        rolls = 1
+        if side.role == "defender" and f.unit and not battle.air:
+            rolls = dice_of.get(f.kind, 0) or dice_of.setdefault(
+                f.kind, terrain.defense_dice(ctx.world, ctx.scenario, battle.territory, f.kind))
         for _ in range(rolls):  # Gibraltar: defending infantry roll 3 dice
             if dice.d10(purpose) <= v:
                 hits += 1
@@ -344,6 +347,8 @@ def aa_round_fire(ctx: TurnContext, territory: str, rounds: int, attack: Side, d
 def take_aircraft(ctx: TurnContext, battle: Battle, side: Side, hits: int) -> None:
     """"Hits scored by the AA units can only be applied to attacking aircraft" (4.6):
     the owner's casualty order among aircraft, else the cheapest first."""
+    if hits <= 0:
+        return  # (most rounds: no AA hit, nothing to share out or rank)
     for nation, count in share_hits(ctx, battle, side, hits, only=AIR).items():
         first = battle.orders.casualty.get(nation, ())
         planes = sorted((f for f in side.real() if f.nation == nation and f.kind in AIR),
@@ -360,6 +365,8 @@ def _rank(ctx: TurnContext, first: tuple[str, ...], f: Fighter) -> tuple[int, in
 
 
 def take_casualties(ctx: TurnContext, battle: Battle, side: Side, hits: int) -> None:
+    if hits <= 0:
+        return  # no hit: no share to work out, nobody to rank (casualty_shares draws only for a hit)
     virtual = [f for f in side.fighters if f.unit is None]  # (mostly none: one look at the side, not three)
     for kind in VIRTUAL:
         for f in [f for f in virtual if f.kind == kind]:

@@ -88,7 +88,7 @@ def cheapest(world: World, start: str, goal: str, limit: int = 40,
             return cost
         if cost > best.get(here, limit + 1):
             continue
-        for nxt in sorted(world.neighbours(here)):
+        for nxt in world.sorted_neighbours(here):  # (sorted once per map)
             if avoid is not None and nxt != goal and avoid(nxt):
                 continue
             c = cost + move_cost(world, here, nxt, double)
@@ -117,7 +117,7 @@ def nearest(world: World, start: str, goals: Iterable[str], limit: int = 40) -> 
             return cost, here
         if cost > best.get(here, limit + 1):
             continue
-        for nxt in sorted(world.neighbours(here)):
+        for nxt in world.sorted_neighbours(here):  # (sorted once per map)
             c = cost + step_cost(world.territories[here].is_sea, world.territories[nxt].is_sea)
             if c <= limit and c < best.get(nxt, limit + 1):
                 best[nxt] = c

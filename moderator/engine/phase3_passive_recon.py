@@ -31,6 +31,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
+from itertools import compress
+from operator import attrgetter
 
 from moderator.engine import phase3_recon
 from moderator.engine.context import Position, TurnContext
@@ -42,8 +44,9 @@ from moderator.world.model import SEA
 PHASE = "3.3"
 KNOWN = "recon"  # NationState.flags: this turn's passive reconnaissance record
 BANDS = ((5, "black"), (20, "yellow"), (10**9, "red"))  # 3.2.2.4: 0-5, 6-20, 21 and more
-TROOPS = LAND_UNITS + AIR_UNITS + SEA_UNITS  # what is counted and shown (not structures)
+TROOPS = frozenset(LAND_UNITS + AIR_UNITS + SEA_UNITS)  # what is counted and shown (not structures)
 _TRENCHES = (phase3_recon.TRENCH, phase3_recon.SUPER_TRENCH)  # what gives cover (cover())
+_nation = attrgetter("nation")
 
 
 def band(count: int) -> str:
@@ -102,15 +105,14 @@ def positions_of(at: Mapping[str, Sequence[Unit]],
                  teams: Sequence[tuple[str, ...]]) -> dict[tuple[str, ...], dict[str, list[Unit]]]:
     """positions() of every group at once, read from every unit by place (`at`, each
     place's in the order of the state's list): one pass over the map, not one a group."""
-    member: dict[str, list[tuple[str, ...]]] = {}
-    for group in teams:
-        for n in group:
-            member.setdefault(n, []).append(group)
+    # each place's units of a group picked at C speed (map, compress), for the groups with
+    # a unit there: not a Python step per unit of the map and group (issue 14)
+    members = [(group, set(group)) for group in teams]
     out: dict[tuple[str, ...], dict[str, list[Unit]]] = {group: {} for group in teams}
     for place, units in at.items():
-        for u in units:
-            for group in member.get(u.nation, ()):
-                out[group].setdefault(place, []).append(u)
+        for group, nations in members:
+            if not nations.isdisjoint(map(_nation, units)):
+                out[group][place] = list(compress(units, map(nations.__contains__, map(_nation, units))))
     return out
 
 
@@ -154,8 +156,10 @@ def targets(ctx: TurnContext, group: tuple[str, ...], enemies: set[str],
     out = []
     for place in sorted(near):
         # enemy land first: a look up, where the enemy's troops are a look through the place's units
+        # (the units' nations at C speed first: most places hold no enemy at all)
         if (territories[place].kind != SEA and control.get(place) in enemies) \
-                or any(u.nation in enemies and u.kind in TROOPS for u in at.get(place, ())):
+                or (not enemies.isdisjoint(map(_nation, at.get(place, ())))
+                    and any(u.nation in enemies and u.kind in TROOPS for u in at.get(place, ()))):
             out.append(place)
     return out
 
@@ -199,5 +203,5 @@ def passive_reconnaissance(ctx: TurnContext) -> None:
             record[place] = entry
             ctx.emit("recon-report", PHASE, group, place=place, seen=str(entry["seen"]),
                      units=entry.get("units", {}), band=str(entry.get("band", "")), percent=phase3_recon.percent(c))
-        for n in group:
-            ctx.state.nations[n].flags[KNOWN] = {p: dict(e) for p, e in record.items()}
+        for n in group:  # each member's own record; the entries, never changed in place, shared
+            ctx.state.nations[n].flags[KNOWN] = dict(record)  # (phase3_recon_missions.learn puts new ones)

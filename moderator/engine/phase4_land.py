@@ -93,7 +93,7 @@ from moderator.engine.orders.move import (
 )
 from moderator.engine.orders.trenches import facing_of
 from moderator.engine.placement import DISMANTLED, map_facility
-from moderator.engine.state import SEA_UNITS, Unit, ids_of, kinds, stand_in
+from moderator.engine.state import SEA_UNITS, Unit, ids_of, kinds, stand_in, with_ids
 from moderator.orders.model import ArtillerySupport, Move, NavalInvasion, UnitCount
 
 PHASE = "4.4"
@@ -170,7 +170,8 @@ def land_moves(ctx: TurnContext) -> None:
                 hold_back(ctx, leg, MOVABLE - combat_land.STRAIT_ATTACKERS, "straits")
     helpers = [g for g in legs if g.support and not g.attack]  # protecting a friend next door
     raids = [g for g in legs if g.attack and g.units]
-    busy = {uid for uid in ctx.moved if uid not in in_legs} - artillery_ids(ctx)  # another order's units
+    busy = {uid for uid in ctx.moved if uid not in in_legs}
+    busy -= artillery_ids(ctx, busy)  # another order's units
     flying = {u.id for g in raids for u in g.units if u.kind not in STAYS_AT_HOME}
     moves = [g for g in legs if not g.attack and not g.support]
     # Aircraft moving to friendly land over other places fly with the attacks' aircraft
@@ -236,8 +237,10 @@ def moved(ctx: TurnContext, leg: Leg) -> None:
     ctx.tell(leg.nation, "moved", PHASE, order=leg.index, origin=leg.origin, dest=leg.dest, units=kinds(leg.units))
 
 
-def artillery_ids(ctx: TurnContext) -> set[str]:
-    return {u.id for u in ctx.state.units if u.kind in STAYS_AT_HOME}
+def artillery_ids(ctx: TurnContext, among: Collection[str]) -> set[str]:
+    """The ids of `among` that are units staying at home (artillery), the units found by
+    id at C speed (with_ids): not a look at the kind of every unit on the map (issue 14)."""
+    return {u.id for u in with_ids(ctx.state.units, among) if u.kind in STAYS_AT_HOME}
 
 
 def attacked_by_land(raids: Iterable[Leg]) -> dict[str, set[str]]:

@@ -70,6 +70,8 @@ from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
+from itertools import compress
+from operator import attrgetter
 
 from moderator.engine import (
     carrier_loss,
@@ -213,6 +215,9 @@ def naval_movement(ctx: TurnContext) -> None:
 # ---- the fleets --------------------------------------------------------------------------------
 
 
+_kind = attrgetter("kind")
+
+
 def fleets(ctx: TurnContext) -> list[Fleet]:
     alive = ctx.state.units_by_id()
     out: list[Fleet] = []
@@ -233,8 +238,9 @@ def fleets(ctx: TurnContext) -> list[Fleet]:
         f.mission = f.moves[0].mission if f.moves else standing_mission(ctx, f)
         out.append(f)
     idle: dict[tuple[str, str], list[Unit]] = defaultdict(list)
-    for u in ctx.state.units:
-        if u.kind in phase4_naval.SURFACE_SHIPS and u.id not in in_tf and ctx.is_sea(u.location):
+    units = ctx.state.units  # its surface ships picked at C speed (map, compress), then looked at (issue 14)
+    for u in compress(units, map(phase4_naval.SURFACE_SHIPS.__contains__, map(_kind, units))):
+        if u.id not in in_tf and ctx.is_sea(u.location):
             idle[(u.nation, u.location)].append(u)
     for (nation, zone), ships in sorted(idle.items()):
         f = Fleet(nation, f"{zone} (no orders)", sorted(ships, key=lambda u: u.id), zone, "", path=[zone])

@@ -74,7 +74,7 @@ def rail_region(world: World, state: GameState, nation: str, origin: str) -> lis
 
 def _search_region(world: World, control: Mapping[str, str], incorporated: Mapping[str, int], friends: set[str],
                    origin: str) -> list[str]:
-    links = _land_links(world)
+    links = land_links(world)
     seen, queue = {origin}, deque([origin])
     while queue:
         for nb in links.get(queue.popleft(), ()):
@@ -106,7 +106,7 @@ def _sorted_neighbours(world: World) -> Links:
     return _per_map(_NEIGHBOURS, world, lambda w: {t: tuple(sorted(w.neighbours(t))) for t in w.territories})
 
 
-def _land_links(world: World) -> Links:
+def land_links(world: World) -> Links:
     """Every place's neighbours that are land on the map (the only ones a rail can reach):
     the search of a rail region no longer asks the map about each neighbour it meets."""
     def build(w: World) -> Links:
@@ -116,10 +116,12 @@ def _land_links(world: World) -> Links:
     return _per_map(_LAND_LINKS, world, build)
 
 
-_SKELETONS: dict[tuple[int, str, tuple[str, ...], tuple[str, ...]], tuple[World, FlowNetwork, list[int]]] = {}
+_SKELETONS: dict[tuple[int, str, tuple[str, ...], tuple[str, ...]],
+                 tuple[World, FlowNetwork, list[int], dict[str, int]]] = {}
 
 
-def _skeleton(world: World, region: list[str], origin: str, sinks: list[str]) -> tuple[FlowNetwork, list[int]]:
+def _skeleton(world: World, region: list[str], origin: str,
+              sinks: list[str]) -> tuple[FlowNetwork, list[int], dict[str, int]]:
     """The rails of a region from an origin to some destinations (`sinks`) as a network,
     with the capacities that do not depend on the turn: every territory's in -> out edge
     (the `i`-th edge for the `i`-th territory of the region, capacity 0 here), the source
@@ -127,7 +129,9 @@ def _skeleton(world: World, region: list[str], origin: str, sinks: list[str]) ->
     capacity 0 here). It depends only on the map, the region, the origin and the
     destinations, so it is built once and shared by every strategic move that asks for it
     (a turn's moves asked for some 1,600 edges to be added: issue 14, the engine's cost);
-    the entry holds the map, so its id cannot be reused while the entry lives."""
+    the entry holds the map, so its id cannot be reused while the entry lives. With it:
+    the capacities with no rail used yet (each territory's value, "limited by the maximum
+    point value of the territory") and each territory's edge number."""
     key = (id(world), origin, tuple(region), tuple(sinks))
     hit = _SKELETONS.get(key)
     if hit is None or hit[0] is not world:
@@ -145,8 +149,11 @@ def _skeleton(world: World, region: list[str], origin: str, sinks: list[str]) ->
         for dest in sinks:
             net.add_edge((dest, "out"), SINK, 0)
         net.node(SINK)  # there even with no destination, as the search asks for it
-        hit = _SKELETONS[key] = (world, net, net.capacities())
-    return hit[1], hit[2]
+        full = net.capacities()
+        for i, t in enumerate(region):
+            full[i] = max(0, world.territories[t].value)
+        hit = _SKELETONS[key] = (world, net, full, {t: i for i, t in enumerate(region)})
+    return hit[1], hit[2], hit[3]
 
 
 def _network(
@@ -156,11 +163,13 @@ def _network(
     region = rail_region(world, state, nation, origin)
     inside = set(region)
     sinks = [dest for dest in sorted(demands) if dest in inside and dest != origin and demands[dest] > 0]
-    net, fixed = _skeleton(world, region, origin, sinks)
-    caps = list(fixed)
+    net, fixed, edge_of = _skeleton(world, region, origin, sinks)
+    caps = list(fixed)  # each territory's value: less the rails the turn's moves used there
     places = world.territories
-    for i, t in enumerate(region):
-        caps[i] = max(0, places[t].value - used.get(t, 0))
+    for t, n in used.items():
+        i = edge_of.get(t)
+        if i is not None:
+            caps[i] = max(0, places[t].value - n)
     for i, dest in enumerate(sinks, len(caps) - len(sinks)):
         caps[i] = demands[dest]
     return net.with_capacities(caps)

@@ -45,6 +45,7 @@ from moderator.engine import treasuries
 from moderator.engine.context import Position, TurnContext
 from moderator.engine.phase4_naval import SURFACE_SHIPS
 from moderator.engine.phase4_sea import BLOCKADES
+from moderator.engine.phase4_strategic import land_links
 from moderator.engine.phase4_submarine_warfare import shortest_sea_paths, split_transfer, transfer_losses
 from moderator.engine.state import same_control
 
@@ -53,13 +54,13 @@ _KIND = attrgetter("kind")
 
 def friendly_land(pos: Position, nation: str, start: str) -> list[str]:
     """The land joined to `start` through land the nation or its allies hold, sorted."""
-    # friendly(), its allies asked once: holders in the nation's camp (issue 14, the engine's cost)
-    friends, control = pos.state.allies_of(nation), pos.state.control
+    # friendly(), its allies asked once: holders in the nation's camp; the map's land links
+    # (kept per map), in any order: what is found is a set, sorted (issue 14, the engine's cost)
+    friends, control, links = pos.state.allies_of(nation), pos.state.control, land_links(pos.world)
     seen, queue = {start}, deque([start])
     while queue:
-        here = queue.popleft()
-        for nxt in sorted(pos.world.neighbours(here)):
-            if nxt not in seen and pos.place(nxt).is_land and control.get(nxt) in friends:
+        for nxt in links.get(queue.popleft(), ()):
+            if nxt not in seen and control.get(nxt) in friends:
                 seen.add(nxt)
                 queue.append(nxt)
     return sorted(seen)

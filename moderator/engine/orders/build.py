@@ -48,23 +48,45 @@ def purchase(pos: Position, nation: str, order: Build, where: Placement) -> tupl
     return bought, paid
 
 
+JUDGED = "build-judged"  # pos.memo: (order, nation, mark, (where, bought, paid)) of the order last judged
+
+
+def judge(pos: Position, nation: str, order: Build) -> tuple[Placement | Problem, int, int]:
+    """Where the order's units would be placed (or why nowhere) and what it buys: (where,
+    bought, paid). The checker and the engine ask it of the same order at the same position
+    two or three times running (problem(), then remarks() and commit(), or execute()): the
+    answer is kept for the order last judged, with a mark of what else it reads that a
+    turn changes (the builds so far, the treasuries, the units, who holds what), and found
+    again if the order or the mark differs (issue 14, the engine's cost)."""
+    state = pos.state
+    mark = (len(pos.builds), pos.saved(nation), tuple(sorted(treasuries.held(pos, nation).items())),
+            id(state.units), len(state.units), id(state.control), getattr(state.control, "mark", None))
+    kept = pos.memo.get((JUDGED,))
+    if kept is not None and kept[0] is order and kept[1] == nation and kept[2] == mark:
+        return kept[3]  # type: ignore[no-any-return]
+    where = _where(pos, nation, order)
+    bought, paid = purchase(pos, nation, order, where) if isinstance(where, Placement) else (0, 0)
+    pos.memo[(JUDGED,)] = (order, nation, mark, (where, bought, paid))
+    return where, bought, paid
+
+
+def _where(pos: Position, nation: str, order: Build) -> Placement | Problem:
+    stats = pos.stats(nation, order.kind)
+    if stats is None:
+        return problem("cannot-build", kind=order.kind)
+    if stats.requires_tech and pos.tech(nation, stats.requires_tech) < 1:
+        return problem("needs-tech", kind=order.kind, tech=stats.requires_tech)
+    return placement(pos, nation, order.kind, order.place)
+
+
 class BuildRule(OrderRule[Build]):
     order = Build
     section = PHASE
 
-    def _where(self, pos: Position, nation: str, order: Build) -> Placement | Problem:
-        stats = pos.stats(nation, order.kind)
-        if stats is None:
-            return problem("cannot-build", kind=order.kind)
-        if stats.requires_tech and pos.tech(nation, stats.requires_tech) < 1:
-            return problem("needs-tech", kind=order.kind, tech=stats.requires_tech)
-        return placement(pos, nation, order.kind, order.place)
-
     def problem(self, pos: Position, nation: str, order: Build) -> Problem | None:
-        where = self._where(pos, nation, order)
+        where, bought, _ = judge(pos, nation, order)
         if isinstance(where, Problem):
             return where
-        bought, _ = purchase(pos, nation, order, where)
         if bought == 0:
             first = prices(pos, nation, order, where)[0]
             return problem("over-budget", what=f"{order.count} {order.kind}", cost=first * order.count,
@@ -72,10 +94,9 @@ class BuildRule(OrderRule[Build]):
         return None
 
     def remarks(self, pos: Position, nation: str, order: Build) -> list[Problem]:
-        where = self._where(pos, nation, order)
+        where, bought, _ = judge(pos, nation, order)
         assert isinstance(where, Placement)
         out: list[Problem] = []
-        bought, _ = purchase(pos, nation, order, where)
         if order.kind == "infantry":
             over = max(0, bought - manpower.normal_left(pos, nation, order.place))
             if over:
@@ -94,9 +115,8 @@ class BuildRule(OrderRule[Build]):
         return out
 
     def commit(self, ctx: TurnContext, nation: str, index: int, order: Build) -> None:
-        where = self._where(ctx, nation, order)
+        where, bought, paid = judge(ctx, nation, order)
         assert isinstance(where, Placement)
-        bought, paid = purchase(ctx, nation, order, where)
         treasuries.spend(ctx, nation, order.place, paid)
         ctx.builds.append(PendingBuild(nation, order.kind, bought, order.place, paid, index))
 

@@ -36,7 +36,7 @@ from operator import attrgetter
 from moderator.engine.context import Position, TurnContext
 from moderator.engine.orders.base import OrderRule, afford
 from moderator.engine.problems import Problem, problem
-from moderator.engine.state import Unit
+from moderator.engine.state import Unit, with_ids
 from moderator.orders.model import BuildHomeTrenches, BuildTrench
 
 PHASE = "3.1"
@@ -46,6 +46,7 @@ PRICES = {TRENCH: 5, SUPER_TRENCH: 20}  # Phase 3.1 (the scenario's units.toml w
 INFANTRY_NEEDED = {TRENCH: 1, SUPER_TRENCH: 10}  # Trenches; Super Trenches
 SUPER_TECH = "super_trenches"
 _id_nation_kind = attrgetter("id", "nation", "kind")
+_id = attrgetter("id")
 FACING = "trench_facing"  # NationState.flags: trench unit id -> the territory it faces
 
 
@@ -68,8 +69,9 @@ def facing_of(pos: Position, unit: Unit) -> str | None:
 
 def trench_on(pos: Position, nation: str, protect: str, facing: str) -> Unit | None:
     """The nation's trench (or super trench) in `protect` facing `facing`, if any."""
-    for u in sorted(pos.units_at(protect, nation), key=lambda u: u.id):
-        if u.kind in KINDS and facing_of(pos, u) == facing:
+    # the trenches there only, by id (the place's other units are not sorted for nothing)
+    for u in sorted((u for u in pos.units_at(protect, nation) if u.kind in KINDS), key=_id):
+        if facing_of(pos, u) == facing:
             return u
     return None
 
@@ -88,10 +90,12 @@ def dig(ctx: TurnContext, nation: str, protect: str, facing: str) -> Unit:
     """A new trench unit in `protect`, facing `facing`."""
     unit = ctx.state.new_unit(nation, TRENCH, protect)
     ns = ctx.state.nations[nation]
-    # Every unit's (id, nation, kind) gathered at C speed: one dig per trench built would
-    # otherwise step through the whole map in Python (issue 14, the engine's cost).
-    units = set(map(_id_nation_kind, ctx.state.units))
-    faced = {uid: place for uid, place in ns.flags.get(FACING, {}).items()
+    # The (id, nation, kind) of the units the record names, found at C speed (with_ids):
+    # one dig per trench built would otherwise step through the whole map in Python, or
+    # make a triple of every unit on it (issue 14, the engine's cost).
+    record = ns.flags.get(FACING, {})
+    units = set(map(_id_nation_kind, with_ids(ctx.state.units, record)))
+    faced = {uid: place for uid, place in record.items()
              if any((uid, nation, kind) in units for kind in KINDS)}  # captured ones go
     faced[unit.id] = facing
     ns.flags[FACING] = dict(sorted(faced.items()))
