@@ -55,12 +55,11 @@ def test_a_task_force_joins_another_and_sails_on_with_its_plan() -> None:
 
 
 def test_transports_split_off_with_the_troops_aboard() -> None:
-    # Loaded transports join their escort, then split off again, all of them with their troops.
-    state = sea_state(germany=[("transport", "North Sea", 2), ("cruiser", "North Sea", 2)])
-    for _ in range(3):
-        state.new_unit("germany", "infantry", "Kiel")
-    orders = {"germany": "TF 2 AT North Sea: 2 tr\nTF 1 AT North Sea: 2 dd\n"
-                         "TF 2 LOAD 3 inf FROM Kiel, JOIN TF 1\n"
+    # Troops left aboard at sea last turn: the task force formed of the transports and
+    # their escort takes them aboard, and the transports split off with them, all of them.
+    state = sea_state(germany=[("transport", "North Sea", 2), ("cruiser", "North Sea", 2),
+                               ("infantry", "North Sea", 3)])
+    orders = {"germany": "TF 1 AT North Sea: 2 dd, 2 tr\n"
                          "TF 1 SPLIT 2 tr INTO TF 5, PATROL TO English Channel\n"
                          "TF 5 TRANSPORT TO English Channel"}
     ctx = naval_turn(state, orders, ScriptedDice({}))

@@ -177,7 +177,8 @@ VERSION = 40  # 1: before "One rule, one home" (one dice stream per turn); 2: be
 # and a non-player minor's treasury reaching an infantry's price was flagged (minor-funds, reading 34)
 # 39: before a task force's SPLIT took the ships its order named at check time (lowest ids), failing or going
 # short when one of them was sunk earlier in the move; it takes the kinds and counts among those afloat now
-# (Phase 4 guideline 6; issue 10)
+# (Phase 4 guideline 6; issue 10), and before a JOIN putting loaded transports with other ships was kept
+# (now refused, tf-join-loaded: such a task force could take no step, 4.2.1)
 ROOT = Path(__file__).resolve().parents[2]
 
 RULES: tuple[OrderRule, ...] = (  # type: ignore[type-arg]

@@ -176,7 +176,8 @@ def composition(pos: Position, nation: str, tf: TaskForceRecord, mission: str) -
     if not allowed:
         return problem("tf-mission", mission=mission, tf=tf.name)
     if tf.aboard and mission not in LOADED_MAY:
-        return problem("tf-loaded", mission=mission, tf=tf.name)
+        return problem("tf-loaded", mission=mission, tf=tf.name, transports=tf.ships.get("transport", 0),
+                       mixed=not kinds <= {"transport"})
     return None
 
 
@@ -304,6 +305,12 @@ class MissionRule(OrderRule[TaskForceMission]):
         if other.zone != tf.zone or other.points != tf.points:
             return problem("tf-join-apart", tf=tf.name, other=other.name, zone=tf.zone, points=tf.points,
                            other_zone=other.zone, other_points=other.points)
+        loaded = tf if tf.aboard else other if other.aboard else None
+        if loaded is not None and not (tf.kinds() | other.kinds()) <= {"transport"}:
+            # 4.2.1: loaded transports do troop transport only, and TRANSPORT is for transports
+            # alone: joined with other ships they could take no step. Escorting is 4.2.2's.
+            escort = other if loaded is tf else tf
+            return problem("tf-join-loaded", tf=tf.name, other=other.name, loaded=loaded.name, escort=escort.name)
         return None
 
     def _escort(self, pos: Position, nation: str, tf: TaskForceRecord, order: TaskForceMission) -> Problem | None:
