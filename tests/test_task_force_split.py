@@ -7,6 +7,8 @@ guideline-split-halves-sight-on-their-own. The refusals are in tests/test_phase4
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from moderator.engine.context import TurnContext
 from moderator.engine.dice import ScriptedDice
 from moderator.engine.state import kinds
@@ -125,8 +127,10 @@ def test_a_split_with_too_few_ships_left_is_refused_with_how_many_were_left() ->
     split = next(e for e in ctx.events if e.code == "task-force-split")
     assert event_text(split, str) == (
         "Task force 3 (order 3) did not split off task force 1 in English Channel: the order named 2 cruisers, "
-        "and task force 1 had 1 cruiser left there (the others were sunk earlier in the move); they stayed "
-        "with it.")
+        "and task force 1 had only 1 cruiser left there (sunk earlier in the move); those left stayed with it.")
+    # every one of them sunk (the Baltic of the demo): nothing stayed
+    gone = replace(split, args={**split.args, "left": {"cruiser": 0}})
+    assert event_text(gone, str).endswith("task force 1 had no cruisers left there (sunk earlier in the move).")
 
 
 def test_a_split_takes_every_ship_left_when_the_losses_leave_only_those_named() -> None:

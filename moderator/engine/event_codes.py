@@ -232,7 +232,7 @@ SCHEMA = EventSchema([
          nation=NATION, tf=TEXT, zone=PLACE, dest=PLACE),
     spec("task-force-split", "nation", "Phase 4 guideline 6: task force `tf` split off `parent` in `zone` with "
          "`ships` (done), or could not (`done` false, `ships` the ships the order named; `why` apart: the parent "
-         "was held, turned back or retreated; lost: it had fewer of a kind afloat than named, `left` how many)",
+         "was held, turned back or retreated; lost: it had fewer of a kind afloat than named, `left` how many of each such kind)",
          nation=NATION, order=INT, tf=TEXT, parent=TEXT, zone=PLACE, ships=UNITS, done=BOOL, why=optional(CODE),
          left=optional(UNITS)),
     spec("task-force-joined", "nation", "Phase 4 guideline 6: task force `tf` joined `into` in `zone` with `ships` "

@@ -299,7 +299,7 @@ def split(ctx: TurnContext, sea: Sea, r: Regroup) -> None:
     so a ship sunk earlier in the move is replaced by another of its kind. Not when the old
     task force is not where its plan has it split (held, turned back, retreated: why
     "apart"), or has fewer ships of a kind left than the order names (why "lost": `left`
-    tells how many it had)."""
+    tells how many of each such kind it had)."""
     old, new = fleet_named(sea, r.nation, r.tf), fleet_named(sea, r.nation, r.other)
     named = dict(r.ships)
     left = {kind: sum(1 for u in old.ships if u.kind == kind) for kind in named}
@@ -317,7 +317,7 @@ def split(ctx: TurnContext, sea: Sea, r: Regroup) -> None:
     why = None if going else "apart" if apart else "lost"
     ctx.tell(r.nation, "task-force-split", PHASE, order=r.index, tf=r.other, parent=r.tf, zone=r.zone,
              ships=kinds(going) if going else named, done=bool(going), why=why,
-             left=left if why == "lost" else None)
+             left={k: n for k, n in left.items() if n < named[k]} if why == "lost" else None)
 
 
 def pick(ships: Sequence[Unit], named: dict[str, int]) -> list[Unit]:
