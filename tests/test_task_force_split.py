@@ -81,8 +81,8 @@ def test_a_split_the_turn_made_impossible_does_not_happen() -> None:
     ctx = naval_turn(state, orders, ScriptedDice([1] + [10] * 20))
     assert told(ctx, "blockade-held")
     assert where(ctx, "germany") == {("transport", "North Sea"): 2}
-    assert [(a["tf"], a["zone"], a["ships"], a["done"]) for a in told(ctx, "task-force-split")] == [
-        ("3", "English Channel", {"transport": 1}, False)]
+    assert [(a["tf"], a["zone"], a["ships"], a["done"], a["why"]) for a in told(ctx, "task-force-split")] == [
+        ("3", "English Channel", {"transport": 1}, False, "apart")]
     assert [a["tf"] for a in told(ctx, "task-force") if a["nation"] == "germany"] == ["2"]
     assert kinds([u for u in ctx.state.units if u.nation == "germany"]) == {"transport": 2}
 
