@@ -62,7 +62,9 @@ from moderator.engine.odds import STEP_BUDGET, Odds, odds_for
 from moderator.engine.odds_on_the_way import Guarded, intercepted_odds
 from moderator.engine.orders import move as move_order
 from moderator.orders.checker import resolve_nation_id
+from moderator.orders.messages import counted, units_word
 from moderator.orders.vocab import LAND, TECH_INDEX, TECHNOLOGIES, UNIT_INDEX
+from moderator.reports.render import count_units
 from moderator.world.model import fold
 from moderator.world.scenario_model import Scenario
 
@@ -164,7 +166,7 @@ def parse_units(text: str, refuse: Callable[[str], str | None] | None = None) ->
 
 def _not_land_combat(kind: str) -> str | None:
     if kind not in LAND and kind not in ("fighter", "bomber"):
-        return f"{kind} does not fight in land combat (Phase 4.6)"
+        return f"{units_word(kind)} do not fight in land combat (Phase 4.6)"
     return None
 
 
@@ -190,7 +192,7 @@ def _check_attack(attack: dict[str, int], strait: bool) -> None:
         raise ValueError("no attacking units")
     never = sorted(set(attack) & move_order.NEVER_ATTACK)
     if never:
-        raise ValueError(f"{', '.join(never)} never attack (Anti Air Guns; rockets fire separately)")
+        raise ValueError(f"{', '.join(map(units_word, never))} never attack (Anti Air Guns; rockets fire separately)")
     if strait and set(attack) - combat_land.STRAIT_ATTACKERS:
         raise ValueError("only infantry and artillery may attack across a strait (Straits)")
 
@@ -324,14 +326,14 @@ def _way(args: argparse.Namespace, distance: int) -> list[Guarded]:
         way.append(Guarded(fighters=units.get("fighter", 0), aa=units.get("aa", 0)))
     if way and len(way) > distance - 1:
         flag = "--intercepted" if guards else "--on-the-way"
-        raise ValueError(f"{flag} needs aircraft flying over {len(way)} place(s) between: "
+        raise ValueError(f"{flag} needs aircraft flying over {counted(len(way), 'place')} between: "
                          f"--air-distance {len(way) + 1} or more")
     return way if any(g.fighters or g.aa for g in way) else []
 
 
 def _not_a_guard(kind: str) -> str | None:
     if kind not in ("fighter", "aa"):
-        return f"{kind} does not fight aircraft flying over (--on-the-way takes fighters and AA guns: 4.5, Anti Air Guns)"
+        return f"{units_word(kind)} do not fight aircraft flying over (--on-the-way takes fighters and AA guns: 4.5, Anti Air Guns)"
     return None
 
 
@@ -371,7 +373,7 @@ def _print_odds(args: argparse.Namespace, work: Callable[[argparse.Namespace], t
 
 def _units_text(units: object) -> str:
     assert isinstance(units, dict)
-    return ", ".join(f"{n} {k}" for k, n in sorted(units.items())) or "nothing"
+    return ", ".join(count_units(n, k) for k, n in sorted(units.items())) or "nothing"
 
 
 def _listed(items: object) -> str:

@@ -28,6 +28,7 @@ import argparse
 
 from moderator.engine.flight_odds import FlightOdds, flight_odds
 from moderator.engine.state import AIR_UNITS
+from moderator.orders.messages import counted, units_word
 
 OTHER_BATTLES = ("territory", "city", "strait", "beach", "trench", "super_trench", "strike", "support",
                  "support_one_round", "disengage_after", "disengage_losses", "rounds", "free", "aa",
@@ -102,12 +103,12 @@ def compute(args: argparse.Namespace) -> tuple[FlightOdds, dict[str, object]]:
 
 
 def _not_a_plane(kind: str) -> str | None:
-    return None if kind in AIR_UNITS else f"{kind} does not fly: raids and rebases are flown by aircraft (4.1)"
+    return None if kind in AIR_UNITS else f"{units_word(kind)} do not fly: raids and rebases are flown by aircraft (4.1)"
 
 
 def _not_a_guard(kind: str) -> str | None:
     if kind not in ("fighter", "aa"):
-        return f"{kind} does not fight aircraft: a raid's target is guarded by fighters and AA guns (4.5, Anti Air Guns)"
+        return f"{units_word(kind)} do not fight aircraft: a raid's target is guarded by fighters and AA guns (4.5, Anti Air Guns)"
     return None
 
 
@@ -115,10 +116,12 @@ def render(odds: FlightOdds, battle: dict[str, object]) -> str:
     from moderator.analysis_commands import _listed, _tech_text, _units_text, _way_text
 
     rebasing = battle["mission"] == "rebase"
+    moves = battle["air_distance"]
+    assert isinstance(moves, int)
     title = (f"Rebasing flight (4.1.2) of {battle['attacker']}: {_units_text(battle['attack'])}, "
-             f"{battle['air_distance']} move(s) to friendly land over {battle['defender']}'s") if rebasing else \
+             f"{counted(moves, 'move')} to friendly land over {battle['defender']}'s") if rebasing else \
         (f"Bombing raid (4.1.1), {AIM_TEXT[str(battle['mission'])]}: {battle['attacker']}'s "
-         f"{_units_text(battle['attack'])} on {battle['defender']}, {battle['air_distance']} move(s) there, "
+         f"{_units_text(battle['attack'])} on {battle['defender']}, {counted(moves, 'move')} there, "
          f"{battle['home']} back to friendly land")
     lines = [title + ":"]
     if not rebasing:

@@ -41,6 +41,7 @@ import argparse
 from moderator.engine import naval_odds
 from moderator.engine.naval_odds import NavalOdds, naval_odds_for
 from moderator.engine.state import AIR_UNITS, SEA_UNITS
+from moderator.orders.messages import counted, units_word
 from moderator.orders.vocab import UNIT_ECHO
 
 MISSIONS = ("patrol", "blockade", "bombard", "escort", "move", "transport", "carrier", "dock", "intercept")
@@ -103,7 +104,7 @@ def parse_ships(text: str, aircraft: bool = False) -> dict[str, int]:
 
 def _not_a_ship(kind: str) -> str | None:
     if kind not in SEA_UNITS:
-        return f"{kind} is not a ship: a naval battle (--sea) is fought by ships (4.3)"
+        return f"{units_word(kind)} are not ships: a naval battle (--sea) is fought by ships (4.3)"
     return None
 
 
@@ -176,32 +177,39 @@ def compute(args: argparse.Namespace) -> tuple[NavalOdds, dict[str, object]]:
 # engine's "cruiser"), with the abbreviation a player types, so "4 dd" reads back as typed.
 SHIP_NAMES = {"battleship": "battleship", "cruiser": "destroyer/cruiser", "transport": "transport",
               "carrier": "carrier", "submarine": "submarine", "fighter": "fighter", "bomber": "bomber"}
+SHIPS_NAMES = {"cruiser": "destroyers/cruisers"}  # the plurals that are not the name + "s"
 
 
 def _ships(units: object) -> str:
     assert isinstance(units, dict)
-    return ", ".join(f"{n} {SHIP_NAMES.get(k, k)} ({UNIT_ECHO.get(k, k)})" for k, n in sorted(units.items()))
+    kinds: list[tuple[str, int]] = sorted(units.items())
+    return ", ".join(f"{counted(n, SHIP_NAMES.get(k, k), SHIPS_NAMES.get(k))} ({UNIT_ECHO.get(k, k)})" for k, n in kinds)
+
+
+def _count(n: object, word: str) -> str:
+    """A count the battle dict holds (an int once the flag is given) with its word."""
+    return counted(int(n), word) if isinstance(n, int) else f"{n} {word}s"
 
 
 def render(odds: NavalOdds, battle: dict[str, object]) -> str:
     from moderator.analysis_commands import _listed
     strike = bool(battle.get("strike"))
-    title = ("Air strike on ships (the ships fire first" + (f", {battle['aa']} AA guns aboard" if battle.get("aa") else "")
-             + f"; {battle['max_rounds'] or 1} round(s) of fuel)") if strike else \
+    title = ("Air strike on ships (the ships fire first" + (f", {_count(battle['aa'], 'AA gun')} aboard" if battle.get("aa") else "")
+             + f"; {_count(battle['max_rounds'] or 1, 'round')} of fuel)") if strike else \
         "Naval battle" + (" (the attackers fire a free round first)" if battle["free"] else "")
     extras = [text for text, on in (
-        (f"{battle.get('carrier_fighters')} fighter(s) aboard the carriers intercept first", battle.get("carrier_fighters")),
-        (f"{battle.get('cover')} fighter(s) of cover from land intercept first, {battle.get('cover_rounds')} round(s) "
-         "of fuel", battle.get("cover")),
-        (f"radar aboard {battle.get('radar_ships')} ship(s): aircraft -1", battle.get("radar_ships")),
+        (f"{_count(battle.get('carrier_fighters'), 'fighter')} aboard the carriers, intercepting first", battle.get("carrier_fighters")),
+        (f"{_count(battle.get('cover'), 'fighter')} of cover from land, intercepting first, "
+         f"{_count(battle.get('cover_rounds'), 'round')} of fuel", battle.get("cover")),
+        (f"radar aboard {_count(battle.get('radar_ships'), 'ship')}: aircraft -1", battle.get("radar_ships")),
         ("the ships withdraw when the radar warns", battle.get("radar_retreat")),
         ("the defender's fighters let the aircraft through (no air combat)", battle.get("let_through")),
         (f"the aircraft break off the air combat at {_listed(battle.get('break_off'))}",
          battle.get("break_off")),
         ("sonar aboard: attacking submarines -1", battle.get("sonar")),
-        (f"{battle.get('attacker_deck')} attacking fighter(s) on deck fight with the carriers",
+        (f"{_count(battle.get('attacker_deck'), 'attacking fighter')} on deck, fighting with the carriers",
          battle.get("attacker_deck")),
-        (f"{battle.get('defender_deck')} defending fighter(s) on deck fight with the carriers",
+        (f"{_count(battle.get('defender_deck'), 'defending fighter')} on deck, fighting with the carriers",
          battle.get("defender_deck"))) if on]
     lines = [
         title + ":",

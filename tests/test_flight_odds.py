@@ -130,13 +130,32 @@ def test_the_cli_flies_raids_and_rebases(capsys: pytest.CaptureFixture[str]) -> 
     code, out = run_cli([*base, "--raid", "industry", "--attack", "1 bmb"], capsys)
     assert code == 2 and "technology level 2" in out
     code, out = run_cli([*base, "--rebase", "--attack", "1 ftr", "--defend", "1 inf"], capsys)
-    assert code == 2 and "infantry does not fight aircraft" in out
+    assert code == 2 and "infantry do not fight aircraft" in out
     code, out = run_cli([*base, "--rebase", "--attack", "1 ftr", "--defend", "1 aa"], capsys)
     assert code == 2 and "nothing defends it" in out
     code, out = run_cli([*base, "--raid", "tactical", "--attack", "1 bmb", "--trench"], capsys)
     assert code == 2 and "--trench is for a battle" in out
     code, out = run_cli([*base, "--sea", "--raid", "tactical", "--attack", "1 bmb"], capsys)
     assert code == 2 and "leave out --sea" in out
+
+
+def test_the_odds_count_their_units_and_moves_in_the_right_number(capsys: pytest.CaptureFixture[str]) -> None:
+    # "3 bombers, 2 moves", "1 bomber, 1 move", "2 destroyers/cruisers": never "3 bomber" or "move(s)"
+    base = ["odds", "--attacker", "germany", "--defender", "russia", "--rebase"]
+    code, out = run_cli([*base, "--attack", "3 bmb", "--air-distance", "2"], capsys)
+    assert code == 0 and "germany: 3 bombers, 2 moves to friendly land" in out
+    code, out = run_cli([*base, "--attack", "1 bmb, 2 ftr"], capsys)
+    assert code == 0 and "germany: 1 bomber, 2 fighters, 1 move to friendly land" in out
+    code, out = run_cli(["odds", "--attacker", "germany", "--attack", "2 inf, 1 aa", "--defender", "russia",
+                         "--defend", "1 inf"], capsys)
+    assert code == 2 and "AA guns never attack" in out
+    code, out = run_cli(["odds", "--attacker", "germany", "--attack", "3 inf, 2 ftr, 1 tank", "--defender", "russia",
+                         "--defend", "1 inf, 1 aa"], capsys)
+    assert code == 0 and "germany: 2 fighters, 3 infantry, 1 tank" in out and "russia: 1 AA gun, 1 infantry" in out
+    code, out = run_cli(["odds", "--sea", "--attacker", "germany", "--attack", "1 bb, 2 dd", "--defender", "russia",
+                         "--defend", "1 bb, 1 dd", "--radar-ships", "1"], capsys)
+    assert code == 0 and "germany: 1 battleship (bb), 2 destroyers/cruisers (dd)" in out
+    assert "russia: 1 battleship (bb), 1 destroyer/cruiser (dd)" in out and "radar aboard 1 ship:" in out
 
 
 def test_the_readmes_raid_and_rebase_examples_run(capsys: pytest.CaptureFixture[str]) -> None:

@@ -166,10 +166,10 @@ def test_cli_naval_odds(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 2 and "--aa" in text
     code, text = run_cli(["odds", "--sea", "--attacker", "britain", "--attack", "2 inf", "--defender", "germany",
                           "--defend", "1 dd"], capsys)
-    assert code == 2 and "not a ship" in text
+    assert code == 2 and "infantry are not ships" in text
     code, text = run_cli(["odds", "--sea", "--attacker", "britain", "--attack", "1 cv, 1 dd", "--defender", "germany",
                           "--defend", "1 bb", "--attacker-deck", "1"], capsys)
-    assert code == 0 and "1 attacking fighter(s) on deck fight with the carriers" in text
+    assert code == 0 and "1 attacking fighter on deck, fighting with the carriers" in text
     assert "of 2, defender" in text  # the ships sunk: the fighter is not a ship
     code, text = run_cli(["odds", "--sea", "--attacker", "britain", "--attack", "1 cv", "--defender", "germany",
                           "--defend", "1 bb", "--attacker-deck", "5"], capsys)

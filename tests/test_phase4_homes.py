@@ -149,6 +149,9 @@ REFUSALS = [
     ("TF 1 AT North Sea: 2 bb\nTF 3 AT North Sea: 1 dd\nTF 3 JOIN TF 1\nTF 3 PATROL", "tf-joined"),
     ("TF 1 AT North Sea: 2 bb\nTF 3 AT North Sea: 1 dd\nTF 4 AT North Sea: 1 dd\nTF 3 JOIN TF 1\nTF 4 JOIN TF 3",
      "tf-joined"),
+    # loaded transports sail alone (4.2.1): joined with other ships they could take no step
+    ("TF 2 AT Baltic Sea: 2 tr\nTF 4 AT Baltic Sea: 1 ss\nTF 2 LOAD 1 inf FROM Kiel\nTF 2 JOIN TF 4", "tf-join-loaded"),
+    ("TF 2 AT Baltic Sea: 2 tr\nTF 4 AT Baltic Sea: 1 ss\nTF 2 LOAD 1 inf FROM Kiel\nTF 4 JOIN TF 2", "tf-join-loaded"),
     # 4.2.9, 4.2.10 submarines
     ("DETECT SUBS IN Kiel WITH 1 dd", "detect-land"),
     ("DETECT SUBS IN Baltic Sea WITH 2 tr", "detect-units"),
@@ -202,6 +205,19 @@ def test_each_home_refuses_by_the_rules_in_the_checker_and_the_engine(text: str,
     assert errors(text, state=_rockets_and_tech()) == [(code, last)]
     _, events = turn(text, state=_rockets_and_tech())
     assert refused(events) == [(code, last)]
+
+
+def test_a_loaded_task_force_with_other_ships_is_told_to_split_its_transports_off() -> None:
+    # Troops left aboard at sea: a task force formed of the transports and a submarine takes
+    # them aboard (engine/orders/task_forces.py), and can do no mission but split the
+    # transports off (4.2.1: loaded transports do troop transport only, and alone).
+    state = make_state()
+    state.new_unit("germany", "infantry", "Baltic Sea")
+    text = "TF 2 AT Baltic Sea: 2 tr, 1 ss\nTF 2 MOVE"
+    assert errors(text, state=state) == [("tf-loaded", 2)]
+    r = check_text(text, "Germany", state, make_world(), make_scenario())
+    assert "split them off first (TF 2 SPLIT 2 tr INTO TF <new name>)" in r.diagnostics[0].message
+    assert errors("TF 2 AT Baltic Sea: 2 tr, 1 ss\nTF 2 SPLIT 2 tr INTO TF 3\nTF 3 TRANSPORT", state=state) == []
 
 
 def test_a_refused_hunt_or_interception_never_fights_with_the_units_there() -> None:

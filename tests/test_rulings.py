@@ -194,3 +194,29 @@ def test_names_holding_of_or_and_read_unquoted_as_quoted(line: str) -> None:
     assert names & {"Kingdom of Italy", "Sea of Japan", "Gulf of Finland", "Bay of Biscay", "Gulf of Lyon",
                     "Jammu and Kashmir", "Upper Senegal and Niger", "Sea of Okhotsk", "Strait of Malacca",
                     "Isthmus of Tehuantepec", "Cape of Good Hope", "Republic of China"}
+
+
+def test_a_trench_is_added_with_the_border_it_faces() -> None:
+    # Trenches: a trench guards one territory against one land neighbour; a ruling adds it
+    # so (a super trench, say, where the position needs one), once on each border.
+    from moderator.engine.orders.trenches import FACING
+
+    s = fx.state([("germany", "infantry", "Posen", 1)])
+    text = ("ADD 1 supertrench OF Germany AT Posen FACING Warsaw\n"
+            "ADD 1 trench OF Germany AT Posen FACING Konigsberg\n"
+            "ADD 1 trench OF Germany AT Posen FACING Paris\n"  # not a neighbour
+            "ADD 2 trench OF Germany AT Posen FACING Berlin\n"  # one on a border
+            "ADD 1 trench OF Germany AT Posen\n"  # which border?
+            "ADD 1 inf OF Germany AT Posen FACING Warsaw\n")  # only trenches face
+    checked = check_rulings(text, s, fx.world(), fx.scenario())
+    assert [(d.code, d.line) for d in checked.diagnostics] == [
+        ("trench-facing", 3), ("trench-exists", 4), ("syntax", 5), ("syntax", 6)]
+    assert "FACING <the neighbour it faces>" in checked.diagnostics[2].message
+    assert normalize_rulings(checked.orders) == ("ADD 1 supertrench OF germany AT Posen FACING Warsaw\n"
+                                                 "ADD 1 trench OF germany AT Posen FACING Konigsberg\n")
+    new, _ = apply_rulings(s, checked.orders, fx.world(), fx.scenario(), Dice("now", 1))
+    faced = new.nations["germany"].flags[FACING]
+    dug = sorted((u.kind, faced[u.id]) for u in new.units if u.kind in ("trench", "super_trench"))
+    assert dug == [("super_trench", "Warsaw"), ("trench", "Konigsberg")]
+    again = check_rulings("ADD 1 trench OF Germany AT Posen FACING Warsaw\n", new, fx.world(), fx.scenario())
+    assert [d.code for d in again.diagnostics] == ["trench-exists"]

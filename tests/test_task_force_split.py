@@ -7,9 +7,12 @@ guideline-split-halves-sight-on-their-own. The refusals are in tests/test_phase4
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from moderator.engine.context import TurnContext
 from moderator.engine.dice import ScriptedDice
 from moderator.engine.state import kinds
+from moderator.reports.render import event_text
 from tests.test_engine_naval import naval_turn, sea_state
 
 
@@ -54,12 +57,11 @@ def test_a_task_force_joins_another_and_sails_on_with_its_plan() -> None:
 
 
 def test_transports_split_off_with_the_troops_aboard() -> None:
-    # Loaded transports join their escort, then split off again, all of them with their troops.
-    state = sea_state(germany=[("transport", "North Sea", 2), ("cruiser", "North Sea", 2)])
-    for _ in range(3):
-        state.new_unit("germany", "infantry", "Kiel")
-    orders = {"germany": "TF 2 AT North Sea: 2 tr\nTF 1 AT North Sea: 2 dd\n"
-                         "TF 2 LOAD 3 inf FROM Kiel, JOIN TF 1\n"
+    # Troops left aboard at sea last turn: the task force formed of the transports and
+    # their escort takes them aboard, and the transports split off with them, all of them.
+    state = sea_state(germany=[("transport", "North Sea", 2), ("cruiser", "North Sea", 2),
+                               ("infantry", "North Sea", 3)])
+    orders = {"germany": "TF 1 AT North Sea: 2 dd, 2 tr\n"
                          "TF 1 SPLIT 2 tr INTO TF 5, PATROL TO English Channel\n"
                          "TF 5 TRANSPORT TO English Channel"}
     ctx = naval_turn(state, orders, ScriptedDice({}))
@@ -79,7 +81,67 @@ def test_a_split_the_turn_made_impossible_does_not_happen() -> None:
     ctx = naval_turn(state, orders, ScriptedDice([1] + [10] * 20))
     assert told(ctx, "blockade-held")
     assert where(ctx, "germany") == {("transport", "North Sea"): 2}
-    assert [(a["tf"], a["zone"], a["ships"], a["done"]) for a in told(ctx, "task-force-split")] == [
-        ("3", "English Channel", {"transport": 1}, False)]
+    assert [(a["tf"], a["zone"], a["ships"], a["done"], a["why"]) for a in told(ctx, "task-force-split")] == [
+        ("3", "English Channel", {"transport": 1}, False, "apart")]
     assert [a["tf"] for a in told(ctx, "task-force") if a["nation"] == "germany"] == ["2"]
     assert kinds([u for u in ctx.state.units if u.nation == "germany"]) == {"transport": 2}
+
+
+# The SPLIT names kinds and counts, not ships: the naval step takes them among the ships
+# still afloat at the split (phase4_sea.split, pick). Both cases: Germany's TF 1 patrols
+# into the English Channel, where France's patrol sights it (the 1) and is sighted (the
+# first German 1); then the round's fire: France's first, Germany's after.
+SPLIT_AFTER_A_BATTLE = ("TF 1 PATROL TO English Channel, SPLIT 2 dd INTO TF 3, PATROL\n"
+                        "TF 3 MOVE TO North Sea")
+
+
+def test_a_ship_sunk_before_the_split_is_replaced_by_another_of_its_kind() -> None:
+    # France's cruiser sinks one German cruiser (the lowest id, the one the plan named
+    # first) and is sunk; the split still takes two of the three left.
+    state = sea_state(france=[("cruiser", "English Channel", 1)], germany=[("cruiser", "North Sea", 4)])
+    orders = {"france": "TF B AT English Channel: 1 dd\nTF B PATROL",
+              "germany": "TF 1 AT North Sea: 4 dd\n" + SPLIT_AFTER_A_BATTLE}
+    ctx = naval_turn(state, orders, ScriptedDice([1, 1, 9, 9, 9, 1, 1, 9, 9, 9]))
+    assert [e.args["losses"] for e in ctx.events if e.code == "naval-battle"] == [
+        {"france": {"cruiser": 1}, "germany": {"cruiser": 1}}]
+    assert [(a["tf"], a["ships"], a["done"], a["why"]) for a in told(ctx, "task-force-split")] == [
+        ("3", {"cruiser": 2}, True, None)]
+    assert where(ctx, "germany") == {("cruiser", "North Sea"): 2, ("cruiser", "English Channel"): 1}
+    # the survivors with the lowest ids go, the highest stays with TF 1
+    stays = sorted(u.id for u in ctx.state.units if u.nation == "germany")[-1]
+    assert next(u for u in ctx.state.units if u.id == stays).location == "English Channel"
+
+
+def test_a_split_with_too_few_ships_left_is_refused_with_how_many_were_left() -> None:
+    # France's two cruisers sink two of the three German ones: one is left, the split
+    # names two; it stays with TF 1 and patrols on.
+    state = sea_state(france=[("cruiser", "English Channel", 2)], germany=[("cruiser", "North Sea", 3)])
+    orders = {"france": "TF B AT English Channel: 2 dd\nTF B PATROL",
+              "germany": "TF 1 AT North Sea: 3 dd\n" + SPLIT_AFTER_A_BATTLE}
+    ctx = naval_turn(state, orders, ScriptedDice([1, 9, 1, 9, 9, 1, 1, 1, 1, 9]))
+    assert [(a["tf"], a["ships"], a["done"], a["why"], a["left"]) for a in told(ctx, "task-force-split")] == [
+        ("3", {"cruiser": 2}, False, "lost", {"cruiser": 1})]
+    assert where(ctx, "germany") == {("cruiser", "English Channel"): 1}
+    assert [(a["tf"], a["ships"]) for a in told(ctx, "task-force") if a["nation"] == "germany"] == [
+        ("1", {"cruiser": 1})]
+    split = next(e for e in ctx.events if e.code == "task-force-split")
+    assert event_text(split, str) == (
+        "Task force 3 (order 3) did not split off task force 1 in English Channel: the order named 2 cruisers, "
+        "and task force 1 had only 1 cruiser left there (sunk earlier in the move); those left stayed with it.")
+    # every one of them sunk (the Baltic of the demo): nothing stayed
+    gone = replace(split, args={**split.args, "left": {"cruiser": 0}})
+    assert event_text(gone, str).endswith("task force 1 had no cruisers left there (sunk earlier in the move).")
+
+
+def test_a_split_takes_every_ship_left_when_the_losses_leave_only_those_named() -> None:
+    # TF 1's three cruisers lose one; the two left are the two the SPLIT names: both go
+    # (the order asked for two cruisers; two are afloat), and TF 1 is gone with them: its
+    # report is not "every ship lost".
+    state = sea_state(france=[("cruiser", "English Channel", 1)], germany=[("cruiser", "North Sea", 3)])
+    orders = {"france": "TF B AT English Channel: 1 dd\nTF B PATROL",
+              "germany": "TF 1 AT North Sea: 3 dd\n" + SPLIT_AFTER_A_BATTLE}
+    ctx = naval_turn(state, orders, ScriptedDice([1, 1, 9, 9, 1, 1, 9, 9]))
+    assert [(a["tf"], a["ships"], a["done"]) for a in told(ctx, "task-force-split")] == [("3", {"cruiser": 2}, True)]
+    assert where(ctx, "germany") == {("cruiser", "North Sea"): 2}
+    assert {a["tf"]: a["ships"] for a in told(ctx, "task-force") if a["nation"] == "germany"} == {
+        "3": {"cruiser": 2}}

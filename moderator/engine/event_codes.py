@@ -231,8 +231,10 @@ SCHEMA = EventSchema([
          "by its nation's WITHDRAW ... IF CONTACT LOST, cancelled its mission and went back (`dest`: where it stopped)",
          nation=NATION, tf=TEXT, zone=PLACE, dest=PLACE),
     spec("task-force-split", "nation", "Phase 4 guideline 6: task force `tf` split off `parent` in `zone` with "
-         "`ships` (done), or could not (`done` false: the parent was held, turned back or retreated, or lost them)",
-         nation=NATION, order=INT, tf=TEXT, parent=TEXT, zone=PLACE, ships=UNITS, done=BOOL),
+         "`ships` (done), or could not (`done` false, `ships` the ships the order named; `why` apart: the parent "
+         "was held, turned back or retreated; lost: it had fewer of a kind afloat than named, `left` how many of each such kind)",
+         nation=NATION, order=INT, tf=TEXT, parent=TEXT, zone=PLACE, ships=UNITS, done=BOOL, why=optional(CODE),
+         left=optional(UNITS)),
     spec("task-force-joined", "nation", "Phase 4 guideline 6: task force `tf` joined `into` in `zone` with `ships` "
          "(done), or could not (`done` false: either was held, turned back or retreated, or they were apart)",
          nation=NATION, order=INT, tf=TEXT, into=TEXT, zone=PLACE, ships=UNITS, done=BOOL),

@@ -56,9 +56,11 @@ nation out together, so nothing depends on nation ids or the order of lines:
    movement points, where its plan says (engine/orders/task_forces.py); the halves then
    move point by point on their own plans, each rolling its own sightings from there.
    Splits, joins and LOAD steps due before a point happen in the order written
-   (`between`). A split or join the turn has made impossible (the task force was held,
-   turned back or retreated, or its ships are lost) does not happen, and the nation is
-   told (task-force-split, task-force-joined with done=false).
+   (`between`). A SPLIT names kinds and counts: they are taken among the ships afloat at
+   the split (`pick`). A split or join the turn has made impossible (the task force was
+   held, turned back or retreated, or has fewer ships of a kind afloat than the SPLIT
+   names) does not happen, and the nation is told (task-force-split, task-force-joined
+   with done=false).
 
 Troops aboard move with their transports (their location is the sea zone) and sink with
 them (naval_combat). Landings are step 4.4's (orders/naval_invasion.py).
@@ -90,7 +92,7 @@ from moderator.engine.orders import submarines
 from moderator.engine.orders.move import landing_places
 from moderator.engine.orders.submarines import DETECTION
 from moderator.engine.orders.task_forces import CARRIES, TaskForceRecord, friendly_waters, troop_points
-from moderator.engine.state import AIR_UNITS, SEA_UNITS, Unit, ids_of, kinds, with_ids
+from moderator.engine.state import AIR_UNITS, SEA_UNITS, Unit, ids_of, kinds
 from moderator.orders.model import (
     CombatCondition,
     Move,
@@ -161,7 +163,7 @@ class Regroup:
     tf: str  # the task force splitting, or joining
     other: str  # the one split off, or joined
     zone: str  # where the plan has it happen
-    ids: tuple[str, ...] = ()  # split: the ships split off
+    ships: tuple[tuple[str, int], ...] = ()  # split: the ships the SPLIT names, (kind, count)
 
 
 def naval_movement(ctx: TurnContext) -> None:
@@ -265,7 +267,7 @@ def regroups(ctx: TurnContext) -> list[Regroup]:
     out: list[Regroup] = []
     for (nation, name), tf in sorted(ctx.task_forces.items()):
         if tf.parent is not None:
-            out.append(Regroup(nation, tf.regroup, tf.born, "split", tf.parent, name, tf.path[0], tf.first_ids))
+            out.append(Regroup(nation, tf.regroup, tf.born, "split", tf.parent, name, tf.path[0], tf.named))
         if tf.joined is not None:
             out.append(Regroup(nation, tf.regroup, tf.points, "join", name, tf.joined, tf.zone))
     return out
@@ -298,19 +300,40 @@ def split(ctx: TurnContext, sea: Sea, r: Regroup) -> None:
     """Guideline 6: "In second sea zone TF #1 splits to TF #1 (BB and DD) and TF #3 (2 DD)".
     The ships named go on as the new task force, with the troops on their transports and
     the fighters their carriers hold, from where the old one is, having spent the same
-    points and doing its task until their own next step. Not when the old task force is
-    not where its plan has it split (held, turned back, retreated) or those ships are lost."""
+    points and doing its task until their own next step. The order names kinds and counts,
+    not ships: they are taken among the old task force's ships afloat at the split (`pick`),
+    so a ship sunk earlier in the move is replaced by another of its kind. Not when the old
+    task force is not where its plan has it split (held, turned back, retreated: why
+    "apart"), or has fewer ships of a kind left than the order names (why "lost": `left`
+    tells how many of each such kind it had)."""
     old, new = fleet_named(sea, r.nation, r.tf), fleet_named(sea, r.nation, r.other)
-    going = [u for u in old.ships if u.id in r.ids]
-    done = bool(going) and not old.stopped and old.zone == r.zone
-    if done:
-        old.ships = [u for u in old.ships if u not in going]
+    named = dict(r.ships)
+    left = {kind: sum(1 for u in old.ships if u.kind == kind) for kind in named}
+    apart = old.absent or old.stopped or old.zone != r.zone
+    lost = any(left[kind] < n for kind, n in named.items())
+    going = [] if apart or lost else pick(old.ships, named)
+    if going:
+        ids = {u.id for u in going}
+        old.ships = [u for u in old.ships if u.id not in ids]
+        old.absent = not old.ships  # the losses left it only the ships named: it is gone with them, not sunk
         new.ships, new.zone, new.path, new.came_from = going, old.zone, list(old.path), old.came_from
         new.mission, new.escort_of, new.absent = old.mission, old.escort_of, False
-        new.cargo = {t: old.cargo.pop(t) for t in list(old.cargo) if t in r.ids}
+        new.cargo = {t: old.cargo.pop(t) for t in list(old.cargo) if t in ids}
         hand_planes(ctx, old, new)
+    why = None if going else "apart" if apart else "lost"
     ctx.tell(r.nation, "task-force-split", PHASE, order=r.index, tf=r.other, parent=r.tf, zone=r.zone,
-             ships=kinds(going if done else with_ids(ctx.state.units, set(r.ids))), done=done)
+             ships=kinds(going) if going else named, done=bool(going), why=why,
+             left={k: n for k, n in left.items() if n < named[k]} if why == "lost" else None)
+
+
+def pick(ships: Sequence[Unit], named: dict[str, int]) -> list[Unit]:
+    """The ships a split takes: of each kind named, the lowest ids among those afloat (as
+    a TF order takes ships, engine/orders/base.py take_units); damaged or not, the order
+    does not say (docs/rules-coverage.md, "Splitting and joining task forces")."""
+    out: list[Unit] = []
+    for kind, n in sorted(named.items()):
+        out += sorted((u for u in ships if u.kind == kind), key=lambda u: u.id)[:n]
+    return out
 
 
 def join(ctx: TurnContext, sea: Sea, r: Regroup) -> None:

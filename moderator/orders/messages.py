@@ -76,7 +76,8 @@ PLURALS = {
 }
 
 
-def _plural(kind: str) -> str:
+def units_word(kind: str) -> str:
+    """A unit kind's plural name ("AA guns", "tanks", "infantry")."""
     return PLURALS.get(kind, kind.replace("_", " "))
 
 
@@ -101,7 +102,7 @@ def text(code: str, args: Mapping[str, Any], names: Callable[[str], str] | None 
         return plain
     try:
         helpers = dict(name=names or (lambda n: n), unit=lambda k: UNIT_ECHO.get(k, k), units=_units,
-                       either=_either, technology=_technology, plural=_plural)
+                       either=_either, technology=_technology, plural=units_word)
         # an argument named as a helper (surrender-units-stranded's `units`: a count) is the
         # argument: passing both as keywords was a TypeError that failed a whole resolution
         sentence = _template(code).render({**helpers, **args})

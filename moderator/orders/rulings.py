@@ -32,6 +32,7 @@ from moderator.orders.parser import ParseResult
 from moderator.world.model import fold
 
 GRAMMAR = Path(__file__).resolve().parents[2] / "grammar" / "rulings.lark"
+TRENCHES = ("trench", "super_trench")  # added with the border they face (ADD ... FACING)
 
 # The numbers a ruling may set on a nation (NationState fields), by the words allowed.
 FIELDS = {"saved": "saved", "treasury": "saved", "manpower": "manpower_limit", "built": "infantry_built",
@@ -107,6 +108,7 @@ class ChangeUnits(Ruling):
     units: m.Units
     nation: str = field(metadata=NATION)
     place: str = field(default="", metadata=PLACE)
+    facing: str | None = field(default=None, metadata=PLACE)  # ADD of trenches: the territory they face
 
 
 @dataclass(frozen=True)
@@ -193,9 +195,14 @@ class RulingBuilder(Builder):
         elif kind == "set_income":
             out = SetIncome(self.name(c[0]), str(c[1]).lower())
         elif kind in ("add", "remove", "damage", "repair"):
-            # a land radar is a unit that stands in a territory (Radar; Phase 7 rule 7): it may be added or removed too
+            # a land radar is a unit that stands in a territory (Radar; Phase 7 rule 7): it may be added or removed too;
+            # a trench may be added with the border it guards (Trenches), and goes with REMOVE ALL trench
             allowed = (*v.MOBILE, "radar") if kind in ("add", "remove") else v.MOBILE
-            out = ChangeUnits(kind, self.units(c[0], allowed), self.name(c[1]), self.name(c[2]))
+            facing = self.name(c[3]) if kind == "add" and c[3] is not None else None
+            units = self.units(c[0], (*allowed, *TRENCHES) if kind == "add" else allowed)
+            if kind == "add" and self.trenches_face(c, units, facing):
+                return None
+            out = ChangeUnits(kind, units, self.name(c[1]), self.name(c[2]), facing)
         elif kind == "remove_all":
             out = RemoveAll(self.kind(c[0]), self.name(c[1]), self.name(c[2]))
         elif kind == "move":
@@ -212,6 +219,18 @@ class RulingBuilder(Builder):
         if self.failed:
             return None
         return type(out)(**{**out.__dict__, "span": self.span()})
+
+    def trenches_face(self, c: list[Any], units: m.Units, facing: str | None) -> bool:
+        """ADD: trenches come with FACING and other units without (Trenches: "he must
+        designate the territory it will protect and also ... which territory it will be
+        facing"); True (and the error told) when the ruling has it wrong."""
+        trenches = [uc for uc in units if uc.kind in TRENCHES]
+        if trenches and facing is None:
+            self.error(c[0], f"a trench guards one border: ADD {echo_units(units)} OF {self.name(c[1])} AT "
+                             f"{self.name(c[2])} FACING <the neighbour it faces>", "syntax")
+        elif facing is not None and len(trenches) != len(units):
+            self.error(c[3], "FACING is for trenches alone: add the other units with a ruling of their own", "syntax")
+        return self.failed
 
     def kind(self, node: Tree | None) -> str | None:
         """The unit kind of REMOVE ALL <kind> (None: every kind)."""
@@ -283,7 +302,8 @@ def normalize_ruling(r: m.Order) -> str:
     if isinstance(r, SetIncome):
         return f"SET INCOME OF {quoted(r.nation)} TO {r.rule}"
     if isinstance(r, ChangeUnits):
-        return f"{r.action.upper()} {echo_units(r.units)} OF {quoted(r.nation)} AT {quoted(r.place)}"
+        facing = f" FACING {quoted(r.facing)}" if r.facing is not None else ""
+        return f"{r.action.upper()} {echo_units(r.units)} OF {quoted(r.nation)} AT {quoted(r.place)}{facing}"
     if isinstance(r, RemoveAll):
         kind = f" {v.UNIT_ECHO[r.kind]}" if r.kind else ""
         return f"REMOVE ALL{kind} OF {quoted(r.nation)} AT {quoted(r.place)}"

@@ -16,6 +16,7 @@ from moderator.engine import points, technology, treasuries
 from moderator.engine.context import MODERATOR, Position, TurnContext
 from moderator.engine.neutral_income import RULES as RULES_RULE
 from moderator.engine.neutral_income import RULING
+from moderator.engine.orders import trenches
 from moderator.engine.orders.base import OrderRule
 from moderator.engine.problems import Problem, problem, warning
 from moderator.engine.state import SEA_UNITS
@@ -201,13 +202,33 @@ class ChangeUnitsRule(RulingRule):
             if not may_stand(pos, uc.kind, order.place):
                 return problem("ruling-place", order.place, kind=uc.kind, place=order.place)
             if order.action == "add":
-                if pos.stats(order.nation, uc.kind) is None:
+                if uc.kind not in trenches.KINDS and pos.stats(order.nation, uc.kind) is None:  # trenches: no stats
                     return problem("cannot-build", kind=uc.kind)
+                if order.facing is not None:
+                    why = self._trench(pos, order, uc)
+                    if why is not None:
+                        return why
                 continue
             candidates = self._candidates(pos, order, uc.kind)
             if len(candidates) < uc.count:
                 return problem("ruling-units", order.place, kind=uc.kind, place=order.place, have=len(candidates),
                                wanted=uc.count, action=order.action)
+        return None
+
+    @staticmethod
+    def _trench(pos: Position, order: r.ChangeUnits, uc: Any) -> Problem | None:
+        """ADD ... FACING: a trench on a land border of the place (Trenches: "a trench can
+        not be placed along a coastline"), one of the nation's on each border (as BUILD
+        TRENCH, engine/orders/trenches.py); whose land it is, and the infantry, are the
+        moderator's to rule."""
+        facing = order.facing or ""
+        if (not pos.place(facing).is_land or facing == order.place
+                or not pos.adjacent(order.place, facing)):
+            return problem("trench-facing", facing, place=order.place, facing=facing)
+        existing = trenches.trench_on(pos, order.nation, order.place, facing)
+        if existing is not None or uc.count > 1:
+            kind = existing.kind if existing is not None else uc.kind
+            return problem("trench-exists", facing, kind=kind, place=order.place, facing=facing)
         return None
 
     @staticmethod
@@ -227,6 +248,8 @@ class ChangeUnitsRule(RulingRule):
                 for _ in range(uc.count):  # a unit added now is one the nation builds now: its levels (Phase 2.1)
                     unit = ctx.state.new_unit(order.nation, uc.kind, order.place)
                     technology.stamp(ctx, unit)
+                    if order.facing is not None:  # a trench, and the border it guards
+                        trenches.face(ctx, unit, order.facing)
                     ids.append(unit.id)
                 continue
             chosen = self._candidates(ctx, order, uc.kind)[-uc.count:]  # the newest first, by default

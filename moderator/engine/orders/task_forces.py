@@ -98,6 +98,7 @@ class TaskForceRecord:
     first_ids: tuple[str, ...] = ()  # the ships it had when formed or split off (later joins and splits aside)
     boarded: tuple[str, ...] = ()  # troops already aboard when it was formed (from an earlier turn)
     parent: str | None = None  # split off this task force (guideline 6) ...
+    named: tuple[tuple[str, int], ...] = ()  # ... with the ships its SPLIT names, (kind, count) ...
     born: int = 0  # ... after this many movement points
     joined: str | None = None  # joined this task force (guideline 6), after `points` points
     regroup: int = -1  # the position of its SPLIT (split off) or JOIN order
@@ -175,7 +176,8 @@ def composition(pos: Position, nation: str, tf: TaskForceRecord, mission: str) -
     if not allowed:
         return problem("tf-mission", mission=mission, tf=tf.name)
     if tf.aboard and mission not in LOADED_MAY:
-        return problem("tf-loaded", mission=mission, tf=tf.name)
+        return problem("tf-loaded", mission=mission, tf=tf.name, transports=tf.ships.get("transport", 0),
+                       mixed=not kinds <= {"transport"})
     return None
 
 
@@ -303,6 +305,12 @@ class MissionRule(OrderRule[TaskForceMission]):
         if other.zone != tf.zone or other.points != tf.points:
             return problem("tf-join-apart", tf=tf.name, other=other.name, zone=tf.zone, points=tf.points,
                            other_zone=other.zone, other_points=other.points)
+        loaded = tf if tf.aboard else other if other.aboard else None
+        if loaded is not None and not (tf.kinds() | other.kinds()) <= {"transport"}:
+            # 4.2.1: loaded transports do troop transport only, and TRANSPORT is for transports
+            # alone: joined with other ships they could take no step. Escorting is 4.2.2's.
+            escort = other if loaded is tf else tf
+            return problem("tf-join-loaded", tf=tf.name, other=other.name, loaded=loaded.name, escort=escort.name)
         return None
 
     def _escort(self, pos: Position, nation: str, tf: TaskForceRecord, order: TaskForceMission) -> Problem | None:
@@ -367,16 +375,20 @@ def counts(order: TaskForceMission) -> Counter[str]:
 
 
 def split(ctx: TurnContext, tf: TaskForceRecord, index: int, order: TaskForceMission) -> None:
-    """The new task force takes the named ships (lowest ids of each kind first, as ships are
-    taken when a task force is formed) where `tf` is, with the points they have spent; the
-    troops aboard go with the transports (all of them or none: MissionRule._split)."""
+    """The new task force takes the named ships where `tf` is, with the points they have
+    spent; the troops aboard go with the transports (all of them or none: MissionRule._split).
+    The ids are the plan's (lowest of each kind first, as ships are taken when a task force
+    is formed), for the later orders' checks; the naval step takes the kinds and counts
+    again among the ships afloat at the split (phase4_sea.split: one sunk earlier in the
+    move is replaced by another of its kind)."""
     wanted = counts(order)
     ships = sorted(with_ids(ctx.state.units, set(tf.unit_ids)), key=lambda u: u.id)
     ids: list[str] = []
     for kind, n in sorted(wanted.items()):
         ids += [u.id for u in ships if u.kind == kind][:n]
     child = TaskForceRecord(tf.nation, order.part or "", index, dict(wanted), tuple(ids), [tf.zone], tf.points,
-                            start=tf.start, parent=tf.name, born=tf.points, regroup=index)
+                            start=tf.start, parent=tf.name, named=tuple(sorted(wanted.items())), born=tf.points,
+                            regroup=index)
     if wanted["transport"] and tf.aboard:
         child.aboard, child.landed, child.troops = tf.aboard, tf.landed, tf.troops
         tf.aboard, tf.landed, tf.troops = Counter(), Counter(), []

@@ -89,6 +89,14 @@ def open_borders(pos: Position, nation: str, city: str) -> list[str]:
 def dig(ctx: TurnContext, nation: str, protect: str, facing: str) -> Unit:
     """A new trench unit in `protect`, facing `facing`."""
     unit = ctx.state.new_unit(nation, TRENCH, protect)
+    face(ctx, unit, facing)
+    ctx.use(("new-trench", unit.id))
+    return unit
+
+
+def face(ctx: TurnContext, unit: Unit, facing: str) -> None:
+    """Record the territory a trench (or super trench) unit faces."""
+    nation = unit.nation
     ns = ctx.state.nations[nation]
     # The (id, nation, kind) of the units the record names, found at C speed (with_ids):
     # one dig per trench built would otherwise step through the whole map in Python, or
@@ -99,8 +107,6 @@ def dig(ctx: TurnContext, nation: str, protect: str, facing: str) -> Unit:
              if any((uid, nation, kind) in units for kind in KINDS)}  # captured ones go
     faced[unit.id] = facing
     ns.flags[FACING] = dict(sorted(faced.items()))
-    ctx.use(("new-trench", unit.id))
-    return unit
 
 
 class TrenchRule(OrderRule[BuildTrench]):
