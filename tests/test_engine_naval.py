@@ -385,3 +385,16 @@ def test_allied_hunters_never_hunt_one_after_the_other() -> None:
         assert sum(e.code == "naval-battle" for e in ctx.events) <= 1
         sunk += 3 - sum(u.nation == "germany" for u in ctx.state.units)
     assert sunk / trials < 0.68
+
+
+def test_allied_task_forces_on_a_detect_mission_in_one_zone_hunt_together() -> None:
+    # The same hunt by task forces (their detect mission at the first movement point): the
+    # French and the Russian each roll (2 2), one free round for both (9 9), one round (9 9;
+    # the three submarines 9 9 9), then the submarines dive: one battle naming both.
+    orders = {"france": "TF F AT North Sea: 1 dd\nTF F DETECT", "russia": "TF R AT North Sea: 1 dd\nTF R DETECT"}
+    dice = ScriptedDice([2, 2, 9, 9, 9, 9, 9, 9, 9])
+    ctx = naval_turn(ALLIED_HUNT, orders, dice)
+    fought = [e.args for e in ctx.events if e.code == "naval-battle"]
+    assert [f["fleets"] for f in fought] == [["france/hunters", "russia/hunters", "germany/submarines"]]
+    assert (fought[0]["free"], fought[0]["rounds"]) == ("detection", 1)
+    assert not dice.unused()

@@ -45,13 +45,13 @@ nation out together, so nothing depends on nation ids or the order of lines:
    use their defense value and dive after the first round ("After one round of combat
    has concluded, either side may chose to disengage"; without aircraft they stay, from
    a force with aircraft they move to a neighbouring sea zone). The DETECT orders of
-   allies in one zone are one hunt: one battle, one free round (guideline 2). Aircraft
+   allies in one zone are one hunt: one battle, one free round (guideline 2), and so
+   are allied task forces on a detect mission in one zone at one point. Aircraft
    flown in to hunt (DETECT ... FROM a land territory) fly 2 fuel a sea zone, fight the
-   free round and the
-   first round as their fuel allows, are never hit by the submarines ("hits scored by
-   submarines can only be applied to ships") and fly home; fighters off carriers (a DETECT
-   without FROM in their carriers' zone, or FROM it at another zone) likewise, coming
-   back aboard. Only the DETECT and INTERCEPT orders the engine kept act (submarines.hunts,
+   free round and the first round as their fuel allows, are never hit by the submarines
+   ("hits scored by submarines can only be applied to ships") and fly home; fighters off
+   carriers (a DETECT without FROM in their carriers' zone, or FROM it at another zone)
+   likewise, coming back aboard. Only the DETECT and INTERCEPT orders the engine kept act (submarines.hunts,
    submarines.kept).
 
 6. Guideline 6's first example: a task force splits ("In second sea zone TF #1 splits to
@@ -197,9 +197,7 @@ def naval_movement(ctx: TurnContext) -> None:
                 f.came_from, f.moved_at = f.zone, f.zone
                 sail(f, step.dest)
         intercept(ctx, sea, moving=True)
-        for f in sea.fleets:
-            if f.ships and not f.stopped and k < len(f.moves) and f.mission == "detect":
-                hunt_from_carriers(ctx, sea, f)
+        task_force_hunts(ctx, sea, k)
         for zone in sorted({f.zone for f in sea.fleets if f.ships}):
             contact(ctx, sea, zone, first_point=k == 0)
     between(ctx, sea, points, last=True)
@@ -1060,17 +1058,38 @@ def detect(ctx: TurnContext, sea: Sea, zone: str, parts: Sequence[Hunters],
     return {u.id: (2 if u.id in staying else 1) if result.rounds else 1 for u in flown}
 
 
-def hunt_from_carriers(ctx: TurnContext, sea: Sea, f: Fleet) -> None:
-    """A task force's detect mission (4.2.9), its carriers' fighters on deck hunting with
-    its ships (Aircraft Carriers: "an aircraft carrier allows extended aerial operations
-    for a limited number of fighters. This can become especially handy when hunting down
-    submarines"; 4.2.9: fighters detect at 2). They fly from their carrier in the zone and
-    land back on it: their whole tank pays for rounds (as a carrier's guards, 4.5 step 3),
-    and the submarines breaking off from a force with aircraft "must move into an adjacent
-    sea zone" (dive_away)."""
-    deck = on_deck(ctx, f)
-    air = {u.id: (stats.fuel if (stats := ctx.stats(u.nation, u.kind)) else 0) or 0 for u in deck}
-    detect(ctx, sea, f.zone, [Hunters(f.nation, [*f.ships, *deck], f"{f.key} detects", (f.order, f.name))], air=air)
+def task_force_hunts(ctx: TurnContext, sea: Sea, k: int) -> None:
+    """The task forces whose task at movement point k is the detect mission (4.2.9), zone by
+    zone (by name): those of allied nations in one zone hunt together (guideline 2: one
+    battle, one free round), camps not allied to each other one after the other, in an
+    order drawn by lot (alliances.by_lot, logged)."""
+    hunting = [f for f in sea.fleets if f.ships and not f.stopped and k < len(f.moves) and f.mission == "detect"]
+    for zone in sorted({f.zone for f in hunting}):
+        camps = alliances.by_alliance(ctx.state, [f for f in hunting if f.zone == zone], lambda f: f.nation,
+                                      lambda f: f.name)
+        if len(camps) > 1:
+            camps = alliances.by_lot(ctx.dice, camps, lambda c: " + ".join(sorted({f.nation for f in c})),
+                                     f"submarine hunts in {zone}, first")
+        for camp in camps:
+            hunt_from_carriers(ctx, sea, [f for f in camp if f.ships])  # (not those an earlier hunt sank)
+
+
+def hunt_from_carriers(ctx: TurnContext, sea: Sea, camp: Sequence[Fleet]) -> None:
+    """Task forces' detect mission (4.2.9) in one zone, each with its carriers' fighters on
+    deck hunting with its ships (Aircraft Carriers: "an aircraft carrier allows extended
+    aerial operations for a limited number of fighters. This can become especially handy
+    when hunting down submarines"; 4.2.9: fighters detect at 2). They fly from their carrier
+    in the zone and land back on it: their whole tank pays for rounds (as a carrier's
+    guards, 4.5 step 3), and the submarines breaking off from a force with aircraft "must
+    move into an adjacent sea zone" (dive_away)."""
+    if not camp:
+        return
+    parts, air = [], {}
+    for f in camp:
+        deck = on_deck(ctx, f)
+        air.update({u.id: (stats.fuel if (stats := ctx.stats(u.nation, u.kind)) else 0) or 0 for u in deck})
+        parts.append(Hunters(f.nation, [*f.ships, *deck], f"{f.key} detects", (f.order, f.name)))
+    detect(ctx, sea, camp[0].zone, parts, air=air)
 
 
 def nothing_found(ctx: TurnContext, nation: str, zone: str, hunters: Sequence[Unit],
