@@ -51,8 +51,8 @@ nation out together, so nothing depends on nation ids or the order of lines:
    free round and the first round as their fuel allows, are never hit by the submarines
    ("hits scored by submarines can only be applied to ships") and fly home; fighters off
    carriers (a DETECT without FROM in their carriers' zone, or FROM it at another zone)
-   likewise, coming back aboard. Only the DETECT and INTERCEPT orders the engine kept act (submarines.hunts,
-   submarines.kept).
+   likewise, coming back aboard. Only the DETECT and INTERCEPT orders the engine kept
+   act (submarines.hunts, submarines.kept).
 
 6. Guideline 6's first example: a task force splits ("In second sea zone TF #1 splits to
    TF #1 (BB and DD) and TF #3 (2 DD)") or joins another of its nation between two
@@ -737,7 +737,7 @@ def intercept(ctx: TurnContext, sea: Sea, moving: bool) -> None:
                     sea.used_subs.difference_update(u.id for u in c.subs)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Claim:
     """One kept INTERCEPT order at one movement point: its submarines and the task force
     they attack."""
