@@ -398,3 +398,21 @@ def test_allied_task_forces_on_a_detect_mission_in_one_zone_hunt_together() -> N
     assert [f["fleets"] for f in fought] == [["france/hunters", "russia/hunters", "germany/submarines"]]
     assert (fought[0]["free"], fought[0]["rounds"]) == ("detection", 1)
     assert not dice.unused()
+
+
+def test_submarines_whose_target_an_earlier_interception_sank_wait_for_another() -> None:
+    # Germany's and Italy's submarines (not allied) both intercept any task force; at the
+    # first point only France's A leaves. The lot (0) sends Germany first: its free attack
+    # (1) sinks A's destroyer, France's B, on patrol there, engages (9 9) and the submarine
+    # dives. Italy's order found nothing left to attack: it is not spent, and at the second
+    # point it intercepts B leaving (9, then 9 9).
+    state = at_war_with_france(sea_state(germany=[("submarine", "North Sea", 1)], italy=[("submarine", "North Sea", 1)],
+                                         france=[("cruiser", "North Sea", 2)]), "italy")
+    orders = {"france": "TF A AT North Sea: 1 dd\nTF A MOVE TO English Channel\n"
+                        "TF B AT North Sea: 1 dd\nTF B PATROL\nTF B MOVE TO English Channel",
+              "germany": "INTERCEPT WITH 1 ss IN North Sea", "italy": "INTERCEPT WITH 1 ss IN North Sea"}
+    dice = ScriptedDice([0, 1, 9, 9, 9, 9, 9])
+    ctx = naval_turn(state, orders, dice)
+    fought = [e.args["fleets"] for e in ctx.events if e.code == "naval-battle"]
+    assert fought == [["germany/submarines", "france/A", "france/B"], ["italy/submarines", "france/B"]]
+    assert not dice.unused()
