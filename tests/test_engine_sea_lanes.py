@@ -130,3 +130,25 @@ def test_a_bombarding_battleship_hits_at_its_value_in_ten() -> None:
     trials = 2000
     hits = sum(shore_bombardment.fire(ctx, "East Prussia", r, battery) for r in range(trials))
     assert within_four_sigma(hits, trials, 0.4)
+
+
+def test_only_enemy_task_forces_ending_on_patrol_or_bombardment_put_a_transfer_to_the_moderator() -> None:
+    # 4.2.6 Note: a blockade cuts (100%); "Other aggresive missions can have 0-100% chance to
+    # prevent transfer of resources": those are patrol and shore bombardment (4.2's list),
+    # at the end of movement (a patrol that docks at its last point no longer counts), and
+    # ships left without orders outside friendly waters, which patrol (4.2.8); defensive
+    # missions never; nor a patrol of the sender's ally (Russia is France's).
+    from moderator.engine import sea_lanes
+
+    state = sea_state(france=[("cruiser", "North Sea", 1), ("battleship", "North Sea", 1)])
+    for orders, expected in (
+        ("TF P AT North Sea: 1 dd, 1 bb\nTF P PATROL", {"North Sea": ["france/P"]}),
+        ("TF S AT North Sea: 1 dd, 1 bb\nTF S BOMBARD Belgium", {"North Sea": ["france/S"]}),
+        ("TF P AT North Sea: 1 dd, 1 bb\nTF P PATROL TO English Channel\nTF P DOCK", {}),
+        ("TF B AT North Sea: 1 dd, 1 bb\nTF B BLOCKADE", {}),
+        ("TF M AT North Sea: 1 dd, 1 bb\nTF M MOVE TO English Channel", {}),
+        ("TF M AT North Sea: 1 dd\nTF M MOVE TO English Channel", {"North Sea": ["france/North Sea (no orders)"]}),
+    ):
+        ctx = naval_turn(state, {"france": orders}, Dice("prowlers", 1))
+        assert sea_lanes.prowlers(ctx, "germany") == expected, orders
+        assert sea_lanes.prowlers(ctx, "russia") == {}

@@ -37,19 +37,22 @@ nation out together, so nothing depends on nation ids or the order of lines:
    free attack, fight one round and then dive (the default: "If the attacking subs
    attempt to retreat, the combat ends but the surviving subs remain"). Aircraft sent
    from land as cover over the zone join the battle, and the submarines cannot dive
-   while one still has fuel (cover_over, until_cover_leaves).
+   while one still has fuel (cover_over, until_cover_leaves). Allies intercepting the
+   same task force at the same point fight it together, in one battle (guideline 2).
 5. 4.2.9 Submarine detection: ships ordered to DETECT, and task forces on a detect
    mission, roll their capability each (phase4_naval.DETECTION); those that find the
    submarines fight all enemy submarines in the zone, with a free round; the submarines
    use their defense value and dive after the first round ("After one round of combat
    has concluded, either side may chose to disengage"; without aircraft they stay, from
-   a force with aircraft they move to a neighbouring sea zone). Aircraft flown in to hunt
-   (DETECT ... FROM a land territory) fly 2 fuel a sea zone, fight the free round and the
-   first round as their fuel allows, are never hit by the submarines ("hits scored by
-   submarines can only be applied to ships") and fly home; fighters off carriers (a DETECT
-   without FROM in their carriers' zone, or FROM it at another zone) likewise, coming
-   back aboard. Only the DETECT and INTERCEPT orders the engine kept act (submarines.hunts,
-   submarines.kept).
+   a force with aircraft they move to a neighbouring sea zone). The DETECT orders of
+   allies in one zone are one hunt: one battle, one free round (guideline 2), and so
+   are allied task forces on a detect mission in one zone at one point. Aircraft
+   flown in to hunt (DETECT ... FROM a land territory) fly 2 fuel a sea zone, fight the
+   free round and the first round as their fuel allows, are never hit by the submarines
+   ("hits scored by submarines can only be applied to ships") and fly home; fighters off
+   carriers (a DETECT without FROM in their carriers' zone, or FROM it at another zone)
+   likewise, coming back aboard. Only the DETECT and INTERCEPT orders the engine kept
+   act (submarines.hunts, submarines.kept).
 
 6. Guideline 6's first example: a task force splits ("In second sea zone TF #1 splits to
    TF #1 (BB and DD) and TF #3 (2 DD)") or joins another of its nation between two
@@ -76,6 +79,7 @@ from itertools import compress
 from operator import attrgetter
 
 from moderator.engine import (
+    alliances,
     carrier_loss,
     fuel,
     gear_aboard,
@@ -144,7 +148,7 @@ class Sea:
     fleets: list[Fleet]
     regroups: list[Regroup] = field(default_factory=list)  # the splits and joins of the plans (guideline 6)
     alerted: set[tuple[str, str]] = field(default_factory=set)  # (escort, enemy): no second free round
-    spent: set[int] = field(default_factory=set)  # id() of INTERCEPT orders already used
+    spent: set[tuple[str, int]] = field(default_factory=set)  # (nation, position) of INTERCEPT orders used
     used_subs: set[str] = field(default_factory=set)
     held: set[tuple[str, str, str]] = field(default_factory=set)  # (zone, blockade, fleet): sighted leaving
     strikes: dict[str, list[tuple[Unit, str, int]]] = field(default_factory=dict)  # zone -> (plane, origin, order)
@@ -197,9 +201,7 @@ def naval_movement(ctx: TurnContext) -> None:
                 f.came_from, f.moved_at = f.zone, f.zone
                 sail(f, step.dest)
         intercept(ctx, sea, moving=True)
-        for f in sea.fleets:
-            if f.ships and not f.stopped and k < len(f.moves) and f.mission == "detect":
-                hunt_from_carriers(ctx, sea, f)
+        task_force_hunts(ctx, sea, k)
         for zone in sorted({f.zone for f in sea.fleets if f.ships}):
             contact(ctx, sea, zone, first_point=k == 0)
     between(ctx, sea, points, last=True)
@@ -208,6 +210,7 @@ def naval_movement(ctx: TurnContext) -> None:
     intercept(ctx, sea, moving=False)
     phase4_air_sea.air_strikes(ctx, sea)
     hold_zones(ctx, sea)
+    mark_prowlers(ctx, sea)
     for f in sea.fleets:
         if f.order >= 0 and not f.absent:
             ctx.tell(f.nation, "task-force", PHASE, order=f.order, tf=f.name, path=f.path, ships=kinds(f.ships),
@@ -710,14 +713,77 @@ def hold_zones(ctx: TurnContext, sea: Sea) -> None:
     ctx.memo[(BLOCKADES,)] = held
 
 
+PROWLERS = "prowling-zones"  # ctx.memo key: zone -> the task forces there on another aggressive mission
+
+
+def mark_prowlers(ctx: TurnContext, sea: Sea) -> None:
+    """As movement ends, the task forces with surface ships whose last task was an
+    aggressive mission other than a blockade (patrol, shore bombardment; ships without
+    orders in unfriendly waters patrol, 4.2.8), by zone. 4.2.6 Note: "this is the only way
+    that surface units can prevent, with 100% chance, that two territories exchange saved
+    resources. Other aggresive missions can have 0-100% chance to prevent transfer of
+    resources": the rules give that chance to no number, so a transfer whose sea path
+    crosses such a zone is the moderator's to judge (engine/sea_lanes.py, flag
+    transfer-past-enemy-fleet)."""
+    out: dict[str, list[tuple[str, str]]] = {}
+    for f in sea.fleets:
+        if f.mission in AGGRESSIVE - {"blockade"} and any(u.kind in phase4_naval.SURFACE_SHIPS for u in f.ships):
+            out.setdefault(f.zone, []).append((f.nation, f.name))
+    ctx.memo[(PROWLERS,)] = {z: sorted(fs) for z, fs in sorted(out.items())}
+
+
 # ---- submarines -----------------------------------------------------------------------------------
 
 
 def intercept(ctx: TurnContext, sea: Sea, moving: bool) -> None:
     """4.2.10: submarines attack a task force moving into or out of their zone, or one
-    whose troops will land from it."""
+    whose troops will land from it.
+
+    Phase 4 guideline 2 and the note after 4.6.1 ("all combats--air, land or naval"):
+    allies attacking together fight one battle. The submarines of allied nations that
+    intercept the same task force in the same zone at the same movement point are one
+    side: they make the free attack together and the target's side (with the ships that
+    engage) fights them once, its single nation facing several getting the fictive unit
+    (naval_combat.arm). Submarines of nations not allied to each other fight it one camp
+    after the other; the battles in one zone at one point (other camps, other targets:
+    the target's side joins each of them, so one changes the next) come in an order drawn
+    by lot (alliances.by_lot, logged), zones by name: no nation's id or line decides."""
+    by_zone: dict[str, list[list[Claim]]] = defaultdict(list)
+    claimed = claims(ctx, sea, moving)
+    for zone, key in sorted({(c.zone, c.target.key) for c in claimed}):
+        on_it = [c for c in claimed if (c.zone, c.target.key) == (zone, key)]
+        by_zone[zone] += alliances.by_alliance(ctx.state, on_it, lambda c: c.nation, lambda c: c.index)
+    for zone, camps in sorted(by_zone.items()):
+        if len(camps) > 1:
+            camps = alliances.by_lot(ctx.dice, camps, lambda g: " + ".join(sorted({c.nation for c in g}))
+                                     + f" on {g[0].target.key}", f"submarine interceptions in {zone}, first")
+        for camp in camps:
+            if camp[0].target.ships:
+                interception(ctx, sea, camp)
+            else:  # sunk by an interception before: the orders wait for another target
+                for c in camp:
+                    sea.spent.discard((c.nation, c.index))
+                    sea.used_subs.difference_update(u.id for u in c.subs)
+
+
+@dataclass(frozen=True, eq=False)
+class Claim:
+    """One kept INTERCEPT order at one movement point: its submarines and the task force
+    they attack."""
+
+    nation: str
+    index: int
+    subs: list[Unit]
+    target: Fleet
+    zone: str
+
+
+def claims(ctx: TurnContext, sea: Sea, moving: bool) -> list[Claim]:
+    """The INTERCEPT orders that find a target at this point, each with its submarines (a
+    nation's orders in one zone take them in the order written) and its target (`chosen`)."""
+    out: list[Claim] = []
     for nation, index, order in ctx.orders_of(SubInterception):
-        if id(order) in sea.spent or not submarines.kept(ctx, nation, index):
+        if (nation, index) in sea.spent or not submarines.kept(ctx, nation, index):
             continue
         # the zone's units by the index (in the list's order), not every unit on the map
         subs = [u for u in ctx.units_at(order.zone, nation) if u.kind == "submarine" and u.id not in sea.used_subs]
@@ -737,28 +803,38 @@ def intercept(ctx: TurnContext, sea: Sea, moving: bool) -> None:
         subs = [u for u in subs if u.id not in sailing][: order.count]
         if not subs:
             continue
-        target = chosen(ctx, nation, order.zone, targets)
-        sea.spent.add(id(order))
+        sea.spent.add((nation, index))
         sea.used_subs.update(u.id for u in subs)
-        own = NavalSide([Ship(u, f"{nation}/submarines", "intercept") for u in subs], sought=True)
-        them = side_of([target], sought=False)
-        cover = cover_over(ctx, sea, target, order.zone)
-        deck = deck_cover(ctx, target)
-        spare = {u.id: n for u, n in [*cover, *deck]}
-        them.ships += [Ship(u, f"{u.nation}/aircraft", "cover") for u, _ in cover]
-        them.ships += [Ship(u, target.key, CARRIED) for u, _ in deck]
-        others = engaging(ctx, sea, nation, target, order.zone)
-        joining = [s for s in side_of(others, sought=False).ships if s.unit.kind != "transport"]
-        group = [target, *others]
-        result = naval_combat.fight(ctx, order.zone, own, them, orders=(BattleOrders(), orders_for(ctx, group, order.zone)),
-                                    free=(own, list(own.ships), "submarines"), after_round=until_cover_leaves(them, spare),
-                                    joining=joining)
-        for u, rounds in cover:
-            sea.cover_fought[u.id] = sea.cover_fought.get(u.id, 0) + min(result.rounds, rounds)
-        settle(ctx, group)
-        fought = sorted({s.fleet for s in joining})
-        naval_combat.battle_event(ctx, result, [f"{nation}/submarines", target.key, *fought,
-                                                *sorted({f"{u.nation}/aircraft" for u, _ in cover})])
+        out.append(Claim(nation, index, subs, chosen(ctx, nation, order.zone, targets), zone))
+    return out
+
+
+def interception(ctx: TurnContext, sea: Sea, camp: Sequence[Claim]) -> None:
+    """One battle: the submarines of one camp of allies against the task force they all
+    intercept (its cover, the fighters on its decks, and once their free attack is over
+    the ships of its side in the zone: `engaging`)."""
+    target, zone = camp[0].target, camp[0].zone
+    nations = sorted({c.nation for c in camp})
+    subs = [u for c in camp for u in c.subs]  # each fights in its camp's battle only: all afloat
+    own = NavalSide([Ship(u, f"{u.nation}/submarines", "intercept") for u in subs], sought=True)
+    them = side_of([target], sought=False)
+    cover = cover_over(ctx, sea, target, zone)
+    deck = deck_cover(ctx, target)
+    spare = {u.id: n for u, n in [*cover, *deck]}
+    them.ships += [Ship(u, f"{u.nation}/aircraft", "cover") for u, _ in cover]
+    them.ships += [Ship(u, target.key, CARRIED) for u, _ in deck]
+    others = engaging(ctx, sea, nations, target, zone)
+    joining = [s for s in side_of(others, sought=False).ships if s.unit.kind != "transport"]
+    group = [target, *others]
+    result = naval_combat.fight(ctx, zone, own, them, orders=(BattleOrders(), orders_for(ctx, group, zone)),
+                                free=(own, list(own.ships), "submarines"), after_round=until_cover_leaves(them, spare),
+                                joining=joining)
+    for u, rounds in cover:
+        sea.cover_fought[u.id] = sea.cover_fought.get(u.id, 0) + min(result.rounds, rounds)
+    settle(ctx, group)
+    fought = sorted({s.fleet for s in joining})
+    naval_combat.battle_event(ctx, result, [*(f"{n}/submarines" for n in nations), target.key, *fought,
+                                            *sorted({f"{u.nation}/aircraft" for u, _ in cover})])
 
 
 def chosen(ctx: TurnContext, nation: str, zone: str, targets: Sequence[Fleet]) -> Fleet:
@@ -774,15 +850,17 @@ def chosen(ctx: TurnContext, nation: str, zone: str, targets: Sequence[Fleet]) -
                          + " or ".join(f.key for f in ordered))
 
 
-def engaging(ctx: TurnContext, sea: Sea, nation: str, target: Fleet, zone: str) -> list[Fleet]:
+def engaging(ctx: TurnContext, sea: Sea, nations: Sequence[str], target: Fleet, zone: str) -> list[Fleet]:
     """The note after 4.3: "Subs attacking surface vessels and attacking other subs will
     have a free attack against them. After that ALL ships in the same sea zone can engage
     attacking subs". Reading: the other task forces in the submarines' zone at that point
     of the movement, of the target's nation and its allies at war with the submarines'
-    nation, join the battle once the free attack is over, with their ships that can fire
-    (not transports, whose attack is 0: they would only be targets); by default they do."""
+    nations (one of them), join the battle once the free attack is over, with their ships
+    that can fire (not transports, whose attack is 0: they would only be targets); by
+    default they do."""
     return [f for f in sea.fleets if f is not target and f.ships and f.zone == zone
-            and (f.nation == target.nation or ctx.allies(f.nation, target.nation)) and ctx.at_war(nation, f.nation)]
+            and (f.nation == target.nation or ctx.allies(f.nation, target.nation))
+            and any(ctx.at_war(n, f.nation) for n in nations)]
 
 
 def cover_over(ctx: TurnContext, sea: Sea, target: Fleet, zone: str) -> list[tuple[Unit, int]]:
@@ -862,16 +940,32 @@ def detect_by_order(ctx: TurnContext, sea: Sea) -> None:
     have the range: fuel) may be flown into a sea zone"), fighters off their carriers in the
     zone or in another zone in range (Aircraft Carriers: "especially handy when hunting down
     submarines"), their rounds from their tank as any flight's (air_rounds), coming back
-    aboard (fly_home)."""
+    aboard (fly_home).
+
+    Phase 4 guideline 2: the hunters of allied nations (and a nation's several orders) in
+    one sea zone hunt together: each rolls its own detection and all that find the
+    submarines fight them in one battle, with one free round (`detect`). Camps not allied
+    to each other hunt one after the other, in an order drawn by lot (alliances.by_lot,
+    logged), zones by name: no nation's id or line decides."""
+    orders: dict[str, list[tuple[str, int, str, list[Unit]]]] = defaultdict(list)  # zone -> (nation, index, from, units)
     for nation, index, order, claimed in submarines.hunts(ctx):
         where = order.origin or order.zone
         alive = {u.id for u in ctx.units_at(where, nation)}
-        hunters = [u for u in claimed if u.id in alive]
-        rounds = {u.id: air_rounds(ctx, u, where, order.zone) for u in hunters if u.kind in AIR_UNITS}
-        fought = detect(ctx, sea, nation, order.zone, hunters, f"{nation} detects", rounds, told=(index, ""))
-        for u in hunters:
-            if u.kind in AIR_UNITS:
-                fly_home(ctx, u, where, order.zone, fought.get(u.id, 0))
+        orders[order.zone].append((nation, index, where, [u for u in claimed if u.id in alive]))
+    for zone, here in sorted(orders.items()):
+        camps = alliances.by_alliance(ctx.state, here, lambda o: o[0], lambda o: o[1])
+        if len(camps) > 1:
+            camps = alliances.by_lot(ctx.dice, camps, lambda c: " + ".join(sorted({o[0] for o in c})),
+                                     f"submarine hunts in {zone}, first")
+        for camp in camps:
+            rounds = {u.id: air_rounds(ctx, u, where, zone) for _, _, where, units in camp
+                      for u in units if u.kind in AIR_UNITS}
+            fought = detect(ctx, sea, zone, [Hunters(n, units, f"{n} detects", (i, "")) for n, i, _, units in camp],
+                            rounds)
+            for _, _, where, units in camp:
+                for u in units:
+                    if u.kind in AIR_UNITS:
+                        fly_home(ctx, u, where, zone, fought.get(u.id, 0))
 
 
 def air_rounds(ctx: TurnContext, plane: Unit, origin: str, zone: str) -> int:
@@ -930,56 +1024,101 @@ def carrier_zone(ctx: TurnContext, plane: Unit, origin: str) -> list[str]:
     return [origin] if plane.kind == "fighter" and ctx.is_sea(origin) else []
 
 
-def detect(ctx: TurnContext, sea: Sea, nation: str, zone: str, hunters: Sequence[Unit], label: str,
-           air: dict[str, int] | None = None, told: tuple[int, str] = (-1, "")) -> dict[str, int]:
-    """The hunt; returns the rounds each aircraft fought (air: the rounds its fuel pays for).
+@dataclass(frozen=True, eq=False)
+class Hunters:
+    """One nation's part in a hunt (4.2.9): its units, the name its ships fight under, and
+    what a hunt that finds nothing tells it (`told`: the order's position and the task
+    force's name, "" for a DETECT order)."""
 
-    A hunt that finds nothing to fight is told to the nation (submarines-not-found, with
-    `told`: the order's position and the task force's name, "" for a DETECT order) in the
-    same words whether submarines were there and escaped every roll or there were none.
+    nation: str
+    units: list[Unit]
+    label: str
+    told: tuple[int, str] = (-1, "")
+
+
+def detect(ctx: TurnContext, sea: Sea, zone: str, parts: Sequence[Hunters],
+           air: dict[str, int] | None = None) -> dict[str, int]:
+    """The hunt of one camp of allies (Phase 4 guideline 2: one battle); returns the rounds
+    each aircraft fought (air: the rounds its fuel pays for).
+
+    Each hunter rolls its own detection (4.2.9: "Each ship attempting to detect enemy subs
+    must roll equal to or lower than its search capability"); "All ships and aircraft that
+    successfully detect the submarines", of every nation of the camp, "are then engaged in
+    battle against all of the enemy submarines in that sea zone", with one free round. A
+    part whose hunters found nothing is told so (submarines-not-found) in the same words
+    whether submarines were there and escaped every roll or there were none.
 
     Aircraft fire in the free round, and stay for the first round when their fuel pays for
     two; the submarines' hits go to ships only (4.3 step 5), so aircraft alone are never
     hit. Submarines that break off from a force with aircraft "must move into an adjacent
     sea zone" (dive_away)."""
     air = air or {}
+    nations = sorted({p.nation for p in parts})
     subs = [u for u in ctx.state.units_at(zone) if u.kind == "submarine"  # the zone's, in the list's order
-            and ctx.at_war(nation, u.nation)]
-    able = [u for u in hunters if u.kind in DETECTION and (u.kind not in AIR_UNITS or air.get(u.id, 0) >= 1)]
-    if not subs or not able:
-        return nothing_found(ctx, nation, zone, hunters, told)
-    found = [u for u in able
-             if ctx.dice.d10(f"submarine detection in {zone}: {nation} {u.kind}")
-             <= gear_aboard.detection(ctx, u, DETECTION[u.kind])]
-    if not found:
-        return nothing_found(ctx, nation, zone, hunters, told)
-    stay = [u for u in found if u.kind not in AIR_UNITS or air.get(u.id, 0) >= 2]
-    own = NavalSide([Ship(u, label, "detect") for u in stay], sought=True)
+            and any(ctx.at_war(n, u.nation) for n in nations)]
+    able = [[u for u in p.units if u.kind in DETECTION and (u.kind not in AIR_UNITS or air.get(u.id, 0) >= 1)]
+            for p in parts]
+    found: list[list[Unit]] = [[] for _ in parts]
+    if subs:
+        found = [[u for u in mine if ctx.dice.d10(f"submarine detection in {zone}: {p.nation} {u.kind}")
+                  <= gear_aboard.detection(ctx, u, DETECTION[u.kind])] for p, mine in zip(parts, able, strict=True)]
+    for p, mine in zip(parts, found, strict=True):
+        if not mine:
+            nothing_found(ctx, p.nation, zone, p.units, p.told)
+    if not any(found):
+        return {}
+    staying = {u.id for mine in found for u in mine if u.kind not in AIR_UNITS or air.get(u.id, 0) >= 2}
+    own = NavalSide([Ship(u, p.label, "detect") for p, mine in zip(parts, found, strict=True)
+                     for u in mine if u.id in staying], sought=True)
     them = NavalSide([Ship(u, f"{u.nation}/submarines", "dive") for u in subs], sought=False)
-    first = [Ship(u, label, "detect") for u in found if u not in stay]
+    first = [Ship(u, p.label, "detect") for p, mine in zip(parts, found, strict=True) for u in mine
+             if u.id not in staying]
     result = naval_combat.fight(ctx, zone, own, them, free=(own, [*own.ships, *first], "detection"), after_round=dive)
     if not own.ships and them.ships and result.ended == "destroyed":
         result.ended = "aircraft-home"  # aircraft whose fuel paid for the free round only
     for f in sea.fleets:
         settle(ctx, [f])
-    naval_combat.battle_event(ctx, result, [f"{nation}/hunters", *sorted({s.fleet for s in them.ships})])
-    flown = [u for u in found if u.kind in AIR_UNITS]
+    hunting = sorted({p.nation for p, mine in zip(parts, found, strict=True) if mine})
+    naval_combat.battle_event(ctx, result, [*(f"{n}/hunters" for n in hunting),
+                                            *sorted({s.fleet for s in them.ships})])
+    flown = [u for mine in found for u in mine if u.kind in AIR_UNITS]
     if flown and result.ended == SUBS_DIVE:
         dive_away(ctx, sea, [s.unit for s in them.ships], zone)
-    return {u.id: (2 if u in stay else 1) if result.rounds else 1 for u in flown}
+    return {u.id: (2 if u.id in staying else 1) if result.rounds else 1 for u in flown}
 
 
-def hunt_from_carriers(ctx: TurnContext, sea: Sea, f: Fleet) -> None:
-    """A task force's detect mission (4.2.9), its carriers' fighters on deck hunting with
-    its ships (Aircraft Carriers: "an aircraft carrier allows extended aerial operations
-    for a limited number of fighters. This can become especially handy when hunting down
-    submarines"; 4.2.9: fighters detect at 2). They fly from their carrier in the zone and
-    land back on it: their whole tank pays for rounds (as a carrier's guards, 4.5 step 3),
-    and the submarines breaking off from a force with aircraft "must move into an adjacent
-    sea zone" (dive_away)."""
-    deck = on_deck(ctx, f)
-    air = {u.id: (stats.fuel if (stats := ctx.stats(u.nation, u.kind)) else 0) or 0 for u in deck}
-    detect(ctx, sea, f.nation, f.zone, [*f.ships, *deck], f"{f.key} detects", air=air, told=(f.order, f.name))
+def task_force_hunts(ctx: TurnContext, sea: Sea, k: int) -> None:
+    """The task forces whose task at movement point k is the detect mission (4.2.9), zone by
+    zone (by name): those of allied nations in one zone hunt together (guideline 2: one
+    battle, one free round), camps not allied to each other one after the other, in an
+    order drawn by lot (alliances.by_lot, logged)."""
+    hunting = [f for f in sea.fleets if f.ships and not f.stopped and k < len(f.moves) and f.mission == "detect"]
+    for zone in sorted({f.zone for f in hunting}):
+        camps = alliances.by_alliance(ctx.state, [f for f in hunting if f.zone == zone], lambda f: f.nation,
+                                      lambda f: f.name)
+        if len(camps) > 1:
+            camps = alliances.by_lot(ctx.dice, camps, lambda c: " + ".join(sorted({f.nation for f in c})),
+                                     f"submarine hunts in {zone}, first")
+        for camp in camps:
+            hunt_from_carriers(ctx, sea, [f for f in camp if f.ships])  # (not those an earlier hunt sank)
+
+
+def hunt_from_carriers(ctx: TurnContext, sea: Sea, camp: Sequence[Fleet]) -> None:
+    """Task forces' detect mission (4.2.9) in one zone, each with its carriers' fighters on
+    deck hunting with its ships (Aircraft Carriers: "an aircraft carrier allows extended
+    aerial operations for a limited number of fighters. This can become especially handy
+    when hunting down submarines"; 4.2.9: fighters detect at 2). They fly from their carrier
+    in the zone and land back on it: their whole tank pays for rounds (as a carrier's
+    guards, 4.5 step 3), and the submarines breaking off from a force with aircraft "must
+    move into an adjacent sea zone" (dive_away)."""
+    if not camp:
+        return
+    parts, air = [], {}
+    for f in camp:
+        deck = on_deck(ctx, f)
+        air.update({u.id: (stats.fuel if (stats := ctx.stats(u.nation, u.kind)) else 0) or 0 for u in deck})
+        parts.append(Hunters(f.nation, [*f.ships, *deck], f"{f.key} detects", (f.order, f.name)))
+    detect(ctx, sea, camp[0].zone, parts, air=air)
 
 
 def nothing_found(ctx: TurnContext, nation: str, zone: str, hunters: Sequence[Unit],

@@ -32,19 +32,26 @@ Readings (docs/rules-coverage.md):
   (the first by id take the odd resources).
 * The submarines that hunt are those of a nation at war with the sender, in a zone of the
   path "bordering enemy land provinces" (land of a nation at war with the submarine's).
+* 4.2.6 Note: "Other aggresive missions can have 0-100% chance to prevent transfer of
+  resources". The rules name no chance, so it is the moderator's judgement: a transfer
+  that goes (not cut) by a free shortest path crossing a zone where a task force of a
+  nation at war with the sender ended movement on an aggressive mission other than a
+  blockade (engine/phase4_sea.mark_prowlers) arrives as the dice left it, and the
+  moderator is flagged (`transfer-past-enemy-fleet`, naming the transfer, the zones and
+  the task forces), to cut it, or part of it, by ruling (docs/moderating.md).
 """
 
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import compress, repeat
 from operator import attrgetter, eq
 
 from moderator.engine import treasuries
 from moderator.engine.context import Position, TurnContext
 from moderator.engine.phase4_naval import SURFACE_SHIPS
-from moderator.engine.phase4_sea import BLOCKADES
+from moderator.engine.phase4_sea import BLOCKADES, PROWLERS
 from moderator.engine.phase4_strategic import land_links
 from moderator.engine.phase4_submarine_warfare import shortest_sea_paths, split_transfer, transfer_losses
 from moderator.engine.state import same_control
@@ -122,6 +129,18 @@ class Outcome:
     gained: dict[str, int]  # what each cutter receives
     sunk: int  # resources the submarines sank on the free paths
     subs_of: list[str]  # the submarines' nations
+    passed: dict[str, list[str]] = field(default_factory=dict)  # zone -> enemy task forces on patrol there
+
+
+def prowlers(pos: Position, nation: str) -> dict[str, list[str]]:
+    """Zone -> the task forces ("nation/name") of nations at war with `nation` that ended
+    movement there on an aggressive mission other than a blockade (4.2.6 Note)."""
+    out: dict[str, list[str]] = {}
+    for zone, fleets in pos.memo.get((PROWLERS,), {}).items():
+        mine = [f"{n}/{name}" for n, name in fleets if pos.at_war(n, nation)]
+        if mine:
+            out[zone] = mine
+    return out
 
 
 def send(ctx: TurnContext, nation: str, amount: int, origin: str, dest: str) -> Outcome:
@@ -144,4 +163,6 @@ def send(ctx: TurnContext, nation: str, amount: int, origin: str, dest: str) -> 
     sunk = sum(losses.values())
     ctx.pay(nation, sunk)
     on_path = sorted({n for p in free for z in p for n in subs.get(z, [])})
-    return Outcome(paths, [], {}, sunk, on_path)
+    patrols = prowlers(ctx, nation)
+    passed = {z: patrols[z] for z in sorted({z for p in free for z in p}) if z in patrols}
+    return Outcome(paths, [], {}, sunk, on_path, passed)

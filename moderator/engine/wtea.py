@@ -83,7 +83,7 @@ from moderator.engine.ruleset import Ruleset, Step
 from moderator.orders import model as m
 
 NAME = "wtea-1914"
-VERSION = 40  # 1: before "One rule, one home" (one dice stream per turn); 2: before issue 8 (neutrals);
+VERSION = 41  # 1: before "One rule, one home" (one dice stream per turn); 2: before issue 8 (neutrals);
 # 3: before separated treasuries, surrender, the US Entry events, air combat over land, landings in 4.4;
 # 4: before the Mutineers (a disastrous mutiny's rebels), the Bolsheviks' wars after their victory, and
 # reconnaissance missions at sea helping their side's task forces in 4.2, new ships attacking in Phase 7,
@@ -179,6 +179,11 @@ VERSION = 40  # 1: before "One rule, one home" (one dice stream per turn); 2: be
 # short when one of them was sunk earlier in the move; it takes the kinds and counts among those afloat now
 # (Phase 4 guideline 6; issue 10), and before a JOIN putting loaded transports with other ships was kept
 # (now refused, tf-join-loaded: such a task force could take no step, 4.2.1)
+# 40: before allied submarines intercepting one task force at one point fought it one nation after another
+# by nation id (now one battle, Phase 4 guideline 2), and interceptions in one zone at one point came in the
+# order of nation ids and lines (now zone by zone, by lot), and before allied DETECT orders in one zone were
+# one hunt (one free round, one battle) instead of one a nation by id, and before a transfer past an enemy
+# patrol or bombardment was flagged for the moderator (transfer-past-enemy-fleet, 4.2.6 Note)
 ROOT = Path(__file__).resolve().parents[2]
 
 RULES: tuple[OrderRule, ...] = (  # type: ignore[type-arg]

@@ -13,7 +13,9 @@ separated group's). The money leaves the origin's treasury when step 8.1 runs (a
 income) and goes by sea (engine/sea_lanes.py: cut by enemy blockades on every shortest
 path, half to the cutters; else sunk 1-5 a submarine on the free paths, with the rules'
 arithmetic in engine/phase4_submarine_warfare.py); what is left arrives in the
-destination's treasury. The order is checked (both ends the nation's, a sea path between
+destination's treasury. A transfer whose free path crosses an enemy task force on patrol
+or bombardment (4.2.6 Note: "Other aggresive missions can have 0-100% chance to prevent
+transfer of resources") is flagged for the moderator (transfer-past-enemy-fleet). The order is checked (both ends the nation's, a sea path between
 them, the amount no more than the origin's treasury holds after Phase 8 income); the
 checker takes it for arriving whole (it knows neither the enemy's blockades nor the dice).
 """
@@ -86,6 +88,9 @@ class TransferRule(OrderRule[Transfer]):
         ctx.emit("transfer-by-sea", PHASE, sorted({nation, *out.subs_of}), nation=nation, order=index,
                  origin=order.origin, dest=order.dest, amount=order.amount, sunk=out.sunk, by=out.subs_of,
                  paths=[list(p) for p in out.paths], saved=ctx.saved(nation))
+        if out.passed:  # 4.2.6 Note: "0-100% chance to prevent transfer": the moderator's to judge
+            ctx.flag(PHASE, "transfer-past-enemy-fleet", nation=nation, order=index, origin=order.origin,
+                     dest=order.dest, amount=order.amount, arrived=order.amount - lost, fleets=out.passed)
 
 
 RULE = TransferRule()
