@@ -11,7 +11,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
-from concurrent.futures import wait
+from concurrent.futures import Future, wait
 from datetime import UTC, datetime, timedelta
 from email import message_from_bytes
 from email.message import EmailMessage
@@ -174,6 +174,19 @@ def test_a_worker_killed_leaves_the_batch_to_the_thread(tmp_path: Path, monkeypa
         assert ahead._given_up and ahead._pool is None
     finally:
         ahead.close()
+
+
+def test_a_worker_that_never_answers_is_given_up(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A reading begun (running) that never comes: after LONGEST_WAIT the thread reads the
+    mail itself and the pool is not used again."""
+    monkeypatch.setattr(read_ahead, "LONGEST_WAIT", 0.05)
+    ahead = ReadAhead(1)
+    stuck: Future[read_ahead.Reading] = Future()
+    assert stuck.set_running_or_notify_cancel()  # begun: cannot be taken back
+    ahead._pending[b"raw"] = stuck
+    assert ahead.take(b"raw") is None and ahead._given_up
+    ahead.start(_mails())
+    assert not ahead._pending and ahead._pool is None
 
 
 _DAEMON = """

@@ -12,8 +12,8 @@ computed itself (the same pure functions), so a turn's result never depends on t
 
 Degrades to doing the work in the thread: with no workers configured (`[mail.imap]
 intake_workers = 0`; by default one less than the machine's cores), when the pool cannot
-start or breaks (a worker killed: the rest of the batch is read in the thread and no pool is
-tried again by this process), when a worker raises (the thread reads the mail again and
+start, breaks or is stuck (a worker killed, or no reading after LONGEST_WAIT: the rest of the
+batch is read in the thread and no pool is tried again by this process), when a worker raises (the thread reads the mail again and
 meets the same error where it always did), and for a mail whose reading has not begun when
 the thread needs it (it is taken back, not waited for). A worker exits when the daemon that
 started it is gone (kill -9 included), so no orphans are left behind.
@@ -37,6 +37,10 @@ from moderator.orders.parser import ParseResult, line_shapes, parse_orders
 log = logging.getLogger(__name__)
 
 FEWEST = 4  # a batch of fewer fresh mails is read in the thread: not worth the pool's round trips
+# The longest the thread waits for a reading begun by a worker; then the worker is taken to be
+# stuck (stopped, swapped out for good): the thread reads the mail, and no pool is used again.
+# Reading a mail takes milliseconds; hostile mail is read in bounded time (mail/extract.py).
+LONGEST_WAIT = 60.0
 _CHECK = re.compile(r"\bcheck\b", re.IGNORECASE)
 _CHECK_LINE = re.compile(r"(?im)^\s*check\s*$")
 
@@ -120,11 +124,11 @@ class ReadAhead:
             self.done_here += 1
             return None
         try:
-            reading = future.result()
-        except Exception as exc:  # noqa: BLE001 - a broken pool, or the mail's own error: read here again
+            reading = future.result(timeout=LONGEST_WAIT)
+        except Exception as exc:  # noqa: BLE001 - a broken or stuck pool, or the mail's own error: read here again
             from concurrent.futures.process import BrokenProcessPool
 
-            if isinstance(exc, BrokenProcessPool):
+            if isinstance(exc, BrokenProcessPool | TimeoutError):
                 self._give_up(exc)
             self.done_here += 1
             return None
