@@ -12,10 +12,11 @@ computed itself (the same pure functions), so a turn's result never depends on t
 
 Degrades to doing the work in the thread: with no workers configured (`[mail.imap]
 intake_workers = 0`; by default one less than the machine's cores), when the pool cannot
-start, breaks or is stuck (a worker killed, or no reading after LONGEST_WAIT: the rest of the
-batch is read in the thread and no pool is tried again by this process), when a worker raises (the thread reads the mail again and
-meets the same error where it always did), and for a mail whose reading has not begun when
-the thread needs it (it is taken back, not waited for). A worker exits when the daemon that
+start, breaks or is stuck (a worker killed, or no reading after LONGEST_WAIT: the rest of
+the batch is read in the thread and no pool is tried again by this process), when a worker
+raises (the thread reads the mail again and meets the same error where it always did), and
+for a mail whose reading has not begun when the thread needs it (it is taken back, not
+waited for). A worker exits when the daemon that
 started it is gone (kill -9 included), so no orphans are left behind.
 """
 
