@@ -28,6 +28,7 @@ at a time, and each is timed from the SMTP send to its receipt in the player's m
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import smtplib
 import sys
 import tempfile
@@ -58,6 +59,9 @@ class IntakeFigures:
     first_receipt_s: float
     cpu_ms_per_message: float
     thread_cpu_ms_per_message: float
+    workers: int = 0  # worker processes reading mail ahead (service/read_ahead.py)
+    read_ahead: int = 0  # mails of the burst a worker read
+    worker_cpu_ms_per_message: float | None = None
 
     def lines(self) -> list[str]:
         return [f"intake bench: a burst of {self.messages} order mails on {self.server}",
@@ -65,7 +69,11 @@ class IntakeFigures:
                 f"  intake, to checked orders+receipt {self.intake_per_s:>8.1f} messages/s",
                 f"  first receipt queued after       {self.first_receipt_s:>9.2f} s",
                 f"  CPU per message, whole process   {self.cpu_ms_per_message:>9.1f} ms",
-                f"  CPU per message, polling thread  {self.thread_cpu_ms_per_message:>9.1f} ms"]
+                f"  CPU per message, polling thread  {self.thread_cpu_ms_per_message:>9.1f} ms",
+                (f"  read ahead by {self.workers} worker process(es) {self.read_ahead:>5d} of {self.messages} mails"
+                 + (f", {self.worker_cpu_ms_per_message:.1f} ms of their CPU a message"
+                    if self.worker_cpu_ms_per_message is not None else "")) if self.workers
+                else "  read ahead: no worker processes (all in the polling thread)"]
 
 
 # Issue 11: "Receipt latency p95 <= 3 s from delivery to the receipt in the sender's mailbox,
@@ -181,8 +189,10 @@ def _send_orders(smtp_port: int, names: list[str], numbers: range) -> None:
             smtp.send_message(msg)
 
 
-def run(messages: int = 200, root: Path | None = None, server: str = "embedded") -> IntakeFigures:
-    """The burst on the embedded server, or (`server="dovecot"`) on Dovecot fed by Postfix."""
+def run(messages: int = 200, root: Path | None = None, server: str = "embedded",
+        workers: int | None = None) -> IntakeFigures:
+    """The burst on the embedded server, or (`server="dovecot"`) on Dovecot fed by Postfix;
+    `workers`: the processes reading mail ahead ([mail.imap] intake_workers; None: its default)."""
     import moderator.service.inbox as inbox
 
     base = root or Path(tempfile.mkdtemp(prefix="intake-bench-"))
@@ -190,13 +200,14 @@ def run(messages: int = 200, root: Path | None = None, server: str = "embedded")
     # A burst of hundreds from seven seats is no mail loop: the daily reply cap stays out of it.
     cap, inbox.REPLIES_PER_DAY = inbox.REPLIES_PER_DAY, messages + WARM_UP
     try:
-        return _burst(messages, base, users, dovecot_postfix if server == "dovecot" else embedded)
+        return _burst(messages, base, users, dovecot_postfix if server == "dovecot" else embedded, workers)
     finally:
         inbox.REPLIES_PER_DAY = cap
 
 
 def _burst(messages: int, base: Path, users: dict[str, str],
-           servers_at: Callable[[Path, dict[str, str]], AbstractContextManager[Servers]]) -> IntakeFigures:
+           servers_at: Callable[[Path, dict[str, str]], AbstractContextManager[Servers]],
+           workers: int | None = None) -> IntakeFigures:
     from moderator.mail.intake import Mailbox
     from moderator.service.context import Service
     from moderator.service.games import new_game
@@ -204,7 +215,10 @@ def _burst(messages: int, base: Path, users: dict[str, str],
     from moderator.store.db import Store
 
     with servers_at(base, users) as servers:
-        svc = Service(store=Store.at(base / "db"), mail=servers.client_config(MODERATOR, "m"), say=lambda s: None)
+        config = servers.client_config(MODERATOR, "m")
+        if workers is not None:
+            config = dataclasses.replace(config, intake_workers=workers)
+        svc = Service(store=Store.at(base / "db"), mail=config, say=lambda s: None)
         new_game(svc, "bench", deadline=datetime.now(UTC) + timedelta(days=3))
         for nation in SEATS:
             svc.store.add_seat("bench", nation, f"{nation}@{DOMAIN}", "pw")
@@ -229,15 +243,23 @@ def _burst(messages: int, base: Path, users: dict[str, str],
             if not first:
                 first.append(time.perf_counter() - start)
 
+        ahead = svc.read_ahead
+        taken, worker_cpu = (ahead.taken, ahead.worker_cpu_seconds()) if ahead is not None else (0, None)
         start, cpu, thread = time.perf_counter(), time.process_time(), time.thread_time()
         outcomes = poll(svc, on_handled=handled)
         intake_s, cpu_s = time.perf_counter() - start, time.process_time() - cpu
         thread_s = time.thread_time() - thread
+        if ahead is not None:
+            after = ahead.worker_cpu_seconds()
+            taken, worker_cpu = ahead.taken - taken, (after - worker_cpu if after is not None and worker_cpu is not None
+                                                      else None)
     refused = [o.summary for o in outcomes if o.status != "processed" or not o.summary.startswith("receipt")]
     if len(outcomes) != messages or refused:
         raise RuntimeError(f"the intake bench lost or refused mail: {len(outcomes)} of {messages}, {refused[:3]}")
     return IntakeFigures(servers.name, messages, len(seen) / raw_s, messages / intake_s,
-                         first[0] if first else 0.0, cpu_s / messages * 1000, thread_s / messages * 1000)
+                         first[0] if first else 0.0, cpu_s / messages * 1000, thread_s / messages * 1000,
+                         ahead.workers if ahead is not None else 0, taken,
+                         worker_cpu / messages * 1000 if worker_cpu is not None else None)
 
 
 def latency(samples: int = 20, root: Path | None = None) -> list[float]:
@@ -288,16 +310,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--latency-samples", type=int, default=20, help="mails timed one by one (default 20)")
     parser.add_argument("--server", choices=("embedded", "dovecot", "both"), default="both",
                         help="the embedded server, Dovecot fed by Postfix, or both (default; Dovecot where it can run)")
+    parser.add_argument("--workers", type=int, default=None,
+                        help="processes reading mail ahead ([mail.imap] intake_workers; default: cores less one)")
     args = parser.parse_args(argv)
     if args.server in ("embedded", "both"):
-        print("\n".join(run(args.messages).lines()))
+        print("\n".join(run(args.messages, workers=args.workers).lines()))
     if args.server in ("dovecot", "both"):
         if why := real_servers_missing():
             print(f"intake bench on Dovecot + Postfix: not run here ({why})")
             if args.server == "dovecot":
                 return 1
         else:
-            print("\n".join(run(args.messages, server="dovecot").lines()))
+            print("\n".join(run(args.messages, server="dovecot", workers=args.workers).lines()))
     if args.latency_samples <= 0:
         return 0
     line, met = latency_summary(latency(args.latency_samples))

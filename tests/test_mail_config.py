@@ -73,6 +73,8 @@ def test_literal_password_in_file_is_refused(tmp_path: Path) -> None:
         ('from_address = "moderator@example.org"', 'from_address = 7', "from_address must be a string"),
         ('[mail.smtp]', '[mail.other]', r"\[smtp\]"),
         ('processed_folder = ""', 'processed_folder = ""\nmax_message_mb = 0', "max_message_mb"),
+        ('processed_folder = ""', 'processed_folder = ""\nintake_workers = -1', "intake_workers"),
+        ('processed_folder = ""', 'processed_folder = ""\nintake_workers = 1.5', "intake_workers"),
     ],
 )
 def test_bad_values_name_the_problem(tmp_path: Path, old: str, new: str, message: str) -> None:
@@ -98,3 +100,11 @@ def test_the_size_cap_is_ten_megabytes_unless_set(tmp_path: Path) -> None:
     assert load_mail_config(_write(tmp_path, GOOD), environ=ENV).max_message_bytes == 10 * 1024 * 1024
     text = GOOD.replace('processed_folder = ""', 'processed_folder = ""\nmax_message_mb = 2.5')
     assert load_mail_config(_write(tmp_path, text), environ=ENV).max_message_bytes == int(2.5 * 1024 * 1024)
+
+
+def test_the_read_ahead_workers_are_the_machines_unless_set(tmp_path: Path) -> None:
+    """[mail.imap] intake_workers: the processes reading mail ahead (service/read_ahead.py);
+    unset, one less than the cores (None here), 0 for none."""
+    assert load_mail_config(_write(tmp_path, GOOD), environ=ENV).intake_workers is None
+    text = GOOD.replace('processed_folder = ""', 'processed_folder = ""\nintake_workers = 0')
+    assert load_mail_config(_write(tmp_path, text), environ=ENV).intake_workers == 0

@@ -203,6 +203,7 @@ def test_recurring_header_and_talk_lines_are_parsed_once_and_read_the_same(monke
     import moderator.orders.parser as parser
 
     monkeypatch.setattr(parser, "_kept", {})
+    monkeypatch.setattr(parser, "READ_SHAPES", False)  # lines of a known shape: tests/test_orders_shapes.py
     lines: list[str] = []
     real = parser.grammar()
 

@@ -126,3 +126,43 @@ def test_a_unit_given_another_id_is_found_by_its_new_one() -> None:
     state.remove_units([state.units[2]])
     assert [u.location for u in state.units] == ["A", "B", "D", "E"]
     _agrees(state)
+def test_a_sharing_copy_takes_its_index_from_the_shared_state_built_once() -> None:
+    """The checker's scratch copies of the position a burst is checked on (sharing_copy of a
+    state whose units are read only) copy that state's index instead of building one over
+    every unit each (issue 11, CPU per mail); each copy then follows its own new units and
+    removals, and the shared state's index is not changed by them."""
+    rng = random.Random(11)
+    shared = GameState("g", "s", 1)
+    for i in range(60):
+        shared.new_unit("n", "infantry", PLACES[i % 5])
+    shared.share_units()
+    built = 0
+    real = S._Index.__init__
+
+    def counted(self: S._Index, units: list[Unit]) -> None:
+        nonlocal built
+        built += units is not shared.units  # a copy's (the shared state's own are not counted)
+        real(self, units)
+
+    S._Index.__init__ = counted  # type: ignore[method-assign]
+    try:
+        for _ in range(20):
+            twin = shared.sharing_copy()
+            _agrees(twin)
+            for _ in range(10):
+                if rng.random() < 0.5:
+                    twin.new_unit("n", "tank", rng.choice(PLACES))
+                elif len(twin.units) > 10:
+                    twin.remove_units(rng.sample(twin.units, rng.randint(0, 3)))
+                made = [u for u in twin.units if type(u) is Unit]
+                if made and rng.random() < 0.3:
+                    rng.choice(made).location = rng.choice(PLACES)  # a unit of the copy's own moves
+                _agrees(twin)
+            _agrees(shared)
+        assert built == 0, built  # never a copy's
+        changed = shared.sharing_copy()
+        changed.units = list(reversed(changed.units))  # no longer the shared list's order: built anew
+        _agrees(changed)
+        assert built == 1, built
+    finally:
+        S._Index.__init__ = real  # type: ignore[method-assign]

@@ -15,7 +15,7 @@ from bisect import bisect_left, bisect_right
 from collections import Counter
 from collections.abc import Container, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
-from operator import attrgetter, eq, not_
+from operator import attrgetter, eq, is_, not_
 from typing import Any
 
 # Unit kinds, as the rules name them ("Units"). Order words map onto these ids.
@@ -227,6 +227,20 @@ class _Index:
         # The ranks are by identity: a copy's units are other objects, so it is built anew.
         return _Index(copy.deepcopy(self.units, memo))
 
+    def copy_for(self, units: list[Unit]) -> _Index:
+        """This index of read-only units (GameState.share_units) for `units`, a list of the
+        same objects in the same order (GameState._shared_index): the places' lists and the
+        ranks copied, not built again over every unit of the map. Those units cannot have
+        moved, so the copy holds now; from now on it follows the moves as any index does."""
+        twin = _Index.__new__(_Index)
+        twin.stamp, twin.logged = _MOVED, _log_end()  # read first, as in __init__
+        twin.units, twin.length, twin.next_rank = units, len(units), self.next_rank
+        twin.places = dict(zip(self.places, map(list, self.places.values()), strict=True))  # the copy's own lists
+        twin.rank = self.rank.copy()  # by identity: the same objects
+        twin.order = self.order.copy()
+        twin.ids = None if self.ids is None else self.ids.copy()
+        return twin
+
     def holds_for(self, units: list[Unit]) -> bool:
         return self.units is units and self.length == len(units)
 
@@ -310,6 +324,11 @@ class _Index:
             there.insert(bisect_right(there, rank[id(unit)], key=rank_of), unit)  # keeps the list's order
         self.stamp, self.logged = _MOVED, base + len(log)
         return _MOVED == self.stamp and _log_end() == self.logged
+
+
+def _same_objects(a: list[Unit], b: list[Unit]) -> bool:
+    """Whether two lists hold the same objects in the same order (by identity, at C speed)."""
+    return len(a) == len(b) and all(map(is_, a, b))
 
 
 _unit_id = attrgetter("id")
@@ -472,8 +491,25 @@ class GameState:
     def _by_place(self) -> dict[str, list[Unit]]:
         index = self._fresh_index()
         if index is None:
-            index = self.__dict__["_index"] = _Index(self.units)  # not a field: never serialised
+            index = self.__dict__["_index"] = self._shared_index() or _Index(self.units)  # not a field: never serialised
         return index.places
+
+    def _shared_index(self) -> _Index | None:
+        """For a sharing_copy() whose units are still exactly those it shares, a copy of an
+        index of the original's units built once; else None. Those units are read only
+        (share_units): they cannot move, so that index holds whatever units elsewhere did
+        since (every new Unit() anywhere would have had an index of its own followed or built
+        again). The checker asks for the index in most order mails' checks (a MOVE's enemies
+        at its target), and building it is a pass over some 700 units (issue 11, CPU per mail)."""
+        source: GameState | None = self.__dict__.get("_shares_with")
+        if source is None or not _same_objects(source.units, self.units):
+            return None
+        kept: tuple[list[Unit], _Index] | None = source.__dict__.get("_index_of_shared")
+        if kept is None or not _same_objects(kept[0], source.units):
+            if not source.units_shared:
+                return None
+            kept = source.__dict__["_index_of_shared"] = (list(source.units), _Index(source.units))
+        return kept[1].copy_for(self.units)
 
     def by_place(self) -> Mapping[str, Sequence[Unit]]:
         """Every unit by place, each place's in the order of `units` (a place may be there
@@ -598,7 +634,7 @@ class GameState:
         A walk that changes a unit gets SharedUnitChanged and must start again on copy()."""
         twin = GameState(self.game, self.scenario, self.turn, self._nations_copy(), Control(self.control),
                          dict(self.incorporated), list(self.units), self.next_unit)
-        twin.__dict__["_shares_with"] = self  # (not a field: never serialised) counts_by_place
+        twin.__dict__["_shares_with"] = self  # (not a field: never serialised) counts_by_place, _shared_index
         return twin
 
     def counts_by_place(self) -> Mapping[tuple[str, str, str], int]:

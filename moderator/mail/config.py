@@ -92,6 +92,10 @@ class MailConfig:
     # Mail bigger than this is not fetched whole: its first bytes are kept and the sender is
     # told (a 50 MB attachment must not take the daemon's memory). [mail.imap] max_message_mb.
     max_message_bytes: int = 10 * 1024 * 1024
+    # Worker processes reading a fetched batch's mails ahead of the daemon's thread (extract
+    # and parse: service/read_ahead.py); None: one less than the machine's cores, 0: none.
+    # [mail.imap] intake_workers.
+    intake_workers: int | None = None
 
     @property
     def message_id_domain(self) -> str:
@@ -131,7 +135,15 @@ def mail_config_from_mapping(
         processed_folder=_folder(imap_table, "processed_folder", "Processed", where),
         quarantine_folder=_folder(imap_table, "quarantine_folder", "Quarantine", where),
         max_message_bytes=_megabytes(imap_table, "max_message_mb", 10, where),
+        intake_workers=_workers(imap_table, "intake_workers", where),
     )
+
+
+def _workers(table: Mapping[str, Any], key: str, where: str) -> int | None:
+    value = table.get(key)
+    if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 0):
+        raise MailConfigError(f"{where}: {key} must be a number of worker processes (0 for none), got {value!r}")
+    return value
 
 
 def _megabytes(table: Mapping[str, Any], key: str, default: int | float, where: str) -> int:

@@ -19,6 +19,7 @@ from moderator.orders import model as m
 from moderator.orders.build import Builder
 from moderator.orders.clean import Piece, pieces
 from moderator.orders.diagnostics import ERROR, WARNING, Diagnostic
+from moderator.orders.shapes import Shapes
 
 GRAMMAR = Path(__file__).resolve().parents[2] / "grammar" / "orders.lark"
 
@@ -143,21 +144,37 @@ def _parsed(text: str) -> Tree | LarkError:
     kept = _kept.get(text)
     if kept is not None:
         return kept
-    try:
-        tree = grammar().parse(text)
-    except UnexpectedInput as exc:
-        exc.__traceback__ = None  # kept: not the frames it was raised through
-        outcome: Tree | LarkError = exc
-    except LarkError as exc:
-        return exc
-    else:
-        outcome = tree
+    outcome: Tree | LarkError | None = line_shapes().read(text) if READ_SHAPES else None
+    if outcome is None:
+        try:
+            tree = grammar().parse(text)
+        except UnexpectedInput as exc:
+            exc.__traceback__ = None  # kept: not the frames it was raised through
+            outcome = exc
+        except LarkError as exc:
+            return exc
+        else:
+            outcome = tree
+            if READ_SHAPES:
+                line_shapes().learn(text, tree)
     if len(text) <= _KEPT_LONGEST and ((isinstance(outcome, UnexpectedInput) and not _secret_like(text)) or (
             isinstance(outcome, Tree) and outcome.data in _KEPT_HEADERS)):
         if len(_kept) >= _KEPT_MOST:
             _kept.clear()
         _kept[text] = outcome
     return outcome
+
+
+# Order lines of plain words are read from the shape of a line met before, lark's tree made
+# with this line's words, rather than parsed by lark again (orders/shapes.py: the same tree,
+# about a tenth of the time; issue 11, CPU per mail). Off: every line to lark (the tests'
+# comparison).
+READ_SHAPES = True
+
+
+@lru_cache(maxsize=1)
+def line_shapes() -> Shapes:
+    return Shapes(grammar())
 
 
 def _secret_like(text: str) -> bool:

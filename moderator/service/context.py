@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from moderator.engine.dice import Dice
 from moderator.engine.ruleset import Ruleset
@@ -27,6 +28,9 @@ from moderator.world.loader import load_world
 from moderator.world.model import World
 from moderator.world.scenario import load_scenario
 from moderator.world.scenario_model import Scenario
+
+if TYPE_CHECKING:
+    from moderator.service.read_ahead import ReadAhead
 
 log = logging.getLogger("moderator")
 
@@ -57,6 +61,9 @@ class Service:
     # Seconds spent building reports, summed over the resolutions (`moderator simulate`
     # splits a turn's time into intake, resolution, reports and sending with it).
     report_seconds: float = 0.0
+    # The worker processes reading fetched mail ahead of the polling thread (inbox.poll,
+    # service/read_ahead.py), started with the first batch large enough.
+    read_ahead: ReadAhead | None = field(default=None, repr=False)
     # Positions read by checking_position(), by what they were made from (see there).
     _checking: dict[tuple[object, ...], GameState] = field(default_factory=dict, repr=False)
 

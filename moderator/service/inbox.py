@@ -23,7 +23,6 @@ aside for review. The next message goes on either way.
 from __future__ import annotations
 
 import dataclasses
-import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -41,21 +40,23 @@ from moderator.orders.echo import nation_words
 from moderator.orders.messages import counted
 from moderator.orders.parser import ParseResult
 from moderator.reports.render import render
+from moderator.service import read_ahead
 from moderator.service.context import Service
 from moderator.service.faults import crash_point
 from moderator.service.games import describe_deadline, nation_id, turn_label
 from moderator.service.help import asks_for_help, reference
+from moderator.service.read_ahead import ReadAhead, default_workers, orders_text
 from moderator.store.db import Incoming, verify_secret
 from moderator.store.tables import Game, MailMessage
-
-_CHECK = re.compile(r"\bcheck\b", re.IGNORECASE)
-
 
 MAX_ATTEMPTS = 3  # a message that fails this many times is set aside for the moderator
 FETCH_BATCH = 50  # messages fetched at once: memory stays bounded however full the mailbox
 # Handling of fetched mail is committed at most this long after it began (group commit, see
 # poll()): one disk sync for many mails, and the first receipts of a burst still leave at once.
 GROUP_SECONDS = 0.3
+# Mail up to this size is read ahead by the worker processes (service/read_ahead.py); a larger
+# one (an attachment) is read in the thread, not copied to a worker and back.
+READ_AHEAD_LARGEST = 1024 * 1024
 # Refused attempts at a seat (wrong password, or not the seat's address): after THROTTLE_AFTER
 # of them from one sender within THROTTLE_WINDOW, that sender's mail gets no answer and its
 # password is not even checked until the window has passed; the seat's own address is told
@@ -126,21 +127,28 @@ def poll(svc: Service, on_handled: Callable[[Outcome], None] | None = None) -> l
             done(outcome)
     with Mailbox(svc.require_mail()) as box:
         seen: set[int] = set()
+        ahead = _read_ahead(svc)
         while batch := box.fetch_unseen(limit=FETCH_BATCH, skip=frozenset(seen)):
             seen.update(item.uid for item in batch)
-            with svc.store.transaction():  # each new one with its first attempt counted (and leased to us)
-                stored = svc.store.store_incoming_batch(
-                    [Incoming(item.raw, item.uid, item.uidvalidity, item.arrived, item.size) for item in batch],
-                    svc.clock(), CLAIM_LEASE)
-            for _ in batch:
-                crash_point("intake.stored")
-            fresh = [row_id for row_id, new in stored if new]
-            while fresh:
-                handled, fresh = handle_group(svc, fresh)
-                for outcome in handled:
-                    if outcome.status != ELSEWHERE:
-                        done(outcome)
-                    crash_point("intake.handled")
+            # The workers read the batch's mails (extract, parse) while this thread stores them
+            # and handles them; the database stays this thread's (service/read_ahead.py).
+            ahead.start([item.raw for item in batch if len(item.raw) <= READ_AHEAD_LARGEST])
+            try:
+                with svc.store.transaction():  # each new one with its first attempt counted (and leased to us)
+                    stored = svc.store.store_incoming_batch(
+                        [Incoming(item.raw, item.uid, item.uidvalidity, item.arrived, item.size) for item in batch],
+                        svc.clock(), CLAIM_LEASE)
+                for _ in batch:
+                    crash_point("intake.stored")
+                fresh = [row_id for row_id, new in stored if new]
+                while fresh:
+                    handled, fresh = handle_group(svc, fresh)
+                    for outcome in handled:
+                        if outcome.status != ELSEWHERE:
+                            done(outcome)
+                        crash_point("intake.handled")
+            finally:
+                ahead.forget()  # the readings not taken (mails stored before): not kept
             statuses = svc.store.message_statuses([row_id for row_id, _ in stored])
             # Only after the batch is safe in the database (and handled) are the mailbox copies
             # filed away, in two commands rather than three per message: robots' mail into the
@@ -151,6 +159,14 @@ def poll(svc: Service, on_handled: Callable[[Outcome], None] | None = None) -> l
                              if statuses.get(row_id) != "quarantined"])
             crash_point("intake.filed")
     return outcomes
+
+
+def _read_ahead(svc: Service) -> ReadAhead:
+    """The service's worker processes reading mail ahead (none started until a batch needs them)."""
+    if svc.read_ahead is None:
+        workers = svc.require_mail().intake_workers
+        svc.read_ahead = read_ahead.shared(default_workers() if workers is None else workers)
+    return svc.read_ahead
 
 
 def _poll_shared(svc: Service, done: Callable[[Outcome], None]) -> None:
@@ -365,7 +381,9 @@ def redrive(svc: Service, message_ids: list[int] | None = None) -> list[Outcome]
 def _handle(svc: Service, message_id: int, raw: bytes, arrived: datetime | None = None,
             oversize: int = 0) -> Outcome:
     """`oversize`: the message's size when it was over the cap and `raw` is only its head."""
-    mail = extract(raw)
+    # Read ahead by a worker if poll() gave it one (the same reading as here: read_ahead.read)
+    reading = svc.read_ahead.take(raw) if svc.read_ahead is not None else None
+    mail = reading.mail if reading is not None else extract(raw)
     if oversize:
         cap = svc.require_mail().max_message_bytes
         mail = dataclasses.replace(mail, refused=f"it is {_megabytes(oversize)}, more than the {_megabytes(cap)} "
@@ -408,12 +426,14 @@ def _handle(svc: Service, message_id: int, raw: bytes, arrived: datetime | None 
 
     if pool.is_signup(mail):
         return pool.handle(svc, message_id, mail)  # type: ignore[no-any-return]
-    check_only = bool(_CHECK.search(mail.subject)) or mail.text.strip().upper().startswith("CHECK")
-    text = re.sub(r"(?im)^\s*check\s*$", "", mail.text) if check_only else mail.text
     from moderator.service import proxy  # an ally's proxy orders for a seat (issue 12)
 
-    text, proxy_for = proxy.split(text)
-    parsed = without_chatter(text, parse_orders(text))
+    if reading is not None:
+        check_only, text, proxy_for, parsed = reading.check_only, reading.text, reading.proxy_for, reading.parsed
+    else:
+        check_only, text, proxy_for = orders_text(mail)
+        parsed = parse_orders(text)
+    parsed = without_chatter(text, parsed)
     header = parsed.header
     game = _game_for(svc, getattr(header, "game", None))
     if game is None and not getattr(header, "game", None):  # many games: by address or subject tag

@@ -1,0 +1,222 @@
+"""Mail read ahead in worker processes (service/read_ahead.py; issue 11, intake throughput):
+a worker's reading is the one the polling thread makes, so handling gives the same outcomes,
+orders and receipts with or without workers; the pool degrades to the thread when it cannot
+start or breaks, and its workers do not outlive a daemon killed with -9."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from concurrent.futures import Future, wait
+from datetime import UTC, datetime, timedelta
+from email import message_from_bytes
+from email.message import EmailMessage
+from email.policy import default
+from pathlib import Path
+
+import pytest
+from sqlalchemy import text
+
+import moderator.service.inbox as inbox
+from moderator.mail.config import MailConfig, ServerConfig
+from moderator.service import read_ahead
+from moderator.service.context import Service
+from moderator.service.games import new_game
+from moderator.service.read_ahead import ReadAhead, read
+from moderator.store.db import Incoming, Store
+
+MOD = "moderator@t.local"
+SEATS = {"germany": ("kaiser@t.local", "MOVE 2 inf FROM Ruhr TO Cologne"),
+         "france": ("joffre@t.local", "MOVE 2 inf FROM Paris TO Picardy"),
+         "austria-hungary": ("conrad@t.local", "BUILD 1 inf AT Vienna")}
+NOW = datetime(2026, 11, 29, 6, 0, tzinfo=UTC)
+
+
+def _mail(n: int, nation: str, body: str | None = None, subject: str = "Orders", html: bool = False) -> bytes:
+    address, order = SEATS[nation]
+    msg = EmailMessage()
+    msg["From"], msg["To"], msg["Subject"] = address, MOD, subject
+    msg["Message-ID"] = f"<ahead-{n}@t.local>"
+    msg["Date"] = "Sun, 29 Nov 2026 05:50:00 +0000"
+    content = body or f"Hello,\n\nGAME g\nNATION {nation}\nTURN 1\nPASSWORD pw\n{order}\nNOTE mail {n}\n\nThanks!\n"
+    if html:
+        msg.set_content("<html><body>" + content.replace("\n", "<br>") + "</body></html>", subtype="html")
+    else:
+        msg.set_content(content)
+    return bytes(msg)
+
+
+def _mails() -> list[bytes]:
+    """Order mails of every seat, and the other kinds handling reads: CHECK only, a proxy's
+    orders, an HTML-only mail, a wrong password, talk and no orders, unreadable lines."""
+    raws = [_mail(n, nation) for n in range(4) for nation in SEATS]
+    raws += [_mail(20, "germany", subject="CHECK my orders"),
+             _mail(21, "germany", body="GAME g\nNATION germany\nTURN 1\nPASSWORD pw\nPROXY FOR Austria-Hungary\n"
+                                       "MOVE 2 inf FROM Vienna TO Bohemia\n"),
+             _mail(22, "france", html=True),
+             _mail(23, "france", body="GAME g\nNATION france\nTURN 1\nPASSWORD wrong\nMOVE 2 inf FROM Paris TO Picardy\n"),
+             _mail(24, "france", body="Hi there, how are you?\n"),
+             _mail(25, "germany", body="GAME g\nNATION germany\nTURN 1\nPASSWORD pw\nMOVVE 2 inf FROM Ruhr TO Cologne\n"
+                                       "MOVE 2 inf, 1 art FROM Ruhr TO Nowhere\n")]
+    return raws
+
+
+@pytest.fixture(scope="module")
+def pool() -> Iterator[ReadAhead]:
+    ahead = ReadAhead(1)
+    yield ahead
+    ahead.close()
+
+
+def _read_by_workers(ahead: ReadAhead, raws: list[bytes]) -> None:
+    """Start the batch and wait until every reading is done (so none is taken back)."""
+    ahead.start(raws)
+    wait(list(ahead._pending.values()), timeout=600)
+
+
+def test_a_workers_reading_is_the_threads(pool: ReadAhead) -> None:
+    raws = _mails()
+    _read_by_workers(pool, raws)
+    taken = pool.taken
+    for raw in raws:
+        assert pool.take(raw) == read(raw)
+    assert pool.taken - taken == len(raws)
+    assert pool.take(raws[0]) is None  # taken once: then read in the thread
+
+
+def _service(path: Path) -> Service:
+    nowhere = ServerConfig("127.0.0.1", 9)
+    svc = Service(store=Store.at(path), say=lambda s: None, clock=lambda: NOW,
+                  mail=MailConfig(imap=nowhere, smtp=nowhere, from_address=MOD, moderator_address=MOD))
+    new_game(svc, "g", deadline=NOW + timedelta(days=3))
+    for nation, (address, _) in SEATS.items():
+        svc.store.add_seat("g", nation, address, "pw")
+    return svc
+
+
+def _handled(svc: Service, raws: list[bytes]) -> tuple[list[tuple[str, str]], list[tuple[object, ...]]]:
+    """The batch stored and handled as poll() does; the outcomes, and what the database holds
+    of the mails, the submissions and the outbox (less what differs by run: ids and times)."""
+    with svc.store.transaction():
+        stored = svc.store.store_incoming_batch([Incoming(raw, uid, 7, NOW) for uid, raw in enumerate(raws, 1)],
+                                                NOW, inbox.CLAIM_LEASE)
+    fresh, outcomes = [row_id for row_id, new in stored if new], []
+    while fresh:
+        done, fresh = inbox.handle_group(svc, fresh)
+        outcomes += done
+    with svc.store.engine.connect() as conn:
+        rows = [tuple(r) for r in conn.execute(text(
+            "SELECT status, note, sender, subject, raw FROM mailmessage WHERE direction = 'in' ORDER BY id"))]
+        rows += [tuple(r) for r in conn.execute(text(
+            "SELECT nation, text, normalized, diagnostics, current FROM submission ORDER BY id"))]
+        for *fields, raw in conn.execute(text(
+                "SELECT kind, recipients, subject, status, raw FROM mailmessage WHERE direction = 'out' ORDER BY id")):
+            body = message_from_bytes(raw, policy=default).get_body(("plain",))
+            rows.append((*fields, body.get_content() if body is not None else ""))  # (not the MIME boundaries)
+    return [(o.status, o.summary) for o in outcomes], rows
+
+
+def test_handling_gives_the_same_with_readings_from_workers(tmp_path: Path, pool: ReadAhead,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(inbox, "GROUP_SECONDS", 3600.0)
+    raws = _mails()
+    alone = _handled(_service(tmp_path / "alone"), raws)
+    helped = _service(tmp_path / "helped")
+    helped.read_ahead = pool
+    _read_by_workers(pool, raws)
+    taken = pool.taken
+    assert _handled(helped, raws) == alone
+    assert pool.taken - taken == len(raws)  # every mail's reading was a worker's
+    assert [status for status, _ in alone[0]] == ["processed"] * len(raws)
+
+
+def test_without_a_pool_the_thread_reads_everything(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No processes to be had (the pool cannot start): the batch is read in the thread, with
+    the same outcomes, and no pool is tried again."""
+    def no_pool(*_: object, **__: object) -> None:
+        raise OSError("no processes here")
+
+    monkeypatch.setattr(read_ahead, "ProcessPoolExecutor", no_pool)
+    monkeypatch.setattr(inbox, "GROUP_SECONDS", 3600.0)
+    raws = _mails()
+    ahead = ReadAhead(2)
+    ahead.start(raws)
+    assert ahead._given_up and not ahead._pending
+    svc = _service(tmp_path / "db")
+    svc.read_ahead = ahead
+    outcomes, _ = _handled(svc, raws)
+    assert ahead.taken == 0 and [s for s, _ in outcomes] == ["processed"] * len(raws)
+    assert _handled(_service(tmp_path / "alone"), raws)[0] == outcomes
+    assert ReadAhead(0)._given_up  # none configured: never started
+
+
+def test_a_worker_killed_leaves_the_batch_to_the_thread(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A worker dies (the kernel's OOM killer, an operator): the pool is broken, every mail
+    of the batch is still handled once, read in the thread."""
+    monkeypatch.setattr(inbox, "GROUP_SECONDS", 3600.0)
+    raws = _mails()
+    ahead = ReadAhead(1)
+    try:
+        _read_by_workers(ahead, raws[:read_ahead.FEWEST])  # the pool started, its worker up
+        assert ahead.take(raws[0]) is not None
+        ahead.start(raws)
+        for pid in list(ahead._pool._processes):  # type: ignore[union-attr]
+            os.kill(pid, signal.SIGKILL)
+        svc = _service(tmp_path / "db")
+        svc.read_ahead = ahead
+        outcomes, _ = _handled(svc, raws)
+        assert [s for s, _ in outcomes] == ["processed"] * len(raws)
+        assert _handled(_service(tmp_path / "alone"), raws)[0] == outcomes
+        assert ahead._given_up and ahead._pool is None
+    finally:
+        ahead.close()
+
+
+def test_a_worker_that_never_answers_is_given_up(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A reading begun (running) that never comes: after LONGEST_WAIT the thread reads the
+    mail itself and the pool is not used again."""
+    monkeypatch.setattr(read_ahead, "LONGEST_WAIT", 0.05)
+    ahead = ReadAhead(1)
+    stuck: Future[read_ahead.Reading] = Future()
+    assert stuck.set_running_or_notify_cancel()  # begun: cannot be taken back
+    ahead._pending[b"raw"] = stuck
+    assert ahead.take(b"raw") is None and ahead._given_up
+    ahead.start(_mails())
+    assert not ahead._pending and ahead._pool is None
+
+
+_DAEMON = """
+import sys, time
+from moderator.service.read_ahead import ReadAhead
+ahead = ReadAhead(1)
+ahead.start([b"Subject: x\\r\\n\\r\\nhello\\r\\n"] * 4)
+ahead.worker_cpu_seconds()
+print(*ahead._pool._processes, flush=True)
+time.sleep(600)
+"""
+
+
+def test_the_workers_leave_when_the_daemon_is_killed() -> None:
+    daemon = subprocess.Popen([sys.executable, "-c", _DAEMON], stdout=subprocess.PIPE, text=True)
+    try:
+        assert daemon.stdout is not None
+        workers = [int(pid) for pid in daemon.stdout.readline().split()]
+        assert workers
+    finally:
+        daemon.kill()  # SIGKILL: no atexit, no pool shutdown
+        daemon.wait()
+    deadline = time.monotonic() + 120  # the watch looks every second; a loaded machine is slow
+    while any(Path(f"/proc/{pid}").exists() and "Z" not in _state(pid) for pid in workers):
+        assert time.monotonic() < deadline, f"workers {workers} outlived their daemon"
+        time.sleep(0.2)
+
+
+def _state(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0]
+    except (OSError, IndexError):
+        return "Z"
