@@ -93,7 +93,7 @@ from moderator.engine.orders.move import (
 )
 from moderator.engine.orders.trenches import facing_of
 from moderator.engine.placement import DISMANTLED, map_facility
-from moderator.engine.state import SEA_UNITS, Unit, ids_of, kinds, stand_in, with_ids
+from moderator.engine.state import SEA_UNITS, Unit, ids_of, kinds, stand_in
 from moderator.orders.model import ArtillerySupport, Move, NavalInvasion, UnitCount
 
 PHASE = "4.4"
@@ -239,8 +239,8 @@ def moved(ctx: TurnContext, leg: Leg) -> None:
 
 def artillery_ids(ctx: TurnContext, among: Collection[str]) -> set[str]:
     """The ids of `among` that are units staying at home (artillery), the units found by
-    id at C speed (with_ids): not a look at the kind of every unit on the map (issue 14)."""
-    return {u.id for u in with_ids(ctx.state.units, among) if u.kind in STAYS_AT_HOME}
+    id (units_with_ids): not a look at the kind of every unit on the map (issue 14)."""
+    return {u.id for u in ctx.state.units_with_ids(among) if u.kind in STAYS_AT_HOME}
 
 
 def attacked_by_land(raids: Iterable[Leg]) -> dict[str, set[str]]:

@@ -36,7 +36,7 @@ from operator import attrgetter
 from moderator.engine.context import Position, TurnContext
 from moderator.engine.orders.base import OrderRule, afford
 from moderator.engine.problems import Problem, problem
-from moderator.engine.state import Unit, with_ids
+from moderator.engine.state import Unit
 from moderator.orders.model import BuildHomeTrenches, BuildTrench
 
 PHASE = "3.1"
@@ -98,11 +98,11 @@ def face(ctx: TurnContext, unit: Unit, facing: str) -> None:
     """Record the territory a trench (or super trench) unit faces."""
     nation = unit.nation
     ns = ctx.state.nations[nation]
-    # The (id, nation, kind) of the units the record names, found at C speed (with_ids):
+    # The (id, nation, kind) of the units the record names, found by id (units_with_ids):
     # one dig per trench built would otherwise step through the whole map in Python, or
     # make a triple of every unit on it (issue 14, the engine's cost).
     record = ns.flags.get(FACING, {})
-    units = set(map(_id_nation_kind, with_ids(ctx.state.units, record)))
+    units = set(map(_id_nation_kind, ctx.state.units_with_ids(record)))
     faced = {uid: place for uid, place in record.items()
              if any((uid, nation, kind) in units for kind in KINDS)}  # captured ones go
     faced[unit.id] = facing
