@@ -204,8 +204,8 @@ def mainland(pos: Position, nation: str, all_groups: list[Group]) -> Group | Non
 
 def held(pos: Position, nation: str) -> dict[str, int]:
     raw = pos.nation(nation).flags.get(HELD, {})
-    if not isinstance(raw, dict):
-        return {}
+    if not raw or not isinstance(raw, dict):
+        return {}  # nothing held apart (most nations)
     return dict(zip(map(str, raw), map(int, raw.values()), strict=True))  # by C's loops
 
 

@@ -457,7 +457,10 @@ class Ranks:
 
     def _naval(self, nation: str, area: str) -> int:
         """best_naval_force from the values looked up once."""
-        return sum(value for where, value in self._fleet(nation) if self._in_area(where, area))
+        fleet = self._fleet(nation)
+        if not fleet or area == "world":  # no ships (most nations), or every zone (in_area)
+            return sum(value for _, value in fleet)
+        return sum(value for where, value in fleet if self._in_area(where, area))
 
     def _fleet(self, nation: str) -> list[tuple[str, int]]:
         """(place, the naval force there) of each of the nation's stacks of alike ships:
