@@ -801,6 +801,7 @@ def claims(ctx: TurnContext, sea: Sea, moving: bool) -> list[Claim]:
     """The INTERCEPT orders that find a target at this point, each with its submarines (a
     nation's orders in one zone take them in the order written) and its target (`chosen`)."""
     out: list[Claim] = []
+    near: dict[str, list[Fleet]] | None = None  # zone -> the task forces in or leaving it (none moves here)
     for nation, index, order in ctx.orders_of(SubInterception):
         if (nation, index) in sea.spent or not submarines.kept(ctx, nation, index):
             continue
@@ -811,7 +812,13 @@ def claims(ctx: TurnContext, sea: Sea, moving: bool) -> list[Claim]:
         # the task forces first (most orders find none at a point): only in or leaving the
         # zone can one cross it (crosses), told without a call for each of some forty
         zone, wars = order.zone, ctx.nation(nation).at_war_with
-        targets = [f for f in sea.fleets if (f.zone == zone or f.moved_at == zone) and f.ships and f.nation in wars
+        if near is None:  # found once a point for every order, in the fleets' order (issue 14)
+            near = defaultdict(list)
+            for f in sea.fleets:
+                near[f.zone].append(f)
+                if f.moved_at is not None and f.moved_at != f.zone:
+                    near[f.moved_at].append(f)
+        targets = [f for f in near.get(zone, ()) if (f.zone == zone or f.moved_at == zone) and f.ships and f.nation in wars
                    and order.target in ("any", f.mission) and crosses(ctx, f, zone, moving)
                    and (order.tf is None or (f.nation, f.name) == (order.tf_nation, order.tf))]
         if not targets:
