@@ -202,8 +202,7 @@ def naval_movement(ctx: TurnContext) -> None:
                 sail(f, step.dest)
         intercept(ctx, sea, moving=True)
         task_force_hunts(ctx, sea, k)
-        for zone in sorted({f.zone for f in sea.fleets if f.ships}):
-            contact(ctx, sea, zone, first_point=k == 0)
+        contacts(ctx, sea, first_point=k == 0)
     between(ctx, sea, points, last=True)
     for f in sea.fleets:
         f.moved_at = None
@@ -505,8 +504,28 @@ def chance(ctx: TurnContext, seeker: Fleet, other: Fleet, zone: str) -> float:
     return float(phase4_naval.contact_chance(factors))
 
 
-def contact(ctx: TurnContext, sea: Sea, zone: str, first_point: bool) -> None:
-    here = [f for f in sea.fleets if f.zone == zone and f.ships]
+def contacts(ctx: TurnContext, sea: Sea, first_point: bool) -> None:
+    """contact() in every zone with task forces at this point, by name. Each zone's are
+    found in one pass over the fleets, not one a zone (issue 14, the engine's cost): a
+    battle in one zone moves only its own task forces (back, go_back), so those that
+    left it join the zone they reached, in the fleets' order, before its turn comes."""
+    at: dict[str, list[Fleet]] = defaultdict(list)
+    for f in sea.fleets:
+        if f.ships:
+            at[f.zone].append(f)
+    rank: dict[int, int] = {}
+    for zone in sorted(at):
+        contact(ctx, sea, zone, first_point, at[zone])
+        for f in at[zone]:
+            if f.zone != zone and f.zone in at and all(g is not f for g in at[f.zone]):
+                rank = rank or {id(g): i for i, g in enumerate(sea.fleets)}
+                at[f.zone] = sorted([*at[f.zone], f], key=lambda g: rank[id(g)])
+
+
+def contact(ctx: TurnContext, sea: Sea, zone: str, first_point: bool, among: Sequence[Fleet] | None = None) -> None:
+    """Contact (4.2, guidelines 3 and 4) among the task forces in `zone` (of `among`, a
+    list that holds every fleet there in the fleets' order, else of all fleets)."""
+    here = [f for f in (sea.fleets if among is None else among) if f.zone == zone and f.ships]
     foes = [(a, b) for a in here for b in here if ctx.at_war(a.nation, b.nation)]
     if not foes:
         return
@@ -782,6 +801,7 @@ def claims(ctx: TurnContext, sea: Sea, moving: bool) -> list[Claim]:
     """The INTERCEPT orders that find a target at this point, each with its submarines (a
     nation's orders in one zone take them in the order written) and its target (`chosen`)."""
     out: list[Claim] = []
+    near: dict[str, list[Fleet]] | None = None  # zone -> the task forces in or leaving it (none moves here)
     for nation, index, order in ctx.orders_of(SubInterception):
         if (nation, index) in sea.spent or not submarines.kept(ctx, nation, index):
             continue
@@ -792,7 +812,13 @@ def claims(ctx: TurnContext, sea: Sea, moving: bool) -> list[Claim]:
         # the task forces first (most orders find none at a point): only in or leaving the
         # zone can one cross it (crosses), told without a call for each of some forty
         zone, wars = order.zone, ctx.nation(nation).at_war_with
-        targets = [f for f in sea.fleets if (f.zone == zone or f.moved_at == zone) and f.ships and f.nation in wars
+        if near is None:  # found once a point for every order, in the fleets' order (issue 14)
+            near = defaultdict(list)
+            for f in sea.fleets:
+                near[f.zone].append(f)
+                if f.moved_at is not None and f.moved_at != f.zone:
+                    near[f.moved_at].append(f)
+        targets = [f for f in near.get(zone, ()) if (f.zone == zone or f.moved_at == zone) and f.ships and f.nation in wars
                    and order.target in ("any", f.mission) and crosses(ctx, f, zone, moving)
                    and (order.tf is None or (f.nation, f.name) == (order.tf_nation, order.tf))]
         if not targets:
