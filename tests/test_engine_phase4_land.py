@@ -161,6 +161,30 @@ def test_a_trench_counts_against_an_all_air_attack_and_aircraft_take_its_penalty
     assert combat_land.value_of(tctx, battle, battle.defend, battle.defend.real()[0]) == 5
 
 
+def test_only_aircraft_that_came_all_the_way_by_sea_escape_the_trench() -> None:
+    # 4.6.1: "Aircraft receive no penalties if they enter into the territory via the
+    # sea-borne coastal route. If the aircraft enter into the sea zone by way of an
+    # adjoining territory, then they will be subject to the penalties of any trenches they
+    # cross." (carrier-fighters-attack-land-no-trench-penalty.txt holds the battle.)
+    from moderator.engine import attack_flights
+
+    gs = position()
+    plane = gs.new_unit("britain", "fighter", "Baltic Sea")
+    ctx = TurnContext(gs, {}, WORLD, SCEN)
+
+    def leg(origin: str) -> move.Leg:
+        return move.Leg("britain", 0, Attack(units(fighter=1), origin, "Konigsberg"), [plane], attack=True)
+
+    assert phase4_land.by_sea(ctx, leg("Baltic Sea"))  # off a carrier next door
+    assert not phase4_land.by_sea(ctx, leg("West Prussia"))  # from land next door
+    ctx.memo[(attack_flights.WAY, plane.id)] = ("Berlin", "Baltic Sea", "Konigsberg")
+    assert not phase4_land.by_sea(ctx, leg("Berlin"))  # reached the sea zone from land
+    ctx.memo[(attack_flights.WAY, plane.id)] = ("North Sea", "Baltic Sea", "Konigsberg")
+    assert phase4_land.by_sea(ctx, leg("North Sea"))  # sea all the way
+    assert not phase4_land.by_sea(ctx, move.Leg("britain", 0, Attack(units(infantry=1), "West Prussia", "Konigsberg"),
+                                                [gs.new_unit("britain", "infantry", "West Prussia")]))
+
+
 def test_artillery_whose_home_is_attacked_fires_one_round() -> None:
     # Artillery: "If artillery unit is attacked during the same turn from different
     # location ... after artillery unit ends supporting (attacking) fire for first round

@@ -7,10 +7,9 @@ readings on the small hand-built world.
 
 from __future__ import annotations
 
-from moderator.engine import passages
+from moderator.engine import passages, sea_lanes
 from moderator.engine.context import TurnContext
 from moderator.engine.dice import Dice
-from moderator.engine.phase4_submarine_warfare import split_transfer
 from tests.test_engine_examples import within_four_sigma
 from tests.test_engine_naval import SCENARIO, WORLD, naval_turn, sea_state
 
@@ -99,7 +98,21 @@ def test_each_submarine_in_unrestricted_warfare_sinks_one_to_ten_uniformly() -> 
 
 
 def test_a_cut_transfers_half_is_shared_by_the_cutters() -> None:
-    assert split_transfer(21 // 2, 2) == [5, 5] and split_transfer(11 // 2, 2) == [3, 2]
+    # Phase 8: "half of the money goes to the nation that cuts the path": two cutters share
+    # it equally, and the odd resource goes by lot (issue 10), not to the first nation id.
+    even = Dice("cut-even", 1)
+    assert sea_lanes.shared(even, 21 // 2, ["austria", "germany"]) == {"austria": 5, "germany": 5}
+    assert even.log == []  # no die when nothing is odd
+    trials, austria = 600, 0
+    for seed in range(trials):
+        dice = Dice("cut-odd", seed)
+        got = sea_lanes.shared(dice, 11 // 2, ["austria", "germany"])
+        assert sorted(got.values()) == [2, 3]
+        assert [r.purpose for r in dice.log] == ["odd resource of a cut transfer: austria or germany"]
+        austria += got["austria"] == 3
+    assert within_four_sigma(austria, trials, 0.5)
+    three = sea_lanes.shared(Dice("cut-three", 2), 8, ["austria", "germany", "turkey"])
+    assert sorted(three.values()) == [2, 3, 3]
 
 
 # ---- shore bombardment (Battleships, 4.2.3) --------------------------------------------------

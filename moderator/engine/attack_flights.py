@@ -35,11 +35,18 @@ from moderator.engine.state import AIR_UNITS, Unit, kinds
 
 PHASE = "4.4"
 SPENT = "air-rounds-on-the-way"  # ctx.memo key prefix: unit id -> air-combat rounds fought on the way
+WAY = "air-way-to-the-battle"  # ctx.memo key prefix: unit id -> the places flown over, start to target
 
 
 def spent_on_the_way(ctx: TurnContext, plane: Unit) -> int:
     """Rounds of air combat the plane fought on its way to this step's battle."""
     return int(ctx.memo.get((SPENT, plane.id), 0))
+
+
+def way_flown(ctx: TurnContext, leg: Leg, plane: Unit) -> list[str]:
+    """The places the plane flew to the leg's battle, start and target included (the
+    start and the target when it came from next door)."""
+    return list(ctx.memo.get((WAY, plane.id), (leg.origin, leg.dest)))
 
 
 def guarded(ctx: TurnContext, nation: str, away: Collection[str]) -> Callable[[str], bool]:
@@ -88,6 +95,7 @@ def on_the_way(ctx: TurnContext, legs: Sequence[Leg], away: Collection[str],
             air_passage.tell_flight(ctx, f, leg.index, leg.origin, leg.dest, rebase=False)
             continue
         for u in f.planes:
+            ctx.memo[(WAY, u.id)] = tuple(f.way)
             if f.rounds:
                 ctx.memo[(SPENT, u.id)] = f.rounds
         if f.over or f.aa_hits:

@@ -446,8 +446,9 @@ def front_of(ctx: TurnContext, dest: str, legs: list[Leg], shelled: dict[str, se
         trench = SUPER_TRENCH if SUPER_TRENCH in crossed else TRENCH if crossed else None
         air_trench = (SUPER_TRENCH if any(u.kind == SUPER_TRENCH for u in front_line)
                       else TRENCH if front_line else None)
-        if leg.beach:  # 4.6.1: "Aircraft receive no penalties if they enter ... via the sea-borne coastal route"
+        if leg.beach or by_sea(ctx, leg):  # 4.6.1: no penalties "via the sea-borne coastal route"
             air_trench = None
+        if leg.beach:
             beach |= {u.id for u in leg.units if u.kind not in AIR}
         if air_trench == SUPER_TRENCH and guarded:  # Super Trench: "only battle the aircraft there"
             air_only |= {u.id for u in leg.units if u.kind in AIR}
@@ -476,6 +477,20 @@ def front_of(ctx: TurnContext, dest: str, legs: list[Leg], shelled: dict[str, se
     return Front(frozenset(across), trenches, origins, {k: v for k, v in rounds.items() if v >= 1}, bool(dug),
                  frozenset(beach), strike=phase4_air.strike_bonus(ctx, dest), air_only=frozenset(air_only),
                  radar=radar_against(ctx, dest, nation))
+
+
+def by_sea(ctx: TurnContext, leg: Leg) -> bool:
+    """4.6.1: "Aircraft receive no penalties if they enter into the territory via the
+    sea-borne coastal route. If the aircraft enter into the sea zone by way of an
+    adjoining territory, then they will be subject to the penalties of any trenches they
+    cross." The leg's aircraft come by sea when every place they flew from, up to the
+    territory, is a sea zone (carrier fighters, or a flight on from one sea zone to the
+    next); a flight that set out from land or crossed land on its way takes the trenches."""
+    planes = [u for u in leg.units if u.kind in AIR]
+    if not planes:
+        return False
+    way = attack_flights.way_flown(ctx, leg, planes[0])  # one order's planes fly one way
+    return all(ctx.is_sea(p) for p in way[:-1])
 
 
 def front_facing(ctx: TurnContext, trench: Unit) -> bool:

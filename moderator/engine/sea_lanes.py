@@ -28,8 +28,9 @@ Readings (docs/rules-coverage.md):
   surface ship ("That action can hit resources transfered by sea"). The money goes by the
   shortest paths left free, divided among them; only when none is left is it lost. A
   longer path is never taken ("no free shortest path").
-* Half of a cut transfer, rounded down, goes to the nations cutting it, shared equally
-  (the first by id take the odd resources).
+* Half of a cut transfer, rounded down, goes to the nations cutting it, shared equally;
+  the rules name one cutter only, so the odd resources go by lot, one logged pick each
+  ("odd resource of a cut transfer: a or b", issue 10): no nation id decides (shared).
 * The submarines that hunt are those of a nation at war with the sender, in a zone of the
   path "bordering enemy land provinces" (land of a nation at war with the submarine's).
 * 4.2.6 Note: "Other aggresive missions can have 0-100% chance to prevent transfer of
@@ -50,10 +51,11 @@ from operator import attrgetter, eq
 
 from moderator.engine import treasuries
 from moderator.engine.context import Position, TurnContext
+from moderator.engine.dice import Dice
 from moderator.engine.phase4_naval import SURFACE_SHIPS
 from moderator.engine.phase4_sea import BLOCKADES, PROWLERS
 from moderator.engine.phase4_strategic import land_links
-from moderator.engine.phase4_submarine_warfare import shortest_sea_paths, split_transfer, transfer_losses
+from moderator.engine.phase4_submarine_warfare import shortest_sea_paths, transfer_losses
 from moderator.engine.state import same_control
 
 _KIND = attrgetter("kind")
@@ -143,6 +145,18 @@ def prowlers(pos: Position, nation: str) -> dict[str, list[str]]:
     return out
 
 
+def shared(dice: Dice, amount: int, cutters: list[str]) -> dict[str, int]:
+    """Phase 8: "half of the money goes to the nation that cuts the path". Among several
+    cutters (sorted) each takes an equal part; the odd resources go by lot, one logged
+    pick among those still without one, so the share never depends on the nations' ids."""
+    part, odd = divmod(amount, len(cutters))
+    gained = dict.fromkeys(cutters, part)
+    left = list(cutters)
+    for _ in range(odd):
+        gained[left.pop(dice.pick(list(range(len(left))), f"odd resource of a cut transfer: {' or '.join(left)}"))] += 1
+    return gained
+
+
 def send(ctx: TurnContext, nation: str, amount: int, origin: str, dest: str) -> Outcome:
     """Carry `amount` from origin to dest by sea: the treasury pays what is cut or sunk."""
     paths = sea_paths(ctx, nation, origin, dest)
@@ -153,7 +167,7 @@ def send(ctx: TurnContext, nation: str, amount: int, origin: str, dest: str) -> 
     if not free:
         cutters = sorted({n for p in paths for z in p for n in closed.get(z, [])})
         ctx.pay(nation, amount)
-        gained = dict(zip(cutters, split_transfer(amount // 2, len(cutters)), strict=True))
+        gained = shared(ctx.dice, amount // 2, cutters)
         for n, got in gained.items():
             ctx.state.nations[n].saved += got
         return Outcome(paths, cutters, gained, 0, [])

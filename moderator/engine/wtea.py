@@ -83,7 +83,7 @@ from moderator.engine.ruleset import Ruleset, Step
 from moderator.orders import model as m
 
 NAME = "wtea-1914"
-VERSION = 41  # 1: before "One rule, one home" (one dice stream per turn); 2: before issue 8 (neutrals);
+VERSION = 42  # 1: before "One rule, one home" (one dice stream per turn); 2: before issue 8 (neutrals);
 # 3: before separated treasuries, surrender, the US Entry events, air combat over land, landings in 4.4;
 # 4: before the Mutineers (a disastrous mutiny's rebels), the Bolsheviks' wars after their victory, and
 # reconnaissance missions at sea helping their side's task forces in 4.2, new ships attacking in Phase 7,
@@ -184,6 +184,9 @@ VERSION = 41  # 1: before "One rule, one home" (one dice stream per turn); 2: be
 # order of nation ids and lines (now zone by zone, by lot), and before allied DETECT orders in one zone were
 # one hunt (one free round, one battle) instead of one a nation by id, and before a transfer past an enemy
 # patrol or bombardment was flagged for the moderator (transfer-past-enemy-fleet, 4.2.6 Note)
+# 41: before aircraft coming by sea (carrier fighters) took the -3 of a front-line trench (4.6.1: no
+# penalties "via the sea-borne coastal route"), and before the odd resources of a transfer cut by several
+# nations went to the first nation id (now by lot, Phase 8)
 ROOT = Path(__file__).resolve().parents[2]
 
 RULES: tuple[OrderRule, ...] = (  # type: ignore[type-arg]
