@@ -416,3 +416,20 @@ def test_submarines_whose_target_an_earlier_interception_sank_wait_for_another()
     fought = [e.args["fleets"] for e in ctx.events if e.code == "naval-battle"]
     assert fought == [["germany/submarines", "france/A", "france/B"], ["italy/submarines", "france/B"]]
     assert not dice.unused()
+
+
+def test_hunters_of_nations_not_allied_hunt_one_after_the_other_in_an_order_drawn_by_lot() -> None:
+    # Italy (allied to nobody) and France both hunt the German submarines in the North Sea:
+    # two hunts, the order drawn by lot (1: italy first, then france), each with its own
+    # detection (2), free round (9) and round (9; the submarines 9 9 9).
+    state = sea_state(germany=[("submarine", "North Sea", 3)], france=[("cruiser", "North Sea", 1)],
+                      italy=[("cruiser", "North Sea", 1)])
+    state.nations["italy"].at_war_with = ["germany"]
+    state.nations["germany"].at_war_with = sorted({*state.nations["germany"].at_war_with, "italy"})
+    orders = {"france": BOTH_DETECT["france"], "italy": BOTH_DETECT["russia"]}
+    dice = ScriptedDice([1, *[2, 9, 9, 9, 9, 9] * 2])
+    ctx = naval_turn(state, orders, dice)
+    assert dice.log[0].purpose == "submarine hunts in North Sea, first: france or italy"
+    fought = [e.args["fleets"] for e in ctx.events if e.code == "naval-battle"]
+    assert fought == [["italy/hunters", "germany/submarines"], ["france/hunters", "germany/submarines"]]
+    assert not dice.unused()

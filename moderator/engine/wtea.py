@@ -181,8 +181,9 @@ VERSION = 42  # 1: before "One rule, one home" (one dice stream per turn); 2: be
 # (now refused, tf-join-loaded: such a task force could take no step, 4.2.1)
 # 40: before allied submarines intercepting one task force at one point fought it one nation after another
 # by nation id (now one battle, Phase 4 guideline 2), and interceptions in one zone at one point came in the
-# order of nation ids and lines (now zone by zone, by lot), and before allied DETECT orders in one zone were
-# one hunt (one free round, one battle) instead of one a nation by id, and before a transfer past an enemy
+# order of nation ids and lines (now zone by zone, by lot), and before allied DETECT orders (and allied task
+# forces on a detect mission) in one zone were one hunt (one free round, one battle) instead of one a nation
+# by id, and before a transfer past an enemy
 # patrol or bombardment was flagged for the moderator (transfer-past-enemy-fleet, 4.2.6 Note)
 # 41: before aircraft coming by sea (carrier fighters) took the -3 of a front-line trench (4.6.1: no
 # penalties "via the sea-borne coastal route"), and before the odd resources of a transfer cut by several
