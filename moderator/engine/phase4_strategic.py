@@ -252,8 +252,8 @@ def serve(ctx: TurnContext, orders: Served) -> Served:
 
 def _room_for_all(ctx: TurnContext, orders: Served) -> bool:
     """Whether the rails carry every unit the strategic moves ask for, served one after
-    the other on what the turn has left: then no move is cut or refused for capacity,
-    whoever goes first. (A tryout on a copy of the rails used: nothing is committed; it
+    the other on what the turn has left: then the order of ids cuts or refuses no move
+    for capacity, and no nation loses anything by it. (A tryout on a copy of the rails used: nothing is committed; it
     counts the units asked for, so an order short of units only makes a lot likelier.)"""
     used = dict(ctx.rail_used)
     for nation, _, order in orders:
