@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from moderator.engine.dice import Dice
+from moderator.engine.dice import Dice, ScriptedDice
 from moderator.engine.phase4_strategic import strategic_capacity, strategic_paths
 from moderator.engine.resolve import resolve
 from moderator.orders.model import Move, Order, StrategicMove, UnitCount
@@ -145,3 +145,52 @@ def test_units_the_rails_cannot_carry_stay_free_to_march_in_phase_4_4() -> None:
     assert fx.count(new, "russia", "infantry", "Minsk") - fx.count(s, "russia", "infantry", "Minsk") == 5
     assert fx.count(new, "russia", "infantry", "Moscow") == 0
     assert not [e for e in events if e.code in ("order-refused", "units-missing")]
+
+
+def test_nations_competing_for_rails_are_served_by_lot_not_by_nation_id() -> None:
+    # Phase 4.1.3: one capacity per territory for every move of the turn; issue 10: "The
+    # result never depends on the order of nation ids". Posen (3) takes Germany's three from
+    # Berlin or Austria's three from Vienna (by Silesia and Berlin), not both.
+    w, sc = fx.world(), fx.scenario()
+    s = fx.state([("germany", "infantry", "Berlin", 3), ("austria", "infantry", "Vienna", 3)])
+    orders: dict[str, list[Order]] = {"germany": [_strategic("Berlin", "Posen", 3)],
+                                      "austria": [_strategic("Vienna", "Posen", 3)]}
+    swapped = dict(reversed(list(orders.items())))
+    purpose = "strategic moves sharing rails, first: austria or germany"
+    for pick, first in ((0, "austria"), (1, "germany")):  # the lot, not the id, decides
+        for given in (orders, swapped):
+            dice = ScriptedDice({"4.1.3": [pick]})
+            new, events = resolve(s, given, w, sc, dice)
+            assert [r.purpose for r in dice.log] == [purpose]
+            assert fx.count(new, first, "infantry", "Posen") == 3
+            refused = [e for e in events if e.code == "order-refused" and e.args.get("reason") == "smove-capacity"]
+            assert [e.args["nation"] for e in refused] == [{"austria": "germany", "germany": "austria"}[first]]
+    winners = set()
+    for seed in range(12):  # with real dice each nation wins some turns
+        new, _ = resolve(s, orders, w, sc, Dice(f"seed-{seed}", 1))
+        winners |= {n for n in ("austria", "germany") if fx.count(new, n, "infantry", "Posen") == 3}
+    assert winners == {"austria", "germany"}
+
+
+def test_no_lot_where_nations_cannot_share_a_territory() -> None:
+    # Russia's rails (Moscow -> Minsk) never meet Germany's (Berlin -> Posen): no lot drawn.
+    w, sc = fx.world(), fx.scenario()
+    s = fx.state([("germany", "infantry", "Berlin", 3), ("russia", "infantry", "Moscow", 3)])
+    orders: dict[str, list[Order]] = {"germany": [_strategic("Berlin", "Posen", 3)],
+                                      "russia": [_strategic("Moscow", "Minsk", 3)]}
+    dice = ScriptedDice({})
+    new, _ = resolve(s, orders, w, sc, dice)
+    assert not dice.log
+    assert fx.count(new, "germany", "infantry", "Posen") == 3 and fx.count(new, "russia", "infantry", "Minsk") == 3
+
+
+def test_no_lot_where_the_rails_carry_every_move() -> None:
+    # Germany's two into Posen (3) and Austria's one into Berlin: room for all, no lot.
+    w, sc = fx.world(), fx.scenario()
+    s = fx.state([("germany", "infantry", "Berlin", 2), ("austria", "infantry", "Vienna", 1)])
+    orders: dict[str, list[Order]] = {"germany": [_strategic("Berlin", "Posen", 2)],
+                                      "austria": [_strategic("Vienna", "Berlin", 1)]}
+    dice = ScriptedDice({})
+    new, _ = resolve(s, orders, w, sc, dice)
+    assert not dice.log
+    assert fx.count(new, "germany", "infantry", "Posen") == 2 and fx.count(new, "austria", "infantry", "Berlin") == 1

@@ -12,7 +12,10 @@ so the Ottoman example runs Constantinople -> Izmir/Sinope across the Bosporus.
 
 Capacities are shared by every strategic move of the turn (Position.rail_used): the
 STRATEGIC MOVE order's home (engine/orders/strategic_move.py) solves one order at a time,
-in resolution order, on what earlier moves left. Units leave in Phase 4.1.3 (they take no
+in the order serve() gives, on what earlier moves left. The rules give no nation the first
+claim on a territory's capacity: nations whose moves could share a territory are served in
+an order drawn by lot (issue 10: "never depends on the order of nation ids"); a nation's own
+moves keep the order written, its priority. Units leave in Phase 4.1.3 (they take no
 part in any combat) and arrive in Phase 7 (phase7_place.end_strategic_moves).
 """
 
@@ -20,10 +23,16 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING
 
+from moderator.engine import alliances
 from moderator.engine.flow import INF, FlowNetwork
 from moderator.engine.state import GameState
+from moderator.orders.model import Order, StrategicMove
 from moderator.world.model import World
+
+if TYPE_CHECKING:
+    from moderator.engine.context import TurnContext
 
 PHASE = "4.1.3"
 SOURCE, SINK = ("source",), ("sink",)
@@ -202,3 +211,59 @@ def strategic_capacity(
 ) -> int:
     """Maximum number of units that can strategically move from origin into destinations."""
     return sum(amount for _, amount in strategic_paths(world, state, nation, origin, list(destinations), used))
+
+
+Served = list[tuple[str, int, Order]]
+
+
+def serve(ctx: TurnContext, orders: Served) -> Served:
+    """The turn's strategic moves in the order they take the rails (Phase 4.1.3: one
+    capacity per territory "in a single turn", for all moves; the rules rank no nation).
+
+    Each nation's moves stay together, in the order written: its own priority. Nations
+    whose moves could pass one territory (their rail regions, from each origin that
+    reaches its destination, meet) may compete for it: if the rails cannot carry all of
+    their moves in full, they are served in an order drawn by lot (alliances.by_lot, one
+    logged pick), never by nation id. Otherwise (their rails cannot meet, or there is room
+    for every unit) the order of ids is kept: it takes nothing from anyone, and no lot is
+    drawn."""
+    by_nation: dict[str, Served] = {}
+    reach: dict[str, set[str]] = {}
+    for nation, index, order in orders:
+        by_nation.setdefault(nation, []).append((nation, index, order))
+        if isinstance(order, StrategicMove):
+            region = rail_region(ctx.world, ctx.state, nation, order.origin)
+            if order.dest in region:  # else refused (no path): it takes no rail
+                reach.setdefault(nation, set()).update(region)
+    groups: list[list[str]] = []  # nations linked by territories their moves could share
+    for nation in sorted(by_nation):
+        linked = [g for g in groups if any(reach.get(nation, set()) & reach.get(n, set()) for n in g)]
+        merged = [nation] + [n for g in linked for n in g]
+        groups = [g for g in groups if g not in linked] + [sorted(merged)]
+    out: Served = []
+    for group in sorted(groups):
+        camps = [by_nation[n] for n in group]
+        if len(camps) > 1 and not _room_for_all(ctx, [item for camp in camps for item in camp]):
+            camps = alliances.by_lot(ctx.dice, camps, lambda c: c[0][0],
+                                     "strategic moves sharing rails, first")
+        out += [item for camp in camps for item in camp]
+    return out
+
+
+def _room_for_all(ctx: TurnContext, orders: Served) -> bool:
+    """Whether the rails carry every unit the strategic moves ask for, served one after
+    the other on what the turn has left: then the order of ids cuts or refuses no move
+    for capacity, and no nation loses anything by it. (A tryout on a copy of the rails used: nothing is committed; it
+    counts the units asked for, so an order short of units only makes a lot likelier.)"""
+    used = dict(ctx.rail_used)
+    for nation, _, order in orders:
+        if not isinstance(order, StrategicMove):
+            continue
+        wanted = sum(u.count for u in order.units)
+        paths = strategic_paths(ctx.world, ctx.state, nation, order.origin, {order.dest: wanted}, used)
+        if sum(n for _, n in paths) < wanted:
+            return False
+        for path, n in paths:
+            for t in path:
+                used[t] = used.get(t, 0) + n
+    return True

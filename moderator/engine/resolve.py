@@ -106,11 +106,15 @@ def refuse_unreadable(ctx: TurnContext, bad: Bad) -> None:
 
 
 def carry_out(ctx: TurnContext, rs: Ruleset, step: Step, bad: Bad) -> None:
-    """The step's orders, in resolution order (nations by id, orders as written)."""
+    """The step's orders, in resolution order (nations by id, orders as written), or in the
+    order the step's `serve` gives them (4.1.3: nations competing for rails, by lot)."""
     if not step.orders:
         return
     # (the position keeps the orders it found for each step: a turn asked some 3,000 isinstance)
-    for nation, index, order in list(ctx.orders_of(step.orders)):
+    served = list(ctx.orders_of(step.orders))
+    if step.serve is not None:
+        served = step.serve(ctx, served)
+    for nation, index, order in served:
         rule = rs.rule_for(order)
         why = rule.problem(ctx, nation, order)
         if why is not None:

@@ -28,6 +28,8 @@ if TYPE_CHECKING:
     from moderator.world.scenario_model import Scenario
 
 StepFn = Callable[["TurnContext"], None]
+Served = list[tuple[str, int, Order]]  # (nation, line, order) in the order they are carried out
+ServeFn = Callable[["TurnContext", Served], Served]
 
 
 @dataclass(frozen=True)
@@ -48,6 +50,9 @@ class Step:
     orders: tuple[type[Order], ...] = ()
     deterministic: bool = False
     assume: StepFn | None = None  # checker only: the step's best outcome once its orders are committed
+    # engine only: the step's orders in another order than nation ids (e.g. nations drawn by
+    # lot where they compete); the checker holds one nation's orders, served as written
+    serve: ServeFn | None = None
 
     @property
     def handles(self) -> tuple[type[Order], ...]:

@@ -31,6 +31,7 @@ from moderator.engine import (
     phase4_local_wars,
     phase4_naval,
     phase4_rebase,
+    phase4_strategic,
     phase4_submarine_warfare,
     phase7_place,
     phase7_repair,
@@ -83,7 +84,7 @@ from moderator.engine.ruleset import Ruleset, Step
 from moderator.orders import model as m
 
 NAME = "wtea-1914"
-VERSION = 42  # 1: before "One rule, one home" (one dice stream per turn); 2: before issue 8 (neutrals);
+VERSION = 43  # 1: before "One rule, one home" (one dice stream per turn); 2: before issue 8 (neutrals);
 # 3: before separated treasuries, surrender, the US Entry events, air combat over land, landings in 4.4;
 # 4: before the Mutineers (a disastrous mutiny's rebels), the Bolsheviks' wars after their victory, and
 # reconnaissance missions at sea helping their side's task forces in 4.2, new ships attacking in Phase 7,
@@ -188,6 +189,8 @@ VERSION = 42  # 1: before "One rule, one home" (one dice stream per turn); 2: be
 # 41: before aircraft coming by sea (carrier fighters) took the -3 of a front-line trench (4.6.1: no
 # penalties "via the sea-borne coastal route"), and before the odd resources of a transfer cut by several
 # nations went to the first nation id (now by lot, Phase 8)
+# 42: before nations whose strategic moves compete for one territory's rails were served by nation id (the
+# lower id always won the capacity; now in an order drawn by lot, 4.1.3, issue 10)
 ROOT = Path(__file__).resolve().parents[2]
 
 RULES: tuple[OrderRule, ...] = (  # type: ignore[type-arg]
@@ -259,7 +262,7 @@ PHASES: tuple[Step, ...] = (
     Step("3.4", "repairing ships", phase3_build.repair_ships, _orders("3.4")),
     Step("4.1.1", "industrial and tactical bombing", phase4_air.fly_pending, _orders("4.1.1")),
     Step("4.1.2", "rebasing of aircraft", phase4_rebase.fly_pending, _orders("4.1.2")),
-    Step("4.1.3", "strategic movement", orders=_orders("4.1.3")),
+    Step("4.1.3", "strategic movement", orders=_orders("4.1.3"), serve=phase4_strategic.serve),
     Step("4.2", "naval movement", orders=_orders("4.2")),
     Step("4.3", "naval combat", phase4_naval.naval_combat),
     Step("4.4", "land movement and land combat", phase4_land.land_moves, _orders("4.4"),

@@ -8,7 +8,9 @@ province must be incorporated by the same or friendly nation."
 
 How many of the ordered units get through is a maximum flow over the rail network left
 by earlier strategic moves of the turn (phase4_strategic.strategic_paths). Orders are
-solved one at a time, in resolution order; a refused order uses no capacity. Units that
+solved one at a time, a nation's in the order written (its priority), nations that
+compete for rails in an order drawn by lot (phase4_strategic.serve); a refused order uses
+no capacity. Units that
 cannot get through stay at the origin, free to move in Phase 4.4. Only land units move
 by rail (aircraft rebase, 4.1.2).
 """
