@@ -389,3 +389,16 @@ def test_the_legend_notes_and_overview_stand_in_the_side_panel_hiding_no_land(re
     for box in boxes:
         assert box.x0 >= 0 and box.x1 <= panel, box
     assert ax.transData.transform((REGIONS[region].west, 0))[0] == pytest.approx(panel)
+
+
+def test_a_unit_box_near_the_maps_edge_stays_inside_the_frame() -> None:
+    """The demo's Russian map (round 10): the Gulf of Bothnia's "1 SS 1 TR" at the top of the
+    eastern front was drawn half outside the frame. A box near the edge is moved inward."""
+    geometry, world = load_geometry("1914"), load_world("1914", strict=False)
+    units = {"Gulf of Bothnia": {"rus ss": 1, "rus tr": 1}, "Gulf of Riga": {"rus dd": 1}}
+    fig = build_figure(geometry, world, units=units, region="eastern-front")
+    frame = fig.axes[0].bbox
+    labels = {label.place: label.box for label in fig.unit_labels}
+    assert set(labels) == set(units)
+    for place, box in labels.items():
+        assert frame.x0 <= box.x0 and box.x1 <= frame.x1 and frame.y0 <= box.y0 and box.y1 <= frame.y1, place

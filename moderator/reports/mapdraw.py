@@ -651,6 +651,7 @@ def _draw_unit_boxes(
         ]
     labels: list[UnitLabel] = []
     from_pixels = ax.transData.inverted()  # type: ignore[attr-defined]
+    frame = ax.bbox  # type: ignore[attr-defined]
     # The smallest territories first: they have the fewest spots (often only a numbered
     # marker at their point), and a large neighbour placed before them could cover that
     # point, leaving the marker nowhere but over the neighbour's box; a large territory
@@ -660,6 +661,7 @@ def _draw_unit_boxes(
         text, face, ink, edge, width = styles[name]
         outline = _outline(geometry.places[name], reg, at)
         kept: Bbox | None = None
+        moved = False
         # The spots are tried with one plain text probe moved from spot to spot (a box's
         # extent is its text's, padded); only the spot kept gets the annotation with its box
         # and leader line: building an annotation per spot tried cost a third of the map.
@@ -674,9 +676,17 @@ def _draw_unit_boxes(
             # The box alone: a leader line may cross other labels without hiding them.
             probe.update_positions(renderer)
             box = Text.get_window_extent(probe, renderer).padded(pad_px)
+            # A place near the map's edge would have its box cut by the frame: moved inward.
+            sx, sy = _into_frame(box, frame)
+            if sx or sy:
+                dx, dy = dx + sx * 72 / DPI, dy + sy * 72 / DPI
+                probe.xyann = (dx, dy)
+                probe.update_positions(renderer)
+                box = Text.get_window_extent(probe, renderer).padded(pad_px)
             centre = from_pixels.transform(((box.x0 + box.x1) / 2, (box.y0 + box.y1) / 2))
             if not taken.count(box) and (outline is None or outline.contains_point(centre)):
                 kept = box
+                moved = spot is not spots[0] or bool(sx or sy)
                 break
         probe.remove()
         if kept is not None:
@@ -695,7 +705,7 @@ def _draw_unit_boxes(
                 multialignment="left",
                 # A box moved off its usual spot gets a thin line back to its place.
                 arrowprops={"arrowstyle": "-", "color": edge, "linewidth": 0.8, "shrinkA": 0, "shrinkB": 2}
-                if spot is not spots[0]
+                if moved
                 else None,
                 bbox={
                     "boxstyle": "round,pad=0.2",
@@ -737,6 +747,16 @@ def _draw_unit_boxes(
         taken.add(box)
         labels.append(UnitLabel(name, text, box, at, number))
     return labels
+
+
+def _into_frame(box: Bbox, frame: Bbox) -> tuple[float, float]:
+    """The shift, in pixels, that brings `box` inside the map's `frame` (0, 0 where it is
+    inside): a label is news, and half of it cut off by the map's edge is lost."""
+    def shift(lo: float, hi: float, low: float, high: float) -> float:
+        if hi - lo >= high - low:  # wider than the frame: its start at the frame's
+            return low - lo
+        return low - lo if lo < low else high - hi if hi > high else 0.0
+    return shift(box.x0, box.x1, frame.x0, frame.x1), shift(box.y0, box.y1, frame.y0, frame.y1)
 
 
 def _outline(place: PlaceShape, reg: Region, at: tuple[float, float]) -> MplPath | None:
@@ -783,6 +803,10 @@ def _unit_place_name(
             path_effects=[patheffects.withStroke(linewidth=2, foreground="white")],
         )
         box = artist.get_window_extent(renderer)
+        sx, sy = _into_frame(box, ax.bbox)  # type: ignore[attr-defined]
+        if sx or sy:  # near the map's edge: moved inward, as the unit boxes are
+            artist.xyann = (dx + sx * 72 / DPI, dy + sy * 72 / DPI)
+            box = artist.get_window_extent(renderer)
         if taken.count(box) and n < len(spots) - 1:
             artist.remove()
             continue
