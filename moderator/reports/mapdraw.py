@@ -732,7 +732,8 @@ def _draw_unit_boxes(
             probe.update_positions(renderer)
             box = Text.get_window_extent(probe, renderer).padded(pad_px)
             centre = from_pixels.transform(((box.x0 + box.x1) / 2, (box.y0 + box.y1) / 2))
-            if not taken.count(box) and (outline is None or outline.contains_point(centre)):
+            inside = _into_frame(box, frame) == (0.0, 0.0)  # not cut by the map's edge
+            if inside and not taken.count(box) and (outline is None or outline.contains_point(centre)):
                 break
         else:  # nowhere free: at the point after all
             dx, dy = 0, -2.0
