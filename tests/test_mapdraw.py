@@ -402,3 +402,7 @@ def test_a_unit_box_near_the_maps_edge_stays_inside_the_frame() -> None:
     assert set(labels) == set(units)
     for place, box in labels.items():
         assert frame.x0 <= box.x0 and box.x1 <= frame.x1 and frame.y0 <= box.y0 and box.y1 <= frame.y1, place
+    renderer = fig.canvas.get_renderer()  # type: ignore[attr-defined]
+    names = [t.get_window_extent(renderer) for t in fig.axes[0].texts if t.get_text() in units]
+    assert len(names) == len(units)  # the name over each box, inside the frame too
+    assert all(frame.y0 <= box.y0 and box.y1 <= frame.y1 for box in names)
