@@ -80,13 +80,32 @@ class Raid:
     aa_nations: frozenset[str] = frozenset()
 
 
-def plan(ctx: TurnContext, nation: str, index: int, order: Bombing, planes: Sequence[Unit]) -> Raid:
-    """The raid on the position as the step's raids begin: its way, its fuel."""
+def plan(ctx: TurnContext, nation: str, index: int, order: Bombing, planes: Sequence[Unit],
+         seen: dict[tuple[object, ...], int] | None = None) -> Raid:
+    """The raid on the position as the step's raids begin: its way, its fuel.
+    `seen`: answers already found for the step's other raids. All raids are planned on the
+    same position before any flies, so whether a place is defended against a nation, and a
+    plane's spare rounds (which hang only on its nation, its tank and the raid's ends), are
+    the same for every raid: found once, not once per place tried or per plane."""
+    seen = {} if seen is None else seen
     target = order.target
+
+    def guarded(place: str) -> bool:
+        k = ("defended", nation, place)
+        if k not in seen:
+            seen[k] = int(air_passage.defended(ctx, nation, place, ctx.moved))
+        return bool(seen[k])
+
+    def rounds(plane: Unit) -> int:
+        k = ("spare", plane.nation, tank_of(ctx, plane), order.origin, target)
+        if k not in seen:
+            seen[k] = spare_rounds(ctx, plane, order.origin, target)
+        return seen[k]
+
     tank = max((tank_of(ctx, u) for u in planes), default=0)
-    places = air_route.way(ctx.world, order.origin, target, lambda p: air_passage.defended(ctx, nation, p, ctx.moved), tank)
+    places = air_route.way(ctx.world, order.origin, target, guarded, tank)
     key = (nation, order.origin, target, order.aim, min((u.id for u in planes), default=""))
-    spare = {u.id: spare_rounds(ctx, u, order.origin, target) for u in planes}
+    spare = {u.id: rounds(u) for u in planes}
     retreat = interception.retreat_conditions(ctx, nation, target)
     flight = air_passage.flight(ctx, nation, key, planes, places or [order.origin, target], spare, retreat,
                                 goal=True)
@@ -109,7 +128,8 @@ def raid(ctx: TurnContext, nation: str, index: int, order: Bombing, planes: Sequ
 
 
 def fly_raids(ctx: TurnContext, orders: Sequence[tuple[str, int, Bombing, list[Unit]]]) -> None:
-    raids = sorted((plan(ctx, *o) for o in orders), key=lambda r: r.flight.key)
+    seen: dict[tuple[object, ...], int] = {}
+    raids = sorted((plan(ctx, *o, seen=seen) for o in orders), key=lambda r: r.flight.key)
     # Raiders do not intercept other raids, nor do units busy with another order this turn
     # (a reconnaissance mission's: "cannot be used in combat in phase 4", 3.3).
     away = {u.id for r in raids for u in r.flight.planes} | set(ctx.moved)
