@@ -42,7 +42,7 @@ re-base, or participate in combat on any turn it does a bombing mission."
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from moderator.engine import air_passage, air_route, fuel
 from moderator.engine.air_passage import Flight, down, tank_of
@@ -59,14 +59,29 @@ PENDING = ("raids",)  # ctx.memo: the step's raids, flown together once all its 
 __all__ = ["down", "tank_of", "raid", "fly_raids", "fly_pending", "strike_bonus"]  # down, tank_of: air_combat_sea
 
 
-def spare_rounds(ctx: TurnContext, plane: Unit, origin: str, target: str) -> int:
-    """Air-combat rounds a raider can fight and still bomb and fly home (Fighters: fuel)."""
+def spare_rounds(ctx: TurnContext, plane: Unit, origin: str, target: str,
+                 homes: list[str] | None = None) -> int:
+    """Air-combat rounds a raider can fight and still bomb and fly home (Fighters: fuel).
+    homes: the plane's nation's landing places, when the caller has them already."""
     tank = tank_of(ctx, plane)
     out = fuel.cheapest(ctx.world, origin, target, limit=tank)
-    back = fuel.to_nearest(ctx.world, target, landing_places(ctx, plane.nation), limit=tank)
+    homes = landing_places(ctx, plane.nation) if homes is None else homes
+    back = fuel.to_nearest(ctx.world, target, homes, limit=tank)
     if out is None or back is None:
         return 0
     return max(0, tank - out - back - fuel.ROUND)
+
+
+@dataclass
+class Seen:
+    """Answers found while planning the step's raids, kept for its other raids: all are planned
+    on the same position before any flies, so whether a place is defended against a nation,
+    a nation's landing places and a plane's spare rounds (which hang only on its nation, its
+    tank and the raid's ends) are the same for every raid: found once, not once per place
+    tried or per plane."""
+    defended: dict[tuple[str, str], bool] = field(default_factory=dict)
+    homes: dict[str, list[str]] = field(default_factory=dict)
+    spare: dict[tuple[str, int, str, str], int] = field(default_factory=dict)
 
 
 @dataclass
@@ -80,13 +95,31 @@ class Raid:
     aa_nations: frozenset[str] = frozenset()
 
 
-def plan(ctx: TurnContext, nation: str, index: int, order: Bombing, planes: Sequence[Unit]) -> Raid:
-    """The raid on the position as the step's raids begin: its way, its fuel."""
+def plan(ctx: TurnContext, nation: str, index: int, order: Bombing, planes: Sequence[Unit],
+         seen: Seen | None = None) -> Raid:
+    """The raid on the position as the step's raids begin: its way, its fuel.
+    seen: what the step's other raids found already (Seen)."""
+    seen = Seen() if seen is None else seen
     target = order.target
+
+    def guarded(place: str) -> bool:
+        k = (nation, place)
+        if k not in seen.defended:
+            seen.defended[k] = air_passage.defended(ctx, nation, place, ctx.moved)
+        return seen.defended[k]
+
+    def rounds(plane: Unit) -> int:
+        k = (plane.nation, tank_of(ctx, plane), order.origin, target)
+        if k not in seen.spare:
+            if plane.nation not in seen.homes:
+                seen.homes[plane.nation] = landing_places(ctx, plane.nation)
+            seen.spare[k] = spare_rounds(ctx, plane, order.origin, target, seen.homes[plane.nation])
+        return seen.spare[k]
+
     tank = max((tank_of(ctx, u) for u in planes), default=0)
-    places = air_route.way(ctx.world, order.origin, target, lambda p: air_passage.defended(ctx, nation, p, ctx.moved), tank)
+    places = air_route.way(ctx.world, order.origin, target, guarded, tank)
     key = (nation, order.origin, target, order.aim, min((u.id for u in planes), default=""))
-    spare = {u.id: spare_rounds(ctx, u, order.origin, target) for u in planes}
+    spare = {u.id: rounds(u) for u in planes}
     retreat = interception.retreat_conditions(ctx, nation, target)
     flight = air_passage.flight(ctx, nation, key, planes, places or [order.origin, target], spare, retreat,
                                 goal=True)
@@ -109,7 +142,8 @@ def raid(ctx: TurnContext, nation: str, index: int, order: Bombing, planes: Sequ
 
 
 def fly_raids(ctx: TurnContext, orders: Sequence[tuple[str, int, Bombing, list[Unit]]]) -> None:
-    raids = sorted((plan(ctx, *o) for o in orders), key=lambda r: r.flight.key)
+    seen = Seen()
+    raids = sorted((plan(ctx, *o, seen=seen) for o in orders), key=lambda r: r.flight.key)
     # Raiders do not intercept other raids, nor do units busy with another order this turn
     # (a reconnaissance mission's: "cannot be used in combat in phase 4", 3.3).
     away = {u.id for r in raids for u in r.flight.planes} | set(ctx.moved)

@@ -38,6 +38,12 @@ def no_landing(world: World, scenario: Scenario, place: str) -> bool:
     return any(rule.no_landing for rule in rules_at(world, scenario, place))
 
 
+def no_landing_features(scenario: Scenario) -> frozenset[str]:
+    """The features where no_landing holds: a list of landing places tests each land's features
+    against these few, not each land's rules one by one (issue 14, the engine's cost)."""
+    return frozenset(feature for feature, rule in scenario.terrain.items() if rule.no_landing)
+
+
 def defense(world: World, scenario: Scenario, place: str, kind: str, base: int) -> int:
     """A defending unit's value here: infantry in the mountains defend higher."""
     if kind == "infantry":

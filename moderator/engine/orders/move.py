@@ -104,8 +104,13 @@ def enemy_units(pos: Position, nation: str, place: str) -> list[Unit]:
 
 
 def landing_places(pos: Position, nation: str) -> list[str]:
-    """Friendly land where aircraft may land (not the mountains)."""
-    return [name for name in pos.friendly_lands(nation) if not terrain.no_landing(pos.world, pos.scenario, name)]
+    """Friendly land where aircraft may land (not the mountains: terrain.no_landing, by feature)."""
+    lands = pos.friendly_lands(nation)
+    barred = terrain.no_landing_features(pos.scenario)
+    if not barred:
+        return lands
+    places = pos.world.territories
+    return [name for name in lands if name not in places or barred.isdisjoint(places[name].features)]
 
 
 def air_problem(pos: Position, nation: str, order: Move, combat: bool) -> Problem | None:
