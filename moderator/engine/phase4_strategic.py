@@ -28,11 +28,12 @@ from typing import TYPE_CHECKING
 from moderator.engine import alliances
 from moderator.engine.flow import INF, FlowNetwork
 from moderator.engine.state import GameState
-from moderator.orders.model import Order, StrategicMove
+from moderator.orders.model import StrategicMove
 from moderator.world.model import World
 
 if TYPE_CHECKING:
     from moderator.engine.context import TurnContext
+    from moderator.engine.ruleset import Served
 
 PHASE = "4.1.3"
 SOURCE, SINK = ("source",), ("sink",)
@@ -211,9 +212,6 @@ def strategic_capacity(
 ) -> int:
     """Maximum number of units that can strategically move from origin into destinations."""
     return sum(amount for _, amount in strategic_paths(world, state, nation, origin, list(destinations), used))
-
-
-Served = list[tuple[str, int, Order]]
 
 
 def serve(ctx: TurnContext, orders: Served) -> Served:
