@@ -56,11 +56,7 @@ SIDE_NAMES = {"allied": "the Allied Powers", "central": "the Central Powers"}
 def homeland(pos: Position, nation: str) -> list[str]:
     """The nation's land at the start in the map section of its capital (its colonies and
     overseas lands apart: the Netherlands' is Amsterdam, Brabant and Groningen)."""
-    return list(_homeland(pos, nation))
-
-
-def _homeland(pos: Position, nation: str) -> tuple[str, ...]:
-    return _map_answers(pos.world)[0].get(nation, ())
+    return list(_map_answers(pos.world)[0].get(nation, ()))
 
 
 def neighbours(pos: Position, nation: str) -> frozenset[str]:
