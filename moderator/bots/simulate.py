@@ -42,6 +42,7 @@ from typing import Any
 
 from moderator.bots.bot import Turn, play
 from moderator.bots.fog import fogged
+from moderator.engine import judgement
 from moderator.orders.model import Order
 from moderator.service.context import Service
 from moderator.service.games import new_game
@@ -54,9 +55,10 @@ DOMAIN = "bots.local"
 MODERATOR_ADDRESS = f"moderator@{DOMAIN}"
 UMPIRE = f"umpire@{DOMAIN}"
 # The review items a resolution may leave: the rules' own judgement calls (service/review.py):
-# an order referred to the moderator, a default the engine chose (a flag), a NOTE. Anything
-# else in the queue (a failed resolution or report, a refused ruling, mail set aside) is a
-# problem the simulation reports.
+# an order referred to the moderator, a default the engine chose (a flag), a NOTE, each for
+# a reason named in engine/judgement.py (and docs/rules-coverage.md). Anything else in the
+# queue (a failed resolution or report, a refused ruling, mail set aside, a reason not
+# named) is a problem the simulation reports.
 JUDGEMENT = ("referred", "flag", "note")
 HEADLINES = ("battle", "captured", "war-declared", "incorporated", "order-referred", "moderator-flag")
 # The politics line: (event code, what the summary calls it). The event `revolution` is a
@@ -95,6 +97,7 @@ class Summary:
     events: Counter[str] = field(default_factory=Counter)
     joins: list[tuple[int, str, str]] = field(default_factory=list)  # (turn, nation, side) of each `joined` event
     reviews: dict[int, Counter[str]] = field(default_factory=dict)  # turn -> kind -> items
+    unnamed: list[str] = field(default_factory=list)  # judgement items whose reason engine/judgement.py lacks
     seconds: defaultdict[str, float] = field(default_factory=lambda: defaultdict(float))  # phase -> seconds, all turns
     mails: Counter[str] = field(default_factory=Counter)  # kind of mail delivered to seats -> count
     delivery: list[str] = field(default_factory=list)  # mails missing, doubled or misdelivered (bugs)
@@ -109,7 +112,7 @@ class Summary:
     @property
     def strange_reviews(self) -> list[str]:
         return [f"turn {t}: {k} {n}" for t, kinds in sorted(self.reviews.items()) for k, n in sorted(kinds.items())
-                if k not in JUDGEMENT]
+                if k not in JUDGEMENT] + self.unnamed
 
     @property
     def ok(self) -> bool:
@@ -433,6 +436,9 @@ def _finish(svc: Service, summary: Summary) -> None:
     by_turn: dict[int, Counter[str]] = defaultdict(Counter)
     for item in svc.store.reviews(GAME, status=None):
         by_turn[item.turn if item.turn is not None else 0][item.kind] += 1
+        if item.kind in JUDGEMENT and not judgement.named(item.kind, json.loads(item.detail or "{}")):
+            summary.unnamed.append(f"turn {item.turn}: {item.kind} not named in docs/rules-coverage.md: "
+                                   f"{item.summary}")
     summary.reviews = dict(by_turn)
     victory = svc.ruleset(game).victory
     if victory is not None:
