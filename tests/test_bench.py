@@ -139,3 +139,17 @@ def test_the_per_unit_row_times_mila_turn_about_with_ours(tmp_path: Path, monkey
     assert isinstance(theirs, str) and "ModuleNotFoundError" in theirs and "diplomacy" in theirs
     monkeypatch.setenv(bench_unit_cost.DIPLOMACY_PYTHON, str(tmp_path / "no-such-python"))
     assert "did not run (FileNotFoundError" in str(bench_unit_cost.measure(runs=1)[1])
+
+
+def test_the_soak_summary_line_of_the_per_unit_cost(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`moderator simulate --unit-cost` (what `make soak` runs): the engine's row, and MILA's
+    absence said plainly."""
+    from moderator.bots.commands import unit_cost_line
+    from moderator.bots.simulate import Summary
+
+    monkeypatch.setenv("MODERATOR_BENCH_DIPLOMACY", sys.executable)
+    line = unit_cost_line(runs=1)
+    assert re.match(rf"{NUMBER} us a unit \(the 1914 opening's bench turn, median of 1\); MILA: the `diplomacy` "
+                    r"adjudicator did not run \(RuntimeError: it stopped: .*ModuleNotFoundError", line), line
+    summary = Summary("mail", "s", ["france"], unit_cost=line)
+    assert f"Engine cost per unit beside MILA's `diplomacy`: {line}" in summary.text()

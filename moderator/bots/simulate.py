@@ -108,6 +108,7 @@ class Summary:
     peak_mb: float = 0.0  # the process's peak resident memory at the end
     daemon_peak_mb: float = 0.0  # --daemon-apart: the daemon's own process's peak
     errors: list[str] = field(default_factory=list)  # exceptions (bugs)
+    unit_cost: str = ""  # --unit-cost: the engine's per-unit cost beside MILA's (bench_unit_cost.measure)
 
     @property
     def strange_reviews(self) -> list[str]:
@@ -148,7 +149,10 @@ class Summary:
             "Time per turn (resolution: the engine and the commit; reports: building them): " + ", ".join(f"{k} {v:.2f} s" for k, v in sorted(per_turn.items())),
             (f"Peak memory of this process (bots, service and mail server): {self.peak_mb:.0f} MB; "
              f"of the daemon, in a process of its own: {self.daemon_peak_mb:.0f} MB" if self.daemon_peak_mb else
-             f"Peak memory of this process (bots, service, daemon and mail server together): {self.peak_mb:.0f} MB"),
+             f"Peak memory of this process (bots, service, daemon and mail server together): {self.peak_mb:.0f} MB"
+             if self.mode.startswith("mail") else
+             f"Peak memory of this process (bots and service; direct mode, no daemon or mail): {self.peak_mb:.0f} MB"),
+            *([f"Engine cost per unit beside MILA's `diplomacy`: {self.unit_cost}"] if self.unit_cost else []),
             "Leak check (every report.json against the turn's events and the position): "
             + (f"{len(self.leaks)} found" if self.leaks else "none found" if self.mails else "not run (no mail)"),
             "Replay: " + (f"{sum(self.replays.values())} of {len(self.replays)} turns identical"
