@@ -156,6 +156,34 @@ def test_a_failed_resolution_stores_nothing_is_visible_and_is_retried(
     assert sum("report for" in s for s in _subjects(svc)) == 2
 
 
+def test_a_turn_left_resolving_by_a_failure_that_could_not_be_recorded_is_retried(
+        svc: Service, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The resolution fails and so does recording the failure (a full disk): the game is left
+    "resolving". The daemon's next deadline check opens the turn again and resolves it, once."""
+    import moderator.service.turns as turns
+    from moderator.service.daemon import Daemon
+
+    compute, mark_failed = turns.compute, turns.mark_failed
+
+    def full_disk(*args: Any) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(turns, "compute", full_disk)
+    monkeypatch.setattr(turns, "mark_failed", full_disk)
+    with pytest.raises(OSError):
+        turns.resolve_game(svc, "g")
+    assert svc.store.game("g").status == "resolving"  # type: ignore[union-attr]
+    monkeypatch.setattr(turns, "compute", compute)
+    monkeypatch.setattr(turns, "mark_failed", mark_failed)
+    daemon = Daemon(svc, deadline_seconds=3600, countdown_seconds=0)
+    daemon._deadlines()
+    game = svc.store.game("g")
+    assert game is not None and (game.turn, game.status) == (2, "open") and daemon.resolutions == 1
+    assert any("interrupted" in line for line in svc.console)  # type: ignore[attr-defined]
+    daemon._deadlines()
+    assert svc.store.game("g").turn == 2 and len(svc.store.turn_records("g", 1)) == 1  # type: ignore[union-attr]
+
+
 def test_smtp_down_keeps_mail_queued_retries_with_backoff_and_shows_in_review(svc: Service, tmp_path: Path) -> None:
     from moderator.mail.compose import compose
     from moderator.mail.server import EmbeddedMailServer

@@ -525,8 +525,9 @@ def recover_interrupted(svc: Service) -> list[str]:
     """A game left "resolving" by a process that died before committing (nothing of that
     resolution was stored) is open again, and resolved at the next deadline check if its
     deadline has passed (exactly once: the turn advances only in the commit). At daemon
-    start; on a shared database also at every deadline check, since the other daemons go on
-    running: a game whose resolution lock (Store.resolving) is free has nobody resolving it."""
+    start and at every deadline check: on a shared database the other daemons go on running
+    (a game whose resolution lock, Store.resolving, is free has nobody resolving it); on
+    SQLite a failure whose own record failed (mark_failed on a full disk) leaves it so."""
     reopened = []
     for g in svc.store.games():
         if g.status != "resolving":
