@@ -46,7 +46,7 @@ from moderator.service.faults import crash_point
 from moderator.service.games import describe_deadline, nation_id, turn_label
 from moderator.service.help import asks_for_help, reference
 from moderator.service.read_ahead import ReadAhead, default_workers, orders_text
-from moderator.store.db import Incoming, verify_secret
+from moderator.store.db import AlreadyRunning, Incoming, verify_secret
 from moderator.store.tables import Game, MailMessage
 
 MAX_ATTEMPTS = 3  # a message that fails this many times is set aside for the moderator
@@ -365,17 +365,34 @@ def _shunt(svc: Service, message_id: int, attempts: int, what: str, detail: str)
     return Outcome(message_id, "failed", f"internal error ({what}); kept for review")
 
 
-def redrive(svc: Service, message_ids: list[int] | None = None) -> list[Outcome]:
+def redrive(svc: Service, message_ids: list[int] | None = None) -> tuple[list[Outcome], bool]:
     """Handle again the received messages set aside after failing (or the ones named), with
-    a fresh count of attempts: for after the moderator fixed what made them fail."""
+    a fresh count of attempts: for after the moderator fixed what made them fail. Returns
+    the outcomes and whether a daemon running on this database was left to handle them: on
+    SQLite one holds the daemon lock, and this process handling them beside its poll (which
+    takes every "new" row) could handle one twice, so they are only set back to "new" with
+    their attempts at zero, and the daemon takes them at its next poll."""
     rows = [m for m in svc.store.messages(direction="in")
             if (m.id in message_ids if message_ids else m.status in ("failed", "new"))]
-    outcomes = []
-    for row in rows:
-        assert row.id is not None
-        svc.store.update_message(row.id, status="new", attempts=0, next_attempt=None)
-        outcomes.append(handle_stored(svc, row.id))
-    return outcomes
+    ours = svc.store.daemon_locked  # called by the daemon itself: its lock stays
+    try:
+        svc.store.lock_for_daemon()
+    except AlreadyRunning:
+        for row in rows:
+            assert row.id is not None
+            svc.store.update_message(row.id, status="new", attempts=0, next_attempt=None)
+        return [Outcome(row.id, "new", "set back to new: the running daemon handles it at its next poll")
+                for row in rows if row.id is not None], True
+    try:
+        outcomes = []
+        for row in rows:
+            assert row.id is not None
+            svc.store.update_message(row.id, status="new", attempts=0, next_attempt=None)
+            outcomes.append(handle_stored(svc, row.id))
+        return outcomes, False
+    finally:
+        if not ours:
+            svc.store.unlock()
 
 
 def _handle(svc: Service, message_id: int, raw: bytes, arrived: datetime | None = None,

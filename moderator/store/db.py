@@ -281,6 +281,11 @@ class Store:
         os.pwrite(fd, str(os.getpid()).encode(), 0)
         self._lock_fd = fd
 
+    @property
+    def daemon_locked(self) -> bool:
+        """Whether this Store holds the daemon lock (lock_for_daemon)."""
+        return self._lock_fd is not None
+
     def unlock(self) -> None:
         if self._lock_fd is not None:
             os.close(self._lock_fd)
