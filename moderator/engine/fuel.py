@@ -82,7 +82,8 @@ def steps(world: World) -> dict[str, tuple[tuple[str, int], ...]]:
     if kept is None:
         places = world.territories
         kept = world.__dict__["_fuel_steps"] = {
-            here: tuple((nxt, step_cost(places[here].is_sea, places[nxt].is_sea)) for nxt in world.sorted_neighbours(here))
+            here: tuple((nxt, step_cost(places[here].is_sea, places[nxt].is_sea)) for nxt in world.sorted_neighbours(here)
+                        if nxt in places)  # (a link to a place the map does not describe leads nowhere)
             for here in world.adjacency if here in places}
     return kept
 
