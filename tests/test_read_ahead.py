@@ -5,6 +5,7 @@ start or breaks, and its workers do not outlive a daemon killed with -9."""
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import signal
 import subprocess
@@ -212,6 +213,35 @@ def test_a_position_changed_mid_batch_leaves_the_check_to_the_thread(tmp_path: P
     assert (pool.taken - taken, pool.checks_taken - checks, pool.checks_redone - redone) == (6, 0, 6)
 
 
+def test_a_check_a_worker_cannot_make_is_left_to_the_thread(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """read() as a worker runs it: with the position offered, the reading carries the check;
+    with its file gone (the thread moved on), for a game not offered, or when the check
+    raises, it is the plain reading and the thread checks the mail itself."""
+    svc = _service(tmp_path / "db")
+    ahead = ReadAhead(1)
+    try:
+        ((at, state),) = inbox._positions(svc)
+        offer = ahead._offer(at, state)
+        raw = _mail(1, "germany")
+        read_ahead._positions.clear()  # (this process is the worker here)
+        prepared = read(raw, (offer,)).prepared
+        assert prepared is not None and prepared.nation == "germany" and prepared.basis == at
+        assert read_ahead.still_holds(svc, prepared, svc.game("g"), "germany")
+        assert not read_ahead.still_holds(svc, prepared, svc.game("g"), "france")
+        assert read(raw, (offer,)) == read(raw, (offer,))  # the position kept: read once
+        read_ahead._positions.clear()
+        os.unlink(offer.path)
+        assert read(raw, (offer,)) == read(raw)
+        other = read_ahead.Offer(dataclasses.replace(at, game="h"), offer.path)
+        assert read(raw, (other, other)).prepared is None
+        monkeypatch.setattr(read_ahead, "check_seat", lambda *_: 1 / 0)
+        assert read(raw, (offer,)) == read(raw)
+    finally:
+        ahead.close()
+        read_ahead._positions.clear()
+    assert ahead._folder is None and not Path(offer.path).parent.exists()
+
+
 def test_without_a_pool_the_thread_reads_everything(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """No processes to be had (the pool cannot start): the batch is read in the thread, with
     the same outcomes, and no pool is tried again."""
@@ -278,12 +308,36 @@ time.sleep(600)
 """
 
 
-def test_the_workers_leave_when_the_daemon_is_killed() -> None:
-    daemon = subprocess.Popen([sys.executable, "-c", _DAEMON], stdout=subprocess.PIPE, text=True)
+_CHECKING_DAEMON = """
+import sys, time
+from concurrent.futures import wait
+from pathlib import Path
+sys.path.insert(0, sys.argv[2])
+import test_read_ahead as t
+from moderator.service import inbox
+from moderator.service.read_ahead import ReadAhead
+svc = t._service(Path(sys.argv[1]))
+ahead = svc.read_ahead = ReadAhead(1)
+raws = [t._mail(n, "germany") for n in range(4)]
+ahead.start(raws, lambda: inbox._positions(svc))
+wait(list(ahead._pending.values()))
+assert all(ahead.take(raw).prepared is not None for raw in raws)
+print(ahead._folder, *ahead._pool._processes, flush=True)
+time.sleep(600)
+"""
+
+
+@pytest.mark.parametrize("script", [_DAEMON, _CHECKING_DAEMON], ids=["reading", "checking"])
+def test_the_workers_leave_when_the_daemon_is_killed(script: str, tmp_path: Path) -> None:
+    """... and remove the positions the daemon offered them (it cannot any more)."""
+    daemon = subprocess.Popen([sys.executable, "-c", script, str(tmp_path / "db"), str(Path(__file__).parent)], stdout=subprocess.PIPE, text=True)
     try:
         assert daemon.stdout is not None
-        workers = [int(pid) for pid in daemon.stdout.readline().split()]
+        printed = daemon.stdout.readline().split()
+        folder = Path(printed.pop(0)) if script == _CHECKING_DAEMON else None
+        workers = [int(pid) for pid in printed]
         assert workers
+        assert folder is None or any(folder.iterdir())
     finally:
         daemon.kill()  # SIGKILL: no atexit, no pool shutdown
         daemon.wait()
@@ -291,6 +345,7 @@ def test_the_workers_leave_when_the_daemon_is_killed() -> None:
     while any(Path(f"/proc/{pid}").exists() and "Z" not in _state(pid) for pid in workers):
         assert time.monotonic() < deadline, f"workers {workers} outlived their daemon"
         time.sleep(0.2)
+    assert folder is None or not folder.exists()
 
 
 def _state(pid: int) -> str:
