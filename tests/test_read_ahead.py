@@ -242,6 +242,16 @@ def test_a_check_a_worker_cannot_make_is_left_to_the_thread(tmp_path: Path, monk
     assert ahead._folder is None and not Path(offer.path).parent.exists()
 
 
+def test_positions_that_cannot_be_had_leave_the_checks_to_the_thread(pool: ReadAhead) -> None:
+    """The open games' positions cannot be had (a ruling that fails to apply, a full disk):
+    the workers still read the batch, the pool is kept, and the thread checks the mails."""
+    raws = _mails()[:read_ahead.FEWEST]
+    pool.start(raws, lambda: [1 / 0])  # type: ignore[list-item]
+    assert not pool._given_up
+    wait(list(pool._pending.values()), timeout=600)
+    assert [pool.take(raw) for raw in raws] == [read(raw) for raw in raws]
+
+
 def test_without_a_pool_the_thread_reads_everything(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """No processes to be had (the pool cannot start): the batch is read in the thread, with
     the same outcomes, and no pool is tried again."""

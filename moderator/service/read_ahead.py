@@ -286,13 +286,24 @@ class ReadAhead:
                 self._owner = os.getpid()
                 self._pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"),
                                                  initializer=_worker_start, initargs=(os.getpid(),))
+            offers = self._offers(positions) if positions is not None else ()
             with self._lock:
-                offers = tuple(self._offer(at, state) for at, state in (positions() if positions else ()))
                 for raw in raws:
                     if raw not in self._pending:
                         self._pending[raw] = self._pool.submit(read, raw, offers)
         except Exception as exc:  # noqa: BLE001 - no pool here (no processes, no semaphores): the thread reads
             self._give_up(exc)
+
+    def _offers(self, positions: Callable[[], Sequence[tuple[Basis, GameState]]]) -> tuple[Offer, ...]:
+        """The positions offered for a batch; none if they cannot be had or written (a full
+        disk): then the workers only read the mails and the thread checks them, as it would."""
+        try:
+            with self._lock:
+                return tuple(self._offer(at, state) for at, state in positions())
+        except Exception as exc:  # noqa: BLE001 - the thread checks each mail itself and meets the error there
+            log.warning("the workers get no positions to check orders on (%s: %s); the daemon checks them itself",
+                        type(exc).__name__, exc)
+            return ()
 
     def _offer(self, at: Basis, state: GameState) -> Offer:
         """The Offer of a position: pickled into a file of its own the first time (the last
