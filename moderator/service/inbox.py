@@ -31,7 +31,6 @@ from email.message import EmailMessage
 from typing import Any
 
 from moderator.engine.state import GameState
-from moderator.mail.chatter import chatty_lines
 from moderator.mail.compose import (
     AUTO_GENERATED,
     AUTO_REPLIED,
@@ -52,7 +51,7 @@ from moderator.service.context import Service
 from moderator.service.faults import crash_point
 from moderator.service.games import describe_deadline, nation_id, turn_label
 from moderator.service.help import asks_for_help, reference
-from moderator.service.read_ahead import ReadAhead, default_workers, orders_text
+from moderator.service.read_ahead import ReadAhead, default_workers, orders_text, without_chatter
 from moderator.service.receipts import check_seat, receipt_words
 from moderator.store.db import Incoming, verify_secret
 from moderator.store.tables import Game, MailMessage
@@ -453,8 +452,7 @@ def _handle(svc: Service, message_id: int, raw: bytes, arrived: datetime | None 
         check_only, text, proxy_for, parsed = reading.check_only, reading.text, reading.proxy_for, reading.parsed
     else:
         check_only, text, proxy_for = orders_text(mail)
-        parsed = parse_orders(text)
-    parsed = without_chatter(text, parsed)
+        parsed = without_chatter(text, parse_orders(text))  # (read_ahead.orders_read, as a worker reads it)
     header = parsed.header
     game = _game_for(svc, getattr(header, "game", None))
     if game is None and not getattr(header, "game", None):  # many games: by address or subject tag
@@ -543,16 +541,6 @@ def written_at(date_header: str | None, arrived: datetime) -> datetime:
 
 def _megabytes(size: int) -> str:
     return f"{size / 1024 / 1024:.1f} MB"
-
-
-def without_chatter(text: str, parsed: ParseResult) -> ParseResult:
-    """`parsed` without the errors for lines that are talk (greetings, sign-offs: mail/chatter.py)."""
-    unreadable = {d.line for d in parsed.diagnostics if d.code == "unknown-order"}
-    talk = chatty_lines(text, unreadable)
-    if not talk:
-        return parsed
-    return dataclasses.replace(parsed, diagnostics=[d for d in parsed.diagnostics
-                                                    if not (d.code == "unknown-order" and d.line in talk)])
 
 
 def _refuse_stranger(svc: Service, message_id: int, mail: ExtractedMessage, game: Game, nation: str,

@@ -143,7 +143,7 @@ class Prepared:
 @dataclass(frozen=True)
 class Reading:
     """A mail read: extract()'s result, and the orders text (CHECK word and PROXY line out)
-    with its parse (before the chatter is dropped); and, when a worker could, its orders
+    with its parse (talk dropped: without_chatter); and, when a worker could, its orders
     checked and their receipt written (None: the thread does it)."""
 
     mail: ExtractedMessage
@@ -165,13 +165,30 @@ def orders_text(mail: ExtractedMessage) -> tuple[bool, str, str | None]:
     return check_only, text, proxy_for
 
 
+def without_chatter(text: str, parsed: ParseResult) -> ParseResult:
+    """`parsed` without the errors for lines that are talk (greetings, sign-offs: mail/chatter.py)."""
+    from moderator.mail.chatter import chatty_lines
+
+    unreadable = {d.line for d in parsed.diagnostics if d.code == "unknown-order"}
+    talk = chatty_lines(text, unreadable)
+    if not talk:
+        return parsed
+    return replace(parsed, diagnostics=[d for d in parsed.diagnostics
+                                        if not (d.code == "unknown-order" and d.line in talk)])
+
+
+def orders_read(mail: ExtractedMessage) -> tuple[bool, str, str | None, ParseResult]:
+    """orders_text(mail), and the parse of the orders text with the talk dropped."""
+    check_only, text, proxy_for = orders_text(mail)
+    return check_only, text, proxy_for, without_chatter(text, parse_orders(text))
+
+
 def read(raw: bytes, offers: Sequence[Offer] = ()) -> Reading:
     """What handling reads from a mail's bytes (pure: the same bytes, the same reading), and
     (prepare) its orders checked on one of the positions offered."""
     mail = extract(raw)
-    check_only, text, proxy_for = orders_text(mail)
-    reading = Reading(mail, check_only, text, proxy_for, parse_orders(text))
-    if not offers or proxy_for is not None or mail.refused or mail.auto_submitted or not mail.sender:
+    reading = Reading(mail, *orders_read(mail))
+    if not offers or reading.proxy_for is not None or mail.refused or mail.auto_submitted or not mail.sender:
         return reading  # not a seat's own orders (a proxy's are checked in the thread), or not read on
     try:
         return replace(reading, prepared=prepare(reading, offers))
@@ -187,11 +204,10 @@ def prepare(reading: Reading, offers: Sequence[Offer]) -> Prepared | None:
     them for a mail with orders (inbox._accept): the same functions on the same inputs."""
     from moderator.service.context import playable_ruleset
     from moderator.service.games import nation_id, turn_label
-    from moderator.service.inbox import without_chatter
     from moderator.world.loader import load_world
     from moderator.world.scenario import load_scenario
 
-    parsed = without_chatter(reading.text, reading.parsed)
+    parsed = reading.parsed
     named = (getattr(parsed.header, "game", None) or "").strip()
     offer = _offer_for(named, offers)
     if offer is None:
