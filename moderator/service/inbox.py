@@ -30,13 +30,19 @@ from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
 from typing import Any
 
-from moderator.mail.chatter import chatty_lines
-from moderator.mail.compose import AUTO_GENERATED, AUTO_REPLIED, compose, compose_raw, reply_subject
+from moderator.engine.state import GameState
+from moderator.mail.compose import (
+    AUTO_GENERATED,
+    AUTO_REPLIED,
+    Alternative,
+    compose,
+    compose_raw,
+    reply_subject,
+)
 from moderator.mail.extract import ExtractedMessage, extract
 from moderator.mail.intake import FetchedMessage, Mailbox
 from moderator.mail.mask import mask_raw, mask_text
-from moderator.orders import check, normalize, parse_orders
-from moderator.orders.echo import nation_words
+from moderator.orders import parse_orders
 from moderator.orders.messages import counted
 from moderator.orders.parser import ParseResult
 from moderator.reports.render import render
@@ -45,7 +51,8 @@ from moderator.service.context import Service
 from moderator.service.faults import crash_point
 from moderator.service.games import describe_deadline, nation_id, turn_label
 from moderator.service.help import asks_for_help, reference
-from moderator.service.read_ahead import ReadAhead, default_workers, orders_text
+from moderator.service.read_ahead import ReadAhead, default_workers, orders_text, without_chatter
+from moderator.service.receipts import check_seat, receipt_words
 from moderator.store.db import AlreadyRunning, Incoming, verify_secret
 from moderator.store.tables import Game, MailMessage
 
@@ -132,7 +139,7 @@ def poll(svc: Service, on_handled: Callable[[Outcome], None] | None = None) -> l
             seen.update(item.uid for item in batch)
             # The workers read the batch's mails (extract, parse) while this thread stores them
             # and handles them; the database stays this thread's (service/read_ahead.py).
-            ahead.start([item.raw for item in batch if len(item.raw) <= READ_AHEAD_LARGEST])
+            ahead.start([item.raw for item in batch if len(item.raw) <= READ_AHEAD_LARGEST], lambda: _positions(svc))
             try:
                 with svc.store.transaction():  # each new one with its first attempt counted (and leased to us)
                     stored = svc.store.store_incoming_batch(
@@ -167,6 +174,19 @@ def _read_ahead(svc: Service) -> ReadAhead:
         workers = svc.require_mail().intake_workers
         svc.read_ahead = read_ahead.shared(default_workers() if workers is None else workers)
     return svc.read_ahead
+
+
+def _positions(svc: Service) -> list[tuple[read_ahead.Basis, GameState]]:
+    """The checking position of every open game with its Basis, for the workers to check the
+    batch's orders on (take_orders takes a check only if its Basis is still the same)."""
+    found = []
+    for game in svc.store.games():
+        if game.status == "open":
+            try:
+                found.append((read_ahead.basis(svc, game), svc.checking_position(game)))
+            except Exception:  # noqa: BLE001 - no snapshot, a ruling that fails: its mails meet it in the thread
+                continue
+    return found
 
 
 def _poll_shared(svc: Service, done: Callable[[Outcome], None]) -> None:
@@ -449,8 +469,7 @@ def _handle(svc: Service, message_id: int, raw: bytes, arrived: datetime | None 
         check_only, text, proxy_for, parsed = reading.check_only, reading.text, reading.proxy_for, reading.parsed
     else:
         check_only, text, proxy_for = orders_text(mail)
-        parsed = parse_orders(text)
-    parsed = without_chatter(text, parsed)
+        parsed = without_chatter(text, parse_orders(text))  # (read_ahead.orders_read, as a worker reads it)
     header = parsed.header
     game = _game_for(svc, getattr(header, "game", None))
     if game is None and not getattr(header, "game", None):  # many games: by address or subject tag
@@ -511,7 +530,7 @@ def _handle(svc: Service, message_id: int, raw: bytes, arrived: datetime | None 
     if (by_host := proxy.host_commands(svc, game, nation)) is not None:  # a government in exile's host ordered
         return _reply(svc, message_id, mail, game, *by_host)
     return _accept(svc, message_id, mail, game, nation, parsed, check_only, seat.email, text,
-                   written_at(mail.date, arrived or svc.clock()))
+                   written_at(mail.date, arrived or svc.clock()), reading.prepared if reading is not None else None)
 
 
 # How far a mail's Date header may lie from its arrival and still say when it was written:
@@ -539,16 +558,6 @@ def written_at(date_header: str | None, arrived: datetime) -> datetime:
 
 def _megabytes(size: int) -> str:
     return f"{size / 1024 / 1024:.1f} MB"
-
-
-def without_chatter(text: str, parsed: ParseResult) -> ParseResult:
-    """`parsed` without the errors for lines that are talk (greetings, sign-offs: mail/chatter.py)."""
-    unreadable = {d.line for d in parsed.diagnostics if d.code == "unknown-order"}
-    talk = chatty_lines(text, unreadable)
-    if not talk:
-        return parsed
-    return dataclasses.replace(parsed, diagnostics=[d for d in parsed.diagnostics
-                                                    if not (d.code == "unknown-order" and d.line in talk)])
 
 
 def _refuse_stranger(svc: Service, message_id: int, mail: ExtractedMessage, game: Game, nation: str,
@@ -610,11 +619,12 @@ def _utc(moment: datetime) -> datetime:
 
 
 def _accept(svc: Service, message_id: int, mail: ExtractedMessage, game: Game, nation: str, parsed: Any,
-            check_only: bool, seat_email: str, text: str, written: datetime) -> Outcome:
+            check_only: bool, seat_email: str, text: str, written: datetime,
+            prepared: read_ahead.Prepared | None = None) -> Outcome:
     receipt = take_orders(svc, game, nation, text, check_only=check_only, stored_text=mask_text(mail.text),
-                          message=message_id, parsed=parsed, written=written)
+                          message=message_id, parsed=parsed, written=written, prepared=prepared)
     recipients = [mail.sender] + ([seat_email] if seat_email and seat_email != mail.sender else [])
-    _queue_reply(svc, mail, game, recipients, receipt.subject, receipt.text, receipt.html)
+    _queue_reply(svc, mail, game, recipients, receipt.subject, receipt.text, receipt.html, receipt.parts)
     svc.store.update_message(message_id, status="processed", game_id=game.id,
                              note=f"{receipt.kind.lower()} {nation} turn {game.turn}")
     return Outcome(message_id, "processed", receipt.summary)
@@ -633,50 +643,56 @@ class Receipt:
     text: str
     html: str
     summary: str  # one line for the console
+    parts: Alternative | None = None  # text and HTML encoded for the mail, if a worker did it
 
 
 def take_orders(svc: Service, game: Game, nation: str, text: str, *, check_only: bool = False,
                 stored_text: str | None = None, message: int | None = None, parsed: ParseResult | None = None,
-                entered: bool = False, written: datetime | None = None, preface: str = "") -> Receipt:
+                entered: bool = False, written: datetime | None = None, preface: str = "",
+                prepared: read_ahead.Prepared | None = None) -> Receipt:
     """Check one seat's orders on the position they meet, store them (replacing the seat's
     earlier orders for the turn) unless check_only, and write the receipt. A mail with
     orders comes here, and so do orders the moderator enters (`moderator enter`, entered=True).
     `written`: when the mail was written (written_at); orders the seat wrote later that are
-    in already stand, and these are kept for the record only (the receipt says so)."""
+    in already stand, and these are kept for the record only (the receipt says so).
+    `prepared`: the check and receipt a read-ahead worker made of `parsed` (service/read_ahead.py),
+    taken only if made for this nation on what this check would be made from (the same Basis)."""
     parsed = parsed if parsed is not None else parse_orders(text)
-    world, scenario = svc.world(game), svc.scenario(game)
-    state = svc.checking_position(game)  # the snapshot with the moderator's "now" rulings, read only
-    checked = check(parsed.orders, nation, state, world, scenario, svc.ruleset(game))
-    diagnostics = [*parsed.diagnostics, *checked.diagnostics]
-    kept = checked.orders  # valid orders, names resolved to the map's and the scenario's
-    normalized = normalize(kept, nations=nation_words(scenario))  # "DECLARE WAR ON Belgium", not the id
-    if preface:  # a comment opening the stored orders: who gave them (service/proxy.py)
-        normalized = f"{preface}\n{normalized}"
+    scenario = svc.scenario(game)
+    if prepared is not None and (entered or preface or not read_ahead.still_holds(svc, prepared, game, nation)):
+        prepared = None  # a turn resolved, a ruling given, the deadline moved since the batch began: checked here
+    if prepared is not None:
+        seat = prepared.seat
+    else:
+        state = svc.checking_position(game)  # the snapshot with the moderator's "now" rulings, read only
+        seat = check_seat(parsed, text, nation, state, svc.world(game), scenario, svc.ruleset(game), preface)
     replaced, later = False, None
     if not check_only:
         _, replaced, later = svc.store.submit(
-            game.id, nation, game.turn, text=text if stored_text is None else stored_text, normalized=normalized,
-            diagnostics=[dataclasses.asdict(d) for d in diagnostics], message=message, written=written)
+            game.id, nation, game.turn, text=text if stored_text is None else stored_text,
+            normalized=seat.normalized, diagnostics=list(seat.diagnostics), message=message, written=written)
         # Flags go to the receipt only: the resolution makes the review items (service/review.py),
         # so orders replaced before the deadline leave nothing pending.
-    lines = text.splitlines()
-    shown = [{**dataclasses.asdict(d), "source": lines[d.line - 1].strip() if 0 < d.line <= len(lines) else d.text}
-             for d in diagnostics]
-    by = {s: [d for d in shown if d["severity"] == s] for s in ("error", "warning", "flag")}
     name = scenario.nations[nation].name
-    body, html = render("receipt", game=game.id, nation_name=name, turn=game.turn,
-                        date=turn_label(scenario, game.turn), check_only=check_only, replaced=replaced,
-                        deadline=describe_deadline(game.deadline), errors=by["error"], warnings=by["warning"],
-                        flags=by["flag"], normalized=normalized, entered=entered,
-                        later=_utc(later.written).strftime("%Y-%m-%d %H:%M:%S UTC") if later and later.written else "")
+    parts = None
+    if prepared is not None and later is None:  # written ahead for either answer to "replaced?"
+        words = prepared.receipts[replaced]
+        body, html, parts = words.text, words.html, words.parts
+    else:
+        body, html = receipt_words(seat, game=game.id, nation_name=name, turn=game.turn,
+                                   date=turn_label(scenario, game.turn), deadline=describe_deadline(game.deadline),
+                                   check_only=check_only, replaced=replaced, entered=entered,
+                                   later=_utc(later.written).strftime("%Y-%m-%d %H:%M:%S UTC")
+                                   if later and later.written else "")
     kind = "CHECK" if check_only else "Receipt"
-    return Receipt(kind, len(kept), len(by["error"]), len(by["warning"]), replaced,
-                   f"{kind}: {name}, turn {game.turn} ({counted(len(kept), 'order')}, "
-                   f"{counted(len(by['error']), 'error')})", body, html,
-                   f"{kind.lower()} for {name}, turn {game.turn}: {counted(len(kept), 'order')}, "
-                   f"{counted(len(by['error']), 'error')}, {counted(len(by['warning']), 'warning')}"
+    kept, errors, warnings = seat.kept, len(seat.shown["error"]), len(seat.shown["warning"])
+    return Receipt(kind, kept, errors, warnings, replaced,
+                   f"{kind}: {name}, turn {game.turn} ({counted(kept, 'order')}, "
+                   f"{counted(errors, 'error')})", body, html,
+                   f"{kind.lower()} for {name}, turn {game.turn}: {counted(kept, 'order')}, "
+                   f"{counted(errors, 'error')}, {counted(warnings, 'warning')}"
                    + (" (replaces earlier orders)" if replaced else "")
-                   + (" (not put in place: orders written later stand)" if later else ""))
+                   + (" (not put in place: orders written later stand)" if later else ""), parts)
 
 
 def _game_for(svc: Service, named: str | None) -> Game | None:
@@ -709,7 +725,7 @@ def _quarantine(svc: Service, message_id: int, mail: ExtractedMessage, why: str)
 
 
 def _queue_reply(svc: Service, mail: ExtractedMessage, game: Game | None, to: list[str], subject: str,
-                 text: str, html: str) -> None:
+                 text: str, html: str, parts: Alternative | None = None) -> None:
     cfg = svc.require_mail()
     day_ago = svc.clock() - timedelta(days=1)
     if svc.store.replies_answering(mail.sender, day_ago, REPLIES_PER_DAY) >= REPLIES_PER_DAY:
@@ -721,7 +737,8 @@ def _queue_reply(svc: Service, mail: ExtractedMessage, game: Game | None, to: li
         return
     reply = compose_raw(sender=cfg.from_address, to=to, subject=reply_subject(subject) if mail.subject else subject,
                         text=text, html=html, date=svc.clock(), domain=cfg.message_id_domain,
-                        in_reply_to=mail.message_id, references=mail.references, auto_submitted=AUTO_REPLIED)
+                        in_reply_to=mail.message_id, references=mail.references, auto_submitted=AUTO_REPLIED,
+                        parts=parts)
     svc.store.queue_outgoing(reply.raw, game_id=game.id if game else None, recipients=reply.to, subject=reply.subject,
                              message_id=reply.message_id, kind="reply", answers=mail.sender)
 
