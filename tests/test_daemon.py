@@ -2,12 +2,14 @@
 
 import smtplib
 import socket
-from collections.abc import Iterator
+import threading
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
+from imapclient import IMAPClient
 
 from moderator.mail.config import MailConfig, ServerConfig
 from moderator.service.context import Service
@@ -125,10 +127,6 @@ def test_idle_is_issued_again_before_servers_drop_it_and_still_hears_new_mail(tm
     red. (Under load it used to fail now and then: pymap writes a FETCH in pieces, and
     imapclient's idle_check, reading one cut line, broke the connection; mail/idle.py
     reads whole lines now, test_a_line_that_comes_in_pieces_is_read_whole.)"""
-    import threading
-
-    from imapclient import IMAPClient
-
     from moderator.mail import idle
     from moderator.mail.server import EmbeddedMailServer
 
@@ -162,36 +160,29 @@ def test_idle_is_issued_again_before_servers_drop_it_and_still_hears_new_mail(tm
     assert len(set(issued)) == 1 and said == []  # one connection throughout, never broken
 
 
-def test_a_line_that_comes_in_pieces_is_read_whole() -> None:
-    """A server may send a line in pieces (pymap writes a FETCH in a dozen writes; a TCP
-    segment may end anywhere): what the watcher reads while idling is whole lines, and the
-    connection goes on. imapclient's idle_check read the first piece alone and gave the
-    connection up ("unterminated line"): under load, one new mail in eight."""
-    import threading
-
+@contextmanager
+def _idling_client(while_idle: Callable[[socket.socket, threading.Event], None]) -> Iterator[IMAPClient]:
+    """An IMAPClient in IDLE on a scripted server that speaks just enough IMAP (the greeting,
+    CAPABILITY, IDLE, DONE, LOGOUT). `while_idle(conn, idling)` answers IDLE: the
+    continuation, then whatever the test needs; `idling` is set once the client's idle()
+    has returned (what the server sends after that waits on the socket, not read ahead)."""
     from imapclient import IMAPClient
 
-    from moderator.mail import idle
-
+    idling = threading.Event()
     with socket.socket() as listener:
         listener.bind(("127.0.0.1", 0))
         listener.listen(1)
-        idling, first_piece, rest = threading.Event(), threading.Event(), threading.Event()
 
-        def serve() -> None:  # just enough IMAP: the greeting, IDLE, DONE, LOGOUT
+        def serve() -> None:
             conn, _ = listener.accept()
             with conn, conn.makefile("rb") as lines:
                 conn.sendall(b"* OK [CAPABILITY IMAP4rev1 IDLE] ready\r\n")
+                idle_tag = b""
                 for line in lines:
                     tag, _, command = line.strip().partition(b" ")
                     if command == b"IDLE":
-                        conn.sendall(b"+ idling\r\n")
-                        idling.wait(30)  # not read ahead with the continuation: on the socket
-                        conn.sendall(b"* 3 FETCH (FLA")
-                        first_piece.set()
-                        rest.wait(30)
-                        conn.sendall(b"GS ())\r\n* 4 EXISTS\r\n")
                         idle_tag = tag
+                        while_idle(conn, idling)
                     elif tag == b"DONE":
                         conn.sendall(idle_tag + b" OK IDLE done\r\n")
                     elif command == b"CAPABILITY":
@@ -205,12 +196,48 @@ def test_a_line_that_comes_in_pieces_is_read_whole() -> None:
         client = IMAPClient("127.0.0.1", port=listener.getsockname()[1], ssl=False, timeout=30)
         client.idle()
         idling.set()
-        assert first_piece.wait(30)
-        threading.Timer(0.5, rest.set).start()  # the rest comes while the first piece waits, read
-        assert idle._responses(client, 30.0) == [(3, b"FETCH", (b"FLAGS", ())), (4, b"EXISTS")]
+        yield client
         assert client.idle_done()[0] == b"IDLE done"  # the connection goes on
         client.logout()
         server.join(30)
+
+
+def test_a_line_that_comes_in_pieces_is_read_whole() -> None:
+    """A server may send a line in pieces (pymap writes a FETCH in a dozen writes; a TCP
+    segment may end anywhere): what the watcher reads while idling is whole lines, and the
+    connection goes on. imapclient's idle_check read the first piece alone and gave the
+    connection up ("unterminated line"): under load, one new mail in eight."""
+    from moderator.mail import idle
+
+    first_piece, rest = threading.Event(), threading.Event()
+
+    def in_pieces(conn: socket.socket, idling: threading.Event) -> None:
+        conn.sendall(b"+ idling\r\n")
+        idling.wait(30)
+        conn.sendall(b"* 3 FETCH (FLA")
+        first_piece.set()
+        rest.wait(30)
+        conn.sendall(b"GS ())\r\n* 4 EXISTS\r\n")
+
+    with _idling_client(in_pieces) as client:
+        assert first_piece.wait(30)
+        threading.Timer(0.5, rest.set).start()  # the rest comes while the first piece waits, read
+        assert idle._responses(client, 30.0) == [(3, b"FETCH", (b"FLAGS", ())), (4, b"EXISTS")]
+
+
+def test_a_line_read_ahead_with_the_continuation_is_heard_at_once() -> None:
+    """A server may announce mail in the same packet as IDLE's continuation (mail that came
+    between DONE and IDLE, say): the client's buffered reader then holds the EXISTS, and the
+    socket has nothing more to say. It is heard at the first look; imapclient's idle_check,
+    asking the socket only, heard it with the next thing the server said, up to a renewal
+    later."""
+    from moderator.mail import idle
+
+    def at_once(conn: socket.socket, idling: threading.Event) -> None:
+        conn.sendall(b"+ idling\r\n* 4 EXISTS\r\n")
+
+    with _idling_client(at_once) as client:
+        assert idle._responses(client, 0.5) == [(4, b"EXISTS")]
 
 
 def test_only_the_executors_refusal_at_shutdown_is_hushed() -> None:

@@ -98,12 +98,15 @@ def _responses(client: IMAPClient, timeout: float) -> list[object]:
     """What the server said while idling: waits at most `timeout` for it to say anything, then
     reads whole lines for as long as more is at hand.
 
-    Not imapclient's idle_check: it reads with the socket non-blocking, so a line that comes
-    in pieces is cut where the first piece ends, and imaplib then gives the connection up
-    ("unterminated line"). pymap writes a FETCH in a dozen small writes, and any TCP segment
-    may end mid-line; on a loaded machine one new mail in eight broke the connection so
-    (tests/test_daemon.py). Here a line once begun is read to its end, waiting up to the
-    connection's own read timeout; a socket at its end raises, as any broken read does."""
+    Not imapclient's idle_check, for two reasons (tests/test_daemon.py has both):
+    - it reads with the socket non-blocking, so a line that comes in pieces is cut where the
+      first piece ends, and imaplib then gives the connection up ("unterminated line").
+      pymap writes a FETCH in a dozen small writes, and any TCP segment may end mid-line: on
+      a loaded machine one new mail in eight broke the connection so. Here a line once begun
+      is read to its end, waiting up to the connection's own read timeout;
+    - it asks the socket only, so lines already read ahead into imaplib's buffer (with IDLE's
+      continuation, say) waited there for the server's next word. Here they count.
+    A socket at its end raises, as any broken read does."""
     imap = client._imap  # imaplib's connection, whose buffered reader may hold lines read ahead
     sock = client.socket()
     lines: list[bytes] = []
