@@ -240,6 +240,21 @@ def test_a_line_read_ahead_with_the_continuation_is_heard_at_once() -> None:
         assert idle._responses(client, 0.5) == [(4, b"EXISTS")]
 
 
+def test_a_connection_closed_while_idling_is_reported_as_closed() -> None:
+    """A server that closes the connection without a BYE: the watcher hears the end at once
+    and says so in words (watch() then reconnects), instead of waiting on a dead socket."""
+    from moderator.mail import idle
+    from moderator.mail.intake import IntakeError
+
+    def closing(conn: socket.socket, idling: threading.Event) -> None:
+        conn.sendall(b"+ idling\r\n")
+        idling.wait(30)
+        conn.shutdown(socket.SHUT_RDWR)
+
+    with pytest.raises(IntakeError, match="connection was closed"), _idling_client(closing) as client:
+        idle._responses(client, 30.0)
+
+
 def test_only_the_executors_refusal_at_shutdown_is_hushed() -> None:
     """APScheduler's "Error submitting job" record after the executor closed (by stop(), or by
     the interpreter's shutdown after a SIGTERM) is dropped; any other error is kept."""

@@ -75,7 +75,7 @@ def _idle_once(client: object, wake: Callable[[], None], stop: threading.Event, 
     started = time.monotonic()
     try:
         while not stop.is_set() and time.monotonic() - started < renew:
-            responses = _responses(client, CHECK)  # a socket at its end raises here
+            responses = _responses(client, CHECK)
             if any(isinstance(r, tuple) and r and r[0] == b"BYE" for r in responses):
                 # The server is closing the connection (shutdown, `doveadm kick`); after BYE
                 # imapclient would report nothing for ever, so reconnect now.
@@ -106,12 +106,15 @@ def _responses(client: IMAPClient, timeout: float) -> list[object]:
       is read to its end, waiting up to the connection's own read timeout;
     - it asks the socket only, so lines already read ahead into imaplib's buffer (with IDLE's
       continuation, say) waited there for the server's next word. Here they count.
-    A socket at its end raises, as any broken read does."""
+    A socket at its end raises (watch() reconnects), as any broken read does."""
     imap = client._imap  # imaplib's connection, whose buffered reader may hold lines read ahead
     sock = client.socket()
     lines: list[bytes] = []
     while _at_hand(imap.file, sock, 0.0 if lines else timeout):
-        lines.append(imap._get_line())
+        line = imap.readline()
+        if not line.endswith(b"\r\n"):  # nothing, or half a line, and then the end
+            raise IntakeError("the IMAP connection was closed")
+        lines.append(line[:-2])
     return [_parse_untagged_response(line) for line in lines]
 
 
