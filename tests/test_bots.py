@@ -73,6 +73,8 @@ def test_a_short_war_in_process() -> None:
     assert summary.written == summary.accepted > 0
     assert summary.replays == {1: True, 2: True}
     assert summary.ok and "Result: OK" in summary.text()
+    assert summary.faults is None and "Daemon faults (exceptions the daemon caught and went on from): not watched" \
+        in summary.text()  # direct mode runs no daemon
     # who joined, per side: the British Empire by its rules at turn 1, its dominions with it
     assert (1, "britain", "allied") in summary.joins, summary.joins
     assert "Who joined which side (nation turn): allied " in summary.text()

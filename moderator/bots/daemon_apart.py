@@ -5,8 +5,10 @@ of running the daemon (service/daemon.py) in the soak's process beside the bots 
 mail server: the same service (the soak's database, the embedded server's IMAP and SMTP
 ports, reports with or without maps) and the same daemon settings. The child runs until
 its standard input closes, then stops the daemon and prints its peak resident memory
-(`resource.getrusage`, ru_maxrss, kB on Linux) as one JSON line; the soak's summary shows
-it apart from its own ("Peak memory of the daemon, in a process of its own").
+(`resource.getrusage`, ru_maxrss, kB on Linux) and the faults it caught and went on from
+(service/daemon.py) as one JSON line; the soak's summary shows the peak apart from its own
+("Peak memory of the daemon, in a process of its own") and counts the faults as its own
+daemon's.
 
 The soak learns that a turn is resolved from the database (the game's turn moves on), as
 a second daemon or a moderator's desk would, rather than from the daemon's Event.
@@ -14,6 +16,7 @@ a second daemon or a moderator's desk would, rather than from the daemon's Event
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import resource
 import sys
@@ -40,7 +43,8 @@ def main(argv: list[str]) -> int:
     finally:
         daemon.stop()
     print(json.dumps({"peak_kb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
-                      "report_seconds": svc.report_seconds}), flush=True)
+                      "report_seconds": svc.report_seconds,
+                      "faults": [dataclasses.asdict(f) for f in daemon.faults]}), flush=True)
     return 0
 
 

@@ -44,6 +44,7 @@ from moderator.bots.bot import Turn, play
 from moderator.bots.fog import fogged
 from moderator.orders.model import Order
 from moderator.service.context import Service
+from moderator.service.daemon import Fault
 from moderator.service.games import new_game
 from moderator.service.inbox import take_orders
 from moderator.service.turns import replay, resolve_game
@@ -105,6 +106,7 @@ class Summary:
     peak_mb: float = 0.0  # the process's peak resident memory at the end
     daemon_peak_mb: float = 0.0  # --daemon-apart: the daemon's own process's peak
     errors: list[str] = field(default_factory=list)  # exceptions (bugs)
+    faults: list[Fault] | None = None  # exceptions the daemon caught and went on from (bugs); None: no daemon
 
     @property
     def strange_reviews(self) -> list[str]:
@@ -114,7 +116,7 @@ class Summary:
     @property
     def ok(self) -> bool:
         return not (self.refused or self.delivery or self.report_mismatch or self.leaks or self.errors
-                    or self.strange_reviews
+                    or self.faults or self.strange_reviews
                     or not all(self.replays.values()))
 
     def joins_text(self) -> str:
@@ -123,6 +125,14 @@ class Summary:
         for turn, nation, side in self.joins:
             by_side.setdefault(side, []).append(f"{nation} {turn}")
         return "; ".join(f"{side} {len(who)}: {', '.join(who)}" for side, who in sorted(by_side.items()))
+
+    def faults_text(self) -> str:
+        """The daemon's faults by step and error, each with how often it came (a job fails
+        again at every run until the cause is gone)."""
+        if self.faults is None:
+            return "not watched (no daemon in direct mode)"
+        counts = Counter(str(f) for f in self.faults)
+        return f"{len(self.faults)}: " + "; ".join(f"{k} ({n}x)" for k, n in counts.items()) if counts else "none"
 
     def text(self) -> str:
         per_turn = {k: v / max(self.turns, 1) for k, v in self.seconds.items()}
@@ -150,6 +160,7 @@ class Summary:
             + (f"{len(self.leaks)} found" if self.leaks else "none found" if self.mails else "not run (no mail)"),
             "Replay: " + (f"{sum(self.replays.values())} of {len(self.replays)} turns identical"
                           if self.replays else "not run"),
+            "Daemon faults (exceptions the daemon caught and went on from): " + self.faults_text(),
             "Moderator review items per turn, by kind:",
         ]
         for turn, kinds in sorted(self.reviews.items()):
@@ -166,6 +177,11 @@ class Summary:
             if items:
                 lines.append(f"{title}: {len(items)}")
                 lines += [f"  {x}" for x in items[:20]]
+        if self.faults:  # each distinct fault once, with where it came from
+            lines.append(f"DAEMON FAULTS: {len(self.faults)}")
+            first = {str(f): f for f in reversed(self.faults)}
+            for fault in reversed(first.values()):
+                lines += [f"  {fault}", *(f"    {x}" for x in fault.trace.rstrip().splitlines())]
         lines.append("Result: " + ("OK" if self.ok else "PROBLEMS FOUND (above)"))
         return "\n".join(lines) + "\n"
 
@@ -484,6 +500,7 @@ def _mail_run(turns: int, seed: str, seats: list[str] | None, root: Path, maps: 
             daemon.stop()
             for box in boxes.values():
                 box.close()
+        summary.faults = list(daemon.faults)
         if isinstance(daemon, ApartDaemon):
             summary.daemon_peak_mb = daemon.peak_kb / 1024
             summary.seconds["reports"] += daemon.report_seconds  # built in the daemon's process
@@ -506,6 +523,7 @@ class ApartDaemon:
         self.resolved = self  # clear() and wait() below
         self.turn = 0
         self.peak_kb, self.report_seconds = 0, 0.0
+        self.faults: list[Fault] = []
 
     def start(self) -> None:
         self.child = subprocess.Popen([sys.executable, "-m", "moderator.bots.daemon_apart", *self.args],
@@ -528,6 +546,9 @@ class ApartDaemon:
         out, _ = self.child.communicate(timeout=120)  # closes its standard input: it stops
         done = json.loads(out.strip().splitlines()[-1]) if out.strip() else {}
         self.peak_kb, self.report_seconds = int(done.get("peak_kb", 0)), float(done.get("report_seconds", 0.0))
+        self.faults = [Fault(**f) for f in done.get("faults", [])]
+        if self.child.returncode:  # it died: whatever it caught is lost with it
+            self.faults.append(Fault("the daemon's process", f"exit status {self.child.returncode}", ""))
 
 
 def _mail_turn(svc: Service, smtp_port: int, daemon: Any, boxes: dict[str, Mailbox], bots: list[str],
