@@ -30,6 +30,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import weakref
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -38,7 +39,7 @@ from datetime import timedelta
 from email import policy
 from email.message import EmailMessage
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from moderator.bots.bot import Turn, play
 from moderator.bots.fog import fogged
@@ -49,6 +50,12 @@ from moderator.service.games import new_game
 from moderator.service.inbox import take_orders
 from moderator.service.turns import replay, resolve_game
 from moderator.store.db import Store
+
+if TYPE_CHECKING:
+    from moderator.engine.state import GameState
+    from moderator.store.tables import Game
+    from moderator.world.model import World
+    from moderator.world.scenario_model import Nation
 
 GAME = "soak"
 DOMAIN = "bots.local"
@@ -590,15 +597,15 @@ def _mail_turn(svc: Service, smtp_port: int, daemon: Any, boxes: dict[str, Mailb
             summary.mails["receipt"] += len(own)
             summary.mails["proxy receipt"] += len(got) - len(own)
             for m in got:
-                match = RECEIPT.search(str(m["Subject"]))
+                match = RECEIPT.search(_subject(m))
                 kept, errors = (int(match.group(2)), int(match.group(3))) if match else (0, -1)
                 if not _is_proxy_receipt(m):
                     bot, writer = turns.get(nation), nation
                 else:  # counted once, in the giver's box: "Proxy Receipt: <nation's name>, turn ..."
-                    about = names.get(str(m["Subject"]).split("Proxy Receipt: ", 1)[-1].split(",", 1)[0], "")
+                    about = names.get(_subject(m).split("Proxy Receipt: ", 1)[-1].split(",", 1)[0], "")
                     bot, writer = given.get((nation, about)), f"{nation} for {about}"
                 if bot is not None:
-                    _receipted(summary, turn_no, writer, bot, kept, errors, str(m["Subject"]), _text(m))
+                    _receipted(summary, turn_no, writer, bot, kept, errors, _subject(m), _text(m))
     daemon.resolved.clear()
     svc.store.update_game(GAME, deadline=svc.clock() - timedelta(seconds=1))
     with timed(summary, "resolution"):
@@ -616,6 +623,7 @@ def _mail_turn(svc: Service, smtp_port: int, daemon: Any, boxes: dict[str, Mailb
         _settle(svc)
         for nation in everyone:
             reports[nation] += boxes[nation].new()
+    looked = _Looked.at(svc, turn_no)
     for nation, mails in sorted(reports.items()):
         kinds = Counter(_kind(m) for m in mails)
         if kinds != expected[nation]:
@@ -625,14 +633,14 @@ def _mail_turn(svc: Service, smtp_port: int, daemon: Any, boxes: dict[str, Mailb
         if wrong:
             summary.delivery.append(f"turn {turn_no} {nation}: mail addressed to {wrong}")
         for m in mails:
-            summary.leaks += _leaks(svc, turn_no, nation, m)
+            summary.leaks += _leaks(svc, looked, nation, m)
         alliance = next((_report_json(m) for m in mails if _kind(m) == "alliance"), None)
         for data in (_report_json(m) for m in mails if _kind(m) == "report"):
             if data is None:
                 continue
             about = str(data.get("nation"))  # its own, or the report of an army it commands
             if about == nation:
-                summary.report_mismatch += _held_to_position(svc, nation, data)
+                summary.report_mismatch += _held_to_position(looked, nation, data)
             read[about] = {"report": data, "alliance": alliance if about == nation else None}
     return True
 
@@ -671,18 +679,38 @@ def _kind(msg: EmailMessage) -> str:
         return "receipt"
     data = _report_json(msg)
     return {"nation": "report", "alliance": "alliance", "bulletin": "bulletin"}.get(
-        str(data.get("kind")) if data else "", f"other: {msg['Subject']}")
+        str(data.get("kind")) if data else "", f"other: {_subject(msg)}")
 
 
 def _is_receipt(msg: EmailMessage) -> bool:
-    return "Receipt:" in str(msg["Subject"])
+    return "Receipt:" in _subject(msg)
 
 
 def _is_proxy_receipt(msg: EmailMessage) -> bool:
-    return "Proxy Receipt:" in str(msg["Subject"])  # "Re: Proxy Receipt: <nation>, turn ..."
+    return "Proxy Receipt:" in _subject(msg)  # "Re: Proxy Receipt: <nation>, turn ..."
+
+
+# A mail's subject and its report.json, read once: the soak looks at each mail's again and
+# again (waiting for a seat's mail, counting kinds, the leak and position checks), and the
+# email package parses a header or walks the MIME parts anew at every look.
+_SUBJECTS: weakref.WeakKeyDictionary[EmailMessage, str] = weakref.WeakKeyDictionary()
+_REPORTS: weakref.WeakKeyDictionary[EmailMessage, dict[str, Any] | None] = weakref.WeakKeyDictionary()
+
+
+def _subject(msg: EmailMessage) -> str:
+    if msg not in _SUBJECTS:
+        _SUBJECTS[msg] = str(msg["Subject"])
+    return _SUBJECTS[msg]
 
 
 def _report_json(msg: EmailMessage) -> dict[str, Any] | None:
+    """The mail's report.json (the same dict at every call: read, never changed), or None."""
+    if msg not in _REPORTS:
+        _REPORTS[msg] = _read_report_json(msg)
+    return _REPORTS[msg]
+
+
+def _read_report_json(msg: EmailMessage) -> dict[str, Any] | None:
     for part in msg.walk():
         if part.get_filename() == "report.json":
             payload = part.get_payload(decode=True)
@@ -697,7 +725,27 @@ def _text(msg: EmailMessage) -> str:
     return part.get_content() if part is not None else ""
 
 
-def _leaks(svc: Service, turn: int, nation: str, msg: EmailMessage) -> list[str]:
+@dataclass
+class _Looked:
+    """What a turn's mail is held to, read once for all of it: the game, the position after
+    the turn, the turn's events and the nations' names."""
+
+    turn: int
+    game: Game
+    state: GameState
+    world: World
+    nations: dict[str, Nation]  # the scenario's
+    events: list[dict[str, Any]]
+
+    @staticmethod
+    def at(svc: Service, turn: int) -> _Looked:
+        game = svc.game(GAME)
+        record = svc.store.turn_record(GAME, turn)
+        return _Looked(turn, game, svc.position(game), svc.world(game), svc.scenario(game).nations,
+                       json.loads(record.events) if record is not None else [])
+
+
+def _leaks(svc: Service, looked: _Looked, nation: str, msg: EmailMessage) -> list[str]:
     """What a seat's mail shows that the seat may not see: a nation's report of another
     nation, an alliance status of a side it is not on, or sheets of nations off that side;
     then, part by part, what the report holds against the turn's events and the position
@@ -707,8 +755,7 @@ def _leaks(svc: Service, turn: int, nation: str, msg: EmailMessage) -> list[str]
     data = _report_json(msg)
     if not data:
         return []
-    game = svc.game(GAME)
-    state = svc.position(game)
+    turn, state = looked.turn, looked.state
     readers = [nation]
     if data.get("kind") == "nation" and data.get("nation") != nation:
         from moderator.engine.phase9_mutiny import commander_of
@@ -724,18 +771,15 @@ def _leaks(svc: Service, turn: int, nation: str, msg: EmailMessage) -> list[str]
         if sides != {side}:
             return [f"turn {turn} {nation} ({side}): got an alliance status with sides {sorted(map(str, sides))}"]
         readers = sorted(n for n, ns in state.nations.items() if ns.side == side)
-    record = svc.store.turn_record(GAME, turn)
-    events = json.loads(record.events) if record is not None else []
-    names = {nid: info.name for nid, info in svc.scenario(game).nations.items()}
+    names = {nid: info.name for nid, info in looked.nations.items()}
     return [f"turn {turn} {nation} ({data.get('kind')}): {leak}"
-            for leak in report_leaks(data, readers, names, events, state, svc.world(game), side_members)]
+            for leak in report_leaks(data, readers, names, looked.events, state, looked.world, side_members)]
 
 
-def _held_to_position(svc: Service, nation: str, data: dict[str, Any]) -> list[str]:
+def _held_to_position(looked: _Looked, nation: str, data: dict[str, Any]) -> list[str]:
     """What the report's own sheet says, against the position the bot plays next: the
     turn, the treasury, the units, the technology and the wars must agree."""
-    game = svc.game(GAME)
-    state = svc.position(game)
+    game, state = looked.game, looked.state
     ns = state.nations[nation]
     sheet = data.get("sheet", {})
     units: dict[str, Counter[str]] = defaultdict(Counter)
@@ -745,7 +789,7 @@ def _held_to_position(svc: Service, nation: str, data: dict[str, Any]) -> list[s
     said = {"turn": data.get("turn"), "saved": sheet.get("saved"), "units": sheet.get("units"),
             "tech": {k: v for k, v in (sheet.get("tech") or {}).items() if v},
             "at_war_with": sorted(sheet.get("at_war_with") or [])}
-    names = svc.scenario(game).nations
+    names = looked.nations
     truth = {"turn": game.turn, "saved": ns.saved, "units": mine, "tech": {k: v for k, v in ns.tech.items() if v},
              "at_war_with": sorted(names[n].name if n in names else n for n in ns.at_war_with)}  # the report names them
     return [f"turn {game.turn - 1} {nation}: report.json says {k}={said[k]!r}, the position has {truth[k]!r}"
