@@ -36,7 +36,7 @@ def main(argv: list[str]) -> int:
     mail = MailConfig(imap=imap, smtp=smtp, from_address=address, moderator_address=umpire)
     svc = Service(store=Store.at(Path(root) / "simulate.db"), mail=mail,
                   next_deadline=lambda now, _game: now + timedelta(days=10), maps=maps == "maps")
-    daemon = Daemon(svc, poll_seconds=0.25, deadline_seconds=0.25, countdown_seconds=0)
+    daemon = Daemon(svc, poll_seconds=2, deadline_seconds=0.25, countdown_seconds=0, idle=True)  # as simulate's own
     daemon.start()
     try:
         sys.stdin.read()  # until the soak closes it

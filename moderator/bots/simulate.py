@@ -6,14 +6,16 @@ submission, receipt), then the turn is resolved as at a deadline (turns.resolve_
 No mail: reports are not built (--mail builds and sends them).
 
 Mail mode (--mail): the embedded IMAP/SMTP server (mail/server.py) and the real daemon
-(service/daemon.py, its scheduler running): each bot mails its orders from its seat's
-address, waits for its receipt, the deadline is moved to now, the daemon resolves the
-turn and sends the reports, and each bot reads its report's report.json and holds it
-to the position it will play next (`Mailbox`); from its next turn on it plays under fog
-of war, from what its own mails told it and the public map (bots/fog.py). Every mail a
-seat receives is counted and its report.json checked for leaks (bots/leaks.py):
-one receipt per turn, one report, one bulletin, one alliance status if its side has
-one, each to the right seat and nothing else.
+(service/daemon.py, its scheduler running, taking new mail at once with IMAP IDLE as
+`moderator run` does by default; its poll every 2 s is the fallback): each bot mails
+its orders from its seat's address, waits for its receipt, the deadline is moved to now,
+the daemon resolves the turn and sends the reports, and each bot reads its report's
+report.json and holds it to the position it will play next (`Mailbox`); from its next
+turn on it plays under fog of war, from what its own mails told it and the public map
+(bots/fog.py). Every mail a seat receives is counted and its report.json checked for
+leaks (bots/leaks.py): one receipt per turn, one report, one bulletin, one alliance
+status if its side has one, each to the right seat and nothing else. Every exception the
+daemon caught and went on from (a fault: service/daemon.py) is counted and fails the run.
 
 After the last turn every turn is replayed (turns.replay) and must come out identical.
 The summary (Summary.text) is what a moderator reads before opening a real game.
@@ -493,7 +495,9 @@ def _mail_run(turns: int, seed: str, seats: list[str] | None, root: Path, maps: 
         daemon: Daemon | ApartDaemon = (
             ApartDaemon(svc, [str(root), server.host, str(server.imap_port), str(server.smtp_port), MODERATOR_ADDRESS,
                               users[MODERATOR_ADDRESS], UMPIRE, "maps" if maps else "no-maps"]) if apart
-            else Daemon(svc, poll_seconds=0.25, deadline_seconds=0.25, countdown_seconds=0))
+            # IDLE rather than a poll every quarter second: a poll is a new IMAP login and
+            # costs CPU the bots and the daemon's own work then wait for (a fifth of the soak's).
+            else Daemon(svc, poll_seconds=2, deadline_seconds=0.25, countdown_seconds=0, idle=True))
         daemon.start()
         read: dict[str, dict[str, Any]] = {}
         try:
