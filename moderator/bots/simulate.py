@@ -115,7 +115,8 @@ class Summary:
     peak_mb: float = 0.0  # the process's peak resident memory at the end
     daemon_peak_mb: float = 0.0  # --daemon-apart: the daemon's own process's peak
     errors: list[str] = field(default_factory=list)  # exceptions (bugs)
-    faults: list[Fault] | None = None  # exceptions the daemon caught and went on from (bugs); None: no daemon
+    faults: list[Fault] | None = None  # exceptions the daemon caught and went on from (bugs), by step and
+    # error; None: no daemon
 
     @property
     def strange_reviews(self) -> list[str]:
@@ -140,8 +141,8 @@ class Summary:
         again at every run until the cause is gone)."""
         if self.faults is None:
             return "not watched (no daemon in direct mode)"
-        counts = Counter(str(f) for f in self.faults)
-        return f"{len(self.faults)}: " + "; ".join(f"{k} ({n}x)" for k, n in counts.items()) if counts else "none"
+        total = sum(f.times for f in self.faults)
+        return f"{total}: " + "; ".join(f"{f} ({f.times}x)" for f in self.faults) if total else "none"
 
     def text(self) -> str:
         per_turn = {k: v / max(self.turns, 1) for k, v in self.seconds.items()}
@@ -186,11 +187,10 @@ class Summary:
             if items:
                 lines.append(f"{title}: {len(items)}")
                 lines += [f"  {x}" for x in items[:20]]
-        if self.faults:  # each distinct fault once, with where it came from
-            lines.append(f"DAEMON FAULTS: {len(self.faults)}")
-            first = {str(f): f for f in reversed(self.faults)}
-            for fault in reversed(first.values()):
-                lines += [f"  {fault}", *(f"    {x}" for x in fault.trace.rstrip().splitlines())]
+        if self.faults:  # each step and error once, with where it came from the first time
+            lines.append(f"DAEMON FAULTS: {sum(f.times for f in self.faults)}")
+            for fault in self.faults:
+                lines += [f"  {fault} ({fault.times}x)", *(f"    {x}" for x in fault.trace.rstrip().splitlines())]
         lines.append("Result: " + ("OK" if self.ok else "PROBLEMS FOUND (above)"))
         return "\n".join(lines) + "\n"
 

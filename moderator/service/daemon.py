@@ -61,13 +61,15 @@ def _reports_out_key(game_id: str) -> str:
     return f"{REPORTS_OUT}{game_id}"
 
 
-@dataclass(frozen=True)
+@dataclass
 class Fault:
-    """An exception the daemon caught and went on after: in which step, and where it came from."""
+    """An exception the daemon caught and went on after: in which step, and where it came
+    from (the first time); how often that step has failed so since."""
 
     what: str  # the step: "mail poll", "keeping the whole turn", "resolving <game> turn <n>", ...
     error: str  # "TypeError: ..."
-    trace: str  # the traceback, as Python prints it
+    trace: str  # the traceback of the first time, as Python prints it
+    times: int = 1
 
     def __str__(self) -> str:
         return f"{self.what} failed: {self.error}"
@@ -93,8 +95,10 @@ class Daemon:
         self.max_resolutions = max_resolutions  # None: no limit
         self.resolutions = 0
         self._retry: dict[tuple[str, int], tuple[int, datetime]] = {}  # (game, turn) -> (failures, not before)
-        self.faults: list[Fault] = []  # every exception caught and gone on from, in order (see _fault)
-        self._traced: set[tuple[str, str]] = set()  # (step, error) whose traceback the console has had
+        # Every exception caught and gone on from (see _fault), one entry per step and error in
+        # the order they first came: a step that fails at every run of its job for weeks
+        # must not fill the memory.
+        self._faults: dict[tuple[str, str], Fault] = {}
         # APScheduler warns whenever a run is skipped because the previous one is still busy;
         # with one worker that is the intended behaviour, not news for the console.
         logging.getLogger("apscheduler").setLevel(logging.ERROR)
@@ -238,18 +242,22 @@ class Daemon:
         except Exception as exc:  # report and keep running; the next run tries again
             self._fault(what, exc)
 
+    @property
+    def faults(self) -> list[Fault]:
+        return list(self._faults.values())
+
     def _fault(self, what: str, exc: Exception) -> None:
-        """Keep the fault and say it with its traceback, the first time this step fails so
+        """Count the fault and say it, with its traceback the first time this step fails so
         (a job fails again at every run, seconds apart, until it is fixed: once is enough
         for the traceback). A mail server out of reach is an outage, not a bug: one line."""
-        fault = Fault(what, f"{type(exc).__name__}: {exc}", "".join(traceback.format_exception(exc)))
-        self.faults.append(fault)
-        key = (what, fault.error)
-        if isinstance(exc, IntakeError) or key in self._traced:
-            self.svc.say(str(fault))
+        error = f"{type(exc).__name__}: {exc}"
+        seen = self._faults.get((what, error))
+        if seen is not None:
+            seen.times += 1
+            self.svc.say(str(seen))
             return
-        self._traced.add(key)
-        self.svc.say(f"{fault}\n{fault.trace.rstrip()}")
+        fault = self._faults[(what, error)] = Fault(what, error, "".join(traceback.format_exception(exc)))
+        self.svc.say(str(fault) if isinstance(exc, IntakeError) else f"{fault}\n{fault.trace.rstrip()}")
 
     def start(self) -> None:
         """Start the jobs; AlreadyRunning if another daemon holds the database."""
