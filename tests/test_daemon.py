@@ -59,6 +59,9 @@ def test_a_dead_mailbox_is_reported_and_the_daemon_goes_on(tmp_path: Path) -> No
     daemon.tick()
     daemon.tick()
     assert sum("mail poll failed" in line for line in console) == 2
+    # an outage, not a bug: kept as the faults it is, said without a traceback
+    assert [(f.what, f.times) for f in daemon.faults] == [("mail poll", 2)]
+    assert not any("Traceback" in line for line in console)
 
 
 def test_countdown_reads_like_a_clock() -> None:
@@ -305,3 +308,24 @@ def test_mail_announced_as_idle_is_renewed_still_wakes_the_poll() -> None:
     client.idle_done = lambda: (b"IDLE terminated", [(7, b"FETCH", (b"FLAGS", ()))])  # type: ignore[method-assign]
     idle._idle_once(client, lambda: woken.append(1), threading.Event(), renew=0.0, idling=None)
     assert woken == [1]  # a flag change is no new mail
+
+
+def test_a_fault_is_kept_and_said_with_its_traceback_once(tmp_path: Path) -> None:
+    """What a guarded step raises is not lost (issue 14): kept in `faults`, said with its
+    traceback the first time (the daemon's log), in one line and counted when the same
+    step fails the same way again a moment later; another error is a fault of its own."""
+    console: list[str] = []
+    daemon = Daemon(Service(store=Store.at(tmp_path / "db"), say=console.append))
+
+    def broken() -> None:
+        raise KeyError("lost")
+
+    daemon._guard("a step", broken)
+    daemon._guard("a step", broken)
+    daemon._guard("a step", lambda: 1 / 0)  # type: ignore[func-returns-value]
+    assert [(str(f), f.times) for f in daemon.faults] == [("a step failed: KeyError: 'lost'", 2),
+                                                        ("a step failed: ZeroDivisionError: division by zero", 1)]
+    assert console[0].startswith("a step failed: KeyError: 'lost'\nTraceback (most recent call last)")
+    assert "in broken" in console[0] and "in broken" in daemon.faults[0].trace
+    assert console[1] == "a step failed: KeyError: 'lost'"
+    assert console[2].startswith("a step failed: ZeroDivisionError: division by zero\nTraceback")
