@@ -76,3 +76,16 @@ def test_a_bot_turn_reports_only_unexpected_drops_as_bugs(monkeypatch: pytest.Mo
     assert [code for _, code in turn.dropped if code not in EXPECTED_DROPS] and len(turn.bugs) == 1, turn.dropped
     assert turn.bugs[0].startswith("MOVE 1 inf FROM Berlin TO Moscow: ")
     assert all(reason for reason in EXPECTED_DROPS.values())
+
+
+def test_whole_drafts_at_the_opening_and_two_turns_in_drop_only_what_is_expected() -> None:
+    """Each seat's whole turn, on a few seeds, at the opening and at turn 3: every order the
+    checker drops is an expected one (the soak checks every turn of its war the same way)."""
+    from tests.drift import played
+
+    for game in (opening(), played()):
+        for nation in sorted(n for n, ns in game.state.nations.items() if n in game.scenario.nations
+                             and game.scenario.nations[n].kind != "minor"):
+            for seed in ("a", "b", "c"):
+                turn = play(game.state, game.world, game.scenario, nation, seed)
+                assert turn.bugs == [], (game.state.turn, nation, seed, turn.bugs)

@@ -51,6 +51,8 @@ def statecraft(d: Draft) -> None:
             # Bulgaria joined) and then China to the Central Powers by turn 5.
             if isinstance(o, m.JoinSide) and o.side == wanted:
                 d.take(o)
+                # its new allies (Phase 1, before any attack): an attack on them takes nothing
+                s.truce |= {n for n, ns in s.state.nations.items() if ns.side == o.side}
                 return  # a nation joining has done its diplomacy for the turn
         if d.rng.random() < 0.2:
             _first(d, m.GearUp, cost=25)
@@ -92,7 +94,10 @@ def support(d: Draft) -> None:
         if s.threat(o.place) > sum(s.stacks.get(o.place, {}).values()):
             d.take(o)
     if d.rng.random() < 0.2:
-        _first(d, m.Transfer)
+        for o in options(s, m.Transfer)[:1]:  # its money is kept from the builds of its treasury (3.1)
+            assert isinstance(o, m.Transfer)
+            d.take(o)
+            d.pay(o.origin, o.amount)
 
 
 def fortify(d: Draft) -> None:
