@@ -9,7 +9,7 @@ import random
 import pytest
 
 from moderator.bots import bot
-from moderator.bots.bot import EXPECTED_DROPS, Draft, play, whose_drop
+from moderator.bots.bot import EXPECTED_DROPS, Draft, expected, play, whose_drop
 from moderator.bots.options import Seat
 from moderator.bots.simulate import simulate
 from moderator.orders import model as m
@@ -73,9 +73,11 @@ def test_a_bot_turn_reports_only_unexpected_drops_as_bugs(monkeypatch: pytest.Mo
     game = opening()
     monkeypatch.setattr(bot, "PLAYS", (*bot.PLAYS, ("illegal", _illegal)))
     turn = play(game.state, game.world, game.scenario, "germany", "t")
-    assert [code for _, code in turn.dropped if code not in EXPECTED_DROPS] and len(turn.bugs) == 1, turn.dropped
-    assert turn.bugs[0].startswith("MOVE 1 inf FROM Berlin TO Moscow: ")
+    assert len(turn.bugs) == 1 and turn.bugs[0].startswith("MOVE 1 inf FROM Berlin TO Moscow: "), turn.dropped
+    # a build the checker trims is expected, with its reason; a paid order over the budget is not
     assert all(reason for reason in EXPECTED_DROPS.values())
+    assert expected(m.Build("infantry", 2, "Algeria"), "build-cut")
+    assert not expected(m.Research("tanks"), "over-budget") and not expected(m.Build("infantry", 1, "Paris"), "no-city")
 
 
 def test_whole_drafts_at_the_opening_and_two_turns_in_drop_only_what_is_expected() -> None:
