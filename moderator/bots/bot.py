@@ -3,7 +3,8 @@
 Its turn is a table of plays (PLAYS), run in order of priority; each reads the position
 from its nation's side (options.Seat), picks among the legal options of one or a few
 order types (options.options: what the order's home allows) and adds orders to the
-draft, keeping track of the units it has given orders and a rough budget:
+draft, keeping track of the units it has given orders and of its budget (each order at
+its home's price, bots/prices.py):
 
 * defend    - threatened borders: a trench facing the strongest enemy neighbour, and
               reinforcements from quiet neighbours (on foot) and from far (by rail);
@@ -92,7 +93,7 @@ class Draft:
     rng: random.Random
     orders: list[m.Order] = field(default_factory=list)
     used: Counter[tuple[str, str]] = field(default_factory=Counter)  # (place, kind) -> units given orders
-    budget: int = 0  # what the bot still means to spend (the checker has the exact prices)
+    budget: int = 0  # the mainland treasury not yet spent by the draft (bots/prices.py)
     targets: set[str] = field(default_factory=set)  # land attacked this turn
     task_forces: int = 0  # task forces formed so far (their names: TF1, TF2, ...)
     bold: bool = False  # the player's temper: buys infantry past the manpower limit (levy)
