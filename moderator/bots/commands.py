@@ -15,8 +15,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         description="Create a game of the 1914 scenario, seat a bot on every playable nation (or those "
                     "listed; the others miss their turns), play N turns and print a summary: orders written "
                     "and accepted, battles, mail delivered, review items per turn, time per phase, replay. "
-                    "Exit status 1 if anything went wrong (a refused bot order, a crash, a lost or doubled "
-                    "mail, a report that disagrees with the position, a turn that does not replay).")
+                    "Exit status 1 if anything went wrong (a refused bot order, an unexpected drop from a "
+                    "bot's draft, a crash, a lost or doubled mail, a report that disagrees with the position, "
+                    "a turn that does not replay).")
     p.add_argument("--turns", type=int, default=3, help="turns to play (default 3; a whole war is 26)")
     p.add_argument("--seed", default="1", help="seed of the bots and of the game's dice (default 1)")
     p.add_argument("--seats", default="all", help="'all' or a comma-separated list of nation ids with a bot")

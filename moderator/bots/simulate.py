@@ -102,6 +102,7 @@ class Summary:
     accepted: int = 0  # orders the service kept (receipts)
     refused: list[str] = field(default_factory=list)  # "turn n nation: receipt says ..." (bugs)
     dropped: Counter[str] = field(default_factory=Counter)  # drafts the bots' own check refused, by code
+    drop_bugs: list[str] = field(default_factory=list)  # "turn n nation: order: code (whose)": not bot.EXPECTED_DROPS
     kinds: Counter[str] = field(default_factory=Counter)  # orders the bots wrote, by type
     proxies: Counter[str] = field(default_factory=Counter)  # "giver for nation" -> turns it gave the orders (PROXY FOR)
     events: Counter[str] = field(default_factory=Counter)
@@ -129,8 +130,8 @@ class Summary:
 
     @property
     def ok(self) -> bool:
-        return not (self.refused or self.delivery or self.report_mismatch or self.leaks or self.errors
-                    or self.faults or self.strange_reviews
+        return not (self.refused or self.drop_bugs or self.delivery or self.report_mismatch or self.leaks
+                    or self.errors or self.faults or self.strange_reviews
                     or not all(self.replays.values()))
 
     def joins_text(self) -> str:
@@ -186,6 +187,7 @@ class Summary:
             lines.append("  none")
         lines.append("Victory: " + (self.victory or "no victory check in this ruleset yet"))
         for title, items in (("REFUSED (bot, parser or checker bug)", self.refused),
+                             ("DROPPED FROM A BOT'S DRAFT, NOT AN EXPECTED DROP (bot or checker bug)", self.drop_bugs),
                              ("MAIL NOT DELIVERED EXACTLY ONCE", self.delivery),
                              ("REPORT.JSON DISAGREES WITH THE POSITION", self.report_mismatch),
                              ("A MAIL SHOWS WHAT ITS READERS MAY NOT SEE", self.leaks),
@@ -313,6 +315,7 @@ def _bot_turn(svc: Service, nation: str, seed: str, summary: Summary, password: 
     summary.written += len(turn.orders)
     summary.kinds.update(order_kind(o) for o in turn.orders)
     summary.dropped.update(code for _, code in turn.dropped)
+    summary.drop_bugs += [f"turn {state.turn} {nation}: {bug}" for bug in turn.bugs]
     return turn
 
 
