@@ -72,6 +72,11 @@ _FIRST_IDS = (sa_select(_MAILS.c.message_id, func.min(_MAILS.c.id))
               .group_by(_MAILS.c.message_id))
 _REFUSED_AT = (sa_select(_AUTH_FAILURES.c.at).where(_AUTH_FAILURES.c.sender == bindparam("sender"))
                .order_by(_AUTH_FAILURES.c.id.desc()).limit(bindparam("limit")))
+# Refused password attempts at one seat, whoever sent them (the throttle per target seat).
+_REFUSED_AT_SEAT = (sa_select(_AUTH_FAILURES.c.at).where(_AUTH_FAILURES.c.game_id == bindparam("game_id"),
+                                                         _AUTH_FAILURES.c.nation == bindparam("nation"),
+                                                         _AUTH_FAILURES.c.reason == bindparam("reason"))
+                    .order_by(_AUTH_FAILURES.c.id.desc()).limit(bindparam("limit")))
 _REPLIES_AT = (sa_select(_MAILS.c.received).where(_MAILS.c.answers == bindparam("answers"))
                .order_by(_MAILS.c.id.desc()).limit(bindparam("limit")))
 _QUEUE_OUTGOING = sa_insert(_MAILS)
@@ -609,6 +614,8 @@ class Store:
         memo = self._kept() or {}
         for key in [k for k in memo if k[:2] == ("refused", sender)]:  # refused_attempts' kept read
             memo[key] = [at, *memo[key]][:int(key[2])]  # type: ignore[call-overload]
+        for key in [k for k in memo if k[:4] == ("refused-seat", game_id, nation, reason)]:  # refused_at_seat's
+            memo[key] = [at, *memo[key]][:int(key[4])]  # type: ignore[call-overload]
 
     def auth_failures(self, *, since: datetime, sender: str | None = None, game_id: str | None = None,
                       nation: str | None = None) -> list[AuthFailure]:
@@ -631,6 +638,18 @@ class Store:
         # Kept for the transaction (a group of mails, several from one sender: one read a
         # sender), add_auth_failure() putting its new attempt first.
         return sum(1 for at in self._memo(("refused", sender, limit), load) if _aware(at) >= since)
+
+    def refused_at_seat(self, game_id: str, nation: str, reason: str, since: datetime, limit: int) -> int:
+        """How many refused attempts of kind `reason` at one seat (game_id, nation) came since
+        `since`, from any sender, counted up to `limit`: the throttle per target seat, read as
+        refused_attempts is (newest first, at most `limit` rows, kept for the transaction)."""
+        def load() -> list[datetime]:
+            with self.session() as s:
+                return list(s.connection().execute(_REFUSED_AT_SEAT, {"game_id": game_id, "nation": nation,
+                                                                      "reason": reason, "limit": limit}).scalars())
+
+        return sum(1 for at in self._memo(("refused-seat", game_id, nation, reason, limit), load)
+                   if _aware(at) >= since)
 
     def replies_answering(self, address: str, since: datetime, limit: int) -> int:
         """How many replies answering `address`'s mail were queued since `since`, counted up to
