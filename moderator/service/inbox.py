@@ -469,12 +469,13 @@ def _handle(svc: Service, message_id: int, raw: bytes, arrived: datetime | None 
         return _reply(svc, message_id, mail, game, "Your orders do not name a nation I know.",
                       f"The NATION line said {getattr(header, 'nation', None)!r}.",
                       "Write your nation's name on the NATION line, e.g. NATION Germany.")
-    if proxy.from_the_desk(svc, mail, getattr(header, "secret", None) or ""):  # the moderator's orders for a seat
+    seat = svc.store.seat(game.id, nation)
+    if proxy.from_the_desk(svc, mail, getattr(header, "secret", None) or "",  # the moderator's orders for a seat
+                           record=seat is None or not seat.may_send_from(mail.sender)):
         return proxy.enter_by_mail(svc, message_id, mail, game, nation, text, check_only)  # type: ignore[no-any-return]
     refused = _refuse_stranger(svc, message_id, mail, game, nation, getattr(header, "secret", None) or "")
     if refused is not None:
         return refused
-    seat = svc.store.seat(game.id, nation)
     assert seat is not None
     turn = getattr(header, "turn", None)
     if game.status == "finished":
