@@ -14,8 +14,10 @@ stops (poll() says how this holds across crashes):
 6. steps 2-5 are one transaction, which also masks the seat password in the stored copy;
    only then is the mailbox copy filed away.
 Who may give a seat's orders: the right password, from one of the seat's registered
-addresses; a refused attempt is told to the seat, and a sender with many of them is
-throttled. A copy of a message already received (same Message-ID) is ignored.
+addresses; a refused attempt is told to the seat (one answer, whatever was wrong). Wrong
+passwords are throttled per sender and per seat; a throttled seat's mail is held unread,
+never dropped, and read later (_hold: docs/mail-service.md, "Throttling without losing
+orders"). A copy of a message already received (same Message-ID) is ignored.
 A failure inside one message is recorded on it and retried; after MAX_ATTEMPTS it is set
 aside for review. The next message goes on either way.
 """
@@ -60,9 +62,11 @@ GROUP_SECONDS = 0.3
 # one (an attachment) is read in the thread, not copied to a worker and back.
 READ_AHEAD_LARGEST = 1024 * 1024
 # Refused attempts at a seat (wrong password, or not the seat's address): after THROTTLE_AFTER
-# of them from one sender within THROTTLE_WINDOW, that sender's mail gets no answer and its
-# password is not even checked until the window has passed; the seat's own address is told
-# of the first refused attempt and then at most once per SEAT_NOTICE_EVERY.
+# of them from one sender within THROTTLE_WINDOW, that sender's mail gets no answer; after
+# THROTTLE_AFTER wrong passwords from one sender or at one seat, the seat's mail from its
+# registered addresses is held unread (_hold) until the window has passed or the deadline
+# comes; the seat's own address is told of the first refused attempt and then at most once
+# per SEAT_NOTICE_EVERY (held mail alike).
 # Replies (receipts included; not reports or reminders) to one address in a day: past this, a sender is not answered
 # until the day has passed and the moderator is told once - whatever slipped past the robot
 # checks (an auto-responder that sets none of the headers) cannot start an endless loop.
