@@ -173,3 +173,23 @@ def test_a_stranger_gets_one_answer_whether_the_password_was_right_or_not(
     poll(svc)
     assert not _submitted(svc)
     assert not [f for f in svc.store.auth_failures(since=datetime(2000, 1, 1, tzinfo=UTC)) if f.reason == "secret"]
+
+
+def test_the_daemon_reads_held_mail_before_it_resolves_the_turn(
+        setup: tuple[EmbeddedMailServer, Service, Clock]) -> None:
+    """The deadline check polls before it resolves: the player's held mail is read and its
+    orders are in the resolved turn."""
+    from moderator.service.daemon import Daemon
+
+    server, svc, clock = setup
+    daemon = Daemon(svc, countdown_seconds=0)
+    for n in range(THROTTLE_AFTER):
+        _send(server, f"wrong{n}")
+    _send(server, "pw")
+    daemon.poll_job()
+    assert len(svc.store.messages(direction="in", status="held")) == 1
+    svc.store.update_game("g", deadline=datetime.now(UTC) + timedelta(seconds=1))
+    clock.now = datetime.now(UTC) + timedelta(minutes=1)
+    daemon.deadline_job()
+    assert svc.game("g").turn == 2 and _submitted(svc)
+    assert svc.store.messages(direction="in", status="held") == []

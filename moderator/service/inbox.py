@@ -711,7 +711,7 @@ def _release_held(svc: Service) -> list[Outcome]:
     for row in held:
         if row not in due and row.id not in {o.message for o in outcomes} and (
                 row.next_attempt is None or _utc(row.next_attempt) <= now):
-            svc.store.update_message(row.id, status="new", attempts=0, next_attempt=None)  # type: ignore[arg-type]
+            svc.store.take_held(row.id)  # type: ignore[arg-type]
     return outcomes
 
 
@@ -727,14 +727,26 @@ def _read_held(svc: Service, rows: list[MailMessage]) -> list[Outcome]:
         return written_at(extract(row.raw).date, arrived), row.id or 0
 
     outcomes = []
-    token = _AT_DEADLINE.set({})
-    try:
-        for row in sorted(rows, key=written, reverse=True):
-            assert row.id is not None
-            svc.store.update_message(row.id, status="new", attempts=0, next_attempt=None)
-            outcomes.append(handle_stored(svc, row.id))
-    finally:
-        _AT_DEADLINE.reset(token)
+    for game_id in sorted({row.game_id or "" for row in rows}):
+        # One daemon at a time reads a game's held mail (on a shared database; the resolution's
+        # own lock, so the turn cannot be resolved meanwhile): each sender's one read holds.
+        with svc.store.resolving(game_id) as mine:
+            if not mine:
+                continue
+            token = _AT_DEADLINE.set({})
+            try:
+                for row in sorted((r for r in rows if r.game_id == game_id), key=written, reverse=True):
+                    assert row.id is not None
+                    try:
+                        # Taken and read in one transaction: no other daemon ever sees it "new".
+                        with svc.store.transaction():
+                            if svc.store.take_held(row.id):
+                                outcomes.append(_handle_in_place(svc, row.id, row.raw, row.arrived, row.size))
+                    except Exception as exc:  # noqa: BLE001 - it stays held; the others are read
+                        svc.say(f"held message {row.id} could not be read at the deadline ({type(exc).__name__}: "
+                                f"{exc}); it stays held")
+            finally:
+                _AT_DEADLINE.reset(token)
     return outcomes
 
 

@@ -991,6 +991,19 @@ class Store:
                         conn.invalidate()  # never back to the pool holding the lock
                         raise
 
+    def take_held(self, row_id: int) -> bool:
+        """Put a held mail (service/inbox.py _hold) back to "new" to be read, with a fresh count
+        of attempts; False if it is no longer held (another daemon on this database took it):
+        one conditional UPDATE, so a mail is never taken twice, nor one already read again."""
+        changes = {"status": "new", "attempts": 0, "next_attempt": None}
+        with self.session() as s:
+            done = s.connection().execute(
+                sa_update(_MAILS).where(_MAILS.c.id == row_id, _MAILS.c.status == "held").values(changes))
+            if done.rowcount and (row := s.identity_map.get(s.identity_key(MailMessage, row_id))) is not None:
+                for k, v in changes.items():  # the session's copy of the row, if it has one, as the database has it
+                    set_committed_value(row, k, v)
+        return bool(done.rowcount)
+
     def still_new(self, row_id: int) -> bool:
         """Inside the transaction that handles a message: lock its row (waiting for another
         daemon's transaction on it, if any) and say whether it still waits to be handled."""
