@@ -50,7 +50,7 @@ from moderator.service.faults import crash_point
 from moderator.service.games import describe_deadline, nation_id, turn_label
 from moderator.service.help import asks_for_help, reference
 from moderator.service.read_ahead import ReadAhead, default_workers, orders_text
-from moderator.store.db import Incoming, verify_secret
+from moderator.store.db import Held, Incoming, verify_secret
 from moderator.store.tables import Game, MailMessage
 
 MAX_ATTEMPTS = 3  # a message that fails this many times is set aside for the moderator
@@ -690,41 +690,38 @@ def _release_held(svc: Service) -> list[Outcome]:
     now (_read_held, before poll() lets the deadline resolve the turn); the rest, once the
     throttle's window has passed, goes back to "new" and is handled with the other stored mail
     (the throttle asked again: a guesser still gets THROTTLE_AFTER guesses a window)."""
-    held = svc.store.messages(direction="in", status="held")
+    held = svc.store.held()
     if not held:
         return []
     now = svc.clock()
     games = {g.id: g for g in svc.store.games()}
     outcomes: list[Outcome] = []
+    due: list[Held] = []
     for row in held:
-        assert row.id is not None
         game = games.get(row.game_id or "")
         match = HELD_NOTE.match(row.note)
         if game is None or game.status == "finished" or (match and int(match.group(1)) != game.turn):
             svc.store.update_message(row.id, status="processed",
                                      note=f"held, not read: its turn was resolved before the throttle ended ({row.note})")
             outcomes.append(Outcome(row.id, "processed", "held mail not read: its turn was resolved meanwhile"))
-    due = [r for r in held if r.game_id in games and games[r.game_id].status == "open"
-           and games[r.game_id].deadline is not None and _utc(games[r.game_id].deadline) <= now  # type: ignore[arg-type]
-           and r.id not in {o.message for o in outcomes}]
-    outcomes.extend(_read_held(svc, due))
-    for row in held:
-        if row not in due and row.id not in {o.message for o in outcomes} and (
-                row.next_attempt is None or _utc(row.next_attempt) <= now):
-            svc.store.take_held(row.id)  # type: ignore[arg-type]
-    return outcomes
+        elif game.status == "open" and game.deadline is not None and _utc(game.deadline) <= now:
+            due.append(row)
+        elif row.next_attempt is None or row.next_attempt <= now:
+            svc.store.take_held(row.id)  # handled with the other stored mail next in poll()
+    return outcomes + _read_held(svc, due)
 
 
-def _read_held(svc: Service, rows: list[MailMessage]) -> list[Outcome]:
+def _read_held(svc: Service, rows: list[Held]) -> list[Outcome]:
     """Read the held mail of games whose deadline has come, each sender's written last first:
     that one is read whatever the throttle says; the sender's older held mail for the seat is
-    then closed unread (_refuse_stranger, _not_read)."""
+    then closed unread (_refuse_stranger, _not_read). Each mail's bytes are read one at a time
+    (memory stays bounded however many are held)."""
     if not rows:
         return []
 
-    def written(row: MailMessage) -> tuple[datetime, int]:  # of two written in one second, the later stored
-        arrived = _utc(row.arrived or row.received)
-        return written_at(extract(row.raw).date, arrived), row.id or 0
+    def written(row: Held) -> tuple[datetime, int]:  # of two written in one second, the later stored
+        kept = svc.store.message(row.id)
+        return written_at(extract(kept.raw).date if kept is not None else None, row.arrived), row.id
 
     outcomes = []
     for game_id in sorted({row.game_id or "" for row in rows}):
@@ -736,12 +733,11 @@ def _read_held(svc: Service, rows: list[MailMessage]) -> list[Outcome]:
             token = _AT_DEADLINE.set({})
             try:
                 for row in sorted((r for r in rows if r.game_id == game_id), key=written, reverse=True):
-                    assert row.id is not None
                     try:
                         # Taken and read in one transaction: no other daemon ever sees it "new".
                         with svc.store.transaction():
-                            if svc.store.take_held(row.id):
-                                outcomes.append(_handle_in_place(svc, row.id, row.raw, row.arrived, row.size))
+                            if svc.store.take_held(row.id) and (kept := svc.store.message(row.id)) is not None:
+                                outcomes.append(_handle_in_place(svc, row.id, kept.raw, kept.arrived, kept.size))
                     except Exception as exc:  # noqa: BLE001 - it stays held; the others are read
                         svc.say(f"held message {row.id} could not be read at the deadline ({type(exc).__name__}: "
                                 f"{exc}); it stays held")

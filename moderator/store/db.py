@@ -170,6 +170,18 @@ class Incoming:
     size: int = 0
 
 
+@dataclass(frozen=True)
+class Held:
+    """A held mail (service/inbox.py _hold) as Store.held() lists it: without its bytes, so a
+    flood of held mail is listed in bounded memory."""
+
+    id: int
+    game_id: str | None
+    note: str
+    next_attempt: datetime | None
+    arrived: datetime  # when the server received it (the row's storing time if not known)
+
+
 def _storing_keys(digests: list[str], message_ids: list[str]) -> set[str]:
     """The advisory lock keys a storer takes on a shared database: each message's SHA-256
     (the same bytes fetched twice) and its Message-ID (a copy with other bytes)."""
@@ -990,6 +1002,15 @@ class Store:
                     except Exception:
                         conn.invalidate()  # never back to the pool holding the lock
                         raise
+
+    def held(self) -> list[Held]:
+        """The held mail, oldest first, without its bytes (one light query a poll)."""
+        m = _MAILS.c
+        with self.session() as s:
+            rows = s.connection().execute(sa_select(m.id, m.game_id, m.note, m.next_attempt, m.arrived, m.received)
+                                          .where(m.direction == "in", m.status == "held").order_by(m.id))
+            return [Held(r.id, r.game_id, r.note, _aware(r.next_attempt) if r.next_attempt else None,
+                         _aware(r.arrived or r.received)) for r in rows]
 
     def take_held(self, row_id: int) -> bool:
         """Put a held mail (service/inbox.py _hold) back to "new" to be read, with a fresh count
