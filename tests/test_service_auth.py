@@ -135,7 +135,8 @@ def test_a_guesser_gets_no_more_than_the_throttle_allows(setup: tuple[EmbeddedMa
     outcomes = poll(svc)
     assert len(outcomes) == THROTTLE_AFTER and sum("not read" in o.summary for o in outcomes) == THROTTLE_AFTER - 1
     assert _guesses(svc) == 2 * THROTTLE_AFTER + 1
-    assert len(_bodies(svc, PLAYER, "not read")) == 1
+    assert len(_bodies(svc, PLAYER, "not read")) == 1  # the seat, of the older held mail
+    assert len(_bodies(svc, PLAYER, "Not accepted")) == 2 * THROTTLE_AFTER + 1  # the one read is answered
     assert not _submitted(svc) and svc.store.messages(direction="in", status="held") == []
 
 

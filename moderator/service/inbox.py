@@ -589,7 +589,10 @@ def _refuse(svc: Service, message_id: int, mail: ExtractedMessage, game: Game, n
     now = svc.clock()
     if reason == "secret":  # a guess (mail from a registered address): always counted
         svc.store.add_auth_failure(mail.sender, game.id, nation, reason, now)
-    if recent >= THROTTLE_AFTER:  # a flood from one sender: not answered (nor recorded, if no guess)
+    # A flood from one sender: not answered (nor recorded, if no guess). The one held mail of a
+    # sender read at the deadline is answered: it came from a registered address, so the answer
+    # goes to the player, never to a guesser who forged it.
+    if recent >= THROTTLE_AFTER and _AT_DEADLINE.get() is None:
         svc.store.update_message(message_id, status="processed", game_id=game.id,
                                  note=f"throttled: {recent} refused attempts from {mail.sender}")
         return Outcome(message_id, "processed", f"ignored: {mail.sender} is throttled after {recent} "
