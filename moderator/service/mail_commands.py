@@ -23,7 +23,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help="a stored message's id (repeatable; default: every failed or unfinished one)")
     p.set_defaults(func=cmd_redrive)
     p = mail.add_parser("list", parents=[common], help="stored mail and where each stands")
-    p.add_argument("--status", default=None, help="only this status (new, processed, failed, queued, sent...)")
+    p.add_argument("--status", default=None, help="only this status (new, held, processed, failed, queued, sent...)")
     p.set_defaults(func=cmd_list)
 
 
