@@ -147,6 +147,8 @@ def test_a_crash_inside_one_message_is_kept_for_review(setup: tuple[EmbeddedMail
     assert svc.store.messages(direction="in")[0].status == "failed"
     assert "ZeroDivisionError" in svc.store.reviews()[0].summary
     assert poll(svc) == [] and svc.store.messages(direction="out") == []  # the rest keeps flowing
+    kept = svc.store.messages(direction="in")[0]
+    assert b"PASSWORD ********" in kept.raw and b"PASSWORD pw" not in kept.raw and kept.sha256  # no password kept
     # Once the cause is fixed, `moderator mail redrive` runs it again.
     monkeypatch.setattr(inbox, "parse_orders", real)
     [again], handed = inbox.redrive(svc)
@@ -224,6 +226,32 @@ def test_a_message_that_kills_the_daemon_is_set_aside_after_three_tries(
     assert "interrupted" in svc.store.reviews()[0].detail and svc.store.messages(direction="out") == []
     [again], _ = redrive(svc, [stored])
     assert again.status == "processed"
+
+
+@pytest.mark.parametrize(("password", "sender", "counts"), [
+    ("pw", PLAYER, True), ("wrong", PLAYER, False), ("pw", "stranger@t.local", False)])
+def test_a_mail_set_aside_keeps_no_password_and_counts_at_redrive_only_for_the_seat_it_proved(
+        setup: tuple[EmbeddedMailServer, Service], password: str, sender: str, counts: bool) -> None:
+    """A mail set aside after three failed attempts is masked like a handled one; what its
+    password proved (the seats it is right for, from a registered address) is noted first,
+    so a redrive takes its masked PASSWORD line for exactly those seats."""
+    server, svc = setup
+    svc.store.add_seat("g", "france", "poincare@t.local", "pw")  # the same password: not France's orders
+    body = ORDERS.replace("PASSWORD pw", f"PASSWORD {password}")
+    stored, _ = svc.store.store_incoming(_raw(body, sender=sender), uid=7, uidvalidity=1)
+    svc.store.update_message(stored, attempts=3)  # three daemons died inside it
+    [outcome] = poll(svc)
+    kept = svc.store.message(stored)
+    assert outcome.status == "failed" and kept is not None and password.encode() not in kept.raw.split(b"\n\n", 1)[1]
+    [again], _ = redrive(svc, [stored])
+    assert again.status == "processed"
+    assert ("germany" in svc.store.current_submissions("g", 1)) is counts
+    for_france = body.replace("NATION Germany", "NATION France")  # the same sealed password, another seat
+    stored2, _ = svc.store.store_incoming(_raw(for_france, sender=sender), uid=8, uidvalidity=1)
+    svc.store.update_message(stored2, attempts=3)
+    poll(svc)
+    redrive(svc, [stored2])
+    assert "france" not in svc.store.current_submissions("g", 1)
 
 
 def test_a_redrive_beside_a_running_daemon_leaves_the_mail_to_it(setup: tuple[EmbeddedMailServer, Service],

@@ -45,6 +45,22 @@ def mask_raw(raw: bytes) -> bytes:
         return masked
 
 
+def secrets_in(raw: bytes) -> set[str]:
+    """The values of a message's PASSWORD/SECRET lines, in its raw lines and, where they may
+    hide, in its text parts decoded as the orders are read: what a mail set aside unhandled
+    is checked against before it is masked (service/inbox.py _seal)."""
+    found = {m.group(2).decode("utf-8", "replace").strip() for m in _BYTES.finditer(raw)}
+    if not too_complex(raw) and _maybe_hidden(raw):
+        try:
+            for part in BytesParser(policy=policy.default).parsebytes(raw).walk():
+                if not part.is_multipart() and part.get_content_maintype() == "text":
+                    assert isinstance(part, EmailMessage)
+                    found |= {m.group(3).strip() for m in _TEXT.finditer(decode_text(part, []))}
+        except Exception:  # noqa: BLE001 - hostile or broken MIME: the raw lines only
+            pass
+    return found - {MASK, ""}
+
+
 # What can hide a password from the byte pattern: an encoded part (base64, quoted-printable),
 # a text in a character set that is not ASCII-compatible (declared, or marked by a byte-order
 # mark), or a password inside a line (HTML).

@@ -25,13 +25,17 @@ aside for review. The next message goes on either way.
 from __future__ import annotations
 
 import dataclasses
+import json
 import re
 import time
 from collections.abc import Callable
 from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from email import policy
 from email.message import EmailMessage
+from email.parser import BytesHeaderParser
+from email.utils import getaddresses
 from typing import Any
 
 from moderator.engine.state import GameState
@@ -45,7 +49,7 @@ from moderator.mail.compose import (
 )
 from moderator.mail.extract import ExtractedMessage, extract
 from moderator.mail.intake import FetchedMessage, Mailbox
-from moderator.mail.mask import mask_raw, mask_text
+from moderator.mail.mask import MASK, mask_raw, mask_text, secrets_in
 from moderator.orders import parse_orders
 from moderator.orders.messages import counted
 from moderator.orders.parser import ParseResult
@@ -389,11 +393,48 @@ def handle_stored(svc: Service, message_id: int) -> Outcome:
 def _shunt(svc: Service, message_id: int, attempts: int, what: str, detail: str) -> Outcome:
     with svc.store.transaction():
         svc.store.update_message(message_id, status="failed", note=detail)
+        _seal(svc, message_id)
         svc.store.add_review(game_id=None, turn=None, nation=None, kind="quarantine",
                              summary=f"message {message_id} could not be handled in {attempts} attempts: {what}; "
                                      f"`moderator mail redrive --message {message_id}` runs it again",
                              detail=detail)
     return Outcome(message_id, "failed", f"internal error ({what}); kept for review")
+
+
+SEALED = "sealed|"  # a setting per mail set aside: the seats whose password it carried (_seal)
+
+
+def _seal(svc: Service, message_id: int) -> None:
+    """A mail set aside unhandled keeps no seat password in clear (issue 11): before its copy
+    is masked, the seats whose password it carries, from an address registered for the seat,
+    are noted (a setting), and `mail redrive` takes its masked PASSWORD line as the right one
+    for exactly those seats (_refuse_stranger); the SHA-256 of the bytes as they arrived stays
+    on the row for audit."""
+    row = svc.store.message(message_id)
+    if row is None or (masked := mask_raw(row.raw)) == row.raw:
+        return
+    secrets = secrets_in(row.raw)
+    sender = row.sender or _from_address(row.raw)
+    sealed = sorted(f"{seat.game_id}/{seat.nation}" for game in svc.store.games() if game.status != "finished"
+                    for seat in svc.store.seats(game.id) if sender and seat.may_send_from(sender)
+                    and any(verify_secret(secret, seat.secret_hash) for secret in secrets))
+    svc.store.set_setting(f"{SEALED}{message_id}", json.dumps(sealed))
+    svc.store.update_message(message_id, raw=masked)
+
+
+def _sealed(svc: Service, message_id: int, game_id: str, nation: str) -> bool:
+    """Whether the mail set aside carried `nation`'s password in `game_id` when it was masked."""
+    noted = svc.store.setting(f"{SEALED}{message_id}")
+    return noted is not None and f"{game_id}/{nation}" in json.loads(noted)
+
+
+def _from_address(raw: bytes) -> str:
+    """The single From address of a raw message, lower-cased ("" if none or several)."""
+    try:
+        found = getaddresses([str(BytesHeaderParser(policy=policy.default).parsebytes(raw).get("From", ""))])
+    except Exception:  # noqa: BLE001 - a broken header: no address
+        return ""
+    return found[0][1].lower() if len(found) == 1 and "@" in found[0][1] else ""
 
 
 def redrive(svc: Service, message_ids: list[int] | None = None) -> tuple[list[Outcome], bool]:
@@ -600,7 +641,8 @@ def _refuse_stranger(svc: Service, message_id: int, mail: ExtractedMessage, game
         if key in judging:  # the sender's held mail written later was read at this deadline
             return _not_read(svc, message_id, mail, game, nation, judging[key])
         judging[key] = "refused"  # until the password says otherwise, just below
-    if secret and verify_secret(secret, seat.secret_hash):
+    if secret and (verify_secret(secret, seat.secret_hash)
+                   or secret == MASK and _sealed(svc, message_id, game.id, nation)):  # set aside, then redriven
         if (judging := _AT_DEADLINE.get()) is not None and (mail.sender, game.id, nation) in judging:
             judging[(mail.sender, game.id, nation)] = "accepted"
         return None
