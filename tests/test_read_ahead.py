@@ -188,6 +188,40 @@ def test_checks_and_receipts_from_workers_are_the_threads_to_the_byte(tmp_path: 
     assert readings[raws[16]].prepared is None  # no orders: nothing to check
 
 
+def test_each_open_game_is_offered_its_own_position(tmp_path: Path, pool: ReadAhead,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two games open, a batch with mail for both: each mail is checked by a worker on its own
+    game's position, with the same receipts as the thread's own."""
+    monkeypatch.setattr(inbox, "GROUP_SECONDS", 3600.0)
+
+    def two_games(path: Path) -> Service:
+        svc = _service(path)
+        new_game(svc, "h", deadline=NOW + timedelta(days=2))
+        for nation, (address, _) in SEATS.items():
+            svc.store.add_seat("h", nation, address, "pw")
+        return svc
+
+    raws = [_mail(n, nation, body=f"GAME {game}\nNATION {nation}\nTURN 1\nPASSWORD pw\n{order}\n")
+            for n, game in ((1, "g"), (2, "h"), (3, "H"), (4, "g")) for nation, (_, order) in SEATS.items()]
+    _numbered_ids(monkeypatch)
+    alone_svc = two_games(tmp_path / "alone")
+    alone = _handled(alone_svc, raws)
+    _numbered_ids(monkeypatch)
+    helped = two_games(tmp_path / "helped")
+    helped.read_ahead = pool
+    pool.start(raws, lambda: inbox._positions(helped))
+    wait(list(pool._pending.values()), timeout=600)
+    checks = pool.checks_taken
+    assert _handled(helped, raws) == alone
+    assert _outbox(helped) == _outbox(alone_svc)
+    assert pool.checks_taken - checks == len(raws)
+    from moderator.service.games import describe_deadline
+
+    bodies = [raw.decode() for raw in _outbox(helped)]
+    for days, count in ((3, 6), (2, 6)):  # each game's receipts with its own deadline
+        assert sum(describe_deadline(NOW + timedelta(days=days)) in body for body in bodies) == count
+
+
 def test_a_position_changed_mid_batch_leaves_the_check_to_the_thread(tmp_path: Path, pool: ReadAhead,
                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     """The workers checked the batch on the position at its start; then the moderator gave a

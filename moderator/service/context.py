@@ -111,7 +111,8 @@ class Service:
         key = self.checking_key(game)
         state = self._checking.get(key)
         if state is None:
-            self._checking.clear()  # one position at a time: a new turn, a new ruling
+            for old in [k for k in self._checking if k[0] == game.id]:  # one a game: a new turn, a new ruling
+                del self._checking[old]
             state = self._checking[key] = self.position(game)
             # Its units read only: each mail's check shares them instead of copying some 700
             # (engine/check.py), and a change to one, by anyone, raises instead of changing

@@ -25,6 +25,7 @@ aside for review. The next message goes on either way.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import re
 import time
@@ -38,7 +39,6 @@ from email.parser import BytesHeaderParser
 from email.utils import getaddresses
 from typing import Any
 
-from moderator.engine.state import GameState
 from moderator.mail.compose import (
     AUTO_GENERATED,
     AUTO_REPLIED,
@@ -190,14 +190,14 @@ def _read_ahead(svc: Service) -> ReadAhead:
     return svc.read_ahead
 
 
-def _positions(svc: Service) -> list[tuple[read_ahead.Basis, GameState]]:
+def _positions(svc: Service) -> list[read_ahead.Position]:
     """The checking position of every open game with its Basis, for the workers to check the
     batch's orders on (take_orders takes a check only if its Basis is still the same)."""
-    found = []
+    found: list[read_ahead.Position] = []
     for game in svc.store.games():
         if game.status == "open":
             try:
-                found.append((read_ahead.basis(svc, game), svc.checking_position(game)))
+                found.append((read_ahead.basis(svc, game), functools.partial(svc.checking_position, game)))
             except Exception:  # noqa: BLE001 - no snapshot, a ruling that fails: its mails meet it in the thread
                 continue
     return found

@@ -111,6 +111,10 @@ def still_holds(svc: Service, prepared: Prepared, game: Game, nation: str) -> bo
     return holds
 
 
+# An open game's Basis, and its checking position (asked for only if not offered yet).
+Position = tuple[Basis, Callable[[], "GameState"]]
+
+
 @dataclass(frozen=True)
 class Offer:
     """An open game's checking position offered to the workers: its Basis and the file that
@@ -288,10 +292,10 @@ class ReadAhead:
         self._folder: str | None = None  # the positions offered, pickled (a private folder)
         self._offered: OrderedDict[tuple[object, ...], str] = OrderedDict()  # their files by key
 
-    def start(self, raws: Sequence[bytes],
-              positions: Callable[[], Sequence[tuple[Basis, GameState]]] | None = None) -> None:
+    def start(self, raws: Sequence[bytes], positions: Callable[[], Sequence[Position]] | None = None) -> None:
         """Hand the batch's mails to the workers (none if too few, or without a pool), with
-        the checking positions of the open games (`positions()`, each with its Basis)."""
+        the checking positions of the open games (`positions()`: each Basis, and how to get
+        the position if it was not offered before)."""
         if self._given_up or len(raws) < FEWEST:
             return
         try:
@@ -310,18 +314,24 @@ class ReadAhead:
         except Exception as exc:  # noqa: BLE001 - no pool here (no processes, no semaphores): the thread reads
             self._give_up(exc)
 
-    def _offers(self, positions: Callable[[], Sequence[tuple[Basis, GameState]]]) -> tuple[Offer, ...]:
+    def _offers(self, positions: Callable[[], Sequence[Position]]) -> tuple[Offer, ...]:
         """The positions offered for a batch; none if they cannot be had or written (a full
         disk): then the workers only read the mails and the thread checks them, as it would."""
+        offers: list[Offer] = []
         try:
             with self._lock:
-                return tuple(self._offer(at, state) for at, state in positions())
+                for at, state in positions():
+                    try:
+                        offers.append(self._offer(at, state))
+                    except Exception as exc:  # noqa: BLE001 - that game's mails are checked in the thread, as ever
+                        log.warning("the workers cannot check orders for game %s (%s: %s); the daemon checks them "
+                                    "itself", at.game, type(exc).__name__, exc)
         except Exception as exc:  # noqa: BLE001 - the thread checks each mail itself and meets the error there
             log.warning("the workers get no positions to check orders on (%s: %s); the daemon checks them itself",
                         type(exc).__name__, exc)
-            return ()
+        return tuple(offers)
 
-    def _offer(self, at: Basis, state: GameState) -> Offer:
+    def _offer(self, at: Basis, state: Callable[[], GameState]) -> Offer:
         """The Offer of a position: pickled into a file of its own the first time (the last
         few kept; a worker that finds one gone leaves that check to the thread)."""
         key = (at.database, at.position)
@@ -331,7 +341,7 @@ class ReadAhead:
                 self._folder = tempfile.mkdtemp(prefix="moderator-positions-")  # only this user may read it
                 atexit.register(_remove_at_exit, self._folder, os.getpid())
             # A copy of the fields only: not the indexes and counts cached on the thread's position.
-            data = pickle.dumps(replace(state), protocol=pickle.HIGHEST_PROTOCOL)
+            data = pickle.dumps(replace(state()), protocol=pickle.HIGHEST_PROTOCOL)
             fd, path = tempfile.mkstemp(suffix=".pickle", dir=self._folder)
             with os.fdopen(fd, "wb") as file:
                 file.write(data)
