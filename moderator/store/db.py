@@ -75,6 +75,11 @@ _FIRST_IDS = (sa_select(_MAILS.c.message_id, func.min(_MAILS.c.id))
               .group_by(_MAILS.c.message_id))
 _REFUSED_AT = (sa_select(_AUTH_FAILURES.c.at).where(_AUTH_FAILURES.c.sender == bindparam("sender"))
                .order_by(_AUTH_FAILURES.c.id.desc()).limit(bindparam("limit")))
+# Refused password attempts at one seat, whoever sent them (the throttle per target seat).
+_REFUSED_AT_SEAT = (sa_select(_AUTH_FAILURES.c.at).where(_AUTH_FAILURES.c.game_id == bindparam("game_id"),
+                                                         _AUTH_FAILURES.c.nation == bindparam("nation"),
+                                                         _AUTH_FAILURES.c.reason == bindparam("reason"))
+                    .order_by(_AUTH_FAILURES.c.id.desc()).limit(bindparam("limit")))
 _REPLIES_AT = (sa_select(_MAILS.c.received).where(_MAILS.c.answers == bindparam("answers"))
                .order_by(_MAILS.c.id.desc()).limit(bindparam("limit")))
 _CURRENT_SUBMISSIONS = sa_select(_SUBMISSIONS).where(
@@ -178,6 +183,18 @@ class Incoming:
     uidvalidity: int | None = None
     arrived: datetime | None = None
     size: int = 0
+
+
+@dataclass(frozen=True)
+class Held:
+    """A held mail (service/inbox.py _hold) as Store.held() lists it: without its bytes, so a
+    flood of held mail is listed in bounded memory."""
+
+    id: int
+    game_id: str | None
+    note: str
+    next_attempt: datetime | None
+    arrived: datetime  # when the server received it (the row's storing time if not known)
 
 
 def _storing_keys(digests: list[str], message_ids: list[str]) -> set[str]:
@@ -308,6 +325,11 @@ class Store:
         os.ftruncate(fd, 0)
         os.pwrite(fd, str(os.getpid()).encode(), 0)
         self._lock_fd = fd
+
+    @property
+    def daemon_locked(self) -> bool:
+        """Whether this Store holds the daemon lock (lock_for_daemon)."""
+        return self._lock_fd is not None
 
     def unlock(self) -> None:
         if self._lock_fd is not None:
@@ -671,6 +693,8 @@ class Store:
         memo = self._kept() or {}
         for key in [k for k in memo if k[:2] == ("refused", sender)]:  # refused_attempts' kept read
             memo[key] = [_aware(at), *memo[key]][:int(key[2])]  # type: ignore[call-overload]
+        for key in [k for k in memo if k[:4] == ("refused-seat", game_id, nation, reason)]:  # refused_at_seat's
+            memo[key] = [at, *memo[key]][:int(key[4])]  # type: ignore[call-overload]
 
     def auth_failures(self, *, since: datetime, sender: str | None = None, game_id: str | None = None,
                       nation: str | None = None) -> list[AuthFailure]:
@@ -695,6 +719,18 @@ class Store:
         # sender), add_auth_failure() putting its new attempt first; with their zone, so the
         # count compares them as they are.
         return sum(1 for at in self._memo(("refused", sender, limit), load) if at >= since)
+
+    def refused_at_seat(self, game_id: str, nation: str, reason: str, since: datetime, limit: int) -> int:
+        """How many refused attempts of kind `reason` at one seat (game_id, nation) came since
+        `since`, from any sender, counted up to `limit`: the throttle per target seat, read as
+        refused_attempts is (newest first, at most `limit` rows, kept for the transaction)."""
+        def load() -> list[datetime]:
+            with self.session() as s:
+                return list(s.connection().execute(_REFUSED_AT_SEAT, {"game_id": game_id, "nation": nation,
+                                                                      "reason": reason, "limit": limit}).scalars())
+
+        return sum(1 for at in self._memo(("refused-seat", game_id, nation, reason, limit), load)
+                   if _aware(at) >= since)
 
     def replies_answering(self, address: str, since: datetime, limit: int) -> int:
         """How many replies answering `address`'s mail were queued since `since`, counted up to
@@ -1028,6 +1064,28 @@ class Store:
                     except Exception:
                         conn.invalidate()  # never back to the pool holding the lock
                         raise
+
+    def held(self) -> list[Held]:
+        """The held mail, oldest first, without its bytes (one light query a poll)."""
+        m = _MAILS.c
+        with self.session() as s:
+            rows = s.connection().execute(sa_select(m.id, m.game_id, m.note, m.next_attempt, m.arrived, m.received)
+                                          .where(m.direction == "in", m.status == "held").order_by(m.id))
+            return [Held(r.id, r.game_id, r.note, _aware(r.next_attempt) if r.next_attempt else None,
+                         _aware(r.arrived or r.received)) for r in rows]
+
+    def take_held(self, row_id: int) -> bool:
+        """Put a held mail (service/inbox.py _hold) back to "new" to be read, with a fresh count
+        of attempts; False if it is no longer held (another daemon on this database took it):
+        one conditional UPDATE, so a mail is never taken twice, nor one already read again."""
+        changes = {"status": "new", "attempts": 0, "next_attempt": None}
+        with self.session() as s:
+            done = s.connection().execute(
+                sa_update(_MAILS).where(_MAILS.c.id == row_id, _MAILS.c.status == "held").values(changes))
+            if done.rowcount and (row := s.identity_map.get(s.identity_key(MailMessage, row_id))) is not None:
+                for k, v in changes.items():  # the session's copy of the row, if it has one, as the database has it
+                    set_committed_value(row, k, v)
+        return bool(done.rowcount)
 
     def still_new(self, row_id: int) -> bool:
         """Inside the transaction that handles a message: lock its row (waiting for another
