@@ -193,8 +193,9 @@ def test_0005_gives_mail_stored_before_message_ids_were_kept_its_message_id(url:
 
 def test_0006_finds_the_waiting_mail_and_a_seats_orders_by_index(url: str) -> None:
     """A database at 0005 with mail and orders in it: after the upgrade its rows are as they
-    were, and the mail waiting to be handled or sent and a seat's current orders are read
-    through their indexes, not by reading every row (every raw message ever kept)."""
+    were, and the mail waiting to be handled or sent, a seat's current orders and the refused
+    attempts at a seat are read through their indexes, not by reading every row (every raw
+    message ever kept)."""
     _first_schema_with_rows(url)
     engine = create_engine(url)
     migrate(engine, to="0005")
@@ -206,9 +207,11 @@ def test_0006_finds_the_waiting_mail_and_a_seats_orders_by_index(url: str) -> No
     with store.engine.connect() as conn:
         mail = {i["name"]: i["column_names"] for i in inspect(conn).get_indexes("mailmessage")}
         orders = {i["name"]: i["column_names"] for i in inspect(conn).get_indexes("submission")}
+        refused = {i["name"]: i["column_names"] for i in inspect(conn).get_indexes("authfailure")}
         if conn.dialect.name == "sqlite":
             plan = " ".join(str(row) for row in conn.execute(text(
                 "EXPLAIN QUERY PLAN SELECT id FROM mailmessage WHERE direction = 'in' AND status = 'new'")))
             assert "ix_mailmessage_status_direction" in plan
     assert mail["ix_mailmessage_status_direction"] == ["status", "direction"]
     assert orders["ix_submission_game_nation_turn"] == ["game_id", "nation", "turn"]
+    assert refused["ix_authfailure_game_nation_reason"] == ["game_id", "nation", "reason"]

@@ -130,6 +130,9 @@ class AuthFailure(SQLModel, table=True):
     reason: str = ""  # secret | address
     at: datetime
 
+    # The throttle per seat (Store.refused_at_seat) reads a seat's own (migration 0006).
+    __table_args__ = (Index("ix_authfailure_game_nation_reason", "game_id", "nation", "reason"),)
+
 
 class Submission(SQLModel, table=True):
     """One nation's orders for one turn, as accepted from one message."""
