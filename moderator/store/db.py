@@ -23,7 +23,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, TypeVar
 
-from sqlalchemy import Engine, Update, bindparam, event, func, text
+from sqlalchemy import Engine, Insert, Update, bindparam, event, func, text
 from sqlalchemy import insert as sa_insert
 from sqlalchemy import select as sa_select
 from sqlalchemy import update as sa_update
@@ -90,6 +90,12 @@ _SETTINGS = Setting.__table__  # type: ignore[attr-defined]
 _TAKE_SETTING = (sa_update(_SETTINGS).where(_SETTINGS.c.key == bindparam("the_key"),
                                            _SETTINGS.c.value == bindparam("held"))
                  .values(value=""))
+
+
+@lru_cache(maxsize=16)
+def _row_insert(table: Any) -> Insert:
+    """INSERT of one row of `table` (Store._insert_row off SQLite), built once."""
+    return sa_insert(table)
 
 
 @lru_cache(maxsize=64)
@@ -383,7 +389,7 @@ class Store:
     def _insert_row(self, s: Session, table: Any, values: dict[str, Any]) -> int:
         """INSERT one row of `table` (columns not given take their defaults); its new id."""
         if self._direct is None:
-            key = s.connection().execute(sa_insert(table), values).inserted_primary_key
+            key = s.connection().execute(_row_insert(table), values).inserted_primary_key
             assert key is not None
             return int(key[0])
         statement = self._direct.get((table.name, ()))
