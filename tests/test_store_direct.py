@@ -72,7 +72,8 @@ def test_direct_writes_in_a_rolled_back_savepoint_are_undone(tmp_path: Path) -> 
     store = Store.at(tmp_path / "db")
     row_id, _ = store.store_incoming(b"From: a@t.local\r\n\r\nx")
     with store.transaction():
-        kept = store.queue_outgoing(b"kept", game_id="g", recipients="a@t.local", subject="s", message_id="<k@t>")
+        with store.savepoint():  # released: its rows stay
+            kept = store.queue_outgoing(b"kept", game_id="g", recipients="a@t.local", subject="s", message_id="<k@t>")
         with pytest.raises(RuntimeError), store.savepoint():
             store.queue_outgoing(b"undone", game_id="g", recipients="a@t.local", subject="s", message_id="<u@t>")
             store.submit("g", "germany", 1, text="x", normalized="x", diagnostics=[], message=row_id)

@@ -113,7 +113,10 @@ class MailMessage(SQLModel, table=True):
     answers: str = Field(default="", index=True, sa_column_kwargs=_old_rows(""))
 
     # In: a fetched message is looked up by its place on the server (UIDVALIDITY, UID) first.
-    __table_args__ = (Index("ix_mailmessage_uidvalidity_uid", "uidvalidity", "mailbox_uid"),)
+    # The mail waiting (received "new", outgoing "queued") is found by its status, not by a
+    # read of every message ever kept (migration 0006).
+    __table_args__ = (Index("ix_mailmessage_uidvalidity_uid", "uidvalidity", "mailbox_uid"),
+                      Index("ix_mailmessage_status_direction", "status", "direction"))
 
 
 class AuthFailure(SQLModel, table=True):
@@ -126,6 +129,9 @@ class AuthFailure(SQLModel, table=True):
     nation: str = ""
     reason: str = ""  # secret | address
     at: datetime
+
+    # The throttle per seat (Store.refused_at_seat) reads a seat's own (migration 0006).
+    __table_args__ = (Index("ix_authfailure_game_nation_reason", "game_id", "nation", "reason"),)
 
 
 class Submission(SQLModel, table=True):
@@ -145,6 +151,10 @@ class Submission(SQLModel, table=True):
     # service/inbox.py written_at): of two mails the one written last stands, whichever the
     # server delivered last. None for orders entered by the moderator.
     written: datetime | None = None
+
+    # A seat's current orders for a turn (Store.submit, for every order mail) by one index,
+    # not by the nation's across every game and turn (migration 0006).
+    __table_args__ = (Index("ix_submission_game_nation_turn", "game_id", "nation", "turn"),)
 
 
 class Snapshot(SQLModel, table=True):
