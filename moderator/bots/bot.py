@@ -3,7 +3,8 @@
 Its turn is a table of plays (PLAYS), run in order of priority; each reads the position
 from its nation's side (options.Seat), picks among the legal options of one or a few
 order types (options.options: what the order's home allows) and adds orders to the
-draft, keeping track of the units it has given orders and a rough budget:
+draft, keeping track of the units it has given orders and of its budget (each order at
+its home's price, bots/prices.py):
 
 * defend    - threatened borders: a trench facing the strongest enemy neighbour, and
               reinforcements from quiet neighbours (on foot) and from far (by rail);
@@ -40,11 +41,17 @@ draft, keeping track of the units it has given orders and a rough budget:
               units still to place, at the threatened borders and beside its fleet.
 
 The draft is checked by the order checker on the whole batch (as a careful player runs
-`moderator check`): orders it refuses (the money ran out after the checker's own
-prices, a unit counted twice) are dropped before anything is written, and counted in
-`Turn.dropped`. What is written is TEXT in the players' language (the orders' echo), so
-the service parses and checks it again: any order refused THERE is a bug, in the bot's
-text or in the parser or the checker, and the simulation reports it as such.
+`moderator check`): what it refuses is dropped before anything is written, and counted
+in `Turn.dropped`. The plays write legal orders: they pay each order's price from its
+home (bots/prices.py) out of the treasury that pays for it, give each unit one order, and
+plan for their own other orders (the rails their earlier strategic moves use, the
+surrender they accept, the side they join). So the only drops expected are those named,
+with their reason, in EXPECTED_DROPS (a build trimmed to the money or room the checker
+finds); any other is a bug of the bot or of the checker (`whose_drop` says which), in
+`Turn.bugs`, and the simulation fails on it. What is written is TEXT in the players'
+language (the orders' echo), so the service parses and checks it again: any order
+refused THERE is a bug, in the bot's text or in the parser or the checker, and the
+simulation reports it as such.
 
 PLAYS is a table: a new order kind is a proposer in options.OPTIONS and, if the bot
 should use it, a play here.
@@ -60,11 +67,12 @@ from dataclasses import dataclass, field
 
 from moderator.bots import history, naval, research, specials, statecraft
 from moderator.bots.options import FIGHTING, Seat, options, units
-from moderator.engine import manpower, placement, terrain
+from moderator.bots.prices import price
+from moderator.engine import manpower, placement, terrain, treasuries
 from moderator.engine.check import check_orders
 from moderator.engine.combat_land import CAPTURERS
 from moderator.engine.odds import odds_for
-from moderator.engine.orders import influence
+from moderator.engine.orders import incorporate, influence, repair, upgrade
 from moderator.engine.orders.breakthrough import BREAKTHROUGH_LEVEL, TANK_TECH
 from moderator.engine.orders.special_options import spec_for
 from moderator.engine.state import SEA_UNITS, GameState
@@ -85,10 +93,11 @@ class Draft:
     rng: random.Random
     orders: list[m.Order] = field(default_factory=list)
     used: Counter[tuple[str, str]] = field(default_factory=Counter)  # (place, kind) -> units given orders
-    budget: int = 0  # what the bot still means to spend (the checker has the exact prices)
+    budget: int = 0  # the mainland treasury not yet spent by the draft (bots/prices.py)
     targets: set[str] = field(default_factory=set)  # land attacked this turn
     task_forces: int = 0  # task forces formed so far (their names: TF1, TF2, ...)
     bold: bool = False  # the player's temper: buys infantry past the manpower limit (levy)
+    apart: Counter[str] = field(default_factory=Counter)  # separated treasury (its key) -> builds paid from it
 
     def task_force(self) -> str:
         self.task_forces += 1
@@ -109,6 +118,37 @@ class Draft:
         free = self.free(place)
         return all(free[uc.kind] >= uc.count for uc in counts)
 
+    def can_pay(self, place: str, price: int) -> bool:
+        """A build's price against the treasury that pays for it (Phase 3.1: "Resources can
+        be spent only if that territory have enough resources there"; engine/treasuries.py):
+        a separated group's own, less what the draft builds there already, else the budget."""
+        s = self.seat
+        key = treasuries.treasury_of(s.position, s.nation, place)
+        if key is None:
+            return self.budget >= price
+        return treasuries.available(s.position, s.nation, place) - self.apart[key] >= price
+
+    def pay(self, place: str, price: int) -> None:
+        """A build paid from the treasury of its place (can_pay)."""
+        s = self.seat
+        key = treasuries.treasury_of(s.position, s.nation, place)
+        if key is None:
+            self.budget -= price
+        else:
+            self.apart[key] += price
+
+    def rails_take(self, order: m.StrategicMove) -> bool:
+        """The rails still take this strategic move after the draft's earlier ones (4.1.3:
+        the units a territory passes a turn are limited by its value, and the nation's own
+        moves share that capacity, in the order written): a move the options allow on the
+        empty rails may find them full."""
+        s = self.seat
+        earlier = [o for o in self.orders if isinstance(o, m.StrategicMove)]
+        if not earlier:
+            return True
+        verdicts = check_orders([*earlier, order], s.nation, s.state, s.world, s.scenario, whole_table=False)
+        return verdicts[-1].kept
+
 
 @dataclass
 class Turn:
@@ -118,6 +158,7 @@ class Turn:
     text: str
     orders: list[m.Order]
     dropped: list[tuple[str, str]]  # (order text, the checker's problem code)
+    bugs: list[str] = field(default_factory=list)  # drops not in EXPECTED_DROPS: "order: code (whose bug)"
 
 
 # ---- the plays ---------------------------------------------------------------------------
@@ -130,8 +171,9 @@ def defend(d: Draft) -> None:
         facing = max((nb for nb in s.neighbours(place) if s.land(nb) and s.enemy(nb)),
                      key=lambda nb: (sum(s.foes_at(nb).values()), nb), default=None)
         trench = m.BuildTrench(place, facing) if facing else None
-        if trench is not None and d.budget >= 5 and s.allowed(trench) and not s.stacks.get(place, Counter())["trench"]:
-            d.take(trench, cost=5)
+        if trench is not None and d.budget >= price(s, trench, 5) and s.allowed(trench) \
+                and not s.stacks.get(place, Counter())["trench"]:
+            d.take(trench, cost=price(s, trench, 5))
             break
     for place in threatened[:4]:
         mine = sum(n for k, n in s.stacks.get(place, Counter()).items() if k in FIGHTING)
@@ -146,7 +188,7 @@ def defend(d: Draft) -> None:
                 needed -= sum(u.count for u in part)
         for o in options(s, m.StrategicMove):
             assert isinstance(o, m.StrategicMove)
-            if o.dest == place and d.fits(o.origin, o.units):
+            if o.dest == place and d.fits(o.origin, o.units) and d.rails_take(o):
                 d.take(o, o.origin, o.units)
                 break
     for o in options(s, m.Rebase):  # aircraft to threatened land, where they defend (4.1.2)
@@ -201,9 +243,19 @@ def _launch(d: Draft, o: m.Attack) -> None:
     owner = d.seat.world.territories[o.dest].owner
     if owner == d.seat.nation or (owner and d.seat.state.allies(d.seat.nation, owner)):
         return  # its own land comes back incorporated; an ally's is liberated for the ally (Phase 4.4)
-    if d.seat.world.territories[o.dest].is_land:
-        d.orders.append(m.Incorporate(o.dest))
-        d.budget -= 2 * d.seat.world.territories[o.dest].value
+    incorporate_taken(d, o.dest)
+
+
+def incorporate_taken(d: Draft, place: str) -> None:
+    """INCORPORATE land an attack of this turn takes (Phase 6: "2 times the resource value
+    of a territory"), if the money is there: Phase 6 pays after everything else of the
+    turn, so an incorporation over the budget is the one the checker refuses."""
+    s = d.seat
+    if not s.world.territories[place].is_land:
+        return
+    cost = incorporate.cost(s.position, s.nation, place)
+    if d.budget >= cost:
+        d.take(m.Incorporate(place), cost=cost)
 
 
 def breakthrough(d: Draft, o: m.Attack) -> None:
@@ -295,8 +347,7 @@ def invade(d: Draft) -> None:
                 d.orders.append(m.NavalInvasion(troops, zone, dest))
                 d.targets.add(dest)
                 if s.world.territories[dest].owner != s.nation:
-                    d.orders.append(m.Incorporate(dest))
-                    d.budget -= 2 * s.world.territories[dest].value
+                    incorporate_taken(d, dest)
                 return
 
 
@@ -313,11 +364,14 @@ def declare(d: Draft) -> None:
         if o.target not in minors or history.lean(s.state, o.target) in (None, s.side):
             continue  # only a minor leaning to the other side (bots/history.py)
         for place in sorted(s.land_stacks()):
-            free = Counter({k: n for k, n in d.free(place).items() if k in FIGHTING})
-            free["infantry"] -= 1  # one stays
-            going = units(+free) if any(free[k] > 0 for k in CAPTURERS) else ()  # 4.4: who can take land
             for dest in s.neighbours(place):
-                if not going or s.state.controller(dest) != o.target or s.world.is_strait(place, dest):
+                if s.state.controller(dest) != o.target or s.world.is_strait(place, dest):
+                    continue
+                free = Counter({k: n for k, n in d.free(place).items() if k in FIGHTING
+                                and terrain.may_enter(s.world, s.scenario, s.nation, k, dest)})  # no guns up a mountain
+                free["infantry"] -= 1  # one stays
+                going = units(+free) if any(free[k] > 0 for k in CAPTURERS) else ()  # 4.4: who can take land
+                if not going:
                     continue
                 strike = m.Attack(going, place, dest)
                 if odds_of(s, strike) >= SAFE_ODDS:
@@ -346,25 +400,32 @@ def money(d: Draft) -> None:
     s = d.seat
     for o in options(s, m.Incorporate):
         assert isinstance(o, m.Incorporate)
-        price = 0 if s.world.territories[o.territory].owner == s.nation else 2 * s.world.territories[o.territory].value
-        if o.territory not in d.targets and price <= d.budget // 2:
-            d.take(o, cost=price)
-    for o in options(s, m.Repair):
-        d.take(o)
+        fee = incorporate.cost(s.position, s.nation, o.territory)
+        if o.territory not in d.targets and fee <= d.budget // 2:
+            d.take(o, cost=fee)
+    for o in options(s, m.Repair):  # the ships under repair do nothing else (3.4); paid at once
+        assert isinstance(o, m.Repair)
+        ships, fee = units({o.kind: o.count}), repair.cost(o)
+        if d.fits(o.place, ships) and d.budget >= fee:
+            d.take(o, o.place, ships, cost=fee)
     levy(d)  # men before research and diplomacy, when the army needs them
     push_self(d)
     research.programme(d)
-    paid: list[tuple[type[m.Order], float, int]] = [
+    paid: list[tuple[type[m.Order], float, int]] = [  # a rough price: whether the bot has money for it
         (m.Research, 0.7, 10), (m.Upgrade, 0.2, 15), (m.Influence, 0.6, 10), (m.Espionage, 0.25, 5),
         (m.CounterEspionage, 0.1, 1), (m.SpecialOption, 0.1, 15), (m.Gift, 0.15, s.saved // 10),
     ]
-    for kind, chance, price in paid:
-        if d.budget < 3 * price or d.rng.random() > chance or (kind is m.SpecialOption and joining(d)):
+    for kind, chance, rough in paid:
+        if d.budget < 3 * rough or d.rng.random() > chance or (kind is m.SpecialOption and joining(d)):
             continue
         choices = [o for o in leaning_choices(s, options(s, kind)) if o not in d.orders  # one try a technology
-                   and not specials.deliberate(s, o)]
+                   and not specials.deliberate(s, o) and not spies_on_joining(d, o)
+                   and not upgrades_researched(d, o)]
         if choices:
-            d.take(d.rng.choice(choices), cost=price)
+            o = d.rng.choice(choices)
+            cost = price(s, o, rough)
+            if cost <= d.budget:
+                d.take(o, cost=cost)
     build(d)
 
 
@@ -404,8 +465,9 @@ def levy(d: Draft) -> None:
     room = placement.colony_room(s.position, s.nation, place, "infantry")  # a colony's builds a turn (rule 8)
     count = LEVY if room is None else min(LEVY, room)
     price = 2 * stats.cost * count
-    if count and d.budget >= price:
-        d.take(m.Build("infantry", count, place), cost=price)
+    if count and d.can_pay(place, price):
+        d.pay(place, price)
+        d.take(m.Build("infantry", count, place))
 
 
 PUSH_SELF_BUDGET = 10  # the least a neutral keeps in hand to push itself (the cheapest push costs 10)
@@ -430,8 +492,8 @@ def push_self(d: Draft) -> None:
         o for o in options(s, m.Influence) if isinstance(o, m.Influence) and o.target == s.nation]
     mine += [o for o in options(s, m.SpecialOption) if isinstance(o, m.SpecialOption) and o.target is None]
     choices = [o for o in mine if getattr(o, "toward", None) == side and not referred_influence(s, o)]
-    if choices:
-        d.take(choices[0], cost=15)
+    if choices and price(s, choices[0], 15) <= d.budget:
+        d.take(choices[0], cost=price(s, choices[0], 15))
 
 
 def joining(d: Draft) -> bool:
@@ -439,6 +501,24 @@ def joining(d: Draft) -> bool:
     (Phase 1.1 before 1.5), so a neutral's option or self-influence written beside the JOIN
     would be refused (`no-options`) after its price was set aside."""
     return any(isinstance(o, m.JoinSide) for o in d.orders)
+
+
+def upgrades_researched(d: Draft, o: m.Order) -> bool:
+    """An UPGRADE (2.2) of a kind whose technology the draft researches this turn (2.1):
+    the price then depends on the roll (the checker takes the success for granted and
+    charges the new level's price, which the bot's budget did not), so it waits a turn."""
+    if not isinstance(o, m.Upgrade):
+        return False
+    researched = {r.tech for r in d.orders if isinstance(r, m.Research)}
+    return any(t.id in researched for t in upgrade.technologies(d.seat.position, o.kind))
+
+
+def spies_on_joining(d: Draft, o: m.Order) -> bool:
+    """Espionage on a neutral's status or leaning (3.2.1.1) by a nation that JOINs a side
+    this turn: its join (Phase 1) takes its dominions with it and moves others (the
+    Ottomans': Arabia, Persia, Bulgaria), so who is still neutral in Phase 3.2 is the
+    turn's to say; the checker would refuse the attempt on one that joined."""
+    return isinstance(o, m.Espionage) and o.kind in ("neutral", "affiliation") and joining(d)
 
 
 def referred_influence(s: Seat, o: m.Order) -> bool:
@@ -505,7 +585,6 @@ def build(d: Draft) -> None:
     # each place is judged by the limit it draws on.
     pool = {o.place: manpower.colonial(s.position, s.nation, o.place) for o in by_kind.get("infantry", [])}
     left = {here: manpower.normal_left(s.position, s.nation, place) for place, here in sorted(pool.items())}
-    spent = 0
     for round_ in range(12):
         kind = mix[round_ % len(mix)]
         choices = by_kind.get(kind, [])
@@ -514,15 +593,17 @@ def build(d: Draft) -> None:
         stats = s.position.stats(s.nation, kind)
         if not choices or stats is None:
             continue
-        price = stats.cost + (0 if kind == "infantry" else 1)
-        if spent + price > d.budget:
-            continue
         place = choices[round_ // len(mix) % len(choices)].place
+        where = placement.placement(s.position, s.nation, kind, place)
+        price = stats.cost + (where.extra if isinstance(where, placement.Placement) else 0)  # the home's price
+        room = where.room if isinstance(where, placement.Placement) else 0  # a colony's builds a turn (rule 8)
+        here = sum(n for (_, p), n in wanted.items() if p == place)
+        if not d.can_pay(place, price) or (room is not None and here >= room):
+            continue
         wanted[(kind, place)] += 1
-        spent += price
+        d.pay(place, price)
     for (kind, place), n in sorted(wanted.items()):
         d.take(m.Build(kind, n, place))
-    d.budget -= spent
 
 
 def wanted_infantry(wanted: Counter[tuple[str, str]], pool: dict[str, bool], in_colonies: bool) -> int:
@@ -620,11 +701,50 @@ def play(state: GameState, world: World, scenario: Scenario, nation: str, seed: 
     draft = Draft(seat, rng, budget=seat.saved, bold=bold(seed, nation))
     for _, run in DEPLOYMENT if state.turn == 0 else PLAYS:
         run(draft)
-    kept, dropped = _checked(draft.orders, nation, state, world, scenario)
+    kept, refused = _check_draft(draft.orders, nation, state, world, scenario)
     words = nation_words(scenario)
     lines = [f"{k.upper()} {v}" for k, v in (header or {}).items()]
     lines += [normalize_order(o, words) for o in kept]
-    return Turn(nation, "\n".join(lines) + "\n", kept, dropped)
+    bugs = [f"{normalize_order(o)}: {code} ({whose_drop(seat, o)})" for o, code in refused
+            if not expected(o, code)]
+    return Turn(nation, "\n".join(lines) + "\n", kept, [(normalize_order(o), code) for o, code in refused], bugs)
+
+
+# The only drops a bot's draft may have, (order type, the checker's code) -> why. Every
+# other order the checker refuses is a bug: the bot wrote an order it should have known to
+# be illegal (a play that did not plan for its own other orders, a proposer offering what
+# its home refuses), or the checker refuses a legal one. The simulation names each
+# (Summary.drop_bugs) and fails. Prices are exact (bots/prices.py), so a paid order over
+# the budget is a bug too; a build is not, for a reason the bot does not model:
+ROOM = ("a colony builds so many units a turn (rule 8), and the checker counts against that room what "
+        "the draft's other orders take from it (radar or sonar fitted on a ship beside the colony's port, "
+        "a levy there), and against a separated treasury what they spend from it, which the bot's builds "
+        "do not foresee: the checker trims the build to what can be placed and paid, as a "
+        "player trims his orders after `moderator check`, rather than leave the cut to the resolution's "
+        "default and a flag in the moderator's queue (Phase 3.1)")
+EXPECTED_DROPS: dict[tuple[str, str], str] = {
+    ("Build", "build-cut"): ROOM,
+    ("Build", "over-budget"): "the same, for a build of which not one unit can be paid (the checker's word for "
+                              "a cut to nothing): " + ROOM,
+}
+
+
+def expected(order: m.Order, code: str) -> bool:
+    """Is this drop one of EXPECTED_DROPS?"""
+    return (type(order).__name__, code) in EXPECTED_DROPS
+
+
+def whose_drop(seat: Seat, order: m.Order) -> str:
+    """Who is wrong about a dropped order not in EXPECTED_DROPS: the checker, if the order's
+    home allows it on the position as the turn begins but the checker refuses it alone
+    (legality and the checker must be the same code); else the bot, which wrote an order
+    the rules refuse, alone or beside its own other orders."""
+    alone = check_orders([order], seat.nation, seat.state, seat.world, seat.scenario)[0]
+    if alone.kept:
+        return "bot: refused beside its own other orders, which the play did not plan for"
+    if seat.allowed(order):
+        return "checker: its home allows it on the position, the checker refuses it alone"
+    return "bot: its home refuses it on the position"
 
 
 def _trimmed(order: m.Order, count: int) -> m.Order:
@@ -634,10 +754,18 @@ def _trimmed(order: m.Order, count: int) -> m.Order:
 
 def _checked(orders: list[m.Order], nation: str, state: GameState, world: World,
              scenario: Scenario) -> tuple[list[m.Order], list[tuple[str, str]]]:
+    """_check_draft with the dropped orders as text."""
+    kept, refused = _check_draft(orders, nation, state, world, scenario)
+    return kept, [(normalize_order(o), code) for o, code in refused]
+
+
+def _check_draft(orders: list[m.Order], nation: str, state: GameState, world: World,
+                 scenario: Scenario) -> tuple[list[m.Order], list[tuple[m.Order, str]]]:
     """The draft less what the checker refuses (until it refuses nothing), its builds cut
     to what the checker says can be bought (a cut left to the resolution is a default the
-    moderator is told of, Phase 3.1: a careful player trims the order instead)."""
-    dropped: list[tuple[str, str]] = []
+    moderator is told of, Phase 3.1: a careful player trims the order instead); and the
+    orders dropped or cut, with the checker's problem code."""
+    dropped: list[tuple[m.Order, str]] = []
     for _ in range(6):
         verdicts = check_orders(orders, nation, state, world, scenario)
         refused = [v for v in verdicts if not v.kept]
@@ -646,8 +774,8 @@ def _checked(orders: list[m.Order], nation: str, state: GameState, world: World,
         if not refused and not cuts:
             return orders, dropped
         gone = {v.index for v in refused}
-        dropped += [(normalize_order(orders[v.index]), v.problems[0].code if v.problems else "?") for v in refused]
-        dropped += [(normalize_order(orders[i]), "build-cut") for i in sorted(cuts)]
+        dropped += [(orders[v.index], v.problems[0].code if v.problems else "?") for v in refused]
+        dropped += [(orders[i], "build-cut") for i in sorted(cuts)]
         orders = [_trimmed(o, cuts[i]) if i in cuts else o for i, o in enumerate(orders)
                   if i not in gone and cuts.get(i, 1) > 0]
-    return [], dropped + [(normalize_order(o), "gave-up") for o in orders]
+    return [], dropped + [(o, "gave-up") for o in orders]

@@ -163,7 +163,7 @@ def radar_aboard(d: Draft) -> None:
     for o in options(s, m.BuildShipGear):
         assert isinstance(o, m.BuildShipGear)
         price = ship_gear.price(s.position, s.nation, o.kind)
-        if o.kind == "radar" and o.ship in RADAR_SHIPS and d.budget >= 2 * price:
+        if o.kind == "radar" and o.ship in RADAR_SHIPS and d.budget >= 2 * price and o not in d.orders:
             d.take(o, cost=price)
             return
 

@@ -22,6 +22,7 @@ from functools import cached_property
 from moderator.engine.combat_land import CAPTURERS
 from moderator.engine.context import Position
 from moderator.engine.orders.task_forces import SURFACE
+from moderator.engine.orders.transfer import connected_by_land
 from moderator.engine.phase0_deploy import free_counts
 from moderator.engine.phase4_strategic import rail_region
 from moderator.engine.resolve import default_ruleset
@@ -425,9 +426,13 @@ def plunders(s: Seat) -> list[m.Order]:
 
 
 def transfers(s: Seat) -> list[m.Order]:
-    """TRANSFER (Phase 8, separated treasuries): a treasury's money to the capital's land."""
+    """TRANSFER (Phase 8, separated treasuries): a separated treasury's money to the
+    capital's land. Not from land joined to the capital's by land: that is one treasury
+    already (the home warns), and the order would only compete for its money with the
+    builds paid from it (Phase 3.1, before 8.1)."""
     home = [p for p in s.own if s.world.territories[p].city][:1]
-    return [m.Transfer(5, p, home[0]) for p in s.held if home and s.land(p) and p != home[0]]
+    return [m.Transfer(5, p, home[0]) for p in s.held if home and s.land(p) and p != home[0]
+            and not connected_by_land(s.position, s.nation, p, home[0])]
 
 
 def peaces(s: Seat) -> list[m.Order]:

@@ -45,6 +45,7 @@ from typing import TYPE_CHECKING, Any
 
 from moderator.bots.bot import Turn, play
 from moderator.bots.fog import fogged
+from moderator.engine import judgement
 from moderator.orders.model import Order
 from moderator.service.context import Service
 from moderator.service.daemon import Fault
@@ -64,9 +65,10 @@ DOMAIN = "bots.local"
 MODERATOR_ADDRESS = f"moderator@{DOMAIN}"
 UMPIRE = f"umpire@{DOMAIN}"
 # The review items a resolution may leave: the rules' own judgement calls (service/review.py):
-# an order referred to the moderator, a default the engine chose (a flag), a NOTE. Anything
-# else in the queue (a failed resolution or report, a refused ruling, mail set aside) is a
-# problem the simulation reports.
+# an order referred to the moderator, a default the engine chose (a flag), a NOTE, each for
+# a reason named in engine/judgement.py (and docs/rules-coverage.md). Anything else in the
+# queue (a failed resolution or report, a refused ruling, mail set aside, a reason not
+# named) is a problem the simulation reports.
 JUDGEMENT = ("referred", "flag", "note")
 HEADLINES = ("battle", "captured", "war-declared", "incorporated", "order-referred", "moderator-flag")
 # The politics line: (event code, what the summary calls it). The event `revolution` is a
@@ -100,11 +102,13 @@ class Summary:
     accepted: int = 0  # orders the service kept (receipts)
     refused: list[str] = field(default_factory=list)  # "turn n nation: receipt says ..." (bugs)
     dropped: Counter[str] = field(default_factory=Counter)  # drafts the bots' own check refused, by code
+    drop_bugs: list[str] = field(default_factory=list)  # "turn n nation: order: code (whose)": not bot.EXPECTED_DROPS
     kinds: Counter[str] = field(default_factory=Counter)  # orders the bots wrote, by type
     proxies: Counter[str] = field(default_factory=Counter)  # "giver for nation" -> turns it gave the orders (PROXY FOR)
     events: Counter[str] = field(default_factory=Counter)
     joins: list[tuple[int, str, str]] = field(default_factory=list)  # (turn, nation, side) of each `joined` event
     reviews: dict[int, Counter[str]] = field(default_factory=dict)  # turn -> kind -> items
+    unnamed: list[str] = field(default_factory=list)  # judgement items whose reason engine/judgement.py lacks
     seconds: defaultdict[str, float] = field(default_factory=lambda: defaultdict(float))  # phase -> seconds, all turns
     mails: Counter[str] = field(default_factory=Counter)  # kind of mail delivered to seats -> count
     delivery: list[str] = field(default_factory=list)  # mails missing, doubled or misdelivered (bugs)
@@ -115,18 +119,19 @@ class Summary:
     peak_mb: float = 0.0  # the process's peak resident memory at the end
     daemon_peak_mb: float = 0.0  # --daemon-apart: the daemon's own process's peak
     errors: list[str] = field(default_factory=list)  # exceptions (bugs)
+    unit_cost: str = ""  # --unit-cost: the engine's per-unit cost beside MILA's (bench_unit_cost.measure)
     faults: list[Fault] | None = None  # exceptions the daemon caught and went on from (bugs), by step and
     # error; None: no daemon
 
     @property
     def strange_reviews(self) -> list[str]:
         return [f"turn {t}: {k} {n}" for t, kinds in sorted(self.reviews.items()) for k, n in sorted(kinds.items())
-                if k not in JUDGEMENT]
+                if k not in JUDGEMENT] + self.unnamed
 
     @property
     def ok(self) -> bool:
-        return not (self.refused or self.delivery or self.report_mismatch or self.leaks or self.errors
-                    or self.faults or self.strange_reviews
+        return not (self.refused or self.drop_bugs or self.delivery or self.report_mismatch or self.leaks
+                    or self.errors or self.faults or self.strange_reviews
                     or not all(self.replays.values()))
 
     def joins_text(self) -> str:
@@ -165,7 +170,10 @@ class Summary:
             "Time per turn (resolution: the engine and the commit; reports: building them): " + ", ".join(f"{k} {v:.2f} s" for k, v in sorted(per_turn.items())),
             (f"Peak memory of this process (bots, service and mail server): {self.peak_mb:.0f} MB; "
              f"of the daemon, in a process of its own: {self.daemon_peak_mb:.0f} MB" if self.daemon_peak_mb else
-             f"Peak memory of this process (bots, service, daemon and mail server together): {self.peak_mb:.0f} MB"),
+             f"Peak memory of this process (bots, service, daemon and mail server together): {self.peak_mb:.0f} MB"
+             if self.mode.startswith("mail") else
+             f"Peak memory of this process (bots and service; direct mode, no daemon or mail): {self.peak_mb:.0f} MB"),
+            *([f"Engine cost per unit beside MILA's `diplomacy`: {self.unit_cost}"] if self.unit_cost else []),
             "Leak check (every report.json against the turn's events and the position): "
             + (f"{len(self.leaks)} found" if self.leaks else "none found" if self.mails else "not run (no mail)"),
             "Replay: " + (f"{sum(self.replays.values())} of {len(self.replays)} turns identical"
@@ -179,6 +187,7 @@ class Summary:
             lines.append("  none")
         lines.append("Victory: " + (self.victory or "no victory check in this ruleset yet"))
         for title, items in (("REFUSED (bot, parser or checker bug)", self.refused),
+                             ("DROPPED FROM A BOT'S DRAFT, NOT AN EXPECTED DROP (bot or checker bug)", self.drop_bugs),
                              ("MAIL NOT DELIVERED EXACTLY ONCE", self.delivery),
                              ("REPORT.JSON DISAGREES WITH THE POSITION", self.report_mismatch),
                              ("A MAIL SHOWS WHAT ITS READERS MAY NOT SEE", self.leaks),
@@ -306,6 +315,7 @@ def _bot_turn(svc: Service, nation: str, seed: str, summary: Summary, password: 
     summary.written += len(turn.orders)
     summary.kinds.update(order_kind(o) for o in turn.orders)
     summary.dropped.update(code for _, code in turn.dropped)
+    summary.drop_bugs += [f"turn {state.turn} {nation}: {bug}" for bug in turn.bugs]
     return turn
 
 
@@ -458,6 +468,9 @@ def _finish(svc: Service, summary: Summary) -> None:
     by_turn: dict[int, Counter[str]] = defaultdict(Counter)
     for item in svc.store.reviews(GAME, status=None):
         by_turn[item.turn if item.turn is not None else 0][item.kind] += 1
+        if item.kind in JUDGEMENT and not judgement.named(item.kind, json.loads(item.detail or "{}")):
+            summary.unnamed.append(f"turn {item.turn}: {item.kind} not named in docs/rules-coverage.md: "
+                                   f"{item.summary}")
     summary.reviews = dict(by_turn)
     victory = svc.ruleset(game).victory
     if victory is not None:

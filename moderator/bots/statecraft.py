@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING
 
 from moderator.bots import history
 from moderator.bots.options import options
+from moderator.bots.prices import price
 from moderator.engine.orders import ship_gear
 from moderator.orders import model as m
 
@@ -50,13 +51,17 @@ def statecraft(d: Draft) -> None:
             # Bulgaria joined) and then China to the Central Powers by turn 5.
             if isinstance(o, m.JoinSide) and o.side == wanted:
                 d.take(o)
+                # its new allies (Phase 1, before any attack): an attack on them takes nothing
+                s.truce |= {n for n, ns in s.state.nations.items() if ns.side == o.side}
                 return  # a nation joining has done its diplomacy for the turn
         if d.rng.random() < 0.2:
             _first(d, m.GearUp, cost=25)
     elif d.rng.random() < 0.1:
         _first(d, m.CoaxItaly, cost=20)
     for o in options(s, m.SurrenderVote):
+        assert isinstance(o, m.SurrenderVote)
         d.take(o)
+        s.truce.add(o.nation)  # accepted (1.3) before any attack: the checker refuses war on it after
     minors = {n for n, info in s.scenario.nations.items() if info.kind == "minor"}
     for o in options(s, m.Peace):  # a local war with a neutral minor ends after a while
         assert isinstance(o, m.Peace)
@@ -89,7 +94,10 @@ def support(d: Draft) -> None:
         if s.threat(o.place) > sum(s.stacks.get(o.place, {}).values()):
             d.take(o)
     if d.rng.random() < 0.2:
-        _first(d, m.Transfer)
+        for o in options(s, m.Transfer)[:1]:  # its money is kept from the builds of its treasury (3.1)
+            assert isinstance(o, m.Transfer)
+            d.take(o)
+            d.pay(o.origin, o.amount)
 
 
 def fortify(d: Draft) -> None:
@@ -98,9 +106,10 @@ def fortify(d: Draft) -> None:
         threatened = [o for o in options(s, m.BuildHomeTrenches)
                       if isinstance(o, m.BuildHomeTrenches) and s.threat(o.city)]
         if threatened:
-            d.take(threatened[0], cost=15)
+            d.take(threatened[0], cost=price(s, threatened[0], 15))
     if d.rng.random() < 0.2 and d.budget >= 30:
         gear = [o for o in options(s, m.BuildShipGear) if isinstance(o, m.BuildShipGear)]
+        gear = [o for o in gear if o not in d.orders]  # radar_aboard may have fitted this ship's radar
         aboard = [o for o in gear if o.ship is not None]  # the fleet first: its guns, radar and sonar
         if aboard or gear:
             o = d.rng.choice(aboard or gear)
@@ -129,7 +138,8 @@ def _courting(d: Draft) -> bool:
 
 
 def _first(d: Draft, kind: type[m.Order], cost: int = 0) -> None:
-    """The first legal option of `kind`, if there is one."""
+    """The first legal option of `kind`, if there is one (and its home's price, `cost` a
+    guess where the home has none, is in the budget)."""
     choices = options(d.seat, kind)
-    if choices:
-        d.take(choices[0], cost=cost)
+    if choices and price(d.seat, choices[0], cost) <= d.budget:
+        d.take(choices[0], cost=price(d.seat, choices[0], cost))

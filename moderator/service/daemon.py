@@ -12,8 +12,9 @@ message says all, and an outage would repeat the traceback at every poll.
 
 At start (issue 11): the daemon takes the database's daemon lock (a second daemon on the
 same database refuses to start), reopens a turn a killed predecessor left "resolving"
-(nothing of it was committed; on PostgreSQL, where other daemons run on, at every deadline
-check too, turns.recover_interrupted), and runs the deadline check at once, so a deadline that
+(nothing of it was committed; at every deadline check too, turns.recover_interrupted: on
+PostgreSQL other daemons run on, and on SQLite a failed resolution whose failure could not be
+recorded leaves it so), and runs the deadline check at once, so a deadline that
 passed while it was down resolves exactly once, right away. A turn whose resolution
 fails stays open and is retried with growing pauses (RETRY_AFTER). Its reports are sent at
 once (or, in an SMTP outage, once the outbox has sent them, even by a daemon started again
@@ -160,8 +161,11 @@ class Daemon:
         self._send()
 
     def _deadlines(self) -> None:
-        if self.svc.store.shared:  # a turn another daemon was resolving when it died
-            self._reopen_interrupted()
+        # A turn left "resolving": by another daemon that died (a shared database), or here by
+        # a failure whose own record failed too (mark_failed on a full disk). No resolution is
+        # under way in this daemon now (its jobs run one at a time), and on SQLite it is the
+        # only daemon (Store.daemon_lock), so the turn is open again and retried.
+        self._reopen_interrupted()
         send_reminders(self.svc, self.remind_before)
         now = self.svc.clock()
         if due_games(self.svc):
