@@ -452,11 +452,13 @@ def queue_reports(svc: Service, game: Game, reports: list[Report], state: GameSt
     count = 0
     for report in reports:
         sent: set[str] = set()
+        content = b""  # report.json, encoded once for all its seats (the bulletin goes to every seat)
         for nation in report.nations:
             to = addresses.get(nation)
             if to is None or (nation not in seats and to in sent):  # a commander gets one copy of a shared report
                 continue
-            _queue_report(svc, game, report, to)
+            content = content or report.json_bytes()
+            _queue_report(svc, game, report, to, content)
             sent.add(to)
             count += 1
     return count
@@ -498,11 +500,12 @@ def moderator_report(svc: Service, game: Game, resolved_turn: int, res: Resoluti
                   names=lambda n: scenario.nations[n].name if n in scenario.nations else n)
 
 
-def _queue_report(svc: Service, game: Game, report: Report, to: str) -> None:
-    """One report mail: text, HTML with the map inline, and the content as report.json."""
+def _queue_report(svc: Service, game: Game, report: Report, to: str, content: bytes) -> None:
+    """One report mail: text, HTML with the map inline, and the content as report.json
+    (`content`: report.json_bytes())."""
     cfg = svc.require_mail()
     images, html = [], report.html
-    attachments = [Attachment("report.json", report.json_bytes(), "application", "json")]
+    attachments = [Attachment("report.json", content, "application", "json")]
     if report.png:
         image = inline_image(f"map-{report.audience.replace(':', '-')}", report.png_inline or report.png,
                              cfg.message_id_domain)
