@@ -72,11 +72,14 @@ bench: $(STAMP) $(BENCH_VENV)/.installed
 	$(BIN)/python -m moderator.intake_bench
 
 ## make soak: a whole war (26 turns) played by bots on every seat, through mail and the daemon.
-## The summary is var/soak/summary.txt. SOAK_FLAGS= (empty) draws every report's map too (slow).
+## The summary is var/soak/summary.txt, with the daemon's own peak memory (it runs apart) and the
+## engine's per-unit cost beside MILA's. SOAK_FLAGS= (empty) draws every report's map too (slow).
 SOAK_FLAGS ?= --no-maps
 soak: $(STAMP)
+	-@$(MAKE) --no-print-directory $(BENCH_VENV)/.installed  # MILA for the per-unit row; the soak runs without it
 	rm -rf var/soak
-	$(BIN)/moderator simulate --turns 26 --seed 1914 --seats all --mail --deployment $(SOAK_FLAGS) --dir var/soak --summary var/soak/summary.txt
+	MODERATOR_BENCH_DIPLOMACY=$(BENCH_VENV)/bin/python $(BIN)/moderator simulate --turns 26 --seed 1914 --seats all \
+		--mail --deployment --daemon-apart --unit-cost $(SOAK_FLAGS) --dir var/soak --summary var/soak/summary.txt
 
 demo-clean:
 	rm -rf var/demo

@@ -10,10 +10,14 @@ the rules grow. Both are timed on a whole movement turn of their own game's open
   the benchmark's own environment (`make bench` creates .venv-bench with it), so the
   moderator never depends on it; without it the row says how to get it.
 
-Medians of several runs, like the rest of `make bench`; the ratio is what to watch. Both
-are timed in CPU time (time.process_time: each is one single-threaded process): on a
-shared machine wall time also counts the waits for a core, which weigh on our 20-odd
-milliseconds and hardly on their one, so the ratio would measure the machine's load.
+The two are timed in turns, one turn of ours then one of theirs, with their process
+waiting on ours for each turn: a shared machine's load comes and goes in seconds, and two
+series timed one after the other (as this row first did) met different loads, so the ratio
+ranged from 0.7 to 1.5 on the same code. Each side's median is reported, and the ratio of
+the medians with the spread of the paired turns' ratios. Both are timed in CPU time
+(time.process_time: each is one single-threaded process): on a shared machine wall time
+also counts the waits for a core, which weigh on our 20-odd milliseconds and hardly on
+their one, so the ratio would measure the machine's load.
 """
 
 from __future__ import annotations
@@ -26,34 +30,83 @@ import time
 from pathlib import Path
 from typing import Any, TextIO
 
-RUNS = 7
+RUNS = 15
 DIPLOMACY_PYTHON = "MODERATOR_BENCH_DIPLOMACY"  # env: the python that has `diplomacy` installed
 DEFAULT_PYTHON = Path(".venv-bench/bin/python")
 
-# Run in the benchmark environment's python: seeded random legal orders, process() timed.
+# Run in the benchmark environment's python: it answers each number n written to it with the
+# CPU time of Game.process() of Spring 1901 for GAMES games of seeded random legal orders
+# (seeds n*GAMES onwards), built before the clock starts. One of their turns takes about a
+# millisecond, so a batch of them is timed against one of ours, which takes about twenty.
+GAMES = 16
 DIPLOMACY_SCRIPT = """
-import json, random, statistics, sys, time
+import json, random, sys, time
 from diplomacy import Game
-runs = int(sys.argv[1])
-times, units = [], 0
-for run in range(runs + 1):
-    rng = random.Random(run)
+def game(seed):
+    rng = random.Random(seed)
     game = Game()
     possible = game.get_all_possible_orders()
     for power in sorted(game.powers):
         locs = game.get_orderable_locations(power)
         game.set_orders(power, [rng.choice(sorted(possible[loc])) for loc in locs if possible[loc]])
-    units = sum(len(u) for u in game.get_units().values())
+    return game
+def batch(n, games):
+    played = [game(n * games + i) for i in range(games)]
     start = time.process_time()
-    game.process()
-    if run:  # the first run warms up
-        times.append(time.process_time() - start)
-print(json.dumps({"median_s": statistics.median(times), "units": units}))
+    for one in played:
+        one.process()
+    return time.process_time() - start, sum(len(u) for u in played[0].get_units().values())
+games = int(sys.argv[1])
+batch(0, 1)  # warms up
+print(json.dumps({"ready": True}), flush=True)
+for line in sys.stdin:
+    spent, units = batch(int(line), games)
+    print(json.dumps({"s": spent / games, "units": units}), flush=True)
 """
 
 
-def engine_cost(runs: int = RUNS) -> dict[str, Any]:
-    """Median seconds of one resolution of the 1914 opening with every bot's orders, and units."""
+class Diplomacy:
+    """The MILA adjudicator in its own environment's process, timing its turns on request
+    (the mean of a batch: `DIPLOMACY_SCRIPT`)."""
+
+    def __init__(self, python: str) -> None:
+        self.process = subprocess.Popen([python, "-c", DIPLOMACY_SCRIPT, str(GAMES)], stdin=subprocess.PIPE,
+                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        self.units = 0
+        self._answer()  # the warm-up turn: also fails early when the package is missing
+
+    def _answer(self) -> dict[str, Any]:
+        assert self.process.stdout is not None
+        line = self.process.stdout.readline()
+        if not line:
+            error = self.process.stderr.read() if self.process.stderr else ""
+            raise RuntimeError(f"it stopped: {error.strip().splitlines()[-1:] or 'no output'}")
+        answer: dict[str, Any] = json.loads(line)
+        return answer
+
+    def turn(self, seed: int) -> float:
+        assert self.process.stdin is not None
+        self.process.stdin.write(f"{seed}\n")
+        self.process.stdin.flush()
+        answer = self._answer()
+        self.units = answer["units"]
+        return float(answer["s"])
+
+    def close(self) -> None:
+        if self.process.stdin:
+            self.process.stdin.close()
+        self.process.wait(timeout=60)
+
+
+def diplomacy_python() -> str:
+    """The python that has `diplomacy` installed, or "" when there is none."""
+    return os.environ.get(DIPLOMACY_PYTHON) or (str(DEFAULT_PYTHON) if DEFAULT_PYTHON.exists() else "")
+
+
+def measure(runs: int = RUNS) -> tuple[dict[str, Any], dict[str, Any] | str]:
+    """Our resolution of the 1914 opening with every bot's orders and, turn about with it,
+    the MILA adjudicator's Spring 1901 (or why it could not be measured): medians, units,
+    and the ratios of the paired turns."""
     from moderator.bots.bot import play
     from moderator.engine.dice import Dice
     from moderator.engine.resolve import resolve
@@ -64,28 +117,33 @@ def engine_cost(runs: int = RUNS) -> dict[str, Any]:
     state = initial_state(scenario, world, "bench")
     orders = {n: play(state, world, scenario, n, "bench").orders
               for n, info in sorted(scenario.nations.items()) if info.playable}
-    times = []
-    for run in range(runs + 1):
-        start = time.process_time()
-        resolve(state, orders, world, scenario, Dice("bench", state.turn))
-        if run:
-            times.append(time.process_time() - start)
-    return {"median_s": statistics.median(times), "units": len(state.units),
-            "orders": sum(len(o) for o in orders.values())}
-
-
-def diplomacy_cost(runs: int = RUNS) -> dict[str, Any] | str:
-    """The MILA adjudicator's median seconds and units, or why it could not be measured."""
-    python = os.environ.get(DIPLOMACY_PYTHON) or (str(DEFAULT_PYTHON) if DEFAULT_PYTHON.exists() else "")
-    if not python:
-        return "the `diplomacy` package is not installed: `make bench` installs it in .venv-bench"
+    theirs: Diplomacy | str = "the `diplomacy` package is not installed: `make bench` installs it in .venv-bench"
+    if python := diplomacy_python():
+        try:
+            theirs = Diplomacy(python)
+        except (OSError, RuntimeError, ValueError) as exc:
+            theirs = f"the `diplomacy` adjudicator did not run ({type(exc).__name__}: {exc})"
+    ours_s, theirs_s = [], []
     try:
-        done = subprocess.run([python, "-c", DIPLOMACY_SCRIPT, str(runs)], capture_output=True, text=True,
-                              timeout=600, check=True)
-    except (OSError, subprocess.SubprocessError) as exc:
-        return f"the `diplomacy` adjudicator did not run ({type(exc).__name__}: {exc})"
-    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
-    return result
+        resolve(state, orders, world, scenario, Dice("bench", state.turn))  # warms up the caches
+        for run in range(1, runs + 1):
+            start = time.process_time()
+            resolve(state, orders, world, scenario, Dice("bench", state.turn))
+            ours_s.append(time.process_time() - start)
+            if isinstance(theirs, Diplomacy):
+                theirs_s.append(theirs.turn(run))
+    except RuntimeError as exc:
+        theirs = f"the `diplomacy` adjudicator stopped ({exc})"
+    finally:
+        if isinstance(theirs, Diplomacy):
+            theirs.close()
+    ours = {"median_s": statistics.median(ours_s), "units": len(state.units),
+            "orders": sum(len(o) for o in orders.values())}
+    if isinstance(theirs, str):
+        return ours, theirs
+    pairs = [(a / ours["units"]) / (b / theirs.units) for a, b in zip(ours_s, theirs_s, strict=True)]
+    return ours, {"median_s": statistics.median(theirs_s), "units": theirs.units,
+                  "pair_ratios": sorted(pairs)}
 
 
 def pipeline(out: TextIO, turns: int = 2) -> dict[str, float]:
@@ -105,10 +163,9 @@ def pipeline(out: TextIO, turns: int = 2) -> dict[str, float]:
 
 def report(out: TextIO, runs: int = RUNS) -> dict[str, Any]:
     """Print the comparison; return it (for --json)."""
-    ours = engine_cost(runs)
-    theirs = diplomacy_cost(runs)
+    ours, theirs = measure(runs)
     ours_us = ours["median_s"] / ours["units"] * 1e6
-    print(f"\nper-unit cost of one movement turn (median of {runs}):", file=out)
+    print(f"\nper-unit cost of one movement turn (median of {runs}, the two timed turn about):", file=out)
     print(f"  moderator engine   {ours_us:8.1f} us/unit  ({ours['median_s'] * 1000:.1f} ms for {ours['units']} "
           f"units, {ours['orders']} bot orders of every playable nation, 1914 opening)", file=out)
     result: dict[str, Any] = {"engine_us_per_unit": ours_us, "engine": ours}
@@ -116,8 +173,10 @@ def report(out: TextIO, runs: int = RUNS) -> dict[str, Any]:
         print(f"  MILA diplomacy     {theirs}", file=out)
         return result
     theirs_us = theirs["median_s"] / theirs["units"] * 1e6
+    pairs = theirs["pair_ratios"]
     print(f"  MILA diplomacy     {theirs_us:8.1f} us/unit  ({theirs['median_s'] * 1000:.1f} ms for "
           f"{theirs['units']} units, random legal orders, Spring 1901)", file=out)
-    print(f"  ratio engine/diplomacy {ours_us / theirs_us:.2f} (the engine must stay under 1)", file=out)
+    print(f"  ratio engine/diplomacy {ours_us / theirs_us:.2f} (the engine must stay under 1; paired turns "
+          f"{pairs[0]:.2f} to {pairs[-1]:.2f}, median {statistics.median(pairs):.2f})", file=out)
     result.update(diplomacy_us_per_unit=theirs_us, diplomacy=theirs, ratio=ours_us / theirs_us)
     return result

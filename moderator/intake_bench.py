@@ -62,6 +62,7 @@ class IntakeFigures:
     workers: int = 0  # worker processes reading mail ahead (service/read_ahead.py)
     read_ahead: int = 0  # mails of the burst a worker read
     worker_cpu_ms_per_message: float | None = None
+    checked_ahead: int = 0  # mails whose check and receipt by a worker the thread took
 
     def lines(self) -> list[str]:
         return [f"intake bench: a burst of {self.messages} order mails on {self.server}",
@@ -72,7 +73,8 @@ class IntakeFigures:
                 f"  CPU per message, polling thread  {self.thread_cpu_ms_per_message:>9.1f} ms",
                 (f"  read ahead by {self.workers} worker process(es) {self.read_ahead:>5d} of {self.messages} mails"
                  + (f", {self.worker_cpu_ms_per_message:.1f} ms of their CPU a message"
-                    if self.worker_cpu_ms_per_message is not None else "")) if self.workers
+                    if self.worker_cpu_ms_per_message is not None else "")
+                 + f"; checked ahead {self.checked_ahead}") if self.workers
                 else "  read ahead: no worker processes (all in the polling thread)"]
 
 
@@ -245,6 +247,7 @@ def _burst(messages: int, base: Path, users: dict[str, str],
 
         ahead = svc.read_ahead
         taken, worker_cpu = (ahead.taken, ahead.worker_cpu_seconds()) if ahead is not None else (0, None)
+        checks = ahead.checks_taken if ahead is not None else 0
         start, cpu, thread = time.perf_counter(), time.process_time(), time.thread_time()
         outcomes = poll(svc, on_handled=handled)
         intake_s, cpu_s = time.perf_counter() - start, time.process_time() - cpu
@@ -253,13 +256,14 @@ def _burst(messages: int, base: Path, users: dict[str, str],
             after = ahead.worker_cpu_seconds()
             taken, worker_cpu = ahead.taken - taken, (after - worker_cpu if after is not None and worker_cpu is not None
                                                       else None)
+            checks = ahead.checks_taken - checks
     refused = [o.summary for o in outcomes if o.status != "processed" or not o.summary.startswith("receipt")]
     if len(outcomes) != messages or refused:
         raise RuntimeError(f"the intake bench lost or refused mail: {len(outcomes)} of {messages}, {refused[:3]}")
     return IntakeFigures(servers.name, messages, len(seen) / raw_s, messages / intake_s,
                          first[0] if first else 0.0, cpu_s / messages * 1000, thread_s / messages * 1000,
                          ahead.workers if ahead is not None else 0, taken,
-                         worker_cpu / messages * 1000 if worker_cpu is not None else None)
+                         worker_cpu / messages * 1000 if worker_cpu is not None else None, checks)
 
 
 def latency(samples: int = 20, root: Path | None = None) -> list[float]:

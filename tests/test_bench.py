@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -125,3 +126,30 @@ def test_sigterm_stops_the_scale_bench_through_its_finally_blocks(monkeypatch: p
         intake_scale_bench.main(["--workers", "1"])
     assert ended.value.code == 128 + signal.SIGTERM and stopped == ["servers"]
     assert signal.getsignal(signal.SIGTERM) is before  # the caller's handlers back
+
+
+def test_the_per_unit_row_times_mila_turn_about_with_ours(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The row's protocol with the adjudicator's process, proved with a python that has no
+    `diplomacy` (this suite's own): the row says why it could not measure, and ours is still timed."""
+    from moderator import bench_unit_cost
+
+    monkeypatch.setenv(bench_unit_cost.DIPLOMACY_PYTHON, sys.executable)
+    ours, theirs = bench_unit_cost.measure(runs=1)
+    assert ours["units"] == 674 and ours["median_s"] > 0
+    assert isinstance(theirs, str) and "ModuleNotFoundError" in theirs and "diplomacy" in theirs
+    monkeypatch.setenv(bench_unit_cost.DIPLOMACY_PYTHON, str(tmp_path / "no-such-python"))
+    assert "did not run (FileNotFoundError" in str(bench_unit_cost.measure(runs=1)[1])
+
+
+def test_the_soak_summary_line_of_the_per_unit_cost(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`moderator simulate --unit-cost` (what `make soak` runs): the engine's row, and MILA's
+    absence said plainly."""
+    from moderator.bots.commands import unit_cost_line
+    from moderator.bots.simulate import Summary
+
+    monkeypatch.setenv("MODERATOR_BENCH_DIPLOMACY", sys.executable)
+    line = unit_cost_line(runs=1)
+    assert re.match(rf"{NUMBER} us a unit \(the 1914 opening's bench turn, median of 1\); MILA: the `diplomacy` "
+                    r"adjudicator did not run \(RuntimeError: it stopped: .*ModuleNotFoundError", line), line
+    summary = Summary("mail", "s", ["france"], unit_cost=line)
+    assert f"Engine cost per unit beside MILA's `diplomacy`: {line}" in summary.text()

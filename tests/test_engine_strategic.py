@@ -194,3 +194,34 @@ def test_no_lot_where_the_rails_carry_every_move() -> None:
     new, _ = resolve(s, orders, w, sc, dice)
     assert not dice.log
     assert fx.count(new, "germany", "infantry", "Posen") == 2 and fx.count(new, "austria", "infantry", "Berlin") == 1
+
+
+def test_the_rail_search_by_territory_finds_the_networks_own_paths() -> None:
+    """phase4_strategic.first_path searches the territories, not the network's in and out
+    nodes, and max_flow stops at the cut the move knows (origin, destinations): the same
+    first path and the same flow as the network's own searches, on the 1914 map's rail
+    regions with random destinations, units wanted and rails used (seeded)."""
+    import random
+
+    from moderator.engine import phase4_strategic as ps
+    from moderator.world.loader import load_world
+    from moderator.world.scenario import initial_state, load_scenario
+
+    world, scenario = load_world("1914"), load_scenario("1914")
+    state = initial_state(scenario, world, "rails")
+    rng, cases, found = random.Random(14), 0, 0
+    for nation in ("austria-hungary", "france", "germany", "russia", "united-kingdom"):
+        for origin in sorted(world.territories):
+            region = ps.rail_region(world, state, nation, origin)
+            if len(region) < 2 or rng.random() < 0.5:
+                continue
+            dests = rng.sample(region, min(rng.choice([1, 1, 2, 3]), len(region)))
+            demands = {d: rng.choice([0, 1, 2, 5, 9]) for d in dests}
+            used = {t: rng.choice([0, 1, 2, 3, 5]) for t in rng.sample(region, min(len(region), rng.choice([0, 3, 10])))}
+            net, cut, first = ps._network(world, state, nation, origin, demands, used)
+            alone = ps._network(world, state, nation, origin, demands, used)[0]
+            assert first == alone._augmenting_path(alone.node(ps.SOURCE), alone.node(ps.SINK)), (nation, origin)
+            assert net.max_flow(ps.SOURCE, ps.SINK, cut, first) == alone.max_flow(ps.SOURCE, ps.SINK)
+            assert net.flow_paths(ps.SOURCE, ps.SINK) == alone.flow_paths(ps.SOURCE, ps.SINK)
+            cases, found = cases + 1, found + (first is not None)
+    assert cases > 100 and 0 < found < cases  # both kinds met: paths found and none

@@ -183,3 +183,34 @@ def test_compose_raw_never_writes_a_newline_into_a_header() -> None:
         with pytest.raises(ValueError, match="linefeed"):
             compose_raw(sender="m@demo.local", to=["k@demo.local"], subject=subject, text="t", html="<p>t</p>",
                         date=WHEN, domain="demo.local", in_reply_to=in_reply_to)
+
+
+def test_compose_raw_writes_the_same_bytes_for_the_same_mail_and_takes_parts_made_ahead(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The boundary comes from the bodies, so the same mail is the same bytes wherever it is
+    written (a read-ahead worker writes the parts, the daemon's thread the headers); parts
+    made for another text or HTML are not used; a body holding the boundary its digest gives
+    gets another one."""
+    from moderator.mail.compose import _boundary, alternative, compose_raw
+
+    args = {"sender": "moderator@demo.local", "to": ["k@demo.local"], "subject": "Re: Orders", "text": "MOVE 1\n",
+            "html": "<p>MOVE 1</p>", "date": WHEN, "domain": "demo.local", "message_id": "<fixed@demo.local>"}
+    first = compose_raw(**args)  # type: ignore[arg-type]
+    assert compose_raw(**args).raw == first.raw  # type: ignore[arg-type]
+    assert compose_raw(**args, parts=alternative("MOVE 1\n", "<p>MOVE 1</p>")).raw == first.raw  # type: ignore[arg-type]
+    other = alternative("MOVE 2\n", "<p>MOVE 2</p>")
+    assert compose_raw(**args, parts=other).raw == first.raw  # type: ignore[arg-type]
+    assert first.raw.endswith(alternative("MOVE 1\n", "<p>MOVE 1</p>").encoded.encode())
+    import hashlib
+
+    import moderator.mail.compose as composing
+
+    class FirstDrawFixed:  # every body's first boundary the same: the one in the body below
+        @staticmethod
+        def sha256(data: bytes) -> object:
+            return hashlib.sha256(b"fixed" if data.startswith(b"0:") else data)
+
+    monkeypatch.setattr(composing, "hashlib", FirstDrawFixed)
+    taken = _boundary("x")
+    assert _boundary("y") == taken
+    assert _boundary(f"y\n--{taken}\n") != taken

@@ -164,6 +164,9 @@ AUTO_CASES = {
     "precedence bulk": "Precedence: bulk\r\n",
     "precedence list": "Precedence: list\r\n",
     "list-id": "List-Id: <wwi.lists.example.org>\r\n",
+    "list-unsubscribe only": "List-Unsubscribe: <mailto:leave@lists.example.org>\r\n",
+    "list-post only": "List-Post: <mailto:wwi@lists.example.org>\r\n",
+    "list-help in lower case": "list-help: <https://lists.example.org/help>\r\n",
     "null return path": "Return-Path: <>\r\n",
     "x-autoreply": "X-Autoreply: yes\r\n",
 }

@@ -12,6 +12,7 @@ from matplotlib import image as mimage
 
 from moderator.reports.geometry import Geometry, PlaceShape, load_geometry
 from moderator.reports.mapdraw import (
+    DPI,
     FEATURE_GLYPHS,
     NEUTRAL,
     REGIONS,
@@ -406,3 +407,19 @@ def test_a_unit_box_near_the_maps_edge_stays_inside_the_frame() -> None:
     names = [t.get_window_extent(renderer) for t in fig.axes[0].texts if t.get_text() in units]
     assert len(names) == len(units)  # the name over each box, inside the frame too
     assert all(frame.y0 <= box.y0 and box.y1 <= frame.y1 for box in names)
+
+
+def test_place_names_near_the_maps_edge_stay_inside_the_frame() -> None:
+    """The demo's Russian map (round 11): with no unit there, the Gulf of Bothnia's name sat on
+    the eastern front's top edge, half cut off; Groznyy's ran off the right edge, and
+    Gothenburg's and the Tyrrhenian Sea's under the panel on the left. Every place name is
+    moved inward, as the unit boxes are, and none is dropped for it."""
+    geometry, world = load_geometry("1914"), load_world("1914", strict=False)
+    fig = build_figure(geometry, world, region="eastern-front")
+    ax = fig.axes[0]
+    frame = ax.bbox
+    names = {n.text: n.box(DPI) for a in ax.artists if isinstance(a, BaseLayer) for n in a.names}
+    for edge in ("Gulf of Bothnia", "Groznyy", "Gothenburg", "Tyrrhenian Sea"):  # feature glyphs may follow
+        assert any(text.startswith(edge) for text in names), edge
+    for text, box in names.items():
+        assert frame.x0 <= box.x0 and box.x1 <= frame.x1 and frame.y0 <= box.y0 and box.y1 <= frame.y1, text

@@ -5,6 +5,7 @@ start or breaks, and its workers do not outlive a daemon killed with -9."""
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import signal
 import subprocess
@@ -40,7 +41,7 @@ def _mail(n: int, nation: str, body: str | None = None, subject: str = "Orders",
     address, order = SEATS[nation]
     msg = EmailMessage()
     msg["From"], msg["To"], msg["Subject"] = address, MOD, subject
-    msg["Message-ID"] = f"<ahead-{n}@t.local>"
+    msg["Message-ID"] = f"<ahead-{n}-{nation}@t.local>"
     msg["Date"] = "Sun, 29 Nov 2026 05:50:00 +0000"
     content = body or f"Hello,\n\nGAME g\nNATION {nation}\nTURN 1\nPASSWORD pw\n{order}\nNOTE mail {n}\n\nThanks!\n"
     if html:
@@ -134,6 +135,123 @@ def test_handling_gives_the_same_with_readings_from_workers(tmp_path: Path, pool
     assert [status for status, _ in alone[0]] == ["processed"] * len(raws)
 
 
+def _outbox(svc: Service) -> list[bytes]:
+    """The outgoing mail's bytes, in the order queued."""
+    with svc.store.engine.connect() as conn:
+        return [r[0] for r in conn.execute(text("SELECT raw FROM mailmessage WHERE direction = 'out' ORDER BY id"))]
+
+
+def _numbered_ids(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Message-IDs numbered from 1 (the only part of our mail that is drawn by chance)."""
+    import itertools
+
+    import moderator.mail.compose as composing
+
+    numbers = itertools.count(1)
+    monkeypatch.setattr(composing, "make_msgid", lambda domain=None: f"<{next(numbers)}@{domain}>")
+
+
+def _checked_mails() -> list[bytes]:
+    """_mails(), and a seat's mail written before the ones in (its orders do not stand: the
+    receipt that says so is the thread's own), and one naming no game (the only one)."""
+    late = _mail(26, "france").replace(b"05:50:00", b"05:40:00")
+    assert late != _mail(26, "france")
+    return [*_mails(), late, _mail(27, "austria-hungary", body="NATION Austria-Hungary\nPASSWORD pw\n"
+                                                               "BUILD 1 inf AT Vienna\n")]
+
+
+def test_checks_and_receipts_from_workers_are_the_threads_to_the_byte(tmp_path: Path, pool: ReadAhead,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """Given the game's position, a worker checks each seat's orders and writes the receipt for
+    both answers to "replaced?"; the thread takes them, and every outcome, row, submission and
+    outgoing mail is the same, byte for byte, as the thread's own."""
+    monkeypatch.setattr(inbox, "GROUP_SECONDS", 3600.0)
+    raws = _checked_mails()
+    _numbered_ids(monkeypatch)
+    alone_svc = _service(tmp_path / "alone")
+    alone = _handled(alone_svc, raws)
+    _numbered_ids(monkeypatch)
+    helped = _service(tmp_path / "helped")
+    helped.read_ahead = pool
+    pool.start(raws, lambda: inbox._positions(helped))
+    wait(list(pool._pending.values()), timeout=600)
+    readings = {raw: future.result() for raw, future in pool._pending.items()}
+    taken, checks = pool.taken, pool.checks_taken
+    assert _handled(helped, raws) == alone
+    assert _outbox(helped) == _outbox(alone_svc)
+    assert pool.taken - taken == len(raws)
+    # every seat's own orders with the right password were checked by the worker: the CHECK,
+    # the HTML one and the one whose orders do not stand too (its receipt is the thread's)
+    accepted = [o for o in alone[0] if o[1].startswith(("receipt", "check"))]
+    assert pool.checks_taken - checks == len(accepted) == 17
+    assert readings[raws[13]].prepared is None  # a proxy's orders: checked in the thread
+    assert readings[raws[16]].prepared is None  # no orders: nothing to check
+
+
+def test_a_position_changed_mid_batch_leaves_the_check_to_the_thread(tmp_path: Path, pool: ReadAhead,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """The workers checked the batch on the position at its start; then the moderator gave a
+    ruling for the turn (or the turn was resolved): every check is stale, the thread checks
+    each mail itself, and the receipts say what the thread alone says."""
+    monkeypatch.setattr(inbox, "GROUP_SECONDS", 3600.0)
+    raws = [_mail(n, nation) for n in range(2) for nation in SEATS]
+    ruling = "REMOVE ALL OF Germany AT Ruhr"
+    _numbered_ids(monkeypatch)
+    alone_svc = _service(tmp_path / "alone")
+    alone_svc.store.add_rulings("g", 1, [ruling], applies="now", source="test")
+    alone = _handled(alone_svc, raws)
+    assert "1 error" in alone[0][0][1]  # Germany's MOVE: no units at Ruhr any more
+    _numbered_ids(monkeypatch)
+    helped = _service(tmp_path / "helped")
+    helped.read_ahead = pool
+    pool.start(raws, lambda: inbox._positions(helped))
+    wait(list(pool._pending.values()), timeout=600)
+    helped.store.add_rulings("g", 1, [ruling], applies="now", source="test")
+    taken, checks, redone = pool.taken, pool.checks_taken, pool.checks_redone
+    assert _handled(helped, raws) == alone
+    assert _outbox(helped) == _outbox(alone_svc)
+    assert (pool.taken - taken, pool.checks_taken - checks, pool.checks_redone - redone) == (6, 0, 6)
+
+
+def test_a_check_a_worker_cannot_make_is_left_to_the_thread(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """read() as a worker runs it: with the position offered, the reading carries the check;
+    with its file gone (the thread moved on), for a game not offered, or when the check
+    raises, it is the plain reading and the thread checks the mail itself."""
+    svc = _service(tmp_path / "db")
+    ahead = ReadAhead(1)
+    try:
+        ((at, state),) = inbox._positions(svc)
+        offer = ahead._offer(at, state)
+        raw = _mail(1, "germany")
+        read_ahead._positions.clear()  # (this process is the worker here)
+        prepared = read(raw, (offer,)).prepared
+        assert prepared is not None and prepared.nation == "germany" and prepared.basis == at
+        assert read_ahead.still_holds(svc, prepared, svc.game("g"), "germany")
+        assert not read_ahead.still_holds(svc, prepared, svc.game("g"), "france")
+        assert read(raw, (offer,)) == read(raw, (offer,))  # the position kept: read once
+        read_ahead._positions.clear()
+        os.unlink(offer.path)
+        assert read(raw, (offer,)) == read(raw)
+        other = read_ahead.Offer(dataclasses.replace(at, game="h"), offer.path)
+        assert read(raw, (other, other)).prepared is None
+        monkeypatch.setattr(read_ahead, "check_seat", lambda *_: 1 / 0)
+        assert read(raw, (offer,)) == read(raw)
+    finally:
+        ahead.close()
+        read_ahead._positions.clear()
+    assert ahead._folder is None and not Path(offer.path).parent.exists()
+
+
+def test_positions_that_cannot_be_had_leave_the_checks_to_the_thread(pool: ReadAhead) -> None:
+    """The open games' positions cannot be had (a ruling that fails to apply, a full disk):
+    the workers still read the batch, the pool is kept, and the thread checks the mails."""
+    raws = _mails()[:read_ahead.FEWEST]
+    pool.start(raws, lambda: [1 / 0])  # type: ignore[list-item]
+    assert not pool._given_up
+    wait(list(pool._pending.values()), timeout=600)
+    assert [pool.take(raw) for raw in raws] == [read(raw) for raw in raws]
+
+
 def test_without_a_pool_the_thread_reads_everything(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """No processes to be had (the pool cannot start): the batch is read in the thread, with
     the same outcomes, and no pool is tried again."""
@@ -200,12 +318,36 @@ time.sleep(600)
 """
 
 
-def test_the_workers_leave_when_the_daemon_is_killed() -> None:
-    daemon = subprocess.Popen([sys.executable, "-c", _DAEMON], stdout=subprocess.PIPE, text=True)
+_CHECKING_DAEMON = """
+import sys, time
+from concurrent.futures import wait
+from pathlib import Path
+sys.path.insert(0, sys.argv[2])
+import test_read_ahead as t
+from moderator.service import inbox
+from moderator.service.read_ahead import ReadAhead
+svc = t._service(Path(sys.argv[1]))
+ahead = svc.read_ahead = ReadAhead(1)
+raws = [t._mail(n, "germany") for n in range(4)]
+ahead.start(raws, lambda: inbox._positions(svc))
+wait(list(ahead._pending.values()))
+assert all(ahead.take(raw).prepared is not None for raw in raws)
+print(ahead._folder, *ahead._pool._processes, flush=True)
+time.sleep(600)
+"""
+
+
+@pytest.mark.parametrize("script", [_DAEMON, _CHECKING_DAEMON], ids=["reading", "checking"])
+def test_the_workers_leave_when_the_daemon_is_killed(script: str, tmp_path: Path) -> None:
+    """... and remove the positions the daemon offered them (it cannot any more)."""
+    daemon = subprocess.Popen([sys.executable, "-c", script, str(tmp_path / "db"), str(Path(__file__).parent)], stdout=subprocess.PIPE, text=True)
     try:
         assert daemon.stdout is not None
-        workers = [int(pid) for pid in daemon.stdout.readline().split()]
+        printed = daemon.stdout.readline().split()
+        folder = Path(printed.pop(0)) if script == _CHECKING_DAEMON else None
+        workers = [int(pid) for pid in printed]
         assert workers
+        assert folder is None or any(folder.iterdir())
     finally:
         daemon.kill()  # SIGKILL: no atexit, no pool shutdown
         daemon.wait()
@@ -213,6 +355,7 @@ def test_the_workers_leave_when_the_daemon_is_killed() -> None:
     while any(Path(f"/proc/{pid}").exists() and "Z" not in _state(pid) for pid in workers):
         assert time.monotonic() < deadline, f"workers {workers} outlived their daemon"
         time.sleep(0.2)
+    assert folder is None or not folder.exists()
 
 
 def _state(pid: int) -> str:

@@ -91,6 +91,39 @@ def test_without_the_desk_password_nothing_is_decided(desk: tuple[EmbeddedMailSe
     assert svc.store.review(a).status == "pending"  # type: ignore[union-attr]
 
 
+def test_wrong_desk_passwords_are_recorded_throttled_and_told_to_the_moderator(
+        desk: tuple[EmbeddedMailServer, Service, list[int]]) -> None:
+    """A guesser forging the moderator's address: THROTTLE_AFTER wrong desk passwords are
+    answered (to the moderator's address) and recorded; then the password is not even checked -
+    the right one decides nothing - and the moderator is told once, not once a mail; once the
+    window has passed the right password works again. The moderator's orders for a seat by mail
+    (the desk password on a seat's orders) are throttled the same way."""
+    from moderator.service.inbox import THROTTLE_AFTER, THROTTLE_WINDOW
+
+    server, svc, (a, _b, _c) = desk
+    now = [datetime.now(UTC)]
+    svc.clock = lambda: now[0]
+    secret = new_desk_secret(svc)
+    for n in range(THROTTLE_AFTER):
+        _mail(server, UMPIRE, f"PASSWORD guess{n}\nAPPROVE {a}\n")
+    _mail(server, UMPIRE, f"PASSWORD {secret}\nAPPROVE {a}\n")
+    _mail(server, UMPIRE, f"PASSWORD {secret}\nAPPROVE {a}\nAgain.\n")
+    outcomes = poll(svc)
+    assert ["refused" in o.summary for o in outcomes] == [True] * THROTTLE_AFTER + [False] * 2
+    assert all("throttled" in o.summary for o in outcomes[THROTTLE_AFTER:])
+    assert len(svc.store.auth_failures(since=now[0] - THROTTLE_WINDOW, game_id="", nation="desk")) == THROTTLE_AFTER
+    replies = [m for m in svc.store.messages(direction="out") if m.recipients == UMPIRE and "Review" in m.subject]
+    assert len(replies) == THROTTLE_AFTER + 1 and b"someone may be guessing" in replies[-1].raw
+    _mail(server, UMPIRE, f"GAME g\nNATION Germany\nPASSWORD {secret}\nHOLD\n")  # orders for a seat: not the desk's
+    [outcome] = poll(svc)
+    assert "entered by the moderator" not in outcome.summary
+    assert svc.store.review(a).status == "pending"  # type: ignore[union-attr]
+    now[0] += THROTTLE_WINDOW + timedelta(minutes=1)
+    _mail(server, UMPIRE, f"PASSWORD {secret}\nAPPROVE {a}\nOnce more.\n")
+    [outcome] = poll(svc)
+    assert "1 of 1 decided" in outcome.summary and svc.store.review(a).status == "approved"  # type: ignore[union-attr]
+
+
 def test_review_digest_and_secret_from_the_command_line(config: Path, tmp_path: Path,
                                                         capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["game", "new", "g1"]) == 0

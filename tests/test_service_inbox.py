@@ -149,8 +149,8 @@ def test_a_crash_inside_one_message_is_kept_for_review(setup: tuple[EmbeddedMail
     assert poll(svc) == [] and svc.store.messages(direction="out") == []  # the rest keeps flowing
     # Once the cause is fixed, `moderator mail redrive` runs it again.
     monkeypatch.setattr(inbox, "parse_orders", real)
-    [again] = inbox.redrive(svc)
-    assert again.status == "processed" and "germany" in svc.store.current_submissions("g", 1)
+    [again], handed = inbox.redrive(svc)
+    assert again.status == "processed" and "germany" in svc.store.current_submissions("g", 1) and not handed
 
 
 def test_a_failing_mail_in_a_group_commit_rolls_back_alone(setup: tuple[EmbeddedMailServer, Service],
@@ -222,8 +222,29 @@ def test_a_message_that_kills_the_daemon_is_set_aside_after_three_tries(
     [outcome] = poll(svc)
     assert outcome.status == "failed" and svc.store.message(stored).status == "failed"  # type: ignore[union-attr]
     assert "interrupted" in svc.store.reviews()[0].detail and svc.store.messages(direction="out") == []
-    [again] = redrive(svc, [stored])
+    [again], _ = redrive(svc, [stored])
     assert again.status == "processed"
+
+
+def test_a_redrive_beside_a_running_daemon_leaves_the_mail_to_it(setup: tuple[EmbeddedMailServer, Service],
+                                                                  tmp_path: Path) -> None:
+    """`moderator mail redrive` while a daemon runs on the same SQLite file: handling the mail
+    here too could handle it twice (the daemon's poll takes every "new" row), so the mail is
+    only set back to "new" and the daemon handles it once, at its next poll."""
+    server, svc = setup
+    stored, _ = svc.store.store_incoming(_raw(ORDERS), uid=7, uidvalidity=1)
+    svc.store.update_message(stored, status="failed", attempts=3)
+    daemon = Service(store=Store.at(tmp_path / "db"), mail=svc.mail, say=lambda s: None)
+    daemon.store.lock_for_daemon()
+    try:
+        [handed], left_to_daemon = redrive(svc, [stored])
+        assert left_to_daemon and handed.status == "new" and svc.store.messages(direction="out") == []
+        assert svc.store.message(stored).attempts == 0  # type: ignore[union-attr]
+        [outcome] = poll(daemon)
+        assert outcome.status == "processed" and len(svc.store.messages(direction="out")) == 1
+        assert redrive(daemon, [])[1] is False and daemon.store.daemon_locked  # the daemon's own lock stays
+    finally:
+        daemon.store.unlock()
 
 
 def test_a_message_fetched_again_is_not_handled_again(setup: tuple[EmbeddedMailServer, Service],

@@ -53,29 +53,74 @@ def _subjects(svc: Service) -> list[str]:
     return [m.subject for m in svc.store.messages(direction="out")]
 
 
-def test_a_report_that_cannot_be_built_for_one_audience_does_not_hold_up_the_others(
-        svc: Service, monkeypatch: pytest.MonkeyPatch) -> None:
-    import moderator.service.turns as turns
+def _failing(monkeypatch: pytest.MonkeyPatch, name: str, when: Any, error: Exception) -> None:
+    """reports/build.py's maker of one kind of report raises for the audiences `when` picks."""
+    import moderator.reports.build as build
 
-    real = turns.build_reports
+    real = getattr(build, name)
 
-    def build(*args: Any, **kwargs: Any) -> Any:
-        if "france" in args[5]:
-            raise KeyError("a template choked on France's events")
+    def make(*args: Any, **kwargs: Any) -> Any:
+        if when(*args):
+            raise error
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(turns, "build_reports", build)
-    turns.resolve_game(svc, "g")
+    monkeypatch.setattr(build, name, make)
+
+
+def test_a_report_that_cannot_be_built_for_one_audience_does_not_hold_up_the_others(
+        svc: Service, monkeypatch: pytest.MonkeyPatch) -> None:
+    from moderator import service
+
+    _failing(monkeypatch, "_nation_part", lambda *a: a[5] == "france", KeyError("a template choked on France's events"))
+    service.turns.resolve_game(svc, "g")
     game = svc.store.game("g")
     assert game is not None and game.turn == 2 and game.problem == ""
     out = sorted((m.recipients, m.subject) for m in svc.store.messages(direction="out"))
     to_kaiser = [s for r, s in out if r == "kaiser@t.local"]
     assert any("report for German Empire" in s for s in to_kaiser) and any("Central Powers" in s for s in to_kaiser)
-    assert "poincare@t.local" not in [r for r, _ in out]
+    to_france = [s for r, s in out if r == "poincare@t.local"]  # its alliance's status and the news still go
+    assert not any("report for" in s for s in to_france)
+    assert any("Allied Powers" in s for s in to_france) and any("public bulletin" in s for s in to_france)
     [failed] = [r for r in svc.store.reviews("g") if r.kind == "report-failed"]
     assert failed.nation == "france" and "KeyError" in failed.detail
     assert any("reports missing for 1 audience" in s for s in _subjects(svc))
     assert any("(moderator's copy)" in s for s in _subjects(svc))
+
+
+@pytest.mark.parametrize(("name", "audience", "subject", "said"), [
+    ("_bulletin_part", "public", "public bulletin", "the public bulletin could not be built"),
+    ("_alliance_part", "alliance:central", "Central Powers", "the report for alliance:central could not be built"),
+])
+def test_the_bulletin_or_an_alliance_status_failing_blocks_no_nations_report(
+        svc: Service, monkeypatch: pytest.MonkeyPatch, name: str, audience: str, subject: str, said: str) -> None:
+    from moderator import service
+
+    _failing(monkeypatch, name, lambda *a: name == "_bulletin_part" or a[5] == "central", ValueError("choked"))
+    service.turns.resolve_game(svc, "g")
+    out = sorted((m.recipients, m.subject) for m in svc.store.messages(direction="out"))
+    for address, nation in (("kaiser@t.local", "German Empire"), ("poincare@t.local", "French Empire")):
+        assert any(r == address and f"report for {nation}" in s for r, s in out), out
+    assert not any(subject in s for _, s in out if "moderator" not in s)
+    [failed] = [r for r in svc.store.reviews("g") if r.kind == "report-failed"]
+    assert failed.nation is None and failed.detail.startswith(f"{audience}: ValueError") and said in failed.summary
+
+
+def test_a_map_that_cannot_be_drawn_leaves_its_report_to_go_without_it(
+        svc: Service, monkeypatch: pytest.MonkeyPatch) -> None:
+    from moderator import service
+
+    def draw(world: Any, view: Any, title: str) -> Image.Image:
+        if "French" in title:
+            raise MemoryError("the French map")
+        return Image.new("RGB", (8, 8))
+
+    monkeypatch.setattr("moderator.service.turns.draw_view", draw)
+    service.turns.resolve_game(svc, "g")
+    mails = {m.subject: m for m in svc.store.messages(direction="out") if m.recipients == "poincare@t.local"}
+    [own] = [m for s, m in mails.items() if "report for French Empire" in s]
+    assert b"map.png" not in own.raw and any("public bulletin" in s for s in mails)
+    [failed] = [r for r in svc.store.reviews("g") if r.kind == "report-failed"]
+    assert failed.nation == "france" and "went without it" in failed.summary and "MemoryError" in failed.detail
 
 
 def test_a_failed_resolution_stores_nothing_is_visible_and_is_retried(
@@ -109,6 +154,34 @@ def test_a_failed_resolution_stores_nothing_is_visible_and_is_retried(
     record = svc.store.turn_record("g", 1)
     assert record is not None and record.result_sha256 == res.sha256
     assert sum("report for" in s for s in _subjects(svc)) == 2
+
+
+def test_a_turn_left_resolving_by_a_failure_that_could_not_be_recorded_is_retried(
+        svc: Service, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The resolution fails and so does recording the failure (a full disk): the game is left
+    "resolving". The daemon's next deadline check opens the turn again and resolves it, once."""
+    import moderator.service.turns as turns
+    from moderator.service.daemon import Daemon
+
+    compute, mark_failed = turns.compute, turns.mark_failed
+
+    def full_disk(*args: Any) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(turns, "compute", full_disk)
+    monkeypatch.setattr(turns, "mark_failed", full_disk)
+    with pytest.raises(OSError):
+        turns.resolve_game(svc, "g")
+    assert svc.store.game("g").status == "resolving"  # type: ignore[union-attr]
+    monkeypatch.setattr(turns, "compute", compute)
+    monkeypatch.setattr(turns, "mark_failed", mark_failed)
+    daemon = Daemon(svc, deadline_seconds=3600, countdown_seconds=0)
+    daemon._deadlines()
+    game = svc.store.game("g")
+    assert game is not None and (game.turn, game.status) == (2, "open") and daemon.resolutions == 1
+    assert any("interrupted" in line for line in svc.console)  # type: ignore[attr-defined]
+    daemon._deadlines()
+    assert svc.store.game("g").turn == 2 and len(svc.store.turn_records("g", 1)) == 1  # type: ignore[union-attr]
 
 
 def test_smtp_down_keeps_mail_queued_retries_with_backoff_and_shows_in_review(svc: Service, tmp_path: Path) -> None:

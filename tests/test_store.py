@@ -123,6 +123,8 @@ def test_sqlite_is_write_ahead_and_fully_synchronous(tmp_path: Path) -> None:
     with store.engine.connect() as conn:
         assert conn.execute(text("PRAGMA journal_mode")).scalar() == "wal"
         assert conn.execute(text("PRAGMA synchronous")).scalar() == 2  # FULL
+        # A savepoint's journal in memory (Debian's SQLite put it in a file: writes per mail)
+        assert conn.execute(text("PRAGMA temp_store")).scalar() == 2  # MEMORY
 
 
 def test_a_second_daemon_on_the_same_database_refuses_to_start(tmp_path: Path) -> None:
@@ -195,6 +197,24 @@ def test_a_verified_password_is_remembered_but_a_wrong_one_never_passes() -> Non
     assert db.verify_secret("right", stored) and db.verify_secret("right", stored)  # the second from memory
     assert not db.verify_secret("wrong", stored) and not db.verify_secret("right", db.hash_secret("other"))
     assert not db.verify_secret("right", stored.replace("$", "$0", 1))  # another salt: the digest differs
+
+
+def test_a_seats_later_mails_do_not_pay_the_key_derivation_but_every_wrong_guess_does(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """PBKDF2 (120,000 rounds, most of a mail's CPU were it paid per mail) runs once for a
+    seat's right password in a process, and for every wrong one; what is remembered is a keyed
+    digest, never the password."""
+    from moderator.store import db
+
+    stored = db.hash_secret("kaiser")
+    derived: list[str] = []
+    real = db.hash_secret
+    monkeypatch.setattr(db, "hash_secret", lambda secret, salt=None: derived.append(secret) or real(secret, salt))
+    assert all(db.verify_secret("kaiser", stored) for _ in range(5))
+    assert derived == ["kaiser"]
+    assert not any(db.verify_secret("kaiserin", stored) for _ in range(3))
+    assert derived == ["kaiser"] + ["kaiserin"] * 3
+    assert all(len(key) == 32 and b"kaiser" not in key for key in db._verified)
 
 
 def test_a_message_row_changed_in_a_rolled_back_savepoint_reads_as_the_database_has_it(tmp_path: Path) -> None:

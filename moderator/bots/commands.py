@@ -29,9 +29,25 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help="open with the deployment turn (turn 0: the bots DEPLOY the free half of their units)")
     p.add_argument("--daemon-apart", action="store_true",
                    help="--mail: run the daemon in a process of its own and show its peak memory apart")
+    p.add_argument("--unit-cost", action="store_true",
+                   help="at the end, time the engine's cost per unit beside the MILA `diplomacy` adjudicator's "
+                        "(as `make bench` does; `make soak` passes it)")
     p.add_argument("--dir", type=Path, help="keep the database and the mail here (default: a temporary folder)")
     p.add_argument("--summary", type=Path, help="also write the summary to this file")
     p.set_defaults(func=run_simulate)
+
+
+def unit_cost_line(runs: int = 7) -> str:
+    """The engine's per-unit cost beside MILA's, timed turn about (moderator/bench_unit_cost.py)."""
+    from moderator.bench_unit_cost import measure
+
+    ours, theirs = measure(runs)
+    ours_us = ours["median_s"] / ours["units"] * 1e6
+    line = f"{ours_us:.1f} us a unit (the 1914 opening's bench turn, median of {runs})"
+    if isinstance(theirs, str):
+        return f"{line}; MILA: {theirs}"
+    theirs_us = theirs["median_s"] / theirs["units"] * 1e6
+    return f"{line}; MILA {theirs_us:.1f} us a unit; ratio {ours_us / theirs_us:.2f} (must stay under 1)"
 
 
 def run_simulate(args: argparse.Namespace) -> int:
@@ -42,6 +58,8 @@ def run_simulate(args: argparse.Namespace) -> int:
 
     summary = simulate(args.turns, str(args.seed), seats, mail=args.mail, root=args.dir, maps=args.maps, progress=progress,
                        deployment=args.deployment, daemon_apart=args.daemon_apart)
+    if args.unit_cost:
+        summary.unit_cost = unit_cost_line()
     text = summary.text()
     print(text, end="")
     if args.summary:

@@ -5,8 +5,10 @@ of running the daemon (service/daemon.py) in the soak's process beside the bots 
 mail server: the same service (the soak's database, the embedded server's IMAP and SMTP
 ports, reports with or without maps) and the same daemon settings. The child runs until
 its standard input closes, then stops the daemon and prints its peak resident memory
-(`resource.getrusage`, ru_maxrss, kB on Linux) as one JSON line; the soak's summary shows
-it apart from its own ("Peak memory of the daemon, in a process of its own").
+(`resource.getrusage`, ru_maxrss, kB on Linux) and the faults it caught and went on from
+(service/daemon.py) as one JSON line; the soak's summary shows the peak apart from its own
+("Peak memory of the daemon, in a process of its own") and counts the faults as its own
+daemon's.
 
 The soak learns that a turn is resolved from the database (the game's turn moves on), as
 a second daemon or a moderator's desk would, rather than from the daemon's Event.
@@ -14,6 +16,7 @@ a second daemon or a moderator's desk would, rather than from the daemon's Event
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import resource
 import sys
@@ -33,14 +36,15 @@ def main(argv: list[str]) -> int:
     mail = MailConfig(imap=imap, smtp=smtp, from_address=address, moderator_address=umpire)
     svc = Service(store=Store.at(Path(root) / "simulate.db"), mail=mail,
                   next_deadline=lambda now, _game: now + timedelta(days=10), maps=maps == "maps")
-    daemon = Daemon(svc, poll_seconds=0.25, deadline_seconds=0.25, countdown_seconds=0)
+    daemon = Daemon(svc, poll_seconds=2, deadline_seconds=0.25, countdown_seconds=0, idle=True)  # as simulate's own
     daemon.start()
     try:
         sys.stdin.read()  # until the soak closes it
     finally:
         daemon.stop()
     print(json.dumps({"peak_kb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
-                      "report_seconds": svc.report_seconds}), flush=True)
+                      "report_seconds": svc.report_seconds,
+                      "faults": [dataclasses.asdict(f) for f in daemon.faults]}), flush=True)
     return 0
 
 

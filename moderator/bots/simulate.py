@@ -6,14 +6,16 @@ submission, receipt), then the turn is resolved as at a deadline (turns.resolve_
 No mail: reports are not built (--mail builds and sends them).
 
 Mail mode (--mail): the embedded IMAP/SMTP server (mail/server.py) and the real daemon
-(service/daemon.py, its scheduler running): each bot mails its orders from its seat's
-address, waits for its receipt, the deadline is moved to now, the daemon resolves the
-turn and sends the reports, and each bot reads its report's report.json and holds it
-to the position it will play next (`Mailbox`); from its next turn on it plays under fog
-of war, from what its own mails told it and the public map (bots/fog.py). Every mail a
-seat receives is counted and its report.json checked for leaks (bots/leaks.py):
-one receipt per turn, one report, one bulletin, one alliance status if its side has
-one, each to the right seat and nothing else.
+(service/daemon.py, its scheduler running, taking new mail at once with IMAP IDLE as
+`moderator run` does by default; its poll every 2 s is the fallback): each bot mails
+its orders from its seat's address, waits for its receipt, the deadline is moved to now,
+the daemon resolves the turn and sends the reports, and each bot reads its report's
+report.json and holds it to the position it will play next (`Mailbox`); from its next
+turn on it plays under fog of war, from what its own mails told it and the public map
+(bots/fog.py). Every mail a seat receives is counted and its report.json checked for
+leaks (bots/leaks.py): one receipt per turn, one report, one bulletin, one alliance
+status if its side has one, each to the right seat and nothing else. Every exception the
+daemon caught and went on from (a fault: service/daemon.py) is counted and fails the run.
 
 After the last turn every turn is replayed (turns.replay) and must come out identical.
 The summary (Summary.text) is what a moderator reads before opening a real game.
@@ -30,6 +32,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import weakref
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -38,25 +41,34 @@ from datetime import timedelta
 from email import policy
 from email.message import EmailMessage
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from moderator.bots.bot import Turn, play
 from moderator.bots.fog import fogged
+from moderator.engine import judgement
 from moderator.orders.model import Order
 from moderator.service.context import Service
+from moderator.service.daemon import Fault
 from moderator.service.games import new_game
 from moderator.service.inbox import take_orders
 from moderator.service.turns import replay, resolve_game
 from moderator.store.db import Store
+
+if TYPE_CHECKING:
+    from moderator.engine.state import GameState
+    from moderator.store.tables import Game
+    from moderator.world.model import World
+    from moderator.world.scenario_model import Nation
 
 GAME = "soak"
 DOMAIN = "bots.local"
 MODERATOR_ADDRESS = f"moderator@{DOMAIN}"
 UMPIRE = f"umpire@{DOMAIN}"
 # The review items a resolution may leave: the rules' own judgement calls (service/review.py):
-# an order referred to the moderator, a default the engine chose (a flag), a NOTE. Anything
-# else in the queue (a failed resolution or report, a refused ruling, mail set aside) is a
-# problem the simulation reports.
+# an order referred to the moderator, a default the engine chose (a flag), a NOTE, each for
+# a reason named in engine/judgement.py (and docs/rules-coverage.md). Anything else in the
+# queue (a failed resolution or report, a refused ruling, mail set aside, a reason not
+# named) is a problem the simulation reports.
 JUDGEMENT = ("referred", "flag", "note")
 HEADLINES = ("battle", "captured", "war-declared", "incorporated", "order-referred", "moderator-flag")
 # The politics line: (event code, what the summary calls it). The event `revolution` is a
@@ -96,6 +108,7 @@ class Summary:
     events: Counter[str] = field(default_factory=Counter)
     joins: list[tuple[int, str, str]] = field(default_factory=list)  # (turn, nation, side) of each `joined` event
     reviews: dict[int, Counter[str]] = field(default_factory=dict)  # turn -> kind -> items
+    unnamed: list[str] = field(default_factory=list)  # judgement items whose reason engine/judgement.py lacks
     seconds: defaultdict[str, float] = field(default_factory=lambda: defaultdict(float))  # phase -> seconds, all turns
     mails: Counter[str] = field(default_factory=Counter)  # kind of mail delivered to seats -> count
     delivery: list[str] = field(default_factory=list)  # mails missing, doubled or misdelivered (bugs)
@@ -106,16 +119,19 @@ class Summary:
     peak_mb: float = 0.0  # the process's peak resident memory at the end
     daemon_peak_mb: float = 0.0  # --daemon-apart: the daemon's own process's peak
     errors: list[str] = field(default_factory=list)  # exceptions (bugs)
+    unit_cost: str = ""  # --unit-cost: the engine's per-unit cost beside MILA's (bench_unit_cost.measure)
+    faults: list[Fault] | None = None  # exceptions the daemon caught and went on from (bugs), by step and
+    # error; None: no daemon
 
     @property
     def strange_reviews(self) -> list[str]:
         return [f"turn {t}: {k} {n}" for t, kinds in sorted(self.reviews.items()) for k, n in sorted(kinds.items())
-                if k not in JUDGEMENT]
+                if k not in JUDGEMENT] + self.unnamed
 
     @property
     def ok(self) -> bool:
-        return not (self.refused or self.drop_bugs or self.delivery or self.report_mismatch or self.leaks or self.errors
-                    or self.strange_reviews
+        return not (self.refused or self.drop_bugs or self.delivery or self.report_mismatch or self.leaks
+                    or self.errors or self.faults or self.strange_reviews
                     or not all(self.replays.values()))
 
     def joins_text(self) -> str:
@@ -124,6 +140,14 @@ class Summary:
         for turn, nation, side in self.joins:
             by_side.setdefault(side, []).append(f"{nation} {turn}")
         return "; ".join(f"{side} {len(who)}: {', '.join(who)}" for side, who in sorted(by_side.items()))
+
+    def faults_text(self) -> str:
+        """The daemon's faults by step and error, each with how often it came (a job fails
+        again at every run until the cause is gone)."""
+        if self.faults is None:
+            return "not watched (no daemon in direct mode)"
+        total = sum(f.times for f in self.faults)
+        return f"{total}: " + "; ".join(f"{f} ({f.times}x)" for f in self.faults) if total else "none"
 
     def text(self) -> str:
         per_turn = {k: v / max(self.turns, 1) for k, v in self.seconds.items()}
@@ -146,11 +170,15 @@ class Summary:
             "Time per turn (resolution: the engine and the commit; reports: building them): " + ", ".join(f"{k} {v:.2f} s" for k, v in sorted(per_turn.items())),
             (f"Peak memory of this process (bots, service and mail server): {self.peak_mb:.0f} MB; "
              f"of the daemon, in a process of its own: {self.daemon_peak_mb:.0f} MB" if self.daemon_peak_mb else
-             f"Peak memory of this process (bots, service, daemon and mail server together): {self.peak_mb:.0f} MB"),
+             f"Peak memory of this process (bots, service, daemon and mail server together): {self.peak_mb:.0f} MB"
+             if self.mode.startswith("mail") else
+             f"Peak memory of this process (bots and service; direct mode, no daemon or mail): {self.peak_mb:.0f} MB"),
+            *([f"Engine cost per unit beside MILA's `diplomacy`: {self.unit_cost}"] if self.unit_cost else []),
             "Leak check (every report.json against the turn's events and the position): "
             + (f"{len(self.leaks)} found" if self.leaks else "none found" if self.mails else "not run (no mail)"),
             "Replay: " + (f"{sum(self.replays.values())} of {len(self.replays)} turns identical"
                           if self.replays else "not run"),
+            "Daemon faults (exceptions the daemon caught and went on from): " + self.faults_text(),
             "Moderator review items per turn, by kind:",
         ]
         for turn, kinds in sorted(self.reviews.items()):
@@ -168,6 +196,10 @@ class Summary:
             if items:
                 lines.append(f"{title}: {len(items)}")
                 lines += [f"  {x}" for x in items[:20]]
+        if self.faults:  # each step and error once, with where it came from the first time
+            lines.append(f"DAEMON FAULTS: {sum(f.times for f in self.faults)}")
+            for fault in self.faults:
+                lines += [f"  {fault} ({fault.times}x)", *(f"    {x}" for x in fault.trace.rstrip().splitlines())]
         lines.append("Result: " + ("OK" if self.ok else "PROBLEMS FOUND (above)"))
         return "\n".join(lines) + "\n"
 
@@ -436,6 +468,9 @@ def _finish(svc: Service, summary: Summary) -> None:
     by_turn: dict[int, Counter[str]] = defaultdict(Counter)
     for item in svc.store.reviews(GAME, status=None):
         by_turn[item.turn if item.turn is not None else 0][item.kind] += 1
+        if item.kind in JUDGEMENT and not judgement.named(item.kind, json.loads(item.detail or "{}")):
+            summary.unnamed.append(f"turn {item.turn}: {item.kind} not named in docs/rules-coverage.md: "
+                                   f"{item.summary}")
     summary.reviews = dict(by_turn)
     victory = svc.ruleset(game).victory
     if victory is not None:
@@ -473,7 +508,9 @@ def _mail_run(turns: int, seed: str, seats: list[str] | None, root: Path, maps: 
         daemon: Daemon | ApartDaemon = (
             ApartDaemon(svc, [str(root), server.host, str(server.imap_port), str(server.smtp_port), MODERATOR_ADDRESS,
                               users[MODERATOR_ADDRESS], UMPIRE, "maps" if maps else "no-maps"]) if apart
-            else Daemon(svc, poll_seconds=0.25, deadline_seconds=0.25, countdown_seconds=0))
+            # IDLE rather than a poll every quarter second: a poll is a new IMAP login and
+            # costs CPU the bots and the daemon's own work then wait for (a fifth of the soak's).
+            else Daemon(svc, poll_seconds=2, deadline_seconds=0.25, countdown_seconds=0, idle=True))
         daemon.start()
         read: dict[str, dict[str, Any]] = {}
         try:
@@ -487,6 +524,7 @@ def _mail_run(turns: int, seed: str, seats: list[str] | None, root: Path, maps: 
             daemon.stop()
             for box in boxes.values():
                 box.close()
+        summary.faults = list(daemon.faults)
         if isinstance(daemon, ApartDaemon):
             summary.daemon_peak_mb = daemon.peak_kb / 1024
             summary.seconds["reports"] += daemon.report_seconds  # built in the daemon's process
@@ -509,6 +547,7 @@ class ApartDaemon:
         self.resolved = self  # clear() and wait() below
         self.turn = 0
         self.peak_kb, self.report_seconds = 0, 0.0
+        self.faults: list[Fault] = []
 
     def start(self) -> None:
         self.child = subprocess.Popen([sys.executable, "-m", "moderator.bots.daemon_apart", *self.args],
@@ -531,6 +570,9 @@ class ApartDaemon:
         out, _ = self.child.communicate(timeout=120)  # closes its standard input: it stops
         done = json.loads(out.strip().splitlines()[-1]) if out.strip() else {}
         self.peak_kb, self.report_seconds = int(done.get("peak_kb", 0)), float(done.get("report_seconds", 0.0))
+        self.faults = [Fault(**f) for f in done.get("faults", [])]
+        if self.child.returncode:  # it died: whatever it caught is lost with it
+            self.faults.append(Fault("the daemon's process", f"exit status {self.child.returncode}", ""))
 
 
 def _mail_turn(svc: Service, smtp_port: int, daemon: Any, boxes: dict[str, Mailbox], bots: list[str],
@@ -572,15 +614,15 @@ def _mail_turn(svc: Service, smtp_port: int, daemon: Any, boxes: dict[str, Mailb
             summary.mails["receipt"] += len(own)
             summary.mails["proxy receipt"] += len(got) - len(own)
             for m in got:
-                match = RECEIPT.search(str(m["Subject"]))
+                match = RECEIPT.search(_subject(m))
                 kept, errors = (int(match.group(2)), int(match.group(3))) if match else (0, -1)
                 if not _is_proxy_receipt(m):
                     bot, writer = turns.get(nation), nation
                 else:  # counted once, in the giver's box: "Proxy Receipt: <nation's name>, turn ..."
-                    about = names.get(str(m["Subject"]).split("Proxy Receipt: ", 1)[-1].split(",", 1)[0], "")
+                    about = names.get(_subject(m).split("Proxy Receipt: ", 1)[-1].split(",", 1)[0], "")
                     bot, writer = given.get((nation, about)), f"{nation} for {about}"
                 if bot is not None:
-                    _receipted(summary, turn_no, writer, bot, kept, errors, str(m["Subject"]), _text(m))
+                    _receipted(summary, turn_no, writer, bot, kept, errors, _subject(m), _text(m))
     daemon.resolved.clear()
     svc.store.update_game(GAME, deadline=svc.clock() - timedelta(seconds=1))
     with timed(summary, "resolution"):
@@ -598,6 +640,7 @@ def _mail_turn(svc: Service, smtp_port: int, daemon: Any, boxes: dict[str, Mailb
         _settle(svc)
         for nation in everyone:
             reports[nation] += boxes[nation].new()
+    looked = _Looked.at(svc, turn_no)
     for nation, mails in sorted(reports.items()):
         kinds = Counter(_kind(m) for m in mails)
         if kinds != expected[nation]:
@@ -607,14 +650,14 @@ def _mail_turn(svc: Service, smtp_port: int, daemon: Any, boxes: dict[str, Mailb
         if wrong:
             summary.delivery.append(f"turn {turn_no} {nation}: mail addressed to {wrong}")
         for m in mails:
-            summary.leaks += _leaks(svc, turn_no, nation, m)
+            summary.leaks += _leaks(svc, looked, nation, m)
         alliance = next((_report_json(m) for m in mails if _kind(m) == "alliance"), None)
         for data in (_report_json(m) for m in mails if _kind(m) == "report"):
             if data is None:
                 continue
             about = str(data.get("nation"))  # its own, or the report of an army it commands
             if about == nation:
-                summary.report_mismatch += _held_to_position(svc, nation, data)
+                summary.report_mismatch += _held_to_position(looked, nation, data)
             read[about] = {"report": data, "alliance": alliance if about == nation else None}
     return True
 
@@ -653,18 +696,38 @@ def _kind(msg: EmailMessage) -> str:
         return "receipt"
     data = _report_json(msg)
     return {"nation": "report", "alliance": "alliance", "bulletin": "bulletin"}.get(
-        str(data.get("kind")) if data else "", f"other: {msg['Subject']}")
+        str(data.get("kind")) if data else "", f"other: {_subject(msg)}")
 
 
 def _is_receipt(msg: EmailMessage) -> bool:
-    return "Receipt:" in str(msg["Subject"])
+    return "Receipt:" in _subject(msg)
 
 
 def _is_proxy_receipt(msg: EmailMessage) -> bool:
-    return "Proxy Receipt:" in str(msg["Subject"])  # "Re: Proxy Receipt: <nation>, turn ..."
+    return "Proxy Receipt:" in _subject(msg)  # "Re: Proxy Receipt: <nation>, turn ..."
+
+
+# A mail's subject and its report.json, read once: the soak looks at each mail's again and
+# again (waiting for a seat's mail, counting kinds, the leak and position checks), and the
+# email package parses a header or walks the MIME parts anew at every look.
+_SUBJECTS: weakref.WeakKeyDictionary[EmailMessage, str] = weakref.WeakKeyDictionary()
+_REPORTS: weakref.WeakKeyDictionary[EmailMessage, dict[str, Any] | None] = weakref.WeakKeyDictionary()
+
+
+def _subject(msg: EmailMessage) -> str:
+    if msg not in _SUBJECTS:
+        _SUBJECTS[msg] = str(msg["Subject"])
+    return _SUBJECTS[msg]
 
 
 def _report_json(msg: EmailMessage) -> dict[str, Any] | None:
+    """The mail's report.json (the same dict at every call: read, never changed), or None."""
+    if msg not in _REPORTS:
+        _REPORTS[msg] = _read_report_json(msg)
+    return _REPORTS[msg]
+
+
+def _read_report_json(msg: EmailMessage) -> dict[str, Any] | None:
     for part in msg.walk():
         if part.get_filename() == "report.json":
             payload = part.get_payload(decode=True)
@@ -679,7 +742,27 @@ def _text(msg: EmailMessage) -> str:
     return part.get_content() if part is not None else ""
 
 
-def _leaks(svc: Service, turn: int, nation: str, msg: EmailMessage) -> list[str]:
+@dataclass
+class _Looked:
+    """What a turn's mail is held to, read once for all of it: the game, the position after
+    the turn, the turn's events and the nations' names."""
+
+    turn: int
+    game: Game
+    state: GameState
+    world: World
+    nations: dict[str, Nation]  # the scenario's
+    events: list[dict[str, Any]]
+
+    @staticmethod
+    def at(svc: Service, turn: int) -> _Looked:
+        game = svc.game(GAME)
+        record = svc.store.turn_record(GAME, turn)
+        return _Looked(turn, game, svc.position(game), svc.world(game), svc.scenario(game).nations,
+                       json.loads(record.events) if record is not None else [])
+
+
+def _leaks(svc: Service, looked: _Looked, nation: str, msg: EmailMessage) -> list[str]:
     """What a seat's mail shows that the seat may not see: a nation's report of another
     nation, an alliance status of a side it is not on, or sheets of nations off that side;
     then, part by part, what the report holds against the turn's events and the position
@@ -689,8 +772,7 @@ def _leaks(svc: Service, turn: int, nation: str, msg: EmailMessage) -> list[str]
     data = _report_json(msg)
     if not data:
         return []
-    game = svc.game(GAME)
-    state = svc.position(game)
+    turn, state = looked.turn, looked.state
     readers = [nation]
     if data.get("kind") == "nation" and data.get("nation") != nation:
         from moderator.engine.phase9_mutiny import commander_of
@@ -706,18 +788,15 @@ def _leaks(svc: Service, turn: int, nation: str, msg: EmailMessage) -> list[str]
         if sides != {side}:
             return [f"turn {turn} {nation} ({side}): got an alliance status with sides {sorted(map(str, sides))}"]
         readers = sorted(n for n, ns in state.nations.items() if ns.side == side)
-    record = svc.store.turn_record(GAME, turn)
-    events = json.loads(record.events) if record is not None else []
-    names = {nid: info.name for nid, info in svc.scenario(game).nations.items()}
+    names = {nid: info.name for nid, info in looked.nations.items()}
     return [f"turn {turn} {nation} ({data.get('kind')}): {leak}"
-            for leak in report_leaks(data, readers, names, events, state, svc.world(game), side_members)]
+            for leak in report_leaks(data, readers, names, looked.events, state, looked.world, side_members)]
 
 
-def _held_to_position(svc: Service, nation: str, data: dict[str, Any]) -> list[str]:
+def _held_to_position(looked: _Looked, nation: str, data: dict[str, Any]) -> list[str]:
     """What the report's own sheet says, against the position the bot plays next: the
     turn, the treasury, the units, the technology and the wars must agree."""
-    game = svc.game(GAME)
-    state = svc.position(game)
+    game, state = looked.game, looked.state
     ns = state.nations[nation]
     sheet = data.get("sheet", {})
     units: dict[str, Counter[str]] = defaultdict(Counter)
@@ -727,7 +806,7 @@ def _held_to_position(svc: Service, nation: str, data: dict[str, Any]) -> list[s
     said = {"turn": data.get("turn"), "saved": sheet.get("saved"), "units": sheet.get("units"),
             "tech": {k: v for k, v in (sheet.get("tech") or {}).items() if v},
             "at_war_with": sorted(sheet.get("at_war_with") or [])}
-    names = svc.scenario(game).nations
+    names = looked.nations
     truth = {"turn": game.turn, "saved": ns.saved, "units": mine, "tech": {k: v for k, v in ns.tech.items() if v},
              "at_war_with": sorted(names[n].name if n in names else n for n in ns.at_war_with)}  # the report names them
     return [f"turn {game.turn - 1} {nation}: report.json says {k}={said[k]!r}, the position has {truth[k]!r}"

@@ -170,6 +170,10 @@ class Side:
     def real(self) -> list[Fighter]:
         return [f for f in self.fighters if f.unit is not None]
 
+    def has_real(self) -> bool:
+        """Any real unit left (what `bool(real())` says, without the list: asked every round)."""
+        return any(f.unit is not None for f in self.fighters)
+
     def targets(self) -> list[Fighter]:
         """The real units the other side's hits can reach (not artillery firing from next door)."""
         return [f for f in self.fighters if f.unit is not None and not f.support]
@@ -412,7 +416,7 @@ def add_fictive(attack: Side, defend: Side) -> None:
 
 def attack_goes_on(side: Side) -> bool:
     """Artillery alone cannot carry an attack (Artillery)."""
-    return any(f.kind != "artillery" for f in side.real())
+    return any(f.kind != "artillery" and f.unit is not None for f in side.fighters)
 
 
 def leaving(side: Side, rounds: int, air_rounds: int = 0) -> list[Fighter]:
@@ -606,7 +610,7 @@ def going_on(battle: Battle) -> bool:
     clash, both sides with something that can carry an attack (artillery alone cannot)."""
     if battle.clash:
         return attack_goes_on(battle.attack) and attack_goes_on(battle.defend)
-    return bool(battle.attack.real()) and battle.defend.standing()
+    return battle.attack.has_real() and battle.defend.standing()
 
 
 def after_round(battle: Battle) -> bool:
@@ -615,13 +619,13 @@ def after_round(battle: Battle) -> bool:
     end it; then the defenders' may take them out (4.6)."""
     if not attack_goes_on(battle.attack):
         return True
-    if battle.defend.standing() and battle.attack.real():
+    if battle.defend.standing() and battle.attack.has_real():
         why, ended = withdraw(battle)
         if ended:
             battle.withdrawn = why
             return True
-    if battle.defend.standing() and battle.attack.real():
-        disengage(battle)
+    if battle.orders.defending and battle.defend.standing() and battle.attack.has_real():
+        disengage(battle)  # (only defenders with conditions may disengage)
     return False
 
 
@@ -629,19 +633,25 @@ def fight_rounds(ctx: TurnContext, battle: Battle, battery: Sequence[shore_bomba
     """The rounds (4.6 steps 1-3), for a battle and a clash alike: both sides roll at once,
     take their casualties, and the units whose fuel (or home's battle) calls them away leave.
     battery: battleships bombarding the shore of a beach landing (engine/shore_bombardment.py)."""
+    # No unit joins a battle once its rounds begin: what is not there before the first
+    # round (a unit landed from the sea, an attacking aircraft, a unit that may fight only
+    # so many rounds) is never there, and the rounds do not look for it again (issue 14)
+    landed = any(f.beach for f in battle.attack.fighters)
+    aircraft = not battle.clash and any(f.kind in AIR for f in battle.attack.fighters)
+    timed = [side for side in (battle.attack, battle.defend) if any(f.rounds is not None for f in side.fighters)]
     while going_on(battle) and battle.rounds < MAX_ROUNDS:
         battle.rounds += 1
         a_hits = roll_side(ctx, battle, battle.attack)
-        if any(f.beach for f in battle.attack.real()):  # Battleships: every round of a beach landing
+        if landed and any(f.beach for f in battle.attack.real()):  # Battleships: every round of a beach landing
             a_hits += shore_bombardment.fire(ctx, battle.territory, battle.rounds, battery)
         d_hits = roll_side(ctx, battle, battle.defend)
-        aa_hits = 0 if battle.clash else aa_round_fire(ctx, battle.territory, battle.rounds, battle.attack,
-                                                         battle.defend)  # Improved AA
+        aa_hits = aa_round_fire(ctx, battle.territory, battle.rounds, battle.attack,
+                                battle.defend) if aircraft else 0  # Improved AA
         take_casualties(ctx, battle, battle.defend, a_hits)
         take_aircraft(ctx, battle, battle.attack, aa_hits)
         take_casualties(ctx, battle, battle.attack, d_hits)
-        depart(battle, battle.attack)
-        depart(battle, battle.defend)  # supporting artillery called home (Artillery)
+        for side in timed:  # the attackers' fuel; supporting artillery called home (Artillery)
+            depart(battle, side)
         if not battle.clash and after_round(battle):
             break
     if battle.rounds >= MAX_ROUNDS:

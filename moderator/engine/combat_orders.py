@@ -37,13 +37,44 @@ class BattleOrders:
     air_retreat: dict[str, tuple[CombatCondition, ...]] = field(default_factory=dict)  # 4.5: BREAK OFF AIR COMBAT
 
 
+_BY_PLACE = ("combat-orders-by-place",)  # ctx.memo: (orders, their lengths, _ByPlace) of the turn
+
+
+@dataclass
+class _ByPlace:
+    """The turn's casualty orders and withdrawal conditions by nation and the place they
+    name, in resolution order: every battle asked each nation's again, over every order
+    of the kind (issue 14, the engine's cost)."""
+
+    everywhere: dict[str, list[CasualtyOrder]] = field(default_factory=dict)  # nation -> its orders with no place
+    casualty: dict[tuple[str, str | None], list[CasualtyOrder]] = field(default_factory=dict)  # (nation, place)
+    conditions: dict[tuple[str, str | None], list[CombatCondition]] = field(default_factory=dict)  # withdrawals
+
+
+def _by_place(ctx: TurnContext) -> _ByPlace:
+    """The index, kept while the orders are the same (as Position.orders_of keeps its
+    answers: the same mapping, each nation's list as long)."""
+    shape = tuple(map(len, ctx.orders.values()))
+    kept = ctx.memo.get(_BY_PLACE)
+    if kept is None or kept[0] is not ctx.orders or kept[1] != shape:
+        index = _ByPlace()
+        for n, _, o in ctx.orders_of(CasualtyOrder):
+            if o.place is None:
+                index.everywhere.setdefault(n, []).append(o)
+            else:
+                index.casualty.setdefault((n, ctx.name(o.place)), []).append(o)
+        for n, _, c in ctx.orders_of(CombatCondition):
+            if c.kind in WITHDRAWALS:
+                index.conditions.setdefault((n, ctx.name(c.dest)), []).append(c)
+        kept = ctx.memo[_BY_PLACE] = (ctx.orders, shape, index)
+    return kept[2]
+
+
 def casualty_preferences(ctx: TurnContext, nations: Sequence[str], territory: str) -> dict[str, tuple[str, ...]]:
     out: dict[str, tuple[str, ...]] = {}
+    index = _by_place(ctx)
     for nation in sorted(set(nations)):
-        everywhere = [o for n, _, o in ctx.orders_of(CasualtyOrder) if n == nation and o.place is None]
-        here = [o for n, _, o in ctx.orders_of(CasualtyOrder)
-                if n == nation and o.place is not None and ctx.name(o.place) == territory]
-        chosen = here or everywhere
+        chosen = index.casualty.get((nation, territory)) or index.everywhere.get(nation)
         if chosen:
             out[nation] = tuple(chosen[-1].kinds)
     return out
@@ -64,8 +95,7 @@ def for_battle(ctx: TurnContext, attackers: Sequence[str], nations: Sequence[str
 
 
 def own_conditions(ctx: TurnContext, nation: str, territory: str) -> tuple[CombatCondition, ...]:
-    return tuple(o for n, _, o in ctx.orders_of(CombatCondition)
-                 if n == nation and o.kind in WITHDRAWALS and ctx.name(o.dest) == territory)
+    return tuple(_by_place(ctx).conditions.get((nation, territory), ()))
 
 
 def withdrawal(conditions: Sequence[CombatCondition], rounds: int, own_losses: int, kills: int) -> str | None:

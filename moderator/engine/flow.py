@@ -16,6 +16,13 @@ from operator import sub
 INF = 10**9
 
 
+class Unsearched:
+    """max_flow's `first` when the caller did not search: the network finds its own path."""
+
+
+UNSEARCHED = Unsearched()
+
+
 class FlowNetwork:
     def __init__(self) -> None:
         self._ids: dict[Hashable, int] = {}
@@ -68,6 +75,11 @@ class FlowNetwork:
         self._sealed = twin._sealed = True
         return twin
 
+    def edges(self) -> int:
+        """How many edges were added (the reverse ones not counted): the next one added is
+        the `edges()`-th, the network's edge 2 * edges()."""
+        return len(self._to) // 2
+
     def capacities(self) -> list[int]:
         """The capacity of each edge as added, in order (not the reverse ones)."""
         return self._orig[0::2]
@@ -108,14 +120,25 @@ class FlowNetwork:
             v = self._to[e ^ 1]
         return path[::-1]
 
-    def max_flow(self, source: Hashable, sink: Hashable) -> int:
+    def max_flow(self, source: Hashable, sink: Hashable, cut: int | None = None,
+                 first: list[int] | None | Unsearched = UNSEARCHED) -> int:
+        """The most that can flow from source to sink, pushed. `cut`: the capacity of a cut
+        between them that the caller knows (no more can flow). `first`: the first augmenting
+        path (its edges, or None: there is none) when the caller found it as this network's
+        own search would, on what it knows of the network's shape (phase4_strategic)."""
         s, t = self.node(source), self.node(sink)
-        # Once the edges into the sink are full no path is left: the search that would
-        # prove it, over every node still reachable, is skipped (the same flow, found with
-        # half the searches when the rails carry every unit asked for: issue 14)
+        # Once the edges into the sink (or the caller's cut) are full no path is left: the
+        # search that would prove it, over every node still reachable, is skipped (the same
+        # flow, found with half the searches when the rails carry every unit asked for: issue 14)
         room = sum(self._orig[e ^ 1] for e in self._out[t] if e & 1)
+        if cut is not None:
+            room = min(room, cut)
         total = 0
-        while total < room and (path := self._augmenting_path(s, t)) is not None:
+        while total < room:
+            path = self._augmenting_path(s, t) if isinstance(first, Unsearched) else first
+            first = UNSEARCHED
+            if path is None:
+                break
             push = min(self._cap[e] for e in path)
             self._pushed = True
             for e in path:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Callable, Iterable, Sequence
+from itertools import chain
 
 from moderator.world.model import World
 
@@ -73,28 +74,91 @@ def move_cost(world: World, here: str, nxt: str, double: Callable[[str], bool] |
     return 2 * step if double is not None and (double(here) or double(nxt)) else step
 
 
+def steps(world: World) -> dict[str, tuple[tuple[str, int], ...]]:
+    """Every place's moves: (the next place, its fuel by step_cost), by the next place's
+    name; once per map (the map never changes once loaded), where each search asked the
+    kind of both places of every move it tried (issue 14, the engine's cost)."""
+    kept: dict[str, tuple[tuple[str, int], ...]] | None = world.__dict__.get("_fuel_steps")
+    if kept is None:
+        places = world.territories
+        kept = world.__dict__["_fuel_steps"] = {
+            here: tuple((nxt, step_cost(places[here].is_sea, places[nxt].is_sea)) for nxt in world.sorted_neighbours(here)
+                        if nxt in places)  # (a link to a place the map does not describe leads nowhere)
+            for here in world.adjacency if here in places}
+    return kept
+
+
+def _into_by_fuel(world: World) -> tuple[dict[str, tuple[str, ...]], dict[str, tuple[str, ...]]]:
+    """steps() the other way, by fuel: for each place, the places a move of LAND_STEP comes
+    from into it, and those a move of SEA_STEP comes from (every place of the map in both)."""
+    kept = world.__dict__.get("_fuel_into")
+    if kept is None:
+        into: dict[int, dict[str, list[str]]] = {LAND_STEP: {}, SEA_STEP: {}}
+        for here, moves in steps(world).items():
+            for nxt, step in moves:
+                into[step].setdefault(nxt, []).append(here)
+        kept = world.__dict__["_fuel_into"] = tuple({t: tuple(sorted(by.get(t, ()))) for t in world.territories}
+                                                    for by in (into[LAND_STEP], into[SEA_STEP]))
+    return kept  # type: ignore[no-any-return]
+
+
+def within(world: World, goal: str, limit: int) -> dict[str, int]:
+    """The places from which `goal` is `limit` fuel points away or less, each with its fewest
+    fuel points to the goal (step_cost per move; doubled moves only cost more): what a search
+    towards the goal may look ahead by (air_route.way, A*). Found a fuel point at a time,
+    each ring of places at once with set operations (at C speed: a step costs 1 or 2, so the
+    places first reached at d points are all there is at d)."""
+    if goal not in world.territories:
+        return {}
+    land, sea = _into_by_fuel(world)
+    found: dict[str, int] = {}
+    reached: list[set[str]] = [{goal}] + [set() for _ in range(limit + SEA_STEP)]  # by fuel points to the goal
+    for d in range(limit + 1):
+        ring = reached[d].difference(found)
+        if not ring:
+            continue
+        found.update(dict.fromkeys(ring, d))
+        reached[d + LAND_STEP].update(chain.from_iterable(map(land.__getitem__, ring)))
+        reached[d + SEA_STEP].update(chain.from_iterable(map(sea.__getitem__, ring)))
+    return found
+
+
 def cheapest(world: World, start: str, goal: str, limit: int = 40,
              avoid: Callable[[str], bool] | None = None,
              double: Callable[[str], bool] | None = None) -> int | None:
     """Fewest fuel points to fly from start to goal (step_cost per move), or None beyond
     `limit`. `avoid(place)` keeps a flight out of places it may not cross; start and goal
     are always allowed. `double(place)`: every move into or out of such a place costs
-    twice its fuel (4.1.2, rebasing "over enemy controlled sea zone or province")."""
+    twice its fuel (4.1.2, rebasing "over enemy controlled sea zone or province").
+
+    The search looks ahead (A*, as air_route.way): a place is ranked by its fuel plus its
+    fewest fuel points to the goal on the plain map (within), never more than the flight
+    still needs, so the first time the goal comes up its fuel is the fewest; places the
+    goal is beyond `limit` from are never tried (issue 14, the engine's cost)."""
+    if start == goal:
+        return 0
+    near = within(world, goal, limit)
+    if start not in near:
+        return None
+    moves = steps(world)
     best = {start: 0}
-    heap = [(0, start)]
+    heap = [(near[start], start)]  # fuel so far plus the fewest still to fly, the place
     while heap:
-        cost, here = heapq.heappop(heap)
+        ahead, here = heapq.heappop(heap)
+        cost = ahead - near[here]
         if here == goal:
             return cost
-        if cost > best.get(here, limit + 1):
+        if cost > best[here]:
             continue
-        for nxt in world.sorted_neighbours(here):  # (sorted once per map)
-            if avoid is not None and nxt != goal and avoid(nxt):
+        doubled = double is not None and double(here)
+        for nxt, step in moves.get(here, ()):
+            to_goal = near.get(nxt)
+            if to_goal is None or (avoid is not None and nxt != goal and avoid(nxt)):
                 continue
-            c = cost + move_cost(world, here, nxt, double)
-            if c <= limit and c < best.get(nxt, limit + 1):
+            c = cost + (2 * step if double is not None and (doubled or double(nxt)) else step)
+            if c + to_goal <= limit and c < best.get(nxt, limit + 1):
                 best[nxt] = c
-                heapq.heappush(heap, (c, nxt))
+                heapq.heappush(heap, (c + to_goal, nxt))
     return None
 
 
@@ -109,6 +173,7 @@ def nearest(world: World, start: str, goals: Iterable[str], limit: int = 40) -> 
     wanted = set(goals)
     if start in wanted:
         return 0, start
+    moves = steps(world)
     best = {start: 0}
     heap = [(0, start)]
     while heap:
@@ -117,8 +182,8 @@ def nearest(world: World, start: str, goals: Iterable[str], limit: int = 40) -> 
             return cost, here
         if cost > best.get(here, limit + 1):
             continue
-        for nxt in world.sorted_neighbours(here):  # (sorted once per map)
-            c = cost + step_cost(world.territories[here].is_sea, world.territories[nxt].is_sea)
+        for nxt, step in moves.get(here, ()):
+            c = cost + step
             if c <= limit and c < best.get(nxt, limit + 1):
                 best[nxt] = c
                 heapq.heappush(heap, (c, nxt))

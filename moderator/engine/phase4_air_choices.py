@@ -12,6 +12,9 @@ there), so it tells no more than the nation's own battles do.
 
 from __future__ import annotations
 
+from itertools import compress
+from operator import attrgetter
+
 from moderator.engine.context import TurnContext
 from moderator.engine.events import Event
 from moderator.orders.model import AirRetreat, LetPass
@@ -21,20 +24,34 @@ PHASE = "4.5"
 
 def unused(ctx: TurnContext) -> None:
     """After Phase 4's fighting: the LET THROUGH and BREAK OFF AIR COMBAT orders that had
-    nothing to do, each told to its nation."""
-    for nation, index, o in ctx.orders_of(LetPass):
+    nothing to do, each told to its nation. Each order looks only among the events of the
+    codes that can answer it, picked from the turn's events once (at C speed), where each
+    order passed over every event of the turn (some two thousand by turn eight: issue 14)."""
+    lets, retreats = list(ctx.orders_of(LetPass)), list(ctx.orders_of(AirRetreat))
+    if not lets and not retreats:
+        return
+    events = ctx.events
+    found = list(compress(events, map(ANSWERS.__contains__, map(_code, events))))
+    for nation, index, o in lets:
         place = ctx.name(o.place) or o.place
         if not any(e.code == "let-through" and e.args.get("nation") == nation and e.args.get("territory") == place
-                   for e in ctx.events):
+                   for e in found):
             ctx.tell(nation, "let-through-unused", PHASE, order=index, territory=place)
-    for nation, index, r in ctx.orders_of(AirRetreat):
+    for nation, index, r in retreats:
         place = ctx.name(r.place) or r.place
-        if not any(air_combat_at(e, nation, place) for e in ctx.events):
+        if not any(air_combat_at(e, nation, place) for e in found):
             ctx.tell(nation, "air-retreat-unused", PHASE, order=index, territory=place)
 
 
+# The codes of the events unused() reads: "let-through" and those air_combat_at() answers for.
+ANSWERS = frozenset({"let-through", "air-retreat", "air-combat-at-sea", "air-raid", "attack-intercepted",
+                     "flight-intercepted", "battle"})
+_code = attrgetter("code")
+
+
 def air_combat_at(e: Event, nation: str, place: str) -> bool:
-    """Did the nation's attacking aircraft meet interceptors at `place` (the event's story)?"""
+    """Did the nation's attacking aircraft meet interceptors at `place` (the event's story)?
+    (Only events of the codes in ANSWERS can say yes: a code added here goes there too.)"""
     a = e.args
     if e.code == "air-retreat":
         return a.get("nation") == nation and a.get("territory") == place

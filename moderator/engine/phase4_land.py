@@ -178,8 +178,9 @@ def land_moves(ctx: TurnContext) -> None:
     # (4.5: they too "move into a territory" on their way); the rest deploy first.
     aloft = [g for g in moves if attack_flights.flown(ctx, g, flying | busy) is not None]
     flying |= {u.id for g in aloft for u in g.units}
+    flown = {id(g) for g in aloft}  # (one look per move: a late turn's moves times its flights was quadratic)
     for leg in moves:  # guideline 1: the defenders' own moves first
-        if all(leg is not g for g in aloft):
+        if id(leg) not in flown:
             moved(ctx, leg)
     attack_flights.on_the_way(ctx, [*raids, *aloft], flying | busy,
                               lambda leg, u: air_rounds(ctx, leg, u))  # 4.5 on the way
@@ -219,15 +220,22 @@ def battle_order(ctx: TurnContext, plans: Mapping[str, object], away: Collection
             chosen = {nation: next((c.to for c in conds if c.to), None)}
             goes = retreats(ctx, dest, [u for u in here if u.nation == nation], attacked, chosen)
             into[dest] |= {n for n in goes.values() if n in attacked and n != dest}
+    if not any(into.values()):
+        return sorted(plans)  # (mostly: nobody may fall back into another battle)
+    # Each time the first by name of the battles no battle left may fall back into, counted
+    # (blockers) rather than asked of every pair again for every battle (issue 14: a late
+    # turn's thirty battles asked some 15,000 times).
+    blockers = {d: sum(1 for o in plans if d in into[o]) for d in plans}  # (into[o] never holds o)
     order: list[str] = []
     left = set(plans)
     while left:
-        ready = sorted(d for d in left if not any(d in into[o] for o in left if o != d))
-        if not ready:
-            ready = [ctx.dice.pick(sorted(left), "battles whose defenders may fall back into each other: "
-                                   "which is fought first: " + " or ".join(sorted(left)))]
-        order.extend(ready[:1])
-        left.discard(ready[0])
+        ready = [d for d in left if not blockers[d]]
+        first = min(ready) if ready else ctx.dice.pick(sorted(left), "battles whose defenders may fall back into "
+                                                       "each other: which is fought first: " + " or ".join(sorted(left)))
+        order.append(first)
+        left.discard(first)
+        for d in into[first]:
+            blockers[d] -= 1
     return order
 
 

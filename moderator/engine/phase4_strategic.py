@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from moderator.engine import alliances
@@ -32,7 +33,7 @@ from moderator.orders.model import StrategicMove
 from moderator.world.model import World
 
 if TYPE_CHECKING:
-    from moderator.engine.context import TurnContext
+    from moderator.engine.context import Position, TurnContext
     from moderator.engine.ruleset import Served
 
 PHASE = "4.1.3"
@@ -126,12 +127,28 @@ def land_links(world: World) -> Links:
     return _per_map(_LAND_LINKS, world, build)
 
 
-_SKELETONS: dict[tuple[int, str, tuple[str, ...], tuple[str, ...]],
-                 tuple[World, FlowNetwork, list[int], dict[str, int]]] = {}
+@dataclass(frozen=True)
+class _Skeleton:
+    """The rails of a region from an origin to some destinations, built once (_skeleton).
+
+    net: the network (capacity 0 where each move sets its own); full: its edges'
+    capacities with no rail used yet; edge_of: territory -> its in -> out edge's number
+    (the `i`-th territory of the region, the `i`-th edge). For first_path, the same rails
+    by territory number: the origin's, each territory's links as (neighbour, the link's
+    edge in the network), each territory's edge to the sink (-1: none)."""
+
+    net: FlowNetwork
+    full: list[int]
+    edge_of: dict[str, int]
+    origin: int
+    links: tuple[tuple[tuple[int, int], ...], ...]
+    to_sink: tuple[int, ...]
 
 
-def _skeleton(world: World, region: list[str], origin: str,
-              sinks: list[str]) -> tuple[FlowNetwork, list[int], dict[str, int]]:
+_SKELETONS: dict[tuple[int, str, tuple[str, ...], tuple[str, ...]], tuple[World, _Skeleton]] = {}
+
+
+def _skeleton(world: World, region: list[str], origin: str, sinks: list[str]) -> _Skeleton:
     """The rails of a region from an origin to some destinations (`sinks`) as a network,
     with the capacities that do not depend on the turn: every territory's in -> out edge
     (the `i`-th edge for the `i`-th territory of the region, capacity 0 here), the source
@@ -141,7 +158,7 @@ def _skeleton(world: World, region: list[str], origin: str,
     (a turn's moves asked for some 1,600 edges to be added: issue 14, the engine's cost);
     the entry holds the map, so its id cannot be reused while the entry lives. With it:
     the capacities with no rail used yet (each territory's value, "limited by the maximum
-    point value of the territory") and each territory's edge number."""
+    point value of the territory"), each territory's edge number and its links by number."""
     key = (id(world), origin, tuple(region), tuple(sinks))
     hit = _SKELETONS.get(key)
     if hit is None or hit[0] is not world:
@@ -152,29 +169,88 @@ def _skeleton(world: World, region: list[str], origin: str,
             net.add_edge((t, "in"), (t, "out"), 0)
         net.add_edge(SOURCE, (origin, "in"), INF)
         inside, rails = set(region), _sorted_neighbours(world)
+        number = {t: i for i, t in enumerate(region)}
+        links: list[list[tuple[int, int]]] = [[] for _ in region]
         for t in region:
             for nb in rails[t]:
                 if nb in inside and nb != origin:
+                    links[number[t]].append((number[nb], net.edges()))  # the edge about to be added
                     net.add_edge((t, "out"), (nb, "in"), INF)
+        to_sink = [-1] * len(region)
         for dest in sinks:
+            to_sink[number[dest]] = net.edges()
             net.add_edge((dest, "out"), SINK, 0)
         net.node(SINK)  # there even with no destination, as the search asks for it
         full = net.capacities()
         for i, t in enumerate(region):
             full[i] = max(0, world.territories[t].value)
-        hit = _SKELETONS[key] = (world, net, full, {t: i for i, t in enumerate(region)})
-    return hit[1], hit[2], hit[3]
+        skeleton = _Skeleton(net, full, number, number.get(origin, -1), tuple(map(tuple, links)), tuple(to_sink))
+        hit = _SKELETONS[key] = (world, skeleton)
+    return hit[1]
+
+
+def first_path(skeleton: _Skeleton, caps: Sequence[int]) -> list[int] | None:
+    """The network's first augmenting path (its edges' indexes), as FlowNetwork's own
+    breadth-first search finds it before any flow is pushed, but searched on the
+    territories, not on their in and out nodes: half the nodes, and it stops as soon as it
+    meets a destination (a turn's rail searches were most of Phase 4.1.3's cost: issue 14).
+
+    Why the same path: before any push only forward edges carry anything, and every link
+    carries all. The network's queue pops the out nodes in the order their in nodes were
+    found (an in node, popped, queues its out node when the territory has room), and an in
+    node's parent is the first out node popped that links to it; so queuing a territory
+    when its in node is found pops the territories in the same order, each finding its
+    neighbours in the same order. The sink is found from the first destination popped that
+    has room and units wanted: the first one queued, so the search stops when it is found.
+    `caps[k]`: the capacity of the `k`-th edge added (the network's edge 2k)."""
+    o, links, to_sink = skeleton.origin, skeleton.links, skeleton.to_sink
+    if o < 0 or caps[o] <= 0:
+        return None
+    parent = [-1] * len(links)  # territory -> the territory it was found from
+    parent[o] = o
+    queue = deque([o])
+    while queue:
+        u = queue.popleft()
+        for v, _ in links[u]:
+            if parent[v] < 0:
+                parent[v] = u
+                if caps[v] > 0:
+                    if to_sink[v] >= 0 and caps[to_sink[v]] > 0:
+                        return _edges_to(skeleton, parent, v)
+                    queue.append(v)
+    return None
+
+
+def _edges_to(skeleton: _Skeleton, parent: list[int], dest: int) -> list[int]:
+    """The path's edges in the network: source -> origin in -> origin out -> ... -> dest
+    in -> dest out -> sink (the `k`-th edge added is the network's edge 2k)."""
+    added, v = [skeleton.to_sink[dest]], dest
+    while True:
+        added.append(v)  # its in -> out edge
+        if v == skeleton.origin:
+            break
+        u = parent[v]
+        added.append(next(k for w, k in skeleton.links[u] if w == v))
+        v = u
+    added.append(len(skeleton.links))  # the source's edge into the origin
+    return [2 * k for k in reversed(added)]
 
 
 def _network(
     world: World, state: GameState, nation: str, origin: str,
     demands: Mapping[str, int], used: Mapping[str, int],
-) -> FlowNetwork:
+) -> tuple[FlowNetwork, int, list[int] | None]:
+    """The network of the move, and the capacity of a cut of it: every unit passes the
+    origin, and reaches the sink through one destination, its own capacity and the units
+    wanted there both limiting it. Once that many units are found the search for more is
+    skipped: it would fail (the same flow and paths; a turn's failing searches walked the
+    whole region again: issue 14, the engine's cost)."""
     region = rail_region(world, state, nation, origin)
     inside = set(region)
     sinks = [dest for dest in sorted(demands) if dest in inside and dest != origin and demands[dest] > 0]
-    net, fixed, edge_of = _skeleton(world, region, origin, sinks)
-    caps = list(fixed)  # each territory's value: less the rails the turn's moves used there
+    skeleton = _skeleton(world, region, origin, sinks)
+    edge_of = skeleton.edge_of
+    caps = list(skeleton.full)  # each territory's value: less the rails the turn's moves used there
     places = world.territories
     for t, n in used.items():
         i = edge_of.get(t)
@@ -182,7 +258,8 @@ def _network(
             caps[i] = max(0, places[t].value - n)
     for i, dest in enumerate(sinks, len(caps) - len(sinks)):
         caps[i] = demands[dest]
-    return net.with_capacities(caps)
+    cut = min(caps[edge_of[origin]], sum(min(caps[edge_of[dest]], demands[dest]) for dest in sinks)) if region else 0
+    return skeleton.net.with_capacities(caps), cut, first_path(skeleton, caps)
 
 
 def strategic_paths(
@@ -196,14 +273,26 @@ def strategic_paths(
     spent this turn by other strategic moves (territory -> units).
     """
     wanted = dict(destinations) if isinstance(destinations, Mapping) else dict.fromkeys(destinations, INF)
-    net = _network(world, state, nation, origin, wanted, used or {})
-    net.max_flow(SOURCE, SINK)
+    net, cut, first = _network(world, state, nation, origin, wanted, used or {})
+    net.max_flow(SOURCE, SINK, cut, first)
     out: list[tuple[Path, int]] = []
     for nodes, amount in net.flow_paths(SOURCE, SINK):
         # nodes: source, (t, "in"), (t, "out"), ..., sink -> keep each territory once.
         names = [n[0] for n in nodes[1:-1] if isinstance(n, tuple) and n[1] == "out"]
         out.append((tuple(str(n) for n in names), amount))
     return out
+
+
+def kept_paths(pos: Position, nation: str, origin: str, dest: str, count: int,
+               used: Mapping[str, int]) -> list[tuple[Path, int]]:
+    """strategic_paths for `count` units from origin to dest on the rails `used` so far,
+    remembered for the position as it is (its memo). serve()'s tryout asks exactly what
+    the moves ask again when they are carried out in the same order on the same rails
+    (there was room for all), so each rail search is made once, not twice (issue 14)."""
+    key = ("routes", nation, origin, dest, str(count), repr(sorted(used.items())))
+    if key not in pos.memo:
+        pos.memo[key] = strategic_paths(pos.world, pos.state, nation, origin, {dest: count}, used)
+    return list(pos.memo[key])
 
 
 def strategic_capacity(
@@ -258,7 +347,7 @@ def _room_for_all(ctx: TurnContext, orders: Served) -> bool:
         if not isinstance(order, StrategicMove):
             continue
         wanted = sum(u.count for u in order.units)
-        paths = strategic_paths(ctx.world, ctx.state, nation, order.origin, {order.dest: wanted}, used)
+        paths = kept_paths(ctx, nation, order.origin, order.dest, wanted, used)
         if sum(n for _, n in paths) < wanted:
             return False
         for path, n in paths:

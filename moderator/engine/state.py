@@ -332,6 +332,7 @@ def _same_objects(a: list[Unit], b: list[Unit]) -> bool:
 
 
 _unit_id = attrgetter("id")
+_nation = attrgetter("nation")
 _side = attrgetter("side")
 
 
@@ -476,7 +477,8 @@ class GameState:
             here = self._by_place().get(location, ())
         if nation is None:
             return list(here)
-        return [u for u in here if u.nation == nation]
+        # the nation's, picked at C speed (a comprehension cost a Python step per unit there)
+        return list(itertools.compress(here, map(eq, itertools.repeat(nation), map(_nation, here))))
 
     def _fresh_index(self) -> _Index | None:
         """The index of units by place if it still holds (see units_at), following the

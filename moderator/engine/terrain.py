@@ -44,6 +44,19 @@ def no_landing_features(scenario: Scenario) -> frozenset[str]:
     return frozenset(feature for feature, rule in scenario.terrain.items() if rule.no_landing)
 
 
+def with_features(world: World, features: frozenset[str]) -> frozenset[str]:
+    """The map's places with any of `features` (no_landing_features: where no aircraft
+    lands), kept per map and set of features (the map never changes once loaded): a list of
+    landing places is then filtered at C speed, where each of some hundred friendly lands
+    had its features tested for each list, a dozen lists a turn (issue 14, the engine's cost)."""
+    kept: dict[frozenset[str], frozenset[str]] = world.__dict__.setdefault("_with_features", {})
+    found = kept.get(features)
+    if found is None:
+        found = kept[features] = frozenset(name for name, t in world.territories.items()
+                                           if not features.isdisjoint(t.features))
+    return found
+
+
 def defense(world: World, scenario: Scenario, place: str, kind: str, base: int) -> int:
     """A defending unit's value here: infantry in the mountains defend higher."""
     if kind == "infantry":

@@ -17,6 +17,7 @@ inputs give the same message except for the Message-ID, which must be unique.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import re
 import textwrap
 from collections.abc import Sequence
@@ -199,6 +200,7 @@ def compose_raw(
     references: Sequence[str] = (),
     auto_submitted: str | None = None,
     message_id: str | None = None,
+    parts: Alternative | None = None,
 ) -> Composed:
     """bytes(compose(...)) of a plain text mail with its HTML alternative (every receipt and
     reply), written straight as bytes when nothing in it needs the standard library's header
@@ -206,10 +208,14 @@ def compose_raw(
     folded at spaces as _SubjectFolding does). That is every receipt of an ASCII subject; the
     same bytes as compose() writes but for the random boundary (tests/test_mail_compose.py
     holds them equal), at a fraction of the cost: building and flattening an EmailMessage was
-    about a fifth of the CPU an order mail costs. Anything else goes through compose()."""
+    about a fifth of the CPU an order mail costs. Anything else goes through compose().
+    `parts`: alternative(text, html) made ahead (by a read-ahead worker), used if it is of
+    this text and HTML."""
     message_id = message_id or make_msgid(domain=domain)
+    if parts is None or parts.text != text or parts.html != html:
+        parts = None
     fast = _written_directly(sender, to, subject, text, html, date, message_id, in_reply_to, references,
-                             auto_submitted)
+                             auto_submitted, parts)
     if fast is not None:
         return Composed(fast, ", ".join(to), subject, message_id)
     message = compose(sender=sender, to=to, subject=subject, text=text, html=html, date=date, domain=domain,
@@ -225,7 +231,7 @@ _MAX_LINE = 78  # the policy's max_line_length: a longer header line the standar
 
 def _written_directly(sender: str, to: Sequence[str], subject: str, text: str, html: str, date: datetime,
                       message_id: str, in_reply_to: str | None, references: Sequence[str],
-                      auto_submitted: str | None) -> bytes | None:
+                      auto_submitted: str | None, parts: Alternative | None = None) -> bytes | None:
     """The message's bytes, or None if a header needs the standard library's encoding or folding."""
     if not to or not all(_PLAIN_ADDRESS.match(a) for a in (sender, *to)):
         return None
@@ -248,14 +254,29 @@ def _written_directly(sender: str, to: Sequence[str], subject: str, text: str, h
         head.append(f"Auto-Submitted: {auto_submitted}")
     if any(len(line) > _MAX_LINE for line in head if not line.startswith("Subject:")):
         return None
+    return "\n".join([*head, (parts or alternative(text, html)).encoded]).encode("ascii")
+
+
+@dataclass(frozen=True)
+class Alternative:
+    """A text and its HTML alternative as compose_raw writes them after the message's own
+    headers (MIME-Version on): the costly part of a receipt's bytes, which depends on the two
+    bodies alone, so a read-ahead worker can write it (service/read_ahead.py)."""
+
+    text: str
+    html: str
+    encoded: str
+
+
+def alternative(text: str, html: str) -> Alternative:
     plain_cte, plain = _encoded_text(text)
     html_cte, html_body = _encoded_text(html)
     boundary = _boundary(plain + html_body)
-    parts = [*head, "MIME-Version: 1.0", "Content-Type: multipart/alternative;", f' boundary="{boundary}"', "",
+    lines = ["MIME-Version: 1.0", "Content-Type: multipart/alternative;", f' boundary="{boundary}"', "",
              f"--{boundary}", 'Content-Type: text/plain; charset="utf-8"', f"Content-Transfer-Encoding: {plain_cte}",
              "", plain, f"--{boundary}", 'Content-Type: text/html; charset="utf-8"',
              f"Content-Transfer-Encoding: {html_cte}", "MIME-Version: 1.0", "", html_body, f"--{boundary}--", ""]
-    return "\n".join(parts).encode("ascii")
+    return Alternative(text, html, "\n".join(lines))
 
 
 def _encoded_text(body: str) -> tuple[str, str]:
@@ -271,11 +292,16 @@ def _encoded_text(body: str) -> tuple[str, str]:
 
 
 def _boundary(bodies: str) -> str:
-    """A multipart boundary in the standard library's form that no body line can be taken for."""
-    import random
+    """A multipart boundary in the standard library's form that no body line can be taken for.
+    Its digits come from a digest of the bodies, not from chance (RFC 2046 5.1.1 asks only
+    that it occur in none of them): the same bodies get the same bytes wherever they are
+    written, in a read-ahead worker or in the daemon's thread."""
     import sys
 
-    while True:
-        boundary = "=" * 15 + f"{random.randrange(sys.maxsize):0{len(repr(sys.maxsize - 1))}d}" + "=="
+    width = len(repr(sys.maxsize - 1))
+    for salt in itertools.count():
+        digest = hashlib.sha256(f"{salt}:{bodies}".encode()).digest()
+        boundary = "=" * 15 + f"{int.from_bytes(digest[:8], 'big') % sys.maxsize:0{width}d}" + "=="
         if f"--{boundary}" not in bodies:
             return boundary
+    raise AssertionError("unreachable")

@@ -92,8 +92,8 @@ class MailConfig:
     # Mail bigger than this is not fetched whole: its first bytes are kept and the sender is
     # told (a 50 MB attachment must not take the daemon's memory). [mail.imap] max_message_mb.
     max_message_bytes: int = 10 * 1024 * 1024
-    # Worker processes reading a fetched batch's mails ahead of the daemon's thread (extract
-    # and parse: service/read_ahead.py); None: one less than the machine's cores, 0: none.
+    # Worker processes reading a fetched batch's mails ahead of the daemon's thread (extract,
+    # parse, check, receipt: service/read_ahead.py); None: one less than the machine's cores, 0: none.
     # [mail.imap] intake_workers.
     intake_workers: int | None = None
 

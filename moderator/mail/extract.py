@@ -251,7 +251,9 @@ def is_auto_submitted(message: Message, sender: str) -> bool:
         return True
     if (_header(message, "Precedence") or "").strip().lower() in ("bulk", "junk", "list"):
         return True
-    if _header(message, "List-Id") or _header(message, "X-Autoreply") or _header(message, "X-Autorespond"):
+    if any(name.lower().startswith("list-") for name in message.keys()):
+        return True  # a mailing list's mail: List-Id (RFC 2919), List-Post, List-Unsubscribe, ... (RFC 2369)
+    if _header(message, "X-Autoreply") or _header(message, "X-Autorespond"):
         return True
     if sender.partition("@")[0] in _ROBOT_LOCAL_PARTS:
         return True

@@ -29,7 +29,8 @@ from moderator.reports.visibility import View, alliance_members, alliance_view, 
 from moderator.world.model import World
 from moderator.world.scenario_model import Scenario
 
-__all__ = ["MAP_CID", "FULL_MAP_CID", "Report", "TurnInfo", "build_reports", "PUBLIC", "with_map"]
+__all__ = ["MAP_CID", "FULL_MAP_CID", "Part", "Report", "TurnInfo", "build_reports", "draw_maps", "PUBLIC",
+           "report_parts", "with_map"]
 
 # Placeholders in a report's HTML the service swaps for the real Content-IDs (with_map): the
 # inline copy shown in the mail, and the full-size map attached (map.png), which the inline
@@ -87,52 +88,91 @@ def namer(scenario: Scenario) -> Callable[[str], str]:
     return names
 
 
-def build_reports(state: GameState, events: Sequence[Event], scenario: Scenario, world: World,
-                  info: TurnInfo, nations: Sequence[str], draw: MapRenderer, *,
-                  bulletin_too: bool = True, parallel: bool = False) -> list[Report]:
-    """Reports for the seated `nations`, for each alliance that has a seated member, and
-    (bulletin_too) the public bulletin for every seated nation. The words first, then
-    every map: `parallel`, in worker processes (reports/mapjobs.py; worth it only when
-    `draw` really draws)."""
-    names = namer(scenario)
+Built = tuple[Report, Job, str]  # a report without its map, the job that draws it, its region
+
+
+@dataclass(frozen=True)
+class Part:
+    """One audience's report, made on demand: a nation's, an alliance's status or the public
+    bulletin. The service makes each apart when making them all at once failed, so one
+    audience's failure never takes another's report with it (issue 11), and makes one again
+    without its map (words that say no map is attached) when its map cannot be drawn."""
+
+    audience: str  # nation id, "alliance:<side>" or "public" (Report.audience)
+    maker: Callable[[MapRenderer | None], Built]
+    draw: MapRenderer | None
+
+    def make(self) -> Built:
+        return self.maker(self.draw)
+
+    def without_map(self) -> Report:
+        return self.maker(None)[0]
+
+
+def report_parts(state: GameState, events: Sequence[Event], scenario: Scenario, world: World,
+                 info: TurnInfo, nations: Sequence[str], draw: MapRenderer | None, *,
+                 bulletin_too: bool = True) -> list[Part]:
+    """The reports for the seated `nations`, for each alliance that has a seated member, and
+    (bulletin_too) the public bulletin for every seated nation; without `draw`, no maps."""
     events = list(events)
-    out: list[Report] = []
-    jobs: list[Job] = []
-    regions: list[str] = []  # the region each map will be drawn on (mapview.region_for)
-    for nation in sorted(nations):
-        report, job, view = _nation_parts(state, events, scenario, world, info, nation, draw)
-        out.append(report)
-        jobs.append(job)
-        regions.append(region_for(world, view))
+    parts = [Part(nation, functools.partial(_nation_part, state, events, scenario, world, info, nation), draw)
+             for nation in sorted(nations)]
     for side in ("central", "allied"):
-        members = alliance_members(state, side)
-        seated = [n for n in members if n in nations]
-        if not seated:
-            continue
-        view = alliance_view(state, scenario, events, side, world)
-        content = alliance_report(world, view, info, names, side)
-        title = map_title(info, SIDE_NAMES[side])
-        text, html = render("alliance", r=content, map_src=f"cid:{MAP_CID}", full_src=f"cid:{FULL_MAP_CID}")
-        out.append(_report(view.audience, seated,
-                           f"{info.title}: turn {info.resolved_turn} status of the {SIDE_NAMES[side]}",
-                           text, html, content.to_json()))
-        jobs.append(functools.partial(draw, view, title))
-        regions.append(region_for(world, view))
+        seated = [n for n in alliance_members(state, side) if n in nations]
+        if seated:
+            parts.append(Part(f"alliance:{side}", functools.partial(
+                _alliance_part, state, events, scenario, world, info, side, seated), draw))
     if bulletin_too and nations:
-        view = public_view(state, events)
-        news = bulletin(view, events, info, names)
-        text, html = render("bulletin", r=news, map_src=f"cid:{MAP_CID}", full_src=f"cid:{FULL_MAP_CID}")
-        out.append(_report(PUBLIC, sorted(nations), f"{info.title}: turn {info.resolved_turn} news (public bulletin)",
-                           text, html, news.to_json()))
-        jobs.append(functools.partial(draw, view, map_title(info)))
-        regions.append(region_for(world, view))
-    # Drawn region by region: a region's base layer is drawn once and reused by its next
-    # maps while it is still in mapdraw's small cache (a turn's maps span up to eleven regions).
-    order = sorted(range(len(jobs)), key=lambda i: (regions[i], i))
-    drawn = draw_all([jobs[i] for i in order], None if parallel else 1, [regions[i] for i in order])
+        parts.append(Part(PUBLIC, functools.partial(_bulletin_part, state, events, scenario, world, info,
+                                                    sorted(nations)), draw))
+    return parts
+
+
+def build_reports(state: GameState, events: Sequence[Event], scenario: Scenario, world: World,
+                  info: TurnInfo, nations: Sequence[str], draw: MapRenderer | None, *,
+                  bulletin_too: bool = True, parallel: bool = False) -> list[Report]:
+    """Every report of report_parts(): the words first, then every map (draw_maps)."""
+    parts = report_parts(state, events, scenario, world, info, nations, draw, bulletin_too=bulletin_too)
+    return draw_maps([part.make() for part in parts], parallel)
+
+
+def draw_maps(built: Sequence[Built], parallel: bool = False) -> list[Report]:
+    """The reports with their maps drawn: `parallel`, in worker processes (reports/mapjobs.py;
+    worth it only when the maps are really drawn). Drawn region by region: a region's base
+    layer is drawn once and reused by its next maps while it is still in mapdraw's small
+    cache (a turn's maps span up to eleven regions)."""
+    order = sorted(range(len(built)), key=lambda i: (built[i][2], i))
+    drawn = draw_all([built[i][1] for i in order], None if parallel else 1, [built[i][2] for i in order])
     for i, files in zip(order, drawn, strict=True):
-        out[i].png, out[i].png_inline = files
-    return out
+        built[i][0].png, built[i][0].png_inline = files
+    return [report for report, _, _ in built]
+
+
+def _nation_part(state: GameState, events: Sequence[Event], scenario: Scenario, world: World, info: TurnInfo,
+                 nation: str, draw: MapRenderer | None) -> Built:
+    report, job, view = _nation_parts(state, events, scenario, world, info, nation, draw)
+    return report, job, region_for(world, view)
+
+
+def _alliance_part(state: GameState, events: list[Event], scenario: Scenario, world: World, info: TurnInfo,
+                   side: str, seated: list[str], draw: MapRenderer | None) -> Built:
+    view = alliance_view(state, scenario, events, side, world)
+    content = alliance_report(world, view, info, namer(scenario), side)
+    text, html = render("alliance", r=content, map_src=f"cid:{MAP_CID}" if draw else "", full_src=f"cid:{FULL_MAP_CID}")
+    report = _report(view.audience, seated, f"{info.title}: turn {info.resolved_turn} status of the {SIDE_NAMES[side]}",
+                     text, html, content.to_json())
+    job = functools.partial(draw, view, map_title(info, SIDE_NAMES[side])) if draw else _no_map
+    return report, job, region_for(world, view)
+
+
+def _bulletin_part(state: GameState, events: list[Event], scenario: Scenario, world: World, info: TurnInfo,
+                   nations: list[str], draw: MapRenderer | None) -> Built:
+    view = public_view(state, events)
+    news = bulletin(view, events, info, namer(scenario))
+    text, html = render("bulletin", r=news, map_src=f"cid:{MAP_CID}" if draw else "", full_src=f"cid:{FULL_MAP_CID}")
+    report = _report(PUBLIC, nations, f"{info.title}: turn {info.resolved_turn} news (public bulletin)",
+                     text, html, news.to_json())
+    return report, functools.partial(draw, view, map_title(info)) if draw else _no_map, region_for(world, view)
 
 
 def _nation_parts(state: GameState, events: Sequence[Event], scenario: Scenario, world: World, info: TurnInfo,

@@ -12,7 +12,7 @@ import csv
 import io
 import math
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal, TypedDict, Unpack, overload
 
 import matplotlib
@@ -584,13 +584,13 @@ def _draw_labels(
     # Other names: land first, biggest places first. A name that would overlap one already
     # placed tries a few nearby spots and is skipped only when none is free.
     order = sorted(geometry.places.values(), key=lambda p: (p.kind != "land", -_size_px(p, reg), p.name))
-    to_pixels = ax.transData  # type: ignore[attr-defined]
+    to_pixels, frame = ax.transData, ax.bbox  # type: ignore[attr-defined]
     for place in order:
         if place.name in named or _size_px(place, reg) < reg.min_label_px:
             continue
         at = _label_anchor(place, reg)
         if at is not None:
-            label = _free_name(place, reg, to_pixels.transform(at), taken, features.get(place.name, ""))
+            label = _free_name(place, reg, to_pixels.transform(at), taken, features.get(place.name, ""), frame)
             if label is not None:
                 placed.append(label)
     return unit_boxes, placed, labels
@@ -760,6 +760,11 @@ def _into_frame(box: Bbox, frame: Bbox) -> tuple[float, float]:
     return shift(box.x0, box.x1, frame.x0, frame.x1), shift(box.y0, box.y1, frame.y0, frame.y1)
 
 
+def _away(shift: float) -> int:
+    """A shift in whole pixels at least as long as `shift`, in its direction."""
+    return math.ceil(shift) if shift > 0 else math.floor(shift)
+
+
 def _outline(place: PlaceShape, reg: Region, at: tuple[float, float]) -> MplPath | None:
     """The place's outline in data coordinates, on the copy of the map its point `at` is on."""
     for shift in _shifts(reg):
@@ -825,9 +830,11 @@ def _unit_place_name(
 
 
 def _free_name(place: PlaceShape, reg: Region, anchor: np.ndarray, taken: mapnames.Occupied,
-               suffix: str) -> mapnames.PlacedName | None:
+               suffix: str, frame: Bbox) -> mapnames.PlacedName | None:
     """Another place's name at the first free spot near its label point (pixels `anchor`),
-    or None where every spot is taken."""
+    or None where every spot is taken. A spot that the map's `frame` would cut (a place near
+    the edge, such as the Gulf of Bothnia at the top of the eastern front) is moved inward, as
+    the unit boxes and their names are."""
     sea = place.kind == "sea"
     size = reg.font * (0.9 if sea else 1.0)
     above = not sea and _size_px(place, reg) < SMALL_PLACE_PX  # a dot marks a speck of an island
@@ -837,6 +844,10 @@ def _free_name(place: PlaceShape, reg: Region, anchor: np.ndarray, taken: mapnam
         name = mapnames.PlacedName(place.name + suffix, style, round(anchor[0] + dx * DPI / 72),
                                    round(anchor[1] + dy * DPI / 72))
         box = name.box(DPI)
+        sx, sy = _into_frame(box, frame)
+        if sx or sy:  # whole pixels (names are pasted as pixels), rounded away from the edge
+            name = replace(name, x=name.x + _away(sx), y=name.y + _away(sy))
+            box = name.box(DPI)
         if not taken.count(box):
             taken.add(box)
             return name

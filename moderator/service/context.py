@@ -108,8 +108,7 @@ class Service:
         what it works on): kept while the snapshot, the "now" rulings and the ruleset it was
         made from stay the same, so a burst of order mails decodes the 1914 state once, not
         once a mail (about 5 ms each). Anything else that changes a state uses position()."""
-        key = (game.id, game.turn, self.store.snapshot_key(game.id, game.turn), game.ruleset, game.ruleset_version,
-               tuple(r.id for r in self.store.rulings(game.id, game.turn, "now")))
+        key = self.checking_key(game)
         state = self._checking.get(key)
         if state is None:
             self._checking.clear()  # one position at a time: a new turn, a new ruling
@@ -119,6 +118,12 @@ class Service:
             # what every later mail is checked on.
             state.share_units()
         return state
+
+    def checking_key(self, game: Game) -> tuple[object, ...]:
+        """What checking_position(game) is made from: the game, its turn, the snapshot, the
+        ruleset and the "now" rulings (equal keys, equal positions)."""
+        return (game.id, game.turn, self.store.snapshot_key(game.id, game.turn), game.ruleset, game.ruleset_version,
+                tuple(r.id for r in self.store.rulings(game.id, game.turn, "now")))
 
     def game(self, game_id: str) -> Game:
         game = self.store.game(game_id)

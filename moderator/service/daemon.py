@@ -2,12 +2,19 @@
 send the outbox and keep the console informed.
 
 All jobs run on one worker thread, one at a time, so a poll never races a resolution
-over the same game; a job that fails is reported and the daemon keeps running.
+over the same game; a job that fails is reported and the daemon keeps running. Every
+exception the daemon catches so that it can go on (a guarded job, a resolution that failed)
+is a fault (`Daemon.faults`): said on the console with its traceback (`moderator run`
+prints each line with its time: that is the daemon's log; the demo prints it too), and
+kept, so that `moderator simulate` counts them and fails on any (issue 14: "no
+exception anywhere"). A mail server that cannot be reached is said in one line: its
+message says all, and an outage would repeat the traceback at every poll.
 
 At start (issue 11): the daemon takes the database's daemon lock (a second daemon on the
 same database refuses to start), reopens a turn a killed predecessor left "resolving"
-(nothing of it was committed; on PostgreSQL, where other daemons run on, at every deadline
-check too, turns.recover_interrupted), and runs the deadline check at once, so a deadline that
+(nothing of it was committed; at every deadline check too, turns.recover_interrupted: on
+PostgreSQL other daemons run on, and on SQLite a failed resolution whose failure could not be
+recorded leaves it so), and runs the deadline check at once, so a deadline that
 passed while it was down resolves exactly once, right away. A turn whose resolution
 fails stays open and is retried with growing pauses (RETRY_AFTER). Its reports are sent at
 once (or, in an SMTP outage, once the outbox has sent them, even by a daemon started again
@@ -24,13 +31,16 @@ from __future__ import annotations
 import logging
 import threading
 import time
+import traceback
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from apscheduler.executors.pool import ThreadPoolExecutor
 from apscheduler.schedulers.background import BackgroundScheduler
 
 from moderator.mail.idle import watch
+from moderator.mail.intake import IntakeError
 from moderator.orders.messages import counted
 from moderator.service.calendar import keep_full_turn
 from moderator.service.context import Service
@@ -50,6 +60,20 @@ def _reports_out_key(game_id: str) -> str:
     """The setting that holds the turn of `game_id` resolved whose reports have not all left
     yet ("" once they have): keep_full_turn is owed once they do."""
     return f"{REPORTS_OUT}{game_id}"
+
+
+@dataclass
+class Fault:
+    """An exception the daemon caught and went on after: in which step, and where it came
+    from (the first time); how often that step has failed so since."""
+
+    what: str  # the step: "mail poll", "keeping the whole turn", "resolving <game> turn <n>", ...
+    error: str  # "TypeError: ..."
+    trace: str  # the traceback of the first time, as Python prints it
+    times: int = 1
+
+    def __str__(self) -> str:
+        return f"{self.what} failed: {self.error}"
 
 
 class Daemon:
@@ -72,6 +96,10 @@ class Daemon:
         self.max_resolutions = max_resolutions  # None: no limit
         self.resolutions = 0
         self._retry: dict[tuple[str, int], tuple[int, datetime]] = {}  # (game, turn) -> (failures, not before)
+        # Every exception caught and gone on from (see _fault), one entry per step and error in
+        # the order they first came: a step that fails at every run of its job for weeks
+        # must not fill the memory.
+        self._faults: dict[tuple[str, str], Fault] = {}
         # APScheduler warns whenever a run is skipped because the previous one is still busy;
         # with one worker that is the intended behaviour, not news for the console.
         logging.getLogger("apscheduler").setLevel(logging.ERROR)
@@ -86,6 +114,9 @@ class Daemon:
         self._guard("deadline check", self._deadlines)
 
     def countdown_job(self) -> None:
+        self._guard("countdown", self._countdown)
+
+    def _countdown(self) -> None:
         now = self.svc.clock()
         for g in self.svc.store.games():
             if g.status == "open" and g.deadline is not None:
@@ -130,8 +161,11 @@ class Daemon:
         self._send()
 
     def _deadlines(self) -> None:
-        if self.svc.store.shared:  # a turn another daemon was resolving when it died
-            self._reopen_interrupted()
+        # A turn left "resolving": by another daemon that died (a shared database), or here by
+        # a failure whose own record failed too (mark_failed on a full disk). No resolution is
+        # under way in this daemon now (its jobs run one at a time), and on SQLite it is the
+        # only daemon (Store.daemon_lock), so the turn is open again and retried.
+        self._reopen_interrupted()
         send_reminders(self.svc, self.remind_before)
         now = self.svc.clock()
         if due_games(self.svc):
@@ -152,7 +186,8 @@ class Daemon:
             except AlreadyResolved:  # another daemon on this database has it (PostgreSQL)
                 self.svc.say(f"{game.id} turn {game.turn} is resolved by another daemon")
                 continue
-            except Exception:  # the turn stays open and visible (turns.mark_failed); the others go on
+            except Exception as exc:  # the turn stays open and visible (turns.mark_failed); the others go on
+                self._fault(f"resolving {game.id} turn {game.turn}", exc)
                 pause = RETRY_AFTER[min(failures, len(RETRY_AFTER) - 1)]
                 self._retry[(game.id, game.turn)] = (failures + 1, self.svc.clock() + pause)
                 self.svc.say(f"{game.id} turn {game.turn}: next attempt in {int(pause.total_seconds())} s")
@@ -209,7 +244,24 @@ class Daemon:
         try:
             job()
         except Exception as exc:  # report and keep running; the next run tries again
-            self.svc.say(f"{what} failed: {type(exc).__name__}: {exc}")
+            self._fault(what, exc)
+
+    @property
+    def faults(self) -> list[Fault]:
+        return list(self._faults.values())
+
+    def _fault(self, what: str, exc: Exception) -> None:
+        """Count the fault and say it, with its traceback the first time this step fails so
+        (a job fails again at every run, seconds apart, until it is fixed: once is enough
+        for the traceback). A mail server out of reach is an outage, not a bug: one line."""
+        error = f"{type(exc).__name__}: {exc}"
+        seen = self._faults.get((what, error))
+        if seen is not None:
+            seen.times += 1
+            self.svc.say(str(seen))
+            return
+        fault = self._faults[(what, error)] = Fault(what, error, "".join(traceback.format_exception(exc)))
+        self.svc.say(str(fault) if isinstance(exc, IntakeError) else f"{fault}\n{fault.trace.rstrip()}")
 
     def start(self) -> None:
         """Start the jobs; AlreadyRunning if another daemon holds the database."""
@@ -230,9 +282,16 @@ class Daemon:
         logging.getLogger("apscheduler.scheduler").addFilter(_submitting_after_shutdown)
         s.start()
         if self.idle and self.svc.mail is not None:
-            self._watcher = threading.Thread(target=watch, args=(self.svc.mail, self._wake, self._stop, self.svc.say),
-                                             kwargs={"idling": self.idling}, name="imap-idle", daemon=True)
+            self._watcher = threading.Thread(target=self._watch, name="imap-idle", daemon=True)
             self._watcher.start()
+
+    def _watch(self) -> None:
+        """The IDLE thread (mail/idle.py rides out the mail server's outages itself): if it
+        dies of anything else, that is a fault, and the periodic poll goes on alone."""
+        mail = self.svc.mail
+        assert mail is not None
+        self._guard("IMAP IDLE (new mail is found by polling only from now on)",
+                    lambda: watch(mail, self._wake, self._stop, self.svc.say, idling=self.idling))
 
     def stop(self) -> None:
         self._stop.set()

@@ -82,11 +82,25 @@ def corrections_until(update: datetime, correction_days: int = 2) -> datetime:
 
 def nation_id(scenario: Scenario, typed: str) -> str | None:
     """The nation a player means by `typed`: its id, its name, or one of its aliases."""
-    key = fold(typed)
-    for nid, n in scenario.nations.items():
-        if key in {fold(nid), fold(n.name), *(fold(a) for a in n.aliases)}:
-            return nid
-    return None
+    return _nation_words(scenario).get(fold(typed))
+
+
+# Each scenario's folded nation words (every order mail asks; the scenarios are loaded once).
+_NATION_WORDS: dict[int, tuple[Scenario, dict[str, str]]] = {}
+
+
+def _nation_words(scenario: Scenario) -> dict[str, str]:
+    """Folded id, name and aliases -> nation id; where two nations share a word, the first's."""
+    kept = _NATION_WORDS.get(id(scenario))
+    if kept is None or kept[0] is not scenario:
+        words: dict[str, str] = {}
+        for nid, n in scenario.nations.items():
+            for word in (nid, n.name, *n.aliases):
+                words.setdefault(fold(word), nid)
+        if len(_NATION_WORDS) > 16:  # scenarios made on the fly (tests): keep only a few
+            _NATION_WORDS.clear()
+        kept = _NATION_WORDS[id(scenario)] = (scenario, words)
+    return kept[1]
 
 
 def nation_namer(scenario: Scenario):  # type: ignore[no-untyped-def]

@@ -14,8 +14,10 @@ stops (poll() says how this holds across crashes):
 6. steps 2-5 are one transaction, which also masks the seat password in the stored copy;
    only then is the mailbox copy filed away.
 Who may give a seat's orders: the right password, from one of the seat's registered
-addresses; a refused attempt is told to the seat, and a sender with many of them is
-throttled. A copy of a message already received (same Message-ID) is ignored.
+addresses; a refused attempt is told to the seat (one answer, whatever was wrong). Wrong
+passwords are throttled per sender and per seat; a throttled seat's mail is held unread,
+never dropped, and read later (_hold: docs/mail-service.md, "Throttling without losing
+orders"). A copy of a message already received (same Message-ID) is ignored.
 A failure inside one message is recorded on it and retried; after MAX_ATTEMPTS it is set
 aside for review. The next message goes on either way.
 """
@@ -23,20 +25,28 @@ aside for review. The next message goes on either way.
 from __future__ import annotations
 
 import dataclasses
+import re
 import time
 from collections.abc import Callable
+from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
 from typing import Any
 
-from moderator.mail.chatter import chatty_lines
-from moderator.mail.compose import AUTO_GENERATED, AUTO_REPLIED, compose, compose_raw, reply_subject
+from moderator.engine.state import GameState
+from moderator.mail.compose import (
+    AUTO_GENERATED,
+    AUTO_REPLIED,
+    Alternative,
+    compose,
+    compose_raw,
+    reply_subject,
+)
 from moderator.mail.extract import ExtractedMessage, extract
 from moderator.mail.intake import FetchedMessage, Mailbox
 from moderator.mail.mask import mask_raw, mask_text
-from moderator.orders import check, normalize, parse_orders
-from moderator.orders.echo import nation_words
+from moderator.orders import parse_orders
 from moderator.orders.messages import counted
 from moderator.orders.parser import ParseResult
 from moderator.reports.render import render
@@ -45,8 +55,9 @@ from moderator.service.context import Service
 from moderator.service.faults import crash_point
 from moderator.service.games import describe_deadline, nation_id, turn_label
 from moderator.service.help import asks_for_help, reference
-from moderator.service.read_ahead import ReadAhead, default_workers, orders_text
-from moderator.store.db import Incoming, verify_secret
+from moderator.service.read_ahead import ReadAhead, default_workers, orders_text, without_chatter
+from moderator.service.receipts import check_seat, receipt_words
+from moderator.store.db import AlreadyRunning, Held, Incoming, verify_secret
 from moderator.store.tables import Game, MailMessage
 
 MAX_ATTEMPTS = 3  # a message that fails this many times is set aside for the moderator
@@ -58,9 +69,11 @@ GROUP_SECONDS = 0.3
 # one (an attachment) is read in the thread, not copied to a worker and back.
 READ_AHEAD_LARGEST = 1024 * 1024
 # Refused attempts at a seat (wrong password, or not the seat's address): after THROTTLE_AFTER
-# of them from one sender within THROTTLE_WINDOW, that sender's mail gets no answer and its
-# password is not even checked until the window has passed; the seat's own address is told
-# of the first refused attempt and then at most once per SEAT_NOTICE_EVERY.
+# of them from one sender within THROTTLE_WINDOW, that sender's mail gets no answer; after
+# THROTTLE_AFTER wrong passwords from one sender or at one seat, the seat's mail from its
+# registered addresses is held unread (_hold) until the window has passed or the deadline
+# comes; the seat's own address is told of the first refused attempt and then at most once
+# per SEAT_NOTICE_EVERY (held mail alike).
 # Replies (receipts included; not reports or reminders) to one address in a day: past this, a sender is not answered
 # until the day has passed and the moderator is told once - whatever slipped past the robot
 # checks (an auto-responder that sets none of the headers) cannot start an endless loop.
@@ -86,7 +99,9 @@ HELP_FOR = 120.0
 @dataclass
 class Outcome:
     message: int  # stored message id
-    status: str  # processed | quarantined | failed | new (failed, will be tried again) | elsewhere (another daemon's)
+    # processed | quarantined | failed | new (failed, will be tried again) | elsewhere (another daemon's)
+    # | held (read later: the sender or the seat is throttled, see _hold)
+    status: str
     summary: str  # one line for the console (never contains secrets)
 
 
@@ -117,6 +132,8 @@ def poll(svc: Service, on_handled: Callable[[Outcome], None] | None = None) -> l
         if on_handled is not None:
             on_handled(outcome)
 
+    for outcome in _release_held(svc):  # held mail whose window has passed, or whose deadline has come
+        done(outcome)
     if svc.store.shared:
         _poll_shared(svc, done)
         return outcomes
@@ -132,7 +149,7 @@ def poll(svc: Service, on_handled: Callable[[Outcome], None] | None = None) -> l
             seen.update(item.uid for item in batch)
             # The workers read the batch's mails (extract, parse) while this thread stores them
             # and handles them; the database stays this thread's (service/read_ahead.py).
-            ahead.start([item.raw for item in batch if len(item.raw) <= READ_AHEAD_LARGEST])
+            ahead.start([item.raw for item in batch if len(item.raw) <= READ_AHEAD_LARGEST], lambda: _positions(svc))
             try:
                 with svc.store.transaction():  # each new one with its first attempt counted (and leased to us)
                     stored = svc.store.store_incoming_batch(
@@ -167,6 +184,19 @@ def _read_ahead(svc: Service) -> ReadAhead:
         workers = svc.require_mail().intake_workers
         svc.read_ahead = read_ahead.shared(default_workers() if workers is None else workers)
     return svc.read_ahead
+
+
+def _positions(svc: Service) -> list[tuple[read_ahead.Basis, GameState]]:
+    """The checking position of every open game with its Basis, for the workers to check the
+    batch's orders on (take_orders takes a check only if its Basis is still the same)."""
+    found = []
+    for game in svc.store.games():
+        if game.status == "open":
+            try:
+                found.append((read_ahead.basis(svc, game), svc.checking_position(game)))
+            except Exception:  # noqa: BLE001 - no snapshot, a ruling that fails: its mails meet it in the thread
+                continue
+    return found
 
 
 def _poll_shared(svc: Service, done: Callable[[Outcome], None]) -> None:
@@ -316,7 +346,8 @@ def _handle_in_place(svc: Service, message_id: int, raw: bytes, arrived: datetim
     The changes to the mail's own row are written as one UPDATE at the end (Store.gathering)."""
     with svc.store.gathering(message_id):
         outcome = _handle(svc, message_id, raw, _utc(arrived) if arrived else None, size if size > len(raw) else 0)
-        if outcome.status != "new" and (masked := mask_raw(raw)) != raw:
+        # (held mail is read later: its password is masked then)
+        if outcome.status not in ("new", "held") and (masked := mask_raw(raw)) != raw:
             svc.store.update_message(message_id, raw=masked)  # seat passwords out
     return outcome
 
@@ -365,17 +396,34 @@ def _shunt(svc: Service, message_id: int, attempts: int, what: str, detail: str)
     return Outcome(message_id, "failed", f"internal error ({what}); kept for review")
 
 
-def redrive(svc: Service, message_ids: list[int] | None = None) -> list[Outcome]:
+def redrive(svc: Service, message_ids: list[int] | None = None) -> tuple[list[Outcome], bool]:
     """Handle again the received messages set aside after failing (or the ones named), with
-    a fresh count of attempts: for after the moderator fixed what made them fail."""
+    a fresh count of attempts: for after the moderator fixed what made them fail. Returns
+    the outcomes and whether a daemon running on this database was left to handle them: on
+    SQLite one holds the daemon lock, and this process handling them beside its poll (which
+    takes every "new" row) could handle one twice, so they are only set back to "new" with
+    their attempts at zero, and the daemon takes them at its next poll."""
     rows = [m for m in svc.store.messages(direction="in")
             if (m.id in message_ids if message_ids else m.status in ("failed", "new"))]
-    outcomes = []
-    for row in rows:
-        assert row.id is not None
-        svc.store.update_message(row.id, status="new", attempts=0, next_attempt=None)
-        outcomes.append(handle_stored(svc, row.id))
-    return outcomes
+    ours = svc.store.daemon_locked  # called by the daemon itself: its lock stays
+    try:
+        svc.store.lock_for_daemon()
+    except AlreadyRunning:
+        for row in rows:
+            assert row.id is not None
+            svc.store.update_message(row.id, status="new", attempts=0, next_attempt=None)
+        return [Outcome(row.id, "new", "set back to new: the running daemon handles it at its next poll")
+                for row in rows if row.id is not None], True
+    try:
+        outcomes = []
+        for row in rows:
+            assert row.id is not None
+            svc.store.update_message(row.id, status="new", attempts=0, next_attempt=None)
+            outcomes.append(handle_stored(svc, row.id))
+        return outcomes, False
+    finally:
+        if not ours:
+            svc.store.unlock()
 
 
 def _handle(svc: Service, message_id: int, raw: bytes, arrived: datetime | None = None,
@@ -432,8 +480,7 @@ def _handle(svc: Service, message_id: int, raw: bytes, arrived: datetime | None 
         check_only, text, proxy_for, parsed = reading.check_only, reading.text, reading.proxy_for, reading.parsed
     else:
         check_only, text, proxy_for = orders_text(mail)
-        parsed = parse_orders(text)
-    parsed = without_chatter(text, parsed)
+        parsed = without_chatter(text, parse_orders(text))  # (read_ahead.orders_read, as a worker reads it)
     header = parsed.header
     game = _game_for(svc, getattr(header, "game", None))
     if game is None and not getattr(header, "game", None):  # many games: by address or subject tag
@@ -462,12 +509,13 @@ def _handle(svc: Service, message_id: int, raw: bytes, arrived: datetime | None 
         return _reply(svc, message_id, mail, game, "Your orders do not name a nation I know.",
                       f"The NATION line said {getattr(header, 'nation', None)!r}.",
                       "Write your nation's name on the NATION line, e.g. NATION Germany.")
-    if proxy.from_the_desk(svc, mail, getattr(header, "secret", None) or ""):  # the moderator's orders for a seat
+    seat = svc.store.seat(game.id, nation)
+    if proxy.from_the_desk(svc, mail, getattr(header, "secret", None) or "",  # the moderator's orders for a seat
+                           record=seat is None or not seat.may_send_from(mail.sender)):
         return proxy.enter_by_mail(svc, message_id, mail, game, nation, text, check_only)  # type: ignore[no-any-return]
     refused = _refuse_stranger(svc, message_id, mail, game, nation, getattr(header, "secret", None) or "")
     if refused is not None:
         return refused
-    seat = svc.store.seat(game.id, nation)
     assert seat is not None
     turn = getattr(header, "turn", None)
     if game.status == "finished":
@@ -494,7 +542,7 @@ def _handle(svc: Service, message_id: int, raw: bytes, arrived: datetime | None 
     if (by_host := proxy.host_commands(svc, game, nation)) is not None:  # a government in exile's host ordered
         return _reply(svc, message_id, mail, game, *by_host)
     return _accept(svc, message_id, mail, game, nation, parsed, check_only, seat.email, text,
-                   written_at(mail.date, arrived or svc.clock()))
+                   written_at(mail.date, arrived or svc.clock()), reading.prepared if reading is not None else None)
 
 
 # How far a mail's Date header may lie from its arrival and still say when it was written:
@@ -524,53 +572,207 @@ def _megabytes(size: int) -> str:
     return f"{size / 1024 / 1024:.1f} MB"
 
 
-def without_chatter(text: str, parsed: ParseResult) -> ParseResult:
-    """`parsed` without the errors for lines that are talk (greetings, sign-offs: mail/chatter.py)."""
-    unreadable = {d.line for d in parsed.diagnostics if d.code == "unknown-order"}
-    talk = chatty_lines(text, unreadable)
-    if not talk:
-        return parsed
-    return dataclasses.replace(parsed, diagnostics=[d for d in parsed.diagnostics
-                                                    if not (d.code == "unknown-order" and d.line in talk)])
-
-
 def _refuse_stranger(svc: Service, message_id: int, mail: ExtractedMessage, game: Game, nation: str,
                      secret: str) -> Outcome | None:
     """None if `mail` may give `nation`'s orders: the right password, from one of the seat's
-    addresses, from a sender not throttled. Otherwise the refusal (a reply, or silence for a
-    throttled sender), with the attempt recorded and the seat told."""
+    addresses. Otherwise the refusal (a reply, or silence for a throttled sender) with the
+    attempt recorded and the seat told - or, while the seat or the sender is throttled, the
+    mail held unread (_hold): a guesser forging the seat's own address must not lock the
+    player out, and must not get more guesses either.
+
+    Mail from an address not registered for the seat can never give its orders, so its
+    password is not even looked at and it gets the answer a wrong password gets: a stranger
+    learns nothing of the password, so rotating From addresses gives no guesses at all. Only
+    mail from a registered address is a guess, and those are throttled per sender and per
+    seat (THROTTLE_AFTER within THROTTLE_WINDOW, whoever sent them)."""
     now = svc.clock()
     name = svc.scenario(game).nations[nation].name
     recent = svc.store.refused_attempts(mail.sender, now - THROTTLE_WINDOW, THROTTLE_AFTER)
-    if recent >= THROTTLE_AFTER:
+    seat = svc.store.seat(game.id, nation)
+    if seat is None or not seat.may_send_from(mail.sender):
+        return _refuse(svc, message_id, mail, game, nation, name, seat is not None, "address", recent)
+    at_seat = svc.store.refused_at_seat(game.id, nation, "secret", now - THROTTLE_WINDOW, THROTTLE_AFTER)
+    if max(recent, at_seat) >= THROTTLE_AFTER:
+        judging = _AT_DEADLINE.get()
+        key = (mail.sender, game.id, nation)
+        if judging is None:
+            return _hold(svc, message_id, mail, game, nation, name, max(recent, at_seat))
+        if key in judging:  # the sender's held mail written later was read at this deadline
+            return _not_read(svc, message_id, mail, game, nation, judging[key])
+        judging[key] = "refused"  # until the password says otherwise, just below
+    if secret and verify_secret(secret, seat.secret_hash):
+        if (judging := _AT_DEADLINE.get()) is not None and (mail.sender, game.id, nation) in judging:
+            judging[(mail.sender, game.id, nation)] = "accepted"
+        return None
+    return _refuse(svc, message_id, mail, game, nation, name, True, "secret", recent)
+
+
+def _refuse(svc: Service, message_id: int, mail: ExtractedMessage, game: Game, nation: str, name: str,
+            seat_exists: bool, reason: str, recent: int) -> Outcome:
+    """Refuse `mail`'s orders for the seat: one answer whatever was wrong (the password, or the
+    address, or no such seat), so the answer never says whether the password was right; the
+    seat's own address is told (reason and all: that address is the player's)."""
+    now = svc.clock()
+    if reason == "secret":  # a guess (mail from a registered address): always counted
+        svc.store.add_auth_failure(mail.sender, game.id, nation, reason, now)
+    # A flood from one sender: not answered (nor recorded, if no guess). The one held mail of a
+    # sender read at the deadline is answered: it came from a registered address, so the answer
+    # goes to the player, never to a guesser who forged it.
+    if recent >= THROTTLE_AFTER and _AT_DEADLINE.get() is None:
         svc.store.update_message(message_id, status="processed", game_id=game.id,
                                  note=f"throttled: {recent} refused attempts from {mail.sender}")
         return Outcome(message_id, "processed", f"ignored: {mail.sender} is throttled after {recent} "
                        "refused attempts")
-    seat = svc.store.seat(game.id, nation)
-    if seat is None or not secret or not verify_secret(secret, seat.secret_hash):
-        reason = "secret"
-        # Same answer for "no such seat" and "wrong password": don't tell strangers which seats exist.
-        headline = (f"The password for {name} in game {game.id} is missing or wrong, so nothing was submitted.",
-                    "Orders must carry the seat's password on a PASSWORD line.",
-                    "Check the PASSWORD line (the one the moderator gave you) and send again.")
-    elif not seat.may_send_from(mail.sender):
-        reason = "address"
-        headline = (f"Orders for {name} in game {game.id} are taken only from the seat's registered "
-                    "address, so nothing was submitted.",
-                    f"This mail came from {mail.sender}, which is not registered for the seat.",
-                    "Send from your registered address, or ask the moderator to add this one.")
-    else:
-        return None
-    svc.store.add_auth_failure(mail.sender, game.id, nation, reason, now)
-    if seat is not None and not svc.store.auth_failures(since=now - SEAT_NOTICE_EVERY, game_id=game.id,
-                                                        nation=nation)[:-1]:
+    if reason != "secret":
+        svc.store.add_auth_failure(mail.sender, game.id, nation, reason, now)
+    if seat_exists and not svc.store.auth_failures(since=now - SEAT_NOTICE_EVERY, game_id=game.id,
+                                                   nation=nation)[:-1]:
+        seat = svc.store.seat(game.id, nation)
+        assert seat is not None
         _tell_seat(svc, game, seat.email, name, mail.sender, reason)
+    headline = (f"Nothing was submitted for {name} in game {game.id}: the password is missing or wrong, or "
+                "this address is not registered for the seat.",
+                "Orders are taken only with the seat's password on a PASSWORD line, from an address the "
+                "moderator registered for the seat.",
+                "Check the PASSWORD line (the one the moderator gave you) and send again from your registered "
+                "address, or ask the moderator to add this one.")
     if recent + 1 == THROTTLE_AFTER:
         return _reply(svc, message_id, mail, game, headline[0], headline[1],
                       f"{headline[2]} After {THROTTLE_AFTER} refused attempts, mail from {mail.sender} is "
                       f"not answered for {int(THROTTLE_WINDOW.total_seconds() // 60)} minutes.")
     return _reply(svc, message_id, mail, game, *headline)
+
+
+# Held mail (_hold) is marked with the turn it came in for, so a mail still held when its turn
+# has been resolved (by `moderator resolve`, which does not read the mailbox first) is closed
+# unread rather than taken as orders for the next turn.
+HELD_NOTE = re.compile(r"^held for turn (\d+)")
+# While the held mail of a game whose deadline has come is read (_read_held), for each
+# (sender, game, nation) whose mail is still throttled: "refused" or "accepted", the fate of
+# its one mail read (the one written last); its other held mails are not read.
+_AT_DEADLINE: ContextVar[dict[tuple[str, str, str], str] | None] = ContextVar("at_deadline", default=None)
+
+
+def _hold(svc: Service, message_id: int, mail: ExtractedMessage, game: Game, nation: str, name: str,
+          refused: int) -> Outcome:
+    """Keep a throttled mail from a registered address unread, neither refused nor answered: it
+    may be the player's own orders (a guesser forging the seat's address must not lock the
+    player out), and reading its password now would give the guesser one more guess. It is read
+    once the throttle's window has passed (poll(): _release_held) and, before the deadline
+    resolves, the held mail of each sender written last is read whatever the throttle says - the
+    one that would count, as the last written replaces the others - so a guesser gains at most
+    one guess a deadline. Its lateness is by its arrival, so holding it costs nothing. The
+    seat's registered address is told (at most once per SEAT_NOTICE_EVERY)."""
+    until = svc.clock() + THROTTLE_WINDOW  # every refusal counted now has left the window by then
+    svc.store.update_message(message_id, status="held", game_id=game.id, next_attempt=until,
+                             note=f"held for turn {game.turn}: {refused} refused attempts at {nation} or from "
+                                  f"{mail.sender} within {int(THROTTLE_WINDOW.total_seconds() // 60)} minutes; "
+                                  f"read after {until:%H:%M} UTC or before the deadline")
+    seat = svc.store.seat(game.id, nation)
+    key = f"held-notice:{game.id}:{nation}"
+    last = svc.store.setting(key)
+    if seat is not None and (last is None or datetime.fromisoformat(last) <= svc.clock() - SEAT_NOTICE_EVERY):
+        svc.store.set_setting(key, svc.clock().isoformat())
+        cfg = svc.require_mail()
+        queue(svc, compose(
+            sender=cfg.from_address, to=[seat.email], subject=f"{game.title}: orders for {name} held unread",
+            text=f"Mail from {mail.sender} with orders for {name} in game {game.id} arrived after {refused} refused "
+                 f"attempts at your seat's orders within {int(THROTTLE_WINDOW.total_seconds() // 60)} minutes "
+                 "(someone may be guessing its password). To stop the guessing, such mail is held unread: it "
+                 f"is read after {until:%H:%M} UTC and, at the latest, just before the deadline - it counts as "
+                 "arrived when it arrived, so it is not late. If it is yours, you need not send it again.\n\n"
+                 "Of each sender's held mails the one written last is read at the deadline. If you did not "
+                 f"send this mail, tell the moderator ({cfg.moderator_address}).\n(Further held mail within "
+                 f"{int(SEAT_NOTICE_EVERY.total_seconds() // 3600)} hour is not reported again.)\n",
+            date=svc.clock(), domain=cfg.message_id_domain, auto_submitted=AUTO_GENERATED), game.id)
+    return Outcome(message_id, "held", f"held unread until {until:%H:%M} UTC (or the deadline): {refused} refused "
+                   f"attempts at {nation} or from {mail.sender}")
+
+
+def _not_read(svc: Service, message_id: int, mail: ExtractedMessage, game: Game, nation: str,
+              later: str) -> Outcome:
+    """A held mail not read at the deadline: the same sender's mail written after it was read
+    (one guess a deadline). Closed unread; if that later mail was refused, the seat hears of it
+    (its own orders may have been among these)."""
+    note = (f"held, not read: a mail from {mail.sender} written later was read at the deadline of turn "
+            f"{game.turn} ({later})")
+    svc.store.update_message(message_id, status="processed", game_id=game.id, note=note)
+    judging = _AT_DEADLINE.get()
+    if later == "refused" and judging is not None:
+        judging[(mail.sender, game.id, nation)] = "refused; the seat told"  # once a sender, not once a mail
+        seat = svc.store.seat(game.id, nation)
+        if seat is not None:
+            cfg = svc.require_mail()
+            name = svc.scenario(game).nations[nation].name
+            queue(svc, compose(
+                sender=cfg.from_address, to=[seat.email], subject=f"{game.title}: held mail for {name} not read",
+                text=f"A mail from {mail.sender} for {name} in game {game.id}, held during the guessing at your "
+                     f"seat's password, was not read before the deadline of turn {game.turn}: only the one written "
+                     "last of a sender's held mails is read then, and that one was refused. If this mail had your "
+                     f"orders, they did not count: tell the moderator ({cfg.moderator_address}).\n",
+                date=svc.clock(), domain=cfg.message_id_domain, auto_submitted=AUTO_GENERATED), game.id)
+    return Outcome(message_id, "processed", note)
+
+
+def _release_held(svc: Service) -> list[Outcome]:
+    """Held mail (_hold) whose time has come: that of a game whose deadline has passed is read
+    now (_read_held, before poll() lets the deadline resolve the turn); the rest, once the
+    throttle's window has passed, goes back to "new" and is handled with the other stored mail
+    (the throttle asked again: a guesser still gets THROTTLE_AFTER guesses a window)."""
+    held = svc.store.held()
+    if not held:
+        return []
+    now = svc.clock()
+    games = {g.id: g for g in svc.store.games()}
+    outcomes: list[Outcome] = []
+    due: list[Held] = []
+    for row in held:
+        game = games.get(row.game_id or "")
+        match = HELD_NOTE.match(row.note)
+        if game is None or game.status == "finished" or (match and int(match.group(1)) != game.turn):
+            svc.store.update_message(row.id, status="processed",
+                                     note=f"held, not read: its turn was resolved before the throttle ended ({row.note})")
+            outcomes.append(Outcome(row.id, "processed", "held mail not read: its turn was resolved meanwhile"))
+        elif game.status == "open" and game.deadline is not None and _utc(game.deadline) <= now:
+            due.append(row)
+        elif row.next_attempt is None or row.next_attempt <= now:
+            svc.store.take_held(row.id)  # handled with the other stored mail next in poll()
+    return outcomes + _read_held(svc, due)
+
+
+def _read_held(svc: Service, rows: list[Held]) -> list[Outcome]:
+    """Read the held mail of games whose deadline has come, each sender's written last first:
+    that one is read whatever the throttle says; the sender's older held mail for the seat is
+    then closed unread (_refuse_stranger, _not_read). Each mail's bytes are read one at a time
+    (memory stays bounded however many are held)."""
+    if not rows:
+        return []
+
+    def written(row: Held) -> tuple[datetime, int]:  # of two written in one second, the later stored
+        kept = svc.store.message(row.id)
+        return written_at(extract(kept.raw).date if kept is not None else None, row.arrived), row.id
+
+    outcomes = []
+    for game_id in sorted({row.game_id or "" for row in rows}):
+        # One daemon at a time reads a game's held mail (on a shared database; the resolution's
+        # own lock, so the turn cannot be resolved meanwhile): each sender's one read holds.
+        with svc.store.resolving(game_id) as mine:
+            if not mine:
+                continue
+            token = _AT_DEADLINE.set({})
+            try:
+                for row in sorted((r for r in rows if r.game_id == game_id), key=written, reverse=True):
+                    try:
+                        # Taken and read in one transaction: no other daemon ever sees it "new".
+                        with svc.store.transaction():
+                            if svc.store.take_held(row.id) and (kept := svc.store.message(row.id)) is not None:
+                                outcomes.append(_handle_in_place(svc, row.id, kept.raw, kept.arrived, kept.size))
+                    except Exception as exc:  # noqa: BLE001 - it stays held; the others are read
+                        svc.say(f"held message {row.id} could not be read at the deadline ({type(exc).__name__}: "
+                                f"{exc}); it stays held")
+            finally:
+                _AT_DEADLINE.reset(token)
+    return outcomes
 
 
 def _tell_seat(svc: Service, game: Game, to: str, name: str, sender: str, reason: str) -> None:
@@ -593,11 +795,12 @@ def _utc(moment: datetime) -> datetime:
 
 
 def _accept(svc: Service, message_id: int, mail: ExtractedMessage, game: Game, nation: str, parsed: Any,
-            check_only: bool, seat_email: str, text: str, written: datetime) -> Outcome:
+            check_only: bool, seat_email: str, text: str, written: datetime,
+            prepared: read_ahead.Prepared | None = None) -> Outcome:
     receipt = take_orders(svc, game, nation, text, check_only=check_only, stored_text=mask_text(mail.text),
-                          message=message_id, parsed=parsed, written=written)
+                          message=message_id, parsed=parsed, written=written, prepared=prepared)
     recipients = [mail.sender] + ([seat_email] if seat_email and seat_email != mail.sender else [])
-    _queue_reply(svc, mail, game, recipients, receipt.subject, receipt.text, receipt.html)
+    _queue_reply(svc, mail, game, recipients, receipt.subject, receipt.text, receipt.html, receipt.parts)
     svc.store.update_message(message_id, status="processed", game_id=game.id,
                              note=f"{receipt.kind.lower()} {nation} turn {game.turn}")
     return Outcome(message_id, "processed", receipt.summary)
@@ -616,50 +819,56 @@ class Receipt:
     text: str
     html: str
     summary: str  # one line for the console
+    parts: Alternative | None = None  # text and HTML encoded for the mail, if a worker did it
 
 
 def take_orders(svc: Service, game: Game, nation: str, text: str, *, check_only: bool = False,
                 stored_text: str | None = None, message: int | None = None, parsed: ParseResult | None = None,
-                entered: bool = False, written: datetime | None = None, preface: str = "") -> Receipt:
+                entered: bool = False, written: datetime | None = None, preface: str = "",
+                prepared: read_ahead.Prepared | None = None) -> Receipt:
     """Check one seat's orders on the position they meet, store them (replacing the seat's
     earlier orders for the turn) unless check_only, and write the receipt. A mail with
     orders comes here, and so do orders the moderator enters (`moderator enter`, entered=True).
     `written`: when the mail was written (written_at); orders the seat wrote later that are
-    in already stand, and these are kept for the record only (the receipt says so)."""
+    in already stand, and these are kept for the record only (the receipt says so).
+    `prepared`: the check and receipt a read-ahead worker made of `parsed` (service/read_ahead.py),
+    taken only if made for this nation on what this check would be made from (the same Basis)."""
     parsed = parsed if parsed is not None else parse_orders(text)
-    world, scenario = svc.world(game), svc.scenario(game)
-    state = svc.checking_position(game)  # the snapshot with the moderator's "now" rulings, read only
-    checked = check(parsed.orders, nation, state, world, scenario, svc.ruleset(game))
-    diagnostics = [*parsed.diagnostics, *checked.diagnostics]
-    kept = checked.orders  # valid orders, names resolved to the map's and the scenario's
-    normalized = normalize(kept, nations=nation_words(scenario))  # "DECLARE WAR ON Belgium", not the id
-    if preface:  # a comment opening the stored orders: who gave them (service/proxy.py)
-        normalized = f"{preface}\n{normalized}"
+    scenario = svc.scenario(game)
+    if prepared is not None and (entered or preface or not read_ahead.still_holds(svc, prepared, game, nation)):
+        prepared = None  # a turn resolved, a ruling given, the deadline moved since the batch began: checked here
+    if prepared is not None:
+        seat = prepared.seat
+    else:
+        state = svc.checking_position(game)  # the snapshot with the moderator's "now" rulings, read only
+        seat = check_seat(parsed, text, nation, state, svc.world(game), scenario, svc.ruleset(game), preface)
     replaced, later = False, None
     if not check_only:
         _, replaced, later = svc.store.submit(
-            game.id, nation, game.turn, text=text if stored_text is None else stored_text, normalized=normalized,
-            diagnostics=[dataclasses.asdict(d) for d in diagnostics], message=message, written=written)
+            game.id, nation, game.turn, text=text if stored_text is None else stored_text,
+            normalized=seat.normalized, diagnostics=list(seat.diagnostics), message=message, written=written)
         # Flags go to the receipt only: the resolution makes the review items (service/review.py),
         # so orders replaced before the deadline leave nothing pending.
-    lines = text.splitlines()
-    shown = [{**dataclasses.asdict(d), "source": lines[d.line - 1].strip() if 0 < d.line <= len(lines) else d.text}
-             for d in diagnostics]
-    by = {s: [d for d in shown if d["severity"] == s] for s in ("error", "warning", "flag")}
     name = scenario.nations[nation].name
-    body, html = render("receipt", game=game.id, nation_name=name, turn=game.turn,
-                        date=turn_label(scenario, game.turn), check_only=check_only, replaced=replaced,
-                        deadline=describe_deadline(game.deadline), errors=by["error"], warnings=by["warning"],
-                        flags=by["flag"], normalized=normalized, entered=entered,
-                        later=_utc(later.written).strftime("%Y-%m-%d %H:%M:%S UTC") if later and later.written else "")
+    parts = None
+    if prepared is not None and later is None:  # written ahead for either answer to "replaced?"
+        words = prepared.receipts[replaced]
+        body, html, parts = words.text, words.html, words.parts
+    else:
+        body, html = receipt_words(seat, game=game.id, nation_name=name, turn=game.turn,
+                                   date=turn_label(scenario, game.turn), deadline=describe_deadline(game.deadline),
+                                   check_only=check_only, replaced=replaced, entered=entered,
+                                   later=_utc(later.written).strftime("%Y-%m-%d %H:%M:%S UTC")
+                                   if later and later.written else "")
     kind = "CHECK" if check_only else "Receipt"
-    return Receipt(kind, len(kept), len(by["error"]), len(by["warning"]), replaced,
-                   f"{kind}: {name}, turn {game.turn} ({counted(len(kept), 'order')}, "
-                   f"{counted(len(by['error']), 'error')})", body, html,
-                   f"{kind.lower()} for {name}, turn {game.turn}: {counted(len(kept), 'order')}, "
-                   f"{counted(len(by['error']), 'error')}, {counted(len(by['warning']), 'warning')}"
+    kept, errors, warnings = seat.kept, len(seat.shown["error"]), len(seat.shown["warning"])
+    return Receipt(kind, kept, errors, warnings, replaced,
+                   f"{kind}: {name}, turn {game.turn} ({counted(kept, 'order')}, "
+                   f"{counted(errors, 'error')})", body, html,
+                   f"{kind.lower()} for {name}, turn {game.turn}: {counted(kept, 'order')}, "
+                   f"{counted(errors, 'error')}, {counted(warnings, 'warning')}"
                    + (" (replaces earlier orders)" if replaced else "")
-                   + (" (not put in place: orders written later stand)" if later else ""))
+                   + (" (not put in place: orders written later stand)" if later else ""), parts)
 
 
 def _game_for(svc: Service, named: str | None) -> Game | None:
@@ -692,7 +901,7 @@ def _quarantine(svc: Service, message_id: int, mail: ExtractedMessage, why: str)
 
 
 def _queue_reply(svc: Service, mail: ExtractedMessage, game: Game | None, to: list[str], subject: str,
-                 text: str, html: str) -> None:
+                 text: str, html: str, parts: Alternative | None = None) -> None:
     cfg = svc.require_mail()
     day_ago = svc.clock() - timedelta(days=1)
     if svc.store.replies_answering(mail.sender, day_ago, REPLIES_PER_DAY) >= REPLIES_PER_DAY:
@@ -704,7 +913,8 @@ def _queue_reply(svc: Service, mail: ExtractedMessage, game: Game | None, to: li
         return
     reply = compose_raw(sender=cfg.from_address, to=to, subject=reply_subject(subject) if mail.subject else subject,
                         text=text, html=html, date=svc.clock(), domain=cfg.message_id_domain,
-                        in_reply_to=mail.message_id, references=mail.references, auto_submitted=AUTO_REPLIED)
+                        in_reply_to=mail.message_id, references=mail.references, auto_submitted=AUTO_REPLIED,
+                        parts=parts)
     svc.store.queue_outgoing(reply.raw, game_id=game.id if game else None, recipients=reply.to, subject=reply.subject,
                              message_id=reply.message_id, kind="reply", answers=mail.sender)
 

@@ -23,7 +23,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help="a stored message's id (repeatable; default: every failed or unfinished one)")
     p.set_defaults(func=cmd_redrive)
     p = mail.add_parser("list", parents=[common], help="stored mail and where each stands")
-    p.add_argument("--status", default=None, help="only this status (new, processed, failed, queued, sent...)")
+    p.add_argument("--status", default=None, help="only this status (new, held, processed, failed, queued, sent...)")
     p.set_defaults(func=cmd_list)
 
 
@@ -35,11 +35,14 @@ def cmd_redrive(args: argparse.Namespace) -> int:
     svc, cfg = _service(args)
     if svc.mail is None:
         raise SystemExit("this needs a [mail] section in the configuration file (the replies are mail)")
-    outcomes = redrive(svc, args.message or None)
+    outcomes, handed = redrive(svc, args.message or None)
     for o in outcomes:
         print(f"mail {o.message}: {o.status}: {o.summary}")
     if not outcomes:
         print("nothing to redrive: no received message is failed or unfinished")
+    if handed:
+        print("a daemon is running on this database: it handles them, and sends the replies, at its next poll")
+        return 0
     if outcomes and can_send(cfg):
         sent, failed = send_queued(svc)
         print(f"sent {sent} reply mail(s)" + (f", {failed} not yet (kept for the daemon)" if failed else ""))

@@ -173,15 +173,16 @@ def _accept_own(svc: Service, message_id: int, mail: ExtractedMessage, game: Gam
                    seat.email if seat else "", text, written_at(mail.date, svc.clock()))
 
 
-def from_the_desk(svc: Service, mail: ExtractedMessage, secret: str) -> bool:
+def from_the_desk(svc: Service, mail: ExtractedMessage, secret: str, *, record: bool = True) -> bool:
     """Mail from the moderator's address whose PASSWORD is the desk password (`moderator review
-    secret`): the moderator giving a seat's orders by mail, as `moderator enter` does."""
-    from moderator.service.review_mail import SECRET_KEY
-    from moderator.store.db import verify_secret
+    secret`): the moderator giving a seat's orders by mail, as `moderator enter` does. A wrong
+    one is recorded and throttled as in the review by mail (review_mail.check_desk_password),
+    unless not `record` (the moderator's address is the seat's too: its PASSWORD may be the
+    seat's own)."""
+    from moderator.service.review_mail import check_desk_password
 
-    stored = svc.store.setting(SECRET_KEY)
-    return (svc.mail is not None and bool(secret) and stored is not None
-            and mail.sender == svc.mail.moderator_address.strip().lower() and verify_secret(secret, stored))
+    return (svc.mail is not None and bool(secret) and mail.sender == svc.mail.moderator_address.strip().lower()
+            and check_desk_password(svc, mail.sender, secret, record=record) == "ok")
 
 
 def enter_by_mail(svc: Service, message_id: int, mail: ExtractedMessage, game: Game, nation: str, text: str,

@@ -17,7 +17,10 @@ a ruling after the item's number is checked and stored for the next resolution (
 once); REJECT takes the rest of the line as its note. The reply says what became of each
 line and ends with the digest of what still waits. A mail from the moderator's address
 without a right password changes nothing and is answered so (the password line is masked
-in the stored copy, as seat passwords are).
+in the stored copy, as seat passwords are). Wrong desk passwords are recorded and throttled
+as a seat's are (check_desk_password): after THROTTLE_AFTER of them within THROTTLE_WINDOW the
+desk password is not checked until the window has passed, and the moderator's address is
+told (the answers go there: only mail from it is read as the desk's).
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from __future__ import annotations
 import re
 import secrets
 from dataclasses import dataclass
+from datetime import datetime
 
 from moderator.mail.extract import ExtractedMessage
 from moderator.store.db import hash_secret, verify_secret
@@ -45,6 +49,33 @@ def new_desk_secret(svc: Service) -> str:
     return secret
 
 
+# The desk's refused attempts are kept with the seats' (store AuthFailure) under this game id
+# and nation, and counted as a seat's are (Store.refused_at_seat): whoever the sender.
+DESK_GAME, DESK_NATION, DESK_REASON = "", "desk", "desk"
+THROTTLED_NOTICE_KEY = "desk-throttled-notice"  # when the moderator was last told the desk is throttled
+
+
+def check_desk_password(svc: Service, sender: str, given: str | None, *, record: bool = True) -> str:
+    """The desk password `given` in a mail from `sender` (the moderator's address): "ok",
+    "wrong" (recorded, unless not `record`), "unset" (no desk password yet) or "throttled"
+    (THROTTLE_AFTER wrong ones within THROTTLE_WINDOW: not even checked, so a guesser forging
+    the moderator's address gets no more guesses than a seat's guesser)."""
+    from moderator.service.inbox import THROTTLE_AFTER, THROTTLE_WINDOW
+
+    stored = svc.store.setting(SECRET_KEY)
+    if stored is None:
+        return "unset"
+    now = svc.clock()
+    if svc.store.refused_at_seat(DESK_GAME, DESK_NATION, DESK_REASON, now - THROTTLE_WINDOW,
+                                 THROTTLE_AFTER) >= THROTTLE_AFTER:
+        return "throttled"
+    if given and verify_secret(given, stored):
+        return "ok"
+    if record:
+        svc.store.add_auth_failure(sender, DESK_GAME, DESK_NATION, DESK_REASON, now)
+    return "wrong"
+
+
 def is_command_mail(svc: Service, mail: ExtractedMessage) -> bool:
     """Mail from the moderator's address with a review command or DIGEST line."""
     if svc.mail is None or mail.sender != svc.mail.moderator_address.strip().lower():
@@ -59,16 +90,23 @@ class Answer:
     digest: str
 
 
-def answer(svc: Service, text: str) -> Answer:
-    """Carry out the commands of one mail's text, as the moderator's decisions."""
+def answer(svc: Service, text: str, sender: str = "") -> Answer:
+    """Carry out the commands of one mail's text (from `sender`), as the moderator's decisions."""
+    from moderator.service.inbox import THROTTLE_AFTER, THROTTLE_WINDOW
     from moderator.service.review import decide
 
-    stored = svc.store.setting(SECRET_KEY)
     given = PASSWORD.search(text)
-    if stored is None:
+    verdict = check_desk_password(svc, sender, given.group(1) if given else None)
+    if verdict == "unset":
         return Answer(False, ["No desk password is set, so the review queue cannot be answered by mail: run "
                               "`moderator review secret` once and keep the password it prints."], "")
-    if given is None or not verify_secret(given.group(1), stored):
+    if verdict == "throttled":
+        return Answer(False, [f"There were {THROTTLE_AFTER} wrong desk passwords within "
+                              f"{int(THROTTLE_WINDOW.total_seconds() // 60)} minutes (someone may be guessing it), "
+                              "so this mail was not read and nothing was decided. Send it again once that long has "
+                              "passed without a wrong one; if the wrong ones were not yours, run `moderator review "
+                              "secret` for a new desk password."], "")
+    if verdict == "wrong":
         return Answer(False, ["The PASSWORD line is missing or wrong, so nothing was decided."], "")
     lines: list[str] = []
     for m in COMMAND.finditer(text):
@@ -123,12 +161,24 @@ def handle(svc: Service, message_id: int, mail: ExtractedMessage):  # type: igno
     from moderator.reports.render import render
     from moderator.service.inbox import Outcome, _queue_reply
 
-    result = answer(svc, mail.text)
+    result = answer(svc, mail.text, mail.sender)
+    throttled = not result.ok and result.lines[0].startswith("There were")
+    if throttled:
+        # Told once a window, not once a mail: a guesser's flood must not become one to the moderator.
+        from moderator.service.inbox import THROTTLE_WINDOW
+
+        last = svc.store.setting(THROTTLED_NOTICE_KEY)
+        if last is not None and datetime.fromisoformat(last) > svc.clock() - THROTTLE_WINDOW:
+            summary = "review by mail not read: the desk password is throttled (the moderator was told)"
+            svc.store.update_message(message_id, status="processed", note=summary)
+            return Outcome(message_id, "processed", summary)
+        svc.store.set_setting(THROTTLED_NOTICE_KEY, svc.clock().isoformat())
     text, html = render("desk_reply", ok=result.ok, lines=result.lines, digest=result.digest)
     _queue_reply(svc, mail, None, [mail.sender], "Review queue" + ("" if result.ok else ": nothing decided"),
                  text, html)
     done = sum(1 for line in result.lines if "\n  #" in line)
     summary = (f"review by mail from the moderator: {done} of {len(result.lines)} decided" if result.ok
+               else "review by mail not read: the desk password is throttled" if throttled
                else "review by mail refused: no or wrong desk password")
     svc.store.update_message(message_id, status="processed", note=summary)
     return Outcome(message_id, "processed", summary)

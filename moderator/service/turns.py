@@ -27,7 +27,8 @@ from moderator.engine.state import GameState
 from moderator.mail.compose import AUTO_GENERATED, Attachment, compose, inline_image
 from moderator.orders import parse_orders
 from moderator.orders.messages import counted
-from moderator.reports.build import Report, TurnInfo, build_reports, with_map
+from moderator.reports.build import Built, Part, Report, TurnInfo, draw_maps, report_parts, with_map
+from moderator.reports.mapfiles import map_files
 from moderator.reports.mapview import draw_view
 from moderator.reports.render import render, render_failures
 from moderator.service.calendar import planned_deadline
@@ -297,18 +298,34 @@ def unrendered_items(svc: Service, game: Game, turn: int, unrendered: list[str])
     return out
 
 
+MAP_FAILED = "its map could not be drawn, so the report went without it"
+
+
 def report_failures(svc: Service, game: Game, turn: int, failed: list[str]) -> None:
-    """Tell the moderator which audiences got no report (the others went out)."""
+    """Tell the moderator which audiences got no report or no map (the others went out).
+    Each line is "audience: why"; an audience is a nation, "alliance:<side>" or "public"."""
     if not failed:
         return
     for line in failed:
-        svc.store.add_review(game_id=game.id, turn=turn, nation=line.partition(":")[0], kind="report-failed",
-                             summary=f"no report of turn {turn} could be built for {line.partition(':')[0]}; "
-                                     f"`moderator report --game {game.id} --nation ... --turn {turn}` retries it",
+        audience, why = _audience(line)
+        nation = audience if audience in svc.scenario(game).nations else None
+        what = {"public": "the public bulletin", "moderator": "the moderator's copy",
+                "pool": "the offer of vacant seats to the replacement pool"}.get(audience, f"the report for {audience}")
+        summary = (f"turn {turn}: {what}: {MAP_FAILED}" if why.startswith(MAP_FAILED)
+                   else f"no report of turn {turn} could be built for {audience}; "
+                        f"`moderator report --game {game.id} --nation ... --turn {turn}` retries it" if nation
+                   else f"turn {turn}: {what} could not be built; the other reports went out")
+        svc.store.add_review(game_id=game.id, turn=turn, nation=nation, kind="report-failed", summary=summary,
                              detail=line)
     _queue_notice(svc, game.id, f"{game.title}: turn {turn} reports missing for {len(failed)} audience(s)",
                   f"Turn {turn} of {game.id} is resolved and its other reports are queued, but these could not "
-                  "be built:\n\n" + "\n".join(f"  {line}" for line in failed) + "\n")
+                  "be built in full:\n\n" + "\n".join(f"  {line}" for line in failed) + "\n")
+
+
+def _audience(line: str) -> tuple[str, str]:
+    """("alliance:central", why) of "alliance:central: why"; (nation, why) of "nation: why"."""
+    head, _, rest = line.partition(": ")
+    return head, rest
 
 
 def _queue_notice(svc: Service, game_id: str, subject: str, text: str) -> None:
@@ -378,38 +395,42 @@ def missed_in_a_row(svc: Service, game: Game, last_turn: int,
 def build_all_reports(svc: Service, game: Game, resolved_turn: int, res: Resolution, *,
                       ordered: list[str] | None = None, updated: datetime | None = None,
                       dice_scheme: int = DICE_SCHEME, correction: str = "") -> tuple[list[Report], list[str]]:
-    """Every audience's report, and "audience: why" for each that could not be built.
-    All at once first; if that fails, nation by nation, so one audience's failure (a
-    template that chokes on one event) does not take the others' reports with it.
+    """Every audience's report, and "audience: why" for each that could not be built or
+    went without its map. All at once first; if that fails, audience by audience (each
+    nation, each alliance's status, the public bulletin: reports/build.py report_parts),
+    so one audience's failure (a template that chokes on one event) takes no other's
+    report with it; a map that cannot be drawn leaves its report to go without it.
     `game` is the game as it will be once the turn is committed (its next deadline)."""
     scenario, world = svc.scenario(game), svc.world(game)
     seats = sorted(report_addresses(svc, game, res.state))
     info = turn_info(svc, game, resolved_turn, ordered=ordered, updated=updated, dice_scheme=dice_scheme,
                      correction=correction)
-
-    def build(nations: list[str]) -> list[Report]:
-        return build_reports(res.state, res.events, scenario, world, info, nations,
-                             lambda view, title: draw_view(world, view, title) if svc.maps else b"",
-                             parallel=svc.maps)  # maps in worker processes (reports/mapjobs.py)
-
+    parts = report_parts(res.state, res.events, scenario, world, info, seats,
+                         (lambda view, title: draw_view(world, view, title)) if svc.maps else None)
     try:
-        return build(seats), []
+        return draw_maps([part.make() for part in parts], parallel=svc.maps), []  # maps in worker processes
     except Exception:  # noqa: BLE001 - find out whose report fails, below
         pass
-    by_audience: dict[str, Report] = {}
+    made: list[tuple[Part, Built]] = []
     failed: list[str] = []
-    for nation in seats:
+    for part in parts:
         try:
-            built = build([nation])
-        except Exception as exc:  # noqa: BLE001 - that nation's reports only
-            failed.append(f"{nation}: {type(exc).__name__}: {exc}")
-            continue
-        for report in built:
-            if report.audience in by_audience:  # an alliance's status, built again for another member
-                by_audience[report.audience].nations.extend(report.nations)
-            else:
-                by_audience[report.audience] = report
-    return list(by_audience.values()), failed
+            made.append((part, part.make()))
+        except Exception as exc:  # noqa: BLE001 - that audience's report only
+            failed.append(f"{part.audience}: {type(exc).__name__}: {exc}")
+    try:
+        return draw_maps([built for _, built in made], parallel=svc.maps), failed
+    except Exception:  # noqa: BLE001 - a map failed: each drawn alone, below
+        pass
+    reports = []
+    for part, (report, job, _) in made:
+        try:
+            report.png, report.png_inline = map_files(job())
+        except Exception as exc:  # noqa: BLE001 - the report goes without its map, and says so
+            failed.append(f"{report.audience}: {MAP_FAILED} ({type(exc).__name__}: {exc})")
+            report = part.without_map()
+        reports.append(report)
+    return reports, failed
 
 
 def report_addresses(svc: Service, game: Game, state: GameState) -> dict[str, str]:
@@ -504,8 +525,9 @@ def recover_interrupted(svc: Service) -> list[str]:
     """A game left "resolving" by a process that died before committing (nothing of that
     resolution was stored) is open again, and resolved at the next deadline check if its
     deadline has passed (exactly once: the turn advances only in the commit). At daemon
-    start; on a shared database also at every deadline check, since the other daemons go on
-    running: a game whose resolution lock (Store.resolving) is free has nobody resolving it."""
+    start and at every deadline check: on a shared database the other daemons go on running
+    (a game whose resolution lock, Store.resolving, is free has nobody resolving it); on
+    SQLite a failure whose own record failed (mark_failed on a full disk) leaves it so."""
     reopened = []
     for g in svc.store.games():
         if g.status != "resolving":

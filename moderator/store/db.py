@@ -13,6 +13,7 @@ import hmac
 import json
 import os
 import secrets
+import sqlite3
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -30,6 +31,7 @@ from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, SQLModel, col, create_engine, select
 
 from moderator.mail.extract import message_id_of
+from moderator.store import direct
 from moderator.store.migrate import migrate
 from moderator.store.tables import (
     AuthFailure,
@@ -54,6 +56,7 @@ _MEMO = "moderator-memo"  # Session.info key of Store._memo's reads
 # reads up to date; one written through the ORM forgets them all.)
 _MEMO_TABLES = (Game, Seat, Setting, Snapshot, Ruling, Submission)
 _GATHERED = "moderator-gathered"  # Session.info key of Store.gathering's (row id, changes)
+_DRIVER = "moderator-driver"  # Session.info key of the transaction's sqlite3 connection (Store._driver)
 _UNKNOWN = object()  # a memo entry not read yet
 
 
@@ -72,15 +75,16 @@ _FIRST_IDS = (sa_select(_MAILS.c.message_id, func.min(_MAILS.c.id))
               .group_by(_MAILS.c.message_id))
 _REFUSED_AT = (sa_select(_AUTH_FAILURES.c.at).where(_AUTH_FAILURES.c.sender == bindparam("sender"))
                .order_by(_AUTH_FAILURES.c.id.desc()).limit(bindparam("limit")))
+# Refused password attempts at one seat, whoever sent them (the throttle per target seat).
+_REFUSED_AT_SEAT = (sa_select(_AUTH_FAILURES.c.at).where(_AUTH_FAILURES.c.game_id == bindparam("game_id"),
+                                                         _AUTH_FAILURES.c.nation == bindparam("nation"),
+                                                         _AUTH_FAILURES.c.reason == bindparam("reason"))
+                    .order_by(_AUTH_FAILURES.c.id.desc()).limit(bindparam("limit")))
 _REPLIES_AT = (sa_select(_MAILS.c.received).where(_MAILS.c.answers == bindparam("answers"))
                .order_by(_MAILS.c.id.desc()).limit(bindparam("limit")))
-_QUEUE_OUTGOING = sa_insert(_MAILS)
 _CURRENT_SUBMISSIONS = sa_select(_SUBMISSIONS).where(
     _SUBMISSIONS.c.game_id == bindparam("game_id"), _SUBMISSIONS.c.nation == bindparam("nation"),
     _SUBMISSIONS.c.turn == bindparam("turn"), _SUBMISSIONS.c.current.is_(True))
-_NOT_CURRENT = (sa_update(_SUBMISSIONS).where(_SUBMISSIONS.c.id.in_(bindparam("ids", expanding=True)))
-                .values(current=False))
-_ADD_SUBMISSION = sa_insert(_SUBMISSIONS)
 _QUEUED_GAMES = sa_select(_MAILS.c.game_id).where(_MAILS.c.direction == "out", _MAILS.c.status == "queued").distinct()
 _SETTINGS = Setting.__table__  # type: ignore[attr-defined]
 _TAKE_SETTING = (sa_update(_SETTINGS).where(_SETTINGS.c.key == bindparam("the_key"),
@@ -89,10 +93,10 @@ _TAKE_SETTING = (sa_update(_SETTINGS).where(_SETTINGS.c.key == bindparam("the_ke
 
 
 @lru_cache(maxsize=64)
-def _message_update(fields: tuple[str, ...]) -> Update:
-    """UPDATE of these fields of one message's row (Store.update_message), built once."""
-    return (sa_update(_MAILS).where(_MAILS.c.id == bindparam("row_id"))
-            .values({f: bindparam(f"new_{f}", type_=_MAILS.c[f].type) for f in fields}))
+def _row_update(table: Any, fields: tuple[str, ...]) -> Update:
+    """UPDATE of these fields of one row of `table` by its id (Store._update_row), built once."""
+    return (sa_update(table).where(table.c.id == bindparam("row_id"))
+            .values({f: bindparam(f"new_{f}", type_=table.c[f].type) for f in fields}))
 
 
 def _forget_settled_rows(session: Session, _context: Any, _instances: Any) -> None:
@@ -125,7 +129,7 @@ def verify_secret(secret: str, stored: str) -> bool:
         _, salt, _digest = stored.split("$", 2)
     except ValueError:
         return False
-    key = hmac.new(_VERIFIED_KEY, f"{stored}\0{secret}".encode(), hashlib.sha256).digest()
+    key = hmac.digest(_VERIFIED_KEY, f"{stored}\0{secret}".encode(), "sha256")  # (one C call, not an HMAC object)
     if key in _verified:
         return True
     if not hmac.compare_digest(hash_secret(secret, salt), stored):
@@ -140,10 +144,17 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     """Every SQLite connection: write-ahead log (readers never block the writer, a crash
     never tears a commit), synchronous=FULL (a commit is on disk before it returns, so a
     power cut after "sent" or "stored" cannot undo it), and a wait instead of an error when
-    another process (a CLI verb beside the daemon) holds the write lock for a moment."""
+    another process (a CLI verb beside the daemon) holds the write lock for a moment.
+
+    temp_store=MEMORY: the journal of a SAVEPOINT (one a mail, Store.savepoint) is kept in
+    memory, not in a temporary file. Debian's SQLite is built to put it in a file, so every
+    mail paid five to six writes to /var/tmp, and a new file per transaction (issue 11, round
+    11). That journal only undoes a savepoint inside a live transaction; what survives a
+    crash is the write-ahead log's, so nothing about durability changes."""
     cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA synchronous=FULL")
+    cursor.execute("PRAGMA temp_store=MEMORY")
     cursor.execute("PRAGMA busy_timeout=30000")
     cursor.execute("PRAGMA foreign_keys=OFF")
     cursor.close()
@@ -165,15 +176,22 @@ class Incoming:
     size: int = 0
 
 
+@dataclass(frozen=True)
+class Held:
+    """A held mail (service/inbox.py _hold) as Store.held() lists it: without its bytes, so a
+    flood of held mail is listed in bounded memory."""
+
+    id: int
+    game_id: str | None
+    note: str
+    next_attempt: datetime | None
+    arrived: datetime  # when the server received it (the row's storing time if not known)
+
+
 def _storing_keys(digests: list[str], message_ids: list[str]) -> set[str]:
     """The advisory lock keys a storer takes on a shared database: each message's SHA-256
     (the same bytes fetched twice) and its Message-ID (a copy with other bytes)."""
     return set(digests) | {f"message-id|{m}" for m in message_ids if m}
-
-
-def _row_id(row: MailMessage) -> int:
-    assert row.id is not None
-    return row.id
 
 
 class AlreadyRunning(RuntimeError):
@@ -198,6 +216,13 @@ class Store:
             event.listen(self.engine, "connect", lambda conn, _r: setattr(conn, "isolation_level", None))
             event.listen(self.engine, "begin", lambda conn: conn.exec_driver_sql("BEGIN IMMEDIATE"))
         self.upgraded = migrate(self.engine)  # the migrations an older database needed (store/migrate.py)
+        # Whether other daemons may work on this database at the same time (see "several
+        # daemons on one database" below). Asked several times a mail: kept, not computed.
+        self.shared: bool = self.engine.dialect.name == "postgresql"
+        # On SQLite the statements every mail runs go straight to the driver (store/direct.py),
+        # each compiled once per table and set of fields.
+        self._direct: dict[tuple[str, tuple[str, ...]], direct.Direct] | None = (
+            {} if self.engine.dialect.name == "sqlite" else None)
         self._tx: ContextVar[Session | None] = ContextVar(f"store-tx-{id(self)}", default=None)
         self._lock_fd: int | None = None
 
@@ -249,6 +274,10 @@ class Store:
                 yield
             return
         nested = current.begin_nested()
+        # SQLAlchemy emits the SAVEPOINT when the session next asks for its connection; the
+        # writes that go straight to the driver (_driver) do not ask, so ask here: without it
+        # their changes would not be undone with the rest.
+        current.connection()
         try:
             yield
             current.flush()
@@ -280,6 +309,11 @@ class Store:
         os.ftruncate(fd, 0)
         os.pwrite(fd, str(os.getpid()).encode(), 0)
         self._lock_fd = fd
+
+    @property
+    def daemon_locked(self) -> bool:
+        """Whether this Store holds the daemon lock (lock_for_daemon)."""
+        return self._lock_fd is not None
 
     def unlock(self) -> None:
         if self._lock_fd is not None:
@@ -316,6 +350,43 @@ class Store:
             s.flush()
             assert row.id is not None
             return row.id
+
+    # The writes every mail makes, without row objects: on SQLite straight to the driver
+    # (store/direct.py: some 20 us of SQLAlchemy's Python less each), elsewhere in Core. Whoever
+    # reads such a row later reads it from the database; a row object this session already
+    # holds is not told (the callers that can hold one do: update_message, submit).
+    def _driver(self, s: Session) -> sqlite3.Connection:
+        """The sqlite3 connection of `s`'s transaction (kept for a unit of work's session)."""
+        if s is not self._tx.get():
+            return direct.driver_of(s.connection())
+        driver = s.info.get(_DRIVER)
+        if driver is None:
+            driver = s.info[_DRIVER] = direct.driver_of(s.connection())
+        return driver  # type: ignore[no-any-return]
+
+    def _insert_row(self, s: Session, table: Any, values: dict[str, Any]) -> int:
+        """INSERT one row of `table` (columns not given take their defaults); its new id."""
+        if self._direct is None:
+            key = s.connection().execute(sa_insert(table), values).inserted_primary_key
+            assert key is not None
+            return int(key[0])
+        statement = self._direct.get((table.name, ()))
+        if statement is None:
+            statement = self._direct[(table.name, ())] = direct.insert(table, self.engine.dialect)
+        row_id = statement.run(self._driver(s), values).lastrowid
+        assert row_id is not None
+        return row_id
+
+    def _update_row(self, s: Session, table: Any, row_id: int, changes: dict[str, Any]) -> int:
+        """UPDATE these fields of one row of `table` by its id; the rows changed (0 or 1)."""
+        fields = tuple(changes)
+        values = {"row_id": row_id, **{f"new_{k}": v for k, v in changes.items()}}
+        if self._direct is None:
+            return int(s.connection().execute(_row_update(table, fields), values).rowcount)
+        statement = self._direct.get((table.name, fields))
+        if statement is None:
+            statement = self._direct[(table.name, fields)] = direct.update_by_id(table, fields, self.engine.dialect)
+        return statement.run(self._driver(s), values).rowcount
 
     # ---- games and seats -------------------------------------------------------
     def create_game(self, game_id: str, scenario: str, title: str = "", seed: str | None = None,
@@ -452,25 +523,23 @@ class Store:
             for found, _, _, digest in s.exec(q.where(col(MailMessage.sha256).in_(set(digests)))
                                                .order_by(col(MailMessage.id).desc())):
                 by_digest[digest] = found or 0
-            stored: list[tuple[int | MailMessage, bool]] = []
-            added: dict[str, MailMessage] = {}  # new in this batch: a second copy in it finds the first
+            stored: list[tuple[int, bool]] = []
+            added: dict[str, int] = {}  # new in this batch: a second copy in it finds the first
             for item, digest, message_id in zip(items, digests, message_ids, strict=True):
                 same = by_uid.get((item.uid, item.uidvalidity)) if item.uid is not None else None
                 if same is not None and same[1] in ("", digest):
                     stored.append((same[0], False))
                 elif digest in by_digest or digest in added:
                     stored.append((by_digest.get(digest) or added[digest], False))
-                else:
-                    row = added[digest] = MailMessage(
+                else:  # one INSERT, no row object (_insert_row): whoever handles it reads it back
+                    added[digest] = self._insert_row(s, _MAILS, dict(
                         direction="in", raw=item.raw, sha256=digest, mailbox_uid=item.uid,
                         uidvalidity=item.uidvalidity, arrived=item.arrived, size=max(item.size, len(item.raw)),
                         message_id=message_id, received=utcnow(), attempts=1 if claim else 0,
-                        next_attempt=now + lease if claim and self.shared else None)
-                    s.add(row)
-                    stored.append((row, True))
-            s.flush()
-            self._forget_first_in([row.message_id for row in added.values()])
-            return [(ref if isinstance(ref, int) else _row_id(ref), new) for ref, new in stored]
+                        next_attempt=now + lease if claim and self.shared else None))
+                    stored.append((added[digest], True))
+            self._forget_first_in([m for m, new in zip(message_ids, stored, strict=True) if new[1]])
+            return stored
 
     def earlier_with_message_id(self, message_id: str, before: int) -> int | None:
         """The id of an earlier received message with this Message-ID (a replayed copy's
@@ -532,8 +601,8 @@ class Store:
 
     def update_message(self, row_id: int, **changes: Any) -> None:
         """Set fields of a message's row; KeyError if there is no such row. Inside a SQLite
-        transaction (every mail handled) it is one Core UPDATE, built once for each set of
-        fields: the ORM's flush of the same change cost about 0.3 ms, and handling a mail
+        transaction (every mail handled) it is one UPDATE straight to the driver, built once for
+        each set of fields (_update_row): the ORM's flush of the same change cost about 0.3 ms, and handling a mail
         changed its row two or three times (issue 11, CPU per mail). The row object this
         session holds, if any, is told of the change (and forgotten if a savepoint rolls
         back, Store.savepoint), so reads in the transaction see what the database has. On
@@ -550,8 +619,7 @@ class Store:
         if "message_id" in changes and (held is None or held.message_id != changes["message_id"]):
             # which message is the first of a Message-ID may change: read it again
             self._forget_first_in(None if held is None else [held.message_id, changes["message_id"]])
-        values = {f"new_{k}": v for k, v in changes.items()}
-        if current.connection().execute(_message_update(tuple(changes)), {"row_id": row_id, **values}).rowcount == 0:
+        if self._update_row(current, _MAILS, row_id, changes) == 0:
             raise KeyError(row_id)
         if held is not None:
             for k, v in changes.items():
@@ -609,6 +677,8 @@ class Store:
         memo = self._kept() or {}
         for key in [k for k in memo if k[:2] == ("refused", sender)]:  # refused_attempts' kept read
             memo[key] = [at, *memo[key]][:int(key[2])]  # type: ignore[call-overload]
+        for key in [k for k in memo if k[:4] == ("refused-seat", game_id, nation, reason)]:  # refused_at_seat's
+            memo[key] = [at, *memo[key]][:int(key[4])]  # type: ignore[call-overload]
 
     def auth_failures(self, *, since: datetime, sender: str | None = None, game_id: str | None = None,
                       nation: str | None = None) -> list[AuthFailure]:
@@ -632,6 +702,18 @@ class Store:
         # sender), add_auth_failure() putting its new attempt first.
         return sum(1 for at in self._memo(("refused", sender, limit), load) if _aware(at) >= since)
 
+    def refused_at_seat(self, game_id: str, nation: str, reason: str, since: datetime, limit: int) -> int:
+        """How many refused attempts of kind `reason` at one seat (game_id, nation) came since
+        `since`, from any sender, counted up to `limit`: the throttle per target seat, read as
+        refused_attempts is (newest first, at most `limit` rows, kept for the transaction)."""
+        def load() -> list[datetime]:
+            with self.session() as s:
+                return list(s.connection().execute(_REFUSED_AT_SEAT, {"game_id": game_id, "nation": nation,
+                                                                      "reason": reason, "limit": limit}).scalars())
+
+        return sum(1 for at in self._memo(("refused-seat", game_id, nation, reason, limit), load)
+                   if _aware(at) >= since)
+
     def replies_answering(self, address: str, since: datetime, limit: int) -> int:
         """How many replies answering `address`'s mail were queued since `since`, counted up to
         `limit` (the daily cap): through the `answers` index, reading at most `limit` rows
@@ -650,19 +732,17 @@ class Store:
     def queue_outgoing(self, raw: bytes, *, game_id: str | None, recipients: str, subject: str,
                        message_id: str, kind: str = "", answers: str = "") -> int:
         """`answers`: for a reply, the address whose mail it answers (the daily cap counts by it).
-        One INSERT in SQLAlchemy Core (a receipt for every order mail): no row object to build
-        and flush; whoever reads the row later reads it from the database."""
+        One INSERT without a row object (_insert_row; a receipt for every order mail): nothing to
+        build and flush; whoever reads the row later reads it from the database."""
         received, answers = utcnow(), answers.strip().lower()
         with self.session() as s:
-            key = s.connection().execute(_QUEUE_OUTGOING, dict(
+            key = self._insert_row(s, _MAILS, dict(
                 direction="out", game_id=game_id, raw=raw, recipients=recipients, subject=subject,
-                message_id=message_id, status="queued", received=received, kind=kind,
-                answers=answers)).inserted_primary_key
-        assert key is not None
+                message_id=message_id, status="queued", received=received, kind=kind, answers=answers))
         memo = self._kept() or {}
         for held in [k for k in memo if answers and k[:2] == ("replies", answers)]:  # replies_answering's kept read
             memo[held] = [received, *memo[held]][:int(held[2])]  # type: ignore[call-overload]
-        return int(key[0])
+        return key
 
     # ---- orders ----------------------------------------------------------------
     def add_submission(self, game_id: str, nation: str, turn: int, *, text: str, normalized: str,
@@ -680,8 +760,8 @@ class Store:
                written: datetime | None = None) -> tuple[int, bool, Submission | None]:
         """add_submission(), also returning the seat's current submission that stays current
         because it was written after this one (None if this one is put in place)."""
-        # SQLAlchemy Core, not the ORM: one read, at most one UPDATE and one INSERT, and no
-        # row objects to build and flush (this runs for every order mail). Row objects of the
+        # No row objects: one read, at most one UPDATE and one INSERT (on SQLite straight to the
+        # driver, _insert_row), nothing to build and flush (this runs for every order mail). Row objects of the
         # seat's submissions this session already holds are told of the change.
         with self.session() as s:
             conn = s.connection()
@@ -696,20 +776,19 @@ class Store:
                           and _aware(e["written"]) > written), None)
             current = later is None
             if current and earlier:
-                ids = [e["id"] for e in earlier]
-                conn.execute(_NOT_CURRENT, {"ids": ids})
-                for held in s.identity_map.values():
-                    if isinstance(held, Submission) and held.id in ids:
+                for e in earlier:
+                    self._update_row(s, _SUBMISSIONS, e["id"], {"current": False})
+                    # (the row object, if this session holds one, told of it)
+                    if (held := s.identity_map.get(s.identity_key(Submission, e["id"]))) is not None:
                         set_committed_value(held, "current", False)
             row = dict(game_id=game_id, nation=nation, turn=turn, text=text, normalized=normalized,
                        diagnostics=json.dumps(diagnostics), message=message, created=utcnow(), written=written,
                        current=current)
-            key = conn.execute(_ADD_SUBMISSION, row).inserted_primary_key
-            assert key is not None
+            key = self._insert_row(s, _SUBMISSIONS, row)
             memo = self._kept()
             if current and memo is not None and ("current", game_id, nation, turn) in memo:
-                memo[("current", game_id, nation, turn)] = [{"id": int(key[0]), **row}]  # the one current now
-            return int(key[0]), current and bool(earlier), later
+                memo[("current", game_id, nation, turn)] = [{"id": key, **row}]  # the one current now
+            return key, current and bool(earlier), later
 
     def _current_rows(self, conn: Any, game_id: str, nation: str, turn: int) -> list[dict[str, Any]]:
         """The seat's current submissions for `turn` (one, but for a database written before
@@ -883,11 +962,6 @@ class Store:
     # as taken in the same short transaction - a lease, `next_attempt`, for mail; the game's
     # status for a turn - and checked again under a row lock in the transaction that
     # commits the work. SQLite ignores FOR UPDATE; its BEGIN IMMEDIATE serializes writers.
-    @property
-    def shared(self) -> bool:
-        """Whether other daemons may work on this database at the same time."""
-        return self.engine.dialect.name == "postgresql"
-
     def claim_incoming(self, row_id: int, now: datetime, lease: timedelta) -> MailMessage | None:
         """Take a stored message for handling, counting the attempt (committed before the
         handling starts, so a message that kills the process is counted too). None if it
@@ -971,6 +1045,28 @@ class Store:
                     except Exception:
                         conn.invalidate()  # never back to the pool holding the lock
                         raise
+
+    def held(self) -> list[Held]:
+        """The held mail, oldest first, without its bytes (one light query a poll)."""
+        m = _MAILS.c
+        with self.session() as s:
+            rows = s.connection().execute(sa_select(m.id, m.game_id, m.note, m.next_attempt, m.arrived, m.received)
+                                          .where(m.direction == "in", m.status == "held").order_by(m.id))
+            return [Held(r.id, r.game_id, r.note, _aware(r.next_attempt) if r.next_attempt else None,
+                         _aware(r.arrived or r.received)) for r in rows]
+
+    def take_held(self, row_id: int) -> bool:
+        """Put a held mail (service/inbox.py _hold) back to "new" to be read, with a fresh count
+        of attempts; False if it is no longer held (another daemon on this database took it):
+        one conditional UPDATE, so a mail is never taken twice, nor one already read again."""
+        changes = {"status": "new", "attempts": 0, "next_attempt": None}
+        with self.session() as s:
+            done = s.connection().execute(
+                sa_update(_MAILS).where(_MAILS.c.id == row_id, _MAILS.c.status == "held").values(changes))
+            if done.rowcount and (row := s.identity_map.get(s.identity_key(MailMessage, row_id))) is not None:
+                for k, v in changes.items():  # the session's copy of the row, if it has one, as the database has it
+                    set_committed_value(row, k, v)
+        return bool(done.rowcount)
 
     def still_new(self, row_id: int) -> bool:
         """Inside the transaction that handles a message: lock its row (waiting for another

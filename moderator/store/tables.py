@@ -86,7 +86,8 @@ class MailMessage(SQLModel, table=True):
     recipients: str = ""
     subject: str = ""
     raw: bytes = b""
-    status: str = "new"  # in: new | processed | quarantined | failed; out: queued | sent | failed
+    # in: new | processed | quarantined | failed | held (throttled, read later); out: queued | sent | failed
+    status: str = "new"
     note: str = ""
     received: datetime
     sent: datetime | None = None

@@ -41,6 +41,7 @@ them out of it is refused (bombers-aboard; INVADE sets them ashore). No flight i
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import filterfalse
 
 from moderator.engine import bolsheviks, combat_land, fuel, garrison_apart, terrain
 from moderator.engine.context import Position, TurnContext
@@ -109,8 +110,7 @@ def landing_places(pos: Position, nation: str) -> list[str]:
     barred = terrain.no_landing_features(pos.scenario)
     if not barred:
         return lands
-    places = pos.world.territories
-    return [name for name in lands if name not in places or barred.isdisjoint(places[name].features)]
+    return list(filterfalse(terrain.with_features(pos.world, barred).__contains__, lands))
 
 
 def air_problem(pos: Position, nation: str, order: Move, combat: bool) -> Problem | None:

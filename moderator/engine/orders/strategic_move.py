@@ -20,7 +20,7 @@ from __future__ import annotations
 from moderator.engine import garrison_apart
 from moderator.engine.context import Position, RailGroup, TurnContext
 from moderator.engine.orders.base import OrderRule, missing_units, take_units
-from moderator.engine.phase4_strategic import Path, passable, rail_region, strategic_paths
+from moderator.engine.phase4_strategic import Path, kept_paths, passable, rail_region
 from moderator.engine.problems import Problem, problem, warning
 from moderator.engine.state import LAND_UNITS, kinds
 from moderator.orders.model import StrategicMove
@@ -31,12 +31,7 @@ PHASE = "4.1.3"
 def routes(pos: Position, nation: str, order: StrategicMove) -> list[tuple[Path, int]]:
     """The paths and amounts the ordered units can take on what the rails have left
     (remembered for the position as it is: problem, remarks and commit ask in turn)."""
-    count = sum(u.count for u in order.units)
-    key = ("routes", nation, order.origin, order.dest, str(count), repr(sorted(pos.rail_used.items())))
-    if key not in pos.memo:
-        pos.memo[key] = strategic_paths(pos.world, pos.state, nation, order.origin, {order.dest: count},
-                                        pos.rail_used)
-    return list(pos.memo[key])
+    return kept_paths(pos, nation, order.origin, order.dest, sum(u.count for u in order.units), pos.rail_used)
 
 
 class StrategicMoveRule(OrderRule[StrategicMove]):
