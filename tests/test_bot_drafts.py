@@ -91,3 +91,25 @@ def test_whole_drafts_at_the_opening_and_two_turns_in_drop_only_what_is_expected
             for seed in ("a", "b", "c"):
                 turn = play(game.state, game.world, game.scenario, nation, seed)
                 assert turn.bugs == [], (game.state.turn, nation, seed, turn.bugs)
+
+
+def test_a_bot_incorporates_only_what_a_capture_leaves_unincorporated() -> None:
+    """INCORPORATE beside an attack or an invasion: enemy land, at its home's price (Phase
+    6: twice its value); not an ally's land (liberated for the ally, 4.4: the checker
+    refused Britain's INCORPORATE of French Brest), nor Russian land taken between Russia and the
+    Bolsheviks (it stays incorporated, Phase 9: refused, already-incorporated)."""
+    from moderator.bots.bot import incorporate_taken
+
+    game = opening()
+    state = game.state.copy()
+
+    def written(nation: str, place: str) -> list[m.Order]:
+        seat = Seat(state, game.world, game.scenario, nation)
+        d = Draft(seat, random.Random(1), budget=100)
+        incorporate_taken(d, place)
+        return d.orders
+
+    assert written("germany", "Warsaw") == [m.Incorporate("Warsaw")]
+    assert written("russia", "Brest") == []  # its ally France's
+    state.incorporated["Chita"] = 1
+    assert state.controller("Chita") == "russia" and written("bolsheviks", "Chita") == []

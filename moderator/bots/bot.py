@@ -68,7 +68,7 @@ from dataclasses import dataclass, field
 from moderator.bots import history, naval, research, specials, statecraft
 from moderator.bots.options import FIGHTING, Seat, options, units
 from moderator.bots.prices import price
-from moderator.engine import manpower, placement, terrain, treasuries
+from moderator.engine import bolsheviks, manpower, placement, terrain, treasuries
 from moderator.engine.check import check_orders
 from moderator.engine.combat_land import CAPTURERS
 from moderator.engine.odds import odds_for
@@ -240,18 +240,21 @@ def _launch(d: Draft, o: m.Attack) -> None:
     committed = sum(u.count for u in o.units)
     d.orders.append(m.CombatCondition(o.dest, "losses", max(committed // 2, 1)))
     breakthrough(d, o)
-    owner = d.seat.world.territories[o.dest].owner
-    if owner == d.seat.nation or (owner and d.seat.state.allies(d.seat.nation, owner)):
-        return  # its own land comes back incorporated; an ally's is liberated for the ally (Phase 4.4)
     incorporate_taken(d, o.dest)
 
 
 def incorporate_taken(d: Draft, place: str) -> None:
     """INCORPORATE land an attack of this turn takes (Phase 6: "2 times the resource value
     of a territory"), if the money is there: Phase 6 pays after everything else of the
-    turn, so an incorporation over the budget is the one the checker refuses."""
+    turn, so an incorporation over the budget is the one the checker refuses. Not its own
+    land, which comes back incorporated, nor an ally's, liberated for the ally (Phase 4.4),
+    nor Russian land taken in the civil war, which "remains incorporated towards Russia in
+    general" (Phase 9, engine/bolsheviks.py)."""
     s = d.seat
-    if not s.world.territories[place].is_land:
+    owner = s.world.territories[place].owner
+    if not s.world.territories[place].is_land or owner == s.nation or (owner and s.state.allies(s.nation, owner)):
+        return
+    if place in s.state.incorporated and bolsheviks.keeps_incorporation(owner, s.state.controller(place), s.nation):
         return
     cost = incorporate.cost(s.position, s.nation, place)
     if d.budget >= cost:
@@ -346,8 +349,7 @@ def invade(d: Draft) -> None:
                 d.take(m.TaskForceMission(name, "load", units=troops, origin=origin), origin, troops)
                 d.orders.append(m.NavalInvasion(troops, zone, dest))
                 d.targets.add(dest)
-                if s.world.territories[dest].owner != s.nation:
-                    incorporate_taken(d, dest)
+                incorporate_taken(d, dest)
                 return
 
 
