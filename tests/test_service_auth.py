@@ -44,11 +44,12 @@ def setup(tmp_path: Path) -> Iterator[tuple[EmbeddedMailServer, Service, Clock]]
         yield server, svc, clock
 
 
-def _send(server: EmbeddedMailServer, pw: str, sender: str = PLAYER) -> None:
-    """An order mail with password `pw` and the From `sender` (forged or not: SMTP does not care)."""
+def _send(server: EmbeddedMailServer, pw: str, sender: str = PLAYER, turn: bool = True) -> None:
+    """An order mail with password `pw` and the From `sender` (forged or not: SMTP does not care);
+    without a TURN line if not `turn`."""
     msg = EmailMessage()
     msg["From"], msg["To"], msg["Subject"], msg["Message-ID"] = sender, MOD, "Orders", make_msgid()
-    msg.set_content(ORDERS.format(pw=pw))
+    msg.set_content(ORDERS.format(pw=pw).replace("" if turn else "TURN 1\n", ""))
     with smtplib.SMTP("127.0.0.1", server.smtp_port) as smtp:
         smtp.sendmail(sender, [MOD], bytes(msg))
 
@@ -194,3 +195,22 @@ def test_the_daemon_reads_held_mail_before_it_resolves_the_turn(
     daemon.deadline_job()
     assert svc.game("g").turn == 2 and _submitted(svc)
     assert svc.store.messages(direction="in", status="held") == []
+
+
+def test_held_mail_whose_turn_was_resolved_meanwhile_is_not_taken_for_the_next(
+        setup: tuple[EmbeddedMailServer, Service, Clock]) -> None:
+    """`moderator resolve` does not read the mailbox: a mail still held when its turn is
+    resolved is closed unread (never orders for the next turn), and the seat is told."""
+    from moderator.service.turns import resolve_game
+
+    server, svc, clock = setup
+    for n in range(THROTTLE_AFTER):
+        _send(server, f"wrong{n}")
+    _send(server, "pw", turn=False)  # no TURN line: it would be taken for any turn
+    poll(svc)
+    resolve_game(svc, "g")
+    clock.now += THROTTLE_WINDOW + timedelta(minutes=1)
+    [outcome] = poll(svc)
+    assert "not read" in outcome.summary
+    assert svc.store.current_submissions("g", 2) == {} and svc.store.messages(direction="in", status="held") == []
+    assert len(_bodies(svc, PLAYER, "held mail not read")) == 1

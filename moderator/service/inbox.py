@@ -775,11 +775,29 @@ def _release_held(svc: Service) -> list[Outcome]:
             svc.store.update_message(row.id, status="processed",
                                      note=f"held, not read: its turn was resolved before the throttle ended ({row.note})")
             outcomes.append(Outcome(row.id, "processed", "held mail not read: its turn was resolved meanwhile"))
+            if game is not None:
+                _tell_unread(svc, game, row)
         elif game.status == "open" and game.deadline is not None and _utc(game.deadline) <= now:
             due.append(row)
         elif row.next_attempt is None or row.next_attempt <= now:
             svc.store.take_held(row.id)  # handled with the other stored mail next in poll()
     return outcomes + _read_held(svc, due)
+
+
+def _tell_unread(svc: Service, game: Game, row: Held) -> None:
+    """The game's seats the sender is registered for hear that its held mail was never read:
+    its turn was resolved while it was held (`moderator resolve` by hand)."""
+    kept = svc.store.message(row.id)
+    sender = kept.sender if kept is not None else ""
+    seats = [s for s in svc.store.seats(game.id) if s.may_send_from(sender)] if sender else []
+    cfg = svc.require_mail()
+    for seat in seats:
+        queue(svc, compose(
+            sender=cfg.from_address, to=[seat.email], subject=f"{game.title}: held mail not read",
+            text=f"A mail from {sender} received {row.arrived:%Y-%m-%d %H:%M} UTC, held during the guessing at your "
+                 "seat's password, was not read: its turn was resolved before it could be. If it had your orders, "
+                 f"they did not count; tell the moderator ({cfg.moderator_address}).\n",
+            date=svc.clock(), domain=cfg.message_id_domain, auto_submitted=AUTO_GENERATED), game.id)
 
 
 def _read_held(svc: Service, rows: list[Held]) -> list[Outcome]:
