@@ -48,14 +48,14 @@ def wait_for(done: Callable[[], bool], what: str, timeout: float = 90) -> None:
         time.sleep(0.05)
 
 
-def check_reset_mid_fetch(svc: Service, proxy: TcpProxy, smtp_port: int, unread: Callable[[], int],
-                          mails: int = 5) -> None:
+def check_reset_mid_fetch(svc: Service, proxy: TcpProxy, deliver: Callable[[int], None],
+                          unread: Callable[[], int], mails: int = 5) -> None:
     """The server's answer to the FETCH of the bodies is cut 2000 bytes in: that poll fails,
     the daemon goes on, and the next one takes every mail, each once."""
     console: list[str] = []
     svc.say = console.append
     for n in range(mails):
-        send_orders(smtp_port, n)
+        deliver(n)
     wait_for(lambda: unread() == mails, "the mails reached the mailbox")
     daemon = Daemon(svc, deadline_seconds=3600, countdown_seconds=0)
     proxy.cut_after(b"BODY[] {", 2000)
@@ -70,7 +70,7 @@ def check_reset_mid_fetch(svc: Service, proxy: TcpProxy, smtp_port: int, unread:
     assert unread() == 0
 
 
-def check_reset_during_idle(svc: Service, proxy: TcpProxy, smtp_port: int) -> None:
+def check_reset_during_idle(svc: Service, proxy: TcpProxy, deliver: Callable[[int], None]) -> None:
     """A started daemon (IDLE on, the periodic poll an hour away) loses its IDLE connection
     to an RST; it connects again and the next mail is heard."""
     console: list[str] = []
@@ -85,7 +85,7 @@ def check_reset_during_idle(svc: Service, proxy: TcpProxy, smtp_port: int) -> No
                  and any(not link.dead for link in proxy.links)
                  and any("IMAP IDLE: connected again" in line for line in console),
                  "IDLE connected again: " + "\n".join(console))
-        send_orders(smtp_port, 0)
+        deliver(0)
         wait_for(lambda: bool(svc.store.current_submissions("g", 1)), "the mail was heard: " + "\n".join(console))
         wait_for(lambda: {m.status for m in svc.store.messages(direction="out")} == {"sent"}, "the receipt left")
         assert len(svc.store.messages(direction="in")) == 1
@@ -114,10 +114,10 @@ def _unread(server: EmbeddedMailServer) -> Callable[[], int]:
 def test_a_reset_in_the_middle_of_a_fetch_response_loses_and_repeats_nothing(
         rig: tuple[EmbeddedMailServer, Service, TcpProxy]) -> None:
     server, svc, proxy = rig
-    check_reset_mid_fetch(svc, proxy, server.smtp_port, _unread(server))
+    check_reset_mid_fetch(svc, proxy, lambda n: send_orders(server.smtp_port, n), _unread(server))
 
 
 def test_idle_reconnects_after_a_reset_and_still_hears_new_mail(
         rig: tuple[EmbeddedMailServer, Service, TcpProxy]) -> None:
     server, svc, proxy = rig
-    check_reset_during_idle(svc, proxy, server.smtp_port)
+    check_reset_during_idle(svc, proxy, lambda n: send_orders(server.smtp_port, n))
