@@ -1,4 +1,5 @@
-"""Real connection resets between the daemon and the embedded IMAP server (issue 11):
+"""Real connection resets between the daemon and the embedded IMAP server (issue 11), and a
+UIDVALIDITY reset under it:
 tests/tcp_proxy.py sends an RST in the middle of a FETCH response and under a waiting
 IDLE. Every mail is then handled exactly once, and IDLE reconnects and still hears new
 mail. tests/test_dovecot.py runs the same cases against Dovecot."""
@@ -121,3 +122,36 @@ def test_idle_reconnects_after_a_reset_and_still_hears_new_mail(
         rig: tuple[EmbeddedMailServer, Service, TcpProxy]) -> None:
     server, svc, proxy = rig
     check_reset_during_idle(svc, proxy, lambda n: send_orders(server.smtp_port, n))
+
+
+def test_a_uidvalidity_change_under_the_daemon_loses_and_repeats_nothing(
+        rig: tuple[EmbeddedMailServer, Service, TcpProxy], monkeypatch: pytest.MonkeyPatch) -> None:
+    """tests/test_dovecot.py's `doveadm mailbox update --uid-validity` case on the embedded
+    server: pymap's maildir keeps UIDVALIDITY and the UIDs in a Dovecot-style
+    `dovecot-uidlist`; without it (lost, restored from elsewhere) pymap numbers the mailbox
+    afresh under a new UIDVALIDITY, as Dovecot does."""
+    from moderator.service.inbox import poll
+
+    server, svc, _ = rig
+    for n in range(3):
+        send_orders(server.smtp_port, n)
+
+    def uidvalidity() -> int:
+        with Mailbox(server.client_config(MOD, "m")) as box:
+            return int(box.client.select_folder("INBOX")[b"UIDVALIDITY"])
+
+    before = uidvalidity()
+    # A crash after the receipts were committed and before the mailbox copies were filed...
+    monkeypatch.setattr(Mailbox, "acknowledge", lambda self, items: [])
+    assert len(poll(svc)) == 3
+    monkeypatch.undo()
+    # ... then the mailbox is renumbered: every UID is new.
+    lists = [p for p in server.root.rglob("dovecot-uidlist") if "Processed" not in str(p)]
+    assert lists
+    for path in lists:
+        path.unlink()
+    assert uidvalidity() != before
+    send_orders(server.smtp_port, 99)
+    [new] = poll(svc)  # the three are known by their bytes: filed away, not handled again
+    assert new.status == "processed" and "NOTE 99 " in svc.store.current_submissions("g", 1)["germany"].text
+    assert _unread(server)() == 0 and len(svc.store.messages(direction="out")) == 4
