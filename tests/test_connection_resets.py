@@ -1,8 +1,7 @@
-"""Real connection resets between the daemon and the embedded IMAP server (issue 11), and a
-UIDVALIDITY reset under it:
-tests/tcp_proxy.py sends an RST in the middle of a FETCH response and under a waiting
-IDLE. Every mail is then handled exactly once, and IDLE reconnects and still hears new
-mail. tests/test_dovecot.py runs the same cases against Dovecot."""
+"""Real faults between the daemon and the embedded IMAP server (issue 11): tests/tcp_proxy.py
+sends an RST in the middle of a FETCH response and under a waiting IDLE, and the mailbox is
+renumbered under a new UIDVALIDITY. Every mail is then handled exactly once, and IDLE
+reconnects and still hears new mail. tests/test_dovecot.py runs the same cases against Dovecot."""
 
 from __future__ import annotations
 
