@@ -110,7 +110,7 @@ def _inbox(server: EmbeddedMailServer, address: str, password: str) -> list[byte
         return [m.raw for m in box.fetch_unseen()]
 
 
-def _full_faults(daemon: Daemon) -> list[str]:
+def full_faults(daemon: Daemon) -> list[str]:
     return [f.what for f in daemon.faults if FULL in str(f)]
 
 
@@ -122,7 +122,7 @@ def test_a_full_disk_while_storing_a_batch_loses_and_doubles_nothing(rig: tuple[
     quota.fill()
     daemon.tick()
     daemon.tick()  # the daemon is still there, and fails again while the disk is full
-    assert _full_faults(daemon) == ["mail poll"], console
+    assert full_faults(daemon) == ["mail poll"], console
     assert svc.store.messages(direction="in") == [] and svc.store.current_submissions("g", 1) == {}
     assert len(_inbox(server, MOD, "m")) == 1  # still in the mailbox, unread (BODY.PEEK)
     quota.free()
@@ -146,7 +146,7 @@ def test_a_full_disk_at_the_turns_commit_leaves_the_turn_open_and_it_resolves_on
     svc.store.update_game("g", deadline=svc.clock() - timedelta(seconds=1))
     quota.fill()
     daemon.tick()
-    assert "resolving g turn 1" in _full_faults(daemon), console
+    assert "resolving g turn 1" in full_faults(daemon), console
     game = svc.game("g")
     assert game.turn == 1 and svc.store.turn_record("g", 1) is None  # nothing of the turn was kept
     # No report queued; the moderator is told (turns.mark_failed), if that small mail found room.
@@ -180,7 +180,7 @@ def test_a_full_disk_when_marking_mail_sent_sends_it_once(rig: tuple[
     quota.fill()
     daemon.tick()
     daemon.tick()
-    assert _full_faults(daemon), console
+    assert full_faults(daemon), console
     assert svc.store.messages(direction="out")[0].status == "queued"  # not recorded yet
     quota.free()
     assert isinstance(svc.clock, Clock)
