@@ -31,6 +31,11 @@ from moderator.service.games import new_game
 from moderator.service.inbox import poll
 from moderator.store.db import Store
 from tests import dovecot, postfix
+from tests import test_connection_resets as resets
+from tests import test_disk_full as disk_full
+from tests.tcp_proxy import TcpProxy
+from tests.test_connection_resets import check_reset_during_idle, check_reset_mid_fetch, proxied
+from tests.test_disk_full import Quota, full_faults
 from tests.test_faults import ORDERS_BOX, SEATS, UMPIRE, USERS, Rig
 
 pytestmark = pytest.mark.skipif(bool(dovecot.missing()), reason=dovecot.missing() or "-")
@@ -183,6 +188,44 @@ def test_idle_reconnects_after_dovecot_drops_the_connection(server: dovecot.Dove
         assert "NOTE after the kick" in _append_and_wait(server, svc, "after the kick")
     finally:
         daemon.stop()
+
+
+def test_a_reset_in_the_middle_of_a_fetch_response_from_dovecot_loses_and_repeats_nothing(
+        server: dovecot.Dovecot, svc: Service) -> None:
+    """tests/test_connection_resets.py's case, Dovecot answering: an RST 2000 bytes into
+    the FETCH of the bodies (tests/tcp_proxy.py)."""
+    with TcpProxy(server.port) as proxy:
+        svc.mail = proxied(svc.require_mail(), proxy)
+        check_reset_mid_fetch(svc, proxy, lambda n: _append(server, resets.ORDERS.format(n=n)),
+                              lambda: _count(server, "INBOX"))
+
+
+def test_idle_reconnects_after_a_reset_under_dovecot_and_still_hears_new_mail(
+        server: dovecot.Dovecot, svc: Service) -> None:
+    """An RST under a waiting IDLE (not Dovecot's orderly BYE of `doveadm kick`)."""
+    with TcpProxy(server.port) as proxy:
+        svc.mail = proxied(svc.require_mail(), proxy)
+        check_reset_during_idle(svc, proxy, lambda n: _append(server, resets.ORDERS.format(n=n)))
+
+
+def test_a_full_disk_while_storing_mail_from_dovecot_loses_and_doubles_nothing(
+        server: dovecot.Dovecot, svc: Service) -> None:
+    """tests/test_disk_full.py's storing case, Dovecot serving: SQLite's own SQLITE_FULL."""
+    console: list[str] = []
+    svc.say = console.append
+    quota = Quota(svc.store)
+    daemon = Daemon(svc, deadline_seconds=3600, countdown_seconds=0)
+    _append(server, disk_full.ORDERS)
+    quota.fill()
+    daemon.tick()
+    assert full_faults(daemon) == ["mail poll"], console
+    assert svc.store.messages(direction="in") == [] and _count(server, "INBOX") == 1
+    quota.free()
+    daemon.tick()
+    [received] = svc.store.messages(direction="in")
+    assert received.status == "processed" and "germany" in svc.store.current_submissions("g", 1)
+    assert [m.status for m in svc.store.messages(direction="out")] == ["sent"]
+    assert _count(server, "INBOX") == 0 and _count(server, "Processed") == 1
 
 
 @pytest.fixture(scope="module")

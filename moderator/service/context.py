@@ -64,6 +64,10 @@ class Service:
     # The worker processes reading fetched mail ahead of the polling thread (inbox.poll,
     # service/read_ahead.py), started with the first batch large enough.
     read_ahead: ReadAhead | None = field(default=None, repr=False)
+    # Outgoing rows the SMTP server accepted whose "sent" could not be committed (a full disk):
+    # row id -> (when, note). service/sending.py marks them before sending anything else and
+    # never sends them again, so a disk that stays full does not mail a player at every try.
+    sent_unmarked: dict[int, tuple[datetime, str]] = field(default_factory=dict, repr=False)
     # Positions read by checking_position(), by what they were made from (see there).
     _checking: dict[tuple[object, ...], GameState] = field(default_factory=dict, repr=False)
 

@@ -33,7 +33,9 @@ SEND_LEASE = timedelta(minutes=15)
 def send_queued(svc: Service) -> tuple[int, int]:
     """Send every queued message that is due; returns (sent, failed). Never raises for a
     delivery problem."""
-    queued = svc.store.claim_outgoing(svc.clock(), SEND_LEASE)  # several daemons: each row to one
+    _mark_unmarked(svc)  # raises while the disk is still full: nothing more is sent meanwhile
+    queued = [r for r in svc.store.claim_outgoing(svc.clock(), SEND_LEASE)  # several daemons: each row to one
+              if r.id not in svc.sent_unmarked]
     if not queued:
         return 0, 0
     rows: list[MailMessage] = []
@@ -51,8 +53,12 @@ def send_queued(svc: Service) -> tuple[int, int]:
         if result.sent:
             crash_point("outbox.accepted")
             counts["sent"] += 1
-            svc.store.update_message(row.id, status="sent", sent=svc.clock(),
-                                     note="; ".join(f"refused {a}: {r}" for a, r in result.refused.items()))
+            sent, note = svc.clock(), "; ".join(f"refused {a}: {r}" for a, r in result.refused.items())
+            try:
+                svc.store.update_message(row.id, status="sent", sent=sent, note=note)
+            except Exception:  # the server has it: never send it again from this process
+                svc.sent_unmarked[row.id] = (sent, note)
+                raise
             crash_point("outbox.marked")
             _archive(svc, row.id, msg)
         else:
@@ -61,6 +67,17 @@ def send_queued(svc: Service) -> tuple[int, int]:
 
     send_all(svc.require_mail(), messages, on_result=record)
     return counts["sent"], counts["failed"]
+
+
+def _mark_unmarked(svc: Service) -> None:
+    """Mark "sent" what the server accepted while the mark could not be committed (SQLite's
+    "database or disk is full", tests/test_disk_full.py). Until that succeeds nothing else
+    is sent: the row is sent, only our record of it is missing. A crash before it loses the
+    memory, and the mail goes once more with the same Message-ID (as after a crash between
+    the server's 250 and the commit)."""
+    for row_id, (sent, note) in list(svc.sent_unmarked.items()):
+        svc.store.update_message(row_id, status="sent", sent=sent, note=note)
+        del svc.sent_unmarked[row_id]
 
 
 def _failed(svc: Service, row: MailMessage, result: SendResult) -> None:
