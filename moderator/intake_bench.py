@@ -63,6 +63,7 @@ class IntakeFigures:
     read_ahead: int = 0  # mails of the burst a worker read
     worker_cpu_ms_per_message: float | None = None
     checked_ahead: int = 0  # mails whose check and receipt by a worker the thread took
+    receipts_redone: int = 0  # of those, receipts the thread wrote itself (the worker's guess of "replaced?" wrong)
 
     def lines(self) -> list[str]:
         return [f"intake bench: a burst of {self.messages} order mails on {self.server}",
@@ -74,7 +75,7 @@ class IntakeFigures:
                 (f"  read ahead by {self.workers} worker process(es) {self.read_ahead:>5d} of {self.messages} mails"
                  + (f", {self.worker_cpu_ms_per_message:.1f} ms of their CPU a message"
                     if self.worker_cpu_ms_per_message is not None else "")
-                 + f"; checked ahead {self.checked_ahead}") if self.workers
+                 + f"; checked ahead {self.checked_ahead}, receipt rewritten {self.receipts_redone}") if self.workers
                 else "  read ahead: no worker processes (all in the polling thread)"]
 
 
@@ -247,7 +248,7 @@ def _burst(messages: int, base: Path, users: dict[str, str],
 
         ahead = svc.read_ahead
         taken, worker_cpu = (ahead.taken, ahead.worker_cpu_seconds()) if ahead is not None else (0, None)
-        checks = ahead.checks_taken if ahead is not None else 0
+        checks, redone = (ahead.checks_taken, ahead.receipts_redone) if ahead is not None else (0, 0)
         start, cpu, thread = time.perf_counter(), time.process_time(), time.thread_time()
         outcomes = poll(svc, on_handled=handled)
         intake_s, cpu_s = time.perf_counter() - start, time.process_time() - cpu
@@ -256,14 +257,14 @@ def _burst(messages: int, base: Path, users: dict[str, str],
             after = ahead.worker_cpu_seconds()
             taken, worker_cpu = ahead.taken - taken, (after - worker_cpu if after is not None and worker_cpu is not None
                                                       else None)
-            checks = ahead.checks_taken - checks
+            checks, redone = ahead.checks_taken - checks, ahead.receipts_redone - redone
     refused = [o.summary for o in outcomes if o.status != "processed" or not o.summary.startswith("receipt")]
     if len(outcomes) != messages or refused:
         raise RuntimeError(f"the intake bench lost or refused mail: {len(outcomes)} of {messages}, {refused[:3]}")
     return IntakeFigures(servers.name, messages, len(seen) / raw_s, messages / intake_s,
                          first[0] if first else 0.0, cpu_s / messages * 1000, thread_s / messages * 1000,
                          ahead.workers if ahead is not None else 0, taken,
-                         worker_cpu / messages * 1000 if worker_cpu is not None else None, checks)
+                         worker_cpu / messages * 1000 if worker_cpu is not None else None, checks, redone)
 
 
 def latency(samples: int = 20, root: Path | None = None) -> list[float]:

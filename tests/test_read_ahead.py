@@ -176,10 +176,15 @@ def test_checks_and_receipts_from_workers_are_the_threads_to_the_byte(tmp_path: 
     pool.start(raws, lambda: inbox._positions(helped))
     wait(list(pool._pending.values()), timeout=600)
     readings = {raw: future.result() for raw, future in pool._pending.items()}
-    taken, checks = pool.taken, pool.checks_taken
+    taken, checks, redone = pool.taken, pool.checks_taken, pool.receipts_redone
     assert _handled(helped, raws) == alone
     assert _outbox(helped) == _outbox(alone_svc)
     assert pool.taken - taken == len(raws)
+    # No seat's orders were in at the batch's start, so the workers wrote each receipt as for
+    # first orders; a seat's later mails replace its first: the thread wrote those receipts
+    # (3 more mails of each seat, the HTML one, the unreadable lines, the one naming no game),
+    # and the one written before the orders in (its receipt says they stand)
+    assert pool.receipts_redone - redone == 3 * len(SEATS) + 4
     # every seat's own orders with the right password were checked by the worker: the CHECK,
     # the HTML one and the one whose orders do not stand too (its receipt is the thread's)
     accepted = [o for o in alone[0] if o[1].startswith(("receipt", "check"))]
@@ -254,8 +259,9 @@ def test_a_check_a_worker_cannot_make_is_left_to_the_thread(tmp_path: Path, monk
     svc = _service(tmp_path / "db")
     ahead = ReadAhead(1)
     try:
-        ((at, state),) = inbox._positions(svc)
-        offer = ahead._offer(at, state)
+        ((at, state, replacing),) = inbox._positions(svc)
+        assert replacing == frozenset()  # no seat's orders in yet
+        offer = ahead._offer(at, state, replacing)
         raw = _mail(1, "germany")
         read_ahead._positions.clear()  # (this process is the worker here)
         prepared = read(raw, (offer,)).prepared
@@ -263,6 +269,14 @@ def test_a_check_a_worker_cannot_make_is_left_to_the_thread(tmp_path: Path, monk
         assert read_ahead.still_holds(svc, prepared, svc.game("g"), "germany")
         assert not read_ahead.still_holds(svc, prepared, svc.game("g"), "france")
         assert read(raw, (offer,)) == read(raw, (offer,))  # the position kept: read once
+        assert not prepared.replaced and b"replaces" not in prepared.receipt.text.encode()
+        # Germany's orders in at the batch's start: the receipt written says they are replaced
+        # (and a CHECK's never: it stores nothing)
+        guessed = read(raw, (dataclasses.replace(offer, replacing=frozenset({"germany"})),)).prepared
+        assert guessed is not None and guessed.replaced and guessed.seat == prepared.seat
+        assert guessed.receipt != prepared.receipt
+        check = read(_mail(2, "germany", subject="CHECK"), (dataclasses.replace(offer, replacing=frozenset({"germany"})),))
+        assert check.prepared is not None and not check.prepared.replaced
         read_ahead._positions.clear()
         os.unlink(offer.path)
         assert read(raw, (offer,)) == read(raw)

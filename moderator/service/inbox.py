@@ -192,12 +192,14 @@ def _read_ahead(svc: Service) -> ReadAhead:
 
 def _positions(svc: Service) -> list[read_ahead.Position]:
     """The checking position of every open game with its Basis, for the workers to check the
-    batch's orders on (take_orders takes a check only if its Basis is still the same)."""
+    batch's orders on (take_orders takes a check only if its Basis is still the same), and
+    the seats whose orders are in (the workers write the receipt saying they are replaced)."""
     found: list[read_ahead.Position] = []
     for game in svc.store.games():
         if game.status == "open":
             try:
-                found.append((read_ahead.basis(svc, game), functools.partial(svc.checking_position, game)))
+                found.append((read_ahead.basis(svc, game), functools.partial(svc.checking_position, game),
+                              frozenset(svc.store.current_submissions(game.id, game.turn))))
             except Exception:  # noqa: BLE001 - no snapshot, a ruling that fails: its mails meet it in the thread
                 continue
     return found
@@ -911,10 +913,11 @@ def take_orders(svc: Service, game: Game, nation: str, text: str, *, check_only:
         # so orders replaced before the deadline leave nothing pending.
     name = scenario.nations[nation].name
     parts = None
-    if prepared is not None and later is None:  # written ahead for either answer to "replaced?"
-        words = prepared.receipts[replaced]
-        body, html, parts = words.text, words.html, words.parts
+    if prepared is not None and later is None and prepared.replaced == replaced:  # written ahead for this answer
+        body, html, parts = prepared.receipt.text, prepared.receipt.html, prepared.receipt.parts
     else:
+        if prepared is not None and svc.read_ahead is not None:
+            svc.read_ahead.receipts_redone += 1  # (counted for the bench)
         body, html = receipt_words(seat, game=game.id, nation_name=name, turn=game.turn,
                                    date=turn_label(scenario, game.turn), deadline=describe_deadline(game.deadline),
                                    check_only=check_only, replaced=replaced, entered=entered,

@@ -20,8 +20,11 @@ first time a mail names it, the last few kept by their key. Each check says what
 from (Basis: that key, and what the receipt reads of the game's row); the thread takes it only
 if its own Basis for the mail is the same and the mail names the same nation (a turn resolved
 or a ruling given since the batch began: the thread checks the mail itself). The receipt is
-written ahead for both answers to "does it replace earlier orders?", which the thread learns
-from the database; orders written later that stand (rare) make the thread write it itself.
+written ahead for one answer to "does it replace earlier orders?", which only the thread
+learns for sure (from the database, when it stores them): the likely one, from the seats
+whose orders were in at the batch's start (Offer.replacing; a CHECK replaces nothing). When
+the guess is wrong (a seat's second mail in one batch, orders refused since) or orders
+written later stand (rare), the thread writes the receipt itself, with the same functions.
 
 Degrades to doing the work in the thread: with no workers configured (`[mail.imap]
 intake_workers = 0`; by default one less than the machine's cores), when the pool cannot
@@ -111,17 +114,21 @@ def still_holds(svc: Service, prepared: Prepared, game: Game, nation: str) -> bo
     return holds
 
 
-# An open game's Basis, and its checking position (asked for only if not offered yet).
-Position = tuple[Basis, Callable[[], "GameState"]]
+# An open game's Basis, its checking position (asked for only if not offered yet), and the
+# nations whose orders for the turn are in (their next orders replace them).
+Position = tuple[Basis, Callable[[], "GameState"], frozenset[str]]
 
 
 @dataclass(frozen=True)
 class Offer:
     """An open game's checking position offered to the workers: its Basis and the file that
-    holds it pickled (written once by the thread, read once by each worker)."""
+    holds it pickled (written once by the thread, read once by each worker); and the nations
+    whose orders were in when the batch began, from which a worker guesses which receipt a
+    mail needs (only one is written: two cost the worker a third more a mail)."""
 
     basis: Basis
     path: str
+    replacing: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -136,12 +143,14 @@ class Words:
 @dataclass(frozen=True)
 class Prepared:
     """A mail's orders checked by a worker for `nation` on the position of `basis`, and the
-    receipt written for both answers to "do they replace earlier orders?" (False, True)."""
+    receipt written for the likely answer to "do they replace earlier orders?" (`replaced`:
+    the thread takes the receipt only if its own answer is the same)."""
 
     basis: Basis
     nation: str
     seat: SeatCheck
-    receipts: tuple[Words, Words]
+    replaced: bool
+    receipt: Words
 
 
 @dataclass(frozen=True)
@@ -224,13 +233,13 @@ def prepare(reading: Reading, offers: Sequence[Offer]) -> Prepared | None:
         return None
     seat = check_seat(parsed, reading.text, nation, state, load_world(at.scenario), scenario,
                       playable_ruleset(at.ruleset, at.ruleset_version))
-    words = []
-    for replaced in (False, True):
-        text, html = receipt_words(seat, game=at.game, nation_name=scenario.nations[nation].name, turn=at.turn,
-                                   date=turn_label(scenario, at.turn), deadline=at.deadline,
-                                   check_only=reading.check_only, replaced=replaced)
-        words.append(Words(text, html, alternative(text, html)))
-    return Prepared(at, nation, seat, (words[0], words[1]))
+    # The likely answer: orders replace the seat's if it had some in at the batch's start (a
+    # CHECK stores nothing, so replaces nothing); a wrong guess costs the thread one receipt.
+    replaced = not reading.check_only and nation in offer.replacing
+    text, html = receipt_words(seat, game=at.game, nation_name=scenario.nations[nation].name, turn=at.turn,
+                               date=turn_label(scenario, at.turn), deadline=at.deadline,
+                               check_only=reading.check_only, replaced=replaced)
+    return Prepared(at, nation, seat, replaced, Words(text, html, alternative(text, html)))
 
 
 def _offer_for(named: str, offers: Sequence[Offer]) -> Offer | None:
@@ -289,6 +298,7 @@ class ReadAhead:
         self._lock = threading.Lock()  # _pending: one process's services may poll in several threads
         self.taken = self.done_here = 0  # mails read by a worker, and in the thread though given to one
         self.checks_taken = self.checks_redone = 0  # workers' checks the thread took, and found stale
+        self.receipts_redone = 0  # checks taken whose receipt the thread wrote (the guess of "replaced?" wrong)
         self._folder: str | None = None  # the positions offered, pickled (a private folder)
         self._offered: OrderedDict[tuple[object, ...], str] = OrderedDict()  # their files by key
 
@@ -320,9 +330,9 @@ class ReadAhead:
         offers: list[Offer] = []
         try:
             with self._lock:
-                for at, state in positions():
+                for at, state, replacing in positions():
                     try:
-                        offers.append(self._offer(at, state))
+                        offers.append(self._offer(at, state, replacing))
                     except Exception as exc:  # noqa: BLE001 - that game's mails are checked in the thread, as ever
                         log.warning("the workers cannot check orders for game %s (%s: %s); the daemon checks them "
                                     "itself", at.game, type(exc).__name__, exc)
@@ -331,7 +341,7 @@ class ReadAhead:
                         type(exc).__name__, exc)
         return tuple(offers)
 
-    def _offer(self, at: Basis, state: Callable[[], GameState]) -> Offer:
+    def _offer(self, at: Basis, state: Callable[[], GameState], replacing: frozenset[str] = frozenset()) -> Offer:
         """The Offer of a position: pickled into a file of its own the first time (the last
         few kept; a worker that finds one gone leaves that check to the thread)."""
         key = (at.database, at.position)
@@ -351,7 +361,7 @@ class ReadAhead:
                 os.unlink(old)
         else:
             self._offered.move_to_end(key)
-        return Offer(at, path)
+        return Offer(at, path, replacing)
 
     def take(self, raw: bytes) -> Reading | None:
         """The worker's reading of `raw`, or None: the thread is to read it itself."""
