@@ -411,3 +411,23 @@ def _state(pid: int) -> str:
         return Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0]
     except (OSError, IndexError):
         return "Z"
+
+
+def test_a_checks_stored_problems_are_the_diagnostics_as_dicts(tmp_path: Path) -> None:
+    """check_seat stores each problem as dataclasses.asdict would (the same keys, in order)."""
+    from moderator.orders.parser import parse_orders
+    from moderator.service.receipts import check_seat
+
+    svc = _service(tmp_path / "db")
+    game = svc.game("g")
+    text = "MOVVE 2 inf FROM Ruhr TO Cologne\nMOVE 2 inf, 1 art FROM Ruhr TO Nowhere\n"
+    parsed = parse_orders(text)
+    seat = check_seat(parsed, text, "germany", svc.checking_position(game), svc.world(game), svc.scenario(game),
+                      svc.ruleset(game))
+    assert len(seat.diagnostics) >= 2
+    from moderator.orders import check
+
+    checked = check(parsed.orders, "germany", svc.checking_position(game), svc.world(game), svc.scenario(game),
+                    svc.ruleset(game))
+    wanted = [dataclasses.asdict(d) for d in [*parsed.diagnostics, *checked.diagnostics]]
+    assert [list(d.items()) for d in seat.diagnostics] == [list(d.items()) for d in wanted]

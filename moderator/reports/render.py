@@ -35,6 +35,9 @@ def environment() -> Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
+        # The templates are the installed package's and do not change while it runs: no
+        # stat() of each file at each render to see if it did (two a receipt, issue 11).
+        auto_reload=False,
     )
     env.filters["signed"] = lambda n: f"{n:+d}"
     env.filters["tech"] = tech_level

@@ -9,7 +9,6 @@ orders written later stand, the game's deadline as it is written), passed in."""
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
@@ -44,7 +43,9 @@ def check_seat(parsed: ParseResult, text: str, nation: str, state: GameState, wo
     if preface:  # a comment opening the stored orders: who gave them (service/proxy.py)
         normalized = f"{preface}\n{normalized}"
     lines = text.splitlines()
-    stored = tuple(dataclasses.asdict(d) for d in diagnostics)
+    # Each Diagnostic's fields are plain values: a copy of its __dict__ (the fields in order)
+    # is dataclasses.asdict's result without its recursion (for every mail, issue 11).
+    stored = tuple(vars(d).copy() for d in diagnostics)
     shown = [{**d, "source": lines[d["line"] - 1].strip() if 0 < d["line"] <= len(lines) else d["text"]}
              for d in stored]
     return SeatCheck(len(checked.orders), normalized, stored,
