@@ -63,7 +63,7 @@ class IntakeFigures:
     read_ahead: int = 0  # mails of the burst a worker read
     worker_cpu_ms_per_message: float | None = None
     checked_ahead: int = 0  # mails whose check and receipt by a worker the thread took
-    receipts_redone: int = 0  # of those, receipts the thread wrote itself (the worker's guess of "replaced?" wrong)
+    receipts_redone: int = 0  # of those, receipts the thread wrote as the worker guessed "replaced?" wrong
 
     def lines(self) -> list[str]:
         return [f"intake bench: a burst of {self.messages} order mails on {self.server}",
@@ -75,7 +75,7 @@ class IntakeFigures:
                 (f"  read ahead by {self.workers} worker process(es) {self.read_ahead:>5d} of {self.messages} mails"
                  + (f", {self.worker_cpu_ms_per_message:.1f} ms of their CPU a message"
                     if self.worker_cpu_ms_per_message is not None else "")
-                 + f"; checked ahead {self.checked_ahead}, receipt rewritten {self.receipts_redone}") if self.workers
+                 + f"; checked ahead {self.checked_ahead}, guessed wrong {self.receipts_redone}") if self.workers
                 else "  read ahead: no worker processes (all in the polling thread)"]
 
 

@@ -916,8 +916,8 @@ def take_orders(svc: Service, game: Game, nation: str, text: str, *, check_only:
     if prepared is not None and later is None and prepared.replaced == replaced:  # written ahead for this answer
         body, html, parts = prepared.receipt.text, prepared.receipt.html, prepared.receipt.parts
     else:
-        if prepared is not None and svc.read_ahead is not None:
-            svc.read_ahead.receipts_redone += 1  # (counted for the bench)
+        if prepared is not None and later is None and svc.read_ahead is not None:
+            svc.read_ahead.receipts_redone += 1  # the worker's guess was wrong (counted for the bench)
         body, html = receipt_words(seat, game=game.id, nation_name=name, turn=game.turn,
                                    date=turn_label(scenario, game.turn), deadline=describe_deadline(game.deadline),
                                    check_only=check_only, replaced=replaced, entered=entered,

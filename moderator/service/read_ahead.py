@@ -298,7 +298,7 @@ class ReadAhead:
         self._lock = threading.Lock()  # _pending: one process's services may poll in several threads
         self.taken = self.done_here = 0  # mails read by a worker, and in the thread though given to one
         self.checks_taken = self.checks_redone = 0  # workers' checks the thread took, and found stale
-        self.receipts_redone = 0  # checks taken whose receipt the thread wrote (the guess of "replaced?" wrong)
+        self.receipts_redone = 0  # receipts the thread wrote for checks it took: the guess of "replaced?" wrong
         self._folder: str | None = None  # the positions offered, pickled (a private folder)
         self._offered: OrderedDict[tuple[object, ...], str] = OrderedDict()  # their files by key
 
