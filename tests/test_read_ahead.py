@@ -163,8 +163,9 @@ def _checked_mails() -> list[bytes]:
 def test_checks_and_receipts_from_workers_are_the_threads_to_the_byte(tmp_path: Path, pool: ReadAhead,
                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     """Given the game's position, a worker checks each seat's orders and writes the receipt for
-    both answers to "replaced?"; the thread takes them, and every outcome, row, submission and
-    outgoing mail is the same, byte for byte, as the thread's own."""
+    the likely answer to "replaced?"; the thread takes them (writing the receipt itself when the
+    guess was wrong), and every outcome, row, submission and outgoing mail is the same, byte for
+    byte, as the thread's own."""
     monkeypatch.setattr(inbox, "GROUP_SECONDS", 3600.0)
     raws = _checked_mails()
     _numbered_ids(monkeypatch)
