@@ -85,6 +85,10 @@ def _header_block_at(lines: list[str], index: int) -> bool:
 
 
 def _drop_quotes(lines: list[str]) -> list[str]:
+    if not any(map(_is_quoted, lines)):
+        # Nothing quoted: no attribution either (one counts only above a quoted block). Most
+        # order mails are so: no pattern tried on every line (issue 11, for every mail).
+        return list(lines)
     kept: list[str] = []
     index = 0
     while index < len(lines):
