@@ -147,19 +147,31 @@ TRADE_SUNK = "us_trade_sunk"  # NationState.flags: US trade sunk this turn, take
 def home_waters(ctx: TurnContext, nation: str) -> list[str]:
     """4.7: the "home sea zones of designated nation (all sea zones bordering original nation
     territory, and there must be land path between sea zone and that nation)": the zones
-    beside the land it held at the start that is joined by land to its capital."""
+    beside the land it held at the start that is joined by land to its capital.
+
+    They are made of the map (which never changes) and the capital alone, and asked every
+    turn (issue 14): kept on the world under the nation and its capital."""
     info = ctx.scenario.nations.get(nation)
-    home = set(ctx.world.home_of(nation))
-    if info is None or info.capital not in home:
+    capital = info.capital if info is not None else None
+    kept: dict[tuple[str, str | None], tuple[str, ...]] = ctx.world.__dict__.setdefault("_home_waters", {})
+    found = kept.get((nation, capital))
+    if found is None:
+        found = kept[(nation, capital)] = tuple(_home_waters(ctx.world, nation, capital))
+    return list(found)
+
+
+def _home_waters(world: World, nation: str, capital: str | None) -> list[str]:
+    home = set(world.home_of(nation))
+    if capital is None or capital not in home:
         return []
-    seen, queue = {info.capital}, deque([info.capital])
+    seen, queue = {capital}, deque([capital])
     while queue:
         here = queue.popleft()
-        for nxt in sorted(ctx.world.neighbours(here)):
+        for nxt in sorted(world.neighbours(here)):
             if nxt in home and nxt not in seen:
                 seen.add(nxt)
                 queue.append(nxt)
-    return sorted(_coastal_seas(ctx.world, seen))
+    return sorted(_coastal_seas(world, seen))
 
 
 def us_trade_warfare(ctx: TurnContext) -> None:
