@@ -113,8 +113,9 @@ def pockets(ctx: TurnContext, nation: str, armed: dict[str, set[str]] | None = N
     def hostile(place: str, sea: bool) -> bool:
         there = armed.get(place)
         if there is None:
-            there = armed[place] = {u.nation for u in by_place.get(place, ())
-                                    if (u.kind in WARSHIPS or not sea) and u.kind != "transport"}
+            here = by_place.get(place, ())  # at sea a warship bars the way, on land any unit but a transport
+            there = armed[place] = ({u.nation for u in here if u.kind in WARSHIPS} if sea
+                                    else {u.nation for u in here if u.kind != "transport"})
         return not there.isdisjoint(enemies)
 
     def way(place: str) -> int:
