@@ -88,9 +88,30 @@ def shortest_sea_paths(
     followed (a canal that the map models as a land territory is not crossed), and the
     `closed` zones (naval blockade: "Shortest path can be cut") are avoided. Each
     distinct chain counts once, however many target territories it touches. Sorted.
+
+    The search reads nothing but the map (which never changes) and the two coasts, and
+    the same transfers are sought turn after turn (issue 14): answers are kept on the
+    world, under the coasts and the closed zones, like its other indexes.
     """
-    starts = sorted(_coastal_seas(world, sources) - set(closed))
-    goals = _coastal_seas(world, targets) - set(closed)
+    shut = frozenset(closed)
+    starts = frozenset(_coastal_seas(world, sources) - shut)
+    goals = frozenset(_coastal_seas(world, targets) - shut)
+    kept: dict[tuple[frozenset[str], ...], tuple[tuple[str, ...], ...]] = world.__dict__.setdefault("_sea_paths", {})
+    key = (starts, goals, shut)
+    found = kept.get(key)
+    if found is None:
+        if len(kept) >= _SEA_PATHS_KEPT:
+            kept.clear()
+        found = kept[key] = tuple(_shortest_sea_paths(world, sorted(starts), goals, shut))
+    return list(found)
+
+
+_SEA_PATHS_KEPT = 1024  # pairs of coasts kept per world (a game seeks a few dozen)
+
+
+def _shortest_sea_paths(world: World, starts: list[str], goals: frozenset[str],
+                        closed: frozenset[str]) -> list[tuple[str, ...]]:
+    """shortest_sea_paths(), sought: a breadth-first search of the seas from every start."""
     dist = {s: 1 for s in starts}
     parents: dict[str, list[str]] = {s: [] for s in starts}
     queue = deque(starts)
@@ -126,19 +147,31 @@ TRADE_SUNK = "us_trade_sunk"  # NationState.flags: US trade sunk this turn, take
 def home_waters(ctx: TurnContext, nation: str) -> list[str]:
     """4.7: the "home sea zones of designated nation (all sea zones bordering original nation
     territory, and there must be land path between sea zone and that nation)": the zones
-    beside the land it held at the start that is joined by land to its capital."""
+    beside the land it held at the start that is joined by land to its capital.
+
+    They are made of the map (which never changes) and the capital alone, and asked every
+    turn (issue 14): kept on the world under the nation and its capital."""
     info = ctx.scenario.nations.get(nation)
-    home = set(ctx.world.home_of(nation))
-    if info is None or info.capital not in home:
+    capital = info.capital if info is not None else None
+    kept: dict[tuple[str, str | None], tuple[str, ...]] = ctx.world.__dict__.setdefault("_home_waters", {})
+    found = kept.get((nation, capital))
+    if found is None:
+        found = kept[(nation, capital)] = tuple(_home_waters(ctx.world, nation, capital))
+    return list(found)
+
+
+def _home_waters(world: World, nation: str, capital: str | None) -> list[str]:
+    home = set(world.home_of(nation))
+    if capital is None or capital not in home:
         return []
-    seen, queue = {info.capital}, deque([info.capital])
+    seen, queue = {capital}, deque([capital])
     while queue:
         here = queue.popleft()
-        for nxt in sorted(ctx.world.neighbours(here)):
+        for nxt in sorted(world.neighbours(here)):
             if nxt in home and nxt not in seen:
                 seen.add(nxt)
                 queue.append(nxt)
-    return sorted(_coastal_seas(ctx.world, seen))
+    return sorted(_coastal_seas(world, seen))
 
 
 def us_trade_warfare(ctx: TurnContext) -> None:
@@ -151,6 +184,7 @@ def us_trade_warfare(ctx: TurnContext) -> None:
     trade already cut (engine/us_trade.py) is not hunted."""
     from moderator.engine import us_trade  # it reads the declarations this module's step follows
 
+    submarines = [u for u in ctx.state.units if u.kind == "submarine"]  # once, not per nation: nothing moves here
     for nation in sorted(ctx.state.nations):
         due = us_trade.trade_due(ctx, nation)
         if not due or us_trade.cut(ctx, nation) is not None:
@@ -158,7 +192,7 @@ def us_trade_warfare(ctx: TurnContext) -> None:
         if any(isinstance(o, Transfer) for o in ctx.orders.get(nation, ())):
             continue
         zones = set(home_waters(ctx, nation))
-        subs = [u for u in ctx.state.units if u.kind == "submarine" and u.location in zones
+        subs = [u for u in submarines if u.location in zones
                 and ctx.at_war(u.nation, nation)]
         if not subs:
             continue

@@ -81,9 +81,10 @@ def loss(first: int, turns: int) -> int:
 
 
 OUT, THROUGH, WALL = 0, 1, 2  # pockets(): what a step into a place meets
+LEADS_OUT = 3  # pockets(): a place to go on through, already known to lead to a way out
 
 
-Ways = dict[str, int]  # pockets(): place -> what a step into it meets (OUT, THROUGH, WALL)
+Ways = dict[str, int]  # pockets(): place -> what a step into it meets (OUT, THROUGH, WALL, LEADS_OUT)
 
 
 def pockets(ctx: TurnContext, nation: str, armed: dict[str, set[str]] | None = None,
@@ -112,8 +113,9 @@ def pockets(ctx: TurnContext, nation: str, armed: dict[str, set[str]] | None = N
     def hostile(place: str, sea: bool) -> bool:
         there = armed.get(place)
         if there is None:
-            there = armed[place] = {u.nation for u in by_place.get(place, ())
-                                    if (u.kind in WARSHIPS or not sea) and u.kind != "transport"}
+            here = by_place.get(place, ())  # at sea a warship bars the way, on land any unit but a transport
+            there = armed[place] = ({u.nation for u in here if u.kind in WARSHIPS} if sea
+                                    else {u.nation for u in here if u.kind != "transport"})
         return not there.isdisjoint(enemies)
 
     def way(place: str) -> int:
@@ -148,9 +150,20 @@ def pockets(ctx: TurnContext, nation: str, armed: dict[str, set[str]] | None = N
                 if found == THROUGH:
                     seen.add(nb)
                     queue.append(nb)
-                elif found == OUT:
+                elif found == OUT or found == LEADS_OUT:
                     free = True
                     break
+        # A search that got out from a start one may go on through joined every place it
+        # passed to a way out: a later search (of this nation or of one sharing `ways`) that
+        # steps into one of them gets out too, and stops there (issue 14: the searches of a
+        # nation's land went over the same seas again). Only a search that is shut in needs
+        # all it reaches, and it never steps into such a place. From a start one may not go
+        # on through (an enemy in it), the places passed may lead out only through it: kept as they are.
+        if free and len(seen) > 1:
+            if (here := ways.get(start)) is None:
+                here = ways[start] = way(start)
+            if here == THROUGH or here == LEADS_OUT:
+                ways.update(dict.fromkeys(seen, LEADS_OUT))
         mine = list(compress(seen, map(eq, map(control.get, seen), repeat(nation))))  # its own land, in C's loop
         done.update(mine)
         if not free and (shut := set(mine) - isles):

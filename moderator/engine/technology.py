@@ -170,7 +170,9 @@ def stats(pos: Position, nation: str, kind: str, unit: Unit | None = None) -> Un
     values, the kind, the levels (a unit's recorded levels or the nation's as they stand,
     by their content; or the scenario's starting levels of the unit's nation, which never
     change) and the price before technology. A lookup is then one dict access; the
-    levels are read as they stand every time, so no answer outlives a change."""
+    levels are read as they stand every time, so no answer outlives a change. (Written
+    for few steps: the scenario read once, Russia's name a constant, issue 14.)"""
+    scenario = pos.scenario
     if unit is None:
         ns = pos.state.nations.get(nation)
         if ns is None:
@@ -187,19 +189,19 @@ def stats(pos: Position, nation: str, kind: str, unit: Unit | None = None) -> Un
         if levels is None:
             levels = flags.get(UPGRADED, _EMPTY).get(kind)
         whose = _BUILD if levels is not None else _START
-    price = base_price(pos, owner, kind) if owner == SUPPLIED_ARMY[0] else None
+    price = base_price(pos, owner, kind) if owner == _SUPPLIED_NATION else None
     content = tuple(levels.items()) if whose != _START else unit.nation  # type: ignore[union-attr]
-    key = (id(pos.scenario), owner, kind, whose, content, price)
+    key = (id(scenario), owner, kind, whose, content, price)
     try:
         hit = _STATS.get(key)
     except TypeError:  # levels that are no plain numbers: not kept
         return _slow_stats(pos, nation, kind, unit)
-    if hit is not None and hit[0] is pos.scenario:
+    if hit is not None and hit[0] is scenario:
         return hit[1]
     if len(_STATS) >= _STATS_KEPT:
         _STATS.clear()
     found = _slow_stats(pos, nation, kind, unit)
-    _STATS[key] = (pos.scenario, found)
+    _STATS[key] = (scenario, found)
     return found
 
 
@@ -220,6 +222,7 @@ def values_of(pos: Position, unit: Unit) -> str:
 
 
 SUPPLIED_ARMY = ("russia", 3, "infantry", 6)  # Russian Empire option #3: nation, option, kind, price
+_SUPPLIED_NATION = SUPPLIED_ARMY[0]  # stats() asks it of every lookup
 
 
 def base_price(pos: Position, nation: str, kind: str) -> int | None:

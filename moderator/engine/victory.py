@@ -416,10 +416,26 @@ class Ranks:
                     army += count * s.attack * s.defense
             ships = [(where, count, s) for kind, where, count in fleets.get(nation, ()) if (s := by_kind[kind]) is not None]
         else:
-            seen: dict[tuple[str, tuple[tuple[str, int], ...] | None, object], UnitStats | None] = {}
+            # Only the units built behind their kind or fighting as another nation's are looked
+            # up one by one; the others have their kind's values and are counted as above, less
+            # the odd ones (a few of a nation's units: issue 14), valued from one of them a kind.
+            kinds, fleets, _ = self._counted()
+            usual: dict[str, Unit] = {}
+            odd: list[Unit] = []
             for u in self._units_of(nation):
+                if u.id in built_at or u.id in fights_as:
+                    odd.append(u)
+                elif u.kind not in usual:
+                    usual[u.kind] = u
+            left = dict(kinds.get(nation, {}))
+            ships_left = {(kind, where): count for kind, where, count in fleets.get(nation, ())}
+            seen: dict[tuple[str, tuple[tuple[str, int], ...] | None, object], UnitStats | None] = {}
+            for u in odd:
                 if u.kind not in COUNTED:
                     continue
+                left[u.kind] -= 1
+                if u.kind in SEA_UNITS:
+                    ships_left[(u.kind, u.location)] -= 1
                 built = built_at.get(u.id)
                 key = (u.kind, tuple(sorted(built.items())) if built is not None else None, fights_as.get(u.id))
                 if key not in seen:
@@ -430,6 +446,12 @@ class Ranks:
                     army += s.attack * s.defense
                 elif u.kind in SEA_UNITS:
                     ships.append((u.location, 1, s))
+            by_kind = {kind: self.pos.stats(nation, kind, usual[kind]) for kind, count in left.items() if count}
+            for kind, count in left.items():
+                if count and kind in LAND_OR_AIR and (s := by_kind[kind]) is not None:
+                    army += count * s.attack * s.defense
+            ships += [(where, count, s) for (kind, where), count in ships_left.items()
+                      if count and (s := by_kind[kind]) is not None]
         found = self._forces[nation] = (army, ships)
         return found
 
