@@ -19,6 +19,7 @@ from moderator.engine.context import Position, TurnContext
 from moderator.engine.state import Unit
 
 MET = "met_in_battle"  # NationState.flags: technology -> the highest level met in enemy hands
+_NONE: dict[str, object] = {}
 
 
 def met(pos: Position, nation: str, tech: str) -> int:
@@ -31,8 +32,19 @@ def meet(ctx: TurnContext, nation: str, enemies: Iterable[Unit]) -> None:
     if ns is None:
         return
     known = {str(t): int(v) for t, v in ns.flags.get(MET, {}).items()}
+    # A unit fights with its own recorded levels, else with its nation's fielded levels of
+    # its kind (technology.unit_levels): the same for every such unit, so they are read once
+    # per nation and kind, not once per unit of the battle (issue 14, the engine's cost)
+    fielded: dict[tuple[str, str], dict[str, int]] = {}
     for u in enemies:
-        for tech, level in technology.of_kind(ctx, u.kind, technology.unit_levels(ctx, u)).items():
+        key = (u.nation, u.kind)
+        if u.id in ctx.nation(u.nation).flags.get(technology.BUILT_AT, _NONE):
+            levels = technology.of_kind(ctx, u.kind, technology.unit_levels(ctx, u))
+        elif key in fielded:
+            levels = fielded[key]
+        else:
+            levels = fielded[key] = technology.of_kind(ctx, u.kind, technology.fielded(ctx, u.nation, u.kind))
+        for tech, level in levels.items():
             if level > known.get(tech, 0):
                 known[tech] = level
     if known:

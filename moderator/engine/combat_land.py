@@ -272,11 +272,6 @@ def value_of(ctx: TurnContext, battle: Battle, side: Side, f: Fighter) -> int:
     return value
 
 
-def cost_of(ctx: TurnContext, f: Fighter) -> int:
-    stats = ctx.stats(f.nation, f.kind, f.unit)
-    return stats.cost if stats is not None else 0
-
-
 def roll_side(ctx: TurnContext, battle: Battle, side: Side) -> int:
     hits = 0
     # what every roll of the side says first (the purpose of each die: built once a round)
@@ -364,7 +359,10 @@ def take_aircraft(ctx: TurnContext, battle: Battle, side: Side, hits: int) -> No
 def _rank(ctx: TurnContext, first: tuple[str, ...], f: Fighter) -> tuple[int, int, str, str]:
     rank = first.index(f.kind) if f.kind in first else len(first)
     if f.cost is None:  # a unit's price does not change during its battle; odds ranks it thousands of times
-        f.cost = cost_of(ctx, f)
+        stats = f.stats  # its values as value_of read them (the same question: cost_of), else read now
+        if stats is None:
+            stats = f.stats = ctx.stats(f.nation, f.kind, f.unit)
+        f.cost = stats.cost if stats is not None else 0
     return rank, f.cost, f.kind, f.unit.id if f.unit else ""
 
 
