@@ -573,3 +573,15 @@ def test_a_full_turn_of_these_orders_is_charged_once(monkeypatch: pytest.MonkeyP
     # 10 research, 7 x (1 + 1) upgrade, 5 + 10 trenches, 13 sonar, 5 + 1 spies, 2 infantry at
     # 4 + 1 (Improved Weapons: "every new infantry ... will cost the increased amount").
     assert saved == 100 - 10 - 14 - 15 - 13 - 6 - 10 + income(events, "germany")
+
+
+def test_a_unit_built_behind_its_kind_is_met_at_its_own_levels() -> None:
+    # Phase 2.1: the levels a unit itself fights with. The plain artillery carries the
+    # nation's fielded levels (none); the other one its own record (built with the
+    # improvement): met although a plain unit of its nation and kind came first.
+    s = fx.state(units=[("germany", "infantry", "Posen", 3), ("russia", "artillery", "Warsaw", 2)])
+    last = sorted(u.id for u in s.units if u.kind == "artillery")[-1]
+    s.nations["russia"].flags["built_at"] = {last: {"improved_artillery": 1}}
+    new, events = run(s, {"germany": [m.Move((m.UnitCount("infantry", 3),), "Posen", "Warsaw")]})
+    assert any(e.code == "battle" for e in events)
+    assert new.nations["germany"].flags.get(battlefield.MET, {}).get("improved_artillery", 0) == 1

@@ -12,13 +12,14 @@ naval_combat.fight call `fought` with both sides' units as the battle begins.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from moderator.engine import technology
 from moderator.engine.context import Position, TurnContext
 from moderator.engine.state import Unit
 
 MET = "met_in_battle"  # NationState.flags: technology -> the highest level met in enemy hands
+_NONE: Mapping[str, object] = {}
 
 
 def met(pos: Position, nation: str, tech: str) -> int:
@@ -31,8 +32,23 @@ def meet(ctx: TurnContext, nation: str, enemies: Iterable[Unit]) -> None:
     if ns is None:
         return
     known = {str(t): int(v) for t, v in ns.flags.get(MET, {}).items()}
+    # A unit fights with its own recorded levels, else with its nation's fielded levels of
+    # its kind (technology.unit_levels): the same for every such unit, so they are met once
+    # per nation and kind, not once per unit of the battle (issue 14, the engine's cost)
+    built: dict[str, Mapping[str, object]] = {}  # nation -> its units' own recorded levels
+    done: set[tuple[str, str]] = set()  # nations and kinds whose fielded levels are met
     for u in enemies:
-        for tech, level in technology.of_kind(ctx, u.kind, technology.unit_levels(ctx, u)).items():
+        own = built.get(u.nation)
+        if own is None:
+            own = built[u.nation] = ctx.nation(u.nation).flags.get(technology.BUILT_AT, _NONE)
+        if u.id in own:
+            levels = technology.of_kind(ctx, u.kind, technology.unit_levels(ctx, u))
+        elif (u.nation, u.kind) in done:
+            continue
+        else:
+            done.add((u.nation, u.kind))
+            levels = technology.of_kind(ctx, u.kind, technology.fielded(ctx, u.nation, u.kind))
+        for tech, level in levels.items():
             if level > known.get(tech, 0):
                 known[tech] = level
     if known:
@@ -43,5 +59,7 @@ def fought(ctx: TurnContext, one: Iterable[Unit], other: Iterable[Unit]) -> None
     """Both sides of a battle meet each other's weaponry (each nation its enemies')."""
     a, b = list(one), list(other)
     for mine, theirs in ((a, b), (b, a)):
+        them = {u.nation for u in theirs}
         for nation in sorted({u.nation for u in mine}):
-            meet(ctx, nation, [u for u in theirs if ctx.at_war(nation, u.nation)])
+            war = {n for n in them if ctx.at_war(nation, n)}  # (asked once a nation, not once a unit)
+            meet(ctx, nation, [u for u in theirs if u.nation in war])

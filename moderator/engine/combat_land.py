@@ -185,7 +185,7 @@ class Side:
         return any(f.kind != "fictive" and not f.support for f in self.fighters)
 
     def nations(self) -> list[str]:
-        return sorted({f.nation for f in self.real()})
+        return sorted({f.nation for f in self.fighters if f.unit is not None})  # (real(), without its list)
 
     def lose(self, f: Fighter) -> None:
         self.fighters.remove(f)
@@ -272,11 +272,6 @@ def value_of(ctx: TurnContext, battle: Battle, side: Side, f: Fighter) -> int:
     return value
 
 
-def cost_of(ctx: TurnContext, f: Fighter) -> int:
-    stats = ctx.stats(f.nation, f.kind, f.unit)
-    return stats.cost if stats is not None else 0
-
-
 def roll_side(ctx: TurnContext, battle: Battle, side: Side) -> int:
     hits = 0
     # what every roll of the side says first (the purpose of each die: built once a round)
@@ -295,7 +290,8 @@ def roll_side(ctx: TurnContext, battle: Battle, side: Side) -> int:
         for _ in range(rolls):  # Gibraltar: defending infantry roll 3 dice
             if dice.d10(purpose) <= v:
                 hits += 1
-    if side.role == "defender" and battle.city_holder and any(f.kind not in FACILITIES for f in side.targets()):
+    if side.role == "defender" and battle.city_holder and any(
+            f.unit is not None and not f.support and f.kind not in FACILITIES for f in side.fighters):  # targets()
         purpose = f"land combat at {battle.territory} round {battle.rounds}: defender {battle.city_holder} city"
         if ctx.dice.d10(purpose) <= 1:  # Cities: defense 1
             hits += 1
@@ -364,7 +360,10 @@ def take_aircraft(ctx: TurnContext, battle: Battle, side: Side, hits: int) -> No
 def _rank(ctx: TurnContext, first: tuple[str, ...], f: Fighter) -> tuple[int, int, str, str]:
     rank = first.index(f.kind) if f.kind in first else len(first)
     if f.cost is None:  # a unit's price does not change during its battle; odds ranks it thousands of times
-        f.cost = cost_of(ctx, f)
+        stats = f.stats  # its values as value_of read them (the same question: cost_of), else read now
+        if stats is None:
+            stats = f.stats = ctx.stats(f.nation, f.kind, f.unit)
+        f.cost = stats.cost if stats is not None else 0
     return rank, f.cost, f.kind, f.unit.id if f.unit else ""
 
 
@@ -379,9 +378,10 @@ def take_casualties(ctx: TurnContext, battle: Battle, side: Side, hits: int) -> 
             side.lose(f)
             hits -= 1
     quota = share_hits(ctx, battle, side, hits)
+    targets = side.targets()  # once: a nation's losses take none of another nation's units
     for nation in sorted(quota):
         first = battle.orders.casualty.get(nation, ())
-        ranked = sorted((f for f in side.targets() if f.nation == nation), key=lambda f: _rank(ctx, first, f))
+        ranked = sorted((f for f in targets if f.nation == nation), key=lambda f: _rank(ctx, first, f))
         for f in ranked[: quota[nation]]:
             side.lose(f)
 
@@ -396,12 +396,16 @@ def share_hits(ctx: TurnContext, battle: Battle, side: Side, hits: int,
     """
     targets = [f for f in side.targets() if only is None or f.kind in only]
     nations = sorted({f.nation for f in targets})
-    count = {n: sum(1 for f in targets if f.nation == n) for n in nations}
-    hits = min(hits, sum(count.values()))
+    hits = min(hits, len(targets))
     if len(nations) <= 1:
         return {n: hits for n in nations}
-    strength = {n: sum(max(1, value_of(ctx, battle, side, f)) for f in side.real() if f.nation == n)
-                for n in nations}
+    count = dict.fromkeys(nations, 0)  # (one pass over the side for all its nations, not one each)
+    for f in targets:
+        count[f.nation] += 1
+    strength = dict.fromkeys(nations, 0)
+    for f in side.fighters:
+        if f.unit is not None and f.nation in strength:
+            strength[f.nation] += max(1, value_of(ctx, battle, side, f))
     return share(hits, strength, count, ctx.dice, f"casualties of the {side.role}s at {battle.territory}, odd hit")
 
 
@@ -642,7 +646,7 @@ def fight_rounds(ctx: TurnContext, battle: Battle, battery: Sequence[shore_bomba
     while going_on(battle) and battle.rounds < MAX_ROUNDS:
         battle.rounds += 1
         a_hits = roll_side(ctx, battle, battle.attack)
-        if landed and any(f.beach for f in battle.attack.real()):  # Battleships: every round of a beach landing
+        if landed and any(f.beach for f in battle.attack.fighters):  # (only real units land)  # Battleships: every round of a beach landing
             a_hits += shore_bombardment.fire(ctx, battle.territory, battle.rounds, battery)
         d_hits = roll_side(ctx, battle, battle.defend)
         aa_hits = aa_round_fire(ctx, battle.territory, battle.rounds, battle.attack,
@@ -666,7 +670,7 @@ def withdraw(battle: Battle) -> tuple[str | None, bool]:
     landed from the sea never withdraw (4.6.1: "Beachlanding forces can NOT retreat")."""
     nations = battle.attack.nations()
     kills = real_losses(battle.defend)
-    landed = any(f.beach for f in battle.attack.real())
+    landed = any(f.beach for f in battle.attack.fighters)  # (only real units land)
     if len(nations) <= 1 and not battle.orders.by_nation and not landed:
         why = withdrawal(battle.orders.conditions, battle.rounds, real_losses(battle.attack), kills)
         return why, why is not None

@@ -600,13 +600,15 @@ def taker(ctx: TurnContext, battle: Battle, legs: Sequence[Leg], captured: bool 
     for u in combat_land.survivors(battle):
         if u.kind in combat_land.CAPTURERS:
             left[u.nation] += 1
+    if not left:
+        return None
+    if len(left) == 1:  # one nation with infantry or tanks left takes it: no totals to weigh (issue 14)
+        return next(iter(left))
     strength: dict[str, int] = defaultdict(int)
     for g in legs:
         for u in g.units:
             stats = ctx.stats(u.nation, u.kind)
             strength[u.nation] += stats.attack if stats else 0
-    if not left:
-        return None
     best = max((left[n], strength[n]) for n in left)
     even = sorted(n for n in left if (left[n], strength[n]) == best)
     if len(even) > 1 and captured:
