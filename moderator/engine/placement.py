@@ -20,9 +20,12 @@ building is lost"). One module, read by both.
    built out of it. Ships count against the allowance of the colony port they are built
    out of: a port of the nation's outside any colony beside the zone first (no allowance),
    else a colony city's port, else the first colony port beside it by name
-   (`built_out_of`, `colony_city`, `colony_room`). German option #5 adds two units to
-   German East Africa's allowance and makes its artillery cheaper on the turn it is
-   played (engine/colony_supplies.py).
+   (`built_out_of`, `colony_city`, `colony_room`). Gear placed by rule 7 (radar, sonar,
+   AA guns on ships) is not built out of a colony: rule 7, unlike rules 3-6 and 8, refers
+   to no rule 1, and gear is fitted onto a ship already afloat ("Cost +13, placed on any
+   ship"), so it counts against no allowance (a reading, docs/rules-coverage.md).
+   German option #5 adds two units to German East Africa's allowance and makes its
+   artillery cheaper on the turn it is played (engine/colony_supplies.py).
 Aircraft Carriers: "Fighters may be built DIRECTLY onto a carrier if it is in a sea zone
 adjacent to a territory with an industrial complex controlled by the carrier's nation",
 fighters of fuel 5 at least ("a fighter needs 5 fuel points before it can be used on an
@@ -46,6 +49,9 @@ from moderator.engine.state import AIR_UNITS, LAND_UNITS, SEA_UNITS, Unit
 NON_CITY_INFANTRY_EXTRA = 5  # Cities / Phase 7 rule 3
 CITY_ARTILLERY_EXTRA = 10  # Cities / Phase 7 rule 5
 FACILITIES = ("industry", "port")  # Industrial complexes, Ports: built with BUILD too
+# Rule 7's gear (radar on land or ships, sonar; and Improved AA guns on ships, kind "aa" at
+# sea): not counted against rule 8's colony allowance (reading "Gear and the colonies' allowance")
+RULE7_GEAR = ("radar", "sonar")
 DISMANTLED = "dismantled"  # NationState.flags of a plunderer: place -> the map's facilities it dismantled (Phase 5)
 
 
@@ -131,7 +137,10 @@ def allowance(pos: Position, city: str) -> int:
 def built_out_of(pos: Position, nation: str, kind: str, place: str) -> str | None:
     """The colony territory a build of `kind` for `place` is made out of (rule 8), or None:
     the place itself in a colony (infantry outside a city excepted: rule 3 places it, no
-    facility); for a ship, its port (a port outside colonies first: no allowance)."""
+    facility); for a ship, its port (a port outside colonies first: no allowance); radar,
+    sonar and AA guns put on ships are placed by rule 7, out of nothing (a reading)."""
+    if kind in RULE7_GEAR or (kind == "aa" and pos.is_sea(place)):
+        return None
     if pos.is_sea(place):
         ports = [land for land in sorted(pos.world.neighbours(place))
                  if has_port(pos, nation, land) and home_land_problem(pos, nation, land) is None]

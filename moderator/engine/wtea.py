@@ -84,7 +84,7 @@ from moderator.engine.ruleset import Ruleset, Step
 from moderator.orders import model as m
 
 NAME = "wtea-1914"
-VERSION = 43  # 1: before "One rule, one home" (one dice stream per turn); 2: before issue 8 (neutrals);
+VERSION = 44  # 1: before "One rule, one home" (one dice stream per turn); 2: before issue 8 (neutrals);
 # 3: before separated treasuries, surrender, the US Entry events, air combat over land, landings in 4.4;
 # 4: before the Mutineers (a disastrous mutiny's rebels), the Bolsheviks' wars after their victory, and
 # reconnaissance missions at sea helping their side's task forces in 4.2, new ships attacking in Phase 7,
@@ -191,6 +191,8 @@ VERSION = 43  # 1: before "One rule, one home" (one dice stream per turn); 2: be
 # nations went to the first nation id (now by lot, Phase 8)
 # 42: before nations whose strategic moves compete for one territory's rails were served by nation id (the
 # lower id always won the capacity; now in an order drawn by lot, 4.1.3, issue 10)
+# 43: before radar, sonar and AA guns put on ships (and radar placed on land) counted against a colony
+# city's build allowance (Phase 7 rule 8; now rule 7's gear counts against none: engine/placement.py)
 ROOT = Path(__file__).resolve().parents[2]
 
 RULES: tuple[OrderRule, ...] = (  # type: ignore[type-arg]
