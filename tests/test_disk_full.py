@@ -14,7 +14,7 @@ from __future__ import annotations
 import smtplib
 import sqlite3
 from collections.abc import Iterator
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
@@ -29,6 +29,7 @@ from moderator.service.daemon import Daemon
 from moderator.service.games import new_game
 from moderator.service.inbox import poll
 from moderator.store.db import Store
+from tests.clock import Clock
 
 MOD, PLAYER = "moderator@t.local", "kaiser@t.local"
 # A NOTE longer than a page: the mail, its submission and its receipt each need new pages.
@@ -76,14 +77,6 @@ class Quota:
         """Room again (a moderator cleared the disk)."""
         self.cap = None
         self._reconnect()
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = datetime.now(UTC)
-
-    def __call__(self) -> datetime:
-        return self.now
 
 
 @pytest.fixture()

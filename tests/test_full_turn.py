@@ -26,23 +26,16 @@ from moderator.service.context import Service
 from moderator.service.games import new_game
 from moderator.service.turns import resolve_game
 from moderator.store.db import Store
+from tests.clock import Clock
 from tests.test_service_turn_faults import _offline_mail
 
 T0 = datetime(2026, 11, 28, 12, 0, tzinfo=UTC)
 TURN = timedelta(seconds=20)
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.now = T0
-
-    def __call__(self) -> datetime:
-        return self.now
-
-
 def _service(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, *, short: bool) -> tuple[Service, Clock]:
     monkeypatch.setattr("moderator.service.turns.draw_view", lambda world, view, title: Image.new("RGB", (8, 8)))
-    clock = Clock()
+    clock = Clock(T0)
     svc = Service(store=Store.at(tmp_path / "db"), mail=_offline_mail(), clock=clock, say=lambda _line: None,
                   next_deadline=(lambda now, _game: now + TURN) if short else None)
     new_game(svc, "g", deadline=T0 - timedelta(minutes=1), seed="fixed")
@@ -166,7 +159,7 @@ def _outage(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Clock, _Ou
     from moderator.service import daemon as daemon_module
 
     monkeypatch.setattr("moderator.service.turns.draw_view", lambda world, view, title: Image.new("RGB", (8, 8)))
-    clock, outbox = Clock(), _Outbox()
+    clock, outbox = Clock(T0), _Outbox()
 
     def service() -> Service:
         return Service(store=Store.at(tmp_path / "db"), mail=_offline_mail(), clock=clock, say=lambda _line: None,
@@ -260,7 +253,7 @@ def test_two_daemons_on_one_postgresql_database_move_the_deadline_once(
 
     monkeypatch.setattr("moderator.service.turns.draw_view", lambda world, view, title: Image.new("RGB", (8, 8)))
     monkeypatch.setattr(daemon_module, "send_queued", lambda svc: (0, 0))  # the outbox is not what is raced
-    clock = Clock()
+    clock = Clock(T0)
     said: list[str] = []
     a, b = (Service(store=Store(postgres_url), mail=_offline_mail(), clock=clock, say=said.append, maps=False,
                     next_deadline=lambda now, _game: now + TURN) for _ in range(2))

@@ -20,17 +20,10 @@ from moderator.service.context import Service
 from moderator.service.games import new_game
 from moderator.service.inbox import SEAT_NOTICE_EVERY, THROTTLE_AFTER, THROTTLE_WINDOW, poll
 from moderator.store.db import Store
+from tests.clock import Clock
 
 MOD, PLAYER = "moderator@t.local", "kaiser@t.local"
 ORDERS = "GAME g\nNATION Germany\nTURN 1\nPASSWORD {pw}\nMOVE 2 inf FROM Ruhr TO Cologne\n"
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = datetime.now(UTC)
-
-    def __call__(self) -> datetime:
-        return self.now
 
 
 @pytest.fixture()
