@@ -451,21 +451,19 @@ def redrive(svc: Service, message_ids: list[int] | None = None) -> tuple[list[Ou
     ours = svc.store.daemon_locked  # called by the daemon itself: its lock stays
     try:
         svc.store.lock_for_daemon()
+        handed = False
     except AlreadyRunning:
-        for row in rows:
-            assert row.id is not None
-            svc.store.update_message(row.id, status="new", attempts=0, next_attempt=None)
-        return [Outcome(row.id, "new", "set back to new: the running daemon handles it at its next poll")
-                for row in rows if row.id is not None], True
+        handed = True
     try:
         outcomes = []
         for row in rows:
             assert row.id is not None
             svc.store.update_message(row.id, status="new", attempts=0, next_attempt=None)
-            outcomes.append(handle_stored(svc, row.id))
-        return outcomes, False
+            outcomes.append(Outcome(row.id, "new", "set back to new: the running daemon handles it at its next poll")
+                            if handed else handle_stored(svc, row.id))
+        return outcomes, handed
     finally:
-        if not ours:
+        if not (ours or handed):
             svc.store.unlock()
 
 
