@@ -11,7 +11,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import Future, wait
 from datetime import UTC, datetime, timedelta
 from email import message_from_bytes
@@ -141,6 +141,23 @@ def _outbox(svc: Service) -> list[bytes]:
         return [r[0] for r in conn.execute(text("SELECT raw FROM mailmessage WHERE direction = 'out' ORDER BY id"))]
 
 
+def _alone_and_helped(tmp_path: Path, pool: ReadAhead, monkeypatch: pytest.MonkeyPatch, raws: list[bytes],
+                      make: Callable[[Path], Service] = _service,
+                      ) -> tuple[Service, tuple[list[tuple[str, str]], list[tuple[object, ...]]], Service]:
+    """The batch handled by the thread alone, on a service of its own, and a second service
+    given the pool with the batch read ahead (every reading done, none taken yet): (the
+    first service, its handling, the second service)."""
+    _numbered_ids(monkeypatch)
+    alone_svc = make(tmp_path / "alone")
+    alone = _handled(alone_svc, raws)
+    _numbered_ids(monkeypatch)
+    helped = make(tmp_path / "helped")
+    helped.read_ahead = pool
+    pool.start(raws, lambda: inbox._positions(helped))
+    wait(list(pool._pending.values()), timeout=600)
+    return alone_svc, alone, helped
+
+
 def _numbered_ids(monkeypatch: pytest.MonkeyPatch) -> None:
     """Message-IDs numbered from 1 (the only part of our mail that is drawn by chance)."""
     import itertools
@@ -168,14 +185,7 @@ def test_checks_and_receipts_from_workers_are_the_threads_to_the_byte(tmp_path: 
     byte, as the thread's own."""
     monkeypatch.setattr(inbox, "GROUP_SECONDS", 3600.0)
     raws = _checked_mails()
-    _numbered_ids(monkeypatch)
-    alone_svc = _service(tmp_path / "alone")
-    alone = _handled(alone_svc, raws)
-    _numbered_ids(monkeypatch)
-    helped = _service(tmp_path / "helped")
-    helped.read_ahead = pool
-    pool.start(raws, lambda: inbox._positions(helped))
-    wait(list(pool._pending.values()), timeout=600)
+    alone_svc, alone, helped = _alone_and_helped(tmp_path, pool, monkeypatch, raws)
     readings = {raw: future.result() for raw, future in pool._pending.items()}
     taken, checks, redone = pool.taken, pool.checks_taken, pool.receipts_redone
     assert _handled(helped, raws) == alone
@@ -209,14 +219,7 @@ def test_each_open_game_is_offered_its_own_position(tmp_path: Path, pool: ReadAh
 
     raws = [_mail(n, nation, body=f"GAME {game}\nNATION {nation}\nTURN 1\nPASSWORD pw\n{order}\n")
             for n, game in ((1, "g"), (2, "h"), (3, "H"), (4, "g")) for nation, (_, order) in SEATS.items()]
-    _numbered_ids(monkeypatch)
-    alone_svc = two_games(tmp_path / "alone")
-    alone = _handled(alone_svc, raws)
-    _numbered_ids(monkeypatch)
-    helped = two_games(tmp_path / "helped")
-    helped.read_ahead = pool
-    pool.start(raws, lambda: inbox._positions(helped))
-    wait(list(pool._pending.values()), timeout=600)
+    alone_svc, alone, helped = _alone_and_helped(tmp_path, pool, monkeypatch, raws, two_games)
     checks = pool.checks_taken
     assert _handled(helped, raws) == alone
     assert _outbox(helped) == _outbox(alone_svc)
