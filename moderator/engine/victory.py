@@ -55,7 +55,7 @@ from operator import attrgetter, eq
 from moderator.engine import technology
 from moderator.engine.context import MODERATOR, Position, TurnContext
 from moderator.engine.phase8_income import conquered
-from moderator.engine.state import AIR_UNITS, LAND_UNITS, SEA_UNITS, GameState, Unit
+from moderator.engine.state import AIR_UNITS, LAND_UNITS, SEA_UNITS, GameState, Unit, stand_in
 from moderator.world.model import Passage, World
 from moderator.world.scenario import group_members
 from moderator.world.scenario_model import Objective, Scenario, UnitStats
@@ -176,7 +176,8 @@ _NATION = attrgetter("nation")
 _SIDE = attrgetter("side")
 _IS_SHIP = frozenset(SEA_UNITS).__contains__
 Stack = tuple[str, int, UnitStats]  # place, how many alike units, their values (Ranks.forces)
-Counted = tuple[dict[str, dict[str, int]], dict[str, list[tuple[str, str, int]]], dict[tuple[str, str], Unit]]
+Counts = dict[str, dict[str, int]]  # nation -> its counted units by kind (_all_counts)
+Counted = tuple[Counts, dict[str, list[tuple[str, str, int]]]]
 
 
 def _start_counts(pos: Position) -> dict[str, dict[str, int]]:
@@ -203,8 +204,9 @@ _LEDGER_CODES = frozenset(("placed", "income"))  # the events record_losses read
 _STARTS: dict[int, tuple[Scenario, dict[str, dict[str, int]]]] = {}  # id of a scenario -> (it, _start_counts)
 
 
-def record_losses(ctx: TurnContext) -> None:
-    """This turn's losses of every nation, added to its ledger (see module docstring)."""
+def record_losses(ctx: TurnContext, counts: Counts | None = None) -> None:
+    """This turn's losses of every nation, added to its ledger (see module docstring).
+    `counts`: _all_counts of the position, when the caller has them (victory_conditions)."""
     placed: dict[tuple[str, str], int] = {}
     fulls: dict[str, int] = {}
     # one pass over the turn's events for both, the two codes picked out by C's loops (compress):
@@ -218,7 +220,7 @@ def record_losses(ctx: TurnContext) -> None:
         elif e.code == "income":
             fulls[e.args["nation"]] = e.args["full"]
     placing = {nation for nation, _ in placed}
-    counts = _all_counts(ctx)
+    counts = _all_counts(ctx) if counts is None else counts
     start = _start_counts(ctx) if ctx.turn <= 1 else {}
     for nation in sorted(ctx.state.nations):
         ledger = dict(ctx.state.nations[nation].flags.get(LEDGER, {}))
@@ -352,9 +354,12 @@ class Ranks:
     """Every nation's best army, naval force (by area) and colonial power, computed once
     per table (the objectives of every nation rank against the same values)."""
 
-    def __init__(self, pos: Position) -> None:
+    def __init__(self, pos: Position, kinds: Counts | None = None) -> None:
+        """`kinds`: _all_counts of the position, when the caller has them (a pass over every
+        unit less: victory_conditions counts them for the ledger too)."""
         self.pos = pos
         self._values: dict[str, dict[str, int]] = {}
+        self._kinds = kinds
         self._counts: Counted | None = None
         self._forces: dict[str, tuple[int, list[Stack]]] = {}
         self._fleets: dict[str, list[tuple[str, int]]] = {}  # nation -> _fleet
@@ -409,8 +414,11 @@ class Ranks:
         built_at, fights_as = flags.get(technology.BUILT_AT, {}), flags.get(technology.FIGHTS_AS, {})
         army, ships = 0, []
         if not built_at and not fights_as:
-            kinds, fleets, one = self._counted()
-            by_kind = {kind: self.pos.stats(nation, kind, one[(nation, kind)]) for kind in kinds.get(nation, {})}
+            kinds, fleets = self._counted()
+            # any unit of the nation and kind has the kind's values here: a stand-in for them,
+            # not one of its units found in a pass over the map's (issue 14)
+            by_kind = {kind: self.pos.stats(nation, kind, stand_in("", nation, kind, ""))
+                       for kind in kinds.get(nation, {})}
             for kind, count in kinds.get(nation, {}).items():
                 if kind in LAND_OR_AIR and (s := by_kind[kind]) is not None:
                     army += count * s.attack * s.defense
@@ -419,7 +427,7 @@ class Ranks:
             # Only the units built behind their kind or fighting as another nation's are looked
             # up one by one; the others have their kind's values and are counted as above, less
             # the odd ones (a few of a nation's units: issue 14), valued from one of them a kind.
-            kinds, fleets, _ = self._counted()
+            kinds, fleets = self._counted()
             usual: dict[str, Unit] = {}
             odd: list[Unit] = []
             for u in self._units_of(nation):
@@ -456,19 +464,16 @@ class Ranks:
         return found
 
     def _counted(self) -> Counted:
-        """nation -> {kind: how many} of its counted units; nation -> (kind, place, how
-        many) of its ships; and a unit of each nation and kind (any: see forces)."""
+        """nation -> {kind: how many} of its counted units (_all_counts); nation -> (kind,
+        place, how many) of its ships."""
         if self._counts is None:
             units = self.pos.state.units
-            kinds: dict[str, dict[str, int]] = {}
-            for (nation, kind), count in Counter(map(_NATION_KIND, units)).items():
-                if kind in COUNTED:
-                    kinds.setdefault(nation, {})[kind] = count
+            kinds = _all_counts(self.pos) if self._kinds is None else self._kinds
             fleets: dict[str, list[tuple[str, str, int]]] = {}
             ships = compress(units, map(_IS_SHIP, map(_KIND, units)))  # picked out by C's loops: a few of the units
             for (nation, kind, where), count in Counter(map(_PLACED, ships)).items():
                 fleets.setdefault(nation, []).append((kind, where, count))
-            self._counts = (kinds, fleets, dict(zip(map(_NATION_KIND, units), units, strict=True)))
+            self._counts = (kinds, fleets)
         return self._counts
 
     def _units_of(self, nation: str) -> list[Unit]:
@@ -613,8 +618,9 @@ def contenders(pos: Position) -> list[str]:
                   and pos.nation(n).flags.get("active") is not False)
 
 
-def standings(pos: Position) -> list[Standing]:
-    ranks = Ranks(pos)
+def standings(pos: Position, kinds: Counts | None = None) -> list[Standing]:
+    """`kinds`: _all_counts of the position, when the caller has them."""
+    ranks = Ranks(pos, kinds)
     return [standing(pos, n, ranks) for n in contenders(pos)]
 
 
@@ -650,13 +656,14 @@ def victory_conditions(ctx: TurnContext) -> None:
     participants (nations in main war) don't agree with peace terms": the game is over at an
     outright victory, or from the historical end on once the main war is over; the moderator
     is told (flag `game-over`) and finishes the game (`moderator game finish`)."""
-    record_losses(ctx)
+    counts = _all_counts(ctx)  # the units do not change in this step: counted once for the ledger and the table
+    record_losses(ctx, counts)
     winners = [(side, beaten) for side, other in (("allied", "central"), ("central", "allied"))
                if (beaten := side_conquered(ctx, other))]
     historical = ctx.turn >= ctx.scenario.turns
     over = bool(winners) or (historical and not main_war_goes_on(ctx))
     audience = () if historical or over else (MODERATOR,)
-    rows = standings(ctx)
+    rows = standings(ctx, counts)
     for r in rows:
         ctx.emit("victory-standing", PHASE, audience, nation=r.nation, side=r.side,
                  production_side=round(r.production_side), production=round(r.production),
