@@ -52,8 +52,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Set as AbstractSet
-from itertools import groupby
-from operator import attrgetter, itemgetter
+from itertools import compress
 
 from moderator.engine import points, reactions
 from moderator.engine.context import TurnContext
@@ -166,45 +165,77 @@ def land_force(ctx: TurnContext, nation: str, place: str, at_start: bool) -> int
     return sum(1 for u in ctx.units_at(place, nation) if u.kind in LAND_UNITS)
 
 
-def massed_against(ctx: TurnContext, neutral: str, lands: AbstractSet[str],
-                   crowded: set[str] | None = None) -> list[tuple[str, str]]:
+def massed_against(ctx: TurnContext, border: list[str], massed: dict[str, list[str]] | None = None
+                   ) -> list[tuple[str, str]]:
     """(nation, province) for each main-war nation that came to mass more than 5 land units
-    this turn in a province bordering `lands` (the first such province of each nation).
-    `crowded`: crowded(ctx), when the caller has it."""
-    places = ctx.world.territories
-    near = set().union(*map(ctx.world.neighbours, lands)) - lands
-    # only where more than MASS units stand can a nation have more than MASS land units
-    border = sorted(n for n in near & (crowded if crowded is not None else crowded_places(ctx))
-                    if places[n].kind != SEA)
+    this turn in a province of `border` (a neutral's: crowded_borders), the first such
+    province of each nation. `massed`: newly_massed() of the provinces asked so far, filled
+    here (shared by the neutrals of one step: nothing moves in it)."""
+    massed = {} if massed is None else massed
     out: dict[str, str] = {}
     for place in border:
-        for nation in sorted({u.nation for u in ctx.units_at(place)}):
-            if nation in out or ctx.nation(nation).side not in ("allied", "central"):
-                continue
-            if land_force(ctx, nation, place, False) > MASS >= land_force(ctx, nation, place, True):
-                out[nation] = place
+        if (nations := massed.get(place)) is None:
+            nations = massed[place] = newly_massed(ctx, place)
+        for nation in nations:
+            out.setdefault(nation, place)
     return sorted(out.items())
 
 
+def newly_massed(ctx: TurnContext, place: str) -> list[str]:
+    """The main-war nations (sorted) with more than 5 land units at `place` that had 5 or
+    fewer there as the turn began. The same whichever neutral the place borders: asked
+    once a place for all of them (issue 14: a province between two neutrals was counted
+    again for each)."""
+    now = Counter(u.nation for u in ctx.units_at(place) if u.kind in LAND_UNITS)  # land_force of each, now
+    return [nation for nation, n in sorted(now.items()) if n > MASS
+            and ctx.nation(nation).side in ("allied", "central") and land_force(ctx, nation, place, True) <= MASS]
+
+
+def crowded_borders(ctx: TurnContext, neutrals: AbstractSet[str]) -> dict[str, list[str]]:
+    """Neutral -> the land provinces, in name order, beside its land (a neighbour of one of
+    its land territories, not its own) where more than MASS units stand: only there can a
+    nation have more than MASS land units. Found from those few crowded provinces (the
+    land each is a neighbour of: _lands_beside), not from every neutral's land and all of
+    its neighbours (issue 14: that was most of the row's cost, every turn)."""
+    places, control, beside = ctx.world.territories, ctx.state.control, _lands_beside(ctx.world)
+    out: dict[str, list[str]] = {}
+    for place in sorted(crowded_places(ctx)):  # nothing moves here (points only)
+        if places[place].kind == SEA:
+            continue
+        here = control.get(place)
+        for holder in {control.get(t) for t in beside.get(place, ())}:  # each holder's list is its own
+            if holder is not None and holder in neutrals and holder != here:
+                out.setdefault(holder, []).append(place)
+    return out
+
+
 def crowded_places(ctx: TurnContext) -> set[str]:
-    """The places where more than MASS units stand (of any kind and nation), counted in
-    one pass over the units: most borders have fewer, and every neutral asks of its own."""
-    return {place for place, n in Counter(map(_LOCATION, ctx.state.units)).items() if n > MASS}
+    """The places where more than MASS units stand (of any kind and nation): most places
+    have fewer. Read from the index of units by place (the steps before have it built),
+    picked out by C's loops over its few hundred places, not a count of every unit."""
+    by_place = ctx.state.by_place()
+    return set(compress(by_place, map(_MASS.__lt__, map(len, by_place.values()))))
 
 
-_LOCATION = attrgetter("location")
-_PLACE, _HOLDER = itemgetter(0), itemgetter(1)
-_NOT_SEA: dict[int, tuple[World, frozenset[str]]] = {}  # id of a map -> (the map, its places that are no sea)
+_MASS = MASS  # an int's own method (crowded_places): more than MASS
+_BESIDE: dict[int, tuple[World, dict[str, frozenset[str]]]] = {}  # id of a map -> (the map, _lands_beside)
 
 
-def _not_sea(world: World) -> frozenset[str]:
-    """The map's places that are no sea zone: once per map, which never changes (the entry
-    holds the map, so its id cannot be reused while the entry lives)."""
-    hit = _NOT_SEA.get(id(world))
+def _lands_beside(world: World) -> dict[str, frozenset[str]]:
+    """Place -> the map's land territories (no sea zone) it is a neighbour of, as
+    World.neighbours has them (one way: a place is beside a territory when it is among
+    that territory's neighbours). Once per map, which never changes (the entry holds the
+    map, so its id cannot be reused while the entry lives)."""
+    hit = _BESIDE.get(id(world))
     if hit is None or hit[0] is not world:
-        if len(_NOT_SEA) > 64:
-            _NOT_SEA.clear()
-        hit = _NOT_SEA[id(world)] = (world, frozenset(t for t, p in world.territories.items() if p.kind != SEA))
+        if len(_BESIDE) > 64:
+            _BESIDE.clear()
+        found: dict[str, set[str]] = {}
+        for t in world.territories:
+            if world.territories[t].kind != SEA:
+                for place in world.neighbours(t):
+                    found.setdefault(place, set()).add(t)
+        hit = _BESIDE[id(world)] = (world, {place: frozenset(ts) for place, ts in found.items()})
     return hit[1]
 
 
@@ -212,24 +243,17 @@ def massed_on_borders(ctx: TurnContext, phase: str) -> None:
     """Row 6, for every still-neutral nation with a column."""
     if ctx.checking:
         return
-    lands: dict[str, frozenset[str]] = {}  # the neutrals' land (no other's is asked)
     still = neutrals(ctx)
-    asked = set(still)
-    # the map's land gathered by holder by C's loops (sort and groupby), not a Python step
-    # per territory (issue 14); each set's order is its own
-    not_sea = _not_sea(ctx.world)
-    for holder, held in groupby(sorted(ctx.state.control.items(), key=_HOLDER), _HOLDER):
-        if holder in asked and (mine := not_sea.intersection(map(_PLACE, held))):
-            lands[holder] = mine
-    crowded = crowded_places(ctx)  # nothing moves here (points only)
+    borders = crowded_borders(ctx, set(still))
+    massed: dict[str, list[str]] = {}  # massed_against: each province's newly_massed, asked once
     for neutral in still:
         # its own column for a major; for a minor on the board, "neighbouring neutral"
         # (whether a minor has a column at all: its neighbours, which decide which one, are not asked)
         col = neutral if neutral in MAJORS else reactions.NEIGHBOURING if minor_on_board(ctx, neutral) else ""
         most = MASSED.get(col, 0)
-        if not most or neutral not in lands:
+        if not most or neutral not in borders:
             continue
-        for nation, place in massed_against(ctx, neutral, lands[neutral], crowded):
+        for nation, place in massed_against(ctx, borders[neutral], massed):
             away = "central" if ctx.nation(nation).side == "allied" else "allied"
             amount = ctx.dice.between(0, most, f"{ctx.nation_name(neutral)}'s points: {ctx.nation_name(nation)}'s "
                                       f"troops massed in {place} {points.PURPOSE}")
