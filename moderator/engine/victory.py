@@ -50,7 +50,7 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import compress, repeat
-from operator import attrgetter, eq
+from operator import attrgetter, eq, itemgetter, not_
 
 from moderator.engine import technology
 from moderator.engine.context import MODERATOR, Position, TurnContext
@@ -120,14 +120,30 @@ def best_army(pos: Position, nation: str, units: Iterable[Unit] | None = None) -
 
 
 def in_area(pos: Position, zone: str, area: str) -> bool:
-    if area == "world":
-        return True
-    if area == "med":
-        return zone in pos.world.groups.get(MED, ())
-    if area == "pacific":
-        t = pos.world.territories.get(zone)
-        return t is not None and not t.is_land and (t.section == PACIFIC_SECTION or "Pacific" in zone)
-    return False
+    return area == "world" or zone in _area_zones(pos.world, area)
+
+
+_AREAS: dict[tuple[int, str], tuple[World, frozenset[str]]] = {}  # (id of a map, area) -> (the map, _area_zones)
+
+
+def _area_zones(world: World, area: str) -> frozenset[str]:
+    """The places of an area but "world" (every place): "med", the map group; "pacific", the
+    sea zones of the Asia/Pacific map section and those named Pacific; none for another.
+    The map never changes, so once per map and area (the entry holds the map, so its id
+    cannot be reused while the entry lives): every turn's table asks it of every fleet."""
+    hit = _AREAS.get((id(world), area))
+    if hit is None or hit[0] is not world:
+        if len(_AREAS) > 64:
+            _AREAS.clear()
+        if area == "med":
+            zones = frozenset(world.groups.get(MED, ()))
+        elif area == "pacific":
+            zones = frozenset(name for name, t in world.territories.items()
+                              if not t.is_land and (t.section == PACIFIC_SECTION or "Pacific" in name))
+        else:
+            zones = frozenset()
+        hit = _AREAS[(id(world), area)] = (world, zones)
+    return hit[1]
 
 
 def best_naval_force(pos: Position, nation: str, area: str = "world", units: Iterable[Unit] | None = None) -> int:
@@ -174,6 +190,7 @@ _PLACED = attrgetter("nation", "kind", "location")
 _KIND = attrgetter("kind")
 _NATION = attrgetter("nation")
 _SIDE = attrgetter("side")
+_VALUE = itemgetter(1)  # of a (place, value) of Ranks._fleet
 _IS_SHIP = frozenset(SEA_UNITS).__contains__
 Stack = tuple[str, int, UnitStats]  # place, how many alike units, their values (Ranks.forces)
 Counts = dict[str, dict[str, int]]  # nation -> its counted units by kind (_all_counts)
@@ -335,6 +352,23 @@ def _passages(world: World) -> dict[str, Passage]:
 
 
 _MEMBERS: dict[tuple[int, int, str, str], tuple[Scenario, World, list[str] | None]] = {}
+_OBJECTIVES: dict[int, tuple[Scenario, dict[str, list[Objective]]]] = {}  # id of a scenario -> (it, its objectives by nation)
+
+
+def _objectives_by_nation(scenario: Scenario) -> dict[str, list[Objective]]:
+    """The scenario's objectives sorted out by nation, each nation's in the scenario's
+    order: the scenario never changes, and every turn's table read all of them again
+    (issue 14): once per scenario (the entry holds it, so its id cannot be reused while
+    the entry lives)."""
+    hit = _OBJECTIVES.get(id(scenario))
+    if hit is None or hit[0] is not scenario:
+        if len(_OBJECTIVES) > 64:
+            _OBJECTIVES.clear()
+        found: dict[str, list[Objective]] = {}
+        for o in scenario.objectives:
+            found.setdefault(o.nation, []).append(o)
+        hit = _OBJECTIVES[id(scenario)] = (scenario, found)
+    return hit[1]
 
 
 def _members(pos: Position, group: str, nation: str) -> list[str] | None:
@@ -365,18 +399,12 @@ class Ranks:
         self._fleets: dict[str, list[tuple[str, int]]] = {}  # nation -> _fleet
         self._sides: dict[str, list[str]] = {}  # side -> its nations (side)
         self._sorted: dict[tuple[str, str], list[int]] = {}  # (kind, area) -> values(kind, area), sorted (rank)
-        self._areas: dict[tuple[str, str], bool] = {}  # (zone, area) -> in_area
         self._ledgers: dict[str, dict[str, int]] = {}  # nation -> _ledger: every standing reads its side's and enemies'
-        self._objectives: dict[str, list[Objective]] | None = None  # nation -> its objectives
 
     def objectives(self, nation: str) -> list[Objective]:
-        """The scenario's objectives of the nation, in the scenario's order: sorted out once
-        for the whole table, not once per nation."""
-        if self._objectives is None:
-            self._objectives = {}
-            for o in self.pos.scenario.objectives:
-                self._objectives.setdefault(o.nation, []).append(o)
-        return self._objectives.get(nation, [])
+        """The scenario's objectives of the nation, in the scenario's order (not to be
+        changed by the caller)."""
+        return _objectives_by_nation(self.pos.scenario).get(nation, [])
 
     def side(self, side: str) -> list[str]:
         """The nations on `side`, in the state's order: found once for the whole table
@@ -486,8 +514,9 @@ class Ranks:
         """best_naval_force from the values looked up once."""
         fleet = self._fleet(nation)
         if not fleet or area == "world":  # no ships (most nations), or every zone (in_area)
-            return sum(value for _, value in fleet)
-        return sum(value for where, value in fleet if self._in_area(where, area))
+            return sum(map(_VALUE, fleet))
+        zones = _area_zones(self.pos.world, area)
+        return sum(value for where, value in fleet if where in zones)
 
     def _fleet(self, nation: str) -> list[tuple[str, int]]:
         """(place, the naval force there) of each of the nation's stacks of alike ships:
@@ -498,12 +527,6 @@ class Ranks:
             ships = self.forces(nation)[1]
             fighter = self.pos.stats(nation, "fighter") if any(s.kind == "carrier" for _, _, s in ships) else None
             found = self._fleets[nation] = [(where, count * ship_value(s, fighter)) for where, count, s in ships]
-        return found
-
-    def _in_area(self, zone: str, area: str) -> bool:
-        found = self._areas.get((zone, area))
-        if found is None:
-            found = self._areas[(zone, area)] = in_area(self.pos, zone, area)
         return found
 
     def rank(self, kind: str, area: str, nation: str) -> int:
@@ -523,10 +546,12 @@ class Ranks:
         key = f"{kind}:{area}"
         if key not in self._values:
             nations = sorted(self.pos.state.nations)
+            # a nation with no counted unit (no ship) has no army (navy): not looked up
+            kinds, fleets = self._counted()
             if kind == "naval":
-                self._values[key] = {n: self._naval(n, area) for n in nations}
+                self._values[key] = {n: self._naval(n, area) if n in fleets else 0 for n in nations}
             elif kind == "army":
-                self._values[key] = {n: self.forces(n)[0] for n in nations}
+                self._values[key] = {n: self.forces(n)[0] if n in kinds else 0 for n in nations}
             else:  # colonial power, every nation's in one pass over the colonial land
                 held: dict[str, int] = {}
                 for t in _colonial_places(self.pos.world):
@@ -564,14 +589,20 @@ def applies(pos: Position, o: Objective, nation: str) -> bool:
 
 
 def losses_acceptable(pos: Position, nation: str, objectives: list[Objective]) -> bool:
+    # its home land held by no one of its side (friendly: the nation or an ally, allies_of),
+    # picked out by C's loops; most nations, most turns, have lost none, and the list of
+    # the acceptable is not needed
+    friends, home = pos.state.allies_of(nation), pos.world.home_of(nation)
+    lost = list(compress(home, map(not_, map(friends.__contains__, map(pos.state.control.get, home)))))
+    if not lost:
+        return True
     allowed: set[str] = set()
     for o in objectives:
         if o.kind == "acceptable-losses":
             for t in o.targets:
                 members = _members(pos, t, nation)
                 allowed |= set(members) if members is not None else {pos.world.resolve(t) or t}
-    lost = [t for t in pos.world.home_of(nation) if not friendly(pos, nation, pos.controller(t))]
-    return all(t in allowed for t in lost)
+    return allowed.issuperset(lost)
 
 
 def objectives_criterion(pos: Position, nation: str, ranks: Ranks | None = None) -> float:
