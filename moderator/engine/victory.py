@@ -49,6 +49,7 @@ from bisect import bisect_right
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import compress, repeat
 from operator import attrgetter, eq, itemgetter, not_
 
@@ -160,18 +161,24 @@ def colonial_power(pos: Position, nation: str) -> int:
     return sum(pos.place(t).value for t in _colonial_places(pos.world) if pos.controller(t) == nation)
 
 
-_COLONIAL: dict[int, tuple[World, list[str]]] = {}  # id of the map -> (the map, its colonial land)
+_COLONIAL: dict[int, tuple[World, list[str], list[int]]] = {}  # id of the map -> (the map, _colonial_land)
 
 
 def _colonial_places(world: World) -> list[str]:
-    """The colonial groups' land, sorted: the map never changes, so once per map (the
-    entry holds the map, so its id cannot be reused while the entry lives)."""
+    """The colonial groups' land, sorted."""
+    return _colonial_land(world)[0]
+
+
+def _colonial_land(world: World) -> tuple[list[str], list[int]]:
+    """The colonial groups' land, sorted, and the value of each: the map never changes, so
+    once per map (the entry holds the map, so its id cannot be reused while the entry lives)."""
     hit = _COLONIAL.get(id(world))
     if hit is None or hit[0] is not world:
         if len(_COLONIAL) > 64:
             _COLONIAL.clear()
-        hit = _COLONIAL[id(world)] = (world, sorted({t for g in COLONIAL_GROUPS for t in world.groups.get(g, ())}))
-    return hit[1]
+        places = sorted({t for g in COLONIAL_GROUPS for t in world.groups.get(g, ())})
+        hit = _COLONIAL[id(world)] = (world, places, [world.territories[t].value for t in places])
+    return hit[1], hit[2]
 
 
 # ---- the ledger ---------------------------------------------------------------------------
@@ -190,6 +197,7 @@ _PLACED = attrgetter("nation", "kind", "location")
 _KIND = attrgetter("kind")
 _NATION = attrgetter("nation")
 _SIDE = attrgetter("side")
+_ID = attrgetter("id")
 _VALUE = itemgetter(1)  # of a (place, value) of Ranks._fleet
 _IS_SHIP = frozenset(SEA_UNITS).__contains__
 Stack = tuple[str, int, UnitStats]  # place, how many alike units, their values (Ranks.forces)
@@ -398,6 +406,7 @@ class Ranks:
         self._forces: dict[str, tuple[int, list[Stack]]] = {}
         self._fleets: dict[str, list[tuple[str, int]]] = {}  # nation -> _fleet
         self._sides: dict[str, list[str]] = {}  # side -> its nations (side)
+        self._production: dict[str, tuple[int, int]] = {}  # side -> side_production
         self._sorted: dict[tuple[str, str], list[int]] = {}  # (kind, area) -> values(kind, area), sorted (rank)
         self._ledgers: dict[str, dict[str, int]] = {}  # nation -> _ledger: every standing reads its side's and enemies'
 
@@ -413,6 +422,16 @@ class Ranks:
         if found is None:
             nations = self.pos.state.nations
             found = self._sides[side] = list(compress(nations, map(eq, repeat(side), map(_SIDE, nations.values()))))
+        return found
+
+    def side_production(self, side: str) -> tuple[int, int]:
+        """The side's production now and at the start (its nations' ledgers summed): once
+        for the whole table, every contender of the side reads the same."""
+        found = self._production.get(side)
+        if found is None:
+            members = self.side(side)
+            found = self._production[side] = (sum(self.ledger(n).get("production", 0) for n in members),
+                                              sum(self.ledger(n).get("start", 0) for n in members))
         return found
 
     def ledger(self, nation: str) -> dict[str, int]:
@@ -454,15 +473,12 @@ class Ranks:
         else:
             # Only the units built behind their kind or fighting as another nation's are looked
             # up one by one; the others have their kind's values and are counted as above, less
-            # the odd ones (a few of a nation's units: issue 14), valued from one of them a kind.
+            # the odd ones (a few of a nation's units: issue 14), valued as a kind's stand-in.
+            # The odd ones are picked out by their ids in C's loops over the map's units, not
+            # a Python step per unit of the nation.
             kinds, fleets = self._counted()
-            usual: dict[str, Unit] = {}
-            odd: list[Unit] = []
-            for u in self._units_of(nation):
-                if u.id in built_at or u.id in fights_as:
-                    odd.append(u)
-                elif u.kind not in usual:
-                    usual[u.kind] = u
+            odd_ids, units = built_at.keys() | fights_as.keys(), self.pos.state.units
+            odd = [u for u in compress(units, map(odd_ids.__contains__, map(_ID, units))) if u.nation == nation]
             left = dict(kinds.get(nation, {}))
             ships_left = {(kind, where): count for kind, where, count in fleets.get(nation, ())}
             seen: dict[tuple[str, tuple[tuple[str, int], ...] | None, object], UnitStats | None] = {}
@@ -482,7 +498,7 @@ class Ranks:
                     army += s.attack * s.defense
                 elif u.kind in SEA_UNITS:
                     ships.append((u.location, 1, s))
-            by_kind = {kind: self.pos.stats(nation, kind, usual[kind]) for kind, count in left.items() if count}
+            by_kind = {kind: self.pos.stats(nation, kind, stand_in("", nation, kind, "")) for kind, count in left.items() if count}
             for kind, count in left.items():
                 if count and kind in LAND_OR_AIR and (s := by_kind[kind]) is not None:
                     army += count * s.attack * s.defense
@@ -503,12 +519,6 @@ class Ranks:
                 fleets.setdefault(nation, []).append((kind, where, count))
             self._counts = (kinds, fleets)
         return self._counts
-
-    def _units_of(self, nation: str) -> list[Unit]:
-        """The nation's units, in the list's order: only for nations looked up unit by unit
-        (forces, once each), picked out by C's loops (compress), not a Python step per unit."""
-        units = self.pos.state.units
-        return list(compress(units, map(eq, repeat(nation), map(_NATION, units))))
 
     def _naval(self, nation: str, area: str) -> int:
         """best_naval_force from the values looked up once."""
@@ -548,17 +558,23 @@ class Ranks:
             nations = sorted(self.pos.state.nations)
             # a nation with no counted unit (no ship) has no army (navy): not looked up
             kinds, fleets = self._counted()
+            found = self._values[key] = dict.fromkeys(nations, 0)  # (each key where the nations' order has it)
             if kind == "naval":
-                self._values[key] = {n: self._naval(n, area) if n in fleets else 0 for n in nations}
+                for n in fleets:
+                    if n in found:
+                        found[n] = self._naval(n, area)
             elif kind == "army":
-                self._values[key] = {n: self.forces(n)[0] if n in kinds else 0 for n in nations}
+                for n in kinds:
+                    if n in found:
+                        found[n] = self.forces(n)[0]
             else:  # colonial power, every nation's in one pass over the colonial land
                 held: dict[str, int] = {}
-                for t in _colonial_places(self.pos.world):
-                    holder = self.pos.controller(t)
+                places, worth = _colonial_land(self.pos.world)
+                for holder, value in zip(map(self.pos.state.control.get, places), worth, strict=True):
                     if holder is not None:
-                        held[holder] = held.get(holder, 0) + self.pos.place(t).value
-                self._values[key] = {n: 0 if n in NO_COLONIES else held.get(n, 0) for n in nations}
+                        held[holder] = held.get(holder, 0) + value
+                for n in found:
+                    found[n] = 0 if n in NO_COLONIES else held.get(n, 0)
         return self._values[key]
 
 
@@ -582,10 +598,16 @@ def objective_met(pos: Position, o: Objective, nation: str, ranks: Ranks | None 
 
 
 def applies(pos: Position, o: Objective, nation: str) -> bool:
-    cond = o.condition.strip().lower()
-    if cond.startswith("as "):
-        return pos.nation(nation).side == cond[3:]
-    return True
+    side = _as_side(o.condition)
+    return side is None or pos.nation(nation).side == side
+
+
+@lru_cache(maxsize=1024)
+def _as_side(condition: str) -> str | None:
+    """The side an objective "as allied" / "as central" counts on, None for any; read once
+    a condition (a pure function of the text: every turn's table asks it of every objective)."""
+    cond = condition.strip().lower()
+    return cond[3:] if cond.startswith("as ") else None
 
 
 def losses_acceptable(pos: Position, nation: str, objectives: list[Objective]) -> bool:
@@ -618,9 +640,8 @@ def standing(pos: Position, nation: str, ranks: Ranks | None = None) -> Standing
     ranks = ranks or Ranks(pos)
     ledger = ranks.ledger(nation)
     side = ns.side
-    members = ranks.side(side) if side != "neutral" else [nation]
-    side_now = sum(ranks.ledger(n).get("production", 0) for n in members)
-    side_start = sum(ranks.ledger(n).get("start", 0) for n in members)
+    side_now, side_start = ranks.side_production(side) if side != "neutral" else (
+        ledger.get("production", 0), ledger.get("start", 0))
     start, now = ledger.get("start", 0), ledger.get("production", 0)
     at_war = set(ns.at_war_with)  # GameState.at_war(nation, n) for each n, read once
     enemies = list(filter(at_war.__contains__, pos.state.nations))  # in the state's order, by C's loop
