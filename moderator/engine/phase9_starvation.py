@@ -53,6 +53,7 @@ counted and nothing is told (a limit cannot fall below 0).
 
 from __future__ import annotations
 
+from collections.abc import Set as AbstractSet
 from itertools import compress, repeat
 from operator import attrgetter, contains, eq
 
@@ -68,6 +69,7 @@ OLD_COUNT = "encircled_turns"  # the per-nation count this replaced (VERSION 13)
 ENCIRCLED_LOSS = 1  # "starvation is counted as in Japan case"
 WARSHIPS = tuple(k for k in SEA_UNITS if k != "transport")
 _AT_WAR_WITH = attrgetter("at_war_with")
+_NOBODY: frozenset[str] = frozenset()  # pockets(): the nations barring the way where no unit stands
 
 
 def zone_held(ctx: TurnContext, nation: str, zone: str) -> bool:
@@ -87,7 +89,7 @@ LEADS_OUT = 3  # pockets(): a place to go on through, already known to lead to a
 Ways = dict[str, int]  # pockets(): place -> what a step into it meets (OUT, THROUGH, WALL, LEADS_OUT)
 
 
-def pockets(ctx: TurnContext, nation: str, armed: dict[str, set[str]] | None = None,
+def pockets(ctx: TurnContext, nation: str, armed: dict[str, AbstractSet[str]] | None = None,
             shared: dict[tuple[frozenset[str], frozenset[str]], Ways] | None = None) -> list[list[str]]:
     """The nation's land shut in from every neutral, in pockets (see the docstring): each
     pocket sorted, the pockets by their first territory. Its island home under a cordon
@@ -113,8 +115,9 @@ def pockets(ctx: TurnContext, nation: str, armed: dict[str, set[str]] | None = N
     def hostile(place: str, sea: bool) -> bool:
         there = armed.get(place)
         if there is None:
-            here = by_place.get(place, ())  # at sea a warship bars the way, on land any unit but a transport
-            there = armed[place] = ({u.nation for u in here if u.kind in WARSHIPS} if sea
+            here = by_place.get(place)  # at sea a warship bars the way, on land any unit but a transport
+            there = armed[place] = (_NOBODY if not here  # most seas asked: no unit to look over (issue 14)
+                                    else {u.nation for u in here if u.kind in WARSHIPS} if sea
                                     else {u.nation for u in here if u.kind != "transport"})
         return not there.isdisjoint(enemies)
 
@@ -159,7 +162,9 @@ def pockets(ctx: TurnContext, nation: str, armed: dict[str, set[str]] | None = N
         # nation's land went over the same seas again). Only a search that is shut in needs
         # all it reaches, and it never steps into such a place. From a start one may not go
         # on through (an enemy in it), the places passed may lead out only through it: kept as they are.
-        if free and len(seen) > 1:
+        if free and len(seen) == 1:
+            continue  # out at the first step: nothing passed to mark, and the start is asked once
+        if free:
             if (here := ways.get(start)) is None:
                 here = ways[start] = way(start)
             if here == THROUGH or here == LEADS_OUT:
@@ -178,7 +183,7 @@ def reaches_a_neutral(ctx: TurnContext, nation: str) -> bool:
 
 def encirclement(ctx: TurnContext) -> None:
     """Every nation at war: each pocket of shut-in land starves as Japan does (1, doubling)."""
-    armed: dict[str, set[str]] = {}  # pockets(): shared by the nations, as nothing moves here
+    armed: dict[str, AbstractSet[str]] = {}  # pockets(): shared by the nations, as nothing moves here
     ways: dict[tuple[frozenset[str], frozenset[str]], Ways] = {}  # pockets(): shared alike
     for nation in sorted(ctx.state.nations):
         ns = ctx.state.nations[nation]
