@@ -200,7 +200,7 @@ def crowded_borders(ctx: TurnContext, neutrals: AbstractSet[str]) -> dict[str, l
     places, control, beside = ctx.world.territories, ctx.state.control, _lands_beside(ctx.world)
     out: dict[str, list[str]] = {}
     for place in sorted(crowded_places(ctx)):  # nothing moves here (points only)
-        if places[place].kind == SEA:
+        if (t := places.get(place)) is None or t.kind == SEA:
             continue
         here = control.get(place)
         for holder in {control.get(t) for t in beside.get(place, ())}:  # each holder's list is its own
@@ -247,11 +247,13 @@ def massed_on_borders(ctx: TurnContext, phase: str) -> None:
     borders = crowded_borders(ctx, set(still))
     massed: dict[str, list[str]] = {}  # massed_against: each province's newly_massed, asked once
     for neutral in still:
+        if neutral not in borders:
+            continue  # no crowded province beside it (most neutrals): its column is not asked
         # its own column for a major; for a minor on the board, "neighbouring neutral"
         # (whether a minor has a column at all: its neighbours, which decide which one, are not asked)
         col = neutral if neutral in MAJORS else reactions.NEIGHBOURING if minor_on_board(ctx, neutral) else ""
         most = MASSED.get(col, 0)
-        if not most or neutral not in borders:
+        if not most:
             continue
         for nation, place in massed_against(ctx, borders[neutral], massed):
             away = "central" if ctx.nation(nation).side == "allied" else "allied"

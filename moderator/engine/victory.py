@@ -177,7 +177,8 @@ def _colonial_land(world: World) -> tuple[list[str], list[int]]:
         if len(_COLONIAL) > 64:
             _COLONIAL.clear()
         places = sorted({t for g in COLONIAL_GROUPS for t in world.groups.get(g, ())})
-        hit = _COLONIAL[id(world)] = (world, places, [world.territories[t].value for t in places])
+        # (a group's name that is no territory is held by no one: worth nothing)
+        hit = _COLONIAL[id(world)] = (world, places, [t.value if (t := world.territories.get(name)) is not None else 0 for name in places])
     return hit[1], hit[2]
 
 
