@@ -112,26 +112,24 @@ def pockets(ctx: TurnContext, nation: str, armed: dict[str, AbstractSet[str]] | 
     places = ctx.world.territories
     by_place = ctx.state.by_place()  # units_at of every place, without its calls: nothing moves here
 
-    def hostile(place: str, sea: bool) -> bool:
+    def way(place: str) -> int:
+        """What a step into `place` meets: a neutral's land (the way out), a place to go on
+        through (the sea or friends' land without the enemy), or a wall."""
+        sea = places[place].kind == SEA
+        if not sea:
+            h = control.get(place)
+            if h not in friends:
+                if h in nations and h not in enemies and nations[h].side == "neutral":  # a holder at war with it is its enemy
+                    return OUT
+                return WALL  # no one's, a stranger's or the enemy's land (whoever stands in it)
+        # the sea or friends' land: a wall where the enemy stands
         there = armed.get(place)
         if there is None:
             here = by_place.get(place)  # at sea a warship bars the way, on land any unit but a transport
             there = armed[place] = (_NOBODY if not here  # most seas asked: no unit to look over (issue 14)
                                     else {u.nation for u in here if u.kind in WARSHIPS} if sea
                                     else {u.nation for u in here if u.kind != "transport"})
-        return not there.isdisjoint(enemies)
-
-    def way(place: str) -> int:
-        """What a step into `place` meets: a neutral's land (the way out), a place to go on
-        through (the sea or friends' land without the enemy), or a wall."""
-        if places[place].kind == SEA:
-            return WALL if hostile(place, True) else THROUGH
-        h = control.get(place)
-        if h in friends:
-            return WALL if hostile(place, False) else THROUGH
-        if h in nations and h not in enemies and nations[h].side == "neutral":  # a holder at war with it is its enemy
-            return OUT
-        return WALL  # no one's, a stranger's or the enemy's land (whoever stands in it)
+        return THROUGH if there.isdisjoint(enemies) else WALL
 
     # nothing moves while the pockets are sought: each place is asked once
     ways: Ways = {} if shared is None else shared.setdefault((frozenset(friends), frozenset(enemies)), {})
@@ -153,7 +151,7 @@ def pockets(ctx: TurnContext, nation: str, armed: dict[str, AbstractSet[str]] | 
                 if found == THROUGH:
                     seen.add(nb)
                     queue.append(nb)
-                elif found == OUT or found == LEADS_OUT:
+                elif found != WALL:  # OUT or LEADS_OUT
                     free = True
                     break
         # A search that got out from a start one may go on through joined every place it
