@@ -31,7 +31,7 @@ Readings (docs/rules-coverage.md, "Separated territories"):
 
 from __future__ import annotations
 
-from itertools import chain, groupby
+from itertools import chain, groupby, repeat
 from operator import attrgetter, itemgetter
 from typing import Any
 
@@ -47,7 +47,6 @@ HELD = "held_apart"  # NationState.flags: {key territory of a separated group: r
 Group = tuple[str, ...]
 
 
-GROUPS = "treasury-groups"  # pos.memo: (GROUPS, nation) -> (control, mark, sides, the nation's groups)
 COMPONENTS = "treasury-components"  # pos.memo: (COMPONENTS,) -> (control, mark, sides, groups of every holder)
 SEPARATED = "treasury-separated"  # pos.memo: (SEPARATED, nation) -> (control, mark, sides, keys held, separated, groups)
 
@@ -65,22 +64,20 @@ def groups(pos: Position, nation: str) -> list[Group]:
     nothing outlives it, and the same answer a new search would give. One search finds
     every nation's groups at once (_search): some forty neutrals each searching their own
     land cost more in setting out than in searching."""
-    return _groups(pos, nation, sides_of(pos.state))
+    return list(_components(pos, sides_of(pos.state)).get(nation, ()))
 
 
-def _groups(pos: Position, nation: str, sides: tuple[tuple[str, ...], tuple[str, ...]]) -> list[Group]:
-    """groups(), with the sides as they stand (sides_of) when the caller has them."""
+def _components(pos: Position, sides: tuple[tuple[str, ...], tuple[str, ...]]) -> dict[str, tuple[Group, ...]]:
+    """Every holder's groups (_search), as the position's memo keeps them for its control
+    map and sides, searched again when either changed. (The groups of each nation were
+    also kept under a key of their own, checked first: a second check of the same map
+    for every nation asked, where this one answers them all.)"""
     control = pos.state.control
-    known = pos.memo.get((GROUPS, nation))
-    if known is not None and known[2] == sides and same_control(control, known[0], known[1]):
-        return list(known[3])
     shared = pos.memo.get((COMPONENTS,))
     if shared is None or shared[2] != sides or not same_control(control, shared[0], shared[1]):
         shared = (*control_seen(control), sides, _search(pos))
         pos.memo[(COMPONENTS,)] = shared
-    found: list[Group] = shared[3].get(nation, [])
-    pos.memo[(GROUPS, nation)] = (shared[0], shared[1], sides, tuple(found))
-    return list(found)
+    return shared[3]  # type: ignore[no-any-return]
 
 
 def control_seen(control: dict[str, str]) -> tuple[dict[str, str], int]:
@@ -100,7 +97,7 @@ _SIDE = attrgetter("side")
 
 
 def answers_holding(memo: dict[tuple[str, ...], Any], state: GameState) -> dict[tuple[str, ...], Any]:
-    """The treasury answers of a position's memo (groups, components, separated)
+    """The treasury answers of a position's memo (components, separated)
     that hold for `state` as it stands: made on a control map equal to its own, and its
     sides. The checker seeds the position of the next mail on the same snapshot with them
     (engine/check.py), each kept with a copy of that map (so a later change of the
@@ -112,14 +109,14 @@ def answers_holding(memo: dict[tuple[str, ...], Any], state: GameState) -> dict[
     out: dict[tuple[str, ...], Any] = {}
     kept = dict(control)  # one copy for all of them
     for key, value in memo.items():
-        if not key or key[0] not in (GROUPS, COMPONENTS, SEPARATED) or not same_control(control, *value[:2]):
+        if not key or key[0] not in (COMPONENTS, SEPARATED) or not same_control(control, *value[:2]):
             continue
         if value[2] == sides:
             out[key] = (kept, -1, *value[2:])
     return out
 
 
-def _search(pos: Position) -> dict[str, list[Group]]:
+def _search(pos: Position) -> dict[str, tuple[Group, ...]]:
     """Every holder's land in pieces joined by land held by it or its allies (once, for
     the whole map): for each holder, its own land in each of its pieces. Allies share
     their pieces (Cooperation: the same non-neutral side); a neutral, or a holder that is
@@ -165,7 +162,7 @@ def _search(pos: Position) -> dict[str, list[Group]]:
             for holder in holders:  # each ally's own land in the piece
                 if mine := piece & land[holder]:
                     out.setdefault(holder, []).append(tuple(sorted(mine)))
-    return {holder: sorted(found) for holder, found in out.items()}
+    return {holder: tuple(sorted(found)) for holder, found in out.items()}
 
 
 _PLACE = itemgetter(0)
@@ -214,7 +211,27 @@ def key_of(pos: Position, nation: str, group: Group, money: dict[str, int] | Non
     keeping = sorted(filter(group.__contains__, money if money is not None else held(pos, nation)))  # C's loop
     if keeping:
         return keeping[0]
-    return min(group, key=lambda t: (-pos.place(t).value, t))
+    if len(group) == 1:
+        return group[0]  # (most groups apart: an island, a colony)
+    return min(group, key=_worth_order(pos.world).__getitem__)  # the most valuable, then by name
+
+
+_WORTH: dict[int, tuple[World, dict[str, int]]] = {}  # id of a map -> (map, land -> its rank by worth)
+
+
+def _worth_order(world: World) -> dict[str, int]:
+    """Every land territory's rank when sorted by value (highest first), then by name: the
+    key_of every group without money, found by min() over these ranks at C speed rather than
+    a key made per territory (Britain alone has some twenty groups apart; issue 14). Once per
+    map, which never changes (the entry holds the map, so its id cannot be reused)."""
+    hit = _WORTH.get(id(world))
+    if hit is None or hit[0] is not world:
+        if len(_WORTH) > 64:
+            _WORTH.clear()
+        lands = sorted((t for t, p in world.territories.items() if p.is_land),
+                       key=lambda t: (-world.territories[t].value, t))
+        hit = _WORTH[id(world)] = (world, {t: i for i, t in enumerate(lands)})
+    return hit[1]
 
 
 def separated(pos: Position, nation: str) -> list[tuple[str, Group]]:
@@ -230,20 +247,21 @@ def separated(pos: Position, nation: str) -> list[tuple[str, Group]]:
     known = pos.memo.get((SEPARATED, nation))
     if known is not None and known[2] == sides and known[3] == keys and same_control(control, known[0], known[1]):
         return list(known[4])
-    all_groups = tuple(_groups(pos, nation, sides))
-    if known is not None and known[3] == keys and known[5] == all_groups:
+    all_groups = _components(pos, sides).get(nation, ())
+    if len(all_groups) < 2:
+        found: tuple[tuple[str, Group], ...] = ()  # one group is the mainland (most nations): nothing apart
+    elif known is not None and known[3] == keys and known[5] == all_groups:
         # Who holds what changed (Phase 8 asks again after the turn's battles), but not
         # the nation's groups: the answer is made of them and the keys alone (the map's
         # values and the capital never change), so it stands (issue 14).
-        found = list(known[4])
+        found = known[4]
     else:
-        # one group is the mainland, whichever it is (most nations have no other): nothing apart
-        main = mainland(pos, nation, list(all_groups)) if len(all_groups) > 1 else None
-        apart = [g for g in all_groups if g != main] if main is not None else []
-        money = held(pos, nation) if apart else {}
-        found = sorted((key_of(pos, nation, g, money), g) for g in apart)
-    pos.memo[(SEPARATED, nation)] = (*control_seen(control), sides, keys, tuple(found), all_groups)
-    return found
+        main = mainland(pos, nation, list(all_groups))
+        apart = [g for g in all_groups if g != main]
+        money = held(pos, nation)
+        found = tuple(sorted((key_of(pos, nation, g, money), g) for g in apart))
+    pos.memo[(SEPARATED, nation)] = (*control_seen(control), sides, keys, found, all_groups)
+    return list(found)
 
 
 def treasury_of(pos: Position, nation: str, place: str) -> str | None:
@@ -341,7 +359,8 @@ def hold_apart(ctx: TurnContext, nation: str, collected: int, full: int) -> int:
     shares: dict[str, int] = {}
     money = held(ctx, nation)
     for key, group in apart:
-        yields = sum(territory_yield(ctx.world, ctx.state, t, ctx.turn) for t in group)
+        # (each territory's yield asked by map(), not a generator's step per territory: issue 14)
+        yields = sum(map(territory_yield, repeat(ctx.world), repeat(ctx.state), group, repeat(ctx.turn)))
         share = collected * yields // full
         if share:
             shares[key] = share
