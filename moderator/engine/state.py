@@ -16,7 +16,8 @@ from bisect import bisect_left, bisect_right
 from collections import Counter
 from collections.abc import Container, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
-from operator import attrgetter, eq, is_, not_
+from operator import attrgetter, eq, is_, itemgetter, not_
+from types import MappingProxyType
 from typing import Any
 
 # Unit kinds, as the rules name them ("Units"). Order words map onto these ids.
@@ -420,6 +421,26 @@ class Control(dict[str, str]):
     def clear(self) -> None:
         super().clear()
         self._changed()
+
+
+_PLACE_OF, _HOLDER_OF = itemgetter(0), itemgetter(1)  # of a (territory, holder) item of a control map
+
+
+def holdings(control: Mapping[str, str]) -> Mapping[str, frozenset[str]]:
+    """Each holder's territories in `control`, the holders in sorted order: read only.
+
+    Phase 8 asks twice of the same map (the nations' incomes, phase8_income.full_incomes,
+    and the separated treasuries' search, treasuries._search), each a sort and a set per
+    holder of every territory of the map; a Control keeps the answer with its mark, so the
+    second is found at once and a change of the map (a fresh mark) has it made again."""
+    kept = control.__dict__.get("_holdings") if isinstance(control, Control) else None
+    if kept is not None and kept[0] == control.mark:  # type: ignore[attr-defined]
+        return kept[1]  # type: ignore[no-any-return]
+    found = MappingProxyType({h: frozenset(map(_PLACE_OF, held))
+                              for h, held in itertools.groupby(sorted(control.items(), key=_HOLDER_OF), _HOLDER_OF)})
+    if isinstance(control, Control):
+        control.__dict__["_holdings"] = (control.mark, found)  # (not a field: a copy of the state makes its own)
+    return found
 
 
 def same_control(control: dict[str, str], seen: dict[str, str], mark: int) -> bool:

@@ -31,14 +31,15 @@ Readings (docs/rules-coverage.md, "Separated territories"):
 
 from __future__ import annotations
 
-from itertools import chain, groupby, repeat
-from operator import attrgetter, itemgetter
+from collections.abc import Mapping
+from itertools import chain, repeat
+from operator import attrgetter
 from typing import Any
 
 from moderator.engine import bolsheviks, colony_supplies
 from moderator.engine.context import Position, TurnContext
 from moderator.engine.phase6_incorporation import territory_yield
-from moderator.engine.state import Control, GameState, same_control
+from moderator.engine.state import Control, GameState, holdings, same_control
 from moderator.world.model import World
 
 PHASE = "8"
@@ -48,6 +49,7 @@ Group = tuple[str, ...]
 
 
 COMPONENTS = "treasury-components"  # pos.memo: (COMPONENTS,) -> (control, mark, sides, groups of every holder)
+PIECES = "treasury-pieces"  # pos.memo: (PIECES,) -> {a camp's holders and their land: their pieces}
 SEPARATED = "treasury-separated"  # pos.memo: (SEPARATED, nation) -> (control, mark, sides, keys held, separated, groups)
 
 
@@ -122,10 +124,10 @@ def _search(pos: Position) -> dict[str, tuple[Group, ...]]:
     their pieces (Cooperation: the same non-neutral side); a neutral, or a holder that is
     no nation of the state, has only its own land (GameState.allies).
 
-    Each camp's land is searched a ring at a time with set operations (the next ring: the
-    neighbours of this one not yet reached), not a place at a time: the search was the
-    larger part of Phase 8 (issue 14, the engine's cost). The pieces are the same, and the
-    order of the search changes none of them (each is sorted below)."""
+    The pieces of a camp (allies, or a holder alone) depend on its holders' land alone:
+    the position keeps them by that land (PIECES), so the search after the turn's battles
+    (Phase 8) searches again only the camps whose land changed since the builds' (Phase
+    3.1), not the forty neutrals nobody fought (issue 14, the engine's cost)."""
     control = pos.state.control
     nations = pos.state.nations
     links = _land_links(pos.world)
@@ -134,39 +136,56 @@ def _search(pos: Position) -> dict[str, tuple[Group, ...]]:
         ns = nations.get(holder)
         return ("side", ns.side) if ns is not None and ns.side != "neutral" else ("alone", holder)
 
-    # holder -> its land: the map's land by holder, gathered by sort and groupby (in C,
-    # not a Python step per territory: the search is asked twice a turn, issue 14)
+    # holder -> its land (kept with the map for Phase 8's incomes: state.holdings)
     # (the control map holds only land, but a sea zone in it would be no one's land here)
-    items = control.items() if control.keys() <= links.keys() else [(t, h) for t, h in control.items() if t in links]
-    land = {h: set(map(_PLACE, held)) for h, held in groupby(sorted(items, key=_HOLDER), _HOLDER)}
+    land = holdings(control if control.keys() <= links.keys() else {t: h for t, h in control.items() if t in links})
     camps: dict[tuple[str, str], list[str]] = {}  # allies' holders together
     for h in land:
         camps.setdefault(friends_of(h), []).append(h)
-    out: dict[str, list[Group]] = {}
+    kept: dict[tuple[tuple[str, frozenset[str]], ...], dict[str, tuple[Group, ...]]] = pos.memo.setdefault((PIECES,), {})
+    out: dict[str, tuple[Group, ...]] = {}
     for holders in camps.values():
-        left = set().union(*map(land.__getitem__, holders))  # the camp's land not yet in a piece
-        while left:
-            first = left.pop()
-            if left.isdisjoint(links[first]):  # alone (an island, a colony apart: most pieces)
-                out.setdefault(control[first], []).append((first,))
-                continue
-            ring = {first}
-            piece = set(ring)
-            while ring:
-                ring = left.intersection(chain.from_iterable(map(links.__getitem__, ring)))
-                left -= ring
-                piece |= ring
-            if len(holders) == 1 or len(piece) == 1:  # one holder's (an island, a colony apart: most pieces)
-                out.setdefault(control[first], []).append(tuple(sorted(piece)))
-                continue
-            for holder in holders:  # each ally's own land in the piece
-                if mine := piece & land[holder]:
-                    out.setdefault(holder, []).append(tuple(sorted(mine)))
+        if len(holders) == 1 and len(mine := land[holders[0]]) == 1:
+            out[holders[0]] = (tuple(mine),)  # one territory, one piece (a score of neutrals)
+            continue
+        key = tuple(zip(holders, map(land.__getitem__, holders), strict=True))  # each holder's land (frozensets: hashed once)
+        found = kept.get(key)
+        if found is None:
+            found = kept[key] = _pieces(holders, land, links, control)
+        out.update(found)
+    return out
+
+
+def _pieces(holders: list[str], land: Mapping[str, frozenset[str]], links: dict[str, tuple[str, ...]],
+            control: Mapping[str, str]) -> dict[str, tuple[Group, ...]]:
+    """One camp's pieces (_search), as each holder's land in them, sorted.
+
+    The camp's land is searched a ring at a time with set operations (the next ring: the
+    neighbours of this one not yet reached), not a place at a time: the search was the
+    larger part of Phase 8 (issue 14, the engine's cost). The pieces are the same, and the
+    order of the search changes none of them (each is sorted below)."""
+    out: dict[str, list[Group]] = {}
+    left = set().union(*map(land.__getitem__, holders))  # the camp's land not yet in a piece
+    while left:
+        first = left.pop()
+        if left.isdisjoint(links[first]):  # alone (an island, a colony apart: most pieces)
+            out.setdefault(control[first], []).append((first,))
+            continue
+        ring = {first}
+        piece = set(ring)
+        while ring:
+            ring = left.intersection(chain.from_iterable(map(links.__getitem__, ring)))
+            left -= ring
+            piece |= ring
+        if len(holders) == 1 or len(piece) == 1:  # one holder's (an island, a colony apart: most pieces)
+            out.setdefault(control[first], []).append(tuple(sorted(piece)))
+            continue
+        for holder in holders:  # each ally's own land in the piece
+            if mine := piece & land[holder]:
+                out.setdefault(holder, []).append(tuple(sorted(mine)))
     return {holder: tuple(sorted(found)) for holder, found in out.items()}
 
 
-_PLACE = itemgetter(0)
-_HOLDER = itemgetter(1)
 
 
 _LINKS: dict[int, tuple[World, dict[str, tuple[str, ...]]]] = {}  # id of a map -> (map, land -> land neighbours)
