@@ -238,7 +238,8 @@ class Position:
             kept = self.__dict__["_orders_by_kind"] = (self.orders, shape, {}, by_class)
         found = kept[2].get(kind)
         if found is None:
-            lists = [kept[3][c] for c in kept[3] if issubclass(c, kind)]  # isinstance(order, kind), by class
+            by_class = kept[3]  # isinstance(order, kind), by class, at C speed (map, compress)
+            lists = list(compress(by_class.values(), map(issubclass, by_class, repeat(kind))))
             merged = lists[0] if len(lists) == 1 else sorted(x for group in lists for x in group)  # (ranks differ)
             found = kept[2][kind] = list(map(_SECOND, merged))  # the orders without their ranks, at C speed
         return iter(found)
