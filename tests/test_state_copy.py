@@ -5,6 +5,7 @@ state's index of units by place right after either one's units move."""
 from __future__ import annotations
 
 import copy
+from collections import Counter
 
 import pytest
 
@@ -45,16 +46,20 @@ def test_a_copy_is_the_same_state_and_changes_nothing_of_the_original() -> None:
 
 
 @pytest.mark.parametrize("places", [0, S.BIG_FLAG])
-def test_the_flags_are_copied_as_copy_deepcopy_copies_them(places: int) -> None:
-    # GameState.copy() copies NationState.flags with its own plain-data copy (engine/state.py
-    # _deep_copy, issue 14): nested dicts and lists new, a container met twice copied once
-    # (as deepcopy's memo does), tuples and the rest handed to deepcopy itself. Flags with
-    # a big record go through pickle (_flags_copy): the same copy.
+@pytest.mark.parametrize("plain", [True, False])
+def test_the_flags_are_copied_as_copy_deepcopy_copies_them(places: int, plain: bool) -> None:
+    # GameState.copy() copies NationState.flags by a round trip through marshal (engine/state.py
+    # _flags_copy, issue 14): nested dicts and lists new, a container met twice copied once
+    # (as deepcopy's memo does). Flags marshal refuses (not plain: a Counter among them) go
+    # through pickle when they hold a big record, else its own plain-data copy (_deep_copy):
+    # the same copy each way.
     shared = {"seen": "exact", "units": {"russia": {"infantry": 3}}}
     record: dict[str, object] = {"Warsaw": shared, "Posen": shared}
     record.update({f"Place {i}": {"seen": "band", "band": "black", "at": [i]} for i in range(places)})
     flags = {"recon": record, "ledger": [1, [2, 3]], "pair": ("a", [4]), "odds": 0.5, "done": True, "none": None,
              3: "a number as key", "again": shared}
+    if not plain:
+        flags["tally"] = Counter({"infantry": 2})
     original = _state()
     original.nations["germany"].flags = flags
     twin = original.copy().nations["germany"].flags
@@ -64,6 +69,8 @@ def test_the_flags_are_copied_as_copy_deepcopy_copies_them(places: int) -> None:
     twin["recon"]["Warsaw"]["units"]["russia"]["infantry"] = 4
     assert shared["units"]["russia"]["infantry"] == 3 and twin["recon"]["Posen"]["units"]["russia"]["infantry"] == 4
     assert twin["again"] is twin["recon"]["Warsaw"]  # shared across the flags of the nation, as deepcopy's memo
+    if not plain:
+        assert type(twin["tally"]) is Counter and twin["tally"] is not flags["tally"]
 def test_a_sharing_copy_holds_the_read_only_units_and_changes_nothing_of_the_original() -> None:
     """GameState.sharing_copy() (issue 11: the checker's copy of the position a burst is
     checked on): the same units, read only, in a list of its own; the rest copied as copy()

@@ -166,6 +166,35 @@ def test_the_groups_remembered_are_a_new_search_on_the_real_map() -> None:
         assert s.allies_of(nid) == {b for b in [*s.nations, "nobody"] if s.allies(nid, b)}  # who shares
 
 
+def test_the_camps_searched_again_after_a_change_are_a_new_search() -> None:
+    """The pieces of each camp are kept by its land (treasuries._search): after land changes
+    hands in the same position (Phase 8 after the battles), every nation's groups are those
+    of a new search, the camps that changed searched again and the others found as kept."""
+    world, scenario = load_world("1914"), load_scenario("1914")
+    s = initial_state(scenario, world, "pieces")
+    ctx = TurnContext(s, {}, world, scenario)
+    before = {nid: treasuries.groups(ctx, nid) for nid in sorted(s.nations)}
+    s.control["Brussels"], s.control["Konigsberg"] = "germany", "russia"  # Belgium cut in two, East Prussia lost
+    for nid in sorted(s.nations):
+        assert treasuries.groups(ctx, nid) == treasuries.groups(TurnContext(s, {}, world, scenario), nid), nid
+    assert treasuries.groups(ctx, "switzerland") == before["switzerland"]  # a camp nobody touched
+    assert treasuries.groups(ctx, "belgium") != before["belgium"]
+
+
+def test_the_holdings_of_a_map_follow_its_changes() -> None:
+    """state.holdings: each holder's land, kept with a Control's mark and made again after
+    any change; a plain dict is answered alike."""
+    from moderator.engine.state import holdings
+
+    control = Control({"Paris": "france", "Lyon": "france", "Berlin": "germany"})
+    first = holdings(control)
+    assert dict(first) == {"france": frozenset({"Paris", "Lyon"}), "germany": frozenset({"Berlin"})}
+    assert list(first) == ["france", "germany"] and holdings(control) is first
+    control["Lyon"] = "germany"
+    assert dict(holdings(control)) == {"france": frozenset({"Paris"}), "germany": frozenset({"Berlin", "Lyon"})}
+    assert dict(holdings(dict(control))) == dict(holdings(control))
+
+
 def test_a_separated_territory_keeps_its_income_and_sends_it_home() -> None:
     s = riga_cut_off(saved=0)
     new, events = resolve(s, {}, fx.world(), fx.scenario(), ScriptedDice({}, 1))

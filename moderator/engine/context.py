@@ -17,7 +17,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from itertools import compress
+from itertools import compress, repeat
+from operator import attrgetter, eq, itemgetter, not_
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from moderator.engine.dice import Dice
@@ -67,7 +68,7 @@ class RailGroup:
 
 # Position.orders_of's answers: the orders read, their lengths, the answer for each kind
 # asked, and the orders by class with their place in resolution order.
-_OrdersKept = tuple[object, tuple[int, ...], dict[object, list[Any]], dict[type, list[tuple[int, str, int, Order]]]]
+_OrdersKept = tuple[object, tuple[int, ...], dict[object, list[Any]], dict[type, list[tuple[int, tuple[str, int, Order]]]]]
 
 
 @dataclass
@@ -207,8 +208,9 @@ class Position:
 
     def free(self, nid: str, place: str, kind: str) -> list[Unit]:
         """The nation's units of `kind` at `place` no order has claimed yet, by id."""
-        return sorted((u for u in self.state.units_at(place, nid) if u.kind == kind and u.id not in self.moved),
-                      key=lambda u: u.id)
+        here = self.state.units_at(place, nid)  # (picked at C speed: compress, not a Python step per unit)
+        mine = list(compress(here, map(eq, repeat(kind), map(_KIND, here))))
+        return sorted(compress(mine, map(not_, map(self.moved.__contains__, map(_ID, mine)))), key=_ID)
 
     # ---- this turn's bookkeeping --------------------------------------------------------
     def used(self, key: tuple[str, ...]) -> bool:
@@ -227,18 +229,19 @@ class Position:
         if kept is None or kept[0] is not self.orders or kept[1] != shape:
             # one pass over the orders, grouped by their class (a turn's orders are of some
             # fifteen classes; each kind asked is then answered from the classes it covers)
-            by_class: dict[type, list[tuple[int, str, int, Order]]] = {}
+            by_class: dict[type, list[tuple[int, tuple[str, int, Order]]]] = {}
             rank = 0
             for nid in sorted(self.orders):
                 for i, order in enumerate(self.orders[nid]):
-                    by_class.setdefault(type(order), []).append((rank, nid, i, order))
+                    by_class.setdefault(type(order), []).append((rank, (nid, i, order)))
                     rank += 1
             kept = self.__dict__["_orders_by_kind"] = (self.orders, shape, {}, by_class)
         found = kept[2].get(kind)
         if found is None:
-            lists = [kept[3][c] for c in kept[3] if issubclass(c, kind)]  # isinstance(order, kind), by class
+            by_class = kept[3]  # isinstance(order, kind), by class, at C speed (map, compress)
+            lists = list(compress(by_class.values(), map(issubclass, by_class, repeat(kind))))
             merged = lists[0] if len(lists) == 1 else sorted(x for group in lists for x in group)  # (ranks differ)
-            found = kept[2][kind] = [(nid, i, order) for _, nid, i, order in merged]
+            found = kept[2][kind] = list(map(_SECOND, merged))  # the orders without their ranks, at C speed
         return iter(found)
 
     def name(self, typed: str) -> str | None:
@@ -300,6 +303,9 @@ class TurnContext(Position):
     def use(self, key: tuple[str, ...]) -> None:
         self.done.add(key)
 
+
+_ID, _KIND = attrgetter("id"), attrgetter("kind")  # of a unit
+_SECOND = itemgetter(1)
 
 _LAND_NAMES: dict[int, tuple[World, tuple[str, ...]]] = {}
 

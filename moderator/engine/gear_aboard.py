@@ -40,7 +40,7 @@ from collections.abc import Iterable
 
 from moderator.engine.context import PendingBuild, Position, TurnContext
 from moderator.engine.placement import still_placeable
-from moderator.engine.state import Unit
+from moderator.engine.state import Unit, ids_of
 
 PHASE = "7"
 GEAR = "ship_gear"  # NationState.flags: ship unit id -> sorted gear kinds aboard
@@ -96,7 +96,7 @@ def drop_sunk(ctx: TurnContext) -> None:
         if record is None:
             continue
         if alive is None:
-            alive = {u.id for u in ctx.state.units}
+            alive = ids_of(ctx.state.units)  # (at C speed: every unit of the map)
         kept = {k: v for k, v in record.items() if k in alive}
         if kept:
             ns.flags[GEAR] = kept

@@ -82,10 +82,11 @@ def canonical(world: World, scenario: Scenario, nation: str, order: Order) -> Or
     player's) is returned as it is: an equal copy of a frozen order says nothing more, and
     made one a turn's 150 times was most of this function's cost (issue 14)."""
     changes: dict[str, Any] = {}
+    own = _own_names(world)
     for name, kind in _ref_fields(type(order)):
         value = getattr(order, name)
-        if value is None:
-            continue
+        if value is None or (kind == "place" and value in own and type(value) is str):
+            continue  # (nothing, or the map's own name: what _one() would give back)
         if kind == "nations":
             resolved = []
             for typed in value:
@@ -102,6 +103,23 @@ def canonical(world: World, scenario: Scenario, nation: str, order: Order) -> Or
             if one != value or type(value) is not str:
                 changes[name] = one
     return replace(order, **changes) if changes else order
+
+
+_OWN_NAMES: dict[int, tuple[World, frozenset[str]]] = {}  # id of a map -> (the map, its own names)
+
+
+def _own_names(world: World) -> frozenset[str]:
+    """The map's names that world.resolve() gives back as they are: a place an order names
+    by one of them is canonical already, known without folding the name and looking it up
+    (a turn's 150 orders, most of them a bot's or a player's in the map's own words; issue
+    14). Once per map, which never changes (the entry holds the map, so its id cannot be
+    reused while the entry lives)."""
+    hit = _OWN_NAMES.get(id(world))
+    if hit is None or hit[0] is not world:
+        if len(_OWN_NAMES) > 32:
+            _OWN_NAMES.clear()
+        hit = _OWN_NAMES[id(world)] = (world, frozenset(n for n in world.territories if world.resolve(n) == n))
+    return hit[1]
 
 
 _REF_FIELDS: dict[type, tuple[tuple[str, str], ...]] = {}

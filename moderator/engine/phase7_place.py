@@ -54,8 +54,8 @@ def place(ctx: TurnContext, build: PendingBuild) -> None:
             ctx.tell(build.nation, "build-lost", PHASE, kind=build.kind, count=build.count - room,
                      place=build.place, paid=build.paid * (build.count - room) // build.count)
             build = replace(build, count=room, paid=build.paid * room // build.count)
-    for _ in range(build.count):
-        technology.stamp(ctx, ctx.state.new_unit(build.nation, build.kind, build.place))  # its levels
+    new_unit = ctx.state.new_unit
+    technology.stamp_all(ctx, [new_unit(build.nation, build.kind, build.place) for _ in range(build.count)])  # their levels
     if build.kind == "infantry":  # Manpower limits: counted when built, against the pool's home or colonies' limit
         manpower.add_built(ctx, build.nation, build.place, build.count)
     ctx.tell(build.nation, "placed", PHASE, kind=build.kind, count=build.count, place=build.place)

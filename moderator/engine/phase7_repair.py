@@ -15,7 +15,7 @@ own (the combat there, whoever resolves it, was against the repairing ships too)
 from __future__ import annotations
 
 from moderator.engine.context import TurnContext
-from moderator.engine.state import SEA_UNITS, Unit
+from moderator.engine.state import SEA_UNITS, Unit, by_id
 
 PHASE = "7"
 REPAIRING = "repairing"  # NationState.flags: unit id -> [sea zone, damage when the repair began]
@@ -47,7 +47,7 @@ def finish_repairs(ctx: TurnContext) -> None:
     for nation in sorted(ctx.state.nations):
         record = ctx.state.nations[nation].flags.pop(REPAIRING, None)
         if record and units is None:
-            units = {u.id: u for u in ctx.state.units}
+            units = by_id(ctx.state.units)  # (at C speed: every unit of the map)
         for uid, (zone, damage) in sorted((record or {}).items()):
             assert units is not None
             ship = units.get(uid)

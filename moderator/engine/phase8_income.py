@@ -25,14 +25,14 @@ minor's money waits for the moderator to spend it (engine/minor_funds.py).
 from __future__ import annotations
 
 from fractions import Fraction
-from itertools import compress, groupby, repeat
-from operator import ge, itemgetter
+from itertools import compress, repeat
+from operator import ge
 
 from moderator.engine import exile, minor_funds, phase9_revolution, surrender, treasuries
 from moderator.engine.context import TurnContext
 from moderator.engine.neutral_income import income_rule
 from moderator.engine.phase6_incorporation import SINCE_START, territory_yield
-from moderator.engine.state import GameState
+from moderator.engine.state import GameState, holdings
 from moderator.engine.us_trade import collect_us_trade
 from moderator.world.model import World
 
@@ -67,21 +67,19 @@ def full_incomes(world: World, state: GameState, turn: int) -> dict[str, int]:
     """Every nation's full income at once (one pass over the map, not one per nation).
 
     Land held since the start (most of the map) yields its value (Phase 6 table): it is
-    summed by holder in C's loops (sort, groupby, sum), the rest asked of territory_yield
+    summed by holder in C's loops (state.holdings, sum), the rest asked of territory_yield
     one by one; a Python step per territory was most of the cost (issue 14)."""
-    control, since_of = state.control, state.incorporated
+    since_of = state.incorporated
     value = _values(world)
     since_start = set(compress(since_of, map(ge, repeat(SINCE_START), since_of.values())))
     out: dict[str, int] = {}
-    for holder, held in groupby(sorted(control.items(), key=_HOLDER), _HOLDER):
-        places = set(map(_PLACE, held))
+    for holder, places in holdings(state.control).items():  # (kept for the treasuries' search of the same map)
         full = places & since_start
         out[holder] = sum(map(value.__getitem__, full)) + sum(
             territory_yield(world, state, t, turn) for t in places - full)
     return out
 
 
-_PLACE, _HOLDER = itemgetter(0), itemgetter(1)
 _VALUES: dict[int, tuple[World, dict[str, int]]] = {}  # id of a map -> (the map, place -> its value)
 
 
@@ -99,7 +97,7 @@ def _values(world: World) -> dict[str, int]:
 def conquered(world: World, state: GameState, nation: str) -> bool:
     """Conquest: all supply centres (original territories) lost. Nations with none never are."""
     home = world.home_of(nation)
-    return bool(home) and all(state.controller(t) != nation for t in home)
+    return bool(home) and nation not in map(state.control.get, home)  # (the holders tested at C speed: every nation)
 
 
 def collect_resources(ctx: TurnContext) -> None:

@@ -126,7 +126,18 @@ def carry_out(ctx: TurnContext, rs: Ruleset, step: Step, bad: Bad) -> None:
 def out_of_table(ctx: TurnContext, rs: Ruleset, table: Sequence[Step]) -> list[tuple[str, int, Order]]:
     """Orders no step of this turn's table carries out (a DEPLOY after turn 0, a MOVE at turn 0)."""
     handled = (*(t for s in table for t in s.orders), Unreadable)  # (made once, not once per order)
-    return [(n, i, o) for n in sorted(ctx.orders) for i, o in enumerate(ctx.orders[n]) if not isinstance(o, handled)]
+    # Each class of order tested once: isinstance against the table's sixty classes for
+    # every order was most of this (a turn's orders are of some fifteen classes; issue 14).
+    fits: dict[type, bool] = {}
+    out: list[tuple[str, int, Order]] = []
+    for n in sorted(ctx.orders):
+        for i, o in enumerate(ctx.orders[n]):
+            fit = fits.get(type(o))
+            if fit is None:
+                fit = fits[type(o)] = isinstance(o, handled)
+            if not fit:
+                out.append((n, i, o))
+    return out
 
 
 def wrong_table(turn: int) -> Problem:

@@ -10,12 +10,14 @@ from __future__ import annotations
 import copy
 import itertools
 import json
+import marshal
 import pickle
 from bisect import bisect_left, bisect_right
 from collections import Counter
 from collections.abc import Container, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
-from operator import attrgetter, eq, is_, not_
+from operator import attrgetter, eq, is_, itemgetter, not_
+from types import MappingProxyType
 from typing import Any
 
 # Unit kinds, as the rules name them ("Units"). Order words map onto these ids.
@@ -124,12 +126,18 @@ BIG_FLAG = 16  # entries of a flag's dict or list from which the nation's flags 
 
 def _flags_copy(flags: dict[str, Any]) -> dict[str, Any]:
     """A deep copy of one nation's flags (_deep_copy's result: one memo for the nation).
-    Flags holding a record (the reconnaissance record: a sighting for each of some 50
-    places by turn six, some 200 entries in all) are copied by a round trip through
-    pickle, at C speed: a third less than _deep_copy's call per entry for the same plain
-    data (dicts, lists, strings, numbers; a container met twice is one in the copy too),
-    where the flags were most of a state's copy by then (issue 14). Anything pickle
-    cannot carry goes to _deep_copy, as small flags do (a pickle costs a few entries)."""
+    The flags are plain data (dicts, lists, strings, numbers), which marshal carries at C
+    speed and exactly (each value of its own built-in type; a container met twice is one
+    in the copy too, as deepcopy's memo makes it): a round trip through it is a third less
+    than through pickle, and a half less than _deep_copy's call per entry, on the flags of
+    turn eight (the reconnaissance record: a sighting for each of some 50 places by turn
+    six), where they were most of a state's copy (issue 14). marshal refuses anything
+    else (a class of the program's own, a subclass of dict): those flags are copied by
+    pickle, when they hold a record, or _deep_copy (a pickle costs a few entries)."""
+    try:
+        return marshal.loads(marshal.dumps(flags))  # type: ignore[no-any-return]
+    except ValueError:  # "unmarshallable object": not plain data
+        pass
     if any(type(v) in (dict, list) and len(v) >= BIG_FLAG for v in flags.values()):
         try:
             return pickle.loads(pickle.dumps(flags, pickle.HIGHEST_PROTOCOL))  # type: ignore[no-any-return]
@@ -276,7 +284,7 @@ class _Index:
         for u in gone:
             p = bisect_left(order, rank.get(id(u), -1))
             here = places.get(u.location)
-            if p >= len(units) or units[p] is not u or not here or not any(x is u for x in here):
+            if p >= len(units) or units[p] is not u or not here or not any(map(is_, here, itertools.repeat(u))):
                 return None
             at.append(p)
         at.sort()
@@ -316,10 +324,19 @@ class _Index:
             if left is None or id(unit) not in rank:
                 continue
             here = places.get(left)
-            kept = [u for u in here if u is not unit] if here else []
-            if not here or len(kept) == len(here):
+            if not here:
                 continue  # (not where the log says it was: nothing to follow)
-            places[left] = kept
+            # The place's list is in rank order: the unit found by bisection and the list
+            # joined around it (new, as a filter of it made it), not a Python step per unit
+            # of the place (some forty moves a turn, into and out of crowded places; issue 14).
+            at = bisect_left(here, rank[id(unit)], key=rank_of)
+            if at < len(here) and here[at] is unit:
+                places[left] = here[:at] + here[at + 1:]
+            else:  # (never met: a list out of rank order is looked through)
+                kept = [u for u in here if u is not unit]
+                if len(kept) == len(here):
+                    continue
+                places[left] = kept
             there = places.setdefault(unit.location, [])
             there.insert(bisect_right(there, rank[id(unit)], key=rank_of), unit)  # keeps the list's order
         self.stamp, self.logged = _MOVED, base + len(log)
@@ -413,6 +430,26 @@ class Control(dict[str, str]):
     def clear(self) -> None:
         super().clear()
         self._changed()
+
+
+_PLACE_OF, _HOLDER_OF = itemgetter(0), itemgetter(1)  # of a (territory, holder) item of a control map
+
+
+def holdings(control: Mapping[str, str]) -> Mapping[str, frozenset[str]]:
+    """Each holder's territories in `control`, the holders in sorted order: read only.
+
+    Phase 8 asks twice of the same map (the nations' incomes, phase8_income.full_incomes,
+    and the separated treasuries' search, treasuries._search), each a sort and a set per
+    holder of every territory of the map; a Control keeps the answer with its mark, so the
+    second is found at once and a change of the map (a fresh mark) has it made again."""
+    kept = control.__dict__.get("_holdings") if isinstance(control, Control) else None
+    if kept is not None and kept[0] == control.mark:  # type: ignore[attr-defined]
+        return kept[1]  # type: ignore[no-any-return]
+    found = MappingProxyType({h: frozenset(map(_PLACE_OF, held))
+                              for h, held in itertools.groupby(sorted(control.items(), key=_HOLDER_OF), _HOLDER_OF)})
+    if isinstance(control, Control):
+        control.__dict__["_holdings"] = (control.mark, found)  # (not a field: a copy of the state makes its own)
+    return found
 
 
 def same_control(control: dict[str, str], seen: dict[str, str], mark: int) -> bool:

@@ -32,7 +32,7 @@ the nation would build now; only units built without an upgrade since can be beh
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from operator import attrgetter
 from typing import TYPE_CHECKING
 
@@ -279,9 +279,23 @@ def _followers(scenario: Scenario) -> dict[str, tuple[str, ...]]:
 def stamp(ctx: TurnContext, unit: Unit) -> None:
     """A unit placed now has the levels it was priced at (the nation's, before this turn's
     research takes effect); record them if its kind's deployed units have others."""
-    mine = of_kind(ctx, unit.kind, ctx.nation(unit.nation).tech)
-    if mine != of_kind(ctx, unit.kind, fielded(ctx, unit.nation, unit.kind)):
-        ctx.state.nations[unit.nation].flags.setdefault(BUILT_AT, {})[unit.id] = mine
+    stamp_all(ctx, [unit])
+
+
+def stamp_all(ctx: TurnContext, units: Sequence[Unit]) -> None:
+    """stamp() each of these units, all of one nation and kind (the units of one build):
+    the levels compared once for all of them, not once per unit (Phase 7 places some fifty
+    units a turn; issue 14). What stamp() reads, the nation's levels and its kind's fielded
+    ones, no stamp changes (it records the levels of units built, BUILT_AT)."""
+    if not units:
+        return
+    nation, kind = units[0].nation, units[0].kind
+    mine = of_kind(ctx, kind, ctx.nation(nation).tech)
+    if mine == of_kind(ctx, kind, fielded(ctx, nation, kind)):
+        return
+    built = ctx.state.nations[nation].flags.setdefault(BUILT_AT, {})
+    for unit in units:
+        built[unit.id] = dict(mine)  # (each unit its own record, as stamp() made them)
 
 
 def finish_upgrades(ctx: TurnContext) -> None:

@@ -31,14 +31,15 @@ Readings (docs/rules-coverage.md, "Separated territories"):
 
 from __future__ import annotations
 
-from itertools import chain, groupby
-from operator import attrgetter, itemgetter
+from collections.abc import Mapping
+from itertools import chain, repeat
+from operator import attrgetter
 from typing import Any
 
 from moderator.engine import bolsheviks, colony_supplies
 from moderator.engine.context import Position, TurnContext
 from moderator.engine.phase6_incorporation import territory_yield
-from moderator.engine.state import Control, GameState, same_control
+from moderator.engine.state import Control, GameState, holdings, same_control
 from moderator.world.model import World
 
 PHASE = "8"
@@ -47,8 +48,8 @@ HELD = "held_apart"  # NationState.flags: {key territory of a separated group: r
 Group = tuple[str, ...]
 
 
-GROUPS = "treasury-groups"  # pos.memo: (GROUPS, nation) -> (control, mark, sides, the nation's groups)
 COMPONENTS = "treasury-components"  # pos.memo: (COMPONENTS,) -> (control, mark, sides, groups of every holder)
+PIECES = "treasury-pieces"  # pos.memo: (PIECES,) -> {a camp's holders and their land: their pieces}
 SEPARATED = "treasury-separated"  # pos.memo: (SEPARATED, nation) -> (control, mark, sides, keys held, separated, groups)
 
 
@@ -65,22 +66,20 @@ def groups(pos: Position, nation: str) -> list[Group]:
     nothing outlives it, and the same answer a new search would give. One search finds
     every nation's groups at once (_search): some forty neutrals each searching their own
     land cost more in setting out than in searching."""
-    return _groups(pos, nation, sides_of(pos.state))
+    return list(_components(pos, sides_of(pos.state)).get(nation, ()))
 
 
-def _groups(pos: Position, nation: str, sides: tuple[tuple[str, ...], tuple[str, ...]]) -> list[Group]:
-    """groups(), with the sides as they stand (sides_of) when the caller has them."""
+def _components(pos: Position, sides: tuple[tuple[str, ...], tuple[str, ...]]) -> dict[str, tuple[Group, ...]]:
+    """Every holder's groups (_search), as the position's memo keeps them for its control
+    map and sides, searched again when either changed. (The groups of each nation were
+    also kept under a key of their own, checked first: a second check of the same map
+    for every nation asked, where this one answers them all.)"""
     control = pos.state.control
-    known = pos.memo.get((GROUPS, nation))
-    if known is not None and known[2] == sides and same_control(control, known[0], known[1]):
-        return list(known[3])
     shared = pos.memo.get((COMPONENTS,))
     if shared is None or shared[2] != sides or not same_control(control, shared[0], shared[1]):
         shared = (*control_seen(control), sides, _search(pos))
         pos.memo[(COMPONENTS,)] = shared
-    found: list[Group] = shared[3].get(nation, [])
-    pos.memo[(GROUPS, nation)] = (shared[0], shared[1], sides, tuple(found))
-    return list(found)
+    return shared[3]  # type: ignore[no-any-return]
 
 
 def control_seen(control: dict[str, str]) -> tuple[dict[str, str], int]:
@@ -100,7 +99,7 @@ _SIDE = attrgetter("side")
 
 
 def answers_holding(memo: dict[tuple[str, ...], Any], state: GameState) -> dict[tuple[str, ...], Any]:
-    """The treasury answers of a position's memo (groups, components, separated)
+    """The treasury answers of a position's memo (components, separated)
     that hold for `state` as it stands: made on a control map equal to its own, and its
     sides. The checker seeds the position of the next mail on the same snapshot with them
     (engine/check.py), each kept with a copy of that map (so a later change of the
@@ -112,23 +111,23 @@ def answers_holding(memo: dict[tuple[str, ...], Any], state: GameState) -> dict[
     out: dict[tuple[str, ...], Any] = {}
     kept = dict(control)  # one copy for all of them
     for key, value in memo.items():
-        if not key or key[0] not in (GROUPS, COMPONENTS, SEPARATED) or not same_control(control, *value[:2]):
+        if not key or key[0] not in (COMPONENTS, SEPARATED) or not same_control(control, *value[:2]):
             continue
         if value[2] == sides:
             out[key] = (kept, -1, *value[2:])
     return out
 
 
-def _search(pos: Position) -> dict[str, list[Group]]:
+def _search(pos: Position) -> dict[str, tuple[Group, ...]]:
     """Every holder's land in pieces joined by land held by it or its allies (once, for
     the whole map): for each holder, its own land in each of its pieces. Allies share
     their pieces (Cooperation: the same non-neutral side); a neutral, or a holder that is
     no nation of the state, has only its own land (GameState.allies).
 
-    Each camp's land is searched a ring at a time with set operations (the next ring: the
-    neighbours of this one not yet reached), not a place at a time: the search was the
-    larger part of Phase 8 (issue 14, the engine's cost). The pieces are the same, and the
-    order of the search changes none of them (each is sorted below)."""
+    The pieces of a camp (allies, or a holder alone) depend on its holders' land alone:
+    the position keeps them by that land (PIECES), so the search after the turn's battles
+    (Phase 8) searches again only the camps whose land changed since the builds' (Phase
+    3.1), not the forty neutrals nobody fought (issue 14, the engine's cost)."""
     control = pos.state.control
     nations = pos.state.nations
     links = _land_links(pos.world)
@@ -137,39 +136,56 @@ def _search(pos: Position) -> dict[str, list[Group]]:
         ns = nations.get(holder)
         return ("side", ns.side) if ns is not None and ns.side != "neutral" else ("alone", holder)
 
-    # holder -> its land: the map's land by holder, gathered by sort and groupby (in C,
-    # not a Python step per territory: the search is asked twice a turn, issue 14)
+    # holder -> its land (kept with the map for Phase 8's incomes: state.holdings)
     # (the control map holds only land, but a sea zone in it would be no one's land here)
-    items = control.items() if control.keys() <= links.keys() else [(t, h) for t, h in control.items() if t in links]
-    land = {h: set(map(_PLACE, held)) for h, held in groupby(sorted(items, key=_HOLDER), _HOLDER)}
+    land = holdings(control if control.keys() <= links.keys() else {t: h for t, h in control.items() if t in links})
     camps: dict[tuple[str, str], list[str]] = {}  # allies' holders together
     for h in land:
         camps.setdefault(friends_of(h), []).append(h)
-    out: dict[str, list[Group]] = {}
+    kept: dict[tuple[tuple[str, frozenset[str]], ...], dict[str, tuple[Group, ...]]] = pos.memo.setdefault((PIECES,), {})
+    out: dict[str, tuple[Group, ...]] = {}
     for holders in camps.values():
-        left = set().union(*map(land.__getitem__, holders))  # the camp's land not yet in a piece
-        while left:
-            first = left.pop()
-            if left.isdisjoint(links[first]):  # alone (an island, a colony apart: most pieces)
-                out.setdefault(control[first], []).append((first,))
-                continue
-            ring = {first}
-            piece = set(ring)
-            while ring:
-                ring = left.intersection(chain.from_iterable(map(links.__getitem__, ring)))
-                left -= ring
-                piece |= ring
-            if len(holders) == 1 or len(piece) == 1:  # one holder's (an island, a colony apart: most pieces)
-                out.setdefault(control[first], []).append(tuple(sorted(piece)))
-                continue
-            for holder in holders:  # each ally's own land in the piece
-                if mine := piece & land[holder]:
-                    out.setdefault(holder, []).append(tuple(sorted(mine)))
-    return {holder: sorted(found) for holder, found in out.items()}
+        if len(holders) == 1 and len(mine := land[holders[0]]) == 1:
+            out[holders[0]] = (tuple(mine),)  # one territory, one piece (a score of neutrals)
+            continue
+        key = tuple(zip(holders, map(land.__getitem__, holders), strict=True))  # each holder's land (frozensets: hashed once)
+        found = kept.get(key)
+        if found is None:
+            found = kept[key] = _pieces(holders, land, links, control)
+        out.update(found)
+    return out
 
 
-_PLACE = itemgetter(0)
-_HOLDER = itemgetter(1)
+def _pieces(holders: list[str], land: Mapping[str, frozenset[str]], links: dict[str, tuple[str, ...]],
+            control: Mapping[str, str]) -> dict[str, tuple[Group, ...]]:
+    """One camp's pieces (_search), as each holder's land in them, sorted.
+
+    The camp's land is searched a ring at a time with set operations (the next ring: the
+    neighbours of this one not yet reached), not a place at a time: the search was the
+    larger part of Phase 8 (issue 14, the engine's cost). The pieces are the same, and the
+    order of the search changes none of them (each is sorted below)."""
+    out: dict[str, list[Group]] = {}
+    left = set().union(*map(land.__getitem__, holders))  # the camp's land not yet in a piece
+    while left:
+        first = left.pop()
+        if left.isdisjoint(links[first]):  # alone (an island, a colony apart: most pieces)
+            out.setdefault(control[first], []).append((first,))
+            continue
+        ring = {first}
+        piece = set(ring)
+        while ring:
+            ring = left.intersection(chain.from_iterable(map(links.__getitem__, ring)))
+            left -= ring
+            piece |= ring
+        if len(holders) == 1 or len(piece) == 1:  # one holder's (an island, a colony apart: most pieces)
+            out.setdefault(control[first], []).append(tuple(sorted(piece)))
+            continue
+        for holder in holders:  # each ally's own land in the piece
+            if mine := piece & land[holder]:
+                out.setdefault(holder, []).append(tuple(sorted(mine)))
+    return {holder: tuple(sorted(found)) for holder, found in out.items()}
+
+
 
 
 _LINKS: dict[int, tuple[World, dict[str, tuple[str, ...]]]] = {}  # id of a map -> (map, land -> land neighbours)
@@ -214,7 +230,27 @@ def key_of(pos: Position, nation: str, group: Group, money: dict[str, int] | Non
     keeping = sorted(filter(group.__contains__, money if money is not None else held(pos, nation)))  # C's loop
     if keeping:
         return keeping[0]
-    return min(group, key=lambda t: (-pos.place(t).value, t))
+    if len(group) == 1:
+        return group[0]  # (most groups apart: an island, a colony)
+    return min(group, key=_worth_order(pos.world).__getitem__)  # the most valuable, then by name
+
+
+_WORTH: dict[int, tuple[World, dict[str, int]]] = {}  # id of a map -> (map, land -> its rank by worth)
+
+
+def _worth_order(world: World) -> dict[str, int]:
+    """Every land territory's rank when sorted by value (highest first), then by name: the
+    key_of every group without money, found by min() over these ranks at C speed rather than
+    a key made per territory (Britain alone has some twenty groups apart; issue 14). Once per
+    map, which never changes (the entry holds the map, so its id cannot be reused)."""
+    hit = _WORTH.get(id(world))
+    if hit is None or hit[0] is not world:
+        if len(_WORTH) > 64:
+            _WORTH.clear()
+        lands = sorted((t for t, p in world.territories.items() if p.is_land),
+                       key=lambda t: (-world.territories[t].value, t))
+        hit = _WORTH[id(world)] = (world, {t: i for i, t in enumerate(lands)})
+    return hit[1]
 
 
 def separated(pos: Position, nation: str) -> list[tuple[str, Group]]:
@@ -230,20 +266,21 @@ def separated(pos: Position, nation: str) -> list[tuple[str, Group]]:
     known = pos.memo.get((SEPARATED, nation))
     if known is not None and known[2] == sides and known[3] == keys and same_control(control, known[0], known[1]):
         return list(known[4])
-    all_groups = tuple(_groups(pos, nation, sides))
-    if known is not None and known[3] == keys and known[5] == all_groups:
+    all_groups = _components(pos, sides).get(nation, ())
+    if len(all_groups) < 2:
+        found: tuple[tuple[str, Group], ...] = ()  # one group is the mainland (most nations): nothing apart
+    elif known is not None and known[3] == keys and known[5] == all_groups:
         # Who holds what changed (Phase 8 asks again after the turn's battles), but not
         # the nation's groups: the answer is made of them and the keys alone (the map's
         # values and the capital never change), so it stands (issue 14).
-        found = list(known[4])
+        found = known[4]
     else:
-        # one group is the mainland, whichever it is (most nations have no other): nothing apart
-        main = mainland(pos, nation, list(all_groups)) if len(all_groups) > 1 else None
-        apart = [g for g in all_groups if g != main] if main is not None else []
-        money = held(pos, nation) if apart else {}
-        found = sorted((key_of(pos, nation, g, money), g) for g in apart)
-    pos.memo[(SEPARATED, nation)] = (*control_seen(control), sides, keys, tuple(found), all_groups)
-    return found
+        main = mainland(pos, nation, list(all_groups))
+        apart = [g for g in all_groups if g != main]
+        money = held(pos, nation)
+        found = tuple(sorted((key_of(pos, nation, g, money), g) for g in apart))
+    pos.memo[(SEPARATED, nation)] = (*control_seen(control), sides, keys, found, all_groups)
+    return list(found)
 
 
 def treasury_of(pos: Position, nation: str, place: str) -> str | None:
@@ -341,7 +378,8 @@ def hold_apart(ctx: TurnContext, nation: str, collected: int, full: int) -> int:
     shares: dict[str, int] = {}
     money = held(ctx, nation)
     for key, group in apart:
-        yields = sum(territory_yield(ctx.world, ctx.state, t, ctx.turn) for t in group)
+        # (each territory's yield asked by map(), not a generator's step per territory: issue 14)
+        yields = sum(map(territory_yield, repeat(ctx.world), repeat(ctx.state), group, repeat(ctx.turn)))
         share = collected * yields // full
         if share:
             shares[key] = share

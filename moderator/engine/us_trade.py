@@ -72,9 +72,11 @@ def subs_against(ctx: Position, declarer: str, nation: str) -> bool:
 
 def blockaded(ctx: Position, nation: str, kind: str) -> list[str]:
     """The nations at war with `nation` that declared this turn's blockade of that kind."""
-    return sorted({key[0] for key in ctx.done
-                   if len(key) == 4 and key[1] == "blockade" and key[2] == nation and key[3] == kind
-                   and ctx.at_war(key[0], nation)})
+    # the ("blockade", nation, kind) keys picked out of every per-turn key by C's loops
+    # (compress on their tails), not a Python step per key (hundreds by turn eight; issue 14)
+    done = ctx.done
+    declared = compress(done, map(eq, map(_TAIL, done), repeat(("blockade", nation, kind))))
+    return sorted({key[0] for key in declared if ctx.at_war(key[0], nation)})
 
 
 def enemy_ship_in(ctx: Position, nation: str, zones: tuple[str, ...]) -> bool:
@@ -122,6 +124,7 @@ def cut(ctx: Position, nation: str) -> tuple[str, list[str]] | None:
 
 
 _KIND = itemgetter(2)  # of a (nation, place, kind) count
+_TAIL = itemgetter(slice(1, None))  # of a per-turn key: all but its first (a blockade's: what, whom, which kind)
 
 
 def trade_after_cuts(pos: Position, nation: str) -> int:

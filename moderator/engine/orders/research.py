@@ -68,8 +68,10 @@ def camp_holders(pos: Position, nation: str, tech: str) -> list[str]:
     if pos.nation(nation).side == "neutral":
         return []
     # allies(), asked once for every nation; only its camp is looked through (issue 14)
+    # (each ally's level read from its state here: pos.tech() and pos.nation() are two calls an ally)
     friends, nations = pos.state.allies_of(nation), pos.state.nations
-    return sorted(o for o in friends if o != nation and o in nations and pos.tech(o, tech) >= level)
+    return sorted(o for o in friends if o != nation and (ns := nations.get(o)) is not None
+                  and ns.tech.get(tech, 0) >= level)
 
 
 def price(pos: Position, nation: str, tech: str) -> int:
