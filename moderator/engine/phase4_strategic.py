@@ -22,8 +22,9 @@ part in any combat) and arrive in Phase 7 (phase7_place.end_strategic_moves).
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import chain, compress, repeat
 from typing import TYPE_CHECKING
 
 from moderator.engine import alliances
@@ -66,6 +67,12 @@ def rail_region(world: World, state: GameState, nation: str, origin: str) -> lis
     with its mark (state.Control takes a fresh one at every change) and a copy of the
     incorporated lands, keyed by the friends and each land of the region; any change and
     they are found again (a turn's strategic moves searched the same regions again and again)."""
+    return list(_region(world, state, nation, origin))
+
+
+def _region(world: World, state: GameState, nation: str, origin: str) -> list[str]:
+    """rail_region's answer as it is kept, not a copy (read only): a new list whenever
+    anything it depends on changed and it was searched again (kept_paths relies on that)."""
     if not passable(world, state, nation, origin):
         return []
     friends = state.allies_of(nation)  # the same set as asking allies() of every nation, in one pass
@@ -78,20 +85,24 @@ def rail_region(world: World, state: GameState, nation: str, origin: str) -> lis
     region: list[str] | None = kept[4].get((side, origin)) if mark is not None else None
     if region is None:
         region = _search_region(world, control, incorporated, friends, origin)
-        for t in region:  # every land of a region is passable, and (the map's links go both ways) its region is this
-            kept[4][(side, t)] = region
-    return list(region)
+        # every land of a region is passable, and (the map's links go both ways) its region is this
+        kept[4].update(zip(zip(repeat(side), region), repeat(region)))
+    return region
 
 
 def _search_region(world: World, control: Mapping[str, str], incorporated: Mapping[str, int], friends: set[str],
                    origin: str) -> list[str]:
+    # Searched a ring at a time with sets, not a place at a time (the same places, found in
+    # another order, sorted): the lands the nation's side may pass, then each ring the
+    # lands of the last one link to, less those seen (issue 14: a neighbour and its three
+    # questions were a Python step each, some 3,000 a turn)
     links = land_links(world)
-    seen, queue = {origin}, deque([origin])
-    while queue:
-        for nb in links.get(queue.popleft(), ()):
-            if nb not in seen and nb in incorporated and control.get(nb) in friends:
-                seen.add(nb)
-                queue.append(nb)
+    passable = set(compress(incorporated, map(friends.__contains__, map(control.get, incorporated))))
+    seen, ring = {origin}, {origin}
+    while ring:
+        ring = set(chain.from_iterable(map(links.get, ring, repeat(())))) & passable
+        ring -= seen
+        seen |= ring
     return sorted(seen)
 
 
@@ -237,15 +248,13 @@ def _edges_to(skeleton: _Skeleton, parent: list[int], dest: int) -> list[int]:
 
 
 def _network(
-    world: World, state: GameState, nation: str, origin: str,
-    demands: Mapping[str, int], used: Mapping[str, int],
+    world: World, region: list[str], origin: str, demands: Mapping[str, int], used: Mapping[str, int],
 ) -> tuple[FlowNetwork, int, list[int] | None]:
     """The network of the move, and the capacity of a cut of it: every unit passes the
     origin, and reaches the sink through one destination, its own capacity and the units
     wanted there both limiting it. Once that many units are found the search for more is
     skipped: it would fail (the same flow and paths; a turn's failing searches walked the
     whole region again: issue 14, the engine's cost)."""
-    region = rail_region(world, state, nation, origin)
     inside = set(region)
     sinks = [dest for dest in sorted(demands) if dest in inside and dest != origin and demands[dest] > 0]
     skeleton = _skeleton(world, region, origin, sinks)
@@ -273,14 +282,27 @@ def strategic_paths(
     spent this turn by other strategic moves (territory -> units).
     """
     wanted = dict(destinations) if isinstance(destinations, Mapping) else dict.fromkeys(destinations, INF)
-    net, cut, first = _network(world, state, nation, origin, wanted, used or {})
-    net.max_flow(SOURCE, SINK, cut, first)
-    out: list[tuple[Path, int]] = []
-    for nodes, amount in net.flow_paths(SOURCE, SINK):
-        # nodes: source, (t, "in"), (t, "out"), ..., sink -> keep each territory once.
-        names = [n[0] for n in nodes[1:-1] if isinstance(n, tuple) and n[1] == "out"]
-        out.append((tuple(str(n) for n in names), amount))
-    return out
+    return _paths(world, _region(world, state, nation, origin), origin, wanted, used or {})
+
+
+def _paths(world: World, region: list[str], origin: str, wanted: Mapping[str, int],
+           used: Mapping[str, int]) -> list[tuple[Path, int]]:
+    """strategic_paths in the nation's rail region from the origin (_region)."""
+    net, cut, first = _network(world, region, origin, wanted, used)
+    alone = net.room(first) if first is not None else 0  # what the first path can carry
+    pushed = net.max_flow(SOURCE, SINK, cut, first)
+    if first is not None and pushed == alone:
+        # Only the first path was pushed (any later one adds more): the flow is that path,
+        # as flow_paths' walk of the whole network would find it (most moves: a unit or
+        # three on one line of rails; issue 14, the engine's cost)
+        return [(_territories(net.path_nodes(first)[:-1]), pushed)]
+    # nodes: source, (t, "in"), (t, "out"), ..., sink
+    return [(_territories(nodes[1:-1]), amount) for nodes, amount in net.flow_paths(SOURCE, SINK)]
+
+
+def _territories(nodes: Sequence[Hashable]) -> Path:
+    """The territories a path of the network passes (its (t, "in"), (t, "out") nodes), each once."""
+    return tuple(str(n[0]) for n in nodes if isinstance(n, tuple) and n[1] == "out")
 
 
 def kept_paths(pos: Position, nation: str, origin: str, dest: str, count: int,
@@ -288,11 +310,17 @@ def kept_paths(pos: Position, nation: str, origin: str, dest: str, count: int,
     """strategic_paths for `count` units from origin to dest on the rails `used` so far,
     remembered for the position as it is (its memo). serve()'s tryout asks exactly what
     the moves ask again when they are carried out in the same order on the same rails
-    (there was room for all), so each rail search is made once, not twice (issue 14)."""
+    (there was room for all), so each rail search is made once, not twice (issue 14).
+    The paths depend on the rails used (the key) and on the region the rails run in (who
+    holds what, what is incorporated, the nation's friends): the answer keeps the region
+    it was found in, and holds only while rail_region keeps that same list (a new one
+    after any change), so it never outlives a change of the map, even within 4.1.3."""
+    region = _region(pos.world, pos.state, nation, origin)
     key = ("routes", nation, origin, dest, str(count), repr(sorted(used.items())))
-    if key not in pos.memo:
-        pos.memo[key] = strategic_paths(pos.world, pos.state, nation, origin, {dest: count}, used)
-    return list(pos.memo[key])
+    kept = pos.memo.get(key)
+    if kept is None or kept[0] is not region:
+        kept = pos.memo[key] = (region, _paths(pos.world, region, origin, {dest: count}, used))
+    return list(kept[1])
 
 
 def strategic_capacity(
