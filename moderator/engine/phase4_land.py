@@ -270,8 +270,9 @@ def hold_back(ctx: TurnContext, leg: Leg, kinds_out: Iterable[str], reason: str,
     """Units of `kinds_out` (or with those ids) stay where they are, telling the nation."""
     out = frozenset(kinds_out)
     dropped = [u for u in leg.units if u.kind in out or (ids is not None and u.id in ids)]
-    leg.units = [u for u in leg.units if u not in dropped]
-    if dropped:
+    if dropped:  # (mostly none: the leg's list kept, not its units compared with none)
+        gone = set(map(id, dropped))
+        leg.units = [u for u in leg.units if id(u) not in gone]
         ctx.tell(leg.nation, "units-held-back", PHASE, order=leg.index, reason=reason, units=kinds(dropped))
 
 
