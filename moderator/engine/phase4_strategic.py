@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
-from itertools import chain, compress, repeat
+from itertools import repeat
 from typing import TYPE_CHECKING
 
 from moderator.engine import alliances
@@ -92,17 +92,13 @@ def _region(world: World, state: GameState, nation: str, origin: str) -> list[st
 
 def _search_region(world: World, control: Mapping[str, str], incorporated: Mapping[str, int], friends: set[str],
                    origin: str) -> list[str]:
-    # Searched a ring at a time with sets, not a place at a time (the same places, found in
-    # another order, sorted): the lands the nation's side may pass, then each ring the
-    # lands of the last one link to, less those seen (issue 14: a neighbour and its three
-    # questions were a Python step each, some 3,000 a turn)
     links = land_links(world)
-    passable = set(compress(incorporated, map(friends.__contains__, map(control.get, incorporated))))
-    seen, ring = {origin}, {origin}
-    while ring:
-        ring = set(chain.from_iterable(map(links.get, ring, repeat(())))) & passable
-        ring -= seen
-        seen |= ring
+    seen, queue = {origin}, deque([origin])
+    while queue:
+        for nb in links.get(queue.popleft(), ()):
+            if nb not in seen and nb in incorporated and control.get(nb) in friends:
+                seen.add(nb)
+                queue.append(nb)
     return sorted(seen)
 
 
@@ -311,16 +307,21 @@ def kept_paths(pos: Position, nation: str, origin: str, dest: str, count: int,
     remembered for the position as it is (its memo). serve()'s tryout asks exactly what
     the moves ask again when they are carried out in the same order on the same rails
     (there was room for all), so each rail search is made once, not twice (issue 14).
-    The paths depend on the rails used (the key) and on the region the rails run in (who
-    holds what, what is incorporated, the nation's friends): the answer keeps the region
-    it was found in, and holds only while rail_region keeps that same list (a new one
-    after any change), so it never outlives a change of the map, even within 4.1.3."""
-    region = _region(pos.world, pos.state, nation, origin)
-    key = ("routes", nation, origin, dest, str(count), repr(sorted(used.items())))
-    kept = pos.memo.get(key)
-    if kept is None or kept[0] is not region:
-        kept = pos.memo[key] = (region, _paths(pos.world, region, origin, {dest: count}, used))
-    return list(kept[1])
+    The paths depend on the rails used and on the region the rails run in: who holds
+    what (in the key, as the control map's mark: state.Control takes a fresh one at every
+    change, so no answer outlives a capture, even one within 4.1.3), what is incorporated
+    and the nation's friends. Those two change only in other steps (Phases 1, 6 and 9,
+    captures, the moderator's rulings), and the routes are asked only in step 4.1.3 (serve,
+    and the STRATEGIC MOVE home): checking them here too (rail_region's own test, some 7
+    microseconds an ask) cost more time than the memo saves."""
+    mark = getattr(pos.state.control, "mark", None)  # (a plain dict has no mark: never kept)
+    key = ("routes", nation, origin, dest, str(count), repr(sorted(used.items())), str(mark))
+    kept = pos.memo.get(key) if mark is not None else None
+    if kept is None:
+        kept = strategic_paths(pos.world, pos.state, nation, origin, {dest: count}, used)
+        if mark is not None:
+            pos.memo[key] = kept
+    return list(kept)
 
 
 def strategic_capacity(
