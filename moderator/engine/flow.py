@@ -147,10 +147,6 @@ class FlowNetwork:
             total += push
         return total
 
-    def room(self, path: list[int]) -> int:
-        """What `path` (its edges) can still carry: the most max_flow pushes along it."""
-        return min(self._cap[e] for e in path)
-
     def path_nodes(self, path: list[int]) -> list[Hashable]:
         """The nodes `path` (its edges) passes, after the first one's start."""
         return [self._names[self._to[e]] for e in path]

@@ -246,11 +246,20 @@ def _edges_to(skeleton: _Skeleton, parent: list[int], dest: int) -> list[int]:
 def _network(
     world: World, region: list[str], origin: str, demands: Mapping[str, int], used: Mapping[str, int],
 ) -> tuple[FlowNetwork, int, list[int] | None]:
-    """The network of the move, and the capacity of a cut of it: every unit passes the
-    origin, and reaches the sink through one destination, its own capacity and the units
-    wanted there both limiting it. Once that many units are found the search for more is
-    skipped: it would fail (the same flow and paths; a turn's failing searches walked the
-    whole region again: issue 14, the engine's cost)."""
+    """The network of the move, the capacity of a cut of it (_rails) and its first path
+    (first_path)."""
+    skeleton, caps, cut = _rails(world, region, origin, demands, used)
+    return skeleton.net.with_capacities(caps), cut, first_path(skeleton, caps)
+
+
+def _rails(
+    world: World, region: list[str], origin: str, demands: Mapping[str, int], used: Mapping[str, int],
+) -> tuple[_Skeleton, list[int], int]:
+    """The rails of the move (_skeleton), each edge's capacity for it, and the capacity of
+    a cut of the network: every unit passes the origin, and reaches the sink through one
+    destination, its own capacity and the units wanted there both limiting it. Once that
+    many units are found the search for more is skipped: it would fail (the same flow and
+    paths; a turn's failing searches walked the whole region again: issue 14, the engine's cost)."""
     inside = set(region)
     sinks = [dest for dest in sorted(demands) if dest in inside and dest != origin and demands[dest] > 0]
     skeleton = _skeleton(world, region, origin, sinks)
@@ -264,7 +273,7 @@ def _network(
     for i, dest in enumerate(sinks, len(caps) - len(sinks)):
         caps[i] = demands[dest]
     cut = min(caps[edge_of[origin]], sum(min(caps[edge_of[dest]], demands[dest]) for dest in sinks)) if region else 0
-    return skeleton.net.with_capacities(caps), cut, first_path(skeleton, caps)
+    return skeleton, caps, cut
 
 
 def strategic_paths(
@@ -283,15 +292,22 @@ def strategic_paths(
 
 def _paths(world: World, region: list[str], origin: str, wanted: Mapping[str, int],
            used: Mapping[str, int]) -> list[tuple[Path, int]]:
-    """strategic_paths in the nation's rail region from the origin (_region)."""
-    net, cut, first = _network(world, region, origin, wanted, used)
-    alone = net.room(first) if first is not None else 0  # what the first path can carry
-    pushed = net.max_flow(SOURCE, SINK, cut, first)
-    if first is not None and pushed == alone:
-        # Only the first path was pushed (any later one adds more): the flow is that path,
-        # as flow_paths' walk of the whole network would find it (most moves: a unit or
-        # three on one line of rails; issue 14, the engine's cost)
-        return [(_territories(net.path_nodes(first)[:-1]), pushed)]
+    """strategic_paths in the nation's rail region from the origin (_region).
+
+    Most moves (a unit or three on one line of rails) are answered by their first path
+    alone, with no network made and no flow pushed (issue 14, the engine's cost): with no
+    path nothing flows; a first path carrying all the cut allows is all max_flow pushes,
+    and flow_paths' walk of that flow finds that path. Else the network's own flow."""
+    skeleton, caps, cut = _rails(world, region, origin, wanted, used)
+    first = first_path(skeleton, caps)
+    if first is None:
+        return []
+    alone = min(caps[e // 2] for e in first)  # what the first path can carry (edge 2k: the k-th added)
+    if alone >= cut:
+        return [(_territories(skeleton.net.path_nodes(first)[:-1]), alone)]
+    net = skeleton.net.with_capacities(caps)
+    if net.max_flow(SOURCE, SINK, cut, first) == alone:  # no other path found: the flow is the first one
+        return [(_territories(net.path_nodes(first)[:-1]), alone)]
     # nodes: source, (t, "in"), (t, "out"), ..., sink
     return [(_territories(nodes[1:-1]), amount) for nodes, amount in net.flow_paths(SOURCE, SINK)]
 
