@@ -364,7 +364,7 @@ def serve(ctx: TurnContext, orders: Served) -> Served:
     for nation, index, order in orders:
         by_nation.setdefault(nation, []).append((nation, index, order))
         if isinstance(order, StrategicMove):
-            region = rail_region(ctx.world, ctx.state, nation, order.origin)
+            region = _region(ctx.world, ctx.state, nation, order.origin)  # (read only: not copied)
             if order.dest in region:  # else refused (no path): it takes no rail
                 reach.setdefault(nation, set()).update(region)
     groups: list[list[str]] = []  # nations linked by territories their moves could share
