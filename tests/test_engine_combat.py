@@ -192,6 +192,16 @@ def test_reconnaissance_conditions_need_an_attack_and_are_the_engines() -> None:
     assert [e.args["seen"] for e in events if e.code == "attack-called-off"] == ["nothing"]
 
 
+def test_a_condition_finds_its_attack_among_every_class_of_move() -> None:
+    """conditions.moves_into reads the nation's orders by class (MOVING_IN): every class
+    of order that moves units into a place is one of them, subclasses included."""
+    from moderator.engine.orders.conditions import MOVING_IN
+    from moderator.orders import model
+
+    moving = {c for c in vars(model).values() if isinstance(c, type) and issubclass(c, (Move, model.NavalInvasion))}
+    assert moving == set(MOVING_IN)
+
+
 def test_attacks_from_several_sides_are_one_battle_and_only_strait_crossers_are_penalised() -> None:
     # Straits penalty applies to the units crossing (Konigsberg-Riga), not to those from Vilna.
     s = fx.state([("germany", "infantry", "Konigsberg", 1), ("germany", "infantry", "Vilna", 1),

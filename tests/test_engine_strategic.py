@@ -218,10 +218,31 @@ def test_the_rail_search_by_territory_finds_the_networks_own_paths() -> None:
             dests = rng.sample(region, min(rng.choice([1, 1, 2, 3]), len(region)))
             demands = {d: rng.choice([0, 1, 2, 5, 9]) for d in dests}
             used = {t: rng.choice([0, 1, 2, 3, 5]) for t in rng.sample(region, min(len(region), rng.choice([0, 3, 10])))}
-            net, cut, first = ps._network(world, state, nation, origin, demands, used)
-            alone = ps._network(world, state, nation, origin, demands, used)[0]
+            net, cut, first = ps._network(world, region, origin, demands, used)
+            alone = ps._network(world, region, origin, demands, used)[0]
             assert first == alone._augmenting_path(alone.node(ps.SOURCE), alone.node(ps.SINK)), (nation, origin)
             assert net.max_flow(ps.SOURCE, ps.SINK, cut, first) == alone.max_flow(ps.SOURCE, ps.SINK)
-            assert net.flow_paths(ps.SOURCE, ps.SINK) == alone.flow_paths(ps.SOURCE, ps.SINK)
+            walked = alone.flow_paths(ps.SOURCE, ps.SINK)
+            assert net.flow_paths(ps.SOURCE, ps.SINK) == walked
+            # a flow of one path is read off that path, not walked: the same paths
+            assert ps._paths(world, region, origin, demands, used) == [
+                (ps._territories(nodes[1:-1]), n) for nodes, n in walked]
             cases, found = cases + 1, found + (first is not None)
     assert cases > 100 and 0 < found < cases  # both kinds met: paths found and none
+
+
+def test_remembered_routes_do_not_outlive_a_change_of_who_holds_the_rails() -> None:
+    """kept_paths remembers a move's routes for the position; who holds the land they run
+    through is part of what they were found on, so a change (here within the position,
+    as no step of 4.1.3 makes one) is never answered from memory. (Incorporation and
+    alliances change only in other steps than 4.1.3, the only one that asks: kept_paths.)"""
+    from moderator.engine.context import TurnContext
+    from moderator.engine.phase4_strategic import kept_paths
+
+    w, s = fx.world(), fx.state()
+    ctx = TurnContext(s.copy(), {}, w, fx.scenario())
+    assert sum(n for _, n in kept_paths(ctx, "russia", "Moscow", "Kiev", 2, {})) == 2
+    ctx.state.control["Kiev"] = "germany"
+    assert kept_paths(ctx, "russia", "Moscow", "Kiev", 2, {}) == []
+    ctx.state.control["Kiev"] = "russia"
+    assert sum(n for _, n in kept_paths(ctx, "russia", "Moscow", "Kiev", 2, {})) == 2

@@ -89,6 +89,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 
 from moderator.engine import battle_forces, battlefield, shore_bombardment, terrain
 from moderator.engine.casualty_shares import share
@@ -351,8 +352,7 @@ def take_aircraft(ctx: TurnContext, battle: Battle, side: Side, hits: int) -> No
         return  # (most rounds: no AA hit, nothing to share out or rank)
     for nation, count in share_hits(ctx, battle, side, hits, only=AIR).items():
         first = battle.orders.casualty.get(nation, ())
-        planes = sorted((f for f in side.real() if f.nation == nation and f.kind in AIR),
-                        key=lambda f: _rank(ctx, first, f))
+        planes = sorted((f for f in side.real() if f.nation == nation and f.kind in AIR), key=partial(_rank, ctx, first))
         for f in planes[:count]:
             side.lose(f)
 
@@ -381,7 +381,8 @@ def take_casualties(ctx: TurnContext, battle: Battle, side: Side, hits: int) -> 
     targets = side.targets()  # once: a nation's losses take none of another nation's units
     for nation in sorted(quota):
         first = battle.orders.casualty.get(nation, ())
-        ranked = sorted((f for f in targets if f.nation == nation), key=lambda f: _rank(ctx, first, f))
+        # (the key a partial, not a lambda: _rank called straight from the sort, a frame less per unit)
+        ranked = sorted((f for f in targets if f.nation == nation), key=partial(_rank, ctx, first))
         for f in ranked[: quota[nation]]:
             side.lose(f)
 

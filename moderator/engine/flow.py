@@ -147,6 +147,10 @@ class FlowNetwork:
             total += push
         return total
 
+    def path_nodes(self, path: list[int]) -> list[Hashable]:
+        """The nodes `path` (its edges) passes, after the first one's start."""
+        return [self._names[self._to[e]] for e in path]
+
     def flow_paths(self, source: Hashable, sink: Hashable) -> list[tuple[list[Hashable], int]]:
         """Split the current flow into source-to-sink paths with their amounts (call after max_flow)."""
         # The flow on each edge: original capacity less what is left. A reverse edge (capacity

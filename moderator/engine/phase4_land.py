@@ -270,8 +270,9 @@ def hold_back(ctx: TurnContext, leg: Leg, kinds_out: Iterable[str], reason: str,
     """Units of `kinds_out` (or with those ids) stay where they are, telling the nation."""
     out = frozenset(kinds_out)
     dropped = [u for u in leg.units if u.kind in out or (ids is not None and u.id in ids)]
-    leg.units = [u for u in leg.units if u not in dropped]
-    if dropped:
+    if dropped:  # (mostly none: the leg's list kept, not its units compared with none)
+        gone = set(map(id, dropped))
+        leg.units = [u for u in leg.units if id(u) not in gone]
         ctx.tell(leg.nation, "units-held-back", PHASE, order=leg.index, reason=reason, units=kinds(dropped))
 
 
@@ -449,13 +450,13 @@ def front_of(ctx: TurnContext, dest: str, legs: list[Leg], shelled: dict[str, se
     front_line = [u for u in dug if front_facing(ctx, u)]
     guarded = any(u.kind == "fighter" for u in enemies)  # aircraft to fight (4.5)
     air_only: set[str] = set()
+    # the trench aircraft meet over the front line, whichever leg they fly with (asked once)
+    overhead = SUPER_TRENCH if any(u.kind == SUPER_TRENCH for u in front_line) else TRENCH if front_line else None
     for leg in legs:
         crossed = [u.kind for u in dug if facing_of(ctx, u) == leg.origin]
         trench = SUPER_TRENCH if SUPER_TRENCH in crossed else TRENCH if crossed else None
-        air_trench = (SUPER_TRENCH if any(u.kind == SUPER_TRENCH for u in front_line)
-                      else TRENCH if front_line else None)
-        if leg.beach or by_sea(ctx, leg):  # 4.6.1: no penalties "via the sea-borne coastal route"
-            air_trench = None
+        # 4.6.1: no penalties "via the sea-borne coastal route"
+        air_trench = None if overhead is None or leg.beach or by_sea(ctx, leg) else overhead
         if leg.beach:
             beach |= {u.id for u in leg.units if u.kind not in AIR}
         if air_trench == SUPER_TRENCH and guarded:  # Super Trench: "only battle the aircraft there"
@@ -464,6 +465,7 @@ def front_of(ctx: TurnContext, dest: str, legs: list[Leg], shelled: dict[str, se
             hold_back(ctx, leg, AIR, "super-trench")
         grounded = set()
         strait = strait_between(ctx.world, leg.origin, dest)  # the leg's, asked once (the map's passages)
+        called_home = bool(shelled.get(leg.origin, set()) - {dest})  # its home attacked from elsewhere
         for u in leg.units:
             origins[u.id] = leg.origin
             if strait:
@@ -478,7 +480,7 @@ def front_of(ctx: TurnContext, dest: str, legs: list[Leg], shelled: dict[str, se
             else:
                 if trench:
                     trenches[u.id] = trench
-                if u.kind in STAYS_AT_HOME and shelled.get(leg.origin, set()) - {dest}:
+                if called_home and u.kind in STAYS_AT_HOME:
                     rounds[u.id] = 1  # Artillery: one round, then it defends its home
         if grounded:
             hold_back(ctx, leg, (), "no-fuel", grounded)

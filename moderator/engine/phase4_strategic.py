@@ -22,8 +22,9 @@ part in any combat) and arrive in Phase 7 (phase7_place.end_strategic_moves).
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import repeat
 from typing import TYPE_CHECKING
 
 from moderator.engine import alliances
@@ -66,6 +67,12 @@ def rail_region(world: World, state: GameState, nation: str, origin: str) -> lis
     with its mark (state.Control takes a fresh one at every change) and a copy of the
     incorporated lands, keyed by the friends and each land of the region; any change and
     they are found again (a turn's strategic moves searched the same regions again and again)."""
+    return list(_region(world, state, nation, origin))
+
+
+def _region(world: World, state: GameState, nation: str, origin: str) -> list[str]:
+    """rail_region's answer as it is kept, not a copy (read only): a new list whenever
+    anything it depends on changed and it was searched again (kept_paths relies on that)."""
     if not passable(world, state, nation, origin):
         return []
     friends = state.allies_of(nation)  # the same set as asking allies() of every nation, in one pass
@@ -78,9 +85,9 @@ def rail_region(world: World, state: GameState, nation: str, origin: str) -> lis
     region: list[str] | None = kept[4].get((side, origin)) if mark is not None else None
     if region is None:
         region = _search_region(world, control, incorporated, friends, origin)
-        for t in region:  # every land of a region is passable, and (the map's links go both ways) its region is this
-            kept[4][(side, t)] = region
-    return list(region)
+        # every land of a region is passable, and (the map's links go both ways) its region is this
+        kept[4].update(zip(zip(repeat(side), region), repeat(region)))
+    return region
 
 
 def _search_region(world: World, control: Mapping[str, str], incorporated: Mapping[str, int], friends: set[str],
@@ -237,15 +244,22 @@ def _edges_to(skeleton: _Skeleton, parent: list[int], dest: int) -> list[int]:
 
 
 def _network(
-    world: World, state: GameState, nation: str, origin: str,
-    demands: Mapping[str, int], used: Mapping[str, int],
+    world: World, region: list[str], origin: str, demands: Mapping[str, int], used: Mapping[str, int],
 ) -> tuple[FlowNetwork, int, list[int] | None]:
-    """The network of the move, and the capacity of a cut of it: every unit passes the
-    origin, and reaches the sink through one destination, its own capacity and the units
-    wanted there both limiting it. Once that many units are found the search for more is
-    skipped: it would fail (the same flow and paths; a turn's failing searches walked the
-    whole region again: issue 14, the engine's cost)."""
-    region = rail_region(world, state, nation, origin)
+    """The network of the move, the capacity of a cut of it (_rails) and its first path
+    (first_path)."""
+    skeleton, caps, cut = _rails(world, region, origin, demands, used)
+    return skeleton.net.with_capacities(caps), cut, first_path(skeleton, caps)
+
+
+def _rails(
+    world: World, region: list[str], origin: str, demands: Mapping[str, int], used: Mapping[str, int],
+) -> tuple[_Skeleton, list[int], int]:
+    """The rails of the move (_skeleton), each edge's capacity for it, and the capacity of
+    a cut of the network: every unit passes the origin, and reaches the sink through one
+    destination, its own capacity and the units wanted there both limiting it. Once that
+    many units are found the search for more is skipped: it would fail (the same flow and
+    paths; a turn's failing searches walked the whole region again: issue 14, the engine's cost)."""
     inside = set(region)
     sinks = [dest for dest in sorted(demands) if dest in inside and dest != origin and demands[dest] > 0]
     skeleton = _skeleton(world, region, origin, sinks)
@@ -259,7 +273,7 @@ def _network(
     for i, dest in enumerate(sinks, len(caps) - len(sinks)):
         caps[i] = demands[dest]
     cut = min(caps[edge_of[origin]], sum(min(caps[edge_of[dest]], demands[dest]) for dest in sinks)) if region else 0
-    return skeleton.net.with_capacities(caps), cut, first_path(skeleton, caps)
+    return skeleton, caps, cut
 
 
 def strategic_paths(
@@ -273,14 +287,34 @@ def strategic_paths(
     spent this turn by other strategic moves (territory -> units).
     """
     wanted = dict(destinations) if isinstance(destinations, Mapping) else dict.fromkeys(destinations, INF)
-    net, cut, first = _network(world, state, nation, origin, wanted, used or {})
-    net.max_flow(SOURCE, SINK, cut, first)
-    out: list[tuple[Path, int]] = []
-    for nodes, amount in net.flow_paths(SOURCE, SINK):
-        # nodes: source, (t, "in"), (t, "out"), ..., sink -> keep each territory once.
-        names = [n[0] for n in nodes[1:-1] if isinstance(n, tuple) and n[1] == "out"]
-        out.append((tuple(str(n) for n in names), amount))
-    return out
+    return _paths(world, _region(world, state, nation, origin), origin, wanted, used or {})
+
+
+def _paths(world: World, region: list[str], origin: str, wanted: Mapping[str, int],
+           used: Mapping[str, int]) -> list[tuple[Path, int]]:
+    """strategic_paths in the nation's rail region from the origin (_region).
+
+    Most moves (a unit or three on one line of rails) are answered by their first path
+    alone, with no network made and no flow pushed (issue 14, the engine's cost): with no
+    path nothing flows; a first path carrying all the cut allows is all max_flow pushes,
+    and flow_paths' walk of that flow finds that path. Else the network's own flow."""
+    skeleton, caps, cut = _rails(world, region, origin, wanted, used)
+    first = first_path(skeleton, caps)
+    if first is None:
+        return []
+    alone = min(caps[e // 2] for e in first)  # what the first path can carry (edge 2k: the k-th added)
+    if alone >= cut:
+        return [(_territories(skeleton.net.path_nodes(first)[:-1]), alone)]
+    net = skeleton.net.with_capacities(caps)
+    if net.max_flow(SOURCE, SINK, cut, first) == alone:  # no other path found: the flow is the first one
+        return [(_territories(net.path_nodes(first)[:-1]), alone)]
+    # nodes: source, (t, "in"), (t, "out"), ..., sink
+    return [(_territories(nodes[1:-1]), amount) for nodes, amount in net.flow_paths(SOURCE, SINK)]
+
+
+def _territories(nodes: Sequence[Hashable]) -> Path:
+    """The territories a path of the network passes (its (t, "in"), (t, "out") nodes), each once."""
+    return tuple(str(n[0]) for n in nodes if isinstance(n, tuple) and n[1] == "out")
 
 
 def kept_paths(pos: Position, nation: str, origin: str, dest: str, count: int,
@@ -288,11 +322,22 @@ def kept_paths(pos: Position, nation: str, origin: str, dest: str, count: int,
     """strategic_paths for `count` units from origin to dest on the rails `used` so far,
     remembered for the position as it is (its memo). serve()'s tryout asks exactly what
     the moves ask again when they are carried out in the same order on the same rails
-    (there was room for all), so each rail search is made once, not twice (issue 14)."""
-    key = ("routes", nation, origin, dest, str(count), repr(sorted(used.items())))
-    if key not in pos.memo:
-        pos.memo[key] = strategic_paths(pos.world, pos.state, nation, origin, {dest: count}, used)
-    return list(pos.memo[key])
+    (there was room for all), so each rail search is made once, not twice (issue 14).
+    The paths depend on the rails used and on the region the rails run in: who holds
+    what (in the key, as the control map's mark: state.Control takes a fresh one at every
+    change, so no answer outlives a capture, even one within 4.1.3), what is incorporated
+    and the nation's friends. Those two change only in other steps (Phases 1, 6 and 9,
+    captures, the moderator's rulings), and the routes are asked only in step 4.1.3 (serve,
+    and the STRATEGIC MOVE home): checking them here too (rail_region's own test, some 7
+    microseconds an ask) cost more time than the memo saves."""
+    mark = getattr(pos.state.control, "mark", None)  # (a plain dict has no mark: never kept)
+    key = ("routes", nation, origin, dest, str(count), repr(sorted(used.items())), str(mark))
+    kept = pos.memo.get(key) if mark is not None else None
+    if kept is None:
+        kept = strategic_paths(pos.world, pos.state, nation, origin, {dest: count}, used)
+        if mark is not None:
+            pos.memo[key] = kept
+    return list(kept)
 
 
 def strategic_capacity(
@@ -319,7 +364,7 @@ def serve(ctx: TurnContext, orders: Served) -> Served:
     for nation, index, order in orders:
         by_nation.setdefault(nation, []).append((nation, index, order))
         if isinstance(order, StrategicMove):
-            region = rail_region(ctx.world, ctx.state, nation, order.origin)
+            region = _region(ctx.world, ctx.state, nation, order.origin)  # (read only: not copied)
             if order.dest in region:  # else refused (no path): it takes no rail
                 reach.setdefault(nation, set()).update(region)
     groups: list[list[str]] = []  # nations linked by territories their moves could share

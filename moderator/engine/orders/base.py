@@ -115,12 +115,29 @@ def refer(ctx: TurnContext, nation: str, index: int, order: Order, cost: int, wh
              text=order.span.text, type=type(order).__name__, cost=cost, why=why)
 
 
+def written_by_class(pos: Position, nation: str) -> dict[type[Order], list[Order]]:
+    """The nation's orders by their class, each class's in the order written. Kept in the
+    position's memo while its orders are the same (the same list, as long: the engine
+    never changes a turn's orders once read, as Position.orders_of relies on too): a home
+    that looks for the nation's other orders of a kind reads those, not every line of the
+    mail again for each of its orders (issue 14, the engine's cost)."""
+    written = pos.orders.get(nation, [])
+    key = ("written-by-class", nation)
+    kept = pos.memo.get(key)
+    if kept is None or kept[0] is not written or kept[1] != len(written):
+        by_class: dict[type[Order], list[Order]] = {}
+        for o in written:
+            by_class.setdefault(type(o), []).append(o)
+        kept = pos.memo[key] = (written, len(written), by_class)
+    return kept[2]
+
+
 def said_twice(pos: Position, nation: str, order: CombatCondition | AirRetreat, place: str) -> Problem | None:
     """One condition of a kind per place: the second line saying the same is refused, so a
     player is never left guessing which of two values counts (the battle conditions of 4.3
     and 4.6, the air combat choices of 4.5)."""
-    same = [o for o in pos.orders.get(nation, ()) if type(o) is type(order) and o.kind == order.kind
-            and (o.dest if isinstance(o, CombatCondition) else o.place) == place]
+    alike: Sequence[Any] = written_by_class(pos, nation).get(type(order), ())  # (of the order's own class)
+    same = [o for o in alike if o.kind == order.kind and (o.dest if isinstance(o, CombatCondition) else o.place) == place]
     if same and same[0] is not order:
         return problem("condition-twice", place, place=place)
     return None

@@ -17,10 +17,10 @@ from __future__ import annotations
 from moderator.engine import naval_retreat
 from moderator.engine.combat_orders import WITHDRAWALS
 from moderator.engine.context import Position
-from moderator.engine.orders.base import OrderRule, said_twice
+from moderator.engine.orders.base import OrderRule, said_twice, written_by_class
 from moderator.engine.orders.move import MOVABLE, hostile
 from moderator.engine.problems import Problem, problem, warning
-from moderator.orders.model import CasualtyOrder, CombatCondition, Move, NavalInvasion
+from moderator.orders.model import Attack, CasualtyOrder, CombatCondition, Move, NavalInvasion
 
 PHASE = "4.4"
 
@@ -34,8 +34,7 @@ class CombatConditionRule(OrderRule[CombatCondition]):
             return naval_retreat.condition_problem(pos, nation, order) or self.twice(pos, nation, order)
         if order.kind in naval_retreat.SEA_ONLY:
             return problem("condition-sea-only", order.dest, place=order.dest)
-        attacks = [o for o in pos.orders.get(nation, ()) if isinstance(o, (Move, NavalInvasion))
-                   and o.dest == order.dest]
+        attacks = moves_into(pos, nation, order.dest)
         if not attacks and not (order.kind in WITHDRAWALS and defends(pos, nation, order.dest)):
             return problem("condition-no-attack", order.dest, place=order.dest)
         if attacks and order.kind != "max-defenders" and all(isinstance(o, NavalInvasion) for o in attacks):
@@ -54,6 +53,17 @@ class CombatConditionRule(OrderRule[CombatCondition]):
         if order.kind not in WITHDRAWALS and order.kind not in naval_retreat.SEA_ONLY:
             return [warning("recon-condition", order.dest, place=order.dest, value=order.value)]
         return []
+
+
+def moves_into(pos: Position, nation: str, place: str) -> list[Move | NavalInvasion]:
+    """The nation's MOVE, ATTACK and landing orders into `place`, by class (not in the
+    order written): read from its orders of those classes, not every line it wrote."""
+    by_class = written_by_class(pos, nation)
+    return [o for cls in MOVING_IN for o in by_class.get(cls, ()) if isinstance(o, (Move, NavalInvasion))
+            and o.dest == place]
+
+
+MOVING_IN = (Move, Attack, NavalInvasion)  # the classes of the orders that move units into a place (moves_into)
 
 
 def defends(pos: Position, nation: str, place: str) -> bool:

@@ -180,12 +180,17 @@ def standing_problem(pos: Position, nation: str, order: Move) -> Problem | None:
     return missing_units(pos, nation, order.origin, order.units)
 
 
-def fighting_problem(pos: Position, nation: str, order: Move) -> Problem | None:
-    """What the turn's battles can change: whether the destination is enemy land, hence
-    the aircraft's fuel home and who may go in."""
+def attacks(pos: Position, nation: str, order: Move) -> bool:
+    """Does the order attack (a MOVE into enemy land is one)? Never a MOVE of fighters off
+    carriers to another zone, whose verdict may not hang on the enemy there (carrier_flight)."""
+    return not blind_move(pos, order) and hostile(pos, nation, order.dest)
+
+
+def fighting_problem(pos: Position, nation: str, order: Move, attack: bool) -> Problem | None:
+    """What the turn's battles can change: whether the destination is enemy land
+    (`attack`: attacks()), hence the aircraft's fuel home and who may go in."""
     # fuel to fight at sea: a strike or cover from land, an ATTACK off carriers; never a
     # MOVE off carriers, whose verdict may not hang on the enemy aircraft (carrier_flight)
-    attack = not blind_move(pos, order) and hostile(pos, nation, order.dest)
     combat = attack or flies_to_sea(pos, order) or (carrier_flight(pos, order) and isinstance(order, Attack))
     why = air_problem(pos, nation, order, combat)
     if why is not None:
@@ -346,10 +351,12 @@ class MoveRule(OrderRule[Move]):
         # without a declaration is one): the engine, which sees who defends the place,
         # would otherwise answer "cannot-capture" where the checker, which may not ask
         # (undefended), names the bar.
-        return (standing_problem(pos, nation, order)
-                or (declare_war.attack_barred(pos, nation, order.dest)
-                    if not blind_move(pos, order) and hostile(pos, nation, order.dest) else None)
-                or fighting_problem(pos, nation, order)
+        why = standing_problem(pos, nation, order)
+        if why is not None:
+            return why
+        attack = attacks(pos, nation, order)  # (asked once: both questions below turn on it)
+        return ((declare_war.attack_barred(pos, nation, order.dest) if attack else None)
+                or fighting_problem(pos, nation, order, attack)
                 or (launch_problem(pos, nation, order)
                     if (from_carrier(pos, order) or carrier_flight(pos, order)) and not took_off(pos, nation, order)
                     else None))

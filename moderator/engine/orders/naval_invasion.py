@@ -132,10 +132,11 @@ def pick(ctx: TurnContext, nation: str, order: NavalInvasion, ids: set[str], ind
     """The order's troops among `ids`, lowest ids first, not landed by an earlier order;
     the nation is told when fewer are there (sunk at sea with their transports)."""
     landed = {u.id for g in ctx.legs for u in g.units}
+    aboard = ctx.state.units_with_ids(ids)  # (found by id: not a look at every unit of the map per kind)
     units: list[Unit] = []
     for uc in order.units:
-        here = sorted((u for u in ctx.state.units if u.id in ids and u.kind == uc.kind and u.id not in landed
-                       and u not in units), key=lambda u: u.id)
+        here = sorted((u for u in aboard if u.kind == uc.kind and u.id not in landed and u not in units),
+                      key=lambda u: u.id)
         units += here[: uc.count]
         if len(here) < uc.count and not ctx.checking:
             ctx.tell(nation, "units-missing", PHASE, order=index, kind=uc.kind, place=order.origin,

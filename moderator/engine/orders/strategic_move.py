@@ -22,7 +22,7 @@ from moderator.engine.context import Position, RailGroup, TurnContext
 from moderator.engine.orders.base import OrderRule, missing_units, take_units
 from moderator.engine.phase4_strategic import Path, kept_paths, passable, rail_region
 from moderator.engine.problems import Problem, problem, warning
-from moderator.engine.state import LAND_UNITS, kinds
+from moderator.engine.state import LAND_UNITS, Unit, kinds
 from moderator.orders.model import StrategicMove
 
 PHASE = "4.1.3"
@@ -68,6 +68,10 @@ class StrategicMoveRule(OrderRule[StrategicMove]):
         return []
 
     def commit(self, ctx: TurnContext, nation: str, index: int, order: StrategicMove) -> None:
+        self.send(ctx, nation, index, order)
+
+    def send(self, ctx: TurnContext, nation: str, index: int, order: StrategicMove) -> list[Unit]:
+        """The units go on the rails (in transit until Phase 7); those the rails carry, returned."""
         paths = routes(ctx, nation, order)
         units = take_units(ctx, nation, order.origin, order.units, None if ctx.checking else index)
         sent = 0
@@ -81,11 +85,10 @@ class StrategicMoveRule(OrderRule[StrategicMove]):
         for u in units[sent:]:  # the rails cannot take them: they may still move in 4.4
             ctx.moved.discard(u.id)
             ctx.claimed[(nation, order.origin, u.kind)] -= 1
+        return units[:sent]
 
     def execute(self, ctx: TurnContext, nation: str, index: int, order: StrategicMove) -> None:
-        self.commit(ctx, nation, index, order)
-        moving = [u for g in ctx.rail if g.order == index and g.nation == nation
-                  for ids in (set(g.unit_ids),) for u in ctx.state.units_at(order.origin, nation) if u.id in ids]
+        moving = self.send(ctx, nation, index, order)  # (the rail groups' units: not looked for again)
         ordered = sum(u.count for u in order.units)
         if len(moving) < ordered:
             ctx.tell(nation, "strategic-cut", PHASE, order=index, origin=order.origin, dest=order.dest,
