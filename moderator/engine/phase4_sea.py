@@ -175,11 +175,15 @@ def naval_movement(ctx: TurnContext) -> None:
 
     sea = Sea(fleets(ctx), regroups(ctx))
     phase4_air_sea.take_flights(ctx, sea, from_land=True)
-    for f in sea.fleets:
+    # only a fleet with transports stows (stow finds room on its transports alone): most
+    # fleets have none, and looking for troops where each is cost a search of its zone
+    carrying = [f for f in sea.fleets if any(u.kind == "transport" for u in f.ships)]
+    for f in carrying:
         named = set(ctx.task_forces[(f.nation, f.name)].boarded) if f.order >= 0 else set()
-        stow(ctx, f, [u for u in ctx.state.units_at(f.zone, f.nation) if u.kind in CARRIES and u.id in named])
-    aboard = {t.id for g in sea.fleets for t in g.troops()}  # kept up as each fleet stows (not found again for each)
-    for f in sea.fleets:  # ships without orders carry what is left aboard in their zone
+        if named:
+            stow(ctx, f, [u for u in ctx.state.units_at(f.zone, f.nation) if u.kind in CARRIES and u.id in named])
+    aboard = {t.id for g in carrying for t in g.troops()}  # kept up as each fleet stows (not found again for each)
+    for f in carrying:  # ships without orders carry what is left aboard in their zone
         if f.order < 0:
             stow(ctx, f, [u for u in ctx.state.units_at(f.zone, f.nation)
                           if u.kind in CARRIES and u.id not in aboard])
@@ -281,6 +285,8 @@ def between(ctx: TurnContext, sea: Sea, k: int, last: bool = False) -> None:
     or joins with the ships and troops the orders gave it at that point."""
     due: list[tuple[tuple[str, int], Callable[[], None]]] = []
     for f in sea.fleets:
+        if not f.loads:
+            continue  # (most have no LOAD step)
         for order, ids in f.loads.get(k, []):
             due.append(((f.nation, order_index(ctx, f.nation, order)), partial(load_one, ctx, f, order, ids)))
     for r in sea.regroups:
@@ -388,8 +394,10 @@ def board(ctx: TurnContext, fleets: Sequence[Fleet]) -> None:
             if uc.kind == "fighter":
                 named_from[(n, o.origin)] = named_from.get((n, o.origin), 0) + uc.count
     for f in fleets:  # the fighters an order names (lowest ids first, as the naval step takes them) do not scout
+        if not f.planes:
+            continue  # no fighters aboard: none scouts (f.scouts stays empty)
         named = named_from.get((f.nation, f.zone), 0)
-        ordered = {u.id for u in ctx.free(f.nation, f.zone, "fighter")[:named]}
+        ordered = {u.id for u in ctx.free(f.nation, f.zone, "fighter")[:named]} if named else set()
         f.scouts = [u for u in f.planes if u.id not in ordered and u.id not in ctx.moved]
 
 
@@ -515,6 +523,8 @@ def contacts(ctx: TurnContext, sea: Sea, first_point: bool) -> None:
             at[f.zone].append(f)
     rank: dict[int, int] = {}
     for zone in sorted(at):
+        if len(at[zone]) < 2:
+            continue  # a task force alone meets no enemy (and moves none: none comes or goes)
         contact(ctx, sea, zone, first_point, at[zone])
         for f in at[zone]:
             if f.zone != zone and f.zone in at and all(g is not f for g in at[f.zone]):
