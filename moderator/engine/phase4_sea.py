@@ -523,8 +523,8 @@ def contacts(ctx: TurnContext, sea: Sea, first_point: bool) -> None:
             at[f.zone].append(f)
     rank: dict[int, int] = {}
     for zone in sorted(at):
-        if len(at[zone]) < 2:
-            continue  # a task force alone meets no enemy (and moves none: none comes or goes)
+        if len({f.nation for f in at[zone]}) < 2:
+            continue  # a nation's task forces alone meet no enemy (and move none: none comes or goes)
         contact(ctx, sea, zone, first_point, at[zone])
         for f in at[zone]:
             if f.zone != zone and f.zone in at and all(g is not f for g in at[f.zone]):
@@ -812,12 +812,9 @@ def claims(ctx: TurnContext, sea: Sea, moving: bool) -> list[Claim]:
     nation's orders in one zone take them in the order written) and its target (`chosen`)."""
     out: list[Claim] = []
     near: dict[str, list[Fleet]] | None = None  # zone -> the task forces in or leaving it (none moves here)
+    sailing: set[str] | None = None  # the ids of the ships in task forces
     for nation, index, order in ctx.orders_of(SubInterception):
         if (nation, index) in sea.spent or not submarines.kept(ctx, nation, index):
-            continue
-        # the zone's units by the index (in the list's order), not every unit on the map
-        subs = [u for u in ctx.units_at(order.zone, nation) if u.kind == "submarine" and u.id not in sea.used_subs]
-        if not subs:
             continue
         # the task forces first (most orders find none at a point): only in or leaving the
         # zone can one cross it (crosses), told without a call for each of some forty
@@ -832,11 +829,14 @@ def claims(ctx: TurnContext, sea: Sea, moving: bool) -> list[Claim]:
                    and order.target in ("any", f.mission) and crosses(ctx, f, zone, moving)
                    and (order.tf is None or (f.nation, f.name) == (order.tf_nation, order.tf))]
         if not targets:
-            continue
+            continue  # (its submarines not looked for: most orders find no target at a point)
+        # the zone's units by the index (in the list's order), not every unit on the map,
         # not those sailing in a task force; by id, one object per unit in the turn's state
         # (a Unit's == compares every field: a third of the naval step, asked for every ship)
-        sailing = {s.id for f in sea.fleets for s in f.ships}
-        subs = [u for u in subs if u.id not in sailing][: order.count]
+        if sailing is None:  # found once a point: no ship joins or leaves a task force here
+            sailing = {s.id for f in sea.fleets for s in f.ships}
+        subs = [u for u in ctx.units_at(order.zone, nation) if u.kind == "submarine" and u.id not in sea.used_subs
+                and u.id not in sailing][: order.count]
         if not subs:
             continue
         sea.spent.add((nation, index))

@@ -138,7 +138,10 @@ def troop_points(units: dict[str, int]) -> int:
 
 def friendly_waters(pos: Position, nation: str, zone: str) -> bool:
     """4.2.8: "waters connected to ports belonged to friendly faction"."""
-    return any(pos.place(land).is_land and pos.friendly(nation, land)
+    # friendly() read from the nation's allies, found once (allies_of, the same rule), and
+    # asked first: most coasts of a zone are not the nation's side's (issue 14)
+    friends, control = pos.state.allies_of(nation), pos.state.control
+    return any(control.get(land) in friends and pos.place(land).is_land
                and (pos.place(land).port or any(u.kind == "port" for u in pos.units_at(land)))
                for land in pos.world.neighbours(zone))
 
