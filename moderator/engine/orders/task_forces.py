@@ -208,6 +208,9 @@ class TaskForceRule(OrderRule[TaskForce]):
         tf = TaskForceRecord(nation, order.name, index, dict(counts), tuple(u.id for u in ships), [order.location])
         ctx.task_forces[(nation, order.name)] = tf
         # Troops still aboard from an earlier turn (at sea, no order yet) go with the transports.
+        if not any(u.kind == "transport" for u in ships):
+            tf.boarded = ()  # no room aboard at all: most task forces (their zone not searched)
+            return
         room = capacity(ctx, nation, tf)
         for u in sorted((u for u in ctx.units_at(order.location, nation)
                          if u.kind in CARRIES and u.id not in ctx.moved), key=lambda u: u.id):
