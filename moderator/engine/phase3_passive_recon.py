@@ -31,8 +31,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
-from itertools import compress
-from operator import attrgetter
+from itertools import chain, compress, groupby
+from operator import attrgetter, itemgetter
 
 from moderator.engine import phase3_recon
 from moderator.engine.context import Position, TurnContext
@@ -48,6 +48,8 @@ TROOPS = frozenset(LAND_UNITS + AIR_UNITS + SEA_UNITS)  # what is counted and sh
 _TRENCHES = (phase3_recon.TRENCH, phase3_recon.SUPER_TRENCH)  # what gives cover (cover())
 _nation = attrgetter("nation")
 _kind = attrgetter("kind")
+_location = attrgetter("location")
+_first, _second = itemgetter(0), itemgetter(1)
 
 
 def band(count: int) -> str:
@@ -105,12 +107,12 @@ def positions(ctx: TurnContext, group: tuple[str, ...]) -> dict[str, list[Unit]]
 def where_nations(at: Mapping[str, Sequence[Unit]]) -> dict[str, list[str]]:
     """Each nation's places (those holding a unit of it, structures included): one pass
     over the map for every group of the step (positions_of, targets), where asking each
-    place about each group was a Python step per place and group (issue 14)."""
-    out: dict[str, list[str]] = {}
-    for place, units in at.items():
-        for n in set(map(_nation, units)):
-            out.setdefault(n, []).append(place)
-    return out
+    place about each group was a Python step per place and group (issue 14). The pairs
+    (nation, place) of every unit are found, sorted and grouped at C speed (chain, map,
+    zip, groupby): a Python step per nation only; each nation's places by name."""
+    units = list(chain.from_iterable(at.values()))
+    pairs = sorted(set(zip(map(_nation, units), map(_location, units), strict=True)))
+    return {n: list(map(_second, both)) for n, both in groupby(pairs, key=_first)}
 
 
 def positions_of(at: Mapping[str, Sequence[Unit]], teams: Sequence[tuple[str, ...]],
