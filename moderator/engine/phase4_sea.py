@@ -147,6 +147,7 @@ class Sea:
 
     fleets: list[Fleet]
     regroups: list[Regroup] = field(default_factory=list)  # the splits and joins of the plans (guideline 6)
+    planned: list[Fleet] = field(default_factory=list)  # those of the fleets with steps (moves), in their order
     alerted: set[tuple[str, str]] = field(default_factory=set)  # (escort, enemy): no second free round
     spent: set[tuple[str, int]] = field(default_factory=set)  # (nation, position) of INTERCEPT orders used
     used_subs: set[str] = field(default_factory=set)
@@ -174,6 +175,9 @@ def naval_movement(ctx: TurnContext) -> None:
     from moderator.engine import phase4_air_sea  # it reads this module's fleets
 
     sea = Sea(fleets(ctx), regroups(ctx))
+    # only a fleet with a plan has a step at a point: most (ships without orders) have none,
+    # and the plans are set once (fleets): each point looks at those alone (issue 14)
+    sea.planned = [f for f in sea.fleets if f.moves]
     phase4_air_sea.take_flights(ctx, sea, from_land=True)
     # only a fleet with transports stows (stow finds room on its transports alone): most
     # fleets have none, and looking for troops where each is cost a search of its zone
@@ -189,14 +193,14 @@ def naval_movement(ctx: TurnContext) -> None:
                           if u.kind in CARRIES and u.id not in aboard])
             aboard.update(t.id for t in f.troops())
     detect_by_order(ctx, sea)
-    points = max((len(f.moves) for f in sea.fleets), default=0)
+    points = max((len(f.moves) for f in sea.planned), default=0)
     for k in range(points):
         between(ctx, sea, k)
-        for f in sea.fleets:  # guideline 6: each task force's task for this point
+        for f in sea.planned:  # guideline 6: each task force's task for this point
             if not f.stopped and k < len(f.moves) and f.ships:
                 f.mission, f.escort_of = f.moves[k].mission, f.moves[k].escort_of
         blockade(ctx, sea, k)
-        for f in sea.fleets:
+        for f in sea.planned:  # (moved_at is set below only: the others' stays None)
             f.moved_at = None
             if f.stopped or k >= len(f.moves) or not f.ships:
                 continue
@@ -711,7 +715,7 @@ def blockade(ctx: TurnContext, sea: Sea, k: int) -> None:
     is held there if the blockade sights it (its aggressive factors, 4.2); the contact
     that follows needs no second roll. A task force the blockade does not sight slips
     through: 4.2.7's MOVE exists "to pass blockade"."""
-    for f in sea.fleets:
+    for f in sea.planned:  # (only a fleet with a step at this point may leave)
         if f.stopped or k >= len(f.moves) or not f.ships or f.moves[k].dest in (None, f.zone):
             continue
         if not any(u.kind in phase4_naval.SURFACE_SHIPS for u in f.ships):
@@ -1128,7 +1132,7 @@ def task_force_hunts(ctx: TurnContext, sea: Sea, k: int) -> None:
     zone (by name): those of allied nations in one zone hunt together (guideline 2: one
     battle, one free round), camps not allied to each other one after the other, in an
     order drawn by lot (alliances.by_lot, logged)."""
-    hunting = [f for f in sea.fleets if f.ships and not f.stopped and k < len(f.moves) and f.mission == "detect"]
+    hunting = [f for f in sea.planned if f.ships and not f.stopped and k < len(f.moves) and f.mission == "detect"]
     for zone in sorted({f.zone for f in hunting}):
         camps = alliances.by_alliance(ctx.state, [f for f in hunting if f.zone == zone], lambda f: f.nation,
                                       lambda f: f.name)
