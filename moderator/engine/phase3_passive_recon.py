@@ -53,7 +53,10 @@ _first, _second = itemgetter(0), itemgetter(1)
 
 
 def band(count: int) -> str:
-    return next(name for top, name in BANDS if count <= top)
+    for top, name in BANDS:  # (a loop, not a generator made for every report: issue 14)
+        if count <= top:
+            return name
+    return BANDS[-1][1]  # (more than the last top: none, it is a billion)
 
 
 def false_band(true: str) -> str:
