@@ -154,8 +154,14 @@ def guards_at(ctx: TurnContext, nation: str, place: str, away: Collection[str] =
 def defended(ctx: TurnContext, nation: str, place: str, away: Collection[str] = frozenset()) -> bool:
     """Whether enemy fighters may intercept or enemy AA guns fire at `nation`'s planes over
     `place` (air_route's choice among ways of equal fuel: the commander picks the safer)."""
-    return bool(guards_at(ctx, nation, place, away)) or any(
-        u.kind == "aa" and ctx.at_war(nation, u.nation) and u.id not in ctx.in_transit for u in ctx.units_at(place))
+    # guards_at's fighters and the AA guns looked for in one pass over the place's units,
+    # the nation's wars read once (asked for every place a search tries: issue 14)
+    na = ctx.state.nations.get(nation)
+    if na is None:
+        return False  # (at_war: a nation not in the game is at war with none)
+    wars, transit = na.at_war_with, ctx.in_transit
+    return any(u.nation in wars and u.id not in transit and (u.kind == "aa" or (u.kind == "fighter" and u.id not in away))
+               for u in ctx.units_at(place))
 
 
 def camps(ctx: TurnContext, flights: Sequence[Flight]) -> list[list[Flight]]:

@@ -102,12 +102,33 @@ def _into_by_fuel(world: World) -> tuple[dict[str, tuple[str, ...]], dict[str, t
     return kept  # type: ignore[no-any-return]
 
 
+WITHIN_KEPT = 256  # within()'s answers kept per map: a turn asks for a few dozen
+
+
 def within(world: World, goal: str, limit: int) -> dict[str, int]:
     """The places from which `goal` is `limit` fuel points away or less, each with its fewest
     fuel points to the goal (step_cost per move; doubled moves only cost more): what a search
-    towards the goal may look ahead by (air_route.way, A*). Found a fuel point at a time,
-    each ring of places at once with set operations (at C speed: a step costs 1 or 2, so the
-    places first reached at d points are all there is at d)."""
+    towards the goal may look ahead by (air_route.way, A*).
+
+    A question of the map alone, kept on it (as steps()) by (goal, limit): a raid's way, its
+    fuel out and its order's check ask the same, as do the turns after (issue 14, the
+    engine's cost). The answer is read only: no caller changes it. The kept answers are
+    dropped together when WITHIN_KEPT are kept, so a long-running service stays small."""
+    kept: dict[tuple[str, int], dict[str, int]] | None = world.__dict__.get("_fuel_within")
+    if kept is None:
+        kept = world.__dict__["_fuel_within"] = {}
+    found = kept.get((goal, limit))
+    if found is None:
+        if len(kept) >= WITHIN_KEPT:
+            kept.clear()
+        found = kept[(goal, limit)] = _within(world, goal, limit)
+    return found
+
+
+def _within(world: World, goal: str, limit: int) -> dict[str, int]:
+    """within(), found: a fuel point at a time, each ring of places at once with set
+    operations (at C speed: a step costs 1 or 2, so the places first reached at d points
+    are all there is at d)."""
     if goal not in world.territories:
         return {}
     land, sea = _into_by_fuel(world)

@@ -31,8 +31,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
-from itertools import compress
-from operator import attrgetter
+from itertools import chain, compress, groupby
+from operator import attrgetter, itemgetter
 
 from moderator.engine import phase3_recon
 from moderator.engine.context import Position, TurnContext
@@ -47,10 +47,16 @@ BANDS = ((5, "black"), (20, "yellow"), (10**9, "red"))  # 3.2.2.4: 0-5, 6-20, 21
 TROOPS = frozenset(LAND_UNITS + AIR_UNITS + SEA_UNITS)  # what is counted and shown (not structures)
 _TRENCHES = (phase3_recon.TRENCH, phase3_recon.SUPER_TRENCH)  # what gives cover (cover())
 _nation = attrgetter("nation")
+_kind = attrgetter("kind")
+_location = attrgetter("location")
+_first, _second = itemgetter(0), itemgetter(1)
 
 
 def band(count: int) -> str:
-    return next(name for top, name in BANDS if count <= top)
+    for top, name in BANDS:  # (a loop, not a generator made for every report: issue 14)
+        if count <= top:
+            return name
+    return BANDS[-1][1]  # (more than the last top: none, it is a billion)
 
 
 def false_band(true: str) -> str:
@@ -73,9 +79,9 @@ def enemies_of(ctx: TurnContext, group: tuple[str, ...]) -> set[str]:
     return {e for n in group for e in ctx.state.nations[n].at_war_with if e not in group}
 
 
-def watchers(units: list[Unit]) -> dict[str, int]:
+def watchers(units: Sequence[Unit]) -> dict[str, int]:
     """The units that look from one place: trenches only when alone there."""
-    troops = [u for u in units if u.kind in TROOPS]
+    troops = list(compress(units, map(TROOPS.__contains__, map(_kind, units))))  # (at C speed)
     if troops:
         return kinds(troops)
     return kinds(u for u in units if u.kind == phase3_recon.TRENCH)
@@ -101,65 +107,90 @@ def positions(ctx: TurnContext, group: tuple[str, ...]) -> dict[str, list[Unit]]
     return by_place
 
 
-def positions_of(at: Mapping[str, Sequence[Unit]],
-                 teams: Sequence[tuple[str, ...]]) -> dict[tuple[str, ...], dict[str, list[Unit]]]:
+def where_nations(at: Mapping[str, Sequence[Unit]]) -> dict[str, list[str]]:
+    """Each nation's places (those holding a unit of it, structures included): one pass
+    over the map for every group of the step (positions_of, targets), where asking each
+    place about each group was a Python step per place and group (issue 14). The pairs
+    (nation, place) of every unit are found, sorted and grouped at C speed (chain, map,
+    zip, groupby): a Python step per nation only; each nation's places by name."""
+    units = list(chain.from_iterable(at.values()))
+    pairs = sorted(set(zip(map(_nation, units), map(_location, units), strict=True)))
+    return {n: list(map(_second, both)) for n, both in groupby(pairs, key=_first)}
+
+
+def positions_of(at: Mapping[str, Sequence[Unit]], teams: Sequence[tuple[str, ...]],
+                 where: Mapping[str, Sequence[str]] | None = None) -> dict[tuple[str, ...], dict[str, list[Unit]]]:
     """positions() of every group at once, read from every unit by place (`at`, each
-    place's in the order of the state's list): one pass over the map, not one a group."""
-    # each place's units of a group picked at C speed (map, compress), for the groups with
-    # a unit there: not a Python step per unit of the map and group (issue 14)
-    members = [(group, set(group)) for group in teams]
+    place's in the order of the state's list), at the places of its nations (`where`:
+    where_nations(at), found if not given). Only looked up by place (chance, targets):
+    the places come nation by nation, not in the map's order."""
+    if where is None:
+        where = where_nations(at)
     out: dict[tuple[str, ...], dict[str, list[Unit]]] = {group: {} for group in teams}
-    for place, units in at.items():
-        for group, nations in members:
-            if not nations.isdisjoint(map(_nation, units)):
-                out[group][place] = list(compress(units, map(nations.__contains__, map(_nation, units))))
+    for group in teams:
+        nations, mine = set(group), out[group]
+        for n in group:
+            for place in where.get(n, ()):
+                if place not in mine:  # the group's units there picked at C speed (map, compress)
+                    units = at[place]
+                    mine[place] = list(compress(units, map(nations.__contains__, map(_nation, units))))
     return out
 
 
 def chance(ctx: TurnContext, by_place: dict[str, list[Unit]], place: str, there: list[Unit],
-           looks: dict[str, dict[str, int]] | None = None) -> Fraction:
+           looks: dict[tuple[str, str], Fraction] | None = None) -> Fraction:
     """The group's passive chance against `place` (its units by place: positions();
     `there`: the enemy's units in the place, structures included, for its cover).
-    `looks`: the watchers() of the group's places found so far this step, kept by the
-    caller (a place borders many targets; its units do not change in the step)."""
+    `looks`: the chances across a border found so far this step, (the group's place,
+    the cover facing it) -> chance, kept by the caller (a place borders many targets, most
+    with no cover; its units do not change in the step)."""
     table = ctx.scenario.recon
     if ctx.is_sea(place):
         return phase3_recon.border_chance(table, watchers(by_place.get(place, [])), phase3_recon.OPEN,
                                           phase3_recon.SEA)
     if looks is None:
         looks = {}
-    trenches = [u for u in there if u.kind in _TRENCHES]  # the cover, looked at per border only if any
+    # the cover, looked at per border only if any (the trenches picked at C speed)
+    trenches = list(compress(there, map(_TRENCHES.__contains__, map(_kind, there))))
     borders = []
     for n in ctx.world.sorted_neighbours(place):
         if n not in by_place:
             continue
-        look = looks.get(n)
-        if look is None:
-            look = looks[n] = watchers(by_place[n])
         facing = cover(trenches, ctx, n) if trenches else phase3_recon.OPEN
-        borders.append(phase3_recon.border_chance(table, look, facing, phase3_recon.LAND))
+        seen = looks.get((n, facing))
+        if seen is None:
+            seen = looks[(n, facing)] = phase3_recon.border_chance(table, watchers(by_place[n]), facing,
+                                                                   phase3_recon.LAND)
+        borders.append(seen)
     return phase3_recon.any_hit(borders)
 
 
 def targets(ctx: TurnContext, group: tuple[str, ...], enemies: set[str],
-            at: Mapping[str, Sequence[Unit]], mine: dict[str, list[Unit]] | None = None) -> list[str]:
-    """`at`: every unit by place; `mine`: the group's (positions(), found again if not given).
+            at: Mapping[str, Sequence[Unit]], mine: dict[str, list[Unit]] | None = None,
+            where: Mapping[str, Sequence[str]] | None = None) -> list[str]:
+    """`at`: every unit by place; `mine`: the group's (positions(), found again if not given);
+    `where`: each nation's places (where_nations, found again if not given).
     Each place of the group's units, and the places next to it where it stands on land or
-    has ships at sea (read by place, not unit by unit over the map)."""
-    # ctx.is_sea and ctx.controller read without their calls: some five hundred places a turn
+    has ships at sea (read by place, not unit by unit over the map), that is enemy land or
+    holds enemy troops."""
     territories, control = ctx.world.territories, ctx.state.control
     near: set[str] = set()
     for place, units in (mine if mine is not None else positions(ctx, group)).items():
         near.add(place)
         if territories[place].kind != SEA or any(u.kind in SEA_UNITS for u in units):
             near.update(ctx.world.neighbours(place))
+    if where is None:
+        where = where_nations(at)
+    # the candidates found with sets at C speed: the enemy's land (who holds what, picked
+    # with map and compress) and the places of the enemy's units, met with the places near;
+    # only those few are then looked at, where every place near was (issue 14)
+    enemy_land = set(compress(control, map(enemies.__contains__, control.values())))
+    enemy_units = set().union(*(where.get(e, ()) for e in enemies))
     out = []
-    for place in sorted(near):
-        # enemy land first: a look up, where the enemy's troops are a look through the place's units
-        # (the units' nations at C speed first: most places hold no enemy at all)
+    for place in sorted(near & (enemy_land | enemy_units)):
+        # enemy land (a land territory held by an enemy), or the enemy's troops there
         if (territories[place].kind != SEA and control.get(place) in enemies) \
-                or (not enemies.isdisjoint(map(_nation, at.get(place, ())))
-                    and any(u.nation in enemies and u.kind in TROOPS for u in at.get(place, ()))):
+                or any(u.nation in enemies and u.kind in TROOPS for u in at.get(place, ())):
             out.append(place)
     return out
 
@@ -177,21 +208,25 @@ def passive_reconnaissance(ctx: TurnContext) -> None:
         ns.flags.pop(KNOWN, None)  # last turn's knowledge is stale
     at = ctx.state.by_place()  # every unit by place (the state's index): nothing moves in this step
     teams = groups(ctx)
-    mine_of = positions_of(at, teams)
+    where = where_nations(at)
+    mine_of = positions_of(at, teams, where)
     for group in teams:
         enemies = enemies_of(ctx, group)
         record: dict[str, dict[str, object]] = {}
         mine = mine_of[group]
-        looks: dict[str, dict[str, int]] = {}
-        for place in targets(ctx, group, enemies, at, mine):
-            held = [u for u in at.get(place, ()) if u.nation in enemies]  # trenches included: the cover
-            there = [u for u in held if u.kind in TROOPS]
+        looks: dict[tuple[str, str], Fraction] = {}
+        # a countermeasure only an enemy can have taken (masked): most turns none has
+        masking = any(ctx.state.nations[n].flags.get(MASKED) for n in enemies)
+        for place in targets(ctx, group, enemies, at, mine, where):
+            here = at.get(place, ())  # the enemy's units there, and their troops, picked at C speed
+            held = list(compress(here, map(enemies.__contains__, map(_nation, here))))  # trenches included: the cover
+            there = list(compress(held, map(TROOPS.__contains__, map(_kind, held))))
             c = chance(ctx, mine, place, held, looks)
             # c > 0 and c >= 1 read on the Fraction's terms (its denominator is positive)
             hit = c.numerator > 0 and (c.numerator >= c.denominator or phase3_recon.roll_recon(
                 c, ctx.dice, f"passive recon of {place} by {', '.join(group)} (3.3)"))
             colour = band(len(there))
-            if masked(ctx, place, enemies, at.get(place, ())):
+            if masking and masked(ctx, place, enemies, here):
                 entry: dict[str, object] = {"seen": "band", "band": false_band(colour)}
             elif hit:
                 by_nation: dict[str, dict[str, int]] = {}

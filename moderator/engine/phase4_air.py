@@ -60,11 +60,15 @@ __all__ = ["down", "tank_of", "raid", "fly_raids", "fly_pending", "strike_bonus"
 
 
 def spare_rounds(ctx: TurnContext, plane: Unit, origin: str, target: str,
-                 homes: list[str] | None = None) -> int:
+                 homes: list[str] | None = None, least: int | None = None) -> int:
     """Air-combat rounds a raider can fight and still bomb and fly home (Fighters: fuel).
-    homes: the plane's nation's landing places, when the caller has them already."""
+    homes: the plane's nation's landing places, when the caller has them already;
+    least: the fewest fuel points from origin to target, when the caller knows them."""
     tank = tank_of(ctx, plane)
-    out = fuel.cheapest(ctx.world, origin, target, limit=tank)
+    if least is None:
+        out = fuel.cheapest(ctx.world, origin, target, limit=tank)
+    else:  # what the search would find: the fewest, if the tank holds them
+        out = least if least <= tank else None
     homes = landing_places(ctx, plane.nation) if homes is None else homes
     back = fuel.to_nearest(ctx.world, target, homes, limit=tank)
     if out is None or back is None:
@@ -113,11 +117,15 @@ def plan(ctx: TurnContext, nation: str, index: int, order: Bombing, planes: Sequ
         if k not in seen.spare:
             if plane.nation not in seen.homes:
                 seen.homes[plane.nation] = landing_places(ctx, plane.nation)
-            seen.spare[k] = spare_rounds(ctx, plane, order.origin, target, seen.homes[plane.nation])
+            seen.spare[k] = spare_rounds(ctx, plane, order.origin, target, seen.homes[plane.nation], least)
         return seen.spare[k]
 
     tank = max((tank_of(ctx, u) for u in planes), default=0)
     places = air_route.way(ctx.world, order.origin, target, guarded, tank)
+    # the way is one of the fewest fuel points (air_route.way): their number is every
+    # plane's fuel out, where a search for each plane found it again (issue 14)
+    least = None if places is None else sum(fuel.move_cost(ctx.world, a, b)
+                                            for a, b in zip(places, places[1:], strict=False))
     key = (nation, order.origin, target, order.aim, min((u.id for u in planes), default=""))
     spare = {u.id: rounds(u) for u in planes}
     retreat = interception.retreat_conditions(ctx, nation, target)

@@ -147,6 +147,7 @@ class Sea:
 
     fleets: list[Fleet]
     regroups: list[Regroup] = field(default_factory=list)  # the splits and joins of the plans (guideline 6)
+    planned: list[Fleet] = field(default_factory=list)  # those of the fleets with steps (moves), in their order
     alerted: set[tuple[str, str]] = field(default_factory=set)  # (escort, enemy): no second free round
     spent: set[tuple[str, int]] = field(default_factory=set)  # (nation, position) of INTERCEPT orders used
     used_subs: set[str] = field(default_factory=set)
@@ -174,25 +175,32 @@ def naval_movement(ctx: TurnContext) -> None:
     from moderator.engine import phase4_air_sea  # it reads this module's fleets
 
     sea = Sea(fleets(ctx), regroups(ctx))
+    # only a fleet with a plan has a step at a point: most (ships without orders) have none,
+    # and the plans are set once (fleets): each point looks at those alone (issue 14)
+    sea.planned = [f for f in sea.fleets if f.moves]
     phase4_air_sea.take_flights(ctx, sea, from_land=True)
-    for f in sea.fleets:
+    # only a fleet with transports stows (stow finds room on its transports alone): most
+    # fleets have none, and looking for troops where each is cost a search of its zone
+    carrying = [f for f in sea.fleets if any(u.kind == "transport" for u in f.ships)]
+    for f in carrying:
         named = set(ctx.task_forces[(f.nation, f.name)].boarded) if f.order >= 0 else set()
-        stow(ctx, f, [u for u in ctx.state.units_at(f.zone, f.nation) if u.kind in CARRIES and u.id in named])
-    aboard = {t.id for g in sea.fleets for t in g.troops()}  # kept up as each fleet stows (not found again for each)
-    for f in sea.fleets:  # ships without orders carry what is left aboard in their zone
+        if named:
+            stow(ctx, f, [u for u in ctx.state.units_at(f.zone, f.nation) if u.kind in CARRIES and u.id in named])
+    aboard = {t.id for g in carrying for t in g.troops()}  # kept up as each fleet stows (not found again for each)
+    for f in carrying:  # ships without orders carry what is left aboard in their zone
         if f.order < 0:
             stow(ctx, f, [u for u in ctx.state.units_at(f.zone, f.nation)
                           if u.kind in CARRIES and u.id not in aboard])
             aboard.update(t.id for t in f.troops())
     detect_by_order(ctx, sea)
-    points = max((len(f.moves) for f in sea.fleets), default=0)
+    points = max((len(f.moves) for f in sea.planned), default=0)
     for k in range(points):
         between(ctx, sea, k)
-        for f in sea.fleets:  # guideline 6: each task force's task for this point
+        for f in sea.planned:  # guideline 6: each task force's task for this point
             if not f.stopped and k < len(f.moves) and f.ships:
                 f.mission, f.escort_of = f.moves[k].mission, f.moves[k].escort_of
         blockade(ctx, sea, k)
-        for f in sea.fleets:
+        for f in sea.planned:  # (moved_at is set below only: the others' stays None)
             f.moved_at = None
             if f.stopped or k >= len(f.moves) or not f.ships:
                 continue
@@ -281,6 +289,8 @@ def between(ctx: TurnContext, sea: Sea, k: int, last: bool = False) -> None:
     or joins with the ships and troops the orders gave it at that point."""
     due: list[tuple[tuple[str, int], Callable[[], None]]] = []
     for f in sea.fleets:
+        if not f.loads:
+            continue  # (most have no LOAD step)
         for order, ids in f.loads.get(k, []):
             due.append(((f.nation, order_index(ctx, f.nation, order)), partial(load_one, ctx, f, order, ids)))
     for r in sea.regroups:
@@ -388,8 +398,10 @@ def board(ctx: TurnContext, fleets: Sequence[Fleet]) -> None:
             if uc.kind == "fighter":
                 named_from[(n, o.origin)] = named_from.get((n, o.origin), 0) + uc.count
     for f in fleets:  # the fighters an order names (lowest ids first, as the naval step takes them) do not scout
+        if not f.planes:
+            continue  # no fighters aboard: none scouts (f.scouts stays empty)
         named = named_from.get((f.nation, f.zone), 0)
-        ordered = {u.id for u in ctx.free(f.nation, f.zone, "fighter")[:named]}
+        ordered = {u.id for u in ctx.free(f.nation, f.zone, "fighter")[:named]} if named else set()
         f.scouts = [u for u in f.planes if u.id not in ordered and u.id not in ctx.moved]
 
 
@@ -515,6 +527,8 @@ def contacts(ctx: TurnContext, sea: Sea, first_point: bool) -> None:
             at[f.zone].append(f)
     rank: dict[int, int] = {}
     for zone in sorted(at):
+        if len({f.nation for f in at[zone]}) < 2:
+            continue  # a nation's task forces alone meet no enemy (and move none: none comes or goes)
         contact(ctx, sea, zone, first_point, at[zone])
         for f in at[zone]:
             if f.zone != zone and f.zone in at and all(g is not f for g in at[f.zone]):
@@ -701,7 +715,7 @@ def blockade(ctx: TurnContext, sea: Sea, k: int) -> None:
     is held there if the blockade sights it (its aggressive factors, 4.2); the contact
     that follows needs no second roll. A task force the blockade does not sight slips
     through: 4.2.7's MOVE exists "to pass blockade"."""
-    for f in sea.fleets:
+    for f in sea.planned:  # (only a fleet with a step at this point may leave)
         if f.stopped or k >= len(f.moves) or not f.ships or f.moves[k].dest in (None, f.zone):
             continue
         if not any(u.kind in phase4_naval.SURFACE_SHIPS for u in f.ships):
@@ -802,12 +816,9 @@ def claims(ctx: TurnContext, sea: Sea, moving: bool) -> list[Claim]:
     nation's orders in one zone take them in the order written) and its target (`chosen`)."""
     out: list[Claim] = []
     near: dict[str, list[Fleet]] | None = None  # zone -> the task forces in or leaving it (none moves here)
+    sailing: set[str] | None = None  # the ids of the ships in task forces
     for nation, index, order in ctx.orders_of(SubInterception):
         if (nation, index) in sea.spent or not submarines.kept(ctx, nation, index):
-            continue
-        # the zone's units by the index (in the list's order), not every unit on the map
-        subs = [u for u in ctx.units_at(order.zone, nation) if u.kind == "submarine" and u.id not in sea.used_subs]
-        if not subs:
             continue
         # the task forces first (most orders find none at a point): only in or leaving the
         # zone can one cross it (crosses), told without a call for each of some forty
@@ -822,11 +833,14 @@ def claims(ctx: TurnContext, sea: Sea, moving: bool) -> list[Claim]:
                    and order.target in ("any", f.mission) and crosses(ctx, f, zone, moving)
                    and (order.tf is None or (f.nation, f.name) == (order.tf_nation, order.tf))]
         if not targets:
-            continue
+            continue  # (its submarines not looked for: most orders find no target at a point)
+        # the zone's units by the index (in the list's order), not every unit on the map,
         # not those sailing in a task force; by id, one object per unit in the turn's state
         # (a Unit's == compares every field: a third of the naval step, asked for every ship)
-        sailing = {s.id for f in sea.fleets for s in f.ships}
-        subs = [u for u in subs if u.id not in sailing][: order.count]
+        if sailing is None:  # found once a point: no ship joins or leaves a task force here
+            sailing = {s.id for f in sea.fleets for s in f.ships}
+        subs = [u for u in ctx.units_at(order.zone, nation) if u.kind == "submarine" and u.id not in sea.used_subs
+                and u.id not in sailing][: order.count]
         if not subs:
             continue
         sea.spent.add((nation, index))
@@ -1118,7 +1132,7 @@ def task_force_hunts(ctx: TurnContext, sea: Sea, k: int) -> None:
     zone (by name): those of allied nations in one zone hunt together (guideline 2: one
     battle, one free round), camps not allied to each other one after the other, in an
     order drawn by lot (alliances.by_lot, logged)."""
-    hunting = [f for f in sea.fleets if f.ships and not f.stopped and k < len(f.moves) and f.mission == "detect"]
+    hunting = [f for f in sea.planned if f.ships and not f.stopped and k < len(f.moves) and f.mission == "detect"]
     for zone in sorted({f.zone for f in hunting}):
         camps = alliances.by_alliance(ctx.state, [f for f in hunting if f.zone == zone], lambda f: f.nation,
                                       lambda f: f.name)

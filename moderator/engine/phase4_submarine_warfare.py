@@ -17,9 +17,12 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Collection, Iterable, Mapping
+from itertools import compress, repeat
+from operator import attrgetter, eq
 
 from moderator.engine.context import TurnContext
 from moderator.engine.dice import Dice
+from moderator.engine.state import Unit
 from moderator.orders.model import Transfer
 from moderator.world.model import World
 from moderator.world.scenario_model import UnrestrictedTarget
@@ -174,6 +177,9 @@ def _home_waters(world: World, nation: str, capital: str | None) -> list[str]:
     return sorted(_coastal_seas(world, seen))
 
 
+_kind = attrgetter("kind")
+
+
 def us_trade_warfare(ctx: TurnContext) -> None:
     """4.7: "If there is no resource transfer between two territories then target for
     submarine warfare can be US trade with designated nation, but for this purpose subs
@@ -184,13 +190,16 @@ def us_trade_warfare(ctx: TurnContext) -> None:
     trade already cut (engine/us_trade.py) is not hunted."""
     from moderator.engine import us_trade  # it reads the declarations this module's step follows
 
-    submarines = [u for u in ctx.state.units if u.kind == "submarine"]  # once, not per nation: nothing moves here
+    submarines: list[Unit] | None = None  # once, not per nation: nothing moves here
     for nation in sorted(ctx.state.nations):
         due = us_trade.trade_due(ctx, nation)
         if not due or us_trade.cut(ctx, nation) is not None:
             continue
         if any(isinstance(o, Transfer) for o in ctx.orders.get(nation, ())):
             continue
+        if submarines is None:  # only when a trade is hunted (picked at C speed: map, compress)
+            units = ctx.state.units
+            submarines = list(compress(units, map(eq, repeat("submarine"), map(_kind, units))))
         zones = set(home_waters(ctx, nation))
         subs = [u for u in submarines if u.location in zones
                 and ctx.at_war(u.nation, nation)]

@@ -138,7 +138,10 @@ def troop_points(units: dict[str, int]) -> int:
 
 def friendly_waters(pos: Position, nation: str, zone: str) -> bool:
     """4.2.8: "waters connected to ports belonged to friendly faction"."""
-    return any(pos.place(land).is_land and pos.friendly(nation, land)
+    # friendly() read from the nation's allies, found once (allies_of, the same rule), and
+    # asked first: most coasts of a zone are not the nation's side's (issue 14)
+    friends, control = pos.state.allies_of(nation), pos.state.control
+    return any(control.get(land) in friends and pos.place(land).is_land
                and (pos.place(land).port or any(u.kind == "port" for u in pos.units_at(land)))
                for land in pos.world.neighbours(zone))
 
@@ -205,6 +208,9 @@ class TaskForceRule(OrderRule[TaskForce]):
         tf = TaskForceRecord(nation, order.name, index, dict(counts), tuple(u.id for u in ships), [order.location])
         ctx.task_forces[(nation, order.name)] = tf
         # Troops still aboard from an earlier turn (at sea, no order yet) go with the transports.
+        if not any(u.kind == "transport" for u in ships):
+            tf.boarded = ()  # no room aboard at all: most task forces (their zone not searched)
+            return
         room = capacity(ctx, nation, tf)
         for u in sorted((u for u in ctx.units_at(order.location, nation)
                          if u.kind in CARRIES and u.id not in ctx.moved), key=lambda u: u.id):
