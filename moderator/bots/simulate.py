@@ -308,9 +308,9 @@ def _bot_turn(svc: Service, nation: str, seed: str, summary: Summary, password: 
         header["proxy for"] = svc.scenario(game).nations[nation].name
         summary.proxies[f"{giver} for {nation}"] += 1
     state = svc.position(game)
-    if report is not None:
-        by_name = {info.name: nid for nid, info in svc.scenario(game).nations.items()}
-        state = fogged(state, nation, report["report"], report.get("alliance"), by_name)
+    if report is not None:  # its mails: what a player's tool reads (bots/fog.py)
+        state = fogged(state, svc.scenario(game), svc.world(game), nation, report["report"], report.get("alliance"),
+                       report.get("bulletin"))
     turn = play(state, svc.world(game), svc.scenario(game), nation, seed, header=header)
     summary.written += len(turn.orders)
     summary.kinds.update(order_kind(o) for o in turn.orders)
@@ -652,13 +652,14 @@ def _mail_turn(svc: Service, smtp_port: int, daemon: Any, boxes: dict[str, Mailb
         for m in mails:
             summary.leaks += _leaks(svc, looked, nation, m)
         alliance = next((_report_json(m) for m in mails if _kind(m) == "alliance"), None)
+        news = next((_report_json(m) for m in mails if _kind(m) == "bulletin"), None)
         for data in (_report_json(m) for m in mails if _kind(m) == "report"):
             if data is None:
                 continue
             about = str(data.get("nation"))  # its own, or the report of an army it commands
             if about == nation:
                 summary.report_mismatch += _held_to_position(looked, nation, data)
-            read[about] = {"report": data, "alliance": alliance if about == nation else None}
+            read[about] = {"report": data, "alliance": alliance if about == nation else None, "bulletin": news}
     return True
 
 
