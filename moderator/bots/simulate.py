@@ -11,8 +11,8 @@ Mail mode (--mail): the embedded IMAP/SMTP server (mail/server.py) and the real 
 its orders from its seat's address, waits for its receipt, the deadline is moved to now,
 the daemon resolves the turn and sends the reports, and each bot reads its report's
 report.json and holds it to the position it will play next (`Mailbox`); from its next
-turn on it plays under fog of war, from what its own mails told it and the public map
-(bots/fog.py). Every mail a seat receives is counted and its report.json checked for
+turn on it plays under fog of war, from what its own mails told it (its report, its
+alliance's, the bulletin) on a skeleton of public facts (bots/fog.py). Every mail a seat receives is counted and its report.json checked for
 leaks (bots/leaks.py): one receipt per turn, one report, one bulletin, one alliance
 status if its side has one, each to the right seat and nothing else. Every exception the
 daemon caught and went on from (a fault: service/daemon.py) is counted and fails the run.
