@@ -34,7 +34,8 @@ def mails(game: Game) -> dict[str, dict[str, Any]]:
 def scrambled(state: GameState, nation: str, seed: str) -> GameState:
     """`state` with everything of every other nation a player may not know changed: their
     units (half gone, troops added on their land), treasuries, technology, manpower,
-    standing and every flag that is not public news (secret options used, leanings...)."""
+    standing, the incorporation of their land, the count of units ever built and every flag
+    that is not public news (secret options used, leanings...)."""
     rng = random.Random(seed)
     out = state.copy()
     kept = [u for u in out.units if u.nation == nation or rng.random() < 0.5]
@@ -42,6 +43,13 @@ def scrambled(state: GameState, nation: str, seed: str) -> GameState:
         if holder != nation and rng.random() < 0.3:
             kept += [Unit(f"{holder}-infantry-s{t}-{i}", holder, "infantry", t) for i in range(rng.randint(1, 9))]
     out.units = kept
+    out.next_unit += rng.randint(1, 99)  # how many units everyone built
+    for t, holder in sorted(out.control.items()):  # others' incorporation: told to them alone (Phase 6)
+        if holder != nation:
+            if rng.random() < 0.5:
+                out.incorporated.pop(t, None)
+            else:
+                out.incorporated[t] = rng.randint(0, out.turn)
     for nid, ns in out.nations.items():
         if nid == nation:
             continue
