@@ -36,6 +36,10 @@ nothing else of any other nation:
   Bolsheviks before the revolution: the scenario's), and the public map where a report has
   none (older reports).
 
+Before its first report a bot plays the service's position as it is: the scenario's start
+(Initial Deployment: every force of forces.csv where the scenario puts it, or still to
+deploy), which is public.
+
 Never another nation's units, treasury, technology, manpower, standing or secret options
 (tests/test_bots.py scrambles them and the mail bot's orders stay the same). So a bot's
 threats and odds are estimates, as a player's are; its orders still go through the
