@@ -7,6 +7,7 @@ from moderator.bots.bot import PLAYS, play
 from moderator.bots.options import OPTIONS, Seat, options
 from moderator.bots.simulate import simulate
 from moderator.engine.check import check_orders
+from moderator.engine.state import GameState
 from moderator.orders import parse_orders
 from moderator.orders.checker import check_text
 from tests.drift import opening, played
@@ -142,6 +143,26 @@ def test_the_leak_check_finds_what_a_report_may_not_show() -> None:
     the_map = dict(game.state.control)  # names: {} above, so ids name the holders
     assert leaks({**honest, "control": the_map}) == []
     assert leaks({**honest, "control": {**the_map, "Paris": "germany"}})  # a map that is not the public one
+    # its own units one by one: exactly its own, as they stand
+    own = [{"id": u.id, "kind": u.kind, "place": u.location, "damage": u.damage, "facing": ""}
+           for u in game.state.nation_units("serbia")]
+    assert leaks({**honest, "units": own}) == []
+    french = game.state.nation_units("france")[0]
+    assert leaks({**honest, "units": [*own, {"id": french.id, "kind": french.kind, "place": french.location}]})
+    assert leaks({**honest, "units": own[1:]})  # one of its own left out
+    assert leaks({**honest, "units": [{**own[0], "place": "Paris"}, *own[1:]]})  # one told elsewhere
+    # the bulletin's camps and wars: the position's public ones, nothing else
+    present = set(game.state.control.values()) | {u.nation for u in game.state.units}
+    wars = {n: sorted(game.state.nations[n].at_war_with) for n in present if game.state.nations[n].at_war_with}
+    news = {"kind": "bulletin", "news": [], "wars": wars}
+    assert leaks(news) == []
+    assert leaks({**news, "wars": {**wars, "italy": ["austria-hungary"]}})  # a war that is not on
+    camps: dict[str, list[str]] = {}
+    for n in sorted(present):
+        camps.setdefault({"central": "Central Powers", "allied": "Allied Powers"}.get(
+            game.state.nations[n].side, "Neutrals"), []).append(n)
+    assert leaks({**news, "camps": camps}) == []
+    assert leaks({**news, "camps": {**camps, "Neutrals": [n for n in camps["Neutrals"] if n != "italy"]}})
 
 
 def test_the_bots_strike_land_and_spy() -> None:
@@ -225,21 +246,25 @@ def test_a_bot_never_attacks_with_artillery_alone() -> None:
 
 
 def test_a_mail_bot_plays_under_fog_of_war() -> None:
-    """bots/fog.py: the position a mail bot plans on holds its own units, its allies' as
-    its alliance's report counts them, and of anyone else only what a sighting showed
-    (exact units, or the troops a band suggests); the public map stays."""
+    """bots/fog.py: the position a mail bot plans on holds its own units as its report lists
+    them, its allies' as its alliance's report counts them, and of anyone else only what a
+    sighting showed (exact units, or the troops a band suggests); the public map stays, and
+    every other nation is as the scenario started it but for its camp and wars."""
     from collections import Counter
 
     from moderator.bots.fog import BAND_GUESS, fogged
 
     game = opening()
-    names = {info.name: nid for nid, info in game.scenario.nations.items()}
     report = {"sheet": {"saved": 7, "tech": {}, "at_war_with": ["German Empire"]},
               "sightings": [{"place": "Alsace-Lorraine", "holder": "German Empire", "band": "yellow", "units": None},
                             {"place": "Cologne", "holder": "German Empire", "band": "black",
                              "units": {"infantry": 2, "artillery": 1}}]}
-    alliance = {"sheets": [{"nation": "russia", "units": {"Warsaw": {"infantry": 4}}}]}
-    seen = fogged(game.state, "france", report, alliance, names)
+    alliance = {"sheets": [{"nation": "russia", "units": {"Warsaw": {"infantry": 4}}, "saved": 11}]}
+
+    def fog() -> GameState:
+        return fogged(game.state, game.scenario, game.world, "france", report, alliance)
+
+    seen = fog()
     by = Counter((u.nation, u.location, u.kind) for u in seen.units)
     assert [u for u in seen.units if u.nation == "france"] == game.state.nation_units("france")
     assert {n for n, _, _ in by} == {"france", "russia", "germany"}
@@ -248,14 +273,29 @@ def test_a_mail_bot_plays_under_fog_of_war() -> None:
     assert by[("germany", "Cologne", "artillery")] == 1
     assert sum(n for (w, _, _), n in by.items() if w == "germany") == BAND_GUESS["yellow"] + 3
     assert seen.nations["france"].saved == 7 and seen.nations["france"].at_war_with == ["germany"]
+    assert seen.nations["russia"].saved == 11  # an ally's treasury: the alliance report's sheet
+    assert seen.nations["germany"].saved == game.scenario.nations["germany"].saved  # the scenario's, not the truth
     assert seen.control == game.state.control  # no map in the report: the service's (older reports)
     report["control"] = {**{t: game.scenario.nations[n].name for t, n in game.state.control.items()},
                          "Alsace-Lorraine": "French Empire"}
     report["sheet"]["holdings"] = [{"territory": "Paris", "incorporated": None}]
-    seen = fogged(game.state, "france", report, alliance, names)
+    seen = fog()
     assert seen.control == {**game.state.control, "Alsace-Lorraine": "france"}  # the report's public map
     assert "Paris" not in seen.incorporated  # its own land's incorporation: its sheet's holdings
     assert game.state.nations["france"].saved != 7  # the service's position is not touched
+    # its own units one by one from the report's list (ids, damage, a trench's facing)
+    report["units"] = [{"id": "france-trench-09999", "kind": "trench", "place": "Paris", "damage": 0,
+                        "facing": "Picardy"}, {"id": "france-battleship-09998", "kind": "battleship",
+                                               "place": "Bay of Biscay", "damage": 1}]
+    seen = fog()
+    assert [(u.id, u.damage) for u in seen.units if u.nation == "france"] == [("france-trench-09999", 0),
+                                                                             ("france-battleship-09998", 1)]
+    assert seen.nations["france"].flags["trench_facing"] == {"france-trench-09999": "Picardy"}
+    assert seen.next_unit == 10000  # past its own ids: the service's counter counts everyone's builds
+    # the bulletin's camps and wars (public news)
+    news = {"camps": {"Allied Powers": ["Kingdom of Italy"]}, "wars": {"Kingdom of Italy": ["German Empire"]}}
+    seen = fogged(game.state, game.scenario, game.world, "france", report, alliance, news)
+    assert seen.nations["italy"].side == "allied" and seen.nations["italy"].at_war_with == ["germany"]
 
 
 def test_the_nation_report_carries_the_public_map() -> None:

@@ -11,7 +11,10 @@ units; everyone the common news; Phase 3.3: units see into the places next to th
   turn's events whose audience (seen_by) is everyone or includes a reader;
 * a bulletin tells public events only;
 * a sheet is a reader's own (a nation's report: its own; an alliance's: its members');
-* a stack is the reader's own units where they stand;
+* a stack is the reader's own units where they stand, and its unit list (`units`: ids,
+  kinds, places, damage, trench facings) is exactly the reader's own units;
+* a bulletin's camps and wars are the position's, of the nations on the map (public news:
+  declarations, joins, peace), and nothing else;
 * the map (`control`, who holds each land) is the position's public one;
 * a sighting looks into a place a unit of the readers' side stands in or next to, or one
   an event of their side named (espionage's combat intelligence, a RECON mission) (3.3:
@@ -30,8 +33,9 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from moderator.engine.context import MODERATOR
 from moderator.engine.state import SEA_UNITS, GameState
-from moderator.reports.content import MODERATOR_ONLY_ARGS
+from moderator.reports.content import MODERATOR_ONLY_ARGS, SIDE_NAMES
 from moderator.world.model import World
 
 Event = Mapping[str, Any]  # a stored event: code, phase, seen_by, args
@@ -100,6 +104,10 @@ def report_leaks(data: Mapping[str, Any], readers: Sequence[str], names: Mapping
         for stack in data.get("stacks") or []:
             if Counter(stack.get("units") or {}) != mine.get(stack.get("place"), Counter()):
                 out.append(f"a stack that is not its own units: {stack.get('place')} {stack.get('units')}")
+        if "units" in data:
+            out += _unit_list_leaks(data["units"], readers, state)
+    if kind == "bulletin":
+        out += _public_news_leaks(data, names, state)
     public = {t: names.get(n, n) for t, n in state.control.items()}
     for t, holder in sorted((data.get("control") or {}).items()):
         if public.get(t) != holder:  # the public map is the position's: anything else is not public
@@ -115,4 +123,39 @@ def report_leaks(data: Mapping[str, Any], readers: Sequence[str], names: Mapping
                        "or its allies looks")
         elif s.get("units") and s.get("place") not in named:
             out.append(f"the exact units at {s.get('place')}, which no reconnaissance of its readers saw")
+    return out
+
+
+def _unit_list_leaks(listed: Sequence[Mapping[str, Any]], readers: Sequence[str], state: GameState) -> list[str]:
+    """A nation report's unit list against the readers' own units, one by one (id, kind,
+    place, damage, the land a trench faces): anything else is not its own."""
+    def facing(nation: str) -> Mapping[str, Any]:
+        f = state.nations[nation].flags.get("trench_facing") if nation in state.nations else None
+        return f if isinstance(f, dict) else {}
+
+    truth = Counter((u.id, u.kind, u.location, u.damage, str(facing(u.nation).get(u.id) or ""))
+                    for u in state.units if u.nation in readers)
+    told = Counter((str(u.get("id")), str(u.get("kind")), str(u.get("place")), int(u.get("damage") or 0),
+                    str(u.get("facing") or "")) for u in listed)
+    return [f"a unit that is not its own as it stands: {unit}" for unit in sorted(told - truth)] + \
+        [f"its own unit left out or told otherwise: {unit}" for unit in sorted(truth - told)]
+
+
+def _public_news_leaks(data: Mapping[str, Any], names: Mapping[str, str], state: GameState) -> list[str]:
+    """A bulletin's camps and wars against the position's, of the nations on the map (held
+    land or units: reports/visibility.py _sides): public news, and nothing more."""
+    present = set(state.control.values()) | {u.nation for u in state.units}
+    camps: dict[str, list[str]] = {}
+    wars: dict[str, list[str]] = {}
+    for n in sorted(present & set(state.nations) - {MODERATOR}):
+        ns = state.nations[n]
+        camps.setdefault(SIDE_NAMES.get(ns.side, ns.side), []).append(names.get(n, n))
+        if ns.at_war_with:
+            wars[names.get(n, n)] = sorted(names.get(f, f) for f in ns.at_war_with)
+    out = []
+    if "camps" in data and {k: sorted(v) for k, v in (data.get("camps") or {}).items()} != \
+            {k: sorted(v) for k, v in camps.items()}:
+        out.append(f"camps that are not the public ones: {data.get('camps')}")
+    if "wars" in data and dict(data.get("wars") or {}) != wars:
+        out.append(f"wars that are not the public ones: {data.get('wars')}")
     return out

@@ -11,8 +11,8 @@ Mail mode (--mail): the embedded IMAP/SMTP server (mail/server.py) and the real 
 its orders from its seat's address, waits for its receipt, the deadline is moved to now,
 the daemon resolves the turn and sends the reports, and each bot reads its report's
 report.json and holds it to the position it will play next (`Mailbox`); from its next
-turn on it plays under fog of war, from what its own mails told it and the public map
-(bots/fog.py). Every mail a seat receives is counted and its report.json checked for
+turn on it plays under fog of war, from what its own mails told it (its report, its
+alliance's, the bulletin) on a skeleton of public facts (bots/fog.py). Every mail a seat receives is counted and its report.json checked for
 leaks (bots/leaks.py): one receipt per turn, one report, one bulletin, one alliance
 status if its side has one, each to the right seat and nothing else. Every exception the
 daemon caught and went on from (a fault: service/daemon.py) is counted and fails the run.
@@ -308,9 +308,9 @@ def _bot_turn(svc: Service, nation: str, seed: str, summary: Summary, password: 
         header["proxy for"] = svc.scenario(game).nations[nation].name
         summary.proxies[f"{giver} for {nation}"] += 1
     state = svc.position(game)
-    if report is not None:
-        by_name = {info.name: nid for nid, info in svc.scenario(game).nations.items()}
-        state = fogged(state, nation, report["report"], report.get("alliance"), by_name)
+    if report is not None:  # its mails: what a player's tool reads (bots/fog.py)
+        state = fogged(state, svc.scenario(game), svc.world(game), nation, report["report"], report.get("alliance"),
+                       report.get("bulletin"))
     turn = play(state, svc.world(game), svc.scenario(game), nation, seed, header=header)
     summary.written += len(turn.orders)
     summary.kinds.update(order_kind(o) for o in turn.orders)
@@ -652,13 +652,14 @@ def _mail_turn(svc: Service, smtp_port: int, daemon: Any, boxes: dict[str, Mailb
         for m in mails:
             summary.leaks += _leaks(svc, looked, nation, m)
         alliance = next((_report_json(m) for m in mails if _kind(m) == "alliance"), None)
+        news = next((_report_json(m) for m in mails if _kind(m) == "bulletin"), None)
         for data in (_report_json(m) for m in mails if _kind(m) == "report"):
             if data is None:
                 continue
             about = str(data.get("nation"))  # its own, or the report of an army it commands
             if about == nation:
                 summary.report_mismatch += _held_to_position(looked, nation, data)
-            read[about] = {"report": data, "alliance": alliance if about == nation else None}
+            read[about] = {"report": data, "alliance": alliance if about == nation else None, "bulletin": news}
     return True
 
 

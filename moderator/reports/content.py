@@ -78,6 +78,7 @@ class Holding:
     incorporated: int | None  # turn of (re)incorporation; None: not incorporated
     now: int  # what it yields in this coming turn's Phase 8
     schedule: list[tuple[int, int]]  # (from turn, yield) for each change in the coming turns
+    dismantled: list[str] = field(default_factory=list)  # the map's facilities plundered here (Phase 5)
 
 
 @dataclass
@@ -108,6 +109,20 @@ class Sheet:
     colonial_limit: int | None = None  # the colonies' manpower limit (engine/manpower.py); None: one limit
     colonial_used: int = 0
     colonial_left: int = 0
+
+
+@dataclass
+class OwnUnit:
+    """One of the nation's own units as its report.json lists it ("Miscellaneous": players
+    receive the positions of their units): the id the state knows it by, which its
+    trenches' facings and its ships' gear are kept under, so a player's tool (and a mail
+    bot, bots/fog.py) rebuilds its own forces unit by unit, not from counts."""
+
+    id: str
+    kind: str
+    place: str
+    damage: int = 0  # hits taken (battleships and carriers survive one or more)
+    facing: str = ""  # a trench's: the land it faces (Trenches), "" if none
 
 
 @dataclass
@@ -178,6 +193,7 @@ class NationReport(ReportHeader):
     # The public map (the game's map is published after every update): who holds each land
     # territory, by the holder's name, so a player's tool needs nothing but its report.json.
     control: dict[str, str] = field(default_factory=dict)
+    units: list[OwnUnit] = field(default_factory=list)  # its own units one by one (OwnUnit)
 
 
 @dataclass(kw_only=True)
@@ -199,6 +215,10 @@ class Bulletin(ReportHeader):
     camps: dict[str, list[str]]  # side -> nation names
     losses: dict[str, int]  # nation name -> infantry lost this turn (Miscellaneous: manpower losses are shown)
     manpower_lost: dict[str, int] = field(default_factory=dict)  # nation name -> manpower limit lost this turn
+    # Who is at war with whom (nation name -> the names it is at war with), of every nation on
+    # the map: public, as each war begins by a public declaration (war-declared), a public
+    # join (joined) or the scenario's start, and ends by public news (peace, a surrender).
+    wars: dict[str, list[str]] = field(default_factory=dict)
 
 
 # ---- building blocks ------------------------------------------------------------------------
@@ -226,7 +246,8 @@ def holdings(world: World, status: NationStatus, turn: int) -> list[Holding]:
             continue
         yields = [territory_yield(world, probe, t, turn + k) for k in range(SCHEDULE_TURNS)]
         schedule = [(turn + k, y) for k, y in enumerate(yields) if k and y != yields[k - 1]]
-        out.append(Holding(t, terr.value, status.incorporated.get(t), yields[0], schedule))
+        out.append(Holding(t, terr.value, status.incorporated.get(t), yields[0], schedule,
+                           list(status.dismantled.get(t, []))))
     return out
 
 
@@ -355,7 +376,8 @@ def nation_report(world: World, view: View, info: TurnInfo, names: Names, words:
         sheet=sheet(world, status, view.turn, names), actions=actions, battles=battles, rulings=rulings,
         news=news, shared=shared, stacks=stack_list,
         order_block=order_block(info, status.name, status, stack_list, words(nation) if words else None),
-        sightings=seen(view, names), intelligence=intelligence, control=public_map(view, names))
+        sightings=seen(view, names), intelligence=intelligence, control=public_map(view, names),
+        units=[OwnUnit(*piece) for piece in status.pieces])
 
 
 def public_map(view: View, names: Names) -> dict[str, str]:
@@ -427,7 +449,8 @@ def bulletin(view: View, events: Sequence[Event], info: TurnInfo, names: Names) 
     return Bulletin(
         **header(info, "bulletin"),
         news=[tell(e, names) for e in view.events], camps={k: sorted(v) for k, v in sorted(camps.items())},
-        losses=losses, manpower_lost=manpower_lost)
+        losses=losses, manpower_lost=manpower_lost,
+        wars={names(n): sorted(names(f) for f in foes) for n, foes in sorted(view.wars.items())})
 
 
 def incorporation_cost(world: World, territory: str) -> int:

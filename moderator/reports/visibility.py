@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from moderator.engine.events import Event
 from moderator.engine.manpower import COLONIAL, COLONIAL_BUILT
+from moderator.engine.placement import DISMANTLED
 from moderator.engine.state import GameState
 from moderator.engine.treasuries import HELD
 from moderator.reports.sightings import Sighting, sightings
@@ -47,6 +48,12 @@ class NationStatus:
     held_apart: dict[str, int] = field(default_factory=dict)  # 3.1: treasuries of separated land, by territory
     colonial_limit: int | None = None  # the colonies' manpower limit, apart (engine/manpower.py); None: none
     colonial_built: int = 0  # infantry built in the colonies
+    # Its units one by one (id, kind, location, damage, the land a trench faces or ""), sorted:
+    # the ids its trenches' facings name (a player's tool needs them; report.json's `units`).
+    pieces: list[tuple[str, str, str, int, str]] = field(default_factory=list)
+    # The map's facilities of its land that a plunder dismantled (Phase 5; by whoever held it
+    # then): territory -> "industry", "port". What stands in its own land is its own status.
+    dismantled: dict[str, list[str]] = field(default_factory=dict)
 
 
 @dataclass
@@ -63,6 +70,7 @@ class View:
     sides: dict[str, str] = field(default_factory=dict)  # public: every nation's camp
     sightings: list[Sighting] = field(default_factory=list)  # what its units see of the enemy (3.3)
     trenches: list[tuple[str, str, str, str]] = field(default_factory=list)  # members' (nation, place, facing, kind)
+    wars: dict[str, list[str]] = field(default_factory=dict)  # public: who is at war with whom (_wars)
 
 
 def _trenches(state: GameState, members: list[str]) -> list[tuple[str, str, str, str]]:
@@ -80,7 +88,11 @@ def _status(state: GameState, scenario: Scenario, nation: str) -> NationStatus:
     ns = state.nations[nation]
     units: dict[str, Counter[str]] = {}
     damaged: dict[str, Counter[str]] = {}
+    pieces = []
+    facing = ns.flags.get("trench_facing")
+    facing = facing if isinstance(facing, dict) else {}
     for u in sorted(state.nation_units(nation), key=lambda u: (u.location, u.kind, u.id)):
+        pieces.append((u.id, u.kind, u.location, u.damage, str(facing.get(u.id) or "")))
         units.setdefault(u.location, Counter())[u.kind] += 1
         if u.damage:
             damaged.setdefault(u.location, Counter())[u.kind] += u.damage
@@ -104,7 +116,22 @@ def _status(state: GameState, scenario: Scenario, nation: str) -> NationStatus:
         incorporated={t: state.incorporated[t] for t in territories if t in state.incorporated},
         damaged={loc: dict(sorted(c.items())) for loc, c in sorted(damaged.items())},
         held_apart=treasuries_held(ns.flags.get(HELD)),
+        pieces=pieces,
+        dismantled=_dismantled(state, territories),
     )
+
+
+def _dismantled(state: GameState, territories: list[str]) -> dict[str, list[str]]:
+    """The map's facilities of these territories dismantled for plunder, by anyone (the
+    plunderers' records, engine/placement.py DISMANTLED)."""
+    held = set(territories)
+    out: dict[str, set[str]] = {}
+    for ns in state.nations.values():
+        record = ns.flags.get(DISMANTLED)
+        for place, kinds in (record.items() if isinstance(record, dict) else ()):
+            if place in held:
+                out.setdefault(place, set()).update(kinds)
+    return {p: sorted(k) for p, k in sorted(out.items())}
 
 
 def treasuries_held(raw: object) -> dict[str, int]:
@@ -186,7 +213,15 @@ def public_view(state: GameState, events: list[Event]) -> View:
     """What every player may know: who holds what, the camps, and the public news
     (events with an empty seen_by: declarations, conquests, nations joining a camp)."""
     return View(audience="public", members=[], statuses=[], events=[e for e in events if not e.seen_by],
-                control=dict(state.control), turn=state.turn, sides=_sides(state))
+                control=dict(state.control), turn=state.turn, sides=_sides(state), wars=_wars(state))
+
+
+def _wars(state: GameState) -> dict[str, list[str]]:
+    """Who is at war with whom, for every nation on the map (_sides) at war: public, since
+    a war begins by a public declaration (war-declared), a public join or the scenario's
+    start, and ends by public news (peace, a surrender accepted)."""
+    present = _sides(state)
+    return {n: sorted(state.nations[n].at_war_with) for n in present if state.nations[n].at_war_with}
 
 
 def _sides(state: GameState) -> dict[str, str]:
