@@ -13,7 +13,7 @@ RFC822 sets \\Seen as a side effect (RFC 3501 6.4.5) - before we have stored it.
 from __future__ import annotations
 
 import ssl
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from types import TracebackType
@@ -163,6 +163,36 @@ class Mailbox:
                                            else len(raw)))
         messages.sort(key=lambda m: m.uid)
         return messages
+
+    def batches(self, limit: int,
+                fetched: Callable[[list[FetchedMessage]], None] | None = None) -> Iterator[list[FetchedMessage]]:
+        """Every message not yet filed away, in batches of at most `limit` (fetch_unseen's),
+        each batch fetched one step ahead: when batch k is handed out, batch k+1 is already
+        fetched and given to `fetched` (the read-ahead workers start on it), so the workers
+        read on while the caller stores, handles and files batch k (issue 11: between two
+        batches a worker otherwise waited for the IMAP fetch, the commits and the filing).
+        At most two batches are held in memory. A fetch that fails ahead (a connection reset)
+        is raised only when its batch is due, after the caller is done with batch k, so the
+        caller's steps happen in the same order as with one fetch at a time."""
+        seen: set[int] = set()
+
+        def fetch() -> list[FetchedMessage]:
+            batch = self.fetch_unseen(limit=limit, skip=frozenset(seen))
+            seen.update(item.uid for item in batch)
+            if batch and fetched is not None:
+                fetched(batch)
+            return batch
+
+        batch = fetch()
+        while batch:
+            try:
+                following, failed = fetch(), None
+            except Exception as exc:  # noqa: BLE001 - raised below, once this batch is done
+                following, failed = [], exc
+            yield batch
+            if failed is not None:
+                raise failed
+            batch = following
 
     def acknowledge(self, messages: Iterable[FetchedMessage]) -> list[int]:
         """Mark stored messages \\Seen and move them to the processed folder; returns the UIDs handled."""

@@ -51,8 +51,9 @@ import tempfile
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
@@ -384,12 +385,25 @@ class ReadAhead:
         self.taken += 1
         return reading
 
-    def forget(self) -> None:
-        """Drop what is still pending (a batch ended early: its rest is read again next poll)."""
+    def forget(self, raws: Sequence[bytes] | None = None) -> None:
+        """Drop what is still pending of these mails (a batch done, or ended early: its rest is
+        read again next poll), or of all (None)."""
         with self._lock:
-            pending, self._pending = self._pending, {}
+            if raws is None:
+                pending, self._pending = self._pending, {}
+            else:
+                pending = {raw: future for raw in raws if (future := self._pending.pop(raw, None)) is not None}
         for future in pending.values():
             future.cancel()
+
+    @contextmanager
+    def forgetting(self) -> Iterator[None]:
+        """Whatever is pending at the end (a poll's batch fetched ahead and not reached, when
+        the poll ends early) is dropped then: the next poll reads it again."""
+        try:
+            yield
+        finally:
+            self.forget()
 
     def close(self) -> None:
         self.forget()
