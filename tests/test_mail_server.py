@@ -139,6 +139,36 @@ def test_batches_fetch_one_ahead_and_raise_a_failed_fetch_once_the_batch_before_
     assert done == [2]
 
 
+def test_the_filer_files_batches_on_its_own_connection_and_raises_its_error_at_the_end(
+        server: EmbeddedMailServer, moderator: MailConfig, monkeypatch: pytest.MonkeyPatch) -> None:
+    from moderator.mail.intake import Filer
+
+    for n in range(3):
+        _smtp_send(server, moderator.from_address, _raw(f"filed {n}"))
+    fetched = fetch_unseen(moderator)
+    after: list[int] = []
+    with Filer(moderator) as filer:
+        filer.file([], fetched[:2], lambda: after.append(1))
+        filer.file([], fetched[2:], lambda: after.append(2))
+    assert after == [1, 2] and fetch_unseen(moderator) == []
+    with Filer(moderator):
+        pass  # nothing given: no connection, nothing to raise
+
+    _smtp_send(server, moderator.from_address, _raw("filed later"))
+    _smtp_send(server, moderator.from_address, _raw("filed later 2"))
+    fetched = fetch_unseen(moderator)
+
+    def broken(self: Mailbox, items: object) -> list[int]:
+        raise ConnectionResetError("connection reset by peer")
+
+    monkeypatch.setattr(Mailbox, "acknowledge", broken)
+    after.clear()
+    with pytest.raises(ConnectionResetError), Filer(moderator) as filer:
+        filer.file([], fetched[:1], lambda: after.append(1))
+        filer.file([], fetched[1:], lambda: after.append(2))
+    assert after == [] and len(fetch_unseen(moderator)) == 2  # left in the folder for the next poll
+
+
 def test_unknown_recipient_is_rejected(server: EmbeddedMailServer) -> None:
     with pytest.raises(smtplib.SMTPRecipientsRefused) as refused:
         _smtp_send(server, "nobody@demo.local", _raw("lost"))
