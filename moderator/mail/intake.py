@@ -16,6 +16,7 @@ import queue
 import ssl
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from types import TracebackType
@@ -66,6 +67,7 @@ class Mailbox:
         self._client: IMAPClient | None = None
         self._uidvalidity = 0
         self._folders: set[str] = set()  # folders known to exist on this connection
+        self._fetcher: ThreadPoolExecutor | None = None  # batches(): the thread fetching ahead
 
     def __enter__(self) -> Mailbox:
         self.open()
@@ -97,6 +99,9 @@ class Mailbox:
         self._uidvalidity = int(selected.get(b"UIDVALIDITY", 0))
 
     def close(self) -> None:
+        fetcher, self._fetcher = self._fetcher, None
+        if fetcher is not None:  # a batches() left unfinished: its fetch under way uses the connection
+            fetcher.shutdown(wait=True)
         client, self._client = self._client, None
         if client is None:
             return
@@ -169,32 +174,45 @@ class Mailbox:
     def batches(self, limit: int,
                 fetched: Callable[[list[FetchedMessage]], None] | None = None) -> Iterator[list[FetchedMessage]]:
         """Every message not yet filed away, in batches of at most `limit` (fetch_unseen's),
-        each batch fetched one step ahead: when batch k is handed out, batch k+1 is already
-        fetched and given to `fetched` (the read-ahead workers start on it), so the workers
-        read on while the caller stores, handles and files batch k (issue 11: between two
-        batches a worker otherwise waited for the IMAP fetch, the commits and the filing).
-        At most two batches are held in memory. A fetch that fails ahead (a connection reset)
-        is raised only when its batch is due, after the caller is done with batch k, so the
-        caller's steps happen in the same order as with one fetch at a time."""
+        fetched ahead: when batch k is handed out, batch k+1 is already fetched and given to
+        `fetched` (the read-ahead workers start on it), and batch k+2 is being fetched by a
+        thread, so neither the workers nor the caller wait for the server while the caller
+        stores, handles and files batch k (issue 11: between two batches a worker waited for
+        the IMAP fetch, the commits and the filing, and the caller for the fetch). At most
+        three batches are held in memory. The connection is the fetching thread's while this
+        runs: the caller uses no other command of this Mailbox meanwhile (close() waits for a
+        fetch under way). A fetch that fails ahead (a connection reset) is raised only when
+        its batch is due, after the caller is done with the batch before, so the caller's
+        steps happen in the same order as with one fetch at a time."""
         seen: set[int] = set()
 
         def fetch() -> list[FetchedMessage]:
             batch = self.fetch_unseen(limit=limit, skip=frozenset(seen))
             seen.update(item.uid for item in batch)
-            if batch and fetched is not None:
-                fetched(batch)
             return batch
 
-        batch = fetch()
-        while batch:
-            try:
-                following, failed = fetch(), None
-            except Exception as exc:  # noqa: BLE001 - raised below, once this batch is done
-                following, failed = [], exc
-            yield batch
-            if failed is not None:
-                raise failed
-            batch = following
+        fetcher = self._fetcher = ThreadPoolExecutor(1, thread_name_prefix="imap-fetch-ahead")
+        try:
+            batch = fetch()
+            ahead = fetcher.submit(fetch) if batch else None
+            if batch and fetched is not None:
+                fetched(batch)
+            while batch:
+                assert ahead is not None
+                try:
+                    following, failed = ahead.result(), None
+                except Exception as exc:  # noqa: BLE001 - raised below, once this batch is done
+                    following, failed = [], exc
+                ahead = fetcher.submit(fetch) if following else None
+                if following and fetched is not None:
+                    fetched(following)
+                yield batch
+                if failed is not None:
+                    raise failed
+                batch = following
+        finally:
+            self._fetcher = None
+            fetcher.shutdown(wait=True)
 
     def acknowledge(self, messages: Iterable[FetchedMessage]) -> list[int]:
         """Mark stored messages \\Seen and move them to the processed folder; returns the UIDs handled."""
