@@ -64,6 +64,9 @@ class IntakeFigures:
     worker_cpu_ms_per_message: float | None = None
     checked_ahead: int = 0  # mails whose check and receipt by a worker the thread took
     receipts_redone: int = 0  # of those, receipts the thread wrote as the worker guessed "replaced?" wrong
+    # Wall time the polling thread spent not on its own CPU, by what it waited for (ms): the
+    # spread between runs of the same code is mostly here, not in the CPU per mail.
+    waits_ms: dict[str, float] = dataclasses.field(default_factory=dict)
 
     def lines(self) -> list[str]:
         return [f"intake bench: a burst of {self.messages} order mails on {self.server}",
@@ -76,7 +79,8 @@ class IntakeFigures:
                  + (f", {self.worker_cpu_ms_per_message:.1f} ms of their CPU a message"
                     if self.worker_cpu_ms_per_message is not None else "")
                  + f"; checked ahead {self.checked_ahead}, guessed wrong {self.receipts_redone}") if self.workers
-                else "  read ahead: no worker processes (all in the polling thread)"]
+                else "  read ahead: no worker processes (all in the polling thread)",
+                "  polling thread's waits, ms: " + ", ".join(f"{what} {ms:.0f}" for what, ms in self.waits_ms.items())]
 
 
 # Issue 11: "Receipt latency p95 <= 3 s from delivery to the receipt in the sender's mailbox,
@@ -94,6 +98,48 @@ def latency_summary(times: Sequence[float], goal: float = RECEIPT_P95_GOAL_S) ->
     return (f"receipt latency, send to receipt in the player's mailbox (IDLE), {len(ordered)} mails: "
             f"p50 {ordered[len(ordered) // 2]:.2f} s, p95 {p95:.2f} s, max {ordered[-1]:.2f} s: "
             + (f"within the goal (p95 <= {goal:g} s)" if met else f"MISSES the goal (p95 <= {goal:g} s)"), met)
+
+
+@contextmanager
+def waits_in_this_thread() -> Iterator[dict[str, float]]:
+    """For the block: the wall time this thread spends beyond its own CPU in the IMAP fetch,
+    waiting for a worker's reading, in database commits (the disk sync), and waiting at the
+    end for the Filer thread's last filing (ms). Each is timed around the call (the methods
+    patched for the block, in this thread only); what is left of wall less CPU is "other" (a
+    core taken by another process, the GIL)."""
+    import threading
+
+    from sqlalchemy.orm import Session
+
+    from moderator.mail.intake import Filer, Mailbox
+    from moderator.service.read_ahead import ReadAhead
+
+    me = threading.get_ident()
+    waits = {"IMAP fetch": 0.0, "a worker's reading": 0.0, "commits": 0.0, "the last filing": 0.0}
+    patched = [(Mailbox, "fetch_unseen", "IMAP fetch"), (ReadAhead, "take", "a worker's reading"),
+               (Session, "commit", "commits"), (Filer, "__exit__", "the last filing")]
+    originals = [(cls, name, cls.__dict__[name]) for cls, name, _ in patched]
+
+    def timed(real: Callable[..., Any], what: str) -> Callable[..., Any]:
+        def call(*args: Any, **kwargs: Any) -> Any:
+            if threading.get_ident() != me:
+                return real(*args, **kwargs)
+            wall, cpu = time.perf_counter(), time.thread_time()
+            try:
+                return real(*args, **kwargs)
+            finally:
+                waits[what] += (time.perf_counter() - wall - (time.thread_time() - cpu)) * 1000
+        return call
+
+    for cls, name, what in patched:
+        setattr(cls, name, timed(getattr(cls, name), what))
+    wall, cpu = time.perf_counter(), time.thread_time()
+    try:
+        yield waits
+    finally:
+        for cls, name, real in originals:
+            setattr(cls, name, real)
+        waits["other"] = (time.perf_counter() - wall - (time.thread_time() - cpu)) * 1000 - sum(waits.values())
 
 
 WARM_UP = 2 * len(SEATS)  # mails polled before the timed burst, a second from each seat included
@@ -250,7 +296,8 @@ def _burst(messages: int, base: Path, users: dict[str, str],
         taken, worker_cpu = (ahead.taken, ahead.worker_cpu_seconds()) if ahead is not None else (0, None)
         checks, redone = (ahead.checks_taken, ahead.receipts_redone) if ahead is not None else (0, 0)
         start, cpu, thread = time.perf_counter(), time.process_time(), time.thread_time()
-        outcomes = poll(svc, on_handled=handled)
+        with waits_in_this_thread() as waits:
+            outcomes = poll(svc, on_handled=handled)
         intake_s, cpu_s = time.perf_counter() - start, time.process_time() - cpu
         thread_s = time.thread_time() - thread
         if ahead is not None:
@@ -264,7 +311,7 @@ def _burst(messages: int, base: Path, users: dict[str, str],
     return IntakeFigures(servers.name, messages, len(seen) / raw_s, messages / intake_s,
                          first[0] if first else 0.0, cpu_s / messages * 1000, thread_s / messages * 1000,
                          ahead.workers if ahead is not None else 0, taken,
-                         worker_cpu / messages * 1000 if worker_cpu is not None else None, checks, redone)
+                         worker_cpu / messages * 1000 if worker_cpu is not None else None, checks, redone, waits)
 
 
 def latency(samples: int = 20, root: Path | None = None) -> list[float]:

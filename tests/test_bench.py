@@ -76,7 +76,15 @@ def test_the_intake_bench_takes_a_small_burst_through(tmp_path: Path) -> None:
 
     figures = intake_bench.run(messages=3, root=tmp_path)
     assert figures.messages == 3 and figures.intake_per_s > 0 and figures.raw_fetch_per_s > 0
-    assert len(figures.lines()) == 7 and "read ahead" in figures.lines()[-1]
+    assert len(figures.lines()) == 8 and "read ahead" in figures.lines()[-2]
+    # the polling thread's waits, by what it waited for (the methods timed are put back after)
+    assert set(figures.waits_ms) == {"IMAP fetch", "a worker's reading", "commits", "the last filing", "other"}
+    assert "waits" in figures.lines()[-1]
+    from sqlalchemy.orm import Session
+
+    from moderator.mail.intake import Mailbox
+
+    assert Mailbox.fetch_unseen.__qualname__ == "Mailbox.fetch_unseen" and Session.commit.__qualname__ == "Session.commit"
 
 
 def test_the_latency_bench_times_each_mail_to_its_receipt(tmp_path: Path) -> None:

@@ -112,6 +112,63 @@ def test_fetch_limit(server: EmbeddedMailServer, moderator: MailConfig) -> None:
     assert len(fetch_unseen(moderator, limit=2)) == 2
 
 
+def test_batches_fetch_one_ahead_and_raise_a_failed_fetch_once_the_batch_before_is_done(
+        server: EmbeddedMailServer, moderator: MailConfig, monkeypatch: pytest.MonkeyPatch) -> None:
+    for n in range(5):
+        _smtp_send(server, moderator.from_address, _raw(f"ahead {n}"))
+    steps: list[str] = []
+    with Mailbox(moderator) as box:
+        for batch in box.batches(2, lambda fetched: steps.append(f"fetched {len(fetched)}")):
+            steps.append(f"handed {len(batch)}")
+    # each batch is fetched (and given to the read-ahead) before the one before is handed out
+    assert steps == ["fetched 2", "fetched 2", "handed 2", "fetched 1", "handed 2", "handed 1"]
+
+    real, calls = Mailbox.fetch_unseen, []
+
+    def reset_on_the_second(self: Mailbox, *args: object, **kwargs: object) -> object:
+        calls.append(1)
+        if len(calls) == 2:
+            raise ConnectionResetError("connection reset by peer")
+        return real(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Mailbox, "fetch_unseen", reset_on_the_second)
+    done = []
+    with Mailbox(moderator) as box, pytest.raises(ConnectionResetError):
+        for batch in box.batches(2):
+            done.append(len(batch))  # the first batch is handed out and done before the error
+    assert done == [2]
+
+
+def test_the_filer_files_batches_on_its_own_connection_and_raises_its_error_at_the_end(
+        server: EmbeddedMailServer, moderator: MailConfig, monkeypatch: pytest.MonkeyPatch) -> None:
+    from moderator.mail.intake import Filer
+
+    for n in range(3):
+        _smtp_send(server, moderator.from_address, _raw(f"filed {n}"))
+    fetched = fetch_unseen(moderator)
+    after: list[int] = []
+    with Filer(moderator) as filer:
+        filer.file([], fetched[:2], lambda: after.append(1))
+        filer.file([], fetched[2:], lambda: after.append(2))
+    assert after == [1, 2] and fetch_unseen(moderator) == []
+    with Filer(moderator):
+        pass  # nothing given: no connection, nothing to raise
+
+    _smtp_send(server, moderator.from_address, _raw("filed later"))
+    _smtp_send(server, moderator.from_address, _raw("filed later 2"))
+    fetched = fetch_unseen(moderator)
+
+    def broken(self: Mailbox, items: object) -> list[int]:
+        raise ConnectionResetError("connection reset by peer")
+
+    monkeypatch.setattr(Mailbox, "acknowledge", broken)
+    after.clear()
+    with pytest.raises(ConnectionResetError), Filer(moderator) as filer:
+        filer.file([], fetched[:1], lambda: after.append(1))
+        filer.file([], fetched[1:], lambda: after.append(2))
+    assert after == [] and len(fetch_unseen(moderator)) == 2  # left in the folder for the next poll
+
+
 def test_unknown_recipient_is_rejected(server: EmbeddedMailServer) -> None:
     with pytest.raises(smtplib.SMTPRecipientsRefused) as refused:
         _smtp_send(server, "nobody@demo.local", _raw("lost"))

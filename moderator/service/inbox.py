@@ -48,7 +48,7 @@ from moderator.mail.compose import (
     reply_subject,
 )
 from moderator.mail.extract import ExtractedMessage, extract
-from moderator.mail.intake import FetchedMessage, Mailbox
+from moderator.mail.intake import FetchedMessage, Filer, Mailbox
 from moderator.mail.mask import MASK, mask_raw, mask_text, secrets_in
 from moderator.orders import parse_orders
 from moderator.orders.messages import counted
@@ -146,14 +146,16 @@ def poll(svc: Service, on_handled: Callable[[Outcome], None] | None = None) -> l
         outcome = handle_stored(svc, row.id)
         if outcome.status != ELSEWHERE:
             done(outcome)
-    with Mailbox(svc.require_mail()) as box:
-        seen: set[int] = set()
-        ahead = _read_ahead(svc)
-        while batch := box.fetch_unseen(limit=FETCH_BATCH, skip=frozenset(seen)):
-            seen.update(item.uid for item in batch)
-            # The workers read the batch's mails (extract, parse) while this thread stores them
-            # and handles them; the database stays this thread's (service/read_ahead.py).
-            ahead.start([item.raw for item in batch if len(item.raw) <= READ_AHEAD_LARGEST], lambda: _positions(svc))
+    ahead = _read_ahead(svc)
+
+    def read_ahead(batch: list[FetchedMessage]) -> None:
+        # The workers read the batch's mails (extract, parse, check) while this thread stores
+        # and handles them, and the batch before (Mailbox.batches fetches one ahead); the
+        # database stays this thread's (service/read_ahead.py).
+        ahead.start([item.raw for item in batch if len(item.raw) <= READ_AHEAD_LARGEST], lambda: _positions(svc))
+
+    with Mailbox(svc.require_mail()) as box, Filer(box.config) as filer, ahead.forgetting():
+        for batch in box.batches(FETCH_BATCH, read_ahead):
             try:
                 with svc.store.transaction():  # each new one with its first attempt counted (and leased to us)
                     stored = svc.store.store_incoming_batch(
@@ -169,16 +171,16 @@ def poll(svc: Service, on_handled: Callable[[Outcome], None] | None = None) -> l
                             done(outcome)
                         crash_point("intake.handled")
             finally:
-                ahead.forget()  # the readings not taken (mails stored before): not kept
+                ahead.forget([item.raw for item in batch])  # the readings not taken (mails stored before)
             statuses = svc.store.message_statuses([row_id for row_id, _ in stored])
             # Only after the batch is safe in the database (and handled) are the mailbox copies
             # filed away, in two commands rather than three per message: robots' mail into the
-            # quarantine folder, everything else as processed.
-            box.quarantine([item for item, (row_id, _) in zip(batch, stored, strict=True)
-                            if statuses.get(row_id) == "quarantined"])
-            box.acknowledge([item for item, (row_id, _) in zip(batch, stored, strict=True)
-                             if statuses.get(row_id) != "quarantined"])
-            crash_point("intake.filed")
+            # quarantine folder, everything else as processed (on the Filer's connection, while
+            # this thread handles the next batch).
+            filer.file([item for item, (row_id, _) in zip(batch, stored, strict=True)
+                        if statuses.get(row_id) == "quarantined"],
+                       [item for item, (row_id, _) in zip(batch, stored, strict=True)
+                        if statuses.get(row_id) != "quarantined"], lambda: crash_point("intake.filed"))
     return outcomes
 
 

@@ -47,12 +47,14 @@ import os
 import pickle
 import re
 import shutil
+import sys
 import tempfile
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
@@ -76,6 +78,12 @@ LONGEST_WAIT = 60.0
 _CHECK = re.compile(r"\bcheck\b", re.IGNORECASE)
 _CHECK_LINE = re.compile(r"(?im)^\s*check\s*$")
 POSITIONS_KEPT = 4  # checking positions a worker keeps (and files the thread keeps): a few games, a new turn
+# How long a thread may hold the GIL while another waits for it, once the pool is used (Python's
+# default: 5 ms). The executor's own threads in this process hand a worker its next mail and take
+# back its reading; while the polling thread runs Python they wait for the GIL, and a worker that
+# reads a mail in about a millisecond sat idle up to 5 ms for the next one (issue 11, round 13:
+# 250 such waits in a 300-mail burst, about half of the worker's time).
+FEED_SWITCH_SECONDS = 0.0005
 
 
 @dataclass(frozen=True)
@@ -316,6 +324,7 @@ class ReadAhead:
                 self._owner = os.getpid()
                 self._pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"),
                                                  initializer=_worker_start, initargs=(os.getpid(),))
+                sys.setswitchinterval(min(sys.getswitchinterval(), FEED_SWITCH_SECONDS))
             offers = self._offers(positions) if positions is not None else ()
             with self._lock:
                 for raw in raws:
@@ -384,12 +393,25 @@ class ReadAhead:
         self.taken += 1
         return reading
 
-    def forget(self) -> None:
-        """Drop what is still pending (a batch ended early: its rest is read again next poll)."""
+    def forget(self, raws: Sequence[bytes] | None = None) -> None:
+        """Drop what is still pending of these mails (a batch done, or ended early: its rest is
+        read again next poll), or of all (None)."""
         with self._lock:
-            pending, self._pending = self._pending, {}
+            if raws is None:
+                pending, self._pending = self._pending, {}
+            else:
+                pending = {raw: future for raw in raws if (future := self._pending.pop(raw, None)) is not None}
         for future in pending.values():
             future.cancel()
+
+    @contextmanager
+    def forgetting(self) -> Iterator[None]:
+        """Whatever is pending at the end (a poll's batch fetched ahead and not reached, when
+        the poll ends early) is dropped then: the next poll reads it again."""
+        try:
+            yield
+        finally:
+            self.forget()
 
     def close(self) -> None:
         self.forget()
