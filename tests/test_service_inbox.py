@@ -93,6 +93,34 @@ def test_orders_for_another_turn_are_refused_with_the_reason(setup: tuple[Embedd
     assert b"These orders are for turn 1, but game g is at turn 2" in svc.store.messages(direction="out")[-1].raw
 
 
+def test_orders_without_a_turn_line_written_before_the_turn_began_are_refused_unless_they_say_turn(
+        setup: tuple[EmbeddedMailServer, Service]) -> None:
+    """Issue 11, "a submission for an old turn is refused": a mail for turn 1 without a TURN
+    line, read only after turn 1 was resolved, is not taken for turn 2; with TURN 2 it is, and
+    so is a mail without a TURN line written after turn 2 began."""
+    import time
+
+    from moderator.service.turns import resolve_game
+
+    server, svc = setup
+    untitled = ORDERS.replace("TURN 1\n", "")
+    _deliver(server, _dated(untitled, datetime.now(UTC)))  # written for turn 1, read after it was resolved
+    _deliver(server, _dated(ORDERS.replace("TURN 1", "TURN 2"), datetime.now(UTC)))  # the player says turn 2
+    time.sleep(1.1)  # whole seconds: a mail written within the second the turn began counts for it
+    resolve_game(svc, "g")  # `moderator resolve`: the mailbox is not read first
+    time.sleep(1.1)
+    old, told = poll(svc)
+    assert old.status == "processed" and "written for turn 1" in old.summary
+    reply = " ".join(_body(svc.store.messages(direction="out")[-2].raw).split())
+    assert "These orders were written for turn 1 of g, which has been resolved" in reply
+    assert "before turn 2 began" in reply and "Send your orders for turn 2" in reply and "TURN 2" in reply
+    assert "receipt" in told.summary and "germany" in svc.store.current_submissions("g", 2)
+    _send(server, untitled.replace("MOVE 2 inf", "MOVE 1 inf"))  # written after turn 2 began
+    [new] = poll(svc)
+    assert "receipt" in new.summary and "replaces" in new.summary
+    assert "MOVE 1 inf" in svc.store.current_submissions("g", 2)["germany"].normalized
+
+
 def test_orders_that_reached_the_server_before_the_deadline_count_however_late_they_are_read(
         setup: tuple[EmbeddedMailServer, Service]) -> None:
     import time

@@ -578,12 +578,44 @@ def _handle(svc: Service, message_id: int, raw: bytes, arrived: datetime | None 
         return _reply(svc, message_id, mail, game, f"These orders are for turn {turn}, but game {game.id} is at "
                       f"turn {game.turn}.", "Only orders for the current turn are accepted.",
                       f"Change the TURN line to TURN {game.turn}.")
+    written = written_at(mail.date, arrived or svc.clock())
+    if turn is None and (refusal := _for_an_earlier_turn(svc, message_id, mail, game, written, arrived)):
+        return refusal
     if proxy_for is not None:
         return proxy.accept(svc, message_id, mail, game, nation, proxy_for, text, check_only)  # type: ignore[no-any-return]
     if (by_host := proxy.host_commands(svc, game, nation)) is not None:  # a government in exile's host ordered
         return _reply(svc, message_id, mail, game, *by_host)
     return _accept(svc, message_id, mail, game, nation, parsed, check_only, seat.email, text,
-                   written_at(mail.date, arrived or svc.clock()), reading.prepared if reading is not None else None)
+                   written, reading.prepared if reading is not None else None)
+
+
+def _for_an_earlier_turn(svc: Service, message_id: int, mail: ExtractedMessage, game: Game, written: datetime,
+                         arrived: datetime | None) -> Outcome | None:
+    """The refusal of orders without a TURN line written before the current turn began (when
+    the turn before it was resolved), or None. Such a mail was meant for that earlier turn - a
+    late mail, or one read only after `moderator resolve` - and taken for the current turn it
+    would put orders given for another position in place (issue 11: "a submission for an old
+    turn is refused"). When it was written is judged as for the mail written last (written_at:
+    its Date header within sane bounds of its arrival, else its arrival); the player who means
+    it for the current turn says so with a TURN line. A mail written within the second the
+    turn began counts for it (the server's arrival times are whole seconds)."""
+    if game.turn <= 1 or (began := svc.store.turn_resolved(game.id, game.turn - 1)) is None:
+        return None
+    began = began.replace(microsecond=0)
+    if written >= began:
+        return None
+    old, reached = game.turn - 1, arrived or svc.clock()
+    when = "when it reached the server" if written == reached else "by its Date header"
+    came = (f"It reached the moderator at {reached:%Y-%m-%d %H:%M:%S} UTC, after the deadline of turn {old}, which "
+            "had been resolved by then." if reached >= began else
+            f"It reached the server before turn {old} was resolved, but was not read in time to count for it.")
+    return _reply(svc, message_id, mail, game,
+                  f"These orders were written for turn {old} of {game.id}, which has been resolved; they were not "
+                  f"taken for turn {game.turn}.",
+                  f"Your mail has no TURN line and was written at {written:%Y-%m-%d %H:%M:%S} UTC ({when}), before "
+                  f"turn {game.turn} began at {began:%Y-%m-%d %H:%M:%S} UTC. {came}",
+                  f"Send your orders for turn {game.turn}. If this mail's orders are meant for turn {game.turn}, "
+                  f"send them again with the line TURN {game.turn}.")
 
 
 # How far a mail's Date header may lie from its arrival and still say when it was written:

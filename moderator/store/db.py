@@ -66,6 +66,7 @@ _UNKNOWN = object()  # a memo entry not read yet
 _MAILS = MailMessage.__table__  # type: ignore[attr-defined]
 _SUBMISSIONS = Submission.__table__  # type: ignore[attr-defined]
 _AUTH_FAILURES = AuthFailure.__table__  # type: ignore[attr-defined]
+_TURNS = TurnRecord.__table__  # type: ignore[attr-defined]
 _FIRST_WITH_MESSAGE_ID = (sa_select(_MAILS.c.id).where(_MAILS.c.direction == "in",
                                                        _MAILS.c.message_id == bindparam("message_id"),
                                                        _MAILS.c.id < bindparam("before"))
@@ -868,6 +869,20 @@ class Store:
     def save_turn(self, record: TurnRecord) -> None:
         with self.session() as s:
             s.add(record)
+
+    def turn_resolved(self, game_id: str, turn: int) -> datetime | None:
+        """When `turn` of the game was last resolved (its newest record: a correction's), with
+        its zone, or None if it was not: the moment the next turn began. Read for order mail
+        without a TURN line (service/inbox.py _for_an_earlier_turn), so kept for the
+        transaction (one read a game a group of mails), and only the one column."""
+        def load() -> datetime | None:
+            with self.session() as s:
+                found = s.connection().execute(
+                    sa_select(_TURNS.c.resolved).where(_TURNS.c.game_id == game_id, _TURNS.c.turn == turn)
+                    .order_by(_TURNS.c.id.desc()).limit(1)).scalar()
+            return _aware(found) if found is not None else None
+
+        return self._memo(("turn resolved", game_id, turn), load)
 
     def turn_record(self, game_id: str, turn: int) -> TurnRecord | None:
         with self.session() as s:
