@@ -384,6 +384,24 @@ def test_a_date_far_from_the_arrival_does_not_count(setup: tuple[EmbeddedMailSer
     assert "MOVE 2 inf" in svc.store.current_submissions("g", 1)["germany"].normalized
 
 
+def test_a_date_not_taken_is_said_in_the_receipt(setup: tuple[EmbeddedMailServer, Service]) -> None:
+    """Issue 11: a Date header outside its sane bounds is replaced by the arrival, and the
+    receipt says so in one line (a player whose clock is wrong learns why); a sane one is not
+    mentioned."""
+    server, svc = setup
+    _deliver(server, _dated(ORDERS, datetime.now(UTC) + timedelta(days=365)))
+    _deliver(server, _dated(ORDERS, datetime.now(UTC) - timedelta(days=3)))
+    _deliver(server, b"Date: the day the war began\r\n" + _raw(ORDERS))
+    _deliver(server, _dated(ORDERS, datetime.now(UTC)))
+    assert [o.status for o in poll(svc)] == ["processed"] * 4
+    ahead, behind, unread, sane = (" ".join(_body(m.raw).split()) for m in svc.store.messages(direction="out"))
+    assert "is more than 15 minutes after its arrival at" in ahead and "counts as written when it arrived" in ahead
+    assert "is more than 2 days before its arrival" in behind
+    assert "(the day the war began) could not be read" in unread
+    assert "Your mail's Date" not in sane
+    assert ahead.count("Your mail's Date") == 1
+
+
 def test_written_at_trusts_the_date_only_near_the_arrival() -> None:
     from moderator.service.inbox import written_at
 

@@ -585,8 +585,10 @@ def _handle(svc: Service, message_id: int, raw: bytes, arrived: datetime | None 
         return proxy.accept(svc, message_id, mail, game, nation, proxy_for, text, check_only)  # type: ignore[no-any-return]
     if (by_host := proxy.host_commands(svc, game, nation)) is not None:  # a government in exile's host ordered
         return _reply(svc, message_id, mail, game, *by_host)
+    # Only a mail whose Date was not taken (its arrival stands in for it) reads its Date again.
+    dated = date_ignored(mail.date, written) if written == (arrived or svc.clock()) else ""
     return _accept(svc, message_id, mail, game, nation, parsed, check_only, seat.email, text,
-                   written, reading.prepared if reading is not None else None)
+                   written, reading.prepared if reading is not None else None, dated)
 
 
 def _for_an_earlier_turn(svc: Service, message_id: int, mail: ExtractedMessage, game: Game, written: datetime,
@@ -630,15 +632,43 @@ def written_at(date_header: str | None, arrived: datetime) -> datetime:
     which the creator of the message indicated that [it] was complete and ready to enter the
     mail delivery system") if that lies within sane bounds of its arrival, else the arrival.
     Servers deliver a burst out of order; the orders written last are the ones meant."""
+    stated = _stated(date_header)
+    return stated if stated is not None and arrived - DATE_BEHIND <= stated <= arrived + DATE_AHEAD else arrived
+
+
+def date_ignored(date_header: str | None, arrived: datetime) -> str:
+    """The receipt's line saying that a mail's Date header was not taken as when it was
+    written (written_at took its arrival instead), or "" if it was taken or there was none:
+    the player whose clock is wrong learns why a mail written earlier may stand over this one."""
+    if not date_header or not date_header.strip():
+        return ""
+    stated = _stated(date_header)
+    at = f"{arrived:%Y-%m-%d %H:%M:%S} UTC"
+    if stated is None:
+        why = f"could not be read, so it counts as written when it arrived ({at})."
+    elif stated > arrived + DATE_AHEAD:
+        why = (f"is more than {int(DATE_AHEAD.total_seconds() // 60)} minutes after its arrival at {at}, so it "
+               "counts as written when it arrived (is your clock right?).")
+    elif stated < arrived - DATE_BEHIND:
+        why = (f"is more than {DATE_BEHIND.days} days before its arrival at {at}, so it counts as written when it "
+               "arrived (is your clock right?).")
+    else:
+        return ""
+    shown = " ".join(date_header.split())[:80].strip()  # one line, never a header's folded or hostile length
+    return f"Your mail's Date ({shown}) {why}"
+
+
+def _stated(date_header: str | None) -> datetime | None:
+    """A Date header as an aware datetime, or None if it cannot be read."""
     from email.utils import parsedate_to_datetime
 
     try:
         stated = parsedate_to_datetime(date_header or "")
     except (TypeError, ValueError, IndexError, OverflowError):
-        return arrived
+        return None
     if stated.tzinfo is None:  # "-0000": the zone is unknown (RFC 5322 3.3); read it as UTC
         stated = stated.replace(tzinfo=UTC)
-    return stated if arrived - DATE_BEHIND <= stated <= arrived + DATE_AHEAD else arrived
+    return stated
 
 
 def _megabytes(size: int) -> str:
@@ -888,9 +918,9 @@ def _utc(moment: datetime) -> datetime:
 
 def _accept(svc: Service, message_id: int, mail: ExtractedMessage, game: Game, nation: str, parsed: Any,
             check_only: bool, seat_email: str, text: str, written: datetime,
-            prepared: read_ahead.Prepared | None = None) -> Outcome:
+            prepared: read_ahead.Prepared | None = None, dated: str = "") -> Outcome:
     receipt = take_orders(svc, game, nation, text, check_only=check_only, stored_text=mask_text(mail.text),
-                          message=message_id, parsed=parsed, written=written, prepared=prepared)
+                          message=message_id, parsed=parsed, written=written, prepared=prepared, dated=dated)
     recipients = [mail.sender] + ([seat_email] if seat_email and seat_email != mail.sender else [])
     _queue_reply(svc, mail, game, recipients, receipt.subject, receipt.text, receipt.html, receipt.parts)
     svc.store.update_message(message_id, status="processed", game_id=game.id,
@@ -917,14 +947,16 @@ class Receipt:
 def take_orders(svc: Service, game: Game, nation: str, text: str, *, check_only: bool = False,
                 stored_text: str | None = None, message: int | None = None, parsed: ParseResult | None = None,
                 entered: bool = False, written: datetime | None = None, preface: str = "",
-                prepared: read_ahead.Prepared | None = None) -> Receipt:
+                prepared: read_ahead.Prepared | None = None, dated: str = "") -> Receipt:
     """Check one seat's orders on the position they meet, store them (replacing the seat's
     earlier orders for the turn) unless check_only, and write the receipt. A mail with
     orders comes here, and so do orders the moderator enters (`moderator enter`, entered=True).
     `written`: when the mail was written (written_at); orders the seat wrote later that are
     in already stand, and these are kept for the record only (the receipt says so).
     `prepared`: the check and receipt a read-ahead worker made of `parsed` (service/read_ahead.py),
-    taken only if made for this nation on what this check would be made from (the same Basis)."""
+    taken only if made for this nation on what this check would be made from (the same Basis).
+    `dated`: a line for the receipt on the mail's Date header (date_ignored); the worker's
+    receipt lacks it, so such a receipt is written here."""
     parsed = parsed if parsed is not None else parse_orders(text)
     scenario = svc.scenario(game)
     if prepared is not None and (entered or preface or not read_ahead.still_holds(svc, prepared, game, nation)):
@@ -943,16 +975,16 @@ def take_orders(svc: Service, game: Game, nation: str, text: str, *, check_only:
         # so orders replaced before the deadline leave nothing pending.
     name = scenario.nations[nation].name
     parts = None
-    if prepared is not None and later is None and prepared.replaced == replaced:  # written ahead for this answer
+    if prepared is not None and later is None and prepared.replaced == replaced and not dated:  # written ahead
         body, html, parts = prepared.receipt.text, prepared.receipt.html, prepared.receipt.parts
     else:
-        if prepared is not None and later is None and svc.read_ahead is not None:
+        if prepared is not None and later is None and not dated and svc.read_ahead is not None:
             svc.read_ahead.receipts_redone += 1  # the worker's guess was wrong (counted for the bench)
         body, html = receipt_words(seat, game=game.id, nation_name=name, turn=game.turn,
                                    date=turn_label(scenario, game.turn), deadline=describe_deadline(game.deadline),
                                    check_only=check_only, replaced=replaced, entered=entered,
                                    later=_utc(later.written).strftime("%Y-%m-%d %H:%M:%S UTC")
-                                   if later and later.written else "")
+                                   if later and later.written else "", dated=dated)
     kind = "CHECK" if check_only else "Receipt"
     kept, errors, warnings = seat.kept, len(seat.shown["error"]), len(seat.shown["warning"])
     return Receipt(kind, kept, errors, warnings, replaced,
