@@ -352,8 +352,9 @@ def _handle_in_place(svc: Service, message_id: int, raw: bytes, arrived: datetim
     The changes to the mail's own row are written as one UPDATE at the end (Store.gathering)."""
     with svc.store.gathering(message_id):
         outcome = _handle(svc, message_id, raw, _utc(arrived) if arrived else None, size if size > len(raw) else 0)
-        # (held mail is read later: its password is masked then)
-        if outcome.status not in ("new", "held") and (masked := mask_raw(raw)) != raw:
+        if outcome.status == "held":  # read later: what its password proves is noted before it is masked
+            _seal(svc, message_id, raw)
+        elif outcome.status != "new" and (masked := mask_raw(raw)) != raw:
             svc.store.update_message(message_id, raw=masked)  # seat passwords out
     return outcome
 
@@ -406,17 +407,28 @@ def _shunt(svc: Service, message_id: int, attempts: int, what: str, detail: str)
 SEALED = "sealed|"  # a setting per mail set aside: the seats whose password it carried (_seal)
 
 
-def _seal(svc: Service, message_id: int) -> None:
-    """A mail set aside unhandled keeps no seat password in clear (issue 11): before its copy
-    is masked, the seats whose password it carries, from an address registered for the seat,
-    are noted (a setting), and `mail redrive` takes its masked PASSWORD line as the right one
-    for exactly those seats (_refuse_stranger); the SHA-256 of the bytes as they arrived stays
-    on the row for audit."""
-    row = svc.store.message(message_id)
-    if row is None or (masked := mask_raw(row.raw)) == row.raw:
+def _seal(svc: Service, message_id: int, raw: bytes | None = None) -> None:
+    """A mail set aside unhandled, or held unread (_hold), keeps no seat password in clear
+    (issue 11): before its copy is masked, the seats whose password it carries, from an
+    address registered for the seat, are noted (a setting), and when it is read (`mail
+    redrive`, or the held mail's turn to be read) its masked PASSWORD line is taken as the
+    right one for exactly those seats (_refuse_stranger), so who is let in does not change.
+    The SHA-256 of the bytes as they arrived stays on the row for audit. `raw`: the mail's, when
+    the caller has it (the row's otherwise).
+
+    Cost: a held mail with a wrong password pays its key derivation (PBKDF2) when it is held,
+    where it paid it when it was read - most held mail is read in the end, THROTTLE_AFTER a
+    window (docs/mail-service.md, "Throttling without losing orders")."""
+    sender = ""
+    if raw is None:
+        row = svc.store.message(message_id)
+        if row is None:
+            return
+        raw, sender = row.raw, row.sender
+    if (masked := mask_raw(raw)) == raw:
         return
-    secrets = secrets_in(row.raw)
-    sender = row.sender or _from_address(row.raw)
+    secrets = secrets_in(raw)
+    sender = sender or _from_address(raw)
     sealed = sorted(f"{seat.game_id}/{seat.nation}" for game in svc.store.games() if game.status != "finished"
                     for seat in svc.store.seats(game.id) if sender and seat.may_send_from(sender)
                     and any(verify_secret(secret, seat.secret_hash) for secret in secrets))
