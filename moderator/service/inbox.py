@@ -613,7 +613,7 @@ def _for_an_earlier_turn(svc: Service, message_id: int, mail: ExtractedMessage, 
     its Date header within sane bounds of its arrival, else its arrival); the player who means
     it for the current turn says so with a TURN line. A mail written within the second the
     turn began counts for it (the server's arrival times are whole seconds)."""
-    if game.turn <= 1 or (began := svc.store.turn_resolved(game.id, game.turn - 1)) is None:
+    if (began := svc.store.turn_resolved(game.id, game.turn - 1)) is None:  # the first turn (1, or 0: deployment)
         return None
     began = began.replace(microsecond=0)
     if written >= began:
