@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import smtplib
 from collections.abc import Iterator
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime, timedelta, timezone
 from email.message import EmailMessage
 from email.utils import make_msgid
 from pathlib import Path
@@ -104,7 +104,8 @@ def test_orders_without_a_turn_line_written_before_the_turn_began_are_refused_un
 
     server, svc = setup
     untitled = ORDERS.replace("TURN 1\n", "")
-    _deliver(server, _dated(untitled, datetime.now(UTC)))  # written for turn 1, read after it was resolved
+    written = datetime.now(UTC).replace(microsecond=0)
+    _deliver(server, _dated(untitled, written.astimezone(timezone(timedelta(hours=2)))))  # for turn 1, read later
     _deliver(server, _dated(ORDERS.replace("TURN 1", "TURN 2"), datetime.now(UTC)))  # the player says turn 2
     time.sleep(1.1)  # whole seconds: a mail written within the second the turn began counts for it
     resolve_game(svc, "g")  # `moderator resolve`: the mailbox is not read first
@@ -113,7 +114,8 @@ def test_orders_without_a_turn_line_written_before_the_turn_began_are_refused_un
     assert old.status == "processed" and "written for turn 1" in old.summary
     reply = " ".join(_body(svc.store.messages(direction="out")[-2].raw).split())
     assert "These orders were written for turn 1 of g, which has been resolved" in reply
-    assert "before turn 2 began" in reply and "Send your orders for turn 2" in reply and "TURN 2" in reply
+    assert f"written at {written:%Y-%m-%d %H:%M:%S} UTC (by its Date header), before turn 2 began" in reply
+    assert "Send your orders for turn 2" in reply and "TURN 2" in reply
     assert "receipt" in told.summary and "germany" in svc.store.current_submissions("g", 2)
     _send(server, untitled.replace("MOVE 2 inf", "MOVE 1 inf"))  # written after turn 2 began
     [new] = poll(svc)

@@ -619,15 +619,16 @@ def _for_an_earlier_turn(svc: Service, message_id: int, mail: ExtractedMessage, 
     if written >= began:
         return None
     old, reached = game.turn - 1, arrived or svc.clock()
-    when = "when it reached the server" if written == reached else "by its Date header"
-    came = (f"It reached the moderator at {reached:%Y-%m-%d %H:%M:%S} UTC, after the deadline of turn {old}, which "
-            "had been resolved by then." if reached >= began else
+    when = "by its Date header" if _stated(mail.date) == written else "when it reached the server"
+    came = (f"It reached the moderator at {reached.astimezone(UTC):%Y-%m-%d %H:%M:%S} UTC, when turn {old} had "
+            "been resolved already." if reached >= began else
             f"It reached the server before turn {old} was resolved, but was not read in time to count for it.")
     return _reply(svc, message_id, mail, game,
                   f"These orders were written for turn {old} of {game.id}, which has been resolved; they were not "
                   f"taken for turn {game.turn}.",
-                  f"Your mail has no TURN line and was written at {written:%Y-%m-%d %H:%M:%S} UTC ({when}), before "
-                  f"turn {game.turn} began at {began:%Y-%m-%d %H:%M:%S} UTC. {came}",
+                  f"Your mail has no TURN line and was written at {written.astimezone(UTC):%Y-%m-%d %H:%M:%S} UTC "
+                  f"({when}), before "
+                  f"turn {game.turn} began at {began.astimezone(UTC):%Y-%m-%d %H:%M:%S} UTC. {came}",
                   f"Send your orders for turn {game.turn}. If this mail's orders are meant for turn {game.turn}, "
                   f"send them again with the line TURN {game.turn}.")
 
@@ -655,7 +656,7 @@ def date_ignored(date_header: str | None, arrived: datetime) -> str:
     if not date_header or not date_header.strip():
         return ""
     stated = _stated(date_header)
-    at = f"{arrived:%Y-%m-%d %H:%M:%S} UTC"
+    at = f"{arrived.astimezone(UTC):%Y-%m-%d %H:%M:%S} UTC"
     if stated is None:
         why = f"could not be read, so it counts as written when it arrived ({at})."
     elif stated > arrived + DATE_AHEAD:
