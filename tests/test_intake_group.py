@@ -112,6 +112,17 @@ def test_a_group_reads_once_a_sender_and_writes_each_mail_once(svc: Service) -> 
                for row in svc.store.messages(direction="in"))
 
 
+def test_a_group_without_turn_lines_reads_when_the_turn_began_once(svc: Service) -> None:
+    """Mail without a TURN line is checked against when the current turn began (an earlier
+    turn's mail is refused): one read for the group, not one a mail."""
+    raws = [_mail(nation, n, body=f"GAME g\nNATION {nation}\nPASSWORD pw\nNOTE mail {n}\n")
+            for n in range(3) for nation in SEATS]
+    seen = _statements(svc)
+    outcomes = _handle(svc, raws)
+    assert all(o.summary.startswith("receipt") for o in outcomes)
+    assert _count(seen, r"^SELECT turnrecord\.resolved FROM turnrecord") == 1
+
+
 def test_in_one_group_a_copy_of_a_mail_is_refused(svc: Service) -> None:
     """The first stored of a Message-ID counts, whether the copy comes in the same group or
     a later one (the group's one read of the first of each Message-ID)."""

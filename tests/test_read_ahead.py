@@ -324,6 +324,25 @@ def test_without_a_pool_the_thread_reads_everything(tmp_path: Path, monkeypatch:
     assert ReadAhead(0)._given_up  # none configured: never started
 
 
+def test_a_pool_starting_removes_the_folders_of_processes_that_died(tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 11: a daemon killed with its workers at once leaves its positions' folder behind;
+    the next pool to start removes the folders whose owner process is gone, and no other."""
+    import tempfile
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    monkeypatch.setattr(read_ahead, "ProcessPoolExecutor", lambda *_, **__: 1 / 0)  # the removal comes first
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait()
+    stale, alive, other = (tmp_path / f"moderator-positions-{gone.pid}-x1", tmp_path / f"moderator-positions-{os.getpid()}-x2",
+                           tmp_path / "moderator-positions-x3")
+    for folder in (stale, alive, other):
+        folder.mkdir()
+        (folder / "p.pickle").write_bytes(b"position")
+    ReadAhead(1).start(_mails()[:read_ahead.FEWEST])
+    assert not stale.exists() and alive.exists() and other.exists()
+
+
 def test_a_worker_killed_leaves_the_batch_to_the_thread(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A worker dies (the kernel's OOM killer, an operator): the pool is broken, every mail
     of the batch is still handled once, read in the thread."""

@@ -124,6 +124,32 @@ def test_wrong_desk_passwords_are_recorded_throttled_and_told_to_the_moderator(
     assert "1 of 1 decided" in outcome.summary and svc.store.review(a).status == "approved"  # type: ignore[union-attr]
 
 
+def test_the_desks_throttle_and_the_seats_are_kept_apart_for_the_moderators_address(
+        desk: tuple[EmbeddedMailServer, Service, list[int]]) -> None:
+    """Issue 11: the moderator plays France from the moderator's address. Wrong France passwords
+    do not stop her review by mail (the desk counts its own refusals), and wrong desk passwords
+    do not hold her orders for France (the throttle per sender counts the seats' only)."""
+    from moderator.service.inbox import THROTTLE_AFTER, THROTTLE_WINDOW
+
+    server, svc, (a, _b, _c) = desk
+    now = [datetime.now(UTC)]
+    svc.clock = lambda: now[0]
+    secret = new_desk_secret(svc)
+    svc.store.add_seat("g", "france", UMPIRE, "marne")
+    france = "GAME g\nNATION France\nPASSWORD {pw}\nHOLD\n"
+    for n in range(THROTTLE_AFTER):
+        _mail(server, UMPIRE, france.format(pw=f"verdun{n}"))
+    _mail(server, UMPIRE, f"PASSWORD {secret}\nAPPROVE {a}\n")
+    *_, decided = poll(svc)
+    assert "1 of 1 decided" in decided.summary and svc.store.review(a).status == "approved"  # type: ignore[union-attr]
+    now[0] += THROTTLE_WINDOW + timedelta(minutes=1)  # France's guesses out of the window
+    for n in range(THROTTLE_AFTER):
+        _mail(server, UMPIRE, f"PASSWORD guess{n}\nAPPROVE {a}\n")
+    _mail(server, UMPIRE, france.format(pw="marne"))
+    *_, orders = poll(svc)
+    assert "receipt" in orders.summary and "france" in svc.store.current_submissions("g", 2)
+
+
 def test_review_digest_and_secret_from_the_command_line(config: Path, tmp_path: Path,
                                                         capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["game", "new", "g1"]) == 0

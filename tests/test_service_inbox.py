@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import smtplib
 from collections.abc import Iterator
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime, timedelta, timezone
 from email.message import EmailMessage
 from email.utils import make_msgid
 from pathlib import Path
@@ -91,6 +91,36 @@ def test_orders_for_another_turn_are_refused_with_the_reason(setup: tuple[Embedd
     assert outcome.status == "processed" and svc.store.current_submissions("g", 1) == {}
     assert svc.store.current_submissions("g", 2) == {}
     assert b"These orders are for turn 1, but game g is at turn 2" in svc.store.messages(direction="out")[-1].raw
+
+
+def test_orders_without_a_turn_line_written_before_the_turn_began_are_refused_unless_they_say_turn(
+        setup: tuple[EmbeddedMailServer, Service]) -> None:
+    """Issue 11, "a submission for an old turn is refused": a mail for turn 1 without a TURN
+    line, read only after turn 1 was resolved, is not taken for turn 2; with TURN 2 it is, and
+    so is a mail without a TURN line written after turn 2 began."""
+    import time
+
+    from moderator.service.turns import resolve_game
+
+    server, svc = setup
+    untitled = ORDERS.replace("TURN 1\n", "")
+    written = datetime.now(UTC).replace(microsecond=0)
+    _deliver(server, _dated(untitled, written.astimezone(timezone(timedelta(hours=2)))))  # for turn 1, read later
+    _deliver(server, _dated(ORDERS.replace("TURN 1", "TURN 2"), datetime.now(UTC)))  # the player says turn 2
+    time.sleep(1.1)  # whole seconds: a mail written within the second the turn began counts for it
+    resolve_game(svc, "g")  # `moderator resolve`: the mailbox is not read first
+    time.sleep(1.1)
+    old, told = poll(svc)
+    assert old.status == "processed" and "written for turn 1" in old.summary
+    reply = " ".join(_body(svc.store.messages(direction="out")[-2].raw).split())
+    assert "These orders were written for turn 1 of g, which has been resolved" in reply
+    assert f"written at {written:%Y-%m-%d %H:%M:%S} UTC (by its Date header), before turn 2 began" in reply
+    assert "Send your orders for turn 2" in reply and "TURN 2" in reply
+    assert "receipt" in told.summary and "germany" in svc.store.current_submissions("g", 2)
+    _send(server, untitled.replace("MOVE 2 inf", "MOVE 1 inf"))  # written after turn 2 began
+    [new] = poll(svc)
+    assert "receipt" in new.summary and "replaces" in new.summary
+    assert "MOVE 1 inf" in svc.store.current_submissions("g", 2)["germany"].normalized
 
 
 def test_orders_that_reached_the_server_before_the_deadline_count_however_late_they_are_read(
@@ -354,6 +384,24 @@ def test_a_date_far_from_the_arrival_does_not_count(setup: tuple[EmbeddedMailSer
     [outcome] = poll(svc)
     assert "replaces earlier orders" in outcome.summary
     assert "MOVE 2 inf" in svc.store.current_submissions("g", 1)["germany"].normalized
+
+
+def test_a_date_not_taken_is_said_in_the_receipt(setup: tuple[EmbeddedMailServer, Service]) -> None:
+    """Issue 11: a Date header outside its sane bounds is replaced by the arrival, and the
+    receipt says so in one line (a player whose clock is wrong learns why); a sane one is not
+    mentioned."""
+    server, svc = setup
+    _deliver(server, _dated(ORDERS, datetime.now(UTC) + timedelta(days=365)))
+    _deliver(server, _dated(ORDERS, datetime.now(UTC) - timedelta(days=3)))
+    _deliver(server, b"Date: the day the war began\r\n" + _raw(ORDERS))
+    _deliver(server, _dated(ORDERS, datetime.now(UTC)))
+    assert [o.status for o in poll(svc)] == ["processed"] * 4
+    ahead, behind, unread, sane = (" ".join(_body(m.raw).split()) for m in svc.store.messages(direction="out"))
+    assert "is more than 15 minutes after its arrival at" in ahead and "counts as written when it arrived" in ahead
+    assert "is more than 2 days before its arrival" in behind
+    assert "(the day the war began) could not be read" in unread
+    assert "Your mail's Date" not in sane
+    assert ahead.count("Your mail's Date") == 1
 
 
 def test_written_at_trusts_the_date_only_near_the_arrival() -> None:

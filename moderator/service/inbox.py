@@ -354,8 +354,9 @@ def _handle_in_place(svc: Service, message_id: int, raw: bytes, arrived: datetim
     The changes to the mail's own row are written as one UPDATE at the end (Store.gathering)."""
     with svc.store.gathering(message_id):
         outcome = _handle(svc, message_id, raw, _utc(arrived) if arrived else None, size if size > len(raw) else 0)
-        # (held mail is read later: its password is masked then)
-        if outcome.status not in ("new", "held") and (masked := mask_raw(raw)) != raw:
+        if outcome.status == "held":  # read later: what its password proves is noted before it is masked
+            _seal(svc, message_id, raw)
+        elif outcome.status != "new" and (masked := mask_raw(raw)) != raw:
             svc.store.update_message(message_id, raw=masked)  # seat passwords out
     return outcome
 
@@ -408,17 +409,28 @@ def _shunt(svc: Service, message_id: int, attempts: int, what: str, detail: str)
 SEALED = "sealed|"  # a setting per mail set aside: the seats whose password it carried (_seal)
 
 
-def _seal(svc: Service, message_id: int) -> None:
-    """A mail set aside unhandled keeps no seat password in clear (issue 11): before its copy
-    is masked, the seats whose password it carries, from an address registered for the seat,
-    are noted (a setting), and `mail redrive` takes its masked PASSWORD line as the right one
-    for exactly those seats (_refuse_stranger); the SHA-256 of the bytes as they arrived stays
-    on the row for audit."""
-    row = svc.store.message(message_id)
-    if row is None or (masked := mask_raw(row.raw)) == row.raw:
+def _seal(svc: Service, message_id: int, raw: bytes | None = None) -> None:
+    """A mail set aside unhandled, or held unread (_hold), keeps no seat password in clear
+    (issue 11): before its copy is masked, the seats whose password it carries, from an
+    address registered for the seat, are noted (a setting), and when it is read (`mail
+    redrive`, or the held mail's turn to be read) its masked PASSWORD line is taken as the
+    right one for exactly those seats (_refuse_stranger), so who is let in does not change.
+    The SHA-256 of the bytes as they arrived stays on the row for audit. `raw`: the mail's, when
+    the caller has it (the row's otherwise).
+
+    Cost: a held mail with a wrong password pays its key derivation (PBKDF2) when it is held,
+    where it paid it when it was read - most held mail is read in the end, THROTTLE_AFTER a
+    window (docs/mail-service.md, "Throttling without losing orders")."""
+    sender = ""
+    if raw is None:
+        row = svc.store.message(message_id)
+        if row is None:
+            return
+        raw, sender = row.raw, row.sender
+    if (masked := mask_raw(raw)) == raw:
         return
-    secrets = secrets_in(row.raw)
-    sender = row.sender or _from_address(row.raw)
+    secrets = secrets_in(raw)
+    sender = sender or _from_address(raw)
     sealed = sorted(f"{seat.game_id}/{seat.nation}" for game in svc.store.games() if game.status != "finished"
                     for seat in svc.store.seats(game.id) if sender and seat.may_send_from(sender)
                     and any(verify_secret(secret, seat.secret_hash) for secret in secrets))
@@ -580,12 +592,47 @@ def _handle(svc: Service, message_id: int, raw: bytes, arrived: datetime | None 
         return _reply(svc, message_id, mail, game, f"These orders are for turn {turn}, but game {game.id} is at "
                       f"turn {game.turn}.", "Only orders for the current turn are accepted.",
                       f"Change the TURN line to TURN {game.turn}.")
+    written = written_at(mail.date, arrived or svc.clock())
+    if turn is None and (refusal := _for_an_earlier_turn(svc, message_id, mail, game, written, arrived)):
+        return refusal
     if proxy_for is not None:
         return proxy.accept(svc, message_id, mail, game, nation, proxy_for, text, check_only)  # type: ignore[no-any-return]
     if (by_host := proxy.host_commands(svc, game, nation)) is not None:  # a government in exile's host ordered
         return _reply(svc, message_id, mail, game, *by_host)
+    # Only a mail whose Date was not taken (its arrival stands in for it) reads its Date again.
+    dated = date_ignored(mail.date, written) if written == (arrived or svc.clock()) else ""
     return _accept(svc, message_id, mail, game, nation, parsed, check_only, seat.email, text,
-                   written_at(mail.date, arrived or svc.clock()), reading.prepared if reading is not None else None)
+                   written, reading.prepared if reading is not None else None, dated)
+
+
+def _for_an_earlier_turn(svc: Service, message_id: int, mail: ExtractedMessage, game: Game, written: datetime,
+                         arrived: datetime | None) -> Outcome | None:
+    """The refusal of orders without a TURN line written before the current turn began (when
+    the turn before it was resolved), or None. Such a mail was meant for that earlier turn - a
+    late mail, or one read only after `moderator resolve` - and taken for the current turn it
+    would put orders given for another position in place (issue 11: "a submission for an old
+    turn is refused"). When it was written is judged as for the mail written last (written_at:
+    its Date header within sane bounds of its arrival, else its arrival); the player who means
+    it for the current turn says so with a TURN line. A mail written within the second the
+    turn began counts for it (the server's arrival times are whole seconds)."""
+    if (began := svc.store.turn_resolved(game.id, game.turn - 1)) is None:  # the first turn (1, or 0: deployment)
+        return None
+    began = began.replace(microsecond=0)
+    if written >= began:
+        return None
+    old, reached = game.turn - 1, arrived or svc.clock()
+    when = "by its Date header" if _stated(mail.date) == written else "when it reached the server"
+    came = (f"It reached the moderator at {reached.astimezone(UTC):%Y-%m-%d %H:%M:%S} UTC, when turn {old} had "
+            "been resolved already." if reached >= began else
+            f"It reached the server before turn {old} was resolved, but was not read in time to count for it.")
+    return _reply(svc, message_id, mail, game,
+                  f"These orders were written for turn {old} of {game.id}, which has been resolved; they were not "
+                  f"taken for turn {game.turn}.",
+                  f"Your mail has no TURN line and was written at {written.astimezone(UTC):%Y-%m-%d %H:%M:%S} UTC "
+                  f"({when}), before "
+                  f"turn {game.turn} began at {began.astimezone(UTC):%Y-%m-%d %H:%M:%S} UTC. {came}",
+                  f"Send your orders for turn {game.turn}. If this mail's orders are meant for turn {game.turn}, "
+                  f"send them again with the line TURN {game.turn}.")
 
 
 # How far a mail's Date header may lie from its arrival and still say when it was written:
@@ -600,15 +647,43 @@ def written_at(date_header: str | None, arrived: datetime) -> datetime:
     which the creator of the message indicated that [it] was complete and ready to enter the
     mail delivery system") if that lies within sane bounds of its arrival, else the arrival.
     Servers deliver a burst out of order; the orders written last are the ones meant."""
+    stated = _stated(date_header)
+    return stated if stated is not None and arrived - DATE_BEHIND <= stated <= arrived + DATE_AHEAD else arrived
+
+
+def date_ignored(date_header: str | None, arrived: datetime) -> str:
+    """The receipt's line saying that a mail's Date header was not taken as when it was
+    written (written_at took its arrival instead), or "" if it was taken or there was none:
+    the player whose clock is wrong learns why a mail written earlier may stand over this one."""
+    if not date_header or not date_header.strip():
+        return ""
+    stated = _stated(date_header)
+    at = f"{arrived.astimezone(UTC):%Y-%m-%d %H:%M:%S} UTC"
+    if stated is None:
+        why = f"could not be read, so it counts as written when it arrived ({at})."
+    elif stated > arrived + DATE_AHEAD:
+        why = (f"is more than {int(DATE_AHEAD.total_seconds() // 60)} minutes after its arrival at {at}, so it "
+               "counts as written when it arrived (is your clock right?).")
+    elif stated < arrived - DATE_BEHIND:
+        why = (f"is more than {DATE_BEHIND.days} days before its arrival at {at}, so it counts as written when it "
+               "arrived (is your clock right?).")
+    else:
+        return ""
+    shown = " ".join(date_header.split())[:80].strip()  # one line, never a header's folded or hostile length
+    return f"Your mail's Date ({shown}) {why}"
+
+
+def _stated(date_header: str | None) -> datetime | None:
+    """A Date header as an aware datetime, or None if it cannot be read."""
     from email.utils import parsedate_to_datetime
 
     try:
         stated = parsedate_to_datetime(date_header or "")
     except (TypeError, ValueError, IndexError, OverflowError):
-        return arrived
+        return None
     if stated.tzinfo is None:  # "-0000": the zone is unknown (RFC 5322 3.3); read it as UTC
         stated = stated.replace(tzinfo=UTC)
-    return stated if arrived - DATE_BEHIND <= stated <= arrived + DATE_AHEAD else arrived
+    return stated
 
 
 def _megabytes(size: int) -> str:
@@ -858,9 +933,9 @@ def _utc(moment: datetime) -> datetime:
 
 def _accept(svc: Service, message_id: int, mail: ExtractedMessage, game: Game, nation: str, parsed: Any,
             check_only: bool, seat_email: str, text: str, written: datetime,
-            prepared: read_ahead.Prepared | None = None) -> Outcome:
+            prepared: read_ahead.Prepared | None = None, dated: str = "") -> Outcome:
     receipt = take_orders(svc, game, nation, text, check_only=check_only, stored_text=mask_text(mail.text),
-                          message=message_id, parsed=parsed, written=written, prepared=prepared)
+                          message=message_id, parsed=parsed, written=written, prepared=prepared, dated=dated)
     recipients = [mail.sender] + ([seat_email] if seat_email and seat_email != mail.sender else [])
     _queue_reply(svc, mail, game, recipients, receipt.subject, receipt.text, receipt.html, receipt.parts)
     svc.store.update_message(message_id, status="processed", game_id=game.id,
@@ -887,14 +962,16 @@ class Receipt:
 def take_orders(svc: Service, game: Game, nation: str, text: str, *, check_only: bool = False,
                 stored_text: str | None = None, message: int | None = None, parsed: ParseResult | None = None,
                 entered: bool = False, written: datetime | None = None, preface: str = "",
-                prepared: read_ahead.Prepared | None = None) -> Receipt:
+                prepared: read_ahead.Prepared | None = None, dated: str = "") -> Receipt:
     """Check one seat's orders on the position they meet, store them (replacing the seat's
     earlier orders for the turn) unless check_only, and write the receipt. A mail with
     orders comes here, and so do orders the moderator enters (`moderator enter`, entered=True).
     `written`: when the mail was written (written_at); orders the seat wrote later that are
     in already stand, and these are kept for the record only (the receipt says so).
     `prepared`: the check and receipt a read-ahead worker made of `parsed` (service/read_ahead.py),
-    taken only if made for this nation on what this check would be made from (the same Basis)."""
+    taken only if made for this nation on what this check would be made from (the same Basis).
+    `dated`: a line for the receipt on the mail's Date header (date_ignored); the worker's
+    receipt lacks it, so such a receipt is written here."""
     parsed = parsed if parsed is not None else parse_orders(text)
     scenario = svc.scenario(game)
     if prepared is not None and (entered or preface or not read_ahead.still_holds(svc, prepared, game, nation)):
@@ -913,16 +990,16 @@ def take_orders(svc: Service, game: Game, nation: str, text: str, *, check_only:
         # so orders replaced before the deadline leave nothing pending.
     name = scenario.nations[nation].name
     parts = None
-    if prepared is not None and later is None and prepared.replaced == replaced:  # written ahead for this answer
+    if prepared is not None and later is None and prepared.replaced == replaced and not dated:  # written ahead
         body, html, parts = prepared.receipt.text, prepared.receipt.html, prepared.receipt.parts
     else:
-        if prepared is not None and later is None and svc.read_ahead is not None:
+        if prepared is not None and later is None and not dated and svc.read_ahead is not None:
             svc.read_ahead.receipts_redone += 1  # the worker's guess was wrong (counted for the bench)
         body, html = receipt_words(seat, game=game.id, nation_name=name, turn=game.turn,
                                    date=turn_label(scenario, game.turn), deadline=describe_deadline(game.deadline),
                                    check_only=check_only, replaced=replaced, entered=entered,
                                    later=_utc(later.written).strftime("%Y-%m-%d %H:%M:%S UTC")
-                                   if later and later.written else "")
+                                   if later and later.written else "", dated=dated)
     kind = "CHECK" if check_only else "Receipt"
     kept, errors, warnings = seat.kept, len(seat.shown["error"]), len(seat.shown["warning"])
     return Receipt(kind, kept, errors, warnings, replaced,

@@ -321,6 +321,7 @@ class ReadAhead:
                 self._pool, self._pending = None, {}  # a forked child's copy: the parent's pool, not ours
                 self._folder, self._offered = None, OrderedDict()  # (and the parent's positions)
             if self._pool is None:
+                _remove_stale_folders()
                 self._owner = os.getpid()
                 self._pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"),
                                                  initializer=_worker_start, initargs=(os.getpid(),))
@@ -357,7 +358,9 @@ class ReadAhead:
         path = self._offered.get(key)
         if path is None:
             if self._folder is None:
-                self._folder = tempfile.mkdtemp(prefix="moderator-positions-")  # only this user may read it
+                # only this user may read it; named with its owner, so a pool started later removes it
+                # if that process died without its exit hooks (_remove_stale_folders)
+                self._folder = tempfile.mkdtemp(prefix=f"{FOLDER_PREFIX}{os.getpid()}-")
                 atexit.register(_remove_at_exit, self._folder, os.getpid())
             # A copy of the fields only: not the indexes and counts cached on the thread's position.
             data = pickle.dumps(replace(state()), protocol=pickle.HIGHEST_PROTOCOL)
@@ -470,6 +473,30 @@ def _worker_start(parent: int) -> None:
     with -9, waiting for work for ever), and load the orders grammar before the first mail."""
     threading.Thread(target=_watch, args=(parent,), name="watch-daemon", daemon=True).start()
     line_shapes()
+
+
+FOLDER_PREFIX = "moderator-positions-"
+
+
+def _remove_stale_folders() -> None:
+    """Remove this user's position folders whose owner process is gone: one killed with all
+    its workers at once (kill -9 of the process group, a power cut) ran neither its exit hook
+    nor a worker's watch, and its folder would stay in the temporary directory for ever."""
+    pattern = re.compile(rf"^{re.escape(FOLDER_PREFIX)}(\d+)-")
+    try:
+        with os.scandir(tempfile.gettempdir()) as entries:
+            found = [(e.path, int(m.group(1))) for e in entries
+                     if (m := pattern.match(e.name)) and e.is_dir(follow_symlinks=False)
+                     and e.stat(follow_symlinks=False).st_uid == os.getuid()]
+    except OSError:
+        return
+    for path, owner in found:
+        try:
+            os.kill(owner, 0)  # alive (or another user's): left alone
+        except ProcessLookupError:
+            shutil.rmtree(path, ignore_errors=True)
+        except OSError:
+            continue
 
 
 def _remove_at_exit(folder: str, owner: int) -> None:

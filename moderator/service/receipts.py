@@ -53,9 +53,10 @@ def check_seat(parsed: ParseResult, text: str, nation: str, state: GameState, wo
 
 
 def receipt_words(seat: SeatCheck, *, game: str, nation_name: str, turn: int, date: str, deadline: str,
-                  check_only: bool, replaced: bool, entered: bool = False, later: str = "") -> tuple[str, str]:
+                  check_only: bool, replaced: bool, entered: bool = False, later: str = "",
+                  dated: str = "") -> tuple[str, str]:
     """The receipt's text and HTML (templates/receipt.*.j2)."""
     return render("receipt", game=game, nation_name=nation_name, turn=turn, date=date, check_only=check_only,
                   replaced=replaced, deadline=deadline, errors=list(seat.shown["error"]),
                   warnings=list(seat.shown["warning"]), flags=list(seat.shown["flag"]),
-                  normalized=seat.normalized, entered=entered, later=later)
+                  normalized=seat.normalized, entered=entered, later=later, dated=dated)

@@ -50,7 +50,9 @@ def new_desk_secret(svc: Service) -> str:
 
 
 # The desk's refused attempts are kept with the seats' (store AuthFailure) under this game id
-# and nation, and counted as a seat's are (Store.refused_at_seat): whoever the sender.
+# and nation, and counted as a seat's are (Store.refused_at_seat): whoever the sender. They are
+# a throttle of their own: not counted per sender with the seats' (Store.refused_attempts), nor
+# the seats' with them, so neither throttles the other for the moderator's address (issue 11).
 DESK_GAME, DESK_NATION, DESK_REASON = "", "desk", "desk"
 THROTTLED_NOTICE_KEY = "desk-throttled-notice"  # when the moderator was last told the desk is throttled
 

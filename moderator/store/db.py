@@ -66,6 +66,7 @@ _UNKNOWN = object()  # a memo entry not read yet
 _MAILS = MailMessage.__table__  # type: ignore[attr-defined]
 _SUBMISSIONS = Submission.__table__  # type: ignore[attr-defined]
 _AUTH_FAILURES = AuthFailure.__table__  # type: ignore[attr-defined]
+_TURNS = TurnRecord.__table__  # type: ignore[attr-defined]
 _FIRST_WITH_MESSAGE_ID = (sa_select(_MAILS.c.id).where(_MAILS.c.direction == "in",
                                                        _MAILS.c.message_id == bindparam("message_id"),
                                                        _MAILS.c.id < bindparam("before"))
@@ -73,7 +74,13 @@ _FIRST_WITH_MESSAGE_ID = (sa_select(_MAILS.c.id).where(_MAILS.c.direction == "in
 _FIRST_IDS = (sa_select(_MAILS.c.message_id, func.min(_MAILS.c.id))
               .where(_MAILS.c.direction == "in", _MAILS.c.message_id.in_(bindparam("message_ids", expanding=True)))
               .group_by(_MAILS.c.message_id))
-_REFUSED_AT = (sa_select(_AUTH_FAILURES.c.at).where(_AUTH_FAILURES.c.sender == bindparam("sender"))
+# Refused attempts at a seat from one sender (the throttle per sender). The desk's (the
+# moderator's password, service/review_mail.py) are kept in the same table but throttled on
+# their own: counted here, five wrong desk passwords from the moderator's address would hold
+# the moderator's own orders for a seat she plays (issue 11).
+SEAT_REASONS = ("secret", "address")
+_REFUSED_AT = (sa_select(_AUTH_FAILURES.c.at).where(_AUTH_FAILURES.c.sender == bindparam("sender"),
+                                                    _AUTH_FAILURES.c.reason.in_(SEAT_REASONS))
                .order_by(_AUTH_FAILURES.c.id.desc()).limit(bindparam("limit")))
 # Refused password attempts at one seat, whoever sent them (the throttle per target seat).
 _REFUSED_AT_SEAT = (sa_select(_AUTH_FAILURES.c.at).where(_AUTH_FAILURES.c.game_id == bindparam("game_id"),
@@ -697,7 +704,7 @@ class Store:
         with self.session() as s:
             s.add(AuthFailure(sender=sender, game_id=game_id, nation=nation, reason=reason, at=at))
         memo = self._kept() or {}
-        for key in [k for k in memo if k[:2] == ("refused", sender)]:  # refused_attempts' kept read
+        for key in [k for k in memo if k[:2] == ("refused", sender) and reason in SEAT_REASONS]:  # refused_attempts'
             memo[key] = [_aware(at), *memo[key]][:int(key[2])]  # type: ignore[call-overload]
         for key in [k for k in memo if k[:4] == ("refused-seat", game_id, nation, reason)]:  # refused_at_seat's
             memo[key] = [at, *memo[key]][:int(key[4])]  # type: ignore[call-overload]
@@ -713,9 +720,9 @@ class Store:
             return [r for r in s.exec(q.order_by(col(AuthFailure.id))) if _aware(r.at) >= since]
 
     def refused_attempts(self, sender: str, since: datetime, limit: int) -> int:
-        """How many refused attempts at a seat came from `sender` since `since`, counted up to
-        `limit` (the throttle's): asked for every order mail, so one indexed read of at most
-        `limit` rows in SQLAlchemy Core, newest first (ids grow with time)."""
+        """How many refused attempts at a seat (SEAT_REASONS: not the desk's) came from `sender`
+        since `since`, counted up to `limit` (the throttle's): asked for every order mail, so one
+        indexed read of at most `limit` rows in SQLAlchemy Core, newest first (ids grow with time)."""
         def load() -> list[datetime]:
             with self.session() as s:
                 return [_aware(at) for at in s.connection().execute(_REFUSED_AT, {"sender": sender, "limit": limit})
@@ -868,6 +875,20 @@ class Store:
     def save_turn(self, record: TurnRecord) -> None:
         with self.session() as s:
             s.add(record)
+
+    def turn_resolved(self, game_id: str, turn: int) -> datetime | None:
+        """When `turn` of the game was last resolved (its newest record: a correction's), with
+        its zone, or None if it was not: the moment the next turn began. Read for order mail
+        without a TURN line (service/inbox.py _for_an_earlier_turn), so kept for the
+        transaction (one read a game a group of mails), and only the one column."""
+        def load() -> datetime | None:
+            with self.session() as s:
+                found = s.connection().execute(
+                    sa_select(_TURNS.c.resolved).where(_TURNS.c.game_id == game_id, _TURNS.c.turn == turn)
+                    .order_by(_TURNS.c.id.desc()).limit(1)).scalar()
+            return _aware(found) if found is not None else None
+
+        return self._memo(("turn resolved", game_id, turn), load)
 
     def turn_record(self, game_id: str, turn: int) -> TurnRecord | None:
         with self.session() as s:
