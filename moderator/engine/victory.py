@@ -247,23 +247,27 @@ def record_losses(ctx: TurnContext, counts: Counts | None = None) -> None:
             fulls[e.args["nation"]] = e.args["full"]
     placing = {nation for nation, _ in placed}
     counts = _all_counts(ctx) if counts is None else counts
-    start = _start_counts(ctx) if ctx.turn <= 1 else {}
-    for nation in sorted(ctx.state.nations):
-        ledger = dict(ctx.state.nations[nation].flags.get(LEDGER, {}))
+    first = ctx.turn <= 1
+    start = _start_counts(ctx) if first else {}
+    nations = ctx.state.nations
+    for nation in sorted(nations):
+        flags = nations[nation].flags
+        ledger = dict(flags.get(LEDGER, {}))
         now = dict(counts.get(nation, {}))
-        before = ledger.get("units") or (start.get(nation, {}) if ctx.turn <= 1 else now)
-        same = before == now and nation not in placing  # nothing lost (most nations, most turns)
-        for kind in () if same else sorted(set(before) | set(now)):
-            lost = max(0, before.get(kind, 0) + placed.get((nation, kind), 0) - now.get(kind, 0))
-            if lost:
-                stats = ctx.stats(nation, kind)
-                ledger["resources"] = ledger.get("resources", 0) + lost * (stats.cost if stats else 0)
-                if kind == "infantry":
-                    ledger["manpower"] = ledger.get("manpower", 0) + lost
+        before = ledger.get("units") or (start.get(nation, {}) if first else now)
+        if before != now or nation in placing:  # else nothing lost (most nations, most turns)
+            for kind in sorted(set(before) | set(now)):
+                lost = max(0, before.get(kind, 0) + placed.get((nation, kind), 0) - now.get(kind, 0))
+                if lost:
+                    stats = ctx.stats(nation, kind)
+                    ledger["resources"] = ledger.get("resources", 0) + lost * (stats.cost if stats else 0)
+                    if kind == "infantry":
+                        ledger["manpower"] = ledger.get("manpower", 0) + lost
+        full = fulls.get(nation, 0)
         ledger["units"] = now
-        ledger.setdefault("start", fulls.get(nation, 0))
-        ledger["production"] = fulls.get(nation, 0)
-        ctx.state.nations[nation].flags[LEDGER] = ledger
+        ledger.setdefault("start", full)
+        ledger["production"] = full
+        flags[LEDGER] = ledger
 
 
 # ---- the criteria -------------------------------------------------------------------------
