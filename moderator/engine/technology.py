@@ -157,7 +157,6 @@ def unit_levels(pos: Position, unit: Unit) -> dict[str, int]:
 _StatsKey = tuple[int, str, str, str, object, int | None]
 _STATS: dict[_StatsKey, tuple[Scenario, UnitStats | None]] = {}
 _STATS_KEPT = 4096  # answers kept (a game asks a few hundred; the tests make many scenarios)
-_EMPTY: Mapping[str, object] = {}
 _OWN, _START, _BUILD = "own", "start", "build"  # whose levels a key names (see stats)
 
 
@@ -173,11 +172,12 @@ def stats(pos: Position, nation: str, kind: str, unit: Unit | None = None) -> Un
     levels are read as they stand every time, so no answer outlives a change. (Written
     for few steps: the scenario read once, Russia's name a constant, issue 14.)"""
     scenario = pos.scenario
+    content: object
     if unit is None:
         ns = pos.state.nations.get(nation)
         if ns is None:
             return _slow_stats(pos, nation, kind, unit)  # no such nation (yet): the long way
-        owner, levels, whose = nation, ns.tech, _OWN
+        owner, whose, content = nation, _OWN, tuple(ns.tech.items())
     else:
         ns = pos.state.nations.get(unit.nation)
         if ns is None:
@@ -185,12 +185,12 @@ def stats(pos: Position, nation: str, kind: str, unit: Unit | None = None) -> Un
         flags = ns.flags
         kind = unit.kind
         owner = values_of(pos, unit) if FIGHTS_AS in flags else unit.nation
-        levels = flags.get(BUILT_AT, _EMPTY).get(unit.id)  # unit_levels, then fielded
-        if levels is None:
-            levels = flags.get(UPGRADED, _EMPTY).get(kind)
-        whose = _BUILD if levels is not None else _START
+        # unit_levels, then fielded; most nations record neither (asked only when there)
+        levels = flags[BUILT_AT].get(unit.id) if BUILT_AT in flags else None
+        if levels is None and UPGRADED in flags:
+            levels = flags[UPGRADED].get(kind)
+        whose, content = (_START, unit.nation) if levels is None else (_BUILD, tuple(levels.items()))
     price = base_price(pos, owner, kind) if owner == _SUPPLIED_NATION else None
-    content = tuple(levels.items()) if whose != _START else unit.nation  # type: ignore[union-attr]
     key = (id(scenario), owner, kind, whose, content, price)
     try:
         hit = _STATS.get(key)
