@@ -26,20 +26,23 @@ def unused(ctx: TurnContext) -> None:
     """After Phase 4's fighting: the LET THROUGH and BREAK OFF AIR COMBAT orders that had
     nothing to do, each told to its nation. Each order looks only among the events of the
     codes that can answer it, picked from the turn's events once (at C speed), where each
-    order passed over every event of the turn (some two thousand by turn eight: issue 14)."""
+    order passed over every event of the turn (some two thousand by turn eight: issue 14);
+    what those tell, (nation, place), is gathered once, and each order looks it up, where
+    each order asked every such event again."""
     lets, retreats = list(ctx.orders_of(LetPass)), list(ctx.orders_of(AirRetreat))
     if not lets and not retreats:
         return
     events = ctx.events
     found = list(compress(events, map(ANSWERS.__contains__, map(_code, events))))
+    let_through = {(e.args.get("nation"), e.args.get("territory")) for e in found if e.code == "let-through"}
     for nation, index, o in lets:
         place = ctx.name(o.place) or o.place
-        if not any(e.code == "let-through" and e.args.get("nation") == nation and e.args.get("territory") == place
-                   for e in found):
+        if (nation, place) not in let_through:
             ctx.tell(nation, "let-through-unused", PHASE, order=index, territory=place)
+    met = {pair for e in found for pair in air_combats(e)}
     for nation, index, r in retreats:
         place = ctx.name(r.place) or r.place
-        if not any(air_combat_at(e, nation, place) for e in found):
+        if (nation, place) not in met:
             ctx.tell(nation, "air-retreat-unused", PHASE, order=index, territory=place)
 
 
@@ -52,17 +55,23 @@ _code = attrgetter("code")
 def air_combat_at(e: Event, nation: str, place: str) -> bool:
     """Did the nation's attacking aircraft meet interceptors at `place` (the event's story)?
     (Only events of the codes in ANSWERS can say yes: a code added here goes there too.)"""
+    return (nation, place) in air_combats(e)
+
+
+def air_combats(e: Event) -> list[tuple[object, object]]:
+    """Every (nation, place) where the event tells the nation's attacking aircraft met
+    interceptors (air_combat_at answers yes for those alone)."""
     a = e.args
     if e.code == "air-retreat":
-        return a.get("nation") == nation and a.get("territory") == place
+        return [(a.get("nation"), a.get("territory"))]
     if e.code == "air-combat-at-sea":
-        return a.get("zone") == place and nation in a.get("attackers", ()) and a.get("rounds", 0) > 0
+        return [(n, a.get("zone")) for n in a.get("attackers", ())] if a.get("rounds", 0) > 0 else []
     if e.code == "air-raid":
         over = [a.get("target"), *(a.get("intercepted_over") or ())]
-        return a.get("nation") == nation and place in over and a.get("rounds", 0) > 0
+        return [(a.get("nation"), p) for p in over] if a.get("rounds", 0) > 0 else []
     if e.code in ("attack-intercepted", "flight-intercepted"):  # on the way: its goal's conditions are read there too
         over = [a.get("dest"), *(a.get("intercepted_over") or ())]
-        return a.get("nation") == nation and place in over and a.get("rounds", 0) > 0
+        return [(a.get("nation"), p) for p in over] if a.get("rounds", 0) > 0 else []
     if e.code == "battle":
-        return a.get("territory") == place and nation in a.get("attackers", ()) and a.get("air_rounds", 0) > 0
-    return False
+        return [(n, a.get("territory")) for n in a.get("attackers", ())] if a.get("air_rounds", 0) > 0 else []
+    return []
