@@ -153,6 +153,11 @@ def test_the_filer_files_batches_on_its_own_connection_and_raises_its_error_at_t
     assert after == [1, 2] and fetch_unseen(moderator) == []
     with Filer(moderator):
         pass  # nothing given: no connection, nothing to raise
+    _smtp_send(server, moderator.from_address, _raw("filed at once"))
+    with Mailbox(moderator) as box, Filer(moderator, box) as filer:
+        filer.file([], box.fetch_unseen(), lambda: after.append(3))
+        # no fetch under way on the fetching connection: filed on it, at once, without a thread
+        assert after == [1, 2, 3] and filer._thread is None and box.fetch_unseen() == []
 
     _smtp_send(server, moderator.from_address, _raw("filed later"))
     _smtp_send(server, moderator.from_address, _raw("filed later 2"))

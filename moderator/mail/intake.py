@@ -68,6 +68,7 @@ class Mailbox:
         self._uidvalidity = 0
         self._folders: set[str] = set()  # folders known to exist on this connection
         self._fetcher: ThreadPoolExecutor | None = None  # batches(): the thread fetching ahead
+        self.fetching = False  # whether that thread may be using the connection now
 
     def __enter__(self) -> Mailbox:
         self.open()
@@ -206,12 +207,14 @@ class Mailbox:
                 ahead = fetcher.submit(fetch) if following else None
                 if following and fetched is not None:
                     fetched(following)
+                self.fetching = ahead is not None
                 yield batch
+                self.fetching = True
                 if failed is not None:
                     raise failed
                 batch = following
         finally:
-            self._fetcher = None
+            self._fetcher, self.fetching = None, False
             fetcher.shutdown(wait=True)
 
     def acknowledge(self, messages: Iterable[FetchedMessage]) -> list[int]:
@@ -271,8 +274,9 @@ class Filer:
     waits for the batches given, and raises the first error the thread met (the batches after
     it are left in the folder), unless the block itself raised."""
 
-    def __init__(self, config: MailConfig) -> None:
+    def __init__(self, config: MailConfig, box: Mailbox | None = None) -> None:
         self.config = config
+        self._box = box  # the fetching connection: used itself when no fetch is under way on it
         self._jobs: queue.SimpleQueue[tuple[list[FetchedMessage], list[FetchedMessage],
                                             Callable[[], None] | None] | None] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
@@ -294,7 +298,15 @@ class Filer:
 
     def file(self, quarantined: list[FetchedMessage], processed: list[FetchedMessage],
              after: Callable[[], None] | None = None) -> None:
-        """File these away in the thread (`after`: called there once they are)."""
+        """File these away in the thread (`after`: called there once they are); or at once on
+        the fetching connection when no fetch is under way on it (a poll's only or last batch:
+        no second connection, nothing to overlap)."""
+        if self._box is not None and not self._box.fetching:
+            self._box.quarantine(quarantined)
+            self._box.acknowledge(processed)
+            if after is not None:
+                after()
+            return
         if self._thread is None:
             self._thread = threading.Thread(target=self._run, name="imap-filer", daemon=True)
             self._thread.start()

@@ -154,7 +154,7 @@ def poll(svc: Service, on_handled: Callable[[Outcome], None] | None = None) -> l
         # database stays this thread's (service/read_ahead.py).
         ahead.start([item.raw for item in batch if len(item.raw) <= READ_AHEAD_LARGEST], lambda: _positions(svc))
 
-    with Mailbox(svc.require_mail()) as box, Filer(box.config) as filer, ahead.forgetting():
+    with Mailbox(svc.require_mail()) as box, Filer(box.config, box) as filer, ahead.forgetting():
         for batch in box.batches(FETCH_BATCH, read_ahead):
             try:
                 with svc.store.transaction():  # each new one with its first attempt counted (and leased to us)
