@@ -14,11 +14,13 @@ import signal
 import smtplib
 import socket
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
 from pathlib import Path
 from types import FrameType
+from typing import Any
 
 from moderator.mail.server import EmbeddedMailServer
 from moderator.service.context import Service
@@ -79,45 +81,75 @@ def run_demo(root: Path = Path("var/demo"), *, deadline_seconds: float = 150, po
              exit_after_turn: bool = False, robots: bool = True, ports: tuple[int, int] = (1143, 1025)) -> int:
     """`ports` are the IMAP and SMTP ports a user's mail client is told to use (0 lets the
     system pick one: tests running side by side)."""
-    restore = _stop_on_sigterm()
+    interrupts = _Interrupts()
     users = {MODERATOR: "moderator-demo", UMPIRE: "umpire-demo", **{f"{n}@{DOMAIN}": f"mail-{n}" for n in SEATS}}
     server = EmbeddedMailServer(root / "mail", imap_port=_free(ports[0]) if ports[0] else 0,
                                 smtp_port=_free(ports[1]) if ports[1] else 0, users=users)
     try:
         fresh_start(root)
-        server.start()
-        return _run(root, server, users, deadline_seconds, poll_seconds, exit_after_turn, robots)
-    except KeyboardInterrupt:  # Ctrl-C, or SIGTERM (_stop_on_sigterm), at any point of the demo
+        with interrupts.held():
+            server.start()
+        return _run(root, server, users, deadline_seconds, poll_seconds, exit_after_turn, robots, interrupts)
+    except KeyboardInterrupt:  # Ctrl-C or SIGTERM (_Interrupts), at any point of the demo
         _say("stopping")
         return 0
     finally:
         server.stop()
-        restore()
+        interrupts.restore()
 
 
-def _stop_on_sigterm() -> Callable[[], None]:
-    """SIGTERM (`kill`, a terminal closing, a service manager or container stopping the demo)
-    stops it as Ctrl-C does: the daemon and the mail server shut down and the demo exits 0,
-    instead of dying where it stood. A second SIGTERM while it stops is ignored. Returns
-    what puts the previous handler back (only the main thread may set one: elsewhere, as
-    in a test's thread, nothing is changed)."""
-    if threading.current_thread() is not threading.main_thread():
-        return lambda: None
+class _Interrupts:
+    """Ctrl-C (SIGINT) and SIGTERM (`kill`, a terminal closing, a service manager or container
+    stopping the demo) stop it alike: KeyboardInterrupt in the main thread, so the daemon and
+    the mail server shut down and the demo exits 0, instead of dying where it stood.
 
-    def stop(_signum: int, _frame: FrameType | None) -> None:
-        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    SIGINT is set here too, not left to Python: a process started with SIGINT ignored (a
+    background job of a shell without job control: a script's `moderator demo &`, a CI step
+    run so) inherits that, Python then keeps it ignored, and Ctrl-C or `kill -INT` did nothing:
+    the demo ran on until killed. Once one of them came, both are ignored while the demo stops:
+    a second one raised KeyboardInterrupt again inside the daemon's stop or the mail server's,
+    cutting it short (the mail server's: with a traceback). Ctrl-\\ (SIGQUIT) still ends the
+    process at once. Only the main thread may set a handler: elsewhere (a test's thread)
+    nothing is changed."""
+
+    SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+    def __init__(self) -> None:
+        self._previous: dict[signal.Signals, Callable[[int, FrameType | None], Any] | int | None] = {}
+        self._holding = False
+        self._pending = False
+        if threading.current_thread() is threading.main_thread():
+            self._previous = {each: signal.signal(each, self._stop) for each in self.SIGNALS}
+
+    def _stop(self, _signum: int, _frame: FrameType | None) -> None:
+        for each in self.SIGNALS:
+            signal.signal(each, signal.SIG_IGN)
+        if self._holding:
+            self._pending = True
+            return
         raise KeyboardInterrupt
 
-    previous = signal.signal(signal.SIGTERM, stop)
+    @contextmanager
+    def held(self) -> Iterator[None]:
+        """An interrupt during the block is raised at its end: starting a server's or the
+        scheduler's thread is not cut in two. Cut inside Thread.start(), the thread ran on while
+        its starter took it for not started: APScheduler's shutdown then failed with "cannot join
+        thread before it is started" (the test, right after the banner, landed there often)."""
+        self._holding = True
+        try:
+            yield
+        finally:
+            self._holding = False
+        if self._pending:
+            raise KeyboardInterrupt
 
-    def restore() -> None:
-        signal.signal(signal.SIGTERM, previous)
-
-    return restore
+    def restore(self) -> None:
+        for each, handler in self._previous.items():
+            signal.signal(each, handler)
 
 
 def _run(root: Path, server: EmbeddedMailServer, users: dict[str, str], deadline_seconds: float,
-         poll_seconds: float, exit_after_turn: bool, robots: bool) -> int:
+         poll_seconds: float, exit_after_turn: bool, robots: bool, interrupts: _Interrupts) -> int:
     # The demo's turns last deadline_seconds, not ten days: the resolution sets that deadline
     # before it writes the reports, so they print the game's real one.
     svc = Service(store=Store.at(root / "moderator.db"), mail=server.client_config(MODERATOR, users[MODERATOR], UMPIRE),
@@ -158,8 +190,12 @@ def _run(root: Path, server: EmbeddedMailServer, users: dict[str, str], deadline
     daemon = Daemon(svc, poll_seconds=poll_seconds, deadline_seconds=2, countdown_seconds=30,
                     remind_before=timedelta(seconds=deadline_seconds / 2),
                     max_resolutions=1 if exit_after_turn else None)
-    daemon.start()
     try:  # Ctrl-C and SIGTERM stop the demo in run_demo; the daemon stops here first
+        # start() inside, and whole (_Interrupts.held): an interrupt that comes while it starts
+        # (right after the banner) stops what it started too; before, its jobs went on polling
+        # the mail server stopped meanwhile, until the interpreter's exit, its database lock held.
+        with interrupts.held():
+            daemon.start()
         turn = 1
         while True:
             while not daemon.resolved.wait(1.0):
