@@ -6,9 +6,11 @@ way lives here once.
 from __future__ import annotations
 
 import email
+from collections.abc import Callable
 from email import policy
 from email.message import EmailMessage
 
+import pytest
 from imapclient import IMAPClient
 
 
@@ -28,3 +30,20 @@ def messages(port: int, address: str, password: str, folder: str = "INBOX") -> l
         assert isinstance(msg, EmailMessage)
         out.append(msg)
     return out
+
+
+def reset_the_second_fetch(monkeypatch: pytest.MonkeyPatch) -> Callable[..., object]:
+    """Make the second `Mailbox.fetch_unseen` of the test raise a connection reset (the server
+    dropped the connection mid-FETCH); returns the real method, to put back with monkeypatch."""
+    from moderator.mail.intake import Mailbox
+
+    real, calls = Mailbox.fetch_unseen, []
+
+    def reset_on_the_second(self: Mailbox, *args: object, **kwargs: object) -> object:
+        calls.append(1)
+        if len(calls) == 2:
+            raise ConnectionResetError("connection reset by peer")
+        return real(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Mailbox, "fetch_unseen", reset_on_the_second)
+    return real

@@ -21,6 +21,7 @@ from moderator.mail.config import MailConfig
 from moderator.mail.intake import Mailbox, acknowledge, fetch_unseen, quarantine
 from moderator.mail.outbox import send_all
 from moderator.mail.server import EmbeddedMailServer, MailServerError
+from tests.mailbox import reset_the_second_fetch
 
 PLAYER = "france@demo.local"
 WHEN = datetime(1914, 8, 1, 12, 0, tzinfo=UTC)
@@ -123,15 +124,7 @@ def test_batches_fetch_one_ahead_and_raise_a_failed_fetch_once_the_batch_before_
     # each batch is fetched (and given to the read-ahead) before the one before is handed out
     assert steps == ["fetched 2", "fetched 2", "handed 2", "fetched 1", "handed 2", "handed 1"]
 
-    real, calls = Mailbox.fetch_unseen, []
-
-    def reset_on_the_second(self: Mailbox, *args: object, **kwargs: object) -> object:
-        calls.append(1)
-        if len(calls) == 2:
-            raise ConnectionResetError("connection reset by peer")
-        return real(self, *args, **kwargs)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(Mailbox, "fetch_unseen", reset_on_the_second)
+    reset_the_second_fetch(monkeypatch)
     done = []
     with Mailbox(moderator) as box, pytest.raises(ConnectionResetError):
         for batch in box.batches(2):

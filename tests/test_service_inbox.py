@@ -18,6 +18,7 @@ from moderator.service.context import Service
 from moderator.service.games import new_game
 from moderator.service.inbox import poll, redrive
 from moderator.store.db import Store
+from tests.mailbox import reset_the_second_fetch
 
 MOD, PLAYER = "moderator@t.local", "kaiser@t.local"
 ORDERS = "GAME g\nNATION Germany\nTURN 1\nPASSWORD pw\nMOVE 2 inf FROM Ruhr TO Cologne\n"
@@ -630,15 +631,7 @@ def test_a_connection_reset_mid_fetch_loses_and_repeats_nothing(setup: tuple[Emb
     for n in range(5):
         _send(server, ORDERS + f"NOTE {n}\n")
     monkeypatch.setattr(inbox, "FETCH_BATCH", 2)
-    real, calls = Mailbox.fetch_unseen, []
-
-    def reset_on_the_second(self: Mailbox, *args: object, **kwargs: object) -> object:
-        calls.append(1)
-        if len(calls) == 2:
-            raise ConnectionResetError("connection reset by peer")
-        return real(self, *args, **kwargs)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(Mailbox, "fetch_unseen", reset_on_the_second)
+    real = reset_the_second_fetch(monkeypatch)
     with pytest.raises(ConnectionResetError):
         poll(svc)  # the daemon's guard reports this and polls again later
     monkeypatch.setattr(Mailbox, "fetch_unseen", real)
