@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from moderator.engine.dice import Dice
 from moderator.engine.events import Event, EventSchema, new_event
+from moderator.engine.per_map import once_per
 from moderator.engine.problems import Problem
 from moderator.engine.state import Control, GameState, NationState, Unit, same_control
 from moderator.engine.technology import stats as _unit_stats  # it imports no context at run time
@@ -312,12 +313,7 @@ _LAND_NAMES: dict[int, tuple[World, tuple[str, ...]]] = {}
 
 def _land_names(world: World) -> tuple[str, ...]:
     """The names of world.lands(), kept per map (a map never changes once loaded)."""
-    kept = _LAND_NAMES.get(id(world))
-    if kept is None or kept[0] is not world:
-        if len(_LAND_NAMES) > 32:
-            _LAND_NAMES.clear()
-        kept = _LAND_NAMES[id(world)] = (world, tuple(t.name for t in world.lands()))
-    return kept[1]
+    return once_per(_LAND_NAMES, world, lambda world: tuple(t.name for t in world.lands()), 32)
 
 
 def _plain(args: Mapping[str, Any]) -> dict[str, Any]:

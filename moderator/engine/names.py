@@ -12,6 +12,7 @@ import difflib
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
+from moderator.engine.per_map import once_per
 from moderator.engine.problems import Problem, problem
 from moderator.orders.model import Order
 from moderator.world.model import Passage, World, fold
@@ -114,12 +115,7 @@ def _own_names(world: World) -> frozenset[str]:
     (a turn's 150 orders, most of them a bot's or a player's in the map's own words; issue
     14). Once per map, which never changes (the entry holds the map, so its id cannot be
     reused while the entry lives)."""
-    hit = _OWN_NAMES.get(id(world))
-    if hit is None or hit[0] is not world:
-        if len(_OWN_NAMES) > 32:
-            _OWN_NAMES.clear()
-        hit = _OWN_NAMES[id(world)] = (world, frozenset(n for n in world.territories if world.resolve(n) == n))
-    return hit[1]
+    return once_per(_OWN_NAMES, world, lambda world: frozenset(n for n in world.territories if world.resolve(n) == n), 32)
 
 
 _REF_FIELDS: dict[type, tuple[tuple[str, str], ...]] = {}

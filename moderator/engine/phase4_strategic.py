@@ -22,13 +22,14 @@ part in any combat) and arrive in Phase 7 (phase7_place.end_strategic_moves).
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import repeat
 from typing import TYPE_CHECKING
 
 from moderator.engine import alliances
 from moderator.engine.flow import INF, FlowNetwork
+from moderator.engine.per_map import once_per
 from moderator.engine.state import GameState
 from moderator.orders.model import StrategicMove
 from moderator.world.model import World
@@ -107,21 +108,10 @@ _NEIGHBOURS: dict[int, tuple[World, Links]] = {}  # id of a map -> (map, sorted 
 _LAND_LINKS: dict[int, tuple[World, Links]] = {}  # id of a map -> (map, each place's land neighbours)
 
 
-def _per_map(cache: dict[int, tuple[World, Links]], world: World, build: Callable[[World], Links]) -> Links:
-    """What `build` says of a map, once per map, which never changes (the entry holds the
-    map, so its id cannot be reused while the entry lives)."""
-    hit = cache.get(id(world))
-    if hit is None or hit[0] is not world:
-        if len(cache) > 64:
-            cache.clear()
-        hit = cache[id(world)] = (world, build(world))
-    return hit[1]
-
-
 def _sorted_neighbours(world: World) -> Links:
     """Every place's neighbours, sorted (the network's edges go in that order, so the same
     map gives the same flow)."""
-    return _per_map(_NEIGHBOURS, world, lambda w: {t: tuple(sorted(w.neighbours(t))) for t in w.territories})
+    return once_per(_NEIGHBOURS, world, lambda w: {t: tuple(sorted(w.neighbours(t))) for t in w.territories})
 
 
 def land_links(world: World) -> Links:
@@ -131,7 +121,7 @@ def land_links(world: World) -> Links:
         land = {t for t, terr in w.territories.items() if terr.is_land}
         return {t: tuple(n for n in w.neighbours(t) if n in land) for t in w.territories}
 
-    return _per_map(_LAND_LINKS, world, build)
+    return once_per(_LAND_LINKS, world, build)
 
 
 @dataclass(frozen=True)

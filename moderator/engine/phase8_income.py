@@ -31,6 +31,7 @@ from operator import ge
 from moderator.engine import exile, minor_funds, phase9_revolution, surrender, treasuries
 from moderator.engine.context import TurnContext
 from moderator.engine.neutral_income import income_rule
+from moderator.engine.per_map import once_per
 from moderator.engine.phase6_incorporation import SINCE_START, territory_yield
 from moderator.engine.state import GameState, holdings
 from moderator.engine.us_trade import collect_us_trade
@@ -86,12 +87,7 @@ _VALUES: dict[int, tuple[World, dict[str, int]]] = {}  # id of a map -> (the map
 def _values(world: World) -> dict[str, int]:
     """Every place's value: once per map, which never changes (the entry holds the map, so
     its id cannot be reused while the entry lives)."""
-    hit = _VALUES.get(id(world))
-    if hit is None or hit[0] is not world:
-        if len(_VALUES) > 64:
-            _VALUES.clear()
-        hit = _VALUES[id(world)] = (world, {t: p.value for t, p in world.territories.items()})
-    return hit[1]
+    return once_per(_VALUES, world, lambda world: {t: p.value for t, p in world.territories.items()})
 
 
 def conquered(world: World, state: GameState, nation: str) -> bool:

@@ -46,6 +46,7 @@ from __future__ import annotations
 
 from moderator.engine import points
 from moderator.engine.context import Position, TurnContext
+from moderator.engine.per_map import once_per
 from moderator.world.model import SEA, World
 from moderator.world.scenario_model import Aggression, Reaction
 
@@ -77,18 +78,16 @@ _BY_MAP: dict[int, tuple[World, tuple[dict[str, tuple[str, ...]], dict[str, froz
 
 def _map_answers(world: World) -> tuple[dict[str, tuple[str, ...]], dict[str, frozenset[str]]]:
     """(nation -> its homeland, nation -> its neighbours as far as asked) of the map."""
-    hit = _BY_MAP.get(id(world))
-    if hit is None or hit[0] is not world:
-        if len(_BY_MAP) > 64:
-            _BY_MAP.clear()
+    def build(world: World) -> tuple[dict[str, tuple[str, ...]], dict[str, frozenset[str]]]:
         homes: dict[str, tuple[str, ...]] = {}
         for t in world.lands():
             if t.owner and t.owner not in homes:
                 home = world.home_of(t.owner)
                 capitals = [world.territories[h].section for h in home if world.territories[h].capital]
                 homes[t.owner] = tuple(h for h in home if not capitals or world.territories[h].section == capitals[0])
-        hit = _BY_MAP[id(world)] = (world, (homes, {}))
-    return hit[1]
+        return (homes, {})
+
+    return once_per(_BY_MAP, world, build)
 
 
 def _neighbours(world: World, nation: str) -> frozenset[str]:

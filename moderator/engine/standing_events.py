@@ -57,6 +57,7 @@ from itertools import compress
 from moderator.engine import points, reactions
 from moderator.engine.context import TurnContext
 from moderator.engine.passages import CLOSED
+from moderator.engine.per_map import once_per
 from moderator.engine.state import LAND_UNITS
 from moderator.world.model import SEA, World
 
@@ -226,17 +227,15 @@ def _lands_beside(world: World) -> dict[str, frozenset[str]]:
     World.neighbours has them (one way: a place is beside a territory when it is among
     that territory's neighbours). Once per map, which never changes (the entry holds the
     map, so its id cannot be reused while the entry lives)."""
-    hit = _BESIDE.get(id(world))
-    if hit is None or hit[0] is not world:
-        if len(_BESIDE) > 64:
-            _BESIDE.clear()
+    def build(world: World) -> dict[str, frozenset[str]]:
         found: dict[str, set[str]] = {}
         for t in world.territories:
             if world.territories[t].kind != SEA:
                 for place in world.neighbours(t):
                     found.setdefault(place, set()).add(t)
-        hit = _BESIDE[id(world)] = (world, {place: frozenset(ts) for place, ts in found.items()})
-    return hit[1]
+        return {place: frozenset(ts) for place, ts in found.items()}
+
+    return once_per(_BESIDE, world, build)
 
 
 def massed_on_borders(ctx: TurnContext, phase: str) -> None:

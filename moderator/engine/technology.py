@@ -36,6 +36,7 @@ from collections.abc import Mapping, Sequence
 from operator import attrgetter
 from typing import TYPE_CHECKING
 
+from moderator.engine.per_map import once_per
 from moderator.engine.state import Unit
 from moderator.world.scenario_model import TECH_VALUES, Scenario, Technology, UnitStats
 
@@ -261,16 +262,14 @@ def _followers(scenario: Scenario) -> dict[str, tuple[str, ...]]:
     """Each parent nation's followers (dominions): once per scenario, which never changes
     (the entry holds the scenario, so its id cannot be reused while the entry lives);
     every research asks (issue 14)."""
-    hit = _FOLLOWERS.get(id(scenario))
-    if hit is None or hit[0] is not scenario:
-        if len(_FOLLOWERS) > 64:
-            _FOLLOWERS.clear()
+    def build(scenario: Scenario) -> dict[str, tuple[str, ...]]:
         found: dict[str, list[str]] = {}
         for d in scenario.nations.values():
             if d.parent:
                 found.setdefault(d.parent, []).append(d.id)
-        hit = _FOLLOWERS[id(scenario)] = (scenario, {p: tuple(f) for p, f in found.items()})
-    return hit[1]
+        return {p: tuple(f) for p, f in found.items()}
+
+    return once_per(_FOLLOWERS, scenario, build)
 
 
 # ---- Phase 7: the levels take effect ---------------------------------------------------------

@@ -38,6 +38,7 @@ from typing import Any
 
 from moderator.engine import bolsheviks, colony_supplies
 from moderator.engine.context import Position, TurnContext
+from moderator.engine.per_map import once_per
 from moderator.engine.phase6_incorporation import territory_yield
 from moderator.engine.state import Control, GameState, holdings, same_control
 from moderator.world.model import World
@@ -194,14 +195,12 @@ _LINKS: dict[int, tuple[World, dict[str, tuple[str, ...]]]] = {}  # id of a map 
 def _land_links(world: World) -> dict[str, tuple[str, ...]]:
     """Every land territory's land neighbours: once per map, which never changes (the
     entry holds the map, so its id cannot be reused while the entry lives)."""
-    hit = _LINKS.get(id(world))
-    if hit is None or hit[0] is not world:
-        if len(_LINKS) > 64:
-            _LINKS.clear()
+    def build(world: World) -> dict[str, tuple[str, ...]]:
         places = world.territories
-        hit = _LINKS[id(world)] = (world, {t: tuple(n for n in world.neighbours(t) if n in places and places[n].is_land)
-                                           for t, p in places.items() if p.is_land})
-    return hit[1]
+        return {t: tuple(n for n in world.neighbours(t) if n in places and places[n].is_land)
+                for t, p in places.items() if p.is_land}
+
+    return once_per(_LINKS, world, build)
 
 
 def mainland(pos: Position, nation: str, all_groups: list[Group]) -> Group | None:
@@ -243,14 +242,12 @@ def _worth_order(world: World) -> dict[str, int]:
     key_of every group without money, found by min() over these ranks at C speed rather than
     a key made per territory (Britain alone has some twenty groups apart; issue 14). Once per
     map, which never changes (the entry holds the map, so its id cannot be reused)."""
-    hit = _WORTH.get(id(world))
-    if hit is None or hit[0] is not world:
-        if len(_WORTH) > 64:
-            _WORTH.clear()
+    def build(world: World) -> dict[str, int]:
         lands = sorted((t for t, p in world.territories.items() if p.is_land),
                        key=lambda t: (-world.territories[t].value, t))
-        hit = _WORTH[id(world)] = (world, {t: i for i, t in enumerate(lands)})
-    return hit[1]
+        return {t: i for i, t in enumerate(lands)}
+
+    return once_per(_WORTH, world, build)
 
 
 def separated(pos: Position, nation: str) -> list[tuple[str, Group]]:

@@ -55,6 +55,7 @@ from operator import attrgetter, eq, itemgetter, not_
 
 from moderator.engine import technology
 from moderator.engine.context import MODERATOR, Position, TurnContext
+from moderator.engine.per_map import once_per
 from moderator.engine.phase8_income import conquered
 from moderator.engine.state import AIR_UNITS, LAND_UNITS, SEA_UNITS, GameState, Unit, stand_in
 from moderator.world.model import Passage, World
@@ -212,17 +213,15 @@ def _start_counts(pos: Position) -> dict[str, dict[str, int]]:
     counted its forces again (issue 14, the engine's cost): once per scenario (the entry
     holds the scenario, so its id cannot be reused while the entry lives)."""
     scenario = pos.scenario
-    hit = _STARTS.get(id(scenario))
-    if hit is None or hit[0] is not scenario:
-        if len(_STARTS) > 64:
-            _STARTS.clear()
+    def build(scenario: Scenario) -> dict[str, dict[str, int]]:
         out: dict[str, dict[str, int]] = {}
         for f in scenario.forces:
             if f.kind in COUNTED:
                 mine = out.setdefault(f.nation, {})
                 mine[f.kind] = mine.get(f.kind, 0) + f.count
-        hit = _STARTS[id(scenario)] = (scenario, out)
-    return hit[1]
+        return out
+
+    return once_per(_STARTS, scenario, build)
 
 
 _CODE = attrgetter("code")
@@ -353,15 +352,13 @@ def _passages(world: World) -> dict[str, Passage]:
     """The map's passages by name (the first of a name, as a search in order finds): asked
     for every take and control target every turn; the map never changes, so once per map
     (the entry holds the map, so its id cannot be reused while the entry lives)."""
-    hit = _PASSAGES.get(id(world))
-    if hit is None or hit[0] is not world:
-        if len(_PASSAGES) > 64:
-            _PASSAGES.clear()
+    def build(world: World) -> dict[str, Passage]:
         by_name: dict[str, Passage] = {}
         for p in world.passages:
             by_name.setdefault(p.name, p)
-        hit = _PASSAGES[id(world)] = (world, by_name)
-    return hit[1]
+        return by_name
+
+    return once_per(_PASSAGES, world, build)
 
 
 _MEMBERS: dict[tuple[int, int, str, str], tuple[Scenario, World, list[str] | None]] = {}
@@ -373,15 +370,13 @@ def _objectives_by_nation(scenario: Scenario) -> dict[str, list[Objective]]:
     order: the scenario never changes, and every turn's table read all of them again
     (issue 14): once per scenario (the entry holds it, so its id cannot be reused while
     the entry lives)."""
-    hit = _OBJECTIVES.get(id(scenario))
-    if hit is None or hit[0] is not scenario:
-        if len(_OBJECTIVES) > 64:
-            _OBJECTIVES.clear()
+    def build(scenario: Scenario) -> dict[str, list[Objective]]:
         found: dict[str, list[Objective]] = {}
         for o in scenario.objectives:
             found.setdefault(o.nation, []).append(o)
-        hit = _OBJECTIVES[id(scenario)] = (scenario, found)
-    return hit[1]
+        return found
+
+    return once_per(_OBJECTIVES, scenario, build)
 
 
 def _members(pos: Position, group: str, nation: str) -> list[str] | None:
